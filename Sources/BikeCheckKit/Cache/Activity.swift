@@ -1,0 +1,55 @@
+/// One ride (or other activity) as Strava describes it, with Strava's own field names and units:
+/// seconds, metres, ISO 8601 times.
+public struct Activity: Sendable, Hashable {
+    public var id: Int64
+    public var name: String
+    public var sportType: String
+    /// Strava's older, coarser activity type; kept as received.
+    public var type: String?
+    /// UTC, `YYYY-MM-DDTHH:MM:SSZ`.
+    public var startDate: String
+    /// The rider's wall-clock time, written with a `Z` as Strava does.
+    public var startDateLocal: String?
+    public var timezone: String?
+    public var movingTime: Int
+    public var elapsedTime: Int
+    public var distance: Double
+    public var totalElevationGain: Double
+    public var gearID: String?
+    public var trainer: Bool
+    public var commute: Bool
+    public var manual: Bool
+
+    public init(
+        id: Int64, name: String, sportType: String, type: String? = nil, startDate: String, startDateLocal: String? = nil,
+        timezone: String? = nil, movingTime: Int, elapsedTime: Int, distance: Double, totalElevationGain: Double = 0,
+        gearID: String? = nil, trainer: Bool = false, commute: Bool = false, manual: Bool = false
+    ) {
+        self.id = id
+        self.name = name
+        self.sportType = sportType
+        self.type = type
+        self.startDate = startDate
+        self.startDateLocal = startDateLocal
+        self.timezone = timezone
+        self.movingTime = movingTime
+        self.elapsedTime = elapsedTime
+        self.distance = distance
+        self.totalElevationGain = totalElevationGain
+        self.gearID = gearID
+        self.trainer = trainer
+        self.commute = commute
+        self.manual = manual
+    }
+
+    /// The day the rider rode, on their own calendar.
+    public var localDay: Day? { Day(String((startDateLocal ?? startDate).prefix(10))) }
+
+    /// `YYYY-MM`, naming the cache file this activity lives in (by its UTC start).
+    public var monthKey: String { String(startDate.prefix(7)) }
+
+    /// Cache order: start date, then id.
+    public static func cacheOrder(_ a: Activity, _ b: Activity) -> Bool {
+        a.startDate != b.startDate ? a.startDate < b.startDate : a.id < b.id
+    }
+}

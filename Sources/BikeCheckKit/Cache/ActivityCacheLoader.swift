@@ -1,0 +1,81 @@
+import Diagnostics
+import Foundation
+
+/// Loads every `activities/YYYY-MM.json` file, checking names, order and duplicate ids.
+public enum ActivityCacheLoader {
+    public struct Result: Sendable {
+        public var activities: [Activity]
+        public var diagnostics: [Diagnostic]
+        public var sources: [String: SourceText]
+    }
+
+    public static func load(root: String) -> Result {
+        let directory = root + "/activities"
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+
+        // Files are independent: decode them on all cores, then merge in name order.
+        let slots = UnsafeMutableBufferPointer<(activities: [Activity], diagnostics: [Diagnostic], bytes: [UInt8]?)?>.allocate(capacity: names.count)
+        slots.initialize(repeating: nil)
+        defer { slots.deinitialize(); slots.deallocate() }
+        nonisolated(unsafe) let shared = slots
+        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+            let relative = "activities/" + names[index]
+            guard let bytes = readBytes(directory + "/" + names[index]) else {
+                shared[index] = ([], [.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative))], nil)
+                return
+            }
+            let decoded = ActivityCacheFormat.decode(bytes, path: relative)
+            shared[index] = (decoded.activities, decoded.diagnostics, decoded.diagnostics.isEmpty ? nil : bytes)
+        }
+
+        var result = Result(activities: [], diagnostics: [], sources: [:])
+        result.activities.reserveCapacity(slots.reduce(0) { $0 + ($1?.activities.count ?? 0) })
+        var seen: [Int64: String] = [:]
+        seen.reserveCapacity(result.activities.capacity)
+        for (index, name) in names.enumerated() {
+            guard let slot = slots[index] else { continue }
+            let relative = "activities/" + name
+            result.diagnostics += slot.diagnostics
+            if let bytes = slot.bytes { result.sources[relative] = SourceText(path: relative, bytes: bytes) }
+            let month = String(name.dropLast(5))
+            if !isMonthKey(month) {
+                result.diagnostics.append(.error("cache-file-name", "'\(name)' is not named after a month",
+                                                 at: SourceLocation(file: relative),
+                                                 help: "cache files are named YYYY-MM.json; move or delete this one"))
+                continue
+            }
+            var misplaced = 0
+            var previous: Activity?
+            var unsorted = false
+            for a in slot.activities {
+                if a.monthKey != month { misplaced += 1 }
+                if let p = previous, !Activity.cacheOrder(p, a) { unsorted = true }
+                previous = a
+                if let other = seen.updateValue(relative, forKey: a.id) {
+                    result.diagnostics.append(.error("cache-duplicate-activity", "activity \(a.id) is cached twice (also in \(other))",
+                                                     at: SourceLocation(file: relative),
+                                                     help: "re-create the cache with 'bikecheck sync --full'"))
+                    continue
+                }
+                result.activities.append(a)
+            }
+            if misplaced > 0 {
+                result.diagnostics.append(.warning("cache-misplaced", "\(misplaced) activities in \(name) started in another month",
+                                                   at: SourceLocation(file: relative),
+                                                   help: "re-create the cache with 'bikecheck sync --full'"))
+            }
+            if unsorted {
+                result.diagnostics.append(.warning("cache-unsorted", "\(name) is not sorted by start date and id",
+                                                   at: SourceLocation(file: relative),
+                                                   help: "re-create the cache with 'bikecheck sync --full'"))
+            }
+        }
+        return result
+    }
+
+    static func isMonthKey(_ s: String) -> Bool {
+        guard let day = Day(s + "-01") else { return false }
+        return day.monthKey == s
+    }
+}

@@ -1,0 +1,332 @@
+import Diagnostics
+
+/// A small, strict JSON reader specialised for the activity cache: a top-level array of flat
+/// objects. It reads straight from bytes, so a year of rides loads in milliseconds.
+struct ActivityCacheReader {
+    let b: UnsafeBufferPointer<UInt8>
+    let path: String
+    var i = 0
+    var diagnostics: [Diagnostic] = []
+    private var source: SourceText?
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>, path: String) {
+        self.b = buffer
+        self.path = path
+    }
+
+    private struct Failure: Error {}
+
+    mutating func readFile() -> (activities: [Activity], diagnostics: [Diagnostic]) {
+        var activities: [Activity] = []
+        do {
+            skipSpace()
+            try expect(UInt8(ascii: "["), "the activity cache should be a JSON array")
+            skipSpace()
+            if peek() == UInt8(ascii: "]") {
+                i += 1
+            } else {
+                while true {
+                    skipSpace()
+                    if let a = try readActivity() { activities.append(a) }
+                    skipSpace()
+                    if peek() == UInt8(ascii: ",") { i += 1; continue }
+                    try expect(UInt8(ascii: "]"), "expected ',' or ']' after an activity")
+                    break
+                }
+            }
+            skipSpace()
+            if i < b.count { fail("unexpected text after the end of the array", at: i) }
+        } catch {}
+        return (activities, diagnostics)
+    }
+
+    // MARK: - Activities
+
+    private mutating func readActivity() throws -> Activity? {
+        let start = i
+        try expect(UInt8(ascii: "{"), "expected an activity object")
+        var id: Int64?, name = "", sport: String?, type: String?, startDate: String?, startLocal: String?, timezone: String?
+        var moving: Double?, elapsed: Double?, distance: Double?, elevation = 0.0, gear: String?
+        var trainer = false, commute = false, manual = false
+        var bad = false
+        skipSpace()
+        if peek() == UInt8(ascii: "}") { i += 1 } else {
+            while true {
+                skipSpace()
+                let keyStart = i
+                let key = try readKey()
+                skipSpace()
+                try expect(UInt8(ascii: ":"), "expected ':' after a key")
+                skipSpace()
+                let valueStart = i
+                switch key {
+                case .id:
+                    let v = try readNumber()
+                    if let v, v == v.rounded(), v > 0, v < 9.2e18 { id = Int64(v) } else { bad = wrong("id", "a positive whole number", at: valueStart) }
+                case .name: name = try readString() ?? ""
+                case .sportType: sport = try readString()
+                case .type: type = try readString()
+                case .startDate:
+                    startDate = try readString()
+                    if !isTimestamp(startDate) { bad = wrong("start_date", "a UTC time like 2025-10-02T06:12:00Z", at: valueStart) }
+                case .startDateLocal:
+                    startLocal = try readString()
+                    if startLocal != nil, !isTimestamp(startLocal) { bad = wrong("start_date_local", "a time like 2025-10-02T08:12:00Z", at: valueStart) }
+                case .timezone: timezone = try readString()
+                case .movingTime: moving = try readNumber()
+                    if moving == nil || moving! < 0 { bad = wrong("moving_time", "seconds, zero or more", at: valueStart) }
+                case .elapsedTime: elapsed = try readNumber()
+                    if elapsed != nil, elapsed! < 0 { bad = wrong("elapsed_time", "seconds, zero or more", at: valueStart) }
+                case .distance: distance = try readNumber()
+                    if distance == nil || distance! < 0 { bad = wrong("distance", "metres, zero or more", at: valueStart) }
+                case .totalElevationGain: elevation = try readNumber() ?? 0
+                case .gearID: gear = try readString()
+                case .trainer: trainer = try readBool() ?? false
+                case .commute: commute = try readBool() ?? false
+                case .manual: manual = try readBool() ?? false
+                case .other: try skipValue()
+                }
+                _ = keyStart
+                skipSpace()
+                if peek() == UInt8(ascii: ",") { i += 1; continue }
+                try expect(UInt8(ascii: "}"), "expected ',' or '}' in an activity")
+                break
+            }
+        }
+        if bad { return nil }
+        var missing: [String] = []
+        if id == nil { missing.append("id") }
+        if startDate == nil { missing.append("start_date") }
+        if sport == nil && type == nil { missing.append("sport_type") }
+        if moving == nil { missing.append("moving_time") }
+        if distance == nil { missing.append("distance") }
+        if !missing.isEmpty {
+            report("cache-missing-field", "activity is missing \(missing.map { "'\($0)'" }.joined(separator: ", "))", at: start,
+                   help: "re-create the cache with 'bikecheck sync --full'")
+            return nil
+        }
+        return Activity(
+            id: id!, name: name, sportType: sport ?? type!, type: type, startDate: startDate!, startDateLocal: startLocal,
+            timezone: timezone, movingTime: Int(moving!), elapsedTime: Int(elapsed ?? moving!), distance: distance!,
+            totalElevationGain: elevation, gearID: gear, trainer: trainer, commute: commute, manual: manual)
+    }
+
+    private mutating func wrong(_ field: String, _ expected: String, at offset: Int) -> Bool {
+        report("cache-bad-field", "'\(field)' should be \(expected)", at: offset, help: "re-create the cache with 'bikecheck sync --full'")
+        return true
+    }
+
+    private func isTimestamp(_ s: String?) -> Bool {
+        guard let s, s.utf8.count >= 20, s.utf8.last == UInt8(ascii: "Z") else { return false }
+        let u = Array(s.utf8)
+        guard Day(String(decoding: u[0..<10], as: UTF8.self)) != nil, u[10] == UInt8(ascii: "T"),
+              u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":") else { return false }
+        return true
+    }
+
+    // MARK: - Keys
+
+    private enum Key { case id, name, sportType, type, startDate, startDateLocal, timezone, movingTime, elapsedTime, distance,
+                       totalElevationGain, gearID, trainer, commute, manual, other }
+
+    private static let keys: [(ArraySlice<UInt8>, Key)] = ([
+        ("id", .id), ("name", .name), ("sport_type", .sportType), ("type", .type), ("start_date", .startDate),
+        ("start_date_local", .startDateLocal), ("timezone", .timezone), ("moving_time", .movingTime),
+        ("elapsed_time", .elapsedTime), ("distance", .distance), ("total_elevation_gain", .totalElevationGain),
+        ("gear_id", .gearID), ("trainer", .trainer), ("commute", .commute), ("manual", .manual),
+    ] as [(String, Key)]).map { (ArraySlice(Array($0.0.utf8)), $0.1) }
+
+    private mutating func readKey() throws -> Key {
+        guard peek() == UInt8(ascii: "\"") else {
+            fail("expected a quoted key", at: i)
+            throw Failure()
+        }
+        let start = i + 1
+        var j = start
+        while j < b.count, b[j] != UInt8(ascii: "\""), b[j] != UInt8(ascii: "\\") { j += 1 }
+        if j < b.count, b[j] == UInt8(ascii: "\"") {
+            i = j + 1
+            let slice = b[start..<j]
+            for (k, key) in Self.keys where k.count == slice.count && k.elementsEqual(slice) { return key }
+            return .other
+        }
+        _ = try readString()
+        return .other
+    }
+
+    // MARK: - Values
+
+    private mutating func readString() throws -> String? {
+        if matchLiteral("null") { return nil }
+        guard peek() == UInt8(ascii: "\"") else {
+            fail("expected a string", at: i)
+            throw Failure()
+        }
+        i += 1
+        let start = i
+        var plain = true
+        while i < b.count {
+            let c = b[i]
+            if c == UInt8(ascii: "\"") { break }
+            if c < 0x20 {
+                fail("control character inside a string", at: i)
+                throw Failure()
+            }
+            if c == UInt8(ascii: "\\") { plain = false; i += 2; continue }
+            i += 1
+        }
+        guard i < b.count else {
+            fail("unterminated string", at: start - 1)
+            throw Failure()
+        }
+        let end = i
+        i += 1
+        if plain { return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self) }
+        return try unescape(start, end)
+    }
+
+    private mutating func unescape(_ start: Int, _ end: Int) throws -> String {
+        var out: [UInt8] = []
+        var j = start
+        var pendingHigh: UInt32?
+        while j < end {
+            let c = b[j]
+            guard c == UInt8(ascii: "\\") else { out.append(c); j += 1; continue }
+            guard j + 1 < end else { fail("bad escape", at: j); throw Failure() }
+            let e = b[j + 1]
+            j += 2
+            switch e {
+            case UInt8(ascii: "\""): out.append(e)
+            case UInt8(ascii: "\\"): out.append(e)
+            case UInt8(ascii: "/"): out.append(e)
+            case UInt8(ascii: "b"): out.append(8)
+            case UInt8(ascii: "f"): out.append(12)
+            case UInt8(ascii: "n"): out.append(10)
+            case UInt8(ascii: "r"): out.append(13)
+            case UInt8(ascii: "t"): out.append(9)
+            case UInt8(ascii: "u"):
+                guard j + 4 <= end, let v = UInt32(String(decoding: UnsafeBufferPointer(rebasing: b[j..<j + 4]), as: UTF8.self), radix: 16) else {
+                    fail("bad \\u escape", at: j - 2); throw Failure()
+                }
+                j += 4
+                var scalar: Unicode.Scalar?
+                if (0xD800...0xDBFF).contains(v) { pendingHigh = v; continue }
+                if (0xDC00...0xDFFF).contains(v), let high = pendingHigh {
+                    scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (v - 0xDC00))
+                } else {
+                    scalar = Unicode.Scalar(v)
+                }
+                pendingHigh = nil
+                out.append(contentsOf: String(scalar ?? "\u{FFFD}").utf8)
+            default:
+                fail("bad escape '\\\(Character(Unicode.Scalar(e)))'", at: j - 2); throw Failure()
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private mutating func readNumber() throws -> Double? {
+        if matchLiteral("null") { return nil }
+        let start = i
+        var negative = false
+        if peek() == UInt8(ascii: "-") { negative = true; i += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0, exponent = 0
+        while i < b.count, b[i] >= 48, b[i] <= 57 {
+            if digits < 18 { mantissa = mantissa * 10 + UInt64(b[i] - 48) } else { exponent += 1 }
+            digits += 1
+            i += 1
+        }
+        if peek() == UInt8(ascii: ".") {
+            i += 1
+            while i < b.count, b[i] >= 48, b[i] <= 57 {
+                if digits < 18 { mantissa = mantissa * 10 + UInt64(b[i] - 48); exponent -= 1 }
+                digits += 1
+                i += 1
+            }
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            // Rare in the cache: fall back to the standard library for exactness.
+            i += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { i += 1 }
+            while i < b.count, b[i] >= 48, b[i] <= 57 { i += 1 }
+            guard let v = Double(String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)) else {
+                fail("bad number", at: start); throw Failure()
+            }
+            return v
+        }
+        guard digits > 0 else {
+            fail("expected a number", at: start)
+            throw Failure()
+        }
+        var value = Double(mantissa)
+        if exponent < 0 { value /= Self.powersOfTen[min(-exponent, 22)] } else if exponent > 0 { value *= Self.powersOfTen[min(exponent, 22)] }
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { p in (0..<p).reduce(1.0) { r, _ in r * 10 } }
+
+    private mutating func readBool() throws -> Bool? {
+        if matchLiteral("true") { return true }
+        if matchLiteral("false") { return false }
+        if matchLiteral("null") { return nil }
+        fail("expected true or false", at: i)
+        throw Failure()
+    }
+
+    /// Skips any JSON value, nested or not, without recursion.
+    private mutating func skipValue() throws {
+        var depth = 0
+        repeat {
+            skipSpace()
+            switch peek() {
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1; i += 1; continue
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1; i += 1
+            case UInt8(ascii: "\""): _ = try readString()
+            case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
+            case UInt8(ascii: "n"): guard matchLiteral("null") else { fail("expected a value", at: i); throw Failure() }
+            case UInt8(ascii: ","), UInt8(ascii: ":"): if depth > 0 { i += 1; continue } else { fail("expected a value", at: i); throw Failure() }
+            default: _ = try readNumber()
+            }
+            skipSpace()
+            if depth > 0, peek() == UInt8(ascii: ",") || peek() == UInt8(ascii: ":") { i += 1 }
+        } while depth > 0 && i < b.count
+        if depth > 0 { fail("unterminated value", at: i); throw Failure() }
+    }
+
+    // MARK: - Bytes
+
+    private func peek() -> UInt8? { i < b.count ? b[i] : nil }
+
+    private mutating func skipSpace() {
+        while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
+    }
+
+    private mutating func matchLiteral(_ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= b.count else { return false }
+        let p = word.utf8Start
+        for k in 0..<n where b[i + k] != p[k] { return false }
+        i += n
+        return true
+    }
+
+    private mutating func expect(_ c: UInt8, _ message: String) throws {
+        guard peek() == c else {
+            fail(message, at: i)
+            throw Failure()
+        }
+        i += 1
+    }
+
+    private mutating func fail(_ message: String, at offset: Int) {
+        let found = offset < b.count ? "" : " (found the end of the file)"
+        report("cache-syntax", message + found, at: offset, help: "the cache is written by bikecheck; re-create it with 'bikecheck sync --full'")
+    }
+
+    private mutating func report(_ id: String, _ message: String, at offset: Int, help: String) {
+        if source == nil { source = SourceText(path: path, bytes: Array(b)) }
+        let at = source!.position(ofOffset: offset)
+        diagnostics.append(.error(id, message, at: SourceLocation(file: path, range: SourceRange(at: at)), help: help))
+    }
+}

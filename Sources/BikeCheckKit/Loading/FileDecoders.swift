@@ -1,0 +1,214 @@
+import Diagnostics
+import LocatedYAML
+
+/// Turns each kind of garage file from a located tree into model values.
+enum FileDecoders {
+    static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "strava"]
+    static let bikeKeys = ["name", "strava", "bought", "retired", "templates", "counts", "components", "intervals", "log", "notes"]
+    static let componentKeys = ["name", "installed", "hours", "distance", "rides", "notes"]
+    static let intervalKeys = ["task", "component", "replaces", "every", "due_soon", "notes"]
+    static let templateKeys = ["name", "description", "source", "intervals"]
+    static let logKeys = ["date", "done", "cost", "note"]
+    static let rideKeys = ["date", "bike", "time", "distance", "sport", "name"]
+
+    static func settings(_ root: YAMLNode, _ r: inout NodeReader) -> GarageSettings {
+        var settings = GarageSettings()
+        guard let m = r.mapping(root, "garage.yaml") else { return settings }
+        let f = r.fields(m, of: "garage.yaml", allowed: settingsKeys)
+        if let e = f["name"] { settings.name = r.string(e.value, "the garage name") }
+        if let e = f["units"], let text = r.string(e.value, "units") {
+            if let units = UnitSystem(rawValue: text) {
+                settings.units = units
+            } else {
+                r.error("bad-value", "units '\(text)' should be 'metric' or 'imperial'", e.value, help: "write units: metric, or units: imperial")
+            }
+        }
+        if let e = f["currency"] { settings.currency = r.string(e.value, "currency") }
+        if let e = f["due_soon"], let v = r.fraction(e.value, "due_soon") { settings.dueSoon = v }
+        if let e = f["counts"], let list = sportTypes(e.value, &r) { settings.counts = list }
+        if let e = f["strava"], let sm = r.mapping(e.value, "strava") {
+            let sf = r.fields(sm, of: "strava settings", allowed: ["client_id"])
+            if let c = sf["client_id"] { settings.stravaClientID = r.string(c.value, "client_id") }
+        }
+        return settings
+    }
+
+    static func sportTypes(_ node: YAMLNode, _ r: inout NodeReader) -> [String]? {
+        guard let list = r.stringList(node, "a sport type") else { return nil }
+        for item in list where !knownSportTypes.contains(item.value) {
+            let hint = closest(to: item.value, in: knownSportTypes).map { "; did you mean '\($0)'?" } ?? ""
+            r.diagnostics.append(.warning("unknown-sport-type", "'\(item.value)' is not a Strava sport type\(hint)",
+                                          at: item.location, help: "cycling types: \(cyclingSportTypes.joined(separator: ", "))"))
+        }
+        return list.map(\.value)
+    }
+
+    static func bike(id: BikeID, _ root: YAMLNode, _ r: inout NodeReader) -> Bike? {
+        guard let m = r.mapping(root, "a bike file") else { return nil }
+        let f = r.fields(m, of: "bike '\(id)'", allowed: bikeKeys, required: ["name"])
+        var bike = Bike(id: id, name: id.rawValue, templates: [], components: [], intervals: [], log: [],
+                        location: r.location(root))
+        if let e = f["name"], let name = r.string(e.value, "the bike's name") { bike.name = name }
+        if let e = f["strava"], let gear = r.string(e.value, "the Strava gear id") {
+            bike.strava = Located(gear, at: r.location(e.value))
+            if !gear.hasPrefix("b") || Int(gear.dropFirst()) == nil {
+                r.error("bad-gear-id", "'\(gear)' is not a Strava bike gear id", e.value, help: "bike gear ids look like b12345678 (see bikecheck sync)")
+            }
+        }
+        if let e = f["bought"] { bike.bought = r.day(e.value, "bought") }
+        if let e = f["retired"] { bike.retired = r.day(e.value, "retired") }
+        if let e = f["notes"] { _ = r.string(e.value, "notes") }
+        if let e = f["templates"], let list = r.stringList(e.value, "a template name") {
+            bike.templates = list.map { Located(TemplateID($0.value), at: $0.location) }
+        }
+        if let e = f["counts"] { bike.counts = sportTypes(e.value, &r) }
+        if let e = f["components"], let cm = r.mapping(e.value, "components") {
+            for entry in cm.entries {
+                guard let key = entry.keyText else { continue }
+                if !isIdentifier(key) {
+                    r.error("bad-id", "'\(key)' is not a valid component id", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. rear-tyre")
+                    continue
+                }
+                if let c = component(id: ComponentID(key), entry.value, &r) { bike.components.append(c) }
+            }
+        }
+        if let e = f["intervals"] { bike.intervals = intervals(e.value, owner: "bike '\(id)'", &r) }
+        if let e = f["log"] { bike.log = log(e.value, &r) }
+        return bike
+    }
+
+    static func component(id: ComponentID, _ node: YAMLNode, _ r: inout NodeReader) -> Component? {
+        var c = Component(id: id, location: r.location(node))
+        if case .scalar(let s) = node, s.isNull { return c }
+        guard let m = r.mapping(node, "component '\(id)'") else { return nil }
+        let f = r.fields(m, of: "component '\(id)'", allowed: componentKeys)
+        if let e = f["name"] { c.name = r.string(e.value, "the component's name") }
+        if let e = f["installed"] { c.installed = r.day(e.value, "installed") }
+        if let e = f["hours"], let v = r.number(e.value, "hours") { c.priorHours = v }
+        if let e = f["rides"], let v = r.number(e.value, "rides") { c.priorRides = v }
+        if let e = f["notes"] { _ = r.string(e.value, "notes") }
+        if let e = f["distance"], let q = r.quantity(e.value, "distance") {
+            if q.measure == .distance {
+                c.priorDistance = q.amount
+            } else {
+                r.error("bad-quantity", "distance '\(q.text)' is not a distance", e.value, help: "write e.g. 2500 km or 1500 mi")
+            }
+        }
+        return c
+    }
+
+    static func intervals(_ node: YAMLNode, owner: String, _ r: inout NodeReader) -> [IntervalSpec] {
+        guard let m = r.mapping(node, "intervals") else { return [] }
+        var result: [IntervalSpec] = []
+        for entry in m.entries {
+            guard let key = entry.keyText else { continue }
+            if !isIdentifier(key) {
+                r.error("bad-id", "'\(key)' is not a valid interval id", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. chain-lube")
+                continue
+            }
+            var spec = IntervalSpec(id: IntervalID(key), location: r.location(entry.key))
+            if case .scalar(let s) = entry.value, s.isNull {
+                r.error("wrong-type", "interval '\(key)' is empty", entry.value, help: "give it at least 'every: …', e.g. every: 10 h")
+                continue
+            }
+            guard let im = r.mapping(entry.value, "interval '\(key)'") else { continue }
+            let f = r.fields(im, of: "interval '\(key)'", allowed: intervalKeys)
+            if let e = f["task"] { spec.task = r.string(e.value, "task") }
+            if let e = f["notes"] { _ = r.string(e.value, "notes") }
+            if let e = f["component"], let id = r.identifier(e.value, "component id") {
+                spec.component = Located(ComponentID(id), at: r.location(e.value))
+            }
+            if let e = f["replaces"], let id = r.identifier(e.value, "component id") {
+                spec.replaces = Located(ComponentID(id), at: r.location(e.value))
+            }
+            if let e = f["every"], let qs = r.quantities(e.value, "every") {
+                spec.every = Located(qs, at: r.location(e.value))
+            }
+            if let e = f["due_soon"] { spec.dueSoon = r.fraction(e.value, "due_soon") }
+            result.append(spec)
+        }
+        return result
+    }
+
+    static func log(_ node: YAMLNode, _ r: inout NodeReader) -> [LogEntry] {
+        if case .scalar(let s) = node, s.isNull { return [] }
+        guard case .sequence(let q) = node else {
+            r.error("wrong-type", "log should be a list of entries ('- date: …'), found \(node.kindDescription)", node)
+            return []
+        }
+        var result: [LogEntry] = []
+        for item in q.items {
+            guard let m = r.mapping(item, "a log entry") else { continue }
+            let f = r.fields(m, of: "a log entry", allowed: logKeys, required: ["date", "done"], at: item)
+            guard let dateEntry = f["date"], let date = r.day(dateEntry.value, "date") else { continue }
+            var entry = LogEntry(date: date, done: [], location: r.location(item))
+            if let e = f["done"], let list = r.stringList(e.value, "an interval id") {
+                entry.done = list.map { Located(IntervalID($0.value), at: $0.location) }
+                if list.isEmpty { r.error("wrong-type", "done is an empty list", e.value, help: "name the intervals that were done, e.g. done: [chain-lube]") }
+            }
+            if let e = f["cost"] { entry.cost = r.number(e.value, "cost") }
+            if let e = f["note"] { entry.note = r.string(e.value, "note") }
+            result.append(entry)
+        }
+        return result
+    }
+
+    static func template(id: TemplateID, _ root: YAMLNode, _ r: inout NodeReader) -> Template? {
+        guard let m = r.mapping(root, "a template file") else { return nil }
+        let f = r.fields(m, of: "template '\(id)'", allowed: templateKeys, required: ["name", "intervals"])
+        var t = Template(id: id, name: id.rawValue, intervals: [], location: r.location(root))
+        if let e = f["name"], let name = r.string(e.value, "the template's name") { t.name = name }
+        if let e = f["description"] { t.description = r.string(e.value, "description") }
+        if let e = f["source"] { t.source = r.string(e.value, "source") }
+        if let e = f["intervals"] { t.intervals = intervals(e.value, owner: "template '\(id)'", &r) }
+        return t
+    }
+
+    static func rides(_ root: YAMLNode, _ r: inout NodeReader) -> [Ride] {
+        guard let m = r.mapping(root, "rides.yaml") else { return [] }
+        let f = r.fields(m, of: "rides.yaml", allowed: ["rides"], required: ["rides"])
+        guard let list = f["rides"]?.value else { return [] }
+        if case .scalar(let s) = list, s.isNull { return [] }
+        guard case .sequence(let q) = list else {
+            r.error("wrong-type", "rides should be a list ('- date: …'), found \(list.kindDescription)", list)
+            return []
+        }
+        var result: [Ride] = []
+        for item in q.items {
+            guard let rm = r.mapping(item, "a ride") else { continue }
+            let rf = r.fields(rm, of: "a ride", allowed: rideKeys, required: ["date", "bike", "time"], at: item)
+            var date: Day?, bike: Located<BikeID>?, time: Double?
+            var distance = 0.0
+            var ok = true
+            if let e = rf["date"] { date = r.day(e.value, "date") }
+            if let e = rf["bike"], let id = r.identifier(e.value, "bike id") { bike = Located(BikeID(id), at: r.location(e.value)) }
+            if let e = rf["time"], let text = r.string(e.value, "time") {
+                time = Quantity.parseDuration(text)
+                if time == nil {
+                    r.error("bad-duration", "'\(text)' is not a ride time", e.value, help: "write e.g. 1h30, 1:30, 90 min or 2 h")
+                }
+            }
+            if let e = rf["distance"], let q = r.quantity(e.value, "distance") {
+                if q.measure == .distance { distance = q.amount } else {
+                    r.error("bad-quantity", "distance '\(q.text)' is not a distance", e.value, help: "write e.g. 35 km or 20 mi")
+                    ok = false
+                }
+            }
+            let sport = rf["sport"].flatMap { e in sportTypes(e.value, &r)?.first }
+            let name = rf["name"].flatMap { r.string($0.value, "name") }
+            if ok, let date, let bike, let time {
+                result.append(Ride(date: date, bike: bike, movingTime: time, distance: distance, sport: sport, name: name,
+                                   location: r.location(item)))
+            }
+        }
+        return result
+    }
+
+    static let cyclingSportTypes = ["Ride", "GravelRide", "MountainBikeRide", "EBikeRide", "EMountainBikeRide", "VirtualRide", "Velomobile", "Handcycle"]
+    static let knownSportTypes = ["AlpineSki", "BackcountrySki", "Badminton", "Basketball", "Canoeing", "Cricket", "Crossfit", "Dance",
+        "EBikeRide", "Elliptical", "EMountainBikeRide", "Golf", "GravelRide", "Handcycle", "HighIntensityIntervalTraining", "Hike",
+        "IceSkate", "InlineSkate", "Kayaking", "Kitesurf", "MountainBikeRide", "NordicSki", "Padel", "PhysicalTherapy", "Pickleball",
+        "Pilates", "Racquetball", "Ride", "RockClimbing", "RollerSki", "Rowing", "Run", "Sail", "Skateboard", "Snowboard", "Snowshoe",
+        "Soccer", "Squash", "StairStepper", "StandUpPaddling", "Surfing", "Swim", "TableTennis", "Tennis", "TrailRun", "Velomobile",
+        "VirtualRide", "VirtualRow", "VirtualRun", "Volleyball", "Walk", "WeightTraining", "Wheelchair", "Windsurf", "Workout", "Yoga"]
+}

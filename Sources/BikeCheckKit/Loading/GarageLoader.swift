@@ -1,0 +1,115 @@
+import Diagnostics
+import Foundation
+import LocatedYAML
+
+/// Everything the loading pipeline produced: the garage as far as it could be read, the cached
+/// activities, every diagnostic, and the source texts for showing them.
+public struct LoadedGarage: Sendable {
+    public var garage: Garage
+    public var activities: [Activity]
+    public var diagnostics: [Diagnostic]
+    public var sources: [String: SourceText]
+
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+/// The loading pipeline: read → compose YAML → decode → resolve → check. A broken file skips the
+/// later stages; every other file keeps going, so one run reports every problem.
+public enum GarageLoader {
+    public struct Options: Sendable {
+        /// Read the activity cache (status needs it; some commands do not).
+        public var activities: Bool
+        public init(activities: Bool = true) { self.activities = activities }
+    }
+
+    public static func load(at root: String, options: Options = Options()) -> LoadedGarage {
+        var diagnostics: [Diagnostic] = []
+        var sources: [String: SourceText] = [:]
+
+        func parse(_ relative: String) -> YAMLDocument? {
+            guard let bytes = readBytes(root + "/" + relative) else { return nil }
+            let doc = YAMLDocument(path: relative, bytes: bytes)
+            sources[relative] = doc.source
+            diagnostics += doc.diagnostics
+            return doc.isUsable ? doc : nil
+        }
+
+        // garage.yaml
+        var settings = GarageSettings()
+        if let doc = parse("garage.yaml"), let root = doc.root {
+            var r = NodeReader(file: doc.path)
+            settings = FileDecoders.settings(root, &r)
+            diagnostics += r.diagnostics
+        }
+
+        // templates/ and bikes/
+        var templates: [Template] = []
+        for file in yamlFiles(in: root + "/templates") {
+            let relative = "templates/" + file
+            guard let id = fileID(file, kind: "template", relative: relative, &diagnostics),
+                  let doc = parse(relative), let node = doc.root else { continue }
+            var r = NodeReader(file: relative)
+            if let t = FileDecoders.template(id: TemplateID(id), node, &r) { templates.append(t) }
+            diagnostics += r.diagnostics
+        }
+        var bikes: [Bike] = []
+        for file in yamlFiles(in: root + "/bikes") {
+            let relative = "bikes/" + file
+            guard let id = fileID(file, kind: "bike", relative: relative, &diagnostics),
+                  let doc = parse(relative), let node = doc.root else { continue }
+            var r = NodeReader(file: relative)
+            if let b = FileDecoders.bike(id: BikeID(id), node, &r) { bikes.append(b) }
+            diagnostics += r.diagnostics
+        }
+
+        // rides.yaml (optional)
+        var rides: [Ride] = []
+        if FileManager.default.fileExists(atPath: root + "/rides.yaml"), let doc = parse("rides.yaml"), let node = doc.root {
+            var r = NodeReader(file: doc.path)
+            rides = FileDecoders.rides(node, &r)
+            diagnostics += r.diagnostics
+        }
+
+        // Resolve and check.
+        var resolver = Resolver(settings: settings, templates: templates)
+        let resolved = bikes.map { resolver.resolve($0) }
+        resolver.checkGearIDs(bikes)
+        resolver.checkRides(rides, bikes: bikes)
+        diagnostics += resolver.diagnostics
+
+        var activities: [Activity] = []
+        if options.activities {
+            let cache = ActivityCacheLoader.load(root: root)
+            activities = cache.activities
+            diagnostics += cache.diagnostics
+            sources.merge(cache.sources) { a, _ in a }
+        }
+
+        let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides)
+        return LoadedGarage(garage: garage, activities: activities, diagnostics: Diagnostic.sortedForDisplay(diagnostics),
+                            sources: sources)
+    }
+
+    /// `*.yaml` and `*.yml` files of a folder, sorted by name; none when it does not exist.
+    static func yamlFiles(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !$0.hasPrefix(".") }.sorted()
+    }
+
+    private static func fileID(_ file: String, kind: String, relative: String, _ diagnostics: inout [Diagnostic]) -> String? {
+        let id = file.hasSuffix(".yaml") ? String(file.dropLast(5)) : String(file.dropLast(4))
+        guard isIdentifier(id) else {
+            diagnostics.append(.error("bad-id", "'\(id)' is not a valid \(kind) id (it comes from the file name)",
+                                      at: SourceLocation(file: relative),
+                                      help: "rename the file using letters, digits, '-', '_' and '.', e.g. grail.yaml"))
+            return nil
+        }
+        return id
+    }
+}
+
+/// Reads a whole file, or nil when it cannot be read.
+func readBytes(_ path: String) -> [UInt8]? {
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    return [UInt8](data)
+}

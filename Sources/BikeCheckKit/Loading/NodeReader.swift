@@ -1,0 +1,220 @@
+import Diagnostics
+import LocatedYAML
+
+/// Reads typed values out of a located YAML tree, collecting a diagnostic for every mistake.
+struct NodeReader {
+    let file: String
+    var diagnostics: [Diagnostic] = []
+
+    init(file: String) { self.file = file }
+
+    func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, range: node.range) }
+    func location(_ range: SourceRange) -> SourceLocation { SourceLocation(file: file, range: range) }
+
+    mutating func error(_ id: String, _ message: String, _ node: YAMLNode, help: String? = nil, notes: [Diagnostic.Note] = []) {
+        diagnostics.append(.error(id, message, at: location(node), notes: notes, help: help))
+    }
+
+    mutating func warning(_ id: String, _ message: String, _ node: YAMLNode, help: String? = nil) {
+        diagnostics.append(.warning(id, message, at: location(node), help: help))
+    }
+
+    mutating func mapping(_ node: YAMLNode, _ what: String) -> YAMLMapping? {
+        if case .mapping(let m) = node { return m }
+        error("wrong-type", "\(what) should be a mapping of keys to values, found \(node.kindDescription)", node,
+              help: "write 'key: value' lines indented under it")
+        return nil
+    }
+
+    /// The entries of a mapping by key; unknown keys and missing required ones are reported.
+    mutating func fields(
+        _ m: YAMLMapping, of what: String, allowed: [String], required: [String] = [], at owner: YAMLNode? = nil
+    ) -> [String: YAMLEntry] {
+        var found: [String: YAMLEntry] = [:]
+        for entry in m.entries {
+            guard let key = entry.keyText else { continue }
+            if allowed.contains(key) {
+                found[key] = entry
+            } else {
+                let suggestion = closest(to: key, in: allowed)
+                let message = suggestion.map { "unknown key '\(key)' in \(what); did you mean '\($0)'?" }
+                    ?? "unknown key '\(key)' in \(what)"
+                error("unknown-key", message, entry.key, help: "known keys: \(allowed.joined(separator: ", "))")
+            }
+        }
+        for key in required where found[key] == nil {
+            let node = owner ?? .mapping(m)
+            let at = SourceRange(at: node.range.start)
+            diagnostics.append(.error("missing-key", "\(what) is missing required key '\(key)'", at: location(at),
+                                      help: "add '\(key): …'"))
+        }
+        return found
+    }
+
+    mutating func string(_ node: YAMLNode, _ what: String) -> String? {
+        guard case .scalar(let s) = node, !s.isNull else {
+            error("wrong-type", "\(what) should be text, found \(node.kindDescription)", node)
+            return nil
+        }
+        return s.value
+    }
+
+    /// An identifier: letters, digits, '-', '_' and '.', as used in file names and on the command line.
+    mutating func identifier(_ node: YAMLNode, _ what: String) -> String? {
+        guard let text = string(node, what) else { return nil }
+        guard isIdentifier(text) else {
+            error("bad-id", "'\(text)' is not a valid \(what)", node,
+                  help: "use letters, digits, '-', '_' and '.', e.g. chain-lube")
+            return nil
+        }
+        return text
+    }
+
+    mutating func day(_ node: YAMLNode, _ what: String) -> Day? {
+        guard let text = string(node, what) else { return nil }
+        if let day = Day(text) { return day }
+        if let (y, m, _) = Day.parts(of: text) {
+            let why = (1...12).contains(m)
+                ? "\(monthNames[m - 1]) \(y) has \(Day.daysIn(month: m, year: y)) days"
+                : "there is no month \(m)"
+            error("bad-date", "'\(text)' is not a real date: \(why)", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
+        } else {
+            error("bad-date", "'\(text)' is not a date", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
+        }
+        return nil
+    }
+
+    mutating func number(_ node: YAMLNode, _ what: String, allowZero: Bool = true) -> Double? {
+        guard case .scalar(let s) = node, s.style == .plain, let value = Double(s.value), value.isFinite else {
+            error("wrong-type", "\(what) should be a number, found \(node.kindDescription)", node, help: "write a plain number, e.g. 45.99")
+            return nil
+        }
+        if value < 0 || (!allowZero && value == 0) {
+            error("negative-number", "\(what) must be \(allowZero ? "zero or more" : "more than zero"), found '\(s.value)'", node)
+            return nil
+        }
+        return value
+    }
+
+    mutating func bool(_ node: YAMLNode, _ what: String) -> Bool? {
+        if case .scalar(let s) = node, s.style == .plain {
+            if s.value == "true" { return true }
+            if s.value == "false" { return false }
+        }
+        error("wrong-type", "\(what) should be true or false, found \(node.kindDescription)", node)
+        return nil
+    }
+
+    /// A percentage (`80%`, `80 %`) or a fraction (`0.8`), as a fraction between 0 and 1.
+    mutating func fraction(_ node: YAMLNode, _ what: String) -> Double? {
+        guard case .scalar(let s) = node, !s.isNull else {
+            error("wrong-type", "\(what) should be a percentage, found \(node.kindDescription)", node, help: "write e.g. 80%")
+            return nil
+        }
+        var text = s.value.trimmingSpaces()
+        var scale = 1.0
+        if text.hasSuffix("%") {
+            text = String(text.dropLast()).trimmingSpaces()
+            scale = 100
+        }
+        guard let value = Double(text), value.isFinite, value / scale > 0, value / scale < 1 else {
+            error("bad-percentage", "\(what) '\(s.value)' should be a percentage between 0% and 100%", node, help: "write e.g. 80%")
+            return nil
+        }
+        return value / scale
+    }
+
+    /// A single quantity or a list of them ("whichever comes first").
+    mutating func quantities(_ node: YAMLNode, _ what: String) -> [Quantity]? {
+        let items: [YAMLNode]
+        switch node {
+        case .sequence(let q):
+            items = q.items
+            if items.isEmpty {
+                error("wrong-type", "\(what) is an empty list", node, help: Quantity.accepted)
+                return nil
+            }
+        default: items = [node]
+        }
+        var result: [Quantity] = []
+        var ok = true
+        for item in items {
+            if let q = quantity(item, what) { result.append(q) } else { ok = false }
+        }
+        return ok ? result : nil
+    }
+
+    mutating func quantity(_ node: YAMLNode, _ what: String) -> Quantity? {
+        guard case .scalar(let s) = node, !s.isNull else {
+            error("bad-quantity", "\(what) should be a quantity like '10 h', found \(node.kindDescription)", node, help: Quantity.accepted)
+            return nil
+        }
+        switch Quantity.parse(s.value) {
+        case .success(let q): return q
+        case .failure(.missingUnit):
+            error("bad-quantity", "'\(s.value)' has no unit", node, help: Quantity.accepted)
+        case .failure(.unknownUnit(let unit)):
+            let known = Array(Quantity.units.keys).sorted()
+            let hint = closest(to: unit, in: known).map { "; did you mean '\($0)'?" } ?? ""
+            error("bad-quantity", "unknown unit '\(unit)' in '\(s.value)'\(hint)", node, help: Quantity.accepted)
+        case .failure(.badNumber):
+            error("bad-quantity", "'\(s.value)' does not start with a number", node, help: Quantity.accepted)
+        case .failure(.notPositive):
+            error("non-positive-quantity", "'\(s.value)' must be more than zero", node, help: "a limit of zero or less is always due; write a positive amount")
+        }
+        return nil
+    }
+
+    /// A list of texts, or a single text standing for a list of one.
+    mutating func stringList(_ node: YAMLNode, _ what: String) -> [Located<String>]? {
+        let items: [YAMLNode]
+        if case .sequence(let q) = node { items = q.items } else { items = [node] }
+        var result: [Located<String>] = []
+        for item in items {
+            guard let text = string(item, what) else { return nil }
+            result.append(Located(text, at: location(item)))
+        }
+        return result
+    }
+}
+
+let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+
+func isIdentifier(_ text: String) -> Bool {
+    guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || ("0"..."9").contains(first) else { return false }
+    return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "." }
+}
+
+/// The candidate nearest to `word` by edit distance, if near enough to be a likely typo.
+func closest(to word: String, in candidates: [String]) -> String? {
+    let w = Array(word.lowercased())
+    var best: (String, Int)?
+    for candidate in candidates {
+        let c = Array(candidate.lowercased())
+        let d = editDistance(w, c)
+        let limit = max(1, min(3, c.count / 3))
+        if d <= limit, best == nil || d < best!.1 { best = (candidate, d) }
+    }
+    return best?.0
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours.
+func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var twoBack = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], twoBack[j - 2] + 1)
+            }
+        }
+        (twoBack, previous, current) = (previous, current, twoBack)
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,111 @@
+/// A calendar date with no time zone: the day a rider wrote down or rode on.
+public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+    /// Days since 1970-01-01.
+    public let ordinal: Int
+
+    public init(ordinal: Int) { self.ordinal = ordinal }
+
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), day >= 1, day <= Day.daysIn(month: month, year: year) else { return nil }
+        ordinal = Day.ordinal(year: year, month: month, day: day)
+    }
+
+    /// Parses exactly `YYYY-MM-DD`.
+    public init?(_ text: String) {
+        guard let parts = Day.parts(of: text) else { return nil }
+        self.init(year: parts.year, month: parts.month, day: parts.day)
+    }
+
+    /// `YYYY-MM-DD` split into numbers, without checking that the day exists.
+    public static func parts(of text: String) -> (year: Int, month: Int, day: Int)? {
+        let u = Array(text.utf8)
+        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ r: Range<Int>) -> Int? {
+            var n = 0
+            for i in r {
+                let d = Int(u[i]) - 48
+                guard (0...9).contains(d) else { return nil }
+                n = n * 10 + d
+            }
+            return n
+        }
+        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
+        return (y, m, d)
+    }
+
+    public var components: (year: Int, month: Int, day: Int) {
+        // Howard Hinnant's civil_from_days.
+        let z = ordinal + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        return (y, m, d)
+    }
+
+    public var description: String {
+        let (y, m, d) = components
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
+    }
+
+    /// `YYYY-MM`, the name of the activity cache file this day belongs in.
+    public var monthKey: String {
+        let (y, m, _) = components
+        return "\(pad(y, 4))-\(pad(m, 2))"
+    }
+
+    public func adding(days: Int) -> Day { Day(ordinal: ordinal + days) }
+
+    /// Calendar arithmetic: Jan 31 + 1 month is the last day of February.
+    public func adding(months: Int) -> Day {
+        let (y, m, d) = components
+        let total = y * 12 + (m - 1) + months
+        let ny = total >= 0 ? total / 12 : (total - 11) / 12
+        let nm = total - ny * 12 + 1
+        let nd = min(d, Day.daysIn(month: nm, year: ny))
+        return Day(ordinal: Day.ordinal(year: ny, month: nm, day: nd))
+    }
+
+    public static func < (a: Day, b: Day) -> Bool { a.ordinal < b.ordinal }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    static func ordinal(year: Int, month: Int, day: Int) -> Int {
+        // Howard Hinnant's days_from_civil.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let day = Day(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a YYYY-MM-DD date: \(text)"))
+        }
+        self = day
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
+}
+
+func pad(_ n: Int, _ width: Int) -> String {
+    let s = String(n)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}

@@ -1,0 +1,157 @@
+import Diagnostics
+
+/// A typed identifier: a bike id cannot be passed where an interval id is wanted.
+public struct ID<Kind>: Hashable, Comparable, CustomStringConvertible, Codable, Sendable {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+    public static func < (a: ID, b: ID) -> Bool { a.rawValue < b.rawValue }
+    public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+}
+
+public enum BikeKind {}
+public enum TemplateKind {}
+public enum IntervalKind {}
+public enum ComponentKind {}
+public typealias BikeID = ID<BikeKind>
+public typealias TemplateID = ID<TemplateKind>
+public typealias IntervalID = ID<IntervalKind>
+public typealias ComponentID = ID<ComponentKind>
+
+/// A value together with where the rider wrote it.
+public struct Located<Value: Sendable>: Sendable {
+    public var value: Value
+    public var location: SourceLocation
+    public init(_ value: Value, at location: SourceLocation) {
+        self.value = value
+        self.location = location
+    }
+}
+
+extension Located: Equatable where Value: Equatable {}
+
+public enum UnitSystem: String, Sendable, Codable, CaseIterable {
+    case metric, imperial
+}
+
+/// `garage.yaml`: settings for the whole garage.
+public struct GarageSettings: Sendable {
+    public var name: String?
+    public var units: UnitSystem = .metric
+    public var currency: String?
+    /// Fraction of an interval after which it is "due soon".
+    public var dueSoon: Double = 0.8
+    /// Sport types that count toward wear, unless a bike says otherwise.
+    public var counts: [String] = GarageSettings.defaultCounts
+    public var stravaClientID: String?
+
+    public static let defaultCounts = ["EBikeRide", "EMountainBikeRide", "GravelRide", "MountainBikeRide", "Ride"]
+
+    public init() {}
+}
+
+/// A part of a bike whose life is tracked: chain, fork, tyres.
+public struct Component: Sendable {
+    public var id: ComponentID
+    public var name: String?
+    public var installed: Day?
+    /// Usage before tracking started (a second-hand fork, a used wheel).
+    public var priorHours: Double = 0
+    public var priorDistance: Double = 0
+    public var priorRides: Double = 0
+    public var location: SourceLocation
+}
+
+/// An interval as written in a template or a bike file; a bike's entry may override only some fields.
+public struct IntervalSpec: Sendable {
+    public var id: IntervalID
+    public var task: String?
+    public var component: Located<ComponentID>?
+    public var replaces: Located<ComponentID>?
+    public var every: Located<[Quantity]>?
+    public var dueSoon: Double?
+    public var location: SourceLocation
+}
+
+/// A reusable set of intervals.
+public struct Template: Sendable {
+    public var id: TemplateID
+    public var name: String
+    public var description: String?
+    /// Where an imported template came from.
+    public var source: String?
+    public var intervals: [IntervalSpec]
+    public var location: SourceLocation
+}
+
+/// One service in a bike's log.
+public struct LogEntry: Sendable {
+    public var date: Day
+    public var done: [Located<IntervalID>]
+    public var cost: Double?
+    public var note: String?
+    public var location: SourceLocation
+}
+
+public struct Bike: Sendable {
+    public var id: BikeID
+    public var name: String
+    /// Strava gear id (`b12345678`): activities with this gear count for the bike.
+    public var strava: Located<String>?
+    public var bought: Day?
+    public var retired: Day?
+    public var templates: [Located<TemplateID>]
+    /// Sport types that count toward wear; nil means the garage's.
+    public var counts: [String]?
+    public var components: [Component]
+    public var intervals: [IntervalSpec]
+    public var log: [LogEntry]
+    public var location: SourceLocation
+
+    public func component(_ id: ComponentID) -> Component? { components.first { $0.id == id } }
+}
+
+/// A ride entered by hand in `rides.yaml`.
+public struct Ride: Sendable {
+    public var date: Day
+    public var bike: Located<BikeID>
+    public var movingTime: Double
+    public var distance: Double
+    public var sport: String?
+    public var name: String?
+    public var location: SourceLocation
+}
+
+/// An interval after templates and overrides are merged: everything needed to compute status.
+public struct ResolvedInterval: Sendable {
+    public var id: IntervalID
+    public var task: String
+    public var component: ComponentID?
+    public var replaces: ComponentID?
+    public var limits: [Quantity]
+    public var dueSoon: Double
+    /// The template it came from, or nil when the bike defines it.
+    public var template: TemplateID?
+}
+
+/// A bike with its intervals resolved.
+public struct ResolvedBike: Sendable {
+    public var bike: Bike
+    public var intervals: [ResolvedInterval]
+    public var counts: Set<String>
+}
+
+/// A whole garage, loaded and resolved.
+public struct Garage: Sendable {
+    public var root: String
+    public var settings: GarageSettings
+    public var bikes: [ResolvedBike]
+    public var templates: [Template]
+    public var rides: [Ride]
+
+    public func bike(_ id: BikeID) -> ResolvedBike? { bikes.first { $0.bike.id == id } }
+}

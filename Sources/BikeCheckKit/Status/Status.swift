@@ -1,0 +1,97 @@
+/// How urgent an interval is.
+public enum IntervalState: String, Sendable, Codable, Comparable {
+    case overdue
+    case dueSoon = "due-soon"
+    case ok
+
+    private var rank: Int { self == .overdue ? 0 : self == .dueSoon ? 1 : 2 }
+    public static func < (a: IntervalState, b: IntervalState) -> Bool { a.rank < b.rank }
+}
+
+/// Usage since an anchor, in Strava's units.
+public struct Usage: Sendable, Codable, Equatable {
+    /// Moving time, in seconds.
+    public var movingTime: Double = 0
+    /// Distance, in metres.
+    public var distance: Double = 0
+    /// Calendar days since the anchor.
+    public var days: Int = 0
+    public var rides: Int = 0
+
+    enum CodingKeys: String, CodingKey {
+        case movingTime = "moving_time", distance, days, rides
+    }
+}
+
+/// One limit of an interval and how far along it is.
+public struct LimitStatus: Sendable, Codable, Equatable {
+    /// As written: `10 h`, `6 months`.
+    public var every: String
+    public var measure: Measure
+    /// The unit the limit was written in, and its size in the base unit, for display.
+    public var unit: String
+    public var unitSize: Double
+    /// The limit in the measure's base unit (seconds, metres, days, months or rides).
+    public var limit: Double
+    /// Used so far, in the same unit (months are counted as calendar days over the month's span).
+    public var used: Double
+    public var progress: Double
+    /// The day this limit is reached at the recent pace; nil without a pace.
+    public var due: Day?
+
+    enum CodingKeys: String, CodingKey {
+        case every, measure, unit, unitSize = "unit_size", limit, used, progress, due
+    }
+}
+
+/// Where an interval's count starts.
+public enum AnchorKind: String, Sendable, Codable {
+    /// The latest log entry that did it.
+    case done
+    /// The install date of its component.
+    case installed
+    /// The latest log entry that replaced its component.
+    case replaced
+    /// The day the bike was bought.
+    case bought
+    /// The bike's first counted ride.
+    case firstRide = "first-ride"
+    /// Nothing to count from yet.
+    case none
+}
+
+public struct IntervalStatus: Sendable, Codable, Equatable {
+    public var id: String
+    public var task: String
+    public var component: String?
+    public var template: String?
+    public var state: IntervalState
+    /// The largest fraction over the limits; 1 or more is overdue.
+    public var progress: Double
+    public var since: Day?
+    public var anchor: AnchorKind
+    public var usage: Usage
+    public var limits: [LimitStatus]
+    /// The earliest day a limit is reached at the recent pace.
+    public var due: Day?
+}
+
+public struct BikeStatus: Sendable, Codable, Equatable {
+    public var id: String
+    public var name: String
+    public var retired: Day?
+    public var intervals: [IntervalStatus]
+}
+
+/// What `bikecheck status` reports: a typed model, rendered at the edge.
+public struct StatusReport: Sendable, Codable, Equatable {
+    public var asOf: Day
+    public var units: UnitSystem
+    public var bikes: [BikeStatus]
+
+    enum CodingKeys: String, CodingKey {
+        case asOf = "as_of", units, bikes
+    }
+
+    public var hasOverdue: Bool { bikes.contains { $0.intervals.contains { $0.state == .overdue } } }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// Computes status: for each bike and interval, usage since the anchor against its limits.
+public struct StatusPlanner: Sendable {
+    public var asOf: Day
+    /// Half-life, in days, of the weights behind the recent pace used for forecasts.
+    public var paceHalfLife: Double = 30
+
+    public init(asOf: Day) { self.asOf = asOf }
+
+    /// A bike's counted rides as parallel arrays sorted by day, with prefix sums for fast ranges.
+    struct RideLedger {
+        var days: [Int] = []
+        var time: [Double] = [0]
+        var distance: [Double] = [0]
+
+        init(_ rides: [(day: Int, time: Double, distance: Double)]) {
+            for r in rides.sorted(by: { $0.day < $1.day }) {
+                days.append(r.day)
+                time.append(time.last! + r.time)
+                distance.append(distance.last! + r.distance)
+            }
+        }
+
+        /// Index of the first ride on or after `day`.
+        func lowerBound(_ day: Int) -> Int {
+            var lo = 0, hi = days.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if days[mid] < day { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+
+        func usage(from: Int, through: Int) -> (time: Double, distance: Double, rides: Int) {
+            let a = lowerBound(from), b = lowerBound(through + 1)
+            guard b > a else { return (0, 0, 0) }
+            return (time[b] - time[a], distance[b] - distance[a], b - a)
+        }
+    }
+
+    /// Status for the named bikes (all active bikes when `only` is empty).
+    public func plan(_ garage: Garage, activities: [Activity], only: [BikeID] = []) -> StatusReport {
+        let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired == nil : only.contains($0.bike.id) }
+
+        // Group cached activities by gear id once, so each bike looks only at its own.
+        var byGear: [String: [(day: Int, time: Double, distance: Double, sport: String)]] = [:]
+        let gears = Set(chosen.compactMap { $0.bike.strava?.value })
+        for a in activities {
+            guard let gear = a.gearID, gears.contains(gear), let day = a.localDay else { continue }
+            byGear[gear, default: []].append((day.ordinal, Double(a.movingTime), a.distance, a.sportType))
+        }
+
+        var bikes: [BikeStatus] = []
+        for resolved in chosen {
+            let bike = resolved.bike
+            var rides: [(day: Int, time: Double, distance: Double)] = []
+            if let gear = bike.strava?.value {
+                for a in byGear[gear] ?? [] where resolved.counts.contains(a.sport) {
+                    rides.append((a.day, a.time, a.distance))
+                }
+            }
+            for r in garage.rides where r.bike.value == bike.id && (r.sport.map(resolved.counts.contains) ?? true) {
+                rides.append((r.date.ordinal, r.movingTime, r.distance))
+            }
+            let ledger = RideLedger(rides)
+            let pace = recentPace(ledger)
+            let replacements = Dictionary(resolved.intervals.compactMap { i in i.replaces.map { (i.id, $0) } }) { a, _ in a }
+            let intervals = resolved.intervals.map { status(of: $0, bike: bike, replacements: replacements, ledger: ledger, pace: pace) }
+                .sorted { $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id }
+            bikes.append(BikeStatus(id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals))
+        }
+        return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes)
+    }
+
+    /// Where an interval counts from: the latest of its last service and its component's
+    /// (re)install; else the day the bike was bought; else its first ride.
+    func anchor(of interval: ResolvedInterval, bike: Bike, replacements: [IntervalID: ComponentID], ledger: RideLedger) -> (Day?, AnchorKind) {
+        var best: (day: Day, kind: AnchorKind)?
+        func consider(_ day: Day?, _ kind: AnchorKind) {
+            guard let day, day <= asOf else { return }
+            if best == nil || day > best!.day { best = (day, kind) }
+        }
+        let part = interval.component ?? interval.replaces
+        if let part { consider(bike.component(part)?.installed, .installed) }
+        for entry in bike.log where entry.date <= asOf {
+            if entry.done.contains(where: { $0.value == interval.id }) { consider(entry.date, .done) }
+            if let part, entry.done.contains(where: { replacements[$0.value] == part }) { consider(entry.date, .replaced) }
+        }
+        if let best { return (best.day, best.kind) }
+        if let bought = bike.bought, bought <= asOf { return (bought, .bought) }
+        if let first = ledger.days.first, first <= asOf.ordinal { return (Day(ordinal: first), .firstRide) }
+        return (nil, .none)
+    }
+
+    func status(of interval: ResolvedInterval, bike: Bike, replacements: [IntervalID: ComponentID], ledger: RideLedger, pace: Pace) -> IntervalStatus {
+        let (since, kind) = anchor(of: interval, bike: bike, replacements: replacements, ledger: ledger)
+        var usage = Usage()
+        if let since {
+            let u = ledger.usage(from: since.ordinal, through: asOf.ordinal)
+            usage = Usage(movingTime: u.time, distance: u.distance, days: asOf.ordinal - since.ordinal, rides: u.rides)
+            // A second-hand part arrives with usage; it counts until the part is first serviced.
+            if kind == .installed, let part = interval.component ?? interval.replaces, let c = bike.component(part) {
+                usage.movingTime += c.priorHours * 3600
+                usage.distance += c.priorDistance
+                usage.rides += Int(c.priorRides)
+            }
+        }
+        let limits = interval.limits.map { limitStatus($0, usage: usage, since: since, pace: pace) }
+        let progress = limits.map(\.progress).max() ?? 0
+        let state: IntervalState = progress >= 1 ? .overdue : progress >= interval.dueSoon ? .dueSoon : .ok
+        return IntervalStatus(
+            id: interval.id.rawValue, task: interval.task, component: interval.component?.rawValue,
+            template: interval.template?.rawValue, state: state, progress: progress, since: since, anchor: kind,
+            usage: usage, limits: limits, due: state == .overdue ? nil : limits.compactMap(\.due).min())
+    }
+
+    private func limitStatus(_ q: Quantity, usage: Usage, since: Day?, pace: Pace) -> LimitStatus {
+        guard let since else {
+            return LimitStatus(every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: 0,
+                               progress: 0, due: nil)
+        }
+        let used: Double
+        var due: Day?
+        switch q.measure {
+        case .time:
+            used = usage.movingTime
+            due = forecast(remaining: q.amount - used, rate: pace.movingTime)
+        case .distance:
+            used = usage.distance
+            due = forecast(remaining: q.amount - used, rate: pace.distance)
+        case .rides:
+            used = Double(usage.rides)
+            due = forecast(remaining: q.amount - used, rate: pace.rides)
+        case .days:
+            used = Double(usage.days)
+            due = since.adding(days: Int(q.amount.rounded(.up)))
+        case .months:
+            // Calendar months: progress is days elapsed over the days until the same date n months on.
+            let end = since.adding(months: Int(q.amount.rounded(.up)))
+            used = Double(usage.days) * q.amount / Double(max(1, end.ordinal - since.ordinal))
+            due = end
+        }
+        let progress = used / q.amount
+        return LimitStatus(every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: used,
+                           progress: progress, due: progress >= 1 ? nil : due)
+    }
+
+    private func forecast(remaining: Double, rate: Double) -> Day? {
+        guard remaining > 0, rate > 0 else { return nil }
+        let days = remaining / rate
+        return days < 3650 ? asOf.adding(days: Int(days.rounded(.up))) : nil
+    }
+
+    /// Usage per day.
+    struct Pace {
+        var movingTime = 0.0
+        var distance = 0.0
+        var rides = 0.0
+    }
+
+    /// Daily pace over the last year, weighting recent days more (exponential, `paceHalfLife`).
+    func recentPace(_ ledger: RideLedger) -> Pace {
+        let window = 365
+        let decay = log(2) / paceHalfLife
+        var totalWeight = 0.0
+        for age in 0..<window { totalWeight += exp(-decay * Double(age)) }
+        var time = 0.0, distance = 0.0, rides = 0.0
+        var i = ledger.lowerBound(asOf.ordinal - window + 1)
+        let end = ledger.lowerBound(asOf.ordinal + 1)
+        while i < end {
+            let w = exp(-decay * Double(asOf.ordinal - ledger.days[i]))
+            time += w * (ledger.time[i + 1] - ledger.time[i])
+            distance += w * (ledger.distance[i + 1] - ledger.distance[i])
+            rides += w
+            i += 1
+        }
+        return Pace(movingTime: time / totalWeight, distance: distance / totalWeight, rides: rides / totalWeight)
+    }
+}

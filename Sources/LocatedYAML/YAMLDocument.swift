@@ -1,0 +1,336 @@
+import CYAML
+import Diagnostics
+
+/// A parsed YAML file: its text, its located tree, and what went wrong on the way.
+public struct YAMLDocument: Sendable {
+    public let source: SourceText
+    /// The root node, when the file could be composed at all.
+    public let root: YAMLNode?
+    /// Problems found while reading and composing, in file order.
+    public let diagnostics: [Diagnostic]
+    /// False when the tree is missing or untrustworthy (syntax error, alias), so later stages skip it.
+    public let isUsable: Bool
+
+    public var path: String { source.path }
+
+    /// Limits that keep hostile input cheap: nesting depth and diagnostics per file.
+    public struct Limits: Sendable {
+        public var maxDepth: Int
+        public var maxDiagnostics: Int
+
+        public init(maxDepth: Int = 64, maxDiagnostics: Int = 50) {
+            self.maxDepth = maxDepth
+            self.maxDiagnostics = maxDiagnostics
+        }
+    }
+
+    /// Parses `bytes` as a single YAML document. Never throws: every problem is a diagnostic.
+    public init(path: String, bytes: [UInt8], limits: Limits = Limits()) {
+        let source = SourceText(path: path, bytes: bytes)
+        var composer = Composer(source: source, limits: limits)
+        let root = composer.compose()
+        self.source = source
+        self.root = root
+        self.diagnostics = composer.diagnostics
+        self.isUsable = root != nil && !composer.fatal
+    }
+}
+
+/// Builds the located tree from libyaml's event stream with an explicit stack (no recursion).
+private struct Composer {
+    let source: SourceText
+    let limits: YAMLDocument.Limits
+    var diagnostics: [Diagnostic] = []
+    var fatal = false
+    /// Maps libyaml's character index to a byte offset; nil when the file is ASCII (they agree).
+    let scalarOffsets: [Int]?
+
+    init(source: SourceText, limits: YAMLDocument.Limits) {
+        self.source = source
+        self.limits = limits
+        if source.bytes.allSatisfy({ $0 < 0x80 }) {
+            scalarOffsets = nil
+        } else {
+            var table: [Int] = []
+            table.reserveCapacity(source.bytes.count + 1)
+            for (i, b) in source.bytes.enumerated() where b & 0xC0 != 0x80 {
+                table.append(i)
+            }
+            table.append(source.bytes.count)
+            scalarOffsets = table
+        }
+    }
+
+    private enum Frame {
+        case mapping(start: SourcePosition, flow: Bool, entries: [YAMLEntry], pendingKey: YAMLNode?,
+                     firstSeen: [String: SourceRange])
+        case sequence(start: SourcePosition, flow: Bool, items: [YAMLNode])
+    }
+
+    private func location(_ range: SourceRange?) -> SourceLocation {
+        SourceLocation(file: source.path, range: range)
+    }
+
+    private func position(_ mark: yaml_mark_t) -> SourcePosition {
+        let index = Int(mark.index)
+        let offset: Int
+        if let table = scalarOffsets {
+            offset = table[min(index, table.count - 1)]
+        } else {
+            offset = min(index, source.bytes.count)
+        }
+        return SourcePosition(offset: offset, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    private mutating func report(_ d: Diagnostic) {
+        if diagnostics.count < limits.maxDiagnostics { diagnostics.append(d) }
+    }
+
+    /// Returns the root, or nil when there is no usable tree.
+    mutating func compose() -> YAMLNode? {
+        if let bad = firstInvalidUTF8() {
+            let at = source.position(ofOffset: bad)
+            report(.error("invalid-utf8", "the file is not valid UTF-8 (byte 0x\(hex(source.bytes[bad])))",
+                          at: location(SourceRange(start: at, end: at)),
+                          help: "save the file as UTF-8"))
+            fatal = true
+            return nil
+        }
+        if isBlank() {
+            let at = SourcePosition(offset: 0, line: 1, column: 1)
+            report(.error("empty-file", "the file is empty", at: location(SourceRange(at: at)),
+                          help: "write a mapping of keys to values, or delete the file"))
+            fatal = true
+            return nil
+        }
+
+        let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+        defer { parser.deallocate() }
+        guard yaml_parser_initialize(parser) == 1 else {
+            fatal = true
+            return nil
+        }
+        defer { yaml_parser_delete(parser) }
+
+        return source.bytes.withUnsafeBufferPointer { buffer -> YAMLNode? in
+            yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
+            yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+            return run(parser)
+        }
+    }
+
+    private mutating func run(_ parser: UnsafeMutablePointer<yaml_parser_t>) -> YAMLNode? {
+        var stack: [Frame] = []
+        var root: YAMLNode?
+        var documents = 0
+        var event = yaml_event_t()
+
+        while true {
+            guard yaml_parser_parse(parser, &event) == 1 else {
+                reportSyntaxError(parser.pointee)
+                fatal = true
+                return nil
+            }
+            defer { yaml_event_delete(&event) }
+            let start = position(event.start_mark)
+            let end = position(event.end_mark)
+            let range = SourceRange(start: start, end: end)
+
+            switch event.type {
+            case YAML_STREAM_END_EVENT:
+                return root
+            case YAML_DOCUMENT_START_EVENT:
+                documents += 1
+                if documents > 1 {
+                    report(.error("yaml-multiple-documents", "the file holds more than one YAML document",
+                                  at: location(range),
+                                  help: "keep one document per file: remove this '---' and what follows, or move it to its own file"))
+                    fatal = true
+                    return nil
+                }
+            case YAML_SCALAR_EVENT:
+                let data = event.data.scalar
+                checkAnchorAndTag(anchor: data.anchor, tag: data.tag, implicit: data.plain_implicit == 1 || data.quoted_implicit == 1, range: range)
+                let value = String(decoding: UnsafeBufferPointer(start: data.value, count: Int(data.length)), as: UTF8.self)
+                let style: ScalarStyle
+                switch data.style {
+                case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
+                case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
+                case YAML_LITERAL_SCALAR_STYLE: style = .literal
+                case YAML_FOLDED_SCALAR_STYLE: style = .folded
+                default: style = .plain
+                }
+                add(.scalar(YAMLScalar(value: value, style: style, range: range)), to: &stack, root: &root)
+            case YAML_ALIAS_EVENT:
+                report(.error("yaml-alias", "aliases ('*name') are not supported",
+                              at: location(range),
+                              help: "write the value out, or share intervals through a template"))
+                fatal = true
+                add(.scalar(YAMLScalar(value: "", style: .plain, range: range)), to: &stack, root: &root)
+            case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                if stack.count >= limits.maxDepth {
+                    report(.error("yaml-too-deep", "the file nests deeper than \(limits.maxDepth) levels",
+                                  at: location(range),
+                                  help: "a garage file needs only a few levels of nesting"))
+                    fatal = true
+                    return nil
+                }
+                if event.type == YAML_SEQUENCE_START_EVENT {
+                    let data = event.data.sequence_start
+                    checkAnchorAndTag(anchor: data.anchor, tag: data.tag, implicit: data.implicit == 1, range: range)
+                    stack.append(.sequence(start: start, flow: data.style == YAML_FLOW_SEQUENCE_STYLE, items: []))
+                } else {
+                    let data = event.data.mapping_start
+                    checkAnchorAndTag(anchor: data.anchor, tag: data.tag, implicit: data.implicit == 1, range: range)
+                    stack.append(.mapping(start: start, flow: data.style == YAML_FLOW_MAPPING_STYLE,
+                                          entries: [], pendingKey: nil, firstSeen: [:]))
+                }
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                guard let frame = stack.popLast() else { continue }
+                let node: YAMLNode
+                switch frame {
+                case let .sequence(start, flow, items):
+                    let stop = flow ? end : (items.last?.range.end ?? end)
+                    node = .sequence(YAMLSequence(items: items, isFlow: flow, range: SourceRange(start: start, end: stop)))
+                case let .mapping(start, flow, entries, _, _):
+                    let stop = flow ? end : (entries.last?.value.range.end ?? end)
+                    node = .mapping(YAMLMapping(entries: entries, isFlow: flow, range: SourceRange(start: start, end: stop)))
+                }
+                add(node, to: &stack, root: &root)
+            default:
+                continue
+            }
+        }
+    }
+
+    private mutating func add(_ node: YAMLNode, to stack: inout [Frame], root: inout YAMLNode?) {
+        guard let top = stack.popLast() else {
+            root = node
+            return
+        }
+        switch top {
+        case .sequence(let start, let flow, var items):
+            items.append(node)
+            stack.append(.sequence(start: start, flow: flow, items: items))
+        case .mapping(let start, let flow, var entries, let pendingKey, var firstSeen):
+            if let key = pendingKey {
+                let entry = YAMLEntry(key: key, value: node)
+                if let text = entry.keyText, case .scalar(let keyScalar) = key {
+                    if let first = firstSeen[text] {
+                        report(.error("duplicate-key", "duplicate key '\(text)'",
+                                      at: location(keyScalar.range),
+                                      notes: [.init("'\(text)' first defined here", at: location(first))],
+                                      help: "keep one '\(text)' and remove or rename the other"))
+                    } else {
+                        firstSeen[text] = keyScalar.range
+                        entries.append(entry)
+                    }
+                } else {
+                    report(.error("yaml-complex-key", "a key must be a plain value, not \(key.kindDescription)",
+                                  at: location(key.range), help: "write keys as simple names"))
+                }
+                stack.append(.mapping(start: start, flow: flow, entries: entries, pendingKey: nil, firstSeen: firstSeen))
+            } else {
+                stack.append(.mapping(start: start, flow: flow, entries: entries, pendingKey: node, firstSeen: firstSeen))
+            }
+        }
+    }
+
+    private mutating func checkAnchorAndTag(
+        anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, implicit: Bool,
+        range: SourceRange
+    ) {
+        if let anchor {
+            let name = String(cString: anchor)
+            report(.error("yaml-anchor", "anchors ('&\(name)') are not supported",
+                          at: location(SourceRange(at: range.start)),
+                          help: "write the value out, or share intervals through a template"))
+        }
+        if let tag, !implicit {
+            let name = String(cString: tag)
+            report(.error("yaml-tag", "tags ('\(name.replacingPrefix("tag:yaml.org,2002:", with: "!!"))') are not supported",
+                          at: location(SourceRange(at: range.start)),
+                          help: "remove the tag; quote a value to make it text"))
+        }
+    }
+
+    private mutating func reportSyntaxError(_ parser: yaml_parser_t) {
+        let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
+        var at = position(parser.problem_mark)
+        if parser.error == YAML_READER_ERROR {
+            at = source.position(ofOffset: Int(parser.problem_offset))
+        }
+        let byte = at.offset < source.bytes.count ? source.bytes[at.offset] : 0
+        if byte == UInt8(ascii: "\t") {
+            report(.error("yaml-tab", "tab character where YAML expects spaces",
+                          at: location(SourceRange(start: at, end: source.position(ofOffset: at.offset + 1))),
+                          help: "indent with spaces; YAML does not allow tabs for indentation"))
+            return
+        }
+        var message = problem
+        if let context = parser.context.map({ String(cString: $0) }) {
+            message += " " + context
+            if parser.context_mark.line != parser.problem_mark.line || parser.context_mark.column != parser.problem_mark.column {
+                let c = position(parser.context_mark)
+                message += " (started at line \(c.line), column \(c.column))"
+            }
+        }
+        report(.error("yaml-syntax", message, at: location(SourceRange(at: at)),
+                      help: "check the indentation and punctuation near here: 'key: value', '- item', matching quotes and brackets"))
+    }
+
+    private func isBlank() -> Bool {
+        var inComment = false
+        for b in source.bytes {
+            switch b {
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"): inComment = false
+            case UInt8(ascii: "#"): inComment = true
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), 0xEF, 0xBB, 0xBF: continue
+            default: if !inComment { return false }
+            }
+        }
+        return true
+    }
+
+    private func firstInvalidUTF8() -> Int? {
+        let bytes = source.bytes
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 { i += 1; continue }
+            let length: Int
+            var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
+            switch b {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upper = 0x9F
+            case 0xF0: length = 4; lower = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upper = 0x8F
+            default: return i
+            }
+            guard i + length <= n else { return i }
+            for k in 1..<length {
+                let c = bytes[i + k]
+                let lo: UInt8 = k == 1 ? lower : 0x80
+                let hi: UInt8 = k == 1 ? upper : 0xBF
+                if c < lo || c > hi { return i }
+            }
+            i += length
+        }
+        return nil
+    }
+
+    private func hex(_ b: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(b >> 4)], digits[Int(b & 0xF)]])
+    }
+}
+
+extension String {
+    fileprivate func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+    }
+}

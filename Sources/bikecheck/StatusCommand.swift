@@ -1,0 +1,41 @@
+import ArgumentParser
+import BikeCheckKit
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "What is overdue, due soon and fine, per bike, most urgent first.",
+        discussion: "Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: its last service, else its component's install, else the day the bike was bought."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Bikes to show (default: every bike not retired).")
+    var bikes: [String] = []
+
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD), for reproducible reports.", valueName: "date"))
+    var asOf: Day?
+
+    @Flag(help: "Exit 1 when anything is overdue (for cron and CI).")
+    var check = false
+
+    func run() throws {
+        let loaded = GarageLoader.load(at: try global.garageRoot())
+        if loaded.hasErrors {
+            global.report(loaded.diagnostics, sources: loaded.sources)
+            throw ExitCode(1)
+        }
+        let known = loaded.garage.bikes.map(\.bike.id.rawValue)
+        for name in bikes where !known.contains(name) {
+            Terminal.standardError.write("error: no bike '\(name)'; bikes: \(known.joined(separator: ", "))\n")
+            throw ExitCode(2)
+        }
+        let planner = StatusPlanner(asOf: asOf ?? today())
+        let report = planner.plan(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init))
+        switch global.format {
+        case .json: Terminal.standardOutput.write(JSONOutput.encode(report))
+        case .text: Terminal.standardOutput.write(StatusTextRenderer(colored: global.colored(for: .standardOutput)).render(report))
+        }
+        if check && report.hasOverdue { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import BikeCheckKit
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check every file of the garage; silent, exit 0, when all is well.",
+        discussion: "Reports every problem at once as file:line:column: severity: message [id], with the line and a help line. Exit 1 when there are errors (or warnings, with --strict)."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Treat warnings as errors.")
+    var strict = false
+
+    func run() throws {
+        let loaded = GarageLoader.load(at: try global.garageRoot())
+        let diagnostics = loaded.diagnostics
+        switch global.format {
+        case .json: Terminal.standardOutput.write(JSONOutput.encode(JSONOutput.ValidationResult(diagnostics)))
+        case .text: global.report(diagnostics, sources: loaded.sources)
+        }
+        if loaded.hasErrors || (strict && !diagnostics.isEmpty) { throw ExitCode(1) }
+    }
+}
