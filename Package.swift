@@ -37,6 +37,6 @@ let package = Package(
             dependencies: ["BikeCheckKit"],
             resources: [.copy("Catalogue")]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["BikeCheckKit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["BikeCheckKit", "bikecheck"]),
     ]
 )
