@@ -1,0 +1,107 @@
+import Diagnostics
+
+/// One step of a path into a YAML tree: a mapping key or a sequence index.
+public enum YAMLPathComponent: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    case key(String)
+    case index(Int)
+
+    public init(stringLiteral value: String) { self = .key(value) }
+    public init(integerLiteral value: Int) { self = .index(value) }
+
+    public var description: String {
+        switch self {
+        case .key(let k): k
+        case .index(let i): "[\(i)]"
+        }
+    }
+}
+
+/// A path from the root of a document to one node; empty means the root.
+public typealias YAMLPath = [YAMLPathComponent]
+
+/// A value to write: the edit engine renders it in the file's own style.
+public indirect enum YAMLValue: Sendable, Hashable {
+    /// Text: written plain when plain style reads back as the same text, else quoted.
+    case text(String)
+    /// A typed plain scalar the reader interprets (a date, a number, an id): written as is
+    /// when that is valid plain YAML, else quoted.
+    case plain(String)
+    /// A list of scalars written on one line: `[a, b]`.
+    case flowList([YAMLValue])
+    /// A list written as `- item` lines.
+    case list([YAMLValue])
+    /// A mapping written as `key: value` lines, in this order.
+    case mapping([YAMLPair])
+}
+
+/// A key and its value, for building mappings to write.
+public struct YAMLPair: Sendable, Hashable {
+    public var key: String
+    public var value: YAMLValue
+    public init(_ key: String, _ value: YAMLValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// One intended change to a document. The engine turns it into a text splice on the exact
+/// ranges of the located tree and checks the re-parsed result before handing back bytes.
+public enum YAMLEdit: Sendable, Hashable {
+    /// Replaces the value at `path` (a scalar, or an empty `[]`/`{}`/null) with `value`.
+    case set(YAMLPath, YAMLValue)
+    /// Adds `key: value` to the block mapping at `path`, after the first of `after` that exists
+    /// (else at the end). The key must not exist yet.
+    case addKey(String, YAMLValue, in: YAMLPath, after: [String] = [])
+    /// Appends an item to the sequence at `path` (a block sequence, or a flow list of scalars).
+    case append(YAMLValue, to: YAMLPath)
+    /// Removes the entry `key` (its lines) from the block mapping at `path`.
+    case removeKey(String, from: YAMLPath)
+}
+
+/// The meaning of a tree with positions and quoting styles left out, for checking edits:
+/// a scalar keeps its text and whether it was plain (plain `2024` and quoted `'2024'` differ).
+public indirect enum YAMLShape: Sendable, Hashable, CustomStringConvertible {
+    case scalar(String, plain: Bool)
+    case mapping([YAMLShapeEntry])
+    case sequence([YAMLShape])
+
+    public init(_ node: YAMLNode) {
+        switch node {
+        case .scalar(let s): self = .scalar(s.value, plain: s.style == .plain)
+        case .mapping(let m): self = .mapping(m.entries.map { YAMLShapeEntry(key: $0.keyText ?? "", value: YAMLShape($0.value)) })
+        case .sequence(let q): self = .sequence(q.items.map(YAMLShape.init))
+        }
+    }
+
+    /// True for a null or empty value, which a new value may replace outright.
+    var isEmptyValue: Bool {
+        switch self {
+        case .scalar(let text, let plain): plain && ["", "~", "null", "Null", "NULL"].contains(text)
+        case .mapping(let entries): entries.isEmpty
+        case .sequence(let items): items.isEmpty
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .scalar(let text, let plain): plain ? text : "'\(text)'"
+        case .mapping(let entries): "{" + entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
+        case .sequence(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
+        }
+    }
+}
+
+public struct YAMLShapeEntry: Sendable, Hashable {
+    public var key: String
+    public var value: YAMLShape
+    public init(key: String, value: YAMLShape) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// Why an edit was refused: located diagnostics, and nothing written.
+public struct YAMLEditFailure: Error, Sendable {
+    public var diagnostics: [Diagnostic]
+    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+}

@@ -1,0 +1,454 @@
+import Diagnostics
+
+/// Edits a hand-written YAML file the way a careful person would: each edit becomes a splice on
+/// the exact byte ranges of the located tree, in the file's own indentation, line endings and
+/// quoting; the result is re-parsed and must equal the old tree plus exactly the intended change.
+/// When an edit cannot be made safely it is refused with a located diagnostic.
+public struct YAMLEditor: Sendable {
+    public let document: YAMLDocument
+
+    public init(document: YAMLDocument) { self.document = document }
+
+    public init(path: String, bytes: [UInt8]) { self.init(document: YAMLDocument(path: path, bytes: bytes)) }
+
+    /// Applies `edits` in order and returns the new bytes; no edits gives the same bytes back.
+    public func apply(_ edits: [YAMLEdit]) throws(YAMLEditFailure) -> [UInt8] {
+        guard !edits.isEmpty else { return document.source.bytes }
+        var current = document
+        for edit in edits {
+            current = try Self.apply(edit, to: current)
+        }
+        return current.source.bytes
+    }
+
+    /// One edit, checked: plan the splices, apply them back to front, re-parse, compare.
+    static func apply(_ edit: YAMLEdit, to doc: YAMLDocument) throws(YAMLEditFailure) -> YAMLDocument {
+        guard doc.diagnostics.isEmpty, let root = doc.root, doc.isUsable else {
+            let at = doc.diagnostics.first?.location ?? SourceLocation(file: doc.path)
+            throw YAMLEditFailure([.error("yaml-edit-refused", "cannot edit '\(doc.path)' while it has YAML problems",
+                                          at: at, help: "fix the problems 'bikecheck validate' reports, then try again")] + doc.diagnostics)
+        }
+        let planner = Planner(doc: doc, root: root)
+        let (splices, expected) = try planner.plan(edit)
+        var bytes = doc.source.bytes
+        for splice in splices.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            bytes.replaceSubrange(splice.range, with: splice.text)
+        }
+        let next = YAMLDocument(path: doc.path, bytes: bytes)
+        let anchor = planner.location(splices.map(\.range.lowerBound).min() ?? 0)
+        guard next.diagnostics.isEmpty, let newRoot = next.root, next.isUsable else {
+            throw YAMLEditFailure([.error("yaml-edit-unsafe", "the change would not read back as valid YAML, so nothing was written",
+                                          at: anchor, help: "make this change by hand")])
+        }
+        guard YAMLShape(newRoot) == expected else {
+            throw YAMLEditFailure([.error("yaml-edit-unsafe", "the change would not read back as intended, so nothing was written",
+                                          at: anchor, help: "make this change by hand")])
+        }
+        return next
+    }
+}
+
+/// A replacement of a byte range by new bytes.
+struct Splice {
+    var range: Range<Int>
+    var text: [UInt8]
+}
+
+/// How a file is written: line ending, indentation, sequence style, quotes.
+struct FileStyle {
+    var eol = "\n"
+    /// Spaces from a key to its nested keys.
+    var step = 2
+    /// Spaces from a key to the `-` of a block sequence under it (0: `- ` flush with the key).
+    var sequenceIndent = 2
+    /// Spaces from `-` to the item's text.
+    var itemOffset = 2
+    var writer = YAMLScalarWriter()
+
+    init(_ doc: YAMLDocument, root: YAMLNode) {
+        let bytes = doc.source.bytes
+        if let nl = bytes.firstIndex(of: UInt8(ascii: "\n")), nl > 0, bytes[nl - 1] == UInt8(ascii: "\r") { eol = "\r\n" }
+        var single = 0, double = 0
+        var foundStep = false, foundSequence = false, foundOffset = false
+        var stack: [YAMLNode] = [root]
+        let text = doc.source
+        func column(_ offset: Int) -> Int {
+            let line = text.position(ofOffset: offset).line
+            return offset - text.lineStarts[line - 1]
+        }
+        while let node = stack.popLast() {
+            switch node {
+            case .scalar(let s):
+                if s.style == .singleQuoted { single += 1 }
+                if s.style == .doubleQuoted { double += 1 }
+            case .sequence(let q):
+                stack += q.items
+                if !q.isFlow, !foundOffset, let first = q.items.first, let dash = dashOffset(before: first.range.start.offset, in: bytes) {
+                    if first.range.start.line == text.position(ofOffset: dash).line {
+                        itemOffset = max(2, first.range.start.offset - dash)
+                        foundOffset = true
+                    }
+                }
+            case .mapping(let m):
+                for entry in m.entries {
+                    stack.append(entry.value)
+                    guard !m.isFlow else { continue }
+                    let keyColumn = column(entry.key.range.start.offset)
+                    if case .mapping(let child) = entry.value, !child.isFlow, !foundStep, let firstKey = child.entries.first?.key,
+                       firstKey.range.start.line > entry.key.range.start.line {
+                        let d = column(firstKey.range.start.offset) - keyColumn
+                        if d > 0 { step = d; foundStep = true }
+                    }
+                    if case .sequence(let child) = entry.value, !child.isFlow, !foundSequence, let first = child.items.first,
+                       let dash = dashOffset(before: first.range.start.offset, in: bytes) {
+                        let d = column(dash) - keyColumn
+                        if d >= 0 { sequenceIndent = d; foundSequence = true }
+                    }
+                }
+            }
+        }
+        if !foundSequence { sequenceIndent = step }
+        writer = YAMLScalarWriter(quote: single > double ? .single : .double)
+    }
+}
+
+/// The offset of the `-` that introduces a block sequence item starting at `offset`.
+func dashOffset(before offset: Int, in bytes: [UInt8]) -> Int? {
+    var i = offset - 1
+    while i >= 0, bytes[i] == UInt8(ascii: " ") { i -= 1 }
+    guard i >= 0, bytes[i] == UInt8(ascii: "-") else { return nil }
+    return i
+}
+
+private struct Planner {
+    let doc: YAMLDocument
+    let root: YAMLNode
+    let style: FileStyle
+    var bytes: [UInt8] { doc.source.bytes }
+
+    init(doc: YAMLDocument, root: YAMLNode) {
+        self.doc = doc
+        self.root = root
+        self.style = FileStyle(doc, root: root)
+    }
+
+    func location(_ offset: Int) -> SourceLocation {
+        let p = doc.source.position(ofOffset: offset)
+        return SourceLocation(file: doc.path, range: SourceRange(at: p))
+    }
+
+    func refuse(_ message: String, _ node: YAMLNode?, help: String = "make this change by hand") -> YAMLEditFailure {
+        let range = node?.range ?? SourceRange(at: SourcePosition(offset: 0, line: 1, column: 1))
+        return YAMLEditFailure([.error("yaml-edit-refused", message, at: SourceLocation(file: doc.path, range: range), help: help)])
+    }
+
+    func plan(_ edit: YAMLEdit) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
+        let old = YAMLShape(root)
+        switch edit {
+        case .set(let path, let value):
+            guard let last = path.last else { throw refuse("cannot replace a whole document", root) }
+            let parentPath = Array(path.dropLast())
+            guard let parent = node(at: parentPath), let target = node(at: path) else {
+                throw refuse("there is no '\(describe(path))' to set", nil)
+            }
+            let splices = try planSet(target, to: value, parent: parent, component: last)
+            let expected = try transform(old, at: path[...]) { _ in shape(of: value, keepQuotes: target) }
+            return (splices, expected)
+
+        case .addKey(let key, let value, let path, let after):
+            guard let target = node(at: path), case .mapping(let m) = target else {
+                throw refuse("there is no mapping at '\(describe(path))' to add '\(key)' to", node(at: path))
+            }
+            guard m.entry(key) == nil else { throw refuse("'\(key)' already exists", m.entry(key)?.key) }
+            guard !m.isFlow, let lastEntry = m.entries.last, let firstEntry = m.entries.first else {
+                throw refuse("cannot add '\(key)' to a mapping written in '{ }' style without rewriting it", target,
+                             help: "rewrite the mapping as 'key: value' lines, then try again")
+            }
+            let anchorIndex = after.lazy.compactMap { a in m.entries.firstIndex { $0.keyText == a } }.first ?? (m.entries.count - 1)
+            let anchorEntry = anchorIndex < m.entries.count ? m.entries[anchorIndex] : lastEntry
+            let indent = lineColumn(of: firstEntry.key.range.start.offset)
+            let lines = entryLines(key, value, indent: indent)
+            let splice = insertion(after: anchorEntry.value, lines: lines)
+            let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
+                guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
+                entries.insert(YAMLShapeEntry(key: key, value: self.shape(of: value, keepQuotes: nil)), at: anchorIndex + 1)
+                return .mapping(entries)
+            }
+            return ([splice], expected)
+
+        case .append(let value, let path):
+            guard let target = node(at: path), case .sequence(let q) = target else {
+                throw refuse("there is no list at '\(describe(path))' to append to", node(at: path))
+            }
+            let splice: Splice
+            let newShape: YAMLShape
+            if q.isFlow {
+                guard isScalar(value), q.items.allSatisfy({ if case .scalar = $0 { true } else { false } }),
+                      q.range.start.line == q.range.end.line else {
+                    throw refuse("cannot add to this '[ ]' list without rewriting it", target,
+                                 help: "rewrite the list as '- item' lines, then try again")
+                }
+                let rendered = style.writer.render(value, inFlow: true)
+                newShape = .scalar(unquotedValue(value), plain: rendered.plain)
+                if let lastItem = q.items.last {
+                    splice = Splice(range: lastItem.range.end.offset..<lastItem.range.end.offset, text: Array((", " + rendered.text).utf8))
+                } else {
+                    let close = q.range.end.offset - 1
+                    guard close >= 0, bytes[close] == UInt8(ascii: "]") else { throw refuse("cannot find the end of this list", target) }
+                    splice = Splice(range: close..<close, text: Array(rendered.text.utf8))
+                }
+            } else {
+                guard let first = q.items.first, let lastItem = q.items.last,
+                      let dash = dashOffset(before: first.range.start.offset, in: bytes) else {
+                    throw refuse("cannot find where this list's items start", target)
+                }
+                let offset = max(1, first.range.start.offset - dash)
+                let lines = itemLines(value, dashIndent: lineColumn(of: dash), offset: offset)
+                splice = insertion(after: lastItem, lines: lines)
+                newShape = shape(of: value, keepQuotes: nil)
+            }
+            let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
+                guard case .sequence(var items) = shape else { throw refuse("not a list", target) }
+                items.append(newShape)
+                return .sequence(items)
+            }
+            return ([splice], expected)
+
+        case .removeKey(let key, let path):
+            guard let target = node(at: path), case .mapping(let m) = target, !m.isFlow else {
+                throw refuse("there is no block mapping at '\(describe(path))' to remove '\(key)' from", node(at: path))
+            }
+            guard let index = m.entries.firstIndex(where: { $0.keyText == key }) else {
+                throw refuse("there is no '\(key)' to remove", target)
+            }
+            guard m.entries.count > 1 else { throw refuse("cannot remove the only entry of a mapping", target) }
+            let entry = m.entries[index]
+            let keyStart = entry.key.range.start.offset
+            let lineStart = doc.source.lineStarts[entry.key.range.start.line - 1]
+            guard bytes[lineStart..<keyStart].allSatisfy({ $0 == UInt8(ascii: " ") }) else {
+                throw refuse("cannot remove '\(key)': it shares its line with other text", entry.key)
+            }
+            let end = insertion(after: entry.value, lines: [])
+            var range = lineStart..<end.range.lowerBound
+            if end.range.lowerBound == bytes.count, !bytes.isEmpty, bytes.last != UInt8(ascii: "\n") {
+                // Removing the last line of a file without a final newline: take the break before it.
+                var s = lineStart
+                if s > 0, bytes[s - 1] == UInt8(ascii: "\n") { s -= 1 }
+                if s > 0, bytes[s - 1] == UInt8(ascii: "\r") { s -= 1 }
+                range = s..<bytes.count
+            }
+            let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
+                guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
+                entries.remove(at: index)
+                return .mapping(entries)
+            }
+            return ([Splice(range: range, text: [])], expected)
+        }
+    }
+
+    func planSet(_ target: YAMLNode, to value: YAMLValue, parent: YAMLNode, component: YAMLPathComponent) throws(YAMLEditFailure) -> [Splice] {
+        let replaceable: Bool
+        switch target {
+        case .scalar(let s): replaceable = s.style != .literal && s.style != .folded
+        case .mapping(let m): replaceable = m.entries.isEmpty && m.isFlow
+        case .sequence(let q): replaceable = q.items.isEmpty && q.isFlow
+        }
+        guard replaceable, target.range.start.line == target.range.end.line else {
+            throw refuse("cannot replace this value without rewriting more than it", target)
+        }
+        let range = target.range.start.offset..<target.range.end.offset
+        if isScalar(value) || isInline(value) {
+            let text = inlineText(value, keepQuotes: target)
+            if range.isEmpty {
+                let before = range.lowerBound > 0 ? bytes[range.lowerBound - 1] : UInt8(ascii: " ")
+                return [Splice(range: range, text: Array(((before == UInt8(ascii: " ") ? "" : " ") + text).utf8))]
+            }
+            return [Splice(range: range, text: Array(text.utf8))]
+        }
+        // A block collection replaces an empty value: it goes on the lines after the key.
+        guard case .mapping(let pm) = parent, !pm.isFlow, case .key(let key) = component, let entry = pm.entry(key),
+              entry.key.range.start.line == target.range.start.line else {
+            throw refuse("cannot put a block of lines here", target)
+        }
+        let keyColumn = lineColumn(of: entry.key.range.start.offset)
+        let lines: [String]
+        switch value {
+        case .list(let items): lines = items.flatMap { itemLines($0, dashIndent: keyColumn + style.sequenceIndent, offset: style.itemOffset) }
+        case .mapping(let pairs): lines = pairs.flatMap { entryLines($0.key, $0.value, indent: keyColumn + style.step) }
+        default: lines = []
+        }
+        var removal = range
+        while removal.lowerBound > 0, bytes[removal.lowerBound - 1] == UInt8(ascii: " ") {
+            removal = (removal.lowerBound - 1)..<removal.upperBound
+        }
+        let insert = insertion(after: target, lines: lines)
+        var splices = [insert]
+        if !range.isEmpty { splices.append(Splice(range: removal, text: [])) }
+        return splices
+    }
+
+    // MARK: Rendering
+
+    func isScalar(_ v: YAMLValue) -> Bool {
+        switch v {
+        case .text, .plain: true
+        default: false
+        }
+    }
+
+    func isInline(_ v: YAMLValue) -> Bool {
+        switch v {
+        case .text, .plain, .flowList: true
+        case .list(let items): items.isEmpty
+        case .mapping(let pairs): pairs.isEmpty
+        }
+    }
+
+    func unquotedValue(_ v: YAMLValue) -> String {
+        switch v {
+        case .text(let s), .plain(let s): s
+        default: ""
+        }
+    }
+
+    /// A scalar or `[a, b]` for one line; a quoted value being replaced keeps its quotes.
+    func inlineText(_ value: YAMLValue, keepQuotes: YAMLNode?) -> String {
+        switch value {
+        case .text(let s):
+            if case .scalar(let old)? = keepQuotes, old.style == .singleQuoted || old.style == .doubleQuoted {
+                return YAMLScalarWriter(quote: old.style == .singleQuoted ? .single : .double).quoted(s)
+            }
+            return style.writer.render(value).text
+        case .plain: return style.writer.render(value).text
+        case .flowList(let items): return "[" + items.map { style.writer.render($0, inFlow: true).text }.joined(separator: ", ") + "]"
+        case .list: return "[]"
+        case .mapping: return "{}"
+        }
+    }
+
+    func shape(of value: YAMLValue, keepQuotes: YAMLNode?) -> YAMLShape {
+        switch value {
+        case .text(let s), .plain(let s):
+            let text = inlineText(value, keepQuotes: keepQuotes)
+            return .scalar(s, plain: !(text.hasPrefix("'") || text.hasPrefix("\"")))
+        case .flowList(let items): return .sequence(items.map { .scalar(unquotedValue($0), plain: style.writer.render($0, inFlow: true).plain) })
+        case .list(let items): return .sequence(items.map { shape(of: $0, keepQuotes: nil) })
+        case .mapping(let pairs): return .mapping(pairs.map { YAMLShapeEntry(key: $0.key, value: shape(of: $0.value, keepQuotes: nil)) })
+        }
+    }
+
+    func key(_ k: String) -> String { style.writer.render(.text(k)).text }
+
+    func spaces(_ n: Int) -> String { String(repeating: " ", count: max(0, n)) }
+
+    func entryLines(_ k: String, _ value: YAMLValue, indent: Int) -> [String] {
+        let head = spaces(indent) + key(k) + ":"
+        if isInline(value) { return [head + " " + inlineText(value, keepQuotes: nil)] }
+        switch value {
+        case .mapping(let pairs): return [head] + pairs.flatMap { entryLines($0.key, $0.value, indent: indent + style.step) }
+        case .list(let items): return [head] + items.flatMap { itemLines($0, dashIndent: indent + style.sequenceIndent, offset: style.itemOffset) }
+        default: return [head]
+        }
+    }
+
+    func itemLines(_ value: YAMLValue, dashIndent: Int, offset: Int) -> [String] {
+        let dash = spaces(dashIndent) + "-" + spaces(offset - 1)
+        if isInline(value) { return [dash + inlineText(value, keepQuotes: nil)] }
+        var lines: [String]
+        switch value {
+        case .mapping(let pairs): lines = pairs.flatMap { entryLines($0.key, $0.value, indent: dashIndent + offset) }
+        case .list(let items): lines = items.flatMap { itemLines($0, dashIndent: dashIndent + offset, offset: offset) }
+        default: lines = []
+        }
+        if let first = lines.first { lines[0] = dash + first.dropFirst(dashIndent + offset) }
+        return lines
+    }
+
+    // MARK: Positions
+
+    /// Bytes from the start of the line to `offset` (indentation is ASCII, so bytes are columns).
+    func lineColumn(of offset: Int) -> Int {
+        let line = doc.source.position(ofOffset: offset).line
+        return offset - doc.source.lineStarts[line - 1]
+    }
+
+    /// Inserts whole lines after the last line of `node` (after a trailing comment on that line,
+    /// before any comment lines or blank lines that follow it).
+    func insertion(after node: YAMLNode, lines: [String]) -> Splice {
+        let starts = doc.source.lineStarts
+        var lastNode = node
+        while true {
+            switch lastNode {
+            case .mapping(let m) where !m.isFlow: if let e = m.entries.last { lastNode = e.value; continue }
+            case .sequence(let q) where !q.isFlow: if let i = q.items.last { lastNode = i; continue }
+            default: break
+            }
+            break
+        }
+        var end = lastNode.range.end.offset
+        if case .scalar(let s) = lastNode, s.style == .literal || s.style == .folded {
+            // A block scalar's range runs over the blank lines after it; unless it keeps them
+            // (`|+`), new lines go straight after its last line of text.
+            var header = s.range.start.offset + 1
+            var keeps = false
+            while header < bytes.count, [UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[header]) || (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[header]) {
+                if bytes[header] == UInt8(ascii: "+") { keeps = true }
+                header += 1
+            }
+            if !keeps {
+                while end > s.range.start.offset, [UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: " ")].contains(bytes[end - 1]) { end -= 1 }
+            } else if starts.contains(end) && end > s.range.start.offset {
+                return Splice(range: end..<end, text: Array(lines.map { $0 + style.eol }.joined().utf8))
+            }
+        } else {
+            end = max(end, node.range.end.offset)
+        }
+        let probe = max(0, end - 1)
+        let line = doc.source.position(ofOffset: probe).line
+        if line < starts.count {
+            let at = starts[line]
+            return Splice(range: at..<at, text: Array(lines.map { $0 + style.eol }.joined().utf8))
+        }
+        let text = lines.isEmpty ? "" : style.eol + lines.joined(separator: style.eol)
+        return Splice(range: bytes.count..<bytes.count, text: Array(text.utf8))
+    }
+
+    // MARK: Paths
+
+    func node(at path: YAMLPath) -> YAMLNode? {
+        var current = root
+        for component in path {
+            switch (component, current) {
+            case (.key(let k), .mapping(let m)):
+                guard let v = m[k] else { return nil }
+                current = v
+            case (.index(let i), .sequence(let q)):
+                guard q.items.indices.contains(i) else { return nil }
+                current = q.items[i]
+            default: return nil
+            }
+        }
+        return current
+    }
+
+    func describe(_ path: YAMLPath) -> String {
+        path.isEmpty ? "the top level" : path.map(\.description).joined(separator: ".")
+    }
+
+    func transform(_ shape: YAMLShape, at path: ArraySlice<YAMLPathComponent>,
+                   _ change: (YAMLShape) throws(YAMLEditFailure) -> YAMLShape) throws(YAMLEditFailure) -> YAMLShape {
+        guard let first = path.first else { return try change(shape) }
+        switch (first, shape) {
+        case (.key(let k), .mapping(var entries)):
+            guard let i = entries.firstIndex(where: { $0.key == k }) else { throw refuse("no '\(k)'", nil) }
+            entries[i].value = try transform(entries[i].value, at: path.dropFirst(), change)
+            return .mapping(entries)
+        case (.index(let i), .sequence(var items)):
+            guard items.indices.contains(i) else { throw refuse("no item \(i)", nil) }
+            items[i] = try transform(items[i], at: path.dropFirst(), change)
+            return .sequence(items)
+        default:
+            throw refuse("no '\(first)'", nil)
+        }
+    }
+}

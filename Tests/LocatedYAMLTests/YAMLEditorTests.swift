@@ -1,0 +1,154 @@
+import Diagnostics
+import LocatedYAML
+import Testing
+
+/// Applies edits to `text` and returns the new text.
+func edited(_ text: String, _ edits: [YAMLEdit]) throws -> String {
+    let editor = YAMLEditor(path: "t.yaml", bytes: Array(text.utf8))
+    return String(decoding: try editor.apply(edits), as: UTF8.self)
+}
+
+/// The diagnostics of a refused edit, or nil when it went through.
+func refusal(_ text: String, _ edits: [YAMLEdit]) -> [Diagnostic]? {
+    do {
+        _ = try YAMLEditor(path: "t.yaml", bytes: Array(text.utf8)).apply(edits)
+        return nil
+    } catch {
+        return error.diagnostics
+    }
+}
+
+let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPair("done", .flowList([.plain("chain-lube")]))])
+
+@Suite struct YAMLEditorTests {
+    @Test func noEditsGiveTheSameBytes() throws {
+        let text = "name: x # c\r\nlog: []"
+        #expect(try edited(text, []) == text)
+    }
+
+    @Test func appendingToABlockListAddsLinesAfterTheLastItemAndKeepsCommentsBelowIt() throws {
+        let text = """
+            name: Grail   # the gravel bike
+            log:
+              - date: 2026-03-01
+                done: [chain-replace]   # KMC
+                note: |
+                  two lines
+                  of notes
+
+            # Components below
+            components:
+              chain: {}
+
+            """
+        let result = try edited(text, [.append(logEntry, to: ["log"])])
+        #expect(result == """
+            name: Grail   # the gravel bike
+            log:
+              - date: 2026-03-01
+                done: [chain-replace]   # KMC
+                note: |
+                  two lines
+                  of notes
+              - date: 2026-11-16
+                done: [chain-lube]
+
+            # Components below
+            components:
+              chain: {}
+
+            """)
+    }
+
+    @Test func appendingAfterATrailingCommentKeepsTheCommentOnItsLine() throws {
+        let text = "log:\n- date: 2026-01-01\n  done: [a]  # first\n# end of log\n"
+        let result = try edited(text, [.append(logEntry, to: ["log"])])
+        #expect(result == "log:\n- date: 2026-01-01\n  done: [a]  # first\n- date: 2026-11-16\n  done: [chain-lube]\n# end of log\n")
+    }
+
+    @Test func aMissingKeyIsAddedAtTheEndInTheFileIndentation() throws {
+        let text = "name: Stumpy\nintervals:\n    fork:\n        every: 50 h\n"
+        let result = try edited(text, [.addKey("log", .list([logEntry]), in: [])])
+        #expect(result == text + "log:\n    - date: 2026-11-16\n      done: [chain-lube]\n")
+    }
+
+    @Test func anEmptyFlowListBecomesABlockListChangingOneLine() throws {
+        let text = "name: x\nlog: []   # nothing yet\nnotes: hi\n"
+        let result = try edited(text, [.set(["log"], .list([logEntry]))])
+        #expect(result == "name: x\nlog:   # nothing yet\n  - date: 2026-11-16\n    done: [chain-lube]\nnotes: hi\n")
+    }
+
+    @Test func aNullValueIsFilledIn() throws {
+        #expect(try edited("name: x\nlog:\n", [.set(["log"], .list([logEntry]))]) == "name: x\nlog:\n  - date: 2026-11-16\n    done: [chain-lube]\n")
+        #expect(try edited("name: x\nretired:\n", [.set(["retired"], .plain("2026-01-02"))]) == "name: x\nretired: 2026-01-02\n")
+        #expect(try edited("name: x\nretired: ~\n", [.set(["retired"], .plain("2026-01-02"))]) == "name: x\nretired: 2026-01-02\n")
+    }
+
+    @Test func crlfStaysCRLFAndAMissingFinalNewlineStaysMissing() throws {
+        let text = "name: Ünïcode 🚲\r\nlog:\r\n  - date: 2026-01-01\r\n    done: [a]"
+        let result = try edited(text, [.append(logEntry, to: ["log"])])
+        #expect(result == text + "\r\n  - date: 2026-11-16\r\n    done: [chain-lube]")
+    }
+
+    @Test func addingAKeyAfterASiblingPutsItThere() throws {
+        let text = "name: x\nbought: 2024-01-01\nlog:\n  - date: 2026-01-01\n    done: [a]\n"
+        let result = try edited(text, [.addKey("retired", .plain("2026-11-01"), in: [], after: ["bought"])])
+        #expect(result == "name: x\nbought: 2024-01-01\nretired: 2026-11-01\nlog:\n  - date: 2026-01-01\n    done: [a]\n")
+    }
+
+    @Test func aFlowListOfScalarsGetsOneMoreItemOnTheSameLine() throws {
+        #expect(try edited("templates: [road, tubeless]  # mine\n", [.append(.plain("gravel"), to: ["templates"])])
+                == "templates: [road, tubeless, gravel]  # mine\n")
+        #expect(try edited("templates: []\n", [.append(.plain("road"), to: ["templates"])]) == "templates: [road]\n")
+    }
+
+    @Test func settingAQuotedScalarKeepsItsQuotes() throws {
+        #expect(try edited("name: 'Old name'\n", [.set(["name"], .text("It's new"))]) == "name: 'It''s new'\n")
+        #expect(try edited("name: \"Old\"\n", [.set(["name"], .text("New"))]) == "name: \"New\"\n")
+        #expect(try edited("name: Old\n", [.set(["name"], .text("New"))]) == "name: New\n")
+    }
+
+    @Test func removingAKeyRemovesItsLinesOnly() throws {
+        let text = "name: x\nnotes: |\n  a\n  b\n# keep\nlog: []\n"
+        #expect(try edited(text, [.removeKey("notes", from: [])]) == "name: x\n# keep\nlog: []\n")
+        #expect(try edited("a: 1\nb: 2", [.removeKey("b", from: [])]) == "a: 1")
+    }
+
+    @Test(arguments: [
+        ("{name: x}", YAMLEdit.addKey("log", .plain("1"), in: [])),
+        ("log: [{date: 2026-01-01}]\n", YAMLEdit.append(logEntry, to: ["log"])),
+        ("name: &a x\nother: 1\n", YAMLEdit.addKey("log", .plain("1"), in: [])),
+        ("name: !!str x\n", YAMLEdit.addKey("log", .plain("1"), in: [])),
+        ("name: x\n---\nname: y\n", YAMLEdit.addKey("log", .plain("1"), in: [])),
+        ("name: x\n", YAMLEdit.addKey("name", .plain("1"), in: [])),
+        ("notes: |\n  a\n", YAMLEdit.set(["notes"], .text("b"))),
+    ])
+    func unsafeEditsAreRefusedWithALocatedDiagnostic(text: String, edit: YAMLEdit) throws {
+        let diagnostics = try #require(refusal(text, [edit]))
+        #expect(!diagnostics.isEmpty)
+        #expect(diagnostics.allSatisfy { $0.location.file == "t.yaml" && $0.severity == .error })
+        #expect(diagnostics.contains { $0.id.hasPrefix("yaml-edit") })
+    }
+
+    @Test(arguments: [
+        ("2024-05-01", "'2024-05-01'"), ("yes", "'yes'"), ("a: b", "'a: b'"), ("a #b", "'a #b'"), ("12.5", "'12.5'"),
+        ("KMC X11, old one at 0.5 % stretch", "KMC X11, old one at 0.5 % stretch"), ("Ünïcode", "Ünïcode"), ("", "''"),
+        ("- dash", "'- dash'"), ("null", "'null'"), ("#1", "'#1'"), ("it's", "it's"),
+    ])
+    func newTextIsQuotedOnlyWhenPlainWouldReadBackAsSomethingElse(value: String, expected: String) {
+        #expect(YAMLScalarWriter(quote: .single).render(.text(value)).text == expected)
+    }
+
+    @Test func typedPlainValuesStayPlain() {
+        let w = YAMLScalarWriter()
+        #expect(w.render(.plain("2026-11-16")).text == "2026-11-16")
+        #expect(w.render(.plain("45.99")).text == "45.99")
+        #expect(w.render(.text("line\nbreak")).text == "\"line\\nbreak\"")
+    }
+
+    @Test func newQuotesFollowTheFile() throws {
+        let result = try edited("a: 'x'\nb: 'y'\n", [.addKey("c", .text("yes"), in: [])])
+        #expect(result == "a: 'x'\nb: 'y'\nc: 'yes'\n")
+        #expect(try edited("a: \"x\"\n", [.addKey("c", .text("no"), in: [])]) == "a: \"x\"\nc: \"no\"\n")
+    }
+}
