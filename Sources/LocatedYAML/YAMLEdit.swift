@@ -26,6 +26,8 @@ public indirect enum YAMLValue: Sendable, Hashable {
     /// A typed plain scalar the reader interprets (a date, a number, an id): written as is
     /// when that is valid plain YAML, else quoted.
     case plain(String)
+    /// Nothing: `key:` with no value.
+    case null
     /// A list of scalars written on one line: `[a, b]`.
     case flowList([YAMLValue])
     /// A list written as `- item` lines.

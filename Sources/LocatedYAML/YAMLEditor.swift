@@ -11,6 +11,20 @@ public struct YAMLEditor: Sendable {
 
     public init(path: String, bytes: [UInt8]) { self.init(document: YAMLDocument(path: path, bytes: bytes)) }
 
+    /// A new file's text for a mapping, in the common style (two-space indent, `- ` items,
+    /// LF), after `header` comment lines; verified to read back as `pairs`.
+    public static func render(_ pairs: [YAMLPair], header: [String] = []) throws(YAMLEditFailure) -> [UInt8] {
+        let style = FileStyle()
+        let lines = header + pairs.flatMap { style.entryLines($0.key, $0.value, indent: 0) }
+        let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+        let doc = YAMLDocument(path: "new.yaml", bytes: bytes)
+        guard doc.diagnostics.isEmpty, let root = doc.root,
+              YAMLShape(root) == .mapping(pairs.map { YAMLShapeEntry(key: $0.key, value: style.shape(of: $0.value, keepQuotes: nil)) }) else {
+            throw YAMLEditFailure([.error("yaml-edit-unsafe", "the new file would not read back as intended", at: SourceLocation(file: "new.yaml"))])
+        }
+        return bytes
+    }
+
     /// Applies `edits` in order and returns the new bytes; no edits gives the same bytes back.
     public func apply(_ edits: [YAMLEdit]) throws(YAMLEditFailure) -> [UInt8] {
         guard !edits.isEmpty else { return document.source.bytes }
@@ -65,6 +79,8 @@ struct FileStyle {
     var itemOffset = 2
     var writer = YAMLScalarWriter()
 
+    init() {}
+
     init(_ doc: YAMLDocument, root: YAMLNode) {
         let bytes = doc.source.bytes
         if let nl = bytes.firstIndex(of: UInt8(ascii: "\n")), nl > 0, bytes[nl - 1] == UInt8(ascii: "\r") { eol = "\r\n" }
@@ -112,6 +128,88 @@ struct FileStyle {
     }
 }
 
+extension FileStyle {
+
+    func isScalar(_ v: YAMLValue) -> Bool {
+        switch v {
+        case .text, .plain, .null: true
+        default: false
+        }
+    }
+
+    func isInline(_ v: YAMLValue) -> Bool {
+        switch v {
+        case .text, .plain, .flowList, .null: true
+        case .list(let items): items.isEmpty
+        case .mapping(let pairs): pairs.isEmpty
+        }
+    }
+
+    func unquotedValue(_ v: YAMLValue) -> String {
+        switch v {
+        case .text(let s), .plain(let s): s
+        default: ""
+        }
+    }
+
+    /// A scalar or `[a, b]` for one line; a quoted value being replaced keeps its quotes.
+    func inlineText(_ value: YAMLValue, keepQuotes: YAMLNode?) -> String {
+        switch value {
+        case .text(let s):
+            if case .scalar(let old)? = keepQuotes, old.style == .singleQuoted || old.style == .doubleQuoted {
+                return YAMLScalarWriter(quote: old.style == .singleQuoted ? .single : .double).quoted(s)
+            }
+            return writer.render(value).text
+        case .plain, .null: return writer.render(value).text
+        case .flowList(let items): return "[" + items.map { writer.render($0, inFlow: true).text }.joined(separator: ", ") + "]"
+        case .list: return "[]"
+        case .mapping: return "{}"
+        }
+    }
+
+    func shape(of value: YAMLValue, keepQuotes: YAMLNode?) -> YAMLShape {
+        switch value {
+        case .text(let s), .plain(let s):
+            let text = inlineText(value, keepQuotes: keepQuotes)
+            return .scalar(s, plain: !(text.hasPrefix("'") || text.hasPrefix("\"")))
+        case .null: return .scalar("", plain: true)
+        case .flowList(let items): return .sequence(items.map { .scalar(unquotedValue($0), plain: writer.render($0, inFlow: true).plain) })
+        case .list(let items): return .sequence(items.map { shape(of: $0, keepQuotes: nil) })
+        case .mapping(let pairs): return .mapping(pairs.map { YAMLShapeEntry(key: $0.key, value: shape(of: $0.value, keepQuotes: nil)) })
+        }
+    }
+
+    func key(_ k: String) -> String { writer.render(.text(k)).text }
+
+    func spaces(_ n: Int) -> String { String(repeating: " ", count: max(0, n)) }
+
+    func entryLines(_ k: String, _ value: YAMLValue, indent: Int) -> [String] {
+        let head = spaces(indent) + key(k) + ":"
+        if value == .null { return [head] }
+        if isInline(value) { return [head + " " + inlineText(value, keepQuotes: nil)] }
+        switch value {
+        case .mapping(let pairs): return [head] + pairs.flatMap { entryLines($0.key, $0.value, indent: indent + step) }
+        case .list(let items): return [head] + items.flatMap { itemLines($0, dashIndent: indent + sequenceIndent, offset: itemOffset) }
+        default: return [head]
+        }
+    }
+
+    func itemLines(_ value: YAMLValue, dashIndent: Int, offset: Int) -> [String] {
+        let dash = spaces(dashIndent) + "-" + spaces(offset - 1)
+        if value == .null { return [spaces(dashIndent) + "-"] }
+        if isInline(value) { return [dash + inlineText(value, keepQuotes: nil)] }
+        var lines: [String]
+        switch value {
+        case .mapping(let pairs): lines = pairs.flatMap { entryLines($0.key, $0.value, indent: dashIndent + offset) }
+        case .list(let items): lines = items.flatMap { itemLines($0, dashIndent: dashIndent + offset, offset: offset) }
+        default: lines = []
+        }
+        if let first = lines.first { lines[0] = dash + first.dropFirst(dashIndent + offset) }
+        return lines
+    }
+
+}
+
 /// The offset of the `-` that introduces a block sequence item starting at `offset`.
 func dashOffset(before offset: Int, in bytes: [UInt8]) -> Int? {
     var i = offset - 1
@@ -152,7 +250,7 @@ private struct Planner {
                 throw refuse("there is no '\(describe(path))' to set", nil)
             }
             let splices = try planSet(target, to: value, parent: parent, component: last)
-            let expected = try transform(old, at: path[...]) { _ in shape(of: value, keepQuotes: target) }
+            let expected = try transform(old, at: path[...]) { _ in style.shape(of: value, keepQuotes: target) }
             return (splices, expected)
 
         case .addKey(let key, let value, let path, let after):
@@ -167,11 +265,11 @@ private struct Planner {
             let anchorIndex = after.lazy.compactMap { a in m.entries.firstIndex { $0.keyText == a } }.first ?? (m.entries.count - 1)
             let anchorEntry = anchorIndex < m.entries.count ? m.entries[anchorIndex] : lastEntry
             let indent = lineColumn(of: firstEntry.key.range.start.offset)
-            let lines = entryLines(key, value, indent: indent)
+            let lines = style.entryLines(key, value, indent: indent)
             let splice = insertion(after: anchorEntry.value, lines: lines)
             let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
                 guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
-                entries.insert(YAMLShapeEntry(key: key, value: self.shape(of: value, keepQuotes: nil)), at: anchorIndex + 1)
+                entries.insert(YAMLShapeEntry(key: key, value: self.style.shape(of: value, keepQuotes: nil)), at: anchorIndex + 1)
                 return .mapping(entries)
             }
             return ([splice], expected)
@@ -183,13 +281,13 @@ private struct Planner {
             let splice: Splice
             let newShape: YAMLShape
             if q.isFlow {
-                guard isScalar(value), q.items.allSatisfy({ if case .scalar = $0 { true } else { false } }),
+                guard style.isScalar(value), q.items.allSatisfy({ if case .scalar = $0 { true } else { false } }),
                       q.range.start.line == q.range.end.line else {
                     throw refuse("cannot add to this '[ ]' list without rewriting it", target,
                                  help: "rewrite the list as '- item' lines, then try again")
                 }
                 let rendered = style.writer.render(value, inFlow: true)
-                newShape = .scalar(unquotedValue(value), plain: rendered.plain)
+                newShape = .scalar(style.unquotedValue(value), plain: rendered.plain)
                 if let lastItem = q.items.last {
                     splice = Splice(range: lastItem.range.end.offset..<lastItem.range.end.offset, text: Array((", " + rendered.text).utf8))
                 } else {
@@ -203,9 +301,9 @@ private struct Planner {
                     throw refuse("cannot find where this list's items start", target)
                 }
                 let offset = max(1, first.range.start.offset - dash)
-                let lines = itemLines(value, dashIndent: lineColumn(of: dash), offset: offset)
+                let lines = style.itemLines(value, dashIndent: lineColumn(of: dash), offset: offset)
                 splice = insertion(after: lastItem, lines: lines)
-                newShape = shape(of: value, keepQuotes: nil)
+                newShape = style.shape(of: value, keepQuotes: nil)
             }
             let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
                 guard case .sequence(var items) = shape else { throw refuse("not a list", target) }
@@ -257,8 +355,8 @@ private struct Planner {
             throw refuse("cannot replace this value without rewriting more than it", target)
         }
         let range = target.range.start.offset..<target.range.end.offset
-        if isScalar(value) || isInline(value) {
-            let text = inlineText(value, keepQuotes: target)
+        if style.isScalar(value) || style.isInline(value) {
+            let text = style.inlineText(value, keepQuotes: target)
             if range.isEmpty {
                 let before = range.lowerBound > 0 ? bytes[range.lowerBound - 1] : UInt8(ascii: " ")
                 return [Splice(range: range, text: Array(((before == UInt8(ascii: " ") ? "" : " ") + text).utf8))]
@@ -273,8 +371,8 @@ private struct Planner {
         let keyColumn = lineColumn(of: entry.key.range.start.offset)
         let lines: [String]
         switch value {
-        case .list(let items): lines = items.flatMap { itemLines($0, dashIndent: keyColumn + style.sequenceIndent, offset: style.itemOffset) }
-        case .mapping(let pairs): lines = pairs.flatMap { entryLines($0.key, $0.value, indent: keyColumn + style.step) }
+        case .list(let items): lines = items.flatMap { style.itemLines($0, dashIndent: keyColumn + style.sequenceIndent, offset: style.itemOffset) }
+        case .mapping(let pairs): lines = pairs.flatMap { style.entryLines($0.key, $0.value, indent: keyColumn + style.step) }
         default: lines = []
         }
         var removal = range
@@ -285,83 +383,6 @@ private struct Planner {
         var splices = [insert]
         if !range.isEmpty { splices.append(Splice(range: removal, text: [])) }
         return splices
-    }
-
-    // MARK: Rendering
-
-    func isScalar(_ v: YAMLValue) -> Bool {
-        switch v {
-        case .text, .plain: true
-        default: false
-        }
-    }
-
-    func isInline(_ v: YAMLValue) -> Bool {
-        switch v {
-        case .text, .plain, .flowList: true
-        case .list(let items): items.isEmpty
-        case .mapping(let pairs): pairs.isEmpty
-        }
-    }
-
-    func unquotedValue(_ v: YAMLValue) -> String {
-        switch v {
-        case .text(let s), .plain(let s): s
-        default: ""
-        }
-    }
-
-    /// A scalar or `[a, b]` for one line; a quoted value being replaced keeps its quotes.
-    func inlineText(_ value: YAMLValue, keepQuotes: YAMLNode?) -> String {
-        switch value {
-        case .text(let s):
-            if case .scalar(let old)? = keepQuotes, old.style == .singleQuoted || old.style == .doubleQuoted {
-                return YAMLScalarWriter(quote: old.style == .singleQuoted ? .single : .double).quoted(s)
-            }
-            return style.writer.render(value).text
-        case .plain: return style.writer.render(value).text
-        case .flowList(let items): return "[" + items.map { style.writer.render($0, inFlow: true).text }.joined(separator: ", ") + "]"
-        case .list: return "[]"
-        case .mapping: return "{}"
-        }
-    }
-
-    func shape(of value: YAMLValue, keepQuotes: YAMLNode?) -> YAMLShape {
-        switch value {
-        case .text(let s), .plain(let s):
-            let text = inlineText(value, keepQuotes: keepQuotes)
-            return .scalar(s, plain: !(text.hasPrefix("'") || text.hasPrefix("\"")))
-        case .flowList(let items): return .sequence(items.map { .scalar(unquotedValue($0), plain: style.writer.render($0, inFlow: true).plain) })
-        case .list(let items): return .sequence(items.map { shape(of: $0, keepQuotes: nil) })
-        case .mapping(let pairs): return .mapping(pairs.map { YAMLShapeEntry(key: $0.key, value: shape(of: $0.value, keepQuotes: nil)) })
-        }
-    }
-
-    func key(_ k: String) -> String { style.writer.render(.text(k)).text }
-
-    func spaces(_ n: Int) -> String { String(repeating: " ", count: max(0, n)) }
-
-    func entryLines(_ k: String, _ value: YAMLValue, indent: Int) -> [String] {
-        let head = spaces(indent) + key(k) + ":"
-        if isInline(value) { return [head + " " + inlineText(value, keepQuotes: nil)] }
-        switch value {
-        case .mapping(let pairs): return [head] + pairs.flatMap { entryLines($0.key, $0.value, indent: indent + style.step) }
-        case .list(let items): return [head] + items.flatMap { itemLines($0, dashIndent: indent + style.sequenceIndent, offset: style.itemOffset) }
-        default: return [head]
-        }
-    }
-
-    func itemLines(_ value: YAMLValue, dashIndent: Int, offset: Int) -> [String] {
-        let dash = spaces(dashIndent) + "-" + spaces(offset - 1)
-        if isInline(value) { return [dash + inlineText(value, keepQuotes: nil)] }
-        var lines: [String]
-        switch value {
-        case .mapping(let pairs): lines = pairs.flatMap { entryLines($0.key, $0.value, indent: dashIndent + offset) }
-        case .list(let items): lines = items.flatMap { itemLines($0, dashIndent: dashIndent + offset, offset: offset) }
-        default: lines = []
-        }
-        if let first = lines.first { lines[0] = dash + first.dropFirst(dashIndent + offset) }
-        return lines
     }
 
     // MARK: Positions

@@ -18,6 +18,8 @@ public struct YAMLScalarWriter: Sendable {
         case .plain(let s):
             if Self.isSafePlain(s, inFlow: inFlow) { return (s, true) }
             return (quoted(s), false)
+        case .null:
+            return ("", true)
         default:
             return ("", false)
         }

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Commits garage changes with the real `git`, run as a subprocess.
+public struct GitCommitter: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The garage folder; git runs there.
+    public var root: String
+    public var environment: [String: String]?
+
+    public init(root: String, environment: [String: String]? = nil) {
+        self.root = root
+        self.environment = environment
+    }
+
+    /// True when the garage is inside a git work tree.
+    public func isRepository() -> Bool {
+        (try? run(["rev-parse", "--is-inside-work-tree"]))?.output.hasPrefix("true") ?? false
+    }
+
+    /// Commits exactly `paths` (relative to the garage) with `message`, leaving anything else
+    /// the rider has staged alone; returns the new commit's short hash.
+    public func commit(_ paths: [String], message: String) throws(Failure) -> String {
+        let add = try run(["add", "--"] + paths)
+        guard add.status == 0 else { throw Failure(description: "git add failed: \(add.error)") }
+        let commit = try run(["commit", "--quiet", "--no-verify", "-m", message, "--only", "--"] + paths)
+        guard commit.status == 0 else {
+            _ = try? run(["reset", "--quiet", "--"] + paths)
+            let why = (commit.error + commit.output).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw Failure(description: "git commit failed: \(why)")
+        }
+        let head = try run(["rev-parse", "--short", "HEAD"])
+        return head.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct Output {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    func run(_ arguments: [String]) throws(Failure) -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-C", root] + arguments
+        if let environment { process.environment = environment }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw Failure(description: "cannot run git: \(error.localizedDescription)")
+        }
+        // git says little on standard error, so reading it second cannot block on a full pipe.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+                      error: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,78 @@
+import LocatedYAML
+
+/// A ride entered by hand: `bikecheck ride add BIKE --date D --time 1h30 [--distance 35km]`.
+public struct NewRide: Sendable {
+    public var bike: String
+    public var date: Day
+    public var time: String
+    public var distance: String?
+    public var sport: String?
+    public var name: String?
+
+    public init(bike: String, date: Day, time: String, distance: String? = nil, sport: String? = nil, name: String? = nil) {
+        self.bike = bike
+        self.date = date
+        self.time = time
+        self.distance = distance
+        self.sport = sport
+        self.name = name
+    }
+}
+
+/// Appends hand-entered rides to rides.yaml, creating it when missing.
+public enum RideRecorder {
+    public static let file = "rides.yaml"
+
+    public static func plan(_ ride: NewRide, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+        _ = try context.bike(ride.bike)
+        try context.checkDate(ride.date, "the ride's date")
+        let time = ride.time.trimmingSpaces()
+        guard Quantity.parseDuration(time) != nil else {
+            throw .usage("'\(ride.time)' is not a ride time", help: "write e.g. 1h30, 1:30, 90 min or 2 h")
+        }
+        var pairs = [YAMLPair("date", .plain(ride.date.description)), YAMLPair("bike", .plain(ride.bike)), YAMLPair("time", .text(time))]
+        var described = "\(ride.date) \(time)"
+        if let distance = ride.distance?.trimmingSpaces() {
+            guard case .success(let q) = Quantity.parse(distance), q.measure == .distance else {
+                throw .usage("'\(distance)' is not a distance", help: "write e.g. 35 km or 20 mi")
+            }
+            pairs.append(YAMLPair("distance", .text(q.text)))
+            described += " \(q.text)"
+        }
+        if let sport = ride.sport {
+            guard FileDecoders.knownSportTypes.contains(sport) else {
+                let hint = closest(to: sport, in: FileDecoders.knownSportTypes).map { "; did you mean '\($0)'?" } ?? ""
+                throw .usage("'\(sport)' is not a Strava sport type\(hint)", help: "cycling types: \(FileDecoders.cyclingSportTypes.joined(separator: ", "))")
+            }
+            pairs.append(YAMLPair("sport", .plain(sport)))
+        }
+        if let name = ride.name { pairs.append(YAMLPair("name", .text(name))) }
+        let entry = YAMLValue.mapping(pairs)
+
+        let before = context.read(file)
+        let after: [UInt8]
+        if let before {
+            try context.requireClean(file)
+            let doc = YAMLDocument(path: file, bytes: before)
+            guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
+            let edit: YAMLEdit
+            switch root["rides"] {
+            case nil: edit = .addKey("rides", .list([entry]), in: [])
+            case .sequence(let q)? where !q.isFlow: edit = .append(entry, to: ["rides"])
+            case let value? where YAMLShape(value).isEmpty: edit = .set(["rides"], .list([entry]))
+            default: edit = .append(entry, to: ["rides"])
+            }
+            after = try context.edit(file, before, [edit])
+        } else {
+            do {
+                after = try YAMLEditor.render([YAMLPair("rides", .list([entry]))],
+                                              header: modeline("rides", depth: 0) + ["# Rides entered by hand, for bikes not on Strava."])
+            } catch {
+                throw .usage("cannot write this ride as YAML")
+            }
+        }
+        return GarageChange(files: [FileChange(path: file, before: before, after: after)],
+                            message: "\(ride.bike): ride \(described)",
+                            summary: ["\(ride.bike): added a ride on \(described) to \(file)"])
+    }
+}

@@ -1,0 +1,118 @@
+import Diagnostics
+import LocatedYAML
+
+/// A service to record: `bikecheck done BIKE INTERVAL… [--date --cost --note]`.
+public struct ServiceRecord: Sendable {
+    public var bike: String
+    public var intervals: [String]
+    public var date: Day?
+    /// As typed, e.g. `45.99`; written as is.
+    public var cost: String?
+    public var note: String?
+
+    public init(bike: String, intervals: [String], date: Day? = nil, cost: String? = nil, note: String? = nil) {
+        self.bike = bike
+        self.intervals = intervals
+        self.date = date
+        self.cost = cost
+        self.note = note
+    }
+}
+
+/// Appends services to a bike's log, in the style of the entries already there.
+public enum ServiceRecorder {
+    public static func plan(_ record: ServiceRecord, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+        let resolved = try context.bike(record.bike)
+        let bike = resolved.bike
+        guard !record.intervals.isEmpty else { throw .usage("name at least one interval that was done") }
+        var ids: [String] = []
+        for name in record.intervals where !ids.contains(name) {
+            guard resolved.intervals.contains(where: { $0.id.rawValue == name }) else {
+                let known = resolved.intervals.map(\.id.rawValue)
+                let hint = closest(to: name, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                throw .usage("bike '\(bike.id)' has no interval '\(name)'\(hint)",
+                             help: known.isEmpty ? "give the bike intervals or templates first" : "intervals: \(known.joined(separator: ", "))")
+            }
+            ids.append(name)
+        }
+        let date = record.date ?? context.today
+        try context.checkDate(date, "the date")
+        if let cost = record.cost {
+            guard let value = Double(cost), value.isFinite, value >= 0 else {
+                throw .usage("cost '\(cost)' is not an amount", help: "write a number such as 45.99, without the currency")
+            }
+        }
+        if let note = record.note, note.isEmpty { throw .usage("the note is empty", help: "leave out --note, or write some text") }
+
+        let file = bike.location.file
+        try context.requireClean(file)
+        guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
+        let doc = YAMLDocument(path: file, bytes: bytes)
+        guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
+
+        if bike.log.contains(where: { $0.date == date && Set($0.done.map(\.value.rawValue)) == Set(ids) && $0.cost.map { String($0) } == record.cost.flatMap { Double($0) }.map { String($0) } && $0.note == record.note }) {
+            return GarageChange(files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
+                                summary: ["\(bike.id): \(ids.joined(separator: ", ")) on \(date) is already in the log; nothing to do"])
+        }
+
+        let style = LogStyle(root["log"])
+        var fields: [String: YAMLValue] = ["date": .plain(date.description)]
+        if ids.count == 1 && style.doneAsScalar {
+            fields["done"] = .plain(ids[0])
+        } else if style.doneAsBlock {
+            fields["done"] = .list(ids.map { .plain($0) })
+        } else {
+            fields["done"] = .flowList(ids.map { .plain($0) })
+        }
+        if let cost = record.cost { fields["cost"] = .plain(cost) }
+        if let note = record.note { fields["note"] = .text(note) }
+        let entry = YAMLValue.mapping(style.order.compactMap { key in fields[key].map { YAMLPair(key, $0) } })
+
+        let edit: YAMLEdit
+        switch root["log"] {
+        case nil: edit = .addKey("log", .list([entry]), in: [])
+        case .sequence(let q)? where !q.isFlow: edit = .append(entry, to: ["log"])
+        case let value? where YAMLShape(value).isEmpty: edit = .set(["log"], .list([entry]))
+        default: edit = .append(entry, to: ["log"])
+        }
+        let after = try context.edit(file, bytes, [edit])
+
+        var summary = ["\(bike.id): logged \(ids.joined(separator: ", ")) on \(date) in \(file)"]
+        for id in ids {
+            if let part = resolved.intervals.first(where: { $0.id.rawValue == id })?.replaces {
+                summary.append("\(bike.id): '\(id)' replaces \(part): its life counts from \(date)")
+            }
+        }
+        return GarageChange(files: [FileChange(path: file, before: bytes, after: after)],
+                            message: "\(bike.id): \(ids.joined(separator: ", ")) done \(date)", summary: summary)
+    }
+}
+
+/// How a bike's existing log entries are written, so a new one looks the same.
+struct LogStyle {
+    var order = ["date", "done", "cost", "note"]
+    var doneAsBlock = false
+    var doneAsScalar = false
+
+    init(_ log: YAMLNode?) {
+        guard case .sequence(let q)? = log, case .mapping(let last)? = q.items.last else { return }
+        let keys = last.entries.compactMap(\.keyText).filter { order.contains($0) }
+        order = keys + order.filter { !keys.contains($0) }
+        switch last["done"] {
+        case .sequence(let s)?: doneAsBlock = !s.isFlow
+        case .scalar?: doneAsScalar = true
+        default: break
+        }
+    }
+}
+
+extension YAMLShape {
+    /// Null, `[]` or `{}`.
+    var isEmpty: Bool {
+        switch self {
+        case .scalar(let text, let plain): plain && ["", "~", "null", "Null", "NULL"].contains(text)
+        case .mapping(let e): e.isEmpty
+        case .sequence(let i): i.isEmpty
+        }
+    }
+}

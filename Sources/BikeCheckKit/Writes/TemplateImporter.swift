@@ -1,0 +1,123 @@
+import Diagnostics
+import Foundation
+import LocatedYAML
+
+/// Applies templates to bikes and imports them from files or other garages.
+public enum TemplateImporter {
+    /// Adds `TEMPLATE` to the bike's `templates:` list.
+    public static func apply(_ templateID: String, to bikeID: String, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+        _ = try context.template(templateID)
+        let bike = try context.bike(bikeID).bike
+        let file = bike.location.file
+        guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
+        if bike.templates.contains(where: { $0.value.rawValue == templateID }) {
+            return GarageChange(files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
+                                summary: ["bike '\(bikeID)' already uses template '\(templateID)'"])
+        }
+        let doc = YAMLDocument(path: file, bytes: bytes)
+        guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
+        let edit: YAMLEdit
+        switch root["templates"] {
+        case nil: edit = .addKey("templates", .flowList([.plain(templateID)]), in: [], after: ["bought", "strava", "name"])
+        case .sequence(let q)? where !q.items.isEmpty || !q.isFlow: edit = .append(.plain(templateID), to: ["templates"])
+        default: edit = .set(["templates"], .flowList([.plain(templateID)]))
+        }
+        let after = try context.edit(file, bytes, [edit])
+        return GarageChange(files: [FileChange(path: file, before: bytes, after: after)],
+                            message: "\(bikeID): apply template \(templateID)",
+                            summary: ["bike '\(bikeID)' now uses template '\(templateID)'"])
+    }
+
+    /// Copies templates from a file or from another garage (its templates/ folder: the named
+    /// ones, or all), noting where each came from in `source:`. A template of the same name
+    /// that differs is never overwritten.
+    public static func importTemplates(from path: String, names: [String], as newID: String?, in context: WriteContext,
+                                       workingDirectory: String) throws(WriteFailure) -> GarageChange {
+        let absolute = URL(fileURLWithPath: path.hasPrefix("/") ? path : workingDirectory + "/" + path).standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
+            throw .usage("no file or folder '\(path)'")
+        }
+        var sources: [(id: String, path: String)] = []
+        if isDirectory.boolValue {
+            let folder = FileManager.default.fileExists(atPath: absolute + "/templates") ? absolute + "/templates" : absolute
+            let available = GarageLoader.yamlFiles(in: folder)
+            let ids = available.map { stem($0) }
+            if names.isEmpty {
+                sources = zip(ids, available).map { ($0, folder + "/" + $1) }
+            } else {
+                for name in names {
+                    guard let i = ids.firstIndex(of: name) else {
+                        let hint = closest(to: name, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+                        throw .usage("no template '\(name)' in '\(folder)'\(hint)", help: "templates there: \(ids.joined(separator: ", "))")
+                    }
+                    sources.append((name, folder + "/" + available[i]))
+                }
+            }
+            guard !sources.isEmpty else { throw .usage("no templates (*.yaml) in '\(folder)'") }
+        } else {
+            guard names.isEmpty else { throw .usage("name templates only when importing from a garage folder") }
+            sources = [(stem((absolute as NSString).lastPathComponent), absolute)]
+        }
+        if newID != nil && sources.count != 1 { throw .usage("--as needs exactly one template to import") }
+
+        var files: [FileChange] = []
+        var summary: [String] = []
+        for source in sources {
+            let id = newID ?? source.id
+            guard isIdentifier(id) else { throw .usage("'\(id)' is not a valid template id", help: "use --as NAME with letters, digits, '-', '_' and '.'") }
+            guard let bytes = readBytes(source.path) else { throw .refused("cannot read '\(source.path)'") }
+            let label = source.path
+            // The template must be valid on its own before it joins the garage.
+            let doc = YAMLDocument(path: label, bytes: bytes)
+            var reader = NodeReader(file: label)
+            if doc.isUsable, let root = doc.root { _ = FileDecoders.template(id: TemplateID(id), root, &reader) }
+            let problems = (doc.diagnostics + reader.diagnostics).filter { $0.severity == .error }
+            guard problems.isEmpty, case .mapping(let m)? = doc.root else {
+                throw WriteFailure(.refused, "'\(label)' is not a valid template; nothing was imported", diagnostics: problems,
+                                   sources: [label: doc.source])
+            }
+            var edits: [YAMLEdit] = []
+            if m["source"] == nil { edits.append(.addKey("source", .text(label), in: [], after: ["description", "name"])) }
+            var imported = try context.edit(label, bytes, edits)
+            imported = withOwnModeline(imported)
+
+            let target = "templates/\(id).yaml"
+            if let existing = context.read(target) ?? context.read("templates/\(id).yml") {
+                if sameTemplate(existing, imported) {
+                    summary.append("template '\(id)' is already in the garage, unchanged")
+                    continue
+                }
+                throw .refused("the garage already has a different template '\(id)' (\(target)); nothing was imported",
+                               help: "import it under another name: bikecheck template import \(path) --as NEW-NAME")
+            }
+            files.append(FileChange(path: target, before: nil, after: imported))
+            summary.append("imported template '\(id)' from \(label) into \(target)")
+        }
+        let ids = files.map { ($0.path as NSString).lastPathComponent }.map(stem)
+        return GarageChange(files: files, message: "Import template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", "))", summary: summary)
+    }
+
+    static func stem(_ file: String) -> String {
+        file.hasSuffix(".yaml") ? String(file.dropLast(5)) : file.hasSuffix(".yml") ? String(file.dropLast(4)) : file
+    }
+
+    /// Points a copied file's schema modeline at this garage's schemas.
+    static func withOwnModeline(_ bytes: [UInt8]) -> [UInt8] {
+        let prefix = Array("# yaml-language-server:".utf8)
+        guard bytes.starts(with: prefix), let ours = modeline("template", depth: 1).first else { return bytes }
+        var end = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        if end > 0, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return Array(ours.utf8) + bytes[end...]
+    }
+
+    /// Two template files say the same thing when their trees match, `source:` aside.
+    static func sameTemplate(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        func shape(_ bytes: [UInt8]) -> YAMLShape? {
+            guard let root = YAMLDocument(path: "t.yaml", bytes: bytes).root, case .mapping(let entries) = YAMLShape(root) else { return nil }
+            return .mapping(entries.filter { $0.key != "source" })
+        }
+        guard let x = shape(a) else { return false }
+        return x == shape(b)
+    }
+}

@@ -1,0 +1,85 @@
+import Diagnostics
+import Foundation
+import LocatedYAML
+
+/// The loaded garage a write command starts from, with the checks every command shares.
+public struct WriteContext: Sendable {
+    public var root: String
+    public var loaded: LoadedGarage
+    /// The rider's today, for default dates and refusing dates in the future.
+    public var today: Day
+
+    public init(root: String, today: Day) {
+        self.root = root
+        self.today = today
+        self.loaded = GarageLoader.load(at: root, options: GarageLoader.Options(activities: false))
+    }
+
+    var garage: Garage { loaded.garage }
+
+    /// The bike with this id, or a usage error that suggests the nearest one.
+    func bike(_ id: String) throws(WriteFailure) -> ResolvedBike {
+        if let file = bikeFile(id) { try requireClean(file) }
+        if let bike = garage.bike(BikeID(id)) { return bike }
+        let ids = garage.bikes.map(\.bike.id.rawValue)
+        let hint = closest(to: id, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+        throw .usage("no bike '\(id)'\(hint)", help: ids.isEmpty ? "add one with 'bikecheck bike add ID --name NAME'" : "bikes: \(ids.joined(separator: ", "))")
+    }
+
+    /// The template with this id, or a usage error that suggests the nearest one.
+    func template(_ id: String) throws(WriteFailure) -> Template {
+        if let t = garage.templates.first(where: { $0.id.rawValue == id }) { return t }
+        let ids = garage.templates.map(\.id.rawValue)
+        let hint = closest(to: id, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+        throw .usage("no template '\(id)'\(hint)", help: ids.isEmpty ? "import one with 'bikecheck template import PATH'" : "templates: \(ids.joined(separator: ", "))")
+    }
+
+    /// The relative path of a bike's file, if it exists.
+    func bikeFile(_ id: String) -> String? {
+        for ext in ["yaml", "yml"] where FileManager.default.fileExists(atPath: root + "/bikes/\(id).\(ext)") {
+            return "bikes/\(id).\(ext)"
+        }
+        return nil
+    }
+
+    /// Refuses to touch a file that has errors: its tree cannot be trusted.
+    func requireClean(_ file: String) throws(WriteFailure) {
+        let errors = loaded.diagnostics.filter { $0.severity == .error && $0.location.file == file }
+        guard errors.isEmpty else {
+            throw WriteFailure(.refused, "'\(file)' has errors; fix them before bikecheck writes to it",
+                               help: "'bikecheck validate' lists them", diagnostics: errors, sources: loaded.sources)
+        }
+    }
+
+    /// A date for the log: not in the future, not before 1990.
+    func checkDate(_ day: Day, _ what: String) throws(WriteFailure) {
+        if day > today {
+            throw .usage("\(what) \(day) is in the future (today is \(today))", help: "record work once it is done")
+        }
+        if day < Day(ordinal: Day.ordinal(year: 1990, month: 1, day: 1)) {
+            throw .usage("\(what) \(day) is before 1990", help: "check the year; write the date as YYYY-MM-DD")
+        }
+    }
+
+    /// The bytes of a garage file, or nil when it does not exist.
+    func read(_ relative: String) -> [UInt8]? { readBytes(root + "/" + relative) }
+
+    /// Applies located edits to a file, turning a refusal into a `WriteFailure` with excerpts.
+    func edit(_ relative: String, _ bytes: [UInt8], _ edits: [YAMLEdit]) throws(WriteFailure) -> [UInt8] {
+        do {
+            return try YAMLEditor(path: relative, bytes: bytes).apply(edits)
+        } catch {
+            throw WriteFailure(.refused, "bikecheck cannot make this change to '\(relative)' safely; nothing was written",
+                               help: "make the change by hand", diagnostics: error.diagnostics,
+                               sources: [relative: SourceText(path: relative, bytes: bytes)])
+        }
+    }
+}
+
+/// The first line of a new garage file: hooks editors up to the file's JSON Schema when one is
+/// embedded (see `EmbeddedSchemas`).
+func modeline(_ kind: String, depth: Int) -> [String] {
+    guard EmbeddedSchemas.files.contains(where: { $0.name == "\(kind).schema.json" }) else { return [] }
+    let up = String(repeating: "../", count: depth)
+    return ["# yaml-language-server: $schema=\(up)\(EmbeddedSchemas.folder)/\(kind).schema.json"]
+}

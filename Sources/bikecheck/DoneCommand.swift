@@ -1,0 +1,44 @@
+import ArgumentParser
+import BikeCheckKit
+
+struct DoneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "done",
+        abstract: "Record a service: append an entry to the bike's log.",
+        discussion: """
+            Adds '- date: …, done: [intervals], cost, note' at the end of the bike's log, in the style \
+            of the entries already there, changing no other line. A task that 'replaces' a component \
+            starts that component's life again. The garage is checked before and after.
+
+            Examples:
+              bikecheck done grail chain-lube
+              bikecheck done grail chain-replace chain-lube --date 2025-11-16 --cost 45.99 --note "KMC X11"
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var write: WriteOptions
+
+    @Argument(help: "The bike (its file name in bikes/).")
+    var bike: String
+
+    @Argument(help: "The intervals that were done, e.g. chain-lube.")
+    var intervals: [String]
+
+    @Option(help: ArgumentHelp("When it was done, YYYY-MM-DD (default: today).", valueName: "date"))
+    var date: Day?
+
+    @Option(help: ArgumentHelp("What it cost, a number.", valueName: "amount"))
+    var cost: String?
+
+    @Option(help: ArgumentHelp("A note for the log.", valueName: "text"))
+    var note: String?
+
+    func run() throws {
+        let root = try global.garageRoot()
+        let record = ServiceRecord(bike: bike, intervals: intervals, date: date, cost: cost, note: note)
+        try write.perform({ () throws(WriteFailure) in
+            try ServiceRecorder.plan(record, in: WriteContext(root: root, today: today()))
+        }, root: root, global: global)
+    }
+}

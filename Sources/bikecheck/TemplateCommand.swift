@@ -1,0 +1,138 @@
+import ArgumentParser
+import BikeCheckKit
+import Foundation
+
+struct TemplateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "template",
+        abstract: "List, show, apply and import service templates.",
+        subcommands: [List.self, Show.self, Apply.self, Import.self]
+    )
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the garage's templates.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: false))
+            global.report(loaded.diagnostics, sources: loaded.sources)
+            let templates = loaded.garage.templates
+            switch global.format {
+            case .json:
+                struct Row: Encodable { var id: String, name: String, source: String?, intervals: [String], bikes: [String] }
+                Terminal.standardOutput.write(JSONOutput.encode(templates.map { t in
+                    Row(id: t.id.rawValue, name: t.name, source: t.source, intervals: t.intervals.map(\.id.rawValue),
+                        bikes: users(of: t.id, in: loaded.garage))
+                }))
+            case .text:
+                let width = templates.map(\.id.rawValue.count).max() ?? 0
+                for t in templates {
+                    var line = t.id.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(t.name)  (\(t.intervals.count) interval\(t.intervals.count == 1 ? "" : "s"))"
+                    let bikes = users(of: t.id, in: loaded.garage)
+                    if !bikes.isEmpty { line += "  used by " + bikes.joined(separator: ", ") }
+                    Terminal.standardOutput.write(line + "\n")
+                }
+            }
+            if loaded.hasErrors { throw ExitCode(1) }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a template's intervals.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The template.")
+        var template: String
+
+        func run() throws {
+            let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: false))
+            guard let t = loaded.garage.templates.first(where: { $0.id.rawValue == template }) else {
+                global.report(loaded.diagnostics.filter { $0.location.file.hasPrefix("templates/\(template).") }, sources: loaded.sources)
+                let ids = loaded.garage.templates.map(\.id.rawValue)
+                Terminal.standardError.write("error: no template '\(template)'\n  help: templates: \(ids.joined(separator: ", "))\n")
+                throw ExitCode(2)
+            }
+            var out = "\(t.id) · \(t.name)\n"
+            if let d = t.description { out += d.trimmingCharacters(in: .whitespacesAndNewlines) + "\n" }
+            if let s = t.source { out += "source: \(s)\n" }
+            let width = t.intervals.map(\.id.rawValue.count).max() ?? 0
+            for i in t.intervals {
+                var line = "  " + i.id.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+                line += "  every " + (i.every?.value.map(\.text).joined(separator: " or ") ?? "?")
+                if let task = i.task { line += "  \(task)" }
+                if let c = i.replaces { line += "  (replaces \(c.value))" }
+                out += line + "\n"
+            }
+            let bikes = users(of: t.id, in: loaded.garage)
+            if !bikes.isEmpty { out += "used by: \(bikes.joined(separator: ", "))\n" }
+            Terminal.standardOutput.write(out)
+        }
+    }
+
+    struct Apply: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a template to a bike's 'templates:' list.",
+            discussion: "Example:\n  bikecheck template apply tubeless grail"
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var write: WriteOptions
+
+        @Argument(help: "The template.")
+        var template: String
+
+        @Argument(help: "The bike.")
+        var bike: String
+
+        func run() throws {
+            let root = try global.garageRoot()
+            try write.perform({ () throws(WriteFailure) in
+                try TemplateImporter.apply(template, to: bike, in: WriteContext(root: root, today: today()))
+            }, root: root, global: global)
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy templates from a file or another garage, noting their source.",
+            discussion: """
+                PATH is a template file, or a garage (or templates folder) to import from: the named \
+                templates, or all of them. Each copy gets 'source:' saying where it came from; a \
+                different template of the same name is never overwritten.
+
+                Examples:
+                  bikecheck template import ~/Downloads/fox-36.yaml
+                  bikecheck template import ../club-garage road-basics --commit
+                  bikecheck template import ../club-garage/templates/road.yaml --as club-road
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var write: WriteOptions
+
+        @Argument(help: "A template file, or a garage folder.")
+        var path: String
+
+        @Argument(help: "Templates to import from a garage folder (default: all).")
+        var templates: [String] = []
+
+        @Option(name: .customLong("as"), help: ArgumentHelp("Import a single template under this name.", valueName: "name"))
+        var newName: String?
+
+        func run() throws {
+            let root = try global.garageRoot()
+            let cwd = FileManager.default.currentDirectoryPath
+            try write.perform({ () throws(WriteFailure) in
+                try TemplateImporter.importTemplates(from: path, names: templates, as: newName,
+                                                     in: WriteContext(root: root, today: today()), workingDirectory: cwd)
+            }, root: root, global: global)
+        }
+    }
+}
+
+/// The bikes that use a template, by id.
+func users(of template: TemplateID, in garage: Garage) -> [String] {
+    garage.bikes.filter { $0.bike.templates.contains { $0.value == template } }.map(\.bike.id.rawValue)
+}
