@@ -101,10 +101,10 @@ public enum UnifiedDiff {
             while i < n || j < m {
                 if i < n, j < m, midA[i] == midB[j] {
                     middle.append((.same, midA[i])); i += 1; j += 1
-                } else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] {
-                    middle.append((.added, midB[j])); j += 1
-                } else {
+                } else if i < n, j == m || table[i + 1][j] >= table[i][j + 1] {
                     middle.append((.removed, midA[i])); i += 1
+                } else {
+                    middle.append((.added, midB[j])); j += 1
                 }
             }
         }

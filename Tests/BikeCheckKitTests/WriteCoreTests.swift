@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import BikeCheckKit
+
+@Suite struct UnifiedDiffTests {
+    @Test func equalFilesHaveNoDiff() {
+        #expect(UnifiedDiff.diff(path: "a.yaml", old: Array("x\n".utf8), new: Array("x\n".utf8)).isEmpty)
+    }
+
+    @Test func anAppendShowsContextAndAddedLines() {
+        let old = Array("a\nb\nc\nd\ne\n".utf8)
+        let new = Array("a\nb\nc\nd\ne\nf\ng\n".utf8)
+        #expect(UnifiedDiff.diff(path: "bikes/x.yaml", old: old, new: new) == """
+            --- a/bikes/x.yaml
+            +++ b/bikes/x.yaml
+            @@ -3,3 +3,5 @@
+             c
+             d
+             e
+            +f
+            +g
+
+            """)
+    }
+
+    @Test func aChangedLineInTheMiddleAndAMissingFinalNewline() {
+        let old = Array("1\n2\n3\n4\n5\n6\n7\n8\n9".utf8)
+        let new = Array("1\n2\n3\n4\nfive\n6\n7\n8\n9".utf8)
+        #expect(UnifiedDiff.diff(path: "f", old: old, new: new) == """
+            --- a/f
+            +++ b/f
+            @@ -2,7 +2,7 @@
+             2
+             3
+             4
+            -5
+            +five
+             6
+             7
+             8
+
+            """)
+        let appended = UnifiedDiff.diff(path: "f", old: Array("a".utf8), new: Array("a\nb".utf8))
+        #expect(appended == "--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n-a\n\\ No newline at end of file\n+a\n+b\n\\ No newline at end of file\n")
+    }
+
+    @Test func farApartChangesMakeTwoHunks() {
+        let old = (1...20).map { "\($0)\n" }.joined()
+        let new = old.replacingOccurrences(of: "2\n", with: "two\n").replacingOccurrences(of: "19\n", with: "nineteen\n")
+        let diff = UnifiedDiff.diff(path: "f", old: Array(old.utf8), new: Array(new.utf8))
+        #expect(diff.components(separatedBy: "@@ -").count == 3, "\(diff)")
+    }
+
+    @Test func aNewFileDiffsAgainstDevNull() {
+        #expect(UnifiedDiff.diff(path: "rides.yaml", old: nil, new: Array("rides:\n".utf8)) == "--- /dev/null\n+++ b/rides.yaml\n@@ -0,0 +1 @@\n+rides:\n")
+    }
+}
+
+@Suite struct AtomicFileTests {
+    @Test func writingTheSameBytesLeavesTheFileAlone() throws {
+        let garage = try ScratchGarage(["a.yaml": Array("x: 1\n".utf8)])
+        let path = garage.root + "/a.yaml"
+        let before = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        #expect(try AtomicFile.write(Array("x: 1\n".utf8), to: path) == false)
+        #expect(try AtomicFile.write(Array("x: 2\n".utf8), to: path) == true)
+        let after = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        #expect(before != after, "a changed file is replaced by rename")
+        #expect(garage.read("a.yaml") == Array("x: 2\n".utf8))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: garage.root).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func aReplacedFileKeepsItsPermissions() throws {
+        let garage = try ScratchGarage(["a.yaml": Array("x: 1\n".utf8)])
+        let path = garage.root + "/a.yaml"
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        try AtomicFile.write(Array("x: 2\n".utf8), to: path)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+    }
+
+    @Test func aNewFileGetsItsFolder() throws {
+        let garage = try ScratchGarage([:])
+        #expect(try AtomicFile.write(Array("rides:\n".utf8), to: garage.root + "/deep/er/rides.yaml"))
+        #expect(garage.read("deep/er/rides.yaml") == Array("rides:\n".utf8))
+    }
+}
+
+@Suite struct ServiceRecorderTests {
+    func garage(_ bike: String) throws -> ScratchGarage {
+        var files = try exampleTemplates()
+        files["bikes/grail.yaml"] = Array(bike.utf8)
+        return try ScratchGarage(files)
+    }
+
+    @Test func newEntriesFollowTheKeyOrderOfTheLastEntry() throws {
+        let g = try garage("name: G\ntemplates: [road]\nlog:\n  - done: [bar-tape]\n    note: x\n    date: 2026-01-01\n")
+        let change = try ServiceRecorder.plan(ServiceRecord(bike: "grail", intervals: ["chain-lube"], date: Day("2026-02-01"), note: "fresh"), in: g.context())
+        let text = String(decoding: try #require(change.files.first).after, as: UTF8.self)
+        #expect(text.hasSuffix("  - done: [chain-lube]\n    note: fresh\n    date: 2026-02-01\n"), "\(text)")
+        #expect(change.message == "grail: chain-lube done 2026-02-01")
+    }
+
+    @Test func intervalsComeFromTemplatesAndTheBike() throws {
+        let g = try garage("name: G\ntemplates: [road]\nintervals:\n  wax:\n    every: 300 km\n")
+        #expect(throws: Never.self) {
+            try ServiceRecorder.plan(ServiceRecord(bike: "grail", intervals: ["wax", "bar-tape"], date: Day("2026-02-01")), in: g.context())
+        }
+        #expect {
+            try ServiceRecorder.plan(ServiceRecord(bike: "grail", intervals: ["wash"], date: Day("2026-02-01")), in: g.context())
+        } throws: { error in
+            (error as? WriteFailure)?.kind == .usage && (error as? WriteFailure)?.message.contains("has no interval 'wash'") == true
+        }
+    }
+
+    @Test func theDateDefaultsToTodayAndMayNotBeInTheFuture() throws {
+        let g = try garage("name: G\ntemplates: [road]\n")
+        let change = try ServiceRecorder.plan(ServiceRecord(bike: "grail", intervals: ["bar-tape"]), in: g.context(today: "2026-03-04"))
+        #expect(String(decoding: try #require(change.files.first).after, as: UTF8.self).contains("date: 2026-03-04"))
+        #expect(throws: WriteFailure.self) {
+            try ServiceRecorder.plan(ServiceRecord(bike: "grail", intervals: ["bar-tape"], date: Day("2026-03-05")), in: g.context(today: "2026-03-04"))
+        }
+    }
+}
