@@ -35,6 +35,8 @@ let package = Package(
         .testTarget(
             name: "BikeCheckKitTests",
             dependencies: ["BikeCheckKit"],
+            // Read in place by SchemaTests (found from #filePath), not bundled.
+            exclude: ["SchemaFixtures"],
             resources: [.copy("Catalogue")]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["BikeCheckKit", "bikecheck"]),
