@@ -4,11 +4,13 @@
 The shared pieces (quantities, dates, identifiers) are defined once here and copied into each
 schema, so every schema file stands alone for editors that cannot follow references between files.
 Edit this script, not the JSON, then run: python3 scripts/generate-schemas.py
+(`--check` only compares, and exits 1 when a schema file differs; the tests run it).
 The source of truth is the decoders in Sources/BikeCheckKit/Loading/FileDecoders.swift.
 """
 import json
 import pathlib
 import re
+import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -129,7 +131,9 @@ INTERVAL = p({
         "due_soon": p({"$ref": "#/definitions/fraction"}, "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`."),
         "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
     },
-}, "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.")
+}, "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
+    defaultSnippets=[{"label": "interval", "description": "A task and how often",
+                      "body": {"task": "${1:Clean and lube the chain}", "every": "${2:10 h}"}}])
 
 INTERVALS = p({
     "type": "object",
@@ -196,7 +200,9 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
                     "rides": p({"type": "number", "minimum": 0}, "Rides it had before tracking started."),
                     "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
                 },
-            }, "A component; may be empty (`chain:` alone)."),
+            }, "A component; may be empty (`chain:` alone).",
+                defaultSnippets=[{"label": "component", "description": "What is fitted and since when",
+                                  "body": {"name": "${1:Shimano CN-M8100}", "installed": "${2:2025-03-01}"}}]),
         }, "Parts whose life is tracked, by id (letters, digits, `-`, `_`, `.`), e.g. `chain:`."),
         "intervals": INTERVALS,
         "log": p({
@@ -214,7 +220,9 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
                     "cost": p({"type": "number", "minimum": 0}, "What it cost, a plain number in the garage's currency, e.g. `45.99`."),
                     "note": p({"$ref": "#/definitions/text"}, "A note, e.g. which part was fitted."),
                 },
-            }, "One service: `date`, `done`, and optionally `cost` and `note`."),
+            }, "One service: `date`, `done`, and optionally `cost` and `note`.",
+                defaultSnippets=[{"label": "log entry", "description": "What was done on which day",
+                                  "body": {"date": "${1:2025-03-01}", "done": ["${2:chain-lube}"]}}]),
         }, "What was done, oldest first; `bikecheck done` appends here."),
         "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
     },
@@ -254,7 +262,9 @@ RIDES = schema("rides.schema.json", "bikecheck rides.yaml",
                     "sport": sport_types_list("The Strava sport type of the ride, e.g. `Ride` (default: counts for the bike)."),
                     "name": p({"$ref": "#/definitions/text"}, "A name for the ride."),
                 },
-            }, "One ride: `date`, `bike`, `time`, and optionally `distance`, `sport`, `name`."),
+            }, "One ride: `date`, `bike`, `time`, and optionally `distance`, `sport`, `name`.",
+                defaultSnippets=[{"label": "ride", "description": "A ride entered by hand",
+                                  "body": {"date": "${1:2025-11-12}", "bike": "${2:bike-id}", "time": "${3:1h30}", "distance": "${4:30 km}"}}]),
         }, "The rides, e.g. `- {date: 2025-11-12, bike: commuter, time: 47 min, distance: 17 km}`."),
     },
 }, ["text", "date", "identifier", "distance", "sportType"])
@@ -375,8 +385,17 @@ VALIDATE = schema("validate.schema.json", "bikecheck validate --format json",
     },
 }, [])
 
+check = "--check" in sys.argv
+stale = []
 for name, value in [("garage", GARAGE), ("bike", BIKE), ("template", TEMPLATE), ("rides", RIDES),
                     ("activities", ACTIVITIES), ("status", STATUS), ("validate", VALIDATE)]:
     path = ROOT / "schemas" / f"{name}.schema.json"
-    path.parent.mkdir(exist_ok=True)
-    path.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    if check:
+        if not path.exists() or path.read_text() != text:
+            stale.append(str(path.relative_to(ROOT)))
+    else:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text)
+if stale:
+    sys.exit("out of date with scripts/generate-schemas.py (run it): " + ", ".join(stale))

@@ -16,6 +16,11 @@ import Testing
         #expect(result?.status == 0, "\(result?.output ?? "")")
     }
 
+    @Test func committedSchemasAreWhatTheGeneratorWrites() throws {
+        let result = try runTool("python3", ["scripts/generate-schemas.py", "--check"], in: repositoryRoot)
+        #expect(result?.status == 0, "\(result?.output ?? "")")
+    }
+
     /// One check-jsonschema run per schema (each run costs half a second of Python start-up):
     /// every valid file must pass and every invalid fixture must fail.
     @Test(arguments: kinds)
@@ -184,16 +189,20 @@ private func temporaryDirectory() throws -> URL {
     return url
 }
 
-/// Runs the real check-jsonschema; records a failure (never a skip) when it is not installed.
-private func checkJSONSchema(_ arguments: [String], in directory: URL) throws -> ProcessResult? {
+/// Runs a tool found on PATH; records a failure (never a skip) when it is not installed.
+private func runTool(_ name: String, _ arguments: [String], in directory: URL) throws -> ProcessResult? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    let found = path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("check-jsonschema") }
+    let found = path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     guard let executable = found else {
-        Issue.record("check-jsonschema is not on PATH: run scripts/bootstrap (it installs it with pip)")
+        Issue.record("\(name) is not on PATH: run scripts/bootstrap (it installs check-jsonschema with pip)")
         return nil
     }
     return try run(executable, arguments, in: directory)
+}
+
+private func checkJSONSchema(_ arguments: [String], in directory: URL) throws -> ProcessResult? {
+    try runTool("check-jsonschema", arguments, in: directory)
 }
 
 /// The `bikecheck` executable SwiftPM built beside the test bundle.
