@@ -21,6 +21,20 @@ import Testing
         #expect(result?.status == 0, "\(result?.output ?? "")")
     }
 
+    @Test func everyExampleGarageFileNamesItsSchemaInAModeline() throws {
+        let expected = ["garage": "../schemas/garage.schema.json", "rides": "../schemas/rides.schema.json",
+                        "bike": "../../schemas/bike.schema.json", "template": "../../schemas/template.schema.json"]
+        for (kind, schema) in expected {
+            for file in try exampleFiles(kind) {
+                let text = try String(contentsOf: exampleGarage.appendingPathComponent(file), encoding: .utf8)
+                let firstLine = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+                #expect(firstLine == "# yaml-language-server: $schema=\(schema)", "example-garage/\(file)")
+                let target = exampleGarage.appendingPathComponent(file).deletingLastPathComponent().appendingPathComponent(schema)
+                #expect(FileManager.default.fileExists(atPath: target.standardizedFileURL.path), "\(file) names a missing schema")
+            }
+        }
+    }
+
     /// One check-jsonschema run per schema (each run costs half a second of Python start-up):
     /// every valid file must pass and every invalid fixture must fail.
     @Test(arguments: kinds)
