@@ -31,12 +31,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "LocatedYAMLTests", dependencies: ["LocatedYAML"]),
-        .testTarget(
-            name: "BikeCheckKitTests",
-            dependencies: ["BikeCheckKit"],
-            resources: [.copy("Catalogue")]
-        ),
+        .testTarget(name: "LocatedYAMLTests", dependencies: ["LocatedYAML", "Diagnostics"]),
+        .testTarget(name: "BikeCheckKitTests", dependencies: ["BikeCheckKit", "Diagnostics", "LocatedYAML"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BikeCheckKit", "bikecheck"]),
     ]
 )
