@@ -29,7 +29,7 @@ import Testing
         for (path, bytes) in parsed.files { try garage.write(path, bytes) }
 
         let started = Date()
-        let loaded = GarageLoader.load(at: garage.url.path)
+        let loaded = GarageLoader.load(at: garage.url.path, options: .init(today: Day("2026-01-15")))
         let elapsed = Date().timeIntervalSince(started)
         let rendered = DiagnosticRenderer(sources: loaded.sources).render(loaded.diagnostics)
 

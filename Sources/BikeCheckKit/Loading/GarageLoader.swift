@@ -19,7 +19,13 @@ public enum GarageLoader {
     public struct Options: Sendable {
         /// Read the activity cache (status needs it; some commands do not).
         public var activities: Bool
-        public init(activities: Bool = true) { self.activities = activities }
+        /// Today, for plausibility checks (dates in the future); nil skips them.
+        public var today: Day?
+
+        public init(activities: Bool = true, today: Day? = nil) {
+            self.activities = activities
+            self.today = today
+        }
     }
 
     public static func load(at root: String, options: Options = Options()) -> LoadedGarage {
@@ -76,6 +82,7 @@ public enum GarageLoader {
         resolver.checkGearIDs(bikes)
         resolver.checkRides(rides, bikes: bikes)
         diagnostics += resolver.diagnostics
+        if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) }
 
         var activities: [Activity] = []
         if options.activities {
