@@ -48,6 +48,7 @@ enum FileDecoders {
         let f = r.fields(m, of: "bike '\(id)'", allowed: bikeKeys, required: ["name"])
         var bike = Bike(id: id, name: id.rawValue, templates: [], components: [], intervals: [], log: [],
                         location: r.location(root))
+        bike.fieldLocations = f.mapValues { r.location($0.value) }
         if let e = f["name"], let name = r.string(e.value, "the bike's name") { bike.name = name }
         if let e = f["strava"], let gear = r.string(e.value, "the Strava gear id") {
             bike.strava = Located(gear, at: r.location(e.value))
@@ -141,7 +142,7 @@ enum FileDecoders {
             guard let m = r.mapping(item, "a log entry") else { continue }
             let f = r.fields(m, of: "a log entry", allowed: logKeys, required: ["date", "done"], at: item)
             guard let dateEntry = f["date"], let date = r.day(dateEntry.value, "date") else { continue }
-            var entry = LogEntry(date: date, done: [], location: r.location(item))
+            var entry = LogEntry(date: date, dateLocation: r.location(dateEntry.value), done: [], location: r.location(item))
             if let e = f["done"], let list = r.stringList(e.value, "an interval id") {
                 entry.done = list.map { Located(IntervalID($0.value), at: $0.location) }
                 if list.isEmpty { r.error("wrong-type", "done is an empty list", e.value, help: "name the intervals that were done, e.g. done: [chain-lube]") }
@@ -178,6 +179,7 @@ enum FileDecoders {
             guard let rm = r.mapping(item, "a ride") else { continue }
             let rf = r.fields(rm, of: "a ride", allowed: rideKeys, required: ["date", "bike", "time"], at: item)
             var date: Day?, bike: Located<BikeID>?, time: Double?
+            let dateLocation = rf["date"].map { r.location($0.value) } ?? r.location(item)
             var distance = 0.0
             var ok = true
             if let e = rf["date"] { date = r.day(e.value, "date") }
@@ -198,7 +200,7 @@ enum FileDecoders {
             let name = rf["name"].flatMap { r.string($0.value, "name") }
             if ok, let date, let bike, let time {
                 result.append(Ride(date: date, bike: bike, movingTime: time, distance: distance, sport: sport, name: name,
-                                   location: r.location(item)))
+                                   location: r.location(item), dateLocation: dateLocation))
             }
         }
         return result

@@ -148,8 +148,9 @@ public struct StatusPlanner: Sendable {
 
     private func forecast(remaining: Double, rate: Double) -> Day? {
         guard remaining > 0, rate > 0 else { return nil }
-        let days = remaining / rate
-        return days < 3650 ? asOf.adding(days: Int(days.rounded(.up))) : nil
+        // A hair of tolerance, so 6.0000000001 days of weighted pace still reads as 6.
+        let days = (remaining / rate - 1e-9).rounded(.up)
+        return days < 3650 ? asOf.adding(days: Int(days)) : nil
     }
 
     /// Usage per day.
