@@ -52,18 +52,19 @@ enum FileDecoders {
         if let e = f["name"], let name = r.string(e.value, "the bike's name") { bike.name = name }
         if let e = f["strava"], let gear = r.string(e.value, "the Strava gear id") {
             bike.strava = Located(gear, at: r.location(e.value))
-            if !gear.hasPrefix("b") || Int(gear.dropFirst()) == nil {
+            let digits = gear.utf8.dropFirst()
+            if !gear.hasPrefix("b") || digits.isEmpty || !digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
                 r.error("bad-gear-id", "'\(gear)' is not a Strava bike gear id", e.value, help: "bike gear ids look like b12345678 (see bikecheck sync)")
             }
         }
         if let e = f["bought"] { bike.bought = r.day(e.value, "bought") }
         if let e = f["retired"] { bike.retired = r.day(e.value, "retired") }
         if let e = f["notes"] { _ = r.string(e.value, "notes") }
-        if let e = f["templates"], let list = r.stringList(e.value, "a template name") {
+        if let e = f["templates"], !r.isNull(e.value), let list = r.stringList(e.value, "a template name") {
             bike.templates = list.map { Located(TemplateID($0.value), at: $0.location) }
         }
         if let e = f["counts"] { bike.counts = sportTypes(e.value, &r) }
-        if let e = f["components"], let cm = r.mapping(e.value, "components") {
+        if let e = f["components"], !r.isNull(e.value), let cm = r.mapping(e.value, "components") {
             for entry in cm.entries {
                 guard let key = entry.keyText else { continue }
                 if !isIdentifier(key) {
@@ -73,7 +74,7 @@ enum FileDecoders {
                 if let c = component(id: ComponentID(key), entry.value, &r) { bike.components.append(c) }
             }
         }
-        if let e = f["intervals"] { bike.intervals = intervals(e.value, owner: "bike '\(id)'", &r) }
+        if let e = f["intervals"], !r.isNull(e.value) { bike.intervals = intervals(e.value, owner: "bike '\(id)'", &r) }
         if let e = f["log"] { bike.log = log(e.value, &r) }
         return bike
     }
@@ -196,7 +197,8 @@ enum FileDecoders {
                     ok = false
                 }
             }
-            let sport = rf["sport"].flatMap { e in sportTypes(e.value, &r)?.first }
+            var sport: String?
+            if let e = rf["sport"], r.string(e.value, "sport") != nil { sport = sportTypes(e.value, &r)?.first }
             let name = rf["name"].flatMap { r.string($0.value, "name") }
             if ok, let date, let bike, let time {
                 result.append(Ride(date: date, bike: bike, movingTime: time, distance: distance, sport: sport, name: name,
