@@ -31,11 +31,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "LocatedYAMLTests", dependencies: ["LocatedYAML"]),
+        .testTarget(name: "LocatedYAMLTests", dependencies: ["LocatedYAML", "Diagnostics"]),
         .testTarget(
             name: "BikeCheckKitTests",
-            dependencies: ["BikeCheckKit"],
-            resources: [.copy("Catalogue")]
+            dependencies: ["BikeCheckKit", "Diagnostics", "LocatedYAML"],
+            // Read in place by CatalogueTests and SchemaTests (found from #filePath), not bundled.
+            exclude: ["Catalogue", "SchemaFixtures"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["BikeCheckKit", "bikecheck"]),
     ]

@@ -52,8 +52,8 @@ public struct DiagnosticRenderer: Sendable {
               let line = text.line(range.start.line) else { return "" }
         let number = String(range.start.line)
         let gutter = String(repeating: " ", count: number.count)
-        let shown = line.replacingTabs()
-        let startColumn = range.start.column
+        var shown = line.replacingTabs()
+        var startColumn = range.start.column
         var width: Int
         if range.end.line == range.start.line {
             width = range.end.column - startColumn
@@ -61,6 +61,20 @@ public struct DiagnosticRenderer: Sendable {
             width = line.unicodeScalars.count - startColumn + 1
         }
         width = max(1, width)
+        // Very long lines (minified or hostile files) are cut to a window around the caret.
+        let window = 100
+        let scalars = Array(shown.unicodeScalars)
+        if scalars.count > window {
+            let from = max(0, min(startColumn - 1 - window / 2, scalars.count - window))
+            var cut = String(String.UnicodeScalarView(scalars[from..<min(scalars.count, from + window)]))
+            if from + window < scalars.count { cut += "…" }
+            if from > 0 {
+                cut = "…" + cut
+                startColumn = startColumn - from + 1
+            }
+            shown = cut
+            width = min(width, window)
+        }
         let pad = String(repeating: " ", count: max(0, startColumn - 1))
         let carets = String(repeating: "^", count: width)
         return "\(gutter) |\n\(number) | \(shown)\n\(gutter) | \(pad)\(paint(carets, "1;" + color))\n"

@@ -42,6 +42,7 @@ private struct Composer {
     let limits: YAMLDocument.Limits
     var diagnostics: [Diagnostic] = []
     var fatal = false
+    private var anchors = 0
     /// Maps libyaml's character index to a byte offset; nil when the file is ASCII (they agree).
     let scalarOffsets: [Int]?
 
@@ -162,9 +163,12 @@ private struct Composer {
                 }
                 add(.scalar(YAMLScalar(value: value, style: style, range: range)), to: &stack, root: &root)
             case YAML_ALIAS_EVENT:
-                report(.error("yaml-alias", "aliases ('*name') are not supported",
-                              at: location(range),
-                              help: "write the value out, or share intervals through a template"))
+                // One diagnostic says it all; a "billion laughs" file has thousands of aliases.
+                if !fatal {
+                    report(.error("yaml-alias", "aliases ('*name') are not supported",
+                                  at: location(range),
+                                  help: "write the value out, or share intervals through a template"))
+                }
                 fatal = true
                 add(.scalar(YAMLScalar(value: "", style: .plain, range: range)), to: &stack, root: &root)
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
@@ -241,6 +245,8 @@ private struct Composer {
         range: SourceRange
     ) {
         if let anchor {
+            anchors += 1
+            guard anchors == 1 else { return }
             let name = String(cString: anchor)
             report(.error("yaml-anchor", "anchors ('&\(name)') are not supported",
                           at: location(SourceRange(at: range.start)),
@@ -267,8 +273,16 @@ private struct Composer {
                           help: "indent with spaces; YAML does not allow tabs for indentation"))
             return
         }
+        let context = parser.context.map { String(cString: $0) }
+        if context == "while scanning a simple key" {
+            // libyaml notices the missing ':' only at the next line; the key is what needs it.
+            let key = position(parser.context_mark)
+            report(.error("yaml-syntax", "this line is missing the ':' after its key", at: location(SourceRange(at: key)),
+                          help: "write 'key: value', or indent a continuation line under its key"))
+            return
+        }
         var message = problem
-        if let context = parser.context.map({ String(cString: $0) }) {
+        if let context {
             message += " " + context
             if parser.context_mark.line != parser.problem_mark.line || parser.context_mark.column != parser.problem_mark.column {
                 let c = position(parser.context_mark)

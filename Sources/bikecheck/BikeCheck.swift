@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct BikeCheck: ParsableCommand {
@@ -19,4 +20,18 @@ struct BikeCheck: ParsableCommand {
         ],
         defaultSubcommand: StatusCommand.self
     )
+
+    /// Runs the command, mapping ArgumentParser's usage failures (64) to the documented exit 2.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -20,10 +20,10 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The garage folder (default: $BIKECHECK_GARAGE, else the nearest folder upward with garage.yaml).", valueName: "dir"))
     var garage: String?
 
-    @Option(name: .long, help: "Output format: text or json.")
+    @Option(name: .long, help: "Output format.")
     var format: OutputFormat = .text
 
-    @Option(name: .long, help: "Colour: auto (only on a terminal, never with NO_COLOR), always or never.")
+    @Option(name: .long, help: "Colour: auto means only on a terminal, and never when NO_COLOR is set.")
     var color: ColorChoice = .auto
 
     /// The garage's folder, or a usage error (exit 2) that says how to point at one.

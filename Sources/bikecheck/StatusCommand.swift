@@ -20,7 +20,7 @@ struct StatusCommand: ParsableCommand {
     var check = false
 
     func run() throws {
-        let loaded = GarageLoader.load(at: try global.garageRoot())
+        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(today: today()))
         if loaded.hasErrors {
             global.report(loaded.diagnostics, sources: loaded.sources)
             throw ExitCode(1)

@@ -14,7 +14,7 @@ struct ValidateCommand: ParsableCommand {
     var strict = false
 
     func run() throws {
-        let loaded = GarageLoader.load(at: try global.garageRoot())
+        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(today: today()))
         let diagnostics = loaded.diagnostics
         switch global.format {
         case .json: Terminal.standardOutput.write(JSONOutput.encode(JSONOutput.ValidationResult(diagnostics)))

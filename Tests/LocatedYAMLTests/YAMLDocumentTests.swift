@@ -3,16 +3,126 @@ import LocatedYAML
 import Testing
 
 @Suite struct YAMLDocumentTests {
+    func parse(_ text: String) -> YAMLDocument { YAMLDocument(path: "t.yaml", bytes: Array(text.utf8)) }
+
+    func slice(_ doc: YAMLDocument, _ range: SourceRange) -> String {
+        String(decoding: doc.source.bytes[range.start.offset..<range.end.offset], as: UTF8.self)
+    }
+
+    func mapping(_ doc: YAMLDocument) throws -> YAMLMapping {
+        guard case .mapping(let m) = try #require(doc.root) else { throw Failure("root is not a mapping") }
+        return m
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ d: String) { description = d }
+    }
+
     @Test func scalarRangesCoverExactlyTheValueText() throws {
-        let text = "name: Grail\nevery: 10 h # lube\n"
-        let doc = YAMLDocument(path: "t.yaml", bytes: Array(text.utf8))
-        guard case .mapping(let m) = try #require(doc.root), case .scalar(let every) = try #require(m["every"]) else {
-            Issue.record("expected a mapping with a scalar")
-            return
-        }
-        let bytes = Array(text.utf8)
-        #expect(String(decoding: bytes[every.range.start.offset..<every.range.end.offset], as: UTF8.self) == "10 h")
+        let doc = parse("name: Grail\nevery: 10 h # lube\n")
+        guard case .scalar(let every) = try #require(try mapping(doc)["every"]) else { throw Failure("not a scalar") }
+        #expect(slice(doc, every.range) == "10 h")
         #expect(every.range.start.line == 2)
         #expect(every.range.start.column == 8)
+    }
+
+    @Test(arguments: ["plain: Müller\nnext: x\n", "plain: Müller\r\nnext: x\r\n", "# ünïcödé comment\nplain: Müller\nnext: x"])
+    func byteOffsetsSurviveUnicodeAndCRLF(_ text: String) throws {
+        let doc = parse(text)
+        #expect(doc.diagnostics.isEmpty)
+        let m = try mapping(doc)
+        guard case .scalar(let next) = try #require(m["next"]), case .scalar(let plain) = try #require(m["plain"]) else {
+            throw Failure("not scalars")
+        }
+        #expect(slice(doc, next.range) == "x")
+        #expect(slice(doc, plain.range) == "Müller")
+        // Columns count characters, not bytes: 'x' is the 7th character of its line.
+        #expect(next.range.start.column == 7)
+    }
+
+    @Test func quotedAndBlockScalarsKeepTheirStyle() throws {
+        let m = try mapping(parse("a: 'one'\nb: \"two\"\nc: |\n  three\nd: four\n"))
+        let styles: [ScalarStyle] = try ["a", "b", "c", "d"].map { key in
+            guard case .scalar(let s) = try #require(m[key]) else { throw Failure("not a scalar") }
+            return s.style
+        }
+        #expect(styles == [.singleQuoted, .doubleQuoted, .literal, .plain])
+    }
+
+    @Test func nestedCollectionsAreLocated() throws {
+        let doc = parse("log:\n  - date: 2025-10-02\n    done: [chain-lube, sealant]\n")
+        guard case .sequence(let log) = try #require(try mapping(doc)["log"]),
+              case .mapping(let entry) = try #require(log.items.first),
+              case .sequence(let done) = try #require(entry["done"]) else { throw Failure("unexpected shape") }
+        #expect(done.isFlow)
+        #expect(!log.isFlow)
+        #expect(slice(doc, done.range) == "[chain-lube, sealant]")
+        #expect(done.items.count == 2)
+    }
+
+    @Test func aDuplicateKeyIsReportedAtTheRepeatWithANoteAtTheFirst() throws {
+        let doc = parse("a: 1\nb: 2\na: 3\n")
+        let d = try #require(doc.diagnostics.first)
+        #expect(d.id == "duplicate-key")
+        #expect(d.location.range?.start.line == 3)
+        #expect(d.notes.first?.location.range?.start.line == 1)
+        #expect(doc.isUsable, "a duplicate key does not stop later checks")
+    }
+
+    @Test func deepNestingStopsWithOneDiagnosticInsteadOfOverflowingTheStack() {
+        for opener in ["[", "{a: ", "- "] {
+            let text = String(repeating: opener, count: 20_000) + "x\n"
+            let doc = parse(text)
+            #expect(!doc.isUsable)
+            #expect(doc.diagnostics.map(\.id) == ["yaml-too-deep"], "\(opener): \(doc.diagnostics.map(\.message))")
+        }
+    }
+
+    @Test func anAliasBombIsRefusedWithOneAliasDiagnostic() {
+        var lines = ["a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]"]
+        for (name, previous) in zip("bcdefghi", "abcdefgh") {
+            lines.append("\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ",") + "]")
+        }
+        let doc = parse(lines.joined(separator: "\n") + "\n")
+        #expect(!doc.isUsable)
+        #expect(doc.diagnostics.filter { $0.id == "yaml-alias" }.count == 1)
+        #expect(doc.diagnostics.filter { $0.id == "yaml-anchor" }.count == 1)
+    }
+
+    @Test func invalidUTF8IsLocatedAtTheBadByte() throws {
+        let doc = YAMLDocument(path: "t.yaml", bytes: Array("a: 1\nname: M".utf8) + [0xFC] + Array("ller\n".utf8))
+        let d = try #require(doc.diagnostics.first)
+        #expect(d.id == "invalid-utf8")
+        #expect(d.location.range?.start.line == 2)
+        #expect(d.location.range?.start.column == 8)
+    }
+
+    @Test(arguments: ["", "\n\n", "# only a comment\n", "   \n# x\n"])
+    func emptyFilesAreAnError(_ text: String) {
+        let doc = parse(text)
+        #expect(doc.diagnostics.map(\.id) == ["empty-file"])
+        #expect(!doc.isUsable)
+    }
+
+    @Test func aSecondDocumentIsAnError() throws {
+        let doc = parse("a: 1\n---\nb: 2\n")
+        #expect(doc.diagnostics.map(\.id) == ["yaml-multiple-documents"])
+        #expect(doc.diagnostics.first?.location.range?.start.line == 2)
+    }
+
+    @Test func aTabInIndentationIsNamed() throws {
+        let doc = parse("a:\n\tb: 1\n")
+        #expect(doc.diagnostics.map(\.id) == ["yaml-tab"])
+        #expect(doc.diagnostics.first?.location.range?.start.line == 2)
+    }
+
+    @Test func nullsAreRecognisedOnlyWhenPlain() throws {
+        let m = try mapping(parse("a:\nb: ~\nc: null\nd: 'null'\n"))
+        let nulls = try ["a", "b", "c", "d"].map { key -> Bool in
+            guard case .scalar(let s) = try #require(m[key]) else { throw Failure("not a scalar") }
+            return s.isNull
+        }
+        #expect(nulls == [true, true, true, false])
     }
 }

@@ -48,21 +48,23 @@ enum FileDecoders {
         let f = r.fields(m, of: "bike '\(id)'", allowed: bikeKeys, required: ["name"])
         var bike = Bike(id: id, name: id.rawValue, templates: [], components: [], intervals: [], log: [],
                         location: r.location(root))
+        bike.fieldLocations = f.mapValues { r.location($0.value) }
         if let e = f["name"], let name = r.string(e.value, "the bike's name") { bike.name = name }
         if let e = f["strava"], let gear = r.string(e.value, "the Strava gear id") {
             bike.strava = Located(gear, at: r.location(e.value))
-            if !gear.hasPrefix("b") || Int(gear.dropFirst()) == nil {
+            let digits = gear.utf8.dropFirst()
+            if !gear.hasPrefix("b") || digits.isEmpty || !digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
                 r.error("bad-gear-id", "'\(gear)' is not a Strava bike gear id", e.value, help: "bike gear ids look like b12345678 (see bikecheck sync)")
             }
         }
         if let e = f["bought"] { bike.bought = r.day(e.value, "bought") }
         if let e = f["retired"] { bike.retired = r.day(e.value, "retired") }
         if let e = f["notes"] { _ = r.string(e.value, "notes") }
-        if let e = f["templates"], let list = r.stringList(e.value, "a template name") {
+        if let e = f["templates"], !r.isNull(e.value), let list = r.stringList(e.value, "a template name") {
             bike.templates = list.map { Located(TemplateID($0.value), at: $0.location) }
         }
         if let e = f["counts"] { bike.counts = sportTypes(e.value, &r) }
-        if let e = f["components"], let cm = r.mapping(e.value, "components") {
+        if let e = f["components"], !r.isNull(e.value), let cm = r.mapping(e.value, "components") {
             for entry in cm.entries {
                 guard let key = entry.keyText else { continue }
                 if !isIdentifier(key) {
@@ -72,7 +74,7 @@ enum FileDecoders {
                 if let c = component(id: ComponentID(key), entry.value, &r) { bike.components.append(c) }
             }
         }
-        if let e = f["intervals"] { bike.intervals = intervals(e.value, owner: "bike '\(id)'", &r) }
+        if let e = f["intervals"], !r.isNull(e.value) { bike.intervals = intervals(e.value, owner: "bike '\(id)'", &r) }
         if let e = f["log"] { bike.log = log(e.value, &r) }
         return bike
     }
@@ -141,7 +143,7 @@ enum FileDecoders {
             guard let m = r.mapping(item, "a log entry") else { continue }
             let f = r.fields(m, of: "a log entry", allowed: logKeys, required: ["date", "done"], at: item)
             guard let dateEntry = f["date"], let date = r.day(dateEntry.value, "date") else { continue }
-            var entry = LogEntry(date: date, done: [], location: r.location(item))
+            var entry = LogEntry(date: date, dateLocation: r.location(dateEntry.value), done: [], location: r.location(item))
             if let e = f["done"], let list = r.stringList(e.value, "an interval id") {
                 entry.done = list.map { Located(IntervalID($0.value), at: $0.location) }
                 if list.isEmpty { r.error("wrong-type", "done is an empty list", e.value, help: "name the intervals that were done, e.g. done: [chain-lube]") }
@@ -178,6 +180,7 @@ enum FileDecoders {
             guard let rm = r.mapping(item, "a ride") else { continue }
             let rf = r.fields(rm, of: "a ride", allowed: rideKeys, required: ["date", "bike", "time"], at: item)
             var date: Day?, bike: Located<BikeID>?, time: Double?
+            let dateLocation = rf["date"].map { r.location($0.value) } ?? r.location(item)
             var distance = 0.0
             var ok = true
             if let e = rf["date"] { date = r.day(e.value, "date") }
@@ -194,11 +197,12 @@ enum FileDecoders {
                     ok = false
                 }
             }
-            let sport = rf["sport"].flatMap { e in sportTypes(e.value, &r)?.first }
+            var sport: String?
+            if let e = rf["sport"], r.string(e.value, "sport") != nil { sport = sportTypes(e.value, &r)?.first }
             let name = rf["name"].flatMap { r.string($0.value, "name") }
             if ok, let date, let bike, let time {
                 result.append(Ride(date: date, bike: bike, movingTime: time, distance: distance, sport: sport, name: name,
-                                   location: r.location(item)))
+                                   location: r.location(item), dateLocation: dateLocation))
             }
         }
         return result

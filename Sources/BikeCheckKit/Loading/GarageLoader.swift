@@ -19,7 +19,13 @@ public enum GarageLoader {
     public struct Options: Sendable {
         /// Read the activity cache (status needs it; some commands do not).
         public var activities: Bool
-        public init(activities: Bool = true) { self.activities = activities }
+        /// Today, for plausibility checks (dates in the future); nil skips them.
+        public var today: Day?
+
+        public init(activities: Bool = true, today: Day? = nil) {
+            self.activities = activities
+            self.today = today
+        }
     }
 
     public static func load(at root: String, options: Options = Options()) -> LoadedGarage {
@@ -27,48 +33,40 @@ public enum GarageLoader {
         var sources: [String: SourceText] = [:]
 
         func parse(_ relative: String) -> YAMLDocument? {
-            guard let bytes = readBytes(root + "/" + relative) else { return nil }
+            guard let bytes = readBytes(root + "/" + relative) else {
+                diagnostics.append(.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative),
+                                          help: "check that it is a file you may read"))
+                return nil
+            }
             let doc = YAMLDocument(path: relative, bytes: bytes)
             sources[relative] = doc.source
             diagnostics += doc.diagnostics
             return doc.isUsable ? doc : nil
         }
 
-        // garage.yaml
-        var settings = GarageSettings()
-        if let doc = parse("garage.yaml"), let root = doc.root {
-            var r = NodeReader(file: doc.path)
-            settings = FileDecoders.settings(root, &r)
-            diagnostics += r.diagnostics
+        /// Parses and decodes one file; nil when the file is missing or broken.
+        func decode<T>(_ relative: String, _ body: (YAMLNode, inout NodeReader) -> T?) -> T? {
+            guard let doc = parse(relative), let node = doc.root else { return nil }
+            var r = NodeReader(file: relative)
+            defer { diagnostics += r.diagnostics }
+            return body(node, &r)
         }
 
-        // templates/ and bikes/
-        var templates: [Template] = []
-        for file in yamlFiles(in: root + "/templates") {
-            let relative = "templates/" + file
-            guard let id = fileID(file, kind: "template", relative: relative, &diagnostics),
-                  let doc = parse(relative), let node = doc.root else { continue }
-            var r = NodeReader(file: relative)
-            if let t = FileDecoders.template(id: TemplateID(id), node, &r) { templates.append(t) }
-            diagnostics += r.diagnostics
-        }
-        var bikes: [Bike] = []
-        for file in yamlFiles(in: root + "/bikes") {
-            let relative = "bikes/" + file
-            guard let id = fileID(file, kind: "bike", relative: relative, &diagnostics),
-                  let doc = parse(relative), let node = doc.root else { continue }
-            var r = NodeReader(file: relative)
-            if let b = FileDecoders.bike(id: BikeID(id), node, &r) { bikes.append(b) }
-            diagnostics += r.diagnostics
+        /// Every YAML file of a folder, each named after the id of what it holds.
+        func decodeFolder<T>(_ folder: String, kind: String, _ body: (String, YAMLNode, inout NodeReader) -> T?) -> [T] {
+            yamlFiles(in: root + "/" + folder).compactMap { file in
+                let relative = folder + "/" + file
+                guard let id = fileID(file, kind: kind, relative: relative, &diagnostics) else { return nil }
+                return decode(relative) { node, r in body(id, node, &r) }
+            }
         }
 
-        // rides.yaml (optional)
-        var rides: [Ride] = []
-        if FileManager.default.fileExists(atPath: root + "/rides.yaml"), let doc = parse("rides.yaml"), let node = doc.root {
-            var r = NodeReader(file: doc.path)
-            rides = FileDecoders.rides(node, &r)
-            diagnostics += r.diagnostics
-        }
+        let settings = decode("garage.yaml") { FileDecoders.settings($0, &$1) } ?? GarageSettings()
+        let templates = decodeFolder("templates", kind: "template") { FileDecoders.template(id: TemplateID($0), $1, &$2) }
+        let bikes = decodeFolder("bikes", kind: "bike") { FileDecoders.bike(id: BikeID($0), $1, &$2) }
+        // rides.yaml is optional.
+        let rides = FileManager.default.fileExists(atPath: root + "/rides.yaml")
+            ? decode("rides.yaml") { FileDecoders.rides($0, &$1) } ?? [] : []
 
         // Resolve and check.
         var resolver = Resolver(settings: settings, templates: templates)
@@ -76,6 +74,7 @@ public enum GarageLoader {
         resolver.checkGearIDs(bikes)
         resolver.checkRides(rides, bikes: bikes)
         diagnostics += resolver.diagnostics
+        if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) }
 
         var activities: [Activity] = []
         if options.activities {

@@ -19,6 +19,12 @@ struct NodeReader {
         diagnostics.append(.warning(id, message, at: location(node), help: help))
     }
 
+    /// A key written with no value (`components:`), which reads as an empty collection.
+    func isNull(_ node: YAMLNode) -> Bool {
+        if case .scalar(let s) = node { return s.isNull }
+        return false
+    }
+
     mutating func mapping(_ node: YAMLNode, _ what: String) -> YAMLMapping? {
         if case .mapping(let m) = node { return m }
         error("wrong-type", "\(what) should be a mapping of keys to values, found \(node.kindDescription)", node,
@@ -118,7 +124,8 @@ struct NodeReader {
             scale = 100
         }
         guard let value = Double(text), value.isFinite, value / scale > 0, value / scale < 1 else {
-            error("bad-percentage", "\(what) '\(s.value)' should be a percentage between 0% and 100%", node, help: "write e.g. 80%")
+            let hint = scale == 1 && (Double(text) ?? 0) > 1 && (Double(text) ?? 0) < 100 ? "write \(text)% for \(text) percent" : "write e.g. 80%"
+            error("bad-percentage", "\(what) '\(s.value)' should be a percentage between 0% and 100%", node, help: hint)
             return nil
         }
         return value / scale

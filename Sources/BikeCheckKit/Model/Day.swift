@@ -80,7 +80,7 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         }
     }
 
-    static func ordinal(year: Int, month: Int, day: Int) -> Int {
+    public static func ordinal(year: Int, month: Int, day: Int) -> Int {
         // Howard Hinnant's days_from_civil.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

@@ -91,6 +91,7 @@ public struct Template: Sendable {
 /// One service in a bike's log.
 public struct LogEntry: Sendable {
     public var date: Day
+    public var dateLocation: SourceLocation
     public var done: [Located<IntervalID>]
     public var cost: Double?
     public var note: String?
@@ -111,6 +112,8 @@ public struct Bike: Sendable {
     public var intervals: [IntervalSpec]
     public var log: [LogEntry]
     public var location: SourceLocation
+    /// Where each top-level key's value was written, for diagnostics about it.
+    public var fieldLocations: [String: SourceLocation] = [:]
 
     public func component(_ id: ComponentID) -> Component? { components.first { $0.id == id } }
 }
@@ -124,6 +127,7 @@ public struct Ride: Sendable {
     public var sport: String?
     public var name: String?
     public var location: SourceLocation
+    public var dateLocation: SourceLocation
 }
 
 /// An interval after templates and overrides are merged: everything needed to compute status.

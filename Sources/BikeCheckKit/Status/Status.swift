@@ -18,6 +18,13 @@ public struct Usage: Sendable, Codable, Equatable {
     public var days: Int = 0
     public var rides: Int = 0
 
+    public init(movingTime: Double = 0, distance: Double = 0, days: Int = 0, rides: Int = 0) {
+        self.movingTime = movingTime
+        self.distance = distance
+        self.days = days
+        self.rides = rides
+    }
+
     enum CodingKeys: String, CodingKey {
         case movingTime = "moving_time", distance, days, rides
     }

@@ -98,7 +98,7 @@ public struct StatusPlanner: Sendable {
         var usage = Usage()
         if let since {
             let u = ledger.usage(from: since.ordinal, through: asOf.ordinal)
-            usage = Usage(movingTime: u.time, distance: u.distance, days: asOf.ordinal - since.ordinal, rides: u.rides)
+            usage = Usage(movingTime: u.time, distance: rounded(u.distance), days: asOf.ordinal - since.ordinal, rides: u.rides)
             // A second-hand part arrives with usage; it counts until the part is first serviced.
             if kind == .installed, let part = interval.component ?? interval.replaces, let c = bike.component(part) {
                 usage.movingTime += c.priorHours * 3600
@@ -141,15 +141,19 @@ public struct StatusPlanner: Sendable {
             used = Double(usage.days) * q.amount / Double(max(1, end.ordinal - since.ordinal))
             due = end
         }
-        let progress = used / q.amount
-        return LimitStatus(every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: used,
+        // Reports carry four decimals: enough for any display, and stable across platforms.
+        let progress = rounded(used / q.amount)
+        return LimitStatus(every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: rounded(used),
                            progress: progress, due: progress >= 1 ? nil : due)
     }
 
+    private func rounded(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
+
     private func forecast(remaining: Double, rate: Double) -> Day? {
         guard remaining > 0, rate > 0 else { return nil }
-        let days = remaining / rate
-        return days < 3650 ? asOf.adding(days: Int(days.rounded(.up))) : nil
+        // A hair of tolerance, so 6.0000000001 days of weighted pace still reads as 6.
+        let days = (remaining / rate - 1e-9).rounded(.up)
+        return days < 3650 ? asOf.adding(days: Int(days)) : nil
     }
 
     /// Usage per day.

@@ -1,0 +1,80 @@
+import BikeCheckKit
+import Foundation
+import Testing
+
+@Suite struct ActivityCacheTests {
+    let sample = [
+        Activity(id: 2, name: "Evening \"hill\" repeats\n", sportType: "Ride", type: "Ride", startDate: "2025-10-02T17:00:00Z",
+                 startDateLocal: "2025-10-02T19:00:00Z", timezone: "(GMT+02:00) Europe/Berlin", movingTime: 3600, elapsedTime: 4000,
+                 distance: 30123.4, totalElevationGain: 410, gearID: "b1", trainer: false, commute: true, manual: false),
+        Activity(id: 1, name: "Morgenrunde über den Berg 🚴", sportType: "GravelRide", startDate: "2025-10-02T06:00:00Z",
+                 movingTime: 5400, elapsedTime: 5400, distance: 45000, gearID: nil),
+        Activity(id: 3, name: "Trainer", sportType: "Pickleball2030", startDate: "2025-10-01T06:00:00Z",
+                 movingTime: 0, elapsedTime: 0, distance: 0, trainer: true, manual: true),
+    ]
+
+    @Test func encodingIsSortedOneActivityPerLineWithATrailingNewline() {
+        let text = String(decoding: ActivityCacheFormat.encode(sample), as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "[")
+        #expect(lines.dropLast().last == "]")
+        #expect(lines.last == "")
+        #expect(lines.count == sample.count + 3)
+        let ids = lines.compactMap { line -> String? in
+            guard let r = line.range(of: "\"id\":") else { return nil }
+            return String(line[r.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(ids == ["3", "1", "2"])
+    }
+
+    @Test func theSameActivitiesInAnyOrderGiveTheSameBytes() {
+        #expect(ActivityCacheFormat.encode(sample) == ActivityCacheFormat.encode(sample.reversed()))
+        #expect(ActivityCacheFormat.encode([]) == Array("[]\n".utf8))
+    }
+
+    @Test func decodingGivesBackWhatWasEncoded() {
+        let bytes = ActivityCacheFormat.encode(sample)
+        let decoded = ActivityCacheFormat.decode(bytes, path: "activities/2025-10.json")
+        #expect(decoded.diagnostics.isEmpty)
+        #expect(Set(decoded.activities) == Set(sample))
+        #expect(ActivityCacheFormat.encode(decoded.activities) == bytes)
+    }
+
+    @Test func unknownFieldsNestedValuesAndEscapesAreRead() throws {
+        let json = #"[{"athlete":{"id":1,"resource_state":1},"map":{"id":"a1","summary_polyline":"x\\y"},"id":7,"name":"Caf\u00e9 \ud83d\udeb4","sport_type":"Ride","start_date":"2025-10-02T06:00:00Z","moving_time":6.0e2,"distance":1000.5,"kudos":[1,2,{"a":[]}],"gear_id":null}]"#
+        let decoded = ActivityCacheFormat.decode(Array(json.utf8), path: "a.json")
+        #expect(decoded.diagnostics.isEmpty, "\(decoded.diagnostics.map(\.message))")
+        let a = try #require(decoded.activities.first)
+        #expect(a.name == "Café 🚴")
+        #expect(a.movingTime == 600)
+        #expect(a.distance == 1000.5)
+        #expect(a.gearID == nil)
+    }
+
+    @Test(arguments: [
+        ("", "cache-syntax"), ("{}", "cache-syntax"), ("[{\"id\":1}", "cache-syntax"),
+        ("[{\"id\":1,\"sport_type\":\"Ride\"}]", "cache-missing-field"),
+        ("[{\"id\":\"1\",\"sport_type\":\"Ride\",\"start_date\":\"2025-10-02T06:00:00Z\",\"moving_time\":1,\"distance\":1}]", "cache-syntax"),
+        ("[1]", "cache-syntax"), ("[] []", "cache-syntax"),
+    ])
+    func brokenFilesGiveALocatedDiagnostic(_ input: String, _ id: String) throws {
+        let decoded = ActivityCacheFormat.decode(Array(input.utf8), path: "a.json")
+        #expect(decoded.diagnostics.map(\.id).contains(id), "\(decoded.diagnostics.map(\.id))")
+        #expect(decoded.diagnostics.allSatisfy { $0.location.range != nil })
+    }
+
+    @Test func theExampleGarageCacheIsInCanonicalForm() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("example-garage/activities")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+        #expect(names.count >= 12)
+        for name in names {
+            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+            let decoded = ActivityCacheFormat.decode(bytes, path: name)
+            #expect(decoded.diagnostics.isEmpty)
+            // What the generator wrote is byte for byte what bikecheck would write: a sync of
+            // the same activities would leave git status clean.
+            #expect(ActivityCacheFormat.encode(decoded.activities) == bytes, "\(name) is not canonical")
+        }
+    }
+}

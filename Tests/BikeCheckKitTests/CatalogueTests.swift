@@ -1,0 +1,121 @@
+import BikeCheckKit
+import Diagnostics
+import Foundation
+import Testing
+
+/// The golden catalogue of user-facing diagnostics: each `Catalogue/*.case` file holds the garage
+/// files of one mistake and exactly what `bikecheck validate` prints for it. The catalogue doubles
+/// as documentation. Re-record with `BIKECHECK_RECORD=1 swift test --filter CatalogueTests`, then
+/// read the diff.
+@Suite struct CatalogueTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Catalogue")
+
+    static var cases: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".case") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    @Test func theCatalogueIsNotEmpty() {
+        #expect(Self.cases.count >= 20)
+    }
+
+    @Test(arguments: cases)
+    func diagnosticsMatchTheCatalogue(_ name: String) throws {
+        let url = Self.folder.appendingPathComponent(name + ".case")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let parsed = CatalogueCase(text)
+        let garage = try TemporaryFolder()
+        if parsed.files["garage.yaml"] == nil { try garage.write("garage.yaml", Array("units: metric\n".utf8)) }
+        for (path, bytes) in parsed.files { try garage.write(path, bytes) }
+
+        let started = Date()
+        let loaded = GarageLoader.load(at: garage.url.path, options: .init(today: Day("2026-01-15")))
+        let elapsed = Date().timeIntervalSince(started)
+        let rendered = DiagnosticRenderer(sources: loaded.sources).render(loaded.diagnostics)
+
+        #expect(!loaded.diagnostics.isEmpty, "every catalogue case shows at least one diagnostic")
+        #expect(elapsed < 5, "\(name) took \(elapsed) s")
+        if ProcessInfo.processInfo.environment["BIKECHECK_RECORD"] == "1" {
+            try parsed.recorded(rendered).write(to: url, atomically: true, encoding: .utf8)
+        } else {
+            #expect(rendered == parsed.expected, "\(name).case: re-record with BIKECHECK_RECORD=1 and review the diff")
+        }
+    }
+}
+
+/// One catalogue file: a comment, `== path` sections with file contents, and `== expected`.
+/// In file sections `{{tab}}`, `{{byte FC}}` and `{{repeat N TEXT}}` stand for bytes that are
+/// awkward to keep in a text file.
+struct CatalogueCase {
+    var header = ""
+    var sources: [(path: String, text: String)] = []
+    var expected = ""
+
+    init(_ text: String) {
+        var current: String?
+        var body: [Substring] = []
+        func flush() {
+            guard let current else { return }
+            let joined = body.map { $0 + "\n" }.joined()
+            if current == "expected" { expected = joined } else { sources.append((current, joined)) }
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0) {
+            if line.hasPrefix("== ") {
+                flush()
+                current = String(line.dropFirst(3))
+                body = []
+            } else if current == nil {
+                header += line + "\n"
+            } else {
+                body.append(line)
+            }
+        }
+        flush()
+    }
+
+    var files: [String: [UInt8]] {
+        Dictionary(sources.map { ($0.path, Self.expand($0.text)) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    func recorded(_ output: String) -> String {
+        header + sources.map { "== \($0.path)\n\($0.text)" }.joined() + "== expected\n" + output
+    }
+
+    static func expand(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{") {
+            out += Array(rest[..<open.lowerBound].utf8)
+            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
+            let words = rest[open.upperBound..<close.lowerBound].split(separator: " ", maxSplits: 2)
+            switch words.first {
+            case "tab": out.append(9)
+            case "byte": out.append(UInt8(words[1], radix: 16) ?? 0)
+            case "repeat": out += Array(repeating: Array(words[2].utf8), count: Int(words[1]) ?? 0).flatMap { $0 }
+            default: break
+            }
+            rest = rest[close.upperBound...]
+        }
+        return out + Array(rest.utf8)
+    }
+}
+
+/// A temporary folder, removed when the value is released.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func write(_ relative: String, _ bytes: [UInt8]) throws {
+        let file = url.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: file)
+    }
+
+    func write(_ relative: String, _ text: String) throws { try write(relative, Array(text.utf8)) }
+}

@@ -1,0 +1,404 @@
+#!/usr/bin/env python3
+"""Writes schemas/*.schema.json, the JSON Schemas editors use to check garage files as riders type.
+
+The shared pieces (quantities, dates, identifiers) are defined once here and copied into each
+schema, so every schema file stands alone for editors that cannot follow references between files.
+Edit this script, not the JSON, then run: python3 scripts/generate-schemas.py
+(`--check` only compares, and exits 1 when a schema file differs; the tests run it).
+The source of truth is the decoders in Sources/BikeCheckKit/Loading/FileDecoders.swift.
+"""
+import json
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def ci(word):
+    """A regex for a word in any letter case (bikecheck lower-cases units before looking them up)."""
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
+
+
+def alternation(words):
+    return "(?:" + "|".join(ci(w) for w in sorted(words, key=lambda w: (-len(w), w))) + ")"
+
+
+TIME_UNITS = ["h", "hour", "hours", "min", "mins", "minute", "minutes"]
+DISTANCE_UNITS = ["km", "mi", "mile", "miles"]
+CALENDAR_UNITS = ["day", "days", "week", "weeks", "month", "months", "year", "years"]
+RIDE_UNITS = ["ride", "rides"]
+ALL_UNITS = TIME_UNITS + DISTANCE_UNITS + CALENDAR_UNITS + RIDE_UNITS
+
+SP = "[ \\t]*"
+# Quantity.parse: an optional sign, digits with at most one point, then the unit; more than zero.
+NUMBER = "\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)"
+POSITIVE = "(?=[^A-Za-z]*[1-9])"
+
+
+def quantity_pattern(units):
+    return f"^{SP}{POSITIVE}{NUMBER}{SP}{alternation(units)}{SP}$"
+
+
+QUANTITY_HELP = "Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`."
+
+# Quantity.parseDuration: `1:30`, `1:30:00`, `1h30`, `90 min`, `1 h 30 min`, `1.5 h`.
+UNSIGNED = "(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)"
+DURATION = (
+    "^(?=.*[1-9])(?:"
+    f"{SP}[0-9]+:0*[0-5]?[0-9](?::0*[0-5]?[0-9])?{SP}"
+    f"|{SP}{NUMBER}{SP}[hH]0*[0-5]?[0-9]{SP}"
+    f"|{SP}(?: *{UNSIGNED} *{alternation(TIME_UNITS)} *)+{SP}"
+    ")$"
+)
+
+# isIdentifier: a letter or digit, then letters, digits, '-', '_' and '.'.
+IDENTIFIER = "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+
+CYCLING = ["Ride", "GravelRide", "MountainBikeRide", "EBikeRide", "EMountainBikeRide", "VirtualRide", "Velomobile", "Handcycle"]
+SPORT_TYPES = ["AlpineSki", "BackcountrySki", "Badminton", "Basketball", "Canoeing", "Cricket", "Crossfit", "Dance",
+    "EBikeRide", "Elliptical", "EMountainBikeRide", "Golf", "GravelRide", "Handcycle", "HighIntensityIntervalTraining", "Hike",
+    "IceSkate", "InlineSkate", "Kayaking", "Kitesurf", "MountainBikeRide", "NordicSki", "Padel", "PhysicalTherapy", "Pickleball",
+    "Pilates", "Racquetball", "Ride", "RockClimbing", "RollerSki", "Rowing", "Run", "Sail", "Skateboard", "Snowboard", "Snowshoe",
+    "Soccer", "Squash", "StairStepper", "StandUpPaddling", "Surfing", "Swim", "TableTennis", "Tennis", "TrailRun", "Velomobile",
+    "VirtualRide", "VirtualRow", "VirtualRun", "Volleyball", "Walk", "WeightTraining", "Wheelchair", "Windsurf", "Workout", "Yoga"]
+
+
+def plain(md):
+    return re.sub(r"`([^`]*)`", r"\1", md)
+
+
+def p(schema, md, **extra):
+    """A property: its schema, with a plain description and a markdown one for hovers."""
+    out = {"description": plain(md), "markdownDescription": md}
+    out.update(schema)
+    out.update(extra)
+    return out
+
+
+# Bikecheck reads any scalar as text, so `name: 2024` is fine; null is not.
+TEXT = {"type": ["string", "number", "boolean"]}
+
+DEFS = {
+    "text": p(TEXT, "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`."),
+    "date": p({"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"},
+              "A calendar date written `YYYY-MM-DD`, e.g. `2025-03-01`. It must be a real day (no `2025-02-30`).",
+              examples=["2025-03-01"], patternErrorMessage="Write a date as YYYY-MM-DD, e.g. 2025-03-01."),
+    "identifier": p({"type": "string", "pattern": IDENTIFIER},
+                    "An id: starts with a letter or digit, then letters, digits, `-`, `_` and `.`, e.g. `chain-lube`.",
+                    patternErrorMessage="Use letters, digits, '-', '_' and '.', e.g. chain-lube."),
+    "quantity": p({"type": "string", "pattern": quantity_pattern(ALL_UNITS)},
+                  "An amount with a unit, more than zero. " + QUANTITY_HELP +
+                  "\n\nUnits: time `h` `hour(s)` `min` `mins` `minute(s)`; distance `km` `mi` `mile(s)`; calendar `day(s)` `week(s)` `month(s)` `year(s)`; count `ride(s)`.",
+                  examples=["10 h", "90 min", "1500 km", "900 mi", "30 days", "2 weeks", "6 months", "1 year", "25 rides"],
+                  patternErrorMessage="Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides."),
+    "distance": p({"type": "string", "pattern": quantity_pattern(DISTANCE_UNITS)},
+                  "A distance, more than zero: `2500 km`, `1500 mi` (units `km`, `mi`, `mile`, `miles`).",
+                  examples=["2500 km", "1500 mi"], patternErrorMessage="Write a distance, e.g. 2500 km or 1500 mi."),
+    "fraction": p({"oneOf": [
+        {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+        {"type": "string", "pattern": f"^{SP}0*(?:[1-9][0-9]?(?:\\.[0-9]*)?|\\.0*[1-9][0-9]*){SP}%{SP}$|^{SP}0*\\.0*[1-9][0-9]*{SP}$"},
+    ]}, "A threshold between 0 % and 100 % (both excluded): a percentage such as `80%` or a fraction such as `0.8`.",
+        examples=["80%", 0.8]),
+    "sportType": p({"anyOf": [{"enum": SPORT_TYPES}, {"type": "string"}]},
+                   "A Strava sport type. Cycling types: " + ", ".join(f"`{t}`" for t in CYCLING) +
+                   ". Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
+                   examples=CYCLING),
+}
+
+
+def sport_types_list(md):
+    return p({"anyOf": [{"$ref": "#/definitions/sportType"},
+                        {"type": "array", "items": {"$ref": "#/definitions/sportType"}}]},
+             md, examples=[["Ride", "GravelRide"]])
+
+
+def every():
+    return p({"anyOf": [{"$ref": "#/definitions/quantity"},
+                        {"type": "array", "minItems": 1, "items": {"$ref": "#/definitions/quantity"}}]},
+             "How often: one limit, or a list meaning *whichever comes first*. " + QUANTITY_HELP,
+             examples=["10 h", "3000 km", ["100 h", "12 months"]])
+
+
+INTERVAL = p({
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "task": p({"$ref": "#/definitions/text"}, "What to do, as shown in reports, e.g. `Clean and lube the chain`. Defaults to the interval id."),
+        "component": p({"$ref": "#/definitions/identifier"}, "The component this task is about (a key under the bike's `components:`). Its install date anchors the count until the task is first done."),
+        "replaces": p({"$ref": "#/definitions/identifier"}, "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date)."),
+        "every": every(),
+        "due_soon": p({"$ref": "#/definitions/fraction"}, "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`."),
+        "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
+    },
+}, "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
+    defaultSnippets=[{"label": "interval", "description": "A task and how often",
+                      "body": {"task": "${1:Clean and lube the chain}", "every": "${2:10 h}"}}])
+
+INTERVALS = p({
+    "type": "object",
+    "propertyNames": {"pattern": IDENTIFIER},
+    "additionalProperties": {"$ref": "#/definitions/interval"},
+}, "Service intervals by id (letters, digits, `-`, `_`, `.`), e.g. `chain-lube:`.")
+
+
+def schema(name, title, md, body, defs):
+    out = {"$schema": "http://json-schema.org/draft-07/schema#", "title": title,
+           "description": plain(md), "markdownDescription": md}
+    out.update(body)
+    if defs:
+        out["definitions"] = {k: v for k, v in {**DEFS, "interval": INTERVAL}.items() if k in defs}
+    return out
+
+
+GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
+    "Settings for the whole garage (`garage.yaml`). Every key is optional.", {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "name": p({"$ref": "#/definitions/text"}, "The garage's name, for reports.", examples=["Sam's garage"]),
+        "units": p({"enum": ["metric", "imperial"]}, "Units for reports: `metric` (km) or `imperial` (mi). Default `metric`."),
+        "currency": p({"$ref": "#/definitions/text"}, "Currency of log costs, e.g. `EUR`, `USD`, `GBP`.", examples=["EUR", "USD", "GBP"]),
+        "due_soon": p({"$ref": "#/definitions/fraction"}, "An interval is *due soon* past this share of its limit: `80%` or `0.8`. Default `80%`."),
+        "counts": sport_types_list("Strava sport types that wear a bike, for bikes that do not say otherwise. One type or a list."),
+        "strava": p({
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "client_id": p({"type": ["string", "integer"]}, "Your Strava API application's client id (a number, from strava.com/settings/api). The secret and tokens never go in the garage."),
+            },
+        }, "Strava settings."),
+    },
+}, ["text", "fraction", "sportType"])
+
+BIKE = schema("bike.schema.json", "bikecheck bike file",
+    "One bike (`bikes/ID.yaml`); its id is the file name.", {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name"],
+    "properties": {
+        "name": p({"$ref": "#/definitions/text"}, "The bike's name, e.g. `Canyon Grail CF SL 7`.", examples=["Canyon Grail CF SL 7"]),
+        "strava": p({"type": "string", "pattern": "^b[0-9]+$"}, "The bike's Strava gear id, `b` and digits (see `bikecheck sync`). Activities with this gear id count for this bike.",
+                    examples=["b12345678"], patternErrorMessage="Bike gear ids look like b12345678."),
+        "bought": p({"$ref": "#/definitions/date"}, "When the bike was bought, `YYYY-MM-DD`; intervals with no other anchor count from here."),
+        "retired": p({"$ref": "#/definitions/date"}, "When the bike was retired, `YYYY-MM-DD`; `status` leaves it out unless named."),
+        "templates": p({"anyOf": [{"$ref": "#/definitions/identifier"}, {"type": "array", "items": {"$ref": "#/definitions/identifier"}}, {"type": "null"}]},
+                       "Templates (file names in `templates/`, without `.yaml`) whose intervals this bike gets, in order; the bike overrides by interval id.",
+                       examples=[["road-basics", "tubeless"]]),
+        "counts": sport_types_list("Strava sport types that wear this bike (default: `counts` in `garage.yaml`). One type or a list."),
+        "components": p({
+            "type": ["object", "null"],
+            "propertyNames": {"pattern": IDENTIFIER},
+            "additionalProperties": p({
+                "type": ["object", "null"],
+                "additionalProperties": False,
+                "properties": {
+                    "name": p({"$ref": "#/definitions/text"}, "What is fitted, e.g. `Shimano CN-M8100`."),
+                    "installed": p({"$ref": "#/definitions/date"}, "When it was fitted, `YYYY-MM-DD`; intervals about it count from here until first done."),
+                    "hours": p({"type": "number", "minimum": 0}, "Ride hours it had before tracking started (a second-hand part), e.g. `120`."),
+                    "distance": p({"$ref": "#/definitions/distance"}, "Distance it had before tracking started, e.g. `2500 km`."),
+                    "rides": p({"type": "number", "minimum": 0}, "Rides it had before tracking started."),
+                    "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
+                },
+            }, "A component; may be empty (`chain:` alone).",
+                defaultSnippets=[{"label": "component", "description": "What is fitted and since when",
+                                  "body": {"name": "${1:Shimano CN-M8100}", "installed": "${2:2025-03-01}"}}]),
+        }, "Parts whose life is tracked, by id (letters, digits, `-`, `_`, `.`), e.g. `chain:`."),
+        "intervals": {**INTERVALS, "type": ["object", "null"]},
+        "log": p({
+            "type": ["array", "null"],
+            "items": p({
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["date", "done"],
+                "properties": {
+                    "date": p({"$ref": "#/definitions/date"}, "When it was done, `YYYY-MM-DD`."),
+                    "done": p({"anyOf": [{"$ref": "#/definitions/identifier"},
+                                         {"type": "array", "minItems": 1, "items": {"$ref": "#/definitions/identifier"}}]},
+                              "The interval ids done: one id or a non-empty list, e.g. `[chain-replace, chain-lube]`.",
+                              examples=[["chain-lube"]]),
+                    "cost": p({"type": "number", "minimum": 0}, "What it cost, a plain number in the garage's currency, e.g. `45.99`."),
+                    "note": p({"$ref": "#/definitions/text"}, "A note, e.g. which part was fitted."),
+                },
+            }, "One service: `date`, `done`, and optionally `cost` and `note`.",
+                defaultSnippets=[{"label": "log entry", "description": "What was done on which day",
+                                  "body": {"date": "${1:2025-03-01}", "done": ["${2:chain-lube}"]}}]),
+        }, "What was done, oldest first; `bikecheck done` appends here."),
+        "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
+    },
+}, ["text", "date", "identifier", "quantity", "distance", "fraction", "sportType", "interval"])
+
+TEMPLATE = schema("template.schema.json", "bikecheck template file",
+    "A reusable set of service intervals (`templates/ID.yaml`); bikes list it under `templates:`.", {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "intervals"],
+    "properties": {
+        "name": p({"$ref": "#/definitions/text"}, "The template's name, e.g. `Road bike basics`."),
+        "description": p({"$ref": "#/definitions/text"}, "What the template is for."),
+        "source": p({"$ref": "#/definitions/text"}, "Where the schedule comes from (a maker's manual, a URL)."),
+        "intervals": INTERVALS,
+    },
+}, ["text", "identifier", "quantity", "fraction", "interval"])
+
+RIDES = schema("rides.schema.json", "bikecheck rides.yaml",
+    "Rides entered by hand (`rides.yaml`), for bikes not on Strava or offline use.", {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["rides"],
+    "properties": {
+        "rides": p({
+            "type": ["array", "null"],
+            "items": p({
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["date", "bike", "time"],
+                "properties": {
+                    "date": p({"$ref": "#/definitions/date"}, "The day of the ride, `YYYY-MM-DD`."),
+                    "bike": p({"$ref": "#/definitions/identifier"}, "The bike's id (its file name in `bikes/`, without `.yaml`)."),
+                    "time": p({"type": "string", "pattern": DURATION}, "Moving time: `1h30`, `1:30`, `90 min`, `1 h 30 min` or `1.5 h`.",
+                              examples=["1h30", "1:30", "90 min"], patternErrorMessage="Write e.g. 1h30, 1:30, 90 min or 2 h."),
+                    "distance": p({"$ref": "#/definitions/distance"}, "Distance ridden, e.g. `35 km` or `20 mi`. Default 0."),
+                    "sport": p({"$ref": "#/definitions/sportType"},
+                               "The Strava sport type of the ride, e.g. `EBikeRide`; filtered by the bike's `counts` like Strava activities (default: always counts)."),
+                    "name": p({"$ref": "#/definitions/text"}, "A name for the ride."),
+                },
+            }, "One ride: `date`, `bike`, `time`, and optionally `distance`, `sport`, `name`.",
+                defaultSnippets=[{"label": "ride", "description": "A ride entered by hand",
+                                  "body": {"date": "${1:2025-11-12}", "bike": "${2:bike-id}", "time": "${3:1h30}", "distance": "${4:30 km}"}}]),
+        }, "The rides, e.g. `- {date: 2025-11-12, bike: commuter, time: 47 min, distance: 17 km}`."),
+    },
+}, ["text", "date", "identifier", "distance", "sportType"])
+
+TIMESTAMP = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$"
+NULLABLE_TEXT = {"type": ["string", "null"]}
+ACTIVITIES = schema("activities.schema.json", "bikecheck activity cache",
+    "A month of cached Strava activities (`activities/YYYY-MM.json`), written by `bikecheck sync`: sorted by start date then id, Strava's field names and units. Unknown fields are kept for newer versions.", {
+    "type": "array",
+    "items": p({
+        "type": "object",
+        "required": ["id", "start_date", "moving_time", "distance"],
+        # Either names the sport; null counts as missing.
+        "anyOf": [{"required": ["sport_type"], "properties": {"sport_type": {"type": "string"}}},
+                  {"required": ["type"], "properties": {"type": {"type": "string"}}}],
+        "properties": {
+            "id": p({"type": "integer", "minimum": 1}, "Strava's activity id."),
+            "name": p(NULLABLE_TEXT, "The activity's title."),
+            "sport_type": p(NULLABLE_TEXT, "Strava sport type, e.g. `Ride`, `GravelRide`."),
+            "type": p(NULLABLE_TEXT, "Strava's older, coarser activity type; used when `sport_type` is missing."),
+            "start_date": p({"type": "string", "pattern": TIMESTAMP}, "Start time in UTC, e.g. `2025-10-02T06:12:00Z`; the file is named by its month."),
+            "start_date_local": p({"type": ["string", "null"], "pattern": TIMESTAMP}, "The rider's wall-clock start time, written with a `Z` as Strava does."),
+            "timezone": p(NULLABLE_TEXT, "Strava's time zone description, e.g. `(GMT+01:00) Europe/Berlin`."),
+            "moving_time": p({"type": "number", "minimum": 0}, "Moving time in seconds."),
+            "elapsed_time": p({"type": ["number", "null"], "minimum": 0}, "Elapsed time in seconds; the moving time when missing."),
+            "distance": p({"type": "number", "minimum": 0}, "Distance in metres."),
+            "total_elevation_gain": p({"type": ["number", "null"]}, "Climbing in metres."),
+            "gear_id": p(NULLABLE_TEXT, "The gear (bike) id, e.g. `b12345678`; null when none was set."),
+            "trainer": p({"type": ["boolean", "null"]}, "Ridden on a trainer."),
+            "commute": p({"type": ["boolean", "null"]}, "Marked as a commute."),
+            "manual": p({"type": ["boolean", "null"]}, "Entered by hand on Strava."),
+        },
+    }, "One activity, as Strava describes it."),
+}, [])
+
+DAY = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"}
+NULLABLE_DAY = {"type": ["string", "null"], "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"}
+MEASURES = ["time", "distance", "days", "months", "rides"]
+
+
+def closed(props, required=None, md=""):
+    return p({"type": "object", "additionalProperties": False, "required": required or list(props), "properties": props}, md)
+
+
+LIMIT = closed({
+    "every": p({"type": "string"}, "The limit as written, e.g. `10 h`."),
+    "measure": p({"enum": MEASURES}, "What it measures: `time` (seconds), `distance` (metres), `days`, `months` or `rides`."),
+    "unit": p({"type": "string"}, "The unit it was written in, e.g. `h`, `km`, `months`."),
+    "unit_size": p({"type": "number", "exclusiveMinimum": 0}, "The unit's size in the measure's base unit (3600 for `h`)."),
+    "limit": p({"type": "number", "exclusiveMinimum": 0}, "The limit in the base unit."),
+    "used": p({"type": "number", "minimum": 0}, "Used so far, in the base unit."),
+    "progress": p({"type": "number", "minimum": 0}, "`used / limit`; 1 or more is overdue."),
+    "due": p(NULLABLE_DAY, "The day the limit is reached at the recent pace, or absent without a pace."),
+}, required=["every", "measure", "unit", "unit_size", "limit", "used", "progress"], md="One limit of an interval and how far along it is.")
+
+INTERVAL_STATUS = closed({
+    "id": p({"type": "string"}, "The interval id."),
+    "task": p({"type": "string"}, "What to do."),
+    "component": p({"type": ["string", "null"]}, "The component it is about."),
+    "template": p({"type": ["string", "null"]}, "The template it came from."),
+    "state": p({"enum": ["overdue", "due-soon", "ok"]}, "How urgent: `overdue`, `due-soon` or `ok`."),
+    "progress": p({"type": "number", "minimum": 0}, "The largest fraction over the limits; 1 or more is overdue."),
+    "since": p(NULLABLE_DAY, "The anchor day the count starts from."),
+    "anchor": p({"enum": ["done", "installed", "replaced", "bought", "first-ride", "none"]}, "What the count starts from."),
+    "usage": closed({
+        "moving_time": p({"type": "number", "minimum": 0}, "Moving time in seconds."),
+        "distance": p({"type": "number", "minimum": 0}, "Distance in metres."),
+        "days": p({"type": "integer"}, "Calendar days since the anchor."),
+        "rides": p({"type": "integer", "minimum": 0}, "Rides since the anchor."),
+    }, md="Usage since the anchor, in Strava's units."),
+    "limits": p({"type": "array", "items": LIMIT}, "Each limit and its progress."),
+    "due": p(NULLABLE_DAY, "The earliest day a limit is reached at the recent pace."),
+}, required=["id", "task", "state", "progress", "anchor", "usage", "limits"], md="One interval's status.")
+
+STATUS = schema("status.schema.json", "bikecheck status --format json",
+    "What `bikecheck status --format json` prints: every bike's intervals, most urgent first.", {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["as_of", "units", "bikes"],
+    "properties": {
+        "as_of": p(DAY, "The day the report is computed for."),
+        "units": p({"enum": ["metric", "imperial"]}, "The garage's units."),
+        "bikes": p({"type": "array", "items": closed({
+            "id": p({"type": "string"}, "The bike id (its file name)."),
+            "name": p({"type": "string"}, "The bike's name."),
+            "retired": p(NULLABLE_DAY, "When the bike was retired."),
+            "intervals": p({"type": "array", "items": INTERVAL_STATUS}, "Its intervals, most urgent first."),
+        }, required=["id", "name", "intervals"], md="One bike.")}, "The bikes reported."),
+    },
+}, [])
+
+POSITION = closed({
+    "line": p({"type": "integer", "minimum": 1}, "1-based line."),
+    "column": p({"type": "integer", "minimum": 1}, "1-based column."),
+}, md="A position in a file.")
+
+VALIDATE = schema("validate.schema.json", "bikecheck validate --format json",
+    "What `bikecheck validate --format json` prints: counts and every diagnostic.", {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["errors", "warnings", "diagnostics"],
+    "properties": {
+        "errors": p({"type": "integer", "minimum": 0}, "How many diagnostics are errors."),
+        "warnings": p({"type": "integer", "minimum": 0}, "How many diagnostics are warnings."),
+        "diagnostics": p({"type": "array", "items": closed({
+            "id": p({"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"}, "A stable kebab-case id, e.g. `unknown-key`."),
+            "severity": p({"enum": ["error", "warning"]}, "`error` or `warning`."),
+            "message": p({"type": "string", "minLength": 1}, "What is wrong."),
+            "file": p({"type": "string"}, "The file, relative to where bikecheck ran."),
+            "start": POSITION,
+            "end": POSITION,
+            "notes": p({"type": "array", "items": closed({
+                "message": p({"type": "string"}, "The note."),
+                "file": p({"type": "string"}, "Where it points."),
+                "line": p({"type": ["integer", "null"], "minimum": 1}, "1-based line."),
+                "column": p({"type": ["integer", "null"], "minimum": 1}, "1-based column."),
+            }, required=["message", "file"], md="A related location.")}, "Related locations."),
+            "help": p({"type": ["string", "null"]}, "How to fix it."),
+        }, required=["id", "severity", "message", "file", "notes"], md="One problem, located.")}, "Every problem, in file order."),
+    },
+}, [])
+
+check = "--check" in sys.argv
+stale = []
+for name, value in [("garage", GARAGE), ("bike", BIKE), ("template", TEMPLATE), ("rides", RIDES),
+                    ("activities", ACTIVITIES), ("status", STATUS), ("validate", VALIDATE)]:
+    path = ROOT / "schemas" / f"{name}.schema.json"
+    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    if check:
+        if not path.exists() or path.read_text() != text:
+            stale.append(str(path.relative_to(ROOT)))
+    else:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text)
+if stale:
+    sys.exit("out of date with scripts/generate-schemas.py (run it): " + ", ".join(stale))
