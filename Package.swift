@@ -35,8 +35,8 @@ let package = Package(
         .testTarget(
             name: "BikeCheckKitTests",
             dependencies: ["BikeCheckKit", "Diagnostics", "LocatedYAML"],
-            // Read in place by CatalogueTests and SchemaTests (found from #filePath), not bundled.
-            exclude: ["Catalogue", "SchemaFixtures"]
+            // Read in place by CatalogueTests, SchemaTests and WriteGoldenTests (found from #filePath), not bundled.
+            exclude: ["Catalogue", "SchemaFixtures", "Golden"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["BikeCheckKit", "bikecheck"]),
     ]
