@@ -90,7 +90,7 @@ struct FileStyle {
         let text = doc.source
         func column(_ offset: Int) -> Int {
             let line = text.position(ofOffset: offset).line
-            return offset - text.lineStarts[line - 1]
+            return indentation(offset, lineStart: text.lineStarts[line - 1], in: bytes)
         }
         while let node = stack.popLast() {
             switch node {
@@ -208,6 +208,13 @@ extension FileStyle {
         return lines
     }
 
+}
+
+/// Columns from the start of the line to `offset`, in bytes (indentation is ASCII), not counting
+/// a byte-order mark at the start of the file.
+func indentation(_ offset: Int, lineStart: Int, in bytes: [UInt8]) -> Int {
+    let bom = lineStart == 0 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    return max(0, offset - lineStart - bom)
 }
 
 /// The offset of the `-` that introduces a block sequence item starting at `offset`.
@@ -390,7 +397,7 @@ private struct Planner {
     /// Bytes from the start of the line to `offset` (indentation is ASCII, so bytes are columns).
     func lineColumn(of offset: Int) -> Int {
         let line = doc.source.position(ofOffset: offset).line
-        return offset - doc.source.lineStarts[line - 1]
+        return indentation(offset, lineStart: doc.source.lineStarts[line - 1], in: bytes)
     }
 
     /// Inserts whole lines after the last line of `node` (after a trailing comment on that line,

@@ -1,4 +1,5 @@
 import Diagnostics
+import Foundation
 import LocatedYAML
 import Testing
 
@@ -93,11 +94,28 @@ let handWrittenCorpus: [String] = [
     """,
 ]
 
+/// The example garage's YAML files: real hand-written bikes, templates and rides.
+let exampleGarageFiles: [String] = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("example-garage")
+    var texts: [String] = []
+    for folder in ["", "bikes/", "templates/"] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path + "/" + folder)) ?? []
+        for name in names.sorted() where name.hasSuffix(".yaml") {
+            if let data = FileManager.default.contents(atPath: root.path + "/" + folder + name) {
+                texts.append(String(decoding: data, as: UTF8.self))
+            }
+        }
+    }
+    return texts
+}()
+
 /// A corpus file in each of its variants: as written, with CRLF, without a final newline.
-let corpusVariants: [String] = handWrittenCorpus.flatMap { text -> [String] in
+let corpusVariants: [String] = (handWrittenCorpus + exampleGarageFiles).flatMap { text -> [String] in
     let trimmed = text.hasSuffix("\n") ? String(text.dropLast()) : text
     let crlf = text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
-    return [text, trimmed, crlf, String(crlf.dropLast(crlf.hasSuffix("\r\n") ? 2 : 0))]
+    // "\r\n" is one Character, so dropping one drops the whole line break.
+    return [text, trimmed, crlf, String(crlf.dropLast(crlf.hasSuffix("\r\n") ? 1 : 0))]
 }
 
 /// Every path to a node, with the node.
@@ -143,6 +161,10 @@ func randomEdit(_ root: YAMLNode, _ rng: inout SeededGenerator) -> YAMLEdit? {
 func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omittingEmptySubsequences: false) }
 
 @Suite struct YAMLEditorPropertyTests {
+    @Test func theCorpusHoldsTheExampleGarage() {
+        #expect(exampleGarageFiles.count >= 10)
+    }
+
     @Test func noEditIsByteIdenticalForEveryCorpusFile() throws {
         for text in corpusVariants {
             let doc = YAMLDocument(path: "t.yaml", bytes: Array(text.utf8))
@@ -154,7 +176,7 @@ func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omitting
     @Test func randomEditsChangeOnlyTheirOwnLinesAndReadBackAsIntended() throws {
         var rng = SeededGenerator(seed: 2026)
         var applied = 0, refused = 0
-        for _ in 0..<600 {
+        for _ in 0..<1000 {
             let text = corpusVariants[Int.random(in: 0..<corpusVariants.count, using: &rng)]
             let doc = YAMLDocument(path: "t.yaml", bytes: Array(text.utf8))
             guard let root = doc.root, let edit = randomEdit(root, &rng) else { continue }
@@ -163,6 +185,7 @@ func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omitting
                 result = try YAMLEditor(document: doc).apply([edit])
             } catch {
                 refused += 1
+                if ProcessInfo.processInfo.environment["SHOW_REFUSALS"] != nil { print("REFUSED", edit, error.diagnostics.map { "\($0.id): \($0.message)" }) }
                 #expect(error.diagnostics.allSatisfy { $0.location.file == "t.yaml" })
                 continue
             }
@@ -202,21 +225,13 @@ func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omitting
                 #expect(m.entry(key) != nil)
             }
         }
+        print("YAMLEditor property: \(applied) edits applied, \(refused) refused")
         // Most edits must go through, or the property says little.
-        #expect(applied > 300, "only \(applied) edits applied, \(refused) refused")
+        #expect(applied > 550, "only \(applied) edits applied, \(refused) refused")
     }
 }
 
 extension String {
-    func replacingCRLF() -> String {
-        var out = ""
-        var previous: Character?
-        for c in self {
-            if c == "\r\n" { previous = c; continue }
-            out.append(c)
-            previous = c
-        }
-        _ = previous
-        return out
-    }
+    /// The text without its CRLF line breaks ("\r\n" is one Character), to look for bare LFs.
+    func replacingCRLF() -> String { String(filter { $0 != "\r\n" }) }
 }

@@ -152,3 +152,33 @@ let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPa
         #expect(try edited("a: \"x\"\n", [.addKey("c", .text("no"), in: [])]) == "a: \"x\"\nc: \"no\"\n")
     }
 }
+
+
+@Suite struct YAMLEditorEdgeTests {
+    @Test func appendingAfterABlockScalarAtTheEndOfAFileWithoutANewlineIsRefused() throws {
+        // The scalar's text would gain a line break: the check catches it and nothing is written.
+        let text = "log:\n- note: |\n    last words"
+        let diagnostics = try #require(refusal(text, [.append(.plain("x"), to: ["log"])]))
+        #expect(diagnostics.map(\.id) == ["yaml-edit-unsafe"])
+        #expect(diagnostics.first?.location.range?.start.line == 3)
+    }
+
+    @Test func aKeepChompedBlockScalarKeepsItsTrailingBlankLines() throws {
+        let text = "notes: |+\n  kept\n\nname: x\nlog:\n  - a\n"
+        #expect(try edited(text, [.addKey("bought", .plain("2024-01-01"), in: [], after: ["notes"])])
+                == "notes: |+\n  kept\n\nbought: 2024-01-01\nname: x\nlog:\n  - a\n")
+    }
+
+    @Test func documentStartAndEndMarkersAreKept() throws {
+        let text = "---\nname: x\n...\n"
+        #expect(try edited(text, [.addKey("log", .list([.plain("a")]), in: [])]) == "---\nname: x\nlog:\n  - a\n...\n")
+    }
+
+    @Test func nestedAppendsUseTheNestedIndentation() throws {
+        let text = "intervals:\n   chain-lube:\n      every: 10 h\n"
+        #expect(try edited(text, [.addKey("task", .text("Lube"), in: ["intervals", "chain-lube"])])
+                == "intervals:\n   chain-lube:\n      every: 10 h\n      task: Lube\n")
+        #expect(try edited(text, [.addKey("wax", .mapping([YAMLPair("every", .plain("300 km"))]), in: ["intervals"])])
+                == "intervals:\n   chain-lube:\n      every: 10 h\n   wax:\n      every: 300 km\n")
+    }
+}

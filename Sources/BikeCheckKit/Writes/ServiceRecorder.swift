@@ -50,7 +50,9 @@ public enum ServiceRecorder {
         let doc = YAMLDocument(path: file, bytes: bytes)
         guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
 
-        if bike.log.contains(where: { $0.date == date && Set($0.done.map(\.value.rawValue)) == Set(ids) && $0.cost.map { String($0) } == record.cost.flatMap { Double($0) }.map { String($0) } && $0.note == record.note }) {
+        // Running the same command twice (a retried script, a double Enter) records it once.
+        let cost = record.cost.flatMap(Double.init)
+        if bike.log.contains(where: { $0.date == date && Set($0.done.map(\.value.rawValue)) == Set(ids) && $0.cost == cost && $0.note == record.note }) {
             return GarageChange(files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
                                 summary: ["\(bike.id): \(ids.joined(separator: ", ")) on \(date) is already in the log; nothing to do"])
         }
