@@ -171,3 +171,43 @@ final class TempFolder {
         #expect(bad.stderr.contains("not a ride time"))
     }
 }
+
+@Suite struct WrittenFilesMatchTheirSchemasTests {
+    /// Runs check-jsonschema from PATH; records a failure (never a skip) when it is missing.
+    func checkJSONSchema(_ arguments: [String], in directory: URL) throws -> Int32? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        guard let tool = path.split(separator: ":").map({ URL(fileURLWithPath: String($0)).appendingPathComponent("check-jsonschema") })
+            .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            Issue.record("check-jsonschema is not on PATH: run scripts/bootstrap")
+            return nil
+        }
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func everyFileTheWriteCommandsCreateMatchesTheSchemaItsModelineNames() throws {
+        let folder = try TempFolder()
+        let root = folder.root
+        #expect(try runBikecheck(["init", "."], in: root).status == 0)
+        #expect(try runBikecheck(["bike", "add", "grail", "--name", "Grail: 2024", "--strava", "b77", "--template", "gravel"], in: root).status == 0)
+        #expect(try runBikecheck(["done", "grail", "chain-lube", "--date", "2026-11-01", "--cost", "3", "--note", "yes"], in: root).status == 0)
+        #expect(try runBikecheck(["ride", "add", "grail", "--date", "2026-11-02", "--time", "1:30", "--distance", "35 km"], in: root).status == 0)
+        let templates = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("templates").path).sorted().map { "templates/" + $0 }
+        for (schema, files) in [("garage", ["garage.yaml"]), ("bike", ["bikes/grail.yaml"]), ("template", templates), ("rides", ["rides.yaml"])] {
+            for file in files {
+                let text = try String(decoding: Data(contentsOf: root.appendingPathComponent(file)), as: UTF8.self)
+                let depth = file.contains("/") ? "../" : ""
+                #expect(text.hasPrefix("# yaml-language-server: $schema=\(depth).schemas/\(schema).schema.json\n"), "\(file)")
+            }
+            let status = try checkJSONSchema(["--schemafile", ".schemas/\(schema).schema.json"] + files, in: root)
+            #expect(status == 0, "\(files) do not match \(schema).schema.json")
+        }
+    }
+}
