@@ -12,7 +12,8 @@ struct DoneCommand: ParsableCommand {
 
             Examples:
               bikecheck done grail chain-lube
-              bikecheck done grail chain-replace chain-lube --date 2025-11-16 --cost 45.99 --note "KMC X11"
+              bikecheck done grail chain-replace chain-lube --date 2025-11-16 --cost 45.99
+              bikecheck done stumpy fork-lowers --note "new wipers" --commit
             """
     )
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BikeCheckKit
+import Diagnostics
 import Foundation
 
 /// Options every command that writes to the garage shares.
@@ -10,12 +11,41 @@ struct WriteOptions: ParsableArguments {
     @Flag(help: "Commit the touched files with a descriptive message (the garage must be a git repository).")
     var commit = false
 
+    /// What a write command prints with `--format json`.
+    struct Report: Encodable {
+        var dryRun: Bool
+        /// Files written (or, with --dry-run, that would be), relative to the garage.
+        var files: [String]
+        var message: String
+        var summary: [String]
+        var commit: String?
+        var diff: String
+
+        enum CodingKeys: String, CodingKey {
+            case dryRun = "dry_run", files, message, summary, commit, diff
+        }
+    }
+
+    /// What a refused write prints with `--format json`.
+    struct Failure: Encodable {
+        var error: String
+        var help: String?
+        var diagnostics: [DiagnosticRecord]
+    }
+
     /// Carries out a planned change and tells the rider what happened; failures exit 1 or 2.
     func perform(_ plan: () throws(WriteFailure) -> GarageChange, root: String, global: GlobalOptions) throws {
         do {
             let change = try plan()
             let writer = ChangeWriter(root: root, options: ChangeWriter.Options(dryRun: dryRun, commit: commit))
             let outcome = try writer.apply(change)
+            if global.format == .json {
+                let files = dryRun ? change.files.filter(\.isChange).map(\.path) : outcome.written
+                Terminal.standardOutput.write(JSONOutput.encode(Report(
+                    dryRun: dryRun, files: files, message: change.message, summary: change.summary,
+                    commit: outcome.commit, diff: outcome.diff)))
+                return
+            }
             if dryRun {
                 Terminal.standardOutput.write(outcome.diff)
                 if outcome.diff.isEmpty { Terminal.standardError.write("nothing would change\n") }
@@ -30,10 +60,15 @@ struct WriteOptions: ParsableArguments {
 
     /// Prints why a write did not happen and gives the exit code: 2 for usage, 1 for refusals.
     func failure(_ error: WriteFailure, global: GlobalOptions) -> ExitCode {
-        if !error.diagnostics.isEmpty { global.report(error.diagnostics, sources: error.sources) }
-        var text = "error: \(error.message)\n"
-        if let help = error.help { text += "  help: \(help)\n" }
-        Terminal.standardError.write(text)
+        if global.format == .json {
+            Terminal.standardOutput.write(JSONOutput.encode(Failure(error: error.message, help: error.help,
+                                                                    diagnostics: error.diagnostics.map(DiagnosticRecord.init))))
+        } else {
+            if !error.diagnostics.isEmpty { global.report(error.diagnostics, sources: error.sources) }
+            var text = "error: \(error.message)\n"
+            if let help = error.help { text += "  help: \(help)\n" }
+            Terminal.standardError.write(text)
+        }
         return ExitCode(error.kind == .usage ? 2 : 1)
     }
 }

@@ -215,6 +215,22 @@ let handEditedBikes: [HandEditedBike] = [
         #expect(try snapshot(garage) == before)
     }
 
+    @Test func jsonOutputSaysWhatWasWrittenAndCommitted() throws {
+        let garage = try trackedGarage(bike: handEditedBikes[2].text)
+        let r = try garage.run(["done", "vélo", "bar-tape", "--date", "2026-11-16", "--commit", "--format", "json"], environment: gitAuthor)
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(json["files"] as? [String] == ["bikes/vélo.yaml"])
+        #expect(json["message"] as? String == "vélo: bar-tape done 2026-11-16")
+        #expect((json["commit"] as? String)?.isEmpty == false)
+        #expect(json["dry_run"] as? Bool == false)
+
+        let refused = try garage.run(["done", "vélo", "bar-tap", "--format", "json"])
+        #expect(refused.status == 2)
+        let error = try #require(try JSONSerialization.jsonObject(with: Data(refused.stdout.utf8)) as? [String: Any])
+        #expect((error["error"] as? String)?.contains("did you mean 'bar-tape'?") == true)
+    }
+
     @Test func aLogTheEngineCannotEditSafelyIsRefusedWithItsLocation() throws {
         let text = "name: Flow\ntemplates: [road]\nlog: [{date: 2026-01-01, done: [chain-lube]}]\n"
         let garage = try trackedGarage(bike: text)
