@@ -98,7 +98,8 @@ struct FileStyle {
                 if s.style == .singleQuoted { single += 1 }
                 if s.style == .doubleQuoted { double += 1 }
             case .sequence(let q):
-                stack += q.items
+                // Children go on the stack last-first, so the walk meets the file's first examples first.
+                stack += q.items.reversed()
                 if !q.isFlow, !foundOffset, let first = q.items.first, let dash = dashOffset(before: first.range.start.offset, in: bytes) {
                     if first.range.start.line == text.position(ofOffset: dash).line {
                         itemOffset = max(2, first.range.start.offset - dash)
@@ -106,8 +107,8 @@ struct FileStyle {
                     }
                 }
             case .mapping(let m):
+                stack += m.entries.map(\.value).reversed()
                 for entry in m.entries {
-                    stack.append(entry.value)
                     guard !m.isFlow else { continue }
                     let keyColumn = column(entry.key.range.start.offset)
                     if case .mapping(let child) = entry.value, !child.isFlow, !foundStep, let firstKey = child.entries.first?.key,
@@ -129,7 +130,6 @@ struct FileStyle {
 }
 
 extension FileStyle {
-
     func isScalar(_ v: YAMLValue) -> Bool {
         switch v {
         case .text, .plain, .null: true
