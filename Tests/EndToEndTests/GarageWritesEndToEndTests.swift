@@ -108,11 +108,20 @@ final class TempFolder {
         let r = try garage.run(["template", "apply", "tubeless", "grail"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try garage.read("bikes/grail.yaml") == "name: Grail\ntemplates: [road, tubeless]   # mine\ncomponents:\n  chain:\n  tyres:\n")
+        // A template that tracks parts the bike lacks adds them, so validate stays quiet.
+        let fork = try garage.run(["template", "apply", "suspension-fork", "grail"])
+        #expect(fork.status == 0, "\(fork.stderr)")
+        #expect(try garage.read("bikes/grail.yaml") == "name: Grail\ntemplates: [road, tubeless, suspension-fork]   # mine\ncomponents:\n  chain:\n  tyres:\n  fork:\n")
+        #expect(try garage.run(["validate"]).stderr.isEmpty)
         let again = try garage.run(["template", "apply", "tubeless", "grail"])
         #expect(again.stdout.contains("already uses"))
         let show = try garage.run(["template", "show", "tubeless"])
         #expect(show.stdout.contains("sealant  every 3 months  Top up tubeless sealant"))
         #expect(show.stdout.contains("used by: grail"))
+
+        try garage.write("bikes/plain.yaml", "name: Plain\n")
+        #expect(try garage.run(["template", "apply", "road", "plain"]).status == 0)
+        #expect(try garage.read("bikes/plain.yaml") == "name: Plain\ntemplates: [road]\ncomponents:\n  chain:\n  tyres:\n")
     }
 
     @Test func templateImportCopiesFromAnotherGarageNotingTheSourceAndNeverClobbers() throws {

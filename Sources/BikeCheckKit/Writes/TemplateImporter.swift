@@ -6,7 +6,7 @@ import LocatedYAML
 public enum TemplateImporter {
     /// Adds `TEMPLATE` to the bike's `templates:` list.
     public static func apply(_ templateID: String, to bikeID: String, in context: WriteContext) throws(WriteFailure) -> GarageChange {
-        _ = try context.template(templateID)
+        let template = try context.template(templateID)
         let bike = try context.bike(bikeID).bike
         let file = bike.location.file
         guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
@@ -22,10 +22,33 @@ public enum TemplateImporter {
         case .sequence(let q)? where !q.items.isEmpty || !q.isFlow: edit = .append(.plain(templateID), to: ["templates"])
         default: edit = .set(["templates"], .flowList([.plain(templateID)]))
         }
-        let after = try context.edit(file, bytes, [edit])
+        var after = try context.edit(file, bytes, [edit])
+        var summary = ["bike '\(bikeID)' now uses template '\(templateID)'"]
+
+        // The parts the template tracks join the bike's components, so their lives can be
+        // counted; when the components are written in a way the engine will not touch, the
+        // template is still applied and validate names what is missing.
+        var missing: [String] = []
+        for part in template.intervals.flatMap({ [$0.component?.value, $0.replaces?.value] }).compactMap({ $0?.rawValue })
+        where bike.component(ComponentID(part)) == nil && !missing.contains(part) {
+            missing.append(part)
+        }
+        if !missing.isEmpty, case .mapping(let updated)? = YAMLDocument(path: file, bytes: after).root {
+            let parts = missing.map { YAMLPair($0, .null) }
+            let edits: [YAMLEdit]
+            switch updated["components"] {
+            case nil: edits = [.addKey("components", .mapping(parts), in: [], after: ["counts", "templates", "retired", "bought", "strava", "name"])]
+            case .mapping(let m)? where !m.isFlow: edits = parts.map { .addKey($0.key, $0.value, in: ["components"]) }
+            case let value? where YAMLShape(value).isEmpty: edits = [.set(["components"], .mapping(parts))]
+            default: edits = []
+            }
+            if !edits.isEmpty, let withParts = try? YAMLEditor(path: file, bytes: after).apply(edits) {
+                after = withParts
+                summary.append("added component\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) to '\(bikeID)': add 'installed:' dates so their lives count from then")
+            }
+        }
         return GarageChange(files: [FileChange(path: file, before: bytes, after: after)],
-                            message: "\(bikeID): apply template \(templateID)",
-                            summary: ["bike '\(bikeID)' now uses template '\(templateID)'"])
+                            message: "\(bikeID): apply template \(templateID)", summary: summary)
     }
 
     /// Copies templates from a file or from another garage (its templates/ folder: the named
