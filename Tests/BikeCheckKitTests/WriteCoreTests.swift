@@ -121,3 +121,47 @@ import Testing
         }
     }
 }
+
+@Suite struct ChangeWriterTests {
+    let valid = Array("name: Grail\n".utf8)
+
+    @Test func aChangeThatBreaksTheGarageIsPutBack() throws {
+        let garage = try ScratchGarage(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": valid])
+        let broken = Array("name: [not, text]\n".utf8)
+        let change = GarageChange(files: [FileChange(path: "bikes/grail.yaml", before: valid, after: broken),
+                                          FileChange(path: "bikes/new.yaml", before: nil, after: valid)], message: "m")
+        #expect {
+            try ChangeWriter(root: garage.root, options: .init()).apply(change)
+        } throws: { error in
+            guard let failure = error as? WriteFailure else { return false }
+            return failure.kind == .refused && failure.diagnostics.contains { $0.location.file == "bikes/grail.yaml" }
+        }
+        #expect(garage.read("bikes/grail.yaml") == valid)
+        #expect(garage.read("bikes/new.yaml") == nil)
+    }
+
+    @Test func aFileChangedSincePlanningIsNotOverwritten() throws {
+        let garage = try ScratchGarage(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": Array("name: Edited meanwhile\n".utf8)])
+        let change = GarageChange(files: [FileChange(path: "bikes/grail.yaml", before: valid, after: Array("name: Mine\n".utf8))], message: "m")
+        #expect(throws: WriteFailure.self) { try ChangeWriter(root: garage.root, options: .init()).apply(change) }
+        #expect(garage.read("bikes/grail.yaml") == Array("name: Edited meanwhile\n".utf8))
+    }
+
+    @Test func aDryRunReturnsTheDiffAndWritesNothing() throws {
+        let garage = try ScratchGarage(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": valid])
+        let change = GarageChange(files: [FileChange(path: "bikes/grail.yaml", before: valid, after: Array("name: Grail\nbought: 2024-01-01\n".utf8))], message: "m")
+        let outcome = try ChangeWriter(root: garage.root, options: .init(dryRun: true)).apply(change)
+        #expect(outcome.diff.contains("+bought: 2024-01-01\n"))
+        #expect(outcome.written.isEmpty)
+        #expect(garage.read("bikes/grail.yaml") == valid)
+    }
+
+    @Test func unchangedFilesAreNotWritten() throws {
+        let garage = try ScratchGarage(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": valid])
+        let outcome = try ChangeWriter(root: garage.root, options: .init(commit: true))
+            .apply(GarageChange(files: [FileChange(path: "bikes/grail.yaml", before: valid, after: valid)], message: "m"))
+        // Not even --commit outside a repository complains: there is nothing to do.
+        #expect(outcome.written.isEmpty)
+        #expect(outcome.diff.isEmpty)
+    }
+}

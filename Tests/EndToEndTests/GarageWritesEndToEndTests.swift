@@ -85,6 +85,11 @@ final class TempFolder {
         let list = try garage.run(["bike", "list"])
         #expect(list.stdout.contains("grail  Canyon Grail: CF SL  strava b1234  templates: gravel, tubeless"))
 
+        let json = try garage.run(["bike", "list", "--format", "json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.first?["id"] as? String == "grail")
+        #expect(rows.first?["templates"] as? [String] == ["gravel", "tubeless"])
+
         let again = try garage.run(["bike", "add", "grail", "--name", "Other"])
         #expect(again.status == 1)
         let typo = try garage.run(["bike", "add", "x", "--name", "X", "--template", "gravle"])
