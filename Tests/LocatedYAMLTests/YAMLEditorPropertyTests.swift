@@ -176,7 +176,7 @@ func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omitting
     @Test func randomEditsChangeOnlyTheirOwnLinesAndReadBackAsIntended() throws {
         var rng = SeededGenerator(seed: 2026)
         var applied = 0, refused = 0
-        for _ in 0..<1000 {
+        for _ in 0..<600 {
             let text = corpusVariants[Int.random(in: 0..<corpusVariants.count, using: &rng)]
             let doc = YAMLDocument(path: "t.yaml", bytes: Array(text.utf8))
             guard let root = doc.root, let edit = randomEdit(root, &rng) else { continue }
@@ -227,7 +227,7 @@ func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omitting
         }
         print("YAMLEditor property: \(applied) edits applied, \(refused) refused")
         // Most edits must go through, or the property says little.
-        #expect(applied > 550, "only \(applied) edits applied, \(refused) refused")
+        #expect(applied > 400, "only \(applied) edits applied, \(refused) refused")
     }
 }
 
