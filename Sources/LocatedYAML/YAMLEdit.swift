@@ -30,6 +30,8 @@ public indirect enum YAMLValue: Sendable, Hashable {
     case null
     /// A list of scalars written on one line: `[a, b]`.
     case flowList([YAMLValue])
+    /// A mapping of scalars and flow values written on one line: `{a: 1, b: [x]}`.
+    case flowMapping([YAMLPair])
     /// A list written as `- item` lines.
     case list([YAMLValue])
     /// A mapping written as `key: value` lines, in this order.

@@ -139,7 +139,7 @@ extension FileStyle {
 
     func isInline(_ v: YAMLValue) -> Bool {
         switch v {
-        case .text, .plain, .flowList, .null: true
+        case .text, .plain, .flowList, .flowMapping, .null: true
         case .list(let items): items.isEmpty
         case .mapping(let pairs): pairs.isEmpty
         }
@@ -152,28 +152,34 @@ extension FileStyle {
         }
     }
 
-    /// A scalar or `[a, b]` for one line; a quoted value being replaced keeps its quotes.
-    func inlineText(_ value: YAMLValue, keepQuotes: YAMLNode?) -> String {
+    /// A value on one line: a scalar, `[a, b]` or `{k: v}`; a quoted value being replaced keeps
+    /// its quotes.
+    func inlineText(_ value: YAMLValue, keepQuotes: YAMLNode?, inFlow: Bool = false) -> String {
         switch value {
         case .text(let s):
             if case .scalar(let old)? = keepQuotes, old.style == .singleQuoted || old.style == .doubleQuoted {
                 return YAMLScalarWriter(quote: old.style == .singleQuoted ? .single : .double).quoted(s)
             }
-            return writer.render(value).text
-        case .plain, .null: return writer.render(value).text
-        case .flowList(let items): return "[" + items.map { writer.render($0, inFlow: true).text }.joined(separator: ", ") + "]"
+            return writer.render(value, inFlow: inFlow).text
+        case .plain, .null: return writer.render(value, inFlow: inFlow).text
+        case .flowList(let items): return "[" + items.map { inlineText($0, keepQuotes: nil, inFlow: true) }.joined(separator: ", ") + "]"
+        case .flowMapping(let pairs):
+            return "{" + pairs.map { writer.render(.text($0.key), inFlow: true).text + ": " + inlineText($0.value, keepQuotes: nil, inFlow: true) }
+                .joined(separator: ", ") + "}"
         case .list: return "[]"
         case .mapping: return "{}"
         }
     }
 
-    func shape(of value: YAMLValue, keepQuotes: YAMLNode?) -> YAMLShape {
+    /// What `value` reads back as once written (inside `[ ]` or `{ }` when `inFlow`).
+    func shape(of value: YAMLValue, keepQuotes: YAMLNode?, inFlow: Bool = false) -> YAMLShape {
         switch value {
         case .text(let s), .plain(let s):
-            let text = inlineText(value, keepQuotes: keepQuotes)
+            let text = inlineText(value, keepQuotes: keepQuotes, inFlow: inFlow)
             return .scalar(s, plain: !(text.hasPrefix("'") || text.hasPrefix("\"")))
         case .null: return .scalar("", plain: true)
-        case .flowList(let items): return .sequence(items.map { .scalar(unquotedValue($0), plain: writer.render($0, inFlow: true).plain) })
+        case .flowList(let items): return .sequence(items.map { shape(of: $0, keepQuotes: nil, inFlow: true) })
+        case .flowMapping(let pairs): return .mapping(pairs.map { YAMLShapeEntry(key: $0.key, value: shape(of: $0.value, keepQuotes: nil, inFlow: true)) })
         case .list(let items): return .sequence(items.map { shape(of: $0, keepQuotes: nil) })
         case .mapping(let pairs): return .mapping(pairs.map { YAMLShapeEntry(key: $0.key, value: shape(of: $0.value, keepQuotes: nil)) })
         }
@@ -294,7 +300,7 @@ private struct Planner {
                                  help: "rewrite the list as '- item' lines, then try again")
                 }
                 let rendered = style.writer.render(value, inFlow: true)
-                newShape = .scalar(style.unquotedValue(value), plain: rendered.plain)
+                newShape = style.shape(of: value, keepQuotes: nil, inFlow: true)
                 if let lastItem = q.items.last {
                     splice = Splice(range: lastItem.range.end.offset..<lastItem.range.end.offset, text: Array((", " + rendered.text).utf8))
                 } else {

@@ -225,3 +225,14 @@ final class TempFolder {
         }
     }
 }
+
+@Suite struct ExampleGarageWritesEndToEndTests {
+    @Test func aRideAddedToTheExampleGarageMatchesItsOneLineEntries() throws {
+        let garage = try TempGarage(copying: true)
+        let before = try garage.read("rides.yaml")
+        let r = try garage.run(["ride", "add", "charger", "--date", "2026-11-15", "--time", "45 min", "--distance", "18.2 km"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try garage.read("rides.yaml") == before + "  - {date: 2026-11-15, bike: charger, time: 45 min, distance: 18.2 km}\n")
+        #expect(try garage.run(["validate"]).status == 0)
+    }
+}

@@ -132,7 +132,8 @@ func allPaths(_ node: YAMLNode, _ path: YAMLPath = []) -> [(YAMLPath, YAMLNode)]
 func randomValue(_ rng: inout SeededGenerator, depth: Int = 0) -> YAMLValue {
     let words = ["chain-lube", "2026-11-16", "yes", "a: b", "note #1", "Ünïcode 🚲", "45.99", "it's", "", "plain words", "- x", "null"]
     let pick = { (rng: inout SeededGenerator) in words[Int.random(in: 0..<words.count, using: &rng)] }
-    switch depth > 1 ? Int.random(in: 0..<2, using: &rng) : Int.random(in: 0..<5, using: &rng) {
+    switch depth > 1 ? Int.random(in: 0..<2, using: &rng) : Int.random(in: 0..<6, using: &rng) {
+    case 5: return .flowMapping((0..<Int.random(in: 1...3, using: &rng)).map { i in YAMLPair("f\(i)", .text(pick(&rng))) })
     case 0: return .text(pick(&rng))
     case 1: return .plain(["2026-11-16", "12", "chain-lube", "b123"][Int.random(in: 0..<4, using: &rng)])
     case 2: return .flowList((0..<Int.random(in: 1...3, using: &rng)).map { _ in .text(pick(&rng)) })

@@ -181,4 +181,12 @@ let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPa
         #expect(try edited(text, [.addKey("wax", .mapping([YAMLPair("every", .plain("300 km"))]), in: ["intervals"])])
                 == "intervals:\n   chain-lube:\n      every: 10 h\n   wax:\n      every: 300 km\n")
     }
+
+    @Test func oneLineMappingsAreWrittenInFlowStyle() throws {
+        let text = "rides:\n  - {date: 2026-01-01, time: 1h}\n"
+        let item = YAMLValue.flowMapping([YAMLPair("date", .plain("2026-01-02")), YAMLPair("time", .text("1:30")),
+                                          YAMLPair("name", .text("a, b")), YAMLPair("tags", .flowList([.plain("x")]))])
+        #expect(try edited(text, [.append(item, to: ["rides"])])
+                == text + "  - {date: 2026-01-02, time: \"1:30\", name: \"a, b\", tags: [x]}\n")
+    }
 }

@@ -30,13 +30,13 @@ public enum RideRecorder {
         guard Quantity.parseDuration(time) != nil else {
             throw .usage("'\(ride.time)' is not a ride time", help: "write e.g. 1h30, 1:30, 90 min or 2 h")
         }
-        var pairs = [YAMLPair("date", .plain(ride.date.description)), YAMLPair("bike", .plain(ride.bike)), YAMLPair("time", .text(time))]
+        var fields: [String: YAMLValue] = ["date": .plain(ride.date.description), "bike": .plain(ride.bike), "time": .text(time)]
         var described = "\(ride.date) \(time)"
         if let distance = ride.distance?.trimmingSpaces() {
             guard case .success(let q) = Quantity.parse(distance), q.measure == .distance else {
                 throw .usage("'\(distance)' is not a distance", help: "write e.g. 35 km or 20 mi")
             }
-            pairs.append(YAMLPair("distance", .text(q.text)))
+            fields["distance"] = .text(q.text)
             described += " \(q.text)"
         }
         if let sport = ride.sport {
@@ -44,12 +44,16 @@ public enum RideRecorder {
                 let hint = closest(to: sport, in: FileDecoders.knownSportTypes).map { "; did you mean '\($0)'?" } ?? ""
                 throw .usage("'\(sport)' is not a Strava sport type\(hint)", help: "cycling types: \(FileDecoders.cyclingSportTypes.joined(separator: ", "))")
             }
-            pairs.append(YAMLPair("sport", .plain(sport)))
+            fields["sport"] = .plain(sport)
         }
-        if let name = ride.name { pairs.append(YAMLPair("name", .text(name))) }
-        let entry = YAMLValue.mapping(pairs)
+        if let name = ride.name { fields["name"] = .text(name) }
 
         let before = context.read(file)
+        let existing = before.flatMap { bytes -> YAMLNode? in
+            guard case .mapping(let root)? = YAMLDocument(path: file, bytes: bytes).root else { return nil }
+            return root["rides"]
+        }
+        let entry = EntryStyle(existing, defaultOrder: FileDecoders.rideKeys).entry(fields)
         let after: [UInt8]
         if let before {
             try context.requireClean(file)

@@ -57,18 +57,18 @@ public enum ServiceRecorder {
                                 summary: ["\(bike.id): \(ids.joined(separator: ", ")) on \(date) is already in the log; nothing to do"])
         }
 
-        let style = LogStyle(root["log"])
+        let style = EntryStyle(root["log"], defaultOrder: ["date", "done", "cost", "note"])
         var fields: [String: YAMLValue] = ["date": .plain(date.description)]
         if ids.count == 1 && style.doneAsScalar {
             fields["done"] = .plain(ids[0])
-        } else if style.doneAsBlock {
+        } else if style.doneAsBlock && !style.flow {
             fields["done"] = .list(ids.map { .plain($0) })
         } else {
             fields["done"] = .flowList(ids.map { .plain($0) })
         }
         if let cost = record.cost { fields["cost"] = .plain(cost) }
         if let note = record.note { fields["note"] = .text(note) }
-        let entry = YAMLValue.mapping(style.order.compactMap { key in fields[key].map { YAMLPair(key, $0) } })
+        let entry = style.entry(fields)
 
         let edit: YAMLEdit
         switch root["log"] {
@@ -90,21 +90,32 @@ public enum ServiceRecorder {
     }
 }
 
-/// How a bike's existing log entries are written, so a new one looks the same.
-struct LogStyle {
-    var order = ["date", "done", "cost", "note"]
+/// How the entries of a list already in a file are written (key order, one line or several,
+/// `done` as a list or a single id), so a new entry looks the same.
+struct EntryStyle {
+    var order: [String]
+    /// The last entry is written `{date: …, done: […]}` on one line.
+    var flow = false
     var doneAsBlock = false
     var doneAsScalar = false
 
-    init(_ log: YAMLNode?) {
-        guard case .sequence(let q)? = log, case .mapping(let last)? = q.items.last else { return }
-        let keys = last.entries.compactMap(\.keyText).filter { order.contains($0) }
-        order = keys + order.filter { !keys.contains($0) }
+    init(_ list: YAMLNode?, defaultOrder: [String]) {
+        order = defaultOrder
+        guard case .sequence(let q)? = list, case .mapping(let last)? = q.items.last else { return }
+        let keys = last.entries.compactMap(\.keyText).filter { defaultOrder.contains($0) }
+        order = keys + defaultOrder.filter { !keys.contains($0) }
+        flow = last.isFlow
         switch last["done"] {
         case .sequence(let s)?: doneAsBlock = !s.isFlow
         case .scalar?: doneAsScalar = true
         default: break
         }
+    }
+
+    /// An entry of these fields, in this style.
+    func entry(_ fields: [String: YAMLValue]) -> YAMLValue {
+        let pairs = order.compactMap { key in fields[key].map { YAMLPair(key, $0) } }
+        return flow ? .flowMapping(pairs) : .mapping(pairs)
     }
 }
 
