@@ -263,6 +263,18 @@ let handEditedBikes: [HandEditedBike] = [
         #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
     }
 
+    @Test func aCommitHookThatRefusesPutsEveryFileBack() throws {
+        let garage = try trackedGarage(bike: handEditedBikes[2].text)
+        try garage.write(".git/hooks/pre-commit", "#!/bin/sh\necho 'not today' >&2\nexit 1\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: garage.path + "/.git/hooks/pre-commit")
+        let before = try snapshot(garage)
+        let r = try garage.run(["done", "vélo", "chain-lube", "--date", "2026-11-16", "--commit"], environment: gitAuthor)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("not today"), "\(r.stderr)")
+        #expect(try snapshot(garage) == before)
+        #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
+    }
+
     @Test func doingTheSameServiceTwiceWritesOnce() throws {
         let garage = try trackedGarage(bike: handEditedBikes[2].text)
         #expect(try garage.run(["done", "vélo", "chain-lube", "--date", "2026-11-16"]).status == 0)

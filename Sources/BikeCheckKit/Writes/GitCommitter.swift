@@ -25,9 +25,13 @@ public struct GitCommitter: Sendable {
     public func commit(_ paths: [String], message: String) throws(Failure) -> String {
         let add = try run(["add", "--"] + paths)
         guard add.status == 0 else { throw Failure(description: "git add failed: \(add.error)") }
-        let commit = try run(["commit", "--quiet", "--no-verify", "-m", message, "--only", "--"] + paths)
+        // The rider's hooks run (a pre-commit 'bikecheck validate' is a good one); if one refuses,
+        // the caller puts the files back.
+        let commit = try run(["commit", "--quiet", "-m", message, "--only", "--"] + paths)
         guard commit.status == 0 else {
-            _ = try? run(["reset", "--quiet", "--"] + paths)
+            // Unstage what was added: `reset` needs a HEAD, a first commit has none.
+            let hasHead = (try? run(["rev-parse", "--verify", "--quiet", "HEAD"]))?.status == 0
+            _ = try? run(hasHead ? ["reset", "--quiet", "--"] + paths : ["rm", "--cached", "--quiet", "--ignore-unmatch", "--"] + paths)
             let why = (commit.error + commit.output).trimmingCharacters(in: .whitespacesAndNewlines)
             throw Failure(description: "git commit failed: \(why)")
         }
