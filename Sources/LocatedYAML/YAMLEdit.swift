@@ -95,6 +95,7 @@ public indirect enum YAMLShape: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// One `key: value` of a `YAMLShape` mapping.
 public struct YAMLShapeEntry: Sendable, Hashable {
     public var key: String
     public var value: YAMLShape

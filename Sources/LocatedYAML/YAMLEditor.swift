@@ -7,8 +7,10 @@ import Diagnostics
 public struct YAMLEditor: Sendable {
     public let document: YAMLDocument
 
+    /// An editor for a parsed file; edits of a file with YAML problems are refused.
     public init(document: YAMLDocument) { self.document = document }
 
+    /// An editor for a file's bytes, parsed here.
     public init(path: String, bytes: [UInt8]) { self.init(document: YAMLDocument(path: path, bytes: bytes)) }
 
     /// A new file's text for a mapping, in the common style (two-space indent, `- ` items,

@@ -1,6 +1,7 @@
 /// Writes scalars the way a careful person would: plain unless plain style would read back as
 /// something else, then quoted in the file's preferred quote.
 public struct YAMLScalarWriter: Sendable {
+    /// `'single'` or `"double"` quotes.
     public enum Quote: Sendable { case single, double }
 
     /// The quote used when one is needed.

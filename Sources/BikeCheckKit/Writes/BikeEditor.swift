@@ -20,6 +20,7 @@ public struct NewBike: Sendable {
 
 /// Adds and retires bikes.
 public enum BikeEditor {
+    /// Plans `bikes/ID.yaml` for a new bike, with the components its templates track.
     public static func add(_ new: NewBike, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         guard isIdentifier(new.id) else {
             throw .usage("'\(new.id)' is not a valid bike id", help: "use letters, digits, '-', '_' and '.', e.g. grail (it becomes bikes/grail.yaml)")

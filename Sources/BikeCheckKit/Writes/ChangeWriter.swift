@@ -36,6 +36,7 @@ public struct ChangeWriter: Sendable {
         self.options = options
     }
 
+    /// Shows or writes the change; throws with every file as it was when anything fails.
     public func apply(_ change: GarageChange) throws(WriteFailure) -> Outcome {
         let files = change.files.filter(\.isChange)
         let diff = change.diff

@@ -7,6 +7,7 @@ public enum GarageInitializer {
     /// What `.gitignore` keeps out of git: the Strava cache (Strava's terms) and local state.
     public static let ignored = ["activities/", ".bikecheck/"]
 
+    /// Plans every file of a new garage in `root`; refuses a folder that has a garage.
     public static func plan(at root: String, name: String?) throws(WriteFailure) -> GarageChange {
         let fm = FileManager.default
         if fm.fileExists(atPath: root + "/garage.yaml") {

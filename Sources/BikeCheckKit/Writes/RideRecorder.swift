@@ -23,6 +23,7 @@ public struct NewRide: Sendable {
 public enum RideRecorder {
     public static let file = "rides.yaml"
 
+    /// Plans the new ride, after checking the bike, the date, the time and the distance.
     public static func plan(_ ride: NewRide, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         _ = try context.bike(ride.bike)
         try context.checkDate(ride.date, "the ride's date")

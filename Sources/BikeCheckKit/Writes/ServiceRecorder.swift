@@ -21,6 +21,7 @@ public struct ServiceRecord: Sendable {
 
 /// Appends services to a bike's log, in the style of the entries already there.
 public enum ServiceRecorder {
+    /// Plans the log entry, after checking the bike, the intervals, the date and the cost.
     public static func plan(_ record: ServiceRecord, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         let resolved = try context.bike(record.bike)
         let bike = resolved.bike
