@@ -281,7 +281,7 @@ private struct Planner {
             let anchorEntry = anchorIndex < m.entries.count ? m.entries[anchorIndex] : lastEntry
             let indent = lineColumn(of: firstEntry.key.range.start.offset)
             let lines = style.entryLines(key, value, indent: indent)
-            let splice = insertion(after: anchorEntry.value, lines: lines)
+            let splice = insertion(after: anchorEntry.value, lines: lines, ownerColumn: indent)
             let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
                 guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
                 entries.insert(YAMLShapeEntry(key: key, value: self.style.shape(of: value, keepQuotes: nil)), at: anchorIndex + 1)
@@ -317,7 +317,7 @@ private struct Planner {
                 }
                 let offset = max(1, first.range.start.offset - dash)
                 let lines = style.itemLines(value, dashIndent: lineColumn(of: dash), offset: offset)
-                splice = insertion(after: lastItem, lines: lines)
+                splice = insertion(after: lastItem, lines: lines, ownerColumn: lineColumn(of: dash))
                 newShape = style.shape(of: value, keepQuotes: nil)
             }
             let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
@@ -410,7 +410,9 @@ private struct Planner {
 
     /// Inserts whole lines after the last line of `node` (after a trailing comment on that line,
     /// before any comment lines or blank lines that follow it).
-    func insertion(after node: YAMLNode, lines: [String]) -> Splice {
+    /// Comment lines right below, indented deeper than `ownerColumn` (the entry's key or `-`),
+    /// belong to the entry and stay above the new lines.
+    func insertion(after node: YAMLNode, lines: [String], ownerColumn: Int? = nil) -> Splice {
         let starts = doc.source.lineStarts
         var lastNode = node
         while true {
@@ -440,13 +442,27 @@ private struct Planner {
             end = max(end, node.range.end.offset)
         }
         let probe = max(0, end - 1)
-        let line = doc.source.position(ofOffset: probe).line
+        var line = doc.source.position(ofOffset: probe).line
+        if let ownerColumn {
+            while line < starts.count, let indent = commentIndent(line: line), indent > ownerColumn { line += 1 }
+        }
         if line < starts.count {
             let at = starts[line]
             return Splice(range: at..<at, text: Array(lines.map { $0 + style.eol }.joined().utf8))
         }
         let text = lines.isEmpty ? "" : style.eol + lines.joined(separator: style.eol)
         return Splice(range: bytes.count..<bytes.count, text: Array(text.utf8))
+    }
+
+    /// The indentation of a 0-based line that holds only a comment, else nil.
+    func commentIndent(line: Int) -> Int? {
+        let starts = doc.source.lineStarts
+        let start = starts[line]
+        let end = line + 1 < starts.count ? starts[line + 1] : bytes.count
+        var i = start
+        while i < end, bytes[i] == UInt8(ascii: " ") { i += 1 }
+        guard i < end, bytes[i] == UInt8(ascii: "#") else { return nil }
+        return indentation(i, lineStart: start, in: bytes)
     }
 
     // MARK: Paths

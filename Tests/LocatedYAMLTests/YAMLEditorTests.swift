@@ -189,4 +189,15 @@ let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPa
         #expect(try edited(text, [.append(item, to: ["rides"])])
                 == text + "  - {date: 2026-01-02, time: \"1:30\", name: \"a, b\", tags: [x]}\n")
     }
+
+    @Test func commentLinesIndentedUnderTheLastEntryStayWithIt() throws {
+        let text = "log:\n  - date: 2026-01-01\n    done: [a]\n    # the chain was at 0.5 %\n  # about the log\n# next section\nnotes: x\n"
+        #expect(try edited(text, [.append(.plain("b"), to: ["log"])])
+                == "log:\n  - date: 2026-01-01\n    done: [a]\n    # the chain was at 0.5 %\n  - b\n  # about the log\n# next section\nnotes: x\n")
+        let mapping = "intervals:\n  lube:\n    every: 10 h\n    # weekly in winter\n# bikes\n"
+        #expect(try edited(mapping, [.addKey("wax", .mapping([YAMLPair("every", .plain("300 km"))]), in: ["intervals"])])
+                == "intervals:\n  lube:\n    every: 10 h\n    # weekly in winter\n  wax:\n    every: 300 km\n# bikes\n")
+        let last = "log:\n  - a\n    # no newline"
+        #expect(try edited(last, [.append(.plain("b"), to: ["log"])]) == "log:\n  - a\n    # no newline\n  - b")
+    }
 }
