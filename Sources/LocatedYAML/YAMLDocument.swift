@@ -43,21 +43,25 @@ private struct Composer {
     var diagnostics: [Diagnostic] = []
     var fatal = false
     private var anchors = 0
+    /// Where the YAML starts: after a UTF-8 byte-order mark, which libyaml is not shown.
+    let bodyStart: Int
     /// Maps libyaml's character index to a byte offset; nil when the file is ASCII (they agree).
     let scalarOffsets: [Int]?
 
     init(source: SourceText, limits: YAMLDocument.Limits) {
         self.source = source
         self.limits = limits
-        if source.bytes.allSatisfy({ $0 < 0x80 }) {
+        let bytes = source.bytes
+        bodyStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if bytes[bodyStart...].allSatisfy({ $0 < 0x80 }) {
             scalarOffsets = nil
         } else {
             var table: [Int] = []
-            table.reserveCapacity(source.bytes.count + 1)
-            for (i, b) in source.bytes.enumerated() where b & 0xC0 != 0x80 {
+            table.reserveCapacity(bytes.count + 1)
+            for i in bodyStart..<bytes.count where bytes[i] & 0xC0 != 0x80 {
                 table.append(i)
             }
-            table.append(source.bytes.count)
+            table.append(bytes.count)
             scalarOffsets = table
         }
     }
@@ -78,7 +82,7 @@ private struct Composer {
         if let table = scalarOffsets {
             offset = table[min(index, table.count - 1)]
         } else {
-            offset = min(index, source.bytes.count)
+            offset = min(bodyStart + index, source.bytes.count)
         }
         return SourcePosition(offset: offset, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
@@ -114,7 +118,7 @@ private struct Composer {
         defer { yaml_parser_delete(parser) }
 
         return source.bytes.withUnsafeBufferPointer { buffer -> YAMLNode? in
-            yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
+            yaml_parser_set_input_string(parser, buffer.baseAddress.map { $0 + bodyStart }, buffer.count - bodyStart)
             yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
             return run(parser)
         }

@@ -41,6 +41,18 @@ import Testing
         #expect(next.range.start.column == 7)
     }
 
+    @Test func aByteOrderMarkIsSkippedAndOffsetsStillPointAtTheText() throws {
+        let doc = YAMLDocument(path: "t.yaml", bytes: [0xEF, 0xBB, 0xBF] + Array("name: Grail\nbrand: Müller\nnext: x\n".utf8))
+        #expect(doc.diagnostics.isEmpty, "\(doc.diagnostics.map(\.message))")
+        let m = try mapping(doc)
+        guard case .scalar(let name) = try #require(m["name"]), case .scalar(let next) = try #require(m["next"]) else {
+            throw Failure("not scalars")
+        }
+        #expect(slice(doc, name.range) == "Grail")
+        #expect(slice(doc, next.range) == "x")
+        #expect(next.range.start.line == 3)
+    }
+
     @Test func quotedAndBlockScalarsKeepTheirStyle() throws {
         let m = try mapping(parse("a: 'one'\nb: \"two\"\nc: |\n  three\nd: four\n"))
         let styles: [ScalarStyle] = try ["a", "b", "c", "d"].map { key in
