@@ -13,7 +13,10 @@ struct BikeCheck: ParsableCommand {
             Exit codes: 0 all is well, 1 problems found (errors, or overdue with --check), 2 usage \
             errors (bad options, no garage).
             """,
-        subcommands: [StatusCommand.self, ValidateCommand.self],
+        subcommands: [
+            StatusCommand.self, ValidateCommand.self,
+            LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self,
+        ],
         defaultSubcommand: StatusCommand.self
     )
 }
