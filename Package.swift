@@ -48,7 +48,10 @@ let package = Package(
             dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
             path: "Tests/StravaStandIn"
         ),
-        .testTarget(name: "StravaKitTests", dependencies: ["StravaKit", "StravaStandIn"]),
+        .testTarget(
+            name: "StravaKitTests",
+            dependencies: ["StravaKit", "StravaStandIn", "BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["BikeCheckKit", "bikecheck", "StravaStandIn"]),
     ]
 )

@@ -58,7 +58,7 @@ public actor StravaStandIn {
     }
 
     public func stop() async {
-        await server?.stop(timeout: 1)
+        await server?.stop(timeout: 0.1)
         runTask?.cancel()
     }
 
@@ -72,6 +72,9 @@ public actor StravaStandIn {
         accessTokens[access] = expiresAt
         refreshToken = refresh
     }
+
+    /// Invalidates an access token before its expiry (as deauthorization elsewhere would).
+    public func revoke(accessToken: String) { accessTokens[accessToken] = nil }
 
     /// The refresh token the stand-in accepts now.
     public var currentRefreshToken: String? { refreshToken }
