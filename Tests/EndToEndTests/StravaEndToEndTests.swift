@@ -348,6 +348,21 @@ func fileMode(_ path: String) throws -> Int {
         #expect(pages == ["3", "4", "5", "6"])
     }
 
+    @Test func progressShowsPagesActivitiesAndTheRateLimitBudget() async throws {
+        let world = try await StravaWorld()
+        defer { Task { await world.stop() } }
+        await world.server.setActivities(StandInActivity.generate(count: 250))
+        try await world.login()
+        await world.server.setRateLimit(limit: (200, 2000), readLimit: (100, 1000), usage: (10, 300), readUsage: (9, 299))
+        let r = try await world.run(["sync"], extra: ["BIKECHECK_PROGRESS": "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("sync: page 1: 200 activities, 200 new; rate limit 11/100 (15 min), 301/1000 (day)"), "\(r.stderr)")
+        #expect(r.stderr.contains("sync: page 2: 250 activities, 250 new"))
+        // Without a terminal (and without the variable) standard error stays quiet.
+        let quiet = try await world.run(["sync"])
+        #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+    }
+
     @Test func syncStopsBeforeCrossingTheRateLimitTheHeadersAnnounce() async throws {
         let world = try await StravaWorld()
         defer { Task { await world.stop() } }

@@ -45,7 +45,7 @@ public struct StandInGear: Sendable, Encodable {
 
 /// One activity as the stand-in serves it, in the SummaryActivity shape of the recorded
 /// `/athlete/activities` responses (with the undocumented extras they carry).
-public struct StandInActivity: Sendable {
+public struct StandInActivity: Sendable, Equatable {
     public var id: Int64
     public var name: String
     public var sportType: String
@@ -91,27 +91,43 @@ public struct StandInActivity: Sendable {
     /// The cache's `start_date`.
     public var startDate: String { Self.iso(start) }
 
-    func json(athleteID: Int64) -> [String: Any] {
-        [
-            "resource_state": 2, "athlete": ["id": athleteID, "resource_state": 1], "name": name,
-            "distance": distance, "moving_time": movingTime, "elapsed_time": elapsedTime,
-            "total_elevation_gain": elevationGain, "type": type, "sport_type": sportType, "workout_type": NSNull(),
-            "id": id, "start_date": Self.iso(start), "start_date_local": Self.iso(start + Int64(utcOffset)),
-            "timezone": timezone, "utc_offset": Double(utcOffset), "location_city": NSNull(), "location_state": NSNull(),
-            "location_country": NSNull(), "achievement_count": 0, "kudos_count": 3, "comment_count": 0,
-            "athlete_count": 1, "photo_count": 0,
-            "map": ["id": "a\(id)", "summary_polyline": "ki{eFvqfiVqAWQIGEEKAYJgBVqDJ{BHa@jAkNJw@Pw@V{APs@^aABQAOEQGKoJ_FuJkFqAo@{A}@sH{DiAs@Q]?WVy@`@oBt@_CB]KYMMkB{AQEI@WT{BlE{@zAQPI@ICsCqA_BcAeCmAaFmCqIoEcLeG}KcG}A}@cDaBiDsByAkAuBqBi@y@_@o@o@kB}BgIoA_EUkAMcACa@BeBBq@LaAJe@b@uA`@_AdBcD`@iAPq@RgALqAB{@EqAyAoOCy@AmCBmANqBLqAZkB\\iCPiBJwCCsASiCq@iD]eA]y@[i@w@mAa@i@k@g@kAw@i@Ya@Q]EWFMLa@~BYpAFNpA`Aj@n@X`@V`AHh@JfB@xAMvAGZGHIDIAWOEQNcC@sACYK[MSOMe@QKKKYOs@UYQISCQ?Q@WNo@r@OHGAGCKOQ_BU}@MQGG]Io@@c@FYNg@d@s@d@ODQAMOMaASs@_@a@SESAQDqBn@a@RO?KK?UBU\\kA@Y?WMo@Iy@GWQ_@WSSGg@AkABQB_Ap@_A^o@b@Q@o@IS@OHi@n@OFS?OI}@iAQMQGQC}@DOIIUK{@IUOMyBo@kASOKIQCa@L[|AgATWN[He@?QKw@FOPCh@Fx@l@TDLELKl@aAHIJEX@r@ZTDV@LENQVg@RkA@c@MeA?WFOPMf@Ej@Fj@@LGHKDM?_@_@iC?a@HKRIl@NT?FCHMFW?YEYGWQa@GYBiAIq@Gq@L_BHSHK|@WJETSLQZs@z@_A~@uA^U`@G\\CRB\\Tl@p@Th@JZ^bB`@lAHLXVLDP?LGFSKiDBo@d@wBVi@R]VYVE\\@`@Lh@Fh@CzAk@RSDQA]GYe@eAGWSiBAWBWBIJORK`@KPOPSTg@h@}Ad@o@F[E_@EGMKUGmAEYGMIMYKs@?a@J}@@_BD_@HQJMx@e@LKHKHWAo@UoAAWFmAH}@?w@C[YwAAc@HSNM|Ao@rA}@zAq@`@a@j@eAxAuBXQj@MXSR[b@gAFg@?YISOGaAHi@Xw@v@_@d@WRSFqARUHQJc@d@m@`A[VSFUBcAEU@WFULUPa@v@Y~@UrBc@dBI~@?l@P~ABt@N`HEjA]zAEp@@p@TrBCl@CTQb@k@dAg@jAU^KJYLK@k@A[Js@d@a@b@]RgBl@[FMAw@[]G]?m@D_@F]P[Vu@t@[TMF_@Do@E_@@q@P]PWZUZw@vAkAlAGJOj@IlAMd@OR{@p@a@d@sBpD]v@a@`Aa@n@]TODgBVk@Pe@^cBfBc@Rs@La@RSPm@|@wCpDS^Wp@QZML{@l@qBbCYd@k@lAIVCZBZNTr@`@RRHZANIZQPKDW@e@CaASU?I@YTKRQx@@\\VmALc@", "resource_state": 2],
-            "trainer": trainer, "commute": commute, "manual": manual, "private": isPrivate, "visibility": "everyone",
-            "flagged": false, "gear_id": gearID as Any? ?? NSNull(), "start_latlng": [52.52, 13.405],
-            "end_latlng": [52.51, 13.39], "average_speed": movingTime > 0 ? distance / Double(movingTime) : 0,
-            "max_speed": 14.2, "average_cadence": 84.1, "average_watts": 181.3, "weighted_average_watts": 190,
-            "kilojoules": 612.4, "device_watts": true, "has_heartrate": true, "average_heartrate": 141.2,
-            "max_heartrate": 172.0, "heartrate_opt_out": false, "display_hide_heartrate_option": true,
-            "elev_high": 82.4, "elev_low": 31.0, "upload_id": id + 1_000_000_000, "upload_id_str": String(id + 1_000_000_000),
-            "external_id": "garmin_ping_\(id)", "from_accepted_tag": false, "pr_count": 0, "total_photo_count": 0,
-            "has_kudoed": false, "suffer_score": 42.0,
-        ]
+    /// The SummaryActivity JSON object, written directly: the stand-in serves thousands of these.
+    func jsonBytes(athleteID: Int64) -> [UInt8] {
+        func str(_ s: String) -> String {
+            var out = "\""
+            for u in s.unicodeScalars {
+                switch u {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+                default: out.unicodeScalars.append(u)
+                }
+            }
+            return out + "\""
+        }
+        let speed = movingTime > 0 ? distance / Double(movingTime) : 0
+        let upload = id + 1_000_000_000
+        let gear = gearID.map(str) ?? "null"
+        let text = """
+            {"resource_state":2,"athlete":{"id":\(athleteID),"resource_state":1},"name":\(str(name)),"distance":\(distance),\
+            "moving_time":\(movingTime),"elapsed_time":\(elapsedTime),"total_elevation_gain":\(elevationGain),"type":\(str(type)),\
+            "sport_type":\(str(sportType)),"workout_type":null,"id":\(id),"start_date":"\(Self.iso(start))",\
+            "start_date_local":"\(Self.iso(start + Int64(utcOffset)))","timezone":\(str(timezone)),"utc_offset":\(Double(utcOffset)),\
+            "location_city":null,"location_state":null,"location_country":null,"achievement_count":0,"kudos_count":3,\
+            "comment_count":0,"athlete_count":1,"photo_count":0,"map":{"id":"a\(id)","summary_polyline":\(str(Self.polyline)),\
+            "resource_state":2},"trainer":\(trainer),"commute":\(commute),"manual":\(manual),"private":\(isPrivate),\
+            "visibility":"everyone","flagged":false,"gear_id":\(gear),"start_latlng":[52.52,13.405],"end_latlng":[52.51,13.39],\
+            "average_speed":\(speed),"max_speed":14.2,"average_cadence":84.1,"average_watts":181.3,"weighted_average_watts":190,\
+            "kilojoules":612.4,"device_watts":true,"has_heartrate":true,"average_heartrate":141.2,"max_heartrate":172.0,\
+            "heartrate_opt_out":false,"display_hide_heartrate_option":true,"elev_high":82.4,"elev_low":31.0,\
+            "upload_id":\(upload),"upload_id_str":"\(upload)","external_id":"garmin_ping_\(id)","from_accepted_tag":false,\
+            "pr_count":0,"total_photo_count":0,"has_kudoed":false,"suffer_score":42.0}
+            """
+        return Array(text.utf8)
     }
+
+    static let polyline = "ki{eFvqfiVqAWQIGEEKAYJgBVqDJ{BHa@jAkNJw@Pw@V{APs@^aABQAOEQGKoJ_FuJkFqAo@{A}@sH{DiAs@Q]?WVy@`@oBt@_CB]KYMMkB{AQEI@WT{BlE{@zAQPI@ICsCqA_BcAeCmAaFmCqIoEcLeG}KcG}A}@cDaBiDsByAkAuBqBi@y@_@o@o@kB}BgIoA_EUkAMcACa@BeBBq@LaAJe@b@uA`@_AdBcD`@iAPq@RgALqAB{@EqAyAoOCy@AmCBmANqBLqAZkB\\iCPiBJwCCsASiCq@iD]eA]y@[i@w@mAa@i@k@g@kAw@i@Ya@Q]EWFMLa@~BYpAFNpA`Aj@n@X`@V`AHh@JfB@xAMvAGZGHIDIAWOEQNcC@sACYK[MSOMe@QKKKYOs@UYQISCQ?Q@WNo@r@OHGAGCKOQ_BU}@MQGG]Io@@c@FYNg@d@s@d@ODQAMOMaASs@_@a@SESAQDqBn@a@RO?KK?UBU\\kA@Y?WMo@Iy@GWQ_@WSSGg@AkABQB_Ap@_A^o@b@Q@o@IS@OHi@n@OFS?OI}@iAQMQGQC}@DOIIUK{@IUOMyBo@kASOKIQCa@L[|AgATWN[He@?QKw@FOPCh@Fx@l@TDLELKl@aAHIJEX@r@ZTDV@LENQVg@RkA@c@MeA?WFOPMf@Ej@Fj@@LGHKDM?_@_@iC?a@HKRIl@NT?FCHMFW?YEYGWQa@GYBiAIq@Gq@L_BHSHK|@WJETSLQZs@z@_A~@uA^U`@G\\CRB\\Tl@p@Th@JZ^bB`@lAHLXVLDP?LGFSKiDBo@d@wBVi@R]VYVE\\@`@Lh@Fh@CzAk@RSDQA]GYe@eAGWSiBAWBWBIJORK`@KPOPSTg@h@}Ad@o@F[E_@EGMKUGmAEYGMIMYKs@?a@J}@@_BD_@HQJMx@e@LKHKHWAo@UoAAWFmAH}@?w@C[YwAAc@HSNM|Ao@rA}@zAq@`@a@j@eAxAuBXQj@MXSR[b@gAFg@?YISOGaAHi@Xw@v@_@d@WRSFqARUHQJc@d@m@`A[VSFUBcAEU@WFULUPa@v@Y~@UrBc@dBI~@?l@P~ABt@N`HEjA]zAEp@@p@TrBCl@CTQb@k@dAg@jAU^KJYLK@k@A[Js@d@a@b@]RgBl@[FMAw@[]G]?m@D_@F]P[Vu@t@[TMF_@Do@E_@@q@P]PWZUZw@vAkAlAGJOj@IlAMd@OR{@p@a@d@sBpD]v@a@`Aa@n@]TODgBVk@Pe@^cBfBc@Rs@La@RSPm@|@wCpDS^Wp@QZML{@l@qBbCYd@k@lAIVCZBZNTr@`@RRHZANIZQPKDW@e@CaASU?I@YTKRQx@@\\VmALc@"
 
     /// `count` activities a day or so apart, ending near `end`: rides on the bikes (in turn),
     /// gravel and MTB rides, runs in shoes, virtual rides without gear, and now and then a sport

@@ -11,7 +11,9 @@ public actor StravaStandIn {
     public let clientSecret = "stand-in-client-secret-9f8e7d"
     public let athleteID: Int64 = 12342176
 
-    public var activities: [StandInActivity] = []
+    public var activities: [StandInActivity] = [] { didSet { sortedActivities = nil } }
+    private var sortedActivities: [StandInActivity]?
+    private var rendered: [Int64: (StandInActivity, [UInt8])] = [:]
     /// Gear listed in `/athlete` (unretired bikes).
     public var athleteBikes: [StandInGear] = []
     /// Every gear `/gear/{id}` knows, retired too.
@@ -257,13 +259,30 @@ public actor StravaStandIn {
         }
         let page = max(1, Int(int("page") ?? 1))
         let perPage = min(200, max(1, Int(int("per_page") ?? 30)))
-        var list = activities
+        // Newest first, as the recordings show; clients must not rely on it.
+        if sortedActivities == nil {
+            sortedActivities = activities.sorted { $0.start != $1.start ? $0.start > $1.start : $0.id > $1.id }
+        }
+        var list = sortedActivities ?? []
         if let after = int("after") { list = list.filter { $0.start > after } }
         if let before = int("before") { list = list.filter { $0.start < before } }
-        list.sort { $0.start != $1.start ? $0.start > $1.start : $0.id > $1.id }
         let from = (page - 1) * perPage
         let slice = from < list.count ? Array(list[from..<min(list.count, from + perPage)]) : []
-        return json(200, slice.map { $0.json(athleteID: athleteID) }, headers: headers)
+        var body: [UInt8] = [UInt8(ascii: "[")]
+        for (i, a) in slice.enumerated() {
+            if i > 0 { body.append(UInt8(ascii: ",")) }
+            if let cached = rendered[a.id], cached.0 == a {
+                body += cached.1
+            } else {
+                let bytes = a.jsonBytes(athleteID: athleteID)
+                rendered[a.id] = (a, bytes)
+                body += bytes
+            }
+        }
+        body.append(UInt8(ascii: "]"))
+        var h = headers
+        h[HTTPHeader("Content-Type")] = "application/json; charset=utf-8"
+        return HTTPResponse(statusCode: .ok, headers: h, body: Data(body))
     }
 
     private func handleUnknown(_ request: HTTPRequest) async -> HTTPResponse {
