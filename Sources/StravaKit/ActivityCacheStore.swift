@@ -10,6 +10,8 @@ public final class ActivityCacheStore {
     /// Errors found when reading the existing cache.
     public let errorCount: Int
 
+    public var hasUnwrittenChanges: Bool { !dirtyMonths.isEmpty }
+
     public init(garageRoot: String) {
         root = garageRoot
         let loaded = ActivityCacheLoader.load(root: garageRoot)
@@ -46,8 +48,12 @@ public final class ActivityCacheStore {
     /// Marks every month dirty, so the next flush rewrites files that drifted from the canonical form.
     public func markAllDirty() {
         dirtyMonths.formUnion(byID.values.map(\.monthKey))
+        // Month files left with no activities are removed; files not named after a month are the rider's.
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/activities")) ?? []
-        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") { dirtyMonths.insert(String(name.dropLast(5))) }
+        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let month = String(name.dropLast(5))
+            if month.utf8.count == 7, Day(month + "-01")?.monthKey == month { dirtyMonths.insert(month) }
+        }
     }
 
     /// Writes the months that changed; returns how many files were written or removed.
@@ -62,13 +68,14 @@ public final class ActivityCacheStore {
         for month in dirtyMonths.sorted() {
             let path = directory + "/" + month + ".json"
             if let list = grouped[month], !list.isEmpty {
-                if try AtomicWrite.write(ActivityCacheFormat.encode(list), to: path) { written += 1 }
+                if try AtomicWrite.write(ActivityCacheFormat.encode(list), to: path, syncDirectory: false) { written += 1 }
             } else if FileManager.default.fileExists(atPath: path) {
                 try FileManager.default.removeItem(atPath: path)
                 written += 1
             }
         }
         dirtyMonths.removeAll()
+        if written > 0 { AtomicWrite.syncDirectory(directory) }
         return written
     }
 }

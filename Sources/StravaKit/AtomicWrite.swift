@@ -9,7 +9,8 @@ public enum AtomicWrite {
     /// Writes `bytes` to `path` unless the file already holds exactly them; returns whether it wrote.
     /// The temp file is created with `mode`, so secrets are never readable by others, not even briefly.
     @discardableResult
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws -> Bool {
+    /// `syncDirectory: false` leaves the folder's fsync to the caller (`syncDirectory(_:)`), for batches.
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, syncDirectory: Bool = true) throws -> Bool {
         if let current = FileManager.default.contents(atPath: path), current.elementsEqual(bytes) {
             let attributes = try? FileManager.default.attributesOfItem(atPath: path)
             let currentMode = (attributes?[.posixPermissions] as? NSNumber)?.uint16Value
@@ -41,10 +42,14 @@ public enum AtomicWrite {
             unlink(temp)
             throw AtomicWriteError(path: path, reason: reason)
         }
-        // Make the rename itself durable.
-        let dirFD = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
-        if dirFD >= 0 { fsync(dirFD); close(dirFD) }
+        if syncDirectory { Self.syncDirectory(directory) }
         return true
+    }
+
+    /// Makes renames in `directory` durable.
+    public static func syncDirectory(_ directory: String) {
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
+        if fd >= 0 { fsync(fd); close(fd) }
     }
 
     /// Creates `path` and its parents if missing.

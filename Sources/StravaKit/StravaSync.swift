@@ -45,6 +45,10 @@ public final class StravaSync {
     public var progress: (String) -> Void = { _ in }
 
     public static let perPage = 200
+    /// How often fetched pages are written to disk during a long listing.
+    public static let checkpointInterval: TimeInterval = 2
+    /// A listing longer than this (a million activities) means something is wrong.
+    public static let maxPages = 5000
     /// Incremental syncs re-list this much before the newest cached start, to catch late uploads and edits.
     public static let overlap: Int64 = 7 * 86400
 
@@ -86,33 +90,56 @@ public final class StravaSync {
             return bikeFiles[gear] ?? gear
         }
 
-        while true {
-            let page = try client.activities(after: plan.after, page: plan.nextPage, perPage: Self.perPage)
-            summary.pages += 1
-            if page.count == 0 { break }
-            for a in page.activities {
-                seen.insert(a.id)
-                let old = cache[a.id]
-                switch cache.upsert(a) {
-                case .new:
-                    summary.total.new += 1
-                    summary.byBike[bikeKey(a.gearID), default: .init()].new += 1
-                case .changed:
-                    summary.total.changed += 1
-                    summary.byBike[bikeKey(a.gearID), default: .init()].changed += 1
-                    if let old, old.gearID != a.gearID {
-                        summary.byBike[bikeKey(old.gearID), default: .init()].changed += 1
-                    }
-                case .unchanged: break
-                }
-            }
-            summary.listed += page.activities.count
-            summary.filesWritten += try cache.flush()
-            plan.nextPage += 1
+        // Pages are written in batches (every couple of seconds, at the end, and before any error
+        // propagates); the saved position only ever points past pages already on disk, so even a
+        // killed process loses nothing but the unwritten pages, which the next run fetches again.
+        var lastFlush = Date()
+        var flushedPlan = plan
+        // The listing is recorded as under way before any of it reaches the cache: a run killed
+        // after writing newer activities must not let the next one start after them.
+        state.pending = plan
+        try state.save(garage: garageRoot)
+        func checkpoint() throws {
             if plan.mode == "full" { plan.seen = seen.sorted() }
+            summary.filesWritten += try cache.flush()
             state.pending = plan
             try state.save(garage: garageRoot)
-            progress("page \(plan.nextPage - 1): \(summary.listed) activities, \(summary.total.new) new; \(client.budget.summary)")
+            flushedPlan = plan
+            lastFlush = Date()
+        }
+        do {
+            while true {
+                if plan.nextPage > Self.maxPages {
+                    throw StravaError.badResponse("more than \(Self.maxPages) pages of activities; stopping")
+                }
+                let page = try client.activities(after: plan.after, page: plan.nextPage, perPage: Self.perPage)
+                summary.pages += 1
+                if page.count == 0 { break }
+                for a in page.activities {
+                    seen.insert(a.id)
+                    let old = cache[a.id]
+                    switch cache.upsert(a) {
+                    case .new:
+                        summary.total.new += 1
+                        summary.byBike[bikeKey(a.gearID), default: .init()].new += 1
+                    case .changed:
+                        summary.total.changed += 1
+                        summary.byBike[bikeKey(a.gearID), default: .init()].changed += 1
+                        if let old, old.gearID != a.gearID {
+                            summary.byBike[bikeKey(old.gearID), default: .init()].changed += 1
+                        }
+                    case .unchanged: break
+                    }
+                }
+                summary.listed += page.activities.count
+                plan.nextPage += 1
+                if Date().timeIntervalSince(lastFlush) >= Self.checkpointInterval { try checkpoint() }
+                progress("page \(plan.nextPage - 1): \(summary.listed) activities, \(summary.total.new) new; \(client.budget.summary)")
+            }
+        } catch {
+            // Keep what was fetched; the next run resumes after it.
+            if plan.nextPage != flushedPlan.nextPage || cache.hasUnwrittenChanges { try? checkpoint() }
+            throw error
         }
 
         if plan.mode == "full" {
@@ -121,8 +148,8 @@ public final class StravaSync {
                 summary.total.deleted += 1
                 summary.byBike[bikeKey(old.gearID), default: .init()].deleted += 1
             }
-            summary.filesWritten += try cache.flush()
         }
+        summary.filesWritten += try cache.flush()
         state.pending = nil
 
         // Bikes: /athlete lists the active ones; retired bikes only show up as gear ids on rides.

@@ -93,19 +93,7 @@ public struct StandInActivity: Sendable, Equatable {
 
     /// The SummaryActivity JSON object, written directly: the stand-in serves thousands of these.
     func jsonBytes(athleteID: Int64) -> [UInt8] {
-        func str(_ s: String) -> String {
-            var out = "\""
-            for u in s.unicodeScalars {
-                switch u {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-                default: out.unicodeScalars.append(u)
-                }
-            }
-            return out + "\""
-        }
+        let str = Self.jsonString
         let speed = movingTime > 0 ? distance / Double(movingTime) : 0
         let upload = id + 1_000_000_000
         let gear = gearID.map(str) ?? "null"
@@ -115,7 +103,7 @@ public struct StandInActivity: Sendable, Equatable {
             "sport_type":\(str(sportType)),"workout_type":null,"id":\(id),"start_date":"\(Self.iso(start))",\
             "start_date_local":"\(Self.iso(start + Int64(utcOffset)))","timezone":\(str(timezone)),"utc_offset":\(Double(utcOffset)),\
             "location_city":null,"location_state":null,"location_country":null,"achievement_count":0,"kudos_count":3,\
-            "comment_count":0,"athlete_count":1,"photo_count":0,"map":{"id":"a\(id)","summary_polyline":\(str(Self.polyline)),\
+            "comment_count":0,"athlete_count":1,"photo_count":0,"map":{"id":"a\(id)","summary_polyline":\(Self.polylineJSON),\
             "resource_state":2},"trainer":\(trainer),"commute":\(commute),"manual":\(manual),"private":\(isPrivate),\
             "visibility":"everyone","flagged":false,"gear_id":\(gear),"start_latlng":[52.52,13.405],"end_latlng":[52.51,13.39],\
             "average_speed":\(speed),"max_speed":14.2,"average_cadence":84.1,"average_watts":181.3,"weighted_average_watts":190,\
@@ -126,6 +114,23 @@ public struct StandInActivity: Sendable, Equatable {
             """
         return Array(text.utf8)
     }
+
+    /// A JSON string literal for `s`.
+    static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    static let polylineJSON = jsonString(polyline)
 
     static let polyline = "ki{eFvqfiVqAWQIGEEKAYJgBVqDJ{BHa@jAkNJw@Pw@V{APs@^aABQAOEQGKoJ_FuJkFqAo@{A}@sH{DiAs@Q]?WVy@`@oBt@_CB]KYMMkB{AQEI@WT{BlE{@zAQPI@ICsCqA_BcAeCmAaFmCqIoEcLeG}KcG}A}@cDaBiDsByAkAuBqBi@y@_@o@o@kB}BgIoA_EUkAMcACa@BeBBq@LaAJe@b@uA`@_AdBcD`@iAPq@RgALqAB{@EqAyAoOCy@AmCBmANqBLqAZkB\\iCPiBJwCCsASiCq@iD]eA]y@[i@w@mAa@i@k@g@kAw@i@Ya@Q]EWFMLa@~BYpAFNpA`Aj@n@X`@V`AHh@JfB@xAMvAGZGHIDIAWOEQNcC@sACYK[MSOMe@QKKKYOs@UYQISCQ?Q@WNo@r@OHGAGCKOQ_BU}@MQGG]Io@@c@FYNg@d@s@d@ODQAMOMaASs@_@a@SESAQDqBn@a@RO?KK?UBU\\kA@Y?WMo@Iy@GWQ_@WSSGg@AkABQB_Ap@_A^o@b@Q@o@IS@OHi@n@OFS?OI}@iAQMQGQC}@DOIIUK{@IUOMyBo@kASOKIQCa@L[|AgATWN[He@?QKw@FOPCh@Fx@l@TDLELKl@aAHIJEX@r@ZTDV@LENQVg@RkA@c@MeA?WFOPMf@Ej@Fj@@LGHKDM?_@_@iC?a@HKRIl@NT?FCHMFW?YEYGWQa@GYBiAIq@Gq@L_BHSHK|@WJETSLQZs@z@_A~@uA^U`@G\\CRB\\Tl@p@Th@JZ^bB`@lAHLXVLDP?LGFSKiDBo@d@wBVi@R]VYVE\\@`@Lh@Fh@CzAk@RSDQA]GYe@eAGWSiBAWBWBIJORK`@KPOPSTg@h@}Ad@o@F[E_@EGMKUGmAEYGMIMYKs@?a@J}@@_BD_@HQJMx@e@LKHKHWAo@UoAAWFmAH}@?w@C[YwAAc@HSNM|Ao@rA}@zAq@`@a@j@eAxAuBXQj@MXSR[b@gAFg@?YISOGaAHi@Xw@v@_@d@WRSFqARUHQJc@d@m@`A[VSFUBcAEU@WFULUPa@v@Y~@UrBc@dBI~@?l@P~ABt@N`HEjA]zAEp@@p@TrBCl@CTQb@k@dAg@jAU^KJYLK@k@A[Js@d@a@b@]RgBl@[FMAw@[]G]?m@D_@F]P[Vu@t@[TMF_@Do@E_@@q@P]PWZUZw@vAkAlAGJOj@IlAMd@OR{@p@a@d@sBpD]v@a@`Aa@n@]TODgBVk@Pe@^cBfBc@Rs@La@RSPm@|@wCpDS^Wp@QZML{@l@qBbCYd@k@lAIVCZBZNTr@`@RRHZANIZQPKDW@e@CaASU?I@YTKRQx@@\\VmALc@"
 
