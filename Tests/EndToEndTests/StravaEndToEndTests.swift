@@ -401,6 +401,51 @@ func fileMode(_ path: String) throws -> Int {
         #expect(try world.garage.read("bikes/grail.yaml") == Self.grailFile)
     }
 
+    @Test func aDamagedCacheIsLeftAloneUntilAFullSyncRecreatesIt() async throws {
+        let world = try await StravaWorld(garageFiles: [
+            "activities/2025-11.json": "[\n{\"id\": oops}\n]\n",
+            "activities/notes.json": "my own notes\n",
+        ])
+        defer { Task { await world.stop() } }
+        let activities = StandInActivity.generate(count: 40, end: 1_764_000_000)
+        await world.server.setActivities(activities)
+        try await world.login()
+        let refused = try await world.run(["sync"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("re-create it with 'bikecheck sync --full'"), "\(refused.stderr)")
+        #expect(try world.garage.read("activities/2025-11.json") == "[\n{\"id\": oops}\n]\n")
+        let full = try await world.run(["sync", "--full"])
+        #expect(full.status == 0, "\(full.stderr)")
+        #expect(try world.garage.read("activities/notes.json") == "my own notes\n", "not a month file: not bikecheck's")
+        try FileManager.default.removeItem(atPath: world.garage.path + "/activities/notes.json")
+        #expect(Set(world.cachedActivities().map(\.id)) == Set(activities.map(\.id)))
+    }
+
+    @Test func aSecondSyncWhileOneRunsIsRefused() async throws {
+        let world = try await StravaWorld()
+        defer { Task { await world.stop() } }
+        try await world.login()
+        try FileManager.default.createDirectory(atPath: world.garage.path + "/.bikecheck", withIntermediateDirectories: true)
+        let fd = open(world.garage.path + "/.bikecheck/sync.lock", O_RDWR | O_CREAT, 0o644)
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let r = try await world.run(["sync"])
+        flock(fd, LOCK_UN)
+        close(fd)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("another sync is running"), "\(r.stderr)")
+        #expect(await world.server.requests(to: "/api/v3/athlete") == 0)
+    }
+
+    @Test func logoutDeletesTheTokensEvenWhenStravaCannotBeReached() async throws {
+        let world = try await StravaWorld()
+        try await world.login()
+        await world.stop()
+        let r = try await world.run(["logout"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Strava did not confirm the revocation"))
+        #expect(!FileManager.default.fileExists(atPath: world.tokenPath))
+    }
+
     @Test func tokensInsideTheGarageAreRefused() async throws {
         let world = try await StravaWorld()
         defer { Task { await world.stop() } }
@@ -426,13 +471,14 @@ func fileMode(_ path: String) throws -> Int {
         let seconds = Date().timeIntervalSince(start)
         #expect(r.status == 0, "\(r.stderr)")
         let total = await world.server.totalRequests
+        let serverSeconds = await world.server.handlerSeconds
         let lists = await world.server.requests(to: "/api/v3/athlete/activities")
         await world.server.resetCounts()
         let idleStart = Date()
         let idle = try await world.run(["sync"])
         let idleSeconds = Date().timeIntervalSince(idleStart)
         let idleTotal = await world.server.totalRequests
-        print("MEASURE full: \(String(format: "%.2f", seconds)) s, \(total) requests (\(lists) list); idle re-sync: \(String(format: "%.2f", idleSeconds)) s, \(idleTotal) requests; \(r.stdout)\(idle.stdout)")
+        print("MEASURE full: \(String(format: "%.2f", seconds)) s (stand-in handlers \(String(format: "%.2f", serverSeconds)) s), \(total) requests (\(lists) list); idle re-sync: \(String(format: "%.2f", idleSeconds)) s, \(idleTotal) requests; \(r.stdout)\(idle.stdout)")
     }
 }
 

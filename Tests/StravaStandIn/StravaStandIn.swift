@@ -90,7 +90,7 @@ public actor StravaStandIn {
     /// Requests so far to `path` (e.g. `/api/v3/athlete/activities`).
     public func requests(to path: String) -> Int { counts[path] ?? 0 }
     public var totalRequests: Int { counts.values.reduce(0, +) }
-    public func resetCounts() { counts = [:]; log = [] }
+    public func resetCounts() { counts = [:]; log = []; handlerSeconds = 0 }
 
     public func setActivities(_ list: [StandInActivity]) { activities = list }
     public func setBikes(athlete: [StandInGear], all: [StandInGear]) {
@@ -217,7 +217,12 @@ public actor StravaStandIn {
         return h
     }
 
+    /// Seconds spent inside the API handlers (for separating the stand-in's cost from the client's).
+    public private(set) var handlerSeconds = 0.0
+
     private func handleAPI(_ request: HTTPRequest) async -> HTTPResponse {
+        let started = Date()
+        defer { handlerSeconds += Date().timeIntervalSince(started) }
         let injected = record(request)
         // Strava counts every request, those over the limit too.
         usage.0 += 1; usage.1 += 1
