@@ -76,8 +76,8 @@ public final class LoopbackRedirect {
             data += buffer[0..<n]
             if data.contains(0x0A) { break }
         }
-        guard let line = String(decoding: data, as: UTF8.self).split(separator: "\r\n").first ?? nil as Substring?,
-              line.hasPrefix("GET ") else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let line = text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" }).first, line.hasPrefix("GET ") else { return nil }
         let parts = line.split(separator: " ")
         return parts.count >= 2 ? String(parts[1]) : nil
     }

@@ -69,8 +69,11 @@ public final class StravaClient {
     /// Revokes bikecheck's access on Strava, then deletes the local tokens whatever Strava said.
     /// Returns whether Strava confirmed.
     public func deauthorize() throws -> Bool {
-        guard let current = tokens.load() else { throw StravaError.notLoggedIn }
+        guard var current = tokens.load() else { throw StravaError.notLoggedIn }
         defer { tokens.delete() }
+        token = current
+        // Strava revokes by access token; an expired one would be refused.
+        if current.expiresAt - Int64(now().timeIntervalSince1970) < 60, (try? refresh()) != nil { current = token ?? current }
         let reply = try? send(form: ["access_token": current.accessToken], to: "oauth/deauthorize",
                               bearer: current.accessToken)
         return reply?.status == 200

@@ -52,12 +52,12 @@ public struct StravaGear: Codable, Equatable, Sendable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
-        name = (try? c.decodeIfPresent(String.self, forKey: .name)) ?? nil ?? id
-        nickname = (try? c.decodeIfPresent(String.self, forKey: .nickname)) ?? nil
-        brandName = (try? c.decodeIfPresent(String.self, forKey: .brandName)) ?? nil
-        modelName = (try? c.decodeIfPresent(String.self, forKey: .modelName)) ?? nil
-        retired = (try? c.decodeIfPresent(Bool.self, forKey: .retired)) ?? nil ?? false
-        distance = (try? c.decodeIfPresent(Double.self, forKey: .distance)) ?? nil
+        name = c.lenient(String.self, .name) ?? id
+        nickname = c.lenient(String.self, .nickname)
+        brandName = c.lenient(String.self, .brandName)
+        modelName = c.lenient(String.self, .modelName)
+        retired = c.lenient(Bool.self, .retired) ?? false
+        distance = c.lenient(Double.self, .distance)
     }
 
     /// The name the rider gave it, else Strava's.
@@ -79,13 +79,21 @@ public struct StravaAthlete: Decodable, Sendable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(Int64.self, forKey: .id)
-        firstname = (try? c.decodeIfPresent(String.self, forKey: .firstname)) ?? nil
-        lastname = (try? c.decodeIfPresent(String.self, forKey: .lastname)) ?? nil
-        bikes = (try? c.decodeIfPresent([Lenient<StravaGear>].self, forKey: .bikes))??.compactMap(\.value) ?? []
+        firstname = c.lenient(String.self, .firstname)
+        lastname = c.lenient(String.self, .lastname)
+        bikes = c.lenient([Lenient<StravaGear>].self, .bikes)?.compactMap(\.value) ?? []
     }
 
     public var displayName: String {
         [firstname, lastname].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The value, or nil when it is missing, null or of another type: Strava adds and changes fields.
+    func lenient<T: Decodable>(_ type: T.Type, _ key: Key) -> T? {
+        guard let value = try? decodeIfPresent(type, forKey: key) else { return nil }
+        return value
     }
 }
 
@@ -113,9 +121,9 @@ struct SummaryActivity: Decodable {
         guard let start = Timestamps.normalise(try c.decode(String.self, forKey: .startDate)) else {
             throw DecodingError.dataCorruptedError(forKey: .startDate, in: c, debugDescription: "bad start_date")
         }
-        func string(_ k: CodingKeys) -> String? { (try? c.decodeIfPresent(String.self, forKey: k)) ?? nil }
-        func number(_ k: CodingKeys) -> Double { ((try? c.decodeIfPresent(Double.self, forKey: k)) ?? nil) ?? 0 }
-        func bool(_ k: CodingKeys) -> Bool { ((try? c.decodeIfPresent(Bool.self, forKey: k)) ?? nil) ?? false }
+        func string(_ k: CodingKeys) -> String? { c.lenient(String.self, k) }
+        func number(_ k: CodingKeys) -> Double { c.lenient(Double.self, k) ?? 0 }
+        func bool(_ k: CodingKeys) -> Bool { c.lenient(Bool.self, k) ?? false }
         let type = string(.type)
         guard let sport = string(.sportType) ?? type else {
             throw DecodingError.keyNotFound(CodingKeys.sportType, .init(codingPath: c.codingPath, debugDescription: "no sport type"))
@@ -138,8 +146,8 @@ struct Fault: Decodable {
 
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        message = (try? c.decodeIfPresent(String.self, forKey: .message)) ?? nil
-        errors = (try? c.decodeIfPresent([Item].self, forKey: .errors)) ?? nil
+        message = c.lenient(String.self, .message)
+        errors = c.lenient([Item].self, .errors)
     }
     enum CodingKeys: String, CodingKey { case message, errors }
 
