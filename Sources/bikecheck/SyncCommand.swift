@@ -38,13 +38,32 @@ struct SyncCommand: ParsableCommand {
         }
         do {
             let summary = try sync.run(full: full)
-            Terminal.standardOutput.write(summary.line + " in \(client.requestCount) request\(client.requestCount == 1 ? "" : "s")\n")
             let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
+            if global.format == .json {
+                Terminal.standardOutput.write(Self.json(summary, requests: client.requestCount, taken: taken))
+                return
+            }
+            Terminal.standardOutput.write(summary.line + " in \(client.requestCount) request\(client.requestCount == 1 ? "" : "s")\n")
             for gear in summary.unclaimedBikes {
                 Terminal.standardOutput.write("Strava bike \(gear.id) '\(gear.displayName)'\(gear.retired ? " (retired)" : "") has no bike file; add one with:\n  \(StravaSync.addCommand(for: gear, taken: taken))\n")
             }
         } catch {
             throw StravaCommandSupport.fail(error)
         }
+    }
+
+    /// The summary for machines: totals, per bike, requests, and bikes that need a file.
+    static func json(_ s: SyncSummary, requests: Int, taken: Set<String>) -> String {
+        func counts(_ c: SyncSummary.Counts) -> [String: Int] { ["new": c.new, "changed": c.changed, "deleted": c.deleted] }
+        let object: [String: Any] = [
+            "full": s.full, "listed": s.listed, "pages": s.pages, "requests": requests, "files_written": s.filesWritten,
+            "total": counts(s.total),
+            "bikes": s.byBike.mapValues(counts),
+            "unclaimed_bikes": s.unclaimedBikes.map {
+                ["id": $0.id, "name": $0.displayName, "retired": $0.retired, "command": StravaSync.addCommand(for: $0, taken: taken)] as [String: Any]
+            },
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

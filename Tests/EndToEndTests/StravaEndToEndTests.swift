@@ -144,6 +144,20 @@ func fileMode(_ path: String) throws -> Int {
         #expect(whoAfter.stderr.contains("not logged in"))
     }
 
+    @Test func manualLoginPrintsThePageToOpenAndHowToFinish() async throws {
+        let world = try await StravaWorld()
+        defer { Task { await world.stop() } }
+        let r = try await world.run(["login", "--manual", "--force"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("/oauth/authorize?client_id=424242&redirect_uri=http://localhost/exchange_token&response_type=code&approval_prompt=force&scope=read,profile:read_all,activity:read_all&state="), "\(r.stderr)")
+        #expect(r.stderr.contains("bikecheck login --code"))
+        #expect(!FileManager.default.fileExists(atPath: world.tokenPath))
+        // Without a client id there is nothing to log in to.
+        let none = try await world.run(["login", "--manual"], extra: ["STRAVA_CLIENT_ID": ""])
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("no Strava client id"))
+    }
+
     @Test func aPastedRedirectWithUntickedScopesSaysWhatIsMissing() async throws {
         let world = try await StravaWorld()
         defer { Task { await world.stop() } }
@@ -398,6 +412,11 @@ func fileMode(_ path: String) throws -> Int {
         let again = try await world.run(["sync"])
         #expect(again.status == 0)
         #expect(await world.server.requests(to: "/api/v3/gear/b1003") == 1, "gear is remembered in .bikecheck/")
+        let json = try await world.run(["sync", "--format", "json"])
+        #expect(json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((object["total"] as? [String: Int]) == ["new": 0, "changed": 0, "deleted": 0])
+        #expect((object["unclaimed_bikes"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["b1003"])
         #expect(try world.garage.read("bikes/grail.yaml") == Self.grailFile)
     }
 
