@@ -33,6 +33,8 @@ final class StravaWorld: @unchecked Sendable {
                 "STRAVA_CLIENT_ID": await server.clientID,
                 "STRAVA_CLIENT_SECRET": await server.clientSecret,
                 "BIKECHECK_RETRY_BASE_MS": "1",
+                // A proxy in the environment must not capture loopback traffic.
+                "no_proxy": "127.0.0.1,localhost", "NO_PROXY": "127.0.0.1,localhost",
             ]
         }
     }
