@@ -16,6 +16,8 @@ public struct SyncSummary: Sendable, Equatable {
     public var full = false
     /// Strava bikes no bike file claims: (gear, suggested id).
     public var unclaimedBikes: [StravaGear] = []
+    /// Why retired bikes could not all be looked up (the sync itself succeeded).
+    public var gearLookupProblem: String?
 
     /// "3 new, 1 changed, 0 deleted (grail: 2 new, 1 changed; stumpy: 1 new)".
     public var line: String {
@@ -151,6 +153,7 @@ public final class StravaSync {
         }
         summary.filesWritten += try cache.flush()
         state.pending = nil
+        try state.save(garage: garageRoot)
 
         // Bikes: /athlete lists the active ones; retired bikes only show up as gear ids on rides.
         var known: [String: StravaGear] = [:]
@@ -161,9 +164,13 @@ public final class StravaSync {
                 if let g = cached { known[id] = g }
                 continue
             }
-            let g = try client.gear(id)
+            // The activities are safe by now; a failing gear lookup only leaves a bike unnamed until next time.
+            let g: StravaGear?
+            do { g = try client.gear(id) } catch {
+                summary.gearLookupProblem = "could not look up Strava gear \(id): \(error)"
+                break
+            }
             state.gear[id] = .some(g)
-            try state.save(garage: garageRoot)
             if let g { known[id] = g }
         }
         try state.save(garage: garageRoot)

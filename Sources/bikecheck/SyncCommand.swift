@@ -39,6 +39,7 @@ struct SyncCommand: ParsableCommand {
         do {
             let summary = try sync.run(full: full)
             let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
+            if let problem = summary.gearLookupProblem { Terminal.standardError.write("warning: \(problem)\n") }
             if global.format == .json {
                 Terminal.standardOutput.write(Self.json(summary, requests: client.requestCount, taken: taken))
                 return

@@ -414,10 +414,20 @@ func fileMode(_ path: String) throws -> Int {
         let again = try await world.run(["sync"])
         #expect(again.status == 0)
         #expect(await world.server.requests(to: "/api/v3/gear/b1003") == 1, "gear is remembered in .bikecheck/")
+        // A failing gear lookup does not undo a sync.
+        activities[29].gearID = "b1004"
+        await world.server.setActivities(activities)
+        for n in 1...4 { await world.server.inject(status: 500, onRequest: n, to: "/api/v3/gear/b1004") }
+        let gearDown = try await world.run(["sync"])
+        #expect(gearDown.status == 0, "\(gearDown.stderr)")
+        #expect(gearDown.stderr.contains("warning: could not look up Strava gear b1004"), "\(gearDown.stderr)")
+        #expect(world.cachedActivities().first { $0.id == activities[29].id }?.gearID == "b1004")
+        activities[29].gearID = "b1001"
+        await world.server.setActivities(activities)
         let json = try await world.run(["sync", "--format", "json"])
         #expect(json.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect((object["total"] as? [String: Int]) == ["new": 0, "changed": 0, "deleted": 0])
+        #expect((object["total"] as? [String: Int]) == ["new": 0, "changed": 1, "deleted": 0])
         #expect((object["unclaimed_bikes"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["b1003"])
         #expect(try world.garage.read("bikes/grail.yaml") == Self.grailFile)
     }
