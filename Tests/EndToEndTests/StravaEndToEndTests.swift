@@ -488,14 +488,17 @@ func fileMode(_ path: String) throws -> Int {
         #expect(!FileManager.default.fileExists(atPath: world.garage.path + "/config/bikecheck/strava-token.json"))
     }
 
-    /// The figures for the report: `BIKECHECK_MEASURE=1 swift test --filter tenThousand`.
+    /// The figures for the report: `BIKECHECK_MEASURE=1 swift test --filter tenThousand` (`=warm` renders
+    /// the stand-in's JSON beforehand; `BIKECHECK_BIN` may point at a release build).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["BIKECHECK_MEASURE"] != nil))
     func tenThousandActivitySyncMeasurement() async throws {
         let world = try await StravaWorld()
         defer { Task { await world.stop() } }
         await world.server.setActivities(StandInActivity.generate(count: 10_000))
+        await world.server.setBikes(athlete: Self.bikes, all: Self.bikes)
         try await world.login()
         await world.server.setRateLimit(limit: (200, 2000), readLimit: (100, 1000), usage: (0, 0), readUsage: (0, 0))
+        if ProcessInfo.processInfo.environment["BIKECHECK_MEASURE"] == "warm" { await world.server.prerender() }
         await world.server.resetCounts()
         let start = Date()
         let r = try await world.run(["sync"])

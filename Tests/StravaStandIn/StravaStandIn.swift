@@ -217,6 +217,11 @@ public actor StravaStandIn {
         return h
     }
 
+    /// Renders every activity's JSON now, so timing a sync measures the client, not this debug-built server.
+    public func prerender() {
+        for a in activities where rendered[a.id]?.0 != a { rendered[a.id] = (a, a.jsonBytes(athleteID: athleteID)) }
+    }
+
     /// Seconds spent inside the API handlers (for separating the stand-in's cost from the client's).
     public private(set) var handlerSeconds = 0.0
 
