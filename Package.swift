@@ -9,6 +9,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // Test-only: the stand-in Strava server.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // libyaml, from the system (Debian: libyaml-dev). Only LocatedYAML imports it.
@@ -23,11 +26,17 @@ let package = Package(
         .target(name: "LocatedYAML", dependencies: ["CYAML", "Diagnostics"]),
         // The garage: model, loading pipeline, activity cache, status.
         .target(name: "BikeCheckKit", dependencies: ["LocatedYAML", "Diagnostics"]),
+        // Strava: OAuth tokens, the API client, sync into the activity cache, archive import.
+        .target(
+            name: "StravaKit",
+            dependencies: ["BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
         // The thin command-line front end.
         .executableTarget(
             name: "bikecheck",
             dependencies: [
                 "BikeCheckKit",
+                "StravaKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -38,6 +47,16 @@ let package = Package(
             // Read in place by CatalogueTests, SchemaTests and WriteGoldenTests (found from #filePath), not bundled.
             exclude: ["Catalogue", "SchemaFixtures", "Golden"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["BikeCheckKit", "bikecheck"]),
+        // A real HTTP server on 127.0.0.1 that behaves as Strava's API does; tests only.
+        .target(
+            name: "StravaStandIn",
+            dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+            path: "Tests/StravaStandIn"
+        ),
+        .testTarget(
+            name: "StravaKitTests",
+            dependencies: ["StravaKit", "StravaStandIn", "BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
+        .testTarget(name: "EndToEndTests", dependencies: ["BikeCheckKit", "bikecheck", "StravaStandIn"]),
     ]
 )

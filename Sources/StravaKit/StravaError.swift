@@ -1,0 +1,53 @@
+import Foundation
+
+/// Why a Strava operation stopped; each has a one-line message for the rider.
+public enum StravaError: Error, CustomStringConvertible, Equatable {
+    case notLoggedIn
+    case missingClientID
+    case missingClientSecret
+    /// Strava rejected the tokens even after a refresh; only a new login helps.
+    case loginExpired(String)
+    case accessDenied
+    case stateMismatch
+    case loginTimedOut(Int)
+    case badCode(String)
+    /// A rate limit was reached (or would be by the next request); `window` is "15-minute" or "daily".
+    case rateLimited(window: String, resetsAt: Date)
+    case http(status: Int, message: String)
+    case network(String)
+    case badResponse(String)
+    case insideGarage(String)
+    case locked(String)
+    case cacheUnreadable(Int)
+
+    public var description: String {
+        switch self {
+        case .notLoggedIn: return "not logged in to Strava; run 'bikecheck login'"
+        case .missingClientID:
+            return "no Strava client id; set STRAVA_CLIENT_ID or 'strava: {client_id: …}' in garage.yaml (create an app at https://www.strava.com/settings/api)"
+        case .missingClientSecret:
+            return "no Strava client secret; set STRAVA_CLIENT_SECRET (bikecheck keeps it in its credentials file after the first login)"
+        case .loginExpired(let why): return "Strava no longer accepts bikecheck's authorisation (\(why)); run 'bikecheck login' again"
+        case .accessDenied: return "access was denied on Strava's page; run 'bikecheck login' and press Authorize"
+        case .stateMismatch: return "the redirect's state does not match this login (a stale or forged redirect); run 'bikecheck login' again"
+        case .loginTimedOut(let s): return "no redirect from Strava within \(s) s; run 'bikecheck login' again, or use 'bikecheck login --code CODE'"
+        case .badCode(let why): return "Strava did not accept the authorisation code (\(why)); codes work once and expire quickly: run 'bikecheck login' again"
+        case .rateLimited(let window, let reset):
+            return "stopped at Strava's \(window) rate limit; nothing is lost: run 'bikecheck sync' again after \(Self.format(reset)) (the limit resets then)"
+        case .http(let status, let message): return "Strava answered HTTP \(status)\(message.isEmpty ? "" : ": " + message)"
+        case .network(let why): return "cannot reach Strava: \(why)"
+        case .badResponse(let why): return "unexpected answer from Strava: \(why)"
+        case .insideGarage(let path): return "refusing to keep Strava tokens inside the garage ('\(path)'); point XDG_CONFIG_HOME elsewhere"
+        case .locked(let path): return "another sync is running in this garage (lock '\(path)')"
+        case .cacheUnreadable(let n): return "the activity cache has \(n) error\(n == 1 ? "" : "s") (see 'bikecheck validate'); re-create it with 'bikecheck sync --full'"
+        }
+    }
+
+    static func format(_ date: Date) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return f.string(from: date)
+    }
+}

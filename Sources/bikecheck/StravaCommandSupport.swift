@@ -1,0 +1,44 @@
+import ArgumentParser
+import BikeCheckKit
+import Foundation
+import StravaKit
+
+/// What the Strava commands share: settings from the environment and garage.yaml, a client whose
+/// notes go to standard error, and error reporting with exit codes.
+enum StravaCommandSupport {
+    /// The garage if one can be found (login, logout and whoami work without one).
+    static func optionalGarage(_ global: GlobalOptions) -> String? {
+        try? GarageLocator.locate(explicit: global.garage, environment: ProcessInfo.processInfo.environment,
+                                  workingDirectory: FileManager.default.currentDirectoryPath)
+    }
+
+    static func settings(garage: String?, loaded: LoadedGarage? = nil) throws -> StravaSettings {
+        var clientID = loaded?.garage.settings.stravaClientID
+        if clientID == nil, let garage {
+            clientID = GarageLoader.load(at: garage, options: .init(activities: false)).garage.settings.stravaClientID
+        }
+        let settings = StravaSettings.from(environment: ProcessInfo.processInfo.environment, garageClientID: clientID)
+        if let garage {
+            do { try settings.checkOutside(garage: garage) } catch { throw fail(error) }
+        }
+        return settings
+    }
+
+    static func client(_ settings: StravaSettings) -> StravaClient {
+        let client = StravaClient(settings: settings)
+        client.log = { Terminal.standardError.write("note: \($0)\n") }
+        return client
+    }
+
+    /// Prints an error on one line and returns the exit code to throw: 1.
+    static func fail(_ error: Error) -> ExitCode {
+        if let e = error as? ExitCode { return e }
+        Terminal.standardError.write("error: \(error)\n")
+        return ExitCode(1)
+    }
+
+    static func describe(_ token: StravaToken) -> String {
+        let who = token.athleteName.flatMap { $0.isEmpty ? nil : $0 } ?? "athlete"
+        return token.athleteID.map { "\(who) (athlete \($0))" } ?? who
+    }
+}

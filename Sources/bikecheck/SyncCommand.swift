@@ -1,0 +1,70 @@
+import ArgumentParser
+import BikeCheckKit
+import Foundation
+import StravaKit
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Bring bikes and activities from Strava into the garage's activity cache.",
+        discussion: """
+            Lists activities changed since the newest cached one (less a week, for late uploads and \
+            edits), 200 a page, and writes activities/YYYY-MM.json only where bytes change. --full \
+            re-lists everything and also applies gear changes and deletions. A sync stopped by a rate \
+            limit or a fault keeps what it fetched and resumes on the next run. Strava bikes with no \
+            bike file are listed with the command that adds one; bike files are never rewritten. \
+            Exit 0 when done, 1 when stopped (rate limit, login needed, Strava failing).
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Re-list every activity: pick up gear changes and deletions, rewrite the cache in canonical form.")
+    var full = false
+
+    func run() throws {
+        let root = try global.garageRoot()
+        let loaded = GarageLoader.load(at: root, options: .init(activities: false))
+        let settings = try StravaCommandSupport.settings(garage: root, loaded: loaded)
+        let client = StravaCommandSupport.client(settings)
+        var bikeFiles: [String: String] = [:]
+        for resolved in loaded.garage.bikes {
+            if let gear = resolved.bike.strava?.value { bikeFiles[gear] = resolved.bike.id.rawValue }
+        }
+        let sync = StravaSync(garageRoot: root, client: client, bikeFiles: bikeFiles)
+        let env = ProcessInfo.processInfo.environment
+        if Terminal.standardError.isTerminal || env["BIKECHECK_PROGRESS"] == "1" {
+            sync.progress = { Terminal.standardError.write("sync: \($0)\n") }
+        }
+        do {
+            let summary = try sync.run(full: full)
+            let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
+            if let problem = summary.gearLookupProblem { Terminal.standardError.write("warning: \(problem)\n") }
+            if global.format == .json {
+                Terminal.standardOutput.write(Self.json(summary, requests: client.requestCount, taken: taken))
+                return
+            }
+            Terminal.standardOutput.write(summary.line + " in \(client.requestCount) request\(client.requestCount == 1 ? "" : "s")\n")
+            for gear in summary.unclaimedBikes {
+                Terminal.standardOutput.write("Strava bike \(gear.id) '\(gear.displayName)'\(gear.retired ? " (retired)" : "") has no bike file; add one with:\n  \(StravaSync.addCommand(for: gear, taken: taken))\n")
+            }
+        } catch {
+            throw StravaCommandSupport.fail(error)
+        }
+    }
+
+    /// The summary for machines: totals, per bike, requests, and bikes that need a file.
+    static func json(_ s: SyncSummary, requests: Int, taken: Set<String>) -> String {
+        func counts(_ c: SyncSummary.Counts) -> [String: Int] { ["new": c.new, "changed": c.changed, "deleted": c.deleted] }
+        let object: [String: Any] = [
+            "full": s.full, "listed": s.listed, "pages": s.pages, "requests": requests, "files_written": s.filesWritten,
+            "total": counts(s.total),
+            "bikes": s.byBike.mapValues(counts),
+            "unclaimed_bikes": s.unclaimedBikes.map {
+                ["id": $0.id, "name": $0.displayName, "retired": $0.retired, "command": StravaSync.addCommand(for: $0, taken: taken)] as [String: Any]
+            },
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

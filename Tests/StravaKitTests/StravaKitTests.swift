@@ -1,0 +1,228 @@
+import BikeCheckKit
+import Foundation
+@testable import StravaKit
+import StravaStandIn
+import Testing
+import ZIPFoundation
+
+@Suite struct CSVReaderTests {
+    @Test func quotedFieldsKeepCommasQuotesAndLineBreaks() {
+        let records = CSVReader.records(Array("a,b,c\n1,\"x, \"\"y\"\"\nz\",3\r\n\n4,,\"\"\n".utf8))
+        #expect(records.map(\.fields) == [["a", "b", "c"], ["1", "x, \"y\"\nz", "3"], ["4", "", ""]])
+        #expect(records.map(\.line) == [1, 2, 5])
+    }
+
+    @Test func aByteOrderMarkAndAMissingFinalNewlineAreFine() {
+        let records = CSVReader.records([0xEF, 0xBB, 0xBF] + Array("id,name\n1,x".utf8))
+        #expect(records.map(\.fields) == [["id", "name"], ["1", "x"]])
+    }
+}
+
+@Suite struct StravaArchiveTests {
+    func folder(_ files: [String: String]) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("archive-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        return dir.path
+    }
+
+    @Test func theCurrentLayoutReadsDuplicatedColumnsByPosition() throws {
+        let path = try folder(["activities.csv": ArchiveFixtures.current, "bikes.csv": ArchiveFixtures.currentBikes])
+        let archive = try StravaArchive.read(path: path)
+        #expect(archive.layout == "current")
+        #expect(archive.skipped.isEmpty)
+        let byID = Dictionary(uniqueKeysWithValues: archive.activities.map { ($0.id, $0) })
+        let long = try #require(byID[18000000001])
+        #expect(long.name == "Long one, with \"friends\" 😁")
+        #expect(long.startDate == "2026-05-09T07:09:27Z")
+        #expect(long.distance == 104132.0, "metres from the second Distance column, not 104.13 km")
+        #expect(long.elapsedTime == 17944)
+        #expect(long.movingTime == 13905)
+        #expect(long.totalElevationGain == 329)
+        #expect(long.gearID == "b16540971")
+        #expect(long.sportType == "Ride")
+        #expect(!long.manual)
+        #expect(byID[18000000002]?.sportType == "VirtualRide")
+        #expect(byID[18000000002]?.gearID == nil)
+        let commute = try #require(byID[18000000003])
+        #expect(commute.commute)
+        #expect(commute.sportType == "EBikeRide")
+        #expect(commute.gearID == "b16540971", "gear name linked to the id another row gave")
+        #expect(commute.manual, "no file: entered by hand")
+        #expect(archive.bikes.map(\.name) == ["Standert Triebwerk", "Commuter"])
+        #expect(archive.bikes.first?.gearID == "b16540971")
+    }
+
+    @Test func aGermanExportIsReadByColumnPosition() throws {
+        let archive = try StravaArchive.read(path: try folder(["activities.csv": ArchiveFixtures.german]))
+        #expect(archive.layout.contains("localised"))
+        let a = try #require(archive.activities.first)
+        #expect(a.id == 8200000001)
+        #expect(a.startDate == "2022-12-09T15:24:49Z")
+        #expect(a.distance == 9440.5)
+        #expect(a.movingTime == 2900)
+        #expect(a.totalElevationGain == 120)
+        #expect(a.sportType == "Ride")
+        #expect(archive.unlinkedGear == ["Rennrad": 1])
+    }
+
+    @Test func theLegacyLayoutReadsMetresAndLinksGearByName() throws {
+        let path = try folder(["activities.csv": ArchiveFixtures.legacy, "bikes.csv": ArchiveFixtures.legacyBikes])
+        let archive = try StravaArchive.read(path: path, gearByName: ["Zatona": "b777"])
+        #expect(archive.layout == "legacy")
+        #expect(archive.activities.count == 3)
+        let first = try #require(archive.activities.first)
+        #expect(first.startDate == "2014-09-12T16:54:28Z")
+        #expect(first.distance == 43057.4)
+        #expect(first.elapsedTime == 9462 && first.movingTime == 9462)
+        #expect(archive.activities[1].gearID == "b777")
+        #expect(archive.activities[2].name == "Morning Ride, windy")
+        #expect(archive.activities[2].gearID == nil)
+        #expect(archive.unlinkedGear == ["Bar2o2a": 1])
+        #expect(archive.bikes.map(\.name) == ["Zatona", "Bar2o2a"])
+        #expect(archive.bikes[0].gearID == "b777")
+    }
+
+    @Test func aZipIsReadLikeItsFolder() throws {
+        let zipPath = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).zip")
+        let archive = try Archive(url: zipPath, accessMode: .create)
+        for (name, text) in [("export_123/activities.csv", ArchiveFixtures.current), ("export_123/bikes.csv", ArchiveFixtures.currentBikes)] {
+            let data = Data(text.utf8)
+            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        let read = try StravaArchive.read(path: zipPath.path)
+        #expect(read.activities.count == 4)
+        #expect(read.bikes.count == 2)
+    }
+
+    @Test func somethingThatIsNotAnArchiveIsAClearError() throws {
+        let dir = try folder(["notes.txt": "hello"])
+        #expect(throws: ArchiveError.self) { try StravaArchive.read(path: dir) }
+        #expect(throws: ArchiveError.self) { try StravaArchive.read(path: dir + "/notes.txt") }
+    }
+}
+
+@Suite struct RateLimitTests {
+    @Test func headersAreReadInAnyCasing() {
+        var budget = RateLimitBudget()
+        budget.update(from: HTTPReply(status: 200, headers: ["X-Ratelimit-Limit": "200,2000", "x-ratelimit-usage": "68,211",
+                                                             "X-READRATELIMIT-LIMIT": "100,1000", "X-ReadRateLimit-Usage": "100,210"], body: Data()).headers)
+        #expect(budget.exhausted(reading: false) == nil)
+        #expect(budget.exhausted(reading: true) == "15-minute")
+        budget.update(from: ["x-readratelimit-usage": "10,1000", "x-readratelimit-limit": "100,1000"])
+        #expect(budget.exhausted(reading: true) == "daily")
+    }
+
+    @Test func windowsResetAtTheQuarterHourAndMidnightUTC() {
+        let t = Date(timeIntervalSince1970: 1_763_600_000) // 2025-11-20T00:53:20Z
+        #expect(RateLimitBudget.reset(of: "15-minute", after: t).timeIntervalSince1970 == 1_763_600_400)
+        #expect(RateLimitBudget.reset(of: "daily", after: t).timeIntervalSince1970 == 1_763_683_200)
+    }
+}
+
+@Suite struct StravaKitPieceTests {
+    @Test func atomicWritesSkipUnchangedBytesAndKeepSecretsPrivate() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)").path
+        try AtomicWrite.makeDirectory(dir)
+        let path = dir + "/secret.json"
+        #expect(try AtomicWrite.write(Array("a\n".utf8), to: path, mode: 0o600))
+        #expect(try !AtomicWrite.write(Array("a\n".utf8), to: path, mode: 0o600))
+        let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["secret.json"], "no temp file left behind")
+    }
+
+    @Test func timestampsAreNormalisedToTheCacheForm() {
+        #expect(Timestamps.normalise("2025-10-18T12:49:52Z") == "2025-10-18T12:49:52Z")
+        #expect(Timestamps.normalise("2025-10-18T12:49:52.000Z") == "2025-10-18T12:49:52Z")
+        #expect(Timestamps.normalise("2025-10-18T14:49:52+02:00") == "2025-10-18T12:49:52Z")
+        #expect(Timestamps.normalise("yesterday") == nil)
+    }
+
+    @Test func activitiesDecodeLenientlyWhateverTheSportType() throws {
+        let json = #"[{"id":1,"name":"A","sport_type":"Skysurfing","type":"Workout","start_date":"2025-10-18T12:49:52Z","distance":100.5,"moving_time":60,"elapsed_time":61,"gear_id":null,"map":{"id":"x"},"new_field":[1,2]},{"name":"no id"},{"id":2,"type":"Ride","start_date":"2025-10-19T12:00:00Z"}]"#
+        let items = try JSONDecoder().decode([Lenient<SummaryActivity>].self, from: Data(json.utf8))
+        #expect(items.count == 3)
+        let decoded = items.compactMap { $0.value?.activity }
+        #expect(decoded.map(\.id) == [1, 2])
+        #expect(decoded[0].sportType == "Skysurfing")
+        #expect(decoded[1].sportType == "Ride", "old activities without sport_type fall back to type")
+    }
+
+    @Test func suggestedBikeIDsAreFileNames() {
+        #expect(StravaSync.suggestedID(for: "Canyon Grail CF SL 7") == "canyon-grail-cf-sl-7")
+        #expect(StravaSync.suggestedID(for: "Vélo \"Rapide\"!") == "v-lo-rapide")
+        #expect(StravaSync.addCommand(for: StravaGear(id: "b1", name: "Grail", nickname: "My \"G\""), taken: ["my-g"])
+                == #"bikecheck bike add my-g-b1 --name "My \"G\"" --strava b1"#)
+    }
+
+    @Test func missingScopesAreNamedWithTheirConsequence() {
+        #expect(GrantedScopes("read,profile:read_all,activity:read_all").missing.isEmpty)
+        let partial = GrantedScopes("read,activity:read")
+        #expect(partial.missing.count == 2)
+        #expect(partial.canListActivities)
+        #expect(!GrantedScopes("read").canListActivities)
+    }
+}
+
+/// The client against the stand-in, in process: the parts end-to-end tests cannot see.
+@Suite(.serialized) struct StravaClientTests {
+    func withClient(_ body: (StravaStandIn, StravaClient, String) async throws -> Void) async throws {
+        let server = StravaStandIn()
+        try await server.start()
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("client-\(UUID().uuidString)").path
+        let settings = StravaSettings(baseURL: URL(string: await server.baseURL)!, configDirectory: config,
+                                      clientID: await server.clientID, clientSecret: await server.clientSecret,
+                                      retryBaseMilliseconds: 1, maxAttempts: 3)
+        let client = StravaClient(settings: settings)
+        try await body(server, client, config)
+        await server.stop()
+    }
+
+    /// Runs blocking client code off the cooperative pool, so the server keeps serving.
+    func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { c in DispatchQueue.global().async { c.resume(with: Result { try work() }) } }
+    }
+
+    @Test func a401RefreshesOnceAndRetriesWithTheNewToken() async throws {
+        try await withClient { server, client, config in
+            await server.authorize(code: "c")
+            nonisolated(unsafe) let client = client
+            _ = try await blocking { try client.exchange(code: "c", grantedScope: nil) }
+            let saved = try #require(client.savedToken)
+            // Strava revoked this access token, though it has not expired.
+            await server.revoke(accessToken: saved.accessToken)
+            let athlete = try await blocking { try client.athlete() }
+            #expect(athlete.id == 12342176)
+            #expect(await server.requests(to: "/api/v3/athlete") == 2)
+            #expect(await server.requests(to: "/oauth/token") == 2, "the exchange and one refresh")
+            let rotated = try #require(client.savedToken)
+            #expect(rotated.refreshToken == (await server.currentRefreshToken))
+            #expect(rotated.accessToken != saved.accessToken)
+            _ = config
+        }
+    }
+
+    @Test func fiveHundredsAreRetriedABoundedNumberOfTimes() async throws {
+        try await withClient { server, client, _ in
+            await server.authorize(code: "c")
+            nonisolated(unsafe) let client = client
+            _ = try await blocking { try client.exchange(code: "c", grantedScope: nil) }
+            for n in 1...3 { await server.inject(status: 502, onRequest: n, to: "/api/v3/athlete") }
+            await #expect(throws: StravaError.self) { try await blocking { try client.athlete() } }
+            #expect(await server.requests(to: "/api/v3/athlete") == 3)
+        }
+    }
+
+    @Test func aNetworkErrorIsRetriedThenReported() async throws {
+        let settings = StravaSettings(baseURL: URL(string: "http://127.0.0.1:9")!, configDirectory: "/nonexistent",
+                                      clientID: "1", clientSecret: "s", retryBaseMilliseconds: 1, maxAttempts: 2)
+        let client = StravaClient(settings: settings)
+        nonisolated(unsafe) let c = client
+        let error = await #expect(throws: StravaError.self) { try await blocking { try c.exchange(code: "x", grantedScope: nil) } }
+        if case .network = error {} else { Issue.record("expected a network error, got \(String(describing: error))") }
+        #expect(client.requestCount == 2)
+    }
+}

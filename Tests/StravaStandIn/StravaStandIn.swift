@@ -1,0 +1,302 @@
+import FlyingFox
+import Foundation
+
+/// A stand-in for Strava's API on 127.0.0.1, behaving as the documentation and recorded
+/// responses say Strava does: OAuth code exchange, refresh with rotation (the old refresh token
+/// dies at once), deauthorization, `/athlete`, `/gear/{id}`, `/athlete/activities` with
+/// after/before/page/per_page (newest first, at most 200 a page), rate-limit headers in
+/// HTTP/1.1 casing, 401, 404, 429 and injectable 5xx. It counts requests per path.
+public actor StravaStandIn {
+    public let clientID = "424242"
+    public let clientSecret = "stand-in-client-secret-9f8e7d"
+    public let athleteID: Int64 = 12342176
+
+    public var activities: [StandInActivity] = [] { didSet { sortedActivities = nil } }
+    private var sortedActivities: [StandInActivity]?
+    private var rendered: [Int64: (StandInActivity, [UInt8])] = [:]
+    /// Gear listed in `/athlete` (unretired bikes).
+    public var athleteBikes: [StandInGear] = []
+    /// Every gear `/gear/{id}` knows, retired too.
+    public var gear: [String: StandInGear] = [:]
+    /// Seconds a new access token lives.
+    public var tokenLifetime: Int64 = 21_600
+
+    /// `(15-minute, daily)` limits and usage, for all requests and for reads.
+    public var limit = (200, 2000)
+    public var readLimit = (100, 1000)
+    public var usage = (0, 0)
+    public var readUsage = (0, 0)
+
+    private var codes: [String: String] = [:]
+    private var accessTokens: [String: Int64] = [:]
+    private var refreshToken: String?
+    private var tokenSerial = 0
+    private var faults: [String: [Int: Int]] = [:]
+    private var counts: [String: Int] = [:]
+    /// Every request: method, path and query, in order.
+    public private(set) var log: [(method: String, path: String, query: [String: String])] = []
+
+    private var server: HTTPServer?
+    private var runTask: Task<Void, Error>?
+    public private(set) var port: UInt16 = 0
+
+    public init() {}
+
+    /// `http://127.0.0.1:PORT`, for BIKECHECK_STRAVA_URL.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    public func start() async throws {
+        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
+        await server.appendRoute("POST /oauth/token") { await self.handleToken($0) }
+        await server.appendRoute("POST /oauth/deauthorize") { await self.handleDeauthorize($0) }
+        await server.appendRoute("GET /api/v3/athlete") { await self.handleAPI($0) }
+        await server.appendRoute("GET /api/v3/athlete/activities") { await self.handleAPI($0) }
+        await server.appendRoute("GET /api/v3/gear/*") { await self.handleAPI($0) }
+        await server.appendRoute("*") { await self.handleUnknown($0) }
+        self.server = server
+        runTask = Task { try await server.run() }
+        try await server.waitUntilListening(timeout: 10)
+        if case .ip4(_, let p) = await server.listeningAddress { port = p }
+    }
+
+    public func stop() async {
+        await server?.stop(timeout: 0.1)
+        runTask?.cancel()
+    }
+
+    // MARK: - Test controls
+
+    /// Makes `code` a valid one-time authorisation code, as if the rider had pressed Authorize.
+    public func authorize(code: String) { codes[code] = "read,profile:read_all,activity:read_all" }
+
+    /// Installs tokens as if the rider had logged in earlier; the access token expires at `expiresAt`.
+    public func seedTokens(access: String, refresh: String, expiresAt: Int64) {
+        accessTokens[access] = expiresAt
+        refreshToken = refresh
+    }
+
+    /// Invalidates an access token before its expiry (as deauthorization elsewhere would).
+    public func revoke(accessToken: String) { accessTokens[accessToken] = nil }
+
+    /// The refresh token the stand-in accepts now.
+    public var currentRefreshToken: String? { refreshToken }
+    public func isValid(accessToken: String) -> Bool { (accessTokens[accessToken] ?? 0) > now() }
+    /// Every access token ever issued and still known.
+    public var issuedAccessTokens: [String] { Array(accessTokens.keys) }
+
+    /// The `n`th request (1-based, counted since the last `resetCounts`) to `path` gets HTTP `status`, once.
+    public func inject(status: Int, onRequest n: Int, to path: String) { faults[path, default: [:]][n] = status }
+
+    /// Requests so far to `path` (e.g. `/api/v3/athlete/activities`).
+    public func requests(to path: String) -> Int { counts[path] ?? 0 }
+    public var totalRequests: Int { counts.values.reduce(0, +) }
+    public func resetCounts() { counts = [:]; log = []; handlerSeconds = 0 }
+
+    public func setActivities(_ list: [StandInActivity]) { activities = list }
+    public func setBikes(athlete: [StandInGear], all: [StandInGear]) {
+        athleteBikes = athlete
+        gear = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+    public func setRateLimit(limit: (Int, Int), readLimit: (Int, Int), usage: (Int, Int), readUsage: (Int, Int)) {
+        self.limit = limit
+        self.readLimit = readLimit
+        self.usage = usage
+        self.readUsage = readUsage
+    }
+    public func update(_ body: (inout [StandInActivity]) -> Void) { body(&activities) }
+
+    // MARK: - Handlers
+
+    private func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
+
+    private func record(_ request: HTTPRequest) -> Int? {
+        counts[request.path, default: 0] += 1
+        var q: [String: String] = [:]
+        for item in request.query { q[item.name] = item.value }
+        log.append((request.method.rawValue, request.path, q))
+        // A fault fires once.
+        return faults[request.path]?.removeValue(forKey: counts[request.path] ?? 0)
+    }
+
+    private func json(_ status: Int, _ object: Any, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        var headers = headers
+        headers[HTTPHeader("Content-Type")] = "application/json; charset=utf-8"
+        let body = (try? JSONSerialization.data(withJSONObject: object, options: [])) ?? Data()
+        return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: Self.phrase(status)), headers: headers, body: body)
+    }
+
+    static func phrase(_ status: Int) -> String {
+        [200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
+         500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"][status] ?? "Status"
+    }
+
+    private func fault(_ resource: String, _ field: String, _ code: String, message: String) -> [String: Any] {
+        ["message": message, "errors": [["resource": resource, "field": field, "code": code]]]
+    }
+
+    private func form(_ request: HTTPRequest) async -> [String: String] {
+        let body = (try? await request.bodyData) ?? Data()
+        var out: [String: String] = [:]
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
+            if kv.count == 2 { out[kv[0]] = kv[1] }
+        }
+        for item in request.query where out[item.name] == nil { out[item.name] = item.value }
+        return out
+    }
+
+    private func issueTokens() -> (access: String, refresh: String, expiresAt: Int64) {
+        tokenSerial += 1
+        let access = "standin-access-\(tokenSerial)-\(UUID().uuidString.prefix(8))"
+        let refresh = "standin-refresh-\(tokenSerial)-\(UUID().uuidString.prefix(8))"
+        let expiresAt = now() + tokenLifetime
+        accessTokens[access] = expiresAt
+        refreshToken = refresh
+        return (access, refresh, expiresAt)
+    }
+
+    private func handleToken(_ request: HTTPRequest) async -> HTTPResponse {
+        if let status = record(request) { return json(status, ["message": "Server Error"]) }
+        let f = await form(request)
+        guard f["client_id"] == clientID else {
+            return json(400, fault("Application", "client_id", "invalid", message: "Bad Request"))
+        }
+        guard f["client_secret"] == clientSecret else {
+            return json(401, fault("Application", "", "invalid", message: "Authorization Error"))
+        }
+        switch f["grant_type"] {
+        case "authorization_code":
+            guard let code = f["code"], codes.removeValue(forKey: code) != nil else {
+                return json(400, fault("AuthorizationCode", "code", "invalid", message: "Bad Request"))
+            }
+            let t = issueTokens()
+            return json(200, [
+                "token_type": "Bearer", "expires_at": t.expiresAt, "expires_in": tokenLifetime,
+                "refresh_token": t.refresh, "access_token": t.access,
+                "athlete": ["id": athleteID, "username": "standin", "resource_state": 2, "firstname": "Dana",
+                            "lastname": "Rider", "city": "Berlin", "state": "", "country": "Germany", "sex": "F",
+                            "premium": false, "summit": false, "created_at": "2017-11-28T19:05:35Z",
+                            "updated_at": "2025-11-19T01:44:15Z", "badge_type_id": 0, "profile_medium": "avatar/athlete/medium.png",
+                            "profile": "avatar/athlete/large.png", "friend": NSNull(), "follower": NSNull()],
+            ])
+        case "refresh_token":
+            guard let given = f["refresh_token"], given == refreshToken else {
+                return json(400, fault("RefreshToken", "refresh_token", "invalid", message: "Bad Request"))
+            }
+            let t = issueTokens()
+            return json(200, ["token_type": "Bearer", "access_token": t.access, "expires_at": t.expiresAt,
+                              "expires_in": tokenLifetime, "refresh_token": t.refresh])
+        default:
+            return json(400, fault("Application", "grant_type", "invalid", message: "Bad Request"))
+        }
+    }
+
+    private func handleDeauthorize(_ request: HTTPRequest) async -> HTTPResponse {
+        if let status = record(request) { return json(status, ["message": "Server Error"]) }
+        let f = await form(request)
+        let token = f["access_token"] ?? bearer(request)
+        guard let token, isValid(accessToken: token) else {
+            return json(401, fault("Athlete", "access_token", "invalid", message: "Authorization Error"))
+        }
+        accessTokens = [:]
+        refreshToken = nil
+        return json(200, ["access_token": token])
+    }
+
+    private func bearer(_ request: HTTPRequest) -> String? {
+        guard let h = request.headers[HTTPHeader("Authorization")], h.hasPrefix("Bearer ") else { return nil }
+        return String(h.dropFirst(7))
+    }
+
+    private func rateHeaders() -> HTTPHeaders {
+        var h = HTTPHeaders()
+        h[HTTPHeader("X-Ratelimit-Limit")] = "\(limit.0),\(limit.1)"
+        h[HTTPHeader("X-Ratelimit-Usage")] = "\(usage.0),\(usage.1)"
+        h[HTTPHeader("X-Readratelimit-Limit")] = "\(readLimit.0),\(readLimit.1)"
+        h[HTTPHeader("X-Readratelimit-Usage")] = "\(readUsage.0),\(readUsage.1)"
+        return h
+    }
+
+    /// Renders every activity's JSON now, so timing a sync measures the client, not this debug-built server.
+    public func prerender() {
+        for a in activities where rendered[a.id]?.0 != a { rendered[a.id] = (a, a.jsonBytes(athleteID: athleteID)) }
+    }
+
+    /// Seconds spent inside the API handlers (for separating the stand-in's cost from the client's).
+    public private(set) var handlerSeconds = 0.0
+
+    private func handleAPI(_ request: HTTPRequest) async -> HTTPResponse {
+        let started = Date()
+        defer { handlerSeconds += Date().timeIntervalSince(started) }
+        let injected = record(request)
+        // Strava counts every request, those over the limit too.
+        usage.0 += 1; usage.1 += 1
+        readUsage.0 += 1; readUsage.1 += 1
+        let headers = rateHeaders()
+        if injected == 429 || usage.0 > limit.0 || usage.1 > limit.1 || readUsage.0 > readLimit.0 || readUsage.1 > readLimit.1 {
+            return json(429, fault("Application", "rate limit", "exceeded", message: "Rate Limit Exceeded"), headers: headers)
+        }
+        if let injected { return json(injected, ["message": "Server Error", "errors": []], headers: headers) }
+        guard let token = bearer(request), isValid(accessToken: token) else {
+            return json(401, fault("Athlete", "access_token", "invalid", message: "Authorization Error"), headers: headers)
+        }
+        if request.path == "/api/v3/athlete" {
+            return json(200, [
+                "id": athleteID, "username": "standin", "resource_state": 3, "firstname": "Dana", "lastname": "Rider",
+                "bio": "", "city": "Berlin", "state": "", "country": "Germany", "sex": "F", "premium": false, "summit": false,
+                "created_at": "2017-11-28T19:05:35Z", "updated_at": "2025-11-19T01:44:15Z", "badge_type_id": 0,
+                "weight": 61.0, "profile_medium": "avatar/athlete/medium.png", "profile": "avatar/athlete/large.png",
+                "friend": NSNull(), "follower": NSNull(), "blocked": false, "can_follow": true, "follower_count": 3,
+                "friend_count": 4, "mutual_friend_count": 0, "athlete_type": 0, "date_preference": "%m/%d/%Y",
+                "measurement_preference": "meters", "clubs": [], "postable_clubs_count": 0, "ftp": NSNull(),
+                "bikes": athleteBikes.map { $0.summaryJSON() },
+                "shoes": [["id": "g2001", "primary": true, "name": "Trail shoes", "nickname": "", "resource_state": 2,
+                           "retired": false, "distance": 452834, "converted_distance": 452.8]],
+            ], headers: headers)
+        }
+        if request.path.hasPrefix("/api/v3/gear/") {
+            let id = String(request.path.dropFirst("/api/v3/gear/".count))
+            guard let g = gear[id] else {
+                return HTTPResponse(statusCode: HTTPStatusCode(404, phrase: "Not Found"), headers: headers, body: Data())
+            }
+            return json(200, g.detailJSON(), headers: headers)
+        }
+        // /athlete/activities
+        let q = request.query
+        func int(_ name: String) -> Int64? { q[name].flatMap { Int64($0) } }
+        if let after = int("after"), after > now() + 86_400 * 365 {
+            return json(400, fault("Application", "after", "future", message: "Bad Request"), headers: headers)
+        }
+        let page = max(1, Int(int("page") ?? 1))
+        let perPage = min(200, max(1, Int(int("per_page") ?? 30)))
+        // Newest first, as the recordings show; clients must not rely on it.
+        if sortedActivities == nil {
+            sortedActivities = activities.sorted { $0.start != $1.start ? $0.start > $1.start : $0.id > $1.id }
+        }
+        var list = sortedActivities ?? []
+        if let after = int("after") { list = list.filter { $0.start > after } }
+        if let before = int("before") { list = list.filter { $0.start < before } }
+        let from = (page - 1) * perPage
+        let slice = from < list.count ? Array(list[from..<min(list.count, from + perPage)]) : []
+        var body: [UInt8] = [UInt8(ascii: "[")]
+        for (i, a) in slice.enumerated() {
+            if i > 0 { body.append(UInt8(ascii: ",")) }
+            if let cached = rendered[a.id], cached.0 == a {
+                body += cached.1
+            } else {
+                let bytes = a.jsonBytes(athleteID: athleteID)
+                rendered[a.id] = (a, bytes)
+                body += bytes
+            }
+        }
+        body.append(UInt8(ascii: "]"))
+        var h = headers
+        h[HTTPHeader("Content-Type")] = "application/json; charset=utf-8"
+        return HTTPResponse(statusCode: .ok, headers: h, body: Data(body))
+    }
+
+    private func handleUnknown(_ request: HTTPRequest) async -> HTTPResponse {
+        _ = record(request)
+        return json(404, ["message": "Record Not Found", "errors": [["resource": "resource", "field": "path", "code": "invalid"]]])
+    }
+}
