@@ -61,21 +61,21 @@ public final class ActivityCacheStore {
     public func flush() throws -> Int {
         guard !dirtyMonths.isEmpty else { return 0 }
         let directory = root + "/activities"
-        try AtomicWrite.makeDirectory(directory)
+        try AtomicFile.makeDirectory(directory)
         var grouped: [String: [Activity]] = [:]
         for a in byID.values where dirtyMonths.contains(a.monthKey) { grouped[a.monthKey, default: []].append(a) }
         var written = 0
         for month in dirtyMonths.sorted() {
             let path = directory + "/" + month + ".json"
             if let list = grouped[month], !list.isEmpty {
-                if try AtomicWrite.write(ActivityCacheFormat.encode(list), to: path, syncDirectory: false) { written += 1 }
+                if try AtomicFile.write(ActivityCacheFormat.encode(list), to: path, syncDirectory: false) { written += 1 }
             } else if FileManager.default.fileExists(atPath: path) {
                 try FileManager.default.removeItem(atPath: path)
                 written += 1
             }
         }
         dirtyMonths.removeAll()
-        if written > 0 { AtomicWrite.syncDirectory(directory) }
+        if written > 0 { AtomicFile.syncDirectory(directory) }
         return written
     }
 }

@@ -1,3 +1,4 @@
+import BikeCheckKit
 import Foundation
 
 /// Where Strava lives, who the app is, and where its secrets are kept: read once from the
@@ -78,8 +79,8 @@ public struct AppCredentials: Codable, Equatable, Sendable {
     }
 
     func save(directory: String) throws {
-        try AtomicWrite.makeDirectory(directory, mode: 0o700)
-        try AtomicWrite.write(SecretFile.encode(self), to: directory + "/strava-credentials.json", mode: 0o600)
+        try AtomicFile.makeDirectory(directory, mode: 0o700)
+        try AtomicFile.write(SecretFile.encode(self), to: directory + "/strava-credentials.json", mode: 0o600)
     }
 }
 
@@ -125,8 +126,8 @@ public struct TokenStore: Sendable {
 
     public func save(_ token: StravaToken) throws {
         let directory = (path as NSString).deletingLastPathComponent
-        try AtomicWrite.makeDirectory(directory, mode: 0o700)
-        try AtomicWrite.write(SecretFile.encode(token), to: path, mode: 0o600)
+        try AtomicFile.makeDirectory(directory, mode: 0o700)
+        try AtomicFile.write(SecretFile.encode(token), to: path, mode: 0o600)
     }
 
     /// Deletes the token file; true if there was one.

@@ -1,3 +1,4 @@
+import BikeCheckKit
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -42,15 +43,15 @@ public struct SyncState: Codable, Equatable, Sendable {
         try Self.prepareDirectory(garage: root)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try AtomicWrite.write(Array(try encoder.encode(self)) + [0x0A], to: Self.path(garage: root))
+        try AtomicFile.write(Array(try encoder.encode(self)) + [0x0A], to: Self.path(garage: root))
     }
 
     /// Creates `.bikecheck/` with a `.gitignore` of `*`, so local state never shows in git status.
     static func prepareDirectory(garage root: String) throws {
         let dir = directory(garage: root)
-        try AtomicWrite.makeDirectory(dir)
+        try AtomicFile.makeDirectory(dir)
         if !FileManager.default.fileExists(atPath: dir + "/.gitignore") {
-            try AtomicWrite.write(Array("# local state of bikecheck; not for git\n*\n".utf8), to: dir + "/.gitignore")
+            try AtomicFile.write(Array("# local state of bikecheck; not for git\n*\n".utf8), to: dir + "/.gitignore")
         }
     }
 }
@@ -63,7 +64,7 @@ public final class SyncLock {
         try SyncState.prepareDirectory(garage: root)
         let path = SyncState.directory(garage: root) + "/sync.lock"
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw AtomicWriteError(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw AtomicFile.Failure(path: path, reason: String(cString: strerror(errno))) }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             close(fd)
             throw StravaError.locked(path)

@@ -125,10 +125,10 @@ import ZIPFoundation
 @Suite struct StravaKitPieceTests {
     @Test func atomicWritesSkipUnchangedBytesAndKeepSecretsPrivate() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)").path
-        try AtomicWrite.makeDirectory(dir)
+        try AtomicFile.makeDirectory(dir)
         let path = dir + "/secret.json"
-        #expect(try AtomicWrite.write(Array("a\n".utf8), to: path, mode: 0o600))
-        #expect(try !AtomicWrite.write(Array("a\n".utf8), to: path, mode: 0o600))
+        #expect(try AtomicFile.write(Array("a\n".utf8), to: path, mode: 0o600))
+        #expect(try !AtomicFile.write(Array("a\n".utf8), to: path, mode: 0o600))
         let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
         #expect(mode == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["secret.json"], "no temp file left behind")

@@ -7,12 +7,25 @@ public enum AtomicFile {
         public var path: String
         public var reason: String
         public var description: String { "cannot write '\(path)': \(reason)" }
+
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
     }
 
     /// Writes `bytes` to `path` unless it already holds exactly them; returns whether it wrote.
+    /// With a `mode`, the temporary file has it from creation (so a secret is never readable by
+    /// others, not even briefly); without one, the replaced file's permissions are kept.
+    /// `syncDirectory: false` leaves the folder's fsync to the caller (`syncDirectory(_:)`), for batches.
     @discardableResult
-    public static func write(_ bytes: [UInt8], to path: String) throws(Failure) -> Bool {
-        if let current = FileManager.default.contents(atPath: path), [UInt8](current) == bytes { return false }
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t? = nil, syncDirectory: Bool = true) throws(Failure) -> Bool {
+        var info = stat()
+        let exists = stat(path, &info) == 0
+        if exists, mode == nil || info.st_mode & 0o777 == mode! & 0o777,
+           let current = FileManager.default.contents(atPath: path), current.elementsEqual(bytes) {
+            return false
+        }
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         do {
@@ -30,10 +43,8 @@ public enum AtomicFile {
         defer {
             if !ok { unlink(temporary) }
         }
-        // Keep the permissions of the file being replaced; new files get the usual 0644.
-        var info = stat()
-        let mode: mode_t = stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644
-        fchmod(fd, mode)
+        // mkstemp creates 0600; keep the permissions of the file being replaced, new files get 0644.
+        fchmod(fd, mode ?? (exists ? info.st_mode & 0o7777 : 0o644))
         var written = 0
         let failed: Bool = bytes.withUnsafeBytes { buffer in
             while written < buffer.count {
@@ -50,12 +61,22 @@ public enum AtomicFile {
         close(fd)
         guard rename(temporary, path) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
         ok = true
-        // Make the rename itself durable.
-        let dirfd = open(directory, O_RDONLY)
-        if dirfd >= 0 {
-            fsync(dirfd)
-            close(dirfd)
-        }
+        if syncDirectory { Self.syncDirectory(directory) }
         return true
+    }
+
+    /// Makes renames in `directory` durable.
+    public static func syncDirectory(_ directory: String) {
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+
+    /// Creates `path` and its parents if missing, with `mode` for the folders it creates.
+    public static func makeDirectory(_ path: String, mode: Int = 0o755) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: mode])
     }
 }
