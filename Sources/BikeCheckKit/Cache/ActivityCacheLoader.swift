@@ -31,7 +31,7 @@ public enum ActivityCacheLoader {
 
         var result = Result(activities: [], diagnostics: [], sources: [:])
         result.activities.reserveCapacity(slots.reduce(0) { $0 + ($1?.activities.count ?? 0) })
-        var seen: [Int64: String] = [:]
+        var seen: [Int64: Int] = [:]  // activity id → the last file it was seen in
         seen.reserveCapacity(result.activities.capacity)
         for (index, name) in names.enumerated() {
             guard let slot = slots[index] else { continue }
@@ -49,11 +49,11 @@ public enum ActivityCacheLoader {
             var previous: Activity?
             var unsorted = false
             for a in slot.activities {
-                if a.monthKey != month { misplaced += 1 }
+                if !a.starts(inMonth: month) { misplaced += 1 }
                 if let p = previous, !Activity.cacheOrder(p, a) { unsorted = true }
                 previous = a
-                if let other = seen.updateValue(relative, forKey: a.id) {
-                    result.diagnostics.append(.error("cache-duplicate-activity", "activity \(a.id) is cached twice (also in \(other))",
+                if let other = seen.updateValue(index, forKey: a.id) {
+                    result.diagnostics.append(.error("cache-duplicate-activity", "activity \(a.id) is cached twice (also in activities/\(names[other]))",
                                                      at: SourceLocation(file: relative),
                                                      help: "re-create the cache with 'bikecheck sync --full'"))
                     continue

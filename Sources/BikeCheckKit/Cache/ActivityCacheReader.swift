@@ -8,6 +8,8 @@ struct ActivityCacheReader {
     var i = 0
     var diagnostics: [Diagnostic] = []
     private var source: SourceText?
+    /// Strings seen in this file, by their bytes (which outlive the reader).
+    private var interned: [Bytes: String] = [:]
 
     init(_ buffer: UnsafeBufferPointer<UInt8>, path: String) {
         self.b = buffer
@@ -63,16 +65,16 @@ struct ActivityCacheReader {
                 case .id:
                     let v = try readNumber()
                     if let v, v == v.rounded(), v > 0, v < 9.2e18 { id = Int64(v) } else { bad = wrong("id", "a positive whole number", at: valueStart) }
-                case .name: name = try readString() ?? ""
-                case .sportType: sport = try readString()
-                case .type: type = try readString()
+                case .name: name = try readString(shared: true) ?? ""
+                case .sportType: sport = try readString(shared: true)
+                case .type: type = try readString(shared: true)
                 case .startDate:
                     startDate = try readString()
                     if !isTimestamp(startDate) { bad = wrong("start_date", "a UTC time like 2025-10-02T06:12:00Z", at: valueStart) }
                 case .startDateLocal:
                     startLocal = try readString()
                     if startLocal != nil, !isTimestamp(startLocal) { bad = wrong("start_date_local", "a time like 2025-10-02T08:12:00Z", at: valueStart) }
-                case .timezone: timezone = try readString()
+                case .timezone: timezone = try readString(shared: true)
                 case .movingTime: moving = try readNumber()
                     if moving == nil || moving! < 0 { bad = wrong("moving_time", "seconds, zero or more", at: valueStart) }
                 case .elapsedTime: elapsed = try readNumber()
@@ -80,7 +82,7 @@ struct ActivityCacheReader {
                 case .distance: distance = try readNumber()
                     if distance == nil || distance! < 0 { bad = wrong("distance", "metres, zero or more", at: valueStart) }
                 case .totalElevationGain: elevation = try readNumber() ?? 0
-                case .gearID: gear = try readString()
+                case .gearID: gear = try readString(shared: true)
                 case .trainer: trainer = try readBool() ?? false
                 case .commute: commute = try readBool() ?? false
                 case .manual: manual = try readBool() ?? false
@@ -117,11 +119,11 @@ struct ActivityCacheReader {
     }
 
     private func isTimestamp(_ s: String?) -> Bool {
-        guard let s, s.utf8.count >= 20, s.utf8.last == UInt8(ascii: "Z") else { return false }
-        let u = Array(s.utf8)
-        guard Day(String(decoding: u[0..<10], as: UTF8.self)) != nil, u[10] == UInt8(ascii: "T"),
-              u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":") else { return false }
-        return true
+        guard var s else { return false }
+        return s.withUTF8 { u in
+            u.count >= 20 && u[u.count - 1] == UInt8(ascii: "Z") && Day(utf8: UnsafeBufferPointer(rebasing: u[0..<10])) != nil
+                && u[10] == UInt8(ascii: "T") && u[13] == UInt8(ascii: ":") && u[16] == UInt8(ascii: ":")
+        }
     }
 
     // MARK: - Keys
@@ -156,7 +158,9 @@ struct ActivityCacheReader {
 
     // MARK: - Values
 
-    private mutating func readString() throws -> String? {
+    /// A string value; `shared` for fields whose values repeat (sport types, gear, time zones,
+    /// names), made once per file and shared by every activity with the same bytes.
+    private mutating func readString(shared: Bool = false) throws -> String? {
         if matchLiteral("null") { return nil }
         guard peek() == UInt8(ascii: "\"") else {
             fail("expected a string", at: i)
@@ -181,8 +185,22 @@ struct ActivityCacheReader {
         }
         let end = i
         i += 1
-        if plain { return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self) }
-        return try unescape(start, end)
+        guard plain else { return try unescape(start, end) }
+        let bytes = UnsafeBufferPointer(rebasing: b[start..<end])
+        // Up to 15 bytes, a String is stored inline, so sharing would not save an allocation.
+        guard shared, bytes.count > 15 else { return String(decoding: bytes, as: UTF8.self) }
+        if let known = interned[Bytes(bytes)] { return known }
+        let made = String(decoding: bytes, as: UTF8.self)
+        interned[Bytes(bytes)] = made
+        return made
+    }
+
+    /// A run of the file's bytes, compared and hashed by content.
+    private struct Bytes: Hashable {
+        let bytes: UnsafeBufferPointer<UInt8>
+        init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        static func == (a: Bytes, b: Bytes) -> Bool { a.bytes.elementsEqual(b.bytes) }
+        func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
     }
 
     private mutating func unescape(_ start: Int, _ end: Int) throws -> String {

@@ -109,6 +109,21 @@ public enum GarageLoader {
 
 /// Reads a whole file, or nil when it cannot be read.
 func readBytes(_ path: String) -> [UInt8]? {
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    return [UInt8](data)
+    // Regular files go straight into the array: through Data, every cache file was copied twice.
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return [UInt8](data)
+    }
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, count in
+        while count < buffer.count {
+            let n = read(fd, buffer.baseAddress! + count, buffer.count - count)
+            if n > 0 { count += n } else if n < 0, errno == EINTR { continue } else { failed = n < 0; break }
+        }
+    }
+    return failed ? nil : bytes
 }
