@@ -55,7 +55,8 @@ public struct Activity: Sendable, Hashable {
     /// Whether this activity starts in `month` (`YYYY-MM`), i.e. `monthKey == month`, without
     /// making a String.
     public func starts(inMonth month: String) -> Bool {
-        startDate.utf8.prefix(7).elementsEqual(month.utf8)
+        var date = startDate, month = month
+        return date.withUTF8 { d in month.withUTF8 { m in min(d.count, 7) == m.count && d.prefix(7).elementsEqual(m) } }
     }
 
     /// Cache order: start date, then id.

@@ -1,4 +1,5 @@
 import Diagnostics
+import Foundation
 
 /// A small, strict JSON reader specialised for the activity cache: a top-level array of flat
 /// objects. It reads straight from bytes, so a year of rides loads in milliseconds.
@@ -10,6 +11,8 @@ struct ActivityCacheReader {
     private var source: SourceText?
     /// Strings seen in this file, by their bytes (which outlive the reader).
     private var interned: [Bytes: String] = [:]
+    /// Index in `keys` of the key expected next: files are written with keys in one order.
+    private var nextKey = 0
 
     init(_ buffer: UnsafeBufferPointer<UInt8>, path: String) {
         self.b = buffer
@@ -20,6 +23,7 @@ struct ActivityCacheReader {
 
     mutating func readFile() -> (activities: [Activity], diagnostics: [Diagnostic]) {
         var activities: [Activity] = []
+        activities.reserveCapacity(b.count / 300)  // about 340 bytes an activity: grow once, if at all
         do {
             skipSpace()
             try expect(UInt8(ascii: "["), "the activity cache should be a JSON array")
@@ -131,12 +135,17 @@ struct ActivityCacheReader {
     private enum Key { case id, name, sportType, type, startDate, startDateLocal, timezone, movingTime, elapsedTime, distance,
                        totalElevationGain, gearID, trainer, commute, manual, other }
 
-    private static let keys: [(ArraySlice<UInt8>, Key)] = ([
-        ("id", .id), ("name", .name), ("sport_type", .sportType), ("type", .type), ("start_date", .startDate),
-        ("start_date_local", .startDateLocal), ("timezone", .timezone), ("moving_time", .movingTime),
-        ("elapsed_time", .elapsedTime), ("distance", .distance), ("total_elevation_gain", .totalElevationGain),
-        ("gear_id", .gearID), ("trainer", .trainer), ("commute", .commute), ("manual", .manual),
-    ] as [(String, Key)]).map { (ArraySlice(Array($0.0.utf8)), $0.1) }
+    /// In the order ActivityCacheFormat.encode writes them (sorted).
+    private static let keys: [(StaticString, Key)] = [
+        ("commute", .commute), ("distance", .distance), ("elapsed_time", .elapsedTime), ("gear_id", .gearID), ("id", .id),
+        ("manual", .manual), ("moving_time", .movingTime), ("name", .name), ("sport_type", .sportType),
+        ("start_date", .startDate), ("start_date_local", .startDateLocal), ("timezone", .timezone),
+        ("total_elevation_gain", .totalElevationGain), ("trainer", .trainer), ("type", .type),
+    ]
+
+    private static func spells(_ key: StaticString, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        key.utf8CodeUnitCount == name.count && memcmp(key.utf8Start, name.baseAddress!, name.count) == 0
+    }
 
     private mutating func readKey() throws -> Key {
         guard peek() == UInt8(ascii: "\"") else {
@@ -148,8 +157,16 @@ struct ActivityCacheReader {
         while j < b.count, b[j] != UInt8(ascii: "\""), b[j] != UInt8(ascii: "\\") { j += 1 }
         if j < b.count, b[j] == UInt8(ascii: "\"") {
             i = j + 1
-            let slice = b[start..<j]
-            for (k, key) in Self.keys where k.count == slice.count && k.elementsEqual(slice) { return key }
+            let name = UnsafeBufferPointer(rebasing: b[start..<j])
+            let keys = Self.keys
+            if Self.spells(keys[nextKey].0, name) {
+                defer { nextKey = (nextKey + 1) % keys.count }
+                return keys[nextKey].1
+            }
+            for n in keys.indices where Self.spells(keys[n].0, name) {
+                nextKey = (n + 1) % keys.count
+                return keys[n].1
+            }
             return .other
         }
         _ = try readString()
@@ -199,7 +216,9 @@ struct ActivityCacheReader {
     private struct Bytes: Hashable {
         let bytes: UnsafeBufferPointer<UInt8>
         init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-        static func == (a: Bytes, b: Bytes) -> Bool { a.bytes.elementsEqual(b.bytes) }
+        static func == (a: Bytes, b: Bytes) -> Bool {
+            a.bytes.count == b.bytes.count && (a.bytes.isEmpty || memcmp(a.bytes.baseAddress!, b.bytes.baseAddress!, a.bytes.count) == 0)
+        }
         func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
     }
 
