@@ -32,6 +32,13 @@ public enum GarageLoader {
         var diagnostics: [Diagnostic] = []
         var sources: [String: SourceText] = [:]
 
+        // The activity cache does not depend on the YAML files: read it meanwhile, on other threads.
+        let reading = DispatchGroup()
+        nonisolated(unsafe) var cache: ActivityCacheLoader.Result?
+        if options.activities {
+            DispatchQueue.global().async(group: reading) { cache = ActivityCacheLoader.load(root: root) }
+        }
+
         func parse(_ relative: String) -> YAMLDocument? {
             guard let bytes = readBytes(root + "/" + relative) else {
                 diagnostics.append(.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative),
@@ -77,8 +84,8 @@ public enum GarageLoader {
         if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) }
 
         var activities: [Activity] = []
-        if options.activities {
-            let cache = ActivityCacheLoader.load(root: root)
+        reading.wait()
+        if let cache {
             activities = cache.activities
             diagnostics += cache.diagnostics
             sources.merge(cache.sources) { a, _ in a }
