@@ -35,3 +35,25 @@ import Testing
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
     #expect(loaded.garage.bikes.count == 6)
 }
+
+@Test func daysParseFromBytesExactlyAsFromText() {
+    for text in ["2026-02-28", "2024-02-29", "2025-02-29", "2026-13-01", "2026-1-01", "20260101xx", "2026-02-2x", ""] {
+        var copy = text
+        let fromBytes = copy.withUTF8 { Day(utf8: $0) }
+        #expect(fromBytes == Day(text), "\(text)")
+    }
+}
+
+@Test func anActivityKnowsItsLocalDayAndStartMonthFromItsDates() {
+    let evening = Activity(id: 1, name: "Late ride", sportType: "Ride", startDate: "2026-01-31T23:30:00Z",
+                           startDateLocal: "2026-02-01T00:30:00Z", movingTime: 3600, elapsedTime: 3600, distance: 20000)
+    #expect(evening.localDay == Day("2026-02-01"))
+    #expect(evening.starts(inMonth: "2026-01"))
+    #expect(!evening.starts(inMonth: "2026-02"))
+    var utcOnly = evening
+    utcOnly.startDateLocal = nil
+    #expect(utcOnly.localDay == Day("2026-01-31"))
+    utcOnly.startDate = "2026-01"
+    #expect(utcOnly.localDay == nil)
+    #expect(utcOnly.starts(inMonth: "2026-01"))
+}
