@@ -216,7 +216,8 @@ private struct Composer {
             root = node
             return
         }
-        switch top {
+        // Consumed, so the arrays taken out below are unique and append in place instead of copying.
+        switch consume top {
         case .sequence(let start, let flow, var items):
             items.append(node)
             stack.append(.sequence(start: start, flow: flow, items: items))

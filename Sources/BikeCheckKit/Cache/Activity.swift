@@ -43,10 +43,21 @@ public struct Activity: Sendable, Hashable {
     }
 
     /// The day the rider rode, on their own calendar.
-    public var localDay: Day? { Day(String((startDateLocal ?? startDate).prefix(10))) }
+    public var localDay: Day? {
+        // Bytes, not Characters: status asks this of every cached activity.
+        var text = startDateLocal ?? startDate
+        return text.withUTF8 { $0.count >= 10 ? Day(utf8: UnsafeBufferPointer(rebasing: $0[0..<10])) : nil }
+    }
 
     /// `YYYY-MM`, naming the cache file this activity lives in (by its UTC start).
     public var monthKey: String { String(startDate.prefix(7)) }
+
+    /// Whether this activity starts in `month` (`YYYY-MM`), i.e. `monthKey == month`, without
+    /// making a String.
+    public func starts(inMonth month: String) -> Bool {
+        var date = startDate, month = month
+        return date.withUTF8 { d in month.withUTF8 { m in min(d.count, 7) == m.count && d.prefix(7).elementsEqual(m) } }
+    }
 
     /// Cache order: start date, then id.
     public static func cacheOrder(_ a: Activity, _ b: Activity) -> Bool {

@@ -31,7 +31,7 @@ public enum ActivityCacheLoader {
 
         var result = Result(activities: [], diagnostics: [], sources: [:])
         result.activities.reserveCapacity(slots.reduce(0) { $0 + ($1?.activities.count ?? 0) })
-        var seen: [Int64: String] = [:]
+        var seen: [Int64: Int] = [:]  // activity id → the last file it was seen in
         seen.reserveCapacity(result.activities.capacity)
         for (index, name) in names.enumerated() {
             guard let slot = slots[index] else { continue }
@@ -46,19 +46,24 @@ public enum ActivityCacheLoader {
                 continue
             }
             var misplaced = 0
-            var previous: Activity?
             var unsorted = false
-            for a in slot.activities {
-                if a.monthKey != month { misplaced += 1 }
-                if let p = previous, !Activity.cacheOrder(p, a) { unsorted = true }
-                previous = a
-                if let other = seen.updateValue(relative, forKey: a.id) {
-                    result.diagnostics.append(.error("cache-duplicate-activity", "activity \(a.id) is cached twice (also in \(other))",
+            var duplicates: Set<Int> = []
+            // By index rather than `for a in`: a copy of an Activity retains its seven strings.
+            let activities = slot.activities
+            for k in activities.indices {
+                if !activities[k].starts(inMonth: month) { misplaced += 1 }
+                if k > 0, !Activity.cacheOrder(activities[k - 1], activities[k]) { unsorted = true }
+                if let other = seen.updateValue(index, forKey: activities[k].id) {
+                    result.diagnostics.append(.error("cache-duplicate-activity", "activity \(activities[k].id) is cached twice (also in activities/\(names[other]))",
                                                      at: SourceLocation(file: relative),
                                                      help: "re-create the cache with 'bikecheck sync --full'"))
-                    continue
+                    duplicates.insert(k)
                 }
-                result.activities.append(a)
+            }
+            if duplicates.isEmpty {
+                result.activities += activities
+            } else {
+                result.activities += activities.indices.lazy.filter { !duplicates.contains($0) }.map { activities[$0] }
             }
             if misplaced > 0 {
                 result.diagnostics.append(.warning("cache-misplaced", "\(misplaced) activities in \(name) started in another month",

@@ -1,4 +1,5 @@
 import Diagnostics
+import Foundation
 
 /// A small, strict JSON reader specialised for the activity cache: a top-level array of flat
 /// objects. It reads straight from bytes, so a year of rides loads in milliseconds.
@@ -8,6 +9,10 @@ struct ActivityCacheReader {
     var i = 0
     var diagnostics: [Diagnostic] = []
     private var source: SourceText?
+    /// Strings seen in this file, by their bytes (which outlive the reader).
+    private var interned: [Bytes: String] = [:]
+    /// Index in `keys` of the key expected next: files are written with keys in one order.
+    private var nextKey = 0
 
     init(_ buffer: UnsafeBufferPointer<UInt8>, path: String) {
         self.b = buffer
@@ -18,6 +23,7 @@ struct ActivityCacheReader {
 
     mutating func readFile() -> (activities: [Activity], diagnostics: [Diagnostic]) {
         var activities: [Activity] = []
+        activities.reserveCapacity(b.count / 300)  // about 340 bytes an activity: grow once, if at all
         do {
             skipSpace()
             try expect(UInt8(ascii: "["), "the activity cache should be a JSON array")
@@ -63,16 +69,16 @@ struct ActivityCacheReader {
                 case .id:
                     let v = try readNumber()
                     if let v, v == v.rounded(), v > 0, v < 9.2e18 { id = Int64(v) } else { bad = wrong("id", "a positive whole number", at: valueStart) }
-                case .name: name = try readString() ?? ""
-                case .sportType: sport = try readString()
-                case .type: type = try readString()
+                case .name: name = try readString(shared: true) ?? ""
+                case .sportType: sport = try readString(shared: true)
+                case .type: type = try readString(shared: true)
                 case .startDate:
                     startDate = try readString()
                     if !isTimestamp(startDate) { bad = wrong("start_date", "a UTC time like 2025-10-02T06:12:00Z", at: valueStart) }
                 case .startDateLocal:
                     startLocal = try readString()
                     if startLocal != nil, !isTimestamp(startLocal) { bad = wrong("start_date_local", "a time like 2025-10-02T08:12:00Z", at: valueStart) }
-                case .timezone: timezone = try readString()
+                case .timezone: timezone = try readString(shared: true)
                 case .movingTime: moving = try readNumber()
                     if moving == nil || moving! < 0 { bad = wrong("moving_time", "seconds, zero or more", at: valueStart) }
                 case .elapsedTime: elapsed = try readNumber()
@@ -80,7 +86,7 @@ struct ActivityCacheReader {
                 case .distance: distance = try readNumber()
                     if distance == nil || distance! < 0 { bad = wrong("distance", "metres, zero or more", at: valueStart) }
                 case .totalElevationGain: elevation = try readNumber() ?? 0
-                case .gearID: gear = try readString()
+                case .gearID: gear = try readString(shared: true)
                 case .trainer: trainer = try readBool() ?? false
                 case .commute: commute = try readBool() ?? false
                 case .manual: manual = try readBool() ?? false
@@ -117,11 +123,11 @@ struct ActivityCacheReader {
     }
 
     private func isTimestamp(_ s: String?) -> Bool {
-        guard let s, s.utf8.count >= 20, s.utf8.last == UInt8(ascii: "Z") else { return false }
-        let u = Array(s.utf8)
-        guard Day(String(decoding: u[0..<10], as: UTF8.self)) != nil, u[10] == UInt8(ascii: "T"),
-              u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":") else { return false }
-        return true
+        guard var s else { return false }
+        return s.withUTF8 { u in
+            u.count >= 20 && u[u.count - 1] == UInt8(ascii: "Z") && Day(utf8: UnsafeBufferPointer(rebasing: u[0..<10])) != nil
+                && u[10] == UInt8(ascii: "T") && u[13] == UInt8(ascii: ":") && u[16] == UInt8(ascii: ":")
+        }
     }
 
     // MARK: - Keys
@@ -129,12 +135,17 @@ struct ActivityCacheReader {
     private enum Key { case id, name, sportType, type, startDate, startDateLocal, timezone, movingTime, elapsedTime, distance,
                        totalElevationGain, gearID, trainer, commute, manual, other }
 
-    private static let keys: [(ArraySlice<UInt8>, Key)] = ([
-        ("id", .id), ("name", .name), ("sport_type", .sportType), ("type", .type), ("start_date", .startDate),
-        ("start_date_local", .startDateLocal), ("timezone", .timezone), ("moving_time", .movingTime),
-        ("elapsed_time", .elapsedTime), ("distance", .distance), ("total_elevation_gain", .totalElevationGain),
-        ("gear_id", .gearID), ("trainer", .trainer), ("commute", .commute), ("manual", .manual),
-    ] as [(String, Key)]).map { (ArraySlice(Array($0.0.utf8)), $0.1) }
+    /// In the order ActivityCacheFormat.encode writes them (sorted).
+    private static let keys: [(StaticString, Key)] = [
+        ("commute", .commute), ("distance", .distance), ("elapsed_time", .elapsedTime), ("gear_id", .gearID), ("id", .id),
+        ("manual", .manual), ("moving_time", .movingTime), ("name", .name), ("sport_type", .sportType),
+        ("start_date", .startDate), ("start_date_local", .startDateLocal), ("timezone", .timezone),
+        ("total_elevation_gain", .totalElevationGain), ("trainer", .trainer), ("type", .type),
+    ]
+
+    private static func spells(_ key: StaticString, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        key.utf8CodeUnitCount == name.count && memcmp(key.utf8Start, name.baseAddress!, name.count) == 0
+    }
 
     private mutating func readKey() throws -> Key {
         guard peek() == UInt8(ascii: "\"") else {
@@ -146,8 +157,16 @@ struct ActivityCacheReader {
         while j < b.count, b[j] != UInt8(ascii: "\""), b[j] != UInt8(ascii: "\\") { j += 1 }
         if j < b.count, b[j] == UInt8(ascii: "\"") {
             i = j + 1
-            let slice = b[start..<j]
-            for (k, key) in Self.keys where k.count == slice.count && k.elementsEqual(slice) { return key }
+            let name = UnsafeBufferPointer(rebasing: b[start..<j])
+            let keys = Self.keys
+            if Self.spells(keys[nextKey].0, name) {
+                defer { nextKey = (nextKey + 1) % keys.count }
+                return keys[nextKey].1
+            }
+            for n in keys.indices where Self.spells(keys[n].0, name) {
+                nextKey = (n + 1) % keys.count
+                return keys[n].1
+            }
             return .other
         }
         _ = try readString()
@@ -156,7 +175,9 @@ struct ActivityCacheReader {
 
     // MARK: - Values
 
-    private mutating func readString() throws -> String? {
+    /// A string value; `shared` for fields whose values repeat (sport types, gear, time zones,
+    /// names), made once per file and shared by every activity with the same bytes.
+    private mutating func readString(shared: Bool = false) throws -> String? {
         if matchLiteral("null") { return nil }
         guard peek() == UInt8(ascii: "\"") else {
             fail("expected a string", at: i)
@@ -181,8 +202,24 @@ struct ActivityCacheReader {
         }
         let end = i
         i += 1
-        if plain { return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self) }
-        return try unescape(start, end)
+        guard plain else { return try unescape(start, end) }
+        let bytes = UnsafeBufferPointer(rebasing: b[start..<end])
+        // Up to 15 bytes, a String is stored inline, so sharing would not save an allocation.
+        guard shared, bytes.count > 15 else { return String(decoding: bytes, as: UTF8.self) }
+        if let known = interned[Bytes(bytes)] { return known }
+        let made = String(decoding: bytes, as: UTF8.self)
+        interned[Bytes(bytes)] = made
+        return made
+    }
+
+    /// A run of the file's bytes, compared and hashed by content.
+    private struct Bytes: Hashable {
+        let bytes: UnsafeBufferPointer<UInt8>
+        init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        static func == (a: Bytes, b: Bytes) -> Bool {
+            a.bytes.count == b.bytes.count && (a.bytes.isEmpty || memcmp(a.bytes.baseAddress!, b.bytes.baseAddress!, a.bytes.count) == 0)
+        }
+        func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
     }
 
     private mutating func unescape(_ start: Int, _ end: Int) throws -> String {

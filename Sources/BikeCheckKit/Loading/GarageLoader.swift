@@ -32,6 +32,13 @@ public enum GarageLoader {
         var diagnostics: [Diagnostic] = []
         var sources: [String: SourceText] = [:]
 
+        // The activity cache does not depend on the YAML files: read it meanwhile, on other threads.
+        let reading = DispatchGroup()
+        nonisolated(unsafe) var cache: ActivityCacheLoader.Result?
+        if options.activities {
+            DispatchQueue.global().async(group: reading) { cache = ActivityCacheLoader.load(root: root) }
+        }
+
         func parse(_ relative: String) -> YAMLDocument? {
             guard let bytes = readBytes(root + "/" + relative) else {
                 diagnostics.append(.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative),
@@ -77,8 +84,8 @@ public enum GarageLoader {
         if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) }
 
         var activities: [Activity] = []
-        if options.activities {
-            let cache = ActivityCacheLoader.load(root: root)
+        reading.wait()
+        if let cache {
             activities = cache.activities
             diagnostics += cache.diagnostics
             sources.merge(cache.sources) { a, _ in a }
@@ -109,6 +116,21 @@ public enum GarageLoader {
 
 /// Reads a whole file, or nil when it cannot be read.
 func readBytes(_ path: String) -> [UInt8]? {
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    return [UInt8](data)
+    // Regular files go straight into the array: through Data, every cache file was copied twice.
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return [UInt8](data)
+    }
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, count in
+        while count < buffer.count {
+            let n = read(fd, buffer.baseAddress! + count, buffer.count - count)
+            if n > 0 { count += n } else if n < 0, errno == EINTR { continue } else { failed = n < 0; break }
+        }
+    }
+    return failed ? nil : bytes
 }

@@ -16,9 +16,20 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         self.init(year: parts.year, month: parts.month, day: parts.day)
     }
 
+    /// Parses exactly `YYYY-MM-DD`, given as UTF-8 bytes.
+    public init?(utf8: UnsafeBufferPointer<UInt8>) {
+        guard let parts = Day.parts(utf8: utf8) else { return nil }
+        self.init(year: parts.year, month: parts.month, day: parts.day)
+    }
+
     /// `YYYY-MM-DD` split into numbers, without checking that the day exists.
     public static func parts(of text: String) -> (year: Int, month: Int, day: Int)? {
-        let u = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parts(utf8: $0) }
+    }
+
+    /// `YYYY-MM-DD` as UTF-8 bytes split into numbers, without checking that the day exists.
+    public static func parts(utf8 u: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
         guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-") else { return nil }
         func number(_ r: Range<Int>) -> Int? {
             var n = 0

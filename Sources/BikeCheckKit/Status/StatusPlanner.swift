@@ -45,10 +45,11 @@ public struct StatusPlanner: Sendable {
 
         // Group cached activities by gear id once, so each bike looks only at its own.
         var byGear: [String: [(day: Int, time: Double, distance: Double, sport: String)]] = [:]
-        let gears = Set(chosen.compactMap { $0.bike.strava?.value })
+        for gear in chosen.compactMap({ $0.bike.strava?.value }) { byGear[gear] = [] }
         for a in activities {
-            guard let gear = a.gearID, gears.contains(gear), let day = a.localDay else { continue }
-            byGear[gear, default: []].append((day.ordinal, Double(a.movingTime), a.distance, a.sportType))
+            // One hash lookup per activity: only the chosen bikes' gear ids are keys.
+            guard let gear = a.gearID, let day = a.localDay else { continue }
+            byGear[gear]?.append((day.ordinal, Double(a.movingTime), a.distance, a.sportType))
         }
 
         var bikes: [BikeStatus] = []
