@@ -186,7 +186,7 @@ func fileMode(_ path: String) throws -> Int {
         process.currentDirectoryURL = world.garage.root
         process.environment = ProcessInfo.processInfo.environment.merging(env) { _, new in new }
         let errFile = world.config.appendingPathComponent("login-stderr")
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errFile)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
