@@ -41,9 +41,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LocatedYAMLTests", dependencies: ["LocatedYAML", "Diagnostics"]),
+        // What the test targets share: the built binary, running programs, check-jsonschema.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "BikeCheckKitTests",
-            dependencies: ["BikeCheckKit", "Diagnostics", "LocatedYAML"],
+            dependencies: ["BikeCheckKit", "Diagnostics", "LocatedYAML", "TestSupport"],
             // Read in place by CatalogueTests, SchemaTests and WriteGoldenTests (found from #filePath), not bundled.
             exclude: ["Catalogue", "SchemaFixtures", "Golden"]
         ),
@@ -57,6 +59,6 @@ let package = Package(
             name: "StravaKitTests",
             dependencies: ["StravaKit", "StravaStandIn", "BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["BikeCheckKit", "bikecheck", "StravaStandIn"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["BikeCheckKit", "bikecheck", "StravaStandIn", "TestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import BikeCheckKit
 import Foundation
+import TestSupport
 import Testing
 
 /// The JSON Schemas in `schemas/`, checked by the real `check-jsonschema` against the example
@@ -17,8 +18,8 @@ import Testing
     }
 
     @Test func committedSchemasAreWhatTheGeneratorWrites() throws {
-        let result = try runTool("python3", ["scripts/generate-schemas.py", "--check"], in: repositoryRoot)
-        #expect(result?.status == 0, "\(result?.output ?? "")")
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "scripts/generate-schemas.py", "--check"], in: repositoryRoot)
+        #expect(result.status == 0, "\(result.output)")
     }
 
     @Test func everyExampleGarageFileNamesItsSchemaInAModeline() throws {
@@ -64,8 +65,7 @@ import Testing
 
     /// The real binary's JSON output; the diagnostics of a broken garage include notes, help and both severities.
     private func binaryOutputs(_ kind: String, scratch: URL) throws -> [String] {
-        let binary = try #require(bikecheckBinary(), "no built bikecheck beside the tests: run swift build --build-tests")
-        var runs: [(String, [String], Int32)] = []
+                var runs: [(String, [String], Int32)] = []
         if kind == "status" {
             runs = [("status.json", ["status", "--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", "json"], 0)]
         } else {
@@ -78,7 +78,7 @@ import Testing
         }
         var files: [String] = []
         for (name, arguments, status) in runs {
-            let result = try run(binary, arguments)
+            let result = try runBikecheck(arguments, in: repositoryRoot)
             #expect(result.status == status, "bikecheck \(arguments.joined(separator: " ")): \(result.output)")
             let url = scratch.appendingPathComponent(name)
             try result.stdout.write(to: url, atomically: true, encoding: .utf8)
@@ -141,10 +141,7 @@ import Testing
 
 // MARK: - Support
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
 private let schemas = repositoryRoot.appendingPathComponent("schemas")
-private let exampleGarage = repositoryRoot.appendingPathComponent("example-garage")
 private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("SchemaFixtures")
 
 /// The parts of `validate --format json` the test looks at before the schema does.
@@ -171,13 +168,6 @@ private struct CheckReport: Decodable {
     }
     var errors: [Failure]
     var parse_errors: [ParseFailure]
-}
-
-private struct ProcessResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var output: String { stdout + stderr }
 }
 
 private func contents(of dir: URL) throws -> [String] {
@@ -207,59 +197,6 @@ private func temporaryDirectory() throws -> URL {
     return url
 }
 
-/// Runs a tool found on PATH; records a failure (never a skip) when it is not installed.
-private func runTool(_ name: String, _ arguments: [String], in directory: URL) throws -> ProcessResult? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    let found = path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
-        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    guard let executable = found else {
-        Issue.record("\(name) is not on PATH: run scripts/bootstrap (it installs check-jsonschema with pip)")
-        return nil
-    }
-    return try run(executable, arguments, in: directory)
-}
-
-private func checkJSONSchema(_ arguments: [String], in directory: URL) throws -> ProcessResult? {
-    try runTool("check-jsonschema", arguments, in: directory)
-}
-
-/// The `bikecheck` executable SwiftPM built beside the test bundle.
-private func bikecheckBinary() -> URL? {
-    if let explicit = ProcessInfo.processInfo.environment["BIKECHECK_BIN"] { return URL(fileURLWithPath: explicit) }
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<4 {
-        let candidate = dir.appendingPathComponent("bikecheck")
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        dir = dir.deletingLastPathComponent()
-    }
-    let fallback = repositoryRoot.appendingPathComponent(".build/debug/bikecheck")
-    return FileManager.default.isExecutableFile(atPath: fallback.path) ? fallback : nil
-}
-
-private func run(_ executable: URL, _ arguments: [String], in directory: URL = repositoryRoot) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    var environment = ProcessInfo.processInfo.environment
-    environment["NO_COLOR"] = "1"
-    environment.removeValue(forKey: "BIKECHECK_GARAGE")
-    process.environment = environment
-    // Files, not pipes: a full pipe would block the child while we wait for it.
-    let out = FileManager.default.temporaryDirectory.appendingPathComponent("schema-out-\(UUID().uuidString)")
-    let err = FileManager.default.temporaryDirectory.appendingPathComponent("schema-err-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-    defer {
-        try? FileManager.default.removeItem(at: out)
-        try? FileManager.default.removeItem(at: err)
-    }
-    process.standardOutput = try FileHandle(forWritingTo: out)
-    process.standardError = try FileHandle(forWritingTo: err)
-    try process.run()
-    process.waitUntilExit()
-    return ProcessResult(
-        status: process.terminationStatus,
-        stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-        stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+extension CommandResult {
+    var output: String { stdout + stderr }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// An empty temporary folder, removed when the test ends.
@@ -187,25 +188,6 @@ final class TempFolder {
 }
 
 @Suite struct WrittenFilesMatchTheirSchemasTests {
-    /// Runs check-jsonschema from PATH; records a failure (never a skip) when it is missing.
-    func checkJSONSchema(_ arguments: [String], in directory: URL) throws -> Int32? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        guard let tool = path.split(separator: ":").map({ URL(fileURLWithPath: String($0)).appendingPathComponent("check-jsonschema") })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            Issue.record("check-jsonschema is not on PATH: run scripts/bootstrap")
-            return nil
-        }
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
     @Test func everyFileTheWriteCommandsCreateMatchesTheSchemaItsModelineNames() throws {
         let folder = try TempFolder()
         let root = folder.root
@@ -220,8 +202,8 @@ final class TempFolder {
                 let depth = file.contains("/") ? "../" : ""
                 #expect(text.hasPrefix("# yaml-language-server: $schema=\(depth).schemas/\(schema).schema.json\n"), "\(file)")
             }
-            let status = try checkJSONSchema(["--schemafile", ".schemas/\(schema).schema.json"] + files, in: root)
-            #expect(status == 0, "\(files) do not match \(schema).schema.json")
+            let result = try checkJSONSchema(["--schemafile", ".schemas/\(schema).schema.json"] + files, in: root)
+            #expect(result?.status == 0, "\(files) do not match \(schema).schema.json: \(result?.stdout ?? "")")
         }
     }
 }

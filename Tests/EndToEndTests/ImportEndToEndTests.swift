@@ -1,5 +1,6 @@
 import BikeCheckKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ImportEndToEndTests {

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import StravaStandIn
+import TestSupport
 import Testing
 
 /// A stand-in Strava on 127.0.0.1, a temp config folder for tokens, and a temp garage.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A garage in a fresh temporary folder, removed when the test ends.
@@ -40,68 +41,6 @@ final class TempGarage {
     func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> CommandResult {
         try runBikecheck(arguments, in: root, environment: environment)
     }
-}
-
-/// What a run of the binary printed and how it exited.
-struct CommandResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// The repository's root, found from this source file.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let exampleGarage = repositoryRoot.appendingPathComponent("example-garage")
-
-/// The `bikecheck` executable SwiftPM built beside the test bundle.
-let bikecheckBinary: URL = {
-    if let explicit = ProcessInfo.processInfo.environment["BIKECHECK_BIN"] { return URL(fileURLWithPath: explicit) }
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<4 {
-        let candidate = dir.appendingPathComponent("bikecheck")
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        dir = dir.deletingLastPathComponent()
-    }
-    return repositoryRoot.appendingPathComponent(".build/debug/bikecheck")
-}()
-
-/// Runs the real binary in `directory`, with a clean environment (no colour, no inherited garage).
-func runBikecheck(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = bikecheckBinary
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    var env = ProcessInfo.processInfo.environment
-    env.removeValue(forKey: "BIKECHECK_GARAGE")
-    env["NO_COLOR"] = "1"
-    for (k, v) in environment { env[k] = v }
-    process.environment = env
-    let out = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
-    let err = FileManager.default.temporaryDirectory.appendingPathComponent("err-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-    defer {
-        try? FileManager.default.removeItem(at: out)
-        try? FileManager.default.removeItem(at: err)
-    }
-    process.standardOutput = try FileHandle(forWritingTo: out)
-    process.standardError = try FileHandle(forWritingTo: err)
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning {
-        if Date() > deadline {
-            process.terminate()
-            Issue.record("bikecheck \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
-            break
-        }
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    process.waitUntilExit()
-    return CommandResult(
-        status: process.terminationStatus,
-        stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-        stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
 }
 
 /// Runs `git` in a folder and returns its standard output; records a test issue when it fails.

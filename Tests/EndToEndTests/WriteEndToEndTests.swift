@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// An author for commits made by the binary, whatever the machine's git config says.

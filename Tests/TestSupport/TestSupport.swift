@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// The repository's root, found from this source file.
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+public let exampleGarage = repositoryRoot.appendingPathComponent("example-garage")
+
+/// The `bikecheck` executable SwiftPM built beside the test bundle (or `$BIKECHECK_BIN`).
+public let bikecheckBinary: URL = {
+    if let explicit = ProcessInfo.processInfo.environment["BIKECHECK_BIN"] { return URL(fileURLWithPath: explicit) }
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = dir.appendingPathComponent("bikecheck")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        dir = dir.deletingLastPathComponent()
+    }
+    return repositoryRoot.appendingPathComponent(".build/debug/bikecheck")
+}()
+
+/// What a run of a program printed and how it exited.
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs a program to its end (killing it after `timeout`), capturing its output in files: a full
+/// pipe would block the child while the test waits for it.
+public func runProcess(
+    _ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval = 60
+) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
+    let err = FileManager.default.temporaryDirectory.appendingPathComponent("err-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+    defer {
+        try? FileManager.default.removeItem(at: out)
+        try? FileManager.default.removeItem(at: err)
+    }
+    process.standardOutput = try FileHandle(forWritingTo: out)
+    process.standardError = try FileHandle(forWritingTo: err)
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning {
+        if Date() > deadline {
+            process.terminate()
+            Issue.record("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+            break
+        }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    process.waitUntilExit()
+    return CommandResult(
+        status: process.terminationStatus,
+        stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+        stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+}
+
+/// Runs the real `bikecheck` in `directory`, with no colour and no inherited garage.
+public func runBikecheck(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> CommandResult {
+    var env = environment
+    env["NO_COLOR"] = env["NO_COLOR"] ?? "1"
+    env["BIKECHECK_GARAGE"] = env["BIKECHECK_GARAGE"] ?? ""
+    return try runProcess(bikecheckBinary, arguments, in: directory, environment: env, timeout: timeout)
+}
+
+/// Runs the real `check-jsonschema` (PyPI) as `python3 -m check_jsonschema`, so it is found
+/// wherever pip put its scripts. Records a failure, never a skip, when it is not installed.
+public func checkJSONSchema(_ arguments: [String], in directory: URL) throws -> CommandResult? {
+    let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "check_jsonschema"] + arguments, in: directory)
+    if result.status != 0, result.stderr.contains("No module named") {
+        Issue.record("check-jsonschema is not installed: run scripts/bootstrap (it installs it with pip)")
+        return nil
+    }
+    return result
+}
