@@ -59,7 +59,7 @@ struct BikeCommand: ParsableCommand {
                 struct Row: Encodable {
                     var id: String, name: String, strava: String?, bought: String?, retired: String?, templates: [String]
                 }
-                Terminal.standardOutput.write(JSONOutput.encode(bikes.map {
+                Terminal.standardOutput.write(try JSONOutput.encode(bikes.map {
                     Row(id: $0.id.rawValue, name: $0.name, strava: $0.strava?.value, bought: $0.bought?.description,
                         retired: $0.retired?.description, templates: $0.templates.map(\.value.rawValue))
                 }))

@@ -33,7 +33,7 @@ struct StatusCommand: ParsableCommand {
         let planner = StatusPlanner(asOf: asOf ?? today())
         let report = planner.plan(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init))
         switch global.format {
-        case .json: Terminal.standardOutput.write(JSONOutput.encode(report))
+        case .json: Terminal.standardOutput.write(try JSONOutput.encode(report))
         case .text: Terminal.standardOutput.write(StatusTextRenderer(colored: global.colored(for: .standardOutput)).render(report))
         }
         if check && report.hasOverdue { throw ExitCode(1) }

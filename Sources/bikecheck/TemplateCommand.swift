@@ -21,7 +21,7 @@ struct TemplateCommand: ParsableCommand {
             switch global.format {
             case .json:
                 struct Row: Encodable { var id: String, name: String, source: String?, intervals: [String], bikes: [String] }
-                Terminal.standardOutput.write(JSONOutput.encode(templates.map { t in
+                Terminal.standardOutput.write(try JSONOutput.encode(templates.map { t in
                     Row(id: t.id.rawValue, name: t.name, source: t.source, intervals: t.intervals.map(\.id.rawValue),
                         bikes: users(of: t.id, in: loaded.garage))
                 }))

@@ -35,34 +35,36 @@ struct WriteOptions: ParsableArguments {
 
     /// Carries out a planned change and tells the rider what happened; failures exit 1 or 2.
     func perform(_ plan: () throws(WriteFailure) -> GarageChange, root: String, global: GlobalOptions) throws {
+        let change: GarageChange
+        let outcome: ChangeWriter.Outcome
         do {
-            let change = try plan()
-            let writer = ChangeWriter(root: root, options: ChangeWriter.Options(dryRun: dryRun, commit: commit))
-            let outcome = try writer.apply(change)
-            if global.format == .json {
-                let files = dryRun ? change.files.filter(\.isChange).map(\.path) : outcome.written
-                Terminal.standardOutput.write(JSONOutput.encode(Report(
-                    dryRun: dryRun, files: files, message: change.message, summary: change.summary,
-                    commit: outcome.commit, diff: outcome.diff)))
-                return
-            }
-            if dryRun {
-                Terminal.standardOutput.write(outcome.diff)
-                if outcome.diff.isEmpty { Terminal.standardError.write("nothing would change\n") }
-                return
-            }
-            for line in change.summary { Terminal.standardOutput.write(line + "\n") }
-            if let hash = outcome.commit { Terminal.standardOutput.write("committed \(hash): \(change.message)\n") }
+            change = try plan()
+            outcome = try ChangeWriter(root: root, options: ChangeWriter.Options(dryRun: dryRun, commit: commit)).apply(change)
         } catch {
             throw failure(error, global: global)
         }
+        if global.format == .json {
+            let files = dryRun ? change.files.filter(\.isChange).map(\.path) : outcome.written
+            Terminal.standardOutput.write(try JSONOutput.encode(Report(
+                dryRun: dryRun, files: files, message: change.message, summary: change.summary,
+                commit: outcome.commit, diff: outcome.diff)))
+            return
+        }
+        if dryRun {
+            Terminal.standardOutput.write(outcome.diff)
+            if outcome.diff.isEmpty { Terminal.standardError.write("nothing would change\n") }
+            return
+        }
+        for line in change.summary { Terminal.standardOutput.write(line + "\n") }
+        if let hash = outcome.commit { Terminal.standardOutput.write("committed \(hash): \(change.message)\n") }
     }
 
     /// Prints why a write did not happen and gives the exit code: 2 for usage, 1 for refusals.
     func failure(_ error: WriteFailure, global: GlobalOptions) -> ExitCode {
         if global.format == .json {
-            Terminal.standardOutput.write(JSONOutput.encode(Failure(error: error.message, help: error.help,
-                                                                    diagnostics: error.diagnostics.map(DiagnosticRecord.init))))
+            // Only text and whole numbers: this cannot fail to encode.
+            Terminal.standardOutput.write((try? JSONOutput.encode(Failure(error: error.message, help: error.help,
+                                                                          diagnostics: error.diagnostics.map(DiagnosticRecord.init)))) ?? "")
         } else {
             if !error.diagnostics.isEmpty { global.report(error.diagnostics, sources: error.sources) }
             var text = "error: \(error.message)\n"

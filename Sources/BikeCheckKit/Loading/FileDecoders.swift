@@ -86,8 +86,8 @@ enum FileDecoders {
         let f = r.fields(m, of: "component '\(id)'", allowed: componentKeys)
         if let e = f["name"] { c.name = r.string(e.value, "the component's name") }
         if let e = f["installed"] { c.installed = r.day(e.value, "installed") }
-        if let e = f["hours"], let v = r.number(e.value, "hours") { c.priorHours = v }
-        if let e = f["rides"], let v = r.number(e.value, "rides") { c.priorRides = v }
+        if let e = f["hours"], let v = r.number(e.value, "hours", maximum: 100_000) { c.priorHours = v }
+        if let e = f["rides"], let v = r.number(e.value, "rides", maximum: 1_000_000) { c.priorRides = v }
         if let e = f["notes"] { _ = r.string(e.value, "notes") }
         if let e = f["distance"], let q = r.quantity(e.value, "distance") {
             if q.measure == .distance {
@@ -123,8 +123,12 @@ enum FileDecoders {
             if let e = f["replaces"], let id = r.identifier(e.value, "component id") {
                 spec.replaces = Located(ComponentID(id), at: r.location(e.value))
             }
-            if let e = f["every"], let qs = r.quantities(e.value, "every") {
-                spec.every = Located(qs, at: r.location(e.value))
+            if let e = f["every"] {
+                if let qs = r.quantities(e.value, "every") {
+                    spec.every = Located(qs, at: r.location(e.value))
+                } else {
+                    spec.everyIsInvalid = true
+                }
             }
             if let e = f["due_soon"] { spec.dueSoon = r.fraction(e.value, "due_soon") }
             result.append(spec)
@@ -163,7 +167,16 @@ enum FileDecoders {
         if let e = f["description"] { t.description = r.string(e.value, "description") }
         if let e = f["source"] { t.source = r.string(e.value, "source") }
         if let e = f["intervals"] { t.intervals = intervals(e.value, owner: "template '\(id)'", &r) }
+        // A template is shared whole, so each of its intervals needs its own limit.
+        for spec in t.intervals where spec.every == nil && !spec.everyIsInvalid {
+            r.diagnostics.append(missingLimit(spec))
+        }
         return t
+    }
+
+    static func missingLimit(_ spec: IntervalSpec) -> Diagnostic {
+        .error("missing-limit", "interval '\(spec.id)' has no limit", at: spec.location,
+               help: "add 'every:', e.g. every: 10 h, or every: [100 h, 12 months]")
     }
 
     static func rides(_ root: YAMLNode, _ r: inout NodeReader) -> [Ride] {

@@ -90,9 +90,14 @@ struct NodeReader {
         return nil
     }
 
-    mutating func number(_ node: YAMLNode, _ what: String, allowZero: Bool = true) -> Double? {
-        guard case .scalar(let s) = node, s.style == .plain, let value = Double(s.value), value.isFinite else {
+    /// A plain number from zero (or just above) up to `maximum`, which keeps every sum exact.
+    mutating func number(_ node: YAMLNode, _ what: String, allowZero: Bool = true, maximum: Double = 1e9) -> Double? {
+        guard case .scalar(let s) = node, s.style == .plain, let value = Double(s.value) else {
             error("wrong-type", "\(what) should be a number, found \(node.kindDescription)", node, help: "write a plain number, e.g. 45.99")
+            return nil
+        }
+        if !(value <= maximum) {
+            error("number-too-large", "\(what) '\(s.value)' is too large (at most \(ActivityCacheFormat.formatNumber(maximum)))", node)
             return nil
         }
         if value < 0 || (!allowZero && value == 0) {
@@ -166,6 +171,11 @@ struct NodeReader {
             error("bad-quantity", "unknown unit '\(unit)' in '\(s.value)'\(hint)", node, help: Quantity.accepted)
         case .failure(.badNumber):
             error("bad-quantity", "'\(s.value)' does not start with a number", node, help: Quantity.accepted)
+        case .failure(.tooLarge(let ceiling)):
+            error("quantity-too-large", "'\(s.value)' is more than any bike will see (at most \(ceiling))", node, help: Quantity.accepted)
+        case .failure(.partialMonths):
+            error("bad-quantity", "'\(s.value)' is not a whole number of months", node,
+                  help: "months and years count on the calendar; write whole months, or weeks or days: 6 weeks, 45 days")
         case .failure(.notPositive):
             error("non-positive-quantity", "'\(s.value)' must be more than zero", node, help: "a limit of zero or less is always due; write a positive amount")
         }

@@ -58,8 +58,8 @@ struct Resolver {
                 }
             }
             guard let every = spec.every else {
-                diagnostics.append(.error("missing-limit", "interval '\(id)' has no limit", at: spec.location,
-                                          help: "add 'every:', e.g. every: 10 h, or every: [100 h, 12 months]"))
+                // Templates report their own intervals once, at the template.
+                if template == nil && !spec.everyIsInvalid { diagnostics.append(FileDecoders.missingLimit(spec)) }
                 continue
             }
             intervals.append(ResolvedInterval(

@@ -73,6 +73,8 @@ public struct IntervalSpec: Sendable {
     public var component: Located<ComponentID>?
     public var replaces: Located<ComponentID>?
     public var every: Located<[Quantity]>?
+    /// `every` was written but could not be read (already reported), so no "missing limit" follows.
+    public var everyIsInvalid = false
     public var dueSoon: Double?
     public var location: SourceLocation
 }

@@ -50,7 +50,18 @@ public struct Quantity: Sendable, Hashable, CustomStringConvertible {
         case unknownUnit(String)
         case badNumber
         case notPositive
+        /// More than any bike will see; the largest accepted, as text.
+        case tooLarge(String)
+        /// Months and years are calendar arithmetic, so only whole months make sense.
+        case partialMonths
     }
+
+    /// The largest amount of each measure, in base units: far beyond any bike, small enough that
+    /// every sum and date computed from it stays exact.
+    static let ceilings: [Measure: (amount: Double, text: String)] = [
+        .time: (100_000 * 3600, "100000 h"), .distance: (1_000_000_000, "1000000 km"),
+        .days: (36_500, "36500 days"), .months: (1_200, "100 years"), .rides: (1_000_000, "1000000 rides"),
+    ]
 
     /// Parses `NUMBER UNIT` (the space is optional). Zero and negative amounts are refused.
     public static func parse(_ raw: String) -> Result<Quantity, ParseError> {
@@ -65,7 +76,10 @@ public struct Quantity: Sendable, Hashable, CustomStringConvertible {
         guard !unit.isEmpty else { return .failure(.missingUnit) }
         guard let (measure, factor) = units[unit.lowercased()] else { return .failure(.unknownUnit(unit)) }
         guard value > 0 else { return .failure(.notPositive) }
-        return .success(Quantity(measure: measure, amount: value * factor, text: "\(numberText) \(unit)", unit: unit, unitSize: factor))
+        let amount = value * factor
+        if let ceiling = ceilings[measure], amount > ceiling.amount { return .failure(.tooLarge(ceiling.text)) }
+        if measure == .months, amount != amount.rounded() { return .failure(.partialMonths) }
+        return .success(Quantity(measure: measure, amount: amount, text: "\(numberText) \(unit)", unit: unit, unitSize: factor))
     }
 }
 
@@ -85,19 +99,17 @@ extension Quantity {
         if text.isEmpty { return nil }
         let colon = text.split(separator: ":", omittingEmptySubsequences: false)
         if colon.count == 2 || colon.count == 3 {
-            let numbers = colon.map { Int($0) }
-            guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
-            let n: [Int] = numbers.map { $0! }
-            guard n.dropFirst().allSatisfy({ $0 < 60 }) else { return nil }
-            let seconds = n.count == 2 ? n[0] * 3600 + n[1] * 60 : n[0] * 3600 + n[1] * 60 + n[2]
-            return seconds > 0 ? Double(seconds) : nil
+            let numbers = colon.compactMap { part in part.allSatisfy(\.isASCII) ? Double(part) : nil }
+            guard numbers.count == colon.count, numbers.allSatisfy({ $0 >= 0 && $0 == $0.rounded() }),
+                  numbers.dropFirst().allSatisfy({ $0 < 60 }) else { return nil }
+            let seconds = numbers[0] * 3600 + numbers[1] * 60 + (numbers.count == 3 ? numbers[2] : 0)
+            return plausibleRide(seconds)
         }
         // `1h30` means one hour thirty minutes.
         if let h = text.firstIndex(of: "h"), text[text.index(after: h)...].allSatisfy(\.isNumber),
            text.index(after: h) < text.endIndex,
            let hours = Double(String(text[..<h]).trimmingSpaces()), let minutes = Double(text[text.index(after: h)...]) {
-            let total = hours * 3600 + minutes * 60
-            return total > 0 && minutes < 60 ? total : nil
+            return minutes < 60 ? plausibleRide(hours * 3600 + minutes * 60) : nil
         }
         // Otherwise one or more `NUMBER UNIT` parts of time: `1 h 30 min`.
         var total = 0.0
@@ -111,6 +123,13 @@ extension Quantity {
             guard let value = Double(number), let (measure, factor) = units[String(unit)], measure == .time else { return nil }
             total += value * factor
         }
-        return total > 0 ? total : nil
+        return plausibleRide(total)
+    }
+
+    /// The longest ride bikecheck believes: thirty days of moving time.
+    public static let longestRide: Double = 30 * 24 * 3600
+
+    private static func plausibleRide(_ seconds: Double) -> Double? {
+        seconds.isFinite && seconds > 0 && seconds <= longestRide ? seconds : nil
     }
 }

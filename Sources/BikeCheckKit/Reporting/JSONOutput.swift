@@ -3,11 +3,20 @@ import Foundation
 
 /// Stable JSON for machines: sorted keys, two-space indentation, a trailing newline.
 public enum JSONOutput {
-    public static func encode<T: Encodable>(_ value: T) -> String {
+    /// Fails (rather than printing something that looks like an answer) when a value cannot be
+    /// written as JSON, e.g. a number that is not finite.
+    public static func encode<T: Encodable>(_ value: T) throws(Failure) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+        } catch {
+            throw Failure(description: "cannot write the report as JSON: \(error)")
+        }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// What `validate --format json` prints.
