@@ -35,6 +35,8 @@ public struct SourceText: Sendable {
         }
         var column = 1
         var i = lineStarts[lo]
+        // A byte-order mark is not a column anyone sees.
+        if lo == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = min(3, clamped) }
         while i < clamped {
             // Count only bytes that start a scalar (not UTF-8 continuation bytes).
             if bytes[i] & 0xC0 != 0x80 { column += 1 }

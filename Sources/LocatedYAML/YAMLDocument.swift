@@ -47,12 +47,14 @@ private struct Composer {
     let bodyStart: Int
     /// Maps libyaml's character index to a byte offset; nil when the file is ASCII (they agree).
     let scalarOffsets: [Int]?
+    let hasOtherLineBreaks: Bool
 
     init(source: SourceText, limits: YAMLDocument.Limits) {
         self.source = source
         self.limits = limits
         let bytes = source.bytes
         bodyStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        hasOtherLineBreaks = Self.hasOtherLineBreaks(bytes)
         if bytes[bodyStart...].allSatisfy({ $0 < 0x80 }) {
             scalarOffsets = nil
         } else {
@@ -84,7 +86,23 @@ private struct Composer {
         } else {
             offset = min(bodyStart + index, source.bytes.count)
         }
+        // libyaml also breaks lines at a lone CR, NEL, U+2028 and U+2029; lines everywhere else
+        // (excerpts, the edit engine) break at LF only, so such files get positions from the bytes.
+        if hasOtherLineBreaks { return source.position(ofOffset: offset) }
         return SourcePosition(offset: offset, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    /// Whether the file has a line break other than LF and CRLF.
+    private static func hasOtherLineBreaks(_ b: [UInt8]) -> Bool {
+        for i in b.indices {
+            switch b[i] {
+            case 0x0D where i + 1 == b.count || b[i + 1] != 0x0A: return true
+            case 0xC2 where i + 1 < b.count && b[i + 1] == 0x85: return true
+            case 0xE2 where i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9): return true
+            default: continue
+            }
+        }
+        return false
     }
 
     private mutating func report(_ d: Diagnostic) {
@@ -269,7 +287,7 @@ private struct Composer {
         let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
         var at = position(parser.problem_mark)
         if parser.error == YAML_READER_ERROR {
-            at = source.position(ofOffset: Int(parser.problem_offset))
+            at = source.position(ofOffset: bodyStart + Int(parser.problem_offset))
         }
         let byte = at.offset < source.bytes.count ? source.bytes[at.offset] : 0
         if byte == UInt8(ascii: "\t") {

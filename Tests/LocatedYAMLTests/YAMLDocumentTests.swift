@@ -53,6 +53,23 @@ import Testing
         #expect(next.range.start.line == 3)
     }
 
+    @Test(arguments: ["name: \"caf\u{2028}e\"\nnote: x\nbought: 2025-13-01\n", "a: 1\rb: 2\nnote: x\nbought: 2025-13-01\n",
+                      "name: \"caf\u{85}e\"\nnote: x\nbought: 2025-13-01\n"])
+    func linesCountLineFeedsOnlyWhateverLibyamlThinks(_ text: String) throws {
+        let doc = parse(text)
+        guard case .scalar(let bought) = try #require(try mapping(doc)["bought"]) else { throw Failure("not a scalar") }
+        #expect(bought.range.start.line == 3)
+        #expect(bought.range.start.column == 9)
+        #expect(doc.source.line(3) == "bought: 2025-13-01")
+    }
+
+    @Test func aControlCharacterAfterAByteOrderMarkIsLocatedAtIt() throws {
+        let doc = YAMLDocument(path: "t.yaml", bytes: [0xEF, 0xBB, 0xBF] + Array("name: a\u{1}b\n".utf8))
+        let d = try #require(doc.diagnostics.first)
+        #expect(d.location.range?.start.line == 1)
+        #expect(d.location.range?.start.column == 8)
+    }
+
     @Test func quotedAndBlockScalarsKeepTheirStyle() throws {
         let m = try mapping(parse("a: 'one'\nb: \"two\"\nc: |\n  three\nd: four\n"))
         let styles: [ScalarStyle] = try ["a", "b", "c", "d"].map { key in
