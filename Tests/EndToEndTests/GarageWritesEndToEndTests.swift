@@ -98,6 +98,16 @@ final class TempFolder {
         #expect(typo.stderr.contains("did you mean 'gravel'?"))
     }
 
+    @Test(arguments: ["b-5", "b+5", "b", "B5", "b٣", "b1234567890123456789"])
+    func bikeAddRefusesAGearIDTheLoaderWouldRefuse(gear: String) throws {
+        let garage = try startedGarage()
+        let r = try garage.run(["bike", "add", "zz", "--name", "Zed", "--strava", gear])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("'\(gear)' is not a Strava bike gear id"), "\(r.stderr)")
+        #expect(!r.stderr.contains("bug"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: garage.root.appendingPathComponent("bikes/zz.yaml").path))
+    }
+
     @Test func retireAddsOneLineAfterBought() throws {
         let garage = try startedGarage()
         try garage.write("bikes/old.yaml", "name: Old # yes\nbought: 2020-01-01  # used\nlog: []\n")
