@@ -41,6 +41,22 @@ final class TempFolder {
         #expect(!FileManager.default.fileExists(atPath: garage.path + "/templates"))
     }
 
+    @Test func initAcceptsAFolderHoldingAnIdenticalTemplateAndLeavesItAlone() throws {
+        let folder = try TempFolder()
+        #expect(try runBikecheck(["init", "first"], in: folder.root).status == 0)
+        let first = folder.root.appendingPathComponent("first"), second = folder.root.appendingPathComponent("second")
+        try FileManager.default.createDirectory(at: second.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: first.appendingPathComponent("templates/road.yaml"),
+                                         to: second.appendingPathComponent("templates/road.yaml"))
+        let r = try runBikecheck(["init", "second"], in: folder.root)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("changed while bikecheck was working"), "\(r.stderr)")
+        #expect(try Data(contentsOf: second.appendingPathComponent("templates/road.yaml"))
+            == Data(contentsOf: first.appendingPathComponent("templates/road.yaml")))
+        #expect(FileManager.default.fileExists(atPath: second.appendingPathComponent("garage.yaml").path))
+        #expect(try runBikecheck(["validate", "--garage", second.path], in: folder.root).status == 0)
+    }
+
     @Test func initWithCommitInAFreshRepositoryLeavesACleanTree() throws {
         let folder = try TempFolder()
         try git(["init", "--quiet"], in: folder.root)
