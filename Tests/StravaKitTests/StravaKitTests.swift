@@ -155,7 +155,25 @@ import ZIPFoundation
         #expect(StravaSync.suggestedID(for: "Canyon Grail CF SL 7") == "canyon-grail-cf-sl-7")
         #expect(StravaSync.suggestedID(for: "Vélo \"Rapide\"!") == "v-lo-rapide")
         #expect(StravaSync.addCommand(for: StravaGear(id: "b1", name: "Grail", nickname: "My \"G\""), taken: ["my-g"])
-                == #"bikecheck bike add my-g-b1 --name "My \"G\"" --strava b1"#)
+                == #"bikecheck bike add my-g-b1 --name 'My "G"' --strava b1"#)
+        #expect(StravaSync.addCommand(name: "Rock 'n' $(roll)", gearID: nil, taken: ["rock-n-roll", "rock-n-roll-2"])
+                == #"bikecheck bike add rock-n-roll-3 --name 'Rock '\''n'\'' $(roll)'"#)
+    }
+
+    @Test(arguments: ["Grail", "My \"G\"", "Rock 'n' roll", "$(rm -rf /) `x` \\ ; & | 'a' \"b\"", "Vélo 🚲", "--name", "''"])
+    func suggestedCommandsSurviveARealShell(name: String) throws {
+        let command = StravaSync.addCommand(name: name, gearID: "b7", taken: [])
+        // The shell must hand `bikecheck` the name exactly: print the argument after --name.
+        let script = "set -- \(command.dropFirst("bikecheck ".count)); while [ \"$1\" != --name ]; do shift; done; printf %s \"$2\""
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(String(decoding: data, as: UTF8.self) == name, "\(command)")
     }
 
     @Test func missingScopesAreNamedWithTheirConsequence() {
