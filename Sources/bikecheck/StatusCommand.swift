@@ -27,7 +27,8 @@ struct StatusCommand: ParsableCommand {
         }
         let known = loaded.garage.bikes.map(\.bike.id.rawValue)
         for name in bikes where !known.contains(name) {
-            Terminal.standardError.write("error: no bike '\(name)'; bikes: \(known.joined(separator: ", "))\n")
+            let hint = likelyMeant(name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+            Terminal.standardError.write("error: no bike '\(name)'\(hint)\n  help: bikes: \(known.joined(separator: ", "))\n")
             throw ExitCode(2)
         }
         let planner = StatusPlanner(asOf: asOf ?? today())

@@ -127,7 +127,10 @@ import Testing
         let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.bike])
         let unknownBike = try garage.run(["status", "grial"])
         #expect(unknownBike.status == 2)
-        #expect(unknownBike.stderr.contains("no bike 'grial'"))
+        #expect(unknownBike.stderr.contains("error: no bike 'grial'; did you mean 'grail'?\n"), "\(unknownBike.stderr)")
+        let farOff = try garage.run(["status", "zzzzzz"])
+        #expect(farOff.status == 2)
+        #expect(farOff.stderr.contains("error: no bike 'zzzzzz'\n  help: bikes: grail\n"), "\(farOff.stderr)")
         #expect(try garage.run(["status", "--as-of", "2026-02-30"]).status == 2)
         #expect(try garage.run(["status", "--format", "yaml"]).status == 2)
     }
