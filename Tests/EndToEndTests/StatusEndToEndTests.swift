@@ -143,3 +143,17 @@ import Testing
         #expect(!never.stdout.contains("\u{1B}["))
     }
 }
+
+@Suite struct HelpTextTests {
+    @Test func statusHelpStatesTheAnchorAsTheREADMEDoes() throws {
+        let r = try runBikecheck(["status", "--help"], in: exampleGarage)
+        let text = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride"), "\(r.stdout)")
+    }
+
+    @Test func rootHelpListsEveryReasonForExitOne() throws {
+        let r = try runBikecheck(["--help"], in: exampleGarage)
+        let text = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("1 problems found: errors in the garage, overdue with status --check, a write refused, a sync stopped"), "\(r.stdout)")
+    }
+}
