@@ -176,7 +176,7 @@ public final class StravaSync {
         // Bikes: /athlete lists the active ones; retired bikes only show up as gear ids on rides.
         var known: [String: StravaGear] = [:]
         for bike in athlete.bikes { known[bike.id] = bike }
-        let rideGear = Set(cache.activities.compactMap(\.gearID).filter { $0.hasPrefix("b") })
+        let rideGear = Set(cache.activities.compactMap(\.gearID).filter(isStravaBikeGearID))
         for id in rideGear.sorted() where known[id] == nil && bikeFiles[id] == nil {
             if let cached = state.gear[id] {
                 if let g = cached { known[id] = g }
