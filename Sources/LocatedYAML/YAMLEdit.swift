@@ -62,6 +62,19 @@ public enum YAMLEdit: Sendable, Hashable {
     case removeKey(String, from: YAMLPath)
 }
 
+extension YAMLEdit {
+    /// Adds `entry` to the top-level list `key` whose node is `current`: a new key when there is
+    /// none, a new block list in place of a null or empty value, else an append.
+    public static func appendOrCreate(_ entry: YAMLValue, list key: String, current: YAMLNode?) -> YAMLEdit {
+        switch current {
+        case nil: .addKey(key, .list([entry]), in: [])
+        case .sequence(let q)? where !q.isFlow: .append(entry, to: [.key(key)])
+        case let value? where YAMLShape(value).isEmptyValue: .set([.key(key)], .list([entry]))
+        default: .append(entry, to: [.key(key)])
+        }
+    }
+}
+
 /// The meaning of a tree with positions and quoting styles left out, for checking edits:
 /// a scalar keeps its text and whether it was plain (plain `2024` and quoted `'2024'` differ).
 public indirect enum YAMLShape: Sendable, Hashable, CustomStringConvertible {
@@ -78,7 +91,7 @@ public indirect enum YAMLShape: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True for a null or empty value, which a new value may replace outright.
-    var isEmptyValue: Bool {
+    public var isEmptyValue: Bool {
         switch self {
         case .scalar(let text, let plain): plain && ["", "~", "null", "Null", "NULL"].contains(text)
         case .mapping(let entries): entries.isEmpty

@@ -32,6 +32,11 @@ public final class ActivityCacheStore {
     /// Adds or replaces an activity; says what that was.
     @discardableResult
     public func upsert(_ a: Activity) -> Change {
+        // The one way into the cache: a number that is not finite would make the month file
+        // unreadable JSON ("nan"), so it is stored as missing (0) whatever the source did.
+        var a = a
+        if !a.distance.isFinite { a.distance = 0 }
+        if !a.totalElevationGain.isFinite { a.totalElevationGain = 0 }
         let old = byID.updateValue(a, forKey: a.id)
         if let old, old == a { return .unchanged }
         if let old { dirtyMonths.insert(old.monthKey) }

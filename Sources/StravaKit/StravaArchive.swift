@@ -131,8 +131,16 @@ public struct StravaArchive: Sendable {
                 continue
             }
             let typeText = value(legacy ? "type" : "Activity Type") ?? "Workout"
-            let elapsed = Self.number(value(legacy ? "elapsed_time" : "Elapsed Time#2")) ?? Self.number(value(legacy ? "elapsed_time" : "Elapsed Time")) ?? 0
-            let moving = Self.number(value("Moving Time")) ?? elapsed
+            let elapsedValue = Self.number(value(legacy ? "elapsed_time" : "Elapsed Time#2")) ?? Self.number(value(legacy ? "elapsed_time" : "Elapsed Time")) ?? 0
+            guard let elapsed = ActivityLimits.duration(elapsedValue) else {
+                skipped.append(Skipped(line: line, reason: "activity \(id): elapsed time \(elapsedValue) s is more than 30 days"))
+                continue
+            }
+            let movingValue = Self.number(value("Moving Time")) ?? Double(elapsed)
+            guard let moving = ActivityLimits.duration(movingValue) else {
+                skipped.append(Skipped(line: line, reason: "activity \(id): moving time \(movingValue) s is more than 30 days"))
+                continue
+            }
             var distance: Double
             if legacy {
                 distance = Self.number(value("distance")) ?? 0
@@ -152,7 +160,7 @@ public struct StravaArchive: Sendable {
             let filename = value(legacy ? "filename" : "Filename")
             activities.append(Activity(
                 id: id, name: value(legacy ? "name" : "Activity Name") ?? "", sportType: Self.sportType(typeText),
-                startDate: start, movingTime: Int(max(0, moving).rounded()), elapsedTime: Int(max(0, elapsed).rounded()),
+                startDate: start, movingTime: moving, elapsedTime: elapsed,
                 distance: distance, totalElevationGain: Self.number(value("Elevation Gain")) ?? 0, gearID: gear,
                 commute: commuteText == "true" || commuteText == "1" || commuteText == "1.0", manual: filename == nil))
         }
@@ -187,11 +195,12 @@ public struct StravaArchive: Sendable {
         return "b" + String(Int64(v))
     }
 
-    /// Numbers as the export writes them: `104132.0`, or with a decimal comma (`9,44`).
+    /// Numbers as the export writes them: `104132.0`, or with a decimal comma (`9,44`); nil for
+    /// anything not finite (`Double` reads "nan" and "inf", which must never reach the cache).
     static func number(_ s: String?) -> Double? {
         guard var s = s?.trimmingCharacters(in: .whitespaces), !s.isEmpty else { return nil }
         if s.contains(",") { s = s.contains(".") ? s.replacingOccurrences(of: ",", with: "") : s.replacingOccurrences(of: ",", with: ".") }
-        return Double(s)
+        return Double(s).flatMap(ActivityLimits.finite)
     }
 
     static let dateFormatters: [DateFormatter] = [

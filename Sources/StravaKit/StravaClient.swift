@@ -127,16 +127,17 @@ public final class StravaClient {
         return try decode(StravaGear.self, reply, what: "gear \(id)")
     }
 
-    /// One page of `/api/v3/athlete/activities`: the activities that could be read, and how many
-    /// elements the page had (a page of only unreadable items is not the end).
-    public func activities(after: Int64?, page: Int, perPage: Int) throws -> (activities: [Activity], count: Int) {
+    /// One page of `/api/v3/athlete/activities`: the activities that could be read, the ids of
+    /// those that could not (nil when even the id was unreadable), and how many elements the page
+    /// had (a page of only unreadable items is not the end).
+    public func activities(after: Int64?, page: Int, perPage: Int) throws -> (activities: [Activity], unreadable: [Int64?], count: Int) {
         var query = [("page", String(page)), ("per_page", String(perPage))]
         if let after { query.insert(("after", String(after)), at: 0) }
         let reply = try get("athlete/activities", query: query)
-        guard let items = try? JSONDecoder().decode([Lenient<SummaryActivity>].self, from: reply.body) else {
+        guard let items = try? JSONDecoder().decode([PageItem].self, from: reply.body) else {
             throw StravaError.badResponse("page \(page) of activities is not a JSON array")
         }
-        return (items.compactMap { $0.value?.activity }, items.count)
+        return (items.compactMap(\.activity), items.filter { $0.activity == nil }.map(\.id), items.count)
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ reply: HTTPReply, what: String) throws -> T {

@@ -103,6 +103,20 @@ struct Lenient<T: Decodable>: Decodable {
     init(from decoder: Decoder) throws { value = try? T(from: decoder) }
 }
 
+/// One element of a page of activities: the activity if it could be read, and its id if at
+/// least that could (a full sync must not delete a cached activity it merely failed to read).
+struct PageItem: Decodable {
+    var activity: Activity?
+    var id: Int64?
+
+    enum CodingKeys: String, CodingKey { case id }
+
+    init(from decoder: Decoder) throws {
+        id = try? decoder.container(keyedBy: CodingKeys.self).decode(Int64.self, forKey: .id)
+        activity = (try? SummaryActivity(from: decoder))?.activity
+    }
+}
+
 /// A SummaryActivity from `/athlete/activities`, decoded leniently: any sport type is kept as
 /// sent, unknown fields are skipped, and missing numbers are zero.
 struct SummaryActivity: Decodable {
@@ -122,7 +136,14 @@ struct SummaryActivity: Decodable {
             throw DecodingError.dataCorruptedError(forKey: .startDate, in: c, debugDescription: "bad start_date")
         }
         func string(_ k: CodingKeys) -> String? { c.lenient(String.self, k) }
-        func number(_ k: CodingKeys) -> Double { c.lenient(Double.self, k) ?? 0 }
+        // A number that is not finite is as good as missing: it must never reach the cache.
+        func number(_ k: CodingKeys) -> Double { c.lenient(Double.self, k).flatMap(ActivityLimits.finite) ?? 0 }
+        func duration(_ k: CodingKeys) throws -> Int {
+            guard let seconds = ActivityLimits.duration(c.lenient(Double.self, k) ?? 0) else {
+                throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: "\(k.rawValue) out of range")
+            }
+            return seconds
+        }
         func bool(_ k: CodingKeys) -> Bool { c.lenient(Bool.self, k) ?? false }
         let type = string(.type)
         guard let sport = string(.sportType) ?? type else {
@@ -131,10 +152,26 @@ struct SummaryActivity: Decodable {
         activity = Activity(
             id: id, name: string(.name) ?? "", sportType: sport, type: type, startDate: start,
             startDateLocal: string(.startDateLocal).flatMap(Timestamps.normalise), timezone: string(.timezone),
-            movingTime: Int(max(0, number(.movingTime)).rounded()), elapsedTime: Int(max(0, number(.elapsedTime)).rounded()),
+            movingTime: try duration(.movingTime), elapsedTime: try duration(.elapsedTime),
             distance: max(0, number(.distance)), totalElevationGain: number(.totalElevationGain),
             gearID: string(.gearID).flatMap { $0.isEmpty ? nil : $0 },
             trainer: bool(.trainer), commute: bool(.commute), manual: bool(.manual))
+    }
+}
+
+/// The ranges an activity's numbers must lie in before they go into the cache.
+enum ActivityLimits {
+    /// The longest believable moving or elapsed time: 30 days, in seconds.
+    static let maxDuration: Double = 30 * 86400
+
+    /// `value` when finite, else nil.
+    static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+
+    /// Whole seconds when `value` is finite and at most maxDuration (so `Int` cannot trap), else
+    /// nil; a negative time (as read before) counts as 0.
+    static func duration(_ value: Double) -> Int? {
+        guard value.isFinite, value <= maxDuration else { return nil }
+        return Int(max(0, value).rounded())
     }
 }
 

@@ -18,6 +18,11 @@ public struct SyncSummary: Sendable, Equatable {
     public var unclaimedBikes: [StravaGear] = []
     /// Why retired bikes could not all be looked up (the sync itself succeeded).
     public var gearLookupProblem: String?
+    /// Activities Strava listed that could not be read (missing fields, numbers out of range);
+    /// they were left as they were in the cache.
+    public var skipped = 0
+    /// Set when a full sync deleted nothing because an unreadable activity had no readable id.
+    public var deletionsHeldBack = false
 
     /// "3 new, 1 changed, 0 deleted (grail: 2 new, 1 changed; stumpy: 1 new)".
     public var line: String {
@@ -31,6 +36,10 @@ public struct SyncSummary: Sendable, Equatable {
         var s = "synced \(listed) activit\(listed == 1 ? "y" : "ies") from Strava: \(total.new) new, \(total.changed) changed, \(total.deleted) deleted"
         let bikes = byBike.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
         if !bikes.isEmpty { s += " (" + bikes.map { "\($0.key): \(text($0.value))" }.joined(separator: "; ") + ")" }
+        if skipped > 0 {
+            s += "; skipped \(skipped) activit\(skipped == 1 ? "y" : "ies") that could not be read (left as cached)"
+        }
+        if deletionsHeldBack { s += "; deleted nothing, as an unreadable activity had no id" }
         return s
     }
 }
@@ -86,6 +95,8 @@ public final class StravaSync {
         summary.full = plan.mode == "full"
         if full { cache.markAllDirty() }
         var seen = Set(plan.seen)
+        // An unreadable activity without even an id might be any cached one.
+        var unidentified = false
 
         func bikeKey(_ gear: String?) -> String {
             guard let gear else { return "no gear" }
@@ -133,6 +144,12 @@ public final class StravaSync {
                     case .unchanged: break
                     }
                 }
+                // An activity that could not be read is still on Strava: keep its id in the seen
+                // set so a full sync does not delete its cached copy.
+                for id in page.unreadable {
+                    summary.skipped += 1
+                    if let id { seen.insert(id) } else { unidentified = true }
+                }
                 summary.listed += page.activities.count
                 plan.nextPage += 1
                 if Date().timeIntervalSince(lastFlush) >= Self.checkpointInterval { try checkpoint() }
@@ -144,7 +161,8 @@ public final class StravaSync {
             throw error
         }
 
-        if plan.mode == "full" {
+        summary.deletionsHeldBack = plan.mode == "full" && unidentified
+        if plan.mode == "full" && !unidentified {
             for id in cache.ids.subtracting(seen) {
                 guard let old = cache.remove(id) else { continue }
                 summary.total.deleted += 1
@@ -158,7 +176,7 @@ public final class StravaSync {
         // Bikes: /athlete lists the active ones; retired bikes only show up as gear ids on rides.
         var known: [String: StravaGear] = [:]
         for bike in athlete.bikes { known[bike.id] = bike }
-        let rideGear = Set(cache.activities.compactMap(\.gearID).filter { $0.hasPrefix("b") })
+        let rideGear = Set(cache.activities.compactMap(\.gearID).filter(isStravaBikeGearID))
         for id in rideGear.sorted() where known[id] == nil && bikeFiles[id] == nil {
             if let cached = state.gear[id] {
                 if let g = cached { known[id] = g }
@@ -190,9 +208,35 @@ public final class StravaSync {
 
     /// The command that creates a bike file for a Strava bike.
     public static func addCommand(for gear: StravaGear, taken: Set<String>) -> String {
-        var id = suggestedID(for: gear.displayName)
-        if taken.contains(id) { id += "-" + gear.id }
-        let name = gear.displayName.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return "bikecheck bike add \(id) --name \"\(name)\" --strava \(gear.id)"
+        addCommand(name: gear.displayName, gearID: gear.id, taken: taken)
+    }
+
+    /// The command that creates a bike file named `name` (with `--strava gearID` when known),
+    /// under an id not in `taken`, quoted so it can be pasted into a POSIX shell.
+    public static func addCommand(name: String, gearID: String?, taken: Set<String>) -> String {
+        let base = suggestedID(for: name)
+        var id = base
+        if taken.contains(id) {
+            if let gearID, !taken.contains(base + "-" + gearID) {
+                id = base + "-" + gearID
+            } else {
+                var n = 2
+                while taken.contains("\(base)-\(n)") { n += 1 }
+                id = "\(base)-\(n)"
+            }
+        }
+        var command = "bikecheck bike add \(id) --name \(shellQuoted(name))"
+        if let gearID { command += " --strava \(shellQuoted(gearID))" }
+        return command
+    }
+
+    /// `text` as one POSIX shell word: bare when it is only safe characters, else in single
+    /// quotes, with each `'` written `'\''`.
+    public static func shellQuoted(_ text: String) -> String {
+        let safe = !text.isEmpty && text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:@%+=,".unicodeScalars.contains($0))
+        }
+        if safe { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -11,8 +11,9 @@ struct BikeCheck: ParsableCommand {
             activities cached under activities/. bikecheck finds it with --garage, else \
             BIKECHECK_GARAGE, else the nearest folder upward that holds garage.yaml.
 
-            Exit codes: 0 all is well, 1 problems found (errors, or overdue with --check), 2 usage \
-            errors (bad options, no garage).
+            Exit codes: 0 all is well; 1 problems found: errors in the garage, overdue with status \
+            --check, a write refused, a sync stopped; 2 usage errors (bad options, no garage, an \
+            unknown bike, interval or template).
             """,
         subcommands: [
             StatusCommand.self, ValidateCommand.self, InitCommand.self, DoneCommand.self, BikeCommand.self,

@@ -48,9 +48,7 @@ struct StravaArchiveCommand: ParsableCommand {
             }
             let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
             for bike in s.unclaimedBikes {
-                var command = "bikecheck bike add \(StravaSync.suggestedID(for: bike.name)) --name \"\(bike.name)\""
-                if taken.contains(StravaSync.suggestedID(for: bike.name)) { command = "bikecheck bike add \(StravaSync.suggestedID(for: bike.name))-2 --name \"\(bike.name)\"" }
-                if let id = bike.gearID { command += " --strava \(id)" }
+                let command = StravaSync.addCommand(name: bike.name, gearID: bike.gearID, taken: taken)
                 Terminal.standardOutput.write("bike '\(bike.name)' from bikes.csv has no bike file; add one with:\n  \(command)\n")
             }
         } catch {

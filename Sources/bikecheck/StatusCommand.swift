@@ -5,7 +5,7 @@ struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "What is overdue, due soon and fine, per bike, most urgent first.",
-        discussion: "Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: its last service, else its component's install, else the day the bike was bought."
+        discussion: "Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -27,7 +27,8 @@ struct StatusCommand: ParsableCommand {
         }
         let known = loaded.garage.bikes.map(\.bike.id.rawValue)
         for name in bikes where !known.contains(name) {
-            Terminal.standardError.write("error: no bike '\(name)'; bikes: \(known.joined(separator: ", "))\n")
+            let hint = likelyMeant(name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+            Terminal.standardError.write("error: no bike '\(name)'\(hint)\n  help: bikes: \(known.joined(separator: ", "))\n")
             throw ExitCode(2)
         }
         let planner = StatusPlanner(asOf: asOf ?? today())

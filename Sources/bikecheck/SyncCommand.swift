@@ -54,17 +54,37 @@ struct SyncCommand: ParsableCommand {
     }
 
     /// The summary for machines: totals, per bike, requests, and bikes that need a file.
+    struct Report: Encodable {
+        struct Counts: Encodable {
+            var new, changed, deleted: Int
+            init(_ c: SyncSummary.Counts) { (new, changed, deleted) = (c.new, c.changed, c.deleted) }
+        }
+        struct UnclaimedBike: Encodable {
+            var id, name: String
+            var retired: Bool
+            var command: String
+        }
+        var full: Bool
+        var listed, pages, requests: Int
+        var filesWritten: Int
+        /// Activities Strava listed that could not be read, left as cached.
+        var skipped: Int
+        var total: Counts
+        var bikes: [String: Counts]
+        var unclaimedBikes: [UnclaimedBike]
+
+        enum CodingKeys: String, CodingKey {
+            case full, listed, pages, requests, skipped, total, bikes
+            case filesWritten = "files_written", unclaimedBikes = "unclaimed_bikes"
+        }
+    }
+
     static func json(_ s: SyncSummary, requests: Int, taken: Set<String>) -> String {
-        func counts(_ c: SyncSummary.Counts) -> [String: Int] { ["new": c.new, "changed": c.changed, "deleted": c.deleted] }
-        let object: [String: Any] = [
-            "full": s.full, "listed": s.listed, "pages": s.pages, "requests": requests, "files_written": s.filesWritten,
-            "total": counts(s.total),
-            "bikes": s.byBike.mapValues(counts),
-            "unclaimed_bikes": s.unclaimedBikes.map {
-                ["id": $0.id, "name": $0.displayName, "retired": $0.retired, "command": StravaSync.addCommand(for: $0, taken: taken)] as [String: Any]
-            },
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        JSONOutput.encode(Report(
+            full: s.full, listed: s.listed, pages: s.pages, requests: requests, filesWritten: s.filesWritten, skipped: s.skipped,
+            total: .init(s.total), bikes: s.byBike.mapValues(Report.Counts.init),
+            unclaimedBikes: s.unclaimedBikes.map {
+                .init(id: $0.id, name: $0.displayName, retired: $0.retired, command: StravaSync.addCommand(for: $0, taken: taken))
+            }))
     }
 }

@@ -47,11 +47,15 @@ struct TemplateCommand: ParsableCommand {
         var template: String
 
         func run() throws {
-            let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: false))
-            guard let t = loaded.garage.templates.first(where: { $0.id.rawValue == template }) else {
+            let context = WriteContext(root: try global.garageRoot(), today: today())
+            let loaded = context.loaded
+            let t: Template
+            do {
+                t = try context.template(template)
+            } catch {
+                // A template file with errors does not load: say why, then what there is.
                 global.report(loaded.diagnostics.filter { $0.location.file.hasPrefix("templates/\(template).") }, sources: loaded.sources)
-                let ids = loaded.garage.templates.map(\.id.rawValue)
-                Terminal.standardError.write("error: no template '\(template)'\n  help: templates: \(ids.joined(separator: ", "))\n")
+                Terminal.standardError.write("error: \(error.message)\n" + (error.help.map { "  help: \($0)\n" } ?? ""))
                 throw ExitCode(2)
             }
             var out = "\(t.id) · \(t.name)\n"

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import BikeCheckKit
 
@@ -49,6 +50,51 @@ import Testing
         let new = old.replacingOccurrences(of: "2\n", with: "two\n").replacingOccurrences(of: "19\n", with: "nineteen\n")
         let diff = UnifiedDiff.diff(path: "f", old: Array(old.utf8), new: Array(new.utf8))
         #expect(diff.components(separatedBy: "@@ -").count == 3, "\(diff)")
+    }
+
+    @Test func aHunkEndsWithThreeContextLinesWhenManyUnchangedLinesFollow() {
+        let old = (1...20).map { "\($0)\n" }.joined()
+        let new = old.replacingOccurrences(of: "\n5\n", with: "\nfive\n")
+        #expect(UnifiedDiff.diff(path: "f", old: Array(old.utf8), new: Array(new.utf8)) == """
+            --- a/f
+            +++ b/f
+            @@ -2,7 +2,7 @@
+             2
+             3
+             4
+            -5
+            +five
+             6
+             7
+             8
+
+            """)
+    }
+
+    @Test(arguments: [
+        // One change, then more than 2 × 3 unchanged lines.
+        ((1...30).map { "line \($0)\n" }.joined(), [5: "changed 5\n"]),
+        // Two changes 7 lines apart (two hunks) and 6 apart (one), near both ends.
+        ((1...40).map { "line \($0)\n" }.joined(), [1: "first\n", 9: "nine\n", 16: "sixteen\n", 38: "x\n"]),
+    ])
+    func theDiffAppliesWithRealPatchWithoutFuzz(old: String, changes: [Int: String]) throws {
+        var lines = old.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) + "\n" }
+        lines.removeLast()
+        for (line, text) in changes { lines[line - 1] = text }
+        let new = lines.joined()
+        let diff = UnifiedDiff.diff(path: "f.yaml", old: Array(old.utf8), new: Array(new.utf8))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-diff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(old.utf8).write(to: dir.appendingPathComponent("f.yaml"))
+        try Data(diff.utf8).write(to: dir.appendingPathComponent("change.diff"))
+        let env = URL(fileURLWithPath: "/usr/bin/env")
+        let check = try runProcess(env, ["git", "apply", "--check", "change.diff"], in: dir)
+        #expect(check.status == 0, "\(check.stderr)\n\(diff)")
+        let patch = try runProcess(env, ["patch", "-p1", "--fuzz=0", "--batch", "-i", "change.diff"], in: dir)
+        #expect(patch.status == 0, "\(patch.stdout)\(patch.stderr)\n\(diff)")
+        #expect(!patch.stdout.contains("fuzz"), "\(patch.stdout)")
+        #expect(try String(decoding: Data(contentsOf: dir.appendingPathComponent("f.yaml")), as: UTF8.self) == new)
     }
 
     @Test func aNewFileDiffsAgainstDevNull() {

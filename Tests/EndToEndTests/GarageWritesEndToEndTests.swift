@@ -41,6 +41,22 @@ final class TempFolder {
         #expect(!FileManager.default.fileExists(atPath: garage.path + "/templates"))
     }
 
+    @Test func initAcceptsAFolderHoldingAnIdenticalTemplateAndLeavesItAlone() throws {
+        let folder = try TempFolder()
+        #expect(try runBikecheck(["init", "first"], in: folder.root).status == 0)
+        let first = folder.root.appendingPathComponent("first"), second = folder.root.appendingPathComponent("second")
+        try FileManager.default.createDirectory(at: second.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: first.appendingPathComponent("templates/road.yaml"),
+                                         to: second.appendingPathComponent("templates/road.yaml"))
+        let r = try runBikecheck(["init", "second"], in: folder.root)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("changed while bikecheck was working"), "\(r.stderr)")
+        #expect(try Data(contentsOf: second.appendingPathComponent("templates/road.yaml"))
+            == Data(contentsOf: first.appendingPathComponent("templates/road.yaml")))
+        #expect(FileManager.default.fileExists(atPath: second.appendingPathComponent("garage.yaml").path))
+        #expect(try runBikecheck(["validate", "--garage", second.path], in: folder.root).status == 0)
+    }
+
     @Test func initWithCommitInAFreshRepositoryLeavesACleanTree() throws {
         let folder = try TempFolder()
         try git(["init", "--quiet"], in: folder.root)
@@ -98,6 +114,16 @@ final class TempFolder {
         #expect(typo.stderr.contains("did you mean 'gravel'?"))
     }
 
+    @Test(arguments: ["b-5", "b+5", "b", "B5", "b٣", "b1234567890123456789"])
+    func bikeAddRefusesAGearIDTheLoaderWouldRefuse(gear: String) throws {
+        let garage = try startedGarage()
+        let r = try garage.run(["bike", "add", "zz", "--name", "Zed", "--strava", gear])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("'\(gear)' is not a Strava bike gear id"), "\(r.stderr)")
+        #expect(!r.stderr.contains("bug"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: garage.root.appendingPathComponent("bikes/zz.yaml").path))
+    }
+
     @Test func retireAddsOneLineAfterBought() throws {
         let garage = try startedGarage()
         try garage.write("bikes/old.yaml", "name: Old # yes\nbought: 2020-01-01  # used\nlog: []\n")
@@ -121,6 +147,9 @@ final class TempFolder {
         #expect(try garage.run(["validate"]).stderr.isEmpty)
         let again = try garage.run(["template", "apply", "tubeless", "grail"])
         #expect(again.stdout.contains("already uses"))
+        let typo = try garage.run(["template", "show", "tubless"])
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("error: no template 'tubless'; did you mean 'tubeless'?"), "\(typo.stderr)")
         let show = try garage.run(["template", "show", "tubeless"])
         #expect(show.stdout.contains("sealant  every 3 months  Top up tubeless sealant"))
         #expect(show.stdout.contains("used by: grail"))

@@ -24,7 +24,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("imported 3 activities from the Strava archive (current layout): 3 new, 0 already cached"), "\(r.stdout)")
         #expect(r.stdout.contains("bike 'Hack' from bikes.csv has no bike file"))
-        #expect(r.stdout.contains("bikecheck bike add hack --name \"Hack\""))
+        #expect(r.stdout.contains("bikecheck bike add hack --name Hack\n"), "\(r.stdout)")
         #expect(!r.stdout.contains("'Grail' from bikes.csv"), "Grail has a bike file")
         let march = try garage.read("activities/2026-03.json")
         #expect(march.contains("\"distance\":30120.5"))

@@ -127,7 +127,10 @@ import Testing
         let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.bike])
         let unknownBike = try garage.run(["status", "grial"])
         #expect(unknownBike.status == 2)
-        #expect(unknownBike.stderr.contains("no bike 'grial'"))
+        #expect(unknownBike.stderr.contains("error: no bike 'grial'; did you mean 'grail'?\n"), "\(unknownBike.stderr)")
+        let farOff = try garage.run(["status", "zzzzzz"])
+        #expect(farOff.status == 2)
+        #expect(farOff.stderr.contains("error: no bike 'zzzzzz'\n  help: bikes: grail\n"), "\(farOff.stderr)")
         #expect(try garage.run(["status", "--as-of", "2026-02-30"]).status == 2)
         #expect(try garage.run(["status", "--format", "yaml"]).status == 2)
     }
@@ -138,5 +141,19 @@ import Testing
         #expect(always.stdout.contains("\u{1B}[1;31moverdue"))
         let never = try garage.run(["status", "--color", "never", "--as-of", "2026-02-02"])
         #expect(!never.stdout.contains("\u{1B}["))
+    }
+}
+
+@Suite struct HelpTextTests {
+    @Test func statusHelpStatesTheAnchorAsTheREADMEDoes() throws {
+        let r = try runBikecheck(["status", "--help"], in: exampleGarage)
+        let text = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride"), "\(r.stdout)")
+    }
+
+    @Test func rootHelpListsEveryReasonForExitOne() throws {
+        let r = try runBikecheck(["--help"], in: exampleGarage)
+        let text = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("1 problems found: errors in the garage, overdue with status --check, a write refused, a sync stopped"), "\(r.stdout)")
     }
 }

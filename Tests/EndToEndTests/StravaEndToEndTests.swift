@@ -286,7 +286,7 @@ func fileMode(_ path: String) throws -> Int {
         #expect(Set(cached.map(\.id)) == Set(activities.map(\.id)))
         #expect(cached.contains { $0.sportType == "Sandboarding" }, "unknown sport types are kept")
         #expect(first.stdout.contains("b1002 'Stumpjumper' has no bike file"))
-        #expect(first.stdout.contains("bikecheck bike add stumpjumper --name \"Stumpjumper\" --strava b1002"))
+        #expect(first.stdout.contains("bikecheck bike add stumpjumper --name Stumpjumper --strava b1002"))
         #expect(try world.garage.read("bikes/grail.yaml") == Self.grailFile)
 
         // Commit, then sync again: nothing changes on disk, and two list requests suffice.
@@ -407,7 +407,7 @@ func fileMode(_ path: String) throws -> Int {
         let r = try await world.run(["sync"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("Strava bike b1003 'Old Allez' (retired) has no bike file"), "\(r.stdout)")
-        #expect(r.stdout.contains("bikecheck bike add old-allez --name \"Old Allez\" --strava b1003"))
+        #expect(r.stdout.contains("bikecheck bike add old-allez --name 'Old Allez' --strava b1003"))
         #expect(!r.stdout.contains("b1001'"), "the bike with a file is not suggested")
         #expect(await world.server.requests(to: "/api/v3/gear/b1003") == 1)
         #expect(await world.server.requests(to: "/api/v3/gear/b9999") == 1)
@@ -430,6 +430,8 @@ func fileMode(_ path: String) throws -> Int {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect((object["total"] as? [String: Int]) == ["new": 0, "changed": 1, "deleted": 0])
         #expect((object["unclaimed_bikes"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["b1003"])
+        #expect(object["skipped"] as? Int == 0)
+        #expect(json.stdout.hasPrefix("{\n  \""), "printed through JSONOutput, as every other --format json")
         #expect(try world.garage.read("bikes/grail.yaml") == Self.grailFile)
     }
 

@@ -276,6 +276,28 @@ let handEditedBikes: [HandEditedBike] = [
         #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
     }
 
+    @Test func aChattyCommitHookDoesNotHangTheCommit() throws {
+        let garage = try trackedGarage(bike: handEditedBikes[2].text)
+        // 300 KB on standard error and some on standard output: far more than a pipe holds.
+        try garage.write(".git/hooks/pre-commit", """
+            #!/bin/sh
+            i=0
+            while [ $i -lt 3000 ]; do
+              echo "checking the garage, line $i of a very chatty hook that says far too much..........." >&2
+              i=$((i+1))
+            done
+            echo "all good"
+            exit 0
+
+            """)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: garage.path + "/.git/hooks/pre-commit")
+        let r = try runBikecheck(["done", "vélo", "chain-lube", "--date", "2026-11-16", "--commit"], in: garage.root,
+                                 environment: gitAuthor, timeout: 20)
+        #expect(r.status == 0, "\(r.stderr.suffix(500))")
+        #expect(try git(["log", "--format=%s", "-1"], in: garage.root).contains("chain-lube done 2026-11-16"))
+        #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
+    }
+
     @Test func doingTheSameServiceTwiceWritesOnce() throws {
         let garage = try trackedGarage(bike: handEditedBikes[2].text)
         #expect(try garage.run(["done", "vélo", "chain-lube", "--date", "2026-11-16"]).status == 0)

@@ -155,7 +155,25 @@ import ZIPFoundation
         #expect(StravaSync.suggestedID(for: "Canyon Grail CF SL 7") == "canyon-grail-cf-sl-7")
         #expect(StravaSync.suggestedID(for: "Vélo \"Rapide\"!") == "v-lo-rapide")
         #expect(StravaSync.addCommand(for: StravaGear(id: "b1", name: "Grail", nickname: "My \"G\""), taken: ["my-g"])
-                == #"bikecheck bike add my-g-b1 --name "My \"G\"" --strava b1"#)
+                == #"bikecheck bike add my-g-b1 --name 'My "G"' --strava b1"#)
+        #expect(StravaSync.addCommand(name: "Rock 'n' $(roll)", gearID: nil, taken: ["rock-n-roll", "rock-n-roll-2"])
+                == #"bikecheck bike add rock-n-roll-3 --name 'Rock '\''n'\'' $(roll)'"#)
+    }
+
+    @Test(arguments: ["Grail", "My \"G\"", "Rock 'n' roll", "$(rm -rf /) `x` \\ ; & | 'a' \"b\"", "Vélo 🚲", "--name", "''"])
+    func suggestedCommandsSurviveARealShell(name: String) throws {
+        let command = StravaSync.addCommand(name: name, gearID: "b7", taken: [])
+        // The shell must hand `bikecheck` the name exactly: print the argument after --name.
+        let script = "set -- \(command.dropFirst("bikecheck ".count)); while [ \"$1\" != --name ]; do shift; done; printf %s \"$2\""
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(String(decoding: data, as: UTF8.self) == name, "\(command)")
     }
 
     @Test func missingScopesAreNamedWithTheirConsequence() {
@@ -216,6 +234,30 @@ import ZIPFoundation
         }
     }
 
+    @Test func aFullSyncKeepsACachedActivityStravaNowSendsUnreadable() async throws {
+        try await withClient { server, client, _ in
+            await server.authorize(code: "c")
+            nonisolated(unsafe) let client = client
+            _ = try await blocking { try client.exchange(code: "c", grantedScope: nil) }
+            await server.setActivities((1...3).map {
+                StandInActivity(id: Int64($0), name: "Ride \($0)", sportType: "Ride", start: 1_760_000_000 + Int64($0) * 86400,
+                                movingTime: 3600, elapsedTime: 3700, distance: 30000)
+            })
+            let garage = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: garage, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: garage) }
+            let first = try await blocking { try StravaSync(garageRoot: garage, client: client, bikeFiles: [:]).run(full: true) }
+            #expect(first.total.new == 3 && first.skipped == 0)
+
+            await server.update { $0[1].malformed = true }
+            let second = try await blocking { try StravaSync(garageRoot: garage, client: client, bikeFiles: [:]).run(full: true) }
+            #expect(second.total.deleted == 0)
+            #expect(second.skipped == 1)
+            #expect(second.line.contains("skipped 1 activity that could not be read"), "\(second.line)")
+            #expect(ActivityCacheStore(garageRoot: garage).ids == [1, 2, 3])
+        }
+    }
+
     @Test func aNetworkErrorIsRetriedThenReported() async throws {
         let settings = StravaSettings(baseURL: URL(string: "http://127.0.0.1:9")!, configDirectory: "/nonexistent",
                                       clientID: "1", clientSecret: "s", retryBaseMilliseconds: 1, maxAttempts: 2)
@@ -224,5 +266,68 @@ import ZIPFoundation
         let error = await #expect(throws: StravaError.self) { try await blocking { try c.exchange(code: "x", grantedScope: nil) } }
         if case .network = error {} else { Issue.record("expected a network error, got \(String(describing: error))") }
         #expect(client.requestCount == 2)
+    }
+}
+
+/// Numbers that are not finite or out of range never reach the cache, and never trap.
+@Suite struct ActivityNumberTests {
+    func tempDirectory() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("numbers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.path
+    }
+
+    @Test func anArchiveWithNaNAndHugeTimesImportsTheSaneRowsAndSaysWhyItSkippedTheRest() throws {
+        let archive = try tempDirectory(), garage = try tempDirectory()
+        let csv = """
+            Activity ID,Activity Date,Activity Name,Activity Type,Elapsed Time,Distance,Moving Time,Elevation Gain
+            101,2026-05-09 07:09:27,Climb,Ride,3600,30.5,3500,nan
+            102,2026-05-10 07:09:27,Forever,Ride,1e30,10,1e30,10
+            103,2026-05-11 07:09:27,Odd moving,Ride,3600,10,inf,10
+            104,2026-05-12 07:09:27,No distance,Ride,3600,NaN,3000,5
+            105,2026-05-13 07:09:27,Too long moving,Ride,3600,10,2592001,5
+
+            """
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: archive + "/activities.csv"))
+        let summary = try ArchiveImport.run(path: archive, garageRoot: garage, bikeFiles: [:], bikeNames: [:])
+        #expect(summary.new == 3)
+        #expect(summary.archive.skipped.map(\.line) == [3, 6])
+        #expect(summary.archive.skipped.first?.reason.contains("elapsed time") == true)
+        #expect(summary.archive.skipped.last?.reason.contains("moving time") == true)
+        let byID = Dictionary(uniqueKeysWithValues: summary.archive.activities.map { ($0.id, $0) })
+        #expect(byID[101]?.totalElevationGain == 0)
+        #expect(byID[103]?.movingTime == 3600, "an unreadable moving time falls back to the elapsed time")
+        #expect(byID[104]?.distance == 0)
+        let text = try String(decoding: Data(contentsOf: URL(fileURLWithPath: garage + "/activities/2026-05.json")), as: UTF8.self)
+        #expect(!text.lowercased().contains("nan") && !text.contains("inf"), "\(text)")
+        let loaded = ActivityCacheLoader.load(root: garage)
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        #expect(loaded.activities.count == 3)
+    }
+
+    @Test func anAPIActivityWithAnOutOfRangeTimeIsUnreadableButKeepsItsID() throws {
+        let page = """
+            [{"id":1,"start_date":"2026-05-09T07:09:27Z","sport_type":"Ride","moving_time":1e30,"elapsed_time":10,"distance":5},
+             {"id":2,"start_date":"2026-05-09T07:09:27Z","sport_type":"Ride","moving_time":10,"elapsed_time":-1e300,"distance":5},
+             {"id":3,"start_date":"2026-05-09T07:09:27Z","sport_type":"Ride","moving_time":10,"elapsed_time":2592001,"distance":5},
+             {"id":4,"start_date":"2026-05-09T07:09:27Z","sport_type":"Ride","moving_time":10,"elapsed_time":20,"distance":5,"total_elevation_gain":1e999},
+             {"name":"no id"}]
+            """
+        let items = try JSONDecoder().decode([PageItem].self, from: Data(page.utf8))
+        #expect(items.map { $0.activity == nil } == [true, false, true, false, true])
+        #expect(items.map(\.id) == [1, 2, 3, 4, nil])
+        #expect(items[1].activity?.elapsedTime == 0, "a negative time counts as 0, as before")
+        #expect(items[3].activity.map { $0.totalElevationGain.isFinite } != false)
+    }
+
+    @Test func theCacheNeverStoresANumberThatIsNotFinite() throws {
+        let garage = try tempDirectory()
+        let cache = ActivityCacheStore(garageRoot: garage)
+        cache.upsert(Activity(id: 7, name: "x", sportType: "Ride", startDate: "2026-05-09T07:09:27Z", movingTime: 1, elapsedTime: 1,
+                              distance: .nan, totalElevationGain: .infinity))
+        try cache.flush()
+        let loaded = ActivityCacheLoader.load(root: garage)
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        #expect(loaded.activities.first?.distance == 0)
     }
 }

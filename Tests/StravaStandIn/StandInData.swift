@@ -63,6 +63,8 @@ public struct StandInActivity: Sendable, Equatable {
     public var commute = false
     public var manual = false
     public var isPrivate = false
+    /// Served with `"start_date":null`, as a malformed element a client cannot read (its id still can be).
+    public var malformed = false
 
     public init(id: Int64, name: String, sportType: String, type: String? = nil, start: Int64, utcOffset: Int = 3600,
                 timezone: String = "(GMT+01:00) Europe/Berlin", movingTime: Int, elapsedTime: Int, distance: Double,
@@ -100,7 +102,7 @@ public struct StandInActivity: Sendable, Equatable {
         let text = """
             {"resource_state":2,"athlete":{"id":\(athleteID),"resource_state":1},"name":\(str(name)),"distance":\(distance),\
             "moving_time":\(movingTime),"elapsed_time":\(elapsedTime),"total_elevation_gain":\(elevationGain),"type":\(str(type)),\
-            "sport_type":\(str(sportType)),"workout_type":null,"id":\(id),"start_date":"\(Self.iso(start))",\
+            "sport_type":\(str(sportType)),"workout_type":null,"id":\(id),"start_date":\(malformed ? "null" : "\"" + Self.iso(start) + "\""),\
             "start_date_local":"\(Self.iso(start + Int64(utcOffset)))","timezone":\(str(timezone)),"utc_offset":\(Double(utcOffset)),\
             "location_city":null,"location_state":null,"location_country":null,"achievement_count":0,"kudos_count":3,\
             "comment_count":0,"athlete_count":1,"photo_count":0,"map":{"id":"a\(id)","summary_polyline":\(Self.polylineJSON),\

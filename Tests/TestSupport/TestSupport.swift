@@ -52,6 +52,9 @@ public func runProcess(
     while process.isRunning {
         if Date() > deadline {
             process.terminate()
+            // Children of the test runner can inherit a mask that blocks SIGTERM; SIGKILL cannot be blocked.
+            Thread.sleep(forTimeInterval: 0.5)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             Issue.record("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
             break
         }

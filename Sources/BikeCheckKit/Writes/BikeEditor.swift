@@ -30,7 +30,7 @@ public enum BikeEditor {
         guard !name.isEmpty else { throw .usage("the bike's name is empty", help: "give it a name: --name \"Canyon Grail\"") }
         var pairs = [YAMLPair("name", .text(name))]
         if let gear = new.strava {
-            guard gear.hasPrefix("b"), Int(gear.dropFirst()) != nil else {
+            guard isStravaBikeGearID(gear) else {
                 throw .usage("'\(gear)' is not a Strava bike gear id", help: "bike gear ids look like b12345678 (see bikecheck sync)")
             }
             if let other = context.garage.bikes.first(where: { $0.bike.strava?.value == gear }) {

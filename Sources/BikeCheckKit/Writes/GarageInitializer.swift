@@ -16,10 +16,13 @@ public enum GarageInitializer {
         }
         var files: [FileChange] = []
         func add(_ path: String, _ text: String) throws(WriteFailure) {
-            if let existing = fm.contents(atPath: root + "/" + path), [UInt8](existing) != Array(text.utf8) {
+            let existing = fm.contents(atPath: root + "/" + path).map { [UInt8]($0) }
+            if let existing, existing != Array(text.utf8) {
                 throw .refused("'\(path)' already exists in '\(root)'; nothing was written", help: "move it away, or choose another folder")
             }
-            files.append(FileChange(path: path, before: nil, after: Array(text.utf8)))
+            // An identical file is planned as unchanged (so it is left alone), not as new: the
+            // writer checks that every file still holds `before`.
+            files.append(FileChange(path: path, before: existing, after: Array(text.utf8)))
         }
 
         var settings: [YAMLPair] = []

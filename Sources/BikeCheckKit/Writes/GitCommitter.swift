@@ -50,19 +50,43 @@ public struct GitCommitter: Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-C", root] + arguments
         if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        // Both streams go to temp files, not pipes: a chatty hook can write more than a pipe
+        // holds to either stream, and reading one pipe to its end would then block git forever.
+        let temp = FileManager.default.temporaryDirectory
+        let outURL = temp.appendingPathComponent("bikecheck-git-out-\(UUID().uuidString)")
+        let errURL = temp.appendingPathComponent("bikecheck-git-err-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let outHandle: FileHandle, errHandle: FileHandle
+        do {
+            guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
+                  FileManager.default.createFile(atPath: errURL.path, contents: nil) else {
+                throw Failure(description: "cannot create a temporary file in \(temp.path) for git's output")
+            }
+            outHandle = try FileHandle(forWritingTo: outURL)
+            errHandle = try FileHandle(forWritingTo: errURL)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(description: "cannot capture git's output: \(error.localizedDescription)")
+        }
+        defer {
+            try? outHandle.close()
+            try? errHandle.close()
+        }
+        process.standardOutput = outHandle
+        process.standardError = errHandle
         process.standardInput = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
             throw Failure(description: "cannot run git: \(error.localizedDescription)")
         }
-        // git says little on standard error, so reading it second cannot block on a full pipe.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let outData = (try? Data(contentsOf: outURL)) ?? Data()
+        let errData = (try? Data(contentsOf: errURL)) ?? Data()
         return Output(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
                       error: String(decoding: errData, as: UTF8.self))
     }

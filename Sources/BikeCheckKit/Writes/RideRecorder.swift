@@ -60,14 +60,7 @@ public enum RideRecorder {
             try context.requireClean(file)
             let doc = YAMLDocument(path: file, bytes: before)
             guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
-            let edit: YAMLEdit
-            switch root["rides"] {
-            case nil: edit = .addKey("rides", .list([entry]), in: [])
-            case .sequence(let q)? where !q.isFlow: edit = .append(entry, to: ["rides"])
-            case let value? where YAMLShape(value).isEmpty: edit = .set(["rides"], .list([entry]))
-            default: edit = .append(entry, to: ["rides"])
-            }
-            after = try context.edit(file, before, [edit])
+            after = try context.edit(file, before, [.appendOrCreate(entry, list: "rides", current: root["rides"])])
         } else {
             do {
                 after = try YAMLEditor.render([YAMLPair("rides", .list([entry]))],

@@ -71,14 +71,7 @@ public enum ServiceRecorder {
         if let note = record.note { fields["note"] = .text(note) }
         let entry = style.entry(fields)
 
-        let edit: YAMLEdit
-        switch root["log"] {
-        case nil: edit = .addKey("log", .list([entry]), in: [])
-        case .sequence(let q)? where !q.isFlow: edit = .append(entry, to: ["log"])
-        case let value? where YAMLShape(value).isEmpty: edit = .set(["log"], .list([entry]))
-        default: edit = .append(entry, to: ["log"])
-        }
-        let after = try context.edit(file, bytes, [edit])
+        let after = try context.edit(file, bytes, [.appendOrCreate(entry, list: "log", current: root["log"])])
 
         var summary = ["\(bike.id): logged \(ids.joined(separator: ", ")) on \(date) in \(file)"]
         for id in ids {
@@ -117,16 +110,5 @@ struct EntryStyle {
     func entry(_ fields: [String: YAMLValue]) -> YAMLValue {
         let pairs = order.compactMap { key in fields[key].map { YAMLPair(key, $0) } }
         return flow ? .flowMapping(pairs) : .mapping(pairs)
-    }
-}
-
-extension YAMLShape {
-    /// Null, `[]` or `{}`.
-    var isEmpty: Bool {
-        switch self {
-        case .scalar(let text, let plain): plain && ["", "~", "null", "Null", "NULL"].contains(text)
-        case .mapping(let e): e.isEmpty
-        case .sequence(let i): i.isEmpty
-        }
     }
 }

@@ -39,7 +39,7 @@ public enum TemplateImporter {
             switch updated["components"] {
             case nil: edits = [.addKey("components", .mapping(parts), in: [], after: ["counts", "templates", "retired", "bought", "strava", "name"])]
             case .mapping(let m)? where !m.isFlow: edits = parts.map { .addKey($0.key, $0.value, in: ["components"]) }
-            case let value? where YAMLShape(value).isEmpty: edits = [.set(["components"], .mapping(parts))]
+            case let value? where YAMLShape(value).isEmptyValue: edits = [.set(["components"], .mapping(parts))]
             default: edits = []
             }
             if !edits.isEmpty, let withParts = try? YAMLEditor(path: file, bytes: after).apply(edits) {

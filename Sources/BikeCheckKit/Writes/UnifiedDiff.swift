@@ -14,18 +14,21 @@ public enum UnifiedDiff {
             var start = i
             var back = 0
             while start > 0, back < context, ops[start - 1].kind == .same { start -= 1; back += 1 }
+            // `trailing` counts the unchanged lines at the end of ops[i..<end]. A gap of up to
+            // 2 × context unchanged lines joins the next change into this hunk; a longer one
+            // ends it with exactly `context` lines after the last change.
             var end = i
-            var quiet = 0
+            var trailing = 0
             while end < ops.count {
                 if ops[end].kind == .same {
-                    quiet += 1
-                    if quiet > 2 * context { break }
+                    if trailing == 2 * context { break }
+                    trailing += 1
                 } else {
-                    quiet = 0
+                    trailing = 0
                 }
                 end += 1
             }
-            end -= max(0, quiet - context)
+            end -= max(0, trailing - context)
             let hunk = ops[start..<end]
             let oldStart = hunk.first.map { $0.oldLine } ?? 0
             let newStart = hunk.first.map { $0.newLine } ?? 0

@@ -26,8 +26,9 @@ public struct WriteContext: Sendable {
         throw .usage("no bike '\(id)'\(hint)", help: ids.isEmpty ? "add one with 'bikecheck bike add ID --name NAME'" : "bikes: \(ids.joined(separator: ", "))")
     }
 
-    /// The template with this id, or a usage error that suggests the nearest one.
-    func template(_ id: String) throws(WriteFailure) -> Template {
+    /// The template with this id, or a usage error that suggests the nearest one (shared by
+    /// every command that names a template).
+    public func template(_ id: String) throws(WriteFailure) -> Template {
         if let t = garage.templates.first(where: { $0.id.rawValue == id }) { return t }
         let ids = garage.templates.map(\.id.rawValue)
         let hint = closest(to: id, in: ids).map { "; did you mean '\($0)'?" } ?? ""
