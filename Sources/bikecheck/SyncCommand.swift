@@ -41,7 +41,7 @@ struct SyncCommand: ParsableCommand {
             let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
             if let problem = summary.gearLookupProblem { Terminal.standardError.write("warning: \(problem)\n") }
             if global.format == .json {
-                Terminal.standardOutput.write(Self.json(summary, requests: client.requestCount, taken: taken))
+                Terminal.standardOutput.write(try Self.json(summary, requests: client.requestCount, taken: taken))
                 return
             }
             Terminal.standardOutput.write(summary.line + " in \(client.requestCount) request\(client.requestCount == 1 ? "" : "s")\n")
@@ -79,8 +79,8 @@ struct SyncCommand: ParsableCommand {
         }
     }
 
-    static func json(_ s: SyncSummary, requests: Int, taken: Set<String>) -> String {
-        JSONOutput.encode(Report(
+    static func json(_ s: SyncSummary, requests: Int, taken: Set<String>) throws -> String {
+        try JSONOutput.encode(Report(
             full: s.full, listed: s.listed, pages: s.pages, requests: requests, filesWritten: s.filesWritten, skipped: s.skipped,
             total: .init(s.total), bikes: s.byBike.mapValues(Report.Counts.init),
             unclaimedBikes: s.unclaimedBikes.map {

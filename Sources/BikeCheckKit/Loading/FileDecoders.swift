@@ -52,8 +52,7 @@ enum FileDecoders {
         if let e = f["name"], let name = r.string(e.value, "the bike's name") { bike.name = name }
         if let e = f["strava"], let gear = r.string(e.value, "the Strava gear id") {
             bike.strava = Located(gear, at: r.location(e.value))
-            let digits = gear.utf8.dropFirst()
-            if !gear.hasPrefix("b") || digits.isEmpty || !digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
+            if !isStravaBikeGearID(gear) {
                 r.error("bad-gear-id", "'\(gear)' is not a Strava bike gear id", e.value, help: "bike gear ids look like b12345678 (see bikecheck sync)")
             }
         }
