@@ -15,7 +15,7 @@ struct TemplateCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: false))
+            let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: .skip))
             global.report(loaded.diagnostics, sources: loaded.sources)
             let templates = loaded.garage.templates
             switch global.format {
@@ -47,7 +47,7 @@ struct TemplateCommand: ParsableCommand {
         var template: String
 
         func run() throws {
-            let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: false))
+            let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: .skip))
             guard let t = loaded.garage.templates.first(where: { $0.id.rawValue == template }) else {
                 global.report(loaded.diagnostics.filter { $0.location.file.hasPrefix("templates/\(template).") }, sources: loaded.sources)
                 let ids = loaded.garage.templates.map(\.id.rawValue)

@@ -9,74 +9,131 @@ public enum ActivityCacheLoader {
         public var sources: [String: SourceText]
     }
 
+    /// The cache as summaries, for status: the same checks and diagnostics as `load`.
+    public struct SummaryResult: Sendable {
+        public var summaries: ActivitySummaries
+        public var diagnostics: [Diagnostic]
+        public var sources: [String: SourceText]
+    }
+
     public static func load(root: String) -> Result {
+        let files = read(root: root, ActivityBuilder.self)
+        var result = Result(activities: [], diagnostics: [], sources: [:])
+        result.activities.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
+        check(files, &result.diagnostics, &result.sources) { _, activities in result.activities += activities }
+        return result
+    }
+
+    public static func loadSummaries(root: String) -> SummaryResult {
+        let files = read(root: root, SummaryBuilder.self)
+        var result = SummaryResult(summaries: ActivitySummaries(), diagnostics: [], sources: [:])
+        result.summaries.records.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
+        // Each file numbers its own strings; renumber them into one list of distinct Strings.
+        var index: [String: Int32] = [:]
+        check(files, &result.diagnostics, &result.sources) { file, records in
+            let renumber = file.builder.strings.map { s in
+                if let known = index[s] { return known }
+                result.summaries.strings.append(s)
+                index[s] = Int32(result.summaries.strings.count - 1)
+                return Int32(result.summaries.strings.count - 1)
+            }
+            for var r in records {
+                if r.gear >= 0 { r.gear = renumber[Int(r.gear)] }
+                r.sport = renumber[Int(r.sport)]
+                result.summaries.records.append(r)
+            }
+        }
+        return result
+    }
+
+    /// One cache file as read.
+    struct File<Builder: ActivityRecordBuilder> {
+        var name: String
+        var records: [Builder.Record] = []
+        var builder = Builder()
+        var diagnostics: [Diagnostic] = []
+        /// The file's bytes when it has diagnostics, to show them.
+        var bytes: [UInt8]?
+        /// Whether it is named after a month; its activities are ignored when not.
+        var named = false
+        var misplaced = 0
+        var unsorted = false
+    }
+
+    /// Reads and decodes every cache file, sorted by name.
+    static func read<Builder: ActivityRecordBuilder>(root: String, _: Builder.Type) -> [File<Builder>] {
         let directory = root + "/activities"
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
 
         // Files are independent: decode them on all cores, then merge in name order.
-        let slots = UnsafeMutableBufferPointer<(activities: [Activity], diagnostics: [Diagnostic], bytes: [UInt8]?)?>.allocate(capacity: names.count)
+        let slots = UnsafeMutableBufferPointer<File<Builder>?>.allocate(capacity: names.count)
         slots.initialize(repeating: nil)
         defer { slots.deinitialize(); slots.deallocate() }
         nonisolated(unsafe) let shared = slots
         DispatchQueue.concurrentPerform(iterations: names.count) { index in
             let relative = "activities/" + names[index]
+            var file = File<Builder>(name: names[index])
+            let month = String(names[index].dropLast(5))
+            file.named = isMonthKey(month)
             guard let bytes = readBytes(directory + "/" + names[index]) else {
-                shared[index] = ([], [.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative))], nil)
+                file.diagnostics = [.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative))]
+                shared[index] = file
                 return
             }
-            let decoded = ActivityCacheFormat.decode(bytes, path: relative)
-            shared[index] = (decoded.activities, decoded.diagnostics, decoded.diagnostics.isEmpty ? nil : bytes)
+            bytes.withUnsafeBufferPointer { buffer in
+                var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: file.named ? month : nil)
+                (file.records, file.diagnostics) = reader.readFile()
+                file.builder = reader.builder
+                file.misplaced = reader.misplaced
+                file.unsorted = reader.unsorted
+            }
+            if !file.diagnostics.isEmpty { file.bytes = bytes }
+            shared[index] = file
         }
+        return slots.compactMap { $0 }
+    }
 
-        var result = Result(activities: [], diagnostics: [], sources: [:])
-        result.activities.reserveCapacity(slots.reduce(0) { $0 + ($1?.activities.count ?? 0) })
-        var seen: [Int64: Int] = [:]  // activity id → the last file it was seen in
-        seen.reserveCapacity(result.activities.capacity)
-        for (index, name) in names.enumerated() {
-            guard let slot = slots[index] else { continue }
+    /// The checks across files, in name order; `accept` gets each file's records that count.
+    static func check<Builder: ActivityRecordBuilder>(
+        _ files: [File<Builder>], _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText],
+        accept: (File<Builder>, [Builder.Record]) -> Void
+    ) where Builder.Record: CachedActivityRecord {
+        var seen: [Int64: String] = [:]  // activity id → the last file it was seen in
+        seen.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
+        for file in files {
+            let name = file.name
             let relative = "activities/" + name
-            result.diagnostics += slot.diagnostics
-            if let bytes = slot.bytes { result.sources[relative] = SourceText(path: relative, bytes: bytes) }
-            let month = String(name.dropLast(5))
-            if !isMonthKey(month) {
-                result.diagnostics.append(.error("cache-file-name", "'\(name)' is not named after a month",
-                                                 at: SourceLocation(file: relative),
-                                                 help: "cache files are named YYYY-MM.json; move or delete this one"))
+            diagnostics += file.diagnostics
+            if let bytes = file.bytes { sources[relative] = SourceText(path: relative, bytes: bytes) }
+            if !file.named {
+                diagnostics.append(.error("cache-file-name", "'\(name)' is not named after a month",
+                                          at: SourceLocation(file: relative),
+                                          help: "cache files are named YYYY-MM.json; move or delete this one"))
                 continue
             }
-            var misplaced = 0
-            var unsorted = false
             var duplicates: Set<Int> = []
-            // By index rather than `for a in`: a copy of an Activity retains its seven strings.
-            let activities = slot.activities
-            for k in activities.indices {
-                if !activities[k].starts(inMonth: month) { misplaced += 1 }
-                if k > 0, !Activity.cacheOrder(activities[k - 1], activities[k]) { unsorted = true }
-                if let other = seen.updateValue(index, forKey: activities[k].id) {
-                    result.diagnostics.append(.error("cache-duplicate-activity", "activity \(activities[k].id) is cached twice (also in activities/\(names[other]))",
-                                                     at: SourceLocation(file: relative),
-                                                     help: "re-create the cache with 'bikecheck sync --full'"))
+            let records = file.records
+            for k in records.indices {
+                if let other = seen.updateValue(name, forKey: records[k].id) {
+                    diagnostics.append(.error("cache-duplicate-activity", "activity \(records[k].id) is cached twice (also in activities/\(other))",
+                                              at: SourceLocation(file: relative),
+                                              help: "re-create the cache with 'bikecheck sync --full'"))
                     duplicates.insert(k)
                 }
             }
-            if duplicates.isEmpty {
-                result.activities += activities
-            } else {
-                result.activities += activities.indices.lazy.filter { !duplicates.contains($0) }.map { activities[$0] }
+            accept(file, duplicates.isEmpty ? records : records.indices.filter { !duplicates.contains($0) }.map { records[$0] })
+            if file.misplaced > 0 {
+                diagnostics.append(.warning("cache-misplaced", "\(file.misplaced) activities in \(name) started in another month",
+                                            at: SourceLocation(file: relative),
+                                            help: "re-create the cache with 'bikecheck sync --full'"))
             }
-            if misplaced > 0 {
-                result.diagnostics.append(.warning("cache-misplaced", "\(misplaced) activities in \(name) started in another month",
-                                                   at: SourceLocation(file: relative),
-                                                   help: "re-create the cache with 'bikecheck sync --full'"))
-            }
-            if unsorted {
-                result.diagnostics.append(.warning("cache-unsorted", "\(name) is not sorted by start date and id",
-                                                   at: SourceLocation(file: relative),
-                                                   help: "re-create the cache with 'bikecheck sync --full'"))
+            if file.unsorted {
+                diagnostics.append(.warning("cache-unsorted", "\(name) is not sorted by start date and id",
+                                            at: SourceLocation(file: relative),
+                                            help: "re-create the cache with 'bikecheck sync --full'"))
             }
         }
-        return result
     }
 
     static func isMonthKey(_ s: String) -> Bool {
@@ -84,3 +141,8 @@ public enum ActivityCacheLoader {
         return day.monthKey == s
     }
 }
+
+/// A record of the cache with an activity id, checked for duplicates across files.
+protocol CachedActivityRecord { var id: Int64 { get } }
+extension Activity: CachedActivityRecord {}
+extension ActivitySummary: CachedActivityRecord {}
