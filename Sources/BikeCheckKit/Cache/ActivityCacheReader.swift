@@ -16,7 +16,11 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     private(set) var misplaced = 0
     /// Whether two accepted activities were out of cache order (start date, then id).
     private(set) var unsorted = false
-    private let month: String?
+    private let month: [UInt8]?
+    /// The reader's own copies of the tables: a generic type reaches a global through a lazy
+    /// initialiser on every access.
+    private let keys = CacheSyntax.keys
+    private let powersOfTen = CacheSyntax.powersOfTen
     private var previous: (start: CacheText, id: Int64)?
     private var source: SourceText?
     /// Index in `keys` of the key expected next: files are written with keys in one order.
@@ -26,7 +30,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     init(_ buffer: UnsafeBufferPointer<UInt8>, path: String, month: String? = nil) {
         self.b = buffer
         self.path = path
-        self.month = month
+        self.month = month.map { Array($0.utf8) }
     }
 
     private struct Failure: Error {}
@@ -67,6 +71,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         let start = i
         try expect(UInt8(ascii: "{"), "expected an activity object")
         var id: Int64?, name: CacheText?, sport: CacheText?, type: CacheText?, startDate: CacheText?, startLocal: CacheText?
+        var startDay: Day?, localDay: Day?
         var timezone: CacheText?, moving: Double?, elapsed: Double?, distance: Double?, elevation = 0.0, gear: CacheText?
         var trainer = false, commute = false, manual = false
         var bad = false
@@ -88,10 +93,12 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
                 case .type: type = try readString()
                 case .startDate:
                     startDate = try readString()
-                    if !(startDate?.isTimestamp ?? false) { bad = wrong("start_date", "a UTC time like 2025-10-02T06:12:00Z", at: valueStart) }
+                    startDay = startDate?.timestampDay
+                    if startDay == nil { bad = wrong("start_date", "a UTC time like 2025-10-02T06:12:00Z", at: valueStart) }
                 case .startDateLocal:
                     startLocal = try readString()
-                    if let startLocal, !startLocal.isTimestamp { bad = wrong("start_date_local", "a time like 2025-10-02T08:12:00Z", at: valueStart) }
+                    localDay = startLocal?.timestampDay
+                    if startLocal != nil, localDay == nil { bad = wrong("start_date_local", "a time like 2025-10-02T08:12:00Z", at: valueStart) }
                 case .timezone: timezone = try readString()
                 case .movingTime: moving = try readNumber()
                     if (moving ?? -1) < 0 { bad = wrong("moving_time", "seconds, zero or more", at: valueStart) }
@@ -113,7 +120,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             }
         }
         if bad { return nil }
-        guard let id, let startDate, let sportType = sport ?? type, let moving, let distance else {
+        guard let id, let startDate, let startDay, let sportType = sport ?? type, let moving, let distance else {
             var missing: [String] = []
             if id == nil { missing.append("id") }
             if startDate == nil { missing.append("start_date") }
@@ -126,7 +133,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         }
         return ActivityFields(
             id: id, name: name, sportType: sportType, type: type, startDate: startDate, startDateLocal: startLocal,
-            timezone: timezone, movingTime: moving, elapsedTime: elapsed, distance: distance, totalElevationGain: elevation,
+            localDay: localDay ?? startDay, timezone: timezone, movingTime: moving, elapsedTime: elapsed, distance: distance, totalElevationGain: elevation,
             gearID: gear, trainer: trainer, commute: commute, manual: manual)
     }
 
@@ -146,17 +153,20 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             fail("expected a quoted key", at: i)
             throw Failure()
         }
+        // Usually the key expected next: compare it in place, closing quote included.
+        let (expected, key) = keys[nextKey]
+        let n = expected.utf8CodeUnitCount
+        if i + n + 1 < b.count, b[i + n + 1] == UInt8(ascii: "\""), memcmp(b.baseAddress! + i + 1, expected.utf8Start, n) == 0 {
+            i += n + 2
+            nextKey = (nextKey + 1) % keys.count
+            return key
+        }
         let start = i + 1
         var j = start
         while j < b.count, b[j] != UInt8(ascii: "\""), b[j] != UInt8(ascii: "\\") { j += 1 }
         if j < b.count, b[j] == UInt8(ascii: "\"") {
             i = j + 1
             let name = UnsafeBufferPointer(rebasing: b[start..<j])
-            let keys = CacheSyntax.keys
-            if Self.spells(keys[nextKey].0, name) {
-                defer { nextKey = (nextKey + 1) % keys.count }
-                return keys[nextKey].1
-            }
             for n in keys.indices where Self.spells(keys[n].0, name) {
                 nextKey = (n + 1) % keys.count
                 return keys[n].1
@@ -172,24 +182,27 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     /// A string value, not yet made into a String: most are only compared, or shared between
     /// activities, and some not needed at all.
     private mutating func readString() throws -> CacheText? {
-        if matchLiteral("null") { return nil }
+        if peek() == UInt8(ascii: "n"), matchLiteral("null") { return nil }
         guard peek() == UInt8(ascii: "\"") else {
             fail("expected a string", at: i)
             throw Failure()
         }
-        i += 1
-        let start = i
+        let start = i + 1
         var plain = true
-        while i < b.count {
-            let c = b[i]
+        // A local index: the loop runs for every byte of every string.
+        var j = start
+        while j < b.count {
+            let c = b[j]
             if c == UInt8(ascii: "\"") { break }
             if c < 0x20 {
-                fail("control character inside a string", at: i)
+                i = j
+                fail("control character inside a string", at: j)
                 throw Failure()
             }
-            if c == UInt8(ascii: "\\") { plain = false; i += 2; continue }
-            i += 1
+            if c == UInt8(ascii: "\\") { plain = false; j += 2; continue }
+            j += 1
         }
+        i = j
         guard i < b.count else {
             fail("unterminated string", at: start - 1)
             throw Failure()
@@ -242,25 +255,27 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     }
 
     private mutating func readNumber() throws -> Double? {
-        if matchLiteral("null") { return nil }
+        if peek() == UInt8(ascii: "n"), matchLiteral("null") { return nil }
         let start = i
         var negative = false
         if peek() == UInt8(ascii: "-") { negative = true; i += 1 }
         var mantissa: UInt64 = 0
         var digits = 0, exponent = 0
-        while i < b.count, b[i] >= 48, b[i] <= 57 {
-            if digits < 18 { mantissa = mantissa * 10 + UInt64(b[i] - 48) } else { exponent += 1 }
+        var j = i
+        while j < b.count, b[j] >= 48, b[j] <= 57 {
+            if digits < 18 { mantissa = mantissa * 10 + UInt64(b[j] - 48) } else { exponent += 1 }
             digits += 1
-            i += 1
+            j += 1
         }
-        if peek() == UInt8(ascii: ".") {
-            i += 1
-            while i < b.count, b[i] >= 48, b[i] <= 57 {
-                if digits < 18 { mantissa = mantissa * 10 + UInt64(b[i] - 48); exponent -= 1 }
+        if j < b.count, b[j] == UInt8(ascii: ".") {
+            j += 1
+            while j < b.count, b[j] >= 48, b[j] <= 57 {
+                if digits < 18 { mantissa = mantissa * 10 + UInt64(b[j] - 48); exponent -= 1 }
                 digits += 1
-                i += 1
+                j += 1
             }
         }
+        i = j
         if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
             // Rare in the cache: fall back to the standard library for exactness.
             i += 1
@@ -276,15 +291,18 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             throw Failure()
         }
         var value = Double(mantissa)
-        if exponent < 0 { value /= CacheSyntax.powersOfTen[min(-exponent, 22)] } else if exponent > 0 { value *= CacheSyntax.powersOfTen[min(exponent, 22)] }
+        if exponent < 0 { value /= powersOfTen[min(-exponent, 22)] } else if exponent > 0 { value *= powersOfTen[min(exponent, 22)] }
         return negative ? -value : value
     }
 
 
     private mutating func readBool() throws -> Bool? {
-        if matchLiteral("true") { return true }
-        if matchLiteral("false") { return false }
-        if matchLiteral("null") { return nil }
+        switch peek() {
+        case UInt8(ascii: "t"): if matchLiteral("true") { return true }
+        case UInt8(ascii: "f"): if matchLiteral("false") { return false }
+        case UInt8(ascii: "n"): if matchLiteral("null") { return nil }
+        default: break
+        }
         fail("expected true or false", at: i)
         throw Failure()
     }

@@ -63,21 +63,23 @@ enum CacheText {
         }
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS…Z`, loosely: what `Activity.localDay` and the month checks rely on.
-    var isTimestamp: Bool {
+    /// The day of a timestamp `YYYY-MM-DDTHH:MM:SS…Z` (checked loosely: what `Activity.localDay`
+    /// and the month checks rely on), or nil when it is not one.
+    var timestampDay: Day? {
         withUTF8 { u in
-            u.count >= 20 && u[u.count - 1] == UInt8(ascii: "Z") && Day(utf8: UnsafeBufferPointer(rebasing: u[0..<10])) != nil
-                && u[10] == UInt8(ascii: "T") && u[13] == UInt8(ascii: ":") && u[16] == UInt8(ascii: ":")
+            guard u.count >= 20, u[u.count - 1] == UInt8(ascii: "Z"), u[10] == UInt8(ascii: "T"), u[13] == UInt8(ascii: ":"),
+                  u[16] == UInt8(ascii: ":") else { return nil }
+            return Day(utf8: UnsafeBufferPointer(rebasing: u[0..<10]))
         }
     }
 
-    /// The day of a timestamp, from its first ten bytes.
-    var day: Day? { withUTF8 { $0.count >= 10 ? Day(utf8: UnsafeBufferPointer(rebasing: $0[0..<10])) : nil } }
-
-    /// Same as `Activity.starts(inMonth:)` on this start date.
-    func starts(inMonth month: String) -> Bool {
-        var month = month
-        return withUTF8 { d in month.withUTF8 { m in min(d.count, 7) == m.count && d.prefix(7).elementsEqual(m) } }
+    /// Same as `Activity.starts(inMonth:)` on this start date, with the month's UTF-8.
+    func starts(inMonth month: [UInt8]) -> Bool {
+        withUTF8 { d in
+            guard min(d.count, 7) == month.count else { return false }
+            for k in month.indices where d[k] != month[k] { return false }
+            return true
+        }
     }
 
     /// Same as `Activity.cacheOrder` on start dates and ids.
@@ -107,6 +109,8 @@ struct ActivityFields {
     var type: CacheText?
     var startDate: CacheText
     var startDateLocal: CacheText?
+    /// The day of `startDateLocal`, else of `startDate`: `Activity.localDay`.
+    var localDay: Day
     var timezone: CacheText?
     var movingTime: Double
     var elapsedTime: Double?
@@ -166,7 +170,7 @@ struct ActivityBuilder: ActivityRecordBuilder {
 /// `ActivitySummary` records, with the file's gear ids and sport types numbered in `strings`.
 struct SummaryBuilder: ActivityRecordBuilder {
     private(set) var strings: [String] = []
-    private var symbols: [FileBytes: Int32] = [:]
+    private var symbols = SymbolTable()
 
     private mutating func symbol(_ text: CacheText) -> Int32 {
         // An escaped value is rare: it gets its own number, and the loader merges equal Strings.
@@ -174,16 +178,58 @@ struct SummaryBuilder: ActivityRecordBuilder {
             strings.append(text.string)
             return Int32(strings.count - 1)
         }
-        if let known = symbols[FileBytes(bytes)] { return known }
+        if let known = symbols.number(bytes) { return known }
         strings.append(String(decoding: bytes, as: UTF8.self))
-        symbols[FileBytes(bytes)] = Int32(strings.count - 1)
+        symbols.add(bytes, Int32(strings.count - 1))
         return Int32(strings.count - 1)
     }
 
     mutating func record(_ f: ActivityFields) -> ActivitySummary {
-        // `Activity.localDay`; the reader checked both timestamps, so the day is there.
-        let day = (f.startDateLocal ?? f.startDate).day?.ordinal ?? Int(Int32.min)
-        return ActivitySummary(id: f.id, day: Int32(truncatingIfNeeded: day), gear: f.gearID.map { symbol($0) } ?? -1,
+        ActivitySummary(id: f.id, day: Int32(truncatingIfNeeded: f.localDay.ordinal), gear: f.gearID.map { symbol($0) } ?? -1,
                                sport: symbol(f.sportType), movingTime: Double(Int(f.movingTime)), distance: f.distance)
+    }
+}
+
+/// Numbers for runs of a file's bytes (a file's few gear ids and sport types), looked up twice
+/// per activity: open addressing with FNV-1a, which costs a tenth of `Hasher`'s SipHash on
+/// such short keys. (The keys come from the garage's own cache, so flooding is not a concern.)
+struct SymbolTable {
+    private var keys: [UnsafeBufferPointer<UInt8>] = []
+    private var values: [Int32] = []
+    /// Index into `keys` + 1, or 0 for an empty slot; the count is a power of two.
+    private var slots = [Int32](repeating: 0, count: 64)
+
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in bytes { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
+    }
+
+    /// The slot holding `bytes`, or the empty slot where it would go.
+    private func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let mask = slots.count - 1
+        var s = Self.hash(bytes) & mask
+        while slots[s] != 0 {
+            let key = keys[Int(slots[s]) - 1]
+            if key.count == bytes.count, key.isEmpty || memcmp(key.baseAddress!, bytes.baseAddress!, key.count) == 0 { return s }
+            s = (s + 1) & mask
+        }
+        return s
+    }
+
+    func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        let s = slot(bytes)
+        return slots[s] == 0 ? nil : values[Int(slots[s]) - 1]
+    }
+
+    /// Adds a key that `number` did not find.
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Int32) {
+        slots[slot(bytes)] = Int32(keys.count + 1)
+        keys.append(bytes)
+        values.append(value)
+        if keys.count * 2 > slots.count {
+            slots = [Int32](repeating: 0, count: slots.count * 2)
+            for (k, key) in keys.enumerated() { slots[slot(key)] = Int32(k + 1) }
+        }
     }
 }
