@@ -158,7 +158,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         let n = expected.utf8CodeUnitCount
         if i + n + 1 < b.count, b[i + n + 1] == UInt8(ascii: "\""), memcmp(b.baseAddress! + i + 1, expected.utf8Start, n) == 0 {
             i += n + 2
-            nextKey = (nextKey + 1) % keys.count
+            nextKey = nextKey + 1 == keys.count ? 0 : nextKey + 1
             return key
         }
         let start = i + 1
@@ -191,6 +191,8 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         var plain = true
         // A local index: the loop runs for every byte of every string.
         var j = start
+        // Eight bytes at a time while none is a quote, a backslash or a control character.
+        while j + 8 <= b.count, !Self.mayEndString(UnsafeRawPointer(b.baseAddress! + j).loadUnaligned(as: UInt64.self)) { j += 8 }
         while j < b.count {
             let c = b[j]
             if c == UInt8(ascii: "\"") { break }
@@ -252,6 +254,14 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether any of eight bytes is '"', '\\' or below 0x20 (the SWAR "has a zero byte" tests).
+    private static func mayEndString(_ v: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let control = (v &- ones &* 0x20) & ~v & highs != 0
+        return control || hasZeroByte(v ^ (ones &* 0x22)) || hasZeroByte(v ^ (ones &* 0x5C))
     }
 
     private mutating func readNumber() throws -> Double? {
@@ -338,8 +348,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     private mutating func matchLiteral(_ word: StaticString) -> Bool {
         let n = word.utf8CodeUnitCount
         guard i + n <= b.count else { return false }
-        let p = word.utf8Start
-        for k in 0..<n where b[i + k] != p[k] { return false }
+        guard memcmp(b.baseAddress! + i, word.utf8Start, n) == 0 else { return false }
         i += n
         return true
     }
