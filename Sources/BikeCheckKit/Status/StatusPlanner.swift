@@ -64,20 +64,26 @@ public struct StatusPlanner: Sendable {
             }
         }
 
-        var bikes: [BikeStatus] = []
-        for (k, resolved) in chosen.enumerated() {
-            let bike = resolved.bike
+        // Bikes are independent: plan them on all cores, in the order chosen.
+        let slots = UnsafeMutableBufferPointer<BikeStatus?>.allocate(capacity: chosen.count)
+        slots.initialize(repeating: nil)
+        defer { slots.deinitialize(); slots.deallocate() }
+        nonisolated(unsafe) let shared = slots
+        let activityRides = rides
+        DispatchQueue.concurrentPerform(iterations: chosen.count) { k in
+            let resolved = chosen[k], bike = resolved.bike
+            var rides = activityRides[k]
             for r in garage.rides where r.bike.value == bike.id && (r.sport.map(resolved.counts.contains) ?? true) {
-                rides[k].append((r.date.ordinal, r.movingTime, r.distance))
+                rides.append((r.date.ordinal, r.movingTime, r.distance))
             }
-            let ledger = RideLedger(rides[k])
-            rides[k] = []
+            let ledger = RideLedger(rides)
             let pace = recentPace(ledger)
             let services = Services(of: resolved, asOf: asOf)
             let intervals = resolved.intervals.map { status(of: $0, bike: bike, services: services, ledger: ledger, pace: pace) }
                 .sorted { $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id }
-            bikes.append(BikeStatus(id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals))
+            shared[k] = BikeStatus(id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals)
         }
+        let bikes = slots.compactMap { $0 }
         return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes)
     }
 
@@ -86,19 +92,34 @@ public struct StatusPlanner: Sendable {
     struct Services {
         /// The order of the service among all considered: entry index * 2, +1 for a replacement.
         typealias Latest = (day: Day, order: Int)
-        var done: [IntervalID: Latest] = [:]
-        var replaced: [ComponentID: Latest] = [:]
+        /// Index of each interval id in the bike's intervals (the first, as for `replacements`).
+        private var index: [IntervalID: Int] = [:]
+        private var done: [Latest?]
+        private var replaced: [ComponentID: Latest] = [:]
 
         init(of resolved: ResolvedBike, asOf: Day) {
-            let replacements = Dictionary(resolved.intervals.compactMap { i in i.replaces.map { (i.id, $0) } }) { a, _ in a }
+            let intervals = resolved.intervals
+            for (k, interval) in intervals.enumerated() where index[interval.id] == nil { index[interval.id] = k }
+            done = Array(repeating: nil, count: intervals.count)
+            // What doing each interval replaces (the first interval with its id that replaces something).
+            let replacements = Dictionary(intervals.compactMap { i in i.replaces.map { (i.id, $0) } }) { a, _ in a }
+            let replaces = intervals.map { replacements[$0.id] }
             func later(_ day: Day, than known: Latest?) -> Bool { known.map { day > $0.day } ?? true }
+            // Thousands of entries: one hash lookup per id done, the rest by index.
             for (n, entry) in resolved.bike.log.enumerated() where entry.date <= asOf {
                 for id in entry.done {
-                    if later(entry.date, than: done[id.value]) { done[id.value] = (entry.date, 2 * n) }
-                    if let part = replacements[id.value], later(entry.date, than: replaced[part]) { replaced[part] = (entry.date, 2 * n + 1) }
+                    guard let k = index[id.value] else { continue }
+                    if later(entry.date, than: done[k]) { done[k] = (entry.date, 2 * n) }
+                    if let part = replaces[k], later(entry.date, than: replaced[part]) { replaced[part] = (entry.date, 2 * n + 1) }
                 }
             }
         }
+
+        /// The latest service of this interval.
+        func lastDone(_ id: IntervalID) -> Latest? { index[id].flatMap { done[$0] } }
+
+        /// The latest replacement of this component, by any interval that replaces it.
+        func lastReplaced(_ part: ComponentID) -> Latest? { replaced[part] }
     }
 
     /// Where an interval counts from: the latest of its last service and its component's
@@ -114,8 +135,8 @@ public struct StatusPlanner: Sendable {
         }
         let part = interval.component ?? interval.replaces
         if let part { consider(bike.component(part)?.installed, -1, .installed) }
-        if let done = services.done[interval.id] { consider(done.day, done.order, .done) }
-        if let part, let replaced = services.replaced[part] { consider(replaced.day, replaced.order, .replaced) }
+        if let done = services.lastDone(interval.id) { consider(done.day, done.order, .done) }
+        if let part, let replaced = services.lastReplaced(part) { consider(replaced.day, replaced.order, .replaced) }
         if let best { return (best.day, best.kind) }
         if let bought = bike.bought, bought <= asOf { return (bought, .bought) }
         if let first = ledger.days.first, first <= asOf.ordinal { return (Day(ordinal: first), .firstRide) }
