@@ -20,6 +20,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     /// The reader's own copies of the tables: a generic type reaches a global through a lazy
     /// initialiser on every access.
     private let keys = CacheSyntax.keys
+    private let patterns = CacheSyntax.patterns
     private let powersOfTen = CacheSyntax.powersOfTen
     private var previous: (start: CacheText, id: Int64)?
     private var source: SourceText?
@@ -153,13 +154,19 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             fail("expected a quoted key", at: i)
             throw Failure()
         }
-        // Usually the key expected next: compare it in place, closing quote included.
-        let (expected, key) = keys[nextKey]
-        let n = expected.utf8CodeUnitCount
-        if i + n + 1 < b.count, b[i + n + 1] == UInt8(ascii: "\""), memcmp(b.baseAddress! + i + 1, expected.utf8Start, n) == 0 {
-            i += n + 2
-            nextKey = nextKey + 1 == keys.count ? 0 : nextKey + 1
-            return key
+        // Usually the key expected next: compare it in place, closing quote included, as three
+        // eight-byte words.
+        if i + 25 <= b.count {
+            let p = patterns[nextKey]
+            let at = UnsafeRawPointer(b.baseAddress! + i + 1)
+            let w0 = UInt64(littleEndian: at.loadUnaligned(as: UInt64.self))
+            let w1 = UInt64(littleEndian: at.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            let w2 = UInt64(littleEndian: at.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+            if w0 & p.masks.0 == p.words.0, w1 & p.masks.1 == p.words.1, w2 & p.masks.2 == p.words.2 {
+                i += 1 + p.length
+                nextKey = nextKey + 1 == keys.count ? 0 : nextKey + 1
+                return keys[p.index].1
+            }
         }
         let start = i + 1
         var j = start
@@ -387,4 +394,25 @@ private enum CacheSyntax {
     ]
 
     static let powersOfTen: [Double] = (0...22).map { p in (0..<p).reduce(1.0) { r, _ in r * 10 } }
+
+    /// A key and its closing quote as little-endian words, with masks for the bytes it covers.
+    struct Pattern {
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var masks: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        /// Bytes of the key and its closing quote.
+        var length = 0
+        var index = 0
+    }
+
+    /// `keys` as patterns; every key is at most 23 bytes.
+    static let patterns: [Pattern] = keys.indices.map { index in
+        var bytes = Array(UnsafeBufferPointer(start: keys[index].0.utf8Start, count: keys[index].0.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        var words: [UInt64] = [0, 0, 0], masks: [UInt64] = [0, 0, 0]
+        for (j, byte) in bytes.enumerated() {
+            words[j / 8] |= UInt64(byte) << (8 * (j % 8))
+            masks[j / 8] |= 0xFF << (8 * (j % 8))
+        }
+        return Pattern(words: (words[0], words[1], words[2]), masks: (masks[0], masks[1], masks[2]), length: bytes.count, index: index)
+    }
 }
