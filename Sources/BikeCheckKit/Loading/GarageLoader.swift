@@ -34,6 +34,7 @@ public enum GarageLoader {
     /// What to read of the activity cache. Each checks the whole cache and reports the same
     /// diagnostics; summaries take a fraction of the time and memory.
     public enum ActivityData: Sendable {
+        /// None: for commands that do not look at activities.
         case skip
         /// `LoadedGarage.activities`, for commands that need every field.
         case full
@@ -129,23 +130,20 @@ public enum GarageLoader {
     /// independent, so they are parsed and decoded on all cores; results and diagnostics are
     /// merged in file name order, as if read one by one.
     static func decodeFolder<T>(_ folder: String, kind: String, root: String, _ diagnostics: inout [Diagnostic],
-                                _ sources: inout [String: SourceText], _ body: (String, YAMLNode, inout NodeReader) -> T?) -> [T] {
+                                _ sources: inout [String: SourceText], _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?) -> [T] {
         let names = yamlFiles(in: root + "/" + folder)
         let slots = UnsafeMutableBufferPointer<(idDiagnostics: [Diagnostic], file: DecodedFile<T>?)>.allocate(capacity: names.count)
         slots.initialize(repeating: ([], nil))
         defer { slots.deinitialize(); slots.deallocate() }
         nonisolated(unsafe) let shared = slots
-        withoutActuallyEscaping(body) { body in
-            nonisolated(unsafe) let body = body
-            DispatchQueue.concurrentPerform(iterations: names.count) { index in
-                let relative = folder + "/" + names[index]
-                var idDiagnostics: [Diagnostic] = []
-                guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else {
-                    shared[index] = (idDiagnostics, nil)
-                    return
-                }
-                shared[index] = ([], decodeFile(relative, root: root) { node, r in body(id, node, &r) })
+        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+            let relative = folder + "/" + names[index]
+            var idDiagnostics: [Diagnostic] = []
+            guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else {
+                shared[index] = (idDiagnostics, nil)
+                return
             }
+            shared[index] = ([], decodeFile(relative, root: root) { node, r in body(id, node, &r) })
         }
         var values: [T] = []
         for (index, name) in names.enumerated() {
