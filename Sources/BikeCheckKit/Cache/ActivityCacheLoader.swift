@@ -97,9 +97,8 @@ public enum ActivityCacheLoader {
         _ files: [File<Builder>], _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText],
         accept: (File<Builder>, [Builder.Record]) -> Void
     ) where Builder.Record: CachedActivityRecord {
-        var seen: [Int64: String] = [:]  // activity id → the last file it was seen in
-        seen.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
-        for file in files {
+        var seen = ActivityIDTable(capacity: files.reduce(0) { $0 + $1.records.count })  // id → the last file it was in
+        for (index, file) in files.enumerated() {
             let name = file.name
             let relative = "activities/" + name
             diagnostics += file.diagnostics
@@ -113,8 +112,8 @@ public enum ActivityCacheLoader {
             var duplicates: Set<Int> = []
             let records = file.records
             for k in records.indices {
-                if let other = seen.updateValue(name, forKey: records[k].id) {
-                    diagnostics.append(.error("cache-duplicate-activity", "activity \(records[k].id) is cached twice (also in activities/\(other))",
+                if let other = seen.updateValue(Int32(index), forKey: records[k].id) {
+                    diagnostics.append(.error("cache-duplicate-activity", "activity \(records[k].id) is cached twice (also in activities/\(files[Int(other)].name))",
                                               at: SourceLocation(file: relative),
                                               help: "re-create the cache with 'bikecheck sync --full'"))
                     duplicates.insert(k)
@@ -167,3 +166,36 @@ public enum ActivityCacheLoader {
 protocol CachedActivityRecord { var id: Int64 { get } }
 extension Activity: CachedActivityRecord {}
 extension ActivitySummary: CachedActivityRecord {}
+
+/// Activity ids (positive, so 0 marks an empty slot) to the index of the file each was last seen
+/// in: open addressing with a multiplicative hash, for the one lookup per cached activity that a
+/// Dictionary made cost more than reading the activity's numbers.
+struct ActivityIDTable {
+    private var ids: [Int64]
+    private var files: [Int32]
+    private let shift: UInt64
+
+    init(capacity: Int) {
+        var bits = 4
+        while 1 << bits < 2 * capacity { bits += 1 }
+        ids = Array(repeating: 0, count: 1 << bits)
+        files = Array(repeating: 0, count: 1 << bits)
+        shift = UInt64(64 - bits)
+    }
+
+    /// Records `file` for `id`, returning the file it had before, like `Dictionary.updateValue`.
+    mutating func updateValue(_ file: Int32, forKey id: Int64) -> Int32? {
+        let mask = ids.count - 1
+        var slot = Int((UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        while ids[slot] != 0 {
+            if ids[slot] == id {
+                defer { files[slot] = file }
+                return files[slot]
+            }
+            slot = (slot + 1) & mask
+        }
+        ids[slot] = id
+        files[slot] = file
+        return nil
+    }
+}
