@@ -70,7 +70,7 @@ private struct Composer {
 
     private enum Frame {
         case mapping(start: SourcePosition, flow: Bool, entries: [YAMLEntry], pendingKey: YAMLNode?,
-                     firstSeen: [String: SourceRange])
+                     firstSeen: [String: SourceRange])  // keys by text, once the mapping is long (see firstRange)
         case sequence(start: SourcePosition, flow: Bool, items: [YAMLNode])
     }
 
@@ -229,6 +229,17 @@ private struct Composer {
         }
     }
 
+    /// Where `text` is already a key of the mapping being composed. Most mappings (a log entry, an
+    /// interval) have a few keys, found faster by a scan than by hashing each; a long mapping
+    /// indexes its keys in `index` once, then keeps it up to date.
+    private static func firstRange(of text: String, in entries: [YAMLEntry], index: inout [String: SourceRange]) -> SourceRange? {
+        guard entries.count > 8 else { return entries.first { $0.keyText == text }?.key.range }
+        if index.isEmpty {
+            for entry in entries { if let key = entry.keyText { index[key] = entry.key.range } }
+        }
+        return index[text]
+    }
+
     private mutating func add(_ node: YAMLNode, to stack: inout [Frame], root: inout YAMLNode?) {
         guard let top = stack.popLast() else {
             root = node
@@ -243,13 +254,13 @@ private struct Composer {
             if let key = pendingKey {
                 let entry = YAMLEntry(key: key, value: node)
                 if let text = entry.keyText, case .scalar(let keyScalar) = key {
-                    if let first = firstSeen[text] {
+                    if let first = Self.firstRange(of: text, in: entries, index: &firstSeen) {
                         report(.error("duplicate-key", "duplicate key '\(text)'",
                                       at: location(keyScalar.range),
                                       notes: [.init("'\(text)' first defined here", at: location(first))],
                                       help: "keep one '\(text)' and remove or rename the other"))
                     } else {
-                        firstSeen[text] = keyScalar.range
+                        if !firstSeen.isEmpty { firstSeen[text] = keyScalar.range }
                         entries.append(entry)
                     }
                 } else {

@@ -51,7 +51,7 @@ struct BikeCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: false))
+            let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: .skip))
             global.report(loaded.diagnostics, sources: loaded.sources)
             let bikes = loaded.garage.bikes.map(\.bike)
             switch global.format {

@@ -30,7 +30,7 @@ struct StravaArchiveCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
-        let loaded = GarageLoader.load(at: root, options: .init(activities: false))
+        let loaded = GarageLoader.load(at: root, options: .init(activities: .skip))
         var bikeFiles: [String: String] = [:]
         var bikeNames: [String: String] = [:]
         for resolved in loaded.garage.bikes {

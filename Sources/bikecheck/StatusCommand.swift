@@ -20,7 +20,7 @@ struct StatusCommand: ParsableCommand {
     var check = false
 
     func run() throws {
-        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(today: today()))
+        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
         if loaded.hasErrors {
             global.report(loaded.diagnostics, sources: loaded.sources)
             throw ExitCode(1)
@@ -32,7 +32,7 @@ struct StatusCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let planner = StatusPlanner(asOf: asOf ?? today())
-        let report = planner.plan(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init))
+        let report = planner.plan(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init))
         switch global.format {
         case .json: Terminal.standardOutput.write(try JSONOutput.encode(report))
         case .text: Terminal.standardOutput.write(StatusTextRenderer(colored: global.colored(for: .standardOutput)).render(report))

@@ -15,7 +15,7 @@ enum StravaCommandSupport {
     static func settings(garage: String?, loaded: LoadedGarage? = nil) throws -> StravaSettings {
         var clientID = loaded?.garage.settings.stravaClientID
         if clientID == nil, let garage {
-            clientID = GarageLoader.load(at: garage, options: .init(activities: false)).garage.settings.stravaClientID
+            clientID = GarageLoader.load(at: garage, options: .init(activities: .skip)).garage.settings.stravaClientID
         }
         let settings = StravaSettings.from(environment: ProcessInfo.processInfo.environment, garageClientID: clientID)
         if let garage {

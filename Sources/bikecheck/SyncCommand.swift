@@ -24,7 +24,7 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
-        let loaded = GarageLoader.load(at: root, options: .init(activities: false))
+        let loaded = GarageLoader.load(at: root, options: .init(activities: .skip))
         let settings = try StravaCommandSupport.settings(garage: root, loaded: loaded)
         let client = StravaCommandSupport.client(settings)
         var bikeFiles: [String: String] = [:]

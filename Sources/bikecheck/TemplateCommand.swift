@@ -15,7 +15,7 @@ struct TemplateCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: false))
+            let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: .skip))
             global.report(loaded.diagnostics, sources: loaded.sources)
             let templates = loaded.garage.templates
             switch global.format {

@@ -14,7 +14,8 @@ struct ValidateCommand: ParsableCommand {
     var strict = false
 
     func run() throws {
-        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(today: today()))
+        // Summaries: the same checks of the activity cache as whole activities, for less.
+        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
         let diagnostics = loaded.diagnostics
         switch global.format {
         case .json: Terminal.standardOutput.write(try JSONOutput.encode(JSONOutput.ValidationResult(diagnostics)))

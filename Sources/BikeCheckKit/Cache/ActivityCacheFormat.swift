@@ -78,9 +78,10 @@ public enum ActivityCacheFormat {
     /// Reads a cache file. Every activity that can be read is returned; every problem is a
     /// located diagnostic. Unknown fields are skipped, so newer files still load.
     public static func decode(_ bytes: [UInt8], path: String) -> (activities: [Activity], diagnostics: [Diagnostic]) {
-        bytes.withUnsafeBufferPointer { buffer in
-            var reader = ActivityCacheReader(buffer, path: path)
-            return reader.readFile()
+        bytes.withUnsafeBufferPointer { buffer -> (activities: [Activity], diagnostics: [Diagnostic]) in
+            var reader = ActivityCacheReader<ActivityBuilder>(buffer, path: path)
+            let read = reader.readFile()
+            return (read.records, read.diagnostics)
         }
     }
 }

@@ -9,78 +9,193 @@ public enum ActivityCacheLoader {
         public var sources: [String: SourceText]
     }
 
+    /// The cache as summaries, for status: the same checks and diagnostics as `load`.
+    public struct SummaryResult: Sendable {
+        public var summaries: ActivitySummaries
+        public var diagnostics: [Diagnostic]
+        public var sources: [String: SourceText]
+    }
+
     public static func load(root: String) -> Result {
-        let directory = root + "/activities"
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
-
-        // Files are independent: decode them on all cores, then merge in name order.
-        let slots = UnsafeMutableBufferPointer<(activities: [Activity], diagnostics: [Diagnostic], bytes: [UInt8]?)?>.allocate(capacity: names.count)
-        slots.initialize(repeating: nil)
-        defer { slots.deinitialize(); slots.deallocate() }
-        nonisolated(unsafe) let shared = slots
-        DispatchQueue.concurrentPerform(iterations: names.count) { index in
-            let relative = "activities/" + names[index]
-            guard let bytes = readBytes(directory + "/" + names[index]) else {
-                shared[index] = ([], [.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative))], nil)
-                return
-            }
-            let decoded = ActivityCacheFormat.decode(bytes, path: relative)
-            shared[index] = (decoded.activities, decoded.diagnostics, decoded.diagnostics.isEmpty ? nil : bytes)
-        }
-
+        let files = read(root: root, ActivityBuilder.self)
         var result = Result(activities: [], diagnostics: [], sources: [:])
-        result.activities.reserveCapacity(slots.reduce(0) { $0 + ($1?.activities.count ?? 0) })
-        var seen: [Int64: Int] = [:]  // activity id → the last file it was seen in
-        seen.reserveCapacity(result.activities.capacity)
-        for (index, name) in names.enumerated() {
-            guard let slot = slots[index] else { continue }
-            let relative = "activities/" + name
-            result.diagnostics += slot.diagnostics
-            if let bytes = slot.bytes { result.sources[relative] = SourceText(path: relative, bytes: bytes) }
-            let month = String(name.dropLast(5))
-            if !isMonthKey(month) {
-                result.diagnostics.append(.error("cache-file-name", "'\(name)' is not named after a month",
-                                                 at: SourceLocation(file: relative),
-                                                 help: "cache files are named YYYY-MM.json; move or delete this one"))
-                continue
+        result.activities.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
+        check(files, &result.diagnostics, &result.sources) { _, activities in result.activities += activities }
+        return result
+    }
+
+    public static func loadSummaries(root: String) -> SummaryResult {
+        let files = read(root: root, SummaryBuilder.self)
+        var result = SummaryResult(summaries: ActivitySummaries(), diagnostics: [], sources: [:])
+        result.summaries.records.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
+        // Each file numbers its own strings; renumber them into one list of distinct Strings.
+        var index: [String: Int32] = [:]
+        check(files, &result.diagnostics, &result.sources) { file, records in
+            let renumber = file.builder.strings.map { s in
+                if let known = index[s] { return known }
+                result.summaries.strings.append(s)
+                index[s] = Int32(result.summaries.strings.count - 1)
+                return Int32(result.summaries.strings.count - 1)
             }
-            var misplaced = 0
-            var unsorted = false
-            var duplicates: Set<Int> = []
-            // By index rather than `for a in`: a copy of an Activity retains its seven strings.
-            let activities = slot.activities
-            for k in activities.indices {
-                if !activities[k].starts(inMonth: month) { misplaced += 1 }
-                if k > 0, !Activity.cacheOrder(activities[k - 1], activities[k]) { unsorted = true }
-                if let other = seen.updateValue(index, forKey: activities[k].id) {
-                    result.diagnostics.append(.error("cache-duplicate-activity", "activity \(activities[k].id) is cached twice (also in activities/\(names[other]))",
-                                                     at: SourceLocation(file: relative),
-                                                     help: "re-create the cache with 'bikecheck sync --full'"))
-                    duplicates.insert(k)
-                }
-            }
-            if duplicates.isEmpty {
-                result.activities += activities
-            } else {
-                result.activities += activities.indices.lazy.filter { !duplicates.contains($0) }.map { activities[$0] }
-            }
-            if misplaced > 0 {
-                result.diagnostics.append(.warning("cache-misplaced", "\(misplaced) activities in \(name) started in another month",
-                                                   at: SourceLocation(file: relative),
-                                                   help: "re-create the cache with 'bikecheck sync --full'"))
-            }
-            if unsorted {
-                result.diagnostics.append(.warning("cache-unsorted", "\(name) is not sorted by start date and id",
-                                                   at: SourceLocation(file: relative),
-                                                   help: "re-create the cache with 'bikecheck sync --full'"))
+            for var r in records {
+                if r.gear >= 0 { r.gear = renumber[Int(r.gear)] }
+                r.sport = renumber[Int(r.sport)]
+                result.summaries.records.append(r)
             }
         }
         return result
     }
 
+    /// One cache file as read.
+    struct File<Builder: ActivityRecordBuilder> {
+        var name: String
+        var records: [Builder.Record] = []
+        var builder = Builder()
+        var diagnostics: [Diagnostic] = []
+        /// The file's bytes when it has diagnostics, to show them.
+        var bytes: [UInt8]?
+        /// Whether it is named after a month; its activities are ignored when not.
+        var named = false
+        var misplaced = 0
+        var unsorted = false
+    }
+
+    /// Reads and decodes every cache file, sorted by name.
+    static func read<Builder: ActivityRecordBuilder>(root: String, _: Builder.Type) -> [File<Builder>] {
+        let directory = root + "/activities"
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+
+        // Files are independent: decode them on all cores, then merge in name order.
+        let slots = UnsafeMutableBufferPointer<File<Builder>?>.allocate(capacity: names.count)
+        slots.initialize(repeating: nil)
+        defer { slots.deinitialize(); slots.deallocate() }
+        nonisolated(unsafe) let shared = slots
+        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+            let relative = "activities/" + names[index]
+            var file = File<Builder>(name: names[index])
+            let month = String(names[index].dropLast(5))
+            file.named = isMonthKey(month)
+            let read: Void? = withFileBytes(directory + "/" + names[index]) { buffer in
+                var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: file.named ? month : nil)
+                (file.records, file.diagnostics) = reader.readFile()
+                file.builder = reader.builder
+                file.misplaced = reader.misplaced
+                file.unsorted = reader.unsorted
+                if !file.diagnostics.isEmpty { file.bytes = Array(buffer) }
+            }
+            if read == nil {
+                file.diagnostics = [.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative))]
+            }
+            shared[index] = file
+        }
+        return slots.compactMap { $0 }
+    }
+
+    /// The checks across files, in name order; `accept` gets each file's records that count.
+    static func check<Builder: ActivityRecordBuilder>(
+        _ files: [File<Builder>], _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText],
+        accept: (File<Builder>, [Builder.Record]) -> Void
+    ) where Builder.Record: CachedActivityRecord {
+        var seen = ActivityIDTable(capacity: files.reduce(0) { $0 + $1.records.count })  // id → the last file it was in
+        for (index, file) in files.enumerated() {
+            let name = file.name
+            let relative = "activities/" + name
+            diagnostics += file.diagnostics
+            if let bytes = file.bytes { sources[relative] = SourceText(path: relative, bytes: bytes) }
+            if !file.named {
+                diagnostics.append(.error("cache-file-name", "'\(name)' is not named after a month",
+                                          at: SourceLocation(file: relative),
+                                          help: "cache files are named YYYY-MM.json; move or delete this one"))
+                continue
+            }
+            var duplicates: Set<Int> = []
+            let records = file.records
+            for k in records.indices {
+                if let other = seen.updateValue(Int32(index), forKey: records[k].id) {
+                    diagnostics.append(.error("cache-duplicate-activity", "activity \(records[k].id) is cached twice (also in activities/\(files[Int(other)].name))",
+                                              at: SourceLocation(file: relative),
+                                              help: "re-create the cache with 'bikecheck sync --full'"))
+                    duplicates.insert(k)
+                }
+            }
+            accept(file, duplicates.isEmpty ? records : records.indices.filter { !duplicates.contains($0) }.map { records[$0] })
+            if file.misplaced > 0 {
+                diagnostics.append(.warning("cache-misplaced", "\(file.misplaced) activities in \(name) started in another month",
+                                            at: SourceLocation(file: relative),
+                                            help: "re-create the cache with 'bikecheck sync --full'"))
+            }
+            if file.unsorted {
+                diagnostics.append(.warning("cache-unsorted", "\(name) is not sorted by start date and id",
+                                            at: SourceLocation(file: relative),
+                                            help: "re-create the cache with 'bikecheck sync --full'"))
+            }
+        }
+    }
+
+    /// Calls `body` with a file's bytes, or returns nil when it cannot be read. A regular file is
+    /// mapped rather than read: the cache is tens of megabytes, and copying it into fresh memory
+    /// cost more system time than decoding it. (bikecheck replaces cache files by renaming, so a
+    /// mapped file is never truncated under the reader.)
+    static func withFileBytes<R>(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        let size = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
+        #if os(Linux)
+        let flags = MAP_PRIVATE | MAP_POPULATE  // the pages are in the page cache: map them all at once
+        #else
+        let flags = MAP_PRIVATE
+        #endif
+        let mapped = size > 0 ? mmap(nil, size, PROT_READ, flags, fd, 0) : nil
+        close(fd)
+        guard let mapped, mapped != MAP_FAILED else {
+            return readBytes(path)?.withUnsafeBufferPointer(body)
+        }
+        defer { munmap(mapped, size) }
+        return body(UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: size))
+    }
+
     static func isMonthKey(_ s: String) -> Bool {
         guard let day = Day(s + "-01") else { return false }
         return day.monthKey == s
+    }
+}
+
+/// A record of the cache with an activity id, checked for duplicates across files.
+protocol CachedActivityRecord { var id: Int64 { get } }
+extension Activity: CachedActivityRecord {}
+extension ActivitySummary: CachedActivityRecord {}
+
+/// Activity ids (positive, so 0 marks an empty slot) to the index of the file each was last seen
+/// in: open addressing with a multiplicative hash, for the one lookup per cached activity that a
+/// Dictionary made cost more than reading the activity's numbers.
+struct ActivityIDTable {
+    private var ids: [Int64]
+    private var files: [Int32]
+    private let shift: UInt64
+
+    init(capacity: Int) {
+        var bits = 4
+        while 1 << bits < 2 * capacity { bits += 1 }
+        ids = Array(repeating: 0, count: 1 << bits)
+        files = Array(repeating: 0, count: 1 << bits)
+        shift = UInt64(64 - bits)
+    }
+
+    /// Records `file` for `id`, returning the file it had before, like `Dictionary.updateValue`.
+    mutating func updateValue(_ file: Int32, forKey id: Int64) -> Int32? {
+        let mask = ids.count - 1
+        var slot = Int((UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        while ids[slot] != 0 {
+            if ids[slot] == id {
+                defer { files[slot] = file }
+                return files[slot]
+            }
+            slot = (slot + 1) & mask
+        }
+        ids[slot] = id
+        files[slot] = file
+        return nil
     }
 }

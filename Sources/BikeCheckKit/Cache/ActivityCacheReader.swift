@@ -3,27 +3,42 @@ import Foundation
 
 /// A small, strict JSON reader specialised for the activity cache: a top-level array of flat
 /// objects. It reads straight from bytes, so a year of rides loads in milliseconds.
-struct ActivityCacheReader {
+///
+/// `Builder` decides what each accepted activity becomes (a whole `Activity`, or the compact
+/// `ActivitySummary` status needs); the reading, the checks and the diagnostics are the same.
+struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     let b: UnsafeBufferPointer<UInt8>
     let path: String
     var i = 0
     var diagnostics: [Diagnostic] = []
+    var builder = Builder()
+    /// With `month` given: how many accepted activities started in another month.
+    private(set) var misplaced = 0
+    /// Whether two accepted activities were out of cache order (start date, then id).
+    private(set) var unsorted = false
+    private let month: [UInt8]?
+    /// The reader's own copies of the tables: a generic type reaches a global through a lazy
+    /// initialiser on every access.
+    private let keys = CacheSyntax.keys
+    private let patterns = CacheSyntax.patterns
+    private let powersOfTen = CacheSyntax.powersOfTen
+    private var previous: (start: CacheText, id: Int64)?
     private var source: SourceText?
-    /// Strings seen in this file, by their bytes (which outlive the reader).
-    private var interned: [Bytes: String] = [:]
     /// Index in `keys` of the key expected next: files are written with keys in one order.
     private var nextKey = 0
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>, path: String) {
+    /// `month` (`YYYY-MM`, from the file name) turns on the count of misplaced activities.
+    init(_ buffer: UnsafeBufferPointer<UInt8>, path: String, month: String? = nil) {
         self.b = buffer
         self.path = path
+        self.month = month.map { Array($0.utf8) }
     }
 
     private struct Failure: Error {}
 
-    mutating func readFile() -> (activities: [Activity], diagnostics: [Diagnostic]) {
-        var activities: [Activity] = []
-        activities.reserveCapacity(b.count / 300)  // about 340 bytes an activity: grow once, if at all
+    mutating func readFile() -> (records: [Builder.Record], diagnostics: [Diagnostic]) {
+        var records: [Builder.Record] = []
+        records.reserveCapacity(b.count / 300)  // about 340 bytes an activity: grow once, if at all
         do {
             skipSpace()
             try expect(UInt8(ascii: "["), "the activity cache should be a JSON array")
@@ -33,7 +48,12 @@ struct ActivityCacheReader {
             } else {
                 while true {
                     skipSpace()
-                    if let a = try readActivity() { activities.append(a) }
+                    if let fields = try readActivity() {
+                        if let month, !fields.startDate.starts(inMonth: month) { misplaced += 1 }
+                        if let previous, !CacheText.cacheOrder(previous, (fields.startDate, fields.id)) { unsorted = true }
+                        previous = (fields.startDate, fields.id)
+                        records.append(builder.record(fields))
+                    }
                     skipSpace()
                     if peek() == UInt8(ascii: ",") { i += 1; continue }
                     try expect(UInt8(ascii: "]"), "expected ',' or ']' after an activity")
@@ -43,23 +63,23 @@ struct ActivityCacheReader {
             skipSpace()
             if i < b.count { fail("unexpected text after the end of the array", at: i) }
         } catch {}
-        return (activities, diagnostics)
+        return (records, diagnostics)
     }
 
     // MARK: - Activities
 
-    private mutating func readActivity() throws -> Activity? {
+    private mutating func readActivity() throws -> ActivityFields? {
         let start = i
         try expect(UInt8(ascii: "{"), "expected an activity object")
-        var id: Int64?, name = "", sport: String?, type: String?, startDate: String?, startLocal: String?, timezone: String?
-        var moving: Double?, elapsed: Double?, distance: Double?, elevation = 0.0, gear: String?
+        var id: Int64?, name: CacheText?, sport: CacheText?, type: CacheText?, startDate: CacheText?, startLocal: CacheText?
+        var startDay: Day?, localDay: Day?
+        var timezone: CacheText?, moving: Double?, elapsed: Double?, distance: Double?, elevation = 0.0, gear: CacheText?
         var trainer = false, commute = false, manual = false
         var bad = false
         skipSpace()
         if peek() == UInt8(ascii: "}") { i += 1 } else {
             while true {
                 skipSpace()
-                let keyStart = i
                 let key = try readKey()
                 skipSpace()
                 try expect(UInt8(ascii: ":"), "expected ':' after a key")
@@ -69,30 +89,31 @@ struct ActivityCacheReader {
                 case .id:
                     let v = try readNumber()
                     if let v, v == v.rounded(), v > 0, v < 9.2e18 { id = Int64(v) } else { bad = wrong("id", "a positive whole number", at: valueStart) }
-                case .name: name = try readString(shared: true) ?? ""
-                case .sportType: sport = try readString(shared: true)
-                case .type: type = try readString(shared: true)
+                case .name: name = try readString()
+                case .sportType: sport = try readString()
+                case .type: type = try readString()
                 case .startDate:
                     startDate = try readString()
-                    if !isTimestamp(startDate) { bad = wrong("start_date", "a UTC time like 2025-10-02T06:12:00Z", at: valueStart) }
+                    startDay = startDate?.timestampDay
+                    if startDay == nil { bad = wrong("start_date", "a UTC time like 2025-10-02T06:12:00Z", at: valueStart) }
                 case .startDateLocal:
                     startLocal = try readString()
-                    if startLocal != nil, !isTimestamp(startLocal) { bad = wrong("start_date_local", "a time like 2025-10-02T08:12:00Z", at: valueStart) }
-                case .timezone: timezone = try readString(shared: true)
+                    localDay = startLocal?.timestampDay
+                    if startLocal != nil, localDay == nil { bad = wrong("start_date_local", "a time like 2025-10-02T08:12:00Z", at: valueStart) }
+                case .timezone: timezone = try readString()
                 case .movingTime: moving = try readNumber()
-                    if moving == nil || moving! < 0 { bad = wrong("moving_time", "seconds, zero or more", at: valueStart) }
+                    if (moving ?? -1) < 0 { bad = wrong("moving_time", "seconds, zero or more", at: valueStart) }
                 case .elapsedTime: elapsed = try readNumber()
-                    if elapsed != nil, elapsed! < 0 { bad = wrong("elapsed_time", "seconds, zero or more", at: valueStart) }
+                    if let elapsed, elapsed < 0 { bad = wrong("elapsed_time", "seconds, zero or more", at: valueStart) }
                 case .distance: distance = try readNumber()
-                    if distance == nil || distance! < 0 { bad = wrong("distance", "metres, zero or more", at: valueStart) }
+                    if (distance ?? -1) < 0 { bad = wrong("distance", "metres, zero or more", at: valueStart) }
                 case .totalElevationGain: elevation = try readNumber() ?? 0
-                case .gearID: gear = try readString(shared: true)
+                case .gearID: gear = try readString()
                 case .trainer: trainer = try readBool() ?? false
                 case .commute: commute = try readBool() ?? false
                 case .manual: manual = try readBool() ?? false
                 case .other: try skipValue()
                 }
-                _ = keyStart
                 skipSpace()
                 if peek() == UInt8(ascii: ",") { i += 1; continue }
                 try expect(UInt8(ascii: "}"), "expected ',' or '}' in an activity")
@@ -100,21 +121,21 @@ struct ActivityCacheReader {
             }
         }
         if bad { return nil }
-        var missing: [String] = []
-        if id == nil { missing.append("id") }
-        if startDate == nil { missing.append("start_date") }
-        if sport == nil && type == nil { missing.append("sport_type") }
-        if moving == nil { missing.append("moving_time") }
-        if distance == nil { missing.append("distance") }
-        if !missing.isEmpty {
+        guard let id, let startDate, let startDay, let sportType = sport ?? type, let moving, let distance else {
+            var missing: [String] = []
+            if id == nil { missing.append("id") }
+            if startDate == nil { missing.append("start_date") }
+            if sport == nil && type == nil { missing.append("sport_type") }
+            if moving == nil { missing.append("moving_time") }
+            if distance == nil { missing.append("distance") }
             report("cache-missing-field", "activity is missing \(missing.map { "'\($0)'" }.joined(separator: ", "))", at: start,
                    help: "re-create the cache with 'bikecheck sync --full'")
             return nil
         }
-        return Activity(
-            id: id!, name: name, sportType: sport ?? type!, type: type, startDate: startDate!, startDateLocal: startLocal,
-            timezone: timezone, movingTime: Int(moving!), elapsedTime: Int(elapsed ?? moving!), distance: distance!,
-            totalElevationGain: elevation, gearID: gear, trainer: trainer, commute: commute, manual: manual)
+        return ActivityFields(
+            id: id, name: name, sportType: sportType, type: type, startDate: startDate, startDateLocal: startLocal,
+            localDay: localDay ?? startDay, timezone: timezone, movingTime: moving, elapsedTime: elapsed, distance: distance, totalElevationGain: elevation,
+            gearID: gear, trainer: trainer, commute: commute, manual: manual)
     }
 
     private mutating func wrong(_ field: String, _ expected: String, at offset: Int) -> Bool {
@@ -122,35 +143,30 @@ struct ActivityCacheReader {
         return true
     }
 
-    private func isTimestamp(_ s: String?) -> Bool {
-        guard var s else { return false }
-        return s.withUTF8 { u in
-            u.count >= 20 && u[u.count - 1] == UInt8(ascii: "Z") && Day(utf8: UnsafeBufferPointer(rebasing: u[0..<10])) != nil
-                && u[10] == UInt8(ascii: "T") && u[13] == UInt8(ascii: ":") && u[16] == UInt8(ascii: ":")
-        }
-    }
-
     // MARK: - Keys
-
-    private enum Key { case id, name, sportType, type, startDate, startDateLocal, timezone, movingTime, elapsedTime, distance,
-                       totalElevationGain, gearID, trainer, commute, manual, other }
-
-    /// In the order ActivityCacheFormat.encode writes them (sorted).
-    private static let keys: [(StaticString, Key)] = [
-        ("commute", .commute), ("distance", .distance), ("elapsed_time", .elapsedTime), ("gear_id", .gearID), ("id", .id),
-        ("manual", .manual), ("moving_time", .movingTime), ("name", .name), ("sport_type", .sportType),
-        ("start_date", .startDate), ("start_date_local", .startDateLocal), ("timezone", .timezone),
-        ("total_elevation_gain", .totalElevationGain), ("trainer", .trainer), ("type", .type),
-    ]
 
     private static func spells(_ key: StaticString, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
         key.utf8CodeUnitCount == name.count && memcmp(key.utf8Start, name.baseAddress!, name.count) == 0
     }
 
-    private mutating func readKey() throws -> Key {
+    private mutating func readKey() throws -> CacheSyntax.Key {
         guard peek() == UInt8(ascii: "\"") else {
             fail("expected a quoted key", at: i)
             throw Failure()
+        }
+        // Usually the key expected next: compare it in place, closing quote included, as three
+        // eight-byte words.
+        if i + 25 <= b.count {
+            let p = patterns[nextKey]
+            let at = UnsafeRawPointer(b.baseAddress! + i + 1)
+            let w0 = UInt64(littleEndian: at.loadUnaligned(as: UInt64.self))
+            let w1 = UInt64(littleEndian: at.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            let w2 = UInt64(littleEndian: at.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+            if w0 & p.masks.0 == p.words.0, w1 & p.masks.1 == p.words.1, w2 & p.masks.2 == p.words.2 {
+                i += 1 + p.length
+                nextKey = nextKey + 1 == keys.count ? 0 : nextKey + 1
+                return keys[p.index].1
+            }
         }
         let start = i + 1
         var j = start
@@ -158,11 +174,6 @@ struct ActivityCacheReader {
         if j < b.count, b[j] == UInt8(ascii: "\"") {
             i = j + 1
             let name = UnsafeBufferPointer(rebasing: b[start..<j])
-            let keys = Self.keys
-            if Self.spells(keys[nextKey].0, name) {
-                defer { nextKey = (nextKey + 1) % keys.count }
-                return keys[nextKey].1
-            }
             for n in keys.indices where Self.spells(keys[n].0, name) {
                 nextKey = (n + 1) % keys.count
                 return keys[n].1
@@ -175,51 +186,41 @@ struct ActivityCacheReader {
 
     // MARK: - Values
 
-    /// A string value; `shared` for fields whose values repeat (sport types, gear, time zones,
-    /// names), made once per file and shared by every activity with the same bytes.
-    private mutating func readString(shared: Bool = false) throws -> String? {
-        if matchLiteral("null") { return nil }
+    /// A string value, not yet made into a String: most are only compared, or shared between
+    /// activities, and some not needed at all.
+    private mutating func readString() throws -> CacheText? {
+        if peek() == UInt8(ascii: "n"), matchLiteral("null") { return nil }
         guard peek() == UInt8(ascii: "\"") else {
             fail("expected a string", at: i)
             throw Failure()
         }
-        i += 1
-        let start = i
+        let start = i + 1
         var plain = true
-        while i < b.count {
-            let c = b[i]
+        // A local index: the loop runs for every byte of every string.
+        var j = start
+        // Eight bytes at a time while none is a quote, a backslash or a control character.
+        while j + 8 <= b.count, !Self.mayEndString(UnsafeRawPointer(b.baseAddress! + j).loadUnaligned(as: UInt64.self)) { j += 8 }
+        while j < b.count {
+            let c = b[j]
             if c == UInt8(ascii: "\"") { break }
             if c < 0x20 {
-                fail("control character inside a string", at: i)
+                i = j
+                fail("control character inside a string", at: j)
                 throw Failure()
             }
-            if c == UInt8(ascii: "\\") { plain = false; i += 2; continue }
-            i += 1
+            if c == UInt8(ascii: "\\") { plain = false; j += 2; continue }
+            j += 1
         }
+        i = j
         guard i < b.count else {
             fail("unterminated string", at: start - 1)
             throw Failure()
         }
         let end = i
         i += 1
-        guard plain else { return try unescape(start, end) }
-        let bytes = UnsafeBufferPointer(rebasing: b[start..<end])
-        // Up to 15 bytes, a String is stored inline, so sharing would not save an allocation.
-        guard shared, bytes.count > 15 else { return String(decoding: bytes, as: UTF8.self) }
-        if let known = interned[Bytes(bytes)] { return known }
-        let made = String(decoding: bytes, as: UTF8.self)
-        interned[Bytes(bytes)] = made
-        return made
-    }
-
-    /// A run of the file's bytes, compared and hashed by content.
-    private struct Bytes: Hashable {
-        let bytes: UnsafeBufferPointer<UInt8>
-        init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-        static func == (a: Bytes, b: Bytes) -> Bool {
-            a.bytes.count == b.bytes.count && (a.bytes.isEmpty || memcmp(a.bytes.baseAddress!, b.bytes.baseAddress!, a.bytes.count) == 0)
-        }
-        func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
+        // Escapes are rare; unescaping now reports a bad one where it is, whatever the builder needs.
+        guard plain else { return .string(try unescape(start, end)) }
+        return .bytes(UnsafeBufferPointer(rebasing: b[start..<end]))
     }
 
     private mutating func unescape(_ start: Int, _ end: Int) throws -> String {
@@ -262,26 +263,36 @@ struct ActivityCacheReader {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Whether any of eight bytes is '"', '\\' or below 0x20 (the SWAR "has a zero byte" tests).
+    private static func mayEndString(_ v: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let control = (v &- ones &* 0x20) & ~v & highs != 0
+        return control || hasZeroByte(v ^ (ones &* 0x22)) || hasZeroByte(v ^ (ones &* 0x5C))
+    }
+
     private mutating func readNumber() throws -> Double? {
-        if matchLiteral("null") { return nil }
+        if peek() == UInt8(ascii: "n"), matchLiteral("null") { return nil }
         let start = i
         var negative = false
         if peek() == UInt8(ascii: "-") { negative = true; i += 1 }
         var mantissa: UInt64 = 0
         var digits = 0, exponent = 0
-        while i < b.count, b[i] >= 48, b[i] <= 57 {
-            if digits < 18 { mantissa = mantissa * 10 + UInt64(b[i] - 48) } else { exponent += 1 }
+        var j = i
+        while j < b.count, b[j] >= 48, b[j] <= 57 {
+            if digits < 18 { mantissa = mantissa * 10 + UInt64(b[j] - 48) } else { exponent += 1 }
             digits += 1
-            i += 1
+            j += 1
         }
-        if peek() == UInt8(ascii: ".") {
-            i += 1
-            while i < b.count, b[i] >= 48, b[i] <= 57 {
-                if digits < 18 { mantissa = mantissa * 10 + UInt64(b[i] - 48); exponent -= 1 }
+        if j < b.count, b[j] == UInt8(ascii: ".") {
+            j += 1
+            while j < b.count, b[j] >= 48, b[j] <= 57 {
+                if digits < 18 { mantissa = mantissa * 10 + UInt64(b[j] - 48); exponent -= 1 }
                 digits += 1
-                i += 1
+                j += 1
             }
         }
+        i = j
         if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
             // Rare in the cache: fall back to the standard library for exactness.
             i += 1
@@ -297,16 +308,18 @@ struct ActivityCacheReader {
             throw Failure()
         }
         var value = Double(mantissa)
-        if exponent < 0 { value /= Self.powersOfTen[min(-exponent, 22)] } else if exponent > 0 { value *= Self.powersOfTen[min(exponent, 22)] }
+        if exponent < 0 { value /= powersOfTen[min(-exponent, 22)] } else if exponent > 0 { value *= powersOfTen[min(exponent, 22)] }
         return negative ? -value : value
     }
 
-    private static let powersOfTen: [Double] = (0...22).map { p in (0..<p).reduce(1.0) { r, _ in r * 10 } }
 
     private mutating func readBool() throws -> Bool? {
-        if matchLiteral("true") { return true }
-        if matchLiteral("false") { return false }
-        if matchLiteral("null") { return nil }
+        switch peek() {
+        case UInt8(ascii: "t"): if matchLiteral("true") { return true }
+        case UInt8(ascii: "f"): if matchLiteral("false") { return false }
+        case UInt8(ascii: "n"): if matchLiteral("null") { return nil }
+        default: break
+        }
         fail("expected true or false", at: i)
         throw Failure()
     }
@@ -342,8 +355,7 @@ struct ActivityCacheReader {
     private mutating func matchLiteral(_ word: StaticString) -> Bool {
         let n = word.utf8CodeUnitCount
         guard i + n <= b.count else { return false }
-        let p = word.utf8Start
-        for k in 0..<n where b[i + k] != p[k] { return false }
+        guard memcmp(b.baseAddress! + i, word.utf8Start, n) == 0 else { return false }
         i += n
         return true
     }
@@ -365,5 +377,42 @@ struct ActivityCacheReader {
         if source == nil { source = SourceText(path: path, bytes: Array(b)) }
         let at = source!.position(ofOffset: offset)
         diagnostics.append(.error(id, message, at: SourceLocation(file: path, range: SourceRange(at: at)), help: help))
+    }
+}
+
+/// Tables of the reader, which a generic type cannot hold as static stored properties.
+private enum CacheSyntax {
+    enum Key { case id, name, sportType, type, startDate, startDateLocal, timezone, movingTime, elapsedTime, distance,
+               totalElevationGain, gearID, trainer, commute, manual, other }
+
+    /// In the order ActivityCacheFormat.encode writes them (sorted).
+    static let keys: [(StaticString, Key)] = [
+        ("commute", .commute), ("distance", .distance), ("elapsed_time", .elapsedTime), ("gear_id", .gearID), ("id", .id),
+        ("manual", .manual), ("moving_time", .movingTime), ("name", .name), ("sport_type", .sportType),
+        ("start_date", .startDate), ("start_date_local", .startDateLocal), ("timezone", .timezone),
+        ("total_elevation_gain", .totalElevationGain), ("trainer", .trainer), ("type", .type),
+    ]
+
+    static let powersOfTen: [Double] = (0...22).map { p in (0..<p).reduce(1.0) { r, _ in r * 10 } }
+
+    /// A key and its closing quote as little-endian words, with masks for the bytes it covers.
+    struct Pattern {
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var masks: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        /// Bytes of the key and its closing quote.
+        var length = 0
+        var index = 0
+    }
+
+    /// `keys` as patterns; every key is at most 23 bytes.
+    static let patterns: [Pattern] = keys.indices.map { index in
+        var bytes = Array(UnsafeBufferPointer(start: keys[index].0.utf8Start, count: keys[index].0.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        var words: [UInt64] = [0, 0, 0], masks: [UInt64] = [0, 0, 0]
+        for (j, byte) in bytes.enumerated() {
+            words[j / 8] |= UInt64(byte) << (8 * (j % 8))
+            masks[j / 8] |= 0xFF << (8 * (j % 8))
+        }
+        return Pattern(words: (words[0], words[1], words[2]), masks: (masks[0], masks[1], masks[2]), length: bytes.count, index: index)
     }
 }

@@ -48,7 +48,7 @@ enum FileDecoders {
         let f = r.fields(m, of: "bike '\(id)'", allowed: bikeKeys, required: ["name"])
         var bike = Bike(id: id, name: id.rawValue, templates: [], components: [], intervals: [], log: [],
                         location: r.location(root))
-        bike.fieldLocations = f.mapValues { r.location($0.value) }
+        bike.fieldLocations = Dictionary(f.entries.map { ($0.key, r.location($0.entry.value)) }) { _, last in last }
         if let e = f["name"], let name = r.string(e.value, "the bike's name") { bike.name = name }
         if let e = f["strava"], let gear = r.string(e.value, "the Strava gear id") {
             bike.strava = Located(gear, at: r.location(e.value))

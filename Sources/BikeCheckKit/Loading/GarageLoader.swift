@@ -6,7 +6,10 @@ import LocatedYAML
 /// activities, every diagnostic, and the source texts for showing them.
 public struct LoadedGarage: Sendable {
     public var garage: Garage
+    /// The cached activities, when loaded with `.full`.
     public var activities: [Activity]
+    /// The cached activities as summaries, when loaded with `.summaries`.
+    public var activitySummaries: ActivitySummaries
     public var diagnostics: [Diagnostic]
     public var sources: [String: SourceText]
 
@@ -17,15 +20,26 @@ public struct LoadedGarage: Sendable {
 /// later stages; every other file keeps going, so one run reports every problem.
 public enum GarageLoader {
     public struct Options: Sendable {
-        /// Read the activity cache (status needs it; some commands do not).
-        public var activities: Bool
+        /// How much of the activity cache to read: all of it, what status needs, or none.
+        public var activities: ActivityData
         /// Today, for plausibility checks (dates in the future); nil skips them.
         public var today: Day?
 
-        public init(activities: Bool = true, today: Day? = nil) {
+        public init(activities: ActivityData = .full, today: Day? = nil) {
             self.activities = activities
             self.today = today
         }
+    }
+
+    /// What to read of the activity cache. Each checks the whole cache and reports the same
+    /// diagnostics; summaries take a fraction of the time and memory.
+    public enum ActivityData: Sendable {
+        /// None: for commands that do not look at activities.
+        case skip
+        /// `LoadedGarage.activities`, for commands that need every field.
+        case full
+        /// `LoadedGarage.activitySummaries`, enough for status and for validating.
+        case summaries
     }
 
     public static func load(at root: String, options: Options = Options()) -> LoadedGarage {
@@ -35,45 +49,21 @@ public enum GarageLoader {
         // The activity cache does not depend on the YAML files: read it meanwhile, on other threads.
         let reading = DispatchGroup()
         nonisolated(unsafe) var cache: ActivityCacheLoader.Result?
-        if options.activities {
-            DispatchQueue.global().async(group: reading) { cache = ActivityCacheLoader.load(root: root) }
+        nonisolated(unsafe) var summaries: ActivityCacheLoader.SummaryResult?
+        switch options.activities {
+        case .skip: break
+        case .full: DispatchQueue.global().async(group: reading) { cache = ActivityCacheLoader.load(root: root) }
+        case .summaries: DispatchQueue.global().async(group: reading) { summaries = ActivityCacheLoader.loadSummaries(root: root) }
         }
 
-        func parse(_ relative: String) -> YAMLDocument? {
-            guard let bytes = readBytes(root + "/" + relative) else {
-                diagnostics.append(.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative),
-                                          help: "check that it is a file you may read"))
-                return nil
-            }
-            let doc = YAMLDocument(path: relative, bytes: bytes)
-            sources[relative] = doc.source
-            diagnostics += doc.diagnostics
-            return doc.isUsable ? doc : nil
+        let settings = decode("garage.yaml", root: root, &diagnostics, &sources) { FileDecoders.settings($0, &$1) } ?? GarageSettings()
+        let templates = decodeFolder("templates", kind: "template", root: root, &diagnostics, &sources) {
+            FileDecoders.template(id: TemplateID($0), $1, &$2)
         }
-
-        /// Parses and decodes one file; nil when the file is missing or broken.
-        func decode<T>(_ relative: String, _ body: (YAMLNode, inout NodeReader) -> T?) -> T? {
-            guard let doc = parse(relative), let node = doc.root else { return nil }
-            var r = NodeReader(file: relative)
-            defer { diagnostics += r.diagnostics }
-            return body(node, &r)
-        }
-
-        /// Every YAML file of a folder, each named after the id of what it holds.
-        func decodeFolder<T>(_ folder: String, kind: String, _ body: (String, YAMLNode, inout NodeReader) -> T?) -> [T] {
-            yamlFiles(in: root + "/" + folder).compactMap { file in
-                let relative = folder + "/" + file
-                guard let id = fileID(file, kind: kind, relative: relative, &diagnostics) else { return nil }
-                return decode(relative) { node, r in body(id, node, &r) }
-            }
-        }
-
-        let settings = decode("garage.yaml") { FileDecoders.settings($0, &$1) } ?? GarageSettings()
-        let templates = decodeFolder("templates", kind: "template") { FileDecoders.template(id: TemplateID($0), $1, &$2) }
-        let bikes = decodeFolder("bikes", kind: "bike") { FileDecoders.bike(id: BikeID($0), $1, &$2) }
+        let bikes = decodeFolder("bikes", kind: "bike", root: root, &diagnostics, &sources) { FileDecoders.bike(id: BikeID($0), $1, &$2) }
         // rides.yaml is optional.
         let rides = FileManager.default.fileExists(atPath: root + "/rides.yaml")
-            ? decode("rides.yaml") { FileDecoders.rides($0, &$1) } ?? [] : []
+            ? decode("rides.yaml", root: root, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
 
         // Resolve and check.
         var resolver = Resolver(settings: settings, templates: templates)
@@ -84,16 +74,86 @@ public enum GarageLoader {
         if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) }
 
         var activities: [Activity] = []
+        var activitySummaries = ActivitySummaries()
         reading.wait()
         if let cache {
             activities = cache.activities
             diagnostics += cache.diagnostics
             sources.merge(cache.sources) { a, _ in a }
         }
+        if let summaries {
+            activitySummaries = summaries.summaries
+            diagnostics += summaries.diagnostics
+            sources.merge(summaries.sources) { a, _ in a }
+        }
 
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides)
-        return LoadedGarage(garage: garage, activities: activities, diagnostics: Diagnostic.sortedForDisplay(diagnostics),
-                            sources: sources)
+        return LoadedGarage(garage: garage, activities: activities, activitySummaries: activitySummaries,
+                            diagnostics: Diagnostic.sortedForDisplay(diagnostics), sources: sources)
+    }
+
+    /// One YAML file read, parsed and decoded: its value (nil when missing or broken), its
+    /// diagnostics and its source text.
+    struct DecodedFile<T> {
+        var value: T?
+        var diagnostics: [Diagnostic] = []
+        var source: SourceText?
+    }
+
+    static func decodeFile<T>(_ relative: String, root: String, _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
+        var file = DecodedFile<T>(value: nil)
+        guard let bytes = readBytes(root + "/" + relative) else {
+            file.diagnostics.append(.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative),
+                                           help: "check that it is a file you may read"))
+            return file
+        }
+        let doc = YAMLDocument(path: relative, bytes: bytes)
+        file.source = doc.source
+        file.diagnostics = doc.diagnostics
+        guard doc.isUsable, let node = doc.root else { return file }
+        var r = NodeReader(file: relative)
+        file.value = body(node, &r)
+        file.diagnostics += r.diagnostics
+        return file
+    }
+
+    /// Parses and decodes one file; nil when the file is missing or broken.
+    static func decode<T>(_ relative: String, root: String, _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText],
+                          _ body: (YAMLNode, inout NodeReader) -> T?) -> T? {
+        let file = decodeFile(relative, root: root, body)
+        diagnostics += file.diagnostics
+        if let source = file.source { sources[relative] = source }
+        return file.value
+    }
+
+    /// Every YAML file of a folder, each named after the id of what it holds. Files are
+    /// independent, so they are parsed and decoded on all cores; results and diagnostics are
+    /// merged in file name order, as if read one by one.
+    static func decodeFolder<T>(_ folder: String, kind: String, root: String, _ diagnostics: inout [Diagnostic],
+                                _ sources: inout [String: SourceText], _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?) -> [T] {
+        let names = yamlFiles(in: root + "/" + folder)
+        let slots = UnsafeMutableBufferPointer<(idDiagnostics: [Diagnostic], file: DecodedFile<T>?)>.allocate(capacity: names.count)
+        slots.initialize(repeating: ([], nil))
+        defer { slots.deinitialize(); slots.deallocate() }
+        nonisolated(unsafe) let shared = slots
+        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+            let relative = folder + "/" + names[index]
+            var idDiagnostics: [Diagnostic] = []
+            guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else {
+                shared[index] = (idDiagnostics, nil)
+                return
+            }
+            shared[index] = ([], decodeFile(relative, root: root) { node, r in body(id, node, &r) })
+        }
+        var values: [T] = []
+        for (index, name) in names.enumerated() {
+            diagnostics += slots[index].idDiagnostics
+            guard let file = slots[index].file else { continue }
+            diagnostics += file.diagnostics
+            if let source = file.source { sources[folder + "/" + name] = source }
+            if let value = file.value { values.append(value) }
+        }
+        return values
     }
 
     /// `*.yaml` and `*.yml` files of a folder, sorted by name; none when it does not exist.

@@ -1,6 +1,15 @@
 import Diagnostics
 import LocatedYAML
 
+/// The entries of a mapping with allowed keys, by key. A mapping has a handful, and a bike's log
+/// thousands of mappings: a scan costs less than building and hashing a Dictionary for each.
+struct Fields {
+    fileprivate(set) var entries: [(key: String, entry: YAMLEntry)] = []
+
+    /// The last entry with this key, as when the entries were put in a Dictionary one by one.
+    subscript(key: String) -> YAMLEntry? { entries.last { $0.key == key }?.entry }
+}
+
 /// Reads typed values out of a located YAML tree, collecting a diagnostic for every mistake.
 struct NodeReader {
     let file: String
@@ -35,12 +44,12 @@ struct NodeReader {
     /// The entries of a mapping by key; unknown keys and missing required ones are reported.
     mutating func fields(
         _ m: YAMLMapping, of what: String, allowed: [String], required: [String] = [], at owner: YAMLNode? = nil
-    ) -> [String: YAMLEntry] {
-        var found: [String: YAMLEntry] = [:]
+    ) -> Fields {
+        var found = Fields()
         for entry in m.entries {
             guard let key = entry.keyText else { continue }
             if allowed.contains(key) {
-                found[key] = entry
+                found.entries.append((key, entry))
             } else {
                 let suggestion = closest(to: key, in: allowed)
                 let message = suggestion.map { "unknown key '\(key)' in \(what); did you mean '\($0)'?" }

@@ -41,61 +41,110 @@ public struct StatusPlanner: Sendable {
 
     /// Status for the named bikes (all active bikes when `only` is empty).
     public func plan(_ garage: Garage, activities: [Activity], only: [BikeID] = []) -> StatusReport {
+        plan(garage, summaries: ActivitySummaries(activities), only: only)
+    }
+
+    /// Status for the named bikes (all active bikes when `only` is empty), from the cache's summaries.
+    public func plan(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = []) -> StatusReport {
         let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired == nil : only.contains($0.bike.id) }
 
-        // Group cached activities by gear id once, so each bike looks only at its own.
-        var byGear: [String: [(day: Int, time: Double, distance: Double, sport: String)]] = [:]
-        for gear in chosen.compactMap({ $0.bike.strava?.value }) { byGear[gear] = [] }
-        for a in activities {
-            // One hash lookup per activity: only the chosen bikes' gear ids are keys.
-            guard let gear = a.gearID, let day = a.localDay else { continue }
-            byGear[gear]?.append((day.ordinal, Double(a.movingTime), a.distance, a.sportType))
+        // Which chosen bikes each gear id counts for, and which sport types count for each bike,
+        // by index in `summaries.strings`: no String is hashed or compared per activity.
+        var bikesOfGear = [[Int]](repeating: [], count: summaries.strings.count)
+        var counted = [[Bool]](repeating: [], count: chosen.count)
+        for (k, resolved) in chosen.enumerated() {
+            guard let gear = resolved.bike.strava?.value, let g = summaries.strings.firstIndex(of: gear) else { continue }
+            bikesOfGear[g].append(k)
+            counted[k] = summaries.strings.map(resolved.counts.contains)
+        }
+        var rides = [[(day: Int, time: Double, distance: Double)]](repeating: [], count: chosen.count)
+        for a in summaries.records where a.gear >= 0 && a.day != Int32.min {
+            for k in bikesOfGear[Int(a.gear)] where counted[k][Int(a.sport)] {
+                rides[k].append((Int(a.day), a.movingTime, a.distance))
+            }
         }
 
-        var bikes: [BikeStatus] = []
-        for resolved in chosen {
-            let bike = resolved.bike
-            var rides: [(day: Int, time: Double, distance: Double)] = []
-            if let gear = bike.strava?.value {
-                for a in byGear[gear] ?? [] where resolved.counts.contains(a.sport) {
-                    rides.append((a.day, a.time, a.distance))
-                }
-            }
+        // Bikes are independent: plan them on all cores, in the order chosen.
+        let slots = UnsafeMutableBufferPointer<BikeStatus?>.allocate(capacity: chosen.count)
+        slots.initialize(repeating: nil)
+        defer { slots.deinitialize(); slots.deallocate() }
+        nonisolated(unsafe) let shared = slots
+        let activityRides = rides
+        DispatchQueue.concurrentPerform(iterations: chosen.count) { k in
+            let resolved = chosen[k], bike = resolved.bike
+            var rides = activityRides[k]
             for r in garage.rides where r.bike.value == bike.id && (r.sport.map(resolved.counts.contains) ?? true) {
                 rides.append((r.date.ordinal, r.movingTime, r.distance))
             }
             let ledger = RideLedger(rides)
             let pace = recentPace(ledger)
-            let replacements = Dictionary(resolved.intervals.compactMap { i in i.replaces.map { (i.id, $0) } }) { a, _ in a }
-            let intervals = resolved.intervals.map { status(of: $0, bike: bike, replacements: replacements, ledger: ledger, pace: pace) }
+            let services = Services(of: resolved, asOf: asOf)
+            let intervals = resolved.intervals.map { status(of: $0, bike: bike, services: services, ledger: ledger, pace: pace) }
                 .sorted { $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id }
-            bikes.append(BikeStatus(id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals))
+            shared[k] = BikeStatus(id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals)
         }
+        let bikes = slots.compactMap { $0 }
         return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes)
+    }
+
+    /// A bike's log up to `asOf`, by interval and by component: the latest day each was serviced
+    /// (the first such entry on ties), so that intervals need not each scan the whole log.
+    struct Services {
+        /// The order of the service among all considered: entry index * 2, +1 for a replacement.
+        typealias Latest = (day: Day, order: Int)
+        /// Index of each interval id in the bike's intervals (the first, as for `replacements`).
+        private var index: [IntervalID: Int] = [:]
+        private var done: [Latest?]
+        private var replaced: [ComponentID: Latest] = [:]
+
+        init(of resolved: ResolvedBike, asOf: Day) {
+            let intervals = resolved.intervals
+            for (k, interval) in intervals.enumerated() where index[interval.id] == nil { index[interval.id] = k }
+            done = Array(repeating: nil, count: intervals.count)
+            // What doing each interval replaces (the first interval with its id that replaces something).
+            let replacements = Dictionary(intervals.compactMap { i in i.replaces.map { (i.id, $0) } }) { a, _ in a }
+            let replaces = intervals.map { replacements[$0.id] }
+            func later(_ day: Day, than known: Latest?) -> Bool { known.map { day > $0.day } ?? true }
+            // Thousands of entries: one hash lookup per id done, the rest by index.
+            for (n, entry) in resolved.bike.log.enumerated() where entry.date <= asOf {
+                for id in entry.done {
+                    guard let k = index[id.value] else { continue }
+                    if later(entry.date, than: done[k]) { done[k] = (entry.date, 2 * n) }
+                    if let part = replaces[k], later(entry.date, than: replaced[part]) { replaced[part] = (entry.date, 2 * n + 1) }
+                }
+            }
+        }
+
+        /// The latest service of this interval.
+        func lastDone(_ id: IntervalID) -> Latest? { index[id].flatMap { done[$0] } }
+
+        /// The latest replacement of this component, by any interval that replaces it.
+        func lastReplaced(_ part: ComponentID) -> Latest? { replaced[part] }
     }
 
     /// Where an interval counts from: the latest of its last service and its component's
     /// (re)install; else the day the bike was bought; else its first ride.
-    func anchor(of interval: ResolvedInterval, bike: Bike, replacements: [IntervalID: ComponentID], ledger: RideLedger) -> (Day?, AnchorKind) {
-        var best: (day: Day, kind: AnchorKind)?
-        func consider(_ day: Day?, _ kind: AnchorKind) {
+    func anchor(of interval: ResolvedInterval, bike: Bike, services: Services, ledger: RideLedger) -> (Day?, AnchorKind) {
+        // The latest day wins; on a tie, the install, then the earliest log entry, and in one
+        // entry the service before the replacement.
+        var best: (day: Day, order: Int, kind: AnchorKind)?
+        func consider(_ day: Day?, _ order: Int, _ kind: AnchorKind) {
             guard let day, day <= asOf else { return }
-            if best == nil || day > best!.day { best = (day, kind) }
+            if let b = best, day < b.day || (day == b.day && order > b.order) { return }
+            best = (day, order, kind)
         }
         let part = interval.component ?? interval.replaces
-        if let part { consider(bike.component(part)?.installed, .installed) }
-        for entry in bike.log where entry.date <= asOf {
-            if entry.done.contains(where: { $0.value == interval.id }) { consider(entry.date, .done) }
-            if let part, entry.done.contains(where: { replacements[$0.value] == part }) { consider(entry.date, .replaced) }
-        }
+        if let part { consider(bike.component(part)?.installed, -1, .installed) }
+        if let done = services.lastDone(interval.id) { consider(done.day, done.order, .done) }
+        if let part, let replaced = services.lastReplaced(part) { consider(replaced.day, replaced.order, .replaced) }
         if let best { return (best.day, best.kind) }
         if let bought = bike.bought, bought <= asOf { return (bought, .bought) }
         if let first = ledger.days.first, first <= asOf.ordinal { return (Day(ordinal: first), .firstRide) }
         return (nil, .none)
     }
 
-    func status(of interval: ResolvedInterval, bike: Bike, replacements: [IntervalID: ComponentID], ledger: RideLedger, pace: Pace) -> IntervalStatus {
-        let (since, kind) = anchor(of: interval, bike: bike, replacements: replacements, ledger: ledger)
+    func status(of interval: ResolvedInterval, bike: Bike, services: Services, ledger: RideLedger, pace: Pace) -> IntervalStatus {
+        let (since, kind) = anchor(of: interval, bike: bike, services: services, ledger: ledger)
         var usage = Usage()
         if let since {
             let u = ledger.usage(from: since.ordinal, through: asOf.ordinal)

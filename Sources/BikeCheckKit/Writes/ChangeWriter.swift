@@ -63,7 +63,7 @@ public struct ChangeWriter: Sendable {
             throw .refused(error.description)
         }
 
-        let after = GarageLoader.load(at: root, options: GarageLoader.Options(activities: false))
+        let after = GarageLoader.load(at: root, options: GarageLoader.Options(activities: .skip))
         let touched = Set(files.map(\.path))
         let broken = after.diagnostics.filter { $0.severity == .error && touched.contains($0.location.file) }
         if !broken.isEmpty {

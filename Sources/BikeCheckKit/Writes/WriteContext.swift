@@ -12,7 +12,7 @@ public struct WriteContext: Sendable {
     public init(root: String, today: Day) {
         self.root = root
         self.today = today
-        self.loaded = GarageLoader.load(at: root, options: GarageLoader.Options(activities: false))
+        self.loaded = GarageLoader.load(at: root, options: GarageLoader.Options(activities: .skip))
     }
 
     var garage: Garage { loaded.garage }

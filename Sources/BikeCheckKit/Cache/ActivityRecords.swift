@@ -1,0 +1,235 @@
+import Foundation
+
+/// What status needs of one cached activity: 40 bytes and no Strings, where a whole `Activity`
+/// takes 160 bytes and up to seven Strings.
+public struct ActivitySummary: Sendable, Equatable {
+    public var id: Int64
+    /// The day the rider rode, on their own calendar (`Day.ordinal`).
+    public var day: Int32
+    /// Index of the gear id in `ActivitySummaries.strings`, or -1 when there is none.
+    public var gear: Int32
+    /// Index of the sport type in `ActivitySummaries.strings`.
+    public var sport: Int32
+    /// Seconds, whole as in `Activity.movingTime`.
+    public var movingTime: Double
+    /// Metres.
+    public var distance: Double
+}
+
+/// Cached activities as summaries, with the gear ids and sport types their indices name.
+public struct ActivitySummaries: Sendable {
+    public var records: [ActivitySummary] = []
+    /// Distinct gear ids and sport types, each once.
+    public var strings: [String] = []
+
+    public init() {}
+
+    /// The summaries of whole activities, in the same order; activities without a day are left out.
+    public init(_ activities: [Activity]) {
+        var index: [String: Int32] = [:]
+        func symbol(_ s: String) -> Int32 {
+            if let known = index[s] { return known }
+            strings.append(s)
+            index[s] = Int32(strings.count - 1)
+            return Int32(strings.count - 1)
+        }
+        for a in activities {
+            guard let day = a.localDay else { continue }
+            records.append(ActivitySummary(id: a.id, day: Int32(day.ordinal), gear: a.gearID.map(symbol) ?? -1, sport: symbol(a.sportType),
+                                           movingTime: Double(a.movingTime), distance: a.distance))
+        }
+    }
+}
+
+// MARK: - Building records while reading the cache
+
+/// A string value of the cache file: its bytes in the file, or, when it had escapes, the
+/// unescaped String.
+enum CacheText {
+    case bytes(UnsafeBufferPointer<UInt8>)
+    case string(String)
+
+    func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch self {
+        case .bytes(let bytes): return body(bytes)
+        case .string(var s): return s.withUTF8(body)
+        }
+    }
+
+    var string: String {
+        switch self {
+        case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .string(let s): return s
+        }
+    }
+
+    /// The day of a timestamp `YYYY-MM-DDTHH:MM:SS…Z` (checked loosely: what `Activity.localDay`
+    /// and the month checks rely on), or nil when it is not one.
+    var timestampDay: Day? {
+        withUTF8 { u in
+            guard u.count >= 20, u[u.count - 1] == UInt8(ascii: "Z"), u[10] == UInt8(ascii: "T"), u[13] == UInt8(ascii: ":"),
+                  u[16] == UInt8(ascii: ":") else { return nil }
+            return Day(utf8: UnsafeBufferPointer(rebasing: u[0..<10]))
+        }
+    }
+
+    /// Same as `Activity.starts(inMonth:)` on this start date, with the month's UTF-8.
+    func starts(inMonth month: [UInt8]) -> Bool {
+        withUTF8 { d in
+            guard min(d.count, 7) == month.count else { return false }
+            for k in month.indices where d[k] != month[k] { return false }
+            return true
+        }
+    }
+
+    /// Same as `Activity.cacheOrder` on start dates and ids.
+    static func cacheOrder(_ a: (start: CacheText, id: Int64), _ b: (start: CacheText, id: Int64)) -> Bool {
+        // String order is byte order for ASCII, which every timestamp bikecheck writes is; others
+        // go through String so that the answer is the same as for `Activity` values.
+        let order: Int32? = a.start.withUTF8 { x in
+            b.start.withUTF8 { y in
+                guard x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return nil }
+                let common = min(x.count, y.count)
+                let c = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return c != 0 ? c : Int32(x.count) - Int32(y.count)
+            }
+        }
+        if let order { return order != 0 ? order < 0 : a.id < b.id }
+        let x = a.start.string, y = b.start.string
+        return x != y ? x < y : a.id < b.id
+    }
+}
+
+/// One activity as read, before it becomes a record.
+struct ActivityFields {
+    var id: Int64
+    var name: CacheText?
+    /// `sport_type`, else `type`.
+    var sportType: CacheText
+    var type: CacheText?
+    var startDate: CacheText
+    var startDateLocal: CacheText?
+    /// The day of `startDateLocal`, else of `startDate`: `Activity.localDay`.
+    var localDay: Day
+    var timezone: CacheText?
+    var movingTime: Double
+    var elapsedTime: Double?
+    var distance: Double
+    var totalElevationGain: Double
+    var gearID: CacheText?
+    var trainer: Bool
+    var commute: Bool
+    var manual: Bool
+}
+
+/// Makes the records of one cache file from the activities read, keeping what it shares
+/// between them.
+protocol ActivityRecordBuilder: SendableMetatype {
+    associatedtype Record: Sendable
+    init()
+    mutating func record(_ fields: ActivityFields) -> Record
+}
+
+/// A run of a file's bytes, compared and hashed by content.
+struct FileBytes: Hashable {
+    let bytes: UnsafeBufferPointer<UInt8>
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    static func == (a: FileBytes, b: FileBytes) -> Bool {
+        a.bytes.count == b.bytes.count && (a.bytes.isEmpty || memcmp(a.bytes.baseAddress!, b.bytes.baseAddress!, a.bytes.count) == 0)
+    }
+    func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
+}
+
+/// Whole `Activity` values, for sync, import and anything that writes the cache back.
+struct ActivityBuilder: ActivityRecordBuilder {
+    /// Strings seen in this file, by their bytes (which outlive the reader).
+    private var interned: [FileBytes: String] = [:]
+
+    /// A String for values that repeat (sport types, gear, time zones, names): made once per
+    /// file and shared by every activity with the same bytes.
+    private mutating func shared(_ text: CacheText) -> String {
+        guard case .bytes(let bytes) = text else { return text.string }
+        // Up to 15 bytes, a String is stored inline, so sharing would not save an allocation.
+        guard bytes.count > 15 else { return String(decoding: bytes, as: UTF8.self) }
+        if let known = interned[FileBytes(bytes)] { return known }
+        let made = String(decoding: bytes, as: UTF8.self)
+        interned[FileBytes(bytes)] = made
+        return made
+    }
+
+    mutating func record(_ f: ActivityFields) -> Activity {
+        Activity(
+            id: f.id, name: f.name.map { shared($0) } ?? "", sportType: shared(f.sportType), type: f.type.map { shared($0) },
+            startDate: f.startDate.string, startDateLocal: f.startDateLocal?.string, timezone: f.timezone.map { shared($0) },
+            movingTime: Int(f.movingTime), elapsedTime: Int(f.elapsedTime ?? f.movingTime), distance: f.distance,
+            totalElevationGain: f.totalElevationGain, gearID: f.gearID.map { shared($0) }, trainer: f.trainer, commute: f.commute,
+            manual: f.manual)
+    }
+}
+
+/// `ActivitySummary` records, with the file's gear ids and sport types numbered in `strings`.
+struct SummaryBuilder: ActivityRecordBuilder {
+    private(set) var strings: [String] = []
+    private var symbols = SymbolTable()
+
+    private mutating func symbol(_ text: CacheText) -> Int32 {
+        // An escaped value is rare: it gets its own number, and the loader merges equal Strings.
+        guard case .bytes(let bytes) = text else {
+            strings.append(text.string)
+            return Int32(strings.count - 1)
+        }
+        if let known = symbols.number(bytes) { return known }
+        strings.append(String(decoding: bytes, as: UTF8.self))
+        symbols.add(bytes, Int32(strings.count - 1))
+        return Int32(strings.count - 1)
+    }
+
+    mutating func record(_ f: ActivityFields) -> ActivitySummary {
+        ActivitySummary(id: f.id, day: Int32(truncatingIfNeeded: f.localDay.ordinal), gear: f.gearID.map { symbol($0) } ?? -1,
+                               sport: symbol(f.sportType), movingTime: Double(Int(f.movingTime)), distance: f.distance)
+    }
+}
+
+/// Numbers for runs of a file's bytes (a file's few gear ids and sport types), looked up twice
+/// per activity: open addressing with FNV-1a, which costs a tenth of `Hasher`'s SipHash on
+/// such short keys. (The keys come from the garage's own cache, so flooding is not a concern.)
+struct SymbolTable {
+    private var keys: [UnsafeBufferPointer<UInt8>] = []
+    private var values: [Int32] = []
+    /// Index into `keys` + 1, or 0 for an empty slot; the count is a power of two.
+    private var slots = [Int32](repeating: 0, count: 64)
+
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in bytes { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
+    }
+
+    /// The slot holding `bytes`, or the empty slot where it would go.
+    private func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let mask = slots.count - 1
+        var s = Self.hash(bytes) & mask
+        while slots[s] != 0 {
+            let key = keys[Int(slots[s]) - 1]
+            if key.count == bytes.count, key.isEmpty || memcmp(key.baseAddress!, bytes.baseAddress!, key.count) == 0 { return s }
+            s = (s + 1) & mask
+        }
+        return s
+    }
+
+    func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        let s = slot(bytes)
+        return slots[s] == 0 ? nil : values[Int(slots[s]) - 1]
+    }
+
+    /// Adds a key that `number` did not find.
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Int32) {
+        slots[slot(bytes)] = Int32(keys.count + 1)
+        keys.append(bytes)
+        values.append(value)
+        if keys.count * 2 > slots.count {
+            slots = [Int32](repeating: 0, count: slots.count * 2)
+            for (k, key) in keys.enumerated() { slots[slot(key)] = Int32(k + 1) }
+        }
+    }
+}
