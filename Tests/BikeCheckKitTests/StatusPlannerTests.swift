@@ -156,6 +156,52 @@ import Testing
         #expect(fork.state == .dueSoon)
     }
 
+    @Test func aServiceOnTheInstallDayStartsThePartFresh() throws {
+        let files = ["bikes/a.yaml": """
+            name: A
+            strava: b1
+            components:
+              fork:
+                installed: 2025-02-01
+                hours: 40
+            intervals:
+              fork-service:
+                component: fork
+                every: 50 h
+            log:
+              - date: 2025-02-01
+                done: [fork-service]
+            """]
+        let fork = try interval(try status(files: files, activities: [ride(1, "2025-02-03", hours: 2, km: 30)], asOf: "2025-02-10"), "a", "fork-service")
+        #expect(fork.anchor == .done)
+        #expect(fork.usage.movingTime == 2 * 3600, "the 40 h it came with are serviced away")
+    }
+
+    @Test func aComponentWithoutAnInstallDateCountsFromTheDayTheBikeWasBought() throws {
+        let files = ["bikes/a.yaml": """
+            name: A
+            strava: b1
+            bought: 2025-01-01
+            components:
+              fork:
+                hours: 40
+            intervals:
+              fork-service:
+                component: fork
+                every: 50 h
+            """]
+        let fork = try interval(try status(files: files, activities: [ride(1, "2025-02-03", hours: 2, km: 30)], asOf: "2025-02-10"), "a", "fork-service")
+        #expect(fork.anchor == .installed)
+        #expect(fork.since == Day("2025-01-01"))
+        #expect(fork.usage.movingTime == 42 * 3600)
+    }
+
+    @Test func aBikeRetiredAfterTheAsOfDayIsStillShownAsOfThen() throws {
+        let files = ["bikes/old.yaml": "name: Old\nbought: 2020-01-01\nretired: 2026-01-01\nintervals:\n  x:\n    every: 1 year\n"]
+        #expect(try status(files: files, asOf: "2025-06-01").bikes.map(\.id) == ["old"])
+        #expect(try status(files: files, asOf: "2026-01-01").bikes.isEmpty)
+    }
+
     @Test func monthsAreCalendarMonths() throws {
         let files = ["bikes/a.yaml": """
             name: A

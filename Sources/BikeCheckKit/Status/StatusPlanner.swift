@@ -46,7 +46,8 @@ public struct StatusPlanner: Sendable {
 
     /// Status for the named bikes (all active bikes when `only` is empty), from the cache's summaries.
     public func plan(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = []) -> StatusReport {
-        let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired == nil : only.contains($0.bike.id) }
+        // A bike retired after the as-of day was still in use then.
+        let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
 
         // Which chosen bikes each gear id counts for, and which sport types count for each bike,
         // by index in `summaries.strings`: no String is hashed or compared per activity.
@@ -125,8 +126,9 @@ public struct StatusPlanner: Sendable {
     /// Where an interval counts from: the latest of its last service and its component's
     /// (re)install; else the day the bike was bought; else its first ride.
     func anchor(of interval: ResolvedInterval, bike: Bike, services: Services, ledger: RideLedger) -> (Day?, AnchorKind) {
-        // The latest day wins; on a tie, the install, then the earliest log entry, and in one
-        // entry the service before the replacement.
+        // The latest day wins. On a tie a log entry beats the install (a part serviced the day it
+        // went on starts fresh), the earliest entry beats later ones, and in one entry the
+        // service beats the replacement.
         var best: (day: Day, order: Int, kind: AnchorKind)?
         func consider(_ day: Day?, _ order: Int, _ kind: AnchorKind) {
             guard let day, day <= asOf else { return }
@@ -134,7 +136,8 @@ public struct StatusPlanner: Sendable {
             best = (day, order, kind)
         }
         let part = interval.component ?? interval.replaces
-        if let part { consider(bike.component(part)?.installed, -1, .installed) }
+        // A component with no install date has been on the bike since it was bought.
+        if let part, let c = bike.component(part) { consider(c.installed ?? bike.bought, Int.max, .installed) }
         if let done = services.lastDone(interval.id) { consider(done.day, done.order, .done) }
         if let part, let replaced = services.lastReplaced(part) { consider(replaced.day, replaced.order, .replaced) }
         if let best { return (best.day, best.kind) }
