@@ -146,9 +146,19 @@ public enum GarageLoader {
             shared[index] = ([], decodeFile(relative, root: root) { node, r in body(id, node, &r) })
         }
         var values: [T] = []
+        var firstFile: [String: String] = [:]
         for (index, name) in names.enumerated() {
             diagnostics += slots[index].idDiagnostics
             guard let file = slots[index].file else { continue }
+            // grail.yaml and grail.yml would be two bikes with one id.
+            let relative = folder + "/" + name
+            if let first = firstFile.updateValue(relative, forKey: stem(name)) {
+                firstFile[stem(name)] = first
+                diagnostics.append(.error("duplicate-id", "\(relative) and \(first) both define \(kind) '\(stem(name))'",
+                                          at: SourceLocation(file: relative), notes: [.init("first defined here", at: SourceLocation(file: first))],
+                                          help: "keep one of the two files"))
+                continue
+            }
             diagnostics += file.diagnostics
             if let source = file.source { sources[folder + "/" + name] = source }
             if let value = file.value { values.append(value) }
@@ -162,8 +172,13 @@ public enum GarageLoader {
         return names.filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !$0.hasPrefix(".") }.sorted()
     }
 
+    /// A file's name without `.yaml` or `.yml`: the id of what it holds.
+    static func stem(_ file: String) -> String {
+        file.hasSuffix(".yaml") ? String(file.dropLast(5)) : file.hasSuffix(".yml") ? String(file.dropLast(4)) : file
+    }
+
     private static func fileID(_ file: String, kind: String, relative: String, _ diagnostics: inout [Diagnostic]) -> String? {
-        let id = file.hasSuffix(".yaml") ? String(file.dropLast(5)) : String(file.dropLast(4))
+        let id = stem(file)
         guard isIdentifier(id) else {
             diagnostics.append(.error("bad-id", "'\(id)' is not a valid \(kind) id (it comes from the file name)",
                                       at: SourceLocation(file: relative),

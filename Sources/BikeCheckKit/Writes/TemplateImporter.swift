@@ -65,7 +65,7 @@ public enum TemplateImporter {
         if isDirectory.boolValue {
             let folder = FileManager.default.fileExists(atPath: absolute + "/templates") ? absolute + "/templates" : absolute
             let available = GarageLoader.yamlFiles(in: folder)
-            let ids = available.map { stem($0) }
+            let ids = available.map { GarageLoader.stem($0) }
             if names.isEmpty {
                 sources = zip(ids, available).map { ($0, folder + "/" + $1) }
             } else {
@@ -80,7 +80,7 @@ public enum TemplateImporter {
             guard !sources.isEmpty else { throw .usage("no templates (*.yaml) in '\(folder)'") }
         } else {
             guard names.isEmpty else { throw .usage("name templates only when importing from a garage folder") }
-            sources = [(stem((absolute as NSString).lastPathComponent), absolute)]
+            sources = [(GarageLoader.stem((absolute as NSString).lastPathComponent), absolute)]
         }
         if newID != nil && sources.count != 1 { throw .usage("--as needs exactly one template to import") }
 
@@ -117,12 +117,8 @@ public enum TemplateImporter {
             files.append(FileChange(path: target, before: nil, after: imported))
             summary.append("imported template '\(id)' from \(label) into \(target)")
         }
-        let ids = files.map { ($0.path as NSString).lastPathComponent }.map(stem)
+        let ids = files.map { ($0.path as NSString).lastPathComponent }.map(GarageLoader.stem)
         return GarageChange(files: files, message: "Import template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", "))", summary: summary)
-    }
-
-    static func stem(_ file: String) -> String {
-        file.hasSuffix(".yaml") ? String(file.dropLast(5)) : file.hasSuffix(".yml") ? String(file.dropLast(4)) : file
     }
 
     /// Points a copied file's schema modeline at this garage's schemas.
