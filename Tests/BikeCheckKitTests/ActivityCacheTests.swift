@@ -78,3 +78,25 @@ import Testing
         }
     }
 }
+
+@Suite struct ActivityCacheBoundsTests {
+    @Test(arguments: ["1e300", "1e30", "9.3e18", "1e19", "1e400", "2592001", "-1"])
+    func timesBeyondThirtyDaysAreReportedNotTrapped(_ value: String) throws {
+        let json = "[\n{\"distance\":1000,\"elapsed_time\":\(value),\"id\":1,\"moving_time\":\(value),\"sport_type\":\"Ride\",\"start_date\":\"2025-10-01T08:00:00Z\"}\n]\n"
+        let decoded = ActivityCacheFormat.decode(Array(json.utf8), path: "a.json")
+        #expect(decoded.activities.isEmpty)
+        #expect(decoded.diagnostics.map(\.id).contains("cache-bad-field"))
+    }
+
+    @Test func distancesBeyondAnyRideAreReported() {
+        let json = "[{\"distance\":1e300,\"id\":1,\"moving_time\":5,\"sport_type\":\"Ride\",\"start_date\":\"2025-10-01T08:00:00Z\"}]"
+        #expect(ActivityCacheFormat.decode(Array(json.utf8), path: "a.json").diagnostics.map(\.id) == ["cache-bad-field"])
+    }
+
+    @Test func aNonFiniteNumberIsWrittenAsNullNotAsInvalidJSON() {
+        var a = Activity(id: 1, name: "x", sportType: "Ride", startDate: "2025-10-01T08:00:00Z", movingTime: 5, elapsedTime: 5, distance: 10)
+        a.totalElevationGain = .nan
+        let text = String(decoding: ActivityCacheFormat.encode([a]), as: UTF8.self)
+        #expect(text.contains("\"total_elevation_gain\":null"))
+    }
+}

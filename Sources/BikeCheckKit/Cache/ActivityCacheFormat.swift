@@ -49,8 +49,11 @@ public enum ActivityCacheFormat {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Integers without a fraction; other numbers in Swift's shortest round-tripping form.
+    /// Integers without a fraction; other numbers in Swift's shortest round-tripping form. JSON
+    /// has no infinity or NaN: those become `null`, which the reader reports, rather than text
+    /// that would make the whole file unreadable.
     static func formatNumber(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
         return String(v)
     }

@@ -101,13 +101,15 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
                     localDay = startLocal?.timestampDay
                     if startLocal != nil, localDay == nil { bad = wrong("start_date_local", "a time like 2025-10-02T08:12:00Z", at: valueStart) }
                 case .timezone: timezone = try readString()
+                // Bounds keep every later sum exact and every conversion to an integer safe.
                 case .movingTime: moving = try readNumber()
-                    if (moving ?? -1) < 0 { bad = wrong("moving_time", "seconds, zero or more", at: valueStart) }
+                    if !(0...Quantity.longestRide).contains(moving ?? -1) { bad = wrong("moving_time", "seconds, from 0 to 30 days", at: valueStart) }
                 case .elapsedTime: elapsed = try readNumber()
-                    if let elapsed, elapsed < 0 { bad = wrong("elapsed_time", "seconds, zero or more", at: valueStart) }
+                    if let elapsed, !(0...Quantity.longestRide).contains(elapsed) { bad = wrong("elapsed_time", "seconds, from 0 to 30 days", at: valueStart) }
                 case .distance: distance = try readNumber()
-                    if (distance ?? -1) < 0 { bad = wrong("distance", "metres, zero or more", at: valueStart) }
+                    if !(0...longestActivityDistance).contains(distance ?? -1) { bad = wrong("distance", "metres, from 0 to 100,000 km", at: valueStart) }
                 case .totalElevationGain: elevation = try readNumber() ?? 0
+                    if !(-longestActivityDistance...longestActivityDistance).contains(elevation) { bad = wrong("total_elevation_gain", "metres", at: valueStart) }
                 case .gearID: gear = try readString()
                 case .trainer: trainer = try readBool() ?? false
                 case .commute: commute = try readBool() ?? false
@@ -416,3 +418,6 @@ private enum CacheSyntax {
         return Pattern(words: (words[0], words[1], words[2]), masks: (masks[0], masks[1], masks[2]), length: bytes.count, index: index)
     }
 }
+
+/// Farther than any one activity goes, in metres (100,000 km).
+let longestActivityDistance = 100_000_000.0
