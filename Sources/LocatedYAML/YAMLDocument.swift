@@ -323,8 +323,10 @@ private struct Composer {
                 message += " (started at line \(c.line), column \(c.column))"
             }
         }
-        report(.error("yaml-syntax", message, at: location(SourceRange(at: at)),
-                      help: "check the indentation and punctuation near here: 'key: value', '- item', matching quotes and brackets"))
+        let help = parser.error == YAML_READER_ERROR
+            ? "remove the invisible control character here (often pasted in from a web page or a PDF)"
+            : "check the indentation and punctuation near here: 'key: value', '- item', matching quotes and brackets"
+        report(.error("yaml-syntax", message, at: location(SourceRange(at: at)), help: help))
     }
 
     private func isBlank() -> Bool {
