@@ -31,7 +31,7 @@ public enum ActivityCacheLoader {
         // Each file numbers its own strings; renumber them into one list of distinct Strings.
         var index: [String: Int32] = [:]
         check(files, &result.diagnostics, &result.sources) { file, records in
-            let renumber = file.builder.strings.map { s in
+            let renumber = file.strings.map { s in
                 if let known = index[s] { return known }
                 result.summaries.strings.append(s)
                 index[s] = Int32(result.summaries.strings.count - 1)
@@ -50,7 +50,9 @@ public enum ActivityCacheLoader {
     struct File<Builder: ActivityRecordBuilder> {
         var name: String
         var records: [Builder.Record] = []
-        var builder = Builder()
+        /// The file's numbered strings (summaries only), copied out of the builder: the builder's
+        /// tables point into the file's mapped bytes, which are gone once the file is read.
+        var strings: [String] = []
         var diagnostics: [Diagnostic] = []
         /// The file's bytes when it has diagnostics, to show them.
         var bytes: [UInt8]?
@@ -79,7 +81,7 @@ public enum ActivityCacheLoader {
             let read: Void? = withFileBytes(directory + "/" + names[index]) { buffer in
                 var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: file.named ? month : nil)
                 (file.records, file.diagnostics) = reader.readFile()
-                file.builder = reader.builder
+                file.strings = reader.builder.strings
                 file.misplaced = reader.misplaced
                 file.unsorted = reader.unsorted
                 if !file.diagnostics.isEmpty { file.bytes = Array(buffer) }

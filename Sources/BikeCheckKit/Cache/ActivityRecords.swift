@@ -128,6 +128,8 @@ protocol ActivityRecordBuilder: SendableMetatype {
     associatedtype Record: Sendable
     init()
     mutating func record(_ fields: ActivityFields) -> Record
+    /// Strings that records refer to by number; read before the file's bytes go away.
+    var strings: [String] { get }
 }
 
 /// A run of a file's bytes, compared and hashed by content.
@@ -142,8 +144,10 @@ struct FileBytes: Hashable {
 
 /// Whole `Activity` values, for sync, import and anything that writes the cache back.
 struct ActivityBuilder: ActivityRecordBuilder {
-    /// Strings seen in this file, by their bytes (which outlive the reader).
+    /// Strings seen in this file, by their bytes (valid only while the file is being read).
     private var interned: [FileBytes: String] = [:]
+    /// Full activities hold their own Strings.
+    var strings: [String] { [] }
 
     /// A String for values that repeat (sport types, gear, time zones, names): made once per
     /// file and shared by every activity with the same bytes.
