@@ -69,11 +69,7 @@ public enum ActivityCacheLoader {
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
 
         // Files are independent: decode them on all cores, then merge in name order.
-        let slots = UnsafeMutableBufferPointer<File<Builder>?>.allocate(capacity: names.count)
-        slots.initialize(repeating: nil)
-        defer { slots.deinitialize(); slots.deallocate() }
-        nonisolated(unsafe) let shared = slots
-        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+        return concurrentMap(names.count) { index in
             let relative = "activities/" + names[index]
             var file = File<Builder>(name: names[index])
             let month = String(names[index].dropLast(5))
@@ -89,9 +85,8 @@ public enum ActivityCacheLoader {
             if read == nil {
                 file.diagnostics = [.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative))]
             }
-            shared[index] = file
+            return file
         }
-        return slots.compactMap { $0 }
     }
 
     /// The checks across files, in name order; `accept` gets each file's records that count.

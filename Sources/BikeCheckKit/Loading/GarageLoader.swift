@@ -132,24 +132,17 @@ public enum GarageLoader {
     static func decodeFolder<T>(_ folder: String, kind: String, root: String, _ diagnostics: inout [Diagnostic],
                                 _ sources: inout [String: SourceText], _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?) -> [T] {
         let names = yamlFiles(in: root + "/" + folder)
-        let slots = UnsafeMutableBufferPointer<(idDiagnostics: [Diagnostic], file: DecodedFile<T>?)>.allocate(capacity: names.count)
-        slots.initialize(repeating: ([], nil))
-        defer { slots.deinitialize(); slots.deallocate() }
-        nonisolated(unsafe) let shared = slots
-        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+        let decoded = concurrentMap(names.count) { index -> (idDiagnostics: [Diagnostic], file: DecodedFile<T>?) in
             let relative = folder + "/" + names[index]
             var idDiagnostics: [Diagnostic] = []
-            guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else {
-                shared[index] = (idDiagnostics, nil)
-                return
-            }
-            shared[index] = ([], decodeFile(relative, root: root) { node, r in body(id, node, &r) })
+            guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
+            return ([], decodeFile(relative, root: root) { node, r in body(id, node, &r) })
         }
         var values: [T] = []
         var firstFile: [String: String] = [:]
         for (index, name) in names.enumerated() {
-            diagnostics += slots[index].idDiagnostics
-            guard let file = slots[index].file else { continue }
+            diagnostics += decoded[index].idDiagnostics
+            guard let file = decoded[index].file else { continue }
             // grail.yaml and grail.yml would be two bikes with one id.
             let relative = folder + "/" + name
             if let first = firstFile.updateValue(relative, forKey: stem(name)) {

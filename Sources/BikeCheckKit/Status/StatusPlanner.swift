@@ -66,12 +66,8 @@ public struct StatusPlanner: Sendable {
         }
 
         // Bikes are independent: plan them on all cores, in the order chosen.
-        let slots = UnsafeMutableBufferPointer<BikeStatus?>.allocate(capacity: chosen.count)
-        slots.initialize(repeating: nil)
-        defer { slots.deinitialize(); slots.deallocate() }
-        nonisolated(unsafe) let shared = slots
         let activityRides = rides
-        DispatchQueue.concurrentPerform(iterations: chosen.count) { k in
+        let bikes = concurrentMap(chosen.count) { k in
             let resolved = chosen[k], bike = resolved.bike
             var rides = activityRides[k]
             for r in garage.rides where r.bike.value == bike.id && (r.sport.map(resolved.counts.contains) ?? true) {
@@ -82,9 +78,8 @@ public struct StatusPlanner: Sendable {
             let services = Services(of: resolved, asOf: asOf)
             let intervals = resolved.intervals.map { status(of: $0, bike: bike, services: services, ledger: ledger, pace: pace) }
                 .sorted { $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id }
-            shared[k] = BikeStatus(id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals)
+            return BikeStatus(id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals)
         }
-        let bikes = slots.compactMap { $0 }
         return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes)
     }
 
