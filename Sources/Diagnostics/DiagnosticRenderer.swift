@@ -29,7 +29,7 @@ public struct DiagnosticRenderer: Sendable {
         }
         out += paint(Self.header(of: d.location), "1")
         out += " " + paint("\(d.severity.rawValue):", "1;" + color)
-        out += " " + paint(d.message, "1") + " [\(d.id)]\n"
+        out += " " + paint(d.message.escapingControlCharacters(), "1") + " [\(d.id)]\n"
         out += excerpt(d.location, color: color)
         for note in d.notes {
             out += Self.header(of: note.location) + " " + paint("note:", "1;36") + " " + note.message + "\n"
@@ -86,9 +86,16 @@ public struct DiagnosticRenderer: Sendable {
 }
 
 extension String {
-    /// Tabs shown as one space each, so carets under the line still line up by column.
+    /// Tabs shown as one space and other control characters as one '�' each, so carets under the
+    /// line still line up by column and nothing in a file can drive the terminal.
     fileprivate func replacingTabs() -> String {
-        String(unicodeScalars.map { $0 == "\t" ? " " : Character($0) })
+        String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\t" ? " " : $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
+    }
+
+    /// Control characters written as `\u{1B}`, for messages that quote user text.
+    public func escapingControlCharacters() -> String {
+        guard unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return self }
+        return unicodeScalars.map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0) }.joined()
     }
 }
 

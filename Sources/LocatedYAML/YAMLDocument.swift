@@ -88,7 +88,8 @@ private struct Composer {
         }
         // libyaml also breaks lines at a lone CR, NEL, U+2028 and U+2029; lines everywhere else
         // (excerpts, the edit engine) break at LF only, so such files get positions from the bytes.
-        if hasOtherLineBreaks { return source.position(ofOffset: offset) }
+        // libyaml's end-of-input mark after a last line with no newline is one line past the end.
+        if hasOtherLineBreaks || Int(mark.line) >= source.lineStarts.count { return source.position(ofOffset: offset) }
         return SourcePosition(offset: offset, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
 

@@ -22,7 +22,12 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
         if loaded.hasErrors {
-            global.report(loaded.diagnostics, sources: loaded.sources)
+            // Machines asking for JSON get the diagnostics as validate prints them.
+            if global.format == .json {
+                Terminal.standardOutput.write(try JSONOutput.encode(JSONOutput.ValidationResult(loaded.diagnostics)))
+            } else {
+                global.report(loaded.diagnostics, sources: loaded.sources)
+            }
             throw ExitCode(1)
         }
         let known = loaded.garage.bikes.map(\.bike.id.rawValue)

@@ -100,3 +100,19 @@ import Testing
         #expect(text.contains("\"total_elevation_gain\":null"))
     }
 }
+
+@Suite struct ActivityIDTests {
+    @Test func idsPastTwoToTheFiftyThirdAreReadExactly() {
+        let json = "[{\"distance\":1,\"id\":9007199254740993,\"moving_time\":1,\"sport_type\":\"Ride\",\"start_date\":\"2025-10-01T08:00:00Z\"},"
+            + "{\"distance\":1,\"id\":1000000000000000009,\"moving_time\":1,\"sport_type\":\"Ride\",\"start_date\":\"2025-10-01T08:00:00Z\"}]"
+        let decoded = ActivityCacheFormat.decode(Array(json.utf8), path: "a.json")
+        #expect(decoded.diagnostics.isEmpty)
+        #expect(decoded.activities.map(\.id) == [9_007_199_254_740_993, 1_000_000_000_000_000_009])
+    }
+
+    @Test(arguments: ["0", "-3", "1.5", "1e3", "99999999999999999999", "012"])
+    func idsThatAreNotPositiveWholeNumbersAreReported(_ id: String) {
+        let json = "[{\"distance\":1,\"id\":\(id),\"moving_time\":1,\"sport_type\":\"Ride\",\"start_date\":\"2025-10-01T08:00:00Z\"}]"
+        #expect(ActivityCacheFormat.decode(Array(json.utf8), path: "a.json").diagnostics.map(\.id).contains("cache-bad-field"))
+    }
+}

@@ -70,6 +70,13 @@ import Testing
         #expect(d.location.range?.start.column == 8)
     }
 
+    @Test func anErrorAtTheEndOfAFileWithoutAFinalNewlineIsOnItsLastLine() throws {
+        let doc = parse("name: X\ncounts: [Ride")
+        let d = try #require(doc.diagnostics.first)
+        #expect(d.location.range?.start.line == 2)
+        #expect(d.location.range?.start.column == 14)
+    }
+
     @Test func quotedAndBlockScalarsKeepTheirStyle() throws {
         let m = try mapping(parse("a: 'one'\nb: \"two\"\nc: |\n  three\nd: four\n"))
         let styles: [ScalarStyle] = try ["a", "b", "c", "d"].map { key in

@@ -135,7 +135,7 @@ public enum ActivityCacheLoader {
     /// cost more system time than decoding it. (bikecheck replaces cache files by renaming, so a
     /// mapped file is never truncated under the reader.)
     static func withFileBytes<R>(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         var info = stat()
         let size = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0

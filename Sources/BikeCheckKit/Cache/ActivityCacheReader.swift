@@ -87,8 +87,13 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
                 let valueStart = i
                 switch key {
                 case .id:
-                    let v = try readNumber()
-                    if let v, v == v.rounded(), v > 0, v < 9.2e18 { id = Int64(v) } else { bad = wrong("id", "a positive whole number", at: valueStart) }
+                    // Exactly, not through a Double: Strava ids pass 2^53, where Doubles skip integers.
+                    if let exact = readPositiveInteger() {
+                        id = exact
+                    } else {
+                        _ = try readNumber()
+                        bad = wrong("id", "a positive whole number", at: valueStart)
+                    }
                 case .name: name = try readString()
                 case .sportType: sport = try readString()
                 case .type: type = try readString()
@@ -138,6 +143,22 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             id: id, name: name, sportType: sportType, type: type, startDate: startDate, startDateLocal: startLocal,
             localDay: localDay ?? startDay, timezone: timezone, movingTime: moving, elapsedTime: elapsed, distance: distance, totalElevationGain: elevation,
             gearID: gear, trainer: trainer, commute: commute, manual: manual)
+    }
+
+    /// A run of digits that fits an Int64 and is more than zero, consumed only when it is one.
+    private mutating func readPositiveInteger() -> Int64? {
+        var j = i, n: Int64 = 0
+        while j < b.count, b[j] >= 48, b[j] <= 57 {
+            let (times10, o1) = n.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(Int64(b[j] - 48))
+            if o1 || o2 { return nil }
+            n = sum
+            j += 1
+        }
+        if j == i || n == 0 || b[i] == 48 { return nil }
+        if j < b.count, b[j] == UInt8(ascii: ".") || b[j] == UInt8(ascii: "e") || b[j] == UInt8(ascii: "E") { return nil }
+        i = j
+        return n
     }
 
     private mutating func wrong(_ field: String, _ expected: String, at offset: Int) -> Bool {

@@ -37,7 +37,7 @@ enum FileDecoders {
         guard let list = r.stringList(node, "a sport type") else { return nil }
         for item in list where !knownSportTypes.contains(item.value) {
             let hint = closest(to: item.value, in: knownSportTypes).map { "; did you mean '\($0)'?" } ?? ""
-            r.diagnostics.append(.warning("unknown-sport-type", "'\(item.value)' is not a Strava sport type\(hint)",
+            r.diagnostics.append(.warning("unknown-sport-type", "'\(shown(item.value))' is not a Strava sport type\(hint)",
                                           at: item.location, help: "cycling types: \(cyclingSportTypes.joined(separator: ", "))"))
         }
         return list.map(\.value)

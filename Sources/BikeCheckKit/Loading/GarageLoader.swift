@@ -185,14 +185,12 @@ public enum GarageLoader {
 /// Reads a whole file, or nil when it cannot be read.
 func readBytes(_ path: String) -> [UInt8]? {
     // Regular files go straight into the array: through Data, every cache file was copied twice.
-    let fd = open(path, O_RDONLY)
+    // O_NONBLOCK: opening a named pipe must not wait for a writer; only regular files are read.
+    let fd = open(path, O_RDONLY | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return [UInt8](data)
-    }
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
     var failed = false
     let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, count in
         while count < buffer.count {

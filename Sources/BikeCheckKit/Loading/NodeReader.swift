@@ -52,8 +52,8 @@ struct NodeReader {
                 found.entries.append((key, entry))
             } else {
                 let suggestion = closest(to: key, in: allowed)
-                let message = suggestion.map { "unknown key '\(key)' in \(what); did you mean '\($0)'?" }
-                    ?? "unknown key '\(key)' in \(what)"
+                let message = suggestion.map { "unknown key '\(shown(key))' in \(what); did you mean '\($0)'?" }
+                    ?? "unknown key '\(shown(key))' in \(what)"
                 error("unknown-key", message, entry.key, help: "known keys: \(allowed.joined(separator: ", "))")
             }
         }
@@ -87,7 +87,14 @@ struct NodeReader {
 
     mutating func day(_ node: YAMLNode, _ what: String) -> Day? {
         guard let text = string(node, what) else { return nil }
-        if let day = Day(text) { return day }
+        if let day = Day(text) {
+            // Bicycles are younger than 1817; a year far outside that is a typo.
+            guard (1800...2200).contains(day.components.year) else {
+                error("bad-date", "'\(text)' is not a plausible date", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
+                return nil
+            }
+            return day
+        }
         if let (y, m, _) = Day.parts(of: text) {
             let why = (1...12).contains(m)
                 ? "\(monthNames[m - 1]) \(y) has \(Day.daysIn(month: m, year: y)) days"
@@ -101,7 +108,7 @@ struct NodeReader {
 
     /// A plain number from zero (or just above) up to `maximum`, which keeps every sum exact.
     mutating func number(_ node: YAMLNode, _ what: String, allowZero: Bool = true, maximum: Double = 1e9) -> Double? {
-        guard case .scalar(let s) = node, s.style == .plain, let value = Double(s.value) else {
+        guard case .scalar(let s) = node, s.style == .plain, let value = Double(s.value), !value.isNaN else {
             error("wrong-type", "\(what) should be a number, found \(node.kindDescription)", node, help: "write a plain number, e.g. 45.99")
             return nil
         }
@@ -204,6 +211,11 @@ struct NodeReader {
     }
 }
 
+/// User text as quoted in a message: cut to a readable length (the excerpt shows the rest).
+func shown(_ text: String) -> String {
+    text.count > 60 ? String(text.prefix(57)) + "…" : text
+}
+
 let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 
 func isIdentifier(_ text: String) -> Bool {
@@ -217,8 +229,10 @@ func closest(to word: String, in candidates: [String]) -> String? {
     var best: (String, Int)?
     for candidate in candidates {
         let c = Array(candidate.lowercased())
-        let d = editDistance(w, c)
         let limit = max(1, min(3, c.count / 3))
+        // Lengths this far apart cannot be within the limit; skip the quadratic distance.
+        guard abs(w.count - c.count) <= limit else { continue }
+        let d = editDistance(w, c)
         if d <= limit, best == nil || d < best!.1 { best = (candidate, d) }
     }
     return best?.0

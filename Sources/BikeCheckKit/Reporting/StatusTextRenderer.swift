@@ -1,3 +1,4 @@
+import Diagnostics
 /// Renders a status report as an aligned table per bike, most urgent first.
 public struct StatusTextRenderer: Sendable {
     public var colored: Bool
@@ -9,7 +10,7 @@ public struct StatusTextRenderer: Sendable {
         for bike in report.bikes { for i in bike.intervals { counts[i.state, default: 0] += 1 } }
         var out = "As of \(report.asOf): \(counts[.overdue] ?? 0) overdue, \(counts[.dueSoon] ?? 0) due soon, \(counts[.ok] ?? 0) ok\n"
         for bike in report.bikes {
-            out += "\n" + paint("\(bike.id) · \(bike.name)", "1") + (bike.retired.map { " (retired \($0))" } ?? "") + "\n"
+            out += "\n" + paint("\(bike.id) · \(bike.name.escapingControlCharacters())", "1") + (bike.retired.map { " (retired \($0))" } ?? "") + "\n"
             if bike.intervals.isEmpty {
                 out += "  no intervals: add a template or intervals to bikes/\(bike.id).yaml\n"
                 continue
@@ -41,7 +42,7 @@ public struct StatusTextRenderer: Sendable {
         var when: [String] = []
         if let since = i.since { when.append("since \(since)") } else { when.append("never done") }
         if let due = i.due { when.append("due ~\(due)") }
-        return [state, i.id, "\(Int((i.progress * 100).rounded(.down)))%", amount, i.task, when.joined(separator: ", ")]
+        return [state, i.id, "\(Int((i.progress * 100).rounded(.down)))%", amount, i.task.escapingControlCharacters(), when.joined(separator: ", ")]
     }
 
     private func format(_ v: Double) -> String {
