@@ -20,105 +20,13 @@ import sys
 END = dt.date(2026, 11, 15)
 SCHEMA = "# yaml-language-server: $schema=../../schemas/{}.schema.json\n"
 
-TEMPLATES = {
-    "road-basics": """name: Road bike basics
-description: Baseline schedule for a road or gravel bike.
-intervals:
-  chain-lube:
-    task: Clean and lube the chain
-    component: chain
-    every: 10 h
-  chain-replace:
-    task: Replace the chain (check wear at 0.5 %)
-    component: chain
-    replaces: chain
-    every: 3000 km
-  brake-pads:
-    task: Check brake pads, replace below 1 mm
-    every: 1500 km
-  tyres:
-    task: Replace tyres
-    component: tyres
-    replaces: tyres
-    every: [4000 km, 2 years]
-  bar-tape:
-    task: Replace bar tape
-    every: 12 months
-  full-service:
-    task: Full service (bearings, cables, torque check)
-    every: [100 h, 12 months]
-""",
-    "mtb-basics": """name: Mountain bike basics
-description: Drivetrain, brakes and pivots for a trail bike ridden in the wet.
-intervals:
-  chain-lube:
-    task: Clean and lube the chain
-    component: chain
-    every: 6 h
-  chain-replace:
-    task: Replace the chain
-    component: chain
-    replaces: chain
-    every: [1500 km, 60 h]
-  brake-pads:
-    task: Check brake pads, replace below 1 mm
-    every: 25 h
-  brake-bleed:
-    task: Bleed the brakes
-    every: 12 months
-  pivot-bearings:
-    task: Check and grease pivot bearings
-    every: [100 h, 12 months]
-""",
-    "fox-36": """name: Fox 36 fork
-description: Fox's published service intervals for the 36.
-intervals:
-  fork-lowers:
-    task: Fork lower leg service
-    component: fork
-    every: [125 h, 12 months]
-  fork-full:
-    task: Fork damper and air spring service
-    component: fork
-    every: [250 h, 24 months]
-""",
-    "fox-float-x": """name: Fox Float X shock
-description: Fox's published service intervals for the Float X rear shock.
-intervals:
-  shock-air-can:
-    task: Shock air can service
-    component: shock
-    every: [125 h, 12 months]
-  shock-full:
-    task: Shock damper rebuild
-    component: shock
-    every: [250 h, 24 months]
-""",
-    "ebike-drive": """name: E-bike drive unit
-description: A yearly dealer inspection; e-bike chains wear about twice as fast.
-intervals:
-  drive-inspection:
-    task: Dealer inspection and firmware update
-    every: [12 months, 5000 km]
-  chain-replace:
-    task: Replace the chain
-    component: chain
-    replaces: chain
-    every: 1500 km
-  chain-lube:
-    task: Clean and lube the chain
-    component: chain
-    every: 200 km
-""",
-    "tubeless": """name: Tubeless tyres
-description: Sealant dries out with time, not distance.
-intervals:
-  sealant:
-    task: Top up tubeless sealant
-    every: 3 months
-    due_soon: 70%
-""",
-}
+# The example garage's templates, so the benchmark rides the same schedules a rider would.
+EXAMPLE_TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "example-garage", "templates")
+TEMPLATES = {}
+for _name in sorted(os.listdir(EXAMPLE_TEMPLATES)):
+    if _name.endswith(".yaml"):
+        with open(os.path.join(EXAMPLE_TEMPLATES, _name), encoding="utf-8") as _f:
+            TEMPLATES[_name[:-5]] = _f.read()
 
 # kind: (templates, components, counted sport types, sports ridden with weights, km/h, climb m/km, names)
 KINDS = {
@@ -254,7 +162,7 @@ def main():
         f.write("counts: [Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide]\n")
     for name, body in TEMPLATES.items():
         with open(os.path.join(args.out, "templates", name + ".yaml"), "w", encoding="utf-8") as f:
-            f.write(SCHEMA.format("template") + body)
+            f.write(body)  # the example files already name their schema on the first line
 
     bikes = []
     for n in range(args.bikes):

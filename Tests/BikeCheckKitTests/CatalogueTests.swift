@@ -1,6 +1,7 @@
 import BikeCheckKit
 import Diagnostics
 import Foundation
+import TestSupport
 import Testing
 
 /// The golden catalogue of user-facing diagnostics: each `Catalogue/*.case` file holds the garage
@@ -98,24 +99,4 @@ struct CatalogueCase {
         }
         return out + Array(rest.utf8)
     }
-}
-
-/// A temporary folder, removed when the value is released.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func write(_ relative: String, _ bytes: [UInt8]) throws {
-        let file = url.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(bytes).write(to: file)
-    }
-
-    func write(_ relative: String, _ text: String) throws { try write(relative, Array(text.utf8)) }
 }

@@ -1,5 +1,6 @@
 import BikeCheckKit
 import Foundation
+import TestSupport
 import Testing
 
 /// Status numbers against answers worked out by hand.

@@ -2,22 +2,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// An empty temporary folder, removed when the test ends.
-final class TempFolder {
-    let root: URL
-    init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-init-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: root) }
-}
-
 @Suite struct InitEndToEndTests {
     @Test func initCreatesAGarageThatValidatesSilentlyWithTemplatesAndAGitignore() throws {
-        let folder = try TempFolder()
-        let r = try runBikecheck(["init", "garage", "--name", "Ma flotte"], in: folder.root)
+        let folder = try TemporaryFolder()
+        let r = try runBikecheck(["init", "garage", "--name", "Ma flotte"], in: folder.url)
         #expect(r.status == 0, "\(r.stderr)")
-        let root = folder.root.appendingPathComponent("garage")
+        let root = folder.url.appendingPathComponent("garage")
         let read = { (p: String) in try String(decoding: Data(contentsOf: root.appendingPathComponent(p)), as: UTF8.self) }
         #expect(try read("garage.yaml").contains("name: Ma flotte\n"))
         #expect(try read(".gitignore").contains("activities/\n.bikecheck/\n"))
@@ -25,7 +15,7 @@ final class TempFolder {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("templates/\(template).yaml").path), "\(template)")
         }
         #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("bikes").path))
-        let validate = try runBikecheck(["validate", "--garage", root.path], in: folder.root)
+        let validate = try runBikecheck(["validate", "--garage", root.path], in: folder.url)
         #expect(validate.status == 0, "\(validate.stderr)")
         #expect(validate.stderr.isEmpty, "\(validate.stderr)")
         let list = try runBikecheck(["template", "list"], in: root)
@@ -42,40 +32,40 @@ final class TempFolder {
     }
 
     @Test func initAcceptsAFolderHoldingAnIdenticalTemplateAndLeavesItAlone() throws {
-        let folder = try TempFolder()
-        #expect(try runBikecheck(["init", "first"], in: folder.root).status == 0)
-        let first = folder.root.appendingPathComponent("first"), second = folder.root.appendingPathComponent("second")
+        let folder = try TemporaryFolder()
+        #expect(try runBikecheck(["init", "first"], in: folder.url).status == 0)
+        let first = folder.url.appendingPathComponent("first"), second = folder.url.appendingPathComponent("second")
         try FileManager.default.createDirectory(at: second.appendingPathComponent("templates"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: first.appendingPathComponent("templates/road.yaml"),
                                          to: second.appendingPathComponent("templates/road.yaml"))
-        let r = try runBikecheck(["init", "second"], in: folder.root)
+        let r = try runBikecheck(["init", "second"], in: folder.url)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stderr.contains("changed while bikecheck was working"), "\(r.stderr)")
         #expect(try Data(contentsOf: second.appendingPathComponent("templates/road.yaml"))
             == Data(contentsOf: first.appendingPathComponent("templates/road.yaml")))
         #expect(FileManager.default.fileExists(atPath: second.appendingPathComponent("garage.yaml").path))
-        #expect(try runBikecheck(["validate", "--garage", second.path], in: folder.root).status == 0)
+        #expect(try runBikecheck(["validate", "--garage", second.path], in: folder.url).status == 0)
     }
 
     @Test func initWithCommitInAFreshRepositoryLeavesACleanTree() throws {
-        let folder = try TempFolder()
-        try git(["init", "--quiet"], in: folder.root)
-        try Data("notes\n".utf8).write(to: folder.root.appendingPathComponent(".gitignore"))
-        let r = try runBikecheck(["init", ".", "--commit"], in: folder.root, environment: gitAuthor)
+        let folder = try TemporaryFolder()
+        try git(["init", "--quiet"], in: folder.url)
+        try Data("notes\n".utf8).write(to: folder.url.appendingPathComponent(".gitignore"))
+        let r = try runBikecheck(["init", ".", "--commit"], in: folder.url, environment: gitAuthor)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try git(["status", "--porcelain"], in: folder.root).isEmpty)
-        #expect(try git(["log", "--format=%s"], in: folder.root) == "New bikecheck garage\n")
+        #expect(try git(["status", "--porcelain"], in: folder.url).isEmpty)
+        #expect(try git(["log", "--format=%s"], in: folder.url) == "New bikecheck garage\n")
         // An existing .gitignore keeps its lines and gains the missing ones.
-        let ignore = try String(decoding: Data(contentsOf: folder.root.appendingPathComponent(".gitignore")), as: UTF8.self)
+        let ignore = try String(decoding: Data(contentsOf: folder.url.appendingPathComponent(".gitignore")), as: UTF8.self)
         #expect(ignore == "notes\nactivities/\n.bikecheck/\n")
     }
 
     @Test func initDryRunShowsNewFilesAndCreatesNothing() throws {
-        let folder = try TempFolder()
-        let r = try runBikecheck(["init", "g", "--dry-run"], in: folder.root)
+        let folder = try TemporaryFolder()
+        let r = try runBikecheck(["init", "g", "--dry-run"], in: folder.url)
         #expect(r.status == 0)
         #expect(r.stdout.contains("--- /dev/null\n+++ b/garage.yaml\n"))
-        #expect(!FileManager.default.fileExists(atPath: folder.root.appendingPathComponent("g").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("g").path))
     }
 }
 
@@ -218,8 +208,8 @@ final class TempFolder {
 
 @Suite struct WrittenFilesMatchTheirSchemasTests {
     @Test func everyFileTheWriteCommandsCreateMatchesTheSchemaItsModelineNames() throws {
-        let folder = try TempFolder()
-        let root = folder.root
+        let folder = try TemporaryFolder()
+        let root = folder.url
         #expect(try runBikecheck(["init", "."], in: root).status == 0)
         #expect(try runBikecheck(["bike", "add", "grail", "--name", "Grail: 2024", "--strava", "b77", "--template", "gravel"], in: root).status == 0)
         #expect(try runBikecheck(["done", "grail", "chain-lube", "--date", "2026-11-01", "--cost", "3", "--note", "yes"], in: root).status == 0)

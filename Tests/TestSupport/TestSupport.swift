@@ -85,3 +85,23 @@ public func checkJSONSchema(_ arguments: [String], in directory: URL) throws -> 
     }
     return result
 }
+
+/// A temporary folder, removed when the value is released.
+public final class TemporaryFolder {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    public func write(_ relative: String, _ bytes: [UInt8]) throws {
+        let file = url.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: file)
+    }
+
+    public func write(_ relative: String, _ text: String) throws { try write(relative, Array(text.utf8)) }
+}
