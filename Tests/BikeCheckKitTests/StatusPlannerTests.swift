@@ -3,9 +3,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Status numbers against answers worked out by hand.
+/// Status numbers against answers worked out by hand. Every answer is computed twice, from whole
+/// activities and from the compact summaries the binary reads, and the two must agree.
 @Suite struct StatusPlannerTests {
-    /// Writes a garage, loads it with the real pipeline and plans status as of `asOf`.
+    /// Writes a garage, loads it with the real pipeline and plans status as of `asOf`, through
+    /// both ways of reading the cache.
     func status(
         files: [String: String], activities: [Activity] = [], asOf: String, only: [String] = []
     ) throws -> StatusReport {
@@ -18,12 +20,51 @@ import Testing
         let loaded = GarageLoader.load(at: folder.url.path)
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
         let day = try #require(Day(asOf))
-        return StatusPlanner(asOf: day).plan(loaded.garage, activities: loaded.activities, only: only.map(BikeID.init))
+        let viaActivities = StatusPlanner(asOf: day).plan(loaded.garage, activities: loaded.activities, only: only.map(BikeID.init))
+        // What `bikecheck status` runs: the summaries read straight from the cache files.
+        let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
+        let viaSummaries = StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: only.map(BikeID.init))
+        #expect(viaSummaries == viaActivities, "the summary path and the full path disagree")
+        return viaSummaries
     }
 
-    func ride(_ id: Int64, _ date: String, hours: Double, km: Double, gear: String? = "b1", sport: String = "Ride") -> Activity {
+    func ride(_ id: Int64, _ date: String, hours: Double, km: Double, gear: String? = "b1", sport: String = "Ride", trainer: Bool = false) -> Activity {
         Activity(id: id, name: "ride \(id)", sportType: sport, startDate: date + "T08:00:00Z", startDateLocal: date + "T09:00:00Z",
-                 movingTime: Int(hours * 3600), elapsedTime: Int(hours * 3600), distance: km * 1000, gearID: gear)
+                 movingTime: Int(hours * 3600), elapsedTime: Int(hours * 3600), distance: km * 1000, gearID: gear, trainer: trainer)
+    }
+
+    @Test func ridesOnATrainerCountOnlyWhereTheGarageOrTheBikeSaysSo() throws {
+        let activities = [ride(1, "2026-02-01", hours: 2, km: 60), ride(2, "2026-02-02", hours: 1, km: 30, trainer: true)]
+        let bike = "name: A\nstrava: b1\nbought: 2026-01-01\nintervals:\n  tyres:\n    task: Check the tyres\n    every: 10 h\n"
+        let outdoors = try status(files: ["bikes/a.yaml": bike], activities: activities, asOf: "2026-03-01")
+        #expect(try interval(outdoors, "a", "tyres").usage == Usage(movingTime: 2 * 3600, distance: 60_000, days: 59, rides: 1))
+
+        let garageWide = try status(files: ["garage.yaml": "trainer: true\n", "bikes/a.yaml": bike], activities: activities, asOf: "2026-03-01")
+        #expect(try interval(garageWide, "a", "tyres").usage.rides == 2)
+
+        // The bike's own setting wins over the garage's, both ways.
+        let bikeOnly = try status(files: ["bikes/a.yaml": bike + "trainer: true\n"], activities: activities, asOf: "2026-03-01")
+        #expect(try interval(bikeOnly, "a", "tyres").usage.movingTime == 3 * 3600)
+        let bikeOff = try status(files: ["garage.yaml": "trainer: true\n", "bikes/a.yaml": bike + "trainer: false\n"],
+                                 activities: activities, asOf: "2026-03-01")
+        #expect(try interval(bikeOff, "a", "tyres").usage.movingTime == 2 * 3600)
+
+        // A VirtualRide is indoors by nature: listing it in counts is the rider saying so.
+        let zwift = ride(3, "2026-02-03", hours: 1.5, km: 45, sport: "VirtualRide", trainer: true)
+        let virtual = try status(files: ["bikes/a.yaml": bike + "counts: [Ride, VirtualRide]\n"], activities: activities + [zwift], asOf: "2026-03-01")
+        #expect(try interval(virtual, "a", "tyres").usage.movingTime == 3.5 * 3600)
+    }
+
+    @Test func aRetiredBikesCalendarStopsOnTheDayItWasRetired() throws {
+        let bike = "name: A\nstrava: b1\nbought: 2026-01-01\nretired: 2026-03-01\nintervals:\n  service:\n    task: Service\n    every: [100 h, 6 months]\n"
+        let report = try status(files: ["bikes/a.yaml": bike], activities: [ride(1, "2026-02-01", hours: 10, km: 300)],
+                                asOf: "2026-12-01", only: ["a"])
+        let s = try interval(report, "a", "service")
+        // 59 days from 1 January to 1 March of the 181 until 1 July, not 334 days (overdue).
+        #expect(s.usage.days == 59)
+        #expect(abs(s.limits[1].progress - 0.3260) < 1e-4)
+        #expect(s.state == .ok)
+        #expect(s.due == nil && s.limits.allSatisfy { $0.due == nil }, "nothing is forecast for a retired bike")
     }
 
     func interval(_ report: StatusReport, _ bike: String, _ id: String) throws -> IntervalStatus {

@@ -10,6 +10,8 @@ public struct ActivitySummary: Sendable, Equatable {
     public var gear: Int32
     /// Index of the sport type in `ActivitySummaries.strings`.
     public var sport: Int32
+    /// Ridden on a trainer (Strava's `trainer`): counts only where the garage or bike says so.
+    public var trainer: Bool = false
     /// Seconds, whole as in `Activity.movingTime`.
     public var movingTime: Double
     /// Metres.
@@ -35,7 +37,7 @@ public struct ActivitySummaries: Sendable {
         }
         for a in activities {
             guard let day = a.localDay else { continue }
-            records.append(ActivitySummary(id: a.id, day: Int32(day.ordinal), gear: a.gearID.map(symbol) ?? -1, sport: symbol(a.sportType),
+            records.append(ActivitySummary(id: a.id, day: Int32(day.ordinal), gear: a.gearID.map(symbol) ?? -1, sport: symbol(a.sportType), trainer: a.trainer,
                                            movingTime: Double(a.movingTime), distance: a.distance))
         }
     }
@@ -190,7 +192,7 @@ struct SummaryBuilder: ActivityRecordBuilder {
 
     mutating func record(_ f: ActivityFields) -> ActivitySummary {
         ActivitySummary(id: f.id, day: Int32(truncatingIfNeeded: f.localDay.ordinal), gear: f.gearID.map { symbol($0) } ?? -1,
-                               sport: symbol(f.sportType), movingTime: Double(Int(f.movingTime)), distance: f.distance)
+                               sport: symbol(f.sportType), trainer: f.trainer, movingTime: Double(Int(f.movingTime)), distance: f.distance)
     }
 }
 

@@ -11,7 +11,21 @@ enum Checks {
                                 help: "check the year and month; services are recorded when they are done"))
         }
         for bike in bikes {
-            for entry in bike.log { future(entry.date, "log entry", at: entry.dateLocation) }
+            for entry in bike.log {
+                future(entry.date, "log entry", at: entry.dateLocation)
+                // A service before the bike was bought is almost always a slip of the year or the
+                // month; it would also move the anchor of a part back before the bike existed.
+                if let bought = bike.bought, entry.date < bought {
+                    out.append(.warning("log-before-bought", "log entry \(entry.date) is before bike '\(bike.id)' was bought (\(bought))",
+                                        at: entry.dateLocation, notes: [.init("bought here", at: bike.fieldLocations["bought"] ?? bike.location)],
+                                        help: "check the year and month of the entry, or the 'bought' date"))
+                }
+                if let retired = bike.retired, entry.date > retired, entry.date <= today {
+                    out.append(.warning("log-after-retired", "log entry \(entry.date) is after bike '\(bike.id)' was retired (\(retired))",
+                                        at: entry.dateLocation, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
+                                        help: "check the date of the entry, or the 'retired' date; status stops counting on the day a bike is retired"))
+                }
+            }
             if let bought = bike.bought, let retired = bike.retired, retired < bought {
                 out.append(.warning("retired-before-bought", "bike '\(bike.id)' is retired (\(retired)) before it was bought (\(bought))",
                                     at: bike.fieldLocations["retired"] ?? bike.location, help: "check the dates of 'bought' and 'retired'"))

@@ -3,8 +3,8 @@ import LocatedYAML
 
 /// Turns each kind of garage file from a located tree into model values.
 enum FileDecoders {
-    static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "strava"]
-    static let bikeKeys = ["name", "strava", "bought", "retired", "templates", "counts", "components", "intervals", "log", "notes"]
+    static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "trainer", "strava"]
+    static let bikeKeys = ["name", "strava", "bought", "retired", "templates", "counts", "trainer", "components", "intervals", "log", "notes"]
     static let componentKeys = ["name", "installed", "hours", "distance", "rides", "notes"]
     static let intervalKeys = ["task", "component", "replaces", "every", "due_soon", "notes"]
     static let templateKeys = ["name", "description", "source", "intervals"]
@@ -26,6 +26,7 @@ enum FileDecoders {
         if let e = f["currency"] { settings.currency = r.string(e.value, "currency") }
         if let e = f["due_soon"], let v = r.fraction(e.value, "due_soon") { settings.dueSoon = v }
         if let e = f["counts"], let list = sportTypes(e.value, &r) { settings.counts = list }
+        if let e = f["trainer"], let v = r.bool(e.value, "trainer") { settings.trainer = v }
         if let e = f["strava"], let sm = r.mapping(e.value, "strava") {
             let sf = r.fields(sm, of: "strava settings", allowed: ["client_id"])
             if let c = sf["client_id"] { settings.stravaClientID = r.string(c.value, "client_id") }
@@ -63,6 +64,7 @@ enum FileDecoders {
             bike.templates = list.map { Located(TemplateID($0.value), at: $0.location) }
         }
         if let e = f["counts"] { bike.counts = sportTypes(e.value, &r) }
+        if let e = f["trainer"] { bike.trainer = r.bool(e.value, "trainer") }
         if let e = f["components"], !r.isNull(e.value), let cm = r.mapping(e.value, "components") {
             for entry in cm.entries {
                 guard let key = entry.keyText else { continue }

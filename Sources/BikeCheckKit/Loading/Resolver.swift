@@ -16,8 +16,12 @@ struct Resolver {
         // Template intervals in the order the bike lists its templates; the bike overrides by id.
         var order: [IntervalID] = []
         var merged: [IntervalID: (spec: IntervalSpec, template: TemplateID?)] = [:]
+        // An unknown template is the one root cause: the intervals it would have brought are not
+        // reported again as unknown overrides or unknown log entries.
+        var missingTemplate = false
         for ref in bike.templates {
             guard let template = templates[ref.value] else {
+                missingTemplate = true
                 let hint = closest(to: ref.value.rawValue, in: templates.keys.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
                 diagnostics.append(.error("unknown-template", "unknown template '\(ref.value)'\(hint)", at: ref.location,
                                           help: templates.isEmpty ? "add templates/\(ref.value).yaml"
@@ -29,13 +33,23 @@ struct Resolver {
                 merged[spec.id] = (spec, template.id)
             }
         }
+        let templateIntervals = order
+        var misspelled: Set<IntervalID> = []
         for spec in bike.intervals {
             if let base = merged[spec.id] {
                 merged[spec.id] = (override(base.spec, with: spec), base.template)
-            } else {
-                order.append(spec.id)
-                merged[spec.id] = (spec, nil)
+                continue
             }
+            if !missingTemplate, let problem = unmatchedOverride(spec, bike: bike, templateIntervals: templateIntervals) {
+                diagnostics.append(problem)
+                if problem.severity == .error {
+                    // Its id stays known, so log entries naming it are not blamed a second time.
+                    misspelled.insert(spec.id)
+                    continue
+                }
+            }
+            order.append(spec.id)
+            merged[spec.id] = (spec, nil)
         }
 
         var intervals: [ResolvedInterval] = []
@@ -67,8 +81,8 @@ struct Resolver {
                 limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template))
         }
 
-        let known = Set(order)
-        for entry in bike.log {
+        let known = Set(order).union(misspelled)
+        for entry in bike.log where !missingTemplate {
             for done in entry.done where !known.contains(done.value) {
                 let hint = closest(to: done.value.rawValue, in: order.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
                 diagnostics.append(.error("unknown-interval", "unknown interval '\(done.value)' for bike '\(bike.id)'\(hint)",
@@ -77,7 +91,27 @@ struct Resolver {
                                               : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
             }
         }
-        return ResolvedBike(bike: bike, intervals: intervals, counts: Set(bike.counts ?? settings.counts))
+        return ResolvedBike(bike: bike, intervals: intervals, counts: Set(bike.counts ?? settings.counts),
+                            trainer: bike.trainer ?? settings.trainer)
+    }
+
+    /// A bike interval that no template of the bike has, but whose id is a likely typo of one of
+    /// theirs. Without a task it can only have been meant as an override (a task-less interval
+    /// would otherwise be a new one named after the typo, and the override silently lost), so it
+    /// is an error; with a task it is the bike's own, and only a single slip is worth a warning.
+    private func unmatchedOverride(_ spec: IntervalSpec, bike: Bike, templateIntervals: [IntervalID]) -> Diagnostic? {
+        guard let near = closest(to: spec.id.rawValue, in: templateIntervals.map(\.rawValue)) else { return nil }
+        if spec.task == nil {
+            return .error("unknown-override", "interval '\(spec.id)' overrides nothing: no template of bike '\(bike.id)' has it; did you mean '\(near)'?",
+                          at: spec.location,
+                          help: "write '\(near):' to override the template's interval, or add 'task:' to make '\(spec.id)' the bike's own")
+        }
+        // With a task it may well be a second interval of its own ("brake-pads-rear"): only a
+        // single slip (a letter added, dropped, changed or two swapped) reads as a typo.
+        guard editDistance(Array(spec.id.rawValue.lowercased()), Array(near.lowercased())) <= 1 else { return nil }
+        return .warning("likely-override", "interval '\(spec.id)' is the bike's own, not an override of the template's '\(near)'",
+                        at: spec.location,
+                        help: "if it was meant to change the template's interval, write '\(near):'; else rename it so the two are not confused")
     }
 
     private func override(_ base: IntervalSpec, with bike: IntervalSpec) -> IntervalSpec {

@@ -47,6 +47,9 @@ public struct GarageSettings: Sendable {
     public var dueSoon: Double = 0.8
     /// Sport types that count toward wear, unless a bike says otherwise.
     public var counts: [String] = GarageSettings.defaultCounts
+    /// Whether rides on a trainer (Strava's `trainer: true`) wear a bike, unless it says otherwise.
+    /// Off by default: an indoor ride does not wear tyres, brakes or suspension as a ride outside does.
+    public var trainer = false
     public var stravaClientID: String?
 
     public static let defaultCounts = ["EBikeRide", "EMountainBikeRide", "GravelRide", "MountainBikeRide", "Ride"]
@@ -110,6 +113,8 @@ public struct Bike: Sendable {
     public var templates: [Located<TemplateID>]
     /// Sport types that count toward wear; nil means the garage's.
     public var counts: [String]?
+    /// Whether rides on a trainer count for this bike; nil means the garage's.
+    public var trainer: Bool?
     public var components: [Component]
     public var intervals: [IntervalSpec]
     public var log: [LogEntry]
@@ -149,6 +154,8 @@ public struct ResolvedBike: Sendable {
     public var bike: Bike
     public var intervals: [ResolvedInterval]
     public var counts: Set<String>
+    /// Whether rides on a trainer count.
+    public var trainer = false
 }
 
 /// A whole garage, loaded and resolved.

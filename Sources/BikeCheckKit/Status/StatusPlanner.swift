@@ -53,14 +53,18 @@ public struct StatusPlanner: Sendable {
         // by index in `summaries.strings`: no String is hashed or compared per activity.
         var bikesOfGear = [[Int]](repeating: [], count: summaries.strings.count)
         var counted = [[Bool]](repeating: [], count: chosen.count)
+        // Rides on a trainer count only where the rider says so: `trainer: true`, or, for
+        // VirtualRide (indoor by nature), listing it in `counts`.
+        var countedIndoors = [[Bool]](repeating: [], count: chosen.count)
         for (k, resolved) in chosen.enumerated() {
             guard let gear = resolved.bike.strava?.value, let g = summaries.strings.firstIndex(of: gear) else { continue }
             bikesOfGear[g].append(k)
             counted[k] = summaries.strings.map(resolved.counts.contains)
+            countedIndoors[k] = summaries.strings.map { resolved.counts.contains($0) && (resolved.trainer || $0 == "VirtualRide") }
         }
         var rides = [[(day: Int, time: Double, distance: Double)]](repeating: [], count: chosen.count)
         for a in summaries.records where a.gear >= 0 && a.day != Int32.min {
-            for k in bikesOfGear[Int(a.gear)] where counted[k][Int(a.sport)] {
+            for k in bikesOfGear[Int(a.gear)] where a.trainer ? countedIndoors[k][Int(a.sport)] : counted[k][Int(a.sport)] {
                 rides[k].append((Int(a.day), a.movingTime, a.distance))
             }
         }
@@ -74,10 +78,21 @@ public struct StatusPlanner: Sendable {
                 rides.append((r.date.ordinal, r.movingTime, r.distance))
             }
             let ledger = RideLedger(rides)
-            let pace = recentPace(ledger)
-            let services = Services(of: resolved, asOf: asOf)
-            let intervals = resolved.intervals.map { status(of: $0, bike: bike, services: services, ledger: ledger, pace: pace) }
-                .sorted { $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id }
+            // A retired bike's clock stops on the day it was retired: calendar limits do not keep
+            // running on a bike nobody rides, and nothing is forecast for it.
+            var planner = self
+            let stopped = bike.retired.map { $0 < asOf } ?? false
+            if stopped, let retired = bike.retired { planner.asOf = retired }
+            let pace = planner.recentPace(ledger)
+            let services = Services(of: resolved, asOf: planner.asOf)
+            let intervals = resolved.intervals.map { interval -> IntervalStatus in
+                var s = planner.status(of: interval, bike: bike, services: services, ledger: ledger, pace: pace)
+                if stopped {
+                    s.due = nil
+                    for k in s.limits.indices { s.limits[k].due = nil }
+                }
+                return s
+            }.sorted { $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id }
             return BikeStatus(id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals)
         }
         return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes)

@@ -68,6 +68,11 @@ public enum EmbeddedSchemas {
         ]
       ]
     },
+    "trainer": {
+      "description": "Whether rides on a trainer (Strava's trainer: true) wear a bike, for bikes that do not say otherwise. Default false: an indoor ride does not wear tyres, brakes or suspension.",
+      "markdownDescription": "Whether rides on a trainer (Strava's `trainer: true`) wear a bike, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension.",
+      "type": "boolean"
+    },
     "strava": {
       "description": "Strava settings.",
       "markdownDescription": "Strava settings.",
@@ -281,6 +286,11 @@ public enum EmbeddedSchemas {
           "GravelRide"
         ]
       ]
+    },
+    "trainer": {
+      "description": "Whether rides on a trainer (Strava's trainer: true) count for this bike (default: trainer in garage.yaml, else false).",
+      "markdownDescription": "Whether rides on a trainer (Strava's `trainer: true`) count for this bike (default: `trainer` in `garage.yaml`, else `false`).",
+      "type": "boolean"
     },
     "components": {
       "description": "Parts whose life is tracked, by id (letters, digits, -, _, .), e.g. chain:.",
