@@ -316,6 +316,13 @@ private struct Composer {
                           help: "write 'key: value', or indent a continuation line under its key"))
             return
         }
+        // An unclosed quote or bracket is noticed lines later, where the text stops making sense;
+        // the rider has to edit the opening one, so that is where the error points.
+        if let context, let opener = unclosedOpener(context: context, at: position(parser.context_mark)) {
+            report(.error("yaml-syntax", opener.message, at: location(SourceRange(at: opener.at)),
+                          notes: [.init("YAML noticed it here", at: location(SourceRange(at: at)))], help: opener.help))
+            return
+        }
         var message = problem
         if let context {
             message += " " + context
@@ -328,6 +335,23 @@ private struct Composer {
             ? "remove the invisible control character here (often pasted in from a web page or a PDF)"
             : "check the indentation and punctuation near here: 'key: value', '- item', matching quotes and brackets"
         report(.error("yaml-syntax", message, at: location(SourceRange(at: at)), help: help))
+    }
+
+    /// What to say about a quote, `[` or `{` that libyaml found unclosed, in the rider's words.
+    private func unclosedOpener(context: String, at start: SourcePosition) -> (message: String, help: String, at: SourcePosition)? {
+        guard start.offset < source.bytes.count else { return nil }
+        let opener = source.bytes[start.offset]
+        switch (context, opener) {
+        case ("while scanning a quoted scalar", UInt8(ascii: "\"")), ("while scanning a quoted scalar", UInt8(ascii: "'")):
+            let quote = opener == UInt8(ascii: "'") ? "'" : "\""
+            return ("this \(quote) quote is never closed", "end the text with \(quote) on the same line, or leave the quotes out", start)
+        case ("while parsing a flow sequence", UInt8(ascii: "[")):
+            return ("this '[' is never closed", "end the list with ']' on the same line, e.g. done: [chain-lube, brake-bleed]", start)
+        case ("while parsing a flow mapping", UInt8(ascii: "{")):
+            return ("this '{' is never closed", "end it with '}' on the same line, e.g. {date: 2025-11-12, bike: grail, time: 1h30}", start)
+        default:
+            return nil
+        }
     }
 
     private func isBlank() -> Bool {

@@ -70,11 +70,15 @@ import Testing
         #expect(d.location.range?.start.column == 8)
     }
 
-    @Test func anErrorAtTheEndOfAFileWithoutAFinalNewlineIsOnItsLastLine() throws {
+    @Test func anUnclosedBracketAtTheEndOfAFileWithoutAFinalNewlineIsShownWhereItOpens() throws {
         let doc = parse("name: X\ncounts: [Ride")
         let d = try #require(doc.diagnostics.first)
+        #expect(d.message == "this '[' is never closed")
         #expect(d.location.range?.start.line == 2)
-        #expect(d.location.range?.start.column == 14)
+        #expect(d.location.range?.start.column == 9)
+        // Where YAML noticed: the end of the file, still on its last line.
+        let noticed = try #require(d.notes.first?.location.range?.start)
+        #expect(noticed.line == 2 && noticed.column == 14)
     }
 
     @Test func quotedAndBlockScalarsKeepTheirStyle() throws {

@@ -50,6 +50,7 @@ enum FileDecoders {
         var bike = Bike(id: id, name: id.rawValue, templates: [], components: [], intervals: [], log: [],
                         location: r.location(root))
         bike.fieldLocations = Dictionary(f.entries.map { ($0.key, r.location($0.entry.value)) }) { _, last in last }
+        bike.misspelledKeys = f.misspelled
         if let e = f["name"], let name = r.string(e.value, "the bike's name") { bike.name = name }
         if let e = f["strava"], let gear = r.string(e.value, "the Strava gear id") {
             bike.strava = Located(gear, at: r.location(e.value))

@@ -68,6 +68,7 @@ public enum GarageLoader {
         // Resolve and check.
         var resolver = Resolver(settings: settings, templates: templates)
         let resolved = bikes.map { resolver.resolve($0) }
+        resolver.reportTemplateGaps()
         resolver.checkGearIDs(bikes)
         resolver.checkRides(rides, bikes: bikes)
         diagnostics += resolver.diagnostics

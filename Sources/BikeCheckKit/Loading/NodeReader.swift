@@ -5,6 +5,9 @@ import LocatedYAML
 /// thousands of mappings: a scan costs less than building and hashing a Dictionary for each.
 struct Fields {
     fileprivate(set) var entries: [(key: String, entry: YAMLEntry)] = []
+    /// Known keys that were written misspelled (`compnents:`): already reported once, so nothing
+    /// that follows from their absence is reported again.
+    fileprivate(set) var misspelled: Set<String> = []
 
     /// The last entry with this key, as when the entries were put in a Dictionary one by one.
     subscript(key: String) -> YAMLEntry? { entries.last { $0.key == key }?.entry }
@@ -52,12 +55,13 @@ struct NodeReader {
                 found.entries.append((key, entry))
             } else {
                 let suggestion = closest(to: key, in: allowed)
+                if let suggestion { found.misspelled.insert(suggestion) }
                 let message = suggestion.map { "unknown key '\(shown(key))' in \(what); did you mean '\($0)'?" }
                     ?? "unknown key '\(shown(key))' in \(what)"
                 error("unknown-key", message, entry.key, help: "known keys: \(allowed.joined(separator: ", "))")
             }
         }
-        for key in required where found[key] == nil {
+        for key in required where found[key] == nil && !found.misspelled.contains(key) {
             let node = owner ?? .mapping(m)
             let at = SourceRange(at: node.range.start)
             diagnostics.append(.error("missing-key", "\(what) is missing required key '\(key)'", at: location(at),

@@ -7,6 +7,16 @@ struct Resolver {
     let templates: [TemplateID: Template]
     var diagnostics: [Diagnostic] = []
 
+    /// A component a template's interval tracks that a bike using the template does not list.
+    struct TemplateGap: Hashable {
+        var template: TemplateID
+        var interval: IntervalID
+        var component: ComponentID
+    }
+    /// Each gap with the bikes it was found on: where they use the template, their nearest
+    /// component id, and where the template names the component.
+    private var templateGaps: [TemplateGap: [(bike: BikeID, at: SourceLocation, near: String?, named: SourceLocation)]] = [:]
+
     init(settings: GarageSettings, templates: [Template]) {
         self.settings = settings
         self.templates = Dictionary(templates.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -18,7 +28,7 @@ struct Resolver {
         var merged: [IntervalID: (spec: IntervalSpec, template: TemplateID?)] = [:]
         // An unknown template is the one root cause: the intervals it would have brought are not
         // reported again as unknown overrides or unknown log entries.
-        var missingTemplate = false
+        var missingTemplate = bike.misspelledKeys.contains("templates")
         for ref in bike.templates {
             guard let template = templates[ref.value] else {
                 missingTemplate = true
@@ -56,15 +66,18 @@ struct Resolver {
         let componentIDs = bike.components.map(\.id.rawValue)
         for id in order {
             guard let (spec, template) = merged[id] else { continue }
-            for ref in [spec.component, spec.replaces].compactMap({ $0 }) where bike.component(ref.value) == nil {
+            // One report per missing component and interval (`component:` and `replaces:` often name
+            // the same one), and none when `components:` itself was misspelled.
+            var reported: Set<ComponentID> = []
+            for ref in [spec.component, spec.replaces].compactMap({ $0 })
+            where bike.component(ref.value) == nil && !bike.misspelledKeys.contains("components") && reported.insert(ref.value).inserted {
                 let hint = closest(to: ref.value.rawValue, in: componentIDs).map { "; did you mean '\($0)'?" } ?? ""
                 if let template {
+                    // Decided once every bike is resolved: a typo in the template is the
+                    // template's to fix, not every bike's.
                     let at = bike.templates.first { $0.value == template }?.location ?? bike.location
-                    diagnostics.append(.warning(
-                        "unknown-component",
-                        "interval '\(id)' of template '\(template)' tracks component '\(ref.value)', which bike '\(bike.id)' does not list\(hint)",
-                        at: at, notes: [.init("the template names it here", at: ref.location)],
-                        help: "add '\(ref.value):' under components with its install date, so its life is counted from then"))
+                    templateGaps[TemplateGap(template: template, interval: id, component: ref.value), default: []]
+                        .append((bike.id, at, closest(to: ref.value.rawValue, in: componentIDs), ref.location))
                 } else {
                     diagnostics.append(.error(
                         "unknown-component", "unknown component '\(ref.value)' in interval '\(id)'\(hint)", at: ref.location,
@@ -82,7 +95,7 @@ struct Resolver {
         }
 
         let known = Set(order).union(misspelled)
-        for entry in bike.log where !missingTemplate {
+        for entry in bike.log where !missingTemplate && !bike.misspelledKeys.contains("intervals") {
             for done in entry.done where !known.contains(done.value) {
                 let hint = closest(to: done.value.rawValue, in: order.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
                 diagnostics.append(.error("unknown-interval", "unknown interval '\(done.value)' for bike '\(bike.id)'\(hint)",
@@ -93,6 +106,32 @@ struct Resolver {
         }
         return ResolvedBike(bike: bike, intervals: intervals, counts: Set(bike.counts ?? settings.counts),
                             trainer: bike.trainer ?? settings.trainer)
+    }
+
+    /// Reports the components templates track that their bikes do not list. When a bike lists a
+    /// near spelling, the template most likely has a typo: that is said once, at the template,
+    /// not blamed on every bike (whose help would tell it to copy the typo). Otherwise each bike
+    /// that lacks the part is told to add it.
+    mutating func reportTemplateGaps() {
+        for (gap, bikes) in templateGaps.sorted(by: { ($0.key.template, $0.key.interval, $0.key.component) < ($1.key.template, $1.key.interval, $1.key.component) }) {
+            if let near = bikes.compactMap(\.near).first {
+                let users = bikes.map(\.bike.rawValue).joined(separator: ", ")
+                diagnostics.append(.warning(
+                    "unknown-component",
+                    "interval '\(gap.interval)' of template '\(gap.template)' tracks component '\(gap.component)', which its bikes do not list (\(users)); did you mean '\(near)'?",
+                    at: bikes[0].named, notes: bikes.map { .init("bike '\($0.bike)' uses the template here", at: $0.at) },
+                    help: "correct the component's name in the template"))
+                continue
+            }
+            for b in bikes {
+                diagnostics.append(.warning(
+                    "unknown-component",
+                    "interval '\(gap.interval)' of template '\(gap.template)' tracks component '\(gap.component)', which bike '\(b.bike)' does not list",
+                    at: b.at, notes: [.init("the template names it here", at: b.named)],
+                    help: "add '\(gap.component):' under components with its install date, so its life is counted from then"))
+            }
+        }
+        templateGaps = [:]
     }
 
     /// A bike interval that no template of the bike has, but whose id is a likely typo of one of

@@ -121,6 +121,9 @@ public struct Bike: Sendable {
     public var location: SourceLocation
     /// Where each top-level key's value was written, for diagnostics about it.
     public var fieldLocations: [String: SourceLocation] = [:]
+    /// Top-level keys written misspelled (already reported): what they would have held is not
+    /// reported missing again.
+    public var misspelledKeys: Set<String> = []
 
     public func component(_ id: ComponentID) -> Component? { components.first { $0.id == id } }
 }
