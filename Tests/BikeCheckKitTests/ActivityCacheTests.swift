@@ -110,9 +110,25 @@ import Testing
         #expect(decoded.activities.map(\.id) == [9_007_199_254_740_993, 1_000_000_000_000_000_009])
     }
 
-    @Test(arguments: ["0", "-3", "1.5", "1e3", "99999999999999999999", "012"])
+    @Test(arguments: ["0", "-3", "1.5", "1e3", "99999999999999999999"])
     func idsThatAreNotPositiveWholeNumbersAreReported(_ id: String) {
         let json = "[{\"distance\":1,\"id\":\(id),\"moving_time\":1,\"sport_type\":\"Ride\",\"start_date\":\"2025-10-01T08:00:00Z\"}]"
         #expect(ActivityCacheFormat.decode(Array(json.utf8), path: "a.json").diagnostics.map(\.id).contains("cache-bad-field"))
+    }
+
+    /// JSON's number grammar, held exactly: what Foundation refuses, the cache reader refuses.
+    @Test(arguments: [("id", "012"), ("moving_time", "032"), ("distance", "1."), ("distance", "1e"), ("distance", "-"),
+                      ("distance", ".5"), ("distance", "+1"), ("extra", "[1 2]"), ("extra", "{\"a\" 1}"), ("extra", "[1}"), ("extra", "{\"a\":1,}"), ("extra", "[,1]")])
+    func numbersAndValuesThatAreNotJSONAreSyntaxErrors(_ key: String, _ value: String) {
+        var fields = ["distance": "1", "id": "7", "moving_time": "1", "sport_type": "\"Ride\"", "start_date": "\"2025-10-01T08:00:00Z\""]
+        fields[key] = value
+        let json = "[{" + fields.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}]"
+        #expect(ActivityCacheFormat.decode(Array(json.utf8), path: "a.json").diagnostics.map(\.id) == ["cache-syntax"], "\(json)")
+    }
+
+    @Test func longNumbersAreCorrectlyRounded() {
+        let json = "[{\"distance\":113404.49223372036854775808,\"id\":7,\"moving_time\":1,\"sport_type\":\"Ride\",\"start_date\":\"2025-10-01T08:00:00Z\"}]"
+        let decoded = ActivityCacheFormat.decode(Array(json.utf8), path: "a.json")
+        #expect(decoded.activities.first?.distance == Double("113404.49223372036854775808"))
     }
 }

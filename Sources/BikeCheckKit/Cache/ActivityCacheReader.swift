@@ -294,47 +294,55 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         return control || hasZeroByte(v ^ (ones &* 0x22)) || hasZeroByte(v ^ (ones &* 0x5C))
     }
 
+    /// A JSON number, exactly as RFC 8259 writes them (no leading zeros, no `1.`, no bare
+    /// exponent) and correctly rounded: the fast path only where it is exact (at most 15
+    /// significant digits, a power of ten up to 22), the standard library's parser elsewhere.
     private mutating func readNumber() throws -> Double? {
         if peek() == UInt8(ascii: "n"), matchLiteral("null") { return nil }
         let start = i
+        func isDigit(_ k: Int) -> Bool { k < b.count && b[k] >= 48 && b[k] <= 57 }
         var negative = false
         if peek() == UInt8(ascii: "-") { negative = true; i += 1 }
         var mantissa: UInt64 = 0
         var digits = 0, exponent = 0
         var j = i
-        while j < b.count, b[j] >= 48, b[j] <= 57 {
+        guard isDigit(j) else { fail("expected a number", at: start); throw Failure() }
+        if b[j] == 48, isDigit(j + 1) { fail("a number cannot start with 0", at: start); throw Failure() }
+        while isDigit(j) {
             if digits < 18 { mantissa = mantissa * 10 + UInt64(b[j] - 48) } else { exponent += 1 }
             digits += 1
             j += 1
         }
+        var exact = true
         if j < b.count, b[j] == UInt8(ascii: ".") {
             j += 1
-            while j < b.count, b[j] >= 48, b[j] <= 57 {
+            guard isDigit(j) else { fail("expected a digit after '.'", at: j); throw Failure() }
+            while isDigit(j) {
                 if digits < 18 { mantissa = mantissa * 10 + UInt64(b[j] - 48); exponent -= 1 }
                 digits += 1
                 j += 1
             }
         }
+        if j < b.count, b[j] == UInt8(ascii: "e") || b[j] == UInt8(ascii: "E") {
+            j += 1
+            if j < b.count, b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: "-") { j += 1 }
+            guard isDigit(j) else { fail("expected a digit in the exponent", at: j); throw Failure() }
+            while isDigit(j) { j += 1 }
+            exact = false
+        }
         i = j
-        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
-            // Rare in the cache: fall back to the standard library for exactness.
-            i += 1
-            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { i += 1 }
-            while i < b.count, b[i] >= 48, b[i] <= 57 { i += 1 }
+        // Leading zeros of a fraction ("0.000123") count as digits here but not as significant
+        // ones: the slow path is taken a little more often than needed, never less.
+        if !exact || digits > 15 || exponent < -22 || exponent > 22 {
             guard let v = Double(String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)) else {
                 fail("bad number", at: start); throw Failure()
             }
             return v
         }
-        guard digits > 0 else {
-            fail("expected a number", at: start)
-            throw Failure()
-        }
         var value = Double(mantissa)
-        if exponent < 0 { value /= powersOfTen[min(-exponent, 22)] } else if exponent > 0 { value *= powersOfTen[min(exponent, 22)] }
+        if exponent < 0 { value /= powersOfTen[-exponent] } else if exponent > 0 { value *= powersOfTen[exponent] }
         return negative ? -value : value
     }
-
 
     private mutating func readBool() throws -> Bool? {
         switch peek() {
@@ -347,24 +355,59 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         throw Failure()
     }
 
-    /// Skips any JSON value, nested or not, without recursion.
+    /// Skips any JSON value, nested or not, without recursion, holding it to JSON's grammar:
+    /// brackets that match, a ':' after every key, a ',' between items.
     private mutating func skipValue() throws {
-        var depth = 0
-        repeat {
+        // The open containers, innermost last: true for an object.
+        var open: [Bool] = []
+        func expect(_ byte: UInt8, _ what: String) throws {
+            skipSpace()
+            guard peek() == byte else { fail("expected \(what)", at: i); throw Failure() }
+            i += 1
+        }
+        while true {
+            // A value.
             skipSpace()
             switch peek() {
-            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1; i += 1; continue
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1; i += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let object = peek() == UInt8(ascii: "{")
+                i += 1
+                skipSpace()
+                if peek() == (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    i += 1
+                } else {
+                    open.append(object)
+                    if object {
+                        guard peek() == UInt8(ascii: "\"") else { fail("expected a key", at: i); throw Failure() }
+                        _ = try readString()
+                        try expect(UInt8(ascii: ":"), "':' after a key")
+                    }
+                    continue
+                }
             case UInt8(ascii: "\""): _ = try readString()
             case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
             case UInt8(ascii: "n"): guard matchLiteral("null") else { fail("expected a value", at: i); throw Failure() }
-            case UInt8(ascii: ","), UInt8(ascii: ":"): if depth > 0 { i += 1; continue } else { fail("expected a value", at: i); throw Failure() }
-            default: _ = try readNumber()
+            case .some(UInt8(ascii: "-")), .some(UInt8(ascii: "0")...UInt8(ascii: "9")): _ = try readNumber()
+            default: fail("expected a value", at: i); throw Failure()
             }
-            skipSpace()
-            if depth > 0, peek() == UInt8(ascii: ",") || peek() == UInt8(ascii: ":") { i += 1 }
-        } while depth > 0 && i < b.count
-        if depth > 0 { fail("unterminated value", at: i); throw Failure() }
+            // After a value: the next item of the innermost container, or its end.
+            while let object = open.last {
+                skipSpace()
+                if peek() == UInt8(ascii: ",") {
+                    i += 1
+                    if object {
+                        skipSpace()
+                        guard peek() == UInt8(ascii: "\"") else { fail("expected a key", at: i); throw Failure() }
+                        _ = try readString()
+                        try expect(UInt8(ascii: ":"), "':' after a key")
+                    }
+                    break
+                }
+                try expect(object ? UInt8(ascii: "}") : UInt8(ascii: "]"), object ? "',' or '}'" : "',' or ']'")
+                open.removeLast()
+            }
+            if open.isEmpty { return }
+        }
     }
 
     // MARK: - Bytes

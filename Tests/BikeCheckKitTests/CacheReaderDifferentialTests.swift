@@ -1,0 +1,150 @@
+import BikeCheckKit
+import Foundation
+import TestSupport
+import Testing
+
+/// The activity cache is read by a hand-written JSON reader, in two flavours: whole activities
+/// (sync, import) and compact summaries (status, validate: what the binary runs most). These
+/// tests hold the fast path to the slow one and the hand-written reader to Foundation's.
+@Suite struct CacheReaderDifferentialTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let exampleGarage = repository.appendingPathComponent("example-garage").path
+
+    @Test(arguments: ["2026-01-15", "2026-06-30", "2026-11-15"])
+    func statusFromSummariesEqualsStatusFromWholeActivitiesOnTheExampleGarage(_ asOf: String) throws {
+        let day = try #require(Day(asOf))
+        let full = GarageLoader.load(at: Self.exampleGarage, options: .init(activities: .full))
+        let summarised = GarageLoader.load(at: Self.exampleGarage, options: .init(activities: .summaries))
+        #expect(!full.activities.isEmpty)
+        #expect(full.diagnostics.map(\.message) == summarised.diagnostics.map(\.message))
+        // Every bike, retired ones too, so no bike escapes the comparison.
+        let all = full.garage.bikes.map(\.bike.id)
+        let viaActivities = StatusPlanner(asOf: day).plan(full.garage, activities: full.activities, only: all)
+        let viaSummaries = StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: all)
+        #expect(viaSummaries == viaActivities)
+        #expect(viaSummaries.bikes.contains { $0.intervals.contains { $0.usage.rides > 0 } }, "the example garage's rides count somewhere")
+    }
+
+    @Test func statusFromSummariesEqualsStatusFromWholeActivitiesOnAGeneratedGarage() throws {
+        let folder = try TemporaryFolder()
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", Self.repository.appendingPathComponent("scripts/generate-garage.py").path, folder.url.path,
+                            "--bikes", "5", "--activities", "2000", "--years", "2"]
+        python.standardError = FileHandle.nullDevice
+        try python.run()
+        python.waitUntilExit()
+        try #require(python.terminationStatus == 0)
+
+        let full = GarageLoader.load(at: folder.url.path, options: .init(activities: .full))
+        let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
+        #expect(full.activities.count == 2000)
+        #expect(summarised.activitySummaries.records.count == 2000)
+        let all = full.garage.bikes.map(\.bike.id)
+        for asOf in ["2025-03-01", "2026-01-01"] {
+            let day = try #require(Day(asOf))
+            #expect(StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: all)
+                == StatusPlanner(asOf: day).plan(full.garage, activities: full.activities, only: all), "as of \(asOf)")
+        }
+    }
+
+    /// Mutates real cache files a thousand ways (seeded) and compares the hand-written reader with
+    /// Foundation's JSON parser: what Foundation cannot parse the reader must report as an error,
+    /// what the reader accepts without a word must be what Foundation reads, and the summary
+    /// reader must agree with the whole-activity reader on every mutation.
+    @Test func theCacheReaderAgreesWithFoundationOnMutatedFiles() throws {
+        let source = try Data(contentsOf: URL(fileURLWithPath: Self.exampleGarage + "/activities/2026-03.json"))
+        let original = Array(source)
+        var random = SeededRandom(seed: 20261123)
+        var silentlyAcceptedInvalid: [String] = []
+        var disagreements: [String] = []
+        for trial in 0..<1000 {
+            let bytes = mutate(original, &random)
+            let decoded = ActivityCacheFormat.decode(bytes, path: "activities/2026-03.json")
+            let errors = decoded.diagnostics.filter { $0.severity == .error }
+
+            // The two loaders (whole activities, summaries), on every fourth trial for time:
+            // the same diagnostics and the same numbers.
+            if trial % 4 == 0 {
+                let folder = try TemporaryFolder()
+                try folder.write("activities/2026-03.json", bytes)
+                let full = ActivityCacheLoader.load(root: folder.url.path)
+                let summaries = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+                if full.diagnostics.map(\.message) != summaries.diagnostics.map(\.message) {
+                    disagreements.append("trial \(trial): diagnostics differ between the readers")
+                }
+                let fromFull = full.activities.compactMap { a in a.localDay.map { (a.id, $0.ordinal, Double(a.movingTime), a.distance) } }
+                let fromSummaries = summaries.summaries.records.map { ($0.id, Int($0.day), $0.movingTime, $0.distance) }
+                if !fromFull.elementsEqual(fromSummaries, by: { $0 == $1 }) {
+                    disagreements.append("trial \(trial): activities differ between the readers")
+                }
+            }
+
+            guard let parsed = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else {
+                if errors.isEmpty { silentlyAcceptedInvalid.append("trial \(trial): \(String(decoding: bytes.prefix(200), as: UTF8.self))") }
+                continue
+            }
+            guard errors.isEmpty, let items = parsed as? [[String: Any]] else { continue }
+            // Accepted by both: every field bikecheck reads is what Foundation reads.
+            for (a, item) in zip(decoded.activities.sorted { $0.id < $1.id },
+                                 items.sorted { (($0["id"] as? NSNumber)?.int64Value ?? 0) < (($1["id"] as? NSNumber)?.int64Value ?? 0) }) {
+                let same = (item["id"] as? NSNumber)?.int64Value == a.id
+                    && number(item["moving_time"]) == Double(a.movingTime)
+                    && number(item["distance"]) == a.distance
+                    && item["start_date"] as? String == a.startDate
+                    && (item["sport_type"] as? String ?? item["type"] as? String) == a.sportType
+                    && item["gear_id"] as? String == a.gearID
+                if !same { disagreements.append("trial \(trial): activity \(a.id) reads differently from Foundation's") }
+            }
+            if items.count != decoded.activities.count { disagreements.append("trial \(trial): \(items.count) items, \(decoded.activities.count) activities") }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+        #expect(silentlyAcceptedInvalid.isEmpty, "invalid JSON accepted without an error: \(silentlyAcceptedInvalid.prefix(3))")
+    }
+
+    /// A number as Foundation read it. Long ones come as NSDecimalNumber, whose `doubleValue` is
+    /// not correctly rounded (113404.49223372036854775808 gives …035, not …038): read its digits.
+    func number(_ value: Any?) -> Double? {
+        if let decimal = value as? NSDecimalNumber { return Double(decimal.stringValue) }
+        return (value as? NSNumber)?.doubleValue
+    }
+
+    /// One random edit of the kind a crash, a bad merge or a hand edit makes.
+    func mutate(_ bytes: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
+        var out = bytes
+        let interesting = Array("{}[]\",:0123456789.eE-+ntf\\ ".utf8)
+        let edits = 1 + random.next(3)
+        for _ in 0..<edits where !out.isEmpty {
+            let at = random.next(out.count)
+            switch random.next(6) {
+            case 0: out[at] = interesting[random.next(interesting.count)]
+            case 1: out.remove(at: at)
+            case 2: out.insert(interesting[random.next(interesting.count)], at: at)
+            case 3: out.removeSubrange(at..<min(out.count, at + 1 + random.next(40)))
+            case 4:
+                // Swap a number for an odd one.
+                let numbers = ["1e999", "-0", "007", "1.", "1e", "9223372036854775808", "0.1", "-5", "NaN"]
+                let text = Array(numbers[random.next(numbers.count)].utf8)
+                var end = at
+                while end < out.count, (out[end] >= 0x30 && out[end] <= 0x39) || out[end] == UInt8(ascii: ".") { end += 1 }
+                out.replaceSubrange(at..<end, with: text)
+            default: out = Array(out.prefix(at))
+            }
+        }
+        return out
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing trial can be replayed.
+struct SeededRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(_ bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Int(z % UInt64(max(1, bound)))
+    }
+}
