@@ -40,7 +40,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "LocatedYAMLTests", dependencies: ["LocatedYAML", "Diagnostics"]),
+        .testTarget(name: "LocatedYAMLTests", dependencies: ["LocatedYAML", "Diagnostics", "TestSupport"]),
         // What the test targets share: the built binary, running programs, check-jsonschema.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(

@@ -55,7 +55,7 @@ import Testing
     @Test func theCacheReaderAgreesWithFoundationOnMutatedFiles() throws {
         let source = try Data(contentsOf: URL(fileURLWithPath: Self.exampleGarage + "/activities/2026-03.json"))
         let original = Array(source)
-        var random = SeededRandom(seed: 20261123)
+        var random = SeededGenerator(seed: 20261123)
         var silentlyAcceptedInvalid: [String] = []
         var disagreements: [String] = []
         for trial in 0..<1000 {
@@ -110,7 +110,7 @@ import Testing
     }
 
     /// One random edit of the kind a crash, a bad merge or a hand edit makes.
-    func mutate(_ bytes: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
+    func mutate(_ bytes: [UInt8], _ random: inout SeededGenerator) -> [UInt8] {
         var out = bytes
         let interesting = Array("{}[]\",:0123456789.eE-+ntf\\ ".utf8)
         let edits = 1 + random.next(3)
@@ -132,19 +132,5 @@ import Testing
             }
         }
         return out
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing trial can be replayed.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Int(z % UInt64(max(1, bound)))
     }
 }

@@ -105,3 +105,20 @@ public final class TemporaryFolder {
 
     public func write(_ relative: String, _ text: String) throws { try write(relative, Array(text.utf8)) }
 }
+
+/// A small seeded generator (SplitMix64), so every run checks the same cases and a failing one
+/// can be replayed from its seed.
+public struct SeededGenerator: RandomNumberGenerator {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound` (0 when the bound is not positive).
+    public mutating func next(_ bound: Int) -> Int { bound > 0 ? Int.random(in: 0..<bound, using: &self) : 0 }
+}
