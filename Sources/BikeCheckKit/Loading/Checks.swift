@@ -34,4 +34,25 @@ enum Checks {
         for ride in rides { future(ride.date, "ride", at: ride.dateLocation) }
         return out
     }
+
+    /// A ride entered by hand for a bike whose Strava activities are cached, on a day Strava
+    /// already has a ride of that bike: most likely the same ride, counted twice.
+    static func ridesAlsoOnStrava(_ rides: [Ride], bikes: [Bike], summaries: ActivitySummaries) -> [Diagnostic] {
+        let gearOf = Dictionary(bikes.compactMap { b in b.strava.map { (b.id, $0.value) } }, uniquingKeysWith: { a, _ in a })
+        let wanted = Set(rides.compactMap { gearOf[$0.bike.value] })
+        guard !wanted.isEmpty else { return [] }
+        var index: [String: Int32] = [:]
+        for (k, s) in summaries.strings.enumerated() where wanted.contains(s) { index[s] = Int32(k) }
+        var days: Set<Int64> = []
+        let gears = Set(index.values)
+        for r in summaries.records where gears.contains(r.gear) { days.insert(Int64(r.gear) << 32 | Int64(r.day)) }
+        var out: [Diagnostic] = []
+        for ride in rides {
+            guard let gear = gearOf[ride.bike.value], let g = index[gear], days.contains(Int64(g) << 32 | Int64(ride.date.ordinal)) else { continue }
+            out.append(.warning("ride-also-on-strava", "bike '\(ride.bike.value)' also has a Strava ride on \(ride.date); this one counts on top of it",
+                                at: ride.dateLocation,
+                                help: "remove the ride from rides.yaml if it is the same one; keep it if you rode twice that day"))
+        }
+        return out
+    }
 }

@@ -33,7 +33,7 @@ public enum GarageLoader {
 
     /// What to read of the activity cache. Each checks the whole cache and reports the same
     /// diagnostics; summaries take a fraction of the time and memory.
-    public enum ActivityData: Sendable {
+    public enum ActivityData: Sendable, Equatable {
         /// None: for commands that do not look at activities.
         case skip
         /// `LoadedGarage.activities`, for commands that need every field.
@@ -86,6 +86,11 @@ public enum GarageLoader {
             activitySummaries = summaries.summaries
             diagnostics += summaries.diagnostics
             sources.merge(summaries.sources) { a, _ in a }
+        }
+
+        if options.activities != .skip {
+            let summaries = options.activities == .full ? ActivitySummaries(activities) : activitySummaries
+            diagnostics += Checks.ridesAlsoOnStrava(rides, bikes: bikes, summaries: summaries)
         }
 
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides)
