@@ -21,6 +21,8 @@ public final class StravaClient {
     private var token: StravaToken?
     /// Every secret sent or received (client secret, codes, tokens): removed from server text.
     private var secrets: Set<String> = []
+    /// A renewal failed in this run while the access token still worked: not tried again.
+    private var renewalFailed = false
 
     /// The transport defaults to libcurl with `settings.requestTimeoutMilliseconds` as its bound.
     public init(settings: StravaSettings, transport: HTTPTransport? = nil, now: @escaping () -> Date = Date.init) {
@@ -166,11 +168,19 @@ public final class StravaClient {
     /// says so and goes on with it; only an expired token makes the failure final.
     func renewIfExpiring(_ current: StravaToken) throws -> StravaToken {
         guard secondsLeft(current) < Self.renewalMargin else { return current }
+        // Tried once in this run already: one attempt (and one note) per command.
+        if renewalFailed, secondsLeft(current) > 10 { return current }
         do {
             try refresh(.expiring)
         } catch let error as StravaError {
             guard secondsLeft(current) > 10 else { throw error }
-            log("could not renew the Strava login (\(error)); the saved access token still works until \(StravaError.format(Date(timeIntervalSince1970: TimeInterval(current.expiresAt))))")
+            renewalFailed = true
+            let until = StravaError.format(Date(timeIntervalSince1970: TimeInterval(current.expiresAt)))
+            if case .loginExpired(let why) = error {
+                log("Strava refused to renew the login (\(why)); the saved access token still works until \(until): run 'bikecheck login' before then")
+            } else {
+                log("could not renew the Strava login (\(error)); the saved access token still works until \(until)")
+            }
             token = current
             return current
         }
