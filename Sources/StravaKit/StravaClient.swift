@@ -356,7 +356,7 @@ enum Redaction {
     }
 
     nonisolated(unsafe) static let fields = try! NSRegularExpression(
-        pattern: #"((?:client_secret|refresh_token|access_token|code)\?["']?\s*[=:]\s*\?["']?)(?!\[redacted\])[^&\s"'\,;}\]]+"#,
+        pattern: #"(\b(?:client_secret|refresh_token|access_token|code)\\?["']?\s*[=:]\s*\\?["']?)(?!\[redacted\])[^&\s"'\\,;}\]]+"#,
         options: [.caseInsensitive])
-    nonisolated(unsafe) static let bearer = try! NSRegularExpression(pattern: #"(bearer\s+)(?!\[redacted\])[^\s"'\,;}\]]+"#, options: [.caseInsensitive])
+    nonisolated(unsafe) static let bearer = try! NSRegularExpression(pattern: #"(\bbearer\s+)(?!\[redacted\])[^\s"'\\,;}\]]+"#, options: [.caseInsensitive])
 }
