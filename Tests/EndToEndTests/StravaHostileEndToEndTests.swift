@@ -60,7 +60,7 @@ import Testing
         defer { Task { await world.stop() } }
         await world.server.setActivities(StandInActivity.generate(count: 10))
         try await world.login()
-        world.server.hostile.arm(.stall(seconds: 60), on: "/api/v3/athlete")
+        world.server.hostile.arm(.stall(seconds: 5), on: "/api/v3/athlete")
         let started = Date()
         let r = try await world.run(["sync"], extra: ["BIKECHECK_HTTP_TIMEOUT_MS": "8000"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -187,7 +187,7 @@ import Testing
         defer { Task { await world.stop() } }
         await world.server.setActivities(StandInActivity.generate(count: 30))
         _ = try await Self.seedNearExpiry(world)
-        world.server.hostile.arm(.delayReply(seconds: 10), on: "/oauth/token")
+        world.server.hostile.arm(.delayReply(seconds: 4), on: "/oauth/token")
         let process = Process()
         process.executableURL = bikecheckBinary
         process.arguments = ["sync"]

@@ -62,7 +62,7 @@ import Glibc
         }
     }
 
-    @Test(arguments: [HostileFault.stall(seconds: 30), .stallAfterHeaders(seconds: 30)])
+    @Test(arguments: [HostileFault.stall(seconds: 5), .stallAfterHeaders(seconds: 5)])
     func aStallEndsAtTheLowSpeedBoundWithoutBurningCPU(fault: HostileFault) async throws {
         try await withServer { server in
             // A total bound of 8 s gives a 2 s stall window (15 s by default).
@@ -83,7 +83,7 @@ import Glibc
     @Test func aTricklingAnswerEndsAtTheTotalBound() async throws {
         try await withServer { server in
             // 10 bytes a second passes the low-speed bound; the total bound ends it.
-            server.hostile.arm(.trickle(interval: 0.1, seconds: 30), on: "/api/v3/athlete")
+            server.hostile.arm(.trickle(interval: 0.1, seconds: 4), on: "/api/v3/athlete")
             let r = try await get(await server.baseURL + "/api/v3/athlete", limits: .init(totalMilliseconds: 1_500))
             #expect(r.error?.kind == .timedOut, "\(String(describing: r.error))")
             #expect(r.seconds >= 1.4 && r.seconds < 3, "\(r.seconds) s")
