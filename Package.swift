@@ -26,10 +26,12 @@ let package = Package(
         .target(name: "LocatedYAML", dependencies: ["CYAML", "Diagnostics"]),
         // The garage: model, loading pipeline, activity cache, status.
         .target(name: "BikeCheckKit", dependencies: ["LocatedYAML", "Diagnostics"]),
+        // libcurl's easy API behind one non-variadic C function (Debian: libcurl4-openssl-dev).
+        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
         // Strava: OAuth tokens, the API client, sync into the activity cache, archive import.
         .target(
             name: "StravaKit",
-            dependencies: ["BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["BikeCheckKit", "CCurlShim", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // The thin command-line front end.
         .executableTarget(

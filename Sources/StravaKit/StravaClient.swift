@@ -1,9 +1,11 @@
 import BikeCheckKit
 import Foundation
 
-/// Talks to Strava's API: bearer tokens refreshed before expiry (saving each rotated refresh
-/// token before the new access token is used), bounded retries with backoff for 5xx and network
-/// errors, one refresh on 401, and a clean stop before a rate limit is crossed or on 429.
+/// Talks to Strava's API: bearer tokens refreshed before expiry (one process at a time, saving
+/// each rotated refresh token before the new access token is used), bounded retries with backoff
+/// for 5xx and network errors (never for a request whose outcome is unknown and must not be
+/// repeated), one refresh on 401, a clean stop before a rate limit is crossed or on 429, and no
+/// redirect followed. Text from the server reaches messages only with every secret removed.
 public final class StravaClient {
     public let settings: StravaSettings
     let transport: HTTPTransport
@@ -17,12 +19,18 @@ public final class StravaClient {
     public private(set) var requestCounts: [String: Int] = [:]
     public var requestCount: Int { requestCounts.values.reduce(0, +) }
     private var token: StravaToken?
+    /// Every secret sent or received (client secret, codes, tokens): removed from server text.
+    private var secrets: Set<String> = []
+    /// A renewal failed in this run while the access token still worked: not tried again.
+    private var renewalFailed = false
 
-    public init(settings: StravaSettings, transport: HTTPTransport = URLSessionTransport(), now: @escaping () -> Date = Date.init) {
+    /// The transport defaults to libcurl with `settings.requestTimeoutMilliseconds` as its bound.
+    public init(settings: StravaSettings, transport: HTTPTransport? = nil, now: @escaping () -> Date = Date.init) {
         self.settings = settings
-        self.transport = transport
+        self.transport = transport ?? CurlTransport(limits: .init(totalMilliseconds: settings.requestTimeoutMilliseconds))
         self.tokens = TokenStore(path: settings.tokenPath)
         self.now = now
+        if let secret = settings.clientSecret { secrets.insert(secret) }
     }
 
     // MARK: - OAuth
@@ -52,16 +60,19 @@ public final class StravaClient {
         let reply = try send(form: ["client_id": app.clientID, "client_secret": app.clientSecret,
                                     "code": code, "grant_type": "authorization_code"], to: "oauth/token")
         guard reply.status == 200 else {
-            if reply.status == 400 || reply.status == 401 { throw StravaError.badCode(Fault.summary(reply.body)) }
-            throw StravaError.http(status: reply.status, message: Fault.summary(reply.body))
+            if reply.status == 400 || reply.status == 401 { throw StravaError.badCode(serverText(reply.body)) }
+            throw failure(reply)
         }
         guard let r = try? JSONDecoder().decode(TokenResponse.self, from: reply.body) else {
             throw StravaError.badResponse("the token response could not be read")
         }
+        secrets.formUnion([r.accessToken, r.refreshToken])
         let saved = StravaToken(accessToken: r.accessToken, refreshToken: r.refreshToken, expiresAt: r.expiresAt,
                                 scope: grantedScope, athleteID: r.athlete?.id, athleteName: r.athlete?.displayName)
         try app.save(directory: settings.configDirectory)
+        let lock = try refreshLock()
         try tokens.save(saved)
+        withExtendedLifetime(lock) {}
         token = saved
         return saved
     }
@@ -72,8 +83,9 @@ public final class StravaClient {
         guard var current = tokens.load() else { throw StravaError.notLoggedIn }
         defer { tokens.delete() }
         token = current
+        remember(current)
         // Strava revokes by access token; an expired one would be refused.
-        if current.expiresAt - Int64(now().timeIntervalSince1970) < 60, (try? refresh()) != nil { current = token ?? current }
+        if secondsLeft(current) < 60, (try? refresh(.expiring)) != nil { current = token ?? current }
         let reply = try? send(form: ["access_token": current.accessToken], to: "oauth/deauthorize",
                               bearer: current.accessToken)
         return reply?.status == 200
@@ -88,29 +100,91 @@ public final class StravaClient {
         return AppCredentials(clientID: id, clientSecret: secret)
     }
 
-    /// Trades the refresh token for new tokens. The new refresh token replaces the old one on
-    /// disk before the new access token is used: Strava invalidates the old one at once.
-    func refresh() throws {
-        guard let current = token ?? tokens.load() else { throw StravaError.notLoggedIn }
+    /// Why a refresh is wanted: the access token is about to expire, or Strava refused this one.
+    enum RefreshReason: Equatable {
+        case expiring
+        case rejected(accessToken: String)
+    }
+
+    /// Seconds before an access token expires at which bikecheck renews it.
+    static let renewalMargin: Int64 = 300
+
+    func secondsLeft(_ t: StravaToken) -> Int64 { t.expiresAt - Int64(now().timeIntervalSince1970) }
+
+    func refreshLock() throws -> RefreshLock {
+        // Long enough for another process's refresh with all its retries.
+        let timeout = Double(settings.maxAttempts) * (Double(settings.requestTimeoutMilliseconds) / 1000 + 1)
+            + Double(settings.retryBaseMilliseconds << max(0, settings.maxAttempts - 1)) / 1000 + 5
+        return try RefreshLock(path: settings.refreshLockPath, timeout: timeout) {
+            log("waiting for another bikecheck that is renewing the Strava login")
+        }
+    }
+
+    /// Trades the refresh token for new tokens, holding the refresh lock. Inside the lock the
+    /// token file is read again: when another process has renewed the login meanwhile, its
+    /// tokens are used and nothing is sent. The new refresh token replaces the old one on disk
+    /// before the new access token is used: Strava invalidates the old one at once. A refresh
+    /// whose outcome is unknown (sent, then no whole answer) is never repeated.
+    func refresh(_ reason: RefreshReason) throws {
+        let lock = try refreshLock()
+        defer { withExtendedLifetime(lock) {} }
+        guard var current = tokens.load() ?? token else { throw StravaError.notLoggedIn }
+        remember(current)
+        if let mine = token, current.accessToken != mine.accessToken || current.refreshToken != mine.refreshToken {
+            let fresh: Bool
+            switch reason {
+            case .expiring: fresh = secondsLeft(current) >= Self.renewalMargin
+            case .rejected(let refused): fresh = current.accessToken != refused
+            }
+            if fresh {
+                log("using the Strava login another bikecheck renewed")
+                token = current
+                return
+            }
+        }
         let app = try appCredentials()
         log("refreshing the Strava access token")
         let reply = try send(form: ["client_id": app.clientID, "client_secret": app.clientSecret,
                                     "grant_type": "refresh_token", "refresh_token": current.refreshToken], to: "oauth/token")
         guard reply.status == 200 else {
             if reply.status == 400 || reply.status == 401 {
-                throw StravaError.loginExpired("refresh refused: \(Fault.summary(reply.body))")
+                throw StravaError.loginExpired("refresh refused: \(serverText(reply.body))")
             }
-            throw StravaError.http(status: reply.status, message: Fault.summary(reply.body))
+            throw failure(reply)
         }
         guard let r = try? JSONDecoder().decode(TokenResponse.self, from: reply.body) else {
             throw StravaError.badResponse("the refresh response could not be read")
         }
-        var next = current
-        next.accessToken = r.accessToken
-        next.refreshToken = r.refreshToken
-        next.expiresAt = r.expiresAt
-        try tokens.save(next)
-        token = next
+        secrets.formUnion([r.accessToken, r.refreshToken])
+        current.accessToken = r.accessToken
+        current.refreshToken = r.refreshToken
+        current.expiresAt = r.expiresAt
+        try tokens.save(current)
+        token = current
+    }
+
+    /// Renews a login about to expire. When that fails but the saved access token still works
+    /// (Strava keeps an old access token valid until it expires, even after a rotation), it
+    /// says so and goes on with it; only an expired token makes the failure final.
+    func renewIfExpiring(_ current: StravaToken) throws -> StravaToken {
+        guard secondsLeft(current) < Self.renewalMargin else { return current }
+        // Tried once in this run already: one attempt (and one note) per command.
+        if renewalFailed, secondsLeft(current) > 10 { return current }
+        do {
+            try refresh(.expiring)
+        } catch let error as StravaError {
+            guard secondsLeft(current) > 10 else { throw error }
+            renewalFailed = true
+            let until = StravaError.format(Date(timeIntervalSince1970: TimeInterval(current.expiresAt)))
+            if case .loginExpired(let why) = error {
+                log("Strava refused to renew the login (\(why)); the saved access token still works until \(until): run 'bikecheck login' before then")
+            } else {
+                log("could not renew the Strava login (\(error)); the saved access token still works until \(until)")
+            }
+            token = current
+            return current
+        }
+        return token ?? current
     }
 
     // MARK: - API
@@ -150,10 +224,8 @@ public final class StravaClient {
     func get(_ path: String, query: [(String, String)] = [], allowNotFound: Bool = false) throws -> HTTPReply {
         guard var current = token ?? tokens.load() else { throw StravaError.notLoggedIn }
         token = current
-        if current.expiresAt - Int64(now().timeIntervalSince1970) < 300 {
-            try refresh()
-            current = token ?? current
-        }
+        remember(current)
+        current = try renewIfExpiring(current)
         var c = URLComponents(url: settings.baseURL.appendingPathComponent("api/v3/" + path), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { c.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
         guard let url = c.url else { throw StravaError.badResponse("bad URL for \(path)") }
@@ -165,16 +237,17 @@ public final class StravaClient {
             case 200..<300: return reply
             case 401 where !refreshed:
                 refreshed = true
-                try refresh()
+                try refresh(.rejected(accessToken: current.accessToken))
                 current = token ?? current
-            case 401: throw StravaError.loginExpired("HTTP 401: \(Fault.summary(reply.body))")
+            case 401: throw StravaError.loginExpired("HTTP 401: \(serverText(reply.body))")
             case 404 where allowNotFound: return reply
-            default: throw StravaError.http(status: reply.status, message: Fault.summary(reply.body))
+            default: throw failure(reply)
             }
         }
     }
 
     func send(form: [String: String], to path: String, bearer: String? = nil) throws -> HTTPReply {
+        for key in ["client_secret", "code", "refresh_token", "access_token"] { if let v = form[key] { secrets.insert(v) } }
         let body = form.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.formEscape($0.value))" }.joined(separator: "&")
         var headers = ["Content-Type": "application/x-www-form-urlencoded"]
         if let bearer { headers["Authorization"] = "Bearer " + bearer }
@@ -188,7 +261,31 @@ public final class StravaClient {
         return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
     }
 
-    /// Sends with the rate-limit check and bounded retries; returns any non-5xx reply.
+    func remember(_ t: StravaToken) { secrets.formUnion([t.accessToken, t.refreshToken]) }
+
+    /// Strava's words about a failure, with every secret this client knows removed.
+    func serverText(_ body: Data) -> String { Redaction.redact(Fault.summary(body), secrets: secrets) }
+
+    /// The error for a reply that is neither a success nor handled otherwise. A redirect is an
+    /// error: following it could carry the bearer token to another origin.
+    func failure(_ reply: HTTPReply) -> StravaError {
+        if (300..<400).contains(reply.status) {
+            let target = reply.headers["location"].flatMap { URL(string: $0, relativeTo: settings.baseURL) }.map(Self.origin) ?? "somewhere"
+            return .http(status: reply.status, message: "a redirect to '\(Redaction.redact(target, secrets: secrets))', not followed: bikecheck talks only to '\(Self.origin(settings.baseURL))' (check BIKECHECK_STRAVA_URL, or try again later)")
+        }
+        return .http(status: reply.status, message: serverText(reply.body))
+    }
+
+    static func origin(_ url: URL) -> String {
+        let u = url.absoluteURL
+        return "\(u.scheme ?? "?")://\(u.host ?? "?")\(u.port.map { ":\($0)" } ?? "")"
+    }
+
+    /// Sends with the rate-limit check and bounded retries; returns any non-5xx reply. A
+    /// network failure is retried only when repeating the request is safe and can help: never
+    /// after a name that does not resolve (no network: retrying wastes seconds), never for an
+    /// answer over the size bound or an address that is not http(s), and never for a POST that may have reached Strava (a refresh token or an
+    /// authorisation code works once: its outcome is unknown, not failed).
     func send(_ request: HTTPRequestSpec, reading: Bool) throws -> HTTPReply {
         var attempt = 0
         while true {
@@ -197,11 +294,11 @@ public final class StravaClient {
             }
             attempt += 1
             requestCounts[request.url.path, default: 0] += 1
-            let outcome: Result<HTTPReply, StravaError>
-            do { outcome = .success(try transport.send(request)) } catch let e as StravaError {
+            let outcome: Result<HTTPReply, HTTPTransportError>
+            do { outcome = .success(try transport.send(request)) } catch let e as HTTPTransportError {
                 outcome = .failure(e)
             } catch {
-                outcome = .failure(.network("\(error)"))
+                outcome = .failure(HTTPTransportError(kind: .other, requestSent: true, description: "\(error)"))
             }
             switch outcome {
             case .success(let reply):
@@ -220,8 +317,14 @@ public final class StravaClient {
                     throw StravaError.http(status: reply.status, message: "still failing after \(attempt) attempts")
                 }
                 return reply
-            case .failure(let error):
-                guard case .network = error, attempt < settings.maxAttempts else { throw error }
+            case .failure(let failure):
+                let error: StravaError = failure.kind == .tooLarge ? .badResponse(failure.description) : .network(failure.description)
+                let repeatable = request.method == "GET" || !failure.requestSent
+                let hopeless: Set<HTTPTransportError.Kind> = [.unresolved, .tooLarge, .unsupported]
+                guard !hopeless.contains(failure.kind), repeatable, attempt < settings.maxAttempts else {
+                    if !repeatable { log("the answer to \(request.url.path) was lost; not repeating a request that may have taken effect") }
+                    throw error
+                }
                 log("\(error); retrying (\(attempt)/\(settings.maxAttempts - 1))")
                 backoff(attempt)
             }
@@ -232,4 +335,28 @@ public final class StravaClient {
         let ms = settings.retryBaseMilliseconds << (attempt - 1)
         if ms > 0 { Thread.sleep(forTimeInterval: Double(ms) / 1000) }
     }
+}
+
+/// Removes secrets from text that came from a server before it reaches a message: every known
+/// secret (as sent, and percent-encoded), the value of any `client_secret`, `refresh_token`,
+/// `access_token` or `code` field in form or JSON syntax, and bearer tokens.
+enum Redaction {
+    static let mask = "[redacted]"
+
+    static func redact(_ text: String, secrets: Set<String>) -> String {
+        var out = text
+        for secret in secrets.sorted(by: { $0.count > $1.count }) where secret.count >= 4 {
+            out = out.replacingOccurrences(of: secret, with: mask)
+            let escaped = StravaClient.formEscape(secret)
+            if escaped != secret { out = out.replacingOccurrences(of: escaped, with: mask, options: .caseInsensitive) }
+        }
+        out = fields.stringByReplacingMatches(in: out, range: NSRange(out.startIndex..., in: out), withTemplate: "$1" + mask)
+        out = bearer.stringByReplacingMatches(in: out, range: NSRange(out.startIndex..., in: out), withTemplate: "$1" + mask)
+        return out
+    }
+
+    nonisolated(unsafe) static let fields = try! NSRegularExpression(
+        pattern: #"(\b(?:client_secret|refresh_token|access_token|code)\\?["']?\s*[=:]\s*\\?["']?)(?!\[redacted\])[^&\s"'\\,;}\]]+"#,
+        options: [.caseInsensitive])
+    nonisolated(unsafe) static let bearer = try! NSRegularExpression(pattern: #"(\bbearer\s+)(?!\[redacted\])[^\s"'\\,;}\]]+"#, options: [.caseInsensitive])
 }

@@ -19,6 +19,8 @@ public enum StravaError: Error, CustomStringConvertible, Equatable {
     case insideGarage(String)
     case locked(String)
     case cacheUnreadable(Int)
+    /// The refresh lock could not be taken (another process holds it too long, or it cannot be opened).
+    case refreshBusy(String)
 
     public var description: String {
         switch self {
@@ -40,6 +42,7 @@ public enum StravaError: Error, CustomStringConvertible, Equatable {
         case .insideGarage(let path): return "refusing to keep Strava tokens inside the garage ('\(path)'); point XDG_CONFIG_HOME elsewhere"
         case .locked(let path): return "another sync is running in this garage (lock '\(path)')"
         case .cacheUnreadable(let n): return "the activity cache has \(n) error\(n == 1 ? "" : "s") (see 'bikecheck validate'); re-create it with 'bikecheck sync --full'"
+        case .refreshBusy(let why): return "\(why); try again in a moment"
         }
     }
 

@@ -13,15 +13,19 @@ public struct StravaSettings: Sendable {
     /// First retry delay; doubles each time (`BIKECHECK_RETRY_BASE_MS`, default 1000).
     public var retryBaseMilliseconds: Int
     public var maxAttempts: Int
+    /// The bound on one request's total time (`BIKECHECK_HTTP_TIMEOUT_MS`, default 60,000); a
+    /// stall ends it sooner (see `CurlTransport.Limits`).
+    public var requestTimeoutMilliseconds: Int
 
     public init(baseURL: URL, configDirectory: String, clientID: String?, clientSecret: String?,
-                retryBaseMilliseconds: Int = 1000, maxAttempts: Int = 4) {
+                retryBaseMilliseconds: Int = 1000, maxAttempts: Int = 4, requestTimeoutMilliseconds: Int = 60_000) {
         self.baseURL = baseURL
         self.configDirectory = configDirectory
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.retryBaseMilliseconds = retryBaseMilliseconds
         self.maxAttempts = maxAttempts
+        self.requestTimeoutMilliseconds = requestTimeoutMilliseconds
     }
 
     /// Settings from the environment: `STRAVA_CLIENT_ID`, else garage.yaml's client id, else the
@@ -38,18 +42,44 @@ public struct StravaSettings: Sendable {
         var secret = nonEmpty(env["STRAVA_CLIENT_SECRET"])
         if secret == nil, let saved, saved.clientID == id { secret = saved.clientSecret }
         let retry = env["BIKECHECK_RETRY_BASE_MS"].flatMap(Int.init) ?? 1000
+        let timeout = env["BIKECHECK_HTTP_TIMEOUT_MS"].flatMap(Int.init) ?? 60_000
         return StravaSettings(baseURL: base, configDirectory: directory, clientID: id, clientSecret: secret,
-                              retryBaseMilliseconds: max(0, retry))
+                              retryBaseMilliseconds: max(0, retry), requestTimeoutMilliseconds: max(1, timeout))
     }
 
     public var tokenPath: String { configDirectory + "/strava-token.json" }
     public var credentialsPath: String { configDirectory + "/strava-credentials.json" }
+    /// Held (flock) while a refresh runs, so processes sharing the login refresh one at a time.
+    public var refreshLockPath: String { configDirectory + "/strava-token.lock" }
 
-    /// Refuses a config folder inside the garage: tokens must never be committed with it.
+    /// Refuses a config folder inside the garage: tokens must never be committed with it. The
+    /// folder need not exist yet: the real location of its nearest existing ancestor counts, with
+    /// every symbolic link on the way followed (a dangling one too), as creating it would.
     public func checkOutside(garage root: String) throws {
-        let dir = URL(fileURLWithPath: configDirectory).standardizedFileURL.resolvingSymlinksInPath().path + "/"
-        let garage = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path + "/"
-        if dir.hasPrefix(garage) { throw StravaError.insideGarage(configDirectory) }
+        let dir = RealPath.location(of: configDirectory) + "/"
+        let garage = RealPath.location(of: root) + "/"
+        if dir == "//" || dir.hasPrefix(garage) || garage == "//" { throw StravaError.insideGarage(configDirectory) }
+    }
+
+    /// Tightens what others could read or change: the config folder to 0700, the token,
+    /// credentials and lock files to 0600. Returns one warning per change (or failure to change).
+    public func tightenPermissions() -> [String] {
+        var warnings: [String] = []
+        func tighten(_ path: String, to wanted: mode_t, directory: Bool) {
+            var info = stat()
+            guard stat(path, &info) == 0, ((info.st_mode & S_IFMT) == S_IFDIR) == directory else { return }
+            let mode = info.st_mode & 0o7777
+            guard mode & 0o077 != 0 else { return }
+            let shown = String(mode, radix: 8), want = String(wanted, radix: 8)
+            if chmod(path, wanted) == 0 {
+                warnings.append("'\(path)' was open to other users (mode 0\(shown)); bikecheck set it to 0\(want), since it holds Strava secrets")
+            } else {
+                warnings.append("'\(path)' is open to other users (mode 0\(shown)) and bikecheck cannot change that (\(String(cString: strerror(errno)))); set it to 0\(want)")
+            }
+        }
+        tighten(configDirectory, to: 0o700, directory: true)
+        for file in [tokenPath, credentialsPath, refreshLockPath] { tighten(file, to: 0o600, directory: false) }
+        return warnings
     }
 
     static func nonEmpty(_ s: String?) -> String? {
@@ -134,6 +164,41 @@ public struct TokenStore: Sendable {
     @discardableResult
     public func delete() -> Bool {
         (try? FileManager.default.removeItem(atPath: path)) != nil
+    }
+}
+
+/// Where a path really leads, whether or not it exists yet.
+enum RealPath {
+    /// The absolute, symlink-free location `path` names: links are followed (dangling ones by
+    /// their target), `.` and `..` taken physically; parts that do not exist are kept as written. "/" with too many links (a loop).
+    static func location(of path: String, from base: String = FileManager.default.currentDirectoryPath) -> String {
+        var pending = (path.hasPrefix("/") ? path : base + "/" + path).split(separator: "/").map(String.init)
+        pending.reverse()
+        var resolved: [String] = []
+        var links = 0
+        while let part = pending.popLast() {
+            if part.isEmpty || part == "." { continue }
+            if part == ".." { _ = resolved.popLast(); continue }
+            let candidate = "/" + (resolved + [part]).joined(separator: "/")
+            var info = stat()
+            guard lstat(candidate, &info) == 0 else {
+                resolved.append(part)
+                continue
+            }
+            guard (info.st_mode & S_IFMT) == S_IFLNK else {
+                resolved.append(part)
+                continue
+            }
+            links += 1
+            if links > 40 { return "/" }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(candidate, &buffer, buffer.count - 1)
+            guard n > 0 else { return "/" }
+            let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if target.hasPrefix("/") { resolved = [] }
+            pending += target.split(separator: "/").map(String.init).reversed()
+        }
+        return "/" + resolved.joined(separator: "/")
     }
 }
 

@@ -12,8 +12,9 @@ struct LoginCommand: ParsableCommand {
             STRAVA_CLIENT_SECRET. Prints a page to open in a browser and waits on 127.0.0.1 for \
             Strava's redirect. On a machine without a browser, run 'bikecheck login --manual', open the \
             page elsewhere, and paste the code (or the whole address the browser ends on) with --code. \
-            Tokens are kept in $XDG_CONFIG_HOME/bikecheck/ (else ~/.config/bikecheck/), mode 0600, \
-            never in the garage, never printed.
+            Tokens are kept in $XDG_CONFIG_HOME/bikecheck/ (else ~/.config/bikecheck/), mode 0600 \
+            (a folder or file open to others is tightened, with a warning), never in the garage (judged \
+            by the real location, symbolic links followed), never printed, not even echoed by a server.
             """
     )
 

@@ -13,6 +13,9 @@ struct SyncCommand: ParsableCommand {
             re-lists everything and also applies gear changes and deletions. A sync stopped by a rate \
             limit or a fault keeps what it fetched and resumes on the next run. Strava bikes with no \
             bike file are listed with the command that adds one; bike files are never rewritten. \
+            Redirects are never followed; each answer is bounded (16 MiB, 60 s, 15 s stalled: \
+            BIKECHECK_HTTP_TIMEOUT_MS). A login about to expire is renewed once, by one process at a \
+            time; if that fails while the access token still works, a note says so and the sync goes on. \
             Exit 0 when done, 1 when stopped (rate limit, login needed, Strava failing).
             """
     )

@@ -265,7 +265,8 @@ import ZIPFoundation
         nonisolated(unsafe) let c = client
         let error = await #expect(throws: StravaError.self) { try await blocking { try c.exchange(code: "x", grantedScope: nil) } }
         if case .network = error {} else { Issue.record("expected a network error, got \(String(describing: error))") }
-        #expect(client.requestCount == 2)
+        #expect(error?.description == "cannot reach Strava: no connection to '127.0.0.1:9' (connection refused)")
+        #expect(client.requestCount == 2, "a refused connection never had the request: retried")
     }
 }
 

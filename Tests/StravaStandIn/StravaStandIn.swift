@@ -36,6 +36,9 @@ public actor StravaStandIn {
     /// Every request: method, path and query, in order.
     public private(set) var log: [(method: String, path: String, query: [String: String])] = []
 
+    /// Faults of the HTTP layer (redirects, stalls, endless bodies…): HostileFaults.swift.
+    public nonisolated let hostile = HostileFaults()
+
     private var server: HTTPServer?
     private var runTask: Task<Void, Error>?
     public private(set) var port: UInt16 = 0
@@ -47,6 +50,7 @@ public actor StravaStandIn {
 
     public func start() async throws {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
+        await server.appendRoute("*") { [hostile] in try await hostile.respond(to: $0) { await self.answer($0) } }
         await server.appendRoute("POST /oauth/token") { await self.handleToken($0) }
         await server.appendRoute("POST /oauth/deauthorize") { await self.handleDeauthorize($0) }
         await server.appendRoute("GET /api/v3/athlete") { await self.handleAPI($0) }
@@ -106,6 +110,16 @@ public actor StravaStandIn {
     public func update(_ body: (inout [StandInActivity]) -> Void) { body(&activities) }
 
     // MARK: - Handlers
+
+    /// The usual answer to any request, for hostile faults that hold it back (HostileFaults.swift).
+    func answer(_ request: HTTPRequest) async -> HTTPResponse {
+        switch (request.method, request.path) {
+        case (.POST, "/oauth/token"): return await handleToken(request)
+        case (.POST, "/oauth/deauthorize"): return await handleDeauthorize(request)
+        case (.GET, let path) where path.hasPrefix("/api/v3/"): return await handleAPI(request)
+        default: return await handleUnknown(request)
+        }
+    }
 
     private func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
 
