@@ -174,16 +174,23 @@ def main():
         with open(os.path.join(args.out, "bikes", bike_id + ".yaml"), "w", encoding="utf-8") as f:
             f.write(bike_yaml(rng, bike_id, kind, gear, bought, start))
 
+    ridden = write_activities(rng, args, bikes, start)
+
+    # Hand-entered rides (commutes the rider does not record) on days Strava has no ride of
+    # that bike: a hand ride on such a day would be the same ride twice (ride-also-on-strava).
     with open(os.path.join(args.out, "rides.yaml"), "w", encoding="utf-8") as f:
         f.write(SCHEMA.format("rides").replace("../../", "../") + "rides:\n")
-        ebikes = [b for b, k, _ in bikes if k == "ebike"] or [bikes[0][0]]
-        for _ in range(200):
+        ebikes = [(b, g) for b, k, g in bikes if k == "ebike"] or [(bikes[0][0], bikes[0][2])]
+        written = 0
+        while written < 200:
             day = start + dt.timedelta(days=rng.randint(0, (END - start).days))
+            bike, gear = rng.choice(ebikes)
             minutes = rng.randint(20, 60)
-            f.write(f"  - {{date: {day.isoformat()}, bike: {rng.choice(ebikes)}, time: {minutes} min, "
+            if (q(gear), day.isoformat()) in ridden:
+                continue
+            f.write(f"  - {{date: {day.isoformat()}, bike: {bike}, time: {minutes} min, "
                     f"distance: {round(minutes / 60 * rng.uniform(18, 24), 1)} km}}\n")
-
-    write_activities(rng, args, bikes, start)
+            written += 1
 
 
 def write_activities(rng, args, bikes, start):
@@ -208,6 +215,7 @@ def write_activities(rng, args, bikes, start):
     rand, randint, choices, uniform = rng.random, rng.randint, rng.choices, rng.uniform
     next_id = 10_000_000_000
     written = 0
+    ridden = set()
     for (y, m), count in zip(months, counts):
         first = start.day if (y, m) == (start.year, start.month) else 1
         last = END.day if (y, m) == (END.year, END.month) else days_in(y, m)
@@ -248,6 +256,7 @@ def write_activities(rng, args, bikes, start):
                 hours = uniform(0.3, 1.5)
                 dist = round(hours * uniform(2, 15) * 1000, 1) if s_ != "WeightTraining" and s_ != "Yoga" else 0.0
                 trainer_s, commute_s, elevation = '"trainer":false', "false", 0.0
+            ridden.add((gear, date))
             moving = int(hours * 3600)
             elapsed = moving + randint(0, 1800)
             lines.append(
@@ -261,6 +270,7 @@ def write_activities(rng, args, bikes, start):
             f.write("[\n" + ",\n".join(lines) + "\n]\n")
         written += len(lines)
     print(f"{args.out}: {len(bikes)} bikes, {written} activities in {sum(1 for c in counts if c)} months", file=sys.stderr)
+    return ridden
 
 
 if __name__ == "__main__":

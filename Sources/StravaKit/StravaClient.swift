@@ -106,8 +106,10 @@ public final class StravaClient {
         case rejected(accessToken: String)
     }
 
-    /// Seconds before an access token expires at which bikecheck renews it.
-    static let renewalMargin: Int64 = 300
+    /// Seconds before an access token expires at which bikecheck renews it: 50 minutes. Strava
+    /// issues a new token only within the last hour, and the old access token keeps working
+    /// until it expires, so a renewal whose answer is lost leaves up to 50 minutes to notice.
+    static let renewalMargin: Int64 = 3000
 
     func secondsLeft(_ t: StravaToken) -> Int64 { t.expiresAt - Int64(now().timeIntervalSince1970) }
 
@@ -220,7 +222,7 @@ public final class StravaClient {
         }
     }
 
-    /// An authorised GET: refreshes a token that expires within 5 minutes, and once more on 401.
+    /// An authorised GET: refreshes a token that expires within `renewalMargin`, and once more on 401.
     func get(_ path: String, query: [(String, String)] = [], allowNotFound: Bool = false) throws -> HTTPReply {
         guard var current = token ?? tokens.load() else { throw StravaError.notLoggedIn }
         token = current
