@@ -58,6 +58,9 @@ public enum YAMLEdit: Sendable, Hashable {
     case addKey(String, YAMLValue, in: YAMLPath, after: [String] = [])
     /// Appends an item to the sequence at `path` (a block sequence, or a flow list of scalars).
     case append(YAMLValue, to: YAMLPath)
+    /// Inserts an item into the block sequence at `path` so that it becomes item `index`
+    /// (after the lines of the item before it, comments included).
+    case insert(YAMLValue, into: YAMLPath, at: Int)
     /// Removes the entry `key` (its lines) from the block mapping at `path`.
     case removeKey(String, from: YAMLPath)
 }

@@ -327,6 +327,38 @@ private struct Planner {
             }
             return ([splice], expected)
 
+        case .insert(let value, let path, let index):
+            guard let target = node(at: path), case .sequence(let q) = target else {
+                throw refuse("there is no list at '\(describe(path))' to insert into", node(at: path))
+            }
+            if index == q.items.count { return try plan(.append(value, to: path)) }
+            guard !q.isFlow, q.items.indices.contains(index), let first = q.items.first,
+                  let dash = dashOffset(before: first.range.start.offset, in: bytes),
+                  let itemDash = dashOffset(before: q.items[index].range.start.offset, in: bytes) else {
+                throw refuse("cannot insert into this list without rewriting it", target,
+                             help: "rewrite the list as '- item' lines, then try again")
+            }
+            let column = lineColumn(of: dash)
+            let lines = style.itemLines(value, dashIndent: column, offset: max(1, first.range.start.offset - dash))
+            let splice: Splice
+            if index > 0 {
+                splice = insertion(after: q.items[index - 1], lines: lines, ownerColumn: column)
+            } else {
+                // Before the first item: at the start of its line, under whatever is above it.
+                let lineStart = doc.source.lineStarts[doc.source.position(ofOffset: itemDash).line - 1]
+                guard bytes[lineStart..<itemDash].allSatisfy({ $0 == UInt8(ascii: " ") }) else {
+                    throw refuse("cannot insert before an item that shares its line with other text", q.items[index])
+                }
+                splice = Splice(range: lineStart..<lineStart, text: Array(lines.map { $0 + style.eol }.joined().utf8))
+            }
+            let newShape = style.shape(of: value, keepQuotes: nil)
+            let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
+                guard case .sequence(var items) = shape else { throw refuse("not a list", target) }
+                items.insert(newShape, at: index)
+                return .sequence(items)
+            }
+            return ([splice], expected)
+
         case .removeKey(let key, let path):
             guard let target = node(at: path), case .mapping(let m) = target, !m.isFlow else {
                 throw refuse("there is no block mapping at '\(describe(path))' to remove '\(key)' from", node(at: path))

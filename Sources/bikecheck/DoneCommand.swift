@@ -6,9 +6,12 @@ struct DoneCommand: ParsableCommand {
         commandName: "done",
         abstract: "Record a service: append an entry to the bike's log.",
         discussion: """
-            Adds '- date: …, done: [intervals], cost, note' at the end of the bike's log, in the style \
-            of the entries already there, changing no other line. A task that 'replaces' a component \
-            starts that component's life again. The garage is checked before and after.
+            Adds '- date: …, done: [intervals], cost, note' to the bike's log, in the style of the \
+            entries already there, changing no other line: at the end, or, in a log kept in date \
+            order, before the first later entry. An interval already logged on that day is not \
+            logged again (a different --cost or --note for it is refused: edit that entry by hand). \
+            A task that 'replaces' a component starts that component's life again. The garage is \
+            checked before and after.
 
             Examples:
               bikecheck done grail chain-lube

@@ -298,6 +298,31 @@ let handEditedBikes: [HandEditedBike] = [
         #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
     }
 
+    @Test func aServiceAlreadyLoggedThatDayIsNotLoggedTwiceAndTheOthersAre() throws {
+        let garage = try trackedGarage(bike: handEditedBikes[2].text)
+        #expect(try garage.run(["done", "vélo", "chain-lube", "--date", "2026-11-16"]).status == 0)
+        let both = try garage.run(["done", "vélo", "chain-lube", "chain-replace", "--date", "2026-11-16"])
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(both.stdout.contains("chain-lube on 2026-11-16 was already in the log"), "\(both.stdout)")
+        let text = try garage.read("bikes/vélo.yaml")
+        #expect(text.components(separatedBy: "chain-lube").count - 1 == handEditedBikes[2].text.components(separatedBy: "chain-lube").count - 1 + 1,
+                "chain-lube is written once more, not twice")
+        // A different cost for a service already logged is refused, and nothing changes.
+        let cost = try garage.run(["done", "vélo", "chain-lube", "--date", "2026-11-16", "--cost", "12"])
+        #expect(cost.status == 1)
+        #expect(cost.stderr.contains("already in the log"), "\(cost.stderr)")
+        #expect(try garage.read("bikes/vélo.yaml") == text)
+    }
+
+    @Test func aBackdatedServiceGoesInDateOrderInALogKeptInDateOrder() throws {
+        let bike = "name: Grail\nintervals:\n  chain-lube:\n    every: 10 h\nlog:\n  - date: 2026-03-01\n    done: [chain-lube]\n  # summer\n  - date: 2026-07-01\n    done: [chain-lube]\n"
+        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/grail.yaml": bike])
+        let r = try garage.run(["done", "grail", "chain-lube", "--date", "2026-05-01", "--garage", garage.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try garage.read("bikes/grail.yaml")
+            == "name: Grail\nintervals:\n  chain-lube:\n    every: 10 h\nlog:\n  - date: 2026-03-01\n    done: [chain-lube]\n  - date: 2026-05-01\n    done: [chain-lube]\n  # summer\n  - date: 2026-07-01\n    done: [chain-lube]\n")
+    }
+
     @Test func doingTheSameServiceTwiceWritesOnce() throws {
         let garage = try trackedGarage(bike: handEditedBikes[2].text)
         #expect(try garage.run(["done", "vélo", "chain-lube", "--date", "2026-11-16"]).status == 0)

@@ -140,7 +140,10 @@ func randomEdit(_ root: YAMLNode, _ rng: inout SeededGenerator) -> YAMLEdit? {
         }
         let after = m.entries.randomElement(using: &rng)?.keyText.map { [$0] } ?? []
         return .addKey("new-key-\(Int.random(in: 0..<100, using: &rng))", randomValue(&rng), in: path, after: after)
-    case .sequence:
+    case .sequence(let q):
+        if Bool.random(using: &rng), !q.items.isEmpty {
+            return .insert(randomValue(&rng), into: path, at: Int.random(in: 0...q.items.count, using: &rng))
+        }
         return .append(randomValue(&rng), to: path)
     case .scalar:
         return path.isEmpty ? nil : .set(path, randomValue(&rng))
@@ -194,7 +197,7 @@ func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omitting
             while suffix < min(a.count, b.count) - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
             let oldChanged = a.count - prefix - suffix
             switch edit {
-            case .append, .addKey:
+            case .append, .addKey, .insert:
                 #expect(oldChanged <= 1, "\(edit) rewrote \(oldChanged) old lines:\n\(text)\n---\n\(new)")
             case .set:
                 #expect(oldChanged <= 1, "\(edit) rewrote \(oldChanged) old lines")

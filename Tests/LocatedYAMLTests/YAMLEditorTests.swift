@@ -21,6 +21,18 @@ func refusal(_ text: String, _ edits: [YAMLEdit]) -> [Diagnostic]? {
 let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPair("done", .flowList([.plain("chain-lube")]))])
 
 @Suite struct YAMLEditorTests {
+    @Test func insertingIntoABlockListPutsTheItemAfterThePreviousItemsLinesAndComments() throws {
+        let text = "log:\r\n  # spring\r\n  - date: 2026-03-01   # KMC\r\n    done: [chain-replace]\r\n    # a note on march\r\n  - date: 2026-09-01\r\n    done: [chain-lube]\r\n"
+        let middle = try edited(text, [.insert(logEntry, into: ["log"], at: 1)])
+        #expect(middle == "log:\r\n  # spring\r\n  - date: 2026-03-01   # KMC\r\n    done: [chain-replace]\r\n    # a note on march\r\n"
+            + "  - date: 2026-11-16\r\n    done: [chain-lube]\r\n  - date: 2026-09-01\r\n    done: [chain-lube]\r\n")
+        let first = try edited(text, [.insert(logEntry, into: ["log"], at: 0)])
+        #expect(first.hasPrefix("log:\r\n  # spring\r\n  - date: 2026-11-16\r\n    done: [chain-lube]\r\n  - date: 2026-03-01   # KMC\r\n"))
+        // At the end it is an append; into a '[ ]' list it is refused, not rewritten.
+        #expect(try edited(text, [.insert(logEntry, into: ["log"], at: 2)]) == edited(text, [.append(logEntry, to: ["log"])]))
+        #expect(refusal("log: [{date: 2026-01-01, done: [a]}]\n", [.insert(logEntry, into: ["log"], at: 0)]) != nil)
+    }
+
     @Test func noEditsGiveTheSameBytes() throws {
         let text = "name: x # c\r\nlog: []"
         #expect(try edited(text, []) == text)

@@ -51,11 +51,27 @@ public enum ServiceRecorder {
         let doc = YAMLDocument(path: file, bytes: bytes)
         guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
 
-        // Running the same command twice (a retried script, a double Enter) records it once.
-        let cost = record.cost.flatMap(Double.init)
-        if bike.log.contains(where: { $0.date == date && Set($0.done.map(\.value.rawValue)) == Set(ids) && $0.cost == cost && $0.note == record.note }) {
-            return GarageChange(files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
-                                summary: ["\(bike.id): \(ids.joined(separator: ", ")) on \(date) is already in the log; nothing to do"])
+        // An interval the log already has on that day is not logged twice (a retried script, a
+        // double Enter, or the rider not remembering): only the others are written.
+        let sameDay = bike.log.filter { $0.date == date }
+        let already = ids.filter { id in sameDay.contains { $0.done.contains { $0.value.rawValue == id } } }
+        if !already.isEmpty {
+            let remaining = ids.filter { !already.contains($0) }
+            let line = sameDay.first { e in e.done.contains { already.contains($0.value.rawValue) } }.flatMap { $0.location.range?.start.line }
+            let at = line.map { " (\(file):\($0))" } ?? ""
+            if remaining.isEmpty {
+                // The same command again is nothing to do; a different cost or note for a service
+                // already logged is a change to make by hand.
+                let cost = record.cost.flatMap(Double.init)
+                let same = sameDay.contains { $0.cost == cost && $0.note == record.note && Set($0.done.map(\.value.rawValue)) == Set(ids) }
+                if !same && (record.cost != nil || record.note != nil) {
+                    throw .refused("\(already.joined(separator: ", ")) on \(date) is already in the log\(at); nothing was written",
+                                   help: "edit that entry by hand to change its cost or note")
+                }
+                return GarageChange(files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
+                                    summary: ["\(bike.id): \(ids.joined(separator: ", ")) on \(date) is already in the log\(at); nothing to do"])
+            }
+            ids = remaining
         }
 
         let style = EntryStyle(root["log"], defaultOrder: ["date", "done", "cost", "note"])
@@ -71,9 +87,18 @@ public enum ServiceRecorder {
         if let note = record.note { fields["note"] = .text(note) }
         let entry = style.entry(fields)
 
-        let after = try context.edit(file, bytes, [.appendOrCreate(entry, list: "log", current: root["log"])])
+        // A log kept in date order stays in date order: a backdated service goes before the
+        // first later entry. Any other log gets the entry at its end.
+        let edit: YAMLEdit
+        if let position = datedPosition(of: date, in: root["log"]) {
+            edit = .insert(entry, into: ["log"], at: position)
+        } else {
+            edit = .appendOrCreate(entry, list: "log", current: root["log"])
+        }
+        let after = try context.edit(file, bytes, [edit])
 
         var summary = ["\(bike.id): logged \(ids.joined(separator: ", ")) on \(date) in \(file)"]
+        if !already.isEmpty { summary.append("\(bike.id): \(already.joined(separator: ", ")) on \(date) was already in the log") }
         for id in ids {
             if let part = resolved.intervals.first(where: { $0.id.rawValue == id })?.replaces {
                 summary.append("\(bike.id): '\(id)' replaces \(part): its life counts from \(date)")
@@ -81,6 +106,22 @@ public enum ServiceRecorder {
         }
         return GarageChange(files: [FileChange(path: file, before: bytes, after: after)],
                             message: "\(bike.id): \(ids.joined(separator: ", ")) done \(date)", summary: summary)
+    }
+}
+
+extension ServiceRecorder {
+    /// Where an entry dated `date` goes in a block-style log whose entries are in date order,
+    /// oldest first, when that is not the end; nil for the end, or for a log in any other order.
+    static func datedPosition(of date: Day, in log: YAMLNode?) -> Int? {
+        guard case .sequence(let q)? = log, !q.isFlow else { return nil }
+        var dates: [Day] = []
+        for item in q.items {
+            guard case .mapping(let m) = item, case .scalar(let s)? = m["date"], let day = Day(s.value) else { return nil }
+            dates.append(day)
+        }
+        guard zip(dates, dates.dropFirst()).allSatisfy({ $0 <= $1 }) else { return nil }
+        guard let later = dates.firstIndex(where: { $0 > date }) else { return nil }
+        return later
     }
 }
 
