@@ -31,13 +31,16 @@ public struct SyncSummary: Sendable, Equatable {
     public var leftAlone: [String] = []
     /// Changes not made because their month file is left alone.
     public var heldChanges = 0
+    /// Set when a full sync resumed a listing an earlier run stopped: its cursor. Deletions were
+    /// considered only for activities that start before it.
+    public var resumedBefore: Int64?
 
     public static func == (a: SyncSummary, b: SyncSummary) -> Bool {
         a.byBike == b.byBike && a.total == b.total && a.listed == b.listed && a.pages == b.pages
             && a.filesWritten == b.filesWritten && a.full == b.full && a.unclaimedBikes == b.unclaimedBikes
             && a.gearLookupProblem == b.gearLookupProblem && a.skipped == b.skipped && a.skippedIDs == b.skippedIDs
             && a.deletionsHeldBack?.count == b.deletionsHeldBack?.count && a.deletionsHeldBack?.reason == b.deletionsHeldBack?.reason
-            && a.leftAlone == b.leftAlone && a.heldChanges == b.heldChanges
+            && a.leftAlone == b.leftAlone && a.heldChanges == b.heldChanges && a.resumedBefore == b.resumedBefore
     }
 
     /// "3 new, 1 changed, 0 deleted (grail: 2 new, 1 changed; stumpy: 1 new)".
@@ -58,6 +61,9 @@ public struct SyncSummary: Sendable, Equatable {
             if !skippedIDs.isEmpty {
                 s += ": " + skippedIDs.prefix(5).map(String.init).joined(separator: ", ") + (skippedIDs.count > 5 ? ", …" : "")
             }
+        }
+        if let cursor = resumedBefore {
+            s += "; resumed a full listing that had stopped, so deletions were checked only for activities before \(Timestamps.string(epoch: cursor)) (run 'bikecheck sync --full' again for the rest)"
         }
         if let held = deletionsHeldBack {
             s += "; deleted nothing: kept \(plural(held.count, "cached activity", "cached activities")) missing from the listing, as \(held.reason)"
@@ -133,6 +139,7 @@ public final class StravaSync {
             plan = .init(mode: .incremental, after: max(0, newest - Self.overlap))
         }
         summary.full = plan.mode == .full
+        if plan.mode == .full { summary.resumedBefore = plan.before }
         if full { cache.markAllDirty() }
         // What this run lists: every start before `spanEnd` (all when nil), once it reaches the end.
         let spanEnd = plan.before
@@ -314,6 +321,9 @@ public final class StravaSync {
         progress("Strava confirmed \(sample.count) of \(n) missing activities as deleted")
         return nil
     }
+
+    /// Epoch seconds as the cache writes times (`YYYY-MM-DDTHH:MM:SSZ`).
+    public static func utc(_ epoch: Int64) -> String { Timestamps.string(epoch: epoch) }
 
     /// A bike file id from a name: lower case letters, digits and dashes.
     public static func suggestedID(for name: String) -> String {

@@ -83,6 +83,8 @@ struct SyncCommand: ParsableCommand {
         /// Month files a sync does not change, each with why.
         var leftAlone: [String]
         var heldChanges: Int
+        /// A resumed full listing's cursor (UTC): deletions were considered only before it; absent otherwise.
+        var resumedBefore: String?
         var total: Counts
         var bikes: [String: Counts]
         var unclaimedBikes: [UnclaimedBike]
@@ -91,6 +93,7 @@ struct SyncCommand: ParsableCommand {
             case full, listed, pages, requests, skipped, total, bikes
             case filesWritten = "files_written", unclaimedBikes = "unclaimed_bikes", skippedIDs = "skipped_ids"
             case deletionsHeldBack = "deletions_held_back", leftAlone = "left_alone", heldChanges = "held_changes"
+            case resumedBefore = "resumed_before"
         }
     }
 
@@ -98,7 +101,7 @@ struct SyncCommand: ParsableCommand {
         try JSONOutput.encode(Report(
             full: s.full, listed: s.listed, pages: s.pages, requests: requests, filesWritten: s.filesWritten, skipped: s.skipped,
             skippedIDs: s.skippedIDs, deletionsHeldBack: s.deletionsHeldBack.map { .init(count: $0.count, reason: $0.reason) },
-            leftAlone: s.leftAlone, heldChanges: s.heldChanges,
+            leftAlone: s.leftAlone, heldChanges: s.heldChanges, resumedBefore: s.resumedBefore.map(StravaSync.utc),
             total: .init(s.total), bikes: s.byBike.mapValues(Report.Counts.init),
             unclaimedBikes: s.unclaimedBikes.map {
                 .init(id: $0.id, name: $0.displayName, retired: $0.retired, command: StravaSync.addCommand(for: $0, taken: taken))

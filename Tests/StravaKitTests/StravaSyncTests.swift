@@ -107,6 +107,8 @@ import Testing
             let summary = try await sync(client, garage, full: false)
             #expect(summary.full)
             #expect(summary.total.deleted == 1, "only the one before the cursor")
+            #expect(summary.resumedBefore == cursor)
+            #expect(summary.line.contains("resumed a full listing that had stopped, so deletions were checked only for activities before \(StravaSync.utc(cursor)) (run 'bikecheck sync --full' again for the rest)"), "\(summary.line)")
             #expect(await server.log.first { $0.path == "/api/v3/athlete/activities" }?.query["before"] == String(cursor))
             let ids = ActivityCacheStore(garageRoot: garage).ids
             #expect(!ids.contains(all[2].id))

@@ -30,6 +30,9 @@ extension StravaStandIn {
     /// `/activities/{id}` answers `status` for `id` (500, 429, or 200 for an activity not listed).
     public func answerDetail(of id: Int64, with status: Int) { syncFaults.detailStatus[id] = status }
 
+    /// Forgets the listing's faults and the detail's answers that have not fired.
+    public func clearListingFaults() { syncFaults = SyncFaults() }
+
     /// The ids `/activities/{id}` was asked about, in order.
     public var detailRequests: [Int64] { syncFaults.detailRequests }
 
