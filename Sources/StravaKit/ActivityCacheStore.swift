@@ -3,20 +3,72 @@ import Foundation
 
 /// The activity cache as a mutable set of activities by month, written back one month file at a
 /// time, atomically and only when the bytes change.
+///
+/// It changes only the month files it read whole. A month file with read errors, or one that is a
+/// symbolic link or not a regular file, is left alone: its activities are kept as read, and any
+/// change that would rewrite or remove it is held back (`held`), so a file bikecheck did not write
+/// (or cannot read) is never lost. Files not named `YYYY-MM.json` are the rider's and never touched.
+/// An `activities/` folder that is a symbolic link is refused (`checkFolder`): the cache is
+/// written only into a real folder inside the garage.
 public final class ActivityCacheStore {
     public let root: String
     private(set) var byID: [Int64: Activity] = [:]
     private var dirtyMonths: Set<String> = []
     /// Errors found when reading the existing cache.
     public let errorCount: Int
+    /// Month files left alone, by month (`YYYY-MM`): why each is.
+    public let leftAlone: [String: String]
+    /// Months with a change held back because their file is left alone.
+    public private(set) var held: Set<String> = []
 
     public var hasUnwrittenChanges: Bool { !dirtyMonths.isEmpty }
 
     public init(garageRoot: String) {
         root = garageRoot
         let loaded = ActivityCacheLoader.load(root: garageRoot)
-        errorCount = loaded.diagnostics.filter { $0.severity == .error }.count
+        let errors = loaded.diagnostics.filter { $0.severity == .error }
+        errorCount = errors.count
         for a in loaded.activities { byID[a.id] = a }
+        var leftAlone: [String: String] = [:]
+        for d in errors {
+            let name = (d.location.file as NSString).lastPathComponent
+            if let month = Self.month(ofFileNamed: name) { leftAlone[month] = "it could not be read whole" }
+        }
+        let directory = garageRoot + "/activities"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+            guard let month = Self.month(ofFileNamed: name) else { continue }
+            var info = stat()
+            if lstat(directory + "/" + name, &info) != 0 {
+                leftAlone[month] = "it could not be examined"
+            } else if info.st_mode & S_IFMT == S_IFLNK {
+                leftAlone[month] = "it is a symbolic link"
+            } else if info.st_mode & S_IFMT != S_IFREG {
+                leftAlone[month] = "it is not a regular file"
+            }
+        }
+        self.leftAlone = leftAlone
+    }
+
+    /// `YYYY-MM` when `name` is `YYYY-MM.json` (a file bikecheck may write), else nil.
+    static func month(ofFileNamed name: String) -> String? {
+        guard name.hasSuffix(".json"), !name.hasPrefix(".") else { return nil }
+        let month = String(name.dropLast(5))
+        guard month.utf8.count == 7, Day(month + "-01")?.monthKey == month else { return nil }
+        return month
+    }
+
+    /// Throws unless `activities/` is a real folder (or absent): never write or delete through a link.
+    public func checkFolder() throws {
+        let directory = root + "/activities"
+        var info = stat()
+        guard lstat(directory, &info) == 0 else { return }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: directory)) ?? "?"
+            throw AtomicFile.Failure(path: "activities", reason: "it is a symbolic link (to '\(target)'); bikecheck writes the activity cache only into a real folder inside the garage: replace the link with a folder")
+        }
+        if info.st_mode & S_IFMT != S_IFDIR {
+            throw AtomicFile.Failure(path: "activities", reason: "it is not a folder")
+        }
     }
 
     public var count: Int { byID.count }
@@ -27,9 +79,10 @@ public final class ActivityCacheStore {
     /// The latest start date in the cache.
     public var newestStart: String? { byID.values.map(\.startDate).max() }
 
-    public enum Change { case new, changed, unchanged }
+    public enum Change: Equatable { case new, changed, unchanged, held }
 
-    /// Adds or replaces an activity; says what that was.
+    /// Adds or replaces an activity; says what that was. A change that would rewrite a month file
+    /// left alone is not made (`.held`).
     @discardableResult
     public func upsert(_ a: Activity) -> Change {
         // The one way into the cache: a number that is not finite would make the month file
@@ -37,34 +90,46 @@ public final class ActivityCacheStore {
         var a = a
         if !a.distance.isFinite { a.distance = 0 }
         if !a.totalElevationGain.isFinite { a.totalElevationGain = 0 }
-        let old = byID.updateValue(a, forKey: a.id)
+        let old = byID[a.id]
         if let old, old == a { return .unchanged }
+        for month in [a.monthKey, old?.monthKey].compactMap({ $0 }) where leftAlone[month] != nil {
+            held.insert(month)
+            return .held
+        }
+        byID[a.id] = a
         if let old { dirtyMonths.insert(old.monthKey) }
         dirtyMonths.insert(a.monthKey)
         return old == nil ? .new : .changed
     }
 
+    /// Removes an activity and returns it; nil when it is not cached or its month file is left alone.
     public func remove(_ id: Int64) -> Activity? {
-        guard let old = byID.removeValue(forKey: id) else { return nil }
+        guard let old = byID[id] else { return nil }
+        if leftAlone[old.monthKey] != nil {
+            held.insert(old.monthKey)
+            return nil
+        }
+        byID[id] = nil
         dirtyMonths.insert(old.monthKey)
         return old
     }
 
-    /// Marks every month dirty, so the next flush rewrites files that drifted from the canonical form.
+    /// Marks every month dirty, so the next flush rewrites files that drifted from the canonical
+    /// form and removes month files left with no activities; files left alone stay as they are.
     public func markAllDirty() {
         dirtyMonths.formUnion(byID.values.map(\.monthKey))
-        // Month files left with no activities are removed; files not named after a month are the rider's.
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/activities")) ?? []
-        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            let month = String(name.dropLast(5))
-            if month.utf8.count == 7, Day(month + "-01")?.monthKey == month { dirtyMonths.insert(month) }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/activities")) ?? [] {
+            if let month = Self.month(ofFileNamed: name) { dirtyMonths.insert(month) }
         }
+        dirtyMonths.subtract(leftAlone.keys)
     }
 
     /// Writes the months that changed; returns how many files were written or removed.
     @discardableResult
     public func flush() throws -> Int {
+        dirtyMonths.subtract(leftAlone.keys)
         guard !dirtyMonths.isEmpty else { return 0 }
+        try checkFolder()
         let directory = root + "/activities"
         try AtomicFile.makeDirectory(directory)
         var grouped: [String: [Activity]] = [:]

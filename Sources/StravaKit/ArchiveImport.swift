@@ -20,15 +20,15 @@ public enum ArchiveImport {
         // Gear names the rider already tied to ids: a bike file's name, or gear looked up by sync.
         var gearByName: [String: String] = [:]
         for (name, file) in bikeNames { if let id = bikeFiles.first(where: { $0.value == file })?.key { gearByName[name] = id } }
-        for case let (id, gear?) in SyncState.load(garage: garageRoot).gear { gearByName[gear.name] = id; gearByName[gear.displayName] = id }
+        for case let (id, gear?) in SyncState.load(garage: garageRoot).state.gear { gearByName[gear.name] = id; gearByName[gear.displayName] = id }
         let archive = try StravaArchive.read(path: path, gearByName: gearByName)
         let cache = ActivityCacheStore(garageRoot: garageRoot)
         if cache.errorCount > 0 { throw StravaError.cacheUnreadable(cache.errorCount) }
         var summary = Summary(archive: archive)
         for a in archive.activities {
             if cache[a.id] != nil { summary.alreadyCached += 1; continue }
-            cache.upsert(a)
-            summary.new += 1
+            // A month file that is a symbolic link is left alone (see ActivityCacheStore).
+            if cache.upsert(a) == .new { summary.new += 1 }
         }
         summary.filesWritten = try cache.flush()
         let claimedNames = Set(bikeNames.keys.map { $0.lowercased() })

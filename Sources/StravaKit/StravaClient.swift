@@ -203,17 +203,23 @@ public final class StravaClient {
         return try decode(StravaGear.self, reply, what: "gear \(id)")
     }
 
-    /// One page of `/api/v3/athlete/activities`: the activities that could be read, the ids of
-    /// those that could not (nil when even the id was unreadable), and how many elements the page
-    /// had (a page of only unreadable items is not the end).
-    public func activities(after: Int64?, page: Int, perPage: Int) throws -> (activities: [Activity], unreadable: [Int64?], count: Int) {
-        var query = [("page", String(page)), ("per_page", String(perPage))]
+    /// One page of `/api/v3/athlete/activities` (`after` and `before` in epoch seconds, both
+    /// exclusive as Strava applies them), every element as read (see `PageItem`).
+    public func activities(after: Int64?, before: Int64?, perPage: Int) throws -> ActivityPage {
+        var query = [("per_page", String(perPage))]
+        if let before { query.insert(("before", String(before)), at: 0) }
         if let after { query.insert(("after", String(after)), at: 0) }
         let reply = try get("athlete/activities", query: query)
         guard let items = try? JSONDecoder().decode([PageItem].self, from: reply.body) else {
-            throw StravaError.badResponse("page \(page) of activities is not a JSON array")
+            throw StravaError.badResponse("a page of activities is not a JSON array")
         }
-        return (items.compactMap(\.activity), items.filter { $0.activity == nil }.map(\.id), items.count)
+        return ActivityPage(items: items)
+    }
+
+    /// Whether `GET /api/v3/activities/{id}` finds the activity: false only on a 404; any other
+    /// failure throws.
+    public func activityExists(_ id: Int64) throws -> Bool {
+        try get("activities/\(id)", allowNotFound: true).status != 404
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ reply: HTTPReply, what: String) throws -> T {

@@ -41,7 +41,7 @@ public enum StravaError: Error, CustomStringConvertible, Equatable {
         case .badResponse(let why): return "unexpected answer from Strava: \(why)"
         case .insideGarage(let path): return "refusing to keep Strava tokens inside the garage ('\(path)'); point XDG_CONFIG_HOME elsewhere"
         case .locked(let path): return "another sync is running in this garage (lock '\(path)')"
-        case .cacheUnreadable(let n): return "the activity cache has \(n) error\(n == 1 ? "" : "s") (see 'bikecheck validate'); re-create it with 'bikecheck sync --full'"
+        case .cacheUnreadable(let n): return "the activity cache has \(n) error\(n == 1 ? "" : "s") (see 'bikecheck validate'); fix or move away the files it names, then run 'bikecheck sync --full'"
         case .refreshBusy(let why): return "\(why); try again in a moment"
         }
     }

@@ -103,24 +103,42 @@ struct Lenient<T: Decodable>: Decodable {
     init(from decoder: Decoder) throws { value = try? T(from: decoder) }
 }
 
-/// One element of a page of activities: the activity if it could be read, and its id if at
-/// least that could (a full sync must not delete a cached activity it merely failed to read).
+/// One element of a page of activities: the activity if it could be read; else why not, and its
+/// id and start if at least those could (a full sync must not delete a cached activity it merely
+/// failed to read, and the listing's time cursor needs every start it can get).
 struct PageItem: Decodable {
     var activity: Activity?
     var id: Int64?
+    /// Epoch seconds of `start_date`.
+    var start: Int64?
+    /// Why the activity could not be read (nil when it could).
+    var problem: String?
 
-    enum CodingKeys: String, CodingKey { case id }
+    enum CodingKeys: String, CodingKey { case id, startDate = "start_date" }
 
     init(from decoder: Decoder) throws {
-        id = try? decoder.container(keyedBy: CodingKeys.self).decode(Int64.self, forKey: .id)
-        activity = (try? SummaryActivity(from: decoder))?.activity
+        let c = try? decoder.container(keyedBy: CodingKeys.self)
+        id = try? c?.decode(Int64.self, forKey: .id)
+        start = (try? c?.decode(String.self, forKey: .startDate)).flatMap(Timestamps.normalise).flatMap(Timestamps.epoch)
+        do {
+            activity = try SummaryActivity(from: decoder).activity
+        } catch let e as SummaryActivity.Unreadable {
+            problem = e.reason
+        } catch {
+            problem = "not an activity object"
+        }
     }
 }
 
-/// A SummaryActivity from `/athlete/activities`, decoded leniently: any sport type is kept as
-/// sent, unknown fields are skipped, and missing numbers are zero.
+/// A SummaryActivity from `/athlete/activities`. Any sport type is kept as sent, unknown fields
+/// are skipped, and a missing (or null) optional field takes its documented default (numbers 0,
+/// flags false). A field that is present but of the wrong type or out of range makes the whole
+/// activity unreadable: it must never reach the cache as 0 over a good cached value.
 struct SummaryActivity: Decodable {
     var activity: Activity
+
+    /// Why an activity could not be read: the field and what was wrong with it.
+    struct Unreadable: Error { var reason: String }
 
     enum CodingKeys: String, CodingKey {
         case id, name, type, timezone, distance, trainer, commute, manual
@@ -130,32 +148,48 @@ struct SummaryActivity: Decodable {
     }
 
     init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let id = try c.decode(Int64.self, forKey: .id)
-        guard let start = Timestamps.normalise(try c.decode(String.self, forKey: .startDate)) else {
-            throw DecodingError.dataCorruptedError(forKey: .startDate, in: c, debugDescription: "bad start_date")
+        guard let c = try? decoder.container(keyedBy: CodingKeys.self) else { throw Unreadable(reason: "not a JSON object") }
+        /// The value when present and not null; a value of another type is unreadable, not missing.
+        func optional<T: Decodable>(_ type: T.Type, _ k: CodingKeys, _ expected: String) throws -> T? {
+            guard c.contains(k), (try? c.decodeNil(forKey: k)) == false else { return nil }
+            guard let value = try? c.decode(T.self, forKey: k) else { throw Unreadable(reason: "\(k.rawValue): expected \(expected)") }
+            return value
         }
-        func string(_ k: CodingKeys) -> String? { c.lenient(String.self, k) }
-        // A number that is not finite is as good as missing: it must never reach the cache.
-        func number(_ k: CodingKeys) -> Double { c.lenient(Double.self, k).flatMap(ActivityLimits.finite) ?? 0 }
+        func required<T: Decodable>(_ type: T.Type, _ k: CodingKeys, _ expected: String) throws -> T {
+            guard let value = try optional(type, k, expected) else { throw Unreadable(reason: "\(k.rawValue): missing") }
+            return value
+        }
+        func number(_ k: CodingKeys, in range: ClosedRange<Double>, _ expected: String) throws -> Double {
+            guard let value = try optional(Double.self, k, expected) else { return 0 }
+            guard value.isFinite, range.contains(value) else { throw Unreadable(reason: "\(k.rawValue): expected \(expected)") }
+            return value
+        }
         func duration(_ k: CodingKeys) throws -> Int {
-            guard let seconds = ActivityLimits.duration(c.lenient(Double.self, k) ?? 0) else {
-                throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: "\(k.rawValue) out of range")
-            }
-            return seconds
+            let seconds = try number(k, in: 0...ActivityLimits.maxDuration, "seconds, from 0 to 30 days")
+            return Int(seconds.rounded())
         }
-        func bool(_ k: CodingKeys) -> Bool { c.lenient(Bool.self, k) ?? false }
-        let type = string(.type)
-        guard let sport = string(.sportType) ?? type else {
-            throw DecodingError.keyNotFound(CodingKeys.sportType, .init(codingPath: c.codingPath, debugDescription: "no sport type"))
+        func timestamp(_ k: CodingKeys) throws -> String? {
+            guard let text = try optional(String.self, k, "a date-time") else { return nil }
+            guard let normal = Timestamps.normalise(text) else { throw Unreadable(reason: "\(k.rawValue): expected a date-time") }
+            return normal
+        }
+        let id = try required(Int64.self, .id, "an integer id")
+        guard id > 0 else { throw Unreadable(reason: "id: expected a positive integer") }
+        guard let start = try timestamp(.startDate) else { throw Unreadable(reason: "start_date: missing") }
+        let type = try optional(String.self, .type, "a string")
+        guard let sport = try optional(String.self, .sportType, "a string") ?? type else {
+            throw Unreadable(reason: "sport_type: missing")
         }
         activity = Activity(
-            id: id, name: string(.name) ?? "", sportType: sport, type: type, startDate: start,
-            startDateLocal: string(.startDateLocal).flatMap(Timestamps.normalise), timezone: string(.timezone),
+            id: id, name: try optional(String.self, .name, "a string") ?? "", sportType: sport, type: type, startDate: start,
+            startDateLocal: try timestamp(.startDateLocal), timezone: try optional(String.self, .timezone, "a string"),
             movingTime: try duration(.movingTime), elapsedTime: try duration(.elapsedTime),
-            distance: max(0, number(.distance)), totalElevationGain: number(.totalElevationGain),
-            gearID: string(.gearID).flatMap { $0.isEmpty ? nil : $0 },
-            trainer: bool(.trainer), commute: bool(.commute), manual: bool(.manual))
+            distance: try number(.distance, in: 0...ActivityLimits.maxDistance, "metres, from 0 to 100,000 km"),
+            totalElevationGain: try number(.totalElevationGain, in: -ActivityLimits.maxDistance...ActivityLimits.maxDistance, "metres"),
+            gearID: try optional(String.self, .gearID, "a string").flatMap { $0.isEmpty ? nil : $0 },
+            trainer: try optional(Bool.self, .trainer, "true or false") ?? false,
+            commute: try optional(Bool.self, .commute, "true or false") ?? false,
+            manual: try optional(Bool.self, .manual, "true or false") ?? false)
     }
 }
 
@@ -163,6 +197,8 @@ struct SummaryActivity: Decodable {
 enum ActivityLimits {
     /// The longest believable moving or elapsed time: 30 days, in seconds.
     static let maxDuration: Double = 30 * 86400
+    /// The farthest believable distance, in metres (100,000 km), as the cache's reader checks it.
+    static let maxDistance: Double = 100_000_000
 
     /// `value` when finite, else nil.
     static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
@@ -219,9 +255,52 @@ enum Timestamps {
         return f.string(from: date)
     }
 
+    /// Epoch seconds of a timestamp in the cache's form (`YYYY-MM-DDTHH:MM:SSZ`), else of any
+    /// form `normalise` accepts; computed by hand, as a sync asks this of every listed activity.
     static func epoch(_ s: String) -> Int64? {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        return f.date(from: s).map { Int64($0.timeIntervalSince1970) }
+        let u = Array(s.utf8)
+        guard u.count == 20, u[4] == 0x2D, u[7] == 0x2D, u[10] == 0x54, u[13] == 0x3A, u[16] == 0x3A, u[19] == 0x5A else {
+            return normalise(s).flatMap { $0.utf8.count == 20 ? epoch($0) : nil }
+        }
+        func digits(_ r: Range<Int>) -> Int64? {
+            var v: Int64 = 0
+            for i in r {
+                guard (0x30...0x39).contains(u[i]) else { return nil }
+                v = v * 10 + Int64(u[i] - 0x30)
+            }
+            return v
+        }
+        guard let y = digits(0..<4), let m = digits(5..<7), let d = digits(8..<10), let h = digits(11..<13),
+              let mi = digits(14..<16), let sec = digits(17..<19), (1...12).contains(m), (1...31).contains(d),
+              h < 24, mi < 60, sec < 61 else { return nil }
+        // Days from civil (Howard Hinnant's algorithm), proleptic Gregorian.
+        let yy = m <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return days * 86_400 + h * 3600 + mi * 60 + sec
     }
+
+    /// The cache's form of epoch seconds.
+    static func string(epoch: Int64) -> String { format(Date(timeIntervalSince1970: TimeInterval(epoch))) }
+}
+
+/// One page of `/athlete/activities` as read.
+public struct ActivityPage {
+    var items: [PageItem]
+
+    /// The activities that could be read.
+    public var activities: [Activity] { items.compactMap(\.activity) }
+    /// The elements that could not be read: id and start when those could be, and why.
+    public var unreadable: [(id: Int64?, start: Int64?, problem: String)] {
+        items.compactMap { item in item.problem.map { (item.id, item.start, $0) } }
+    }
+    /// How many elements the page had (a page of only unreadable items is not the end).
+    public var count: Int { items.count }
+    /// Each element's start in epoch seconds, in the page's order (nil where it could not be read).
+    public var starts: [Int64?] { items.map(\.start) }
+    /// Each element's id, in the page's order (nil where it could not be read).
+    public var ids: [Int64?] { items.map(\.id) }
 }

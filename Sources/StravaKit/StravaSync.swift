@@ -10,6 +10,7 @@ public struct SyncSummary: Sendable, Equatable {
     /// Keyed by bike file id, else by Strava gear id, else "no gear".
     public var byBike: [String: Counts] = [:]
     public var total = Counts()
+    /// Distinct activities listed (readable ones).
     public var listed = 0
     public var pages = 0
     public var filesWritten = 0
@@ -18,11 +19,29 @@ public struct SyncSummary: Sendable, Equatable {
     public var unclaimedBikes: [StravaGear] = []
     /// Why retired bikes could not all be looked up (the sync itself succeeded).
     public var gearLookupProblem: String?
-    /// Activities Strava listed that could not be read (missing fields, numbers out of range);
-    /// they were left as they were in the cache.
+    /// Activities Strava listed that could not be read (a field missing, of the wrong type or
+    /// out of range); they were left as they were in the cache.
     public var skipped = 0
-    /// Set when a full sync deleted nothing because an unreadable activity had no readable id.
-    public var deletionsHeldBack = false
+    /// The ids of the skipped activities that had a readable id, sorted.
+    public var skippedIDs: [Int64] = []
+    /// Set when a full sync deleted nothing though cached activities were missing from the
+    /// listing: how many, and why they were kept.
+    public var deletionsHeldBack: (count: Int, reason: String)?
+    /// Month files left alone (`activities/YYYY-MM.json`: why), sorted.
+    public var leftAlone: [String] = []
+    /// Changes not made because their month file is left alone.
+    public var heldChanges = 0
+    /// Set when a full sync resumed a listing an earlier run stopped: its cursor. Deletions were
+    /// considered only for activities that start before it.
+    public var resumedBefore: Int64?
+
+    public static func == (a: SyncSummary, b: SyncSummary) -> Bool {
+        a.byBike == b.byBike && a.total == b.total && a.listed == b.listed && a.pages == b.pages
+            && a.filesWritten == b.filesWritten && a.full == b.full && a.unclaimedBikes == b.unclaimedBikes
+            && a.gearLookupProblem == b.gearLookupProblem && a.skipped == b.skipped && a.skippedIDs == b.skippedIDs
+            && a.deletionsHeldBack?.count == b.deletionsHeldBack?.count && a.deletionsHeldBack?.reason == b.deletionsHeldBack?.reason
+            && a.leftAlone == b.leftAlone && a.heldChanges == b.heldChanges && a.resumedBefore == b.resumedBefore
+    }
 
     /// "3 new, 1 changed, 0 deleted (grail: 2 new, 1 changed; stumpy: 1 new)".
     public var line: String {
@@ -33,20 +52,41 @@ public struct SyncSummary: Sendable, Equatable {
             if c.deleted > 0 { parts.append("\(c.deleted) deleted") }
             return parts.joined(separator: ", ")
         }
-        var s = "synced \(listed) activit\(listed == 1 ? "y" : "ies") from Strava: \(total.new) new, \(total.changed) changed, \(total.deleted) deleted"
+        func plural(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        var s = "synced \(plural(listed, "activity", "activities")) from Strava: \(total.new) new, \(total.changed) changed, \(total.deleted) deleted"
         let bikes = byBike.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
         if !bikes.isEmpty { s += " (" + bikes.map { "\($0.key): \(text($0.value))" }.joined(separator: "; ") + ")" }
         if skipped > 0 {
-            s += "; skipped \(skipped) activit\(skipped == 1 ? "y" : "ies") that could not be read (left as cached)"
+            s += "; skipped \(plural(skipped, "activity", "activities")) that could not be read (left as cached)"
+            if !skippedIDs.isEmpty {
+                s += ": " + skippedIDs.prefix(5).map(String.init).joined(separator: ", ") + (skippedIDs.count > 5 ? ", …" : "")
+            }
         }
-        if deletionsHeldBack { s += "; deleted nothing, as an unreadable activity had no id" }
+        if let cursor = resumedBefore {
+            s += "; resumed a full listing that had stopped, so deletions were checked only for activities before \(Timestamps.string(epoch: cursor)) (run 'bikecheck sync --full' again for the rest)"
+        }
+        if let held = deletionsHeldBack {
+            s += "; deleted nothing: kept \(plural(held.count, "cached activity", "cached activities")) missing from the listing, as \(held.reason)"
+        }
+        if !leftAlone.isEmpty {
+            s += "; left alone \(leftAlone.prefix(3).joined(separator: ", "))\(leftAlone.count > 3 ? ", …" : "")"
+            if heldChanges > 0 { s += ", holding back \(plural(heldChanges, "change", "changes")) there" }
+            s += " (fix or move such a file away, then run 'bikecheck sync --full')"
+        }
         return s
     }
 }
 
-/// Brings Strava's bikes and activities into the garage's cache. Each page is written to the
-/// cache and the position saved before the next request, so a sync stopped by a rate limit, a
-/// fault or Ctrl-C loses nothing and the next run resumes.
+/// Brings Strava's bikes and activities into the garage's cache.
+///
+/// The listing pages through `/athlete/activities` newest first with a time cursor
+/// (`before=<oldest start seen + 1>`), not page numbers, so activities deleted on Strava between
+/// two requests cannot shift others out of it. Each stretch is written to the cache and the
+/// cursor saved before the listing goes on, so a sync stopped by a rate limit, a fault or Ctrl-C
+/// loses nothing and the next run resumes. A full sync deletes a cached activity only when the
+/// run listed its whole time span to the end, could read every item's id, and Strava answers 404
+/// for it (for up to 20 of the candidates, spread over them); anything else keeps the cache and
+/// the summary says why.
 public final class StravaSync {
     public let garageRoot: String
     let client: StravaClient
@@ -54,6 +94,8 @@ public final class StravaSync {
     let bikeFiles: [String: String]
     /// Progress lines (pages, activities, rate-limit budget).
     public var progress: (String) -> Void = { _ in }
+    /// Warnings the rider must see whatever the output format (a discarded sync state).
+    public var warn: (String) -> Void = { _ in }
 
     public static let perPage = 200
     /// How often fetched pages are written to disk during a long listing.
@@ -62,6 +104,8 @@ public final class StravaSync {
     public static let maxPages = 5000
     /// Incremental syncs re-list this much before the newest cached start, to catch late uploads and edits.
     public static let overlap: Int64 = 7 * 86400
+    /// How many deletion candidates are confirmed with `GET /activities/{id}` (all when fewer).
+    public static let deletionChecks = 20
 
     public init(garageRoot: String, client: StravaClient, bikeFiles: [String: String]) {
         self.garageRoot = garageRoot
@@ -73,30 +117,36 @@ public final class StravaSync {
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }
         let cache = ActivityCacheStore(garageRoot: garageRoot)
-        if cache.errorCount > 0 && !full { throw StravaError.cacheUnreadable(cache.errorCount) }
-        var state = SyncState.load(garage: garageRoot)
+        try cache.checkFolder()
+        let now = Int64(client.now().timeIntervalSince1970)
+        var (state, stateWarning) = SyncState.load(garage: garageRoot, now: client.now())
+        if let stateWarning { warn(stateWarning) }
         var summary = SyncSummary()
+        summary.leftAlone = cache.leftAlone.sorted { $0.key < $1.key }.map { "activities/\($0.key).json (\($0.value))" }
 
         let athlete = try client.athlete()
 
         // Resume a listing that did not finish, unless a full one is asked for over an incremental one.
         var plan: SyncState.Pending
-        if let pending = state.pending, pending.mode == "full" || !full {
+        if let pending = state.pending, pending.mode == .full || !full {
             plan = pending
-            // Re-read the page before the one that failed: a deletion meanwhile shifts items back a page.
-            plan.nextPage = max(1, pending.nextPage - 1)
-            progress("resuming the \(pending.mode) sync at page \(plan.nextPage)")
+            progress("resuming the \(pending.mode.rawValue) sync" + (pending.before.map { " before \(Timestamps.string(epoch: $0))" } ?? ""))
         } else if full || cache.count == 0 {
-            plan = .init(mode: "full", after: nil, nextPage: 1, seen: [])
+            plan = .init(mode: .full)
         } else {
-            let newest = cache.newestStart.flatMap(Timestamps.epoch) ?? 0
-            plan = .init(mode: "incremental", after: max(0, newest - Self.overlap), nextPage: 1, seen: [])
+            // Strava refuses an `after` in the future: a cached start ahead of the clock counts as now.
+            let newest = min(now, cache.newestStart.flatMap(Timestamps.epoch) ?? 0)
+            plan = .init(mode: .incremental, after: max(0, newest - Self.overlap))
         }
-        summary.full = plan.mode == "full"
+        summary.full = plan.mode == .full
+        if plan.mode == .full { summary.resumedBefore = plan.before }
         if full { cache.markAllDirty() }
-        var seen = Set(plan.seen)
-        // An unreadable activity without even an id might be any cached one.
-        var unidentified = false
+        // What this run lists: every start before `spanEnd` (all when nil), once it reaches the end.
+        let spanEnd = plan.before
+        var seen = Set<Int64>()
+        // Unreadable activities without even an id might be any cached one.
+        var unidentified = 0
+        var skippedIDs = Set<Int64>()
 
         func bikeKey(_ gear: String?) -> String {
             guard let gear else { return "no gear" }
@@ -104,7 +154,7 @@ public final class StravaSync {
         }
 
         // Pages are written in batches (every couple of seconds, at the end, and before any error
-        // propagates); the saved position only ever points past pages already on disk, so even a
+        // propagates); the saved cursor only ever points past pages already on disk, so even a
         // killed process loses nothing but the unwritten pages, which the next run fetches again.
         var lastFlush = Date()
         var flushedPlan = plan
@@ -113,7 +163,6 @@ public final class StravaSync {
         state.pending = plan
         try state.save(garage: garageRoot)
         func checkpoint() throws {
-            if plan.mode == "full" { plan.seen = seen.sorted() }
             summary.filesWritten += try cache.flush()
             state.pending = plan
             try state.save(garage: garageRoot)
@@ -122,14 +171,17 @@ public final class StravaSync {
         }
         do {
             while true {
-                if plan.nextPage > Self.maxPages {
-                    throw StravaError.badResponse("more than \(Self.maxPages) pages of activities; stopping")
+                if summary.pages >= Self.maxPages {
+                    throw ListingAnomaly("more than \(Self.maxPages) pages of activities")
                 }
-                let page = try client.activities(after: plan.after, page: plan.nextPage, perPage: Self.perPage)
+                // Strava lists newest first when given `before` (and `after` with it); an incremental
+                // listing always sends both.
+                let before = plan.before ?? (plan.mode == .incremental ? now + 366 * 86_400 : nil)
+                let page = try client.activities(after: plan.after, before: before, perPage: Self.perPage)
                 summary.pages += 1
-                if page.count == 0 { break }
-                for a in page.activities {
-                    seen.insert(a.id)
+                try Self.check(page, after: plan.after, before: before)
+                for a in page.activities where seen.insert(a.id).inserted {
+                    summary.listed += 1
                     let old = cache[a.id]
                     switch cache.upsert(a) {
                     case .new:
@@ -141,32 +193,62 @@ public final class StravaSync {
                         if let old, old.gearID != a.gearID {
                             summary.byBike[bikeKey(old.gearID), default: .init()].changed += 1
                         }
+                    case .held: summary.heldChanges += 1
                     case .unchanged: break
                     }
                 }
-                // An activity that could not be read is still on Strava: keep its id in the seen
-                // set so a full sync does not delete its cached copy.
-                for id in page.unreadable {
-                    summary.skipped += 1
-                    if let id { seen.insert(id) } else { unidentified = true }
+                // An activity that could not be read is still on Strava: its id counts as seen, so
+                // a full sync does not delete its cached copy.
+                for item in page.unreadable {
+                    guard let id = item.id else { unidentified += 1; continue }
+                    if seen.insert(id).inserted { skippedIDs.insert(id) }
                 }
-                summary.listed += page.activities.count
-                plan.nextPage += 1
+                progress("page \(summary.pages): \(summary.listed) activities, \(summary.total.new) new; \(client.budget.summary)")
+                // A page shorter than asked for is the last.
+                if page.count < Self.perPage { break }
+                // The next page: everything before the oldest start so far, and that second again
+                // (activities sharing it are listed twice and counted once).
+                guard let oldest = page.starts.compactMap({ $0 }).min() else {
+                    throw ListingAnomaly("a full page of activities without one readable start date")
+                }
+                if let before, oldest + 1 >= before {
+                    throw ListingAnomaly("more than \(Self.perPage) activities start at \(Timestamps.string(epoch: before - 1)); the listing cannot go past them")
+                }
+                plan.before = oldest + 1
                 if Date().timeIntervalSince(lastFlush) >= Self.checkpointInterval { try checkpoint() }
-                progress("page \(plan.nextPage - 1): \(summary.listed) activities, \(summary.total.new) new; \(client.budget.summary)")
             }
+        } catch let anomaly as ListingAnomaly {
+            // Resuming at this cursor would meet the same answer: keep what was fetched, start over next time.
+            state.pending = nil
+            summary.filesWritten += try cache.flush()
+            try state.save(garage: garageRoot)
+            throw StravaError.badResponse("\(anomaly.reason); stopped, and deleted nothing")
         } catch {
             // Keep what was fetched; the next run resumes after it.
-            if plan.nextPage != flushedPlan.nextPage || cache.hasUnwrittenChanges { try? checkpoint() }
+            if plan.before != flushedPlan.before || cache.hasUnwrittenChanges { try? checkpoint() }
             throw error
         }
+        summary.skipped = skippedIDs.count + unidentified
+        summary.skippedIDs = skippedIDs.sorted()
 
-        summary.deletionsHeldBack = plan.mode == "full" && unidentified
-        if plan.mode == "full" && !unidentified {
-            for id in cache.ids.subtracting(seen) {
-                guard let old = cache.remove(id) else { continue }
-                summary.total.deleted += 1
-                summary.byBike[bikeKey(old.gearID), default: .init()].deleted += 1
+        if plan.mode == .full {
+            let candidates = cache.activities.filter { a in
+                guard !seen.contains(a.id), cache.leftAlone[a.monthKey] == nil else { return false }
+                guard let spanEnd else { return true }
+                return (Timestamps.epoch(a.startDate) ?? .max) < spanEnd
+            }.sorted(by: Activity.cacheOrder)
+            if !candidates.isEmpty {
+                if let reason = unidentified > 0
+                    ? "an activity Strava listed could not be read, not even its id"
+                    : confirmDeleted(candidates) {
+                    summary.deletionsHeldBack = (candidates.count, reason)
+                } else {
+                    for a in candidates {
+                        guard let old = cache.remove(a.id) else { continue }
+                        summary.total.deleted += 1
+                        summary.byBike[bikeKey(old.gearID), default: .init()].deleted += 1
+                    }
+                }
             }
         }
         summary.filesWritten += try cache.flush()
@@ -195,6 +277,53 @@ public final class StravaSync {
         summary.unclaimedBikes = known.values.filter { bikeFiles[$0.id] == nil }.sorted { $0.id < $1.id }
         return summary
     }
+
+    /// Something in the listing that a complete, newest-first answer cannot contain.
+    struct ListingAnomaly: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// A page must be newest first and inside the filters it was asked for (either bound may be
+    /// inclusive on Strava's side; activities at the bound itself are deduplicated by id).
+    static func check(_ page: ActivityPage, after: Int64?, before: Int64?) throws {
+        var previous: Int64?
+        for (index, start) in page.starts.enumerated() {
+            guard let start else { continue }
+            let id = page.ids[index].map { "activity \($0)" } ?? "an activity"
+            if let before, start > before {
+                throw ListingAnomaly("Strava listed \(id) starting \(Timestamps.string(epoch: start)), after the 'before' \(Timestamps.string(epoch: before)) it was asked for")
+            }
+            if let after, start < after {
+                throw ListingAnomaly("Strava listed \(id) starting \(Timestamps.string(epoch: start)), before the 'after' \(Timestamps.string(epoch: after)) it was asked for")
+            }
+            if let previous, start > previous {
+                throw ListingAnomaly("the activities Strava listed are not newest first (\(id) at position \(index + 1))")
+            }
+            previous = start
+        }
+    }
+
+    /// Asks Strava about the candidates (all of them when few, else `deletionChecks` spread evenly
+    /// over them in cache order); nil when each answered 404, else why the deletions are held back.
+    func confirmDeleted(_ candidates: [Activity]) -> String? {
+        let n = candidates.count, k = Self.deletionChecks
+        let sample = n <= k ? candidates : (0..<k).map { candidates[$0 * (n - 1) / (k - 1)] }
+        for a in sample {
+            do {
+                if try client.activityExists(a.id) {
+                    return "Strava still has activity \(a.id) (\(a.startDate)) though the listing left it out"
+                }
+            } catch {
+                return "Strava could not confirm that activity \(a.id) is gone (\(error))"
+            }
+        }
+        progress("Strava confirmed \(sample.count) of \(n) missing activities as deleted")
+        return nil
+    }
+
+    /// Epoch seconds as the cache writes times (`YYYY-MM-DDTHH:MM:SSZ`).
+    public static func utc(_ epoch: Int64) -> String { Timestamps.string(epoch: epoch) }
 
     /// A bike file id from a name: lower case letters, digits and dashes.
     public static func suggestedID(for name: String) -> String {

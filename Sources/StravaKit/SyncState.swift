@@ -5,20 +5,36 @@ import Glibc
 #endif
 
 /// Local sync state in `<garage>/.bikecheck/` (git-ignored): a listing in progress, so an
-/// interrupted sync resumes where it stopped, and the gear already looked up.
+/// interrupted sync resumes where it stopped, and the gear already looked up. It is checked when
+/// loaded, never trusted: a state that is not what this bikecheck writes, or names implausible
+/// times, is discarded with a warning and the listing starts over. Nothing in it can make a sync
+/// delete an activity: deletions rest on the run's own listing and Strava's 404s alone.
 public struct SyncState: Codable, Equatable, Sendable {
     /// A listing that has not finished yet.
     public struct Pending: Codable, Equatable, Sendable {
-        /// "full" or "incremental".
-        public var mode: String
+        public enum Mode: String, Codable, Sendable { case full, incremental }
+        public var mode: Mode
         /// Epoch seconds of the `after` filter (incremental only).
         public var after: Int64?
-        /// The next page to fetch.
-        public var nextPage: Int
-        /// Ids listed so far (full listings only: the rest are deleted at the end).
-        public var seen: [Int64]
+        /// The time cursor: epoch seconds of the `before` filter of the next page; nil before the
+        /// first page. Every activity starting at or after it has been written to the cache.
+        public var before: Int64?
 
-        enum CodingKeys: String, CodingKey { case mode, after, nextPage = "next_page", seen }
+        public init(mode: Mode, after: Int64? = nil, before: Int64? = nil) {
+            self.mode = mode
+            self.after = after
+            self.before = before
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case mode, after, before }
+
+        public init(from decoder: Decoder) throws {
+            try SyncState.rejectUnknownKeys(decoder, CodingKeys.self, in: "pending")
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            mode = try c.decode(Mode.self, forKey: .mode)
+            after = try c.decodeIfPresent(Int64.self, forKey: .after)
+            before = try c.decodeIfPresent(Int64.self, forKey: .before)
+        }
     }
 
     public var pending: Pending?
@@ -30,13 +46,106 @@ public struct SyncState: Codable, Equatable, Sendable {
         self.gear = gear
     }
 
+    enum CodingKeys: String, CodingKey, CaseIterable { case pending, gear }
+
+    public init(from decoder: Decoder) throws {
+        try Self.rejectUnknownKeys(decoder, CodingKeys.self, in: nil)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        pending = try c.decodeIfPresent(Pending.self, forKey: .pending)
+        gear = try c.decodeIfPresent([String: StravaGear?].self, forKey: .gear) ?? [:]
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(pending, forKey: .pending)
+        try c.encode(gear, forKey: .gear)
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// A key this bikecheck does not write means another program (or an older bikecheck) wrote the file.
+    static func rejectUnknownKeys<K: CodingKey & CaseIterable>(_ decoder: Decoder, _: K.Type, in object: String?) throws {
+        let known = Set(K.allCases.map(\.stringValue))
+        for key in try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue).sorted() where !known.contains(key) {
+            throw Problem(reason: "unknown field \(shown((object.map { $0 + "." } ?? "") + key))")
+        }
+    }
+
+    /// Why a state file was discarded.
+    struct Problem: Error { var reason: String }
+
     public static func directory(garage root: String) -> String { root + "/.bikecheck" }
     static func path(garage root: String) -> String { directory(garage: root) + "/strava-sync.json" }
+    /// The state file, as messages name it.
+    public static let displayPath = ".bikecheck/strava-sync.json"
 
-    public static func load(garage root: String) -> SyncState {
-        guard let data = FileManager.default.contents(atPath: path(garage: root)),
-              let state = try? JSONDecoder().decode(SyncState.self, from: data) else { return SyncState() }
-        return state
+    /// The saved state, and a warning when there was one that could not be used (then the
+    /// state is empty: no listing to resume, no gear remembered).
+    public static func load(garage root: String, now: Date = Date()) -> (state: SyncState, warning: String?) {
+        guard let data = FileManager.default.contents(atPath: path(garage: root)) else { return (SyncState(), nil) }
+        let state: SyncState
+        do {
+            state = try JSONDecoder().decode(SyncState.self, from: data)
+            try state.check(now: now)
+        } catch let problem as Problem {
+            return (SyncState(), discarded(problem.reason))
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            return (SyncState(), discarded("not valid JSON"))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
+                let DecodingError.dataCorrupted(context) {
+            return (SyncState(), discarded("unexpected value at \(context.codingPath.isEmpty ? "the top level" : shown(dotted(context.codingPath)))"))
+        } catch let DecodingError.keyNotFound(key, context) {
+            return (SyncState(), discarded("missing field \(shown(dotted(context.codingPath + [key])))"))
+        } catch {
+            return (SyncState(), discarded("it could not be read"))
+        }
+        return (state, nil)
+    }
+
+    static func discarded(_ reason: String) -> String {
+        "ignored the sync state in \(displayPath) (\(reason)); the listing starts over and the activity cache is kept"
+    }
+
+    /// A value from the file for a message: quoted when short printable ASCII, else described,
+    /// so a hostile file cannot put control sequences on the terminal.
+    static func shown(_ text: String) -> String {
+        let plain = text.utf8.count <= 40 && text.unicodeScalars.allSatisfy { (0x20..<0x7F).contains($0.value) && $0 != "'" }
+        return plain ? "'\(text)'" : "(a value of \(text.utf8.count) bytes with unusual characters)"
+    }
+
+    static func dotted(_ path: [CodingKey]) -> String { path.map(\.stringValue).joined(separator: ".") }
+
+    /// Times a listing can plausibly have reached: from 1970 to two years from now (Strava has
+    /// activities with clocks set ahead; a cursor past that would list nothing, or be refused).
+    static func plausibleEpochs(now: Date) -> ClosedRange<Int64> { 0...(Int64(now.timeIntervalSince1970) + 2 * 366 * 86_400) }
+
+    /// Throws a Problem when the state could not have come from a sync of this bikecheck.
+    func check(now: Date) throws {
+        if let p = pending {
+            let range = Self.plausibleEpochs(now: now)
+            let today = Int64(now.timeIntervalSince1970)
+            switch p.mode {
+            case .full:
+                if let after = p.after { throw Problem(reason: "a full listing with 'after' \(after)") }
+            case .incremental:
+                guard let after = p.after else { throw Problem(reason: "an incremental listing without 'after'") }
+                // Strava refuses an `after` in the future.
+                guard (0...today).contains(after) else { throw Problem(reason: "'after' \(after) is not between 1970 and now") }
+            }
+            if let before = p.before {
+                guard range.contains(before) else { throw Problem(reason: "'before' \(before) is not between 1970 and two years from now") }
+                if let after = p.after, before <= after { throw Problem(reason: "'before' \(before) is not after 'after' \(after)") }
+            }
+        }
+        for (id, g) in gear {
+            guard isStravaBikeGearID(id) else { throw Problem(reason: "gear id \(Self.shown(id)) is not a Strava bike id") }
+            if let g, g.id != id { throw Problem(reason: "gear \(Self.shown(id)) holds gear \(Self.shown(g.id))") }
+        }
     }
 
     public func save(garage root: String) throws {

@@ -9,9 +9,12 @@ struct SyncCommand: ParsableCommand {
         abstract: "Bring bikes and activities from Strava into the garage's activity cache.",
         discussion: """
             Lists activities changed since the newest cached one (less a week, for late uploads and \
-            edits), 200 a page, and writes activities/YYYY-MM.json only where bytes change. --full \
-            re-lists everything and also applies gear changes and deletions. A sync stopped by a rate \
-            limit or a fault keeps what it fetched and resumes on the next run. Strava bikes with no \
+            edits), 200 a page, newest first by start time, and writes activities/YYYY-MM.json only \
+            where bytes change. --full re-lists everything and also applies gear changes and \
+            deletions: an activity is deleted only when the whole listing was read and Strava \
+            confirms it gone (404); otherwise the summary says why nothing was deleted. Month files \
+            that cannot be read whole, or are symbolic links, are left alone. A sync stopped by a \
+            rate limit or a fault keeps what it fetched and resumes on the next run. Strava bikes with no \
             bike file are listed with the command that adds one; bike files are never rewritten. \
             Redirects are never followed; each answer is bounded (16 MiB, 60 s, 15 s stalled: \
             BIKECHECK_HTTP_TIMEOUT_MS). A login about to expire is renewed once, by one process at a \
@@ -39,6 +42,7 @@ struct SyncCommand: ParsableCommand {
         if Terminal.standardError.isTerminal || env["BIKECHECK_PROGRESS"] == "1" {
             sync.progress = { Terminal.standardError.write("sync: \($0)\n") }
         }
+        sync.warn = { Terminal.standardError.write("warning: \($0)\n") }
         do {
             let summary = try sync.run(full: full)
             let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
@@ -62,6 +66,10 @@ struct SyncCommand: ParsableCommand {
             var new, changed, deleted: Int
             init(_ c: SyncSummary.Counts) { (new, changed, deleted) = (c.new, c.changed, c.deleted) }
         }
+        struct HeldBack: Encodable {
+            var count: Int
+            var reason: String
+        }
         struct UnclaimedBike: Encodable {
             var id, name: String
             var retired: Bool
@@ -72,19 +80,31 @@ struct SyncCommand: ParsableCommand {
         var filesWritten: Int
         /// Activities Strava listed that could not be read, left as cached.
         var skipped: Int
+        var skippedIDs: [Int64]
+        /// Cached activities missing from a full listing that were kept, and why; absent when none were.
+        var deletionsHeldBack: HeldBack?
+        /// Month files a sync does not change, each with why.
+        var leftAlone: [String]
+        var heldChanges: Int
+        /// A resumed full listing's cursor (UTC): deletions were considered only before it; absent otherwise.
+        var resumedBefore: String?
         var total: Counts
         var bikes: [String: Counts]
         var unclaimedBikes: [UnclaimedBike]
 
         enum CodingKeys: String, CodingKey {
             case full, listed, pages, requests, skipped, total, bikes
-            case filesWritten = "files_written", unclaimedBikes = "unclaimed_bikes"
+            case filesWritten = "files_written", unclaimedBikes = "unclaimed_bikes", skippedIDs = "skipped_ids"
+            case deletionsHeldBack = "deletions_held_back", leftAlone = "left_alone", heldChanges = "held_changes"
+            case resumedBefore = "resumed_before"
         }
     }
 
     static func json(_ s: SyncSummary, requests: Int, taken: Set<String>) throws -> String {
         try JSONOutput.encode(Report(
             full: s.full, listed: s.listed, pages: s.pages, requests: requests, filesWritten: s.filesWritten, skipped: s.skipped,
+            skippedIDs: s.skippedIDs, deletionsHeldBack: s.deletionsHeldBack.map { .init(count: $0.count, reason: $0.reason) },
+            leftAlone: s.leftAlone, heldChanges: s.heldChanges, resumedBefore: s.resumedBefore.map(StravaSync.utc),
             total: .init(s.total), bikes: s.byBike.mapValues(Report.Counts.init),
             unclaimedBikes: s.unclaimedBikes.map {
                 .init(id: $0.id, name: $0.displayName, retired: $0.retired, command: StravaSync.addCommand(for: $0, taken: taken))

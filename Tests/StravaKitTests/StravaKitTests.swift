@@ -312,13 +312,60 @@ import ZIPFoundation
              {"id":2,"start_date":"2026-05-09T07:09:27Z","sport_type":"Ride","moving_time":10,"elapsed_time":-1e300,"distance":5},
              {"id":3,"start_date":"2026-05-09T07:09:27Z","sport_type":"Ride","moving_time":10,"elapsed_time":2592001,"distance":5},
              {"id":4,"start_date":"2026-05-09T07:09:27Z","sport_type":"Ride","moving_time":10,"elapsed_time":20,"distance":5,"total_elevation_gain":1e999},
+             {"id":5,"start_date":"2026-05-09T07:09:27Z","sport_type":"Ride","moving_time":10,"elapsed_time":20,"distance":5,"total_elevation_gain":12.5},
              {"name":"no id"}]
             """
         let items = try JSONDecoder().decode([PageItem].self, from: Data(page.utf8))
-        #expect(items.map { $0.activity == nil } == [true, false, true, false, true])
-        #expect(items.map(\.id) == [1, 2, 3, 4, nil])
-        #expect(items[1].activity?.elapsedTime == 0, "a negative time counts as 0, as before")
-        #expect(items[3].activity.map { $0.totalElevationGain.isFinite } != false)
+        #expect(items.map { $0.activity == nil } == [true, true, true, true, false, true])
+        #expect(items.map(\.id) == [1, 2, 3, 4, 5, nil])
+        #expect(items.map(\.start) == [1_778_310_567, 1_778_310_567, 1_778_310_567, 1_778_310_567, 1_778_310_567, nil])
+        #expect(items[1].problem == "elapsed_time: expected seconds, from 0 to 30 days", "a negative time is out of range, not 0")
+        #expect(items[3].problem == "total_elevation_gain: expected metres", "1e999 is not a number, let alone 0")
+        #expect(items[4].activity?.totalElevationGain == 12.5)
+    }
+
+    /// A present field of the wrong type or out of range makes the activity unreadable; a missing
+    /// or null one takes its documented default.
+    @Test(arguments: [
+        (#""moving_time":"abc""#, "moving_time: expected seconds, from 0 to 30 days"),
+        (#""moving_time":1e999"#, "moving_time: expected seconds, from 0 to 30 days"),
+        (#""moving_time":true"#, "moving_time: expected seconds, from 0 to 30 days"),
+        (#""distance":"12.5""#, "distance: expected metres, from 0 to 100,000 km"),
+        (#""distance":-3"#, "distance: expected metres, from 0 to 100,000 km"),
+        (#""distance":1e12"#, "distance: expected metres, from 0 to 100,000 km"),
+        (#""gear_id":42"#, "gear_id: expected a string"),
+        (#""name":["x"]"#, "name: expected a string"),
+        (#""trainer":"yes""#, "trainer: expected true or false"),
+        (#""start_date_local":"soon""#, "start_date_local: expected a date-time"),
+        (#""sport_type":7"#, "sport_type: expected a string"),
+        (#""id":-4"#, "id: expected a positive integer"),
+    ])
+    func aPresentButMalformedFieldMakesTheActivityUnreadable(field: String, problem: String) throws {
+        let good = [#""id":7"#, #""start_date":"2026-05-09T07:09:27Z""#, #""sport_type":"Ride""#, #""moving_time":3600"#,
+                    #""elapsed_time":3700"#, #""distance":30000"#]
+        let key = field.prefix { $0 != ":" }
+        let json = "[{" + (good.filter { !$0.hasPrefix(key + ":") } + [field]).joined(separator: ",") + "}]"
+        let item = try #require(try JSONDecoder().decode([PageItem].self, from: Data(json.utf8)).first)
+        #expect(item.activity == nil, "\(field)")
+        #expect(item.problem == problem)
+        #expect(item.start == 1_778_310_567)
+    }
+
+    @Test func missingAndNullOptionalFieldsTakeTheirDefaults() throws {
+        let json = #"[{"id":7,"start_date":"2026-05-09T07:09:27Z","type":"Ride","moving_time":null,"gear_id":null,"trainer":null}]"#
+        let a = try #require(try JSONDecoder().decode([PageItem].self, from: Data(json.utf8)).first?.activity)
+        #expect(a.movingTime == 0 && a.elapsedTime == 0 && a.distance == 0)
+        #expect(a.gearID == nil && !a.trainer && a.name == "")
+        #expect(a.sportType == "Ride")
+    }
+
+    @Test func epochsAreComputedExactlyForTheCacheForm() {
+        for text in ["1970-01-01T00:00:00Z", "2000-02-29T23:59:59Z", "2025-10-18T12:49:52Z", "2100-03-01T00:00:00Z", "1969-12-31T23:59:59Z"] {
+            let f = ISO8601DateFormatter()
+            #expect(Timestamps.epoch(text) == f.date(from: text).map { Int64($0.timeIntervalSince1970) }, "\(text)")
+        }
+        #expect(Timestamps.epoch("2025-10-18T14:49:52+02:00") == Timestamps.epoch("2025-10-18T12:49:52Z"))
+        #expect(Timestamps.epoch("2025-13-18T12:49:52Z") == nil)
     }
 
     @Test func theCacheNeverStoresANumberThatIsNotFinite() throws {

@@ -4,7 +4,8 @@ import Foundation
 /// A stand-in for Strava's API on 127.0.0.1, behaving as the documentation and recorded
 /// responses say Strava does: OAuth code exchange, refresh with rotation (the old refresh token
 /// dies at once), deauthorization, `/athlete`, `/gear/{id}`, `/athlete/activities` with
-/// after/before/page/per_page (newest first, at most 200 a page), rate-limit headers in
+/// after/before/page/per_page (newest first, at most 200 a page; `after` and `before` exclusive),
+/// `/activities/{id}` (404 once deleted), rate-limit headers in
 /// HTTP/1.1 casing, 401, 404, 429 and injectable 5xx. It counts requests per path.
 public actor StravaStandIn {
     public let clientID = "424242"
@@ -32,6 +33,8 @@ public actor StravaStandIn {
     private var refreshToken: String?
     private var tokenSerial = 0
     private var faults: [String: [Int: Int]] = [:]
+    /// The listing's faults and the activity detail's answers (StandInSyncFaults.swift).
+    var syncFaults = SyncFaults()
     private var counts: [String: Int] = [:]
     /// Every request: method, path and query, in order.
     public private(set) var log: [(method: String, path: String, query: [String: String])] = []
@@ -56,6 +59,7 @@ public actor StravaStandIn {
         await server.appendRoute("GET /api/v3/athlete") { await self.handleAPI($0) }
         await server.appendRoute("GET /api/v3/athlete/activities") { await self.handleAPI($0) }
         await server.appendRoute("GET /api/v3/gear/*") { await self.handleAPI($0) }
+        await server.appendRoute("GET /api/v3/activities/*") { await self.handleAPI($0) }
         await server.appendRoute("*") { await self.handleUnknown($0) }
         self.server = server
         runTask = Task { try await server.run() }
@@ -94,7 +98,7 @@ public actor StravaStandIn {
     /// Requests so far to `path` (e.g. `/api/v3/athlete/activities`).
     public func requests(to path: String) -> Int { counts[path] ?? 0 }
     public var totalRequests: Int { counts.values.reduce(0, +) }
-    public func resetCounts() { counts = [:]; log = []; handlerSeconds = 0 }
+    public func resetCounts() { counts = [:]; log = []; handlerSeconds = 0; syncFaults.detailRequests = [] }
 
     public func setActivities(_ list: [StandInActivity]) { activities = list }
     public func setBikes(athlete: [StandInGear], all: [StandInGear]) {
@@ -254,6 +258,7 @@ public actor StravaStandIn {
         guard let token = bearer(request), isValid(accessToken: token) else {
             return json(401, fault("Athlete", "access_token", "invalid", message: "Authorization Error"), headers: headers)
         }
+        if let response = syncFaultResponse(request, headers: headers) { return response }
         if request.path == "/api/v3/athlete" {
             return json(200, [
                 "id": athleteID, "username": "standin", "resource_state": 3, "firstname": "Dana", "lastname": "Rider",

@@ -122,3 +122,30 @@ public struct SeededGenerator: RandomNumberGenerator {
     /// A number in `0..<bound` (0 when the bound is not positive).
     public mutating func next(_ bound: Int) -> Int { bound > 0 ? Int.random(in: 0..<bound, using: &self) : 0 }
 }
+
+/// How long a soak test runs. Every run of the suite does a few rounds with a fixed seed, so the
+/// soak's code is always exercised and a failure replays; `BIKECHECK_SOAK=1` runs the test's long
+/// default and `BIKECHECK_SOAK=N` (N > 1) runs N rounds, with `BIKECHECK_SOAK_SEED` or a seed
+/// from the clock (printed, so a failure can be replayed).
+public enum Soak {
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    /// True when a long soak was asked for.
+    public static var isLong: Bool { environment["BIKECHECK_SOAK"].map { !$0.isEmpty && $0 != "0" } ?? false }
+
+    public static func rounds(quick: Int, long: Int) -> Int {
+        guard isLong else { return quick }
+        let asked = Int(environment["BIKECHECK_SOAK"] ?? "") ?? 1
+        return asked > 1 ? asked : long
+    }
+
+    public static var seed: UInt64 {
+        if let given = environment["BIKECHECK_SOAK_SEED"].flatMap(UInt64.init) { return given }
+        return isLong ? UInt64(Date().timeIntervalSince1970) : 7
+    }
+
+    /// Prints a soak's figures when a long soak was asked for.
+    public static func report(_ line: @autoclosure () -> String) {
+        if isLong { print("SOAK " + line()) }
+    }
+}
