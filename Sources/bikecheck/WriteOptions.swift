@@ -8,7 +8,7 @@ struct WriteOptions: ParsableArguments {
     @Flag(name: .customLong("dry-run"), help: "Print the change as a unified diff and write nothing.")
     var dryRun = false
 
-    @Flag(help: "Commit the touched files with a descriptive message (the garage must be a git repository).")
+    @Flag(help: "Commit the touched files with a descriptive message (the garage must be a git repository, and those files must have no uncommitted changes of yours).")
     var commit = false
 
     /// What a write command prints with `--format json`.
