@@ -182,42 +182,99 @@ func bigBike(size: Int) -> String {
 
     @Test func writesKilledAtRandomMomentsLeaveEachFileOldOrNewAndTheGarageValid() throws {
         let garage = try raceGarage()
-        // One write of each kind, not killed, shows what a finished write appends.
+        try garage.write("incoming/club.yaml", "name: Club\nintervals:\n  chain-lube:\n    every: 20 h\n")
+        try git(["init", "--quiet"], in: garage.root)
+        try git(["add", "."], in: garage.root)
+        try git(["commit", "--quiet", "-m", "start"], in: garage.root)
+        let env = gitAuthor
+
+        // One write of each kind, not killed, shows what a finished write produces and how long
+        // it takes, so the kills can be spread over a whole run.
+        var longest = 0.0
+        func timed(_ arguments: [String]) throws -> CommandResult {
+            let start = Date()
+            defer { longest = max(longest, Date().timeIntervalSince(start)) }
+            return try garage.run(arguments + ["--commit"], environment: env)
+        }
         func appended(_ arguments: [String], _ file: String, _ date: String) throws -> String {
             let before = try garage.read(file)
-            let r = try garage.run(arguments)
+            let r = try timed(arguments)
             #expect(r.status == 0, "\(r.stderr)")
             let after = try garage.read(file)
             #expect(after.hasPrefix(before))
             return String(after.dropFirst(before.count)).replacingOccurrences(of: date, with: "{date}")
         }
+        func created(_ arguments: [String], _ file: String) throws -> String {
+            let r = try timed(arguments)
+            #expect(r.status == 0, "\(r.stderr)")
+            return try garage.read(file)
+        }
         let entry = try appended(["done", "vélo", "chain-lube", "--date", trialDate(300)], "bikes/vélo.yaml", trialDate(300))
         let ride = try appended(["ride", "add", "vélo", "--date", trialDate(301), "--time", "1h"], "rides.yaml", trialDate(301))
+        let bike = try created(["bike", "add", "ref", "--name", "Trial", "--template", "road"], "bikes/ref.yaml")
+        let template = try created(["template", "import", "incoming/club.yaml", "--as", "ref"], "templates/ref.yaml")
+
+        /// Waits until no git that a killed bikecheck left running holds the index.
+        func waitForOrphanedGit() {
+            let deadline = Date().addingTimeInterval(5)
+            while FileManager.default.fileExists(atPath: garage.path + "/.git/index.lock") && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+        }
 
         var generator = SystemRandomNumberGenerator()
-        var (old, new) = (0, 0)
-        for i in 0..<50 {
+        var (old, new, refused) = (0, 0, 0)
+        for i in 0..<48 {
             let date = trialDate(i)
-            let (file, arguments, added) = i.isMultiple(of: 2)
-                ? ("bikes/vélo.yaml", ["done", "vélo", "chain-lube", "--date", date], entry)
-                : ("rides.yaml", ["ride", "add", "vélo", "--date", date, "--time", "1h"], ride)
-            let before = try garage.read(file)
-            let started = try StartedBikecheck(arguments, in: garage.root)
-            Thread.sleep(forTimeInterval: Double.random(in: 0...0.06, using: &generator))
+            // The file the write touches, the command, and what the file may hold afterwards
+            // (nil: absent).
+            let file: String, arguments: [String], outcomes: [String?]
+            switch i % 4 {
+            case 0:
+                file = "bikes/vélo.yaml"
+                arguments = ["done", "vélo", "chain-lube", "--date", date]
+                let before = try garage.read(file)
+                outcomes = [before, before + entry.replacingOccurrences(of: "{date}", with: date)]
+            case 1:
+                file = "rides.yaml"
+                arguments = ["ride", "add", "vélo", "--date", date, "--time", "1h"]
+                let before = try garage.read(file)
+                outcomes = [before, before + ride.replacingOccurrences(of: "{date}", with: date)]
+            case 2:
+                file = "bikes/b\(i).yaml"
+                arguments = ["bike", "add", "b\(i)", "--name", "Trial", "--template", "road"]
+                outcomes = [nil, bike]
+            default:
+                file = "templates/t\(i).yaml"
+                arguments = ["template", "import", "incoming/club.yaml", "--as", "t\(i)"]
+                outcomes = [nil, template]
+            }
+            let before = try? garage.read(file)
+            let started = try StartedBikecheck(arguments + ["--commit"], in: garage.root, environment: env)
+            Thread.sleep(forTimeInterval: Double.random(in: 0...longest, using: &generator))
             kill(started.process.processIdentifier, SIGKILL)
-            _ = try started.finish()
-            let after = try garage.read(file)
-            let expected = before + added.replacingOccurrences(of: "{date}", with: date)
-            #expect(after == before || after == expected, "trial \(i): \(file) is neither its old nor its new bytes:\n\(after)")
+            let finished = try started.finish()
+            if finished.status != 0 && finished.status != SIGKILL { refused += 1 }
+            waitForOrphanedGit()
+            let after = try? garage.read(file)
+            #expect(outcomes.contains(after), "trial \(i): \(file) is neither its old nor its new bytes:\n\(after ?? "(absent)")")
             if after == before { old += 1 } else { new += 1 }
         }
+        print("48 writes killed at random: \(old) left the old bytes, \(new) the new, \(refused) refused")
         // Both outcomes happened, so the kills did land before and after the rename.
         #expect(old > 0 && new > 0, "old \(old), new \(new)")
+        #expect(refused <= 2, "\(refused) writes were refused")
 
-        // The next writes (holding the lock) clear what killed ones left, and the garage is valid.
-        #expect(try garage.run(["done", "vélo", "chain-lube", "--date", trialDate(302)]).status == 0)
-        #expect(try garage.run(["ride", "add", "vélo", "--date", trialDate(303), "--time", "1h"]).status == 0)
+        // The next writes, holding the lock, commit what killed ones wrote but did not commit and
+        // clear what they left; then everything is committed and the garage is valid.
+        for arguments in [["done", "vélo", "chain-lube", "--date", trialDate(302)],
+                          ["ride", "add", "vélo", "--date", trialDate(303), "--time", "1h"],
+                          ["template", "import", "incoming/club.yaml", "--as", "last"]] {
+            let r = try garage.run(arguments + ["--commit"], environment: env)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
         #expect(leftoverTemporaries(garage).isEmpty, "\(leftoverTemporaries(garage))")
+        #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
         let validate = try garage.run(["validate"])
         #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
     }

@@ -75,11 +75,12 @@ public struct ChangeWriter: Sendable {
         if options.dryRun { return Outcome(diff: diff, written: [], commit: nil) }
 
         let git = GitCommitter(root: root, environment: options.gitEnvironment)
-        if options.commit && git.isRepository() {
+        let repository = options.commit ? git.repository() : nil
+        if let repository {
             // The commit takes whole files: a rider's own edits in them would go in unnoticed.
             let dirty: [String]
             do {
-                dirty = try git.uncommitted(change.files.map(\.path))
+                dirty = try git.uncommitted(change.files.map(\.path), in: repository)
             } catch {
                 throw .refused(error.description + "; nothing was written", help: "check 'git status', then run the command again")
             }
@@ -90,7 +91,7 @@ public struct ChangeWriter: Sendable {
             }
         }
         if files.isEmpty { return Outcome(diff: diff, written: [], commit: nil) }
-        if options.commit && !git.isRepository() {
+        if options.commit && repository == nil {
             throw .refused("--commit needs the garage to be a git repository, and '\(root)' is not in one",
                            help: "run 'git init' in the garage, or leave out --commit")
         }
@@ -236,10 +237,10 @@ public struct ChangeWriter: Sendable {
         guard let pending = try? JSONDecoder().decode(PendingCommit.self, from: data),
               pending.files.allSatisfy({ readBytes(root + "/" + $0.path) == [UInt8]($0.after) }) else { return nil }
         let git = GitCommitter(root: root, environment: options.gitEnvironment)
-        guard git.isRepository() else { return nil }
+        guard let repository = git.repository() else { return nil }
         let paths = pending.files.map(\.path)
         do {
-            let left = git.hasHead() ? try git.uncommitted(paths) : paths
+            let left = repository.hasHead ? try git.uncommitted(paths, in: repository) : paths
             guard !left.isEmpty else { return nil }
             let hash = try git.commit(left, message: pending.message)
             return "committed \(hash): \(pending.message) (written by an earlier bikecheck that was stopped before it could commit)"

@@ -15,35 +15,44 @@ public struct GitCommitter: Sendable {
         self.environment = environment
     }
 
-    /// True when the garage is inside a git work tree.
-    public func isRepository() -> Bool {
-        (try? run(["rev-parse", "--is-inside-work-tree"]))?.output.hasPrefix("true") ?? false
+    /// Where the garage sits in git.
+    public struct Repository: Sendable {
+        /// The garage's folder below the top of the work tree: "" at the top, else "sub/".
+        public var prefix: String
+        /// False before the first commit.
+        public var hasHead: Bool
     }
 
-    /// True when the repository has a commit (a fresh `git init` has none).
-    public func hasHead() -> Bool {
-        (try? run(["rev-parse", "--verify", "--quiet", "HEAD"]))?.status == 0
+    /// The repository the garage is in, or nil when it is not in a git work tree (one git call).
+    public func repository() -> Repository? {
+        guard let r = try? run(["rev-parse", "--is-inside-work-tree", "--show-prefix", "--verify", "--quiet", "HEAD"]) else { return nil }
+        let lines = r.output.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.first == "true" else { return nil }
+        return Repository(prefix: lines.count > 1 ? String(lines[1]) : "", hasHead: r.status == 0)
     }
+
+    /// True when the garage is inside a git work tree.
+    public func isRepository() -> Bool { repository() != nil }
 
     /// Those of `paths` (relative to the garage) whose content git has not committed: changed
     /// since the last commit (staged or not), or present but untracked. Before the first commit
-    /// every file is new, so none counts.
-    public func uncommitted(_ paths: [String]) throws(Failure) -> [String] {
-        guard !paths.isEmpty, hasHead() else { return [] }
+    /// every file is new, and none counts.
+    public func uncommitted(_ paths: [String], in repository: Repository) throws(Failure) -> [String] {
+        guard !paths.isEmpty, repository.hasHead else { return [] }
         let status = try run(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--"] + paths)
         guard status.status == 0 else { throw Failure(description: "git status failed: \(status.error)") }
-        // Porcelain paths are relative to the repository's top, which may be above the garage.
-        let prefix = (try? run(["rev-parse", "--show-prefix"]))?.output.trimmingCharacters(in: .newlines) ?? ""
-        var found: [String] = []
+        // Porcelain paths are relative to the repository's top, which may be above the garage;
+        // with -z they are not quoted.
+        var found: Set<String> = []
         var fields = status.output.split(separator: "\0", omittingEmptySubsequences: true).makeIterator()
         while let field = fields.next() {
-            guard field.count > 3 else { continue }
+            guard field.utf8.count > 3 else { continue }
             let code = field.prefix(2)
             var path = String(field.dropFirst(3))
             // A rename or copy is followed by its source path.
             if code.contains("R") || code.contains("C") { _ = fields.next() }
-            if path.hasPrefix(prefix) { path.removeFirst(prefix.count) }
-            if paths.contains(path) && !found.contains(path) { found.append(path) }
+            if path.hasPrefix(repository.prefix) { path.removeFirst(repository.prefix.count) }
+            found.insert(path)
         }
         return paths.filter(found.contains)
     }
@@ -119,6 +128,9 @@ public struct GitCommitter: Sendable {
         } catch {
             throw Failure(description: "cannot run git: \(error.localizedDescription)")
         }
+        // Foundation's waitUntilExit spins the run loop in 50 ms slices, which made each git call
+        // cost that much; a short sleep between looks at the child's state costs ~1 ms.
+        while process.isRunning { usleep(500) }
         process.waitUntilExit()
         let outData = (try? Data(contentsOf: outURL)) ?? Data()
         let errData = (try? Data(contentsOf: errURL)) ?? Data()
