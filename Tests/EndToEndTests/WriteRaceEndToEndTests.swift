@@ -63,9 +63,9 @@ func runAtOnce(_ commands: [[String]], in garage: TempGarage, environment: [Stri
     return try started.map { try $0.finish() }
 }
 
-/// A distinct, valid past date for trial `i` (0 ..< 336).
+/// A distinct, valid past date for trial `i` (0 ..< 336 × 30).
 func trialDate(_ i: Int) -> String {
-    String(format: "2025-%02d-%02d", i / 28 + 1, i % 28 + 1)
+    String(format: "%04d-%02d-%02d", 2025 - i / 336, i % 336 / 28 + 1, i % 28 + 1)
 }
 
 /// A garage with one bike whose log is written in block style, so a new entry is appended.

@@ -60,11 +60,18 @@ public struct ChangeWriter: Sendable {
         defer { withExtendedLifetime(lock) {} }
         // Holding the lock, no other bikecheck is writing: leftovers are from killed runs.
         let finished = try finishInterruptedCommit()
-        var change = try plan()
-        removeStaleTemporaries(besides: change.files.map(\.path))
-        let outcome = try apply(change)
-        if let finished { change.summary.insert(finished, at: 0) }
-        return (change, outcome)
+        do {
+            var change = try plan()
+            removeStaleTemporaries(besides: change.files.map(\.path))
+            let outcome = try apply(change)
+            if let finished { change.summary.insert(finished, at: 0) }
+            return (change, outcome)
+        } catch {
+            // The earlier write's commit was made all the same: say so with the failure.
+            var failure = error
+            if let finished { failure.help = (failure.help.map { $0 + "; " } ?? "") + "meanwhile " + finished }
+            throw failure
+        }
     }
 
     /// Shows or writes the change; throws with every file as it was when anything fails (or,

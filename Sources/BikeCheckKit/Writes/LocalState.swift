@@ -34,7 +34,8 @@ public final class FileLock: @unchecked Sendable {
     /// did not in time.
     public init?(path: String, wait: Double) throws(AtomicFile.Failure) {
         self.path = path
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Read-only is enough for flock, and works on a lock file someone else created.
+        fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw AtomicFile.Failure(path: path, reason: String(cString: strerror(errno))) }
         let deadline = Date().addingTimeInterval(max(0, wait))
         // Polling, not a blocking flock: a blocking call cannot be given a deadline without
