@@ -132,6 +132,17 @@ func raceGarage() throws -> TempGarage {
         if let winner = winners.first { #expect(try garage.read("templates/club.yaml").contains("name: Club \(winner)\n")) }
     }
 
+    @Test func fiveInitsAtOnceInOneFolderMakeOneGarageAndTheOthersRefuse() throws {
+        let garage = try TempGarage()
+        let results = try runAtOnce((0..<5).map { ["init", ".", "--name", "Garage \($0)"] }, in: garage)
+        let winners = results.indices.filter { results[$0].status == 0 }
+        #expect(winners.count == 1, "\(results.map(\.stderr))")
+        for r in results where r.status != 0 {
+            #expect(r.stderr.contains("already holds a garage"), "\(r.stderr)")
+        }
+        if let winner = winners.first { #expect(try garage.read("garage.yaml").contains("name: Garage \(winner)\n")) }
+    }
+
     @Test func aWriteWaitsForTheLockAndRefusesWhenItIsHeldTooLong() throws {
         let garage = try raceGarage()
         let before = try garage.read("bikes/vélo.yaml")
