@@ -79,7 +79,7 @@ public struct SyncState: Codable, Equatable, Sendable {
     /// Why a state file was discarded.
     struct Problem: Error { var reason: String }
 
-    public static func directory(garage root: String) -> String { root + "/.bikecheck" }
+    public static func directory(garage root: String) -> String { LocalState.directory(garage: root) }
     static func path(garage root: String) -> String { directory(garage: root) + "/strava-sync.json" }
     /// The state file, as messages name it.
     public static let displayPath = ".bikecheck/strava-sync.json"
@@ -157,11 +157,7 @@ public struct SyncState: Codable, Equatable, Sendable {
 
     /// Creates `.bikecheck/` with a `.gitignore` of `*`, so local state never shows in git status.
     static func prepareDirectory(garage root: String) throws {
-        let dir = directory(garage: root)
-        try AtomicFile.makeDirectory(dir)
-        if !FileManager.default.fileExists(atPath: dir + "/.gitignore") {
-            try AtomicFile.write(Array("# local state of bikecheck; not for git\n*\n".utf8), to: dir + "/.gitignore")
-        }
+        try LocalState.prepare(garage: root)
     }
 }
 

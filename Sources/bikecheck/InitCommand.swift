@@ -9,7 +9,8 @@ struct InitCommand: ParsableCommand {
         discussion: """
             Writes garage.yaml, an empty bikes/ folder, templates/ with common schedules (road, gravel, \
             suspension-fork, rear-shock, ebike-drive, tubeless), a .gitignore that keeps the Strava \
-            cache (activities/) and local state (.bikecheck/) out of git, and the JSON Schemas editors \
+            cache (activities/), local state (.bikecheck/) and the temporary files of an interrupted write \
+            out of git, and the JSON Schemas editors \
             use for completion (.schemas/). Refuses to touch a folder that already has a garage.yaml.
 
             Example:

@@ -8,7 +8,7 @@ struct WriteOptions: ParsableArguments {
     @Flag(name: .customLong("dry-run"), help: "Print the change as a unified diff and write nothing.")
     var dryRun = false
 
-    @Flag(help: "Commit the touched files with a descriptive message (the garage must be a git repository).")
+    @Flag(help: "Commit the touched files with a descriptive message (the garage must be a git repository, and those files must have no uncommitted changes of yours).")
     var commit = false
 
     /// What a write command prints with `--format json`.
@@ -38,8 +38,8 @@ struct WriteOptions: ParsableArguments {
         let change: GarageChange
         let outcome: ChangeWriter.Outcome
         do {
-            change = try plan()
-            outcome = try ChangeWriter(root: root, options: ChangeWriter.Options(dryRun: dryRun, commit: commit)).apply(change)
+            let options = ChangeWriter.Options(dryRun: dryRun, commit: commit, lockWait: try lockWait())
+            (change, outcome) = try ChangeWriter(root: root, options: options).perform(plan)
         } catch {
             throw failure(error, global: global)
         }
@@ -57,6 +57,16 @@ struct WriteOptions: ParsableArguments {
         }
         for line in change.summary { Terminal.standardOutput.write(line + "\n") }
         if let hash = outcome.commit { Terminal.standardOutput.write("committed \(hash): \(change.message)\n") }
+    }
+
+    /// How long a write waits for another one to the same garage: `BIKECHECK_LOCK_WAIT`
+    /// seconds, else 10.
+    func lockWait() throws(WriteFailure) -> Double {
+        guard let text = ProcessInfo.processInfo.environment["BIKECHECK_LOCK_WAIT"], !text.isEmpty else { return ChangeWriter.defaultLockWait }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+            throw WriteFailure(.usage, "BIKECHECK_LOCK_WAIT '\(text)' is not a number of seconds", help: "write e.g. 10, or 0 to refuse at once when another write is running")
+        }
+        return seconds
     }
 
     /// Prints why a write did not happen and gives the exit code: 2 for usage, 1 for refusals.

@@ -211,3 +211,34 @@ import Testing
         #expect(outcome.diff.isEmpty)
     }
 }
+
+@Suite struct WriteLockTests {
+    @Test func aHeldLockMakesTheNextWaitThenGiveUpAndIsFreeOnceReleased() throws {
+        let garage = try ScratchGarage([:])
+        try LocalState.prepare(garage: garage.root)
+        let path = ChangeWriter.lockPath(garage: garage.root)
+        var first = try FileLock(path: path, wait: 0)
+        #expect(first != nil)
+        let start = Date()
+        #expect(try FileLock(path: path, wait: 0.15) == nil)
+        #expect(Date().timeIntervalSince(start) >= 0.15)
+        first = nil
+        #expect(try FileLock(path: path, wait: 0) != nil)
+        _ = first
+    }
+
+    @Test func localStateIsIgnoredByGitFromItsOwnFolder() throws {
+        let garage = try ScratchGarage([:])
+        try LocalState.prepare(garage: garage.root)
+        #expect(garage.read(".bikecheck/.gitignore") == Array("# local state of bikecheck; not for git\n*\n".utf8))
+    }
+
+    @Test(arguments: [
+        (".grail.yaml.bikecheck-Ab12Cd", true), (".rides.yaml.bikecheck-000000", true),
+        ("grail.yaml.bikecheck-Ab12Cd", false), (".bikecheck-Ab12Cd", false), (".grail.yaml.bikecheck-Ab12C", false),
+        (".grail.yaml.bikecheck-Ab12Cde", false), (".grail.yaml.bikecheck-Ab 2Cd", false), (".notes.bikecheck-keep", false),
+    ])
+    func onlyTheExactTemporaryNameIsRecognised(name: String, temporary: Bool) {
+        #expect(AtomicFile.isTemporaryName(name) == temporary)
+    }
+}

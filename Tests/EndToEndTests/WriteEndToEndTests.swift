@@ -46,12 +46,13 @@ func changedLines(_ diff: String) -> (added: [String], removed: [String]) {
     return (body.filter { $0.hasPrefix("+") }, body.filter { $0.hasPrefix("-") })
 }
 
-/// Every file of a garage folder (not .git), with its bytes.
+/// Every file of a garage folder (not .git, nor the local state in .bikecheck/ where the
+/// write lock lives), with its bytes.
 func snapshot(_ garage: TempGarage) throws -> [String: Data] {
     var files: [String: Data] = [:]
     let enumerator = FileManager.default.enumerator(atPath: garage.path)
     while let item = enumerator?.nextObject() as? String {
-        if item == ".git" || item.hasPrefix(".git/") { enumerator?.skipDescendants(); continue }
+        if item == ".git" || item == ".bikecheck" { enumerator?.skipDescendants(); continue }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: garage.path + "/" + item, isDirectory: &isDirectory), !isDirectory.boolValue {
             files[item] = try Data(contentsOf: garage.root.appendingPathComponent(item))

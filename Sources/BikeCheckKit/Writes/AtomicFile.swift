@@ -65,6 +65,19 @@ public enum AtomicFile {
         return true
     }
 
+    /// True for the name of a temporary file `write` makes (`.NAME.bikecheck-XXXXXX`), which a
+    /// process killed before its rename leaves behind.
+    public static func isTemporaryName(_ name: String) -> Bool {
+        let marker = ".bikecheck-"
+        guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards),
+              range.lowerBound > name.index(after: name.startIndex) else { return false }
+        let tail = name[range.upperBound...]
+        return tail.count == 6 && tail.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+
+    /// The `.gitignore` pattern for those temporary files.
+    public static let temporaryPattern = ".*.bikecheck-??????"
+
     /// Makes renames in `directory` durable.
     public static func syncDirectory(_ directory: String) {
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)

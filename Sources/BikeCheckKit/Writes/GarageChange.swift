@@ -37,7 +37,8 @@ public struct GarageChange: Sendable {
     }
 }
 
-/// Why a write did not happen. Nothing was written (or everything was put back).
+/// Why a write did not happen. Nothing was written (or everything was put back), unless the
+/// message names a file that could not be put back.
 public struct WriteFailure: Error, Sendable {
     public enum Kind: Sendable {
         /// The command line asked for something that does not exist or makes no sense (exit 2).

@@ -4,8 +4,9 @@ import LocatedYAML
 /// Creates a new garage: garage.yaml, bikes/, templates/ with a starter library, a .gitignore
 /// for the activity cache and local state, and the JSON Schemas editors use.
 public enum GarageInitializer {
-    /// What `.gitignore` keeps out of git: the Strava cache (Strava's terms) and local state.
-    public static let ignored = ["activities/", ".bikecheck/"]
+    /// What `.gitignore` keeps out of git: the Strava cache (Strava's terms), local state, and
+    /// the temporary files of a write that was killed before it finished.
+    public static let ignored = ["activities/", ".bikecheck/", AtomicFile.temporaryPattern]
 
     /// Plans every file of a new garage in `root`; refuses a folder that has a garage.
     public static func plan(at root: String, name: String?) throws(WriteFailure) -> GarageChange {
@@ -61,7 +62,7 @@ public enum GarageInitializer {
             files.append(FileChange(path: ".gitignore", before: existing, after: after))
         } else {
             files.append(FileChange(path: ".gitignore", before: nil, after: Array((
-                "# Written by bikecheck init.\n# Activities synced from Strava stay on this machine (Strava's terms); local state too.\n"
+                "# Written by bikecheck init.\n# Activities synced from Strava stay on this machine (Strava's terms); local state and\n# the temporary files of an interrupted write too.\n"
                 + ignored.joined(separator: "\n") + "\n").utf8)))
         }
         return GarageChange(files: files, message: "New bikecheck garage",

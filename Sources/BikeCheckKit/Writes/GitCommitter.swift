@@ -15,23 +15,67 @@ public struct GitCommitter: Sendable {
         self.environment = environment
     }
 
-    /// True when the garage is inside a git work tree.
-    public func isRepository() -> Bool {
-        (try? run(["rev-parse", "--is-inside-work-tree"]))?.output.hasPrefix("true") ?? false
+    /// Where the garage sits in git.
+    public struct Repository: Sendable {
+        /// The garage's folder below the top of the work tree: "" at the top, else "sub/".
+        public var prefix: String
+        /// False before the first commit.
+        public var hasHead: Bool
     }
 
-    /// Commits exactly `paths` (relative to the garage) with `message`, leaving anything else
-    /// the rider has staged alone; returns the new commit's short hash.
+    /// The repository the garage is in, or nil when it is not in a git work tree (one git call).
+    public func repository() -> Repository? {
+        guard let r = try? run(["rev-parse", "--is-inside-work-tree", "--show-prefix", "--verify", "--quiet", "HEAD"]) else { return nil }
+        let lines = r.output.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.first == "true" else { return nil }
+        return Repository(prefix: lines.count > 1 ? String(lines[1]) : "", hasHead: r.status == 0)
+    }
+
+    /// True when the garage is inside a git work tree.
+    public func isRepository() -> Bool { repository() != nil }
+
+    /// Those of `paths` (relative to the garage) whose content git has not committed: changed
+    /// since the last commit (staged or not), or present but untracked. Before the first commit
+    /// every file is new, and none counts.
+    public func uncommitted(_ paths: [String], in repository: Repository) throws(Failure) -> [String] {
+        guard !paths.isEmpty, repository.hasHead else { return [] }
+        let status = try run(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--"] + paths)
+        guard status.status == 0 else { throw Failure(description: "git status failed: \(status.error)") }
+        // Porcelain paths are relative to the repository's top, which may be above the garage;
+        // with -z they are not quoted.
+        var found: Set<String> = []
+        var fields = status.output.split(separator: "\0", omittingEmptySubsequences: true).makeIterator()
+        while let field = fields.next() {
+            guard field.utf8.count > 3 else { continue }
+            let code = field.prefix(2)
+            var path = String(field.dropFirst(3))
+            // A rename or copy is followed by its source path.
+            if code.contains("R") || code.contains("C") { _ = fields.next() }
+            if path.hasPrefix(repository.prefix) { path.removeFirst(repository.prefix.count) }
+            found.insert(path)
+        }
+        return paths.filter(found.contains)
+    }
+
+    /// Commits exactly `paths` (relative to the garage) as they are in the work tree, with
+    /// `message`, in one git step: nothing is staged first, so a kill cannot leave the change
+    /// staged but uncommitted, and whatever else the rider has staged stays as it is. New files
+    /// are only announced to git (`add --intent-to-add`, no content) so the commit may name them.
+    /// Returns the new commit's short hash.
     public func commit(_ paths: [String], message: String) throws(Failure) -> String {
-        let add = try run(["add", "--"] + paths)
-        guard add.status == 0 else { throw Failure(description: "git add failed: \(add.error)") }
+        let known = try run(["ls-files", "-z", "--"] + paths)
+        guard known.status == 0 else { throw Failure(description: "git ls-files failed: \(known.error)") }
+        let tracked = Set(known.output.split(separator: "\0").map(String.init))
+        let new = paths.filter { !tracked.contains($0) }
+        if !new.isEmpty {
+            let add = try run(["add", "--intent-to-add", "--"] + new)
+            guard add.status == 0 else { throw Failure(description: "git add failed: \(add.error)") }
+        }
         // The rider's hooks run (a pre-commit 'bikecheck validate' is a good one); if one refuses,
         // the caller puts the files back.
         let commit = try run(["commit", "--quiet", "-m", message, "--only", "--"] + paths)
         guard commit.status == 0 else {
-            // Unstage what was added: `reset` needs a HEAD, a first commit has none.
-            let hasHead = (try? run(["rev-parse", "--verify", "--quiet", "HEAD"]))?.status == 0
-            _ = try? run(hasHead ? ["reset", "--quiet", "--"] + paths : ["rm", "--cached", "--quiet", "--ignore-unmatch", "--"] + paths)
+            if !new.isEmpty { _ = try? run(["rm", "--cached", "--quiet", "--ignore-unmatch", "--"] + new) }
             let why = (commit.error + commit.output).trimmingCharacters(in: .whitespacesAndNewlines)
             throw Failure(description: "git commit failed: \(why)")
         }
@@ -84,6 +128,9 @@ public struct GitCommitter: Sendable {
         } catch {
             throw Failure(description: "cannot run git: \(error.localizedDescription)")
         }
+        // Foundation's waitUntilExit spins the run loop in 50 ms slices, which made each git call
+        // cost that much; a short sleep between looks at the child's state costs ~1 ms.
+        while process.isRunning { usleep(500) }
         process.waitUntilExit()
         let outData = (try? Data(contentsOf: outURL)) ?? Data()
         let errData = (try? Data(contentsOf: errURL)) ?? Data()
