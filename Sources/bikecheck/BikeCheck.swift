@@ -30,7 +30,7 @@ struct BikeCheck: ParsableCommand {
             try command.run()
         } catch {
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Terminal.standardError.write("\(lines: fullMessage(for: error))\n")
                 Foundation.exit(2)
             }
             exit(withError: error)

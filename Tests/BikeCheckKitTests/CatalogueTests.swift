@@ -32,7 +32,7 @@ import Testing
         let started = Date()
         let loaded = GarageLoader.load(at: garage.url.path, options: .init(today: Day("2026-01-15")))
         let elapsed = Date().timeIntervalSince(started)
-        let rendered = DiagnosticRenderer(sources: loaded.sources).render(loaded.diagnostics)
+        let rendered = DiagnosticRenderer(sources: loaded.sources).render(loaded.diagnostics).string
 
         #expect(!loaded.diagnostics.isEmpty, "every catalogue case shows at least one diagnostic")
         #expect(elapsed < 5, "\(name) took \(elapsed) s")
