@@ -7,7 +7,7 @@ public struct SourceText: Sendable {
     /// For files that are not ASCII: how many bytes before each multiple of `checkpoint` start a
     /// Unicode scalar, so a column is found without walking the whole line (nil: bytes are scalars).
     private let scalarCheckpoints: [Int]?
-    private static let checkpoint = 4096
+    private static let checkpoint = 1024
 
     public init(path: String, bytes: [UInt8]) {
         self.path = path

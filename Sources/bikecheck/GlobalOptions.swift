@@ -50,6 +50,7 @@ struct GlobalOptions: ParsableArguments {
     /// Prints diagnostics to standard error, with excerpts, and a one-line count.
     func report(_ diagnostics: [Diagnostic], sources: [String: SourceText]) {
         guard !diagnostics.isEmpty else { return }
+        let diagnostics = Diagnostic.limitedPerFile(diagnostics)
         let renderer = DiagnosticRenderer(sources: sources, colored: colored(for: .standardError))
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.filter { $0.severity == .warning }.count

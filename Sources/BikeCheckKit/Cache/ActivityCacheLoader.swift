@@ -101,7 +101,7 @@ public enum ActivityCacheLoader {
             diagnostics += file.diagnostics
             if let bytes = file.bytes { sources[relative] = SourceText(path: relative, bytes: bytes) }
             if !file.named {
-                diagnostics.append(.error("cache-file-name", "'\(name)' is not named after a month",
+                diagnostics.append(.error("cache-file-name", "'\(shown(name))' is not named after a month",
                                           at: SourceLocation(file: relative),
                                           help: "cache files are named YYYY-MM.json; move or delete this one"))
                 continue

@@ -89,7 +89,7 @@ public enum GarageLoader {
 
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides)
         return LoadedGarage(garage: garage, activities: activities, activitySummaries: activitySummaries,
-                            diagnostics: Diagnostic.sortedForDisplay(diagnostics), sources: sources)
+                            diagnostics: Diagnostic.limitedPerFile(Diagnostic.sortedForDisplay(diagnostics)), sources: sources)
     }
 
     /// One YAML file read, parsed and decoded: its value (nil when missing or broken), its
@@ -173,7 +173,7 @@ public enum GarageLoader {
     private static func fileID(_ file: String, kind: String, relative: String, _ diagnostics: inout [Diagnostic]) -> String? {
         let id = stem(file)
         guard isIdentifier(id) else {
-            diagnostics.append(.error("bad-id", "'\(id)' is not a valid \(kind) id (it comes from the file name)",
+            diagnostics.append(.error("bad-id", "'\(shown(id))' is not a valid \(kind) id (it comes from the file name)",
                                       at: SourceLocation(file: relative),
                                       help: "rename the file using letters, digits, '-', '_' and '.', e.g. grail.yaml"))
             return nil

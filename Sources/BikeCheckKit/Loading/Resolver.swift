@@ -19,7 +19,7 @@ struct Resolver {
         for ref in bike.templates {
             guard let template = templates[ref.value] else {
                 let hint = closest(to: ref.value.rawValue, in: templates.keys.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
-                diagnostics.append(.error("unknown-template", "unknown template '\(ref.value)'\(hint)", at: ref.location,
+                diagnostics.append(.error("unknown-template", "unknown template '\(shown(ref.value))'\(hint)", at: ref.location,
                                           help: templates.isEmpty ? "add templates/\(ref.value).yaml"
                                               : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"))
                 continue
@@ -48,12 +48,12 @@ struct Resolver {
                     let at = bike.templates.first { $0.value == template }?.location ?? bike.location
                     diagnostics.append(.warning(
                         "unknown-component",
-                        "interval '\(id)' of template '\(template)' tracks component '\(ref.value)', which bike '\(bike.id)' does not list\(hint)",
+                        "interval '\(shown(id))' of template '\(shown(template))' tracks component '\(shown(ref.value))', which bike '\(shown(bike.id))' does not list\(hint)",
                         at: at, notes: [.init("the template names it here", at: ref.location)],
                         help: "add '\(ref.value):' under components with its install date, so its life is counted from then"))
                 } else {
                     diagnostics.append(.error(
-                        "unknown-component", "unknown component '\(ref.value)' in interval '\(id)'\(hint)", at: ref.location,
+                        "unknown-component", "unknown component '\(shown(ref.value))' in interval '\(shown(id))'\(hint)", at: ref.location,
                         help: componentIDs.isEmpty ? "add it under components:" : "components: \(componentIDs.joined(separator: ", "))"))
                 }
             }
@@ -71,7 +71,7 @@ struct Resolver {
         for entry in bike.log {
             for done in entry.done where !known.contains(done.value) {
                 let hint = closest(to: done.value.rawValue, in: order.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
-                diagnostics.append(.error("unknown-interval", "unknown interval '\(done.value)' for bike '\(bike.id)'\(hint)",
+                diagnostics.append(.error("unknown-interval", "unknown interval '\(shown(done.value))' for bike '\(shown(bike.id))'\(hint)",
                                           at: done.location,
                                           help: order.isEmpty ? "the bike has no intervals; add a template or intervals:"
                                               : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
@@ -96,8 +96,8 @@ struct Resolver {
         for bike in bikes {
             guard let gear = bike.strava else { continue }
             if let (other, at) = first[gear.value] {
-                diagnostics.append(.error("duplicate-gear-id", "bikes '\(other)' and '\(bike.id)' both claim Strava gear '\(gear.value)'",
-                                          at: gear.location, notes: [.init("'\(other)' claims it here", at: at)],
+                diagnostics.append(.error("duplicate-gear-id", "bikes '\(shown(other))' and '\(shown(bike.id))' both claim Strava gear '\(shown(gear.value))'",
+                                          at: gear.location, notes: [.init("'\(shown(other))' claims it here", at: at)],
                                           help: "a Strava gear id belongs to one bike; remove it from one of them"))
             } else {
                 first[gear.value] = (bike.id, gear.location)
@@ -109,7 +109,7 @@ struct Resolver {
         let ids = bikes.map(\.id.rawValue)
         for ride in rides where !ids.contains(ride.bike.value.rawValue) {
             let hint = closest(to: ride.bike.value.rawValue, in: ids).map { "; did you mean '\($0)'?" } ?? ""
-            diagnostics.append(.error("unknown-bike", "unknown bike '\(ride.bike.value)'\(hint)", at: ride.bike.location,
+            diagnostics.append(.error("unknown-bike", "unknown bike '\(shown(ride.bike.value))'\(hint)", at: ride.bike.location,
                                       help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
         }
     }
