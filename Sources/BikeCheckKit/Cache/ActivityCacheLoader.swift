@@ -65,6 +65,14 @@ public enum ActivityCacheLoader {
     /// Reads and decodes every cache file, sorted by name.
     static func read<Builder: ActivityRecordBuilder>(root: String, _: Builder.Type) -> [File<Builder>] {
         let directory = root + "/activities"
+        let boundary = GarageBoundary(root: root)
+        // A cache folder that links outside the garage is not listed, let alone read.
+        if boundary.access("activities") == .outside {
+            var file = File<Builder>(name: "")
+            file.named = true
+            file.diagnostics = [GarageBoundary.outsideDiagnostic("activities")]
+            return [file]
+        }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
 
@@ -74,7 +82,11 @@ public enum ActivityCacheLoader {
             var file = File<Builder>(name: names[index])
             let month = String(names[index].dropLast(5))
             file.named = isMonthKey(month)
-            let read: Void? = withFileBytes(directory + "/" + names[index]) { buffer in
+            guard case .read(let path) = boundary.access(relative) else {
+                file.diagnostics = [GarageBoundary.outsideDiagnostic(relative)]
+                return file
+            }
+            let read: Void? = withFileBytes(path) { buffer in
                 var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: file.named ? month : nil)
                 (file.records, file.diagnostics) = reader.readFile()
                 file.strings = reader.builder.strings

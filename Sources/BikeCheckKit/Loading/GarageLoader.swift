@@ -102,7 +102,11 @@ public enum GarageLoader {
 
     static func decodeFile<T>(_ relative: String, root: String, _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
         var file = DecodedFile<T>(value: nil)
-        guard let bytes = readBytes(root + "/" + relative) else {
+        guard case .read(let path) = GarageBoundary(root: root).access(relative) else {
+            file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
+            return file
+        }
+        guard let bytes = readBytes(path) else {
             file.diagnostics.append(.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative),
                                            help: "check that it is a file you may read"))
             return file
@@ -131,6 +135,11 @@ public enum GarageLoader {
     /// merged in file name order, as if read one by one.
     static func decodeFolder<T>(_ folder: String, kind: String, root: String, _ diagnostics: inout [Diagnostic],
                                 _ sources: inout [String: SourceText], _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?) -> [T] {
+        // A folder that links outside the garage is not listed, let alone read.
+        if GarageBoundary(root: root).access(folder) == .outside {
+            diagnostics.append(GarageBoundary.outsideDiagnostic(folder))
+            return []
+        }
         let names = yamlFiles(in: root + "/" + folder)
         let decoded = concurrentMap(names.count) { index -> (idDiagnostics: [Diagnostic], file: DecodedFile<T>?) in
             let relative = folder + "/" + names[index]
