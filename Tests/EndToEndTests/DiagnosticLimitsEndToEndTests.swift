@@ -20,10 +20,13 @@ import Testing
         #expect(r.status == 1)
         #expect(elapsed < 8, "validate took \(elapsed) s")
         #expect(Self.diagnosticCount(r.stderr) == 51, "50 shown and one count")
-        #expect(r.stderr.contains("bikes/x.yaml:2:"), "")
-        #expect(r.stderr.contains("error: and 109950 more problems in this file [too-many-problems]"), "\(r.stderr.suffix(600))")
+        let located = r.stderr.hasPrefix("bikes/x.yaml:2:")
+        #expect(located, "\(r.stderr.prefix(200))")
+        let counted = r.stderr.contains("error: and 109950 more problems in this file [too-many-problems]")
+        #expect(counted, "\(r.stderr.suffix(600))")
         #expect(r.stderr.utf8.count < 60_000, "\(r.stderr.utf8.count) bytes")
-        #expect(r.stderr.hasSuffix("51 errors\n"))
+        let summary = String(r.stderr.suffix(20))
+        #expect(summary.hasSuffix("51 errors\n"), "\(summary)")
     }
 
     @Test func aHugeValueIsNeverEchoedWhole() throws {
@@ -35,7 +38,8 @@ import Testing
         let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
         #expect(r.status == 1)
         #expect(r.stderr.utf8.count < 5_000, "\(r.stderr.utf8.count) bytes of diagnostics")
-        #expect(!r.stderr.contains(String(repeating: "1", count: 200)))
+        let echoed = r.stderr.contains(String(repeating: "1", count: 200))
+        #expect(!echoed, "the value was echoed")
         let json = try runBikecheck(["validate", "--format", "json"], in: garage.root, timeout: 30)
         #expect(json.stdout.utf8.count < 5_000, "\(json.stdout.utf8.count) bytes of JSON")
     }
@@ -45,7 +49,8 @@ import Testing
         let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/x.yaml": "name: x\n" + keys])
         let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
         #expect(Self.diagnosticCount(r.stderr) == 51)
-        #expect(r.stderr.contains("bikes/x.yaml:52:1: error: and 19950 more problems in this file [too-many-problems]"), "\(r.stderr.suffix(400))")
+        let counted = r.stderr.contains("bikes/x.yaml:52:1: error: and 19950 more problems in this file [too-many-problems]")
+        #expect(counted, "\(r.stderr.suffix(400))")
         let json = try runBikecheck(["validate", "--format", "json"], in: garage.root, timeout: 30)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect((object["diagnostics"] as? [Any])?.count == 51)
@@ -60,7 +65,8 @@ import Testing
         let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
         #expect(Date().timeIntervalSince(started) < 8)
         #expect(Self.diagnosticCount(r.stderr) == 51)
-        #expect(r.stderr.contains("more problems in this file [too-many-problems]"))
+        let counted = r.stderr.contains("more problems in this file [too-many-problems]")
+        #expect(counted, "\(r.stderr.suffix(400))")
         #expect(r.stderr.utf8.count < 60_000, "\(r.stderr.utf8.count) bytes")
     }
 }

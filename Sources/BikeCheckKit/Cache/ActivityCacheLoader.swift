@@ -54,8 +54,9 @@ public enum ActivityCacheLoader {
         /// tables point into the file's mapped bytes, which are gone once the file is read.
         var strings: [String] = []
         var diagnostics: [Diagnostic] = []
-        /// The file's bytes when it has diagnostics, to show them.
-        var bytes: [UInt8]?
+        /// The file's text when it has diagnostics, to show them (the reader's own, when it made one:
+        /// a second copy and line index of a large file cost as much again).
+        var source: SourceText?
         /// Whether it is named after a month; its activities are ignored when not.
         var named = false
         var misplaced = 0
@@ -92,7 +93,7 @@ public enum ActivityCacheLoader {
                 file.strings = reader.builder.strings
                 file.misplaced = reader.misplaced
                 file.unsorted = reader.unsorted
-                if !file.diagnostics.isEmpty { file.bytes = Array(buffer) }
+                if !file.diagnostics.isEmpty { file.source = reader.source ?? SourceText(path: relative, bytes: Array(buffer)) }
             }
             if read == nil {
                 file.diagnostics = [.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative))]
@@ -111,7 +112,7 @@ public enum ActivityCacheLoader {
             let name = file.name
             let relative = "activities/" + name
             diagnostics += file.diagnostics
-            if let bytes = file.bytes { sources[relative] = SourceText(path: relative, bytes: bytes) }
+            if let source = file.source { sources[relative] = source }
             if !file.named {
                 diagnostics.append(.error("cache-file-name", "'\(shown(name))' is not named after a month",
                                           at: SourceLocation(file: relative),

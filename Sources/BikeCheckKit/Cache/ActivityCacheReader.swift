@@ -23,7 +23,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     private let patterns = CacheSyntax.patterns
     private let powersOfTen = CacheSyntax.powersOfTen
     private var previous: (start: CacheText, id: Int64)?
-    private var source: SourceText?
+    private(set) var source: SourceText?
     /// Problems past `Diagnostic.perFileLimit`: how many, and where the first is.
     private var omitted = 0
     private var firstOmitted: SourcePosition?
