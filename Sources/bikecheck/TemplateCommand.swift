@@ -107,7 +107,8 @@ struct TemplateCommand: ParsableCommand {
             discussion: """
                 PATH is a template file, or a garage (or templates folder) to import from: the named \
                 templates, or all of them. Each copy gets 'source:' saying where it came from; a \
-                different template of the same name is never overwritten.
+                different template of the same name is never overwritten. A template file that is a \
+                symbolic link leading outside the garage (or folder) it comes from is refused, unread.
 
                 Examples:
                   bikecheck template import ~/Downloads/fox-36.yaml
