@@ -70,6 +70,8 @@ public struct Diagnostic: Sendable, Hashable {
     public var notes: [Note]
     /// What to write instead.
     public var help: String?
+    /// For `too-many-problems`: how many diagnostics of the file it stands for.
+    public var omittedCount: Int?
 
     public init(
         _ severity: Severity, _ id: String, _ message: String, at location: SourceLocation,
@@ -108,3 +110,60 @@ extension Diagnostic {
         }.map(\.element)
     }
 }
+
+extension Diagnostic {
+    /// The most diagnostics shown for one file; the rest are counted in one `too-many-problems`.
+    public static let perFileLimit = 50
+
+    /// The one diagnostic that stands for `count` others of a file, located at the first of them.
+    public static func tooManyProblems(_ count: Int, at location: SourceLocation, severity: Severity) -> Diagnostic {
+        var d = Diagnostic(severity, "too-many-problems", "and \(count) more problem\(count == 1 ? "" : "s") in this file", at: location,
+                           help: "fix the ones shown and check again; at most \(perFileLimit) are shown for each file")
+        d.omittedCount = count
+        return d
+    }
+
+    /// At most `limit` diagnostics for each run of one file (sort first to group them), the rest
+    /// counted in one located `too-many-problems` of their worst severity. Existing
+    /// `too-many-problems` diagnostics are merged into it, so limiting twice changes nothing.
+    public static func limitedPerFile(_ diagnostics: [Diagnostic], limit: Int = perFileLimit) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        var i = diagnostics.startIndex
+        while i < diagnostics.endIndex {
+            let file = diagnostics[i].location.file
+            var kept = 0, omitted = 0
+            var first: Diagnostic?
+            var worst = Severity.note
+            while i < diagnostics.endIndex, diagnostics[i].location.file == file {
+                let d = diagnostics[i]
+                i += 1
+                if d.omittedCount == nil, kept < limit {
+                    out.append(d)
+                    kept += 1
+                    continue
+                }
+                omitted += d.omittedCount ?? 1
+                if first == nil || (d.omittedCount == nil && first?.omittedCount != nil) { first = d }
+                worst = min(worst, d.severity)
+            }
+            if let first, omitted > 0 { out.append(.tooManyProblems(omitted, at: first.location, severity: worst)) }
+        }
+        return out
+    }
+}
+
+/// User text as quoted in a message: cut to a readable length (the excerpt shows the rest), so a
+/// 50 MB value is never echoed whole.
+public func shown(_ text: String) -> String {
+    // Counts no further into a huge value than it shows.
+    var end = text.startIndex
+    var count = 0
+    while end < text.endIndex, count <= 60 {
+        text.formIndex(after: &end)
+        count += 1
+    }
+    return count > 60 ? String(text.prefix(57)) + "…" : text
+}
+
+/// Any value as quoted in a message (an id, a key), cut the same way.
+public func shown(_ value: some CustomStringConvertible) -> String { shown(value.description) }

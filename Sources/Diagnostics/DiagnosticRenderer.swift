@@ -15,88 +15,134 @@ public struct DiagnosticRenderer: Sendable {
         self.colored = colored
     }
 
-    public func render(_ diagnostics: [Diagnostic]) -> String {
+    public func render(_ diagnostics: [Diagnostic]) -> TerminalText {
         diagnostics.map(render).joined()
     }
 
-    public func render(_ d: Diagnostic) -> String {
-        var out = ""
-        let color: String
+    /// Messages and help quote values cut to a readable length where they are made; this bounds
+    /// what any one of them can print, whatever made it.
+    static let longestText = 1000
+
+    public func render(_ d: Diagnostic) -> TerminalText {
+        var out: TerminalText = ""
+        let color: (plain: StaticString, bold: StaticString)
         switch d.severity {
-        case .error: color = "31"
-        case .warning: color = "33"
-        case .note: color = "36"
+        case .error: color = ("31", "1;31")
+        case .warning: color = ("33", "1;33")
+        case .note: color = ("36", "1;36")
         }
         out += paint(Self.header(of: d.location), "1")
-        out += " " + paint("\(d.severity.rawValue):", "1;" + color)
-        out += " " + paint(d.message.escapingControlCharacters(), "1") + " [\(d.id)]\n"
-        out += excerpt(d.location, color: color)
+        out += " " + paint("\(d.severity.rawValue):", color.bold)
+        out += " " + paint("\(Self.bounded(d.message))", "1") + " [\(d.id)]\n"
+        out += excerpt(d.location, color: color.bold)
         for note in d.notes {
-            out += Self.header(of: note.location) + " " + paint("note:", "1;36") + " " + note.message + "\n"
-            out += excerpt(note.location, color: "36")
+            out += "\(Self.header(of: note.location)) " + paint("note:", "1;36") + " \(Self.bounded(note.message))\n"
+            out += excerpt(note.location, color: "1;36")
         }
         if let help = d.help {
-            out += "   = " + paint("help:", "1") + " " + help + "\n"
+            out += "   = " + paint("help:", "1") + " \(Self.bounded(help))\n"
         }
         return out
     }
 
     /// `file:line:column:` or `file:` when the position is unknown.
-    public static func header(of location: SourceLocation) -> String {
+    public static func header(of location: SourceLocation) -> TerminalText {
         guard let r = location.range else { return "\(location.file):" }
         return "\(location.file):\(r.start.line):\(r.start.column):"
     }
 
-    private func excerpt(_ location: SourceLocation, color: String) -> String {
-        guard let range = location.range, let text = sources[location.file],
-              let line = text.line(range.start.line) else { return "" }
-        let number = String(range.start.line)
-        let gutter = String(repeating: " ", count: number.count)
-        var shown = line.replacingTabs()
-        var startColumn = range.start.column
-        var width: Int
-        if range.end.line == range.start.line {
-            width = range.end.column - startColumn
-        } else {
-            width = line.unicodeScalars.count - startColumn + 1
-        }
-        width = max(1, width)
-        // Very long lines (minified or hostile files) are cut to a window around the caret.
-        let window = 100
-        let scalars = Array(shown.unicodeScalars)
-        if scalars.count > window {
-            let from = max(0, min(startColumn - 1 - window / 2, scalars.count - window))
-            var cut = String(String.UnicodeScalarView(scalars[from..<min(scalars.count, from + window)]))
-            if from + window < scalars.count { cut += "…" }
-            if from > 0 {
-                cut = "…" + cut
-                startColumn = startColumn - from + 1
-            }
-            shown = cut
-            width = min(width, window)
-        }
-        let pad = String(repeating: " ", count: max(0, startColumn - 1))
-        let carets = String(repeating: "^", count: width)
-        return "\(gutter) |\n\(number) | \(shown)\n\(gutter) | \(pad)\(paint(carets, "1;" + color))\n"
+    static func bounded(_ text: String) -> String {
+        text.unicodeScalars.count > longestText ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(longestText - 1))) + "…" : text
     }
 
-    private func paint(_ s: String, _ code: String) -> String {
-        colored ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
+    /// How many scalars of a line an excerpt shows at most; longer lines (minified or hostile
+    /// files) are cut to a window around the caret, with '…' where text is left out.
+    static let window = 100
+
+    /// The line of a location with carets under its span. Works on the line's bytes around the
+    /// position only: its cost does not grow with the length of the line.
+    private func excerpt(_ location: SourceLocation, color: StaticString) -> TerminalText {
+        guard let range = location.range, let text = sources[location.file],
+              var line = text.lineRange(range.start.line) else { return "" }
+        let bytes = text.bytes
+        // A byte-order mark is not a column anyone sees.
+        if range.start.line == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { line = min(3, line.upperBound)..<line.upperBound }
+        // The caret's byte: the position's offset when it lies on its line, else found from the column.
+        var caret = range.start.offset
+        if !(line.lowerBound...line.upperBound).contains(caret) {
+            caret = line.lowerBound
+            var column = 1
+            while caret < line.upperBound, column < range.start.column {
+                caret += 1
+                while caret < line.upperBound, bytes[caret] & 0xC0 == 0x80 { caret += 1 }
+                column += 1
+            }
+        }
+        let window = Self.window
+        // Scalars before the caret and from it to the end of the line, each counted up to window + 1.
+        var before = 0, from = caret
+        while from > line.lowerBound, before <= window {
+            from -= 1
+            while from > line.lowerBound, bytes[from] & 0xC0 == 0x80 { from -= 1 }
+            before += 1
+        }
+        var after = 0, to = caret
+        var ends: [Int] = []  // byte offset after each scalar from the caret
+        while to < line.upperBound, after <= window {
+            to += 1
+            while to < line.upperBound, bytes[to] & 0xC0 == 0x80 { to += 1 }
+            after += 1
+            ends.append(to)
+        }
+        // As many before the caret as fit with what follows, at least half the window.
+        let shownBefore = before + after <= window ? before : min(before, max(window / 2, window - after))
+        let shownAfter = min(after, window - shownBefore)
+        var start = caret
+        for _ in 0..<shownBefore {
+            start -= 1
+            while start > line.lowerBound, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        }
+        let end = shownAfter == 0 ? caret : ends[shownAfter - 1]
+        var shown = String(decoding: bytes[start..<end], as: UTF8.self).shownInExcerpt()
+        var pad = shownBefore
+        if shownBefore < before {
+            shown = "…" + shown
+            pad += 1
+        }
+        if shownAfter < after { shown += "…" }
+
+        // Carets: under the span on this line, or to the end of the line for a span running on.
+        var width: Int
+        if range.end.line == range.start.line {
+            if (caret...line.upperBound).contains(range.end.offset), range.end.offset >= range.start.offset {
+                width = ends.prefix(shownAfter).filter { $0 <= range.end.offset }.count
+            } else {
+                width = range.end.column - range.start.column
+            }
+        } else {
+            width = shownAfter
+        }
+        width = max(1, min(width, shownAfter == 0 ? 1 : shownAfter))
+        let number = String(range.start.line)
+        let gutter = String(repeating: " ", count: number.count)
+        let carets = String(repeating: "^", count: width)
+        return "\(gutter) |\n\(number) | \(shown)\n\(gutter) | " + .spaces(pad) + paint("\(carets)", color) + "\n"
     }
+
+    private func paint(_ s: TerminalText, _ code: StaticString) -> TerminalText { .styled(s, code, if: colored) }
 }
 
 extension String {
-    /// Tabs shown as one space and other control characters as one '�' each, so carets under the
-    /// line still line up by column and nothing in a file can drive the terminal.
-    fileprivate func replacingTabs() -> String {
-        String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\t" ? " " : $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
+    /// For a line of an excerpt: tabs shown as one space and every other character
+    /// `TerminalEscaping` would escape as one '�', so carets under the line still line up by
+    /// column and nothing in a file can drive the terminal.
+    fileprivate func shownInExcerpt() -> TerminalText {
+        let cleaned = String(String.UnicodeScalarView(unicodeScalars.map {
+            $0 == "\t" ? " " : TerminalEscaping.isUnsafe($0) ? "\u{FFFD}" : $0
+        }))
+        return TerminalText(stringLiteral: cleaned)
     }
 
-    /// Control characters written as `\u{1B}`, for messages that quote user text.
-    public func escapingControlCharacters() -> String {
-        guard unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return self }
-        return unicodeScalars.map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0) }.joined()
-    }
 }
 
 /// A diagnostic as plain data, for `--format json`.

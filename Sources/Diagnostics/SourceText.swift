@@ -4,28 +4,63 @@ public struct SourceText: Sendable {
     public let bytes: [UInt8]
     /// Byte offset where each line starts (line 1 at index 0).
     public let lineStarts: [Int]
+    /// For files that are not ASCII: how many bytes before each multiple of `checkpoint` start a
+    /// Unicode scalar, so a column is found without walking the whole line (nil: bytes are scalars).
+    private let scalarCheckpoints: [Int]?
+    private static let checkpoint = 1024
 
     public init(path: String, bytes: [UInt8]) {
         self.path = path
         self.bytes = bytes
         var starts = [0]
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") {
-            starts.append(i + 1)
+        var checkpoints: [Int] = []
+        var scalars = 0
+        var ascii = true
+        bytes.withUnsafeBufferPointer { b in
+            for i in 0..<b.count {
+                if i & (Self.checkpoint - 1) == 0 { checkpoints.append(scalars) }
+                let byte = b[i]
+                if byte == UInt8(ascii: "\n") { starts.append(i + 1) }
+                if byte & 0xC0 != 0x80 { scalars += 1 }
+                if byte >= 0x80 { ascii = false }
+            }
         }
         self.lineStarts = starts
+        self.scalarCheckpoints = ascii ? nil : checkpoints
     }
 
     /// The text of a 1-based line without its line break, or nil past the end.
     public func line(_ number: Int) -> String? {
+        guard let r = lineRange(number) else { return nil }
+        return String(decoding: bytes[r], as: UTF8.self)
+    }
+
+    /// The bytes of a 1-based line without its line break, or nil past the end.
+    public func lineRange(_ number: Int) -> Range<Int>? {
         guard number >= 1, number <= lineStarts.count else { return nil }
         let start = lineStarts[number - 1]
         var end = number < lineStarts.count ? lineStarts[number] : bytes.count
         if end > start, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
         if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return start..<end
     }
 
-    /// The position of a byte offset, with the column counted in Unicode scalars.
+    /// How many Unicode scalars start in `bytes[0..<offset]`, from the checkpoints: at most one
+    /// checkpoint's worth of bytes is walked.
+    private func scalars(before offset: Int) -> Int {
+        guard let table = scalarCheckpoints else { return offset }
+        let k = offset / Self.checkpoint
+        var count = table[min(k, table.count - 1)]
+        var i = min(k, table.count - 1) * Self.checkpoint
+        while i < offset {
+            if bytes[i] & 0xC0 != 0x80 { count += 1 }
+            i += 1
+        }
+        return count
+    }
+
+    /// The position of a byte offset, with the column counted in Unicode scalars. Costs a binary
+    /// search of the line index and at most a few kilobytes of walking, however long the line.
     public func position(ofOffset offset: Int) -> SourcePosition {
         let clamped = max(0, min(offset, bytes.count))
         var lo = 0, hi = lineStarts.count - 1
@@ -33,15 +68,10 @@ public struct SourceText: Sendable {
             let mid = (lo + hi + 1) / 2
             if lineStarts[mid] <= clamped { lo = mid } else { hi = mid - 1 }
         }
-        var column = 1
-        var i = lineStarts[lo]
+        var from = lineStarts[lo]
         // A byte-order mark is not a column anyone sees.
-        if lo == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = min(3, clamped) }
-        while i < clamped {
-            // Count only bytes that start a scalar (not UTF-8 continuation bytes).
-            if bytes[i] & 0xC0 != 0x80 { column += 1 }
-            i += 1
-        }
+        if lo == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { from = min(3, clamped) }
+        let column = scalars(before: clamped) - scalars(before: from) + 1
         return SourcePosition(offset: clamped, line: lo + 1, column: column)
     }
 }

@@ -18,7 +18,7 @@ public struct YAMLDocument: Sendable {
         public var maxDepth: Int
         public var maxDiagnostics: Int
 
-        public init(maxDepth: Int = 64, maxDiagnostics: Int = 50) {
+        public init(maxDepth: Int = 64, maxDiagnostics: Int = Diagnostic.perFileLimit) {
             self.maxDepth = maxDepth
             self.maxDiagnostics = maxDiagnostics
         }
@@ -31,7 +31,11 @@ public struct YAMLDocument: Sendable {
         let root = composer.compose()
         self.source = source
         self.root = root
-        self.diagnostics = composer.diagnostics
+        var diagnostics = composer.diagnostics
+        if let first = composer.firstOmitted {
+            diagnostics.append(.tooManyProblems(composer.omitted, at: first.location, severity: composer.worstOmitted))
+        }
+        self.diagnostics = diagnostics
         self.isUsable = root != nil && !composer.fatal
     }
 }
@@ -41,6 +45,10 @@ private struct Composer {
     let source: SourceText
     let limits: YAMLDocument.Limits
     var diagnostics: [Diagnostic] = []
+    /// Problems past the limit: how many, the first, and the worst severity among them.
+    var omitted = 0
+    var firstOmitted: Diagnostic?
+    var worstOmitted = Diagnostic.Severity.note
     var fatal = false
     private var anchors = 0
     /// Where the YAML starts: after a UTF-8 byte-order mark, which libyaml is not shown.
@@ -107,7 +115,13 @@ private struct Composer {
     }
 
     private mutating func report(_ d: Diagnostic) {
-        if diagnostics.count < limits.maxDiagnostics { diagnostics.append(d) }
+        if diagnostics.count < limits.maxDiagnostics {
+            diagnostics.append(d)
+        } else {
+            omitted += 1
+            if firstOmitted == nil { firstOmitted = d }
+            worstOmitted = min(worstOmitted, d.severity)
+        }
     }
 
     /// Returns the root, or nil when there is no usable tree.
@@ -256,10 +270,10 @@ private struct Composer {
                 let entry = YAMLEntry(key: key, value: node)
                 if let text = entry.keyText, case .scalar(let keyScalar) = key {
                     if let first = Self.firstRange(of: text, in: entries, index: &firstSeen) {
-                        report(.error("duplicate-key", "duplicate key '\(text)'",
+                        report(.error("duplicate-key", "duplicate key '\(shown(text))'",
                                       at: location(keyScalar.range),
-                                      notes: [.init("'\(text)' first defined here", at: location(first))],
-                                      help: "keep one '\(text)' and remove or rename the other"))
+                                      notes: [.init("'\(shown(text))' first defined here", at: location(first))],
+                                      help: "keep one '\(shown(text))' and remove or rename the other"))
                     } else {
                         if !firstSeen.isEmpty { firstSeen[text] = keyScalar.range }
                         entries.append(entry)

@@ -12,8 +12,13 @@ struct BikeCheck: ParsableCommand {
             BIKECHECK_GARAGE, else the nearest folder upward that holds garage.yaml.
 
             Exit codes: 0 all is well; 1 problems found: errors in the garage, overdue with status \
-            --check, a write refused, a sync stopped; 2 usage errors (bad options, no garage, an \
-            unknown bike, interval or template).
+            --check, a write refused, a sync stopped, output that cannot be written; 2 usage errors \
+            (bad options, no garage, an unknown bike, interval or template); 141 the reader of the \
+            output went away (a broken pipe).
+
+            Only files inside the garage are read: a garage file that is a symbolic link leading \
+            outside it is refused (symlink-outside-garage). Control characters and bidirectional \
+            controls from files, Strava and archives are printed visibly, as \\u{1B}.
             """,
         subcommands: [
             StatusCommand.self, ValidateCommand.self, InitCommand.self, DoneCommand.self, BikeCommand.self,
@@ -30,7 +35,7 @@ struct BikeCheck: ParsableCommand {
             try command.run()
         } catch {
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Terminal.standardError.write("\(lines: fullMessage(for: error))\n")
                 Foundation.exit(2)
             }
             exit(withError: error)

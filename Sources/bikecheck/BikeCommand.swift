@@ -1,5 +1,6 @@
 import ArgumentParser
 import BikeCheckKit
+import Diagnostics
 import Foundation
 
 struct BikeCommand: ParsableCommand {
@@ -59,16 +60,17 @@ struct BikeCommand: ParsableCommand {
                 struct Row: Encodable {
                     var id: String, name: String, strava: String?, bought: String?, retired: String?, templates: [String]
                 }
-                Terminal.standardOutput.write(try JSONOutput.encode(bikes.map {
+                Terminal.standardOutput.write(json: try JSONOutput.encode(bikes.map {
                     Row(id: $0.id.rawValue, name: $0.name, strava: $0.strava?.value, bought: $0.bought?.description,
                         retired: $0.retired?.description, templates: $0.templates.map(\.value.rawValue))
                 }))
             case .text:
-                let width = bikes.map(\.id.rawValue.count).max() ?? 0
+                let width = bikes.map { TerminalText(escaping: $0.id).string.count }.max() ?? 0
                 for b in bikes {
-                    var line = b.id.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + b.name
+                    let id = TerminalText(escaping: b.id)
+                    var line: TerminalText = "\(id)" + .spaces(width - id.string.count) + "  \(b.name)"
                     if let gear = b.strava?.value { line += "  strava \(gear)" }
-                    if !b.templates.isEmpty { line += "  templates: " + b.templates.map(\.value.rawValue).joined(separator: ", ") }
+                    if !b.templates.isEmpty { line += "  templates: \(b.templates.map(\.value.rawValue).joined(separator: ", "))" }
                     if let retired = b.retired { line += "  retired \(retired)" }
                     Terminal.standardOutput.write(line + "\n")
                 }

@@ -50,27 +50,70 @@ struct GlobalOptions: ParsableArguments {
     /// Prints diagnostics to standard error, with excerpts, and a one-line count.
     func report(_ diagnostics: [Diagnostic], sources: [String: SourceText]) {
         guard !diagnostics.isEmpty else { return }
+        let diagnostics = Diagnostic.limitedPerFile(diagnostics)
         let renderer = DiagnosticRenderer(sources: sources, colored: colored(for: .standardError))
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.filter { $0.severity == .warning }.count
         var summary: [String] = []
         if errors > 0 { summary.append("\(errors) error\(errors == 1 ? "" : "s")") }
         if warnings > 0 { summary.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
-        Terminal.standardError.write(renderer.render(diagnostics) + summary.joined(separator: ", ") + "\n")
+        Terminal.standardError.write(renderer.render(diagnostics) + "\(summary.joined(separator: ", "))\n")
     }
 }
 
-/// An output stream and whether it is a terminal.
+/// An output stream and whether it is a terminal: the one way bikecheck prints.
+///
+/// Text goes out as `TerminalText`, whose interpolated values are escaped, so nothing from a file
+/// or from Strava reaches the terminal as control characters; JSON goes out through `write(json:)`.
+/// A failed write never crashes: a reader that went away (EPIPE, with SIGPIPE ignored) ends the
+/// program quietly with status 141, as the shell reports for tools stopped by SIGPIPE; any other
+/// failure (a full disk, /dev/full) is reported on standard error and ends it with status 1.
 struct Terminal {
-    let handle: FileHandle
     let descriptor: Int32
+    let name: String
 
-    static let standardOutput = Terminal(handle: .standardOutput, descriptor: 1)
-    static let standardError = Terminal(handle: .standardError, descriptor: 2)
+    static let standardOutput = Terminal(descriptor: 1, name: "standard output")
+    static let standardError = Terminal(descriptor: 2, name: "standard error")
+
+    /// The exit status after a broken pipe: 128 + SIGPIPE.
+    static let brokenPipeStatus: Int32 = 141
 
     var isTerminal: Bool { isatty(descriptor) == 1 }
 
-    func write(_ text: String) { handle.write(Data(text.utf8)) }
+    func write(_ text: TerminalText) { write(bytes: Array(text.string.utf8)) }
+
+    /// JSON text, with the scalars JSON leaves raw but terminals act on written as `\u` escapes.
+    func write(json: String) { write(bytes: Array(TerminalEscaping.escapeJSON(json).utf8)) }
+
+    private func write(bytes: [UInt8]) {
+        if let error = Self.writeAll(bytes, to: descriptor) {
+            if error == EPIPE { exit(Self.brokenPipeStatus) }
+            let reason = String(cString: strerror(error))
+            if descriptor != 2 {
+                _ = Self.writeAll(Array("error: cannot write to \(name): \(reason)\n".utf8), to: 2)
+            }
+            exit(1)
+        }
+    }
+
+    /// Writes every byte, retrying after signals and short writes; the errno of a failure.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { buffer -> Int32? in
+            var done = 0
+            while done < buffer.count {
+                let n = Foundation.write(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                if n > 0 {
+                    done += n
+                } else if n < 0, errno == EINTR || errno == EAGAIN {
+                    if errno == EAGAIN { usleep(1000) }  // a non-blocking descriptor that is full: wait for room
+                    continue
+                } else {
+                    return n < 0 ? errno : EIO
+                }
+            }
+            return nil
+        }
+    }
 }
 
 /// Today on the rider's calendar.

@@ -24,7 +24,7 @@ struct StatusCommand: ParsableCommand {
         if loaded.hasErrors {
             // Machines asking for JSON get the diagnostics as validate prints them.
             if global.format == .json {
-                Terminal.standardOutput.write(try JSONOutput.encode(JSONOutput.ValidationResult(loaded.diagnostics)))
+                Terminal.standardOutput.write(json: try JSONOutput.encode(JSONOutput.ValidationResult(loaded.diagnostics)))
             } else {
                 global.report(loaded.diagnostics, sources: loaded.sources)
             }
@@ -39,7 +39,7 @@ struct StatusCommand: ParsableCommand {
         let planner = StatusPlanner(asOf: asOf ?? today())
         let report = planner.plan(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init))
         switch global.format {
-        case .json: Terminal.standardOutput.write(try JSONOutput.encode(report))
+        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
         case .text: Terminal.standardOutput.write(StatusTextRenderer(colored: global.colored(for: .standardOutput)).render(report))
         }
         if check && report.hasOverdue { throw ExitCode(1) }

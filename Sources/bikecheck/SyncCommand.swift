@@ -48,10 +48,10 @@ struct SyncCommand: ParsableCommand {
             let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
             if let problem = summary.gearLookupProblem { Terminal.standardError.write("warning: \(problem)\n") }
             if global.format == .json {
-                Terminal.standardOutput.write(try Self.json(summary, requests: client.requestCount, taken: taken))
+                Terminal.standardOutput.write(json: try Self.json(summary, requests: client.requestCount, taken: taken))
                 return
             }
-            Terminal.standardOutput.write(summary.line + " in \(client.requestCount) request\(client.requestCount == 1 ? "" : "s")\n")
+            Terminal.standardOutput.write("\(summary.line) in \(client.requestCount) request\(client.requestCount == 1 ? "" : "s")\n")
             for gear in summary.unclaimedBikes {
                 Terminal.standardOutput.write("Strava bike \(gear.id) '\(gear.displayName)'\(gear.retired ? " (retired)" : "") has no bike file; add one with:\n  \(StravaSync.addCommand(for: gear, taken: taken))\n")
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BikeCheckKit
+import Diagnostics
 import Foundation
 
 struct TemplateCommand: ParsableCommand {
@@ -21,16 +22,17 @@ struct TemplateCommand: ParsableCommand {
             switch global.format {
             case .json:
                 struct Row: Encodable { var id: String, name: String, source: String?, intervals: [String], bikes: [String] }
-                Terminal.standardOutput.write(try JSONOutput.encode(templates.map { t in
+                Terminal.standardOutput.write(json: try JSONOutput.encode(templates.map { t in
                     Row(id: t.id.rawValue, name: t.name, source: t.source, intervals: t.intervals.map(\.id.rawValue),
                         bikes: users(of: t.id, in: loaded.garage))
                 }))
             case .text:
-                let width = templates.map(\.id.rawValue.count).max() ?? 0
+                let width = templates.map { TerminalText(escaping: $0.id).string.count }.max() ?? 0
                 for t in templates {
-                    var line = t.id.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(t.name)  (\(t.intervals.count) interval\(t.intervals.count == 1 ? "" : "s"))"
+                    let id = TerminalText(escaping: t.id)
+                    var line: TerminalText = "\(id)" + .spaces(width - id.string.count) + "  \(t.name)  (\(t.intervals.count) interval\(t.intervals.count == 1 ? "" : "s"))"
                     let bikes = users(of: t.id, in: loaded.garage)
-                    if !bikes.isEmpty { line += "  used by " + bikes.joined(separator: ", ") }
+                    if !bikes.isEmpty { line += "  used by \(bikes.joined(separator: ", "))" }
                     Terminal.standardOutput.write(line + "\n")
                 }
             }
@@ -58,13 +60,14 @@ struct TemplateCommand: ParsableCommand {
                 Terminal.standardError.write("error: \(error.message)\n" + (error.help.map { "  help: \($0)\n" } ?? ""))
                 throw ExitCode(2)
             }
-            var out = "\(t.id) · \(t.name)\n"
-            if let d = t.description { out += d.trimmingCharacters(in: .whitespacesAndNewlines) + "\n" }
+            var out: TerminalText = "\(t.id) · \(t.name)\n"
+            if let d = t.description { out += "\(lines: d.trimmingCharacters(in: .whitespacesAndNewlines))\n" }
             if let s = t.source { out += "source: \(s)\n" }
-            let width = t.intervals.map(\.id.rawValue.count).max() ?? 0
+            let width = t.intervals.map { TerminalText(escaping: $0.id).string.count }.max() ?? 0
             for i in t.intervals {
-                var line = "  " + i.id.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
-                line += "  every " + (i.every?.value.map(\.text).joined(separator: " or ") ?? "?")
+                let id = TerminalText(escaping: i.id)
+                var line: TerminalText = "  \(id)" + .spaces(width - id.string.count)
+                line += "  every \(i.every?.value.map(\.text).joined(separator: " or ") ?? "?")"
                 if let task = i.task { line += "  \(task)" }
                 if let c = i.replaces { line += "  (replaces \(c.value))" }
                 out += line + "\n"
@@ -104,7 +107,8 @@ struct TemplateCommand: ParsableCommand {
             discussion: """
                 PATH is a template file, or a garage (or templates folder) to import from: the named \
                 templates, or all of them. Each copy gets 'source:' saying where it came from; a \
-                different template of the same name is never overwritten.
+                different template of the same name is never overwritten. A template file that is a \
+                symbolic link leading outside the garage (or folder) it comes from is refused, unread.
 
                 Examples:
                   bikecheck template import ~/Downloads/fox-36.yaml

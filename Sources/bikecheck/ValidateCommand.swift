@@ -18,7 +18,7 @@ struct ValidateCommand: ParsableCommand {
         let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
         let diagnostics = loaded.diagnostics
         switch global.format {
-        case .json: Terminal.standardOutput.write(try JSONOutput.encode(JSONOutput.ValidationResult(diagnostics)))
+        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(JSONOutput.ValidationResult(diagnostics)))
         case .text: global.report(diagnostics, sources: loaded.sources)
         }
         if loaded.hasErrors || (strict && !diagnostics.isEmpty) { throw ExitCode(1) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import Foundation
 import StravaKit
 
@@ -17,7 +18,7 @@ struct WhoamiCommand: ParsableCommand {
             guard let token = client.savedToken else { throw StravaError.notLoggedIn }
             let athlete = try client.athlete()
             let name = athlete.displayName.isEmpty ? "athlete" : athlete.displayName
-            var out = "\(name) (Strava athlete \(athlete.id))\n"
+            var out: TerminalText = "\(name) (Strava athlete \(athlete.id))\n"
             if let scope = token.scope { out += "permissions: \(scope)\n" }
             if athlete.bikes.isEmpty {
                 out += "no bikes on Strava\(GrantedScopes(token.scope).granted.contains("profile:read_all") || token.scope == nil ? "" : " (profile:read_all not granted)")\n"

@@ -45,17 +45,17 @@ struct WriteOptions: ParsableArguments {
         }
         if global.format == .json {
             let files = dryRun ? change.files.filter(\.isChange).map(\.path) : outcome.written
-            Terminal.standardOutput.write(try JSONOutput.encode(Report(
+            Terminal.standardOutput.write(json: try JSONOutput.encode(Report(
                 dryRun: dryRun, files: files, message: change.message, summary: change.summary,
                 commit: outcome.commit, diff: outcome.diff)))
             return
         }
         if dryRun {
-            Terminal.standardOutput.write(outcome.diff)
+            Terminal.standardOutput.write("\(lines: outcome.diff)")
             if outcome.diff.isEmpty { Terminal.standardError.write("nothing would change\n") }
             return
         }
-        for line in change.summary { Terminal.standardOutput.write(line + "\n") }
+        for line in change.summary { Terminal.standardOutput.write("\(line)\n") }
         if let hash = outcome.commit { Terminal.standardOutput.write("committed \(hash): \(change.message)\n") }
     }
 
@@ -73,11 +73,11 @@ struct WriteOptions: ParsableArguments {
     func failure(_ error: WriteFailure, global: GlobalOptions) -> ExitCode {
         if global.format == .json {
             // Only text and whole numbers: this cannot fail to encode.
-            Terminal.standardOutput.write((try? JSONOutput.encode(Failure(error: error.message, help: error.help,
+            Terminal.standardOutput.write(json: (try? JSONOutput.encode(Failure(error: error.message, help: error.help,
                                                                           diagnostics: error.diagnostics.map(DiagnosticRecord.init)))) ?? "")
         } else {
             if !error.diagnostics.isEmpty { global.report(error.diagnostics, sources: error.sources) }
-            var text = "error: \(error.message)\n"
+            var text: TerminalText = "error: \(error.message)\n"
             if let help = error.help { text += "  help: \(help)\n" }
             Terminal.standardError.write(text)
         }

@@ -27,12 +27,21 @@ import Testing
         let parsed = CatalogueCase(text)
         let garage = try TemporaryFolder()
         if parsed.files["garage.yaml"] == nil { try garage.write("garage.yaml", Array("units: metric\n".utf8)) }
-        for (path, bytes) in parsed.files { try garage.write(path, bytes) }
+        for (path, bytes) in parsed.files {
+            // `== bikes/evil.yaml -> /etc/hosts` is a symbolic link.
+            if let arrow = path.range(of: " -> ") {
+                let link = garage.url.appendingPathComponent(String(path[..<arrow.lowerBound]))
+                try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: String(path[arrow.upperBound...]))
+            } else {
+                try garage.write(path, bytes)
+            }
+        }
 
         let started = Date()
         let loaded = GarageLoader.load(at: garage.url.path, options: .init(today: Day("2026-01-15")))
         let elapsed = Date().timeIntervalSince(started)
-        let rendered = DiagnosticRenderer(sources: loaded.sources).render(loaded.diagnostics)
+        let rendered = DiagnosticRenderer(sources: loaded.sources).render(loaded.diagnostics).string
 
         #expect(!loaded.diagnostics.isEmpty, "every catalogue case shows at least one diagnostic")
         #expect(elapsed < 5, "\(name) took \(elapsed) s")
@@ -45,6 +54,7 @@ import Testing
 }
 
 /// One catalogue file: a comment, `== path` sections with file contents, and `== expected`.
+/// A section `== LINK -> TARGET` makes LINK a symbolic link to TARGET (its body is ignored).
 /// In file sections `{{tab}}`, `{{byte FC}}` and `{{repeat N TEXT}}` stand for bytes that are
 /// awkward to keep in a text file.
 struct CatalogueCase {

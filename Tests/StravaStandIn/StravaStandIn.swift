@@ -11,6 +11,10 @@ public actor StravaStandIn {
     public let clientID = "424242"
     public let clientSecret = "stand-in-client-secret-9f8e7d"
     public let athleteID: Int64 = 12342176
+    /// The athlete's names in the token reply and `/athlete`.
+    public var athleteFirstName = "Dana"
+    public var athleteLastName = "Rider"
+    public func setAthleteName(first: String, last: String) { (athleteFirstName, athleteLastName) = (first, last) }
 
     public var activities: [StandInActivity] = [] { didSet { sortedActivities = nil } }
     private var sortedActivities: [StandInActivity]?
@@ -191,8 +195,8 @@ public actor StravaStandIn {
             return json(200, [
                 "token_type": "Bearer", "expires_at": t.expiresAt, "expires_in": tokenLifetime,
                 "refresh_token": t.refresh, "access_token": t.access,
-                "athlete": ["id": athleteID, "username": "standin", "resource_state": 2, "firstname": "Dana",
-                            "lastname": "Rider", "city": "Berlin", "state": "", "country": "Germany", "sex": "F",
+                "athlete": ["id": athleteID, "username": "standin", "resource_state": 2, "firstname": athleteFirstName,
+                            "lastname": athleteLastName, "city": "Berlin", "state": "", "country": "Germany", "sex": "F",
                             "premium": false, "summit": false, "created_at": "2017-11-28T19:05:35Z",
                             "updated_at": "2025-11-19T01:44:15Z", "badge_type_id": 0, "profile_medium": "avatar/athlete/medium.png",
                             "profile": "avatar/athlete/large.png", "friend": NSNull(), "follower": NSNull()],
@@ -261,7 +265,7 @@ public actor StravaStandIn {
         if let response = syncFaultResponse(request, headers: headers) { return response }
         if request.path == "/api/v3/athlete" {
             return json(200, [
-                "id": athleteID, "username": "standin", "resource_state": 3, "firstname": "Dana", "lastname": "Rider",
+                "id": athleteID, "username": "standin", "resource_state": 3, "firstname": athleteFirstName, "lastname": athleteLastName,
                 "bio": "", "city": "Berlin", "state": "", "country": "Germany", "sex": "F", "premium": false, "summit": false,
                 "created_at": "2017-11-28T19:05:35Z", "updated_at": "2025-11-19T01:44:15Z", "badge_type_id": 0,
                 "weight": 61.0, "profile_medium": "avatar/athlete/medium.png", "profile": "avatar/athlete/large.png",

@@ -54,8 +54,9 @@ public enum ActivityCacheLoader {
         /// tables point into the file's mapped bytes, which are gone once the file is read.
         var strings: [String] = []
         var diagnostics: [Diagnostic] = []
-        /// The file's bytes when it has diagnostics, to show them.
-        var bytes: [UInt8]?
+        /// The file's text when it has diagnostics, to show them (the reader's own, when it made one:
+        /// a second copy and line index of a large file cost as much again).
+        var source: SourceText?
         /// Whether it is named after a month; its activities are ignored when not.
         var named = false
         var misplaced = 0
@@ -65,6 +66,14 @@ public enum ActivityCacheLoader {
     /// Reads and decodes every cache file, sorted by name.
     static func read<Builder: ActivityRecordBuilder>(root: String, _: Builder.Type) -> [File<Builder>] {
         let directory = root + "/activities"
+        let boundary = GarageBoundary(root: root)
+        // A cache folder that links outside the garage is not listed, let alone read.
+        if boundary.access("activities") == .outside {
+            var file = File<Builder>(name: "")
+            file.named = true
+            file.diagnostics = [GarageBoundary.outsideDiagnostic("activities")]
+            return [file]
+        }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
 
@@ -74,13 +83,17 @@ public enum ActivityCacheLoader {
             var file = File<Builder>(name: names[index])
             let month = String(names[index].dropLast(5))
             file.named = isMonthKey(month)
-            let read: Void? = withFileBytes(directory + "/" + names[index]) { buffer in
+            guard case .read(let path) = boundary.access(relative) else {
+                file.diagnostics = [GarageBoundary.outsideDiagnostic(relative)]
+                return file
+            }
+            let read: Void? = withFileBytes(path) { buffer in
                 var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: file.named ? month : nil)
                 (file.records, file.diagnostics) = reader.readFile()
                 file.strings = reader.builder.strings
                 file.misplaced = reader.misplaced
                 file.unsorted = reader.unsorted
-                if !file.diagnostics.isEmpty { file.bytes = Array(buffer) }
+                if !file.diagnostics.isEmpty { file.source = reader.source ?? SourceText(path: relative, bytes: Array(buffer)) }
             }
             if read == nil {
                 file.diagnostics = [.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative))]
@@ -99,9 +112,9 @@ public enum ActivityCacheLoader {
             let name = file.name
             let relative = "activities/" + name
             diagnostics += file.diagnostics
-            if let bytes = file.bytes { sources[relative] = SourceText(path: relative, bytes: bytes) }
+            if let source = file.source { sources[relative] = source }
             if !file.named {
-                diagnostics.append(.error("cache-file-name", "'\(name)' is not named after a month",
+                diagnostics.append(.error("cache-file-name", "'\(shown(name))' is not named after a month",
                                           at: SourceLocation(file: relative),
                                           help: "cache files are named YYYY-MM.json; move or delete this one"))
                 continue

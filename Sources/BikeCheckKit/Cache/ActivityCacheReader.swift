@@ -23,7 +23,10 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     private let patterns = CacheSyntax.patterns
     private let powersOfTen = CacheSyntax.powersOfTen
     private var previous: (start: CacheText, id: Int64)?
-    private var source: SourceText?
+    private(set) var source: SourceText?
+    /// Problems past `Diagnostic.perFileLimit`: how many, and where the first is.
+    private var omitted = 0
+    private var firstOmitted: SourcePosition?
     /// Index in `keys` of the key expected next: files are written with keys in one order.
     private var nextKey = 0
 
@@ -63,6 +66,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             skipSpace()
             if i < b.count { fail("unexpected text after the end of the array", at: i) }
         } catch {}
+        if let firstOmitted { diagnostics.append(.tooManyProblems(omitted, at: SourceLocation(file: path, range: SourceRange(at: firstOmitted)), severity: .error)) }
         return (records, diagnostics)
     }
 
@@ -441,6 +445,12 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
 
     private mutating func report(_ id: String, _ message: String, at offset: Int, help: String) {
         if source == nil { source = SourceText(path: path, bytes: Array(b)) }
+        // Past the limit, problems are only counted: one file cannot print (or build) millions.
+        if diagnostics.count >= Diagnostic.perFileLimit {
+            omitted += 1
+            if firstOmitted == nil { firstOmitted = source!.position(ofOffset: offset) }
+            return
+        }
         let at = source!.position(ofOffset: offset)
         diagnostics.append(.error(id, message, at: SourceLocation(file: path, range: SourceRange(at: at)), help: help))
     }

@@ -27,7 +27,7 @@ enum Checks {
                 }
             }
             if let bought = bike.bought, let retired = bike.retired, retired < bought {
-                out.append(.warning("retired-before-bought", "bike '\(bike.id)' is retired (\(retired)) before it was bought (\(bought))",
+                out.append(.warning("retired-before-bought", "bike '\(shown(bike.id))' is retired (\(retired)) before it was bought (\(bought))",
                                     at: bike.fieldLocations["retired"] ?? bike.location, help: "check the dates of 'bought' and 'retired'"))
             }
         }

@@ -20,7 +20,7 @@ enum FileDecoders {
             if let units = UnitSystem(rawValue: text) {
                 settings.units = units
             } else {
-                r.error("bad-value", "units '\(text)' should be 'metric' or 'imperial'", e.value, help: "write units: metric, or units: imperial")
+                r.error("bad-value", "units '\(shown(text))' should be 'metric' or 'imperial'", e.value, help: "write units: metric, or units: imperial")
             }
         }
         if let e = f["currency"] { settings.currency = r.string(e.value, "currency") }
@@ -46,7 +46,7 @@ enum FileDecoders {
 
     static func bike(id: BikeID, _ root: YAMLNode, _ r: inout NodeReader) -> Bike? {
         guard let m = r.mapping(root, "a bike file") else { return nil }
-        let f = r.fields(m, of: "bike '\(id)'", allowed: bikeKeys, required: ["name"])
+        let f = r.fields(m, of: "bike '\(shown(id))'", allowed: bikeKeys, required: ["name"])
         var bike = Bike(id: id, name: id.rawValue, templates: [], components: [], intervals: [], log: [],
                         location: r.location(root))
         bike.fieldLocations = Dictionary(f.entries.map { ($0.key, r.location($0.entry.value)) }) { _, last in last }
@@ -55,7 +55,7 @@ enum FileDecoders {
         if let e = f["strava"], let gear = r.string(e.value, "the Strava gear id") {
             bike.strava = Located(gear, at: r.location(e.value))
             if !isStravaBikeGearID(gear) {
-                r.error("bad-gear-id", "'\(gear)' is not a Strava bike gear id", e.value, help: "bike gear ids look like b12345678 (see bikecheck sync)")
+                r.error("bad-gear-id", "'\(shown(gear))' is not a Strava bike gear id", e.value, help: "bike gear ids look like b12345678 (see bikecheck sync)")
             }
         }
         if let e = f["bought"] { bike.bought = r.day(e.value, "bought") }
@@ -70,13 +70,13 @@ enum FileDecoders {
             for entry in cm.entries {
                 guard let key = entry.keyText else { continue }
                 if !isIdentifier(key) {
-                    r.error("bad-id", "'\(key)' is not a valid component id", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. rear-tyre")
+                    r.error("bad-id", "'\(shown(key))' is not a valid component id", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. rear-tyre")
                     continue
                 }
                 if let c = component(id: ComponentID(key), entry.value, &r) { bike.components.append(c) }
             }
         }
-        if let e = f["intervals"], !r.isNull(e.value) { bike.intervals = intervals(e.value, owner: "bike '\(id)'", &r) }
+        if let e = f["intervals"], !r.isNull(e.value) { bike.intervals = intervals(e.value, owner: "bike '\(shown(id))'", &r) }
         if let e = f["log"] { bike.log = log(e.value, &r) }
         return bike
     }
@@ -84,8 +84,8 @@ enum FileDecoders {
     static func component(id: ComponentID, _ node: YAMLNode, _ r: inout NodeReader) -> Component? {
         var c = Component(id: id, location: r.location(node))
         if case .scalar(let s) = node, s.isNull { return c }
-        guard let m = r.mapping(node, "component '\(id)'") else { return nil }
-        let f = r.fields(m, of: "component '\(id)'", allowed: componentKeys)
+        guard let m = r.mapping(node, "component '\(shown(id))'") else { return nil }
+        let f = r.fields(m, of: "component '\(shown(id))'", allowed: componentKeys)
         if let e = f["name"] { c.name = r.string(e.value, "the component's name") }
         if let e = f["installed"] { c.installed = r.day(e.value, "installed") }
         if let e = f["hours"], let v = r.number(e.value, "hours", maximum: 100_000) { c.priorHours = v }
@@ -95,7 +95,7 @@ enum FileDecoders {
             if q.measure == .distance {
                 c.priorDistance = q.amount
             } else {
-                r.error("bad-quantity", "distance '\(q.text)' is not a distance", e.value, help: "write e.g. 2500 km or 1500 mi")
+                r.error("bad-quantity", "distance '\(shown(q.text))' is not a distance", e.value, help: "write e.g. 2500 km or 1500 mi")
             }
         }
         return c
@@ -107,16 +107,16 @@ enum FileDecoders {
         for entry in m.entries {
             guard let key = entry.keyText else { continue }
             if !isIdentifier(key) {
-                r.error("bad-id", "'\(key)' is not a valid interval id", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. chain-lube")
+                r.error("bad-id", "'\(shown(key))' is not a valid interval id", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. chain-lube")
                 continue
             }
             var spec = IntervalSpec(id: IntervalID(key), location: r.location(entry.key))
             if case .scalar(let s) = entry.value, s.isNull {
-                r.error("wrong-type", "interval '\(key)' is empty", entry.value, help: "give it at least 'every: …', e.g. every: 10 h")
+                r.error("wrong-type", "interval '\(shown(key))' is empty", entry.value, help: "give it at least 'every: …', e.g. every: 10 h")
                 continue
             }
-            guard let im = r.mapping(entry.value, "interval '\(key)'") else { continue }
-            let f = r.fields(im, of: "interval '\(key)'", allowed: intervalKeys)
+            guard let im = r.mapping(entry.value, "interval '\(shown(key))'") else { continue }
+            let f = r.fields(im, of: "interval '\(shown(key))'", allowed: intervalKeys)
             if let e = f["task"] { spec.task = r.string(e.value, "task") }
             if let e = f["notes"] { _ = r.string(e.value, "notes") }
             if let e = f["component"], let id = r.identifier(e.value, "component id") {
@@ -163,12 +163,12 @@ enum FileDecoders {
 
     static func template(id: TemplateID, _ root: YAMLNode, _ r: inout NodeReader) -> Template? {
         guard let m = r.mapping(root, "a template file") else { return nil }
-        let f = r.fields(m, of: "template '\(id)'", allowed: templateKeys, required: ["name", "intervals"])
+        let f = r.fields(m, of: "template '\(shown(id))'", allowed: templateKeys, required: ["name", "intervals"])
         var t = Template(id: id, name: id.rawValue, intervals: [], location: r.location(root))
         if let e = f["name"], let name = r.string(e.value, "the template's name") { t.name = name }
         if let e = f["description"] { t.description = r.string(e.value, "description") }
         if let e = f["source"] { t.source = r.string(e.value, "source") }
-        if let e = f["intervals"] { t.intervals = intervals(e.value, owner: "template '\(id)'", &r) }
+        if let e = f["intervals"] { t.intervals = intervals(e.value, owner: "template '\(shown(id))'", &r) }
         // A template is shared whole, so each of its intervals needs its own limit.
         for spec in t.intervals where spec.every == nil && !spec.everyIsInvalid {
             r.diagnostics.append(missingLimit(spec))
@@ -177,7 +177,7 @@ enum FileDecoders {
     }
 
     static func missingLimit(_ spec: IntervalSpec) -> Diagnostic {
-        .error("missing-limit", "interval '\(spec.id)' has no limit", at: spec.location,
+        .error("missing-limit", "interval '\(shown(spec.id))' has no limit", at: spec.location,
                help: "add 'every:', e.g. every: 10 h, or every: [100 h, 12 months]")
     }
 
@@ -203,12 +203,12 @@ enum FileDecoders {
             if let e = rf["time"], let text = r.string(e.value, "time") {
                 time = Quantity.parseDuration(text)
                 if time == nil {
-                    r.error("bad-duration", "'\(text)' is not a ride time", e.value, help: "write e.g. 1h30, 1:30, 90 min or 2 h")
+                    r.error("bad-duration", "'\(shown(text))' is not a ride time", e.value, help: "write e.g. 1h30, 1:30, 90 min or 2 h")
                 }
             }
             if let e = rf["distance"], let q = r.quantity(e.value, "distance") {
                 if q.measure == .distance { distance = q.amount } else {
-                    r.error("bad-quantity", "distance '\(q.text)' is not a distance", e.value, help: "write e.g. 35 km or 20 mi")
+                    r.error("bad-quantity", "distance '\(shown(q.text))' is not a distance", e.value, help: "write e.g. 35 km or 20 mi")
                     ok = false
                 }
             }

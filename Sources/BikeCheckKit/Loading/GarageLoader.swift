@@ -95,7 +95,7 @@ public enum GarageLoader {
 
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides)
         return LoadedGarage(garage: garage, activities: activities, activitySummaries: activitySummaries,
-                            diagnostics: Diagnostic.sortedForDisplay(diagnostics), sources: sources)
+                            diagnostics: Diagnostic.limitedPerFile(Diagnostic.sortedForDisplay(diagnostics)), sources: sources)
     }
 
     /// One YAML file read, parsed and decoded: its value (nil when missing or broken), its
@@ -108,7 +108,11 @@ public enum GarageLoader {
 
     static func decodeFile<T>(_ relative: String, root: String, _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
         var file = DecodedFile<T>(value: nil)
-        guard let bytes = readBytes(root + "/" + relative) else {
+        guard case .read(let path) = GarageBoundary(root: root).access(relative) else {
+            file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
+            return file
+        }
+        guard let bytes = readBytes(path) else {
             file.diagnostics.append(.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative),
                                            help: "check that it is a file you may read"))
             return file
@@ -137,6 +141,11 @@ public enum GarageLoader {
     /// merged in file name order, as if read one by one.
     static func decodeFolder<T>(_ folder: String, kind: String, root: String, _ diagnostics: inout [Diagnostic],
                                 _ sources: inout [String: SourceText], _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?) -> [T] {
+        // A folder that links outside the garage is not listed, let alone read.
+        if GarageBoundary(root: root).access(folder) == .outside {
+            diagnostics.append(GarageBoundary.outsideDiagnostic(folder))
+            return []
+        }
         let names = yamlFiles(in: root + "/" + folder)
         let decoded = concurrentMap(names.count) { index -> (idDiagnostics: [Diagnostic], file: DecodedFile<T>?) in
             let relative = folder + "/" + names[index]
@@ -179,7 +188,7 @@ public enum GarageLoader {
     private static func fileID(_ file: String, kind: String, relative: String, _ diagnostics: inout [Diagnostic]) -> String? {
         let id = stem(file)
         guard isIdentifier(id) else {
-            diagnostics.append(.error("bad-id", "'\(id)' is not a valid \(kind) id (it comes from the file name)",
+            diagnostics.append(.error("bad-id", "'\(shown(id))' is not a valid \(kind) id (it comes from the file name)",
                                       at: SourceLocation(file: relative),
                                       help: "rename the file using letters, digits, '-', '_' and '.', e.g. grail.yaml"))
             return nil

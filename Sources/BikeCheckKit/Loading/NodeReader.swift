@@ -64,7 +64,7 @@ struct NodeReader {
         for key in required where found[key] == nil && !found.misspelled.contains(key) {
             let node = owner ?? .mapping(m)
             let at = SourceRange(at: node.range.start)
-            diagnostics.append(.error("missing-key", "\(what) is missing required key '\(key)'", at: location(at),
+            diagnostics.append(.error("missing-key", "\(what) is missing required key '\(shown(key))'", at: location(at),
                                       help: "add '\(key): …'"))
         }
         return found
@@ -82,7 +82,7 @@ struct NodeReader {
     mutating func identifier(_ node: YAMLNode, _ what: String) -> String? {
         guard let text = string(node, what) else { return nil }
         guard isIdentifier(text) else {
-            error("bad-id", "'\(text)' is not a valid \(what)", node,
+            error("bad-id", "'\(shown(text))' is not a valid \(what)", node,
                   help: "use letters, digits, '-', '_' and '.', e.g. chain-lube")
             return nil
         }
@@ -94,7 +94,7 @@ struct NodeReader {
         if let day = Day(text) {
             // Bicycles are younger than 1817; a year far outside that is a typo.
             guard (1800...2200).contains(day.components.year) else {
-                error("bad-date", "'\(text)' is not a plausible date", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
+                error("bad-date", "'\(shown(text))' is not a plausible date", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
                 return nil
             }
             return day
@@ -103,9 +103,9 @@ struct NodeReader {
             let why = (1...12).contains(m)
                 ? "\(monthNames[m - 1]) \(y) has \(Day.daysIn(month: m, year: y)) days"
                 : "there is no month \(m)"
-            error("bad-date", "'\(text)' is not a real date: \(why)", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
+            error("bad-date", "'\(shown(text))' is not a real date: \(why)", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
         } else {
-            error("bad-date", "'\(text)' is not a date", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
+            error("bad-date", "'\(shown(text))' is not a date", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
         }
         return nil
     }
@@ -117,11 +117,11 @@ struct NodeReader {
             return nil
         }
         if !(value <= maximum) {
-            error("number-too-large", "\(what) '\(s.value)' is too large (at most \(ActivityCacheFormat.formatNumber(maximum)))", node)
+            error("number-too-large", "\(what) '\(shown(s.value))' is too large (at most \(ActivityCacheFormat.formatNumber(maximum)))", node)
             return nil
         }
         if value < 0 || (!allowZero && value == 0) {
-            error("negative-number", "\(what) must be \(allowZero ? "zero or more" : "more than zero"), found '\(s.value)'", node)
+            error("negative-number", "\(what) must be \(allowZero ? "zero or more" : "more than zero"), found '\(shown(s.value))'", node)
             return nil
         }
         return value
@@ -150,7 +150,7 @@ struct NodeReader {
         }
         guard let value = Double(text), value.isFinite, value / scale > 0, value / scale < 1 else {
             let hint = scale == 1 && (Double(text) ?? 0) > 1 && (Double(text) ?? 0) < 100 ? "write \(text)% for \(text) percent" : "write e.g. 80%"
-            error("bad-percentage", "\(what) '\(s.value)' should be a percentage between 0% and 100%", node, help: hint)
+            error("bad-percentage", "\(what) '\(shown(s.value))' should be a percentage between 0% and 100%", node, help: hint)
             return nil
         }
         return value / scale
@@ -184,20 +184,20 @@ struct NodeReader {
         switch Quantity.parse(s.value) {
         case .success(let q): return q
         case .failure(.missingUnit):
-            error("bad-quantity", "'\(s.value)' has no unit", node, help: Quantity.accepted)
+            error("bad-quantity", "'\(shown(s.value))' has no unit", node, help: Quantity.accepted)
         case .failure(.unknownUnit(let unit)):
             let known = Array(Quantity.units.keys).sorted()
             let hint = closest(to: unit, in: known).map { "; did you mean '\($0)'?" } ?? ""
-            error("bad-quantity", "unknown unit '\(unit)' in '\(s.value)'\(hint)", node, help: Quantity.accepted)
+            error("bad-quantity", "unknown unit '\(shown(unit))' in '\(shown(s.value))'\(hint)", node, help: Quantity.accepted)
         case .failure(.badNumber):
-            error("bad-quantity", "'\(s.value)' does not start with a number", node, help: Quantity.accepted)
+            error("bad-quantity", "'\(shown(s.value))' does not start with a number", node, help: Quantity.accepted)
         case .failure(.tooLarge(let ceiling)):
-            error("quantity-too-large", "'\(s.value)' is more than any bike will see (at most \(ceiling))", node, help: Quantity.accepted)
+            error("quantity-too-large", "'\(shown(s.value))' is more than any bike will see (at most \(ceiling))", node, help: Quantity.accepted)
         case .failure(.partialMonths):
-            error("bad-quantity", "'\(s.value)' is not a whole number of months", node,
+            error("bad-quantity", "'\(shown(s.value))' is not a whole number of months", node,
                   help: "months and years count on the calendar; write whole months, or weeks or days: 6 weeks, 45 days")
         case .failure(.notPositive):
-            error("non-positive-quantity", "'\(s.value)' must be more than zero", node, help: "a limit of zero or less is always due; write a positive amount")
+            error("non-positive-quantity", "'\(shown(s.value))' must be more than zero", node, help: "a limit of zero or less is always due; write a positive amount")
         }
         return nil
     }
@@ -215,10 +215,6 @@ struct NodeReader {
     }
 }
 
-/// User text as quoted in a message: cut to a readable length (the excerpt shows the rest).
-func shown(_ text: String) -> String {
-    text.count > 60 ? String(text.prefix(57)) + "…" : text
-}
 
 let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 

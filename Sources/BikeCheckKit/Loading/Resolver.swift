@@ -33,7 +33,7 @@ struct Resolver {
             guard let template = templates[ref.value] else {
                 missingTemplate = true
                 let hint = closest(to: ref.value.rawValue, in: templates.keys.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
-                diagnostics.append(.error("unknown-template", "unknown template '\(ref.value)'\(hint)", at: ref.location,
+                diagnostics.append(.error("unknown-template", "unknown template '\(shown(ref.value))'\(hint)", at: ref.location,
                                           help: templates.isEmpty ? "add templates/\(ref.value).yaml"
                                               : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"))
                 continue
@@ -80,7 +80,7 @@ struct Resolver {
                         .append((bike.id, at, closest(to: ref.value.rawValue, in: componentIDs), ref.location))
                 } else {
                     diagnostics.append(.error(
-                        "unknown-component", "unknown component '\(ref.value)' in interval '\(id)'\(hint)", at: ref.location,
+                        "unknown-component", "unknown component '\(shown(ref.value))' in interval '\(shown(id))'\(hint)", at: ref.location,
                         help: componentIDs.isEmpty ? "add it under components:" : "components: \(componentIDs.joined(separator: ", "))"))
                 }
             }
@@ -98,7 +98,7 @@ struct Resolver {
         for entry in bike.log where !missingTemplate && !bike.misspelledKeys.contains("intervals") {
             for done in entry.done where !known.contains(done.value) {
                 let hint = closest(to: done.value.rawValue, in: order.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
-                diagnostics.append(.error("unknown-interval", "unknown interval '\(done.value)' for bike '\(bike.id)'\(hint)",
+                diagnostics.append(.error("unknown-interval", "unknown interval '\(shown(done.value))' for bike '\(shown(bike.id))'\(hint)",
                                           at: done.location,
                                           help: order.isEmpty ? "the bike has no intervals; add a template or intervals:"
                                               : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
@@ -118,7 +118,7 @@ struct Resolver {
                 let users = bikes.map(\.bike.rawValue).joined(separator: ", ")
                 diagnostics.append(.warning(
                     "unknown-component",
-                    "interval '\(gap.interval)' of template '\(gap.template)' tracks component '\(gap.component)', which its bikes do not list (\(users)); did you mean '\(near)'?",
+                    "interval '\(shown(gap.interval))' of template '\(shown(gap.template))' tracks component '\(shown(gap.component))', which its bikes do not list (\(users)); did you mean '\(near)'?",
                     at: bikes[0].named, notes: bikes.map { .init("bike '\($0.bike)' uses the template here", at: $0.at) },
                     help: "correct the component's name in the template"))
                 continue
@@ -126,7 +126,7 @@ struct Resolver {
             for b in bikes {
                 diagnostics.append(.warning(
                     "unknown-component",
-                    "interval '\(gap.interval)' of template '\(gap.template)' tracks component '\(gap.component)', which bike '\(b.bike)' does not list",
+                    "interval '\(shown(gap.interval))' of template '\(shown(gap.template))' tracks component '\(shown(gap.component))', which bike '\(shown(b.bike))' does not list",
                     at: b.at, notes: [.init("the template names it here", at: b.named)],
                     help: "add '\(gap.component):' under components with its install date, so its life is counted from then"))
             }
@@ -141,14 +141,14 @@ struct Resolver {
     private func unmatchedOverride(_ spec: IntervalSpec, bike: Bike, templateIntervals: [IntervalID]) -> Diagnostic? {
         guard let near = closest(to: spec.id.rawValue, in: templateIntervals.map(\.rawValue)) else { return nil }
         if spec.task == nil {
-            return .error("unknown-override", "interval '\(spec.id)' overrides nothing: no template of bike '\(bike.id)' has it; did you mean '\(near)'?",
+            return .error("unknown-override", "interval '\(shown(spec.id))' overrides nothing: no template of bike '\(shown(bike.id))' has it; did you mean '\(near)'?",
                           at: spec.location,
                           help: "write '\(near):' to override the template's interval, or add 'task:' to make '\(spec.id)' the bike's own")
         }
         // With a task it may well be a second interval of its own ("brake-pads-rear"): only a
         // single slip (a letter added, dropped, changed or two swapped) reads as a typo.
         guard editDistance(Array(spec.id.rawValue.lowercased()), Array(near.lowercased())) <= 1 else { return nil }
-        return .warning("likely-override", "interval '\(spec.id)' is the bike's own, not an override of the template's '\(near)'",
+        return .warning("likely-override", "interval '\(shown(spec.id))' is the bike's own, not an override of the template's '\(near)'",
                         at: spec.location,
                         help: "if it was meant to change the template's interval, write '\(near):'; else rename it so the two are not confused")
     }
@@ -169,8 +169,8 @@ struct Resolver {
         for bike in bikes {
             guard let gear = bike.strava else { continue }
             if let (other, at) = first[gear.value] {
-                diagnostics.append(.error("duplicate-gear-id", "bikes '\(other)' and '\(bike.id)' both claim Strava gear '\(gear.value)'",
-                                          at: gear.location, notes: [.init("'\(other)' claims it here", at: at)],
+                diagnostics.append(.error("duplicate-gear-id", "bikes '\(shown(other))' and '\(shown(bike.id))' both claim Strava gear '\(shown(gear.value))'",
+                                          at: gear.location, notes: [.init("'\(shown(other))' claims it here", at: at)],
                                           help: "a Strava gear id belongs to one bike; remove it from one of them"))
             } else {
                 first[gear.value] = (bike.id, gear.location)
@@ -182,7 +182,7 @@ struct Resolver {
         let ids = bikes.map(\.id.rawValue)
         for ride in rides where !ids.contains(ride.bike.value.rawValue) {
             let hint = closest(to: ride.bike.value.rawValue, in: ids).map { "; did you mean '\($0)'?" } ?? ""
-            diagnostics.append(.error("unknown-bike", "unknown bike '\(ride.bike.value)'\(hint)", at: ride.bike.location,
+            diagnostics.append(.error("unknown-bike", "unknown bike '\(shown(ride.bike.value))'\(hint)", at: ride.bike.location,
                                       help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
         }
     }

@@ -5,20 +5,20 @@ public struct StatusTextRenderer: Sendable {
 
     public init(colored: Bool = false) { self.colored = colored }
 
-    public func render(_ report: StatusReport) -> String {
+    public func render(_ report: StatusReport) -> TerminalText {
         var counts: [IntervalState: Int] = [:]
         for bike in report.bikes { for i in bike.intervals { counts[i.state, default: 0] += 1 } }
-        var out = "As of \(report.asOf): \(counts[.overdue] ?? 0) overdue, \(counts[.dueSoon] ?? 0) due soon, \(counts[.ok] ?? 0) ok\n"
+        var out: TerminalText = "As of \(report.asOf): \(counts[.overdue] ?? 0) overdue, \(counts[.dueSoon] ?? 0) due soon, \(counts[.ok] ?? 0) ok\n"
         for bike in report.bikes {
-            out += "\n" + paint("\(bike.id) · \(bike.name.escapingControlCharacters())", "1") + (bike.retired.map { " (retired \($0))" } ?? "") + "\n"
+            out += "\n" + paint("\(bike.id) · \(bike.name)", "1") + (bike.retired.map { " (retired \($0))" } ?? "") + "\n"
             if bike.intervals.isEmpty {
                 out += "  no intervals: add a template or intervals to bikes/\(bike.id).yaml\n"
                 continue
             }
             let rows = bike.intervals.map(row)
-            let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
+            let widths = (0..<rows[0].count).map { c in rows.map { $0[c].string.count }.max() ?? 0 }
             for (interval, cells) in zip(bike.intervals, rows) {
-                var line = "  "
+                var line: TerminalText = "  "
                 for (c, cell) in cells.enumerated() {
                     let last = c == cells.count - 1
                     let padded = last ? cell : c == 2 || c == 3 ? leftPad(cell, widths[c]) : rightPad(cell, widths[c])
@@ -30,19 +30,19 @@ public struct StatusTextRenderer: Sendable {
         return out
     }
 
-    private func row(_ i: IntervalStatus) -> [String] {
-        let state: String
+    private func row(_ i: IntervalStatus) -> [TerminalText] {
+        let state: TerminalText
         switch i.state {
         case .overdue: state = "overdue"
         case .dueSoon: state = "due soon"
         case .ok: state = "ok"
         }
         let deciding = i.limits.max { $0.progress < $1.progress }
-        let amount = deciding.map { "\(format($0.used / $0.unitSize)) / \($0.every)" } ?? ""
+        let amount: TerminalText = deciding.map { "\(format($0.used / $0.unitSize)) / \($0.every)" } ?? ""
         var when: [String] = []
         if let since = i.since { when.append("since \(since)") } else { when.append("never done") }
         if let due = i.due { when.append("due ~\(due)") }
-        return [state, i.id, "\(Int((i.progress * 100).rounded(.down)))%", amount, i.task.escapingControlCharacters(), when.joined(separator: ", ")]
+        return [state, "\(i.id)", "\(Int((i.progress * 100).rounded(.down)))%", amount, "\(i.task)", "\(when.joined(separator: ", "))"]
     }
 
     private func format(_ v: Double) -> String {
@@ -51,7 +51,7 @@ public struct StatusTextRenderer: Sendable {
         return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
     }
 
-    private func color(_ s: IntervalState) -> String {
+    private func color(_ s: IntervalState) -> StaticString {
         switch s {
         case .overdue: "1;31"
         case .dueSoon: "1;33"
@@ -59,15 +59,15 @@ public struct StatusTextRenderer: Sendable {
         }
     }
 
-    private func paint(_ s: String, _ code: String) -> String { colored ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
-    private func rightPad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
-    private func leftPad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
+    private func paint(_ s: TerminalText, _ code: StaticString) -> TerminalText { .styled(s, code, if: colored) }
+    private func rightPad(_ s: TerminalText, _ w: Int) -> TerminalText { s + .spaces(w - s.string.count) }
+    private func leftPad(_ s: TerminalText, _ w: Int) -> TerminalText { .spaces(w - s.string.count) + s }
 }
 
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        var s = Substring(self)
+extension TerminalText {
+    func trimmingTrailingSpaces() -> TerminalText {
+        var s = Substring(string)
         while s.last == " " { s = s.dropLast() }
-        return String(s)
+        return TerminalText(stringLiteral: String(s))
     }
 }

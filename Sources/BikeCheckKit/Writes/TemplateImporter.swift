@@ -62,8 +62,11 @@ public enum TemplateImporter {
             throw .usage("no file or folder '\(path)'")
         }
         var sources: [(id: String, path: String)] = []
+        // Templates are read only from inside the garage (or folder) they come from: see GarageBoundary.
+        let boundary: GarageBoundary
         if isDirectory.boolValue {
             let folder = FileManager.default.fileExists(atPath: absolute + "/templates") ? absolute + "/templates" : absolute
+            boundary = GarageBoundary(root: absolute)
             let available = GarageLoader.yamlFiles(in: folder)
             let ids = available.map { GarageLoader.stem($0) }
             if names.isEmpty {
@@ -81,6 +84,10 @@ public enum TemplateImporter {
         } else {
             guard names.isEmpty else { throw .usage("name templates only when importing from a garage folder") }
             sources = [(GarageLoader.stem((absolute as NSString).lastPathComponent), absolute)]
+            let parent = (absolute as NSString).deletingLastPathComponent
+            let garage = (parent as NSString).deletingLastPathComponent
+            boundary = GarageBoundary(root: (parent as NSString).lastPathComponent == "templates"
+                                      && FileManager.default.fileExists(atPath: garage + "/garage.yaml") ? garage : parent)
         }
         if newID != nil && sources.count != 1 { throw .usage("--as needs exactly one template to import") }
 
@@ -89,7 +96,11 @@ public enum TemplateImporter {
         for source in sources {
             let id = newID ?? source.id
             guard isIdentifier(id) else { throw .usage("'\(id)' is not a valid template id", help: "use --as NAME with letters, digits, '-', '_' and '.'") }
-            guard let bytes = readBytes(source.path) else { throw .refused("cannot read '\(source.path)'") }
+            guard case .read(let readable) = boundary.access(String(source.path.dropFirst(boundary.root.count + 1))) else {
+                throw .refused("'\(source.path)' is a symbolic link that leads outside '\(boundary.root)'; it was not read, nothing was imported",
+                               help: "import a copy of the file instead")
+            }
+            guard let bytes = readBytes(readable) else { throw .refused("cannot read '\(source.path)'") }
             let label = source.path
             // The template must be valid on its own before it joins the garage.
             let doc = YAMLDocument(path: label, bytes: bytes)

@@ -1,0 +1,73 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Hostile or mangled files cost little to report: excerpts show a window of a long line, messages
+/// quote a bounded prefix of a value, and each file shows at most 50 diagnostics and a count.
+@Suite struct DiagnosticLimitsEndToEndTests {
+    static func diagnosticCount(_ stderr: String) -> Int {
+        stderr.split(separator: "\n").filter { $0.contains(": error: ") || $0.contains(": warning: ") }.count
+    }
+
+    @Test func aLongOneLineLogIsReportedInAFewSeconds() throws {
+        // 600 KB on one line, 110,000 wrong entries: rendering each excerpt from the whole line
+        // made this minutes of work.
+        let log = (0..<110_000).map(String.init).joined(separator: ",")
+        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/x.yaml": "name: x\nlog: [\(log)]\n"])
+        let started = Date()
+        let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(r.status == 1)
+        #expect(elapsed < 8, "validate took \(elapsed) s")
+        #expect(Self.diagnosticCount(r.stderr) == 51, "50 shown and one count")
+        let located = r.stderr.hasPrefix("bikes/x.yaml:2:")
+        #expect(located, "\(r.stderr.prefix(200))")
+        let counted = r.stderr.contains("error: and 109950 more problems in this file [too-many-problems]")
+        #expect(counted, "\(r.stderr.suffix(600))")
+        #expect(r.stderr.utf8.count < 60_000, "\(r.stderr.utf8.count) bytes")
+        let summary = String(r.stderr.suffix(20))
+        #expect(summary.hasSuffix("51 errors\n"), "\(summary)")
+    }
+
+    @Test func aHugeValueIsNeverEchoedWhole() throws {
+        let huge = String(repeating: "1", count: 1_000_000)
+        let garage = try TempGarage([
+            "garage.yaml": "units: metric\n",
+            "bikes/x.yaml": "name: x\nintervals:\n  a:\n    every: \"\(huge) km\"\n  b:\n    every: \(huge)x\n",
+        ])
+        let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
+        #expect(r.status == 1)
+        #expect(r.stderr.utf8.count < 5_000, "\(r.stderr.utf8.count) bytes of diagnostics")
+        let echoed = r.stderr.contains(String(repeating: "1", count: 200))
+        #expect(!echoed, "the value was echoed")
+        let json = try runBikecheck(["validate", "--format", "json"], in: garage.root, timeout: 30)
+        #expect(json.stdout.utf8.count < 5_000, "\(json.stdout.utf8.count) bytes of JSON")
+    }
+
+    @Test func manyUnknownKeysGiveFiftyDiagnosticsAndACount() throws {
+        let keys = (0..<20_000).map { "key\($0): 1\n" }.joined()
+        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/x.yaml": "name: x\n" + keys])
+        let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
+        #expect(Self.diagnosticCount(r.stderr) == 51)
+        let counted = r.stderr.contains("bikes/x.yaml:52:1: error: and 19950 more problems in this file [too-many-problems]")
+        #expect(counted, "\(r.stderr.suffix(400))")
+        let json = try runBikecheck(["validate", "--format", "json"], in: garage.root, timeout: 30)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((object["diagnostics"] as? [Any])?.count == 51)
+    }
+
+    @Test func aLongOneLineCacheFileShowsAWindowOfItsLine() throws {
+        // 3 MB of cache on one line with a problem in every activity: each position was found by
+        // walking the line from its start, and each excerpt copied the whole line.
+        let one = #"{"id":ID,"name":"Ride","sport_type":"Ride","start_date":"2026-01-05T06:00:00Z","moving_time":-5,"distance":1.5}"#
+        let body = (1...20_000).map { one.replacingOccurrences(of: "ID", with: String($0)) }.joined(separator: ",")
+        let garage = try TempGarage(["garage.yaml": "units: metric\n", "activities/2026-01.json": "[" + body + "]"])
+        let started = Date()
+        let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
+        #expect(Date().timeIntervalSince(started) < 8)
+        #expect(Self.diagnosticCount(r.stderr) == 51)
+        let counted = r.stderr.contains("more problems in this file [too-many-problems]")
+        #expect(counted, "\(r.stderr.suffix(400))")
+        #expect(r.stderr.utf8.count < 60_000, "\(r.stderr.utf8.count) bytes")
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A cloned "club garage" whose files link to a token file elsewhere on the machine: bikecheck
+/// refuses the links that leave the garage and never prints what they point at.
+@Suite struct SymlinkEndToEndTests {
+    static let secret = "SECRET-ACCESS-TOKEN-5f2c"
+    /// A token file as a login leaves it; valid YAML, as JSON is.
+    static let tokenFile = #"{"access_token": "SECRET-ACCESS-TOKEN-5f2c", "refresh_token": "SECRET-ACCESS-TOKEN-5f2c-refresh", "expires_at": 1}"# + "\n"
+
+    /// The example garage with links out of it: a bike, a template, rides.yaml and the cache folder.
+    static func clubGarage(outside: TemporaryFolder) throws -> TempGarage {
+        try outside.write("strava-token.json", tokenFile)
+        try outside.write("cache/2026-01.json", "[" + tokenFile + "]")
+        let token = outside.url.appendingPathComponent("strava-token.json").path
+        let garage = try TempGarage(copying: true)
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: garage.path + "/bikes/evil.yaml", withDestinationPath: token)
+        try fm.createSymbolicLink(atPath: garage.path + "/templates/evil.yaml", withDestinationPath: token)
+        try fm.removeItem(atPath: garage.path + "/rides.yaml")
+        try fm.createSymbolicLink(atPath: garage.path + "/rides.yaml", withDestinationPath: token)
+        try fm.removeItem(atPath: garage.path + "/activities")
+        try fm.createSymbolicLink(atPath: garage.path + "/activities", withDestinationPath: outside.url.appendingPathComponent("cache").path)
+        return garage
+    }
+
+    static func expectNoSecret(_ r: CommandResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!r.stdout.contains("SECRET") && !r.stderr.contains("SECRET"), "\(what) printed the linked file", sourceLocation: sourceLocation)
+    }
+
+    @Test func linksThatLeaveTheGarageAreRefusedAndNeverEchoed() throws {
+        let outside = try TemporaryFolder()
+        let garage = try Self.clubGarage(outside: outside)
+        for arguments in [["validate"], ["validate", "--format", "json"], ["status"], ["bike", "list"], ["template", "list"],
+                          ["template", "show", "evil"], ["done", "evil", "chain-lube", "--dry-run"]] {
+            let r = try garage.run(arguments)
+            Self.expectNoSecret(r, arguments.joined(separator: " "))
+            #expect(r.status != 0, "\(arguments): a garage with links out of it is not valid")
+        }
+        let r = try garage.run(["validate"])
+        for file in ["bikes/evil.yaml", "templates/evil.yaml", "rides.yaml", "activities"] {
+            #expect(r.stderr.contains("\(file): error: '\(file)' is a symbolic link that leads outside the garage; it was not read [symlink-outside-garage]"),
+                    "\(file): \(r.stderr)")
+        }
+        // The rest of the garage still loads.
+        let list = try garage.run(["bike", "list"])
+        #expect(list.stdout.contains("grail"), "\(list.stdout)")
+    }
+
+    @Test func templateImportNeverReadsALinkOutOfTheGarageItImportsFrom() throws {
+        let outside = try TemporaryFolder()
+        let club = try Self.clubGarage(outside: outside)
+        let mine = try TempGarage(["garage.yaml": "name: mine\n"])
+        for arguments in [["template", "import", club.path], ["template", "import", club.path, "evil"],
+                          ["template", "import", club.path + "/templates/evil.yaml"], ["template", "import", club.path + "/templates"],
+                          ["template", "import", club.path, "evil", "--dry-run", "--format", "json"]] {
+            let r = try mine.run(arguments)
+            Self.expectNoSecret(r, arguments.joined(separator: " "))
+            #expect(r.status == 1, "\(arguments): \(r.stderr)")
+            #expect((r.stderr + r.stdout).contains("is a symbolic link that leads outside"), "\(arguments): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: mine.path + "/templates/evil.yaml"))
+        // Templates that are real files in the club garage still import.
+        let ok = try mine.run(["template", "import", club.path, "tubeless"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+    }
+
+    @Test func linksThatStayInsideTheGarageAreFollowed() throws {
+        let garage = try TempGarage([
+            "garage.yaml": "name: x\n",
+            "shared/commuter.yaml": "name: Commuter\nbought: 2025-01-01\n",
+            "library/basics.yaml": "name: Basics\nintervals:\n  chain-lube:\n    every: 300 km\n",
+        ])
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: garage.path + "/bikes", withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: garage.path + "/bikes/commuter.yaml", withDestinationPath: "../shared/commuter.yaml")
+        try fm.createSymbolicLink(atPath: garage.path + "/templates", withDestinationPath: "library")
+        let r = try garage.run(["validate"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let list = try garage.run(["bike", "list"])
+        #expect(list.stdout.contains("commuter  Commuter"), "\(list.stdout)")
+        #expect(try garage.run(["template", "list"]).stdout.contains("basics"))
+    }
+}
