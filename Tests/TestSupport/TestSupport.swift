@@ -75,12 +75,20 @@ public func runBikecheck(_ arguments: [String], in directory: URL, environment: 
     return try runProcess(bikecheckBinary, arguments, in: directory, environment: env, timeout: timeout)
 }
 
-/// Runs the real `check-jsonschema` (PyPI) as `python3 -m check_jsonschema`, so it is found
-/// wherever pip put its scripts. Records a failure, never a skip, when it is not installed.
+/// The Python of the project's tool environment (`scripts/bootstrap` makes it), where the PyPI
+/// tools the tests run against are installed, apart from the system interpreter.
+public let toolsPython = repositoryRoot.appendingPathComponent(".build-tools/venv/bin/python3")
+
+/// Runs the real `check-jsonschema` (PyPI) from the project's tool environment. Records a
+/// failure, never a skip, when it is not installed.
 public func checkJSONSchema(_ arguments: [String], in directory: URL) throws -> CommandResult? {
-    let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "check_jsonschema"] + arguments, in: directory)
+    guard FileManager.default.isExecutableFile(atPath: toolsPython.path) else {
+        Issue.record("no tool environment at \(toolsPython.path): run scripts/bootstrap (it installs check-jsonschema there)")
+        return nil
+    }
+    let result = try runProcess(toolsPython, ["-m", "check_jsonschema"] + arguments, in: directory)
     if result.status != 0, result.stderr.contains("No module named") {
-        Issue.record("check-jsonschema is not installed: run scripts/bootstrap (it installs it with pip)")
+        Issue.record("check-jsonschema is not installed: run scripts/bootstrap (it installs it in .build-tools/venv)")
         return nil
     }
     return result
