@@ -131,7 +131,7 @@ public enum ActivityCacheLoader {
             }
             accept(file, duplicates.isEmpty ? records : records.indices.filter { !duplicates.contains($0) }.map { records[$0] })
             if file.misplaced > 0 {
-                diagnostics.append(.warning("cache-misplaced", "\(file.misplaced) activities in \(name) started in another month",
+                diagnostics.append(.warning("cache-misplaced", "\(file.misplaced) activit\(file.misplaced == 1 ? "y" : "ies") in \(name) started in another month",
                                             at: SourceLocation(file: relative),
                                             help: "re-create the cache with 'bikecheck sync --full'"))
             }
