@@ -113,60 +113,79 @@ public final class StravaSync {
         self.bikeFiles = bikeFiles
     }
 
+    /// One sync: the listing (resumed, full or incremental), the deletions a full listing
+    /// justifies, and the names of retired bikes.
     public func run(full: Bool) throws -> SyncSummary {
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }
         let cache = ActivityCacheStore(garageRoot: garageRoot)
         try cache.checkFolder()
-        let now = Int64(client.now().timeIntervalSince1970)
         var (state, stateWarning) = SyncState.load(garage: garageRoot, now: client.now())
         if let stateWarning { warn(stateWarning) }
         var summary = SyncSummary()
         summary.leftAlone = cache.leftAlone.sorted { $0.key < $1.key }.map { "activities/\($0.key).json (\($0.value))" }
 
         let athlete = try client.athlete()
-
-        // Resume a listing that did not finish, unless a full one is asked for over an incremental one.
-        var plan: SyncState.Pending
-        if let pending = state.pending, pending.mode == .full || !full {
-            plan = pending
-            progress("resuming the \(pending.mode.rawValue) sync" + (pending.before.map { " before \(Timestamps.string(epoch: $0))" } ?? ""))
-        } else if full || cache.count == 0 {
-            plan = .init(mode: .full)
-        } else {
-            // Strava refuses an `after` in the future: a cached start ahead of the clock counts as now.
-            let newest = min(now, cache.newestStart.flatMap(Timestamps.epoch) ?? 0)
-            plan = .init(mode: .incremental, after: max(0, newest - Self.overlap))
-        }
-        summary.full = plan.mode == .full
-        if plan.mode == .full { summary.resumedBefore = plan.before }
+        var listing = Listing(plan: plan(full: full, state: state, cache: cache))
+        summary.full = listing.plan.mode == .full
+        if listing.plan.mode == .full { summary.resumedBefore = listing.plan.before }
         if full { cache.markAllDirty() }
         // What this run lists: every start before `spanEnd` (all when nil), once it reaches the end.
-        let spanEnd = plan.before
+        let spanEnd = listing.plan.before
+
+        try list(&listing, state: &state, cache: cache, summary: &summary)
+        summary.skipped = listing.skippedIDs.count + listing.unidentified
+        summary.skippedIDs = listing.skippedIDs.sorted()
+        if listing.plan.mode == .full { deleteWhatStravaNoLongerHas(listing, spanEnd: spanEnd, cache: cache, summary: &summary) }
+        summary.filesWritten += try cache.flush()
+        state.pending = nil
+        try state.save(garage: garageRoot)
+
+        summary.unclaimedBikes = lookUpBikes(athlete: athlete, cache: cache, state: &state, summary: &summary)
+        try state.save(garage: garageRoot)
+        return summary
+    }
+
+    /// What one run lists, and what it has seen so far.
+    struct Listing {
+        var plan: SyncState.Pending
         var seen = Set<Int64>()
-        // Unreadable activities without even an id might be any cached one.
+        /// Unreadable activities without even an id: they might be any cached one.
         var unidentified = 0
         var skippedIDs = Set<Int64>()
+    }
 
-        func bikeKey(_ gear: String?) -> String {
-            guard let gear else { return "no gear" }
-            return bikeFiles[gear] ?? gear
+    /// Resumes a listing that did not finish, unless a full one is asked for over an incremental
+    /// one; else a full listing (asked for, or an empty cache), else an incremental one.
+    func plan(full: Bool, state: SyncState, cache: ActivityCacheStore) -> SyncState.Pending {
+        if let pending = state.pending, pending.mode == .full || !full {
+            progress("resuming the \(pending.mode.rawValue) sync" + (pending.before.map { " before \(Timestamps.string(epoch: $0))" } ?? ""))
+            return pending
         }
+        if full || cache.count == 0 { return .init(mode: .full) }
+        // Strava refuses an `after` in the future: a cached start ahead of the clock counts as now.
+        let now = Int64(client.now().timeIntervalSince1970)
+        let newest = min(now, cache.newestStart.flatMap(Timestamps.epoch) ?? 0)
+        return .init(mode: .incremental, after: max(0, newest - Self.overlap))
+    }
 
-        // Pages are written in batches (every couple of seconds, at the end, and before any error
-        // propagates); the saved cursor only ever points past pages already on disk, so even a
-        // killed process loses nothing but the unwritten pages, which the next run fetches again.
+    /// Lists page after page into the cache until a short page. Pages are written in batches
+    /// (every couple of seconds, at the end, and before any error propagates) and the saved
+    /// cursor only ever points past pages already on disk, so even a killed process loses nothing
+    /// but the unwritten pages, which the next run fetches again.
+    func list(_ listing: inout Listing, state: inout SyncState, cache: ActivityCacheStore, summary: inout SyncSummary) throws {
+        let now = Int64(client.now().timeIntervalSince1970)
         var lastFlush = Date()
-        var flushedPlan = plan
+        var flushedPlan = listing.plan
         // The listing is recorded as under way before any of it reaches the cache: a run killed
         // after writing newer activities must not let the next one start after them.
-        state.pending = plan
+        state.pending = listing.plan
         try state.save(garage: garageRoot)
         func checkpoint() throws {
             summary.filesWritten += try cache.flush()
-            state.pending = plan
+            state.pending = listing.plan
             try state.save(garage: garageRoot)
-            flushedPlan = plan
+            flushedPlan = listing.plan
             lastFlush = Date()
         }
         do {
@@ -176,33 +195,11 @@ public final class StravaSync {
                 }
                 // Strava lists newest first when given `before` (and `after` with it); an incremental
                 // listing always sends both.
-                let before = plan.before ?? (plan.mode == .incremental ? now + 366 * 86_400 : nil)
-                let page = try client.activities(after: plan.after, before: before, perPage: Self.perPage)
+                let before = listing.plan.before ?? (listing.plan.mode == .incremental ? now + 366 * 86_400 : nil)
+                let page = try client.activities(after: listing.plan.after, before: before, perPage: Self.perPage)
                 summary.pages += 1
-                try Self.check(page, after: plan.after, before: before)
-                for a in page.activities where seen.insert(a.id).inserted {
-                    summary.listed += 1
-                    let old = cache[a.id]
-                    switch cache.upsert(a) {
-                    case .new:
-                        summary.total.new += 1
-                        summary.byBike[bikeKey(a.gearID), default: .init()].new += 1
-                    case .changed:
-                        summary.total.changed += 1
-                        summary.byBike[bikeKey(a.gearID), default: .init()].changed += 1
-                        if let old, old.gearID != a.gearID {
-                            summary.byBike[bikeKey(old.gearID), default: .init()].changed += 1
-                        }
-                    case .held: summary.heldChanges += 1
-                    case .unchanged: break
-                    }
-                }
-                // An activity that could not be read is still on Strava: its id counts as seen, so
-                // a full sync does not delete its cached copy.
-                for item in page.unreadable {
-                    guard let id = item.id else { unidentified += 1; continue }
-                    if seen.insert(id).inserted { skippedIDs.insert(id) }
-                }
+                try Self.check(page, after: listing.plan.after, before: before)
+                record(page, into: &listing, cache: cache, summary: &summary)
                 progress("page \(summary.pages): \(summary.listed) activities, \(summary.total.new) new; \(client.budget.summary)")
                 // A page shorter than asked for is the last.
                 if page.count < Self.perPage { break }
@@ -214,7 +211,7 @@ public final class StravaSync {
                 if let before, oldest + 1 >= before {
                     throw ListingAnomaly("more than \(Self.perPage) activities start at \(Timestamps.string(epoch: before - 1)); the listing cannot go past them")
                 }
-                plan.before = oldest + 1
+                listing.plan.before = oldest + 1
                 if Date().timeIntervalSince(lastFlush) >= Self.checkpointInterval { try checkpoint() }
             }
         } catch let anomaly as ListingAnomaly {
@@ -225,37 +222,61 @@ public final class StravaSync {
             throw StravaError.badResponse("\(anomaly.reason); stopped, and deleted nothing")
         } catch {
             // Keep what was fetched; the next run resumes after it.
-            if plan.before != flushedPlan.before || cache.hasUnwrittenChanges { try? checkpoint() }
+            if listing.plan.before != flushedPlan.before || cache.hasUnwrittenChanges { try? checkpoint() }
             throw error
         }
-        summary.skipped = skippedIDs.count + unidentified
-        summary.skippedIDs = skippedIDs.sorted()
+    }
 
-        if plan.mode == .full {
-            let candidates = cache.activities.filter { a in
-                guard !seen.contains(a.id), cache.leftAlone[a.monthKey] == nil else { return false }
-                guard let spanEnd else { return true }
-                return (Timestamps.epoch(a.startDate) ?? .max) < spanEnd
-            }.sorted(by: Activity.cacheOrder)
-            if !candidates.isEmpty {
-                if let reason = unidentified > 0
-                    ? "an activity Strava listed could not be read, not even its id"
-                    : confirmDeleted(candidates) {
-                    summary.deletionsHeldBack = (candidates.count, reason)
-                } else {
-                    for a in candidates {
-                        guard let old = cache.remove(a.id) else { continue }
-                        summary.total.deleted += 1
-                        summary.byBike[bikeKey(old.gearID), default: .init()].deleted += 1
-                    }
+    /// Puts a page's activities into the cache and counts what changed, per bike.
+    func record(_ page: ActivityPage, into listing: inout Listing, cache: ActivityCacheStore, summary: inout SyncSummary) {
+        for a in page.activities where listing.seen.insert(a.id).inserted {
+            summary.listed += 1
+            let old = cache[a.id]
+            switch cache.upsert(a) {
+            case .new:
+                summary.total.new += 1
+                summary.byBike[bikeKey(a.gearID), default: .init()].new += 1
+            case .changed:
+                summary.total.changed += 1
+                summary.byBike[bikeKey(a.gearID), default: .init()].changed += 1
+                if let old, old.gearID != a.gearID {
+                    summary.byBike[bikeKey(old.gearID), default: .init()].changed += 1
                 }
+            case .held: summary.heldChanges += 1
+            case .unchanged: break
             }
         }
-        summary.filesWritten += try cache.flush()
-        state.pending = nil
-        try state.save(garage: garageRoot)
+        // An activity that could not be read is still on Strava: its id counts as seen, so a
+        // full sync does not delete its cached copy.
+        for item in page.unreadable {
+            guard let id = item.id else { listing.unidentified += 1; continue }
+            if listing.seen.insert(id).inserted { listing.skippedIDs.insert(id) }
+        }
+    }
 
-        // Bikes: /athlete lists the active ones; retired bikes only show up as gear ids on rides.
+    /// After a full listing: deletes the cached activities it did not list, in the span it
+    /// covered, once Strava confirms they are gone; else keeps them all and says why.
+    func deleteWhatStravaNoLongerHas(_ listing: Listing, spanEnd: Int64?, cache: ActivityCacheStore, summary: inout SyncSummary) {
+        let candidates = cache.activities.filter { a in
+            guard !listing.seen.contains(a.id), cache.leftAlone[a.monthKey] == nil else { return false }
+            guard let spanEnd else { return true }
+            return (Timestamps.epoch(a.startDate) ?? .max) < spanEnd
+        }.sorted(by: Activity.cacheOrder)
+        guard !candidates.isEmpty else { return }
+        if let reason = listing.unidentified > 0 ? "an activity Strava listed could not be read, not even its id" : confirmDeleted(candidates) {
+            summary.deletionsHeldBack = (candidates.count, reason)
+            return
+        }
+        for a in candidates {
+            guard let old = cache.remove(a.id) else { continue }
+            summary.total.deleted += 1
+            summary.byBike[bikeKey(old.gearID), default: .init()].deleted += 1
+        }
+    }
+
+    /// The Strava bikes no bike file claims: `/athlete` lists the active ones; retired bikes only
+    /// show up as gear ids on rides, and are looked up once (remembered in the state).
+    func lookUpBikes(athlete: StravaAthlete, cache: ActivityCacheStore, state: inout SyncState, summary: inout SyncSummary) -> [StravaGear] {
         var known: [String: StravaGear] = [:]
         for bike in athlete.bikes { known[bike.id] = bike }
         let rideGear = Set(cache.activities.compactMap(\.gearID).filter(isStravaBikeGearID))
@@ -273,9 +294,13 @@ public final class StravaSync {
             state.gear[id] = .some(g)
             if let g { known[id] = g }
         }
-        try state.save(garage: garageRoot)
-        summary.unclaimedBikes = known.values.filter { bikeFiles[$0.id] == nil }.sorted { $0.id < $1.id }
-        return summary
+        return known.values.filter { bikeFiles[$0.id] == nil }.sorted { $0.id < $1.id }
+    }
+
+    /// The key a bike's counts go under in the summary: its file id, else its gear id.
+    func bikeKey(_ gear: String?) -> String {
+        guard let gear else { return "no gear" }
+        return bikeFiles[gear] ?? gear
     }
 
     /// Something in the listing that a complete, newest-first answer cannot contain.
