@@ -255,140 +255,161 @@ private struct Planner {
         return YAMLEditFailure([.error("yaml-edit-refused", message, at: SourceLocation(file: doc.path, range: range), help: help)])
     }
 
+    /// The splices of one edit, and the tree it must leave (the old one plus exactly this change).
     func plan(_ edit: YAMLEdit) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
-        let old = YAMLShape(root)
         switch edit {
-        case .set(let path, let value):
-            guard let last = path.last else { throw refuse("cannot replace a whole document", root) }
-            let parentPath = Array(path.dropLast())
-            guard let parent = node(at: parentPath), let target = node(at: path) else {
-                throw refuse("there is no '\(describe(path))' to set", nil)
-            }
-            let splices = try planSet(target, to: value, parent: parent, component: last)
-            let expected = try transform(old, at: path[...]) { _ in style.shape(of: value, keepQuotes: target) }
-            return (splices, expected)
+        case .set(let path, let value): return try planReplacement(at: path, with: value)
+        case .addKey(let key, let value, let path, let after): return try planAddKey(key, value, in: path, after: after)
+        case .append(let value, let path): return try planAppend(value, to: path)
+        case .insert(let value, let path, let index): return try planInsert(value, into: path, at: index)
+        case .removeKey(let key, let path): return try planRemoveKey(key, from: path)
+        }
+    }
 
-        case .addKey(let key, let value, let path, let after):
-            guard let target = node(at: path), case .mapping(let m) = target else {
-                throw refuse("there is no mapping at '\(describe(path))' to add '\(key)' to", node(at: path))
-            }
-            guard m.entry(key) == nil else { throw refuse("'\(key)' already exists", m.entry(key)?.key) }
-            guard !m.isFlow, let lastEntry = m.entries.last, let firstEntry = m.entries.first else {
-                throw refuse("cannot add '\(key)' to a mapping written in '{ }' style without rewriting it", target,
-                             help: "rewrite the mapping as 'key: value' lines, then try again")
-            }
-            let anchorIndex = after.lazy.compactMap { a in m.entries.firstIndex { $0.keyText == a } }.first ?? (m.entries.count - 1)
-            let anchorEntry = anchorIndex < m.entries.count ? m.entries[anchorIndex] : lastEntry
-            let indent = lineColumn(of: firstEntry.key.range.start.offset)
-            let lines = style.entryLines(key, value, indent: indent)
-            let splice = insertion(after: anchorEntry.value, lines: lines, ownerColumn: indent)
-            let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
-                guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
-                entries.insert(YAMLShapeEntry(key: key, value: self.style.shape(of: value, keepQuotes: nil)), at: anchorIndex + 1)
-                return .mapping(entries)
-            }
-            return ([splice], expected)
+    /// `.set`: the value at `path` replaced in place.
+    func planReplacement(at path: YAMLPath, with value: YAMLValue) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
+        let old = YAMLShape(root)
+        guard let last = path.last else { throw refuse("cannot replace a whole document", root) }
+        let parentPath = Array(path.dropLast())
+        guard let parent = node(at: parentPath), let target = node(at: path) else {
+            throw refuse("there is no '\(describe(path))' to set", nil)
+        }
+        let splices = try planSet(target, to: value, parent: parent, component: last)
+        let expected = try transform(old, at: path[...]) { _ in style.shape(of: value, keepQuotes: target) }
+        return (splices, expected)
+    }
 
-        case .append(let value, let path):
-            guard let target = node(at: path), case .sequence(let q) = target else {
-                throw refuse("there is no list at '\(describe(path))' to append to", node(at: path))
-            }
-            let splice: Splice
-            let newShape: YAMLShape
-            if q.isFlow {
-                guard style.isScalar(value), q.items.allSatisfy({ if case .scalar = $0 { true } else { false } }),
-                      q.range.start.line == q.range.end.line else {
-                    throw refuse("cannot add to this '[ ]' list without rewriting it", target,
-                                 help: "rewrite the list as '- item' lines, then try again")
-                }
-                let rendered = style.writer.render(value, inFlow: true)
-                newShape = style.shape(of: value, keepQuotes: nil, inFlow: true)
-                if let lastItem = q.items.last {
-                    splice = Splice(range: lastItem.range.end.offset..<lastItem.range.end.offset, text: Array((", " + rendered.text).utf8))
-                } else {
-                    let close = q.range.end.offset - 1
-                    guard close >= 0, bytes[close] == UInt8(ascii: "]") else { throw refuse("cannot find the end of this list", target) }
-                    splice = Splice(range: close..<close, text: Array(rendered.text.utf8))
-                }
-            } else {
-                guard let first = q.items.first, let lastItem = q.items.last,
-                      let dash = dashOffset(before: first.range.start.offset, in: bytes) else {
-                    throw refuse("cannot find where this list's items start", target)
-                }
-                let offset = max(1, first.range.start.offset - dash)
-                let lines = style.itemLines(value, dashIndent: lineColumn(of: dash), offset: offset)
-                splice = insertion(after: lastItem, lines: lines, ownerColumn: lineColumn(of: dash))
-                newShape = style.shape(of: value, keepQuotes: nil)
-            }
-            let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
-                guard case .sequence(var items) = shape else { throw refuse("not a list", target) }
-                items.append(newShape)
-                return .sequence(items)
-            }
-            return ([splice], expected)
+    /// `.addKey`: a new `key: value` line (or lines) after an existing entry of a block mapping.
+    func planAddKey(_ key: String, _ value: YAMLValue, in path: YAMLPath, after: [String]) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
+        let old = YAMLShape(root)
+        guard let target = node(at: path), case .mapping(let m) = target else {
+            throw refuse("there is no mapping at '\(describe(path))' to add '\(key)' to", node(at: path))
+        }
+        guard m.entry(key) == nil else { throw refuse("'\(key)' already exists", m.entry(key)?.key) }
+        guard !m.isFlow, let lastEntry = m.entries.last, let firstEntry = m.entries.first else {
+            throw refuse("cannot add '\(key)' to a mapping written in '{ }' style without rewriting it", target,
+                         help: "rewrite the mapping as 'key: value' lines, then try again")
+        }
+        let anchorIndex = after.lazy.compactMap { a in m.entries.firstIndex { $0.keyText == a } }.first ?? (m.entries.count - 1)
+        let anchorEntry = anchorIndex < m.entries.count ? m.entries[anchorIndex] : lastEntry
+        let indent = lineColumn(of: firstEntry.key.range.start.offset)
+        let lines = style.entryLines(key, value, indent: indent)
+        let splice = insertion(after: anchorEntry.value, lines: lines, ownerColumn: indent)
+        let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
+            guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
+            entries.insert(YAMLShapeEntry(key: key, value: self.style.shape(of: value, keepQuotes: nil)), at: anchorIndex + 1)
+            return .mapping(entries)
+        }
+        return ([splice], expected)
+    }
 
-        case .insert(let value, let path, let index):
-            guard let target = node(at: path), case .sequence(let q) = target else {
-                throw refuse("there is no list at '\(describe(path))' to insert into", node(at: path))
-            }
-            if index == q.items.count { return try plan(.append(value, to: path)) }
-            guard !q.isFlow, q.items.indices.contains(index), let first = q.items.first,
-                  let dash = dashOffset(before: first.range.start.offset, in: bytes),
-                  let itemDash = dashOffset(before: q.items[index].range.start.offset, in: bytes) else {
-                throw refuse("cannot insert into this list without rewriting it", target,
+    /// `.append`: a new item after the last one, as `- item` lines or `, item` in a one-line flow list.
+    func planAppend(_ value: YAMLValue, to path: YAMLPath) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
+        let old = YAMLShape(root)
+        guard let target = node(at: path), case .sequence(let q) = target else {
+            throw refuse("there is no list at '\(describe(path))' to append to", node(at: path))
+        }
+        let splice: Splice
+        let newShape: YAMLShape
+        if q.isFlow {
+            guard style.isScalar(value), q.items.allSatisfy({ if case .scalar = $0 { true } else { false } }),
+                  q.range.start.line == q.range.end.line else {
+                throw refuse("cannot add to this '[ ]' list without rewriting it", target,
                              help: "rewrite the list as '- item' lines, then try again")
             }
-            let column = lineColumn(of: dash)
-            let lines = style.itemLines(value, dashIndent: column, offset: max(1, first.range.start.offset - dash))
-            let splice: Splice
-            if index > 0 {
-                splice = insertion(after: q.items[index - 1], lines: lines, ownerColumn: column)
+            let rendered = style.writer.render(value, inFlow: true)
+            newShape = style.shape(of: value, keepQuotes: nil, inFlow: true)
+            if let lastItem = q.items.last {
+                splice = Splice(range: lastItem.range.end.offset..<lastItem.range.end.offset, text: Array((", " + rendered.text).utf8))
             } else {
-                // Before the first item: at the start of its line, under whatever is above it.
-                let lineStart = doc.source.lineStarts[doc.source.position(ofOffset: itemDash).line - 1]
-                guard bytes[lineStart..<itemDash].allSatisfy({ $0 == UInt8(ascii: " ") }) else {
-                    throw refuse("cannot insert before an item that shares its line with other text", q.items[index])
-                }
-                splice = Splice(range: lineStart..<lineStart, text: Array(lines.map { $0 + style.eol }.joined().utf8))
+                let close = q.range.end.offset - 1
+                guard close >= 0, bytes[close] == UInt8(ascii: "]") else { throw refuse("cannot find the end of this list", target) }
+                splice = Splice(range: close..<close, text: Array(rendered.text.utf8))
             }
-            let newShape = style.shape(of: value, keepQuotes: nil)
-            let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
-                guard case .sequence(var items) = shape else { throw refuse("not a list", target) }
-                items.insert(newShape, at: index)
-                return .sequence(items)
+        } else {
+            guard let first = q.items.first, let lastItem = q.items.last,
+                  let dash = dashOffset(before: first.range.start.offset, in: bytes) else {
+                throw refuse("cannot find where this list's items start", target)
             }
-            return ([splice], expected)
-
-        case .removeKey(let key, let path):
-            guard let target = node(at: path), case .mapping(let m) = target, !m.isFlow else {
-                throw refuse("there is no block mapping at '\(describe(path))' to remove '\(key)' from", node(at: path))
-            }
-            guard let index = m.entries.firstIndex(where: { $0.keyText == key }) else {
-                throw refuse("there is no '\(key)' to remove", target)
-            }
-            guard m.entries.count > 1 else { throw refuse("cannot remove the only entry of a mapping", target) }
-            let entry = m.entries[index]
-            let keyStart = entry.key.range.start.offset
-            let lineStart = doc.source.lineStarts[entry.key.range.start.line - 1]
-            guard bytes[lineStart..<keyStart].allSatisfy({ $0 == UInt8(ascii: " ") }) else {
-                throw refuse("cannot remove '\(key)': it shares its line with other text", entry.key)
-            }
-            let end = insertion(after: entry.value, lines: [])
-            var range = lineStart..<end.range.lowerBound
-            if end.range.lowerBound == bytes.count, !bytes.isEmpty, bytes.last != UInt8(ascii: "\n") {
-                // Removing the last line of a file without a final newline: take the break before it.
-                var s = lineStart
-                if s > 0, bytes[s - 1] == UInt8(ascii: "\n") { s -= 1 }
-                if s > 0, bytes[s - 1] == UInt8(ascii: "\r") { s -= 1 }
-                range = s..<bytes.count
-            }
-            let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
-                guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
-                entries.remove(at: index)
-                return .mapping(entries)
-            }
-            return ([Splice(range: range, text: [])], expected)
+            let offset = max(1, first.range.start.offset - dash)
+            let lines = style.itemLines(value, dashIndent: lineColumn(of: dash), offset: offset)
+            splice = insertion(after: lastItem, lines: lines, ownerColumn: lineColumn(of: dash))
+            newShape = style.shape(of: value, keepQuotes: nil)
         }
+        let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
+            guard case .sequence(var items) = shape else { throw refuse("not a list", target) }
+            items.append(newShape)
+            return .sequence(items)
+        }
+        return ([splice], expected)
+    }
+
+    /// `.insert`: a new item of a block list, after the lines of the item before it.
+    func planInsert(_ value: YAMLValue, into path: YAMLPath, at index: Int) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
+        let old = YAMLShape(root)
+        guard let target = node(at: path), case .sequence(let q) = target else {
+            throw refuse("there is no list at '\(describe(path))' to insert into", node(at: path))
+        }
+        if index == q.items.count { return try planAppend(value, to: path) }
+        guard !q.isFlow, q.items.indices.contains(index), let first = q.items.first,
+              let dash = dashOffset(before: first.range.start.offset, in: bytes),
+              let itemDash = dashOffset(before: q.items[index].range.start.offset, in: bytes) else {
+            throw refuse("cannot insert into this list without rewriting it", target,
+                         help: "rewrite the list as '- item' lines, then try again")
+        }
+        let column = lineColumn(of: dash)
+        let lines = style.itemLines(value, dashIndent: column, offset: max(1, first.range.start.offset - dash))
+        let splice: Splice
+        if index > 0 {
+            splice = insertion(after: q.items[index - 1], lines: lines, ownerColumn: column)
+        } else {
+            // Before the first item: at the start of its line, under whatever is above it.
+            let lineStart = doc.source.lineStarts[doc.source.position(ofOffset: itemDash).line - 1]
+            guard bytes[lineStart..<itemDash].allSatisfy({ $0 == UInt8(ascii: " ") }) else {
+                throw refuse("cannot insert before an item that shares its line with other text", q.items[index])
+            }
+            splice = Splice(range: lineStart..<lineStart, text: Array(lines.map { $0 + style.eol }.joined().utf8))
+        }
+        let newShape = style.shape(of: value, keepQuotes: nil)
+        let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
+            guard case .sequence(var items) = shape else { throw refuse("not a list", target) }
+            items.insert(newShape, at: index)
+            return .sequence(items)
+        }
+        return ([splice], expected)
+    }
+
+    /// `.removeKey`: the lines of one entry of a block mapping taken out.
+    func planRemoveKey(_ key: String, from path: YAMLPath) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
+        let old = YAMLShape(root)
+        guard let target = node(at: path), case .mapping(let m) = target, !m.isFlow else {
+            throw refuse("there is no block mapping at '\(describe(path))' to remove '\(key)' from", node(at: path))
+        }
+        guard let index = m.entries.firstIndex(where: { $0.keyText == key }) else {
+            throw refuse("there is no '\(key)' to remove", target)
+        }
+        guard m.entries.count > 1 else { throw refuse("cannot remove the only entry of a mapping", target) }
+        let entry = m.entries[index]
+        let keyStart = entry.key.range.start.offset
+        let lineStart = doc.source.lineStarts[entry.key.range.start.line - 1]
+        guard bytes[lineStart..<keyStart].allSatisfy({ $0 == UInt8(ascii: " ") }) else {
+            throw refuse("cannot remove '\(key)': it shares its line with other text", entry.key)
+        }
+        let end = insertion(after: entry.value, lines: [])
+        var range = lineStart..<end.range.lowerBound
+        if end.range.lowerBound == bytes.count, !bytes.isEmpty, bytes.last != UInt8(ascii: "\n") {
+            // Removing the last line of a file without a final newline: take the break before it.
+            var s = lineStart
+            if s > 0, bytes[s - 1] == UInt8(ascii: "\n") { s -= 1 }
+            if s > 0, bytes[s - 1] == UInt8(ascii: "\r") { s -= 1 }
+            range = s..<bytes.count
+        }
+        let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
+            guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
+            entries.remove(at: index)
+            return .mapping(entries)
+        }
+        return ([Splice(range: range, text: [])], expected)
     }
 
     func planSet(_ target: YAMLNode, to value: YAMLValue, parent: YAMLNode, component: YAMLPathComponent) throws(YAMLEditFailure) -> [Splice] {
