@@ -22,8 +22,8 @@ struct StravaArchiveCommand: ParsableCommand {
             archive's bike id, else by name (the file's name:, its id, or bikes.csv's brand and model), \
             else by gear a sync looked up; unmatched bikes get a 'bike add' command. Activities a sync \
             wrote are left as they are; those an import wrote are read again, so a re-import after \
-            fixing a bike file's name: or strava: corrects their gear. A row outside the cache's \
-            limits is skipped with a warning naming its line. Exit 0 when imported, 1 when the \
+            fixing a bike file's name: or strava: corrects their gear (and manual:, written false: the export \
+            does not say). A row outside the cache's limits is skipped with a warning naming its line. Exit 0 when imported, 1 when the \
             archive cannot be read.
             """
     )
@@ -50,7 +50,7 @@ struct StravaArchiveCommand: ParsableCommand {
                 switch bike.outcome {
                 case .matched: break
                 case .needsStrava(let file):
-                    Terminal.standardError.write("warning: bikes/\(file).yaml is '\(bike.name)' of the archive, Strava gear \(bike.gearID ?? "?"), but has no 'strava:'; add 'strava: \(bike.gearID ?? "?")' to it so its \(rides) count\n")
+                    Terminal.standardError.write("warning: bikes/\(file).yaml is '\(bike.name)' of the archive, Strava gear \(bike.gearID ?? "?"), but has no 'strava:'; add 'strava: \(bike.gearID ?? "?")' to it so its rides count (\(bike.rides) in the archive)\n")
                 case .needsStravaID(let file):
                     Terminal.standardError.write("warning: bikes/\(file).yaml is '\(bike.name)' of the archive, but neither knows its Strava gear id, so its \(rides) have no gear; add 'strava: b…' to it (the number in the bike's address on strava.com, or run 'bikecheck sync'), then import again\n")
                 case .conflict(let file, let fileGear):

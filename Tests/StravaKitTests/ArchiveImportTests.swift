@@ -144,3 +144,51 @@ import Testing
         #expect(ActivityCacheLoader.load(root: garage).activities.map(\.gearID) == ["b4242", "b4242"])
     }
 }
+
+/// Strava's API and the bulk export are read with the cache's own limits: what either accepts
+/// the cache can hold, and what the cache would refuse neither lets through.
+@Suite struct SourcesHoldToTheCacheLimitsTests {
+    static let cases: [(ActivityLimits.Field, Double)] = [
+        (.distance, 0), (.distance, 100_000_000), (.distance, 100_000_001), (.distance, 200_000_000_000), (.distance, -1),
+        (.movingTime, 2_592_000), (.movingTime, 2_592_001), (.elapsedTime, 2_592_000), (.elapsedTime, 2_592_001),
+        (.totalElevationGain, -100_000_000), (.totalElevationGain, 100_000_001),
+    ]
+
+    @Test(arguments: cases)
+    func theAPIDecoderAcceptsExactlyWhatTheCacheAccepts(field: ActivityLimits.Field, value: Double) throws {
+        var fields: [String: String] = ["id": "7", "start_date": "\"2026-05-09T07:09:27Z\"", "sport_type": "\"Ride\"",
+                                        "moving_time": "3600", "elapsed_time": "3700", "distance": "30000", "total_elevation_gain": "10"]
+        fields[field.rawValue] = String(value)
+        let json = "[{" + fields.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}]"
+        let item = try #require(try JSONDecoder().decode([PageItem].self, from: Data(json.utf8)).first)
+        #expect((item.activity != nil) == ActivityLimits.allows(value, field), "\(json)")
+        if let a = item.activity { #expect(ActivityLimits.check(a) == nil) }
+    }
+
+    @Test(arguments: cases)
+    func theArchiveReaderSkipsWithItsLineExactlyWhatTheCacheRefuses(field: ActivityLimits.Field, value: Double) throws {
+        // Metres in the second Distance column, seconds in the second Elapsed Time column.
+        var elapsed = "3700.0", moving = "3600.0", metres = "30000.0", elevation = "10.0"
+        switch field {
+        case .distance: metres = String(value)
+        case .movingTime: moving = String(value)
+        case .elapsedTime: elapsed = String(value)
+        case .totalElevationGain: elevation = String(value)
+        default: break
+        }
+        let csv = [ArchiveFixtures.currentHeader,
+                   ArchiveFixtures.currentRow(id: "9", date: "May 9, 2026, 7:09:27 AM", name: "x", type: "Ride", elapsed: "3700",
+                                              distanceKm: "30.00", elapsed2: elapsed, moving: moving, distanceM: metres, elevation: elevation),
+        ].joined(separator: "\n") + "\n"
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("limits-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data(csv.utf8).write(to: dir.appendingPathComponent("activities.csv"))
+        let archive = try StravaArchive.read(path: dir.path)
+        let allowed = ActivityLimits.allows(value, field)
+        #expect(archive.activities.count == (allowed ? 1 : 0))
+        #expect(archive.skipped.map(\.line) == (allowed ? [] : [2]))
+        if !allowed {
+            #expect(archive.skipped.first?.reason == "activity 9: \(ActivityLimits.Violation(field: field, number: value))")
+        }
+    }
+}
