@@ -102,9 +102,12 @@ public enum ArchiveImport {
             }
         }
         summary.filesWritten = try cache.flush()
+        let rides = archive.rows.reduce(into: [String: Int]()) { counts, row in
+            if let name = row.gearName { counts[StravaArchive.key(name), default: 0] += 1 }
+        }
         summary.bikes = matches.map { m in
             var m = m
-            m.rides = archive.rows.filter { $0.gearName.map(StravaArchive.key) == StravaArchive.key(m.name) }.count
+            m.rides = rides[StravaArchive.key(m.name)] ?? 0
             return m
         }
         return summary
