@@ -1,5 +1,6 @@
 import BikeCheckKit
 import Foundation
+import TestSupport
 import Testing
 
 /// The cache format has one set of limits, and both directions hold to it: what the encoder
@@ -73,5 +74,22 @@ import Testing
         }
         #expect(ActivityLimits.wholeSeconds(1e30) == nil)
         #expect(ActivityLimits.wholeSeconds(59.6) == 60)
+    }
+}
+
+/// The cache's JSON Schema (for editors) states the same limits as `ActivityLimits`.
+@Suite struct ActivityLimitsSchemaTests {
+    @Test func theCacheSchemaStatesTheSameLimits() throws {
+        let url = repositoryRoot.appendingPathComponent("schemas/activities.schema.json")
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let items = try #require(schema["items"] as? [String: Any])
+        let properties = try #require(items["properties"] as? [String: [String: Any]])
+        for field in ActivityLimits.Field.allCases {
+            guard let range = field.range else { continue }
+            let property = try #require(properties[field.rawValue], "\(field.rawValue)")
+            #expect((property["minimum"] as? NSNumber)?.doubleValue == range.lowerBound, "\(field.rawValue)")
+            #expect((property["maximum"] as? NSNumber)?.doubleValue == range.upperBound, "\(field.rawValue)")
+        }
+        #expect((properties["id"]?["minimum"] as? NSNumber)?.intValue == 1)
     }
 }
