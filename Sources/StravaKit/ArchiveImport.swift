@@ -33,10 +33,13 @@ public enum ArchiveImport {
         public var name: String
         /// Its Strava gear id, `strava:`.
         public var strava: String?
-        public init(id: String, name: String, strava: String?) {
+        /// False for a file that could not be loaded: known by its id alone, never proposed again.
+        public var readable: Bool
+        public init(id: String, name: String, strava: String?, readable: Bool = true) {
             self.id = id
             self.name = name
             self.strava = strava
+            self.readable = readable
         }
     }
 
@@ -63,6 +66,8 @@ public enum ArchiveImport {
             case needsStravaID(file: String)
             /// A bike file is this bike by name or id, but its `strava:` names other gear.
             case conflict(file: String, fileGear: String)
+            /// A bike file that could not be read has this bike's id: fix it, then import again.
+            case unreadable(file: String)
             /// No bike file is this bike: the command that adds one.
             case unclaimed(command: String)
         }
@@ -143,9 +148,9 @@ public enum ArchiveImport {
             let brandModel = [found[k].brand, found[k].model].compactMap { $0 }.joined(separator: " ")
             let hasBrandAndModel = found[k].brand != nil && found[k].model != nil
             // The file that is this bike by what the rider wrote: its name, its id, or brand and model.
-            let byName = unique(files.filter { key($0.name) == name })
+            let byName = unique(files.filter { $0.readable && key($0.name) == name })
                 ?? unique(files.filter { $0.id == StravaSync.suggestedID(for: found[k].name) || key($0.id) == name })
-                ?? (hasBrandAndModel ? unique(files.filter { key($0.name) == key(brandModel) }) : nil)
+                ?? (hasBrandAndModel ? unique(files.filter { $0.readable && key($0.name) == key(brandModel) }) : nil)
             // Its Strava id: the archive's own rows, else the file it is, else gear a sync looked up
             // (by name, else by brand and model).
             let gearID = archive.gearIDsByName[name]
@@ -158,7 +163,9 @@ public enum ArchiveImport {
             if let gearID, let file = files.first(where: { $0.strava == gearID }) {
                 found[k].outcome = .matched(file: file.id)
             } else if let file = byName {
-                if let fileGear = file.strava {
+                if !file.readable {
+                    found[k].outcome = .unreadable(file: file.id)
+                } else if let fileGear = file.strava {
                     found[k].outcome = .conflict(file: file.id, fileGear: fileGear)
                 } else {
                     found[k].outcome = gearID == nil ? .needsStravaID(file: file.id) : .needsStrava(file: file.id)

@@ -145,7 +145,7 @@ import ZIPFoundation
         let r = try garage.run(["import", "strava-archive", try zip(["activities.csv": csv, "bikes.csv": "Bike Name,Bike Brand,Bike Model\nGrail,Canyon,Grail\n"], in: garage)])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stdout.contains("bike add"), "\(r.stdout)")
-        #expect(r.stderr == "warning: bikes/grail.yaml is 'Grail' of the archive, Strava gear b4242, but has no 'strava:'; add 'strava: b4242' to it so its rides count (1 in the archive)\n")
+        #expect(r.stderr == "warning: bikes/grail.yaml is 'Grail' of the archive, Strava gear b4242, but has no 'strava:'; add 'strava: b4242' to it so its rides (1 in the archive) count\n")
         #expect(try garage.read("activities/2026-03.json").contains("\"gear_id\":\"b4242\""))
     }
 
@@ -166,5 +166,13 @@ import ZIPFoundation
         let again = try garage.run(["import", "strava-archive", path])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("0 new, 1 already cached, 0 corrected"), "\(again.stdout)")
+    }
+
+    @Test func aBikeFileThatCannotBeReadIsNeverProposedAgain() throws {
+        let garage = try TempGarage(["garage.yaml": "name: Import test\n", "bikes/grail.yaml": "name: [Grail\nstrava: b4242\n"])
+        let r = try garage.run(["import", "strava-archive", try zip(["activities.csv": Self.legacy], in: garage)])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.contains("bike add"), "bikes/grail.yaml exists, though broken: \(r.stdout)")
+        #expect(r.stderr == "warning: bikes/grail.yaml may be 'Grail' of the archive, but it could not be read; fix it (see 'bikecheck validate'), then import again\n")
     }
 }

@@ -49,6 +49,13 @@ import Testing
         #expect(s.archive.activities.map(\.gearID) == ["b4242", "b4242"])
     }
 
+    @Test func aBikeFileThatCouldNotBeLoadedIsKnownByItsIdAndNeverProposedAgain() throws {
+        let path = try archive(["activities.csv": Self.legacyGrail])
+        let s = try ArchiveImport.run(path: path, garageRoot: try tempDirectory(),
+                                      bikes: [Bike(id: "grail", name: "", strava: nil, readable: false)])
+        #expect(s.bikes.map(\.outcome) == [.unreadable(file: "grail")])
+    }
+
     @Test func aBikeFileWithTheNameButNoStravaIdIsToldTheIdTheArchiveKnows() throws {
         let path = try archive(["activities.csv": Self.currentGrail(), "bikes.csv": "Bike Name,Bike Brand,Bike Model\nGrail,Canyon,Grail\n"])
         let s = try ArchiveImport.run(path: path, garageRoot: try tempDirectory(), bikes: [Bike(id: "gravel", name: "grail", strava: nil)])
