@@ -61,6 +61,9 @@ let package = Package(
             name: "StravaKitTests",
             dependencies: ["StravaKit", "StravaStandIn", "BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["BikeCheckKit", "bikecheck", "StravaStandIn", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["BikeCheckKit", "bikecheck", "StravaStandIn", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
     ]
 )

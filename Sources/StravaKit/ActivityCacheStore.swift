@@ -79,17 +79,14 @@ public final class ActivityCacheStore {
     /// The latest start date in the cache.
     public var newestStart: String? { byID.values.map(\.startDate).max() }
 
-    public enum Change: Equatable { case new, changed, unchanged, held }
+    public enum Change: Equatable { case new, changed, unchanged, held, rejected(ActivityLimits.Violation) }
 
     /// Adds or replaces an activity; says what that was. A change that would rewrite a month file
-    /// left alone is not made (`.held`).
+    /// left alone is not made (`.held`); an activity outside `ActivityLimits` is not stored at all
+    /// (`.rejected`), so the cache never holds what its reader would refuse.
     @discardableResult
     public func upsert(_ a: Activity) -> Change {
-        // The one way into the cache: a number that is not finite would make the month file
-        // unreadable JSON ("nan"), so it is stored as missing (0) whatever the source did.
-        var a = a
-        if !a.distance.isFinite { a.distance = 0 }
-        if !a.totalElevationGain.isFinite { a.totalElevationGain = 0 }
+        if let violation = ActivityLimits.check(a) { return .rejected(violation) }
         let old = byID[a.id]
         if let old, old == a { return .unchanged }
         for month in [a.monthKey, old?.monthKey].compactMap({ $0 }) where leftAlone[month] != nil {

@@ -1,41 +1,182 @@
 import BikeCheckKit
 import Foundation
 
-/// Brings a Strava bulk export into the garage's activity cache. Activities already cached
-/// (from the API, which knows more: local times, time zones) are kept as they are.
+/// Brings a Strava bulk export into the garage's activity cache.
+///
+/// Which cached activities an import may change: an activity an import wrote has none of
+/// `start_date_local`, `timezone` and `type`, which the export does not have and Strava's API
+/// always sends (see `cameFromArchive`). Those are read again on every import, so a re-import
+/// after fixing a bike file's `name:` or `strava:` gives their rides the gear the archive now
+/// maps to (a gear the archive no longer names is kept, not cleared). Activities from the API
+/// know more (local times, time zones, Strava's own gear) and are left as they are.
 public enum ArchiveImport {
     public struct Summary: Sendable {
         public var archive: StravaArchive
         public var new = 0
+        /// Cached already and left as they were (from the API, or the same as the archive says).
         public var alreadyCached = 0
+        /// Imported before and changed now (gear, fields an earlier import wrote differently).
+        public var corrected = 0
+        /// Not written because their month file is left alone (see ActivityCacheStore).
+        public var held = 0
         public var filesWritten = 0
-        /// Bikes in bikes.csv that no bike file claims.
-        public var unclaimedBikes: [StravaArchive.Bike] = []
+        /// Each bike the archive names, and what it is in the garage.
+        public var bikes: [BikeMatch] = []
+        /// Bikes in the archive that no bike file is (each with the command that adds one).
+        public var unclaimedBikes: [BikeMatch] { bikes.filter { if case .unclaimed = $0.outcome { true } else { false } } }
     }
 
-    /// `bikeFiles`: bike file id by Strava gear id; `bikeNames`: bike file id by the bike's name.
-    public static func run(path: String, garageRoot: String, bikeFiles: [String: String], bikeNames: [String: String]) throws -> Summary {
+    /// A bike file, as the import matches archive bikes to it.
+    public struct GarageBike: Sendable, Equatable {
+        /// The file's id (`bikes/ID.yaml`).
+        public var id: String
+        public var name: String
+        /// Its Strava gear id, `strava:`.
+        public var strava: String?
+        /// False for a file that could not be loaded: known by its id alone, never proposed again.
+        public var readable: Bool
+        public init(id: String, name: String, strava: String?, readable: Bool = true) {
+            self.id = id
+            self.name = name
+            self.strava = strava
+            self.readable = readable
+        }
+    }
+
+    /// One bike of the archive (from `bikes.csv` or a gear name on its activities), and the bike
+    /// file it is.
+    public struct BikeMatch: Sendable, Equatable {
+        public var name: String
+        public var brand: String?
+        public var model: String?
+        /// Whether `bikes.csv` lists it (else only activities name it).
+        public var listed: Bool
+        /// The Strava gear id its activities get, when anything tells it.
+        public var gearID: String?
+        /// Activities that name it.
+        public var rides = 0
+        public var outcome: Outcome
+
+        public enum Outcome: Sendable, Equatable {
+            /// The bike file with its Strava id: its rides count for it.
+            case matched(file: String)
+            /// A bike file is this bike (by name or id) but has no `strava:`; the archive knows the id.
+            case needsStrava(file: String)
+            /// A bike file is this bike but neither it nor the archive knows the Strava id.
+            case needsStravaID(file: String)
+            /// A bike file is this bike by name or id, but its `strava:` names other gear.
+            case conflict(file: String, fileGear: String)
+            /// A bike file that could not be read has this bike's id: fix it, then import again.
+            case unreadable(file: String)
+            /// No bike file is this bike: the command that adds one.
+            case unclaimed(command: String)
+        }
+    }
+
+    /// Whether a cached activity was written by an archive import, not by a sync: it has none of
+    /// the fields the export lacks and Strava's API always sends.
+    public static func cameFromArchive(_ a: Activity) -> Bool {
+        a.startDateLocal == nil && a.timezone == nil && a.type == nil
+    }
+
+    public static func run(path: String, garageRoot: String, bikes: [GarageBike]) throws -> Summary {
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }
-        // Gear names the rider already tied to ids: a bike file's name, or gear looked up by sync.
-        var gearByName: [String: String] = [:]
-        for (name, file) in bikeNames { if let id = bikeFiles.first(where: { $0.value == file })?.key { gearByName[name] = id } }
-        for case let (id, gear?) in SyncState.load(garage: garageRoot).state.gear { gearByName[gear.name] = id; gearByName[gear.displayName] = id }
-        let archive = try StravaArchive.read(path: path, gearByName: gearByName)
+        var archive = try StravaArchive.read(path: path)
+        let knownGear = SyncState.load(garage: garageRoot).state.gear.values.compactMap { $0 }.sorted { $0.id < $1.id }
+        let matches = match(archive, bikes: bikes, knownGear: knownGear)
+        archive.link(gearByName: matches.reduce(into: [:]) { ids, m in if let id = m.gearID { ids[m.name] = id } })
+
         let cache = ActivityCacheStore(garageRoot: garageRoot)
         if cache.errorCount > 0 { throw StravaError.cacheUnreadable(cache.errorCount) }
         var summary = Summary(archive: archive)
-        for a in archive.activities {
-            if cache[a.id] != nil { summary.alreadyCached += 1; continue }
-            // A month file that is a symbolic link is left alone (see ActivityCacheStore).
-            if cache.upsert(a) == .new { summary.new += 1 }
+        for row in archive.rows {
+            var a = row.activity
+            if let cached = cache[a.id] {
+                guard cameFromArchive(cached) else { summary.alreadyCached += 1; continue }
+                if a.gearID == nil { a.gearID = cached.gearID }
+            }
+            switch cache.upsert(a) {
+            case .new: summary.new += 1
+            case .changed: summary.corrected += 1
+            case .unchanged: summary.alreadyCached += 1
+            case .held: summary.held += 1
+            // The reader holds rows to the same limits; a row that slips by is still never written.
+            case .rejected(let violation):
+                summary.archive.skipped.append(.init(line: row.line, reason: "activity \(a.id): \(violation)"))
+            }
         }
         summary.filesWritten = try cache.flush()
-        let claimedNames = Set(bikeNames.keys.map { $0.lowercased() })
-        summary.unclaimedBikes = archive.bikes.filter { bike in
-            if let id = bike.gearID, bikeFiles[id] != nil { return false }
-            return !claimedNames.contains(bike.name.lowercased())
+        let rides = archive.rows.reduce(into: [String: Int]()) { counts, row in
+            if let name = row.gearName { counts[StravaArchive.key(name), default: 0] += 1 }
+        }
+        summary.bikes = matches.map { m in
+            var m = m
+            m.rides = rides[StravaArchive.key(m.name)] ?? 0
+            return m
         }
         return summary
+    }
+
+    /// Matches the archive's bikes to bike files on everything the archive has: the `Bike` ids of
+    /// its rows, its gear names, `bikes.csv`'s brand and model, and what the garage knows (each
+    /// file's `strava:`, `name:` and id, gear a sync looked up). Never proposes a new bike file for
+    /// a bike that one already is.
+    static func match(_ archive: StravaArchive, bikes files: [GarageBike], knownGear: [StravaGear]) -> [BikeMatch] {
+        typealias Key = String
+        let key = StravaArchive.key
+        // The archive's bikes: bikes.csv, then gear names only activities give (not when bikes.csv
+        // lists the bikes and the row gives no bike id: those are shoes or other gear).
+        var found: [BikeMatch] = []
+        var index: [Key: Int] = [:]
+        for b in archive.bikes where index[key(b.name)] == nil {
+            index[key(b.name)] = found.count
+            found.append(BikeMatch(name: b.name, brand: b.brand, model: b.model, listed: true, outcome: .unclaimed(command: "")))
+        }
+        for row in archive.rows {
+            guard let name = row.gearName, !key(name).isEmpty, index[key(name)] == nil else { continue }
+            guard !archive.hasBikesFile || row.hasBikeID else { continue }
+            index[key(name)] = found.count
+            found.append(BikeMatch(name: name, listed: false, outcome: .unclaimed(command: "")))
+        }
+
+        func unique<T>(_ items: [T]) -> T? { items.count == 1 ? items[0] : nil }
+        let taken = Set(files.map(\.id))
+        var claimed: Set<String> = []
+        for k in found.indices {
+            let name = key(found[k].name)
+            let brandModel = [found[k].brand, found[k].model].compactMap { $0 }.joined(separator: " ")
+            let hasBrandAndModel = found[k].brand != nil && found[k].model != nil
+            // The file that is this bike by what the rider wrote: its name, its id, or brand and model.
+            let byName = unique(files.filter { $0.readable && key($0.name) == name })
+                ?? unique(files.filter { $0.id == StravaSync.suggestedID(for: found[k].name) || key($0.id) == name })
+                ?? (hasBrandAndModel ? unique(files.filter { $0.readable && key($0.name) == key(brandModel) }) : nil)
+            // Its Strava id: the archive's own rows, else the file it is, else gear a sync looked up
+            // (by name, else by brand and model).
+            let gearID = archive.gearIDsByName[name]
+                ?? byName?.strava
+                ?? unique(knownGear.filter { key($0.name) == name || $0.nickname.map(key) == name }.map(\.id))
+                ?? (hasBrandAndModel
+                    ? unique(knownGear.filter { $0.brandName.map(key) == key(found[k].brand!) && $0.modelName.map(key) == key(found[k].model!) }.map(\.id))
+                    : nil)
+            found[k].gearID = gearID
+            if let gearID, let file = files.first(where: { $0.strava == gearID }) {
+                found[k].outcome = .matched(file: file.id)
+            } else if let file = byName {
+                if !file.readable {
+                    found[k].outcome = .unreadable(file: file.id)
+                } else if let fileGear = file.strava {
+                    found[k].outcome = .conflict(file: file.id, fileGear: fileGear)
+                } else {
+                    found[k].outcome = gearID == nil ? .needsStravaID(file: file.id) : .needsStrava(file: file.id)
+                }
+            } else {
+                found[k].outcome = .unclaimed(command: StravaSync.addCommand(name: found[k].name, gearID: gearID, taken: taken.union(claimed)))
+            }
+            if case .unclaimed(let command) = found[k].outcome, let id = command.split(separator: " ").dropFirst(3).first {
+                claimed.insert(String(id))
+            }
+        }
+        return found
     }
 }

@@ -20,25 +20,64 @@ public struct StravaArchive: Sendable {
         public var reason: String
     }
 
-    public var activities: [Activity] = []
+    /// An activity row as read: the activity, its line, and the gear name it gives.
+    public struct Row: Sendable, Equatable {
+        public var line: Int
+        /// Its `gearID` is the row's own `Bike` id, else what `link(gearByName:)` found for its gear name.
+        public var activity: Activity
+        /// `Activity Gear` (legacy: `gear`), when the gear is a bike or may be one (not shoes: a
+        /// row with a `Gear` id and no `Bike` id).
+        public var gearName: String?
+        /// Whether `Bike` gave the gear id (else it came from the gear name, or nowhere).
+        public var hasBikeID: Bool
+    }
+
+    public var rows: [Row] = []
+    public var activities: [Activity] { rows.map(\.activity) }
     public var bikes: [Bike] = []
     public var skipped: [Skipped] = []
     /// Gear names on activities that no id could be found for, with their counts.
-    public var unlinkedGear: [String: Int] = [:]
+    public var unlinkedGear: [String: Int] {
+        rows.reduce(into: [:]) { counts, row in
+            if row.activity.gearID == nil, let name = row.gearName { counts[name, default: 0] += 1 }
+        }
+    }
     /// "current", "current (localised, read by column position)", "legacy".
     public var layout = ""
+    /// Whether the archive had a `bikes.csv`.
+    public var hasBikesFile = false
 
-    /// Reads a zip file or an unpacked folder. `gearByName` resolves gear names to Strava ids
-    /// where the rows carry none (legacy exports name gear only).
+    /// Reads a zip file or an unpacked folder, and links gear names to Strava ids with
+    /// `gearByName` where the rows carry none (legacy exports name gear only).
     public static func read(path: String, gearByName: [String: String] = [:]) throws -> StravaArchive {
         let files = try loadFiles(path: path)
         guard let activities = files.activities else {
             throw ArchiveError("no activities.csv in '\(path)'; give the zip Strava emailed, or the folder it unpacks to")
         }
         var archive = StravaArchive()
-        archive.readActivities(activities, gearByName: gearByName.reduce(into: [:]) { $0[$1.key.lowercased()] = $1.value })
-        if let bikes = files.bikes { archive.readBikes(bikes) }
+        archive.readActivities(activities)
+        if let bikes = files.bikes {
+            archive.hasBikesFile = true
+            archive.readBikes(bikes)
+        }
+        archive.link(gearByName: gearByName)
         return archive
+    }
+
+    /// Gives each row without a `Bike` id the id of its gear name: first as the archive's own
+    /// rows link them, then as `gearByName` (any case) does. A row keeps an id it has.
+    public mutating func link(gearByName: [String: String]) {
+        var ids = gearByName.reduce(into: [String: String]()) { $0[Self.key($1.key)] = $1.value }
+        for (name, id) in gearIDsByName { ids[name] = id }
+        for k in rows.indices where !rows[k].hasBikeID && rows[k].activity.gearID == nil {
+            rows[k].activity.gearID = rows[k].gearName.flatMap { ids[Self.key($0)] }
+        }
+        for k in bikes.indices where bikes[k].gearID == nil { bikes[k].gearID = ids[Self.key(bikes[k].name)] }
+    }
+
+    /// A name as gear names are compared: trimmed, lower case, runs of spaces as one.
+    public static func key(_ name: String) -> String {
+        name.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     static func loadFiles(path: String) throws -> (activities: [UInt8]?, bikes: [UInt8]?) {
@@ -75,7 +114,7 @@ public struct StravaArchive: Sendable {
         "Elapsed Time#2": 15, "Moving Time": 16, "Distance#2": 17, "Elevation Gain": 20,
     ]
 
-    mutating func readActivities(_ bytes: [UInt8], gearByName: [String: String]) {
+    mutating func readActivities(_ bytes: [UInt8]) {
         let records = CSVReader.records(bytes)
         guard let header = records.first?.fields else { return }
         let names = header.map { $0.trimmingCharacters(in: .whitespaces) }
@@ -104,18 +143,18 @@ public struct StravaArchive: Sendable {
             return
         }
 
-        // Gear name → Strava id, learnt from rows that have both (the "Bike" column).
-        var gearIDs = gearByName
-        var rows: [(line: Int, fields: [String])] = Array(records.dropFirst())
+        // Gear name → Strava id, learnt from rows that have both (the "Bike" column). A name two
+        // rows link to different ids is no guide for rows that name it alone.
+        var learnt: [String: Set<String>] = [:]
+        let rows = Array(records.dropFirst())
         if let bike = column["Bike"], let gear = column["Activity Gear"] {
             for r in rows where r.fields.count > max(bike, gear) {
-                if let id = Self.bikeID(r.fields[bike]), !r.fields[gear].isEmpty { gearIDs[r.fields[gear].lowercased()] = id }
+                if let id = Self.bikeID(r.fields[bike]), !Self.key(r.fields[gear]).isEmpty { learnt[Self.key(r.fields[gear]), default: []].insert(id) }
             }
         }
-        gearIDsByName = gearIDs
+        gearIDsByName = learnt.compactMapValues { $0.count == 1 ? $0.first : nil }
 
-        rows.sort { $0.line < $1.line }
-        for (line, f) in rows {
+        for (line, f) in rows.sorted(by: { $0.line < $1.line }) {
             func value(_ key: String) -> String? {
                 guard let i = column[key], i < f.count else { return nil }
                 let v = f[i].trimmingCharacters(in: .whitespaces)
@@ -130,43 +169,57 @@ public struct StravaArchive: Sendable {
                 skipped.append(Skipped(line: line, reason: "activity \(id): unreadable date '\(value(legacy ? "date" : "Activity Date") ?? "")'"))
                 continue
             }
+            // A number that is there must be read: a value that is not one skips the row, it never
+            // becomes 0. Only an empty field is missing (then the other column, or 0, as Strava's API has it).
+            var unreadable: String?
+            func number(_ keys: String...) -> Double? {
+                for key in keys {
+                    guard let text = value(key) else { continue }
+                    if let v = Self.number(text) { return v }
+                    if unreadable == nil { unreadable = "\(key.split(separator: "#")[0].lowercased()) '\(text)' is not a number" }
+                    return nil
+                }
+                return nil
+            }
+            let elapsed = legacy ? number("elapsed_time") : number("Elapsed Time#2", "Elapsed Time")
+            let moving = legacy ? nil : number("Moving Time")
+            let distance = legacy ? number("distance") : number("Distance#2") ?? number("Distance").map { $0 * 1000 }
+            let elevation = number("Elevation Gain")
+            if let unreadable {
+                skipped.append(Skipped(line: line, reason: "activity \(id): \(unreadable)"))
+                continue
+            }
+            let elapsedSeconds = elapsed ?? 0
+            let movingSeconds = moving ?? elapsedSeconds
+            // The cache's own limits: a row outside them is skipped here, never written. (Times
+            // first: they become whole seconds, which a huge value must not reach.)
+            if let (field, v) = [(ActivityLimits.Field.elapsedTime, elapsedSeconds), (.movingTime, movingSeconds)]
+                .first(where: { !ActivityLimits.allows($0.1, $0.0) }) {
+                skipped.append(Skipped(line: line, reason: "activity \(id): \(ActivityLimits.Violation(field: field, number: v))"))
+                continue
+            }
             let typeText = value(legacy ? "type" : "Activity Type") ?? "Workout"
-            let elapsedValue = Self.number(value(legacy ? "elapsed_time" : "Elapsed Time#2")) ?? Self.number(value(legacy ? "elapsed_time" : "Elapsed Time")) ?? 0
-            guard let elapsed = ActivityLimits.duration(elapsedValue) else {
-                skipped.append(Skipped(line: line, reason: "activity \(id): elapsed time \(elapsedValue) s is more than 30 days"))
-                continue
-            }
-            let movingValue = Self.number(value("Moving Time")) ?? Double(elapsed)
-            guard let moving = ActivityLimits.duration(movingValue) else {
-                skipped.append(Skipped(line: line, reason: "activity \(id): moving time \(movingValue) s is more than 30 days"))
-                continue
-            }
-            var distance: Double
-            if legacy {
-                distance = Self.number(value("distance")) ?? 0
-            } else if let metres = Self.number(value("Distance#2")) {
-                distance = metres
-            } else {
-                distance = (Self.number(value("Distance")) ?? 0) * 1000
-            }
-            distance = max(0, distance)
             let commuteText = (value(legacy ? "commute" : "Commute") ?? "").lowercased()
-            let gearName = value(legacy ? "gear" : "Activity Gear")
-            var gear = value("Bike").flatMap(Self.bikeID)
-            if gear == nil, let gearName {
-                gear = gearIDs[gearName.lowercased()]
-                if gear == nil { unlinkedGear[gearName, default: 0] += 1 }
-            }
-            let filename = value(legacy ? "filename" : "Filename")
-            activities.append(Activity(
+            var gearName = value(legacy ? "gear" : "Activity Gear")
+            let gear = value("Bike").flatMap(Self.bikeID)
+            // Shoes: another kind of gear (a `Gear` id without a `Bike` id) is no bike to match.
+            if gear == nil, value("Gear") != nil { gearName = nil }
+            // The export does not say whether an activity was entered by hand (an empty Filename
+            // is not proof), so `manual` is Strava's default, false; a sync writes Strava's own value.
+            let activity = Activity(
                 id: id, name: value(legacy ? "name" : "Activity Name") ?? "", sportType: Self.sportType(typeText),
-                startDate: start, movingTime: moving, elapsedTime: elapsed,
-                distance: distance, totalElevationGain: Self.number(value("Elevation Gain")) ?? 0, gearID: gear,
-                commute: commuteText == "true" || commuteText == "1" || commuteText == "1.0", manual: filename == nil))
+                startDate: start, movingTime: Int(movingSeconds.rounded()), elapsedTime: Int(elapsedSeconds.rounded()),
+                distance: distance ?? 0, totalElevationGain: elevation ?? 0, gearID: gear,
+                commute: commuteText == "true" || commuteText == "1" || commuteText == "1.0", manual: false)
+            if let violation = ActivityLimits.check(activity) {
+                skipped.append(Skipped(line: line, reason: "activity \(id): \(violation)"))
+                continue
+            }
+            self.rows.append(Row(line: line, activity: activity, gearName: gearName, hasBikeID: gear != nil))
         }
     }
 
-    /// Gear names linked to ids (from the "Bike" column, plus what the caller knew).
+    /// Gear names linked to ids by the archive's own rows (`Bike` column), by `key(_:)`.
     public private(set) var gearIDsByName: [String: String] = [:]
 
     mutating func readBikes(_ bytes: [UInt8]) {
@@ -183,7 +236,7 @@ public struct StravaArchive: Sendable {
             }
             let n = at(name) ?? [at(brand), at(model)].compactMap { $0 }.joined(separator: " ")
             guard !n.isEmpty else { continue }
-            bikes.append(Bike(name: n, brand: at(brand), model: at(model), gearID: gearIDsByName[n.lowercased()]))
+            bikes.append(Bike(name: n, brand: at(brand), model: at(model), gearID: gearIDsByName[Self.key(n)]))
         }
     }
 
@@ -197,10 +250,11 @@ public struct StravaArchive: Sendable {
 
     /// Numbers as the export writes them: `104132.0`, or with a decimal comma (`9,44`); nil for
     /// anything not finite (`Double` reads "nan" and "inf", which must never reach the cache).
-    static func number(_ s: String?) -> Double? {
-        guard var s = s?.trimmingCharacters(in: .whitespaces), !s.isEmpty else { return nil }
+    static func number(_ s: String) -> Double? {
+        var s = s.trimmingCharacters(in: .whitespaces)
+        guard !s.isEmpty else { return nil }
         if s.contains(",") { s = s.contains(".") ? s.replacingOccurrences(of: ",", with: "") : s.replacingOccurrences(of: ",", with: ".") }
-        return Double(s).flatMap(ActivityLimits.finite)
+        return Double(s).flatMap { $0.isFinite ? $0 : nil }
     }
 
     static let dateFormatters: [DateFormatter] = [

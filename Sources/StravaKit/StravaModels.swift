@@ -159,14 +159,14 @@ struct SummaryActivity: Decodable {
             guard let value = try optional(type, k, expected) else { throw Unreadable(reason: "\(k.rawValue): missing") }
             return value
         }
-        func number(_ k: CodingKeys, in range: ClosedRange<Double>, _ expected: String) throws -> Double {
-            guard let value = try optional(Double.self, k, expected) else { return 0 }
-            guard value.isFinite, range.contains(value) else { throw Unreadable(reason: "\(k.rawValue): expected \(expected)") }
+        // The cache's own limits (ActivityLimits), so what is read here can always be cached.
+        func number(_ k: CodingKeys, _ field: ActivityLimits.Field) throws -> Double {
+            guard let value = try optional(Double.self, k, field.expected) else { return 0 }
+            guard ActivityLimits.allows(value, field) else { throw Unreadable(reason: "\(k.rawValue): expected \(field.expected)") }
             return value
         }
-        func duration(_ k: CodingKeys) throws -> Int {
-            let seconds = try number(k, in: 0...ActivityLimits.maxDuration, "seconds, from 0 to 30 days")
-            return Int(seconds.rounded())
+        func duration(_ k: CodingKeys, _ field: ActivityLimits.Field) throws -> Int {
+            Int(try number(k, field).rounded())
         }
         func timestamp(_ k: CodingKeys) throws -> String? {
             guard let text = try optional(String.self, k, "a date-time") else { return nil }
@@ -180,34 +180,19 @@ struct SummaryActivity: Decodable {
         guard let sport = try optional(String.self, .sportType, "a string") ?? type else {
             throw Unreadable(reason: "sport_type: missing")
         }
-        activity = Activity(
+        let activity = Activity(
             id: id, name: try optional(String.self, .name, "a string") ?? "", sportType: sport, type: type, startDate: start,
             startDateLocal: try timestamp(.startDateLocal), timezone: try optional(String.self, .timezone, "a string"),
-            movingTime: try duration(.movingTime), elapsedTime: try duration(.elapsedTime),
-            distance: try number(.distance, in: 0...ActivityLimits.maxDistance, "metres, from 0 to 100,000 km"),
-            totalElevationGain: try number(.totalElevationGain, in: -ActivityLimits.maxDistance...ActivityLimits.maxDistance, "metres"),
+            movingTime: try duration(.movingTime, .movingTime), elapsedTime: try duration(.elapsedTime, .elapsedTime),
+            distance: try number(.distance, .distance), totalElevationGain: try number(.totalElevationGain, .totalElevationGain),
             gearID: try optional(String.self, .gearID, "a string").flatMap { $0.isEmpty ? nil : $0 },
             trainer: try optional(Bool.self, .trainer, "true or false") ?? false,
             commute: try optional(Bool.self, .commute, "true or false") ?? false,
             manual: try optional(Bool.self, .manual, "true or false") ?? false)
-    }
-}
-
-/// The ranges an activity's numbers must lie in before they go into the cache.
-enum ActivityLimits {
-    /// The longest believable moving or elapsed time: 30 days, in seconds.
-    static let maxDuration: Double = 30 * 86400
-    /// The farthest believable distance, in metres (100,000 km), as the cache's reader checks it.
-    static let maxDistance: Double = 100_000_000
-
-    /// `value` when finite, else nil.
-    static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
-
-    /// Whole seconds when `value` is finite and at most maxDuration (so `Int` cannot trap), else
-    /// nil; a negative time (as read before) counts as 0.
-    static func duration(_ value: Double) -> Int? {
-        guard value.isFinite, value <= maxDuration else { return nil }
-        return Int(max(0, value).rounded())
+        if let violation = ActivityLimits.check(activity) {
+            throw Unreadable(reason: "\(violation.field.rawValue): expected \(violation.field.expected)")
+        }
+        self.activity = activity
     }
 }
 

@@ -244,6 +244,8 @@ public final class StravaSync {
                 }
             case .held: summary.heldChanges += 1
             case .unchanged: break
+            // The decoder holds activities to the same limits; counted as unreadable if one slips by.
+            case .rejected: listing.skippedIDs.insert(a.id)
             }
         }
         // An activity that could not be read is still on Strava: its id counts as seen, so a

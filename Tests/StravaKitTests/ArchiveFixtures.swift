@@ -8,11 +8,11 @@ enum ArchiveFixtures {
     static func currentRow(id: String, date: String, name: String, type: String, description: String = "",
                            elapsed: String, distanceKm: String, commute: String = "false", gear: String = "",
                            filename: String = "", elapsed2: String, moving: String, distanceM: String,
-                           elevation: String = "", bike: String = "", commute2: String = "0.0") -> String {
+                           elevation: String = "", bike: String = "", shoe: String = "", commute2: String = "0.0") -> String {
         var f = [String](repeating: "", count: 103)
         f[0] = id; f[1] = date; f[2] = name; f[3] = type; f[4] = description; f[5] = elapsed; f[6] = distanceKm
         f[9] = commute; f[11] = gear; f[12] = filename; f[15] = elapsed2; f[16] = moving; f[17] = distanceM
-        f[20] = elevation; f[50] = commute2; f[68] = bike
+        f[20] = elevation; f[50] = commute2; f[68] = bike; f[69] = shoe
         return f.map(quote).joined(separator: ",")
     }
 

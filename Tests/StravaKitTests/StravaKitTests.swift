@@ -48,7 +48,7 @@ import ZIPFoundation
         #expect(commute.commute)
         #expect(commute.sportType == "EBikeRide")
         #expect(commute.gearID == "b16540971", "gear name linked to the id another row gave")
-        #expect(commute.manual, "no file: entered by hand")
+        #expect(!commute.manual, "no file is no proof of a hand-entered activity: the export does not say")
         #expect(archive.bikes.map(\.name) == ["Standert Triebwerk", "Commuter"])
         #expect(archive.bikes.first?.gearID == "b16540971")
     }
@@ -278,7 +278,7 @@ import ZIPFoundation
         return dir.path
     }
 
-    @Test func anArchiveWithNaNAndHugeTimesImportsTheSaneRowsAndSaysWhyItSkippedTheRest() throws {
+    @Test func anArchiveWithNaNAndHugeNumbersImportsTheSaneRowsAndSaysWhyItSkippedTheRest() throws {
         let archive = try tempDirectory(), garage = try tempDirectory()
         let csv = """
             Activity ID,Activity Date,Activity Name,Activity Type,Elapsed Time,Distance,Moving Time,Elevation Gain
@@ -287,23 +287,29 @@ import ZIPFoundation
             103,2026-05-11 07:09:27,Odd moving,Ride,3600,10,inf,10
             104,2026-05-12 07:09:27,No distance,Ride,3600,NaN,3000,5
             105,2026-05-13 07:09:27,Too long moving,Ride,3600,10,2592001,5
+            106,2026-05-14 07:09:27,Fine,Ride,3600,10,3000,
+            107,2026-05-15 07:09:27,Too far,Ride,3600,200000000,3000,5
+            108,2026-05-16 07:09:27,Backwards,Ride,3600,-2,3000,5
 
             """
         try Data(csv.utf8).write(to: URL(fileURLWithPath: archive + "/activities.csv"))
-        let summary = try ArchiveImport.run(path: archive, garageRoot: garage, bikeFiles: [:], bikeNames: [:])
-        #expect(summary.new == 3)
-        #expect(summary.archive.skipped.map(\.line) == [3, 6])
-        #expect(summary.archive.skipped.first?.reason.contains("elapsed time") == true)
-        #expect(summary.archive.skipped.last?.reason.contains("moving time") == true)
-        let byID = Dictionary(uniqueKeysWithValues: summary.archive.activities.map { ($0.id, $0) })
-        #expect(byID[101]?.totalElevationGain == 0)
-        #expect(byID[103]?.movingTime == 3600, "an unreadable moving time falls back to the elapsed time")
-        #expect(byID[104]?.distance == 0)
-        let text = try String(decoding: Data(contentsOf: URL(fileURLWithPath: garage + "/activities/2026-05.json")), as: UTF8.self)
-        #expect(!text.lowercased().contains("nan") && !text.contains("inf"), "\(text)")
+        let summary = try ArchiveImport.run(path: archive, garageRoot: garage, bikes: [])
+        #expect(summary.new == 1)
+        #expect(summary.archive.skipped.map(\.line) == [2, 3, 4, 5, 6, 8, 9], "a value that is there but no number is never read as 0")
+        #expect(summary.archive.skipped.map(\.reason) == [
+            "activity 101: elevation gain 'nan' is not a number",
+            "activity 102: elapsed_time 1e+30 is out of range: expected seconds, from 0 to 30 days",
+            "activity 103: moving time 'inf' is not a number",
+            "activity 104: distance 'NaN' is not a number",
+            "activity 105: moving_time 2592001 is out of range: expected seconds, from 0 to 30 days",
+            "activity 107: distance 200000000000 is out of range: expected metres, from 0 to 100,000 km",
+            "activity 108: distance -2000 is out of range: expected metres, from 0 to 100,000 km",
+        ])
+        #expect(summary.archive.activities.map(\.id) == [106])
+        #expect(summary.archive.activities.first?.totalElevationGain == 0, "an empty field is missing: 0, as the API has it")
         let loaded = ActivityCacheLoader.load(root: garage)
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
-        #expect(loaded.activities.count == 3)
+        #expect(loaded.activities.map(\.id) == [106])
     }
 
     @Test func anAPIActivityWithAnOutOfRangeTimeIsUnreadableButKeepsItsID() throws {
@@ -320,7 +326,7 @@ import ZIPFoundation
         #expect(items.map(\.id) == [1, 2, 3, 4, 5, nil])
         #expect(items.map(\.start) == [1_778_310_567, 1_778_310_567, 1_778_310_567, 1_778_310_567, 1_778_310_567, nil])
         #expect(items[1].problem == "elapsed_time: expected seconds, from 0 to 30 days", "a negative time is out of range, not 0")
-        #expect(items[3].problem == "total_elevation_gain: expected metres", "1e999 is not a number, let alone 0")
+        #expect(items[3].problem == "total_elevation_gain: expected metres, from -100,000 km to 100,000 km", "1e999 is not a number, let alone 0")
         #expect(items[4].activity?.totalElevationGain == 12.5)
     }
 
@@ -368,14 +374,18 @@ import ZIPFoundation
         #expect(Timestamps.epoch("2025-13-18T12:49:52Z") == nil)
     }
 
-    @Test func theCacheNeverStoresANumberThatIsNotFinite() throws {
+    @Test func theCacheNeverStoresAnActivityOutsideItsLimits() throws {
         let garage = try tempDirectory()
         let cache = ActivityCacheStore(garageRoot: garage)
-        cache.upsert(Activity(id: 7, name: "x", sportType: "Ride", startDate: "2026-05-09T07:09:27Z", movingTime: 1, elapsedTime: 1,
-                              distance: .nan, totalElevationGain: .infinity))
-        try cache.flush()
-        let loaded = ActivityCacheLoader.load(root: garage)
-        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
-        #expect(loaded.activities.first?.distance == 0)
+        let nan = Activity(id: 7, name: "x", sportType: "Ride", startDate: "2026-05-09T07:09:27Z", movingTime: 1, elapsedTime: 1,
+                           distance: .nan, totalElevationGain: 3)
+        #expect(cache.upsert(nan) == .rejected(.init(field: .distance, value: "nan")))
+        var far = nan
+        far.distance = 200_000_000_000
+        #expect(cache.upsert(far) == .rejected(.init(field: .distance, value: "200000000000")))
+        #expect(cache.count == 0)
+        #expect(try cache.flush() == 0)
+        #expect(!FileManager.default.fileExists(atPath: garage + "/activities"))
     }
+
 }

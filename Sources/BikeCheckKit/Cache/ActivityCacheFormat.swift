@@ -2,9 +2,15 @@ import Diagnostics
 
 /// The activity cache file format, `activities/YYYY-MM.json`: a JSON array sorted by start date
 /// then id, one activity per line with keys in sorted order, and a trailing newline. The same
-/// activities always give the same bytes.
+/// activities always give the same bytes. Its limits are `ActivityLimits`, checked both ways:
+/// what `encode` writes, `decode` reads without a diagnostic.
 public enum ActivityCacheFormat {
-    public static func encode(_ activities: [Activity]) -> [UInt8] {
+    /// The bytes of a month file. Throws, writing nothing, when an activity is outside
+    /// `ActivityLimits`: bikecheck never writes a cache its own reader would reject.
+    public static func encode(_ activities: [Activity]) throws(ActivityLimits.Failure) -> [UInt8] {
+        for a in activities {
+            if let violation = ActivityLimits.check(a) { throw ActivityLimits.Failure(activityID: a.id, violation: violation) }
+        }
         let sorted = activities.sorted(by: Activity.cacheOrder)
         var out: [UInt8] = []
         out.reserveCapacity(sorted.count * 360 + 4)
@@ -49,9 +55,8 @@ public enum ActivityCacheFormat {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Integers without a fraction; other numbers in Swift's shortest round-tripping form. JSON
-    /// has no infinity or NaN: those become `null`, which the reader reports, rather than text
-    /// that would make the whole file unreadable.
+    /// Integers without a fraction; other numbers in Swift's shortest round-tripping form. (JSON
+    /// has no infinity or NaN; `encode` refuses them, and `null` here only keeps the file JSON.)
     static func formatNumber(_ v: Double) -> String {
         guard v.isFinite else { return "null" }
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }

@@ -96,7 +96,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
                         id = exact
                     } else {
                         _ = try readNumber()
-                        bad = wrong("id", "a positive whole number", at: valueStart)
+                        bad = wrong(.id, at: valueStart)
                     }
                 case .name: name = try readString()
                 case .sportType: sport = try readString()
@@ -104,21 +104,21 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
                 case .startDate:
                     startDate = try readString()
                     startDay = startDate?.timestampDay
-                    if startDay == nil { bad = wrong("start_date", "a UTC time like 2025-10-02T06:12:00Z", at: valueStart) }
+                    if startDay == nil { bad = wrong(.startDate, at: valueStart) }
                 case .startDateLocal:
                     startLocal = try readString()
                     localDay = startLocal?.timestampDay
-                    if startLocal != nil, localDay == nil { bad = wrong("start_date_local", "a time like 2025-10-02T08:12:00Z", at: valueStart) }
+                    if startLocal != nil, localDay == nil { bad = wrong(.startDateLocal, at: valueStart) }
                 case .timezone: timezone = try readString()
-                // Bounds keep every later sum exact and every conversion to an integer safe.
+                // The limits are ActivityLimits', the same the writer checks.
                 case .movingTime: moving = try readNumber()
-                    if !(0...Quantity.longestRide).contains(moving ?? -1) { bad = wrong("moving_time", "seconds, from 0 to 30 days", at: valueStart) }
+                    if !ActivityLimits.allows(moving ?? -1, .movingTime) { bad = wrong(.movingTime, at: valueStart) }
                 case .elapsedTime: elapsed = try readNumber()
-                    if let elapsed, !(0...Quantity.longestRide).contains(elapsed) { bad = wrong("elapsed_time", "seconds, from 0 to 30 days", at: valueStart) }
+                    if let elapsed, !ActivityLimits.allows(elapsed, .elapsedTime) { bad = wrong(.elapsedTime, at: valueStart) }
                 case .distance: distance = try readNumber()
-                    if !(0...longestActivityDistance).contains(distance ?? -1) { bad = wrong("distance", "metres, from 0 to 100,000 km", at: valueStart) }
+                    if !ActivityLimits.allows(distance ?? -1, .distance) { bad = wrong(.distance, at: valueStart) }
                 case .totalElevationGain: elevation = try readNumber() ?? 0
-                    if !(-longestActivityDistance...longestActivityDistance).contains(elevation) { bad = wrong("total_elevation_gain", "metres", at: valueStart) }
+                    if !ActivityLimits.allows(elevation, .totalElevationGain) { bad = wrong(.totalElevationGain, at: valueStart) }
                 case .gearID: gear = try readString()
                 case .trainer: trainer = try readBool() ?? false
                 case .commute: commute = try readBool() ?? false
@@ -165,8 +165,8 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         return n
     }
 
-    private mutating func wrong(_ field: String, _ expected: String, at offset: Int) -> Bool {
-        report("cache-bad-field", "'\(field)' should be \(expected)", at: offset, help: "re-create the cache with 'bikecheck sync --full'")
+    private mutating func wrong(_ field: ActivityLimits.Field, at offset: Int) -> Bool {
+        report("cache-bad-field", "'\(field.rawValue)' should be \(field.expected)", at: offset, help: "re-create the cache with 'bikecheck sync --full'")
         return true
     }
 
@@ -492,6 +492,3 @@ private enum CacheSyntax {
         return Pattern(words: (words[0], words[1], words[2]), masks: (masks[0], masks[1], masks[2]), length: bytes.count, index: index)
     }
 }
-
-/// Farther than any one activity goes, in metres (100,000 km).
-let longestActivityDistance = 100_000_000.0

@@ -65,15 +65,8 @@ enum CacheText {
         }
     }
 
-    /// The day of a timestamp `YYYY-MM-DDTHH:MM:SS…Z` (checked loosely: what `Activity.localDay`
-    /// and the month checks rely on), or nil when it is not one.
-    var timestampDay: Day? {
-        withUTF8 { u in
-            guard u.count >= 20, u[u.count - 1] == UInt8(ascii: "Z"), u[10] == UInt8(ascii: "T"), u[13] == UInt8(ascii: ":"),
-                  u[16] == UInt8(ascii: ":") else { return nil }
-            return Day(utf8: UnsafeBufferPointer(rebasing: u[0..<10]))
-        }
-    }
+    /// The day of a timestamp `YYYY-MM-DDTHH:MM:SS…Z` (ActivityLimits' rule), or nil when it is not one.
+    var timestampDay: Day? { withUTF8 { ActivityLimits.timestampDay(utf8: $0) } }
 
     /// Same as `Activity.starts(inMonth:)` on this start date, with the month's UTF-8.
     func starts(inMonth month: [UInt8]) -> Bool {
