@@ -1,0 +1,77 @@
+import BikeCheckKit
+import Foundation
+import TestSupport
+import Testing
+
+/// The command line itself: which words are commands, where options may go, how usage errors look.
+@Suite struct CommandLineEndToEndTests {
+    @Test(arguments: [
+        (["stauts"], "stauts", "status"),
+        (["valdiate"], "valdiate", "validate"),
+        (["bikes", "list"], "bikes", "bike"),
+        (["bike", "lst"], "lst", "list"),
+    ])
+    func aMistypedCommandNamesTheNearestOneInsteadOfLookingForABike(arguments: [String], typed: String, meant: String) throws {
+        let garage = try TempGarage(copying: true)
+        let r = try garage.run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix("error: "), "\(r.stderr)")
+        #expect(r.stderr.contains("has no command '\(typed)'; did you mean '\(meant)'?"), "\(r.stderr)")
+        #expect(r.stderr.contains("\n  help: commands of 'bikecheck"), "\(r.stderr)")
+        #expect(!r.stderr.contains("no bike"), "\(r.stderr)")
+    }
+
+    @Test func aBikeWithoutACommandIsAUsageErrorThatShowsHowToAskForItsStatus() throws {
+        let garage = try TempGarage(copying: true)
+        let r = try garage.run(["grail"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("'bikecheck' has no command 'grail'\n"), "\(r.stderr)")
+        #expect(r.stderr.contains("a bike's status: 'bikecheck status grail'"), "\(r.stderr)")
+        let status = try garage.run(["status", "grail", "--as-of", "2026-11-15"])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("\ngrail · "))
+    }
+
+    @Test func globalOptionsMayComeBeforeTheCommand() throws {
+        let before = try runBikecheck(["--garage", exampleGarage.path, "status", "--as-of", "2026-11-15"], in: repositoryRoot)
+        let after = try runBikecheck(["status", "--garage", exampleGarage.path, "--as-of", "2026-11-15"], in: repositoryRoot)
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(before.stdout == after.stdout)
+        #expect(before.stdout.contains("\ngrail · "))
+        let json = try runBikecheck(["--format=json", "--garage", exampleGarage.path, "bike", "list"], in: repositoryRoot)
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.hasPrefix("["), "\(json.stdout)")
+        // No command at all is still status, options included.
+        let bare = try runBikecheck(["--garage", exampleGarage.path, "--as-of", "2026-11-15"], in: repositoryRoot)
+        #expect(bare.status == 0, "\(bare.stderr)")
+        #expect(bare.stdout == after.stdout)
+    }
+
+    @Test(arguments: [
+        (["done"], "error: missing expected argument '<bike>'"),
+        (["--format", "yaml", "status"], "error: the value 'yaml' is invalid for '--format <format>'"),
+        (["status", "--bogus"], "error: unknown option '--bogus'"),
+        (["done", "grail", "chain-lube", "--date", "2026-13-01"], "error: the value '2026-13-01' is invalid for '--date <date>'"),
+    ])
+    func usageErrorsFromTheParserSpeakInBikechecksStyleAndExitTwo(arguments: [String], first: String) throws {
+        let garage = try TempGarage(copying: true)
+        let r = try garage.run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix(first), "\(r.stderr)")
+        for capitalised in ["Error:", "Help:", "Usage:", "See '"] {
+            #expect(!r.stderr.contains(capitalised), "\(r.stderr)")
+        }
+        #expect(r.stderr.contains("\n  usage: bikecheck "), "\(r.stderr)")
+        #expect(r.stderr.contains("\n  help: see 'bikecheck "), "\(r.stderr)")
+    }
+
+    @Test func versionIsTheConstantAndTheChangelogsTopEntry() throws {
+        let r = try runBikecheck(["--version"], in: repositoryRoot)
+        #expect(r.status == 0)
+        #expect(r.stdout == bikecheckVersion + "\n")
+        let changelog = try String(contentsOf: repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let top = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") })
+        #expect(top.contains("[\(bikecheckVersion)]"), "CHANGELOG's top entry is '\(top)'")
+    }
+}
