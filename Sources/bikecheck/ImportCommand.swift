@@ -31,12 +31,9 @@ struct StravaArchiveCommand: ParsableCommand {
     func run() throws {
         let root = try global.garageRoot()
         let loaded = GarageLoader.load(at: root, options: .init(activities: .skip))
-        var bikeFiles: [String: String] = [:]
+        let bikeFiles = loaded.garage.bikeIDsByGearID
         var bikeNames: [String: String] = [:]
-        for resolved in loaded.garage.bikes {
-            if let gear = resolved.bike.strava?.value { bikeFiles[gear] = resolved.bike.id.rawValue }
-            bikeNames[resolved.bike.name] = resolved.bike.id.rawValue
-        }
+        for resolved in loaded.garage.bikes { bikeNames[resolved.bike.name] = resolved.bike.id.rawValue }
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         do {
             let s = try ArchiveImport.run(path: absolute, garageRoot: root, bikeFiles: bikeFiles, bikeNames: bikeNames)
