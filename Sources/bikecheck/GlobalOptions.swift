@@ -80,6 +80,16 @@ struct Terminal {
 
     var isTerminal: Bool { isatty(descriptor) == 1 }
 
+    /// The columns to fit text to when this is a terminal: `COLUMNS` when set, else the
+    /// terminal's width; nil for pipes and files (whole lines), or when neither is known.
+    var columns: Int? {
+        guard isTerminal else { return nil }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(text), n > 0 { return n }
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     func write(_ text: TerminalText) { write(bytes: Array(text.string.utf8)) }
 
     /// JSON text, with the scalars JSON leaves raw but terminals act on written as `\u` escapes.
