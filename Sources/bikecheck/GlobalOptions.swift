@@ -17,7 +17,7 @@ extension Day: ExpressibleByArgument {
 
 /// Options every command shares.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The garage folder (default: $BIKECHECK_GARAGE, else the nearest folder upward with garage.yaml).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The garage folder (default: $BIKECHECK_GARAGE, else the nearest folder upward with garage.yaml).", valueName: "dir"), completion: .directory)
     var garage: String?
 
     @Option(name: .long, help: "Output format.")

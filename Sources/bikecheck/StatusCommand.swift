@@ -11,7 +11,7 @@ struct StatusCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Bikes to show (default: every bike not retired).")
+    @Argument(help: "Bikes to show (default: every bike not retired).", completion: Completions.bikes)
     var bikes: [String] = []
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD), for reproducible reports.", valueName: "date"))

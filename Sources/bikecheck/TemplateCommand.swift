@@ -45,7 +45,7 @@ struct TemplateCommand: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The template.")
+        @Argument(help: "The template.", completion: Completions.templates)
         var template: String
 
         func run() throws {
@@ -87,10 +87,10 @@ struct TemplateCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var write: WriteOptions
 
-        @Argument(help: "The template.")
+        @Argument(help: "The template.", completion: Completions.templates)
         var template: String
 
-        @Argument(help: "The bike.")
+        @Argument(help: "The bike.", completion: Completions.bikes)
         var bike: String
 
         func run() throws {

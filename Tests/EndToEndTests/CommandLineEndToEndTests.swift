@@ -75,3 +75,44 @@ import Testing
         #expect(top.contains("[\(bikecheckVersion)]"), "CHANGELOG's top entry is '\(top)'")
     }
 }
+
+/// Shell completion through the real binary, as the generated scripts call it.
+@Suite struct CompletionEndToEndTests {
+    /// What the shell scripts run for a custom completion: `bikecheck ---completion COMMAND… --
+    /// ARGUMENT INDEX CURSOR WORDS…`.
+    func complete(_ command: [String], _ argument: String, words: [String], in directory: URL, environment: [String: String] = [:]) throws -> CommandResult {
+        let last = words.last ?? ""
+        return try runBikecheck(["---completion"] + command + ["--", argument, String(words.count - 1), String(last.count)] + words,
+                                in: directory, environment: environment)
+    }
+
+    @Test func theScriptsAskTheBinaryForTheGaragesNames() throws {
+        let garage = try TempGarage(copying: true)
+        let intervals = try complete(["done"], "positional@1", words: ["bikecheck", "done", "stumpy", "fork"], in: garage.root)
+        #expect(intervals.status == 0)
+        #expect(intervals.stdout == "fork-full\nfork-lowers\n", "\(intervals.stdout)\(intervals.stderr)")
+        let bikes = try complete(["done"], "positional@0", words: ["bikecheck", "done", "g"], in: garage.root)
+        #expect(bikes.stdout == "grail\n")
+        // --garage on the command line, from a folder with no garage.
+        let templates = try complete(["template", "apply"], "positional@0",
+                                     words: ["bikecheck", "template", "apply", "--garage", garage.path, "t"], in: repositoryRoot)
+        #expect(templates.stdout == "tubeless\n", "\(templates.stdout)\(templates.stderr)")
+        let option = try complete(["bike", "add"], "--template", words: ["bikecheck", "bike", "add", "x", "--template", "fox"], in: garage.root)
+        #expect(option.stdout == "fox-36\nfox-float-x\n", "\(option.stdout)\(option.stderr)")
+        // A broken file does not stop bike names; nothing is printed to the prompt.
+        try garage.write("bikes/grail.yaml", "name: [\n")
+        let broken = try complete(["status"], "positional@0", words: ["bikecheck", "status", ""], in: garage.root)
+        #expect(broken.stdout == "charger\ngrail\nstumpy\ntarmac\n")
+        #expect(broken.stderr.isEmpty)
+        let nowhere = try TemporaryFolder()
+        let none = try complete(["status"], "positional@0", words: ["bikecheck", "status", ""], in: nowhere.url)
+        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.isEmpty)
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func theGeneratedScriptsCallTheCustomCompletions(shell: String) throws {
+        let r = try runBikecheck(["--generate-completion-script", shell], in: repositoryRoot)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("---completion done -- positional@1"), "\(shell)")
+    }
+}
