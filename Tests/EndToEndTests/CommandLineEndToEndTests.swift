@@ -116,3 +116,26 @@ import Testing
         #expect(r.stdout.contains("---completion done -- positional@1"), "\(shell)")
     }
 }
+
+/// scripts/install with a built binary and no man pages (the full run builds in release and runs
+/// the generate-manual plugin: minutes, so not here).
+@Suite struct InstallScriptTests {
+    @Test func installPutsTheBinaryAndTheCompletionsUnderThePrefix() throws {
+        let prefix = try TemporaryFolder()
+        let r = try runProcess(repositoryRoot.appendingPathComponent("scripts/install"), ["--no-man", "--binary", bikecheckBinary.path],
+                               in: repositoryRoot, environment: ["PREFIX": prefix.url.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let installed = prefix.url.appendingPathComponent("bin/bikecheck")
+        let version = try runProcess(installed, ["--version"], in: prefix.url)
+        #expect(version.stdout == bikecheckVersion + "\n")
+        for (shell, path) in [("bash", "share/bash-completion/completions/bikecheck"), ("zsh", "share/zsh/site-functions/_bikecheck"),
+                              ("fish", "share/fish/vendor_completions.d/bikecheck.fish")] {
+            let script = try String(contentsOf: prefix.url.appendingPathComponent(path), encoding: .utf8)
+            #expect(script.contains("---completion done -- positional@1"), "\(shell)")
+        }
+        let bad = try runProcess(repositoryRoot.appendingPathComponent("scripts/install"), ["--bogus"], in: repositoryRoot,
+                                 environment: ["PREFIX": prefix.url.path])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("error: unknown option '--bogus'\n  help: "))
+    }
+}
