@@ -51,11 +51,12 @@ struct BikeCheck: ParsableCommand {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                Terminal.standardError.write(UsageErrorStyle.render(fullMessage(for: error)))
-                Foundation.exit(2)
-            }
-            exit(withError: error)
+            // Help, --version, completions (all exit 0) and exit codes of bikecheck's own (which
+            // printed already) as ArgumentParser has them.
+            let code = exitCode(for: error)
+            if code == .success || error is ExitCode { exit(withError: error) }
+            Terminal.standardError.write(UsageErrorStyle.render(fullMessage(for: error)))
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
         }
     }
 }

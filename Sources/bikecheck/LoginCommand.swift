@@ -102,7 +102,7 @@ struct LoginCommand: ParsableCommand {
         let missing = granted.missing
         if !missing.isEmpty {
             for m in missing { Terminal.standardError.write("warning: permission not granted: \(m)\n") }
-            Terminal.standardError.write("help: run 'bikecheck login --force' and leave every box ticked on Strava's page\n")
+            Terminal.standardError.write("  help: run 'bikecheck login --force' and leave every box ticked on Strava's page\n")
         }
         if !granted.canListActivities { throw ExitCode(1) }
     }
