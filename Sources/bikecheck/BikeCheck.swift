@@ -19,7 +19,7 @@ struct BikeCheck: ParsableCommand {
 
             Exit codes: 0 all is well; 1 problems found: errors in the garage, overdue with status \
             --check, a write refused, a sync stopped, output that cannot be written; 2 usage errors \
-            (bad options, no garage, an unknown bike, interval or template); 141 the reader of the \
+            (an unknown command or option, a bad value, no garage, an unknown bike, interval or template); 141 the reader of the \
             output went away (a broken pipe).
 
             Only files inside the garage are read: a garage file that is a symbolic link leading \

@@ -49,6 +49,11 @@ enum CommandRouting {
         var command = root
         var isRoot = true
         while let word = rest.first {
+            // `help COMMAND…` names commands too: a mistyped one gets the same answer.
+            if word == "help", isRoot {
+                _ = try route(rest.dropFirst().filter { !$0.hasPrefix("-") }, tree: root)
+                break
+            }
             if word == "--" || builtIns.contains(word) { break }
             if word.hasPrefix("-") {
                 let name = String(word.split(separator: "=", maxSplits: 1).first ?? "")

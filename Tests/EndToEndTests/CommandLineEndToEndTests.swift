@@ -10,6 +10,7 @@ import Testing
         (["valdiate"], "valdiate", "validate"),
         (["bikes", "list"], "bikes", "bike"),
         (["bike", "lst"], "lst", "list"),
+        (["help", "stauts"], "stauts", "status"),
     ])
     func aMistypedCommandNamesTheNearestOneInsteadOfLookingForABike(arguments: [String], typed: String, meant: String) throws {
         let garage = try TempGarage(copying: true)
