@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "bikecheck",
+    // Linux is what is built and tested (CI: Debian). macOS 14 is the minimum a macOS build
+    // needs; the socket code has its Darwin spellings (#if canImport(Darwin)), but no macOS build
+    // is run here, so macOS is untested (see CHANGELOG.md).
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "bikecheck", targets: ["bikecheck"]),

@@ -1,6 +1,15 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+/// The socket type, an enum case on Glibc.
+private let streamSocket = Int32(SOCK_STREAM.rawValue)
+/// A client that went away must not raise SIGPIPE: Linux says so per send.
+private let sendFlags = Int32(MSG_NOSIGNAL)
+#elseif canImport(Darwin)
+import Darwin
+private let streamSocket = SOCK_STREAM
+/// Darwin has no MSG_NOSIGNAL: SO_NOSIGPIPE is set on each accepted socket instead.
+private let sendFlags: Int32 = 0
 #endif
 
 /// A one-shot HTTP listener on 127.0.0.1 that waits for Strava's redirect after the rider
@@ -11,7 +20,7 @@ public final class LoopbackRedirect {
     public let port: UInt16
 
     public init(port: UInt16 = 0) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, streamSocket, 0)
         self.fd = fd
         guard fd >= 0 else { throw StravaError.network("cannot open a socket: \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
@@ -53,6 +62,10 @@ public final class LoopbackRedirect {
             let client = accept(fd, nil, nil)
             if client < 0 { continue }
             defer { close(client) }
+            #if canImport(Darwin)
+            var on: Int32 = 1
+            setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             guard let target = readRequestTarget(client) else { continue }
             guard let components = URLComponents(string: "http://127.0.0.1" + target), components.path == "/callback" else {
                 respond(client, status: "404 Not Found", body: "not found")
@@ -86,7 +99,7 @@ public final class LoopbackRedirect {
         let bytes = Array(body.utf8)
         let head = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n"
         let all = Array(head.utf8) + bytes
-        _ = all.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = all.withUnsafeBytes { send(client, $0.baseAddress, $0.count, sendFlags) }
     }
 }
 

@@ -77,10 +77,30 @@ public final class StravaClient {
         return saved
     }
 
+    /// What `deauthorize` did.
+    public enum Logout: Equatable, Sendable {
+        /// Strava confirmed the revocation; the tokens are deleted.
+        case revoked
+        /// Strava did not confirm (unreachable, or it said no); the tokens are deleted.
+        case unconfirmed
+        /// There were no saved tokens: nothing to do.
+        case notLoggedIn
+        /// The token file could not be read, so nothing could be revoked; it is deleted.
+        case unreadable(path: String, reason: String)
+    }
+
     /// Revokes bikecheck's access on Strava, then deletes the local tokens whatever Strava said.
-    /// Returns whether Strava confirmed.
-    public func deauthorize() throws -> Bool {
-        guard var current = tokens.load() else { throw StravaError.notLoggedIn }
+    public func deauthorize() -> Logout {
+        let saved: StravaToken?
+        do {
+            saved = try tokens.read()
+        } catch StravaError.unreadableToken(let path, let reason) {
+            tokens.delete()
+            return .unreadable(path: path, reason: reason)
+        } catch {
+            return .notLoggedIn
+        }
+        guard var current = saved else { return .notLoggedIn }
         defer { tokens.delete() }
         token = current
         remember(current)
@@ -88,11 +108,14 @@ public final class StravaClient {
         if secondsLeft(current) < 60, (try? refresh(.expiring)) != nil { current = token ?? current }
         let reply = try? send(form: ["access_token": current.accessToken], to: "oauth/deauthorize",
                               bearer: current.accessToken)
-        return reply?.status == 200
+        return reply?.status == 200 ? .revoked : .unconfirmed
     }
 
-    /// The saved token, if any (without contacting Strava).
+    /// The saved token, if any (without contacting Strava); nil also when the file is unreadable.
     public var savedToken: StravaToken? { tokens.load() }
+
+    /// The saved token, nil when not logged in; a corrupt token file is an error that says so.
+    public func readSavedToken() throws -> StravaToken? { try tokens.read() }
 
     func appCredentials() throws -> AppCredentials {
         guard let id = settings.clientID else { throw StravaError.missingClientID }
@@ -130,7 +153,7 @@ public final class StravaClient {
     func refresh(_ reason: RefreshReason) throws {
         let lock = try refreshLock()
         defer { withExtendedLifetime(lock) {} }
-        guard var current = tokens.load() ?? token else { throw StravaError.notLoggedIn }
+        guard var current = try tokens.read() ?? token else { throw StravaError.notLoggedIn }
         remember(current)
         if let mine = token, current.accessToken != mine.accessToken || current.refreshToken != mine.refreshToken {
             let fresh: Bool
@@ -230,7 +253,7 @@ public final class StravaClient {
 
     /// An authorised GET: refreshes a token that expires within `renewalMargin`, and once more on 401.
     func get(_ path: String, query: [(String, String)] = [], allowNotFound: Bool = false) throws -> HTTPReply {
-        guard var current = token ?? tokens.load() else { throw StravaError.notLoggedIn }
+        guard var current = try token ?? tokens.read() else { throw StravaError.notLoggedIn }
         token = current
         remember(current)
         current = try renewIfExpiring(current)

@@ -3,6 +3,12 @@ import Foundation
 /// Why a Strava operation stopped; each has a one-line message for the rider.
 public enum StravaError: Error, CustomStringConvertible, Equatable {
     case notLoggedIn
+    /// The token file exists but cannot be read or decoded.
+    case unreadableToken(path: String, reason: String)
+    /// `login --code` was given something without the state a login can be checked by.
+    case pastedWithoutState
+    /// `login --code` with no pending `login --manual` to check it against (or one too old).
+    case noPendingLogin(String)
     case missingClientID
     case missingClientSecret
     /// Strava rejected the tokens even after a refresh; only a new login helps.
@@ -25,6 +31,11 @@ public enum StravaError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .notLoggedIn: return "not logged in to Strava; run 'bikecheck login'"
+        case .unreadableToken(let path, let reason):
+            return "the Strava token file '\(path)' is corrupt (\(reason)); run 'bikecheck login' to replace it"
+        case .pastedWithoutState:
+            return "paste the whole address the browser ended on (http://localhost/exchange_token?state=…&code=…), not the code alone: its state shows the approval is the one 'bikecheck login --manual' asked for"
+        case .noPendingLogin(let why): return "\(why); run 'bikecheck login --manual' and paste the address it leads to"
         case .missingClientID:
             return "no Strava client id; set STRAVA_CLIENT_ID or 'strava: {client_id: …}' in garage.yaml (create an app at https://www.strava.com/settings/api)"
         case .missingClientSecret:

@@ -149,9 +149,24 @@ public struct TokenStore: Sendable {
 
     public init(path: String) { self.path = path }
 
-    public func load() -> StravaToken? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try? JSONDecoder().decode(StravaToken.self, from: data)
+    /// The saved token; nil when there is none, or when the file cannot be read (see `read`).
+    public func load() -> StravaToken? { try? read() }
+
+    /// The saved token, nil when there is no token file; a file that exists but cannot be read or
+    /// decoded is `StravaError.unreadableToken`, never taken for "not logged in".
+    public func read() throws -> StravaToken? {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            if !FileManager.default.fileExists(atPath: path) { return nil }
+            throw StravaError.unreadableToken(path: path, reason: (error as NSError).localizedFailureReason ?? "cannot be read")
+        }
+        do {
+            return try JSONDecoder().decode(StravaToken.self, from: data)
+        } catch {
+            throw StravaError.unreadableToken(path: path, reason: data.isEmpty ? "it is empty" : "it is not a token file bikecheck wrote")
+        }
     }
 
     public func save(_ token: StravaToken) throws {

@@ -34,7 +34,7 @@ struct BikeCommand: ParsableCommand {
         @Option(help: ArgumentHelp("When it was bought, YYYY-MM-DD.", valueName: "date"))
         var bought: Day?
 
-        @Option(name: .customLong("template"), help: ArgumentHelp("A template to apply (repeat for more).", valueName: "template"))
+        @Option(name: .customLong("template"), help: ArgumentHelp("A template to apply (repeat for more).", valueName: "template"), completion: Completions.templates)
         var templates: [String] = []
 
         func run() throws {
@@ -89,7 +89,7 @@ struct BikeCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var write: WriteOptions
 
-        @Argument(help: "The bike.")
+        @Argument(help: "The bike.", completion: Completions.bikes)
         var bike: String
 
         @Option(help: ArgumentHelp("When it was retired, YYYY-MM-DD (default: today).", valueName: "date"))

@@ -23,10 +23,10 @@ struct DoneCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var write: WriteOptions
 
-    @Argument(help: "The bike (its file name in bikes/).")
+    @Argument(help: "The bike (its file name in bikes/).", completion: Completions.bikes)
     var bike: String
 
-    @Argument(help: "The intervals that were done, e.g. chain-lube.")
+    @Argument(help: "The intervals that were done, e.g. chain-lube.", completion: Completions.doneIntervals)
     var intervals: [String]
 
     @Option(help: ArgumentHelp("When it was done, YYYY-MM-DD (default: today).", valueName: "date"))

@@ -17,7 +17,7 @@ extension Day: ExpressibleByArgument {
 
 /// Options every command shares.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The garage folder (default: $BIKECHECK_GARAGE, else the nearest folder upward with garage.yaml).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The garage folder (default: $BIKECHECK_GARAGE, else the nearest folder upward with garage.yaml).", valueName: "dir"), completion: .directory)
     var garage: String?
 
     @Option(name: .long, help: "Output format.")
@@ -79,6 +79,16 @@ struct Terminal {
     static let brokenPipeStatus: Int32 = 141
 
     var isTerminal: Bool { isatty(descriptor) == 1 }
+
+    /// The columns to fit text to when this is a terminal: `COLUMNS` when set, else the
+    /// terminal's width; nil for pipes and files (whole lines), or when neither is known.
+    var columns: Int? {
+        guard isTerminal else { return nil }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(text), n > 0 { return n }
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 
     func write(_ text: TerminalText) { write(bytes: Array(text.string.utf8)) }
 

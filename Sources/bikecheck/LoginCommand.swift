@@ -11,7 +11,10 @@ struct LoginCommand: ParsableCommand {
             from STRAVA_CLIENT_ID or garage.yaml's 'strava: {client_id: …}', its secret from \
             STRAVA_CLIENT_SECRET. Prints a page to open in a browser and waits on 127.0.0.1 for \
             Strava's redirect. On a machine without a browser, run 'bikecheck login --manual', open the \
-            page elsewhere, and paste the code (or the whole address the browser ends on) with --code. \
+            page elsewhere, and paste the whole address the browser ends on with --code: its state must \
+            match the one --manual saved in the config folder (strava-login-state.json, used once, valid \
+            for an hour), so a bare code is refused. The browser tab is answered only after the code \
+            was exchanged. The client id and secret are checked before any page is printed. \
             Tokens are kept in $XDG_CONFIG_HOME/bikecheck/ (else ~/.config/bikecheck/), mode 0600 \
             (a folder or file open to others is tightened, with a warning), never in the garage (judged \
             by the real location, symbolic links followed), never printed, not even echoed by a server.
@@ -20,7 +23,7 @@ struct LoginCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("An authorisation code from Strava's redirect, or the whole redirect address.", valueName: "code"))
+    @Option(help: ArgumentHelp("The whole address the browser ended on after 'login --manual' (its state is checked).", valueName: "address"))
     var code: String?
 
     @Flag(help: "Print the page to open and how to finish with --code, without listening for the redirect.")
@@ -39,19 +42,27 @@ struct LoginCommand: ParsableCommand {
         let garage = StravaCommandSupport.optionalGarage(global)
         let settings = try StravaCommandSupport.settings(garage: garage)
         let client = StravaCommandSupport.client(settings)
+        let login = StravaLogin(settings: settings)
         do {
+            // A login that cannot finish must not send the rider to approve it.
+            try login.requireCredentials()
             if let code {
-                try finish(client, parameters: Self.parameters(fromPasted: code))
+                let callback = try login.checkPasted(code)
+                let token = try client.exchange(code: callback.code, grantedScope: callback.scope)
+                login.clearPending()
+                try report(token, scope: callback.scope)
                 return
             }
-            let state = Self.randomState()
+            let state = StravaLogin.randomState()
             if manual {
                 let url = try client.authorizeURL(redirectURI: "http://localhost/exchange_token", state: state, force: force)
+                try login.savePending(state: state)
                 Terminal.standardError.write("""
                     Open this page in a browser, sign in and press Authorize:
                       \(url.absoluteString)
-                    The browser then ends on a page that cannot load (http://localhost/exchange_token?…code=…).
-                    Copy that address and run: bikecheck login --code 'ADDRESS'\n
+                    The browser then ends on a page that cannot load (http://localhost/exchange_token?state=…&code=…).
+                    Copy that whole address (its state is checked; this login waits for it for an hour) and run:
+                      bikecheck login --code 'ADDRESS'\n
                     """)
                 return
             }
@@ -62,49 +73,37 @@ struct LoginCommand: ParsableCommand {
                   \(url.absoluteString)
                 Waiting for Strava's redirect on 127.0.0.1:\(listener.port) (Ctrl-C to stop; without a browser here, use 'bikecheck login --manual').\n
                 """)
-            let parameters = try listener.waitForCallback(timeout: TimeInterval(timeout)) { p in
-                let ok = p["error"] == nil && p["state"] == state && p["code"] != nil
+            // The tab is answered only once the code is exchanged: it says what really happened.
+            var outcome: Result<(StravaToken, String?), Error> = .failure(StravaError.badCode("no redirect"))
+            _ = try listener.waitForCallback(timeout: TimeInterval(timeout)) { parameters in
+                outcome = Result {
+                    let callback = try StravaLogin.callback(parameters, expectedState: state)
+                    return (try client.exchange(code: callback.code, grantedScope: callback.scope), callback.scope)
+                }
+                let ok = (try? outcome.get()) != nil
                 return "<!doctype html><title>bikecheck</title><p>" +
-                    (ok ? "bikecheck is authorised. You can close this tab." : "bikecheck was not authorised; see the terminal.") + "</p>\n"
+                    (ok ? "bikecheck is authorised and logged in to Strava. You can close this tab." : "bikecheck was not authorised; see the terminal.") + "</p>\n"
             }
-            if parameters["error"] == nil, parameters["state"] != state { throw StravaError.stateMismatch }
-            try finish(client, parameters: parameters)
+            let (token, scope) = try outcome.get()
+            try report(token, scope: scope)
+        } catch StravaError.pastedWithoutState {
+            Terminal.standardError.write("error: \(StravaError.pastedWithoutState)\n")
+            throw ExitCode(2)
         } catch {
             throw StravaCommandSupport.fail(error)
         }
     }
 
-    func finish(_ client: StravaClient, parameters: [String: String]) throws {
-        if let error = parameters["error"] {
-            throw error == "access_denied" ? StravaError.accessDenied : StravaError.badCode(error)
-        }
-        guard let code = parameters["code"], !code.isEmpty else { throw StravaError.badCode("no code in the redirect") }
-        let scope = parameters["scope"]
-        let token = try client.exchange(code: code, grantedScope: scope)
+    /// Says who is logged in, and which permissions are missing (exit 1 when no rides can be read).
+    func report(_ token: StravaToken, scope: String?) throws {
         Terminal.standardOutput.write("Logged in to Strava as \(StravaCommandSupport.describe(token)).\n")
         guard scope != nil else { return }
         let granted = GrantedScopes(scope)
         let missing = granted.missing
         if !missing.isEmpty {
             for m in missing { Terminal.standardError.write("warning: permission not granted: \(m)\n") }
-            Terminal.standardError.write("help: run 'bikecheck login --force' and leave every box ticked on Strava's page\n")
+            Terminal.standardError.write("  help: run 'bikecheck login --force' and leave every box ticked on Strava's page\n")
         }
         if !granted.canListActivities { throw ExitCode(1) }
-    }
-
-    /// A pasted code, or the parameters of a pasted redirect address.
-    static func parameters(fromPasted text: String) -> [String: String] {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.contains("?") || trimmed.contains("code="), let c = URLComponents(string: trimmed.contains("?") ? trimmed : "x:?" + trimmed) else {
-            return ["code": trimmed]
-        }
-        var out: [String: String] = [:]
-        for item in c.queryItems ?? [] { out[item.name] = item.value ?? "" }
-        return out
-    }
-
-    static func randomState() -> String {
-        var g = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &g)) }.joined()
     }
 }

@@ -6,7 +6,7 @@ struct LogoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Revoke bikecheck's access on Strava and delete the saved tokens.",
-        discussion: "The tokens are deleted even when Strava cannot be reached; revoke the access by hand at https://www.strava.com/settings/apps then."
+        discussion: "The tokens are deleted even when Strava cannot be reached; revoke the access by hand at https://www.strava.com/settings/apps then. Not logged in: a note, exit 0. A token file that cannot be read is reported as corrupt, with its path, and deleted (revoke by hand). Exit 0 in each case."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -14,14 +14,18 @@ struct LogoutCommand: ParsableCommand {
     func run() throws {
         let settings = try StravaCommandSupport.settings(garage: StravaCommandSupport.optionalGarage(global))
         let client = StravaCommandSupport.client(settings)
-        do {
-            if try client.deauthorize() {
-                Terminal.standardOutput.write("Logged out: Strava revoked bikecheck's access, and the saved tokens are deleted.\n")
-            } else {
-                Terminal.standardOutput.write("Saved tokens deleted. Strava did not confirm the revocation: check https://www.strava.com/settings/apps\n")
-            }
-        } catch {
-            throw StravaCommandSupport.fail(error)
+        switch client.deauthorize() {
+        case .revoked:
+            Terminal.standardOutput.write("Logged out: Strava revoked bikecheck's access, and the saved tokens are deleted.\n")
+        case .unconfirmed:
+            Terminal.standardOutput.write("Saved tokens deleted. Strava did not confirm the revocation: check https://www.strava.com/settings/apps\n")
+        case .notLoggedIn:
+            Terminal.standardError.write("note: not logged in to Strava ('\(settings.tokenPath)' does not exist); nothing to do\n")
+        case .unreadable(let path, let reason):
+            Terminal.standardError.write("""
+                warning: the Strava token file '\(path)' is corrupt (\(reason)), so Strava could not be asked to revoke it; the file is deleted
+                  help: revoke bikecheck's access by hand at https://www.strava.com/settings/apps\n
+                """)
         }
     }
 }

@@ -17,7 +17,7 @@ struct RideCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var write: WriteOptions
 
-        @Argument(help: "The bike ridden.")
+        @Argument(help: "The bike ridden.", completion: Completions.bikes)
         var bike: String
 
         @Option(help: ArgumentHelp("The ride's date, YYYY-MM-DD.", valueName: "date"))

@@ -1,16 +1,17 @@
 import ArgumentParser
 import BikeCheckKit
+import Diagnostics
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "What is overdue, due soon and fine, per bike, most urgent first.",
-        discussion: "Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride."
+        discussion: "When some files have errors, status lists them, shows the bikes they cannot touch and names the others (an error in a bike's file leaves that bike out, in a template every bike using it; an error elsewhere, such as garage.yaml, rides.yaml or the activity cache, leaves out every bike), and exits 1. Warnings are counted in one line on standard error; 'bikecheck validate' shows them. On a terminal, lines fit its width (COLUMNS, else the terminal's own); piped output keeps whole lines. Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride."
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Bikes to show (default: every bike not retired).")
+    @Argument(help: "Bikes to show (default: every bike not retired).", completion: Completions.bikes)
     var bikes: [String] = []
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD), for reproducible reports.", valueName: "date"))
@@ -21,26 +22,47 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
+        for name in bikes where loaded.garage.bike(BikeID(name)) == nil && !loaded.garage.hasBikeFile(name) {
+            let failure = loaded.garage.noBike(name)
+            var text: TerminalText = "error: \(failure.message)\n"
+            if let help = failure.help { text += "  help: \(help)\n" }
+            Terminal.standardError.write(text)
+            throw ExitCode(2)
+        }
+        var garage = loaded.garage
         if loaded.hasErrors {
             // Machines asking for JSON get the diagnostics as validate prints them.
             if global.format == .json {
                 Terminal.standardOutput.write(json: try JSONOutput.encode(JSONOutput.ValidationResult(loaded.diagnostics)))
-            } else {
-                global.report(loaded.diagnostics, sources: loaded.sources)
+                throw ExitCode(1)
             }
-            throw ExitCode(1)
+            global.report(loaded.diagnostics, sources: loaded.sources)
+            // The bikes the errors cannot touch still get their status; the others are named.
+            guard let scope = StatusScope(loaded) else {
+                Terminal.standardError.write("no status: these errors could change every bike's numbers\n")
+                throw ExitCode(1)
+            }
+            let leftOut = scope.leftOut.filter { bikes.isEmpty ? loaded.garage.bike(BikeID($0))?.bike.retired == nil : bikes.contains($0) }
+            if !leftOut.isEmpty {
+                Terminal.standardError.write("status leaves out \(leftOut.joined(separator: ", ")): errors in their files or templates (above)\n")
+            }
+            garage = scope.garage
         }
-        let known = loaded.garage.bikes.map(\.bike.id.rawValue)
-        for name in bikes where !known.contains(name) {
-            let hint = likelyMeant(name, among: known).map { "; did you mean '\($0)'?" } ?? ""
-            Terminal.standardError.write("error: no bike '\(name)'\(hint)\n  help: bikes: \(known.joined(separator: ", "))\n")
-            throw ExitCode(2)
-        }
+        let shown = bikes.filter { garage.bike(BikeID($0)) != nil }
+        if loaded.hasErrors, shown.isEmpty, !bikes.isEmpty { throw ExitCode(1) }
         let planner = StatusPlanner(asOf: asOf ?? today())
-        let report = planner.plan(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init))
+        let report = planner.plan(garage, summaries: loaded.activitySummaries, only: shown.map(BikeID.init))
+        if loaded.hasErrors, report.bikes.isEmpty { throw ExitCode(1) }
         switch global.format {
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
-        case .text: Terminal.standardOutput.write(StatusTextRenderer(colored: global.colored(for: .standardOutput)).render(report))
+        case .text:
+            let renderer = StatusTextRenderer(colored: global.colored(for: .standardOutput), width: Terminal.standardOutput.columns)
+            Terminal.standardOutput.write(renderer.render(report))
+        }
+        if loaded.hasErrors { throw ExitCode(1) }
+        let warnings = loaded.diagnostics.filter { $0.severity == .warning }.count
+        if warnings > 0 {
+            Terminal.standardError.write("\(warnings) warning\(warnings == 1 ? "" : "s"): run 'bikecheck validate'\n")
         }
         if check && report.hasOverdue { throw ExitCode(1) }
     }

@@ -33,11 +33,7 @@ struct SyncCommand: ParsableCommand {
         let loaded = GarageLoader.load(at: root, options: .init(activities: .skip))
         let settings = try StravaCommandSupport.settings(garage: root, loaded: loaded)
         let client = StravaCommandSupport.client(settings)
-        var bikeFiles: [String: String] = [:]
-        for resolved in loaded.garage.bikes {
-            if let gear = resolved.bike.strava?.value { bikeFiles[gear] = resolved.bike.id.rawValue }
-        }
-        let sync = StravaSync(garageRoot: root, client: client, bikeFiles: bikeFiles)
+        let sync = StravaSync(garageRoot: root, client: client, bikeFiles: loaded.garage.bikeIDsByGearID)
         let env = ProcessInfo.processInfo.environment
         if Terminal.standardError.isTerminal || env["BIKECHECK_PROGRESS"] == "1" {
             sync.progress = { Terminal.standardError.write("sync: \($0)\n") }

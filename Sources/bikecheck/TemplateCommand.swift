@@ -24,14 +24,14 @@ struct TemplateCommand: ParsableCommand {
                 struct Row: Encodable { var id: String, name: String, source: String?, intervals: [String], bikes: [String] }
                 Terminal.standardOutput.write(json: try JSONOutput.encode(templates.map { t in
                     Row(id: t.id.rawValue, name: t.name, source: t.source, intervals: t.intervals.map(\.id.rawValue),
-                        bikes: users(of: t.id, in: loaded.garage))
+                        bikes: loaded.garage.bikes(using: t.id))
                 }))
             case .text:
                 let width = templates.map { TerminalText(escaping: $0.id).string.count }.max() ?? 0
                 for t in templates {
                     let id = TerminalText(escaping: t.id)
                     var line: TerminalText = "\(id)" + .spaces(width - id.string.count) + "  \(t.name)  (\(t.intervals.count) interval\(t.intervals.count == 1 ? "" : "s"))"
-                    let bikes = users(of: t.id, in: loaded.garage)
+                    let bikes = loaded.garage.bikes(using: t.id)
                     if !bikes.isEmpty { line += "  used by \(bikes.joined(separator: ", "))" }
                     Terminal.standardOutput.write(line + "\n")
                 }
@@ -45,7 +45,7 @@ struct TemplateCommand: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The template.")
+        @Argument(help: "The template.", completion: Completions.templates)
         var template: String
 
         func run() throws {
@@ -72,7 +72,7 @@ struct TemplateCommand: ParsableCommand {
                 if let c = i.replaces { line += "  (replaces \(c.value))" }
                 out += line + "\n"
             }
-            let bikes = users(of: t.id, in: loaded.garage)
+            let bikes = loaded.garage.bikes(using: t.id)
             if !bikes.isEmpty { out += "used by: \(bikes.joined(separator: ", "))\n" }
             Terminal.standardOutput.write(out)
         }
@@ -87,10 +87,10 @@ struct TemplateCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var write: WriteOptions
 
-        @Argument(help: "The template.")
+        @Argument(help: "The template.", completion: Completions.templates)
         var template: String
 
-        @Argument(help: "The bike.")
+        @Argument(help: "The bike.", completion: Completions.bikes)
         var bike: String
 
         func run() throws {
@@ -138,9 +138,4 @@ struct TemplateCommand: ParsableCommand {
             }, root: root, global: global)
         }
     }
-}
-
-/// The bikes that use a template, by id.
-func users(of template: TemplateID, in garage: Garage) -> [String] {
-    garage.bikes.filter { $0.bike.templates.contains { $0.value == template } }.map(\.bike.id.rawValue)
 }

@@ -15,7 +15,7 @@ struct WhoamiCommand: ParsableCommand {
         let settings = try StravaCommandSupport.settings(garage: StravaCommandSupport.optionalGarage(global))
         let client = StravaCommandSupport.client(settings)
         do {
-            guard let token = client.savedToken else { throw StravaError.notLoggedIn }
+            guard let token = try client.readSavedToken() else { throw StravaError.notLoggedIn }
             let athlete = try client.athlete()
             let name = athlete.displayName.isEmpty ? "athlete" : athlete.displayName
             var out: TerminalText = "\(name) (Strava athlete \(athlete.id))\n"

@@ -121,7 +121,7 @@ import Testing
             return a
         })
         await world.server.authorize(code: "code-1")
-        let login = try await world.run(["login", "--code", "code-1"])
+        let login = try await world.pasteLogin(code: "code-1")
         #expect(login.status == 0, "\(login.stderr)")
         Self.expectNothingRaw(login, "login")
         #expect(login.stdout.contains(#"\u{1B}]0;pwned"#), "\(login.stdout)")

@@ -76,13 +76,33 @@ final class StravaWorld: @unchecked Sendable {
         return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }
 
-    /// Logs in through the stand-in with a pasted code.
+    /// Logs in through the stand-in with a pasted address.
     func login() async throws {
         await server.authorize(code: "code-\(UUID().uuidString)")
         let code = "login-code"
         await server.authorize(code: code)
-        let r = try await run(["login", "--code", code])
+        let r = try await pasteLogin(code: code)
         #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    /// The state `login --manual` put in the page it printed (and saved for the pasted address).
+    func manualLoginState() async throws -> String {
+        let manual = try await run(["login", "--manual"])
+        #expect(manual.status == 0, "\(manual.stderr)")
+        let line = manual.stderr.split(separator: "\n").first { $0.contains("/oauth/authorize?") } ?? ""
+        let items = URLComponents(string: line.trimmingCharacters(in: .whitespaces))?.queryItems ?? []
+        return items.first { $0.name == "state" }?.value ?? ""
+    }
+
+    /// `login --manual`, then `login --code` with the address the browser would end on:
+    /// `query` (`code=…&scope=…`, or `error=…`) after the manual login's state.
+    func pasteLogin(query: String) async throws -> CommandResult {
+        let state = try await manualLoginState()
+        return try await run(["login", "--code", "http://localhost/exchange_token?state=\(state)&\(query)"])
+    }
+
+    func pasteLogin(code: String) async throws -> CommandResult {
+        try await pasteLogin(query: "code=\(code)&scope=read,profile:read_all,activity:read_all")
     }
 
     func cachedActivities() -> [Activity] {
@@ -111,7 +131,7 @@ func fileMode(_ path: String) throws -> Int {
         let world = try await StravaWorld()
         defer { Task { await world.stop() } }
         await world.server.authorize(code: "pasted-code-1")
-        let r = try await world.run(["login", "--code", "pasted-code-1"])
+        let r = try await world.pasteLogin(code: "pasted-code-1")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("Logged in to Strava as Dana Rider (athlete 12342176)"))
         #expect(try fileMode(world.tokenPath) == 0o600)
@@ -128,7 +148,7 @@ func fileMode(_ path: String) throws -> Int {
         }
 
         // Codes work once.
-        let again = try await world.run(["login", "--code", "pasted-code-1"])
+        let again = try await world.pasteLogin(code: "pasted-code-1")
         #expect(again.status == 1)
         #expect(again.stderr.contains("did not accept the authorisation code"), "\(again.stderr)")
 
@@ -165,12 +185,12 @@ func fileMode(_ path: String) throws -> Int {
         let world = try await StravaWorld()
         defer { Task { await world.stop() } }
         await world.server.authorize(code: "c0de")
-        let r = try await world.run(["login", "--code", "http://localhost/exchange_token?state=&code=c0de&scope=read,activity:read"])
+        let r = try await world.pasteLogin(query: "code=c0de&scope=read,activity:read")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("profile:read_all"))
         #expect(r.stderr.contains("activity:read_all"))
         #expect(r.stderr.contains("bikecheck login --force"))
-        let denied = try await world.run(["login", "--code", "http://localhost/exchange_token?state=&error=access_denied"])
+        let denied = try await world.pasteLogin(query: "error=access_denied")
         #expect(denied.status == 1)
         #expect(denied.stderr.contains("access was denied"))
     }

@@ -117,7 +117,7 @@ import Testing
         let code = "one-time-code-5f4e3d"
         await world.server.authorize(code: code)
         world.server.hostile.arm(.echo(status: 400), on: "/oauth/token")
-        let login = try await world.run(["login", "--code", code])
+        let login = try await world.pasteLogin(code: code)
         #expect(login.status == 1)
         #expect(login.stderr.contains("did not accept the authorisation code (cannot process request: body client_id=424242&client_secret=[redacted]&code=[redacted]&grant_type=authorization_code"), "\(login.stderr)")
         #expect(!login.stderr.contains(code))

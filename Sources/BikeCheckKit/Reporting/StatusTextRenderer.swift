@@ -1,30 +1,41 @@
 import Diagnostics
 /// Renders a status report as an aligned table per bike, most urgent first.
+///
+/// With a `width` (a terminal's columns), no line is longer: a row's task and dates wrap at
+/// spaces onto lines indented under the task (or by four spaces when the columns before the task
+/// leave too little room). Without one, each row is one line, for pipes and files.
 public struct StatusTextRenderer: Sendable {
     public var colored: Bool
+    public var width: Int?
 
-    public init(colored: Bool = false) { self.colored = colored }
+    public init(colored: Bool = false, width: Int? = nil) {
+        self.colored = colored
+        self.width = width.map { max(20, $0) }
+    }
 
     public func render(_ report: StatusReport) -> TerminalText {
         var counts: [IntervalState: Int] = [:]
         for bike in report.bikes { for i in bike.intervals { counts[i.state, default: 0] += 1 } }
         var out: TerminalText = "As of \(report.asOf): \(counts[.overdue] ?? 0) overdue, \(counts[.dueSoon] ?? 0) due soon, \(counts[.ok] ?? 0) ok\n"
         for bike in report.bikes {
-            out += "\n" + paint("\(bike.id) · \(bike.name)", "1") + (bike.retired.map { " (retired \($0))" } ?? "") + "\n"
+            let title: TerminalText = "\(bike.id) · \(bike.name)" + (bike.retired.map { " (retired \($0))" } ?? "")
+            out += "\n" + fit([title], after: "", indent: 2, paintingFirst: "1")
             if bike.intervals.isEmpty {
-                out += "  no intervals: add a template or intervals to bikes/\(bike.id).yaml\n"
+                out += fit(["no intervals: add a template or intervals to bikes/\(bike.id).yaml"], after: "  ", indent: 4)
                 continue
             }
             let rows = bike.intervals.map(row)
             let widths = (0..<rows[0].count).map { c in rows.map { $0[c].string.count }.max() ?? 0 }
             for (interval, cells) in zip(bike.intervals, rows) {
-                var line: TerminalText = "  "
-                for (c, cell) in cells.enumerated() {
-                    let last = c == cells.count - 1
-                    let padded = last ? cell : c == 2 || c == 3 ? leftPad(cell, widths[c]) : rightPad(cell, widths[c])
-                    line += (c == 0 ? paint(padded, color(interval.state)) : padded) + (last ? "" : "  ")
+                // State, id, progress and amount are aligned columns; task and dates may wrap.
+                var prefix: TerminalText = "  "
+                var plainCount = 2
+                for c in 0..<4 {
+                    let padded = c == 2 || c == 3 ? leftPad(cells[c], widths[c]) : rightPad(cells[c], widths[c])
+                    prefix += (c == 0 ? paint(padded, color(interval.state)) : padded) + "  "
+                    plainCount += padded.string.count + 2
                 }
-                out += line.trimmingTrailingSpaces() + "\n"
+                out += fit(Array(cells[4...]), after: prefix, prefixCount: plainCount)
             }
         }
         return out
@@ -43,6 +54,60 @@ public struct StatusTextRenderer: Sendable {
         if let since = i.since { when.append("since \(since)") } else { when.append("never done") }
         if let due = i.due { when.append("due ~\(due)") }
         return [state, "\(i.id)", "\(Int((i.progress * 100).rounded(.down)))%", amount, "\(i.task)", "\(when.joined(separator: ", "))"]
+    }
+
+    /// `prefix` then the segments, two spaces apart, as one line; with a width, wrapped at spaces
+    /// so no line is longer, a segment that fits on a line of its own kept whole. Continuation lines are indented under the segments, or by `indent`
+    /// when fewer than 24 columns would be left for them. A word longer than a line is cut.
+    private func fit(_ segments: [TerminalText], after prefix: TerminalText, prefixCount: Int? = nil, indent: Int = 4,
+                     paintingFirst style: StaticString? = nil) -> TerminalText {
+        let prefixCount = prefixCount ?? prefix.string.count
+        let texts = segments.map(\.string).filter { !$0.isEmpty }
+        let whole = texts.joined(separator: "  ")
+        func painted(_ text: String) -> TerminalText {
+            let t = TerminalText(stringLiteral: text)
+            return style.map { paint(t, $0) } ?? t
+        }
+        guard let width, prefixCount + whole.count > width else {
+            return TerminalText(stringLiteral: (prefix + painted(whole)).string.trimmingTrailingSpaces()) + "\n"
+        }
+        let hanging = width - prefixCount >= 24 ? prefixCount : indent
+        var lines: [String] = []
+        // Too little room after the prefix: the first line holds the prefix alone.
+        if hanging != prefixCount { lines.append("") }
+        var current = ""
+        // The room on the line being filled: after the prefix on the first, after the indent below.
+        func room() -> Int { width - (lines.isEmpty ? prefixCount : hanging) }
+        func add(_ word: String, separator: String) {
+            if !current.isEmpty {
+                if current.count + separator.count + word.count <= room() {
+                    current += separator + word
+                    return
+                }
+                lines.append(current)
+            }
+            var word = Substring(word)
+            while word.count > room() {
+                let r = room()
+                lines.append(String(word.prefix(r)))
+                word = word.dropFirst(r)
+            }
+            current = String(word)
+        }
+        for text in texts {
+            // A segment that fits on a line of its own is not broken.
+            if !current.isEmpty, current.count + 2 + text.count > room(), text.count <= width - hanging {
+                lines.append(current)
+                current = ""
+            }
+            for (k, word) in text.split(separator: " ").enumerated() {
+                add(String(word), separator: k == 0 ? "  " : " ")
+            }
+        }
+        lines.append(current)
+        var out: TerminalText = lines[0].isEmpty ? prefix.trimmingTrailingSpaces() : prefix + painted(lines[0])
+        for line in lines.dropFirst() { out += "\n" + .spaces(hanging) + painted(line) }
+        return out + "\n"
     }
 
     private func format(_ v: Double) -> String {
@@ -65,9 +130,13 @@ public struct StatusTextRenderer: Sendable {
 }
 
 extension TerminalText {
-    func trimmingTrailingSpaces() -> TerminalText {
-        var s = Substring(string)
+    func trimmingTrailingSpaces() -> TerminalText { TerminalText(stringLiteral: string.trimmingTrailingSpaces()) }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = Substring(self)
         while s.last == " " { s = s.dropLast() }
-        return TerminalText(stringLiteral: String(s))
+        return String(s)
     }
 }

@@ -21,9 +21,7 @@ public struct WriteContext: Sendable {
     func bike(_ id: String) throws(WriteFailure) -> ResolvedBike {
         if let file = bikeFile(id) { try requireClean(file) }
         if let bike = garage.bike(BikeID(id)) { return bike }
-        let ids = garage.bikes.map(\.bike.id.rawValue)
-        let hint = closest(to: id, in: ids).map { "; did you mean '\($0)'?" } ?? ""
-        throw .usage("no bike '\(id)'\(hint)", help: ids.isEmpty ? "add one with 'bikecheck bike add ID --name NAME'" : "bikes: \(ids.joined(separator: ", "))")
+        throw garage.noBike(id)
     }
 
     /// The template with this id, or a usage error that suggests the nearest one (shared by

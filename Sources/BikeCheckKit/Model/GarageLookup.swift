@@ -1,0 +1,31 @@
+import Foundation
+
+/// Questions every command asks of a loaded garage, answered in one place.
+extension Garage {
+    /// Whether `bikes/ID.yaml` (or `.yml`) exists, whether or not it loaded.
+    public func hasBikeFile(_ id: String) -> Bool {
+        ["yaml", "yml"].contains { FileManager.default.fileExists(atPath: root + "/bikes/\(id).\($0)") }
+    }
+
+    /// The usage error for a bike id the garage has no bike of: "no bike 'x'; did you mean 'y'?",
+    /// with the bikes there are (or how to add one).
+    public func noBike(_ id: String) -> WriteFailure {
+        let ids = bikes.map(\.bike.id.rawValue)
+        let hint = likelyMeant(id, among: ids).map { "; did you mean '\($0)'?" } ?? ""
+        return .usage("no bike '\(id)'\(hint)", help: ids.isEmpty ? "add one with 'bikecheck bike add ID --name NAME'" : "bikes: \(ids.joined(separator: ", "))")
+    }
+
+    /// Which bike each Strava gear id belongs to: gear id → bike id.
+    public var bikeIDsByGearID: [String: String] {
+        var out: [String: String] = [:]
+        for resolved in bikes {
+            if let gear = resolved.bike.strava?.value { out[gear] = resolved.bike.id.rawValue }
+        }
+        return out
+    }
+
+    /// The bikes that use a template, by id, in the garage's order.
+    public func bikes(using template: TemplateID) -> [String] {
+        bikes.filter { $0.bike.templates.contains { $0.value == template } }.map(\.bike.id.rawValue)
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import BikeCheckKit
+
+/// Shell completion of the garage's names (see `CompletionCandidates`), for the arguments and
+/// options that take them.
+enum Completions {
+    /// Options that take a value, so the word after one is not an argument.
+    static let valueOptions: Set<String> = ["--garage", "--format", "--color", "--as-of", "--date", "--cost", "--note",
+                                            "--name", "--strava", "--bought", "--template", "--time", "--distance", "--sport", "--as"]
+
+    static let bikes = CompletionKind.custom { words, _, prefix in CompletionCandidates(words: words, prefix: prefix).bikes }
+    static let templates = CompletionKind.custom { words, _, prefix in CompletionCandidates(words: words, prefix: prefix).templates }
+    /// The intervals of the bike named after `done` (all bikes' when none is yet).
+    static let doneIntervals = CompletionKind.custom { words, _, prefix in
+        let candidates = CompletionCandidates(words: words, prefix: prefix)
+        return candidates.intervals(of: candidates.firstArgument(after: "done", valueOptions: valueOptions))
+    }
+}

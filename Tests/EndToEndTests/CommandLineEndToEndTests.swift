@@ -1,0 +1,142 @@
+import BikeCheckKit
+import Foundation
+import TestSupport
+import Testing
+
+/// The command line itself: which words are commands, where options may go, how usage errors look.
+@Suite struct CommandLineEndToEndTests {
+    @Test(arguments: [
+        (["stauts"], "stauts", "status"),
+        (["valdiate"], "valdiate", "validate"),
+        (["bikes", "list"], "bikes", "bike"),
+        (["bike", "lst"], "lst", "list"),
+        (["help", "stauts"], "stauts", "status"),
+    ])
+    func aMistypedCommandNamesTheNearestOneInsteadOfLookingForABike(arguments: [String], typed: String, meant: String) throws {
+        let garage = try TempGarage(copying: true)
+        let r = try garage.run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix("error: "), "\(r.stderr)")
+        #expect(r.stderr.contains("has no command '\(typed)'; did you mean '\(meant)'?"), "\(r.stderr)")
+        #expect(r.stderr.contains("\n  help: commands of 'bikecheck"), "\(r.stderr)")
+        #expect(!r.stderr.contains("no bike"), "\(r.stderr)")
+    }
+
+    @Test func aBikeWithoutACommandIsAUsageErrorThatShowsHowToAskForItsStatus() throws {
+        let garage = try TempGarage(copying: true)
+        let r = try garage.run(["grail"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("'bikecheck' has no command 'grail'\n"), "\(r.stderr)")
+        #expect(r.stderr.contains("a bike's status: 'bikecheck status grail'"), "\(r.stderr)")
+        let status = try garage.run(["status", "grail", "--as-of", "2026-11-15"])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("\ngrail · "))
+    }
+
+    @Test func globalOptionsMayComeBeforeTheCommand() throws {
+        let before = try runBikecheck(["--garage", exampleGarage.path, "status", "--as-of", "2026-11-15"], in: repositoryRoot)
+        let after = try runBikecheck(["status", "--garage", exampleGarage.path, "--as-of", "2026-11-15"], in: repositoryRoot)
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(before.stdout == after.stdout)
+        #expect(before.stdout.contains("\ngrail · "))
+        let json = try runBikecheck(["--format=json", "--garage", exampleGarage.path, "bike", "list"], in: repositoryRoot)
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.hasPrefix("["), "\(json.stdout)")
+        // No command at all is still status, options included.
+        let bare = try runBikecheck(["--garage", exampleGarage.path, "--as-of", "2026-11-15"], in: repositoryRoot)
+        #expect(bare.status == 0, "\(bare.stderr)")
+        #expect(bare.stdout == after.stdout)
+    }
+
+    @Test(arguments: [
+        (["done"], "error: missing expected argument '<bike>'"),
+        (["--format", "yaml", "status"], "error: the value 'yaml' is invalid for '--format <format>'"),
+        (["status", "--bogus"], "error: unknown option '--bogus'"),
+        (["done", "grail", "chain-lube", "--date", "2026-13-01"], "error: the value '2026-13-01' is invalid for '--date <date>'"),
+    ])
+    func usageErrorsFromTheParserSpeakInBikechecksStyleAndExitTwo(arguments: [String], first: String) throws {
+        let garage = try TempGarage(copying: true)
+        let r = try garage.run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix(first), "\(r.stderr)")
+        for capitalised in ["Error:", "Help:", "Usage:", "See '"] {
+            #expect(!r.stderr.contains(capitalised), "\(r.stderr)")
+        }
+        #expect(r.stderr.contains("\n  usage: bikecheck "), "\(r.stderr)")
+        #expect(r.stderr.contains("\n  help: see 'bikecheck "), "\(r.stderr)")
+    }
+
+    @Test func versionIsTheConstantAndTheChangelogsTopEntry() throws {
+        let r = try runBikecheck(["--version"], in: repositoryRoot)
+        #expect(r.status == 0)
+        #expect(r.stdout == bikecheckVersion + "\n")
+        let changelog = try String(contentsOf: repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let top = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") })
+        #expect(top.contains("[\(bikecheckVersion)]"), "CHANGELOG's top entry is '\(top)'")
+    }
+}
+
+/// Shell completion through the real binary, as the generated scripts call it.
+@Suite struct CompletionEndToEndTests {
+    /// What the shell scripts run for a custom completion: `bikecheck ---completion COMMAND… --
+    /// ARGUMENT INDEX CURSOR WORDS…`.
+    func complete(_ command: [String], _ argument: String, words: [String], in directory: URL, environment: [String: String] = [:]) throws -> CommandResult {
+        let last = words.last ?? ""
+        return try runBikecheck(["---completion"] + command + ["--", argument, String(words.count - 1), String(last.count)] + words,
+                                in: directory, environment: environment)
+    }
+
+    @Test func theScriptsAskTheBinaryForTheGaragesNames() throws {
+        let garage = try TempGarage(copying: true)
+        let intervals = try complete(["done"], "positional@1", words: ["bikecheck", "done", "stumpy", "fork"], in: garage.root)
+        #expect(intervals.status == 0)
+        #expect(intervals.stdout == "fork-full\nfork-lowers\n", "\(intervals.stdout)\(intervals.stderr)")
+        let bikes = try complete(["done"], "positional@0", words: ["bikecheck", "done", "g"], in: garage.root)
+        #expect(bikes.stdout == "grail\n")
+        // --garage on the command line, from a folder with no garage.
+        let templates = try complete(["template", "apply"], "positional@0",
+                                     words: ["bikecheck", "template", "apply", "--garage", garage.path, "t"], in: repositoryRoot)
+        #expect(templates.stdout == "tubeless\n", "\(templates.stdout)\(templates.stderr)")
+        let option = try complete(["bike", "add"], "--template", words: ["bikecheck", "bike", "add", "x", "--template", "fox"], in: garage.root)
+        #expect(option.stdout == "fox-36\nfox-float-x\n", "\(option.stdout)\(option.stderr)")
+        // A broken file does not stop bike names; nothing is printed to the prompt.
+        try garage.write("bikes/grail.yaml", "name: [\n")
+        let broken = try complete(["status"], "positional@0", words: ["bikecheck", "status", ""], in: garage.root)
+        #expect(broken.stdout == "charger\ngrail\nstumpy\ntarmac\n")
+        #expect(broken.stderr.isEmpty)
+        let nowhere = try TemporaryFolder()
+        let none = try complete(["status"], "positional@0", words: ["bikecheck", "status", ""], in: nowhere.url)
+        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.isEmpty)
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func theGeneratedScriptsCallTheCustomCompletions(shell: String) throws {
+        let r = try runBikecheck(["--generate-completion-script", shell], in: repositoryRoot)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("---completion done -- positional@1"), "\(shell)")
+    }
+}
+
+/// scripts/install with a built binary and no man pages (the full run builds in release and runs
+/// the generate-manual plugin: minutes, so not here).
+@Suite struct InstallScriptTests {
+    @Test func installPutsTheBinaryAndTheCompletionsUnderThePrefix() throws {
+        let prefix = try TemporaryFolder()
+        let r = try runProcess(repositoryRoot.appendingPathComponent("scripts/install"), ["--no-man", "--binary", bikecheckBinary.path],
+                               in: repositoryRoot, environment: ["PREFIX": prefix.url.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let installed = prefix.url.appendingPathComponent("bin/bikecheck")
+        let version = try runProcess(installed, ["--version"], in: prefix.url)
+        #expect(version.stdout == bikecheckVersion + "\n")
+        for (shell, path) in [("bash", "share/bash-completion/completions/bikecheck"), ("zsh", "share/zsh/site-functions/_bikecheck"),
+                              ("fish", "share/fish/vendor_completions.d/bikecheck.fish")] {
+            let script = try String(contentsOf: prefix.url.appendingPathComponent(path), encoding: .utf8)
+            #expect(script.contains("---completion done -- positional@1"), "\(shell)")
+        }
+        let bad = try runProcess(repositoryRoot.appendingPathComponent("scripts/install"), ["--bogus"], in: repositoryRoot,
+                                 environment: ["PREFIX": prefix.url.path])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("error: unknown option '--bogus'\n  help: "))
+    }
+}
