@@ -141,6 +141,16 @@ import Testing
         expectSameAnswer(result, expected(other))
     }
 
+    @Test func theIndexOfAMonthFileThatIsGoneIsRemoved() throws {
+        let folder = try garage()
+        _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        try FileManager.default.removeItem(atPath: folder.url.path + "/activities/2026-03.json")
+        let result = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(result.indexed == 2)
+        #expect(!FileManager.default.fileExists(atPath: indexFile(folder, "2026-03")))
+        #expect(FileManager.default.fileExists(atPath: indexFile(folder, "2026-02")))
+    }
+
     @Test func recordsThatTheReaderCannotProduceAreRefusedEvenWithAGoodChecksum() throws {
         let folder = try garage()
         let path = folder.url.path + "/activities/2026-01.json"

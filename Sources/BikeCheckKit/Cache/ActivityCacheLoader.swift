@@ -36,6 +36,7 @@ public enum ActivityCacheLoader {
         }
         var result = SummaryResult(summaries: ActivitySummaries(), diagnostics: [], sources: [:])
         result.indexed = files.reduce(0) { $0 + ($1.fromIndex ? 1 : 0) }
+        activityIndex?.prune(keeping: Set(files.map(\.name)))
         result.summaries.records.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
         // Each file numbers its own strings; renumber them into one list of distinct Strings.
         var index: [String: Int32] = [:]

@@ -109,6 +109,14 @@ struct ActivityIndex: @unchecked Sendable {
         return file
     }
 
+    /// Removes the index files of month files that are gone (`names`: the cache files there are).
+    func prune(keeping names: Set<String>) {
+        guard let directory, let present = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for file in present where file.hasSuffix(".idx") && !file.hasPrefix(".") && !names.contains(String(file.dropLast(4))) {
+            unlink(directory + "/" + file)
+        }
+    }
+
     func path(_ name: String) -> String? { directory.map { $0 + "/" + name + ".idx" } }
 
     /// The entry for cache file `name` in the version `key`, or nil when there is none that can
