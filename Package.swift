@@ -29,8 +29,10 @@ let package = Package(
         .target(name: "LocatedYAML", dependencies: ["CYAML", "Diagnostics"]),
         // The garage: model, loading pipeline, activity cache, status.
         .target(name: "BikeCheckKit", dependencies: ["LocatedYAML", "Diagnostics"]),
-        // libcurl's easy API behind one non-variadic C function (Debian: libcurl4-openssl-dev).
-        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
+        // libcurl's easy API behind one non-variadic C function (Debian: libcurl4-openssl-dev for
+        // the headers). libcurl is loaded with dlopen on first use, not linked, so commands that
+        // do not talk to Strava do not load it and its ~30 dependencies.
+        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Strava: OAuth tokens, the API client, sync into the activity cache, archive import.
         .target(
             name: "StravaKit",

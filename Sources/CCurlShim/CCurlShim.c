@@ -1,12 +1,76 @@
 #include "CCurlShim.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-static void global_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
+// libcurl is loaded with dlopen on a session's first use, not linked: bikecheck's commands that
+// never talk to Strava then start without libcurl and the ~30 libraries it pulls in (its
+// headers are still used at build time, for the option numbers and types).
+#ifdef __APPLE__
+#define BC_DEFAULT_LIBCURL "libcurl.4.dylib"
+#else
+#define BC_DEFAULT_LIBCURL "libcurl.so.4"
+#endif
+
+// The libcurl functions the shim uses, looked up by name.
+typedef struct bc_curl_api {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    void (*easy_reset)(CURL *);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_perform)(CURL *);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    const char *(*easy_strerror)(CURLcode);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+} bc_curl_api;
+
+typedef struct bc_session {
+    bc_curl_api api;
+    void *library;          // the dlopen handle, NULL when libcurl could not be loaded
+    CURL *curl;
+    char load_error[200];   // why it could not be loaded
+} bc_session;
+
+static pthread_mutex_t global_lock = PTHREAD_MUTEX_INITIALIZER;
+static int global_done = 0;
+
+// Loads `name` into the session's table; 0 and a message in load_error when it cannot.
+static int load_library(bc_session *s, const char *name) {
+    s->library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!s->library) {
+        const char *why = dlerror();
+        snprintf(s->load_error, sizeof s->load_error, "%s", why ? why : name);
+        return 0;
+    }
+    struct { const char *symbol; void **slot; } table[] = {
+        {"curl_global_init", (void **)&s->api.global_init},
+        {"curl_easy_init", (void **)&s->api.easy_init},
+        {"curl_easy_cleanup", (void **)&s->api.easy_cleanup},
+        {"curl_easy_reset", (void **)&s->api.easy_reset},
+        {"curl_easy_setopt", (void **)&s->api.easy_setopt},
+        {"curl_easy_perform", (void **)&s->api.easy_perform},
+        {"curl_easy_getinfo", (void **)&s->api.easy_getinfo},
+        {"curl_easy_strerror", (void **)&s->api.easy_strerror},
+        {"curl_slist_append", (void **)&s->api.slist_append},
+        {"curl_slist_free_all", (void **)&s->api.slist_free_all},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        *table[i].slot = dlsym(s->library, table[i].symbol);
+        if (!*table[i].slot) {
+            snprintf(s->load_error, sizeof s->load_error, "%s has no function %s", name, table[i].symbol);
+            dlclose(s->library);
+            s->library = NULL;
+            return 0;
+        }
+    }
+    return 1;
+}
 
 typedef struct buffer {
     uint8_t *bytes;
@@ -46,13 +110,26 @@ static size_t on_header(char *data, size_t size, size_t count, void *context) {
     return buffer_append(b, data, n) ? n : 0;
 }
 
-void *bc_http_session_new(void) {
-    pthread_once(&global_once, global_init);
-    return curl_easy_init();
+void *bc_http_session_new(const char *library) {
+    bc_session *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    if (!load_library(s, library ? library : BC_DEFAULT_LIBCURL)) return s;
+    pthread_mutex_lock(&global_lock);
+    if (!global_done) {
+        s->api.global_init(CURL_GLOBAL_DEFAULT);
+        global_done = 1;
+    }
+    pthread_mutex_unlock(&global_lock);
+    s->curl = s->api.easy_init();
+    return s;
 }
 
 void bc_http_session_free(void *session) {
-    if (session) curl_easy_cleanup((CURL *)session);
+    bc_session *s = session;
+    if (!s) return;
+    if (s->curl) s->api.easy_cleanup(s->curl);
+    // The library stays loaded: libcurl's global state must not be unloaded under it.
+    free(s);
 }
 
 void bc_http_reply_free(bc_http_reply *reply) {
@@ -101,68 +178,75 @@ static int classify(CURLcode code, const buffer *body, const buffer *headers, in
 
 void bc_http_perform(void *session, const bc_http_request *request, bc_http_reply *reply) {
     memset(reply, 0, sizeof *reply);
-    CURL *curl = session;
+    bc_session *s = session;
+    if (!s || !s->library) {
+        reply->failure = BC_HTTP_NO_LIBRARY;
+        snprintf(reply->message, sizeof reply->message, "%s", s ? s->load_error : "out of memory");
+        return;
+    }
+    CURL *curl = s->curl;
     if (!curl) {
         reply->failure = BC_HTTP_OTHER;
         strcpy(reply->message, "libcurl could not be initialised");
         return;
     }
-    curl_easy_reset(curl);  // keeps live connections and the DNS cache
+    const bc_curl_api *api = &s->api;
+    api->easy_reset(curl);  // keeps live connections and the DNS cache
 
     buffer body = {0}, headers = {0};
     body.limit = request->max_body_bytes;
     headers.limit = request->max_header_bytes;
     char error[CURL_ERROR_SIZE] = {0};
     struct curl_slist *list = NULL;
-    for (size_t i = 0; i < request->header_count; i++) list = curl_slist_append(list, request->headers[i]);
+    for (size_t i = 0; i < request->header_count; i++) list = api->slist_append(list, request->headers[i]);
     // No "Expect: 100-continue" round trip for larger bodies.
-    list = curl_slist_append(list, "Expect:");
+    list = api->slist_append(list, "Expect:");
 
-    curl_easy_setopt(curl, CURLOPT_URL, request->url);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");  // every encoding libcurl can decode
-    curl_easy_setopt(curl, CURLOPT_USERAGENT, "bikecheck");
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, request->total_timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, request->low_speed_seconds);
-    curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)request->max_body_bytes);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &headers);
+    api->easy_setopt(curl, CURLOPT_URL, request->url);
+    api->easy_setopt(curl, CURLOPT_HTTPHEADER, list);
+    api->easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
+    api->easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    api->easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    api->easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    api->easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    api->easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");  // every encoding libcurl can decode
+    api->easy_setopt(curl, CURLOPT_USERAGENT, "bikecheck");
+    api->easy_setopt(curl, CURLOPT_TIMEOUT_MS, request->total_timeout_ms);
+    api->easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
+    api->easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    api->easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, request->low_speed_seconds);
+    api->easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)request->max_body_bytes);
+    api->easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    api->easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+    api->easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    api->easy_setopt(curl, CURLOPT_HEADERDATA, &headers);
     if (strcmp(request->method, "GET") == 0) {
-        curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+        api->easy_setopt(curl, CURLOPT_HTTPGET, 1L);
     } else if (strcmp(request->method, "POST") == 0) {
-        curl_easy_setopt(curl, CURLOPT_POST, 1L);
+        api->easy_setopt(curl, CURLOPT_POST, 1L);
     } else {
-        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request->method);
+        api->easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request->method);
     }
     if (request->body) {
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, (const char *)request->body);
+        api->easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
+        api->easy_setopt(curl, CURLOPT_POSTFIELDS, (const char *)request->body);
     } else if (strcmp(request->method, "POST") == 0) {
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
+        api->easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
+        api->easy_setopt(curl, CURLOPT_POSTFIELDS, "");
     }
 
-    CURLcode code = curl_easy_perform(curl);
+    CURLcode code = api->easy_perform(curl);
 
     long status = 0, os_errno = 0;
     curl_off_t connect_time = 0, pretransfer_time = 0, total_time = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    curl_easy_getinfo(curl, CURLINFO_OS_ERRNO, &os_errno);
-    curl_easy_getinfo(curl, CURLINFO_CONNECT_TIME_T, &connect_time);
-    curl_easy_getinfo(curl, CURLINFO_PRETRANSFER_TIME_T, &pretransfer_time);
-    curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME_T, &total_time);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, NULL);
-    curl_slist_free_all(list);
+    api->easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    api->easy_getinfo(curl, CURLINFO_OS_ERRNO, &os_errno);
+    api->easy_getinfo(curl, CURLINFO_CONNECT_TIME_T, &connect_time);
+    api->easy_getinfo(curl, CURLINFO_PRETRANSFER_TIME_T, &pretransfer_time);
+    api->easy_getinfo(curl, CURLINFO_TOTAL_TIME_T, &total_time);
+    api->easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
+    api->easy_setopt(curl, CURLOPT_ERRORBUFFER, NULL);
+    api->slist_free_all(list);
 
     reply->curl_code = (int)code;
     reply->os_errno = (int)os_errno;
@@ -171,7 +255,7 @@ void bc_http_perform(void *session, const bc_http_request *request, bc_http_repl
     reply->request_sent = code == CURLE_OK || (pretransfer_time > 0 && reply->failure != BC_HTTP_UNRESOLVED &&
                                                 reply->failure != BC_HTTP_UNREACHABLE);
     if (code != CURLE_OK) {
-        const char *text = error[0] ? error : curl_easy_strerror(code);
+        const char *text = error[0] ? error : api->easy_strerror(code);
         strncpy(reply->message, text, sizeof reply->message - 1);
         free(body.bytes);
         free(headers.bytes);

@@ -97,9 +97,10 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     private let session: UnsafeMutableRawPointer?
     private let lock = NSLock()
 
-    public init(limits: Limits = Limits()) {
+    /// `library` names the libcurl to load (tests name a missing one); nil is the system's.
+    public init(limits: Limits = Limits(), library: String? = nil) {
         self.limits = limits
-        session = bc_http_session_new()
+        session = library.map { bc_http_session_new($0) } ?? bc_http_session_new(nil)
     }
 
     deinit { bc_http_session_free(session) }
@@ -182,6 +183,9 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             return .init(kind: .other, requestSent: sent, description: "the answer from '\(place)' could not be decoded (\(words))")
         case BC_HTTP_TLS:
             return .init(kind: .tls, requestSent: false, description: "no secure connection to '\(place)' (\(words))")
+        case BC_HTTP_NO_LIBRARY:
+            return .init(kind: .other, requestSent: false,
+                         description: "bikecheck needs libcurl to talk to Strava and cannot load it (\(words)); install libcurl 4 (Debian: 'apt-get install libcurl4')")
         case BC_HTTP_BAD_URL:
             return .init(kind: .unsupported, requestSent: false, description: "'\(url.absoluteString)' is not an http or https address")
         default:

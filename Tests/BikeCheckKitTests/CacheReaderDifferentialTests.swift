@@ -13,16 +13,25 @@ import Testing
     @Test(arguments: ["2026-01-15", "2026-06-30", "2026-11-15"])
     func statusFromSummariesEqualsStatusFromWholeActivitiesOnTheExampleGarage(_ asOf: String) throws {
         let day = try #require(Day(asOf))
-        let full = GarageLoader.load(at: Self.exampleGarage, options: .init(activities: .full))
-        let summarised = GarageLoader.load(at: Self.exampleGarage, options: .init(activities: .summaries))
+        // A copy: the summaries make the activity index in the garage's .bikecheck/.
+        let folder = try TemporaryFolder()
+        for item in try FileManager.default.contentsOfDirectory(atPath: Self.exampleGarage) where item != ".bikecheck" {
+            try FileManager.default.copyItem(atPath: Self.exampleGarage + "/" + item, toPath: folder.url.path + "/" + item)
+        }
+        Thread.sleep(forTimeInterval: 0.07)  // settled files can be indexed
+        let full = GarageLoader.load(at: folder.url.path, options: .init(activities: .full))
         #expect(!full.activities.isEmpty)
-        #expect(full.diagnostics.map(\.message) == summarised.diagnostics.map(\.message))
         // Every bike, retired ones too, so no bike escapes the comparison.
         let all = full.garage.bikes.map(\.bike.id)
         let viaActivities = StatusPlanner(asOf: day).plan(full.garage, activities: full.activities, only: all)
-        let viaSummaries = StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: all)
-        #expect(viaSummaries == viaActivities)
-        #expect(viaSummaries.bikes.contains { $0.intervals.contains { $0.usage.rides > 0 } }, "the example garage's rides count somewhere")
+        for pass in ["cold", "warm"] {
+            let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
+            #expect(full.diagnostics.map(\.message) == summarised.diagnostics.map(\.message), "index \(pass)")
+            let viaSummaries = StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: all)
+            #expect(viaSummaries == viaActivities, "index \(pass)")
+            #expect(viaSummaries.bikes.contains { $0.intervals.contains { $0.usage.rides > 0 } }, "the example garage's rides count somewhere")
+        }
+        #expect(ActivityCacheLoader.loadSummaries(root: folder.url.path).indexed > 0, "the warm pass read the index")
     }
 
     @Test func statusFromSummariesEqualsStatusFromWholeActivitiesOnAGeneratedGarage() throws {
@@ -36,16 +45,21 @@ import Testing
         python.waitUntilExit()
         try #require(python.terminationStatus == 0)
 
+        Thread.sleep(forTimeInterval: 0.07)  // settled files can be indexed
         let full = GarageLoader.load(at: folder.url.path, options: .init(activities: .full))
-        let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
         #expect(full.activities.count == 2000)
-        #expect(summarised.activitySummaries.records.count == 2000)
         let all = full.garage.bikes.map(\.bike.id)
-        for asOf in ["2025-03-01", "2026-01-01"] {
-            let day = try #require(Day(asOf))
-            #expect(StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: all)
-                == StatusPlanner(asOf: day).plan(full.garage, activities: full.activities, only: all), "as of \(asOf)")
+        for pass in ["cold", "warm"] {
+            let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
+            #expect(summarised.activitySummaries.records.count == 2000)
+            for asOf in ["2025-03-01", "2026-01-01"] {
+                let day = try #require(Day(asOf))
+                #expect(StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: all)
+                    == StatusPlanner(asOf: day).plan(full.garage, activities: full.activities, only: all), "as of \(asOf), index \(pass)")
+            }
         }
+        let months = try FileManager.default.contentsOfDirectory(atPath: folder.url.path + "/activities").filter { $0.hasSuffix(".json") }.count
+        #expect(ActivityCacheLoader.loadSummaries(root: folder.url.path).indexed == months, "the warm pass read the index")
     }
 
     /// Mutates real cache files a thousand ways (seeded) and compares the hand-written reader with

@@ -147,4 +147,16 @@ import Glibc
         #expect(client.requestCount == 1)
         #expect(error?.description == "cannot reach Strava: no network, or the name '\(host)' cannot be resolved")
     }
+
+    @Test func aMissingLibcurlIsAPlainErrorOnFirstUseNotACrashAtStartUp() throws {
+        // libcurl is loaded on a transport's first use (dlopen): without it, only Strava
+        // commands fail, and they say what is missing.
+        let transport = CurlTransport(library: "libcurl-that-is-not-installed.so.4")
+        let error = #expect(throws: HTTPTransportError.self) {
+            try transport.send(HTTPRequestSpec(method: "GET", url: URL(string: "http://127.0.0.1:9/")!))
+        }
+        #expect(error?.requestSent == false)
+        #expect(error?.description.hasPrefix("bikecheck needs libcurl to talk to Strava and cannot load it (") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("libcurl-that-is-not-installed.so.4") == true)
+    }
 }

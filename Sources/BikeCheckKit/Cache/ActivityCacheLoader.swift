@@ -14,6 +14,8 @@ public enum ActivityCacheLoader {
         public var summaries: ActivitySummaries
         public var diagnostics: [Diagnostic]
         public var sources: [String: SourceText]
+        /// How many month files were answered from the activity index rather than their JSON.
+        public var indexed = 0
     }
 
     public static func load(root: String) -> Result {
@@ -24,9 +26,17 @@ public enum ActivityCacheLoader {
         return result
     }
 
-    public static func loadSummaries(root: String) -> SummaryResult {
-        let files = read(root: root, SummaryBuilder.self)
+    /// `index: true` reads month files through the derived index (`ActivityIndex`), making it
+    /// as needed: the same answer, from fixed-size records instead of JSON when it is warm.
+    public static func loadSummaries(root: String, index: Bool = true) -> SummaryResult {
+        let activityIndex = index ? ActivityIndex(root: root) : nil
+        let files = read(root: root, SummaryBuilder.self) { name, path, named, read in
+            guard let activityIndex, named else { return read() }
+            return activityIndex.file(name, path: path, read)
+        }
         var result = SummaryResult(summaries: ActivitySummaries(), diagnostics: [], sources: [:])
+        result.indexed = files.reduce(0) { $0 + ($1.fromIndex ? 1 : 0) }
+        activityIndex?.prune(keeping: Set(files.map(\.name)))
         result.summaries.records.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
         // Each file numbers its own strings; renumber them into one list of distinct Strings.
         var index: [String: Int32] = [:]
@@ -61,10 +71,16 @@ public enum ActivityCacheLoader {
         var named = false
         var misplaced = 0
         var unsorted = false
+        /// Read from the activity index, not the JSON.
+        var fromIndex = false
     }
 
-    /// Reads and decodes every cache file, sorted by name.
-    static func read<Builder: ActivityRecordBuilder>(root: String, _: Builder.Type) -> [File<Builder>] {
+    /// Reads and decodes every cache file, sorted by name. `through` may answer a file another way
+    /// (name, path, whether named after a month, and the reading it stands in for).
+    static func read<Builder: ActivityRecordBuilder>(
+        root: String, _: Builder.Type,
+        through: ((String, String, Bool, () -> File<Builder>) -> File<Builder>)? = nil
+    ) -> [File<Builder>] {
         let directory = root + "/activities"
         let boundary = GarageBoundary(root: root)
         // A cache folder that links outside the garage is not listed, let alone read.
@@ -87,18 +103,22 @@ public enum ActivityCacheLoader {
                 file.diagnostics = [GarageBoundary.outsideDiagnostic(relative)]
                 return file
             }
-            let read: Void? = withFileBytes(path) { buffer in
-                var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: file.named ? month : nil)
-                (file.records, file.diagnostics) = reader.readFile()
-                file.strings = reader.builder.strings
-                file.misplaced = reader.misplaced
-                file.unsorted = reader.unsorted
-                if !file.diagnostics.isEmpty { file.source = reader.source ?? SourceText(path: relative, bytes: Array(buffer)) }
+            let readJSON = { [file] in
+                var file = file
+                let read: Void? = withFileBytes(path) { buffer in
+                    var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: file.named ? month : nil)
+                    (file.records, file.diagnostics) = reader.readFile()
+                    file.strings = reader.builder.strings
+                    file.misplaced = reader.misplaced
+                    file.unsorted = reader.unsorted
+                    if !file.diagnostics.isEmpty { file.source = reader.source ?? SourceText(path: relative, bytes: Array(buffer)) }
+                }
+                if read == nil {
+                    file.diagnostics = [.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative))]
+                }
+                return file
             }
-            if read == nil {
-                file.diagnostics = [.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative))]
-            }
-            return file
+            return through.map { $0(names[index], path, file.named, readJSON) } ?? readJSON()
         }
     }
 

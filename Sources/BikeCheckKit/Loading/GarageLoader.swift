@@ -24,10 +24,14 @@ public enum GarageLoader {
         public var activities: ActivityData
         /// Today, for plausibility checks (dates in the future); nil skips them.
         public var today: Day?
+        /// Keep the parsed YAML files, and reuse those whose bytes are unchanged from an earlier
+        /// such load (`ParsedFileMemo`): a write's re-check parses only what it wrote.
+        public var reusesParsedFiles: Bool
 
-        public init(activities: ActivityData = .full, today: Day? = nil) {
+        public init(activities: ActivityData = .full, today: Day? = nil, reusesParsedFiles: Bool = false) {
             self.activities = activities
             self.today = today
+            self.reusesParsedFiles = reusesParsedFiles
         }
     }
 
@@ -56,14 +60,17 @@ public enum GarageLoader {
         case .summaries: DispatchQueue.global().async(group: reading) { summaries = ActivityCacheLoader.loadSummaries(root: root) }
         }
 
-        let settings = decode("garage.yaml", root: root, &diagnostics, &sources) { FileDecoders.settings($0, &$1) } ?? GarageSettings()
-        let templates = decodeFolder("templates", kind: "template", root: root, &diagnostics, &sources) {
+        let memo = options.reusesParsedFiles ? ParsedFileMemo.shared : nil
+        let settings = decode("garage.yaml", root: root, memo: memo, &diagnostics, &sources) { FileDecoders.settings($0, &$1) } ?? GarageSettings()
+        let templates = decodeFolder("templates", kind: "template", root: root, memo: memo, &diagnostics, &sources) {
             FileDecoders.template(id: TemplateID($0), $1, &$2)
         }
-        let bikes = decodeFolder("bikes", kind: "bike", root: root, &diagnostics, &sources) { FileDecoders.bike(id: BikeID($0), $1, &$2) }
+        let bikes = decodeFolder("bikes", kind: "bike", root: root, memo: memo, &diagnostics, &sources) {
+            FileDecoders.bike(id: BikeID($0), $1, &$2)
+        }
         // rides.yaml is optional.
         let rides = FileManager.default.fileExists(atPath: root + "/rides.yaml")
-            ? decode("rides.yaml", root: root, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
+            ? decode("rides.yaml", root: root, memo: memo, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
 
         // Resolve and check.
         var resolver = Resolver(settings: settings, templates: templates)
@@ -106,7 +113,8 @@ public enum GarageLoader {
         var source: SourceText?
     }
 
-    static func decodeFile<T>(_ relative: String, root: String, _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
+    static func decodeFile<T>(_ relative: String, root: String, memo: ParsedFileMemo? = nil,
+                              _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
         var file = DecodedFile<T>(value: nil)
         guard case .read(let path) = GarageBoundary(root: root).access(relative) else {
             file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
@@ -117,6 +125,15 @@ public enum GarageLoader {
                                            help: "check that it is a file you may read"))
             return file
         }
+        if let memo {
+            return memo.file(root + "/" + relative, bytes: bytes) { parse(relative, bytes, body) }
+        }
+        return parse(relative, bytes, body)
+    }
+
+    /// Parses and decodes one file's bytes.
+    static func parse<T>(_ relative: String, _ bytes: [UInt8], _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
+        var file = DecodedFile<T>(value: nil)
         let doc = YAMLDocument(path: relative, bytes: bytes)
         file.source = doc.source
         file.diagnostics = doc.diagnostics
@@ -128,9 +145,9 @@ public enum GarageLoader {
     }
 
     /// Parses and decodes one file; nil when the file is missing or broken.
-    static func decode<T>(_ relative: String, root: String, _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText],
-                          _ body: (YAMLNode, inout NodeReader) -> T?) -> T? {
-        let file = decodeFile(relative, root: root, body)
+    static func decode<T>(_ relative: String, root: String, memo: ParsedFileMemo? = nil, _ diagnostics: inout [Diagnostic],
+                          _ sources: inout [String: SourceText], _ body: (YAMLNode, inout NodeReader) -> T?) -> T? {
+        let file = decodeFile(relative, root: root, memo: memo, body)
         diagnostics += file.diagnostics
         if let source = file.source { sources[relative] = source }
         return file.value
@@ -139,7 +156,7 @@ public enum GarageLoader {
     /// Every YAML file of a folder, each named after the id of what it holds. Files are
     /// independent, so they are parsed and decoded on all cores; results and diagnostics are
     /// merged in file name order, as if read one by one.
-    static func decodeFolder<T>(_ folder: String, kind: String, root: String, _ diagnostics: inout [Diagnostic],
+    static func decodeFolder<T>(_ folder: String, kind: String, root: String, memo: ParsedFileMemo? = nil, _ diagnostics: inout [Diagnostic],
                                 _ sources: inout [String: SourceText], _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?) -> [T] {
         // A folder that links outside the garage is not listed, let alone read.
         if GarageBoundary(root: root).access(folder) == .outside {
@@ -151,7 +168,7 @@ public enum GarageLoader {
             let relative = folder + "/" + names[index]
             var idDiagnostics: [Diagnostic] = []
             guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
-            return ([], decodeFile(relative, root: root) { node, r in body(id, node, &r) })
+            return ([], decodeFile(relative, root: root, memo: memo) { node, r in body(id, node, &r) })
         }
         var values: [T] = []
         var firstFile: [String: String] = [:]

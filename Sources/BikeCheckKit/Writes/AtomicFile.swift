@@ -18,8 +18,11 @@ public enum AtomicFile {
     /// With a `mode`, the temporary file has it from creation (so a secret is never readable by
     /// others, not even briefly); without one, the replaced file's permissions are kept.
     /// `syncDirectory: false` leaves the folder's fsync to the caller (`syncDirectory(_:)`), for batches.
+    /// `durable: false` skips every fsync, for derived files that are checked when read and can
+    /// be made again (the activity index): still all or nothing, not necessarily on disk.
     @discardableResult
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t? = nil, syncDirectory: Bool = true) throws(Failure) -> Bool {
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t? = nil, syncDirectory: Bool = true,
+                             durable: Bool = true) throws(Failure) -> Bool {
         var info = stat()
         let exists = stat(path, &info) == 0
         if exists, mode == nil || info.st_mode & 0o777 == mode! & 0o777,
@@ -54,14 +57,14 @@ public enum AtomicFile {
             }
             return false
         }
-        if failed || fsync(fd) != 0 {
+        if failed || (durable && fsync(fd) != 0) {
             close(fd)
             throw Failure(path: path, reason: String(cString: strerror(errno)))
         }
         close(fd)
         guard rename(temporary, path) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
         ok = true
-        if syncDirectory { Self.syncDirectory(directory) }
+        if syncDirectory && durable { Self.syncDirectory(directory) }
         return true
     }
 

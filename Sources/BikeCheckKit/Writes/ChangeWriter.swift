@@ -134,7 +134,9 @@ public struct ChangeWriter: Sendable {
                            help: Self.help(problems, otherwise: nil))
         }
 
-        let after = GarageLoader.load(at: root, options: GarageLoader.Options(activities: .skip))
+        // The load before planning kept its parsed files: only the files written are parsed again.
+        let after = GarageLoader.load(at: root, options: GarageLoader.Options(activities: .skip, reusesParsedFiles: true))
+        ParsedFileMemo.shared.forget(root: root)
         let touched = Set(files.map(\.path))
         let broken = after.diagnostics.filter { $0.severity == .error && touched.contains($0.location.file) }
         if !broken.isEmpty {

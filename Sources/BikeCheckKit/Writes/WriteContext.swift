@@ -12,7 +12,8 @@ public struct WriteContext: Sendable {
     public init(root: String, today: Day) {
         self.root = root
         self.today = today
-        self.loaded = GarageLoader.load(at: root, options: GarageLoader.Options(activities: .skip))
+        // Its parsed files are kept for the re-check after writing (see ChangeWriter.apply).
+        self.loaded = GarageLoader.load(at: root, options: GarageLoader.Options(activities: .skip, reusesParsedFiles: true))
     }
 
     var garage: Garage { loaded.garage }

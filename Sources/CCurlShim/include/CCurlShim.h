@@ -35,7 +35,8 @@ typedef enum bc_http_failure {
     BC_HTTP_BAD_ENCODING,      // the content encoding could not be decoded
     BC_HTTP_TLS,
     BC_HTTP_BAD_URL,           // malformed, or a protocol other than http and https
-    BC_HTTP_OTHER
+    BC_HTTP_OTHER,
+    BC_HTTP_NO_LIBRARY         // libcurl could not be loaded (the message says why)
 } bc_http_failure;
 
 typedef struct bc_http_reply {
@@ -52,7 +53,9 @@ typedef struct bc_http_reply {
 } bc_http_reply;
 
 /// A session keeps connections (and the DNS cache) between requests; one thread at a time.
-void *bc_http_session_new(void);
+/// It loads libcurl (`library`, or NULL for the system's libcurl.so.4) with dlopen; when that
+/// fails, every request fails with BC_HTTP_NO_LIBRARY.
+void *bc_http_session_new(const char *library);
 void bc_http_session_free(void *session);
 /// Performs one request; always fills `reply` (free it with bc_http_reply_free).
 void bc_http_perform(void *session, const bc_http_request *request, bc_http_reply *reply);

@@ -1,0 +1,259 @@
+import Foundation
+
+/// A derived index of the activity cache: for each month file, its `ActivitySummary` records and
+/// strings in fixed-size binary form, in `.bikecheck/activity-index/` (local state, never in git).
+/// A warm `status` or `validate` reads these instead of parsing JSON.
+///
+/// The JSON files stay the source of truth. An index file is used only when it names the same
+/// month file and the file's size, modification and change times (ns), inode and device are
+/// what they were when the index was made; its magic, version, lengths, checksum and every
+/// record are checked too. Anything else (stale, corrupt, truncated, foreign) is read from the
+/// JSON as if there were no index, and the index is rebuilt. Only month files the reader found
+/// no problem in are indexed, so the diagnostics of a file are always the reader's own.
+/// Writes of the cache (sync, import) do not touch the index: they replace files, which changes
+/// the inode and times.
+struct ActivityIndex: @unchecked Sendable {
+    static let folder = "activity-index"
+    static let magic: [UInt8] = Array("BCAIDX\r\n".utf8)
+    static let version: UInt32 = 1
+    static let recordSize = 40
+    /// magic, version, record size, key (7 × 8), name length, counts, string bytes.
+    static let headerSize = 8 + 4 + 4 + 56 + 6 * 4
+    /// A file changed this recently (seconds) may change again within the same timestamp tick
+    /// without its times changing: it is read from JSON and not indexed until it has settled.
+    static let settleTime = 0.05
+
+    /// The index folder, or nil when the index is not to be used (`.bikecheck` links outside).
+    let directory: String?
+    private let root: String
+    private let prepared = PrepareOnce()
+
+    init(root: String) {
+        self.root = root
+        let boundary = GarageBoundary(root: root)
+        if boundary.access(".bikecheck") == .outside || boundary.access(".bikecheck/" + Self.folder) == .outside {
+            directory = nil
+        } else {
+            directory = LocalState.directory(garage: root) + "/" + Self.folder
+        }
+    }
+
+    /// What identifies one version of a cache file.
+    struct Key: Equatable {
+        var size: Int64
+        var modified: (Int64, Int64)
+        var changed: (Int64, Int64)
+        var inode: UInt64
+        var device: UInt64
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.size == b.size && a.modified == b.modified && a.changed == b.changed && a.inode == b.inode && a.device == b.device
+        }
+
+        var words: [UInt64] {
+            [UInt64(bitPattern: size), UInt64(bitPattern: modified.0), UInt64(bitPattern: modified.1),
+             UInt64(bitPattern: changed.0), UInt64(bitPattern: changed.1), inode, device]
+        }
+
+        /// Whether the file changed too recently to be indexed (see `settleTime`).
+        var isSettling: Bool {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            let age = Double(Int64(now.tv_sec) - changed.0) + Double(Int64(now.tv_nsec) - changed.1) / 1e9
+            let modifiedAge = Double(Int64(now.tv_sec) - modified.0) + Double(Int64(now.tv_nsec) - modified.1) / 1e9
+            return age < ActivityIndex.settleTime || modifiedAge < ActivityIndex.settleTime
+        }
+    }
+
+    /// The key of a regular file, or nil.
+    static func key(_ path: String) -> Key? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        #if os(Linux)
+        let m = info.st_mtim, c = info.st_ctim
+        #else
+        let m = info.st_mtimespec, c = info.st_ctimespec
+        #endif
+        return Key(size: Int64(info.st_size), modified: (Int64(m.tv_sec), Int64(m.tv_nsec)), changed: (Int64(c.tv_sec), Int64(c.tv_nsec)),
+                   inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
+    }
+
+    /// What the index holds of one month file.
+    struct Entry: Equatable {
+        var records: [ActivitySummary]
+        var strings: [String]
+        var misplaced: Int
+        var unsorted: Bool
+    }
+
+    /// Cache file `name` at `path` (named after a month): from the index when it holds this
+    /// version of it, else `read` from the JSON, indexing the result when the file had no problem
+    /// and did not change while it was read.
+    func file(_ name: String, path: String, _ read: () -> ActivityCacheLoader.File<SummaryBuilder>)
+        -> ActivityCacheLoader.File<SummaryBuilder> {
+        guard directory != nil, let key = Self.key(path) else { return read() }
+        if let entry = entry(name, key: key) {
+            var file = ActivityCacheLoader.File<SummaryBuilder>(name: name)
+            file.named = true
+            file.records = entry.records
+            file.strings = entry.strings
+            file.misplaced = entry.misplaced
+            file.unsorted = entry.unsorted
+            file.fromIndex = true
+            return file
+        }
+        let file = read()
+        if file.diagnostics.isEmpty, !key.isSettling, Self.key(path) == key {
+            store(Entry(records: file.records, strings: file.strings, misplaced: file.misplaced, unsorted: file.unsorted), name: name, key: key)
+        }
+        return file
+    }
+
+    /// Removes the index files of month files that are gone (`names`: the cache files there are).
+    func prune(keeping names: Set<String>) {
+        guard let directory, let present = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for file in present where file.hasSuffix(".idx") && !file.hasPrefix(".") && !names.contains(String(file.dropLast(4))) {
+            unlink(directory + "/" + file)
+        }
+    }
+
+    func path(_ name: String) -> String? { directory.map { $0 + "/" + name + ".idx" } }
+
+    /// The entry for cache file `name` in the version `key`, or nil when there is none that can
+    /// be trusted.
+    func entry(_ name: String, key: Key) -> Entry? {
+        guard let path = path(name), let bytes = readBytes(path) else { return nil }
+        return Self.decode(bytes, name: name, key: key)
+    }
+
+    /// Saves the entry for `name` made from the version `key`; a failure only means no index.
+    func store(_ entry: Entry, name: String, key: Key) {
+        guard let path = path(name), let directory, prepared.run({
+            do {
+                try LocalState.prepare(garage: root)
+                try AtomicFile.makeDirectory(directory)
+                return true
+            } catch {
+                return false
+            }
+        }) else { return }
+        // The index can always be rebuilt: no fsync (a torn file fails its checksum).
+        try? AtomicFile.write(Self.encode(entry, name: name, key: key), to: path, durable: false)
+    }
+
+    // MARK: - Format (little-endian)
+
+    static func encode(_ entry: Entry, name: String, key: Key) -> [UInt8] {
+        var out: [UInt8] = []
+        let nameBytes = Array(name.utf8)
+        let stringBytes = entry.strings.map { Array($0.utf8) }
+        out.reserveCapacity(headerSize + nameBytes.count + entry.records.count * recordSize + stringBytes.reduce(0) { $0 + 4 + $1.count } + 8)
+        func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+        out += magic
+        put(version)
+        put(UInt32(recordSize))
+        for w in key.words { put(w) }
+        put(UInt32(nameBytes.count))
+        put(UInt32(entry.records.count))
+        put(UInt32(entry.strings.count))
+        put(UInt32(entry.misplaced))
+        put(UInt32(entry.unsorted ? 1 : 0))
+        put(UInt32(stringBytes.reduce(0) { $0 + $1.count }))
+        out += nameBytes
+        for r in entry.records {
+            put(r.id)
+            put(r.day)
+            put(r.gear)
+            put(r.sport)
+            put(UInt32(r.trainer ? 1 : 0))
+            put(r.movingTime.bitPattern)
+            put(r.distance.bitPattern)
+        }
+        for s in stringBytes { put(UInt32(s.count)) }
+        for s in stringBytes { out += s }
+        put(checksum(out))
+        return out
+    }
+
+    /// The entry in `bytes` if everything checks: nil for any other file.
+    static func decode(_ bytes: [UInt8], name: String, key: Key) -> Entry? {
+        bytes.withUnsafeBytes { raw -> Entry? in
+            guard raw.count >= headerSize + 8, raw.prefix(8).elementsEqual(magic) else { return nil }
+            func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+            func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+            guard u32(8) == Int(version), u32(12) == recordSize else { return nil }
+            guard (0..<7).map({ u64(16 + 8 * $0) }) == key.words else { return nil }
+            let h = 16 + 56
+            let nameLength = u32(h), count = u32(h + 4), stringCount = u32(h + 8), misplaced = u32(h + 12)
+            let unsorted = u32(h + 16), stringByteCount = u32(h + 20)
+            // Lengths first (in Int, no overflow from 32-bit counts), then the checksum.
+            let expected = headerSize + nameLength + count * recordSize + stringCount * 4 + stringByteCount + 8
+            guard raw.count == expected, unsorted <= 1, misplaced <= count else { return nil }
+            let body = UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)])
+            guard checksum(body) == u64(raw.count - 8) else { return nil }
+            guard raw[headerSize..<(headerSize + nameLength)].elementsEqual(name.utf8) else { return nil }
+
+            var records: [ActivitySummary] = []
+            records.reserveCapacity(count)
+            var at = headerSize + nameLength
+            for _ in 0..<count {
+                let r = ActivitySummary(
+                    id: Int64(bitPattern: u64(at)), day: Int32(bitPattern: UInt32(u32(at + 8))), gear: Int32(bitPattern: UInt32(u32(at + 12))),
+                    sport: Int32(bitPattern: UInt32(u32(at + 16))), trainer: u32(at + 20) != 0,
+                    movingTime: Double(bitPattern: u64(at + 24)), distance: Double(bitPattern: u64(at + 32)))
+                // What the reader can produce, and what the loader relies on.
+                guard r.id > 0, r.gear >= -1, r.gear < stringCount, r.sport >= 0, r.sport < stringCount, u32(at + 20) <= 1,
+                      r.movingTime.isFinite, r.distance.isFinite else { return nil }
+                records.append(r)
+                at += recordSize
+            }
+            var strings: [String] = []
+            strings.reserveCapacity(stringCount)
+            var text = at + stringCount * 4
+            for k in 0..<stringCount {
+                let length = u32(at + 4 * k)
+                guard text + length <= raw.count - 8 else { return nil }
+                let utf8 = UnsafeRawBufferPointer(rebasing: raw[text..<(text + length)]).bindMemory(to: UInt8.self)
+                guard let s = String(validating: utf8, as: UTF8.self) else { return nil }
+                strings.append(s)
+                text += length
+            }
+            guard text == raw.count - 8 else { return nil }
+            return Entry(records: records, strings: strings, misplaced: misplaced, unsorted: unsorted == 1)
+        }
+    }
+
+    /// A 64-bit checksum, eight bytes at a time: it catches torn, truncated and altered files
+    /// (not an attacker: the index is the garage owner's own local state).
+    static func checksum(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { checksum($0) } }
+
+    static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(raw.count)
+        var at = 0
+        while at + 8 <= raw.count {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) &* 0x100_0000_01b3
+            h ^= h >> 29
+            at += 8
+        }
+        while at < raw.count {
+            h = (h ^ UInt64(raw[at])) &* 0x100_0000_01b3
+            at += 1
+        }
+        return h ^ (h >> 32)
+    }
+}
+
+/// Runs a preparation once per index, from any thread, and remembers whether it worked.
+private final class PrepareOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done: Bool?
+
+    func run(_ body: () -> Bool) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if let done { return done }
+        let ok = body()
+        done = ok
+        return ok
+    }
+}

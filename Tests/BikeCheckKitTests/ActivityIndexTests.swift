@@ -1,0 +1,218 @@
+@testable import BikeCheckKit
+import Foundation
+import TestSupport
+import Testing
+
+/// The activity index is derived from the JSON cache and must never change an answer: a warm
+/// index is used, and a stale, corrupt, truncated or foreign one is detected, not trusted, and
+/// rebuilt.
+@Suite struct ActivityIndexTests {
+    static func ride(_ id: Int64, _ date: String, gear: String? = "b1", sport: String = "Ride", km: Double = 30) -> Activity {
+        Activity(id: id, name: "ride \(id)", sportType: sport, startDate: date + "T08:00:00Z", startDateLocal: date + "T09:00:00Z",
+                 movingTime: 3600, elapsedTime: 3700, distance: km * 1000, gearID: gear, trainer: id % 5 == 0)
+    }
+
+    static let months: [String: [Activity]] = [
+        "2026-01": [ride(1, "2026-01-02"), ride(2, "2026-01-05", gear: "g7"), ride(3, "2026-01-09", gear: nil, sport: "Run")],
+        "2026-02": [ride(10, "2026-02-01"), ride(11, "2026-02-03", sport: "GravelRide"), ride(15, "2026-02-04", gear: "g7")],
+        "2026-03": [ride(20, "2026-03-01", gear: "b1")],
+    ]
+
+    /// A garage folder with the three months cached, settled (see `ActivityIndex.settleTime`).
+    func garage(_ months: [String: [Activity]] = months) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try folder.write("garage.yaml", "units: metric\n")
+        for (month, items) in months { try folder.write("activities/\(month).json", ActivityCacheFormat.encode(items)) }
+        settle()
+        return folder
+    }
+
+    func settle() { Thread.sleep(forTimeInterval: ActivityIndex.settleTime + 0.02) }
+
+    func indexFile(_ folder: TemporaryFolder, _ month: String) -> String {
+        folder.url.path + "/.bikecheck/activity-index/\(month).json.idx"
+    }
+
+    /// The answer from JSON alone, to hold every indexed answer to.
+    func expected(_ folder: TemporaryFolder) -> ActivityCacheLoader.SummaryResult {
+        ActivityCacheLoader.loadSummaries(root: folder.url.path, index: false)
+    }
+
+    func expectSameAnswer(_ a: ActivityCacheLoader.SummaryResult, _ b: ActivityCacheLoader.SummaryResult,
+                          sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(a.summaries.records == b.summaries.records, sourceLocation: sourceLocation)
+        #expect(a.summaries.strings == b.summaries.strings, sourceLocation: sourceLocation)
+        #expect(a.diagnostics.map(\.message) == b.diagnostics.map(\.message), sourceLocation: sourceLocation)
+        #expect(a.diagnostics.map(\.location) == b.diagnostics.map(\.location), sourceLocation: sourceLocation)
+    }
+
+    @Test func aColdRunBuildsTheIndexAndAWarmRunReadsItWithTheSameAnswer() throws {
+        let folder = try garage()
+        let json = expected(folder)
+        let cold = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(cold.indexed == 0)
+        for month in Self.months.keys { #expect(FileManager.default.fileExists(atPath: indexFile(folder, month))) }
+        // Local state: the folder ignores itself in git.
+        #expect(FileManager.default.fileExists(atPath: folder.url.path + "/.bikecheck/.gitignore"))
+        let warm = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(warm.indexed == 3)
+        expectSameAnswer(cold, json)
+        expectSameAnswer(warm, json)
+        #expect(warm.summaries.records.count == 7)
+    }
+
+    @Test func aMonthFileChangedInPlaceWithTheSameSizeAndItsOldTimeRestoredIsReadAgain() throws {
+        let folder = try garage()
+        _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        let path = folder.url.path + "/activities/2026-02.json"
+        let before = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as! Date
+        // Same length, same inode, same modification time: only the change time tells.
+        var bytes = try #require(FileManager.default.contents(atPath: path)).map { $0 }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let range = try #require(text.range(of: "GravelRide"))
+        bytes.replaceSubrange(text.utf8.distance(from: text.startIndex, to: range.lowerBound)..<text.utf8.distance(from: text.startIndex, to: range.upperBound),
+                              with: Array("MountainBk".utf8))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: before], ofItemAtPath: path)
+
+        let stale = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(stale.indexed == 2)
+        #expect(stale.summaries.strings.contains("MountainBk"))
+        expectSameAnswer(stale, expected(folder))
+        settle()
+        _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        let rebuilt = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(rebuilt.indexed == 3)
+        expectSameAnswer(rebuilt, expected(folder))
+    }
+
+    @Test func aMonthFileReplacedBySyncIsReadAgain() throws {
+        let folder = try garage()
+        _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        // What sync and import do: a new file renamed over the old one.
+        try AtomicFile.write(ActivityCacheFormat.encode(Self.months["2026-03"]! + [Self.ride(21, "2026-03-02", km: 80)]),
+                             to: folder.url.path + "/activities/2026-03.json")
+        let after = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(after.indexed == 2)
+        #expect(after.summaries.records.contains { $0.id == 21 })
+        expectSameAnswer(after, expected(folder))
+    }
+
+    /// Each way an index file can be wrong, applied to February's.
+    static let damages: [String] = ["flipped byte", "truncated", "empty", "other month's", "not an index", "old version", "appended"]
+
+    @Test(arguments: damages)
+    func aDamagedIndexIsNotTrustedAndIsRebuilt(_ damage: String) throws {
+        let folder = try garage()
+        _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        let path = indexFile(folder, "2026-02")
+        var bytes = try #require(FileManager.default.contents(atPath: path)).map { $0 }
+        switch damage {
+        case "flipped byte": bytes[bytes.count / 2] ^= 0x10
+        case "truncated": bytes.removeLast(bytes.count / 3)
+        case "empty": bytes = []
+        case "other month's": bytes = try #require(FileManager.default.contents(atPath: indexFile(folder, "2026-01"))).map { $0 }
+        case "not an index": bytes = Array("[{\"id\": 1}]\n".utf8)
+        case "old version": bytes[8] = 0
+        case "appended": bytes += [0, 0, 0, 0]
+        default: Issue.record("unknown damage \(damage)")
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let damaged = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(damaged.indexed == 2, "February comes from its JSON")
+        expectSameAnswer(damaged, expected(folder))
+        let rebuilt = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(rebuilt.indexed == 3, "and its index was made again")
+        expectSameAnswer(rebuilt, expected(folder))
+    }
+
+    @Test func anIndexOfTheSameMonthFromAnotherGarageIsForeign() throws {
+        let one = try garage(), other = try garage()
+        _ = ActivityCacheLoader.loadSummaries(root: one.url.path)
+        _ = ActivityCacheLoader.loadSummaries(root: other.url.path)
+        // Same name, same content, but another file (inode, times).
+        try FileManager.default.removeItem(atPath: indexFile(other, "2026-01"))
+        try FileManager.default.copyItem(atPath: indexFile(one, "2026-01"), toPath: indexFile(other, "2026-01"))
+        let result = ActivityCacheLoader.loadSummaries(root: other.url.path)
+        #expect(result.indexed == 2)
+        expectSameAnswer(result, expected(other))
+    }
+
+    @Test func theIndexOfAMonthFileThatIsGoneIsRemoved() throws {
+        let folder = try garage()
+        _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        try FileManager.default.removeItem(atPath: folder.url.path + "/activities/2026-03.json")
+        let result = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(result.indexed == 2)
+        #expect(!FileManager.default.fileExists(atPath: indexFile(folder, "2026-03")))
+        #expect(FileManager.default.fileExists(atPath: indexFile(folder, "2026-02")))
+    }
+
+    @Test func recordsThatTheReaderCannotProduceAreRefusedEvenWithAGoodChecksum() throws {
+        let folder = try garage()
+        let path = folder.url.path + "/activities/2026-01.json"
+        let key = try #require(ActivityIndex.key(path))
+        let good = ActivityIndex.Entry(records: [ActivitySummary(id: 1, day: 100, gear: 0, sport: 1, movingTime: 60, distance: 1)],
+                                       strings: ["b1", "Ride"], misplaced: 0, unsorted: false)
+        #expect(ActivityIndex.decode(ActivityIndex.encode(good, name: "2026-01.json", key: key), name: "2026-01.json", key: key) == good)
+        var bad: [ActivityIndex.Entry] = []
+        for change in 0..<6 {
+            var e = good
+            switch change {
+            case 0: e.records[0].gear = 2
+            case 1: e.records[0].sport = -1
+            case 2: e.records[0].id = 0
+            case 3: e.records[0].distance = .nan
+            case 4: e.misplaced = 2
+            default: e.records[0].movingTime = .infinity
+            }
+            bad.append(e)
+        }
+        for e in bad {
+            #expect(ActivityIndex.decode(ActivityIndex.encode(e, name: "2026-01.json", key: key), name: "2026-01.json", key: key) == nil)
+        }
+        var otherKey = key
+        otherKey.size += 1
+        #expect(ActivityIndex.decode(ActivityIndex.encode(good, name: "2026-01.json", key: key), name: "2026-01.json", key: otherKey) == nil)
+        #expect(ActivityIndex.decode(ActivityIndex.encode(good, name: "2026-01.json", key: key), name: "2026-02.json", key: key) == nil)
+    }
+
+    @Test func aMonthFileWithProblemsIsNotIndexedAndKeepsItsDiagnosticsWhenWarm() throws {
+        let folder = try garage()
+        // An error in February, and March's only ride in April: a warning kept in the index.
+        try folder.write("activities/2026-02.json", "[\n{\"id\": \"x\"}\n]\n")
+        try folder.write("activities/2026-04.json", ActivityCacheFormat.encode([Self.ride(30, "2026-03-20")]))
+        settle()
+        let json = expected(folder)
+        #expect(json.diagnostics.contains { $0.severity == .error && $0.location.file == "activities/2026-02.json" })
+        #expect(json.diagnostics.contains { $0.id == "cache-misplaced" })
+        let cold = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(!FileManager.default.fileExists(atPath: indexFile(folder, "2026-02")))
+        let warm = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(warm.indexed == 3)
+        expectSameAnswer(cold, json)
+        expectSameAnswer(warm, json)
+        #expect(warm.sources["activities/2026-02.json"] != nil, "the file with errors can still be shown")
+    }
+
+    @Test func aFileStillChangingIsReadButNotIndexed() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("activities/2026-01.json", ActivityCacheFormat.encode(Self.months["2026-01"]!))
+        // Written just now: within one timestamp tick it could change again unseen.
+        let result = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(result.summaries.records.count == 3)
+        #expect(!FileManager.default.fileExists(atPath: indexFile(folder, "2026-01")))
+    }
+
+    @Test func anIndexFolderThatLinksOutsideTheGarageIsNotUsed() throws {
+        let folder = try garage(), outside = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.url.path + "/.bikecheck", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.url.path + "/.bikecheck/activity-index", withDestinationPath: outside.url.path)
+        let result = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        expectSameAnswer(result, expected(folder))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.url.path).isEmpty)
+    }
+}

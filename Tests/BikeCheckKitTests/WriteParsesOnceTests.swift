@@ -1,0 +1,51 @@
+@testable import BikeCheckKit
+import Foundation
+import Testing
+
+/// A write parses the garage once: the re-check after writing parses only the files it wrote
+/// (and any changed meanwhile), reuses the rest, and still runs the checks across files.
+@Suite struct WriteParsesOnceTests {
+    func garage() throws -> ScratchGarage {
+        var files = try exampleTemplates()
+        files["garage.yaml"] = Array("units: metric\n".utf8)
+        for id in ["grail", "tarmac", "stumpy"] { files["bikes/\(id).yaml"] = Array("name: \(id)\ntemplates: [road]\n".utf8) }
+        return try ScratchGarage(files)
+    }
+
+    @Test func theRecheckParsesOnlyTheFileTheWriteTouched() throws {
+        let g = try garage()
+        let change = try ServiceRecorder.plan(ServiceRecord(bike: "grail", intervals: ["bar-tape"], date: Day("2026-02-01")), in: g.context())
+        let outcome = try ChangeWriter(root: g.root, options: .init()).apply(change)
+        #expect(outcome.written == ["bikes/grail.yaml"])
+        let memo = ParsedFileMemo.shared
+        #expect(memo.parses(g.root + "/bikes/grail.yaml") == 2, "before planning and after writing")
+        for untouched in ["bikes/tarmac.yaml", "bikes/stumpy.yaml", "garage.yaml", "templates/road.yaml"] {
+            #expect(memo.parses(g.root + "/" + untouched) == 1, "\(untouched) is parsed once")
+        }
+    }
+
+    @Test func aFileChangedByHandBetweenTheTwoLoadsIsParsedAgain() throws {
+        let g = try garage()
+        let change = try ServiceRecorder.plan(ServiceRecord(bike: "grail", intervals: ["bar-tape"], date: Day("2026-02-01")), in: g.context())
+        // Someone edits another bike meanwhile: its new bytes are parsed, never the kept tree.
+        try g.write("bikes/tarmac.yaml", Array("name: tarmac\ntemplates: [road]\nbought: 2025-01-01\n".utf8))
+        _ = try ChangeWriter(root: g.root, options: .init()).apply(change)
+        #expect(ParsedFileMemo.shared.parses(g.root + "/bikes/tarmac.yaml") == 2)
+        #expect(ParsedFileMemo.shared.parses(g.root + "/bikes/stumpy.yaml") == 1)
+    }
+
+    @Test func aChangeThatBreaksACrossFileCheckInTheTouchedFileIsStillPutBack() throws {
+        let g = try garage()
+        _ = g.context()  // the load before planning, as a command makes it
+        let before = try #require(g.read("bikes/grail.yaml"))
+        // A template that does not exist: an error of the resolver (across files), in the touched file.
+        let after = Array("name: grail\ntemplates: [no-such-template]\n".utf8)
+        let change = GarageChange(files: [FileChange(path: "bikes/grail.yaml", before: before, after: after)], message: "m")
+        #expect {
+            try ChangeWriter(root: g.root, options: .init()).apply(change)
+        } throws: { error in
+            (error as? WriteFailure)?.diagnostics.contains { $0.location.file == "bikes/grail.yaml" } == true
+        }
+        #expect(g.read("bikes/grail.yaml") == before)
+    }
+}
