@@ -272,6 +272,44 @@ RIDES = schema("rides.schema.json", "bikecheck rides.yaml",
     },
 }, ["text", "date", "identifier", "distance", "sportType"])
 
+PART = schema("part.schema.json", "bikecheck part file",
+    "A part that moves between bikes (`parts/ID.yaml`): a wheelset, a fork, a spare chain. Its id is the file name; its usage is what counted for each bike on the days it was mounted there, plus its usage before tracking.", {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name"],
+    "properties": {
+        "name": p({"$ref": "#/definitions/text"}, "The part's name, e.g. `DT Swiss ARC 1100 wheelset`.", examples=["DT Swiss ARC 1100 wheelset"]),
+        "bought": p({"$ref": "#/definitions/date"}, "When the part was bought, `YYYY-MM-DD`; a mount before it is a warning."),
+        "retired": p({"$ref": "#/definitions/date"}, "When the part was retired (sold, worn out), `YYYY-MM-DD`."),
+        "slot": p({"$ref": "#/definitions/identifier"}, "The place on a bike the part fills, e.g. `wheels` or `fork`: two parts with the same slot may not be on one bike on the same day.", examples=["wheels"]),
+        "hours": p({"type": "number", "minimum": 0}, "Ride hours it had before tracking started (a second-hand part), e.g. `120`."),
+        "distance": p({"$ref": "#/definitions/distance"}, "Distance it had before tracking started, e.g. `800 km`."),
+        "rides": p({"type": "number", "minimum": 0}, "Rides it had before tracking started."),
+        "templates": p({"anyOf": [{"$ref": "#/definitions/identifier"}, {"type": "array", "items": {"$ref": "#/definitions/identifier"}}, {"type": "null"}]},
+                       "Templates whose intervals follow the part wherever it is mounted, in order; the part overrides by interval id.",
+                       examples=[["wheelset"]]),
+        "intervals": {**INTERVALS, "type": ["object", "null"]},
+        "mounts": p({
+            "type": ["array", "null"],
+            "items": p({
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["bike", "from"],
+                "properties": {
+                    "bike": p({"$ref": "#/definitions/identifier"}, "The bike's id (its file name in `bikes/`, without `.yaml`)."),
+                    "from": p({"$ref": "#/definitions/date"}, "The first day on the bike, `YYYY-MM-DD` (inclusive)."),
+                    "to": p({"anyOf": [{"$ref": "#/definitions/date"}, {"type": "null"}]}, "The last day on the bike, `YYYY-MM-DD` (inclusive); leave it out while the part is still there."),
+                    "note": p({"$ref": "#/definitions/text"}, "A note about the mount."),
+                },
+            }, "One stretch on one bike: `bike`, `from`, and `to` once it came off.",
+                defaultSnippets=[{"label": "mount", "description": "On a bike since a day",
+                                  "body": {"bike": "${1:bike-id}", "from": "${2:2025-03-01}"}}]),
+        }, "Where the part has been, one bike at a time; the mount without `to` is where it is now. `bikecheck part mount` writes here."),
+        "log": BIKE["properties"]["log"],
+        "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
+    },
+}, ["text", "date", "identifier", "quantity", "distance", "fraction", "interval"])
+
 TIMESTAMP = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$"
 NULLABLE_TEXT = {"type": ["string", "null"]}
 ACTIVITIES = schema("activities.schema.json", "bikecheck activity cache",
@@ -392,7 +430,7 @@ VALIDATE = schema("validate.schema.json", "bikecheck validate --format json",
 
 check = "--check" in sys.argv
 stale = []
-for name, value in [("garage", GARAGE), ("bike", BIKE), ("template", TEMPLATE), ("rides", RIDES),
+for name, value in [("garage", GARAGE), ("bike", BIKE), ("template", TEMPLATE), ("rides", RIDES), ("part", PART),
                     ("activities", ACTIVITIES), ("status", STATUS), ("validate", VALIDATE)]:
     path = ROOT / "schemas" / f"{name}.schema.json"
     text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"

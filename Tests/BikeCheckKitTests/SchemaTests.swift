@@ -7,8 +7,8 @@ import Testing
 /// garage, the real binary's JSON output and fixtures; and bikecheck itself agreeing with every
 /// YAML fixture, so a schema never invents a rule the decoders do not have (nor misses one).
 @Suite struct SchemaTests {
-    static let kinds = ["garage", "bike", "template", "rides", "activities", "status", "validate"]
-    static let garageKinds = ["garage", "bike", "template", "rides", "activities"]
+    static let kinds = ["garage", "bike", "template", "rides", "part", "activities", "status", "validate"]
+    static let garageKinds = ["garage", "bike", "template", "rides", "part", "activities"]
 
     @Test func everySchemaIsAValidDraft07Schema() throws {
         let files = try contents(of: schemas).filter { $0.hasSuffix(".schema.json") }
@@ -24,7 +24,8 @@ import Testing
 
     @Test func everyExampleGarageFileNamesItsSchemaInAModeline() throws {
         let expected = ["garage": "../schemas/garage.schema.json", "rides": "../schemas/rides.schema.json",
-                        "bike": "../../schemas/bike.schema.json", "template": "../../schemas/template.schema.json"]
+                        "bike": "../../schemas/bike.schema.json", "template": "../../schemas/template.schema.json",
+                        "part": "../../schemas/part.schema.json"]
         for (kind, schema) in expected {
             for file in try exampleFiles(kind) {
                 let text = try String(contentsOf: exampleGarage.appendingPathComponent(file), encoding: .utf8)
@@ -123,6 +124,7 @@ import Testing
                 case "bike": "bikes/\(file)"
                 case "template": "templates/\(file)"
                 case "rides": "rides.yaml"
+                case "part": "parts/\(file)"
                 default: "activities/2026-03.json"
                 }
                 let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
@@ -181,6 +183,7 @@ private func exampleFiles(_ kind: String) throws -> [String] {
     case "rides": return ["rides.yaml"]
     case "bike": return try contents(of: exampleGarage.appendingPathComponent("bikes")).map { "bikes/" + $0 }
     case "template": return try contents(of: exampleGarage.appendingPathComponent("templates")).map { "templates/" + $0 }
+    case "part": return try contents(of: exampleGarage.appendingPathComponent("parts")).map { "parts/" + $0 }
     default: return try contents(of: exampleGarage.appendingPathComponent("activities")).map { "activities/" + $0 }
     }
 }

@@ -168,6 +168,9 @@ public struct Garage: Sendable {
     public var bikes: [ResolvedBike]
     public var templates: [Template]
     public var rides: [Ride]
+    /// Parts kept in `parts/`, which move between bikes.
+    public var parts: [ResolvedPart] = []
 
     public func bike(_ id: BikeID) -> ResolvedBike? { bikes.first { $0.bike.id == id } }
+    public func part(_ id: PartID) -> ResolvedPart? { parts.first { $0.part.id == id } }
 }
