@@ -378,13 +378,14 @@ INTERVAL_STATUS = closed({
     }, md="Usage since the anchor, in Strava's units."),
     "limits": p({"type": "array", "items": LIMIT}, "Each limit and its progress."),
     "due": p(NULLABLE_DAY, "The earliest day a limit is reached at the recent pace."),
+    "part": p({"type": ["string", "null"]}, "The part (in `parts/`) the interval belongs to; absent for the bike's own intervals."),
 }, required=["id", "task", "state", "progress", "anchor", "usage", "limits"], md="One interval's status.")
 
 STATUS = schema("status.schema.json", "bikecheck status --format json",
     "What `bikecheck status --format json` prints: every bike's intervals, most urgent first.", {
     "type": "object",
     "additionalProperties": False,
-    "required": ["as_of", "units", "bikes"],
+    "required": ["as_of", "units", "bikes", "parts"],
     "properties": {
         "as_of": p(DAY, "The day the report is computed for."),
         "units": p({"enum": ["metric", "imperial"]}, "The garage's units."),
@@ -393,7 +394,14 @@ STATUS = schema("status.schema.json", "bikecheck status --format json",
             "name": p({"type": "string"}, "The bike's name."),
             "retired": p(NULLABLE_DAY, "When the bike was retired."),
             "intervals": p({"type": "array", "items": INTERVAL_STATUS}, "Its intervals, most urgent first."),
-        }, required=["id", "name", "intervals"], md="One bike.")}, "The bikes reported."),
+        }, required=["id", "name", "intervals"], md="One bike.")}, "The bikes reported; a part's intervals show under the bike it is mounted on, with `part` set."),
+        "parts": p({"type": "array", "items": closed({
+            "id": p({"type": "string"}, "The part id (its file name in `parts/`)."),
+            "name": p({"type": "string"}, "The part's name."),
+            "bike": p({"type": ["string", "null"]}, "The bike it is mounted on as of the report's day; absent on the shelf."),
+            "retired": p(NULLABLE_DAY, "When the part was retired."),
+            "intervals": p({"type": "array", "items": INTERVAL_STATUS}, "Its intervals, most urgent first."),
+        }, required=["id", "name", "intervals"], md="One part.")}, "Parts reported on their own: those on no bike, or those named on the command line."),
     },
 }, [])
 

@@ -9,7 +9,7 @@ import Testing
     /// Writes a garage, loads it with the real pipeline and plans status as of `asOf`, through
     /// both ways of reading the cache.
     func status(
-        files: [String: String], activities: [Activity] = [], asOf: String, only: [String] = []
+        files: [String: String], activities: [Activity] = [], asOf: String, only: [String] = [], parts: [String] = []
     ) throws -> StatusReport {
         let folder = try TemporaryFolder()
         try folder.write("garage.yaml", files["garage.yaml"] ?? "units: metric\n")
@@ -20,10 +20,12 @@ import Testing
         let loaded = GarageLoader.load(at: folder.url.path)
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
         let day = try #require(Day(asOf))
-        let viaActivities = StatusPlanner(asOf: day).plan(loaded.garage, activities: loaded.activities, only: only.map(BikeID.init))
+        let viaActivities = StatusPlanner(asOf: day).plan(loaded.garage, activities: loaded.activities, only: only.map(BikeID.init),
+                                                                parts: parts.map(PartID.init))
         // What `bikecheck status` runs: the summaries read straight from the cache files.
         let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
-        let viaSummaries = StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: only.map(BikeID.init))
+        let viaSummaries = StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: only.map(BikeID.init),
+                                                           parts: parts.map(PartID.init))
         #expect(viaSummaries == viaActivities, "the summary path and the full path disagree")
         return viaSummaries
     }

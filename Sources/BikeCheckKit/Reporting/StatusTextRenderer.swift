@@ -8,6 +8,11 @@ public struct StatusTextRenderer: Sendable {
     public func render(_ report: StatusReport) -> String {
         var counts: [IntervalState: Int] = [:]
         for bike in report.bikes { for i in bike.intervals { counts[i.state, default: 0] += 1 } }
+        // A named part on a shown bike is already counted under the bike.
+        let shownBikes = Set(report.bikes.map(\.id))
+        for part in report.parts where !(part.bike.map(shownBikes.contains) ?? false) {
+            for i in part.intervals { counts[i.state, default: 0] += 1 }
+        }
         var out = "As of \(report.asOf): \(counts[.overdue] ?? 0) overdue, \(counts[.dueSoon] ?? 0) due soon, \(counts[.ok] ?? 0) ok\n"
         for bike in report.bikes {
             out += "\n" + paint("\(bike.id) · \(bike.name.escapingControlCharacters())", "1") + (bike.retired.map { " (retired \($0))" } ?? "") + "\n"
@@ -15,22 +20,37 @@ public struct StatusTextRenderer: Sendable {
                 out += "  no intervals: add a template or intervals to bikes/\(bike.id).yaml\n"
                 continue
             }
-            let rows = bike.intervals.map(row)
-            let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
-            for (interval, cells) in zip(bike.intervals, rows) {
-                var line = "  "
-                for (c, cell) in cells.enumerated() {
-                    let last = c == cells.count - 1
-                    let padded = last ? cell : c == 2 || c == 3 ? leftPad(cell, widths[c]) : rightPad(cell, widths[c])
-                    line += (c == 0 ? paint(padded, color(interval.state)) : padded) + (last ? "" : "  ")
-                }
-                out += line.trimmingTrailingSpaces() + "\n"
+            out += table(bike.intervals)
+        }
+        for part in report.parts {
+            let where_ = part.retired.map { "retired \($0)" } ?? part.bike.map { "part, on \($0)" } ?? "part, on the shelf"
+            out += "\n" + paint("\(part.id) · \(part.name.escapingControlCharacters())", "1") + " (\(where_))\n"
+            if part.intervals.isEmpty {
+                out += "  no intervals: add a template or intervals to parts/\(part.id).yaml\n"
+                continue
             }
+            out += table(part.intervals, underBike: false)
         }
         return out
     }
 
-    private func row(_ i: IntervalStatus) -> [String] {
+    private func table(_ intervals: [IntervalStatus], underBike: Bool = true) -> String {
+        var out = ""
+        let rows = intervals.map { row($0, underBike: underBike) }
+        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        for (interval, cells) in zip(intervals, rows) {
+            var line = "  "
+            for (c, cell) in cells.enumerated() {
+                let last = c == cells.count - 1
+                let padded = last ? cell : c == 2 || c == 3 ? leftPad(cell, widths[c]) : rightPad(cell, widths[c])
+                line += (c == 0 ? paint(padded, color(interval.state)) : padded) + (last ? "" : "  ")
+            }
+            out += line.trimmingTrailingSpaces() + "\n"
+        }
+        return out
+    }
+
+    private func row(_ i: IntervalStatus, underBike: Bool) -> [String] {
         let state: String
         switch i.state {
         case .overdue: state = "overdue"
@@ -42,7 +62,8 @@ public struct StatusTextRenderer: Sendable {
         var when: [String] = []
         if let since = i.since { when.append("since \(since)") } else { when.append("never done") }
         if let due = i.due { when.append("due ~\(due)") }
-        return [state, i.id, "\(Int((i.progress * 100).rounded(.down)))%", amount, i.task.escapingControlCharacters(), when.joined(separator: ", ")]
+        // A part's interval under a bike names the part it follows.
+        return [state, i.part.flatMap { underBike ? "\($0): \(i.id)" : nil } ?? i.id, "\(Int((i.progress * 100).rounded(.down)))%", amount, i.task.escapingControlCharacters(), when.joined(separator: ", ")]
     }
 
     private func format(_ v: Double) -> String {

@@ -40,44 +40,32 @@ public struct StatusPlanner: Sendable {
     }
 
     /// Status for the named bikes (all active bikes when `only` is empty).
-    public func plan(_ garage: Garage, activities: [Activity], only: [BikeID] = []) -> StatusReport {
-        plan(garage, summaries: ActivitySummaries(activities), only: only)
+    public func plan(_ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = []) -> StatusReport {
+        plan(garage, summaries: ActivitySummaries(activities), only: only, parts: parts)
     }
 
-    /// Status for the named bikes (all active bikes when `only` is empty), from the cache's summaries.
-    public func plan(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = []) -> StatusReport {
+    /// Status for the named bikes and parts (all active bikes, and the parts on no bike, when
+    /// both are empty), from the cache's summaries. A part's intervals show under the bike it is
+    /// mounted on as of `asOf`.
+    public func plan(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts onlyParts: [PartID] = []) -> StatusReport {
+        let everything = only.isEmpty && onlyParts.isEmpty
         // A bike retired after the as-of day was still in use then.
-        let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
+        let chosen = garage.bikes.filter { everything ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
+        let selection = PartSelection(garage, asOf: asOf, everything: everything, named: onlyParts, bikes: chosen.map(\.bike.id))
 
-        // Which chosen bikes each gear id counts for, and which sport types count for each bike,
-        // by index in `summaries.strings`: no String is hashed or compared per activity.
-        var bikesOfGear = [[Int]](repeating: [], count: summaries.strings.count)
-        var counted = [[Bool]](repeating: [], count: chosen.count)
-        // Rides on a trainer count only where the rider says so: `trainer: true`, or, for
-        // VirtualRide (indoor by nature), listing it in `counts`.
-        var countedIndoors = [[Bool]](repeating: [], count: chosen.count)
-        for (k, resolved) in chosen.enumerated() {
-            guard let gear = resolved.bike.strava?.value, let g = summaries.strings.firstIndex(of: gear) else { continue }
-            bikesOfGear[g].append(k)
-            counted[k] = summaries.strings.map(resolved.counts.contains)
-            countedIndoors[k] = summaries.strings.map { resolved.counts.contains($0) && (resolved.trainer || $0 == "VirtualRide") }
+        // Ledgers for the chosen bikes first, then for every other bike a shown part was on.
+        var relevant = chosen
+        var seen = Set(chosen.map(\.bike.id))
+        for id in selection.bikesVisited where seen.insert(id).inserted {
+            if let b = garage.bike(id) { relevant.append(b) }
         }
-        var rides = [[(day: Int, time: Double, distance: Double)]](repeating: [], count: chosen.count)
-        for a in summaries.records where a.gear >= 0 && a.day != Int32.min {
-            for k in bikesOfGear[Int(a.gear)] where a.trainer ? countedIndoors[k][Int(a.sport)] : counted[k][Int(a.sport)] {
-                rides[k].append((Int(a.day), a.movingTime, a.distance))
-            }
-        }
+        let ledgers = self.ledgers(relevant, garage: garage, summaries: summaries)
+        let ledgerOf = Dictionary(zip(relevant.map(\.bike.id), ledgers), uniquingKeysWith: { a, _ in a })
 
         // Bikes are independent: plan them on all cores, in the order chosen.
-        let activityRides = rides
         let bikes = concurrentMap(chosen.count) { k in
             let resolved = chosen[k], bike = resolved.bike
-            var rides = activityRides[k]
-            for r in garage.rides where r.bike.value == bike.id && (r.sport.map(resolved.counts.contains) ?? true) {
-                rides.append((r.date.ordinal, r.movingTime, r.distance))
-            }
-            let ledger = RideLedger(rides)
+            let ledger = ledgers[k]
             // A retired bike's clock stops on the day it was retired: calendar limits do not keep
             // running on a bike nobody rides, and nothing is forecast for it.
             var planner = self
@@ -85,17 +73,58 @@ public struct StatusPlanner: Sendable {
             if stopped, let retired = bike.retired { planner.asOf = retired }
             let pace = planner.recentPace(ledger)
             let services = Services(of: resolved, asOf: planner.asOf)
-            let intervals = resolved.intervals.map { interval -> IntervalStatus in
+            var intervals = resolved.intervals.map { interval -> IntervalStatus in
                 var s = planner.status(of: interval, bike: bike, services: services, ledger: ledger, pace: pace)
-                if stopped {
-                    s.due = nil
-                    for k in s.limits.indices { s.limits[k].due = nil }
-                }
+                if stopped { s.stopForecasts() }
                 return s
-            }.sorted { $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id }
+            }
+            for part in selection.mounted[bike.id] ?? [] {
+                intervals += self.statuses(of: part, ledgers: ledgerOf, pace: pace)
+            }
+            intervals.sort { $0.progress != $1.progress ? $0.progress > $1.progress : ($0.part ?? "", $0.id) < ($1.part ?? "", $1.id) }
             return BikeStatus(id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals)
         }
-        return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes)
+        let parts = selection.shown.map { part -> PartStatus in
+            let on = part.part.mount(on: asOf)?.bike.value
+            let pace = on.flatMap { ledgerOf[$0] }.map(recentPace) ?? Pace()
+            let intervals = statuses(of: part, ledgers: ledgerOf, pace: pace).sorted {
+                $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id
+            }
+            return PartStatus(id: part.part.id.rawValue, name: part.part.name, bike: on?.rawValue, retired: part.part.retired, intervals: intervals)
+        }
+        return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes, parts: parts)
+    }
+
+    /// Each bike's counted rides, as a ledger with prefix sums, in the order given.
+    func ledgers(_ relevant: [ResolvedBike], garage: Garage, summaries: ActivitySummaries) -> [RideLedger] {
+        // Which bikes each gear id counts for, and which sport types count for each bike,
+        // by index in `summaries.strings`: no String is hashed or compared per activity.
+        var bikesOfGear = [[Int]](repeating: [], count: summaries.strings.count)
+        var counted = [[Bool]](repeating: [], count: relevant.count)
+        // Rides on a trainer count only where the rider says so: `trainer: true`, or, for
+        // VirtualRide (indoor by nature), listing it in `counts`.
+        var countedIndoors = [[Bool]](repeating: [], count: relevant.count)
+        for (k, resolved) in relevant.enumerated() {
+            guard let gear = resolved.bike.strava?.value, let g = summaries.strings.firstIndex(of: gear) else { continue }
+            bikesOfGear[g].append(k)
+            counted[k] = summaries.strings.map(resolved.counts.contains)
+            countedIndoors[k] = summaries.strings.map { resolved.counts.contains($0) && (resolved.trainer || $0 == "VirtualRide") }
+        }
+        var rides = [[(day: Int, time: Double, distance: Double)]](repeating: [], count: relevant.count)
+        for a in summaries.records where a.gear >= 0 && a.day != Int32.min {
+            for k in bikesOfGear[Int(a.gear)] where a.trainer ? countedIndoors[k][Int(a.sport)] : counted[k][Int(a.sport)] {
+                rides[k].append((Int(a.day), a.movingTime, a.distance))
+            }
+        }
+        let activityRides = rides
+        return concurrentMap(relevant.count) { k in
+            let resolved = relevant[k]
+            var rides = activityRides[k]
+            for r in garage.rides where r.bike.value == resolved.bike.id && (r.sport.map(resolved.counts.contains) ?? true) {
+                rides.append((r.date.ordinal, r.movingTime, r.distance))
+            }
+            return RideLedger(rides)
+        }
     }
 
     /// A bike's log up to `asOf`, by interval and by component: the latest day each was serviced
@@ -178,7 +207,7 @@ public struct StatusPlanner: Sendable {
             usage: usage, limits: limits, due: state == .overdue ? nil : limits.compactMap(\.due).min())
     }
 
-    private func limitStatus(_ q: Quantity, usage: Usage, since: Day?, pace: Pace) -> LimitStatus {
+    func limitStatus(_ q: Quantity, usage: Usage, since: Day?, pace: Pace) -> LimitStatus {
         guard let since else {
             return LimitStatus(every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: 0,
                                progress: 0, due: nil)
@@ -210,7 +239,7 @@ public struct StatusPlanner: Sendable {
                            progress: progress, due: progress >= 1 ? nil : due)
     }
 
-    private func rounded(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
+    func rounded(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
 
     private func forecast(remaining: Double, rate: Double) -> Day? {
         guard remaining > 0, rate > 0 else { return nil }

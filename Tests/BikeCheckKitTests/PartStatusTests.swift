@@ -1,0 +1,100 @@
+import BikeCheckKit
+import Foundation
+import Testing
+
+/// Parts that move between bikes, against answers worked out by hand, through both ways of
+/// reading the cache (the helper of `StatusPlannerTests` compares them).
+extension StatusPlannerTests {
+    static let grail = "name: Grail\nstrava: b1\nbought: 2025-01-01\n"
+    static let tarmac = "name: Tarmac\nstrava: b2\nbought: 2025-01-01\n"
+    static let wheels = """
+        name: Race wheels
+        bought: 2025-03-01
+        distance: 800 km
+        hours: 30
+        rides: 12
+        intervals:
+          true-wheels: {task: True the wheels, every: 3000 km}
+        mounts:
+          - {bike: grail, from: 2025-03-01, to: 2025-03-10}
+          - {bike: tarmac, from: 2025-03-11}
+
+        """
+
+    /// Rides on both bikes, on the days around the swap: only those of the bike the wheels were
+    /// on that day count for them.
+    var swapRides: [Activity] {
+        [ride(1, "2025-02-28", hours: 1, km: 10, gear: "b1"),   // grail, before the wheels were bought
+         ride(2, "2025-03-01", hours: 2, km: 20, gear: "b1"),   // grail, first day (inclusive)
+         ride(3, "2025-03-10", hours: 3, km: 30, gear: "b1"),   // grail, last day (inclusive)
+         ride(4, "2025-03-10", hours: 4, km: 40, gear: "b2"),   // tarmac, the day before they came
+         ride(5, "2025-03-11", hours: 5, km: 50, gear: "b2"),   // tarmac, first day
+         ride(6, "2025-03-12", hours: 6, km: 60, gear: "b1"),   // grail, after they left
+         ride(7, "2025-03-20", hours: 7, km: 70, gear: "b2")]   // tarmac
+    }
+
+    @Test func aPartCountsTheRidesOfEachBikeOnTheDaysItWasThereWithItsPriorUsage() throws {
+        let report = try status(files: ["bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": Self.tarmac, "parts/wheels.yaml": Self.wheels],
+                                activities: swapRides, asOf: "2025-03-31")
+        let s = try interval(report, "tarmac", "true-wheels")
+        #expect(s.part == "wheels")
+        // Rides 2, 3, 5, 7: 17 h and 170 km, plus 30 h, 800 km and 12 rides before tracking.
+        #expect(s.usage == Usage(movingTime: (17 + 30) * 3600, distance: 970_000, days: 30, rides: 16))
+        #expect(s.since == Day("2025-03-01") && s.anchor == .bought)
+        #expect(abs(s.progress - 970.0 / 3000) < 1e-4)
+        #expect(try #require(report.bikes.first { $0.id == "grail" }).intervals.isEmpty, "the wheels are no longer on the grail")
+        #expect(report.parts.isEmpty, "no part is on the shelf")
+    }
+
+    @Test func aPartsIntervalsShowUnderTheBikeItIsOnAsOfTheReportDay() throws {
+        let files = ["bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": Self.tarmac, "parts/wheels.yaml": Self.wheels]
+        let before = try status(files: files, activities: swapRides, asOf: "2025-03-10")
+        let s = try interval(before, "grail", "true-wheels")
+        // Rides 2 and 3 on the grail, and nothing of the tarmac's ride 4 that day.
+        #expect(s.usage == Usage(movingTime: (5 + 30) * 3600, distance: 850_000, days: 9, rides: 14))
+        #expect(try #require(before.bikes.first { $0.id == "tarmac" }).intervals.isEmpty)
+    }
+
+    @Test func aServiceInThePartsLogRestartsItsCountWithoutThePriorUsage() throws {
+        let files = ["bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": Self.tarmac,
+                     "parts/wheels.yaml": Self.wheels + "log:\n  - {date: 2025-03-10, done: [true-wheels]}\n"]
+        let report = try status(files: files, activities: swapRides, asOf: "2025-03-31")
+        let s = try interval(report, "tarmac", "true-wheels")
+        // From 10 March (inclusive): ride 3 on the grail, 5 and 7 on the tarmac.
+        #expect(s.usage == Usage(movingTime: 15 * 3600, distance: 150_000, days: 21, rides: 3))
+        #expect(s.anchor == .done && s.since == Day("2025-03-10"))
+    }
+
+    @Test func aPartOnTheShelfIsReportedOnItsOwnAndANamedPartSaysWhereItIs() throws {
+        let shelved = Self.wheels.replacingOccurrences(of: "{bike: tarmac, from: 2025-03-11}", with: "{bike: tarmac, from: 2025-03-11, to: 2025-03-15}")
+        let files = ["bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": Self.tarmac, "parts/wheels.yaml": shelved]
+        let report = try status(files: files, activities: swapRides, asOf: "2025-03-31")
+        let part = try #require(report.parts.first)
+        #expect(report.parts.count == 1 && part.id == "wheels" && part.bike == nil)
+        // Rides 2, 3 and 5: ride 7 came after the wheels went back on the shelf. No pace, no forecast by distance.
+        #expect(part.intervals.first?.usage == Usage(movingTime: (10 + 30) * 3600, distance: 900_000, days: 30, rides: 15))
+        #expect(part.intervals.first?.due == nil)
+        #expect(report.bikes.allSatisfy { $0.intervals.isEmpty })
+
+        // `status wheels`: the part alone, with the bike it is on.
+        let named = try status(files: ["bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": Self.tarmac, "parts/wheels.yaml": Self.wheels],
+                               activities: swapRides, asOf: "2025-03-31", parts: ["wheels"])
+        #expect(named.bikes.isEmpty)
+        #expect(named.parts.map(\.id) == ["wheels"] && named.parts.first?.bike == "tarmac")
+        #expect(named.parts.first?.intervals.first?.usage.distance == 970_000)
+    }
+
+    @Test func aPartCountsTheRidesOfARetiredBikeItWasOnAndOnlyWhatCountedForThatBike() throws {
+        // The grail is retired and left out of the report, but the wheels' days on it still count;
+        // the grail counts only GravelRide, so its Ride on 1 March does not wear the wheels.
+        let files = ["bikes/grail.yaml": Self.grail + "retired: 2025-03-10\ncounts: [GravelRide]\n", "bikes/tarmac.yaml": Self.tarmac,
+                     "parts/wheels.yaml": Self.wheels]
+        var rides = swapRides
+        rides[2] = ride(3, "2025-03-10", hours: 3, km: 30, gear: "b1", sport: "GravelRide")
+        let report = try status(files: files, activities: rides, asOf: "2025-03-31")
+        #expect(report.bikes.map(\.id) == ["tarmac"])
+        let s = try interval(report, "tarmac", "true-wheels")
+        // Rides 3, 5 and 7.
+        #expect(s.usage == Usage(movingTime: (15 + 30) * 3600, distance: 950_000, days: 30, rides: 15))
+    }
+}
