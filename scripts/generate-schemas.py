@@ -405,6 +405,44 @@ STATUS = schema("status.schema.json", "bikecheck status --format json",
     },
 }, [])
 
+LIFE = {
+    "distance": p({"type": "number", "minimum": 0}, "Distance in metres."),
+    "moving_time": p({"type": "number", "minimum": 0}, "Moving time in seconds."),
+    "rides": p({"type": "integer", "minimum": 0}, "Rides."),
+    "first_use": p(NULLABLE_DAY, "The first day ridden; absent when never ridden."),
+    "last_use": p(NULLABLE_DAY, "The last day ridden; absent when never ridden."),
+}
+LIFE_REQUIRED = ["distance", "moving_time", "rides"]
+
+PARTS = schema("parts.schema.json", "bikecheck part list / part show --format json",
+    "What `bikecheck part list --format json` and `part show PART --format json` print: each part's (and, for `part list`, each component's) life so far, in Strava's units.", {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["as_of", "units", "parts"],
+    "properties": {
+        "as_of": p(DAY, "The day the report is computed for."),
+        "units": p({"enum": ["metric", "imperial"]}, "The garage's units (the figures are in metres and seconds whatever they are)."),
+        "parts": p({"type": "array", "items": closed({
+            "kind": p({"enum": ["part", "component"]}, "`part`: a file in `parts/`; `component`: a key under a bike's `components:`."),
+            "id": p({"type": "string"}, "The part's id, or the component's key in its bike file."),
+            "name": p({"type": ["string", "null"]}, "Its name."),
+            "bike": p({"type": ["string", "null"]}, "Where it is now: a part's bike as of the report's day (absent on the shelf), a component's bike."),
+            "retired": p(NULLABLE_DAY, "When the part (or a component's bike) was retired."),
+            "since": p(NULLABLE_DAY, "A component's current one counts from here: its install or its latest replacement."),
+            **LIFE,
+            "prior": closed({k: LIFE[k] for k in LIFE_REQUIRED}, md="Usage before tracking, included in the totals."),
+            "mounts": p({"type": "array", "items": closed({
+                "bike": p({"type": "string"}, "The bike."),
+                "from": p(DAY, "First day on the bike (inclusive)."),
+                "to": p(NULLABLE_DAY, "Last day on the bike (inclusive); absent while it is still there."),
+                **LIFE,
+            }, required=["bike", "from"] + LIFE_REQUIRED, md="One mount and the usage on it.")}, "A part's mounts, oldest first."),
+            "slot": closed(LIFE, required=LIFE_REQUIRED, md="A component's slot: every counted ride of its bike, whichever component filled it."),
+        }, required=["kind", "id", "prior"] + LIFE_REQUIRED, md="One part or component: its whole life (a component: the current one's).")},
+            "Parts by id, then components by bike."),
+    },
+}, [])
+
 POSITION = closed({
     "line": p({"type": "integer", "minimum": 1}, "1-based line."),
     "column": p({"type": "integer", "minimum": 1}, "1-based column."),
@@ -439,7 +477,7 @@ VALIDATE = schema("validate.schema.json", "bikecheck validate --format json",
 check = "--check" in sys.argv
 stale = []
 for name, value in [("garage", GARAGE), ("bike", BIKE), ("template", TEMPLATE), ("rides", RIDES), ("part", PART),
-                    ("activities", ACTIVITIES), ("status", STATUS), ("validate", VALIDATE)]:
+                    ("activities", ACTIVITIES), ("status", STATUS), ("parts", PARTS), ("validate", VALIDATE)]:
     path = ROOT / "schemas" / f"{name}.schema.json"
     text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
     if check:

@@ -17,7 +17,7 @@ struct BikeCheck: ParsableCommand {
             """,
         subcommands: [
             StatusCommand.self, ValidateCommand.self, InitCommand.self, DoneCommand.self, BikeCommand.self,
-            TemplateCommand.self, RideCommand.self,
+            TemplateCommand.self, RideCommand.self, PartCommand.self,
             LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: StatusCommand.self

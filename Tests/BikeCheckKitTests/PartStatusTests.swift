@@ -1,5 +1,6 @@
 import BikeCheckKit
 import Foundation
+import TestSupport
 import Testing
 
 /// Parts that move between bikes, against answers worked out by hand, through both ways of
@@ -96,5 +97,59 @@ extension StatusPlannerTests {
         let s = try interval(report, "tarmac", "true-wheels")
         // Rides 3, 5 and 7.
         #expect(s.usage == Usage(movingTime: (15 + 30) * 3600, distance: 950_000, days: 30, rides: 15))
+    }
+}
+
+/// Lifetime totals (`part list`, `part show`), by hand, through both ways of reading the cache.
+extension StatusPlannerTests {
+    func lives(files: [String: String], activities: [Activity], asOf: String, parts: [String] = []) throws -> PartLifeReport {
+        let folder = try TemporaryFolder()
+        try folder.write("garage.yaml", files["garage.yaml"] ?? "units: metric\n")
+        for (path, text) in files where path != "garage.yaml" { try folder.write(path, text) }
+        for (month, items) in Dictionary(grouping: activities, by: \.monthKey) {
+            try folder.write("activities/\(month).json", ActivityCacheFormat.encode(items))
+        }
+        let day = try #require(Day(asOf))
+        let full = GarageLoader.load(at: folder.url.path)
+        #expect(full.diagnostics.isEmpty, "\(full.diagnostics.map(\.message))")
+        let viaActivities = StatusPlanner(asOf: day).lives(full.garage, summaries: ActivitySummaries(full.activities), only: parts.map(PartID.init))
+        let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
+        let viaSummaries = StatusPlanner(asOf: day).lives(summarised.garage, summaries: summarised.activitySummaries, only: parts.map(PartID.init))
+        #expect(viaSummaries == viaActivities, "the summary path and the full path disagree")
+        return viaSummaries
+    }
+
+    @Test func aPartsLifeIsTheSumOfItsMountsAndItsPriorUsage() throws {
+        let files = ["bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": Self.tarmac, "parts/wheels.yaml": Self.wheels]
+        let report = try lives(files: files, activities: swapRides, asOf: "2025-03-31", parts: ["wheels"])
+        let life = try #require(report.parts.first)
+        #expect(report.parts.count == 1 && life.kind == .part && life.bike == "tarmac")
+        let mounts = try #require(life.mounts)
+        #expect(mounts.map(\.bike) == ["grail", "tarmac"])
+        // Rides 2 and 3 on the grail; 5 and 7 on the tarmac.
+        #expect(mounts[0].usage == LifeUsage(distance: 50_000, movingTime: 5 * 3600, rides: 2, firstUse: Day("2025-03-01"), lastUse: Day("2025-03-10")))
+        #expect(mounts[1].usage == LifeUsage(distance: 120_000, movingTime: 12 * 3600, rides: 2, firstUse: Day("2025-03-11"), lastUse: Day("2025-03-20")))
+        #expect(life.usage == LifeUsage(distance: 970_000, movingTime: 47 * 3600, rides: 16, firstUse: Day("2025-03-01"), lastUse: Day("2025-03-20")))
+    }
+
+    @Test func aComponentsLifeIsTheCurrentOnesAndItsSlotIsTheBikes() throws {
+        let bike = """
+            name: Grail
+            strava: b1
+            bought: 2025-01-01
+            components:
+              chain: {installed: 2025-02-01, distance: 100 km}
+            intervals:
+              chain-replace: {task: Replace the chain, replaces: chain, every: 3000 km}
+            log:
+              - {date: 2025-03-10, done: [chain-replace]}
+
+            """
+        let report = try lives(files: ["bikes/grail.yaml": bike], activities: swapRides, asOf: "2025-03-31")
+        let chain = try #require(report.parts.first { $0.id == "chain" })
+        #expect(chain.kind == .component && chain.bike == "grail" && chain.since == Day("2025-03-10"))
+        // Replaced on 10 March: rides 3 and 6, and no usage before tracking (that was the old chain's).
+        #expect(chain.usage == LifeUsage(distance: 90_000, movingTime: 9 * 3600, rides: 2, firstUse: Day("2025-03-10"), lastUse: Day("2025-03-12")))
+        #expect(chain.slot == LifeUsage(distance: 120_000, movingTime: 12 * 3600, rides: 4, firstUse: Day("2025-02-28"), lastUse: Day("2025-03-12")))
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// garage, the real binary's JSON output and fixtures; and bikecheck itself agreeing with every
 /// YAML fixture, so a schema never invents a rule the decoders do not have (nor misses one).
 @Suite struct SchemaTests {
-    static let kinds = ["garage", "bike", "template", "rides", "part", "activities", "status", "validate"]
+    static let kinds = ["garage", "bike", "template", "rides", "part", "activities", "status", "parts", "validate"]
     static let garageKinds = ["garage", "bike", "template", "rides", "part", "activities"]
 
     @Test func everySchemaIsAValidDraft07Schema() throws {
@@ -69,6 +69,9 @@ import Testing
                 var runs: [(String, [String], Int32)] = []
         if kind == "status" {
             runs = [("status.json", ["status", "--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", "json"], 0)]
+        } else if kind == "parts" {
+            runs = [("part-list.json", ["part", "list", "--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", "json"], 0),
+                    ("part-show.json", ["part", "show", "race-wheels", "--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", "json"], 0)]
         } else {
             let broken = scratch.appendingPathComponent("broken")
             try write("garage.yaml", "units: metres\n", in: broken)
@@ -88,6 +91,9 @@ import Testing
         if kind == "status" {
             let text = try String(contentsOfFile: files[0], encoding: .utf8)
             #expect(text.contains("\"overdue\"") && text.contains("\"due-soon\""), "the example garage should show every state")
+        } else if kind == "parts" {
+            let text = try String(contentsOfFile: files[0], encoding: .utf8)
+            #expect(text.contains("\"component\"") && text.contains("\"mounts\"") && text.contains("\"slot\""), "the example garage should show parts and components")
         } else {
             let data = try Data(contentsOf: URL(fileURLWithPath: files[1]))
             let records = try JSONDecoder().decode(ValidateOutput.self, from: data).diagnostics
@@ -99,7 +105,7 @@ import Testing
 
     /// Absolute paths of the files one schema must accept.
     private func validFiles(_ kind: String, scratch: URL) throws -> [String] {
-        if kind == "status" || kind == "validate" { return try binaryOutputs(kind, scratch: scratch) }
+        if kind == "status" || kind == "parts" || kind == "validate" { return try binaryOutputs(kind, scratch: scratch) }
         var files = try exampleFiles(kind).map { exampleGarage.path + "/" + $0 }
         let dir = fixtures.appendingPathComponent("valid/\(kind)")
         if FileManager.default.fileExists(atPath: dir.path) {

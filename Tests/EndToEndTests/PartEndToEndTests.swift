@@ -20,4 +20,19 @@ import Testing
         #expect(typo.status == 2)
         #expect(typo.stderr.contains("no bike or part 'race-wheel'; did you mean 'race-wheels'?"), "\(typo.stderr)")
     }
+
+    @Test func partListAndShowGiveEachPartsLifeAndItsMounts() throws {
+        let list = try runBikecheck(["part", "list", "--garage", exampleGarage.path, "--as-of", "2026-11-15"], in: repositoryRoot)
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("\n  race-wheels  on tarmac "), "\(list.stdout)")
+        #expect(list.stdout.contains("\n  spare-chain  on the shelf  0 km "), "\(list.stdout)")
+        #expect(list.stdout.contains("\n  grail/chain "), "\(list.stdout)")
+        let show = try runBikecheck(["part", "show", "race-wheels", "--garage", exampleGarage.path, "--as-of", "2026-11-15"], in: repositoryRoot)
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdout.contains("\n    grail   2025-11-01 – 2026-04-30 "), "\(show.stdout)")
+        #expect(show.stdout.contains("\n    tarmac  2026-05-01 – now "), "\(show.stdout)")
+        let typo = try runBikecheck(["part", "show", "race-weels", "--garage", exampleGarage.path], in: repositoryRoot)
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("no part 'race-weels'; did you mean 'race-wheels'?"), "\(typo.stderr)")
+    }
 }
