@@ -5,8 +5,117 @@ struct PartCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "part",
         abstract: "Parts that move between bikes (parts/ID.yaml), and what every part has done in its life.",
-        subcommands: [List.self, Show.self]
+        subcommands: [List.self, Show.self, Add.self, Mount.self, Unmount.self, Retire.self]
     )
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a part: writes parts/ID.yaml (on the shelf until mounted).",
+            discussion: "Example:\n  bikecheck part add race-wheels --name \"DT Swiss ARC 1100\" --bought 2025-03-01 --template wheelset"
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var write: WriteOptions
+
+        @Argument(help: "The part's id, which becomes its file name (parts/ID.yaml).")
+        var id: String
+
+        @Option(help: ArgumentHelp("The part's name.", valueName: "text"))
+        var name: String
+
+        @Option(help: ArgumentHelp("When it was bought, YYYY-MM-DD.", valueName: "date"))
+        var bought: Day?
+
+        @Option(name: .customLong("template"), help: ArgumentHelp("A template whose intervals follow the part (repeat for more).", valueName: "template"))
+        var templates: [String] = []
+
+        func run() throws {
+            let root = try global.garageRoot()
+            let part = NewPart(id: id, name: name, bought: bought, templates: templates)
+            try write.perform({ () throws(WriteFailure) in
+                try PartEditor.add(part, in: WriteContext(root: root, today: today()))
+            }, root: root, global: global)
+        }
+    }
+
+    struct Mount: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mount a part on a bike: ends its open mount the day before and opens a new one.",
+            discussion: """
+                Appends '- {bike: BIKE, from: DATE}' to the part's mounts, in the style of those \
+                already there; a mount still open on another bike gets 'to:' the day before. Rides \
+                on DATE count for the new bike.
+
+                Examples:
+                  bikecheck part mount race-wheels tarmac
+                  bikecheck part mount race-wheels grail --date 2026-05-01 --commit
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var write: WriteOptions
+
+        @Argument(help: "The part.")
+        var part: String
+
+        @Argument(help: "The bike it goes on.")
+        var bike: String
+
+        @Option(help: ArgumentHelp("The first day on the bike, YYYY-MM-DD (default: today).", valueName: "date"))
+        var date: Day?
+
+        func run() throws {
+            let root = try global.garageRoot()
+            try write.perform({ () throws(WriteFailure) in
+                try PartEditor.mount(part, on: bike, date: date, in: WriteContext(root: root, today: today()))
+            }, root: root, global: global)
+        }
+    }
+
+    struct Unmount: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Take a part off its bike, back on the shelf: its open mount ends the day before the date."
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var write: WriteOptions
+
+        @Argument(help: "The part.")
+        var part: String
+
+        @Option(help: ArgumentHelp("The first day off the bike, YYYY-MM-DD (default: today).", valueName: "date"))
+        var date: Day?
+
+        func run() throws {
+            let root = try global.garageRoot()
+            try write.perform({ () throws(WriteFailure) in
+                try PartEditor.unmount(part, date: date, in: WriteContext(root: root, today: today()))
+            }, root: root, global: global)
+        }
+    }
+
+    struct Retire: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Retire a part: sets 'retired:'; a mount still open ends that day.",
+            discussion: "Example:\n  bikecheck part retire old-chain --date 2026-01-01"
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var write: WriteOptions
+
+        @Argument(help: "The part.")
+        var part: String
+
+        @Option(help: ArgumentHelp("When it was retired, YYYY-MM-DD (default: today).", valueName: "date"))
+        var date: Day?
+
+        func run() throws {
+            let root = try global.garageRoot()
+            try write.perform({ () throws(WriteFailure) in
+                try PartEditor.retire(part, on: date, in: WriteContext(root: root, today: today()))
+            }, root: root, global: global)
+        }
+    }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
