@@ -120,6 +120,17 @@ def every():
              examples=["10 h", "3000 km", ["100 h", "12 months"]])
 
 
+TRAINER = {"anyOf": [{"type": "boolean"}, {"const": "only"}]}
+TRAINER_HELP = "`true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre)."
+
+
+def ride_filter(what, default):
+    return {
+        "counts": sport_types_list(f"Strava sport types that wear {what} (default: {default}). One type or a list."),
+        "trainer": p(TRAINER, f"Which rides count for {what}, indoors or out (default: {default}). " + TRAINER_HELP),
+    }
+
+
 INTERVAL = p({
     "type": "object",
     "additionalProperties": False,
@@ -129,6 +140,7 @@ INTERVAL = p({
         "replaces": p({"$ref": "#/definitions/identifier"}, "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date)."),
         "every": every(),
         "due_soon": p({"$ref": "#/definitions/fraction"}, "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`."),
+        **ride_filter("this interval", "its component's or part's, else the bike's, else the garage's"),
         "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
     },
 }, "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
@@ -161,7 +173,7 @@ GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
         "currency": p({"$ref": "#/definitions/text"}, "Currency of log costs, e.g. `EUR`, `USD`, `GBP`.", examples=["EUR", "USD", "GBP"]),
         "due_soon": p({"$ref": "#/definitions/fraction"}, "An interval is *due soon* past this share of its limit: `80%` or `0.8`. Default `80%`."),
         "counts": sport_types_list("Strava sport types that wear a bike, for bikes that do not say otherwise. One type or a list."),
-        "trainer": p({"type": "boolean"}, "Whether rides on a trainer (Strava's `trainer: true`) wear a bike, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension."),
+        "trainer": p(TRAINER, "Which rides wear a bike, indoors or out, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension. " + TRAINER_HELP),
         "strava": p({
             "type": "object",
             "additionalProperties": False,
@@ -187,7 +199,7 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
                        "Templates (file names in `templates/`, without `.yaml`) whose intervals this bike gets, in order; the bike overrides by interval id.",
                        examples=[["road-basics", "tubeless"]]),
         "counts": sport_types_list("Strava sport types that wear this bike (default: `counts` in `garage.yaml`). One type or a list."),
-        "trainer": p({"type": "boolean"}, "Whether rides on a trainer (Strava's `trainer: true`) count for this bike (default: `trainer` in `garage.yaml`, else `false`)."),
+        "trainer": p(TRAINER, "Which rides count for this bike, indoors or out (default: `trainer` in `garage.yaml`, else `false`). " + TRAINER_HELP),
         "components": p({
             "type": ["object", "null"],
             "propertyNames": {"pattern": IDENTIFIER},
@@ -200,6 +212,7 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
                     "hours": p({"type": "number", "minimum": 0}, "Ride hours it had before tracking started (a second-hand part), e.g. `120`."),
                     "distance": p({"$ref": "#/definitions/distance"}, "Distance it had before tracking started, e.g. `2500 km`."),
                     "rides": p({"type": "number", "minimum": 0}, "Rides it had before tracking started."),
+                    **ride_filter("this component", "the bike's"),
                     "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
                 },
             }, "A component; may be empty (`chain:` alone).",
@@ -241,7 +254,7 @@ TEMPLATE = schema("template.schema.json", "bikecheck template file",
         "source": p({"$ref": "#/definitions/text"}, "Where the schedule comes from (a maker's manual, a URL)."),
         "intervals": INTERVALS,
     },
-}, ["text", "identifier", "quantity", "fraction", "interval"])
+}, ["text", "identifier", "quantity", "fraction", "sportType", "interval"])
 
 RIDES = schema("rides.schema.json", "bikecheck rides.yaml",
     "Rides entered by hand (`rides.yaml`), for bikes not on Strava or offline use.", {
@@ -285,6 +298,7 @@ PART = schema("part.schema.json", "bikecheck part file",
         "hours": p({"type": "number", "minimum": 0}, "Ride hours it had before tracking started (a second-hand part), e.g. `120`."),
         "distance": p({"$ref": "#/definitions/distance"}, "Distance it had before tracking started, e.g. `800 km`."),
         "rides": p({"type": "number", "minimum": 0}, "Rides it had before tracking started."),
+        **ride_filter("this part", "the filter of the bike it was on"),
         "templates": p({"anyOf": [{"$ref": "#/definitions/identifier"}, {"type": "array", "items": {"$ref": "#/definitions/identifier"}}, {"type": "null"}]},
                        "Templates whose intervals follow the part wherever it is mounted, in order; the part overrides by interval id.",
                        examples=[["wheelset"]]),
@@ -308,7 +322,7 @@ PART = schema("part.schema.json", "bikecheck part file",
         "log": BIKE["properties"]["log"],
         "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
     },
-}, ["text", "date", "identifier", "quantity", "distance", "fraction", "interval"])
+}, ["text", "date", "identifier", "quantity", "distance", "fraction", "sportType", "interval"])
 
 TIMESTAMP = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$"
 NULLABLE_TEXT = {"type": ["string", "null"]}

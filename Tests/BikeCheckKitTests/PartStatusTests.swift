@@ -153,3 +153,83 @@ extension StatusPlannerTests {
         #expect(chain.slot == LifeUsage(distance: 120_000, movingTime: 12 * 3600, rides: 4, firstUse: Day("2025-02-28"), lastUse: Day("2025-03-12")))
     }
 }
+
+/// Ride filters (`counts`, `trainer`) on intervals, components and parts, by hand, through both
+/// ways of reading the cache.
+extension StatusPlannerTests {
+    /// An outdoor ride, a ride on a trainer, a VirtualRide and a gravel ride.
+    var mixedRides: [Activity] {
+        [ride(1, "2026-02-01", hours: 2, km: 60),
+         ride(2, "2026-02-02", hours: 1, km: 30, trainer: true),
+         ride(3, "2026-02-03", hours: 1.5, km: 45, sport: "VirtualRide", trainer: true),
+         ride(4, "2026-02-04", hours: 3, km: 50, sport: "GravelRide")]
+    }
+
+    @Test func anIntervalOrItsComponentSaysWhichRidesCountAndTheIntervalWins() throws {
+        let bike = """
+            name: A
+            strava: b1
+            bought: 2026-01-01
+            counts: [Ride, GravelRide]
+            components:
+              chain: {trainer: true}
+              tyres: {}
+            intervals:
+              chain-lube: {task: Lube, component: chain, every: 10 h}
+              chain-check: {task: Check, component: chain, trainer: false, every: 10 h}
+              tyres: {task: Tyres, component: tyres, every: 10 h}
+              zwift-only: {task: Trainer tyre, trainer: only, counts: [Ride, VirtualRide], every: 10 h}
+              road-only: {task: Road, counts: Ride, every: 10 h}
+
+            """
+        let report = try status(files: ["bikes/a.yaml": bike], activities: mixedRides, asOf: "2026-03-01")
+        // The chain wears on the trainer (rides 1, 2, 4); the bike's VirtualRide is not in its counts.
+        #expect(try interval(report, "a", "chain-lube").usage.movingTime == 6 * 3600)
+        // The interval's own `trainer: false` wins over its component's.
+        #expect(try interval(report, "a", "chain-check").usage.movingTime == 5 * 3600)
+        // Tyres: the bike's filter, outdoors only (rides 1 and 4).
+        #expect(try interval(report, "a", "tyres").usage.movingTime == 5 * 3600)
+        // Indoors only, of Ride and VirtualRide: rides 2 and 3.
+        #expect(try interval(report, "a", "zwift-only").usage == Usage(movingTime: 2.5 * 3600, distance: 75_000, days: 59, rides: 2))
+        // Ride only, outdoors: ride 1.
+        #expect(try interval(report, "a", "road-only").usage.rides == 1)
+    }
+
+    @Test func aTemplatesIntervalFilterStaysWhenABikeOverridesOtherKeys() throws {
+        let template = "name: T\nintervals:\n  chain-lube:\n    every: 10 h\n    trainer: true\n"
+        let bike = "name: A\nstrava: b1\nbought: 2026-01-01\ntemplates: [t]\nintervals:\n  chain-lube:\n    every: 8 h\n"
+        let report = try status(files: ["templates/t.yaml": template, "bikes/a.yaml": bike], activities: mixedRides, asOf: "2026-03-01")
+        // The template's `trainer: true` stays: rides 1, 2 (on a trainer) and 4; VirtualRide is not in the garage's default counts.
+        #expect(try interval(report, "a", "chain-lube").usage.movingTime == 6 * 3600)
+    }
+
+    @Test func aPartsFilterAppliesToTheRidesOfEachBikeItIsOn() throws {
+        let a = "name: A\nstrava: b1\nbought: 2026-01-01\ntrainer: true\n"
+        let b = "name: B\nstrava: b2\nbought: 2026-01-01\n"
+        // Wheels that never go on a trainer, on a bike whose own rides include trainer rides.
+        let wheels = """
+            name: Wheels
+            trainer: false
+            intervals:
+              true-wheels: {task: True, every: 3000 km}
+              hub: {task: Hub, trainer: true, every: 100 h}
+            mounts:
+              - {bike: a, from: 2026-02-01, to: 2026-02-02}
+              - {bike: b, from: 2026-02-03}
+
+            """
+        let rides = [ride(1, "2026-02-01", hours: 2, km: 60, gear: "b1"),
+                     ride(2, "2026-02-02", hours: 1, km: 30, gear: "b1", trainer: true),
+                     ride(3, "2026-02-03", hours: 1, km: 30, gear: "b2", trainer: true),
+                     ride(4, "2026-02-04", hours: 3, km: 90, gear: "b2")]
+        let report = try status(files: ["bikes/a.yaml": a, "bikes/b.yaml": b, "parts/wheels.yaml": wheels], activities: rides, asOf: "2026-03-01")
+        // Outdoors only, on both bikes: rides 1 and 4.
+        #expect(try interval(report, "b", "true-wheels").usage.distance == 150_000)
+        // The hub interval lets trainer rides in: rides 1, 2, 3 and 4.
+        #expect(try interval(report, "b", "hub").usage.movingTime == 7 * 3600)
+        // Lifetime totals use the part's filter too.
+        let life = try #require(try lives(files: ["bikes/a.yaml": a, "bikes/b.yaml": b, "parts/wheels.yaml": wheels], activities: rides,
+                                          asOf: "2026-03-01", parts: ["wheels"]).parts.first)
+        #expect(life.usage.distance == 150_000 && life.usage.rides == 2)
+    }
+}

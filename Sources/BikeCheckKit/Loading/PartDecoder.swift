@@ -2,7 +2,7 @@ import Diagnostics
 import LocatedYAML
 
 extension FileDecoders {
-    static let partKeys = ["name", "bought", "retired", "slot", "hours", "distance", "rides", "templates", "intervals", "mounts", "log", "notes"]
+    static let partKeys = ["name", "bought", "retired", "slot", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log", "notes"]
     static let mountKeys = ["bike", "from", "to", "note"]
 
     /// `parts/ID.yaml`: a part that moves between bikes.
@@ -17,6 +17,7 @@ extension FileDecoders {
         if let e = f["retired"] { part.retired = r.day(e.value, "retired") }
         if let e = f["slot"], let slot = r.identifier(e.value, "slot") { part.slot = Located(slot, at: r.location(e.value)) }
         if let e = f["notes"] { _ = r.string(e.value, "notes") }
+        part.rideFilter = rideFilter(f, &r)
         // Prior usage reads as a component's does.
         if let e = f["hours"], let v = r.number(e.value, "hours", maximum: 100_000) { part.priorHours = v }
         if let e = f["rides"], let v = r.number(e.value, "rides", maximum: 1_000_000) { part.priorRides = v }

@@ -27,6 +27,7 @@ extension Resolver {
                 s.task = spec.task ?? s.task
                 s.every = spec.every ?? s.every
                 s.dueSoon = spec.dueSoon ?? s.dueSoon
+                s.rideFilter = spec.rideFilter.over(s.rideFilter)
                 s.location = spec.location
                 merged[spec.id] = (s, base.template)
             } else {
@@ -42,7 +43,8 @@ extension Resolver {
                 continue
             }
             intervals.append(ResolvedInterval(id: id, task: spec.task ?? id.rawValue, component: nil, replaces: nil,
-                                              limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template))
+                                              limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template,
+                                              rideFilter: spec.rideFilter.over(part.rideFilter)))
         }
         let known = Set(order)
         for entry in part.log where !missingTemplate && !part.misspelledKeys.contains("intervals") {

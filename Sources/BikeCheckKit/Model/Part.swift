@@ -32,6 +32,8 @@ public struct Part: Sendable {
     public var priorHours: Double = 0
     public var priorDistance: Double = 0
     public var priorRides: Double = 0
+    /// Which rides wear it, where it differs from the bike it is on.
+    public var rideFilter = RideFilterSpec()
     public var templates: [Located<TemplateID>] = []
     public var intervals: [IntervalSpec] = []
     /// Where it has been, in the order written.

@@ -112,10 +112,20 @@ extension StatusPlanner {
     /// component written in a bike file, as of `asOf`.
     public func lives(_ garage: Garage, summaries: ActivitySummaries, only: [PartID] = []) -> PartLifeReport {
         let parts = only.isEmpty ? garage.parts : garage.parts.filter { only.contains($0.part.id) }
-        var bikes = only.isEmpty ? garage.bikes : []
-        var seen = Set(bikes.map(\.bike.id))
-        for p in parts { for m in p.part.mounts where seen.insert(m.bike.value).inserted { if let b = garage.bike(m.bike.value) { bikes.append(b) } } }
-        let ledgers = Dictionary(zip(bikes.map(\.bike.id), self.ledgers(bikes, garage: garage, summaries: summaries)), uniquingKeysWith: { a, _ in a })
+        let bikeFilters = Dictionary(garage.bikes.map { ($0.bike.id, $0.filter) }, uniquingKeysWith: { a, _ in a })
+        // Ledgers through the part's filter on each bike it was on, a component's on its bike, and the bike's own.
+        var keys: [LedgerKey] = []
+        var seen: Set<LedgerKey> = []
+        func need(_ key: LedgerKey) { if seen.insert(key).inserted { keys.append(key) } }
+        func key(_ bike: BikeID, _ spec: RideFilterSpec) -> LedgerKey? { bikeFilters[bike].map { LedgerKey(bike: bike, filter: spec.over($0)) } }
+        for p in parts { for m in p.part.mounts { if let k = key(m.bike.value, p.part.rideFilter) { need(k) } } }
+        if only.isEmpty {
+            for b in garage.bikes where !b.bike.components.isEmpty {
+                need(LedgerKey(bike: b.bike.id, filter: b.filter))
+                for c in b.bike.components { if let k = key(b.bike.id, c.rideFilter) { need(k) } }
+            }
+        }
+        let ledgers = self.ledgers(keys, garage: garage, summaries: summaries)
         let end = asOf.ordinal
         var out: [PartLife] = []
         for rp in parts.sorted(by: { $0.part.id < $1.part.id }) {
@@ -125,7 +135,7 @@ extension StatusPlanner {
             var usage = prior
             var mounts: [MountLife] = []
             for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= through {
-                let u = ledgers[m.bike.value].map { $0.life(from: m.from.ordinal, through: min(m.to?.ordinal ?? through, through)) } ?? LifeUsage()
+                let u = key(m.bike.value, part.rideFilter).flatMap { ledgers[$0] }.map { $0.life(from: m.from.ordinal, through: min(m.to?.ordinal ?? through, through)) } ?? LifeUsage()
                 usage.add(u)
                 mounts.append(MountLife(bike: m.bike.value.rawValue, from: m.from, to: m.to, usage: u))
             }
@@ -138,7 +148,7 @@ extension StatusPlanner {
         if only.isEmpty {
             for resolved in garage.bikes {
                 let bike = resolved.bike
-                guard let ledger = ledgers[bike.id], !bike.components.isEmpty else { continue }
+                guard let ledger = ledgers[LedgerKey(bike: bike.id, filter: resolved.filter)], !bike.components.isEmpty else { continue }
                 let services = Services(of: resolved, asOf: asOf)
                 let slot = ledger.life(from: Int.min / 2, through: end)
                 for c in bike.components {
@@ -148,7 +158,8 @@ extension StatusPlanner {
                     if let r = services.lastReplaced(c.id), since.map({ r.day >= $0 }) ?? true { since = r.day; replaced = true }
                     let prior = replaced ? LifeUsage()
                         : LifeUsage(distance: c.priorDistance, movingTime: c.priorHours * 3600, rides: Int(c.priorRides))
-                    var usage = ledger.life(from: since?.ordinal ?? Int.min / 2, through: end)
+                    let own = key(bike.id, c.rideFilter).flatMap { ledgers[$0] } ?? ledger
+                    var usage = own.life(from: since?.ordinal ?? Int.min / 2, through: end)
                     usage.add(prior)
                     out.append(PartLife(kind: .component, id: c.id.rawValue, name: c.name, bike: bike.id.rawValue, retired: bike.retired,
                                         since: since, usage: usage.rounded, prior: prior, mounts: nil, slot: slot.rounded))

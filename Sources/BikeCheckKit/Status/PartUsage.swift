@@ -4,37 +4,32 @@ struct PartSelection {
     var mounted: [BikeID: [ResolvedPart]] = [:]
     /// Parts shown on their own: those on no bike (when showing everything), or those named.
     var shown: [ResolvedPart] = []
-    /// Every bike a part in the report has been on, whose rides its usage needs.
-    var bikesVisited: [BikeID] = []
 
     init(_ garage: Garage, asOf: Day, everything: Bool, named: [PartID], bikes: [BikeID]) {
         let chosen = Set(bikes)
-        var used: [ResolvedPart] = []
         for rp in garage.parts {
             let part = rp.part
             // A part retired on or before the day is no longer on any bike.
             let retired = part.retired.map { $0 <= asOf } ?? false
             if !retired, let bike = part.mount(on: asOf)?.bike.value, chosen.contains(bike) {
                 mounted[bike, default: []].append(rp)
-                used.append(rp)
             }
             if named.contains(part.id) || (everything && !retired && part.mount(on: asOf) == nil) {
                 shown.append(rp)
-                used.append(rp)
             }
         }
-        var seen: Set<BikeID> = []
-        for rp in used { for m in rp.part.mounts where seen.insert(m.bike.value).inserted { bikesVisited.append(m.bike.value) } }
     }
 }
 
 extension StatusPlanner {
-    /// A part's usage from `since` through the report's day: what counted for each bike it was
-    /// on, on the days it was there (inclusive), from each bike's ledger of prefix sums.
-    func usage(of part: Part, since: Day, through: Day, ledgers: [BikeID: RideLedger]) -> Usage {
+    /// A part's usage through `filter` (its interval's, over each bike's) from `since` through
+    /// `through`: what counted on each bike it was on, on the days it was there (inclusive),
+    /// from the bikes' ledgers of prefix sums.
+    func usage(of part: Part, filter: RideFilterSpec, since: Day, through: Day,
+               ledgers: [LedgerKey: RideLedger], bikeFilters: [BikeID: RideFilter]) -> Usage {
         var usage = Usage(days: through.ordinal - since.ordinal)
         for m in part.mounts {
-            guard let ledger = ledgers[m.bike.value] else { continue }
+            guard let base = bikeFilters[m.bike.value], let ledger = ledgers[LedgerKey(bike: m.bike.value, filter: filter.over(base))] else { continue }
             let from = max(m.from, since), to = min(m.to ?? through, through)
             guard from <= to else { continue }
             let u = ledger.usage(from: from.ordinal, through: to.ordinal)
@@ -58,18 +53,23 @@ extension StatusPlanner {
         return (nil, .none)
     }
 
-    /// The status of each of a part's intervals. `pace` is that of the bike it is on now.
-    func statuses(of resolved: ResolvedPart, ledgers: [BikeID: RideLedger], pace: Pace) -> [IntervalStatus] {
+    /// The status of each of a part's intervals, forecast at the pace of the bike it is on now.
+    func statuses(of resolved: ResolvedPart, ledgers: [LedgerKey: RideLedger], bikeFilters: [BikeID: RideFilter]) -> [IntervalStatus] {
         let part = resolved.part
         // A retired part's clock stops on the day it was retired, as a retired bike's does.
         var planner = self
         let stopped = part.retired.map { $0 < asOf } ?? false
         if stopped, let retired = part.retired { planner.asOf = retired }
+        let current = part.mount(on: asOf)?.bike.value
         return resolved.intervals.map { interval in
             let (since, kind) = planner.anchor(of: interval, part: part, asOf: planner.asOf)
+            var pace = Pace()
+            if let current, let base = bikeFilters[current], let ledger = ledgers[LedgerKey(bike: current, filter: interval.rideFilter.over(base))] {
+                pace = planner.recentPace(ledger)
+            }
             var usage = Usage()
             if let since {
-                usage = planner.usage(of: part, since: since, through: planner.asOf, ledgers: ledgers)
+                usage = planner.usage(of: part, filter: interval.rideFilter, since: since, through: planner.asOf, ledgers: ledgers, bikeFilters: bikeFilters)
                 usage.distance = rounded(usage.distance)
                 // Usage before tracking counts until the part is first serviced.
                 if kind != .done {

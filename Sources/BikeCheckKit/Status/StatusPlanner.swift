@@ -53,78 +53,98 @@ public struct StatusPlanner: Sendable {
         let chosen = garage.bikes.filter { everything ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
         let selection = PartSelection(garage, asOf: asOf, everything: everything, named: onlyParts, bikes: chosen.map(\.bike.id))
 
-        // Ledgers for the chosen bikes first, then for every other bike a shown part was on.
-        var relevant = chosen
-        var seen = Set(chosen.map(\.bike.id))
-        for id in selection.bikesVisited where seen.insert(id).inserted {
-            if let b = garage.bike(id) { relevant.append(b) }
+        // One ledger per bike and ride filter in use: the bike's own, its intervals' (a chain may
+        // count trainer rides the tyres do not), and those of the parts it carried.
+        let bikeFilters = Dictionary(garage.bikes.map { ($0.bike.id, $0.filter) }, uniquingKeysWith: { a, _ in a })
+        var keys: [LedgerKey] = []
+        var seen: Set<LedgerKey> = []
+        func need(_ key: LedgerKey) { if seen.insert(key).inserted { keys.append(key) } }
+        for b in chosen {
+            need(LedgerKey(bike: b.bike.id, filter: b.filter))
+            for i in b.intervals { need(LedgerKey(bike: b.bike.id, filter: i.rideFilter.over(b.filter))) }
         }
-        let ledgers = self.ledgers(relevant, garage: garage, summaries: summaries)
-        let ledgerOf = Dictionary(zip(relevant.map(\.bike.id), ledgers), uniquingKeysWith: { a, _ in a })
+        for part in selection.mounted.keys.sorted().flatMap({ selection.mounted[$0]! }) + selection.shown {
+            for i in part.intervals {
+                for m in part.part.mounts {
+                    if let f = bikeFilters[m.bike.value] { need(LedgerKey(bike: m.bike.value, filter: i.rideFilter.over(f))) }
+                }
+            }
+        }
+        let ledgers = self.ledgers(keys, garage: garage, summaries: summaries)
 
         // Bikes are independent: plan them on all cores, in the order chosen.
         let bikes = concurrentMap(chosen.count) { k in
             let resolved = chosen[k], bike = resolved.bike
-            let ledger = ledgers[k]
             // A retired bike's clock stops on the day it was retired: calendar limits do not keep
             // running on a bike nobody rides, and nothing is forecast for it.
             var planner = self
             let stopped = bike.retired.map { $0 < asOf } ?? false
             if stopped, let retired = bike.retired { planner.asOf = retired }
-            let pace = planner.recentPace(ledger)
+            var paces: [RideFilter: Pace] = [:]
             let services = Services(of: resolved, asOf: planner.asOf)
             var intervals = resolved.intervals.map { interval -> IntervalStatus in
+                let filter = interval.rideFilter.over(resolved.filter)
+                let ledger = ledgers[LedgerKey(bike: bike.id, filter: filter)] ?? RideLedger([])
+                let pace = paces[filter] ?? planner.recentPace(ledger)
+                paces[filter] = pace
                 var s = planner.status(of: interval, bike: bike, services: services, ledger: ledger, pace: pace)
                 if stopped { s.stopForecasts() }
                 return s
             }
             for part in selection.mounted[bike.id] ?? [] {
-                intervals += self.statuses(of: part, ledgers: ledgerOf, pace: pace)
+                intervals += self.statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters)
             }
             intervals.sort { $0.progress != $1.progress ? $0.progress > $1.progress : ($0.part ?? "", $0.id) < ($1.part ?? "", $1.id) }
             return BikeStatus(id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals)
         }
         let parts = selection.shown.map { part -> PartStatus in
-            let on = part.part.mount(on: asOf)?.bike.value
-            let pace = on.flatMap { ledgerOf[$0] }.map(recentPace) ?? Pace()
-            let intervals = statuses(of: part, ledgers: ledgerOf, pace: pace).sorted {
+            let intervals = statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters).sorted {
                 $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id
             }
-            return PartStatus(id: part.part.id.rawValue, name: part.part.name, bike: on?.rawValue, retired: part.part.retired, intervals: intervals)
+            return PartStatus(id: part.part.id.rawValue, name: part.part.name, bike: part.part.mount(on: asOf)?.bike.value.rawValue,
+                              retired: part.part.retired, intervals: intervals)
         }
         return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes, parts: parts)
     }
 
-    /// Each bike's counted rides, as a ledger with prefix sums, in the order given.
-    func ledgers(_ relevant: [ResolvedBike], garage: Garage, summaries: ActivitySummaries) -> [RideLedger] {
-        // Which bikes each gear id counts for, and which sport types count for each bike,
-        // by index in `summaries.strings`: no String is hashed or compared per activity.
-        var bikesOfGear = [[Int]](repeating: [], count: summaries.strings.count)
-        var counted = [[Bool]](repeating: [], count: relevant.count)
-        // Rides on a trainer count only where the rider says so: `trainer: true`, or, for
-        // VirtualRide (indoor by nature), listing it in `counts`.
-        var countedIndoors = [[Bool]](repeating: [], count: relevant.count)
-        for (k, resolved) in relevant.enumerated() {
-            guard let gear = resolved.bike.strava?.value, let g = summaries.strings.firstIndex(of: gear) else { continue }
-            bikesOfGear[g].append(k)
-            counted[k] = summaries.strings.map(resolved.counts.contains)
-            countedIndoors[k] = summaries.strings.map { resolved.counts.contains($0) && (resolved.trainer || $0 == "VirtualRide") }
+    /// A bike's rides through one ride filter.
+    struct LedgerKey: Hashable {
+        var bike: BikeID
+        var filter: RideFilter
+    }
+
+    /// The counted rides of each bike through each filter, as ledgers with prefix sums.
+    func ledgers(_ keys: [LedgerKey], garage: Garage, summaries: ActivitySummaries) -> [LedgerKey: RideLedger] {
+        // Which keys each gear id feeds, and which sport types each admits outdoors and on a
+        // trainer, by index in `summaries.strings`: no String is hashed or compared per activity.
+        var keysOfGear = [[Int]](repeating: [], count: summaries.strings.count)
+        var outdoors = [[Bool]](repeating: [], count: keys.count)
+        var indoors = [[Bool]](repeating: [], count: keys.count)
+        let gearOf = Dictionary(garage.bikes.compactMap { b in b.bike.strava.map { (b.bike.id, $0.value) } }, uniquingKeysWith: { a, _ in a })
+        var index: [String: Int] = [:]
+        for (k, s) in summaries.strings.enumerated() where index[s] == nil { index[s] = k }
+        for (k, key) in keys.enumerated() {
+            guard let gear = gearOf[key.bike], let g = index[gear] else { continue }
+            keysOfGear[g].append(k)
+            outdoors[k] = summaries.strings.map { key.filter.admits(sport: $0, indoor: false) }
+            indoors[k] = summaries.strings.map { key.filter.admits(sport: $0, indoor: true) }
         }
-        var rides = [[(day: Int, time: Double, distance: Double)]](repeating: [], count: relevant.count)
+        var rides = [[(day: Int, time: Double, distance: Double)]](repeating: [], count: keys.count)
         for a in summaries.records where a.gear >= 0 && a.day != Int32.min {
-            for k in bikesOfGear[Int(a.gear)] where a.trainer ? countedIndoors[k][Int(a.sport)] : counted[k][Int(a.sport)] {
+            for k in keysOfGear[Int(a.gear)] where a.trainer ? indoors[k][Int(a.sport)] : outdoors[k][Int(a.sport)] {
                 rides[k].append((Int(a.day), a.movingTime, a.distance))
             }
         }
         let activityRides = rides
-        return concurrentMap(relevant.count) { k in
-            let resolved = relevant[k]
+        let built = concurrentMap(keys.count) { k in
+            let key = keys[k]
             var rides = activityRides[k]
-            for r in garage.rides where r.bike.value == resolved.bike.id && (r.sport.map(resolved.counts.contains) ?? true) {
+            for r in garage.rides where r.bike.value == key.bike && key.filter.admitsHandEntered(sport: r.sport) {
                 rides.append((r.date.ordinal, r.movingTime, r.distance))
             }
             return RideLedger(rides)
         }
+        return Dictionary(zip(keys, built), uniquingKeysWith: { a, _ in a })
     }
 
     /// A bike's log up to `asOf`, by interval and by component: the latest day each was serviced

@@ -69,9 +69,16 @@ public enum EmbeddedSchemas {
       ]
     },
     "trainer": {
-      "description": "Whether rides on a trainer (Strava's trainer: true) wear a bike, for bikes that do not say otherwise. Default false: an indoor ride does not wear tyres, brakes or suspension.",
-      "markdownDescription": "Whether rides on a trainer (Strava's `trainer: true`) wear a bike, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension.",
-      "type": "boolean"
+      "description": "Which rides wear a bike, indoors or out, for bikes that do not say otherwise. Default false: an indoor ride does not wear tyres, brakes or suspension. true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+      "markdownDescription": "Which rides wear a bike, indoors or out, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension. `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+      "anyOf": [
+        {
+          "type": "boolean"
+        },
+        {
+          "const": "only"
+        }
+      ]
     },
     "strava": {
       "description": "Strava settings.",
@@ -288,9 +295,16 @@ public enum EmbeddedSchemas {
       ]
     },
     "trainer": {
-      "description": "Whether rides on a trainer (Strava's trainer: true) count for this bike (default: trainer in garage.yaml, else false).",
-      "markdownDescription": "Whether rides on a trainer (Strava's `trainer: true`) count for this bike (default: `trainer` in `garage.yaml`, else `false`).",
-      "type": "boolean"
+      "description": "Which rides count for this bike, indoors or out (default: trainer in garage.yaml, else false). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+      "markdownDescription": "Which rides count for this bike, indoors or out (default: `trainer` in `garage.yaml`, else `false`). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+      "anyOf": [
+        {
+          "type": "boolean"
+        },
+        {
+          "const": "only"
+        }
+      ]
     },
     "components": {
       "description": "Parts whose life is tracked, by id (letters, digits, -, _, .), e.g. chain:.",
@@ -337,6 +351,39 @@ public enum EmbeddedSchemas {
             "markdownDescription": "Rides it had before tracking started.",
             "type": "number",
             "minimum": 0
+          },
+          "counts": {
+            "description": "Strava sport types that wear this component (default: the bike's). One type or a list.",
+            "markdownDescription": "Strava sport types that wear this component (default: the bike's). One type or a list.",
+            "anyOf": [
+              {
+                "$ref": "#/definitions/sportType"
+              },
+              {
+                "type": "array",
+                "items": {
+                  "$ref": "#/definitions/sportType"
+                }
+              }
+            ],
+            "examples": [
+              [
+                "Ride",
+                "GravelRide"
+              ]
+            ]
+          },
+          "trainer": {
+            "description": "Which rides count for this component, indoors or out (default: the bike's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+            "markdownDescription": "Which rides count for this component, indoors or out (default: the bike's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+            "anyOf": [
+              {
+                "type": "boolean"
+              },
+              {
+                "const": "only"
+              }
+            ]
           },
           "notes": {
             "description": "Free notes; bikecheck does not read them.",
@@ -650,6 +697,39 @@ public enum EmbeddedSchemas {
           "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
           "$ref": "#/definitions/fraction"
         },
+        "counts": {
+          "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+          "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+          "anyOf": [
+            {
+              "$ref": "#/definitions/sportType"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/definitions/sportType"
+              }
+            }
+          ],
+          "examples": [
+            [
+              "Ride",
+              "GravelRide"
+            ]
+          ]
+        },
+        "trainer": {
+          "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+          "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "const": "only"
+            }
+          ]
+        },
         "notes": {
           "description": "Free notes; bikecheck does not read them.",
           "markdownDescription": "Free notes; bikecheck does not read them.",
@@ -765,6 +845,85 @@ public enum EmbeddedSchemas {
         0.8
       ]
     },
+    "sportType": {
+      "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
+      "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
+      "anyOf": [
+        {
+          "enum": [
+            "AlpineSki",
+            "BackcountrySki",
+            "Badminton",
+            "Basketball",
+            "Canoeing",
+            "Cricket",
+            "Crossfit",
+            "Dance",
+            "EBikeRide",
+            "Elliptical",
+            "EMountainBikeRide",
+            "Golf",
+            "GravelRide",
+            "Handcycle",
+            "HighIntensityIntervalTraining",
+            "Hike",
+            "IceSkate",
+            "InlineSkate",
+            "Kayaking",
+            "Kitesurf",
+            "MountainBikeRide",
+            "NordicSki",
+            "Padel",
+            "PhysicalTherapy",
+            "Pickleball",
+            "Pilates",
+            "Racquetball",
+            "Ride",
+            "RockClimbing",
+            "RollerSki",
+            "Rowing",
+            "Run",
+            "Sail",
+            "Skateboard",
+            "Snowboard",
+            "Snowshoe",
+            "Soccer",
+            "Squash",
+            "StairStepper",
+            "StandUpPaddling",
+            "Surfing",
+            "Swim",
+            "TableTennis",
+            "Tennis",
+            "TrailRun",
+            "Velomobile",
+            "VirtualRide",
+            "VirtualRow",
+            "VirtualRun",
+            "Volleyball",
+            "Walk",
+            "WeightTraining",
+            "Wheelchair",
+            "Windsurf",
+            "Workout",
+            "Yoga"
+          ]
+        },
+        {
+          "type": "string"
+        }
+      ],
+      "examples": [
+        "Ride",
+        "GravelRide",
+        "MountainBikeRide",
+        "EBikeRide",
+        "EMountainBikeRide",
+        "VirtualRide",
+        "Velomobile",
+        "Handcycle"
+      ]
+    },
     "interval": {
       "description": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs every once templates and bike are merged.",
       "markdownDescription": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
@@ -814,6 +973,39 @@ public enum EmbeddedSchemas {
           "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
           "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
           "$ref": "#/definitions/fraction"
+        },
+        "counts": {
+          "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+          "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+          "anyOf": [
+            {
+              "$ref": "#/definitions/sportType"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/definitions/sportType"
+              }
+            }
+          ],
+          "examples": [
+            [
+              "Ride",
+              "GravelRide"
+            ]
+          ]
+        },
+        "trainer": {
+          "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+          "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "const": "only"
+            }
+          ]
         },
         "notes": {
           "description": "Free notes; bikecheck does not read them.",
@@ -1096,6 +1288,39 @@ public enum EmbeddedSchemas {
       "type": "number",
       "minimum": 0
     },
+    "counts": {
+      "description": "Strava sport types that wear this part (default: the filter of the bike it was on). One type or a list.",
+      "markdownDescription": "Strava sport types that wear this part (default: the filter of the bike it was on). One type or a list.",
+      "anyOf": [
+        {
+          "$ref": "#/definitions/sportType"
+        },
+        {
+          "type": "array",
+          "items": {
+            "$ref": "#/definitions/sportType"
+          }
+        }
+      ],
+      "examples": [
+        [
+          "Ride",
+          "GravelRide"
+        ]
+      ]
+    },
+    "trainer": {
+      "description": "Which rides count for this part, indoors or out (default: the filter of the bike it was on). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+      "markdownDescription": "Which rides count for this part, indoors or out (default: the filter of the bike it was on). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+      "anyOf": [
+        {
+          "type": "boolean"
+        },
+        {
+          "const": "only"
+        }
+      ]
+    },
     "templates": {
       "description": "Templates whose intervals follow the part wherever it is mounted, in order; the part overrides by interval id.",
       "markdownDescription": "Templates whose intervals follow the part wherever it is mounted, in order; the part overrides by interval id.",
@@ -1341,6 +1566,85 @@ public enum EmbeddedSchemas {
         0.8
       ]
     },
+    "sportType": {
+      "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
+      "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
+      "anyOf": [
+        {
+          "enum": [
+            "AlpineSki",
+            "BackcountrySki",
+            "Badminton",
+            "Basketball",
+            "Canoeing",
+            "Cricket",
+            "Crossfit",
+            "Dance",
+            "EBikeRide",
+            "Elliptical",
+            "EMountainBikeRide",
+            "Golf",
+            "GravelRide",
+            "Handcycle",
+            "HighIntensityIntervalTraining",
+            "Hike",
+            "IceSkate",
+            "InlineSkate",
+            "Kayaking",
+            "Kitesurf",
+            "MountainBikeRide",
+            "NordicSki",
+            "Padel",
+            "PhysicalTherapy",
+            "Pickleball",
+            "Pilates",
+            "Racquetball",
+            "Ride",
+            "RockClimbing",
+            "RollerSki",
+            "Rowing",
+            "Run",
+            "Sail",
+            "Skateboard",
+            "Snowboard",
+            "Snowshoe",
+            "Soccer",
+            "Squash",
+            "StairStepper",
+            "StandUpPaddling",
+            "Surfing",
+            "Swim",
+            "TableTennis",
+            "Tennis",
+            "TrailRun",
+            "Velomobile",
+            "VirtualRide",
+            "VirtualRow",
+            "VirtualRun",
+            "Volleyball",
+            "Walk",
+            "WeightTraining",
+            "Wheelchair",
+            "Windsurf",
+            "Workout",
+            "Yoga"
+          ]
+        },
+        {
+          "type": "string"
+        }
+      ],
+      "examples": [
+        "Ride",
+        "GravelRide",
+        "MountainBikeRide",
+        "EBikeRide",
+        "EMountainBikeRide",
+        "VirtualRide",
+        "Velomobile",
+        "Handcycle"
+      ]
+    },
     "interval": {
       "description": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs every once templates and bike are merged.",
       "markdownDescription": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
@@ -1390,6 +1694,39 @@ public enum EmbeddedSchemas {
           "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
           "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
           "$ref": "#/definitions/fraction"
+        },
+        "counts": {
+          "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+          "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+          "anyOf": [
+            {
+              "$ref": "#/definitions/sportType"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/definitions/sportType"
+              }
+            }
+          ],
+          "examples": [
+            [
+              "Ride",
+              "GravelRide"
+            ]
+          ]
+        },
+        "trainer": {
+          "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+          "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "const": "only"
+            }
+          ]
         },
         "notes": {
           "description": "Free notes; bikecheck does not read them.",
