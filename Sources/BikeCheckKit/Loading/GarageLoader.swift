@@ -75,7 +75,7 @@ public enum GarageLoader {
         let resolvedParts = parts.map { resolver.resolve($0) }
         resolver.checkMounts(parts, bikes: bikes)
         diagnostics += resolver.diagnostics
-        if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) }
+        if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) + Checks.parts(parts, today: today) }
 
         var activities: [Activity] = []
         var activitySummaries = ActivitySummaries()

@@ -65,6 +65,12 @@ extension Resolver {
         let byID = Dictionary(bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let ids = bikes.map(\.id.rawValue)
         for part in parts {
+            // `status ID` and `done ID` look for a bike first.
+            if let bike = byID[BikeID(part.id.rawValue)] {
+                diagnostics.append(.warning("part-id-is-bike-id", "part '\(part.id)' has the id of bike '\(bike.id)'",
+                                            at: SourceLocation(file: part.location.file), notes: [.init("the bike", at: SourceLocation(file: bike.location.file))],
+                                            help: "'bikecheck status \(part.id)' and 'bikecheck done \(part.id) …' mean the bike; rename the part's file"))
+            }
             for mount in part.mounts {
                 guard let bike = byID[mount.bike.value] else {
                     let hint = closest(to: mount.bike.value.rawValue, in: ids).map { "; did you mean '\($0)'?" } ?? ""
