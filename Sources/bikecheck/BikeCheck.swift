@@ -7,7 +7,7 @@ struct BikeCheck: ParsableCommand {
         commandName: "bikecheck",
         abstract: "Bike maintenance from plain YAML files: what is due, by hours, distance and time.",
         discussion: """
-            A garage is a folder of YAML files (garage.yaml, bikes/, templates/, rides.yaml) with \
+            A garage is a folder of YAML files (garage.yaml, bikes/, templates/, parts/, rides.yaml) with \
             activities cached under activities/. bikecheck finds it with --garage, else \
             BIKECHECK_GARAGE, else the nearest folder upward that holds garage.yaml.
 
