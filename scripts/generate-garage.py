@@ -3,10 +3,12 @@
 logs, and M cached activities in activities/YYYY-MM.json, byte for byte in the format that
 ActivityCacheFormat.encode writes. The same arguments always give the same bytes (seeded).
 
-    python3 scripts/generate-garage.py OUT [--bikes 50] [--activities 100000] [--years 10]
+    python3 scripts/generate-garage.py OUT [--bikes 50] [--activities 100000] [--years 10] [--parts 200]
 
 Activities run from --years before 2026-11-15 up to that day; use `--as-of 2026-11-15` with
-`bikecheck status`. About 85 % ride a bike, 10 % wear shoes, 5 % have no gear.
+`bikecheck status`. About 85 % ride a bike, 10 % wear shoes, 5 % have no gear. --parts P writes
+P wheelsets in parts/ that move between the bikes every one to thirteen months, with spells on
+the shelf (a separate random stream: the rest of the garage is the same bytes with or without).
 Python 3 standard library only.
 """
 import argparse
@@ -143,9 +145,10 @@ def main():
     p.add_argument("--activities", type=int, default=100_000)
     p.add_argument("--years", type=int, default=10, help="years of history before 2026-11-15 (default 10)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--parts", type=int, default=200, help="wheelsets that move between bikes (default 200)")
     args = p.parse_args()
-    if args.bikes < 1 or args.activities < 0 or args.years < 1:
-        p.error("--bikes and --years must be at least 1, --activities at least 0")
+    if args.bikes < 1 or args.activities < 0 or args.years < 1 or args.parts < 0:
+        p.error("--bikes and --years must be at least 1, --activities and --parts at least 0")
 
     rng = random.Random(args.seed)
     start = dt.date(END.year - args.years, END.month, END.day)
@@ -191,6 +194,38 @@ def main():
             f.write(f"  - {{date: {day.isoformat()}, bike: {bike}, time: {minutes} min, "
                     f"distance: {round(minutes / 60 * rng.uniform(18, 24), 1)} km}}\n")
             written += 1
+
+    write_parts(random.Random(args.seed * 7919 + 1), args, bikes, start)
+
+
+def write_parts(rng, args, bikes, start):
+    """Wheelsets that move between bikes: one to thirteen months on a bike, then another bike the
+    next day, or a spell on the shelf first; the last mount is open or ends on the shelf."""
+    if args.parts == 0:
+        return
+    os.makedirs(os.path.join(args.out, "parts"))
+    for n in range(args.parts):
+        bought = start + dt.timedelta(days=rng.randint(0, 400))
+        out = [SCHEMA.format("part"), f"name: Wheelset {n + 1}\n", f"bought: {bought.isoformat()}\n"]
+        if rng.random() < 0.2:
+            out.append(f"distance: {rng.randint(100, 3000)} km\n")
+        out.append("templates: [wheelset]\n\nmounts:\n")
+        day, bike, serviced = bought, rng.choice(bikes)[0], []
+        while day <= END:
+            end = day + dt.timedelta(days=rng.randint(30, 400))
+            if end >= END:
+                out.append(f"  - {{bike: {bike}, from: {day.isoformat()}}}\n")
+                break
+            out.append(f"  - {{bike: {bike}, from: {day.isoformat()}, to: {end.isoformat()}}}\n")
+            serviced.append(end)
+            day = end + dt.timedelta(days=1 if rng.random() < 0.8 else rng.randint(5, 90))
+            bike = rng.choice([b for b, _, _ in bikes if b != bike] or [bike])
+        # Serviced between bikes now and then.
+        log = [d for d in serviced if rng.random() < 0.4]
+        if log:
+            out.append("\nlog:\n" + "".join(f"  - {{date: {d.isoformat()}, done: [hub-service, true-wheels]}}\n" for d in log))
+        with open(os.path.join(args.out, "parts", f"wheelset-{n + 1:03d}.yaml"), "w", encoding="utf-8") as f:
+            f.write("".join(out))
 
 
 def write_activities(rng, args, bikes, start):

@@ -120,6 +120,17 @@ def every():
              examples=["10 h", "3000 km", ["100 h", "12 months"]])
 
 
+TRAINER = {"anyOf": [{"type": "boolean"}, {"const": "only"}]}
+TRAINER_HELP = "`true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre)."
+
+
+def ride_filter(what, default):
+    return {
+        "counts": sport_types_list(f"Strava sport types that wear {what} (default: {default}). One type or a list."),
+        "trainer": p(TRAINER, f"Which rides count for {what}, indoors or out (default: {default}). " + TRAINER_HELP),
+    }
+
+
 INTERVAL = p({
     "type": "object",
     "additionalProperties": False,
@@ -129,6 +140,7 @@ INTERVAL = p({
         "replaces": p({"$ref": "#/definitions/identifier"}, "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date)."),
         "every": every(),
         "due_soon": p({"$ref": "#/definitions/fraction"}, "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`."),
+        **ride_filter("this interval", "its component's or part's, else the bike's, else the garage's"),
         "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
     },
 }, "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
@@ -161,7 +173,7 @@ GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
         "currency": p({"$ref": "#/definitions/text"}, "Currency of log costs, e.g. `EUR`, `USD`, `GBP`.", examples=["EUR", "USD", "GBP"]),
         "due_soon": p({"$ref": "#/definitions/fraction"}, "An interval is *due soon* past this share of its limit: `80%` or `0.8`. Default `80%`."),
         "counts": sport_types_list("Strava sport types that wear a bike, for bikes that do not say otherwise. One type or a list."),
-        "trainer": p({"type": "boolean"}, "Whether rides on a trainer (Strava's `trainer: true`) wear a bike, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension."),
+        "trainer": p(TRAINER, "Which rides wear a bike, indoors or out, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension. " + TRAINER_HELP),
         "strava": p({
             "type": "object",
             "additionalProperties": False,
@@ -187,7 +199,7 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
                        "Templates (file names in `templates/`, without `.yaml`) whose intervals this bike gets, in order; the bike overrides by interval id.",
                        examples=[["road-basics", "tubeless"]]),
         "counts": sport_types_list("Strava sport types that wear this bike (default: `counts` in `garage.yaml`). One type or a list."),
-        "trainer": p({"type": "boolean"}, "Whether rides on a trainer (Strava's `trainer: true`) count for this bike (default: `trainer` in `garage.yaml`, else `false`)."),
+        "trainer": p(TRAINER, "Which rides count for this bike, indoors or out (default: `trainer` in `garage.yaml`, else `false`). " + TRAINER_HELP),
         "components": p({
             "type": ["object", "null"],
             "propertyNames": {"pattern": IDENTIFIER},
@@ -200,6 +212,7 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
                     "hours": p({"type": "number", "minimum": 0}, "Ride hours it had before tracking started (a second-hand part), e.g. `120`."),
                     "distance": p({"$ref": "#/definitions/distance"}, "Distance it had before tracking started, e.g. `2500 km`."),
                     "rides": p({"type": "number", "minimum": 0}, "Rides it had before tracking started."),
+                    **ride_filter("this component", "the bike's"),
                     "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
                 },
             }, "A component; may be empty (`chain:` alone).",
@@ -241,7 +254,7 @@ TEMPLATE = schema("template.schema.json", "bikecheck template file",
         "source": p({"$ref": "#/definitions/text"}, "Where the schedule comes from (a maker's manual, a URL)."),
         "intervals": INTERVALS,
     },
-}, ["text", "identifier", "quantity", "fraction", "interval"])
+}, ["text", "identifier", "quantity", "fraction", "sportType", "interval"])
 
 RIDES = schema("rides.schema.json", "bikecheck rides.yaml",
     "Rides entered by hand (`rides.yaml`), for bikes not on Strava or offline use.", {
@@ -271,6 +284,45 @@ RIDES = schema("rides.schema.json", "bikecheck rides.yaml",
         }, "The rides, e.g. `- {date: 2025-11-12, bike: commuter, time: 47 min, distance: 17 km}`."),
     },
 }, ["text", "date", "identifier", "distance", "sportType"])
+
+PART = schema("part.schema.json", "bikecheck part file",
+    "A part that moves between bikes (`parts/ID.yaml`): a wheelset, a fork, a spare chain. Its id is the file name; its usage is what counted for each bike on the days it was mounted there, plus its usage before tracking.", {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name"],
+    "properties": {
+        "name": p({"$ref": "#/definitions/text"}, "The part's name, e.g. `DT Swiss ARC 1100 wheelset`.", examples=["DT Swiss ARC 1100 wheelset"]),
+        "bought": p({"$ref": "#/definitions/date"}, "When the part was bought, `YYYY-MM-DD`; a mount before it is a warning."),
+        "retired": p({"$ref": "#/definitions/date"}, "When the part was retired (sold, worn out), `YYYY-MM-DD`."),
+        "slot": p({"$ref": "#/definitions/identifier"}, "The place on a bike the part fills, e.g. `wheels` or `fork`: two parts with the same slot may not be on one bike on the same day.", examples=["wheels"]),
+        "hours": p({"type": "number", "minimum": 0}, "Ride hours it had before tracking started (a second-hand part), e.g. `120`."),
+        "distance": p({"$ref": "#/definitions/distance"}, "Distance it had before tracking started, e.g. `800 km`."),
+        "rides": p({"type": "number", "minimum": 0}, "Rides it had before tracking started."),
+        **ride_filter("this part", "the filter of the bike it was on"),
+        "templates": p({"anyOf": [{"$ref": "#/definitions/identifier"}, {"type": "array", "items": {"$ref": "#/definitions/identifier"}}, {"type": "null"}]},
+                       "Templates whose intervals follow the part wherever it is mounted, in order; the part overrides by interval id.",
+                       examples=[["wheelset"]]),
+        "intervals": {**INTERVALS, "type": ["object", "null"]},
+        "mounts": p({
+            "type": ["array", "null"],
+            "items": p({
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["bike", "from"],
+                "properties": {
+                    "bike": p({"$ref": "#/definitions/identifier"}, "The bike's id (its file name in `bikes/`, without `.yaml`)."),
+                    "from": p({"$ref": "#/definitions/date"}, "The first day on the bike, `YYYY-MM-DD` (inclusive)."),
+                    "to": p({"anyOf": [{"$ref": "#/definitions/date"}, {"type": "null"}]}, "The last day on the bike, `YYYY-MM-DD` (inclusive); leave it out while the part is still there."),
+                    "note": p({"$ref": "#/definitions/text"}, "A note about the mount."),
+                },
+            }, "One stretch on one bike: `bike`, `from`, and `to` once it came off.",
+                defaultSnippets=[{"label": "mount", "description": "On a bike since a day",
+                                  "body": {"bike": "${1:bike-id}", "from": "${2:2025-03-01}"}}]),
+        }, "Where the part has been, one bike at a time; the mount without `to` is where it is now. `bikecheck part mount` writes here."),
+        "log": BIKE["properties"]["log"],
+        "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
+    },
+}, ["text", "date", "identifier", "quantity", "distance", "fraction", "sportType", "interval"])
 
 TIMESTAMP = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$"
 NULLABLE_TEXT = {"type": ["string", "null"]}
@@ -340,13 +392,14 @@ INTERVAL_STATUS = closed({
     }, md="Usage since the anchor, in Strava's units."),
     "limits": p({"type": "array", "items": LIMIT}, "Each limit and its progress."),
     "due": p(NULLABLE_DAY, "The earliest day a limit is reached at the recent pace."),
+    "part": p({"type": ["string", "null"]}, "The part (in `parts/`) the interval belongs to; absent for the bike's own intervals."),
 }, required=["id", "task", "state", "progress", "anchor", "usage", "limits"], md="One interval's status.")
 
 STATUS = schema("status.schema.json", "bikecheck status --format json",
     "What `bikecheck status --format json` prints: every bike's intervals, most urgent first.", {
     "type": "object",
     "additionalProperties": False,
-    "required": ["as_of", "units", "bikes"],
+    "required": ["as_of", "units", "bikes", "parts"],
     "properties": {
         "as_of": p(DAY, "The day the report is computed for."),
         "units": p({"enum": ["metric", "imperial"]}, "The garage's units."),
@@ -355,7 +408,52 @@ STATUS = schema("status.schema.json", "bikecheck status --format json",
             "name": p({"type": "string"}, "The bike's name."),
             "retired": p(NULLABLE_DAY, "When the bike was retired."),
             "intervals": p({"type": "array", "items": INTERVAL_STATUS}, "Its intervals, most urgent first."),
-        }, required=["id", "name", "intervals"], md="One bike.")}, "The bikes reported."),
+        }, required=["id", "name", "intervals"], md="One bike.")}, "The bikes reported; a part's intervals show under the bike it is mounted on, with `part` set."),
+        "parts": p({"type": "array", "items": closed({
+            "id": p({"type": "string"}, "The part id (its file name in `parts/`)."),
+            "name": p({"type": "string"}, "The part's name."),
+            "bike": p({"type": ["string", "null"]}, "The bike it is mounted on as of the report's day; absent on the shelf."),
+            "retired": p(NULLABLE_DAY, "When the part was retired."),
+            "intervals": p({"type": "array", "items": INTERVAL_STATUS}, "Its intervals, most urgent first."),
+        }, required=["id", "name", "intervals"], md="One part.")}, "Parts reported on their own: those on no bike, or those named on the command line."),
+    },
+}, [])
+
+LIFE = {
+    "distance": p({"type": "number", "minimum": 0}, "Distance in metres."),
+    "moving_time": p({"type": "number", "minimum": 0}, "Moving time in seconds."),
+    "rides": p({"type": "integer", "minimum": 0}, "Rides."),
+    "first_use": p(NULLABLE_DAY, "The first day ridden; absent when never ridden."),
+    "last_use": p(NULLABLE_DAY, "The last day ridden; absent when never ridden."),
+}
+LIFE_REQUIRED = ["distance", "moving_time", "rides"]
+
+PARTS = schema("parts.schema.json", "bikecheck part list / part show --format json",
+    "What `bikecheck part list --format json` and `part show PART --format json` print: each part's (and, for `part list`, each component's) life so far, in Strava's units.", {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["as_of", "units", "parts"],
+    "properties": {
+        "as_of": p(DAY, "The day the report is computed for."),
+        "units": p({"enum": ["metric", "imperial"]}, "The garage's units (the figures are in metres and seconds whatever they are)."),
+        "parts": p({"type": "array", "items": closed({
+            "kind": p({"enum": ["part", "component"]}, "`part`: a file in `parts/`; `component`: a key under a bike's `components:`."),
+            "id": p({"type": "string"}, "The part's id, or the component's key in its bike file."),
+            "name": p({"type": ["string", "null"]}, "Its name."),
+            "bike": p({"type": ["string", "null"]}, "Where it is now: a part's bike as of the report's day (absent on the shelf), a component's bike."),
+            "retired": p(NULLABLE_DAY, "When the part (or a component's bike) was retired."),
+            "since": p(NULLABLE_DAY, "A component's current one counts from here: its install or its latest replacement."),
+            **LIFE,
+            "prior": closed({k: LIFE[k] for k in LIFE_REQUIRED}, md="Usage before tracking, included in the totals."),
+            "mounts": p({"type": "array", "items": closed({
+                "bike": p({"type": "string"}, "The bike."),
+                "from": p(DAY, "First day on the bike (inclusive)."),
+                "to": p(NULLABLE_DAY, "Last day on the bike (inclusive); absent while it is still there."),
+                **LIFE,
+            }, required=["bike", "from"] + LIFE_REQUIRED, md="One mount and the usage on it.")}, "A part's mounts, oldest first."),
+            "slot": closed(LIFE, required=LIFE_REQUIRED, md="A component's slot: every counted ride of its bike, whichever component filled it."),
+        }, required=["kind", "id", "prior"] + LIFE_REQUIRED, md="One part or component: its whole life (a component: the current one's).")},
+            "Parts by id, then components by bike."),
     },
 }, [])
 
@@ -392,8 +490,8 @@ VALIDATE = schema("validate.schema.json", "bikecheck validate --format json",
 
 check = "--check" in sys.argv
 stale = []
-for name, value in [("garage", GARAGE), ("bike", BIKE), ("template", TEMPLATE), ("rides", RIDES),
-                    ("activities", ACTIVITIES), ("status", STATUS), ("validate", VALIDATE)]:
+for name, value in [("garage", GARAGE), ("bike", BIKE), ("template", TEMPLATE), ("rides", RIDES), ("part", PART),
+                    ("activities", ACTIVITIES), ("status", STATUS), ("parts", PARTS), ("validate", VALIDATE)]:
     path = ROOT / "schemas" / f"{name}.schema.json"
     text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
     if check:

@@ -156,6 +156,12 @@ extension FileStyle {
 
     /// A value on one line: a scalar, `[a, b]` or `{k: v}`; a quoted value being replaced keeps
     /// its quotes.
+    /// `{k: v, …}` with scalar values only.
+    func isFlatFlowMapping(_ v: YAMLValue) -> Bool {
+        if case .flowMapping(let pairs) = v { return pairs.allSatisfy { isScalar($0.value) } }
+        return false
+    }
+
     func inlineText(_ value: YAMLValue, keepQuotes: YAMLNode?, inFlow: Bool = false) -> String {
         switch value {
         case .text(let s):
@@ -286,6 +292,19 @@ private struct Planner {
             throw refuse("there is no mapping at '\(describe(path))' to add '\(key)' to", node(at: path))
         }
         guard m.entry(key) == nil else { throw refuse("'\(key)' already exists", m.entry(key)?.key) }
+        if m.isFlow, style.isScalar(value), !m.entries.isEmpty, m.range.start.line == m.range.end.line {
+            // `{bike: grail, from: 2025-03-01}` on one line: the new entry goes in after its
+            // anchor, `, to: 2025-06-30`, and nothing else on the line moves.
+            let anchorIndex = after.lazy.compactMap { a in m.entries.firstIndex { $0.keyText == a } }.first ?? (m.entries.count - 1)
+            let end = m.entries[anchorIndex].value.range.end.offset
+            let text = ", " + style.writer.render(.text(key), inFlow: true).text + ": " + style.inlineText(value, keepQuotes: nil, inFlow: true)
+            let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
+                guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
+                entries.insert(YAMLShapeEntry(key: key, value: self.style.shape(of: value, keepQuotes: nil, inFlow: true)), at: anchorIndex + 1)
+                return .mapping(entries)
+            }
+            return ([Splice(range: end..<end, text: Array(text.utf8))], expected)
+        }
         guard !m.isFlow, let lastEntry = m.entries.last, let firstEntry = m.entries.first else {
             throw refuse("cannot add '\(key)' to a mapping written in '{ }' style without rewriting it", target,
                          help: "rewrite the mapping as 'key: value' lines, then try again")
@@ -312,12 +331,16 @@ private struct Planner {
         let splice: Splice
         let newShape: YAMLShape
         if q.isFlow {
-            guard style.isScalar(value), q.items.allSatisfy({ if case .scalar = $0 { true } else { false } }),
-                  q.range.start.line == q.range.end.line else {
+            // One line of scalars, or of one-line `{ }` mappings (a list of mounts), takes one
+            // more item of the same kind at its end.
+            let scalars = style.isScalar(value) && q.items.allSatisfy({ if case .scalar = $0 { true } else { false } })
+            let mappings = style.isFlatFlowMapping(value) && !q.items.isEmpty
+                && q.items.allSatisfy({ if case .mapping(let m) = $0 { m.isFlow } else { false } })
+            guard scalars || mappings, q.range.start.line == q.range.end.line else {
                 throw refuse("cannot add to this '[ ]' list without rewriting it", target,
                              help: "rewrite the list as '- item' lines, then try again")
             }
-            let rendered = style.writer.render(value, inFlow: true)
+            let rendered = (text: style.inlineText(value, keepQuotes: nil, inFlow: true), plain: true)
             newShape = style.shape(of: value, keepQuotes: nil, inFlow: true)
             if let lastItem = q.items.last {
                 splice = Splice(range: lastItem.range.end.offset..<lastItem.range.end.offset, text: Array((", " + rendered.text).utf8))

@@ -13,7 +13,7 @@ struct BikeCheck: ParsableCommand {
             no command, bikecheck runs status; a word that is not a command is a usage error that \
             names the nearest one.
 
-            A garage is a folder of YAML files (garage.yaml, bikes/, templates/, rides.yaml) with \
+            A garage is a folder of YAML files (garage.yaml, bikes/, templates/, parts/, rides.yaml) with \
             activities cached under activities/. bikecheck finds it with --garage, else \
             BIKECHECK_GARAGE, else the nearest folder upward that holds garage.yaml.
 
@@ -29,7 +29,7 @@ struct BikeCheck: ParsableCommand {
         version: bikecheckVersion,
         subcommands: [
             StatusCommand.self, ValidateCommand.self, InitCommand.self, DoneCommand.self, BikeCommand.self,
-            TemplateCommand.self, RideCommand.self,
+            TemplateCommand.self, RideCommand.self, PartCommand.self,
             LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: StatusCommand.self

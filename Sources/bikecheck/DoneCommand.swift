@@ -4,7 +4,7 @@ import BikeCheckKit
 struct DoneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "done",
-        abstract: "Record a service: append an entry to the bike's log.",
+        abstract: "Record a service: append an entry to the bike's (or the part's) log.",
         discussion: """
             Adds '- date: …, done: [intervals], cost, note' to the bike's log, in the style of the \
             entries already there, changing no other line: at the end, or, in a log kept in date \
@@ -17,13 +17,14 @@ struct DoneCommand: ParsableCommand {
               bikecheck done grail chain-lube
               bikecheck done grail chain-replace chain-lube --date 2025-11-16 --cost 45.99
               bikecheck done stumpy fork-lowers --note "new wipers" --commit
+              bikecheck done race-wheels hub-service --cost 40
             """
     )
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var write: WriteOptions
 
-    @Argument(help: "The bike (its file name in bikes/).", completion: Completions.bikes)
+    @Argument(help: ArgumentHelp("The bike (its file name in bikes/), or a part (in parts/) for the part's own intervals.", valueName: "bike-or-part"), completion: Completions.bikes)
     var bike: String
 
     @Argument(help: "The intervals that were done, e.g. chain-lube.", completion: Completions.doneIntervals)

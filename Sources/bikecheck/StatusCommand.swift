@@ -6,12 +6,12 @@ struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "What is overdue, due soon and fine, per bike, most urgent first.",
-        discussion: "When some files have errors, status lists them, shows the bikes they cannot touch and names the others (an error in a bike's file leaves that bike out, in a template every bike using it; an error elsewhere, such as garage.yaml, rides.yaml or the activity cache, leaves out every bike), and exits 1. Warnings are counted in one line on standard error; 'bikecheck validate' shows them. On a terminal, lines fit its width (COLUMNS, else the terminal's own); piped output keeps whole lines. Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride."
+        discussion: "When some files have errors, status lists them, shows the bikes they cannot touch and names the others (an error in a bike's file leaves that bike out, in a template every bike using it; an error elsewhere, such as garage.yaml, rides.yaml or the activity cache, leaves out every bike), and exits 1. Warnings are counted in one line on standard error; 'bikecheck validate' shows them. On a terminal, lines fit its width (COLUMNS, else the terminal's own); piped output keeps whole lines. A part's intervals (parts/ID.yaml) show under the bike it is mounted on; its usage is what counted for each bike it was on, on the days it was there; an error in a part file shows no status. Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride."
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Bikes to show (default: every bike not retired).", completion: Completions.bikes)
+    @Argument(help: ArgumentHelp("Bikes and parts to show (default: every bike not retired, and the parts on no bike).", valueName: "bike-or-part"), completion: Completions.bikes)
     var bikes: [String] = []
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD), for reproducible reports.", valueName: "date"))
@@ -22,8 +22,9 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
-        for name in bikes where loaded.garage.bike(BikeID(name)) == nil && !loaded.garage.hasBikeFile(name) {
-            let failure = loaded.garage.noBike(name)
+        let knownParts = Set(loaded.garage.parts.map(\.part.id.rawValue))
+        for name in bikes where loaded.garage.bike(BikeID(name)) == nil && !loaded.garage.hasBikeFile(name) && !knownParts.contains(name) {
+            let failure = loaded.garage.noBikeOrPart(name)
             var text: TerminalText = "error: \(failure.message)\n"
             if let help = failure.help { text += "  help: \(help)\n" }
             Terminal.standardError.write(text)
@@ -49,10 +50,11 @@ struct StatusCommand: ParsableCommand {
             garage = scope.garage
         }
         let shown = bikes.filter { garage.bike(BikeID($0)) != nil }
-        if loaded.hasErrors, shown.isEmpty, !bikes.isEmpty { throw ExitCode(1) }
+        let shownParts = bikes.filter { knownParts.contains($0) && garage.bike(BikeID($0)) == nil }
+        if loaded.hasErrors, shown.isEmpty, shownParts.isEmpty, !bikes.isEmpty { throw ExitCode(1) }
         let planner = StatusPlanner(asOf: asOf ?? today())
-        let report = planner.plan(garage, summaries: loaded.activitySummaries, only: shown.map(BikeID.init))
-        if loaded.hasErrors, report.bikes.isEmpty { throw ExitCode(1) }
+        let report = planner.plan(garage, summaries: loaded.activitySummaries, only: shown.map(BikeID.init), parts: shownParts.map(PartID.init))
+        if loaded.hasErrors, report.bikes.isEmpty, report.parts.isEmpty { throw ExitCode(1) }
         switch global.format {
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
         case .text:

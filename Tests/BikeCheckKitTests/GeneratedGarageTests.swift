@@ -34,6 +34,9 @@ import Testing
     let loaded = GarageLoader.load(at: out.path)
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
     #expect(loaded.garage.bikes.count == 6)
+    // Wheelsets moved between the bikes, valid: mounts one bike at a time, on bikes that exist.
+    #expect(loaded.garage.parts.count == 200)
+    #expect(loaded.garage.parts.contains { $0.part.mounts.count > 2 })
 }
 
 @Test func daysParseFromBytesExactlyAsFromText() {

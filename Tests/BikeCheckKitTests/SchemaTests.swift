@@ -7,8 +7,8 @@ import Testing
 /// garage, the real binary's JSON output and fixtures; and bikecheck itself agreeing with every
 /// YAML fixture, so a schema never invents a rule the decoders do not have (nor misses one).
 @Suite struct SchemaTests {
-    static let kinds = ["garage", "bike", "template", "rides", "activities", "status", "validate"]
-    static let garageKinds = ["garage", "bike", "template", "rides", "activities"]
+    static let kinds = ["garage", "bike", "template", "rides", "part", "activities", "status", "parts", "validate"]
+    static let garageKinds = ["garage", "bike", "template", "rides", "part", "activities"]
 
     @Test func everySchemaIsAValidDraft07Schema() throws {
         let files = try contents(of: schemas).filter { $0.hasSuffix(".schema.json") }
@@ -24,7 +24,8 @@ import Testing
 
     @Test func everyExampleGarageFileNamesItsSchemaInAModeline() throws {
         let expected = ["garage": "../schemas/garage.schema.json", "rides": "../schemas/rides.schema.json",
-                        "bike": "../../schemas/bike.schema.json", "template": "../../schemas/template.schema.json"]
+                        "bike": "../../schemas/bike.schema.json", "template": "../../schemas/template.schema.json",
+                        "part": "../../schemas/part.schema.json"]
         for (kind, schema) in expected {
             for file in try exampleFiles(kind) {
                 let text = try String(contentsOf: exampleGarage.appendingPathComponent(file), encoding: .utf8)
@@ -68,6 +69,9 @@ import Testing
                 var runs: [(String, [String], Int32)] = []
         if kind == "status" {
             runs = [("status.json", ["status", "--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", "json"], 0)]
+        } else if kind == "parts" {
+            runs = [("part-list.json", ["part", "list", "--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", "json"], 0),
+                    ("part-show.json", ["part", "show", "race-wheels", "--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", "json"], 0)]
         } else {
             let broken = scratch.appendingPathComponent("broken")
             try write("garage.yaml", "units: metres\n", in: broken)
@@ -87,6 +91,9 @@ import Testing
         if kind == "status" {
             let text = try String(contentsOfFile: files[0], encoding: .utf8)
             #expect(text.contains("\"overdue\"") && text.contains("\"due-soon\""), "the example garage should show every state")
+        } else if kind == "parts" {
+            let text = try String(contentsOfFile: files[0], encoding: .utf8)
+            #expect(text.contains("\"component\"") && text.contains("\"mounts\"") && text.contains("\"slot\""), "the example garage should show parts and components")
         } else {
             let data = try Data(contentsOf: URL(fileURLWithPath: files[1]))
             let records = try JSONDecoder().decode(ValidateOutput.self, from: data).diagnostics
@@ -98,7 +105,7 @@ import Testing
 
     /// Absolute paths of the files one schema must accept.
     private func validFiles(_ kind: String, scratch: URL) throws -> [String] {
-        if kind == "status" || kind == "validate" { return try binaryOutputs(kind, scratch: scratch) }
+        if kind == "status" || kind == "parts" || kind == "validate" { return try binaryOutputs(kind, scratch: scratch) }
         var files = try exampleFiles(kind).map { exampleGarage.path + "/" + $0 }
         let dir = fixtures.appendingPathComponent("valid/\(kind)")
         if FileManager.default.fileExists(atPath: dir.path) {
@@ -123,6 +130,7 @@ import Testing
                 case "bike": "bikes/\(file)"
                 case "template": "templates/\(file)"
                 case "rides": "rides.yaml"
+                case "part": "parts/\(file)"
                 default: "activities/2026-03.json"
                 }
                 let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
@@ -181,6 +189,7 @@ private func exampleFiles(_ kind: String) throws -> [String] {
     case "rides": return ["rides.yaml"]
     case "bike": return try contents(of: exampleGarage.appendingPathComponent("bikes")).map { "bikes/" + $0 }
     case "template": return try contents(of: exampleGarage.appendingPathComponent("templates")).map { "templates/" + $0 }
+    case "part": return try contents(of: exampleGarage.appendingPathComponent("parts")).map { "parts/" + $0 }
     default: return try contents(of: exampleGarage.appendingPathComponent("activities")).map { "activities/" + $0 }
     }
 }

@@ -9,7 +9,7 @@ import Testing
     /// Writes a garage, loads it with the real pipeline and plans status as of `asOf`, through
     /// both ways of reading the cache.
     func status(
-        files: [String: String], activities: [Activity] = [], asOf: String, only: [String] = []
+        files: [String: String], activities: [Activity] = [], asOf: String, only: [String] = [], parts: [String] = []
     ) throws -> StatusReport {
         let folder = try TemporaryFolder()
         try folder.write("garage.yaml", files["garage.yaml"] ?? "units: metric\n")
@@ -22,13 +22,15 @@ import Testing
         let loaded = GarageLoader.load(at: folder.url.path)
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
         let day = try #require(Day(asOf))
-        let viaActivities = StatusPlanner(asOf: day).plan(loaded.garage, activities: loaded.activities, only: only.map(BikeID.init))
+        let viaActivities = StatusPlanner(asOf: day).plan(loaded.garage, activities: loaded.activities, only: only.map(BikeID.init),
+                                                                parts: parts.map(PartID.init))
         // What `bikecheck status` runs: the summaries, from the cache files with the activity index
         // cold (made by this run), then warm (read instead of the files).
         var viaSummaries: StatusReport?
         for pass in ["cold", "warm"] {
             let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
-            let planned = StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: only.map(BikeID.init))
+            let planned = StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: only.map(BikeID.init),
+                                                        parts: parts.map(PartID.init))
             #expect(planned == viaActivities, "the summary path (index \(pass)) and the full path disagree")
             viaSummaries = planned
         }

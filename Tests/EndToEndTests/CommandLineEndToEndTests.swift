@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["done"], "error: missing expected argument '<bike>'"),
+        (["done"], "error: missing expected argument '<bike-or-part>'"),
         (["--format", "yaml", "status"], "error: the value 'yaml' is invalid for '--format <format>'"),
         (["status", "--bogus"], "error: unknown option '--bogus'"),
         (["done", "grail", "chain-lube", "--date", "2026-13-01"], "error: the value '2026-13-01' is invalid for '--date <date>'"),

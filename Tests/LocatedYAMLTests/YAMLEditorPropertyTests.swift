@@ -87,7 +87,7 @@ let exampleGarageFiles: [String] = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("example-garage")
     var texts: [String] = []
-    for folder in ["", "bikes/", "templates/"] {
+    for folder in ["", "bikes/", "templates/", "parts/"] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path + "/" + folder)) ?? []
         for name in names.sorted() where name.hasSuffix(".yaml") {
             if let data = FileManager.default.contents(atPath: root.path + "/" + folder + name) {

@@ -114,6 +114,24 @@ let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPa
         #expect(try edited("templates: []\n", [.append(.plain("road"), to: ["templates"])]) == "templates: [road]\n")
     }
 
+    @Test func aOneLineFlowMappingGetsAKeyAfterItsAnchorAndNothingElseMoves() throws {
+        let text = "mounts:\r\n  - {bike: grail, from: 2026-05-01, note: 'race'}   # season\r\n"
+        #expect(try edited(text, [.addKey("to", .plain("2026-11-09"), in: ["mounts", 0], after: ["from"])])
+                == "mounts:\r\n  - {bike: grail, from: 2026-05-01, to: 2026-11-09, note: 'race'}   # season\r\n")
+        // A value that needs quotes inside '{ }' gets them.
+        let quoted = try edited("{name: x}", [.addKey("note", .text("a, b"), in: [])])
+        #expect(quoted == "{name: x, note: \"a, b\"}")
+    }
+
+    @Test func aOneLineFlowListOfFlowMappingsGetsOneMoreOnTheSameLine() throws {
+        let mount = YAMLValue.flowMapping([YAMLPair("bike", .plain("tarmac")), YAMLPair("from", .plain("2026-11-16"))])
+        #expect(try edited("mounts: [{bike: grail, from: 2026-01-01}]  # one", [.append(mount, to: ["mounts"])])
+                == "mounts: [{bike: grail, from: 2026-01-01}, {bike: tarmac, from: 2026-11-16}]  # one")
+        // Not into a list of scalars, nor into one over several lines.
+        #expect(refusal("mounts: [a, b]\n", [.append(mount, to: ["mounts"])]) != nil)
+        #expect(refusal("mounts: [{bike: a, from: 2026-01-01},\n  {bike: b, from: 2026-02-01}]\n", [.append(mount, to: ["mounts"])]) != nil)
+    }
+
     @Test func settingAQuotedScalarKeepsItsQuotes() throws {
         #expect(try edited("name: 'Old name'\n", [.set(["name"], .text("It's new"))]) == "name: 'It''s new'\n")
         #expect(try edited("name: \"Old\"\n", [.set(["name"], .text("New"))]) == "name: \"New\"\n")
@@ -127,7 +145,9 @@ let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPa
     }
 
     @Test(arguments: [
-        ("{name: x}", YAMLEdit.addKey("log", .plain("1"), in: [])),
+        ("{name: x,\n other: 1}", YAMLEdit.addKey("log", .plain("1"), in: [])),
+        ("{name: x}", YAMLEdit.addKey("log", .flowList([.plain("1")]), in: [])),
+        ("log: [{date: 2026-01-01}]\n", YAMLEdit.append(.flowMapping([YAMLPair("done", .flowList([.plain("a")]))]), to: ["log"])),
         ("log: [{date: 2026-01-01}]\n", YAMLEdit.append(logEntry, to: ["log"])),
         ("name: &a x\nother: 1\n", YAMLEdit.addKey("log", .plain("1"), in: [])),
         ("name: !!str x\n", YAMLEdit.addKey("log", .plain("1"), in: [])),

@@ -35,6 +35,22 @@ enum Checks {
         return out
     }
 
+    /// Plausibility of parts: services and mounts in the future.
+    static func parts(_ parts: [Part], today: Day) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for part in parts {
+            for entry in part.log where entry.date > today {
+                out.append(.warning("future-date", "log entry \(entry.date) is in the future (today is \(today))", at: entry.dateLocation,
+                                    help: "check the year and month; services are recorded when they are done"))
+            }
+            for mount in part.mounts where mount.from > today {
+                out.append(.warning("future-date", "mount \(mount.from) is in the future (today is \(today))", at: mount.fromLocation,
+                                    help: "check the year and month; record a mount when the part goes on"))
+            }
+        }
+        return out
+    }
+
     /// A ride entered by hand for a bike whose Strava activities are cached, on a day Strava
     /// already has a ride of that bike: most likely the same ride, counted twice.
     static func ridesAlsoOnStrava(_ rides: [Ride], bikes: [Bike], summaries: ActivitySummaries) -> [Diagnostic] {

@@ -5,8 +5,8 @@ import LocatedYAML
 enum FileDecoders {
     static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "trainer", "strava"]
     static let bikeKeys = ["name", "strava", "bought", "retired", "templates", "counts", "trainer", "components", "intervals", "log", "notes"]
-    static let componentKeys = ["name", "installed", "hours", "distance", "rides", "notes"]
-    static let intervalKeys = ["task", "component", "replaces", "every", "due_soon", "notes"]
+    static let componentKeys = ["name", "installed", "hours", "distance", "rides", "counts", "trainer", "notes"]
+    static let intervalKeys = ["task", "component", "replaces", "every", "due_soon", "counts", "trainer", "notes"]
     static let templateKeys = ["name", "description", "source", "intervals"]
     static let logKeys = ["date", "done", "cost", "note"]
     static let rideKeys = ["date", "bike", "time", "distance", "sport", "name"]
@@ -26,7 +26,7 @@ enum FileDecoders {
         if let e = f["currency"] { settings.currency = r.string(e.value, "currency") }
         if let e = f["due_soon"], let v = r.fraction(e.value, "due_soon") { settings.dueSoon = v }
         if let e = f["counts"], let list = sportTypes(e.value, &r) { settings.counts = list }
-        if let e = f["trainer"], let v = r.bool(e.value, "trainer") { settings.trainer = v }
+        if let e = f["trainer"], let v = trainerRule(e.value, &r) { settings.trainer = v }
         if let e = f["strava"], let sm = r.mapping(e.value, "strava") {
             let sf = r.fields(sm, of: "strava settings", allowed: ["client_id"])
             if let c = sf["client_id"] { settings.stravaClientID = r.string(c.value, "client_id") }
@@ -42,6 +42,22 @@ enum FileDecoders {
                                           at: item.location, help: "cycling types: \(cyclingSportTypes.joined(separator: ", "))"))
         }
         return list.map(\.value)
+    }
+
+    /// `trainer: true | false | only`.
+    static func trainerRule(_ node: YAMLNode, _ r: inout NodeReader) -> TrainerRule? {
+        if case .scalar(let s) = node, s.style == .plain, let rule = TrainerRule(rawValue: s.value) { return rule }
+        r.error("wrong-type", "trainer should be true, false or only, found \(node.kindDescription)", node,
+                help: "true: rides on a trainer count too; false: outdoor rides only; only: rides on a trainer only")
+        return nil
+    }
+
+    /// `counts:` and `trainer:` of an interval, a component or a part.
+    static func rideFilter(_ f: Fields, _ r: inout NodeReader) -> RideFilterSpec {
+        var spec = RideFilterSpec()
+        if let e = f["counts"] { spec.counts = sportTypes(e.value, &r) }
+        if let e = f["trainer"] { spec.trainer = trainerRule(e.value, &r) }
+        return spec
     }
 
     static func bike(id: BikeID, _ root: YAMLNode, _ r: inout NodeReader) -> Bike? {
@@ -65,7 +81,7 @@ enum FileDecoders {
             bike.templates = list.map { Located(TemplateID($0.value), at: $0.location) }
         }
         if let e = f["counts"] { bike.counts = sportTypes(e.value, &r) }
-        if let e = f["trainer"] { bike.trainer = r.bool(e.value, "trainer") }
+        if let e = f["trainer"] { bike.trainer = trainerRule(e.value, &r) }
         if let e = f["components"], !r.isNull(e.value), let cm = r.mapping(e.value, "components") {
             for entry in cm.entries {
                 guard let key = entry.keyText else { continue }
@@ -91,6 +107,7 @@ enum FileDecoders {
         if let e = f["hours"], let v = r.number(e.value, "hours", maximum: 100_000) { c.priorHours = v }
         if let e = f["rides"], let v = r.number(e.value, "rides", maximum: 1_000_000) { c.priorRides = v }
         if let e = f["notes"] { _ = r.string(e.value, "notes") }
+        c.rideFilter = rideFilter(f, &r)
         if let e = f["distance"], let q = r.quantity(e.value, "distance") {
             if q.measure == .distance {
                 c.priorDistance = q.amount
@@ -133,6 +150,7 @@ enum FileDecoders {
                 }
             }
             if let e = f["due_soon"] { spec.dueSoon = r.fraction(e.value, "due_soon") }
+            spec.rideFilter = rideFilter(f, &r)
             result.append(spec)
         }
         return result

@@ -68,6 +68,9 @@ public enum GarageLoader {
         let bikes = decodeFolder("bikes", kind: "bike", root: root, memo: memo, &diagnostics, &sources) {
             FileDecoders.bike(id: BikeID($0), $1, &$2)
         }
+        let parts = decodeFolder("parts", kind: "part", root: root, memo: memo, &diagnostics, &sources) {
+            FileDecoders.part(id: PartID($0), $1, &$2)
+        }
         // rides.yaml is optional.
         let rides = FileManager.default.fileExists(atPath: root + "/rides.yaml")
             ? decode("rides.yaml", root: root, memo: memo, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
@@ -78,8 +81,10 @@ public enum GarageLoader {
         resolver.reportTemplateGaps()
         resolver.checkGearIDs(bikes)
         resolver.checkRides(rides, bikes: bikes)
+        let resolvedParts = parts.map { resolver.resolve($0) }
+        resolver.checkMounts(parts, bikes: bikes)
         diagnostics += resolver.diagnostics
-        if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) }
+        if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) + Checks.parts(parts, today: today) }
 
         var activities: [Activity] = []
         var activitySummaries = ActivitySummaries()
@@ -100,7 +105,7 @@ public enum GarageLoader {
             diagnostics += Checks.ridesAlsoOnStrava(rides, bikes: bikes, summaries: summaries)
         }
 
-        let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides)
+        let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides, parts: resolvedParts)
         return LoadedGarage(garage: garage, activities: activities, activitySummaries: activitySummaries,
                             diagnostics: Diagnostic.limitedPerFile(Diagnostic.sortedForDisplay(diagnostics)), sources: sources)
     }

@@ -89,9 +89,12 @@ struct Resolver {
                 if template == nil && !spec.everyIsInvalid { diagnostics.append(FileDecoders.missingLimit(spec)) }
                 continue
             }
+            // The interval's own ride filter over its component's.
+            let component = (spec.component ?? spec.replaces).flatMap { bike.component($0.value) }
             intervals.append(ResolvedInterval(
                 id: id, task: spec.task ?? id.rawValue, component: spec.component?.value, replaces: spec.replaces?.value,
-                limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template))
+                limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template,
+                rideFilter: spec.rideFilter.over(component?.rideFilter ?? RideFilterSpec())))
         }
 
         let known = Set(order).union(misspelled)
@@ -160,6 +163,7 @@ struct Resolver {
         merged.replaces = bike.replaces ?? base.replaces
         merged.every = bike.every ?? base.every
         merged.dueSoon = bike.dueSoon ?? base.dueSoon
+        merged.rideFilter = bike.rideFilter.over(base.rideFilter)
         merged.location = bike.location
         return merged
     }

@@ -15,6 +15,14 @@ extension Garage {
         return .usage("no bike '\(id)'\(hint)", help: ids.isEmpty ? "add one with 'bikecheck bike add ID --name NAME'" : "bikes: \(ids.joined(separator: ", "))")
     }
 
+    /// The usage error for a name that is neither a bike nor a part, with both lists.
+    public func noBikeOrPart(_ id: String) -> WriteFailure {
+        guard !parts.isEmpty else { return noBike(id) }
+        let bikeIDs = bikes.map(\.bike.id.rawValue), partIDs = parts.map(\.part.id.rawValue)
+        let hint = likelyMeant(id, among: bikeIDs + partIDs).map { "; did you mean '\($0)'?" } ?? ""
+        return .usage("no bike or part '\(id)'\(hint)", help: "bikes: \(bikeIDs.joined(separator: ", ")); parts: \(partIDs.joined(separator: ", "))")
+    }
+
     /// Which bike each Strava gear id belongs to: gear id → bike id.
     public var bikeIDsByGearID: [String: String] {
         var out: [String: String] = [:]

@@ -49,7 +49,7 @@ public struct GarageSettings: Sendable {
     public var counts: [String] = GarageSettings.defaultCounts
     /// Whether rides on a trainer (Strava's `trainer: true`) wear a bike, unless it says otherwise.
     /// Off by default: an indoor ride does not wear tyres, brakes or suspension as a ride outside does.
-    public var trainer = false
+    public var trainer = TrainerRule.no
     public var stravaClientID: String?
 
     public static let defaultCounts = ["EBikeRide", "EMountainBikeRide", "GravelRide", "MountainBikeRide", "Ride"]
@@ -66,6 +66,8 @@ public struct Component: Sendable {
     public var priorHours: Double = 0
     public var priorDistance: Double = 0
     public var priorRides: Double = 0
+    /// Which rides wear it, where it differs from its bike.
+    public var rideFilter = RideFilterSpec()
     public var location: SourceLocation
 }
 
@@ -79,6 +81,8 @@ public struct IntervalSpec: Sendable {
     /// `every` was written but could not be read (already reported), so no "missing limit" follows.
     public var everyIsInvalid = false
     public var dueSoon: Double?
+    /// Which rides count for it, where it differs from its component, part or bike.
+    public var rideFilter = RideFilterSpec()
     public var location: SourceLocation
 }
 
@@ -114,7 +118,7 @@ public struct Bike: Sendable {
     /// Sport types that count toward wear; nil means the garage's.
     public var counts: [String]?
     /// Whether rides on a trainer count for this bike; nil means the garage's.
-    public var trainer: Bool?
+    public var trainer: TrainerRule?
     public var components: [Component]
     public var intervals: [IntervalSpec]
     public var log: [LogEntry]
@@ -150,6 +154,9 @@ public struct ResolvedInterval: Sendable {
     public var dueSoon: Double
     /// The template it came from, or nil when the bike defines it.
     public var template: TemplateID?
+    /// Which rides count: the interval's own filter over its component's (or part's); what it
+    /// leaves out comes from the bike the rides were on.
+    public var rideFilter = RideFilterSpec()
 }
 
 /// A bike with its intervals resolved.
@@ -158,7 +165,10 @@ public struct ResolvedBike: Sendable {
     public var intervals: [ResolvedInterval]
     public var counts: Set<String>
     /// Whether rides on a trainer count.
-    public var trainer = false
+    public var trainer = TrainerRule.no
+
+    /// The rides that count for the bike itself.
+    public var filter: RideFilter { RideFilter(counts: counts, trainer: trainer) }
 }
 
 /// A whole garage, loaded and resolved.
@@ -168,6 +178,9 @@ public struct Garage: Sendable {
     public var bikes: [ResolvedBike]
     public var templates: [Template]
     public var rides: [Ride]
+    /// Parts kept in `parts/`, which move between bikes.
+    public var parts: [ResolvedPart] = []
 
     public func bike(_ id: BikeID) -> ResolvedBike? { bikes.first { $0.bike.id == id } }
+    public func part(_ id: PartID) -> ResolvedPart? { parts.first { $0.part.id == id } }
 }

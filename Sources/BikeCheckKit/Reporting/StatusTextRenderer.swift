@@ -16,6 +16,11 @@ public struct StatusTextRenderer: Sendable {
     public func render(_ report: StatusReport) -> TerminalText {
         var counts: [IntervalState: Int] = [:]
         for bike in report.bikes { for i in bike.intervals { counts[i.state, default: 0] += 1 } }
+        // A named part on a shown bike is already counted under the bike.
+        let shownBikes = Set(report.bikes.map(\.id))
+        for part in report.parts where !(part.bike.map(shownBikes.contains) ?? false) {
+            for i in part.intervals { counts[i.state, default: 0] += 1 }
+        }
         var out: TerminalText = "As of \(report.asOf): \(counts[.overdue] ?? 0) overdue, \(counts[.dueSoon] ?? 0) due soon, \(counts[.ok] ?? 0) ok\n"
         for bike in report.bikes {
             let title: TerminalText = "\(bike.id) · \(bike.name)" + (bike.retired.map { " (retired \($0))" } ?? "")
@@ -24,24 +29,45 @@ public struct StatusTextRenderer: Sendable {
                 out += fit(["no intervals: add a template or intervals to bikes/\(bike.id).yaml"], after: "  ", indent: 4)
                 continue
             }
-            let rows = bike.intervals.map(row)
-            let widths = (0..<rows[0].count).map { c in rows.map { $0[c].string.count }.max() ?? 0 }
-            for (interval, cells) in zip(bike.intervals, rows) {
-                // State, id, progress and amount are aligned columns; task and dates may wrap.
-                var prefix: TerminalText = "  "
-                var plainCount = 2
-                for c in 0..<4 {
-                    let padded = c == 2 || c == 3 ? leftPad(cells[c], widths[c]) : rightPad(cells[c], widths[c])
-                    prefix += (c == 0 ? paint(padded, color(interval.state)) : padded) + "  "
-                    plainCount += padded.string.count + 2
-                }
-                out += fit(Array(cells[4...]), after: prefix, prefixCount: plainCount)
+            out += table(bike.intervals, underBike: true)
+        }
+        for part in report.parts {
+            let place: TerminalText = part.retired.map { "retired \($0)" } ?? part.bike.map { "part, on \($0)" } ?? "part, on the shelf"
+            out += "\n" + fit(["\(part.id) · \(part.name) (" + place + ")"], after: "", indent: 2, paintingFirst: "1")
+            if part.intervals.isEmpty {
+                out += fit(["no intervals: add a template or intervals to parts/\(part.id).yaml"], after: "  ", indent: 4)
+                continue
             }
+            out += table(part.intervals, underBike: false)
         }
         return out
     }
 
-    private func row(_ i: IntervalStatus) -> [TerminalText] {
+    /// Rows of intervals: state, id, progress and amount are aligned columns; task and dates may wrap.
+    private func table(_ intervals: [IntervalStatus], underBike: Bool) -> TerminalText {
+        var out: TerminalText = ""
+        let rows = intervals.map { row($0, underBike: underBike) }
+        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].string.count }.max() ?? 0 }
+        // As many aligned columns as fit the width (a part's interval has a longer id); the
+        // columns that do not fit wrap with the task and dates.
+        var aligned = 4
+        if let width {
+            while aligned > 1, 2 + widths[..<aligned].reduce(0) { $0 + $1 + 2 } > width { aligned -= 1 }
+        }
+        for (interval, cells) in zip(intervals, rows) {
+            var prefix: TerminalText = "  "
+            var plainCount = 2
+            for c in 0..<aligned {
+                let padded = c == 2 || c == 3 ? leftPad(cells[c], widths[c]) : rightPad(cells[c], widths[c])
+                prefix += (c == 0 ? paint(padded, color(interval.state)) : padded) + "  "
+                plainCount += padded.string.count + 2
+            }
+            out += fit(Array(cells[aligned...]), after: prefix, prefixCount: plainCount)
+        }
+        return out
+    }
+
+    private func row(_ i: IntervalStatus, underBike: Bool) -> [TerminalText] {
         let state: TerminalText
         switch i.state {
         case .overdue: state = "overdue"
@@ -53,7 +79,9 @@ public struct StatusTextRenderer: Sendable {
         var when: [String] = []
         if let since = i.since { when.append("since \(since)") } else { when.append("never done") }
         if let due = i.due { when.append("due ~\(due)") }
-        return [state, "\(i.id)", "\(Int((i.progress * 100).rounded(.down)))%", amount, "\(i.task)", "\(when.joined(separator: ", "))"]
+        // A part's interval under a bike names the part it follows.
+        let id = i.part.flatMap { underBike ? "\($0): \(i.id)" : nil } ?? i.id
+        return [state, "\(id)", "\(Int((i.progress * 100).rounded(.down)))%", amount, "\(i.task)", "\(when.joined(separator: ", "))"]
     }
 
     /// `prefix` then the segments, two spaces apart, as one line; with a width, wrapped at spaces

@@ -81,6 +81,14 @@ public struct IntervalStatus: Sendable, Codable, Equatable {
     public var limits: [LimitStatus]
     /// The earliest day a limit is reached at the recent pace.
     public var due: Day?
+    /// The part (in `parts/`) the interval belongs to, when it is a part's and not the bike's.
+    public var part: String? = nil
+
+    /// Nothing is forecast where the clock has stopped (a retired bike or part).
+    mutating func stopForecasts() {
+        due = nil
+        for k in limits.indices { limits[k].due = nil }
+    }
 }
 
 public struct BikeStatus: Sendable, Codable, Equatable {
@@ -90,15 +98,29 @@ public struct BikeStatus: Sendable, Codable, Equatable {
     public var intervals: [IntervalStatus]
 }
 
+/// A part reported on its own: on the shelf, or named on the command line.
+public struct PartStatus: Sendable, Codable, Equatable {
+    public var id: String
+    public var name: String
+    /// The bike it is mounted on as of the report's day; nil on the shelf.
+    public var bike: String?
+    public var retired: Day?
+    public var intervals: [IntervalStatus]
+}
+
 /// What `bikecheck status` reports: a typed model, rendered at the edge.
 public struct StatusReport: Sendable, Codable, Equatable {
     public var asOf: Day
     public var units: UnitSystem
     public var bikes: [BikeStatus]
+    /// Parts on no bike (or named), with their own intervals.
+    public var parts: [PartStatus] = []
 
     enum CodingKeys: String, CodingKey {
-        case asOf = "as_of", units, bikes
+        case asOf = "as_of", units, bikes, parts
     }
 
-    public var hasOverdue: Bool { bikes.contains { $0.intervals.contains { $0.state == .overdue } } }
+    public var hasOverdue: Bool {
+        bikes.contains { $0.intervals.contains { $0.state == .overdue } } || parts.contains { $0.intervals.contains { $0.state == .overdue } }
+    }
 }

@@ -40,62 +40,111 @@ public struct StatusPlanner: Sendable {
     }
 
     /// Status for the named bikes (all active bikes when `only` is empty).
-    public func plan(_ garage: Garage, activities: [Activity], only: [BikeID] = []) -> StatusReport {
-        plan(garage, summaries: ActivitySummaries(activities), only: only)
+    public func plan(_ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = []) -> StatusReport {
+        plan(garage, summaries: ActivitySummaries(activities), only: only, parts: parts)
     }
 
-    /// Status for the named bikes (all active bikes when `only` is empty), from the cache's summaries.
-    public func plan(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = []) -> StatusReport {
+    /// Status for the named bikes and parts (all active bikes, and the parts on no bike, when
+    /// both are empty), from the cache's summaries. A part's intervals show under the bike it is
+    /// mounted on as of `asOf`.
+    public func plan(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts onlyParts: [PartID] = []) -> StatusReport {
+        let everything = only.isEmpty && onlyParts.isEmpty
         // A bike retired after the as-of day was still in use then.
-        let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
+        let chosen = garage.bikes.filter { everything ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
+        let selection = PartSelection(garage, asOf: asOf, everything: everything, named: onlyParts, bikes: chosen.map(\.bike.id))
 
-        // Which chosen bikes each gear id counts for, and which sport types count for each bike,
-        // by index in `summaries.strings`: no String is hashed or compared per activity.
-        var bikesOfGear = [[Int]](repeating: [], count: summaries.strings.count)
-        var counted = [[Bool]](repeating: [], count: chosen.count)
-        // Rides on a trainer count only where the rider says so: `trainer: true`, or, for
-        // VirtualRide (indoor by nature), listing it in `counts`.
-        var countedIndoors = [[Bool]](repeating: [], count: chosen.count)
-        for (k, resolved) in chosen.enumerated() {
-            guard let gear = resolved.bike.strava?.value, let g = summaries.strings.firstIndex(of: gear) else { continue }
-            bikesOfGear[g].append(k)
-            counted[k] = summaries.strings.map(resolved.counts.contains)
-            countedIndoors[k] = summaries.strings.map { resolved.counts.contains($0) && (resolved.trainer || $0 == "VirtualRide") }
+        // One ledger per bike and ride filter in use: the bike's own, its intervals' (a chain may
+        // count trainer rides the tyres do not), and those of the parts it carried.
+        let bikeFilters = Dictionary(garage.bikes.map { ($0.bike.id, $0.filter) }, uniquingKeysWith: { a, _ in a })
+        var keys: [LedgerKey] = []
+        var seen: Set<LedgerKey> = []
+        func need(_ key: LedgerKey) { if seen.insert(key).inserted { keys.append(key) } }
+        for b in chosen {
+            need(LedgerKey(bike: b.bike.id, filter: b.filter))
+            for i in b.intervals { need(LedgerKey(bike: b.bike.id, filter: i.rideFilter.over(b.filter))) }
         }
-        var rides = [[(day: Int, time: Double, distance: Double)]](repeating: [], count: chosen.count)
-        for a in summaries.records where a.gear >= 0 && a.day != Int32.min {
-            for k in bikesOfGear[Int(a.gear)] where a.trainer ? countedIndoors[k][Int(a.sport)] : counted[k][Int(a.sport)] {
-                rides[k].append((Int(a.day), a.movingTime, a.distance))
+        for part in selection.mounted.keys.sorted().flatMap({ selection.mounted[$0]! }) + selection.shown {
+            for i in part.intervals {
+                for m in part.part.mounts {
+                    if let f = bikeFilters[m.bike.value] { need(LedgerKey(bike: m.bike.value, filter: i.rideFilter.over(f))) }
+                }
             }
         }
+        let ledgers = self.ledgers(keys, garage: garage, summaries: summaries)
 
         // Bikes are independent: plan them on all cores, in the order chosen.
-        let activityRides = rides
         let bikes = concurrentMap(chosen.count) { k in
             let resolved = chosen[k], bike = resolved.bike
-            var rides = activityRides[k]
-            for r in garage.rides where r.bike.value == bike.id && (r.sport.map(resolved.counts.contains) ?? true) {
-                rides.append((r.date.ordinal, r.movingTime, r.distance))
-            }
-            let ledger = RideLedger(rides)
             // A retired bike's clock stops on the day it was retired: calendar limits do not keep
             // running on a bike nobody rides, and nothing is forecast for it.
             var planner = self
             let stopped = bike.retired.map { $0 < asOf } ?? false
             if stopped, let retired = bike.retired { planner.asOf = retired }
-            let pace = planner.recentPace(ledger)
+            var paces: [RideFilter: Pace] = [:]
             let services = Services(of: resolved, asOf: planner.asOf)
-            let intervals = resolved.intervals.map { interval -> IntervalStatus in
+            var intervals = resolved.intervals.map { interval -> IntervalStatus in
+                let filter = interval.rideFilter.over(resolved.filter)
+                let ledger = ledgers[LedgerKey(bike: bike.id, filter: filter)] ?? RideLedger([])
+                let pace = paces[filter] ?? planner.recentPace(ledger)
+                paces[filter] = pace
                 var s = planner.status(of: interval, bike: bike, services: services, ledger: ledger, pace: pace)
-                if stopped {
-                    s.due = nil
-                    for k in s.limits.indices { s.limits[k].due = nil }
-                }
+                if stopped { s.stopForecasts() }
                 return s
-            }.sorted { $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id }
+            }
+            for part in selection.mounted[bike.id] ?? [] {
+                intervals += self.statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters)
+            }
+            intervals.sort { $0.progress != $1.progress ? $0.progress > $1.progress : ($0.part ?? "", $0.id) < ($1.part ?? "", $1.id) }
             return BikeStatus(id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals)
         }
-        return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes)
+        let parts = selection.shown.map { part -> PartStatus in
+            let intervals = statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters).sorted {
+                $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id
+            }
+            return PartStatus(id: part.part.id.rawValue, name: part.part.name, bike: part.part.mount(on: asOf)?.bike.value.rawValue,
+                              retired: part.part.retired, intervals: intervals)
+        }
+        return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes, parts: parts)
+    }
+
+    /// A bike's rides through one ride filter.
+    struct LedgerKey: Hashable {
+        var bike: BikeID
+        var filter: RideFilter
+    }
+
+    /// The counted rides of each bike through each filter, as ledgers with prefix sums.
+    func ledgers(_ keys: [LedgerKey], garage: Garage, summaries: ActivitySummaries) -> [LedgerKey: RideLedger] {
+        // Which keys each gear id feeds, and which sport types each admits outdoors and on a
+        // trainer, by index in `summaries.strings`: no String is hashed or compared per activity.
+        var keysOfGear = [[Int]](repeating: [], count: summaries.strings.count)
+        var outdoors = [[Bool]](repeating: [], count: keys.count)
+        var indoors = [[Bool]](repeating: [], count: keys.count)
+        let gearOf = Dictionary(garage.bikes.compactMap { b in b.bike.strava.map { (b.bike.id, $0.value) } }, uniquingKeysWith: { a, _ in a })
+        var index: [String: Int] = [:]
+        for (k, s) in summaries.strings.enumerated() where index[s] == nil { index[s] = k }
+        for (k, key) in keys.enumerated() {
+            guard let gear = gearOf[key.bike], let g = index[gear] else { continue }
+            keysOfGear[g].append(k)
+            outdoors[k] = summaries.strings.map { key.filter.admits(sport: $0, indoor: false) }
+            indoors[k] = summaries.strings.map { key.filter.admits(sport: $0, indoor: true) }
+        }
+        var rides = [[(day: Int, time: Double, distance: Double)]](repeating: [], count: keys.count)
+        for a in summaries.records where a.gear >= 0 && a.day != Int32.min {
+            for k in keysOfGear[Int(a.gear)] where a.trainer ? indoors[k][Int(a.sport)] : outdoors[k][Int(a.sport)] {
+                rides[k].append((Int(a.day), a.movingTime, a.distance))
+            }
+        }
+        let activityRides = rides
+        let built = concurrentMap(keys.count) { k in
+            let key = keys[k]
+            var rides = activityRides[k]
+            for r in garage.rides where r.bike.value == key.bike && key.filter.admitsHandEntered(sport: r.sport) {
+                rides.append((r.date.ordinal, r.movingTime, r.distance))
+            }
+            return RideLedger(rides)
+        }
+        return Dictionary(zip(keys, built), uniquingKeysWith: { a, _ in a })
     }
 
     /// A bike's log up to `asOf`, by interval and by component: the latest day each was serviced
@@ -178,7 +227,7 @@ public struct StatusPlanner: Sendable {
             usage: usage, limits: limits, due: state == .overdue ? nil : limits.compactMap(\.due).min())
     }
 
-    private func limitStatus(_ q: Quantity, usage: Usage, since: Day?, pace: Pace) -> LimitStatus {
+    func limitStatus(_ q: Quantity, usage: Usage, since: Day?, pace: Pace) -> LimitStatus {
         guard let since else {
             return LimitStatus(every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: 0,
                                progress: 0, due: nil)
@@ -210,7 +259,7 @@ public struct StatusPlanner: Sendable {
                            progress: progress, due: progress >= 1 ? nil : due)
     }
 
-    private func rounded(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
+    func rounded(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
 
     private func forecast(remaining: Double, rate: Double) -> Day? {
         guard remaining > 0, rate > 0 else { return nil }

@@ -26,6 +26,9 @@ public struct StatusScope: Sendable {
             }
         }
         var garage = loaded.garage
+        // A part's intervals show under whichever bike carries it: a broken template of a part's
+        // could change any bike's numbers.
+        if garage.parts.contains(where: { $0.part.templates.contains { templates.contains($0.value.rawValue) } }) { return nil }
         for resolved in garage.bikes where resolved.bike.templates.contains(where: { templates.contains($0.value.rawValue) }) {
             blocked.insert(resolved.bike.id.rawValue)
         }

@@ -69,9 +69,16 @@ public enum EmbeddedSchemas {
       ]
     },
     "trainer": {
-      "description": "Whether rides on a trainer (Strava's trainer: true) wear a bike, for bikes that do not say otherwise. Default false: an indoor ride does not wear tyres, brakes or suspension.",
-      "markdownDescription": "Whether rides on a trainer (Strava's `trainer: true`) wear a bike, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension.",
-      "type": "boolean"
+      "description": "Which rides wear a bike, indoors or out, for bikes that do not say otherwise. Default false: an indoor ride does not wear tyres, brakes or suspension. true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+      "markdownDescription": "Which rides wear a bike, indoors or out, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension. `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+      "anyOf": [
+        {
+          "type": "boolean"
+        },
+        {
+          "const": "only"
+        }
+      ]
     },
     "strava": {
       "description": "Strava settings.",
@@ -288,9 +295,16 @@ public enum EmbeddedSchemas {
       ]
     },
     "trainer": {
-      "description": "Whether rides on a trainer (Strava's trainer: true) count for this bike (default: trainer in garage.yaml, else false).",
-      "markdownDescription": "Whether rides on a trainer (Strava's `trainer: true`) count for this bike (default: `trainer` in `garage.yaml`, else `false`).",
-      "type": "boolean"
+      "description": "Which rides count for this bike, indoors or out (default: trainer in garage.yaml, else false). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+      "markdownDescription": "Which rides count for this bike, indoors or out (default: `trainer` in `garage.yaml`, else `false`). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+      "anyOf": [
+        {
+          "type": "boolean"
+        },
+        {
+          "const": "only"
+        }
+      ]
     },
     "components": {
       "description": "Parts whose life is tracked, by id (letters, digits, -, _, .), e.g. chain:.",
@@ -337,6 +351,39 @@ public enum EmbeddedSchemas {
             "markdownDescription": "Rides it had before tracking started.",
             "type": "number",
             "minimum": 0
+          },
+          "counts": {
+            "description": "Strava sport types that wear this component (default: the bike's). One type or a list.",
+            "markdownDescription": "Strava sport types that wear this component (default: the bike's). One type or a list.",
+            "anyOf": [
+              {
+                "$ref": "#/definitions/sportType"
+              },
+              {
+                "type": "array",
+                "items": {
+                  "$ref": "#/definitions/sportType"
+                }
+              }
+            ],
+            "examples": [
+              [
+                "Ride",
+                "GravelRide"
+              ]
+            ]
+          },
+          "trainer": {
+            "description": "Which rides count for this component, indoors or out (default: the bike's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+            "markdownDescription": "Which rides count for this component, indoors or out (default: the bike's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+            "anyOf": [
+              {
+                "type": "boolean"
+              },
+              {
+                "const": "only"
+              }
+            ]
           },
           "notes": {
             "description": "Free notes; bikecheck does not read them.",
@@ -650,6 +697,39 @@ public enum EmbeddedSchemas {
           "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
           "$ref": "#/definitions/fraction"
         },
+        "counts": {
+          "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+          "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+          "anyOf": [
+            {
+              "$ref": "#/definitions/sportType"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/definitions/sportType"
+              }
+            }
+          ],
+          "examples": [
+            [
+              "Ride",
+              "GravelRide"
+            ]
+          ]
+        },
+        "trainer": {
+          "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+          "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "const": "only"
+            }
+          ]
+        },
         "notes": {
           "description": "Free notes; bikecheck does not read them.",
           "markdownDescription": "Free notes; bikecheck does not read them.",
@@ -765,6 +845,85 @@ public enum EmbeddedSchemas {
         0.8
       ]
     },
+    "sportType": {
+      "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
+      "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
+      "anyOf": [
+        {
+          "enum": [
+            "AlpineSki",
+            "BackcountrySki",
+            "Badminton",
+            "Basketball",
+            "Canoeing",
+            "Cricket",
+            "Crossfit",
+            "Dance",
+            "EBikeRide",
+            "Elliptical",
+            "EMountainBikeRide",
+            "Golf",
+            "GravelRide",
+            "Handcycle",
+            "HighIntensityIntervalTraining",
+            "Hike",
+            "IceSkate",
+            "InlineSkate",
+            "Kayaking",
+            "Kitesurf",
+            "MountainBikeRide",
+            "NordicSki",
+            "Padel",
+            "PhysicalTherapy",
+            "Pickleball",
+            "Pilates",
+            "Racquetball",
+            "Ride",
+            "RockClimbing",
+            "RollerSki",
+            "Rowing",
+            "Run",
+            "Sail",
+            "Skateboard",
+            "Snowboard",
+            "Snowshoe",
+            "Soccer",
+            "Squash",
+            "StairStepper",
+            "StandUpPaddling",
+            "Surfing",
+            "Swim",
+            "TableTennis",
+            "Tennis",
+            "TrailRun",
+            "Velomobile",
+            "VirtualRide",
+            "VirtualRow",
+            "VirtualRun",
+            "Volleyball",
+            "Walk",
+            "WeightTraining",
+            "Wheelchair",
+            "Windsurf",
+            "Workout",
+            "Yoga"
+          ]
+        },
+        {
+          "type": "string"
+        }
+      ],
+      "examples": [
+        "Ride",
+        "GravelRide",
+        "MountainBikeRide",
+        "EBikeRide",
+        "EMountainBikeRide",
+        "VirtualRide",
+        "Velomobile",
+        "Handcycle"
+      ]
+    },
     "interval": {
       "description": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs every once templates and bike are merged.",
       "markdownDescription": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
@@ -814,6 +973,39 @@ public enum EmbeddedSchemas {
           "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
           "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
           "$ref": "#/definitions/fraction"
+        },
+        "counts": {
+          "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+          "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+          "anyOf": [
+            {
+              "$ref": "#/definitions/sportType"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/definitions/sportType"
+              }
+            }
+          ],
+          "examples": [
+            [
+              "Ride",
+              "GravelRide"
+            ]
+          ]
+        },
+        "trainer": {
+          "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+          "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "const": "only"
+            }
+          ]
         },
         "notes": {
           "description": "Free notes; bikecheck does not read them.",
@@ -1035,6 +1227,522 @@ public enum EmbeddedSchemas {
         "VirtualRide",
         "Velomobile",
         "Handcycle"
+      ]
+    }
+  }
+}
+
+"""##),
+        ("part.schema.json", ##"""
+{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "title": "bikecheck part file",
+  "description": "A part that moves between bikes (parts/ID.yaml): a wheelset, a fork, a spare chain. Its id is the file name; its usage is what counted for each bike on the days it was mounted there, plus its usage before tracking.",
+  "markdownDescription": "A part that moves between bikes (`parts/ID.yaml`): a wheelset, a fork, a spare chain. Its id is the file name; its usage is what counted for each bike on the days it was mounted there, plus its usage before tracking.",
+  "type": "object",
+  "additionalProperties": false,
+  "required": [
+    "name"
+  ],
+  "properties": {
+    "name": {
+      "description": "The part's name, e.g. DT Swiss ARC 1100 wheelset.",
+      "markdownDescription": "The part's name, e.g. `DT Swiss ARC 1100 wheelset`.",
+      "$ref": "#/definitions/text",
+      "examples": [
+        "DT Swiss ARC 1100 wheelset"
+      ]
+    },
+    "bought": {
+      "description": "When the part was bought, YYYY-MM-DD; a mount before it is a warning.",
+      "markdownDescription": "When the part was bought, `YYYY-MM-DD`; a mount before it is a warning.",
+      "$ref": "#/definitions/date"
+    },
+    "retired": {
+      "description": "When the part was retired (sold, worn out), YYYY-MM-DD.",
+      "markdownDescription": "When the part was retired (sold, worn out), `YYYY-MM-DD`.",
+      "$ref": "#/definitions/date"
+    },
+    "slot": {
+      "description": "The place on a bike the part fills, e.g. wheels or fork: two parts with the same slot may not be on one bike on the same day.",
+      "markdownDescription": "The place on a bike the part fills, e.g. `wheels` or `fork`: two parts with the same slot may not be on one bike on the same day.",
+      "$ref": "#/definitions/identifier",
+      "examples": [
+        "wheels"
+      ]
+    },
+    "hours": {
+      "description": "Ride hours it had before tracking started (a second-hand part), e.g. 120.",
+      "markdownDescription": "Ride hours it had before tracking started (a second-hand part), e.g. `120`.",
+      "type": "number",
+      "minimum": 0
+    },
+    "distance": {
+      "description": "Distance it had before tracking started, e.g. 800 km.",
+      "markdownDescription": "Distance it had before tracking started, e.g. `800 km`.",
+      "$ref": "#/definitions/distance"
+    },
+    "rides": {
+      "description": "Rides it had before tracking started.",
+      "markdownDescription": "Rides it had before tracking started.",
+      "type": "number",
+      "minimum": 0
+    },
+    "counts": {
+      "description": "Strava sport types that wear this part (default: the filter of the bike it was on). One type or a list.",
+      "markdownDescription": "Strava sport types that wear this part (default: the filter of the bike it was on). One type or a list.",
+      "anyOf": [
+        {
+          "$ref": "#/definitions/sportType"
+        },
+        {
+          "type": "array",
+          "items": {
+            "$ref": "#/definitions/sportType"
+          }
+        }
+      ],
+      "examples": [
+        [
+          "Ride",
+          "GravelRide"
+        ]
+      ]
+    },
+    "trainer": {
+      "description": "Which rides count for this part, indoors or out (default: the filter of the bike it was on). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+      "markdownDescription": "Which rides count for this part, indoors or out (default: the filter of the bike it was on). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+      "anyOf": [
+        {
+          "type": "boolean"
+        },
+        {
+          "const": "only"
+        }
+      ]
+    },
+    "templates": {
+      "description": "Templates whose intervals follow the part wherever it is mounted, in order; the part overrides by interval id.",
+      "markdownDescription": "Templates whose intervals follow the part wherever it is mounted, in order; the part overrides by interval id.",
+      "anyOf": [
+        {
+          "$ref": "#/definitions/identifier"
+        },
+        {
+          "type": "array",
+          "items": {
+            "$ref": "#/definitions/identifier"
+          }
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "examples": [
+        [
+          "wheelset"
+        ]
+      ]
+    },
+    "intervals": {
+      "description": "Service intervals by id (letters, digits, -, _, .), e.g. chain-lube:.",
+      "markdownDescription": "Service intervals by id (letters, digits, `-`, `_`, `.`), e.g. `chain-lube:`.",
+      "type": [
+        "object",
+        "null"
+      ],
+      "propertyNames": {
+        "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+      },
+      "additionalProperties": {
+        "$ref": "#/definitions/interval"
+      }
+    },
+    "mounts": {
+      "description": "Where the part has been, one bike at a time; the mount without to is where it is now. bikecheck part mount writes here.",
+      "markdownDescription": "Where the part has been, one bike at a time; the mount without `to` is where it is now. `bikecheck part mount` writes here.",
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "description": "One stretch on one bike: bike, from, and to once it came off.",
+        "markdownDescription": "One stretch on one bike: `bike`, `from`, and `to` once it came off.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "bike",
+          "from"
+        ],
+        "properties": {
+          "bike": {
+            "description": "The bike's id (its file name in bikes/, without .yaml).",
+            "markdownDescription": "The bike's id (its file name in `bikes/`, without `.yaml`).",
+            "$ref": "#/definitions/identifier"
+          },
+          "from": {
+            "description": "The first day on the bike, YYYY-MM-DD (inclusive).",
+            "markdownDescription": "The first day on the bike, `YYYY-MM-DD` (inclusive).",
+            "$ref": "#/definitions/date"
+          },
+          "to": {
+            "description": "The last day on the bike, YYYY-MM-DD (inclusive); leave it out while the part is still there.",
+            "markdownDescription": "The last day on the bike, `YYYY-MM-DD` (inclusive); leave it out while the part is still there.",
+            "anyOf": [
+              {
+                "$ref": "#/definitions/date"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "note": {
+            "description": "A note about the mount.",
+            "markdownDescription": "A note about the mount.",
+            "$ref": "#/definitions/text"
+          }
+        },
+        "defaultSnippets": [
+          {
+            "label": "mount",
+            "description": "On a bike since a day",
+            "body": {
+              "bike": "${1:bike-id}",
+              "from": "${2:2025-03-01}"
+            }
+          }
+        ]
+      }
+    },
+    "log": {
+      "description": "What was done, oldest first; bikecheck done appends here.",
+      "markdownDescription": "What was done, oldest first; `bikecheck done` appends here.",
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "description": "One service: date, done, and optionally cost and note.",
+        "markdownDescription": "One service: `date`, `done`, and optionally `cost` and `note`.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "date",
+          "done"
+        ],
+        "properties": {
+          "date": {
+            "description": "When it was done, YYYY-MM-DD.",
+            "markdownDescription": "When it was done, `YYYY-MM-DD`.",
+            "$ref": "#/definitions/date"
+          },
+          "done": {
+            "description": "The interval ids done: one id or a non-empty list, e.g. [chain-replace, chain-lube].",
+            "markdownDescription": "The interval ids done: one id or a non-empty list, e.g. `[chain-replace, chain-lube]`.",
+            "anyOf": [
+              {
+                "$ref": "#/definitions/identifier"
+              },
+              {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "$ref": "#/definitions/identifier"
+                }
+              }
+            ],
+            "examples": [
+              [
+                "chain-lube"
+              ]
+            ]
+          },
+          "cost": {
+            "description": "What it cost, a plain number in the garage's currency, e.g. 45.99.",
+            "markdownDescription": "What it cost, a plain number in the garage's currency, e.g. `45.99`.",
+            "type": "number",
+            "minimum": 0
+          },
+          "note": {
+            "description": "A note, e.g. which part was fitted.",
+            "markdownDescription": "A note, e.g. which part was fitted.",
+            "$ref": "#/definitions/text"
+          }
+        },
+        "defaultSnippets": [
+          {
+            "label": "log entry",
+            "description": "What was done on which day",
+            "body": {
+              "date": "${1:2025-03-01}",
+              "done": [
+                "${2:chain-lube}"
+              ]
+            }
+          }
+        ]
+      }
+    },
+    "notes": {
+      "description": "Free notes; bikecheck does not read them.",
+      "markdownDescription": "Free notes; bikecheck does not read them.",
+      "$ref": "#/definitions/text"
+    }
+  },
+  "definitions": {
+    "text": {
+      "description": "Text. Any plain or quoted value; quote it if it starts with a special character such as : # [ { & * ! | > ' \" % @.",
+      "markdownDescription": "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`.",
+      "type": [
+        "string",
+        "number",
+        "boolean"
+      ]
+    },
+    "date": {
+      "description": "A calendar date written YYYY-MM-DD, e.g. 2025-03-01. It must be a real day (no 2025-02-30).",
+      "markdownDescription": "A calendar date written `YYYY-MM-DD`, e.g. `2025-03-01`. It must be a real day (no `2025-02-30`).",
+      "type": "string",
+      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+      "format": "date",
+      "examples": [
+        "2025-03-01"
+      ],
+      "patternErrorMessage": "Write a date as YYYY-MM-DD, e.g. 2025-03-01."
+    },
+    "identifier": {
+      "description": "An id: starts with a letter or digit, then letters, digits, -, _ and ., e.g. chain-lube.",
+      "markdownDescription": "An id: starts with a letter or digit, then letters, digits, `-`, `_` and `.`, e.g. `chain-lube`.",
+      "type": "string",
+      "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$",
+      "patternErrorMessage": "Use letters, digits, '-', '_' and '.', e.g. chain-lube."
+    },
+    "quantity": {
+      "description": "An amount with a unit, more than zero. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.\n\nUnits: time h hour(s) min mins minute(s); distance km mi mile(s); calendar day(s) week(s) month(s) year(s); count ride(s).",
+      "markdownDescription": "An amount with a unit, more than zero. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.\n\nUnits: time `h` `hour(s)` `min` `mins` `minute(s)`; distance `km` `mi` `mile(s)`; calendar `day(s)` `week(s)` `month(s)` `year(s)`; count `ride(s)`.",
+      "type": "string",
+      "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][nN][uU][tT][eE][sS]|[mM][iI][nN][uU][tT][eE]|[mM][oO][nN][tT][hH][sS]|[hH][oO][uU][rR][sS]|[mM][iI][lL][eE][sS]|[mM][oO][nN][tT][hH]|[rR][iI][dD][eE][sS]|[wW][eE][eE][kK][sS]|[yY][eE][aA][rR][sS]|[dD][aA][yY][sS]|[hH][oO][uU][rR]|[mM][iI][lL][eE]|[mM][iI][nN][sS]|[rR][iI][dD][eE]|[wW][eE][eE][kK]|[yY][eE][aA][rR]|[dD][aA][yY]|[mM][iI][nN]|[kK][mM]|[mM][iI]|[hH])[ \\t]*$",
+      "examples": [
+        "10 h",
+        "90 min",
+        "1500 km",
+        "900 mi",
+        "30 days",
+        "2 weeks",
+        "6 months",
+        "1 year",
+        "25 rides"
+      ],
+      "patternErrorMessage": "Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides."
+    },
+    "distance": {
+      "description": "A distance, more than zero: 2500 km, 1500 mi (units km, mi, mile, miles).",
+      "markdownDescription": "A distance, more than zero: `2500 km`, `1500 mi` (units `km`, `mi`, `mile`, `miles`).",
+      "type": "string",
+      "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][lL][eE][sS]|[mM][iI][lL][eE]|[kK][mM]|[mM][iI])[ \\t]*$",
+      "examples": [
+        "2500 km",
+        "1500 mi"
+      ],
+      "patternErrorMessage": "Write a distance, e.g. 2500 km or 1500 mi."
+    },
+    "fraction": {
+      "description": "A threshold between 0 % and 100 % (both excluded): a percentage such as 80% or a fraction such as 0.8.",
+      "markdownDescription": "A threshold between 0 % and 100 % (both excluded): a percentage such as `80%` or a fraction such as `0.8`.",
+      "oneOf": [
+        {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "exclusiveMaximum": 1
+        },
+        {
+          "type": "string",
+          "pattern": "^[ \\t]*0*(?:[1-9][0-9]?(?:\\.[0-9]*)?|\\.0*[1-9][0-9]*)[ \\t]*%[ \\t]*$|^[ \\t]*0*\\.0*[1-9][0-9]*[ \\t]*$"
+        }
+      ],
+      "examples": [
+        "80%",
+        0.8
+      ]
+    },
+    "sportType": {
+      "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
+      "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
+      "anyOf": [
+        {
+          "enum": [
+            "AlpineSki",
+            "BackcountrySki",
+            "Badminton",
+            "Basketball",
+            "Canoeing",
+            "Cricket",
+            "Crossfit",
+            "Dance",
+            "EBikeRide",
+            "Elliptical",
+            "EMountainBikeRide",
+            "Golf",
+            "GravelRide",
+            "Handcycle",
+            "HighIntensityIntervalTraining",
+            "Hike",
+            "IceSkate",
+            "InlineSkate",
+            "Kayaking",
+            "Kitesurf",
+            "MountainBikeRide",
+            "NordicSki",
+            "Padel",
+            "PhysicalTherapy",
+            "Pickleball",
+            "Pilates",
+            "Racquetball",
+            "Ride",
+            "RockClimbing",
+            "RollerSki",
+            "Rowing",
+            "Run",
+            "Sail",
+            "Skateboard",
+            "Snowboard",
+            "Snowshoe",
+            "Soccer",
+            "Squash",
+            "StairStepper",
+            "StandUpPaddling",
+            "Surfing",
+            "Swim",
+            "TableTennis",
+            "Tennis",
+            "TrailRun",
+            "Velomobile",
+            "VirtualRide",
+            "VirtualRow",
+            "VirtualRun",
+            "Volleyball",
+            "Walk",
+            "WeightTraining",
+            "Wheelchair",
+            "Windsurf",
+            "Workout",
+            "Yoga"
+          ]
+        },
+        {
+          "type": "string"
+        }
+      ],
+      "examples": [
+        "Ride",
+        "GravelRide",
+        "MountainBikeRide",
+        "EBikeRide",
+        "EMountainBikeRide",
+        "VirtualRide",
+        "Velomobile",
+        "Handcycle"
+      ]
+    },
+    "interval": {
+      "description": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs every once templates and bike are merged.",
+      "markdownDescription": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "task": {
+          "description": "What to do, as shown in reports, e.g. Clean and lube the chain. Defaults to the interval id.",
+          "markdownDescription": "What to do, as shown in reports, e.g. `Clean and lube the chain`. Defaults to the interval id.",
+          "$ref": "#/definitions/text"
+        },
+        "component": {
+          "description": "The component this task is about (a key under the bike's components:). Its install date anchors the count until the task is first done.",
+          "markdownDescription": "The component this task is about (a key under the bike's `components:`). Its install date anchors the count until the task is first done.",
+          "$ref": "#/definitions/identifier"
+        },
+        "replaces": {
+          "description": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
+          "markdownDescription": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
+          "$ref": "#/definitions/identifier"
+        },
+        "every": {
+          "description": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.",
+          "markdownDescription": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.",
+          "anyOf": [
+            {
+              "$ref": "#/definitions/quantity"
+            },
+            {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "$ref": "#/definitions/quantity"
+              }
+            }
+          ],
+          "examples": [
+            "10 h",
+            "3000 km",
+            [
+              "100 h",
+              "12 months"
+            ]
+          ]
+        },
+        "due_soon": {
+          "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
+          "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
+          "$ref": "#/definitions/fraction"
+        },
+        "counts": {
+          "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+          "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+          "anyOf": [
+            {
+              "$ref": "#/definitions/sportType"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/definitions/sportType"
+              }
+            }
+          ],
+          "examples": [
+            [
+              "Ride",
+              "GravelRide"
+            ]
+          ]
+        },
+        "trainer": {
+          "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+          "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "const": "only"
+            }
+          ]
+        },
+        "notes": {
+          "description": "Free notes; bikecheck does not read them.",
+          "markdownDescription": "Free notes; bikecheck does not read them.",
+          "$ref": "#/definitions/text"
+        }
+      },
+      "defaultSnippets": [
+        {
+          "label": "interval",
+          "description": "A task and how often",
+          "body": {
+            "task": "${1:Clean and lube the chain}",
+            "every": "${2:10 h}"
+          }
+        }
       ]
     }
   }

@@ -23,16 +23,25 @@ public struct ServiceRecord: Sendable {
 public enum ServiceRecorder {
     /// Plans the log entry, after checking the bike, the intervals, the date and the cost.
     public static func plan(_ record: ServiceRecord, in context: WriteContext) throws(WriteFailure) -> GarageChange {
-        let resolved = try context.bike(record.bike)
-        let bike = resolved.bike
+        // A part (parts/ID.yaml) keeps its own log; a bike's name wins if both exist.
+        let owner: LogOwner
+        if context.garage.bike(BikeID(record.bike)) == nil, context.garage.part(PartID(record.bike)) != nil {
+            let part = try context.part(record.bike)
+            owner = LogOwner(kind: "part", id: record.bike, file: part.part.location.file, intervals: part.intervals, log: part.part.log)
+        } else {
+            let resolved = try context.bike(record.bike)
+            owner = LogOwner(kind: "bike", id: record.bike, file: resolved.bike.location.file, intervals: resolved.intervals, log: resolved.bike.log)
+        }
+        let resolved = owner
+        let bike = owner
         guard !record.intervals.isEmpty else { throw .usage("name at least one interval that was done") }
         var ids: [String] = []
         for name in record.intervals where !ids.contains(name) {
             guard resolved.intervals.contains(where: { $0.id.rawValue == name }) else {
                 let known = resolved.intervals.map(\.id.rawValue)
                 let hint = closest(to: name, in: known).map { "; did you mean '\($0)'?" } ?? ""
-                throw .usage("bike '\(bike.id)' has no interval '\(name)'\(hint)",
-                             help: known.isEmpty ? "give the bike intervals or templates first" : "intervals: \(known.joined(separator: ", "))")
+                throw .usage("\(owner.kind) '\(bike.id)' has no interval '\(name)'\(hint)",
+                             help: known.isEmpty ? "give the \(owner.kind) intervals or templates first" : "intervals: \(known.joined(separator: ", "))")
             }
             ids.append(name)
         }
@@ -45,7 +54,7 @@ public enum ServiceRecorder {
         }
         if let note = record.note, note.isEmpty { throw .usage("the note is empty", help: "leave out --note, or write some text") }
 
-        let file = bike.location.file
+        let file = owner.file
         try context.requireClean(file)
         guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
         let doc = YAMLDocument(path: file, bytes: bytes)
@@ -107,6 +116,15 @@ public enum ServiceRecorder {
         return GarageChange(files: [FileChange(path: file, before: bytes, after: after)],
                             message: "\(bike.id): \(ids.joined(separator: ", ")) done \(date)", summary: summary)
     }
+}
+
+/// Whose log a service goes in: a bike's or a part's.
+struct LogOwner {
+    var kind: String
+    var id: String
+    var file: String
+    var intervals: [ResolvedInterval]
+    var log: [LogEntry]
 }
 
 extension ServiceRecorder {

@@ -1,0 +1,73 @@
+import Diagnostics
+import LocatedYAML
+
+extension FileDecoders {
+    static let partKeys = ["name", "bought", "retired", "slot", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log", "notes"]
+    static let mountKeys = ["bike", "from", "to", "note"]
+
+    /// `parts/ID.yaml`: a part that moves between bikes.
+    static func part(id: PartID, _ root: YAMLNode, _ r: inout NodeReader) -> Part? {
+        guard let m = r.mapping(root, "a part file") else { return nil }
+        let f = r.fields(m, of: "part '\(id)'", allowed: partKeys, required: ["name"])
+        var part = Part(id: id, name: id.rawValue, location: r.location(root))
+        part.fieldLocations = Dictionary(f.entries.map { ($0.key, r.location($0.entry.value)) }) { _, last in last }
+        part.misspelledKeys = f.misspelled
+        if let e = f["name"], let name = r.string(e.value, "the part's name") { part.name = name }
+        if let e = f["bought"] { part.bought = r.day(e.value, "bought") }
+        if let e = f["retired"] { part.retired = r.day(e.value, "retired") }
+        if let e = f["slot"], let slot = r.identifier(e.value, "slot") { part.slot = Located(slot, at: r.location(e.value)) }
+        if let e = f["notes"] { _ = r.string(e.value, "notes") }
+        part.rideFilter = rideFilter(f, &r)
+        // Prior usage reads as a component's does.
+        if let e = f["hours"], let v = r.number(e.value, "hours", maximum: 100_000) { part.priorHours = v }
+        if let e = f["rides"], let v = r.number(e.value, "rides", maximum: 1_000_000) { part.priorRides = v }
+        if let e = f["distance"], let q = r.quantity(e.value, "distance") {
+            if q.measure == .distance {
+                part.priorDistance = q.amount
+            } else {
+                r.error("bad-quantity", "distance '\(q.text)' is not a distance", e.value, help: "write e.g. 2500 km or 1500 mi")
+            }
+        }
+        if let e = f["templates"], !r.isNull(e.value), let list = r.stringList(e.value, "a template name") {
+            part.templates = list.map { Located(TemplateID($0.value), at: $0.location) }
+        }
+        if let e = f["intervals"], !r.isNull(e.value) { part.intervals = intervals(e.value, owner: "part '\(id)'", &r) }
+        if let e = f["mounts"] { part.mounts = mounts(e.value, &r) }
+        if let e = f["log"] { part.log = log(e.value, &r) }
+        return part
+    }
+
+    static func mounts(_ node: YAMLNode, _ r: inout NodeReader) -> [Mount] {
+        if case .scalar(let s) = node, s.isNull { return [] }
+        guard case .sequence(let q) = node else {
+            r.error("wrong-type", "mounts should be a list of mounts ('- {bike: …, from: …}'), found \(node.kindDescription)", node)
+            return []
+        }
+        var result: [Mount] = []
+        for item in q.items {
+            guard let m = r.mapping(item, "a mount") else { continue }
+            let f = r.fields(m, of: "a mount", allowed: mountKeys, required: ["bike", "from"], at: item)
+            var bike: Located<BikeID>?
+            if let e = f["bike"], let id = r.identifier(e.value, "bike id") { bike = Located(BikeID(id), at: r.location(e.value)) }
+            let from = f["from"].flatMap { r.day($0.value, "from") }
+            var to: Day?
+            var ok = true
+            if let e = f["to"], !r.isNull(e.value) {
+                to = r.day(e.value, "to")
+                ok = to != nil
+            }
+            if let e = f["note"] { _ = r.string(e.value, "note") }
+            guard ok, let bike, let from, let fromEntry = f["from"] else { continue }
+            let mount = Mount(bike: bike, from: from, to: to, fromLocation: r.location(fromEntry.value),
+                              toLocation: f["to"].map { r.location($0.value) }, location: r.location(item))
+            if let to, to < from {
+                r.diagnostics.append(.error("mount-ends-before-start", "mount on '\(bike.value)' ends \(to), before it starts \(from)",
+                                            at: mount.toLocation ?? mount.location, notes: [.init("it starts here", at: mount.fromLocation)],
+                                            help: "'to' is the last day on the bike, on or after 'from'; check the two dates"))
+                continue
+            }
+            result.append(mount)
+        }
+        return result
+    }
+}

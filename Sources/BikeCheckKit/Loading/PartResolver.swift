@@ -1,0 +1,116 @@
+import Diagnostics
+
+extension Resolver {
+    /// A part's intervals: its templates' in order, overridden by its own by id, as for a bike.
+    /// `component:` and `replaces:` in them name the part itself, so they are not looked up.
+    mutating func resolve(_ part: Part) -> ResolvedPart {
+        var order: [IntervalID] = []
+        var merged: [IntervalID: (spec: IntervalSpec, template: TemplateID?)] = [:]
+        var missingTemplate = part.misspelledKeys.contains("templates")
+        for ref in part.templates {
+            guard let template = templates[ref.value] else {
+                missingTemplate = true
+                let hint = closest(to: ref.value.rawValue, in: templates.keys.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
+                diagnostics.append(.error("unknown-template", "unknown template '\(ref.value)'\(hint)", at: ref.location,
+                                          help: templates.isEmpty ? "add templates/\(ref.value).yaml"
+                                              : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"))
+                continue
+            }
+            for spec in template.intervals {
+                if merged[spec.id] == nil { order.append(spec.id) }
+                merged[spec.id] = (spec, template.id)
+            }
+        }
+        for spec in part.intervals {
+            if let base = merged[spec.id] {
+                var s = base.spec
+                s.task = spec.task ?? s.task
+                s.every = spec.every ?? s.every
+                s.dueSoon = spec.dueSoon ?? s.dueSoon
+                s.rideFilter = spec.rideFilter.over(s.rideFilter)
+                s.location = spec.location
+                merged[spec.id] = (s, base.template)
+            } else {
+                order.append(spec.id)
+                merged[spec.id] = (spec, nil)
+            }
+        }
+        var intervals: [ResolvedInterval] = []
+        for id in order {
+            guard let (spec, template) = merged[id] else { continue }
+            guard let every = spec.every else {
+                if template == nil && !spec.everyIsInvalid { diagnostics.append(FileDecoders.missingLimit(spec)) }
+                continue
+            }
+            intervals.append(ResolvedInterval(id: id, task: spec.task ?? id.rawValue, component: nil, replaces: nil,
+                                              limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template,
+                                              rideFilter: spec.rideFilter.over(part.rideFilter)))
+        }
+        let known = Set(order)
+        for entry in part.log where !missingTemplate && !part.misspelledKeys.contains("intervals") {
+            for done in entry.done where !known.contains(done.value) {
+                let hint = closest(to: done.value.rawValue, in: order.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
+                diagnostics.append(.error("unknown-interval", "unknown interval '\(done.value)' for part '\(part.id)'\(hint)",
+                                          at: done.location,
+                                          help: order.isEmpty ? "the part has no intervals; add a template or intervals:"
+                                              : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
+            }
+        }
+        return ResolvedPart(part: part, intervals: intervals)
+    }
+
+    /// Where parts have been: on bikes that exist, one bike at a time, after they were bought
+    /// and not after the bike was retired, and one part per slot of a bike at a time.
+    mutating func checkMounts(_ parts: [Part], bikes: [Bike]) {
+        let byID = Dictionary(bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let ids = bikes.map(\.id.rawValue)
+        for part in parts {
+            // `status ID` and `done ID` look for a bike first.
+            if let bike = byID[BikeID(part.id.rawValue)] {
+                diagnostics.append(.warning("part-id-is-bike-id", "part '\(part.id)' has the id of bike '\(bike.id)'",
+                                            at: SourceLocation(file: part.location.file), notes: [.init("the bike", at: SourceLocation(file: bike.location.file))],
+                                            help: "'bikecheck status \(part.id)' and 'bikecheck done \(part.id) …' mean the bike; rename the part's file"))
+            }
+            for mount in part.mounts {
+                guard let bike = byID[mount.bike.value] else {
+                    let hint = closest(to: mount.bike.value.rawValue, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+                    diagnostics.append(.error("unknown-bike", "unknown bike '\(mount.bike.value)'\(hint)", at: mount.bike.location,
+                                              help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
+                    continue
+                }
+                if let bought = part.bought, mount.from < bought {
+                    diagnostics.append(.warning("mount-before-bought", "part '\(part.id)' is mounted on \(mount.from), before it was bought (\(bought))",
+                                                at: mount.fromLocation, notes: [.init("bought here", at: part.fieldLocations["bought"] ?? part.location)],
+                                                help: "check the mount's 'from' date, or the part's 'bought' date"))
+                }
+                if let retired = bike.retired, mount.from > retired {
+                    diagnostics.append(.warning("mount-after-retired", "part '\(part.id)' is mounted on bike '\(bike.id)' on \(mount.from), after the bike was retired (\(retired))",
+                                                at: mount.fromLocation, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
+                                                help: "nothing is ridden on a retired bike; check the date or the bike"))
+                }
+            }
+            // One bike at a time: in date order, each mount starts after the one before ends.
+            let sorted = part.mounts.sorted { $0.from < $1.from }
+            for (earlier, later) in zip(sorted, sorted.dropFirst()) where later.from <= (earlier.to ?? later.from) {
+                let until = earlier.to.map { "through \($0)" } ?? "with no end"
+                diagnostics.append(.error("overlapping-mounts", "part '\(part.id)' is on '\(later.bike.value)' from \(later.from) while on '\(earlier.bike.value)' \(until)",
+                                          at: later.fromLocation, notes: [.init("the earlier mount", at: earlier.location)],
+                                          help: "a part is on one bike at a time: end the earlier mount the day before (to: \(later.from.adding(days: -1)))"))
+            }
+        }
+        // One part per slot of a bike at a time.
+        var bySlot: [String: [(part: Part, mount: Mount)]] = [:]
+        for part in parts { if let slot = part.slot?.value { for m in part.mounts { bySlot[slot, default: []].append((part, m)) } } }
+        for slot in bySlot.keys.sorted() {
+            let claims = bySlot[slot]!.sorted { ($0.mount.from, $0.part.id) < ($1.mount.from, $1.part.id) }
+            for (i, a) in claims.enumerated() {
+                for b in claims[(i + 1)...] where b.part.id != a.part.id && b.mount.bike.value == a.mount.bike.value
+                    && b.mount.from <= (a.mount.to ?? b.mount.from) {
+                    diagnostics.append(.error("slot-taken", "parts '\(a.part.id)' and '\(b.part.id)' both fill slot '\(slot)' of bike '\(b.mount.bike.value)' on \(b.mount.from)",
+                                              at: b.mount.fromLocation, notes: [.init("'\(a.part.id)' is mounted here", at: a.mount.location)],
+                                              help: "a slot holds one part at a time: unmount '\(a.part.id)' the day before (to: \(b.mount.from.adding(days: -1)))"))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// Whether rides on a trainer count: Strava marks them `trainer: true`, and a `VirtualRide` is
+/// indoors by nature.
+public enum TrainerRule: String, Sendable, Hashable, Codable {
+    /// `trainer: false`: outdoor rides only (a VirtualRide still counts where `counts` lists it:
+    /// listing it is the rider saying so).
+    case no = "false"
+    /// `trainer: true`: indoor and outdoor rides.
+    case yes = "true"
+    /// `trainer: only`: indoor rides only (a trainer tyre).
+    case only
+}
+
+/// Which rides wear something: the sport types that count, and what to do with trainer rides.
+public struct RideFilter: Sendable, Hashable {
+    public var counts: Set<String>
+    public var trainer: TrainerRule
+
+    public init(counts: Set<String>, trainer: TrainerRule) {
+        self.counts = counts
+        self.trainer = trainer
+    }
+
+    /// Whether a ride of `sport` counts; `indoor` is Strava's trainer flag.
+    public func admits(sport: String, indoor: Bool) -> Bool {
+        guard counts.contains(sport) else { return false }
+        let virtual = sport == "VirtualRide"
+        switch trainer {
+        case .yes: return true
+        case .no: return !indoor || virtual
+        case .only: return indoor || virtual
+        }
+    }
+
+    /// Whether a hand-entered ride counts: outdoors, of its sport when it names one.
+    public func admitsHandEntered(sport: String?) -> Bool {
+        guard let sport else { return trainer != .only }
+        return admits(sport: sport, indoor: false)
+    }
+}
+
+/// A ride filter as written on one level (an interval, a component, a part); what it leaves
+/// out comes from the level above: the component or part, then the bike, then the garage.
+public struct RideFilterSpec: Sendable, Hashable {
+    public var counts: [String]?
+    public var trainer: TrainerRule?
+
+    public init(counts: [String]? = nil, trainer: TrainerRule? = nil) {
+        self.counts = counts
+        self.trainer = trainer
+    }
+
+    public var isEmpty: Bool { counts == nil && trainer == nil }
+
+    /// This level over a more general one.
+    public func over(_ base: RideFilterSpec) -> RideFilterSpec {
+        RideFilterSpec(counts: counts ?? base.counts, trainer: trainer ?? base.trainer)
+    }
+
+    /// This level over a resolved filter.
+    public func over(_ base: RideFilter) -> RideFilter {
+        RideFilter(counts: counts.map(Set.init) ?? base.counts, trainer: trainer ?? base.trainer)
+    }
+}

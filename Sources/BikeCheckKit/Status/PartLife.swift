@@ -1,0 +1,181 @@
+/// Usage over a stretch of days, in Strava's units, with the first and last day ridden.
+public struct LifeUsage: Sendable, Codable, Equatable {
+    /// Distance, in metres.
+    public var distance: Double = 0
+    /// Moving time, in seconds.
+    public var movingTime: Double = 0
+    public var rides: Int = 0
+    public var firstUse: Day?
+    public var lastUse: Day?
+
+    public init(distance: Double = 0, movingTime: Double = 0, rides: Int = 0, firstUse: Day? = nil, lastUse: Day? = nil) {
+        self.distance = distance
+        self.movingTime = movingTime
+        self.rides = rides
+        self.firstUse = firstUse
+        self.lastUse = lastUse
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case distance, movingTime = "moving_time", rides, firstUse = "first_use", lastUse = "last_use"
+    }
+
+    mutating func add(_ other: LifeUsage) {
+        distance += other.distance
+        movingTime += other.movingTime
+        rides += other.rides
+        if let f = other.firstUse, firstUse.map({ f < $0 }) ?? true { firstUse = f }
+        if let l = other.lastUse, lastUse.map({ l > $0 }) ?? true { lastUse = l }
+    }
+}
+
+/// One stretch of a part on a bike and what it did there.
+public struct MountLife: Sendable, Encodable, Equatable {
+    public var bike: String
+    public var from: Day
+    public var to: Day?
+    public var usage: LifeUsage
+
+    enum CodingKeys: String, CodingKey { case bike, from, to }
+
+    /// Flat, as Strava's own records: the usage's fields sit beside `bike`, `from` and `to`.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(bike, forKey: .bike)
+        try c.encode(from, forKey: .from)
+        try c.encodeIfPresent(to, forKey: .to)
+        try usage.encode(to: encoder)
+    }
+}
+
+/// The life so far of a part (`parts/`) or of a component written in a bike file.
+public struct PartLife: Sendable, Encodable, Equatable {
+    public enum Kind: String, Sendable, Codable { case part, component }
+    public var kind: Kind
+    /// The part's id, or the component's key in its bike file.
+    public var id: String
+    public var name: String?
+    /// Where it is now: a part's bike as of the report day (nil on the shelf), a component's bike.
+    public var bike: String?
+    public var retired: Day?
+    /// A component's current one: since when it counts (its install or latest replacement).
+    public var since: Day?
+    /// Its whole life: every ride on the bikes it was on, on the days it was there, plus its
+    /// usage before tracking. For a component, the current one's life.
+    public var usage: LifeUsage
+    /// Usage before tracking, included in `usage`.
+    public var prior: LifeUsage
+    /// A part's mounts, oldest first, with the usage on each.
+    public var mounts: [MountLife]?
+    /// A component's slot: every counted ride of its bike, whichever component filled it.
+    public var slot: LifeUsage?
+
+    enum CodingKeys: String, CodingKey { case kind, id, name, bike, retired, since, prior, mounts, slot }
+
+    /// Flat: `distance`, `moving_time`, `rides`, `first_use` and `last_use` beside `id`.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(id, forKey: .id)
+        try c.encodeIfPresent(name, forKey: .name)
+        try c.encodeIfPresent(bike, forKey: .bike)
+        try c.encodeIfPresent(retired, forKey: .retired)
+        try c.encodeIfPresent(since, forKey: .since)
+        try c.encode(prior, forKey: .prior)
+        try c.encodeIfPresent(mounts, forKey: .mounts)
+        try c.encodeIfPresent(slot, forKey: .slot)
+        try usage.encode(to: encoder)
+    }
+}
+
+/// What `bikecheck part list` and `part show` report.
+public struct PartLifeReport: Sendable, Encodable, Equatable {
+    public var asOf: Day
+    public var units: UnitSystem
+    public var parts: [PartLife]
+
+    enum CodingKeys: String, CodingKey { case asOf = "as_of", units, parts }
+}
+
+extension StatusPlanner.RideLedger {
+    /// The rides from `from` through `through`, both inclusive.
+    func life(from: Int, through: Int) -> LifeUsage {
+        let a = lowerBound(from), b = lowerBound(through + 1)
+        guard b > a else { return LifeUsage() }
+        return LifeUsage(distance: distance[b] - distance[a], movingTime: time[b] - time[a], rides: b - a,
+                         firstUse: Day(ordinal: days[a]), lastUse: Day(ordinal: days[b - 1]))
+    }
+}
+
+extension StatusPlanner {
+    /// The life so far of every part (or only those named) and, when none is named, of every
+    /// component written in a bike file, as of `asOf`.
+    public func lives(_ garage: Garage, summaries: ActivitySummaries, only: [PartID] = []) -> PartLifeReport {
+        let parts = only.isEmpty ? garage.parts : garage.parts.filter { only.contains($0.part.id) }
+        let bikeFilters = Dictionary(garage.bikes.map { ($0.bike.id, $0.filter) }, uniquingKeysWith: { a, _ in a })
+        // Ledgers through the part's filter on each bike it was on, a component's on its bike, and the bike's own.
+        var keys: [LedgerKey] = []
+        var seen: Set<LedgerKey> = []
+        func need(_ key: LedgerKey) { if seen.insert(key).inserted { keys.append(key) } }
+        func key(_ bike: BikeID, _ spec: RideFilterSpec) -> LedgerKey? { bikeFilters[bike].map { LedgerKey(bike: bike, filter: spec.over($0)) } }
+        for p in parts { for m in p.part.mounts { if let k = key(m.bike.value, p.part.rideFilter) { need(k) } } }
+        if only.isEmpty {
+            for b in garage.bikes where !b.bike.components.isEmpty {
+                need(LedgerKey(bike: b.bike.id, filter: b.filter))
+                for c in b.bike.components { if let k = key(b.bike.id, c.rideFilter) { need(k) } }
+            }
+        }
+        let ledgers = self.ledgers(keys, garage: garage, summaries: summaries)
+        let end = asOf.ordinal
+        var out: [PartLife] = []
+        for rp in parts.sorted(by: { $0.part.id < $1.part.id }) {
+            let part = rp.part
+            let through = min(end, part.retired?.ordinal ?? end)
+            let prior = LifeUsage(distance: part.priorDistance, movingTime: part.priorHours * 3600, rides: Int(part.priorRides))
+            var usage = prior
+            var mounts: [MountLife] = []
+            for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= through {
+                let u = key(m.bike.value, part.rideFilter).flatMap { ledgers[$0] }.map { $0.life(from: m.from.ordinal, through: min(m.to?.ordinal ?? through, through)) } ?? LifeUsage()
+                usage.add(u)
+                mounts.append(MountLife(bike: m.bike.value.rawValue, from: m.from, to: m.to, usage: u))
+            }
+            let retired = part.retired.map { $0 <= asOf } ?? false
+            out.append(PartLife(kind: .part, id: part.id.rawValue, name: part.name,
+                                bike: retired ? nil : part.mount(on: asOf)?.bike.value.rawValue, retired: part.retired,
+                                since: nil, usage: usage.rounded, prior: prior, mounts: mounts.map { var m = $0; m.usage = m.usage.rounded; return m },
+                                slot: nil))
+        }
+        if only.isEmpty {
+            for resolved in garage.bikes {
+                let bike = resolved.bike
+                guard let ledger = ledgers[LedgerKey(bike: bike.id, filter: resolved.filter)], !bike.components.isEmpty else { continue }
+                let services = Services(of: resolved, asOf: asOf)
+                let slot = ledger.life(from: Int.min / 2, through: end)
+                for c in bike.components {
+                    // The current one counts from its install, or from the latest log entry that replaced it.
+                    var since = c.installed ?? bike.bought
+                    var replaced = false
+                    if let r = services.lastReplaced(c.id), since.map({ r.day >= $0 }) ?? true { since = r.day; replaced = true }
+                    let prior = replaced ? LifeUsage()
+                        : LifeUsage(distance: c.priorDistance, movingTime: c.priorHours * 3600, rides: Int(c.priorRides))
+                    let own = key(bike.id, c.rideFilter).flatMap { ledgers[$0] } ?? ledger
+                    var usage = own.life(from: since?.ordinal ?? Int.min / 2, through: end)
+                    usage.add(prior)
+                    out.append(PartLife(kind: .component, id: c.id.rawValue, name: c.name, bike: bike.id.rawValue, retired: bike.retired,
+                                        since: since, usage: usage.rounded, prior: prior, mounts: nil, slot: slot.rounded))
+                }
+            }
+        }
+        return PartLifeReport(asOf: asOf, units: garage.settings.units, parts: out)
+    }
+}
+
+extension LifeUsage {
+    /// Four decimals, as status reports carry: stable across platforms.
+    var rounded: LifeUsage {
+        var u = self
+        u.distance = (distance * 10_000).rounded() / 10_000
+        u.movingTime = (movingTime * 10_000).rounded() / 10_000
+        return u
+    }
+}

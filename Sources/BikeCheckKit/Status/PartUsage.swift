@@ -1,0 +1,92 @@
+/// Which parts a status report shows, and where.
+struct PartSelection {
+    /// Parts mounted on each chosen bike as of the day: their intervals show under the bike.
+    var mounted: [BikeID: [ResolvedPart]] = [:]
+    /// Parts shown on their own: those on no bike (when showing everything), or those named.
+    var shown: [ResolvedPart] = []
+
+    init(_ garage: Garage, asOf: Day, everything: Bool, named: [PartID], bikes: [BikeID]) {
+        let chosen = Set(bikes)
+        for rp in garage.parts {
+            let part = rp.part
+            // A part retired on or before the day is no longer on any bike.
+            let retired = part.retired.map { $0 <= asOf } ?? false
+            if !retired, let bike = part.mount(on: asOf)?.bike.value, chosen.contains(bike) {
+                mounted[bike, default: []].append(rp)
+            }
+            if named.contains(part.id) || (everything && !retired && part.mount(on: asOf) == nil) {
+                shown.append(rp)
+            }
+        }
+    }
+}
+
+extension StatusPlanner {
+    /// A part's usage through `filter` (its interval's, over each bike's) from `since` through
+    /// `through`: what counted on each bike it was on, on the days it was there (inclusive),
+    /// from the bikes' ledgers of prefix sums.
+    func usage(of part: Part, filter: RideFilterSpec, since: Day, through: Day,
+               ledgers: [LedgerKey: RideLedger], bikeFilters: [BikeID: RideFilter]) -> Usage {
+        var usage = Usage(days: through.ordinal - since.ordinal)
+        for m in part.mounts {
+            guard let base = bikeFilters[m.bike.value], let ledger = ledgers[LedgerKey(bike: m.bike.value, filter: filter.over(base))] else { continue }
+            let from = max(m.from, since), to = min(m.to ?? through, through)
+            guard from <= to else { continue }
+            let u = ledger.usage(from: from.ordinal, through: to.ordinal)
+            usage.movingTime += u.time
+            usage.distance += u.distance
+            usage.rides += u.rides
+        }
+        return usage
+    }
+
+    /// Where a part's interval counts from: its latest service in the part's log; else the day
+    /// the part was bought; else its first mount.
+    func anchor(of interval: ResolvedInterval, part: Part, asOf: Day) -> (Day?, AnchorKind) {
+        var best: Day?
+        for entry in part.log where entry.date <= asOf && entry.done.contains(where: { $0.value == interval.id }) {
+            if best.map({ entry.date > $0 }) ?? true { best = entry.date }
+        }
+        if let best { return (best, .done) }
+        if let bought = part.bought, bought <= asOf { return (bought, .bought) }
+        if let first = part.mounts.map(\.from).min(), first <= asOf { return (first, .installed) }
+        return (nil, .none)
+    }
+
+    /// The status of each of a part's intervals, forecast at the pace of the bike it is on now.
+    func statuses(of resolved: ResolvedPart, ledgers: [LedgerKey: RideLedger], bikeFilters: [BikeID: RideFilter]) -> [IntervalStatus] {
+        let part = resolved.part
+        // A retired part's clock stops on the day it was retired, as a retired bike's does.
+        var planner = self
+        let stopped = part.retired.map { $0 < asOf } ?? false
+        if stopped, let retired = part.retired { planner.asOf = retired }
+        let current = part.mount(on: asOf)?.bike.value
+        return resolved.intervals.map { interval in
+            let (since, kind) = planner.anchor(of: interval, part: part, asOf: planner.asOf)
+            var pace = Pace()
+            if let current, let base = bikeFilters[current], let ledger = ledgers[LedgerKey(bike: current, filter: interval.rideFilter.over(base))] {
+                pace = planner.recentPace(ledger)
+            }
+            var usage = Usage()
+            if let since {
+                usage = planner.usage(of: part, filter: interval.rideFilter, since: since, through: planner.asOf, ledgers: ledgers, bikeFilters: bikeFilters)
+                usage.distance = rounded(usage.distance)
+                // Usage before tracking counts until the part is first serviced.
+                if kind != .done {
+                    usage.movingTime += part.priorHours * 3600
+                    usage.distance += part.priorDistance
+                    usage.rides += Int(part.priorRides)
+                }
+            }
+            let limits = interval.limits.map { planner.limitStatus($0, usage: usage, since: since, pace: pace) }
+            let progress = limits.map(\.progress).max() ?? 0
+            let state: IntervalState = progress >= 1 ? .overdue : progress >= interval.dueSoon ? .dueSoon : .ok
+            var s = IntervalStatus(
+                id: interval.id.rawValue, task: interval.task, component: nil, template: interval.template?.rawValue,
+                state: state, progress: progress, since: since, anchor: kind, usage: usage, limits: limits,
+                due: state == .overdue ? nil : limits.compactMap(\.due).min(), part: part.id.rawValue)
+            if stopped { s.stopForecasts() }
+            return s
+        }
+    }
+}

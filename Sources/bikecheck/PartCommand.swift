@@ -1,0 +1,185 @@
+import ArgumentParser
+import BikeCheckKit
+import Diagnostics
+
+struct PartCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "part",
+        abstract: "Parts that move between bikes (parts/ID.yaml), and what every part has done in its life.",
+        subcommands: [List.self, Show.self, Add.self, Mount.self, Unmount.self, Retire.self]
+    )
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a part: writes parts/ID.yaml (on the shelf until mounted).",
+            discussion: "Example:\n  bikecheck part add race-wheels --name \"DT Swiss ARC 1100\" --bought 2025-03-01 --template wheelset"
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var write: WriteOptions
+
+        @Argument(help: "The part's id, which becomes its file name (parts/ID.yaml).")
+        var id: String
+
+        @Option(help: ArgumentHelp("The part's name.", valueName: "text"))
+        var name: String
+
+        @Option(help: ArgumentHelp("When it was bought, YYYY-MM-DD.", valueName: "date"))
+        var bought: Day?
+
+        @Option(name: .customLong("template"), help: ArgumentHelp("A template whose intervals follow the part (repeat for more).", valueName: "template"))
+        var templates: [String] = []
+
+        func run() throws {
+            let root = try global.garageRoot()
+            let part = NewPart(id: id, name: name, bought: bought, templates: templates)
+            try write.perform({ () throws(WriteFailure) in
+                try PartEditor.add(part, in: WriteContext(root: root, today: today()))
+            }, root: root, global: global)
+        }
+    }
+
+    struct Mount: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mount a part on a bike: ends its open mount the day before and opens a new one.",
+            discussion: """
+                Appends '- {bike: BIKE, from: DATE}' to the part's mounts, in the style of those \
+                already there; a mount still open on another bike gets 'to:' the day before. Rides \
+                on DATE count for the new bike.
+
+                Examples:
+                  bikecheck part mount race-wheels tarmac
+                  bikecheck part mount race-wheels grail --date 2026-05-01 --commit
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var write: WriteOptions
+
+        @Argument(help: "The part.")
+        var part: String
+
+        @Argument(help: "The bike it goes on.")
+        var bike: String
+
+        @Option(help: ArgumentHelp("The first day on the bike, YYYY-MM-DD (default: today).", valueName: "date"))
+        var date: Day?
+
+        func run() throws {
+            let root = try global.garageRoot()
+            try write.perform({ () throws(WriteFailure) in
+                try PartEditor.mount(part, on: bike, date: date, in: WriteContext(root: root, today: today()))
+            }, root: root, global: global)
+        }
+    }
+
+    struct Unmount: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Take a part off its bike, back on the shelf: its open mount ends the day before the date."
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var write: WriteOptions
+
+        @Argument(help: "The part.")
+        var part: String
+
+        @Option(help: ArgumentHelp("The first day off the bike, YYYY-MM-DD (default: today).", valueName: "date"))
+        var date: Day?
+
+        func run() throws {
+            let root = try global.garageRoot()
+            try write.perform({ () throws(WriteFailure) in
+                try PartEditor.unmount(part, date: date, in: WriteContext(root: root, today: today()))
+            }, root: root, global: global)
+        }
+    }
+
+    struct Retire: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Retire a part: sets 'retired:'; a mount still open ends that day.",
+            discussion: "Example:\n  bikecheck part retire old-chain --date 2026-01-01"
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var write: WriteOptions
+
+        @Argument(help: "The part.")
+        var part: String
+
+        @Option(help: ArgumentHelp("When it was retired, YYYY-MM-DD (default: today).", valueName: "date"))
+        var date: Day?
+
+        func run() throws {
+            let root = try global.garageRoot()
+            try write.perform({ () throws(WriteFailure) in
+                try PartEditor.retire(part, on: date, in: WriteContext(root: root, today: today()))
+            }, root: root, global: global)
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Every part and every component in a bike file, with its life so far.",
+            discussion: "For each part: distance, moving time, rides, first and last use, where it is now. For each component: the current one's life (since its install or latest replacement) and the slot's total (every counted ride of its bike). JSON: schemas/parts.schema.json, in Strava's units (distance m, moving_time s)."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD).", valueName: "date"))
+        var asOf: Day?
+
+        func run() throws {
+            let (loaded, planner) = try load(global, asOf: asOf)
+            let report = planner.lives(loaded.garage, summaries: loaded.activitySummaries)
+            switch global.format {
+            case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
+            case .text: Terminal.standardOutput.write(PartLifeTextRenderer().renderList(report))
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A part's mount history, with the usage on each bike.",
+            discussion: "Example:\n  bikecheck part show race-wheels"
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The part (its file name in parts/).")
+        var part: String
+
+        @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD).", valueName: "date"))
+        var asOf: Day?
+
+        func run() throws {
+            let (loaded, planner) = try load(global, asOf: asOf)
+            let known = loaded.garage.parts.map(\.part.id.rawValue)
+            guard known.contains(part) else {
+                let hint = likelyMeant(part, among: known).map { "; did you mean '\($0)'?" } ?? ""
+                let help: TerminalText = known.isEmpty ? "add one with a file parts/ID.yaml\n" : "parts: \(known.joined(separator: ", "))\n"
+                Terminal.standardError.write("error: no part '\(part)'\(hint)\n  help: " + help)
+                throw ExitCode(2)
+            }
+            let report = planner.lives(loaded.garage, summaries: loaded.activitySummaries, only: [PartID(part)])
+            switch global.format {
+            case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
+            case .text: Terminal.standardOutput.write(PartLifeTextRenderer().renderShow(report))
+            }
+        }
+    }
+}
+
+/// The garage with its activity summaries, or its diagnostics and exit 1 when it has errors.
+private func load(_ global: GlobalOptions, asOf: Day?) throws -> (LoadedGarage, StatusPlanner) {
+    let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
+    if loaded.hasErrors {
+        switch global.format {
+        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(JSONOutput.ValidationResult(loaded.diagnostics)))
+        case .text: global.report(loaded.diagnostics, sources: loaded.sources)
+        }
+        throw ExitCode(1)
+    }
+    return (loaded, StatusPlanner(asOf: asOf ?? today()))
+}
