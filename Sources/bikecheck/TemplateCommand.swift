@@ -103,28 +103,39 @@ struct TemplateCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Copy templates from a file or another garage, noting their source.",
+            abstract: "Copy templates from a git repository, a file or another garage, noting their source.",
             discussion: """
-                PATH is a template file, or a garage (or templates folder) to import from: the named \
-                templates, or all of them. Each copy gets 'source:' saying where it came from; a \
-                different template of the same name is never overwritten. A template file that is a \
-                symbolic link leading outside the garage (or folder) it comes from is refused, unread.
+                SOURCE is a git repository (any URL git clone takes: https, ssh, git, file://, or a \
+                local folder in git), a template file, or a garage (or templates folder). From a \
+                repository, bikecheck makes a shallow clone at --ref (default: its default branch) and \
+                reads templates/*.yaml (or *.yaml at its top): the named templates, or all of them. \
+                Each copy gets 'source:': {url, path, ref, commit} from git (credentials left out, a \
+                local repository as a path relative to the garage), else the file's path relative to \
+                the garage. 'template outdated' and 'template update' follow that source. A different \
+                template of the same name is never overwritten. Symbolic links, submodules and files \
+                that are not regular are refused, unread; only https, ssh, git and local transports \
+                are used, without this machine's git configuration, hooks or credential helpers. \
+                BIKECHECK_GIT_TIMEOUT bounds a fetch (seconds, default 120).
 
                 Examples:
+                  bikecheck template import https://github.com/club/templates fox-36 --ref v2
+                  bikecheck template import git@github.com:club/templates.git --commit
+                  bikecheck template import ../club-templates road-basics --as club-road
                   bikecheck template import ~/Downloads/fox-36.yaml
-                  bikecheck template import ../club-garage road-basics --commit
-                  bikecheck template import ../club-garage/templates/road.yaml --as club-road
                 """
         )
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var write: WriteOptions
 
-        @Argument(help: "A template file, or a garage folder.")
+        @Argument(help: ArgumentHelp("A git repository URL or folder, a template file, or a garage folder.", valueName: "source"))
         var path: String
 
-        @Argument(help: "Templates to import from a garage folder (default: all).")
+        @Argument(help: "Templates to import from a repository or garage folder (default: all).")
         var templates: [String] = []
+
+        @Option(help: ArgumentHelp("The tag or branch of the repository to import from (default: its default branch).", valueName: "tag-or-branch"))
+        var ref: String?
 
         @Option(name: .customLong("as"), help: ArgumentHelp("Import a single template under this name.", valueName: "name"))
         var newName: String?
@@ -133,9 +144,19 @@ struct TemplateCommand: ParsableCommand {
             let root = try global.garageRoot()
             let cwd = FileManager.default.currentDirectoryPath
             try write.perform({ () throws(WriteFailure) in
-                try TemplateImporter.importTemplates(from: path, names: templates, as: newName,
-                                                     in: WriteContext(root: root, today: today()), workingDirectory: cwd)
+                try TemplateImporter.importTemplates(from: path, names: templates, ref: ref, as: newName,
+                                                     in: WriteContext(root: root, today: today()), workingDirectory: cwd,
+                                                     timeout: try TemplateCommand.gitTimeout())
             }, root: root, global: global)
         }
+    }
+
+    /// How long one fetch of a templates repository may take: `BIKECHECK_GIT_TIMEOUT` seconds, else 120.
+    static func gitTimeout() throws(WriteFailure) -> Double {
+        guard let text = ProcessInfo.processInfo.environment["BIKECHECK_GIT_TIMEOUT"], !text.isEmpty else { return 120 }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw WriteFailure(.usage, "BIKECHECK_GIT_TIMEOUT '\(text)' is not a number of seconds", help: "write e.g. 120")
+        }
+        return seconds
     }
 }

@@ -1,0 +1,141 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A club's templates repository: a work tree where the club edits, and a bare repository riders
+/// fetch from (by plain path or file:// URL), both in a fresh temporary folder.
+final class Club {
+    let folder: URL
+    var work: URL { folder.appendingPathComponent("club-work") }
+    var bare: URL { folder.appendingPathComponent("club.git") }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-club-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try git(["init", "--quiet", "--bare", "-b", "main", bare.path], in: folder)
+        try git(["init", "--quiet", "-b", "main"], in: work)
+        try git(["remote", "add", "origin", bare.path], in: work)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// Writes files into the club's tree, commits them, tags the commit when asked, and pushes.
+    @discardableResult
+    func publish(_ files: [String: String], tag: String? = nil, message: String = "update") throws -> String {
+        for (path, text) in files {
+            let url = work.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        try git(["add", "-A"], in: work)
+        try git(["commit", "--quiet", "-m", message], in: work)
+        if let tag { try git(["tag", tag], in: work) }
+        try git(["push", "--quiet", "--tags", "origin", "main"], in: work)
+        return try git(["rev-parse", "HEAD"], in: work).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+let fox36 = """
+    name: Fox 36
+    description: Fox's schedule for the 36.
+    intervals:
+      lowers:
+        task: Lower leg service
+        component: fork
+        every: 50 h
+      damper:
+        task: Damper service
+        component: fork
+        every: 125 h
+
+    """
+
+@Suite struct TemplateSharingEndToEndTests {
+    func startedGarage() throws -> TempGarage {
+        let folder = try TempGarage()
+        #expect(try runBikecheck(["init", "."], in: folder.root).status == 0)
+        try git(["init", "--quiet"], in: folder.root)
+        try git(["add", "."], in: folder.root)
+        try git(["commit", "--quiet", "-m", "start"], in: folder.root)
+        return folder
+    }
+
+    /// Every file of the garage's work tree, for "nothing was written".
+    func snapshot(_ garage: TempGarage) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let e = FileManager.default.enumerator(atPath: garage.path)
+        while let item = e?.nextObject() as? String {
+            guard !item.hasPrefix(".git/"), !item.hasPrefix(".bikecheck"), item != ".git" else { continue }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: garage.path + "/" + item, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[item] = try Data(contentsOf: garage.root.appendingPathComponent(item))
+            }
+        }
+        return files
+    }
+
+    @Test func importAtATagRecordsARelativeUrlThePathAndTheExactCommit() throws {
+        let club = try Club()
+        let v1 = try club.publish(["templates/fox-36.yaml": fox36, "templates/road.yaml": "name: Club road\nintervals:\n  wash:\n    every: 1 week\n"], tag: "v1")
+        try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "50 h", with: "40 h")])
+        let garage = try startedGarage()
+        // A plain path, relative to where the rider runs bikecheck.
+        let relative = "../" + club.folder.lastPathComponent + "/club.git"
+        let r = try garage.run(["template", "import", club.bare.path, "fox-36", "--ref", "v1", "--commit"], environment: gitAuthor)
+        #expect(r.status == 0, "\(r.stderr)")
+        let copied = try garage.read("templates/fox-36.yaml")
+        #expect(copied.contains("source:\n  url: \(relative)\n  path: templates/fox-36.yaml\n  ref: v1\n  commit: \(v1)\n"), "\(copied)")
+        #expect(copied.contains("every: 50 h"))
+        #expect(try git(["log", "--format=%s", "-1"], in: garage.root) == "Import template fox-36 from \(relative) at \(v1.prefix(12))\n")
+        #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
+        #expect(try garage.run(["validate"]).status == 0)
+
+        // A file:// URL, the default branch: the newer commit, recorded the same way.
+        let latest = try garage.run(["template", "import", "file://" + club.bare.path, "fox-36", "--as", "fox-36-latest"])
+        #expect(latest.status == 0, "\(latest.stderr)")
+        let newer = try garage.read("templates/fox-36-latest.yaml")
+        #expect(newer.contains("  url: \(relative)\n") && newer.contains("every: 40 h") && !newer.contains("ref:"), "\(newer)")
+        // No absolute path of this machine in anything bikecheck wrote.
+        for (path, data) in try snapshot(garage) {
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(!text.contains(club.folder.path) && !text.contains(garage.path), "\(path)")
+        }
+        #expect(try garage.run(["template", "list", "--format", "json"]).stdout.contains("templates/fox-36.yaml@\(v1.prefix(12)) (v1)"))
+    }
+
+    @Test func anUnreachableRepositoryIsAClearErrorAndNothingIsWritten() throws {
+        let garage = try startedGarage()
+        let before = try snapshot(garage)
+        for url in ["https://rider:s3cret@127.0.0.1:1/club/templates.git", "file:///nonexistent/club.git", "ssh://127.0.0.1:1/club.git"] {
+            let r = try garage.run(["template", "import", url], environment: ["BIKECHECK_GIT_TIMEOUT": "20"])
+            #expect(r.status == 1, "\(url): \(r.stderr)")
+            #expect(r.stderr.contains("error: ") && r.stderr.contains("nothing was written"), "\(r.stderr)")
+            #expect(!r.stderr.contains("s3cret"))
+        }
+        let helper = try garage.run(["template", "import", "ext::sh -c touch% hacked"])
+        #expect(helper.status == 2 && helper.stderr.contains("remote helper"), "\(helper.stderr)")
+        #expect(try snapshot(garage) == before)
+    }
+
+    @Test func aSymlinkAnInvalidTemplateOrAMissingNameInTheRepositoryIsRefusedUnwritten() throws {
+        let club = try Club()
+        try FileManager.default.createDirectory(at: club.work.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: club.work.appendingPathComponent("templates/stolen.yaml").path, withDestinationPath: "/etc/passwd")
+        try club.publish(["templates/fox-36.yaml": fox36, "templates/bad.yaml": "name: Bad\nintervals:\n  wash:\n    every: 1 fortnight\n"])
+        let garage = try startedGarage()
+        let before = try snapshot(garage)
+        let link = try garage.run(["template", "import", club.bare.path, "stolen"])
+        #expect(link.status == 1 && link.stderr.contains("'templates/stolen.yaml' in ") && link.stderr.contains("is a symbolic link"), "\(link.stderr)")
+        #expect(!link.stderr.contains("root:"))
+        let all = try garage.run(["template", "import", club.bare.path])
+        #expect(all.status == 1, "\(all.stderr)")
+        let bad = try garage.run(["template", "import", club.bare.path, "bad", "fox-36"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("templates/bad.yaml:4:12: error:"), "\(bad.stderr)")
+        let typo = try garage.run(["template", "import", club.bare.path, "fox36"])
+        #expect(typo.status == 2 && typo.stderr.contains("did you mean 'fox-36'?"), "\(typo.stderr)")
+        let tag = try garage.run(["template", "import", club.bare.path, "--ref", "v9"])
+        #expect(tag.status == 1 && tag.stderr.contains("at 'v9'"), "\(tag.stderr)")
+        #expect(try snapshot(garage) == before)
+    }
+}
