@@ -6,8 +6,8 @@ import Foundation
 struct TemplateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "template",
-        abstract: "List, show, apply and import service templates.",
-        subcommands: [List.self, Show.self, Apply.self, Import.self]
+        abstract: "List, show, apply, import, follow and export service templates.",
+        subcommands: [List.self, Show.self, Apply.self, Import.self, Outdated.self, Update.self]
     )
 
     struct List: ParsableCommand {
@@ -147,6 +147,86 @@ struct TemplateCommand: ParsableCommand {
                 try TemplateImporter.importTemplates(from: path, names: templates, ref: ref, as: newName,
                                                      in: WriteContext(root: root, today: today()), workingDirectory: cwd,
                                                      timeout: try TemplateCommand.gitTimeout())
+            }, root: root, global: global)
+        }
+    }
+
+    struct Outdated: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show which imported templates' git sources have moved on, and what changed.",
+            discussion: """
+                Fetches the tag or branch each template imported from git follows (its 'source:') \
+                and compares it with the commit the garage's copy came from: intervals added and \
+                removed upstream, limits changed. Writes nothing.
+
+                Examples:
+                  bikecheck template outdated
+                  bikecheck template outdated fox-36 --format json
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Templates to look at (default: every template imported from git).", completion: Completions.templates)
+        var templates: [String] = []
+
+        func run() throws {
+            let context = WriteContext(root: try global.garageRoot(), today: today())
+            let statuses: [TemplateUpdater.Status]
+            do {
+                statuses = try TemplateUpdater.outdated(templates, in: context, timeout: try TemplateCommand.gitTimeout())
+            } catch {
+                throw WriteOptions().failure(error, global: global)
+            }
+            switch global.format {
+            case .json:
+                Terminal.standardOutput.write(json: try JSONOutput.encode(statuses))
+            case .text:
+                if statuses.isEmpty { Terminal.standardError.write("no templates were imported from git\n") }
+                let width = statuses.map { TerminalText(escaping: $0.template).string.count }.max() ?? 0
+                for s in statuses {
+                    let id = TerminalText(escaping: s.template)
+                    var line: TerminalText = "\(id)" + .spaces(width - id.string.count)
+                    if s.isOutdated {
+                        line += "  outdated: \(s.commit.prefix(12)) → \(s.upstream.prefix(12))"
+                    } else {
+                        line += "  up to date at \(s.commit.prefix(12))"
+                    }
+                    line += "  \(s.url)" + (s.ref.map { " \($0)" } ?? "")
+                    if !s.changes.isEmpty { line += "\n    " + TerminalText(escaping: s.changes.joined(separator: "; ")) }
+                    Terminal.standardOutput.write(line + "\n")
+                }
+            }
+        }
+    }
+
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring upstream changes into imported templates, keeping your own edits.",
+            discussion: """
+                A three-way merge, key by key, of the version the garage's copy was imported from \
+                (its 'source: commit:'), your file and the new upstream version: a change made on \
+                one side only is taken, your comments and layout stay. When you and upstream changed \
+                the same key differently, the update is refused naming the intervals, and nothing \
+                is written. 'source: commit:' moves to the new commit; --commit's message names the \
+                old and new commit ids.
+
+                Examples:
+                  bikecheck template update --dry-run
+                  bikecheck template update fox-36 --commit
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var write: WriteOptions
+
+        @Argument(help: "Templates to update (default: every template imported from git).", completion: Completions.templates)
+        var templates: [String] = []
+
+        func run() throws {
+            let root = try global.garageRoot()
+            try write.perform({ () throws(WriteFailure) in
+                try TemplateUpdater.update(templates, in: WriteContext(root: root, today: today()), timeout: try TemplateCommand.gitTimeout())
             }, root: root, global: global)
         }
     }

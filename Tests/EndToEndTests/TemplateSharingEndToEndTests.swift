@@ -138,4 +138,59 @@ let fox36 = """
         #expect(tag.status == 1 && tag.stderr.contains("at 'v9'"), "\(tag.stderr)")
         #expect(try snapshot(garage) == before)
     }
+
+    /// A garage that imported fox-36 from the club at v1 and committed it.
+    func importedFromClub() throws -> (Club, TempGarage, String) {
+        let club = try Club()
+        let v1 = try club.publish(["templates/fox-36.yaml": fox36], tag: "v1")
+        let garage = try startedGarage()
+        let r = try garage.run(["template", "import", club.bare.path, "fox-36", "--commit"], environment: gitAuthor)
+        #expect(r.status == 0, "\(r.stderr)")
+        return (club, garage, v1)
+    }
+
+    @Test func updateMergesUpstreamsNewLimitAndIntervalWithTheRidersOwnEditAndValidates() throws {
+        let (club, garage, v1) = try importedFromClub()
+        // The rider shortens the damper interval, with a comment saying why.
+        let mine = try garage.read("templates/fox-36.yaml").replacingOccurrences(of: "every: 125 h", with: "every: 100 h   # I ride in mud")
+        try garage.write("templates/fox-36.yaml", mine)
+        try git(["commit", "--quiet", "-am", "shorter damper"], in: garage.root)
+        let v2 = try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "50 h", with: "40 h")
+            + "  air-can:\n    task: Air can service\n    component: fork\n    every: 1 year\n"], tag: "v2")
+
+        let outdated = try garage.run(["template", "outdated"])
+        #expect(outdated.status == 0, "\(outdated.stderr)")
+        #expect(outdated.stdout.contains("fox-36  outdated: \(v1.prefix(12)) → \(v2.prefix(12))"), "\(outdated.stdout)")
+        #expect(outdated.stdout.contains("added 'air-can'; 'lowers' every 50 h → 40 h"), "\(outdated.stdout)")
+        let json = try garage.run(["template", "outdated", "--format", "json"])
+        #expect(json.stdout.contains("\"outdated\" : true") || json.stdout.contains("\"outdated\": true"), "\(json.stdout)")
+
+        let dry = try garage.run(["template", "update", "--dry-run"])
+        #expect(dry.status == 0 && dry.stdout.contains("+    every: 40 h") && dry.stdout.contains("+  air-can:"), "\(dry.stdout)\(dry.stderr)")
+        #expect(try garage.read("templates/fox-36.yaml") == mine)
+
+        let update = try garage.run(["template", "update", "--commit"], environment: gitAuthor)
+        #expect(update.status == 0, "\(update.stderr)")
+        let merged = try garage.read("templates/fox-36.yaml")
+        #expect(merged == mine.replacingOccurrences(of: v1, with: v2).replacingOccurrences(of: "every: 50 h", with: "every: 40 h")
+            + "  air-can:\n    task: Air can service\n    component: fork\n    every: 1 year\n", "\(merged)")
+        #expect(try git(["log", "--format=%s", "-1"], in: garage.root) == "Update template fox-36 \(v1.prefix(12))..\(v2.prefix(12))\n")
+        #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
+        #expect(try garage.run(["validate"]).status == 0)
+        #expect(try garage.run(["template", "outdated"]).stdout.contains("fox-36  up to date at \(v2.prefix(12))"))
+    }
+
+    @Test func aTrueConflictIsRefusedNamingTheIntervalAndEveryFileStaysUnchanged() throws {
+        let (club, garage, _) = try importedFromClub()
+        let mine = try garage.read("templates/fox-36.yaml").replacingOccurrences(of: "every: 50 h", with: "every: 45 h")
+        try garage.write("templates/fox-36.yaml", mine)
+        try git(["commit", "--quiet", "-am", "my lowers"], in: garage.root)
+        try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "50 h", with: "40 h").replacingOccurrences(of: "125 h", with: "150 h")])
+        let before = try snapshot(garage)
+        let r = try garage.run(["template", "update", "--commit"], environment: gitAuthor)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("interval 'lowers'") && !r.stderr.contains("interval 'damper'") && r.stderr.contains("nothing was written"), "\(r.stderr)")
+        #expect(try snapshot(garage) == before)
+        #expect(try git(["log", "--format=%s", "-1"], in: garage.root) == "my lowers\n")
+    }
 }
