@@ -7,7 +7,7 @@ struct TemplateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "template",
         abstract: "List, show, apply, import, follow and export service templates.",
-        subcommands: [List.self, Show.self, Apply.self, Import.self, Outdated.self, Update.self]
+        subcommands: [List.self, Show.self, Apply.self, Import.self, Outdated.self, Update.self, Export.self]
     )
 
     struct List: ParsableCommand {
@@ -228,6 +228,42 @@ struct TemplateCommand: ParsableCommand {
             try write.perform({ () throws(WriteFailure) in
                 try TemplateUpdater.update(templates, in: WriteContext(root: root, today: today()), timeout: try TemplateCommand.gitTimeout())
             }, root: root, global: global)
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write templates to a folder other riders can import from (a templates repository).",
+            discussion: """
+                DIR becomes (or stays) a small garage of its own: garage.yaml, templates/, the \
+                schemas, a .gitignore. Each template is copied as it is, without a 'source:' that \
+                only means something in this garage. Run it again to publish changes; --commit \
+                commits in DIR's git repository. 'bikecheck validate --garage DIR' checks it, in CI too.
+
+                Examples:
+                  bikecheck template export fox-36 road ../club-templates
+                  bikecheck template export fox-36 ../club-templates --commit
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var write: WriteOptions
+
+        @Argument(help: ArgumentHelp("The templates to export, then the folder to write them to.", valueName: "template… dir"),
+                  completion: Completions.templates)
+        var arguments: [String] = []
+
+        func run() throws {
+            guard arguments.count >= 2, let directory = arguments.last else {
+                throw ValidationError("name one or more templates and then the folder: bikecheck template export T… DIR")
+            }
+            let garage = try global.garageRoot()
+            let cwd = FileManager.default.currentDirectoryPath
+            let target = URL(fileURLWithPath: directory.hasPrefix("/") ? directory : cwd + "/" + directory).standardizedFileURL.path
+            let context = WriteContext(root: garage, today: today())
+            try write.perform({ () throws(WriteFailure) in
+                try TemplateExporter.export(Array(arguments.dropLast()), to: target, from: context)
+            }, root: target, global: global)
         }
     }
 

@@ -193,4 +193,37 @@ let fox36 = """
         #expect(try snapshot(garage) == before)
         #expect(try git(["log", "--format=%s", "-1"], in: garage.root) == "my lowers\n")
     }
+
+    @Test func exportWritesASelfContainedTemplatesRepositoryThatValidatesAndAnotherRiderImportsFrom() throws {
+        let (club, garage, _) = try importedFromClub()
+        let published = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-published-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: published) }
+        let r = try garage.run(["template", "export", "fox-36", "road", published.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try runBikecheck(["validate", "--garage", published.path], in: garage.root).status == 0)
+        let exported = try String(decoding: Data(contentsOf: published.appendingPathComponent("templates/fox-36.yaml")), as: UTF8.self)
+        #expect(exported == fox36, "\(exported)")
+        // Nothing in the folder refers to the garage it came from, or to the club it was imported from.
+        let e = FileManager.default.enumerator(atPath: published.path)
+        while let item = e?.nextObject() as? String {
+            guard let data = FileManager.default.contents(atPath: published.path + "/" + item) else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(!text.contains(garage.path) && !text.contains(club.folder.lastPathComponent) && !text.contains("source:"), "\(item)")
+        }
+
+        // Kept in git, it is a templates repository; --commit commits there.
+        try git(["init", "--quiet", "-b", "main"], in: published)
+        try git(["add", "-A"], in: published)
+        try git(["commit", "--quiet", "-m", "club templates"], in: published)
+        try garage.write("templates/road.yaml", try garage.read("templates/road.yaml") + "  wash:\n    task: Wash the bike\n    every: 2 weeks\n")
+        let again = try garage.run(["template", "export", "road", published.path, "--commit"], environment: gitAuthor)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try git(["log", "--format=%s", "-1"], in: published) == "Export template road\n")
+        let other = try startedGarage()
+        let imported = try other.run(["template", "import", published.path, "road", "--as", "club-road"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try other.read("templates/club-road.yaml").contains("wash:"))
+        let usage = try garage.run(["template", "export", published.path])
+        #expect(usage.status == 2)
+    }
 }
