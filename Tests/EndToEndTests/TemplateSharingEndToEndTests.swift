@@ -226,4 +226,29 @@ let fox36 = """
         let usage = try garage.run(["template", "export", published.path])
         #expect(usage.status == 2)
     }
+
+    @Test func aRepositoryThatNeverAnswersIsStoppedAtTheTimeLimitAndNothingIsWritten() throws {
+        // A server on 127.0.0.1 that takes the connection and never says a word.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        #expect(bound)
+        let port = UInt16(bigEndian: address.sin_port)
+        let garage = try startedGarage()
+        let before = try snapshot(garage)
+        let started = Date()
+        let r = try garage.run(["template", "import", "git://127.0.0.1:\(port)/club.git"], environment: ["BIKECHECK_GIT_TIMEOUT": "1"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("took longer than 1 s and was stopped; nothing was written"), "\(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(try snapshot(garage) == before)
+        let bad = try garage.run(["template", "import", "git://127.0.0.1:\(port)/club.git"], environment: ["BIKECHECK_GIT_TIMEOUT": "soon"])
+        #expect(bad.status == 2 && bad.stderr.contains("BIKECHECK_GIT_TIMEOUT 'soon'"), "\(bad.stderr)")
+    }
 }

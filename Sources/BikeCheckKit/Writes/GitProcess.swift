@@ -57,7 +57,9 @@ enum GitProcess {
         while process.isRunning {
             if let deadline, !timedOut, Date() > deadline {
                 timedOut = true
-                process.terminate()
+                // SIGKILL, not SIGTERM: an ignored SIGTERM is inherited through exec (a test
+                // runner or a CI job may ignore it), and what git leaves is a temporary folder.
+                kill(process.processIdentifier, SIGKILL)
             }
             usleep(500)
         }
