@@ -131,7 +131,7 @@ let fox36 = """
         #expect(all.status == 1, "\(all.stderr)")
         let bad = try garage.run(["template", "import", club.bare.path, "bad", "fox-36"])
         #expect(bad.status == 1)
-        #expect(bad.stderr.contains("templates/bad.yaml:4:12: error:"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("templates/bad.yaml:4:12: error:") && bad.stderr.contains("'templates/bad.yaml' of ../"), "\(bad.stderr)")
         let typo = try garage.run(["template", "import", club.bare.path, "fox36"])
         #expect(typo.status == 2 && typo.stderr.contains("did you mean 'fox-36'?"), "\(typo.stderr)")
         let tag = try garage.run(["template", "import", club.bare.path, "--ref", "v9"])
@@ -192,6 +192,13 @@ let fox36 = """
         #expect(r.stderr.contains("interval 'lowers'") && !r.stderr.contains("interval 'damper'") && r.stderr.contains("nothing was written"), "\(r.stderr)")
         #expect(try snapshot(garage) == before)
         #expect(try git(["log", "--format=%s", "-1"], in: garage.root) == "my lowers\n")
+
+        // An upstream version that is not a valid template is refused with its positions.
+        try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "125 h", with: "125 hrs")])
+        let invalid = try garage.run(["template", "update", "fox-36"])
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("templates/fox-36.yaml:11:12: error: unknown unit") && invalid.stderr.contains("is not a valid template"), "\(invalid.stderr)")
+        #expect(try snapshot(garage) == before)
     }
 
     @Test func exportWritesASelfContainedTemplatesRepositoryThatValidatesAndAnotherRiderImportsFrom() throws {

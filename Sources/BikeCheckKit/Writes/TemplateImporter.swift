@@ -186,8 +186,10 @@ public enum TemplateImporter {
             let id = newID ?? source.id
             guard isIdentifier(id) else { throw .usage("'\(id)' is not a valid template id", help: "use --as NAME with letters, digits, '-', '_' and '.'") }
             let bytes = try repo.read(source.entry)
-            let imported = try prepared(bytes, id: id, label: source.entry.path, source: sourceValue(location.recorded, source.entry.path, repo.commit, ref),
-                                        replacing: true, context: context)
+            let imported = try inRepository(location.recorded, repo.commit) { () throws(WriteFailure) in
+                try prepared(bytes, id: id, label: source.entry.path, source: sourceValue(location.recorded, source.entry.path, repo.commit, ref),
+                             replacing: true, context: context)
+            }
             let target = "templates/\(id).yaml"
             if let existing = context.read(target) ?? context.read("templates/\(id).yml") {
                 if existing == imported {
@@ -203,6 +205,20 @@ public enum TemplateImporter {
         let ids = files.map { GarageLoader.stem(($0.path as NSString).lastPathComponent) }
         return GarageChange(files: files, message: "Import template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", ")) from \(location.recorded) at \(short)",
                             summary: summary)
+    }
+
+    /// Says which repository and commit a refused file is from: its positions are in that file,
+    /// whose path may look like one of the garage's.
+    static func inRepository<T>(_ url: String, _ commit: String, _ body: () throws(WriteFailure) -> T) throws(WriteFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            var failure = error
+            if !failure.diagnostics.isEmpty {
+                failure.message = failure.message.replacingOccurrences(of: "' is not a valid template", with: "' of \(url) at \(commit.prefix(12)) is not a valid template")
+            }
+            throw failure
+        }
     }
 
     /// `source:` for a template from a git repository.

@@ -89,7 +89,9 @@ public enum TemplateUpdater {
             }
             let source = TemplateImporter.sourceValue(origin.url, origin.path, repo.commit, origin.ref)
             // The new upstream version must be valid on its own, with positions in its file.
-            _ = try TemplateImporter.prepared(upstream, id: id, label: origin.path, source: source, replacing: true, context: context)
+            _ = try TemplateImporter.inRepository(origin.url, repo.commit) { () throws(WriteFailure) in
+                try TemplateImporter.prepared(upstream, id: id, label: origin.path, source: source, replacing: true, context: context)
+            }
             let merged = try merge(ours: ours, base: base, theirs: upstream, file: file, id: id, commit: repo.commit, context: context)
             files.append(FileChange(path: file, before: ours, after: merged))
             let what = changes(from: base, to: upstream)
