@@ -214,6 +214,7 @@ struct TemplateCommand: ParsableCommand {
                 Examples:
                   bikecheck template update --dry-run
                   bikecheck template update fox-36 --commit
+                  bikecheck template update fox-36 --ref v3
                 """
         )
 
@@ -223,10 +224,13 @@ struct TemplateCommand: ParsableCommand {
         @Argument(help: "Templates to update (default: every template imported from git).", completion: Completions.templates)
         var templates: [String] = []
 
+        @Option(help: ArgumentHelp("Move to this tag or branch of the source (noted in 'source: ref:').", valueName: "tag-or-branch"))
+        var ref: String?
+
         func run() throws {
             let root = try global.garageRoot()
             try write.perform({ () throws(WriteFailure) in
-                try TemplateUpdater.update(templates, in: WriteContext(root: root, today: today()), timeout: try TemplateCommand.gitTimeout())
+                try TemplateUpdater.update(templates, ref: ref, in: WriteContext(root: root, today: today()), timeout: try TemplateCommand.gitTimeout())
             }, root: root, global: global)
         }
     }

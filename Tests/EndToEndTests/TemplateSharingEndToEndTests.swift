@@ -178,6 +178,16 @@ let fox36 = """
         #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
         #expect(try garage.run(["validate"]).status == 0)
         #expect(try garage.run(["template", "outdated"]).stdout.contains("fox-36  up to date at \(v2.prefix(12))"))
+
+        // --ref moves the template to another tag, and source: follows it.
+        let v3 = try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "Damper service", with: "Damper and seal service")], tag: "v3")
+        try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "Lower leg", with: "Lowers")])
+        let moved = try garage.run(["template", "update", "fox-36", "--ref", "v3"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let atV3 = try garage.read("templates/fox-36.yaml")
+        #expect(atV3.contains("  path: templates/fox-36.yaml\n  ref: v3\n  commit: \(v3)\n") && atV3.contains("Damper and seal service")
+            && atV3.contains("every: 100 h   # I ride in mud") && atV3.contains("Lower leg service"), "\(atV3)")
+        #expect(try garage.run(["validate"]).status == 0)
     }
 
     @Test func aTrueConflictIsRefusedNamingTheIntervalAndEveryFileStaysUnchanged() throws {

@@ -65,20 +65,27 @@ public enum TemplateUpdater {
     /// three-way merge on the YAML trees of the recorded commit's version, the rider's file and
     /// upstream's: a change on one side only is taken; the same key changed differently on both
     /// sides is a conflict, which refuses the whole update naming the intervals.
-    public static func update(_ names: [String], in context: WriteContext, timeout: Double) throws(WriteFailure) -> GarageChange {
+    /// With `ref`, the templates move to that tag or branch (`source: ref:` follows).
+    public static func update(_ names: [String], ref newRef: String? = nil, in context: WriteContext, timeout: Double) throws(WriteFailure) -> GarageChange {
         var files: [FileChange] = []
         var summary: [String] = []
         var moves: [String] = []
-        for (template, origin) in try imported(names, in: context) {
+        for (template, recorded) in try imported(names, in: context) {
             let id = template.id.rawValue
             let file = template.location.file
+            var origin = recorded
+            if let newRef { origin.ref = newRef }
             try context.requireClean(file)
             let (repo, base, upstream) = try fetch(origin, root: context.root, timeout: timeout)
+            guard let ours = context.read(file) else { throw .refused("cannot read '\(file)'") }
             if repo.commit == origin.commit {
                 summary.append("template '\(id)' is up to date with \(origin.url) at \(origin.commit.prefix(12))")
+                if let newRef, newRef != recorded.ref {
+                    files.append(FileChange(path: file, before: ours, after: try noting(ref: newRef, in: ours, file: file, context: context)))
+                    moves.append("\(id) \(origin.commit.prefix(12)) (ref \(newRef))")
+                }
                 continue
             }
-            guard let ours = context.read(file) else { throw .refused("cannot read '\(file)'") }
             guard let upstream else {
                 throw .refused("'\(origin.path)' is no longer in \(origin.url) at \(repo.commit.prefix(12)); nothing was written",
                                help: "import another template, or remove 'source:' from \(file) to keep it as your own")
@@ -92,13 +99,23 @@ public enum TemplateUpdater {
             _ = try TemplateImporter.inRepository(origin.url, repo.commit) { () throws(WriteFailure) in
                 try TemplateImporter.prepared(upstream, id: id, label: origin.path, source: source, replacing: true, context: context)
             }
-            let merged = try merge(ours: ours, base: base, theirs: upstream, file: file, id: id, commit: repo.commit, context: context)
+            var merged = try merge(ours: ours, base: base, theirs: upstream, file: file, id: id, commit: repo.commit, context: context)
+            if let newRef, newRef != recorded.ref { merged = try noting(ref: newRef, in: merged, file: file, context: context) }
             files.append(FileChange(path: file, before: ours, after: merged))
             let what = changes(from: base, to: upstream)
             summary.append("updated template '\(id)' from \(origin.commit.prefix(12)) to \(repo.commit.prefix(12))" + (what.isEmpty ? "" : ": " + what.joined(separator: "; ")))
             moves.append("\(id) \(origin.commit.prefix(12))..\(repo.commit.prefix(12))")
         }
         return GarageChange(files: files, message: "Update template\(moves.count == 1 ? "" : "s") \(moves.joined(separator: ", "))", summary: summary)
+    }
+
+    /// The file with `source: ref:` set to `ref`.
+    static func noting(ref: String, in bytes: [UInt8], file: String, context: WriteContext) throws(WriteFailure) -> [UInt8] {
+        guard case .mapping(let root)? = YAMLDocument(path: file, bytes: bytes).root, case .mapping(let source)? = root["source"] else {
+            throw .refused("'\(file)' has no 'source:' mapping to note the ref in")
+        }
+        return try context.edit(file, bytes, [source["ref"] == nil ? .addKey("ref", .text(ref), in: ["source"], after: ["path"])
+                                                                   : .set(["source", "ref"], .text(ref))])
     }
 
     /// Fetches the source at its ref: the repository, the file at the recorded commit and now
