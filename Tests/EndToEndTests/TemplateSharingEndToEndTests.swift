@@ -127,6 +127,12 @@ let fox36 = """
         let link = try garage.run(["template", "import", club.bare.path, "stolen"])
         #expect(link.status == 1 && link.stderr.contains("'templates/stolen.yaml' in ") && link.stderr.contains("is a symbolic link"), "\(link.stderr)")
         #expect(!link.stderr.contains("root:"))
+        // A submodule where a template file belongs is not followed either.
+        try git(["update-index", "--add", "--cacheinfo", "160000,\(String(repeating: "a", count: 40)),templates/sub.yaml"], in: club.work)
+        try git(["commit", "--quiet", "-m", "submodule"], in: club.work)
+        try git(["push", "--quiet", "origin", "main"], in: club.work)
+        let sub = try garage.run(["template", "import", club.bare.path, "sub"])
+        #expect(sub.status == 1 && sub.stderr.contains("'templates/sub.yaml' in ") && sub.stderr.contains("is a submodule"), "\(sub.stderr)")
         let all = try garage.run(["template", "import", club.bare.path])
         #expect(all.status == 1, "\(all.stderr)")
         let bad = try garage.run(["template", "import", club.bare.path, "bad", "fox-36"])
