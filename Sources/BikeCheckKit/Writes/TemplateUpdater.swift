@@ -33,7 +33,7 @@ public enum TemplateUpdater {
         }
     }
 
-    /// The templates named (default: every template imported from git), fetched again.
+    /// The templates named (default: every template imported from git), with where they came from.
     static func imported(_ names: [String], in context: WriteContext) throws(WriteFailure) -> [(Template, TemplateOrigin)] {
         if names.isEmpty {
             return context.garage.templates.compactMap { t in t.origin.map { (t, $0) } }
@@ -53,8 +53,9 @@ public enum TemplateUpdater {
     /// For each imported template, whether its source moved on and what changed there.
     public static func outdated(_ names: [String], in context: WriteContext, timeout: Double) throws(WriteFailure) -> [Status] {
         var result: [Status] = []
+        var fetched: [String: TemplateRepository] = [:]
         for (template, origin) in try imported(names, in: context) {
-            let (repo, old, new) = try fetch(origin, root: context.root, timeout: timeout)
+            let (repo, old, new) = try fetch(origin, root: context.root, timeout: timeout, &fetched)
             result.append(Status(template: template.id.rawValue, url: origin.url, path: origin.path, ref: origin.ref,
                                  commit: origin.commit, upstream: repo.commit, changes: changes(from: old, to: new)))
         }
@@ -70,13 +71,14 @@ public enum TemplateUpdater {
         var files: [FileChange] = []
         var summary: [String] = []
         var moves: [String] = []
+        var fetched: [String: TemplateRepository] = [:]
         for (template, recorded) in try imported(names, in: context) {
             let id = template.id.rawValue
             let file = template.location.file
             var origin = recorded
             if let newRef { origin.ref = newRef }
             try context.requireClean(file)
-            let (repo, base, upstream) = try fetch(origin, root: context.root, timeout: timeout)
+            let (repo, base, upstream) = try fetch(origin, root: context.root, timeout: timeout, &fetched)
             guard let ours = context.read(file) else { throw .refused("cannot read '\(file)'") }
             if repo.commit == origin.commit {
                 summary.append("template '\(id)' is up to date with \(origin.url) at \(origin.commit.prefix(12))")
@@ -120,10 +122,19 @@ public enum TemplateUpdater {
 
     /// Fetches the source at its ref: the repository, the file at the recorded commit and now
     /// (nil when absent).
-    static func fetch(_ origin: TemplateOrigin, root: String, timeout: Double) throws(WriteFailure) -> (TemplateRepository, [UInt8]?, [UInt8]?) {
-        // A local repository is recorded relative to the garage.
-        let location = try TemplateRepository.locate(origin.url, base: root, garageRoot: root)
-        let repo = try TemplateRepository(location, ref: origin.ref, timeout: timeout)
+    /// Templates from the same repository and ref share one clone (`fetched`).
+    static func fetch(_ origin: TemplateOrigin, root: String, timeout: Double,
+                      _ fetched: inout [String: TemplateRepository]) throws(WriteFailure) -> (TemplateRepository, [UInt8]?, [UInt8]?) {
+        let key = origin.url + "\u{0}" + (origin.ref ?? "")
+        let repo: TemplateRepository
+        if let known = fetched[key] {
+            repo = known
+        } else {
+            // A local repository is recorded relative to the garage.
+            let location = try TemplateRepository.locate(origin.url, base: root, garageRoot: root)
+            repo = try TemplateRepository(location, ref: origin.ref, timeout: timeout)
+            fetched[key] = repo
+        }
         let new = try repo.entry(at: origin.path).map { e throws(WriteFailure) in try repo.read(e) }
         let old = origin.commit == repo.commit ? new : try repo.read(origin.path, at: origin.commit, timeout: timeout)
         return (repo, old, new)
