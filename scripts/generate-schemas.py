@@ -251,7 +251,17 @@ TEMPLATE = schema("template.schema.json", "bikecheck template file",
     "properties": {
         "name": p({"$ref": "#/definitions/text"}, "The template's name, e.g. `Road bike basics`."),
         "description": p({"$ref": "#/definitions/text"}, "What the template is for."),
-        "source": p({"$ref": "#/definitions/text"}, "Where the schedule comes from (a maker's manual, a URL)."),
+        "source": p({"anyOf": [{"$ref": "#/definitions/text"}, {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["url", "path", "commit"],
+            "properties": {
+                "url": p({"type": "string"}, "The git repository it was imported from, as `git clone` takes it (a local one relative to the garage)."),
+                "path": p({"type": "string"}, "The file's path inside that repository."),
+                "commit": p({"type": "string", "pattern": "^(?:[0-9a-f]{40}|[0-9a-f]{64})$"}, "The full id of the commit this copy was taken from; `bikecheck template update` merges from it."),
+                "ref": p({"type": "string"}, "The tag or branch followed; without it, the repository's default branch."),
+            },
+        }]}, "Where the schedule comes from (a maker's manual, a URL); `bikecheck template import` from a git repository writes `{url, path, commit}`."),
         "intervals": INTERVALS,
     },
 }, ["text", "identifier", "quantity", "fraction", "sportType", "interval"])

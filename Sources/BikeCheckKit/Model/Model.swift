@@ -91,10 +91,35 @@ public struct Template: Sendable {
     public var id: TemplateID
     public var name: String
     public var description: String?
-    /// Where an imported template came from.
+    /// Where an imported template came from, as text to show.
     public var source: String?
+    /// The git repository a template was imported from (`source: {url, path, commit}`).
+    public var origin: TemplateOrigin?
     public var intervals: [IntervalSpec]
     public var location: SourceLocation
+}
+
+/// Where a template imported with git came from: `template outdated` and `update` fetch it again.
+public struct TemplateOrigin: Sendable, Equatable {
+    /// What `git clone` was given (credentials stripped); a local repository is a path relative
+    /// to the garage.
+    public var url: String
+    /// The file's path inside the repository.
+    public var path: String
+    /// The full id of the commit the garage's copy was taken from.
+    public var commit: String
+    /// The tag or branch followed; nil follows the repository's default branch.
+    public var ref: String?
+
+    public init(url: String, path: String, commit: String, ref: String?) {
+        self.url = url
+        self.path = path
+        self.commit = commit
+        self.ref = ref
+    }
+
+    /// One line for people: `URL path@commit`.
+    public var description: String { "\(url) \(path)@\(commit.prefix(12))" + (ref.map { " (\($0))" } ?? "") }
 }
 
 /// One service in a bike's log.

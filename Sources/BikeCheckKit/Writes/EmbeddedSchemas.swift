@@ -775,9 +775,45 @@ public enum EmbeddedSchemas {
       "$ref": "#/definitions/text"
     },
     "source": {
-      "description": "Where the schedule comes from (a maker's manual, a URL).",
-      "markdownDescription": "Where the schedule comes from (a maker's manual, a URL).",
-      "$ref": "#/definitions/text"
+      "description": "Where the schedule comes from (a maker's manual, a URL); bikecheck template import from a git repository writes {url, path, commit}.",
+      "markdownDescription": "Where the schedule comes from (a maker's manual, a URL); `bikecheck template import` from a git repository writes `{url, path, commit}`.",
+      "anyOf": [
+        {
+          "$ref": "#/definitions/text"
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "url",
+            "path",
+            "commit"
+          ],
+          "properties": {
+            "url": {
+              "description": "The git repository it was imported from, as git clone takes it (a local one relative to the garage).",
+              "markdownDescription": "The git repository it was imported from, as `git clone` takes it (a local one relative to the garage).",
+              "type": "string"
+            },
+            "path": {
+              "description": "The file's path inside that repository.",
+              "markdownDescription": "The file's path inside that repository.",
+              "type": "string"
+            },
+            "commit": {
+              "description": "The full id of the commit this copy was taken from; bikecheck template update merges from it.",
+              "markdownDescription": "The full id of the commit this copy was taken from; `bikecheck template update` merges from it.",
+              "type": "string",
+              "pattern": "^(?:[0-9a-f]{40}|[0-9a-f]{64})$"
+            },
+            "ref": {
+              "description": "The tag or branch followed; without it, the repository's default branch.",
+              "markdownDescription": "The tag or branch followed; without it, the repository's default branch.",
+              "type": "string"
+            }
+          }
+        }
+      ]
     },
     "intervals": {
       "description": "Service intervals by id (letters, digits, -, _, .), e.g. chain-lube:.",

@@ -102,20 +102,10 @@ public enum TemplateImporter {
             }
             guard let bytes = readBytes(readable) else { throw .refused("cannot read '\(source.path)'") }
             let label = source.path
-            // The template must be valid on its own before it joins the garage.
-            let doc = YAMLDocument(path: label, bytes: bytes)
-            var reader = NodeReader(file: label)
-            if doc.isUsable, let root = doc.root { _ = FileDecoders.template(id: TemplateID(id), root, &reader) }
-            let problems = (doc.diagnostics + reader.diagnostics).filter { $0.severity == .error }
-            guard problems.isEmpty, case .mapping(let m)? = doc.root else {
-                throw WriteFailure(.refused, "'\(label)' is not a valid template; nothing was imported", diagnostics: problems,
-                                   sources: [label: doc.source])
-            }
-            var edits: [YAMLEdit] = []
-            if m["source"] == nil { edits.append(.addKey("source", .text(label), in: [], after: ["description", "name"])) }
-            var imported = try context.edit(label, bytes, edits)
-            imported = withOwnModeline(imported)
-
+            // Recorded relative to the garage: an absolute path of this machine means nothing on another.
+            let recorded = TemplateRepository.relativePath(from: GarageBoundary.realPath(context.root) ?? context.root,
+                                                           to: GarageBoundary.realPath(source.path) ?? source.path)
+            let imported = try prepared(bytes, id: id, label: label, source: .text(recorded), replacing: false, context: context)
             let target = "templates/\(id).yaml"
             if let existing = context.read(target) ?? context.read("templates/\(id).yml") {
                 if sameTemplate(existing, imported) {
@@ -130,6 +120,113 @@ public enum TemplateImporter {
         }
         let ids = files.map { ($0.path as NSString).lastPathComponent }.map(GarageLoader.stem)
         return GarageChange(files: files, message: "Import template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", "))", summary: summary)
+    }
+
+    /// A fetched template checked on its own and made the garage's copy: `source:` set (kept
+    /// when the file has one and `replacing` is false), the schema modeline pointing here.
+    /// Diagnostics are positioned in the fetched file, under `label`.
+    static func prepared(_ bytes: [UInt8], id: String, label: String, source: YAMLValue, replacing: Bool,
+                         context: WriteContext) throws(WriteFailure) -> [UInt8] {
+        let doc = YAMLDocument(path: label, bytes: bytes)
+        var reader = NodeReader(file: label)
+        if doc.isUsable, let root = doc.root { _ = FileDecoders.template(id: TemplateID(id), root, &reader) }
+        let problems = (doc.diagnostics + reader.diagnostics).filter { $0.severity == .error }
+        guard problems.isEmpty, case .mapping(let m)? = doc.root else {
+            throw WriteFailure(.refused, "'\(label)' is not a valid template; nothing was imported", diagnostics: problems,
+                               sources: [label: doc.source])
+        }
+        var edits: [YAMLEdit] = []
+        if m["source"] == nil {
+            edits.append(.addKey("source", source, in: [], after: ["description", "name"]))
+        } else if replacing {
+            edits.append(.set(["source"], source))
+        }
+        return withOwnModeline(try context.edit(label, bytes, edits))
+    }
+
+    /// Imports from `source`: a git repository (a URL, or a local folder in git) with
+    /// `importFromGit`, else a file or folder copied as it is.
+    public static func importTemplates(from source: String, names: [String], ref: String?, as newID: String?, in context: WriteContext,
+                                       workingDirectory: String, timeout: Double) throws(WriteFailure) -> GarageChange {
+        if ref != nil || TemplateRepository.isGitSource(source, base: workingDirectory) {
+            return try importFromGit(source, names: names, ref: ref, as: newID, in: context, workingDirectory: workingDirectory, timeout: timeout)
+        }
+        return try importTemplates(from: source, names: names, as: newID, in: context, workingDirectory: workingDirectory)
+    }
+
+    /// Imports templates from a git repository at `ref` (default branch when nil): the named
+    /// ones, or all of its `templates/` folder (or top folder). Each copy records
+    /// `source: {url, path, commit}`; nothing is written unless every template is valid.
+    public static func importFromGit(_ url: String, names: [String], ref: String?, as newID: String?, in context: WriteContext,
+                                     workingDirectory: String, timeout: Double) throws(WriteFailure) -> GarageChange {
+        let location = try TemplateRepository.locate(url, base: workingDirectory, garageRoot: context.root)
+        let repo = try TemplateRepository(location, ref: ref, timeout: timeout)
+        let available = repo.templates
+        var chosen: [(id: String, entry: TemplateRepository.Entry)] = []
+        if names.isEmpty {
+            chosen = available
+        } else {
+            for name in names {
+                guard let found = available.first(where: { $0.id == name }) else {
+                    let ids = available.map(\.id)
+                    let hint = closest(to: name, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+                    throw .usage("no template '\(name)' in '\(location.recorded)'\(hint)",
+                                 help: ids.isEmpty ? "it has no *.yaml files in templates/ or at its top" : "templates there: \(ids.joined(separator: ", "))")
+                }
+                chosen.append(found)
+            }
+        }
+        guard !chosen.isEmpty else { throw .usage("no templates (*.yaml) in '\(location.recorded)' (in templates/ or at its top)") }
+        if newID != nil && chosen.count != 1 { throw .usage("--as needs exactly one template to import") }
+
+        var files: [FileChange] = []
+        var summary: [String] = []
+        let short = String(repo.commit.prefix(12))
+        for source in chosen {
+            let id = newID ?? source.id
+            guard isIdentifier(id) else { throw .usage("'\(id)' is not a valid template id", help: "use --as NAME with letters, digits, '-', '_' and '.'") }
+            let bytes = try repo.read(source.entry)
+            let imported = try inRepository(location.recorded, repo.commit) { () throws(WriteFailure) in
+                try prepared(bytes, id: id, label: source.entry.path, source: sourceValue(location.recorded, source.entry.path, repo.commit, ref),
+                             replacing: true, context: context)
+            }
+            let target = "templates/\(id).yaml"
+            if let existing = context.read(target) ?? context.read("templates/\(id).yml") {
+                if existing == imported {
+                    summary.append("template '\(id)' is already in the garage at \(short), unchanged")
+                    continue
+                }
+                throw .refused("the garage already has a template '\(id)' (\(target)); nothing was imported",
+                               help: "bring upstream changes in with 'bikecheck template update \(id)', or import it under another name with --as NEW-NAME")
+            }
+            files.append(FileChange(path: target, before: nil, after: imported))
+            summary.append("imported template '\(id)' from \(location.recorded) \(source.entry.path) at \(short) into \(target)")
+        }
+        let ids = files.map { GarageLoader.stem(($0.path as NSString).lastPathComponent) }
+        return GarageChange(files: files, message: "Import template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", ")) from \(location.recorded) at \(short)",
+                            summary: summary)
+    }
+
+    /// Says which repository and commit a refused file is from: its positions are in that file,
+    /// whose path may look like one of the garage's.
+    static func inRepository<T>(_ url: String, _ commit: String, _ body: () throws(WriteFailure) -> T) throws(WriteFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            var failure = error
+            if !failure.diagnostics.isEmpty {
+                failure.message = failure.message.replacingOccurrences(of: "' is not a valid template", with: "' of \(url) at \(commit.prefix(12)) is not a valid template")
+            }
+            throw failure
+        }
+    }
+
+    /// `source:` for a template from a git repository.
+    static func sourceValue(_ url: String, _ path: String, _ commit: String, _ ref: String?) -> YAMLValue {
+        var pairs = [YAMLPair("url", .text(url)), YAMLPair("path", .text(path))]
+        if let ref { pairs.append(YAMLPair("ref", .text(ref))) }
+        pairs.append(YAMLPair("commit", .plain(commit)))
+        return .mapping(pairs)
     }
 
     /// Points a copied file's schema modeline at this garage's schemas.
