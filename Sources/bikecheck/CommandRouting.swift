@@ -80,7 +80,7 @@ enum CommandRouting {
             }
             let names = subcommands.map(\.name)
             let parent = ([root.name] + path).joined(separator: " ")
-            let hint = likelyMeant(word, among: names).map { "; did you mean '\($0)'?" } ?? ""
+            let hint = didYouMean(word, among: names)
             var help: TerminalText = "commands of '\(parent)': \(names.joined(separator: ", "))"
             if isRoot, hint.isEmpty { help += "; a bike's status: '\(parent) status \(word)'" }
             throw UnknownCommand(message: "'\(parent)' has no command '\(word)'\(hint)", help: help)

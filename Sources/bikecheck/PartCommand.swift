@@ -157,7 +157,7 @@ struct PartCommand: ParsableCommand {
             let (loaded, planner) = try load(global, asOf: asOf)
             let known = loaded.garage.parts.map(\.part.id.rawValue)
             guard known.contains(part) else {
-                let hint = likelyMeant(part, among: known).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = didYouMean(part, among: known)
                 let help: TerminalText = known.isEmpty ? "add one with a file parts/ID.yaml\n" : "parts: \(known.joined(separator: ", "))\n"
                 Terminal.standardError.write("error: no part '\(part)'\(hint)\n  help: " + help)
                 throw ExitCode(2)

@@ -37,7 +37,7 @@ enum FileDecoders {
     static func sportTypes(_ node: YAMLNode, _ r: inout NodeReader) -> [String]? {
         guard let list = r.stringList(node, "a sport type") else { return nil }
         for item in list where !knownSportTypes.contains(item.value) {
-            let hint = closest(to: item.value, in: knownSportTypes).map { "; did you mean '\($0)'?" } ?? ""
+            let hint = didYouMean(item.value, among: knownSportTypes)
             r.diagnostics.append(.warning("unknown-sport-type", "'\(shown(item.value))' is not a Strava sport type\(hint)",
                                           at: item.location, help: "cycling types: \(cyclingSportTypes.joined(separator: ", "))"))
         }

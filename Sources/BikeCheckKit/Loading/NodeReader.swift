@@ -54,10 +54,9 @@ struct NodeReader {
             if allowed.contains(key) {
                 found.entries.append((key, entry))
             } else {
-                let suggestion = closest(to: key, in: allowed)
+                let suggestion = likelyMeant(key, among: allowed)
                 if let suggestion { found.misspelled.insert(suggestion) }
-                let message = suggestion.map { "unknown key '\(shown(key))' in \(what); did you mean '\($0)'?" }
-                    ?? "unknown key '\(shown(key))' in \(what)"
+                let message = "unknown key '\(shown(key))' in \(what)" + didYouMean(key, among: allowed)
                 error("unknown-key", message, entry.key, help: "known keys: \(allowed.joined(separator: ", "))")
             }
         }
@@ -187,7 +186,7 @@ struct NodeReader {
             error("bad-quantity", "'\(shown(s.value))' has no unit", node, help: Quantity.accepted)
         case .failure(.unknownUnit(let unit)):
             let known = Array(Quantity.units.keys).sorted()
-            let hint = closest(to: unit, in: known).map { "; did you mean '\($0)'?" } ?? ""
+            let hint = didYouMean(unit, among: known)
             error("bad-quantity", "unknown unit '\(shown(unit))' in '\(shown(s.value))'\(hint)", node, help: Quantity.accepted)
         case .failure(.badNumber):
             error("bad-quantity", "'\(shown(s.value))' does not start with a number", node, help: Quantity.accepted)
@@ -221,21 +220,6 @@ let monthNames = ["January", "February", "March", "April", "May", "June", "July"
 func isIdentifier(_ text: String) -> Bool {
     guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || ("0"..."9").contains(first) else { return false }
     return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "." }
-}
-
-/// The candidate nearest to `word` by edit distance, if near enough to be a likely typo.
-func closest(to word: String, in candidates: [String]) -> String? {
-    let w = Array(word.lowercased())
-    var best: (String, Int)?
-    for candidate in candidates {
-        let c = Array(candidate.lowercased())
-        let limit = max(1, min(3, c.count / 3))
-        // Lengths this far apart cannot be within the limit; skip the quadratic distance.
-        guard abs(w.count - c.count) <= limit else { continue }
-        let d = editDistance(w, c)
-        if d <= limit, best == nil || d < best!.1 { best = (candidate, d) }
-    }
-    return best?.0
 }
 
 /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours.

@@ -10,7 +10,7 @@ extension Resolver {
         for ref in part.templates {
             guard let template = templates[ref.value] else {
                 missingTemplate = true
-                let hint = closest(to: ref.value.rawValue, in: templates.keys.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = didYouMean(ref.value.rawValue, among: templates.keys.map(\.rawValue))
                 diagnostics.append(.error("unknown-template", "unknown template '\(ref.value)'\(hint)", at: ref.location,
                                           help: templates.isEmpty ? "add templates/\(ref.value).yaml"
                                               : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"))
@@ -49,7 +49,7 @@ extension Resolver {
         let known = Set(order)
         for entry in part.log where !missingTemplate && !part.misspelledKeys.contains("intervals") {
             for done in entry.done where !known.contains(done.value) {
-                let hint = closest(to: done.value.rawValue, in: order.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = didYouMean(done.value.rawValue, among: order.map(\.rawValue))
                 diagnostics.append(.error("unknown-interval", "unknown interval '\(done.value)' for part '\(part.id)'\(hint)",
                                           at: done.location,
                                           help: order.isEmpty ? "the part has no intervals; add a template or intervals:"
@@ -73,7 +73,7 @@ extension Resolver {
             }
             for mount in part.mounts {
                 guard let bike = byID[mount.bike.value] else {
-                    let hint = closest(to: mount.bike.value.rawValue, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+                    let hint = didYouMean(mount.bike.value.rawValue, among: ids)
                     diagnostics.append(.error("unknown-bike", "unknown bike '\(mount.bike.value)'\(hint)", at: mount.bike.location,
                                               help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
                     continue

@@ -32,7 +32,7 @@ struct Resolver {
         for ref in bike.templates {
             guard let template = templates[ref.value] else {
                 missingTemplate = true
-                let hint = closest(to: ref.value.rawValue, in: templates.keys.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = didYouMean(ref.value.rawValue, among: templates.keys.map(\.rawValue))
                 diagnostics.append(.error("unknown-template", "unknown template '\(shown(ref.value))'\(hint)", at: ref.location,
                                           help: templates.isEmpty ? "add templates/\(ref.value).yaml"
                                               : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"))
@@ -71,13 +71,13 @@ struct Resolver {
             var reported: Set<ComponentID> = []
             for ref in [spec.component, spec.replaces].compactMap({ $0 })
             where bike.component(ref.value) == nil && !bike.misspelledKeys.contains("components") && reported.insert(ref.value).inserted {
-                let hint = closest(to: ref.value.rawValue, in: componentIDs).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = didYouMean(ref.value.rawValue, among: componentIDs)
                 if let template {
                     // Decided once every bike is resolved: a typo in the template is the
                     // template's to fix, not every bike's.
                     let at = bike.templates.first { $0.value == template }?.location ?? bike.location
                     templateGaps[TemplateGap(template: template, interval: id, component: ref.value), default: []]
-                        .append((bike.id, at, closest(to: ref.value.rawValue, in: componentIDs), ref.location))
+                        .append((bike.id, at, likelyMeant(ref.value.rawValue, among: componentIDs), ref.location))
                 } else {
                     diagnostics.append(.error(
                         "unknown-component", "unknown component '\(shown(ref.value))' in interval '\(shown(id))'\(hint)", at: ref.location,
@@ -100,7 +100,7 @@ struct Resolver {
         let known = Set(order).union(misspelled)
         for entry in bike.log where !missingTemplate && !bike.misspelledKeys.contains("intervals") {
             for done in entry.done where !known.contains(done.value) {
-                let hint = closest(to: done.value.rawValue, in: order.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = didYouMean(done.value.rawValue, among: order.map(\.rawValue))
                 diagnostics.append(.error("unknown-interval", "unknown interval '\(shown(done.value))' for bike '\(shown(bike.id))'\(hint)",
                                           at: done.location,
                                           help: order.isEmpty ? "the bike has no intervals; add a template or intervals:"
@@ -142,7 +142,7 @@ struct Resolver {
     /// would otherwise be a new one named after the typo, and the override silently lost), so it
     /// is an error; with a task it is the bike's own, and only a single slip is worth a warning.
     private func unmatchedOverride(_ spec: IntervalSpec, bike: Bike, templateIntervals: [IntervalID]) -> Diagnostic? {
-        guard let near = closest(to: spec.id.rawValue, in: templateIntervals.map(\.rawValue)) else { return nil }
+        guard let near = likelyMeant(spec.id.rawValue, among: templateIntervals.map(\.rawValue)) else { return nil }
         if spec.task == nil {
             return .error("unknown-override", "interval '\(shown(spec.id))' overrides nothing: no template of bike '\(shown(bike.id))' has it; did you mean '\(near)'?",
                           at: spec.location,
@@ -185,7 +185,7 @@ struct Resolver {
     mutating func checkRides(_ rides: [Ride], bikes: [Bike]) {
         let ids = bikes.map(\.id.rawValue)
         for ride in rides where !ids.contains(ride.bike.value.rawValue) {
-            let hint = closest(to: ride.bike.value.rawValue, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+            let hint = didYouMean(ride.bike.value.rawValue, among: ids)
             diagnostics.append(.error("unknown-bike", "unknown bike '\(shown(ride.bike.value))'\(hint)", at: ride.bike.location,
                                       help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
         }

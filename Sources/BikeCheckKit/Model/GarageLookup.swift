@@ -11,7 +11,7 @@ extension Garage {
     /// with the bikes there are (or how to add one).
     public func noBike(_ id: String) -> WriteFailure {
         let ids = bikes.map(\.bike.id.rawValue)
-        let hint = likelyMeant(id, among: ids).map { "; did you mean '\($0)'?" } ?? ""
+        let hint = didYouMean(id, among: ids)
         return .usage("no bike '\(id)'\(hint)", help: ids.isEmpty ? "add one with 'bikecheck bike add ID --name NAME'" : "bikes: \(ids.joined(separator: ", "))")
     }
 
@@ -19,7 +19,7 @@ extension Garage {
     public func noBikeOrPart(_ id: String) -> WriteFailure {
         guard !parts.isEmpty else { return noBike(id) }
         let bikeIDs = bikes.map(\.bike.id.rawValue), partIDs = parts.map(\.part.id.rawValue)
-        let hint = likelyMeant(id, among: bikeIDs + partIDs).map { "; did you mean '\($0)'?" } ?? ""
+        let hint = didYouMean(id, among: bikeIDs + partIDs)
         return .usage("no bike or part '\(id)'\(hint)", help: "bikes: \(bikeIDs.joined(separator: ", ")); parts: \(partIDs.joined(separator: ", "))")
     }
 

@@ -167,7 +167,7 @@ extension WriteContext {
         if let file = partFile(id) { try requireClean(file) }
         if let part = garage.part(PartID(id)) { return part }
         let ids = garage.parts.map(\.part.id.rawValue)
-        let hint = closest(to: id, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+        let hint = didYouMean(id, among: ids)
         throw .usage("no part '\(id)'\(hint)", help: ids.isEmpty ? "add one with 'bikecheck part add ID --name NAME'" : "parts: \(ids.joined(separator: ", "))")
     }
 

@@ -42,7 +42,7 @@ public enum RideRecorder {
         }
         if let sport = ride.sport {
             guard FileDecoders.knownSportTypes.contains(sport) else {
-                let hint = closest(to: sport, in: FileDecoders.knownSportTypes).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = didYouMean(sport, among: FileDecoders.knownSportTypes)
                 throw .usage("'\(sport)' is not a Strava sport type\(hint)", help: "cycling types: \(FileDecoders.cyclingSportTypes.joined(separator: ", "))")
             }
             fields["sport"] = .plain(sport)

@@ -39,7 +39,7 @@ public enum ServiceRecorder {
         for name in record.intervals where !ids.contains(name) {
             guard resolved.intervals.contains(where: { $0.id.rawValue == name }) else {
                 let known = resolved.intervals.map(\.id.rawValue)
-                let hint = closest(to: name, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = didYouMean(name, among: known)
                 throw .usage("\(owner.kind) '\(bike.id)' has no interval '\(name)'\(hint)",
                              help: known.isEmpty ? "give the \(owner.kind) intervals or templates first" : "intervals: \(known.joined(separator: ", "))")
             }

@@ -30,7 +30,7 @@ public struct WriteContext: Sendable {
     public func template(_ id: String) throws(WriteFailure) -> Template {
         if let t = garage.templates.first(where: { $0.id.rawValue == id }) { return t }
         let ids = garage.templates.map(\.id.rawValue)
-        let hint = closest(to: id, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+        let hint = didYouMean(id, among: ids)
         throw .usage("no template '\(id)'\(hint)", help: ids.isEmpty ? "import one with 'bikecheck template import PATH'" : "templates: \(ids.joined(separator: ", "))")
     }
 

@@ -74,7 +74,7 @@ public enum TemplateImporter {
             } else {
                 for name in names {
                     guard let i = ids.firstIndex(of: name) else {
-                        let hint = closest(to: name, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+                        let hint = didYouMean(name, among: ids)
                         throw .usage("no template '\(name)' in '\(folder)'\(hint)", help: "templates there: \(ids.joined(separator: ", "))")
                     }
                     sources.append((name, folder + "/" + available[i]))
@@ -169,7 +169,7 @@ public enum TemplateImporter {
             for name in names {
                 guard let found = available.first(where: { $0.id == name }) else {
                     let ids = available.map(\.id)
-                    let hint = closest(to: name, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+                    let hint = didYouMean(name, among: ids)
                     throw .usage("no template '\(name)' in '\(location.recorded)'\(hint)",
                                  help: ids.isEmpty ? "it has no *.yaml files in templates/ or at its top" : "templates there: \(ids.joined(separator: ", "))")
                 }
