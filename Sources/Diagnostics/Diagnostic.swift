@@ -74,10 +74,10 @@ public struct Diagnostic: Sendable, Hashable {
     public var omittedCount: Int?
 
     public init(
-        _ severity: Severity, _ id: String, _ message: String, at location: SourceLocation,
+        _ severity: Severity, _ id: DiagnosticID, _ message: String, at location: SourceLocation,
         notes: [Note] = [], help: String? = nil
     ) {
-        self.id = id
+        self.id = id.rawValue
         self.severity = severity
         self.message = message
         self.location = location
@@ -86,13 +86,13 @@ public struct Diagnostic: Sendable, Hashable {
     }
 
     public static func error(
-        _ id: String, _ message: String, at location: SourceLocation, notes: [Note] = [], help: String? = nil
+        _ id: DiagnosticID, _ message: String, at location: SourceLocation, notes: [Note] = [], help: String? = nil
     ) -> Diagnostic {
         Diagnostic(.error, id, message, at: location, notes: notes, help: help)
     }
 
     public static func warning(
-        _ id: String, _ message: String, at location: SourceLocation, notes: [Note] = [], help: String? = nil
+        _ id: DiagnosticID, _ message: String, at location: SourceLocation, notes: [Note] = [], help: String? = nil
     ) -> Diagnostic {
         Diagnostic(.warning, id, message, at: location, notes: notes, help: help)
     }
@@ -117,7 +117,7 @@ extension Diagnostic {
 
     /// The one diagnostic that stands for `count` others of a file, located at the first of them.
     public static func tooManyProblems(_ count: Int, at location: SourceLocation, severity: Severity) -> Diagnostic {
-        var d = Diagnostic(severity, "too-many-problems", "and \(count) more problem\(count == 1 ? "" : "s") in this file", at: location,
+        var d = Diagnostic(severity, .tooManyProblems, "and \(count) more problem\(count == 1 ? "" : "s") in this file", at: location,
                            help: "fix the ones shown and check again; at most \(perFileLimit) are shown for each file")
         d.omittedCount = count
         return d

@@ -128,7 +128,7 @@ private struct Composer {
     mutating func compose() -> YAMLNode? {
         if let bad = firstInvalidUTF8() {
             let at = source.position(ofOffset: bad)
-            report(.error("invalid-utf8", "the file is not valid UTF-8 (byte 0x\(hex(source.bytes[bad])))",
+            report(.error(.invalidUtf8, "the file is not valid UTF-8 (byte 0x\(hex(source.bytes[bad])))",
                           at: location(SourceRange(start: at, end: at)),
                           help: "save the file as UTF-8"))
             fatal = true
@@ -136,7 +136,7 @@ private struct Composer {
         }
         if isBlank() {
             let at = SourcePosition(offset: 0, line: 1, column: 1)
-            report(.error("empty-file", "the file is empty", at: location(SourceRange(at: at)),
+            report(.error(.emptyFile, "the file is empty", at: location(SourceRange(at: at)),
                           help: "write a mapping of keys to values, or delete the file"))
             fatal = true
             return nil
@@ -180,7 +180,7 @@ private struct Composer {
             case YAML_DOCUMENT_START_EVENT:
                 documents += 1
                 if documents > 1 {
-                    report(.error("yaml-multiple-documents", "the file holds more than one YAML document",
+                    report(.error(.yamlMultipleDocuments, "the file holds more than one YAML document",
                                   at: location(range),
                                   help: "keep one document per file: remove this '---' and what follows, or move it to its own file"))
                     fatal = true
@@ -202,7 +202,7 @@ private struct Composer {
             case YAML_ALIAS_EVENT:
                 // One diagnostic says it all; a "billion laughs" file has thousands of aliases.
                 if !fatal {
-                    report(.error("yaml-alias", "aliases ('*name') are not supported",
+                    report(.error(.yamlAlias, "aliases ('*name') are not supported",
                                   at: location(range),
                                   help: "write the value out, or share intervals through a template"))
                 }
@@ -210,7 +210,7 @@ private struct Composer {
                 add(.scalar(YAMLScalar(value: "", style: .plain, range: range)), to: &stack, root: &root)
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 if stack.count >= limits.maxDepth {
-                    report(.error("yaml-too-deep", "the file nests deeper than \(limits.maxDepth) levels",
+                    report(.error(.yamlTooDeep, "the file nests deeper than \(limits.maxDepth) levels",
                                   at: location(range),
                                   help: "a garage file needs only a few levels of nesting"))
                     fatal = true
@@ -270,7 +270,7 @@ private struct Composer {
                 let entry = YAMLEntry(key: key, value: node)
                 if let text = entry.keyText, case .scalar(let keyScalar) = key {
                     if let first = Self.firstRange(of: text, in: entries, index: &firstSeen) {
-                        report(.error("duplicate-key", "duplicate key '\(shown(text))'",
+                        report(.error(.duplicateKey, "duplicate key '\(shown(text))'",
                                       at: location(keyScalar.range),
                                       notes: [.init("'\(shown(text))' first defined here", at: location(first))],
                                       help: "keep one '\(shown(text))' and remove or rename the other"))
@@ -279,7 +279,7 @@ private struct Composer {
                         entries.append(entry)
                     }
                 } else {
-                    report(.error("yaml-complex-key", "a key must be a plain value, not \(key.kindDescription)",
+                    report(.error(.yamlComplexKey, "a key must be a plain value, not \(key.kindDescription)",
                                   at: location(key.range), help: "write keys as simple names"))
                 }
                 stack.append(.mapping(start: start, flow: flow, entries: entries, pendingKey: nil, firstSeen: firstSeen))
@@ -297,13 +297,13 @@ private struct Composer {
             anchors += 1
             guard anchors == 1 else { return }
             let name = String(cString: anchor)
-            report(.error("yaml-anchor", "anchors ('&\(name)') are not supported",
+            report(.error(.yamlAnchor, "anchors ('&\(name)') are not supported",
                           at: location(SourceRange(at: range.start)),
                           help: "write the value out, or share intervals through a template"))
         }
         if let tag, !implicit {
             let name = String(cString: tag)
-            report(.error("yaml-tag", "tags ('\(name.replacingPrefix("tag:yaml.org,2002:", with: "!!"))') are not supported",
+            report(.error(.yamlTag, "tags ('\(name.replacingPrefix("tag:yaml.org,2002:", with: "!!"))') are not supported",
                           at: location(SourceRange(at: range.start)),
                           help: "remove the tag; quote a value to make it text"))
         }
@@ -317,7 +317,7 @@ private struct Composer {
         }
         let byte = at.offset < source.bytes.count ? source.bytes[at.offset] : 0
         if byte == UInt8(ascii: "\t") {
-            report(.error("yaml-tab", "tab character where YAML expects spaces",
+            report(.error(.yamlTab, "tab character where YAML expects spaces",
                           at: location(SourceRange(start: at, end: source.position(ofOffset: at.offset + 1))),
                           help: "indent with spaces; YAML does not allow tabs for indentation"))
             return
@@ -326,14 +326,14 @@ private struct Composer {
         if context == "while scanning a simple key" {
             // libyaml notices the missing ':' only at the next line; the key is what needs it.
             let key = position(parser.context_mark)
-            report(.error("yaml-syntax", "this line is missing the ':' after its key", at: location(SourceRange(at: key)),
+            report(.error(.yamlSyntax, "this line is missing the ':' after its key", at: location(SourceRange(at: key)),
                           help: "write 'key: value', or indent a continuation line under its key"))
             return
         }
         // An unclosed quote or bracket is noticed lines later, where the text stops making sense;
         // the rider has to edit the opening one, so that is where the error points.
         if let context, let opener = unclosedOpener(context: context, at: position(parser.context_mark)) {
-            report(.error("yaml-syntax", opener.message, at: location(SourceRange(at: opener.at)),
+            report(.error(.yamlSyntax, opener.message, at: location(SourceRange(at: opener.at)),
                           notes: [.init("YAML noticed it here", at: location(SourceRange(at: at)))], help: opener.help))
             return
         }
@@ -348,7 +348,7 @@ private struct Composer {
         let help = parser.error == YAML_READER_ERROR
             ? "remove the invisible control character here (often pasted in from a web page or a PDF)"
             : "check the indentation and punctuation near here: 'key: value', '- item', matching quotes and brackets"
-        report(.error("yaml-syntax", message, at: location(SourceRange(at: at)), help: help))
+        report(.error(.yamlSyntax, message, at: location(SourceRange(at: at)), help: help))
     }
 
     /// What to say about a quote, `[` or `{` that libyaml found unclosed, in the rider's words.

@@ -22,7 +22,7 @@ public struct YAMLEditor: Sendable {
         let doc = YAMLDocument(path: "new.yaml", bytes: bytes)
         guard doc.diagnostics.isEmpty, let root = doc.root,
               YAMLShape(root) == .mapping(pairs.map { YAMLShapeEntry(key: $0.key, value: style.shape(of: $0.value, keepQuotes: nil)) }) else {
-            throw YAMLEditFailure([.error("yaml-edit-unsafe", "the new file would not read back as intended", at: SourceLocation(file: "new.yaml"))])
+            throw YAMLEditFailure([.error(.yamlEditUnsafe, "the new file would not read back as intended", at: SourceLocation(file: "new.yaml"))])
         }
         return bytes
     }
@@ -41,7 +41,7 @@ public struct YAMLEditor: Sendable {
     static func apply(_ edit: YAMLEdit, to doc: YAMLDocument) throws(YAMLEditFailure) -> YAMLDocument {
         guard doc.diagnostics.isEmpty, let root = doc.root, doc.isUsable else {
             let at = doc.diagnostics.first?.location ?? SourceLocation(file: doc.path)
-            throw YAMLEditFailure([.error("yaml-edit-refused", "cannot edit '\(doc.path)' while it has YAML problems",
+            throw YAMLEditFailure([.error(.yamlEditRefused, "cannot edit '\(doc.path)' while it has YAML problems",
                                           at: at, help: "fix the problems 'bikecheck validate' reports, then try again")] + doc.diagnostics)
         }
         let planner = Planner(doc: doc, root: root)
@@ -53,11 +53,11 @@ public struct YAMLEditor: Sendable {
         let next = YAMLDocument(path: doc.path, bytes: bytes)
         let anchor = planner.location(splices.map(\.range.lowerBound).min() ?? 0)
         guard next.diagnostics.isEmpty, let newRoot = next.root, next.isUsable else {
-            throw YAMLEditFailure([.error("yaml-edit-unsafe", "the change would not read back as valid YAML, so nothing was written",
+            throw YAMLEditFailure([.error(.yamlEditUnsafe, "the change would not read back as valid YAML, so nothing was written",
                                           at: anchor, help: "make this change by hand")])
         }
         guard YAMLShape(newRoot) == expected else {
-            throw YAMLEditFailure([.error("yaml-edit-unsafe", "the change would not read back as intended, so nothing was written",
+            throw YAMLEditFailure([.error(.yamlEditUnsafe, "the change would not read back as intended, so nothing was written",
                                           at: anchor, help: "make this change by hand")])
         }
         return next
@@ -258,7 +258,7 @@ private struct Planner {
 
     func refuse(_ message: String, _ node: YAMLNode?, help: String = "make this change by hand") -> YAMLEditFailure {
         let range = node?.range ?? SourceRange(at: SourcePosition(offset: 0, line: 1, column: 1))
-        return YAMLEditFailure([.error("yaml-edit-refused", message, at: SourceLocation(file: doc.path, range: range), help: help)])
+        return YAMLEditFailure([.error(.yamlEditRefused, message, at: SourceLocation(file: doc.path, range: range), help: help)])
     }
 
     /// The splices of one edit, and the tree it must leave (the old one plus exactly this change).

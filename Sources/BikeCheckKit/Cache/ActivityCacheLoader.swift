@@ -114,7 +114,7 @@ public enum ActivityCacheLoader {
                     if !file.diagnostics.isEmpty { file.source = reader.source ?? SourceText(path: relative, bytes: Array(buffer)) }
                 }
                 if read == nil {
-                    file.diagnostics = [.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative))]
+                    file.diagnostics = [.error(.unreadableFile, "cannot read the file", at: SourceLocation(file: relative))]
                 }
                 return file
             }
@@ -134,7 +134,7 @@ public enum ActivityCacheLoader {
             diagnostics += file.diagnostics
             if let source = file.source { sources[relative] = source }
             if !file.named {
-                diagnostics.append(.error("cache-file-name", "'\(shown(name))' is not named after a month",
+                diagnostics.append(.error(.cacheFileName, "'\(shown(name))' is not named after a month",
                                           at: SourceLocation(file: relative),
                                           help: "cache files are named YYYY-MM.json; move or delete this one"))
                 continue
@@ -143,7 +143,7 @@ public enum ActivityCacheLoader {
             let records = file.records
             for k in records.indices {
                 if let other = seen.updateValue(Int32(index), forKey: records[k].id) {
-                    diagnostics.append(.error("cache-duplicate-activity", "activity \(records[k].id) is cached twice (also in activities/\(files[Int(other)].name))",
+                    diagnostics.append(.error(.cacheDuplicateActivity, "activity \(records[k].id) is cached twice (also in activities/\(files[Int(other)].name))",
                                               at: SourceLocation(file: relative),
                                               help: "re-create the cache with 'bikecheck sync --full'"))
                     duplicates.insert(k)
@@ -151,12 +151,12 @@ public enum ActivityCacheLoader {
             }
             accept(file, duplicates.isEmpty ? records : records.indices.filter { !duplicates.contains($0) }.map { records[$0] })
             if file.misplaced > 0 {
-                diagnostics.append(.warning("cache-misplaced", "\(file.misplaced) activit\(file.misplaced == 1 ? "y" : "ies") in \(name) started in another month",
+                diagnostics.append(.warning(.cacheMisplaced, "\(file.misplaced) activit\(file.misplaced == 1 ? "y" : "ies") in \(name) started in another month",
                                             at: SourceLocation(file: relative),
                                             help: "re-create the cache with 'bikecheck sync --full'"))
             }
             if file.unsorted {
-                diagnostics.append(.warning("cache-unsorted", "\(name) is not sorted by start date and id",
+                diagnostics.append(.warning(.cacheUnsorted, "\(name) is not sorted by start date and id",
                                             at: SourceLocation(file: relative),
                                             help: "re-create the cache with 'bikecheck sync --full'"))
             }

@@ -139,7 +139,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             if sport == nil && type == nil { missing.append("sport_type") }
             if moving == nil { missing.append("moving_time") }
             if distance == nil { missing.append("distance") }
-            report("cache-missing-field", "activity is missing \(missing.map { "'\($0)'" }.joined(separator: ", "))", at: start,
+            report(.cacheMissingField, "activity is missing \(missing.map { "'\($0)'" }.joined(separator: ", "))", at: start,
                    help: "re-create the cache with 'bikecheck sync --full'")
             return nil
         }
@@ -166,7 +166,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     }
 
     private mutating func wrong(_ field: ActivityLimits.Field, at offset: Int) -> Bool {
-        report("cache-bad-field", "'\(field.rawValue)' should be \(field.expected)", at: offset, help: "re-create the cache with 'bikecheck sync --full'")
+        report(.cacheBadField, "'\(field.rawValue)' should be \(field.expected)", at: offset, help: "re-create the cache with 'bikecheck sync --full'")
         return true
     }
 
@@ -440,10 +440,10 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
 
     private mutating func fail(_ message: String, at offset: Int) {
         let found = offset < b.count ? "" : " (found the end of the file)"
-        report("cache-syntax", message + found, at: offset, help: "the cache is written by bikecheck; re-create it with 'bikecheck sync --full'")
+        report(.cacheSyntax, message + found, at: offset, help: "the cache is written by bikecheck; re-create it with 'bikecheck sync --full'")
     }
 
-    private mutating func report(_ id: String, _ message: String, at offset: Int, help: String) {
+    private mutating func report(_ id: DiagnosticID, _ message: String, at offset: Int, help: String) {
         if source == nil { source = SourceText(path: path, bytes: Array(b)) }
         // Past the limit, problems are only counted: one file cannot print (or build) millions.
         if diagnostics.count >= Diagnostic.perFileLimit {

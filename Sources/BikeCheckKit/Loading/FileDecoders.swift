@@ -20,7 +20,7 @@ enum FileDecoders {
             if let units = UnitSystem(rawValue: text) {
                 settings.units = units
             } else {
-                r.error("bad-value", "units '\(shown(text))' should be 'metric' or 'imperial'", e.value, help: "write units: metric, or units: imperial")
+                r.error(.badValue, "units '\(shown(text))' should be 'metric' or 'imperial'", e.value, help: "write units: metric, or units: imperial")
             }
         }
         if let e = f["currency"] { settings.currency = r.string(e.value, "currency") }
@@ -38,7 +38,7 @@ enum FileDecoders {
         guard let list = r.stringList(node, "a sport type") else { return nil }
         for item in list where !knownSportTypes.contains(item.value) {
             let hint = didYouMean(item.value, among: knownSportTypes)
-            r.diagnostics.append(.warning("unknown-sport-type", "'\(shown(item.value))' is not a Strava sport type\(hint)",
+            r.diagnostics.append(.warning(.unknownSportType, "'\(shown(item.value))' is not a Strava sport type\(hint)",
                                           at: item.location, help: "cycling types: \(cyclingSportTypes.joined(separator: ", "))"))
         }
         return list.map(\.value)
@@ -47,7 +47,7 @@ enum FileDecoders {
     /// `trainer: true | false | only`.
     static func trainerRule(_ node: YAMLNode, _ r: inout NodeReader) -> TrainerRule? {
         if case .scalar(let s) = node, s.style == .plain, let rule = TrainerRule(rawValue: s.value) { return rule }
-        r.error("wrong-type", "trainer should be true, false or only, found \(node.kindDescription)", node,
+        r.error(.wrongType, "trainer should be true, false or only, found \(node.kindDescription)", node,
                 help: "true: rides on a trainer count too; false: outdoor rides only; only: rides on a trainer only")
         return nil
     }
@@ -71,7 +71,7 @@ enum FileDecoders {
         if let e = f["strava"], let gear = r.string(e.value, "the Strava gear id") {
             bike.strava = Located(gear, at: r.location(e.value))
             if !isStravaBikeGearID(gear) {
-                r.error("bad-gear-id", "'\(shown(gear))' is not a Strava bike gear id", e.value, help: "bike gear ids look like b12345678 (see bikecheck sync)")
+                r.error(.badGearId, "'\(shown(gear))' is not a Strava bike gear id", e.value, help: "bike gear ids look like b12345678 (see bikecheck sync)")
             }
         }
         if let e = f["bought"] { bike.bought = r.day(e.value, "bought") }
@@ -86,7 +86,7 @@ enum FileDecoders {
             for entry in cm.entries {
                 guard let key = entry.keyText else { continue }
                 if !isIdentifier(key) {
-                    r.error("bad-id", "'\(shown(key))' is not a valid component id", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. rear-tyre")
+                    r.error(.badId, "'\(shown(key))' is not a valid component id", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. rear-tyre")
                     continue
                 }
                 if let c = component(id: ComponentID(key), entry.value, &r) { bike.components.append(c) }
@@ -112,7 +112,7 @@ enum FileDecoders {
             if q.measure == .distance {
                 c.priorDistance = q.amount
             } else {
-                r.error("bad-quantity", "distance '\(shown(q.text))' is not a distance", e.value, help: "write e.g. 2500 km or 1500 mi")
+                r.error(.badQuantity, "distance '\(shown(q.text))' is not a distance", e.value, help: "write e.g. 2500 km or 1500 mi")
             }
         }
         return c
@@ -124,12 +124,12 @@ enum FileDecoders {
         for entry in m.entries {
             guard let key = entry.keyText else { continue }
             if !isIdentifier(key) {
-                r.error("bad-id", "'\(shown(key))' is not a valid interval id", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. chain-lube")
+                r.error(.badId, "'\(shown(key))' is not a valid interval id", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. chain-lube")
                 continue
             }
             var spec = IntervalSpec(id: IntervalID(key), location: r.location(entry.key))
             if case .scalar(let s) = entry.value, s.isNull {
-                r.error("wrong-type", "interval '\(shown(key))' is empty", entry.value, help: "give it at least 'every: …', e.g. every: 10 h")
+                r.error(.wrongType, "interval '\(shown(key))' is empty", entry.value, help: "give it at least 'every: …', e.g. every: 10 h")
                 continue
             }
             guard let im = r.mapping(entry.value, "interval '\(shown(key))'") else { continue }
@@ -159,7 +159,7 @@ enum FileDecoders {
     static func log(_ node: YAMLNode, _ r: inout NodeReader) -> [LogEntry] {
         if case .scalar(let s) = node, s.isNull { return [] }
         guard case .sequence(let q) = node else {
-            r.error("wrong-type", "log should be a list of entries ('- date: …'), found \(node.kindDescription)", node)
+            r.error(.wrongType, "log should be a list of entries ('- date: …'), found \(node.kindDescription)", node)
             return []
         }
         var result: [LogEntry] = []
@@ -170,7 +170,7 @@ enum FileDecoders {
             var entry = LogEntry(date: date, dateLocation: r.location(dateEntry.value), done: [], location: r.location(item))
             if let e = f["done"], let list = r.stringList(e.value, "an interval id") {
                 entry.done = list.map { Located(IntervalID($0.value), at: $0.location) }
-                if list.isEmpty { r.error("wrong-type", "done is an empty list", e.value, help: "name the intervals that were done, e.g. done: [chain-lube]") }
+                if list.isEmpty { r.error(.wrongType, "done is an empty list", e.value, help: "name the intervals that were done, e.g. done: [chain-lube]") }
             }
             if let e = f["cost"] { entry.cost = r.number(e.value, "cost") }
             if let e = f["note"] { entry.note = r.string(e.value, "note") }
@@ -208,7 +208,7 @@ enum FileDecoders {
         let path = f["path"].flatMap { r.string($0.value, "source path") }
         var commit = f["commit"].flatMap { r.string($0.value, "source commit") }
         if let c = commit, let e = f["commit"], !isCommitID(c) {
-            r.error("bad-value", "source commit '\(shown(c))' is not a git commit id", e.value,
+            r.error(.badValue, "source commit '\(shown(c))' is not a git commit id", e.value,
                     help: "write the full 40-hex-digit id of the commit the template was taken from")
             commit = nil
         }
@@ -223,7 +223,7 @@ enum FileDecoders {
     }
 
     static func missingLimit(_ spec: IntervalSpec) -> Diagnostic {
-        .error("missing-limit", "interval '\(shown(spec.id))' has no limit", at: spec.location,
+        .error(.missingLimit, "interval '\(shown(spec.id))' has no limit", at: spec.location,
                help: "add 'every:', e.g. every: 10 h, or every: [100 h, 12 months]")
     }
 
@@ -233,7 +233,7 @@ enum FileDecoders {
         guard let list = f["rides"]?.value else { return [] }
         if case .scalar(let s) = list, s.isNull { return [] }
         guard case .sequence(let q) = list else {
-            r.error("wrong-type", "rides should be a list ('- date: …'), found \(list.kindDescription)", list)
+            r.error(.wrongType, "rides should be a list ('- date: …'), found \(list.kindDescription)", list)
             return []
         }
         var result: [Ride] = []
@@ -249,12 +249,12 @@ enum FileDecoders {
             if let e = rf["time"], let text = r.string(e.value, "time") {
                 time = Quantity.parseDuration(text)
                 if time == nil {
-                    r.error("bad-duration", "'\(shown(text))' is not a ride time", e.value, help: "write e.g. 1h30, 1:30, 90 min or 2 h")
+                    r.error(.badDuration, "'\(shown(text))' is not a ride time", e.value, help: "write e.g. 1h30, 1:30, 90 min or 2 h")
                 }
             }
             if let e = rf["distance"], let q = r.quantity(e.value, "distance") {
                 if q.measure == .distance { distance = q.amount } else {
-                    r.error("bad-quantity", "distance '\(shown(q.text))' is not a distance", e.value, help: "write e.g. 35 km or 20 mi")
+                    r.error(.badQuantity, "distance '\(shown(q.text))' is not a distance", e.value, help: "write e.g. 35 km or 20 mi")
                     ok = false
                 }
             }

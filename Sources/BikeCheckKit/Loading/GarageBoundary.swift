@@ -46,7 +46,7 @@ public struct GarageBoundary: Sendable {
 
     /// The located error for a file (or folder) of the garage that links outside it.
     public static func outsideDiagnostic(_ relative: String) -> Diagnostic {
-        .error("symlink-outside-garage", "'\(shown(relative))' is a symbolic link that leads outside the garage; it was not read",
+        .error(.symlinkOutsideGarage, "'\(shown(relative))' is a symbolic link that leads outside the garage; it was not read",
                at: SourceLocation(file: relative),
                help: "bikecheck reads only files inside the garage: replace the link with a copy of the file, or point it at a file in the garage")
     }

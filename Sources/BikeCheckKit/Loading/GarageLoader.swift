@@ -126,7 +126,7 @@ public enum GarageLoader {
             return file
         }
         guard let bytes = readBytes(path) else {
-            file.diagnostics.append(.error("unreadable-file", "cannot read the file", at: SourceLocation(file: relative),
+            file.diagnostics.append(.error(.unreadableFile, "cannot read the file", at: SourceLocation(file: relative),
                                            help: "check that it is a file you may read"))
             return file
         }
@@ -184,7 +184,7 @@ public enum GarageLoader {
             let relative = folder + "/" + name
             if let first = firstFile.updateValue(relative, forKey: stem(name)) {
                 firstFile[stem(name)] = first
-                diagnostics.append(.error("duplicate-id", "\(relative) and \(first) both define \(kind) '\(stem(name))'",
+                diagnostics.append(.error(.duplicateId, "\(relative) and \(first) both define \(kind) '\(stem(name))'",
                                           at: SourceLocation(file: relative), notes: [.init("first defined here", at: SourceLocation(file: first))],
                                           help: "keep one of the two files"))
                 continue
@@ -210,7 +210,7 @@ public enum GarageLoader {
     private static func fileID(_ file: String, kind: String, relative: String, _ diagnostics: inout [Diagnostic]) -> String? {
         let id = stem(file)
         guard isIdentifier(id) else {
-            diagnostics.append(.error("bad-id", "'\(shown(id))' is not a valid \(kind) id (it comes from the file name)",
+            diagnostics.append(.error(.badId, "'\(shown(id))' is not a valid \(kind) id (it comes from the file name)",
                                       at: SourceLocation(file: relative),
                                       help: "rename the file using letters, digits, '-', '_' and '.', e.g. grail.yaml"))
             return nil

@@ -23,11 +23,11 @@ struct NodeReader {
     func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, range: node.range) }
     func location(_ range: SourceRange) -> SourceLocation { SourceLocation(file: file, range: range) }
 
-    mutating func error(_ id: String, _ message: String, _ node: YAMLNode, help: String? = nil, notes: [Diagnostic.Note] = []) {
+    mutating func error(_ id: DiagnosticID, _ message: String, _ node: YAMLNode, help: String? = nil, notes: [Diagnostic.Note] = []) {
         diagnostics.append(.error(id, message, at: location(node), notes: notes, help: help))
     }
 
-    mutating func warning(_ id: String, _ message: String, _ node: YAMLNode, help: String? = nil) {
+    mutating func warning(_ id: DiagnosticID, _ message: String, _ node: YAMLNode, help: String? = nil) {
         diagnostics.append(.warning(id, message, at: location(node), help: help))
     }
 
@@ -39,7 +39,7 @@ struct NodeReader {
 
     mutating func mapping(_ node: YAMLNode, _ what: String) -> YAMLMapping? {
         if case .mapping(let m) = node { return m }
-        error("wrong-type", "\(what) should be a mapping of keys to values, found \(node.kindDescription)", node,
+        error(.wrongType, "\(what) should be a mapping of keys to values, found \(node.kindDescription)", node,
               help: "write 'key: value' lines indented under it")
         return nil
     }
@@ -57,13 +57,13 @@ struct NodeReader {
                 let suggestion = likelyMeant(key, among: allowed)
                 if let suggestion { found.misspelled.insert(suggestion) }
                 let message = "unknown key '\(shown(key))' in \(what)" + didYouMean(key, among: allowed)
-                error("unknown-key", message, entry.key, help: "known keys: \(allowed.joined(separator: ", "))")
+                error(.unknownKey, message, entry.key, help: "known keys: \(allowed.joined(separator: ", "))")
             }
         }
         for key in required where found[key] == nil && !found.misspelled.contains(key) {
             let node = owner ?? .mapping(m)
             let at = SourceRange(at: node.range.start)
-            diagnostics.append(.error("missing-key", "\(what) is missing required key '\(shown(key))'", at: location(at),
+            diagnostics.append(.error(.missingKey, "\(what) is missing required key '\(shown(key))'", at: location(at),
                                       help: "add '\(key): …'"))
         }
         return found
@@ -71,7 +71,7 @@ struct NodeReader {
 
     mutating func string(_ node: YAMLNode, _ what: String) -> String? {
         guard case .scalar(let s) = node, !s.isNull else {
-            error("wrong-type", "\(what) should be text, found \(node.kindDescription)", node)
+            error(.wrongType, "\(what) should be text, found \(node.kindDescription)", node)
             return nil
         }
         return s.value
@@ -81,7 +81,7 @@ struct NodeReader {
     mutating func identifier(_ node: YAMLNode, _ what: String) -> String? {
         guard let text = string(node, what) else { return nil }
         guard isIdentifier(text) else {
-            error("bad-id", "'\(shown(text))' is not a valid \(what)", node,
+            error(.badId, "'\(shown(text))' is not a valid \(what)", node,
                   help: "use letters, digits, '-', '_' and '.', e.g. chain-lube")
             return nil
         }
@@ -93,7 +93,7 @@ struct NodeReader {
         if let day = Day(text) {
             // Bicycles are younger than 1817; a year far outside that is a typo.
             guard (1800...2200).contains(day.components.year) else {
-                error("bad-date", "'\(shown(text))' is not a plausible date", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
+                error(.badDate, "'\(shown(text))' is not a plausible date", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
                 return nil
             }
             return day
@@ -102,9 +102,9 @@ struct NodeReader {
             let why = (1...12).contains(m)
                 ? "\(monthNames[m - 1]) \(y) has \(Day.daysIn(month: m, year: y)) days"
                 : "there is no month \(m)"
-            error("bad-date", "'\(shown(text))' is not a real date: \(why)", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
+            error(.badDate, "'\(shown(text))' is not a real date: \(why)", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
         } else {
-            error("bad-date", "'\(shown(text))' is not a date", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
+            error(.badDate, "'\(shown(text))' is not a date", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
         }
         return nil
     }
@@ -112,15 +112,15 @@ struct NodeReader {
     /// A plain number from zero (or just above) up to `maximum`, which keeps every sum exact.
     mutating func number(_ node: YAMLNode, _ what: String, allowZero: Bool = true, maximum: Double = 1e9) -> Double? {
         guard case .scalar(let s) = node, s.style == .plain, let value = Double(s.value), !value.isNaN else {
-            error("wrong-type", "\(what) should be a number, found \(node.kindDescription)", node, help: "write a plain number, e.g. 45.99")
+            error(.wrongType, "\(what) should be a number, found \(node.kindDescription)", node, help: "write a plain number, e.g. 45.99")
             return nil
         }
         if !(value <= maximum) {
-            error("number-too-large", "\(what) '\(shown(s.value))' is too large (at most \(ActivityCacheFormat.formatNumber(maximum)))", node)
+            error(.numberTooLarge, "\(what) '\(shown(s.value))' is too large (at most \(ActivityCacheFormat.formatNumber(maximum)))", node)
             return nil
         }
         if value < 0 || (!allowZero && value == 0) {
-            error("negative-number", "\(what) must be \(allowZero ? "zero or more" : "more than zero"), found '\(shown(s.value))'", node)
+            error(.negativeNumber, "\(what) must be \(allowZero ? "zero or more" : "more than zero"), found '\(shown(s.value))'", node)
             return nil
         }
         return value
@@ -131,14 +131,14 @@ struct NodeReader {
             if s.value == "true" { return true }
             if s.value == "false" { return false }
         }
-        error("wrong-type", "\(what) should be true or false, found \(node.kindDescription)", node)
+        error(.wrongType, "\(what) should be true or false, found \(node.kindDescription)", node)
         return nil
     }
 
     /// A percentage (`80%`, `80 %`) or a fraction (`0.8`), as a fraction between 0 and 1.
     mutating func fraction(_ node: YAMLNode, _ what: String) -> Double? {
         guard case .scalar(let s) = node, !s.isNull else {
-            error("wrong-type", "\(what) should be a percentage, found \(node.kindDescription)", node, help: "write e.g. 80%")
+            error(.wrongType, "\(what) should be a percentage, found \(node.kindDescription)", node, help: "write e.g. 80%")
             return nil
         }
         var text = s.value.trimmingSpaces()
@@ -149,7 +149,7 @@ struct NodeReader {
         }
         guard let value = Double(text), value.isFinite, value / scale > 0, value / scale < 1 else {
             let hint = scale == 1 && (Double(text) ?? 0) > 1 && (Double(text) ?? 0) < 100 ? "write \(text)% for \(text) percent" : "write e.g. 80%"
-            error("bad-percentage", "\(what) '\(shown(s.value))' should be a percentage between 0% and 100%", node, help: hint)
+            error(.badPercentage, "\(what) '\(shown(s.value))' should be a percentage between 0% and 100%", node, help: hint)
             return nil
         }
         return value / scale
@@ -162,7 +162,7 @@ struct NodeReader {
         case .sequence(let q):
             items = q.items
             if items.isEmpty {
-                error("wrong-type", "\(what) is an empty list", node, help: Quantity.accepted)
+                error(.wrongType, "\(what) is an empty list", node, help: Quantity.accepted)
                 return nil
             }
         default: items = [node]
@@ -177,26 +177,26 @@ struct NodeReader {
 
     mutating func quantity(_ node: YAMLNode, _ what: String) -> Quantity? {
         guard case .scalar(let s) = node, !s.isNull else {
-            error("bad-quantity", "\(what) should be a quantity like '10 h', found \(node.kindDescription)", node, help: Quantity.accepted)
+            error(.badQuantity, "\(what) should be a quantity like '10 h', found \(node.kindDescription)", node, help: Quantity.accepted)
             return nil
         }
         switch Quantity.parse(s.value) {
         case .success(let q): return q
         case .failure(.missingUnit):
-            error("bad-quantity", "'\(shown(s.value))' has no unit", node, help: Quantity.accepted)
+            error(.badQuantity, "'\(shown(s.value))' has no unit", node, help: Quantity.accepted)
         case .failure(.unknownUnit(let unit)):
             let known = Array(Quantity.units.keys).sorted()
             let hint = didYouMean(unit, among: known)
-            error("bad-quantity", "unknown unit '\(shown(unit))' in '\(shown(s.value))'\(hint)", node, help: Quantity.accepted)
+            error(.badQuantity, "unknown unit '\(shown(unit))' in '\(shown(s.value))'\(hint)", node, help: Quantity.accepted)
         case .failure(.badNumber):
-            error("bad-quantity", "'\(shown(s.value))' does not start with a number", node, help: Quantity.accepted)
+            error(.badQuantity, "'\(shown(s.value))' does not start with a number", node, help: Quantity.accepted)
         case .failure(.tooLarge(let ceiling)):
-            error("quantity-too-large", "'\(shown(s.value))' is more than any bike will see (at most \(ceiling))", node, help: Quantity.accepted)
+            error(.quantityTooLarge, "'\(shown(s.value))' is more than any bike will see (at most \(ceiling))", node, help: Quantity.accepted)
         case .failure(.partialMonths):
-            error("bad-quantity", "'\(shown(s.value))' is not a whole number of months", node,
+            error(.badQuantity, "'\(shown(s.value))' is not a whole number of months", node,
                   help: "months and years count on the calendar; write whole months, or weeks or days: 6 weeks, 45 days")
         case .failure(.notPositive):
-            error("non-positive-quantity", "'\(shown(s.value))' must be more than zero", node, help: "a limit of zero or less is always due; write a positive amount")
+            error(.nonPositiveQuantity, "'\(shown(s.value))' must be more than zero", node, help: "a limit of zero or less is always due; write a positive amount")
         }
         return nil
     }

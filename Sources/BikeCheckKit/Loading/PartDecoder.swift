@@ -25,7 +25,7 @@ extension FileDecoders {
             if q.measure == .distance {
                 part.priorDistance = q.amount
             } else {
-                r.error("bad-quantity", "distance '\(q.text)' is not a distance", e.value, help: "write e.g. 2500 km or 1500 mi")
+                r.error(.badQuantity, "distance '\(q.text)' is not a distance", e.value, help: "write e.g. 2500 km or 1500 mi")
             }
         }
         if let e = f["templates"], !r.isNull(e.value), let list = r.stringList(e.value, "a template name") {
@@ -40,7 +40,7 @@ extension FileDecoders {
     static func mounts(_ node: YAMLNode, _ r: inout NodeReader) -> [Mount] {
         if case .scalar(let s) = node, s.isNull { return [] }
         guard case .sequence(let q) = node else {
-            r.error("wrong-type", "mounts should be a list of mounts ('- {bike: …, from: …}'), found \(node.kindDescription)", node)
+            r.error(.wrongType, "mounts should be a list of mounts ('- {bike: …, from: …}'), found \(node.kindDescription)", node)
             return []
         }
         var result: [Mount] = []
@@ -61,7 +61,7 @@ extension FileDecoders {
             let mount = Mount(bike: bike, from: from, to: to, fromLocation: r.location(fromEntry.value),
                               toLocation: f["to"].map { r.location($0.value) }, location: r.location(item))
             if let to, to < from {
-                r.diagnostics.append(.error("mount-ends-before-start", "mount on '\(bike.value)' ends \(to), before it starts \(from)",
+                r.diagnostics.append(.error(.mountEndsBeforeStart, "mount on '\(bike.value)' ends \(to), before it starts \(from)",
                                             at: mount.toLocation ?? mount.location, notes: [.init("it starts here", at: mount.fromLocation)],
                                             help: "'to' is the last day on the bike, on or after 'from'; check the two dates"))
                 continue

@@ -33,7 +33,7 @@ struct Resolver {
             guard let template = templates[ref.value] else {
                 missingTemplate = true
                 let hint = didYouMean(ref.value.rawValue, among: templates.keys.map(\.rawValue))
-                diagnostics.append(.error("unknown-template", "unknown template '\(shown(ref.value))'\(hint)", at: ref.location,
+                diagnostics.append(.error(.unknownTemplate, "unknown template '\(shown(ref.value))'\(hint)", at: ref.location,
                                           help: templates.isEmpty ? "add templates/\(ref.value).yaml"
                                               : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"))
                 continue
@@ -80,7 +80,7 @@ struct Resolver {
                         .append((bike.id, at, likelyMeant(ref.value.rawValue, among: componentIDs), ref.location))
                 } else {
                     diagnostics.append(.error(
-                        "unknown-component", "unknown component '\(shown(ref.value))' in interval '\(shown(id))'\(hint)", at: ref.location,
+                        .unknownComponent, "unknown component '\(shown(ref.value))' in interval '\(shown(id))'\(hint)", at: ref.location,
                         help: componentIDs.isEmpty ? "add it under components:" : "components: \(componentIDs.joined(separator: ", "))"))
                 }
             }
@@ -101,7 +101,7 @@ struct Resolver {
         for entry in bike.log where !missingTemplate && !bike.misspelledKeys.contains("intervals") {
             for done in entry.done where !known.contains(done.value) {
                 let hint = didYouMean(done.value.rawValue, among: order.map(\.rawValue))
-                diagnostics.append(.error("unknown-interval", "unknown interval '\(shown(done.value))' for bike '\(shown(bike.id))'\(hint)",
+                diagnostics.append(.error(.unknownInterval, "unknown interval '\(shown(done.value))' for bike '\(shown(bike.id))'\(hint)",
                                           at: done.location,
                                           help: order.isEmpty ? "the bike has no intervals; add a template or intervals:"
                                               : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
@@ -120,7 +120,7 @@ struct Resolver {
             if let near = bikes.compactMap(\.near).first {
                 let users = bikes.map(\.bike.rawValue).joined(separator: ", ")
                 diagnostics.append(.warning(
-                    "unknown-component",
+                    .unknownComponent,
                     "interval '\(shown(gap.interval))' of template '\(shown(gap.template))' tracks component '\(shown(gap.component))', which its bikes do not list (\(users)); did you mean '\(near)'?",
                     at: bikes[0].named, notes: bikes.map { .init("bike '\($0.bike)' uses the template here", at: $0.at) },
                     help: "correct the component's name in the template"))
@@ -128,7 +128,7 @@ struct Resolver {
             }
             for b in bikes {
                 diagnostics.append(.warning(
-                    "unknown-component",
+                    .unknownComponent,
                     "interval '\(shown(gap.interval))' of template '\(shown(gap.template))' tracks component '\(shown(gap.component))', which bike '\(shown(b.bike))' does not list",
                     at: b.at, notes: [.init("the template names it here", at: b.named)],
                     help: "add '\(gap.component):' under components with its install date, so its life is counted from then"))
@@ -144,14 +144,14 @@ struct Resolver {
     private func unmatchedOverride(_ spec: IntervalSpec, bike: Bike, templateIntervals: [IntervalID]) -> Diagnostic? {
         guard let near = likelyMeant(spec.id.rawValue, among: templateIntervals.map(\.rawValue)) else { return nil }
         if spec.task == nil {
-            return .error("unknown-override", "interval '\(shown(spec.id))' overrides nothing: no template of bike '\(shown(bike.id))' has it; did you mean '\(near)'?",
+            return .error(.unknownOverride, "interval '\(shown(spec.id))' overrides nothing: no template of bike '\(shown(bike.id))' has it; did you mean '\(near)'?",
                           at: spec.location,
                           help: "write '\(near):' to override the template's interval, or add 'task:' to make '\(spec.id)' the bike's own")
         }
         // With a task it may well be a second interval of its own ("brake-pads-rear"): only a
         // single slip (a letter added, dropped, changed or two swapped) reads as a typo.
         guard editDistance(Array(spec.id.rawValue.lowercased()), Array(near.lowercased())) <= 1 else { return nil }
-        return .warning("likely-override", "interval '\(shown(spec.id))' is the bike's own, not an override of the template's '\(near)'",
+        return .warning(.likelyOverride, "interval '\(shown(spec.id))' is the bike's own, not an override of the template's '\(near)'",
                         at: spec.location,
                         help: "if it was meant to change the template's interval, write '\(near):'; else rename it so the two are not confused")
     }
@@ -173,7 +173,7 @@ struct Resolver {
         for bike in bikes {
             guard let gear = bike.strava else { continue }
             if let (other, at) = first[gear.value] {
-                diagnostics.append(.error("duplicate-gear-id", "bikes '\(shown(other))' and '\(shown(bike.id))' both claim Strava gear '\(shown(gear.value))'",
+                diagnostics.append(.error(.duplicateGearId, "bikes '\(shown(other))' and '\(shown(bike.id))' both claim Strava gear '\(shown(gear.value))'",
                                           at: gear.location, notes: [.init("'\(shown(other))' claims it here", at: at)],
                                           help: "a Strava gear id belongs to one bike; remove it from one of them"))
             } else {
@@ -186,7 +186,7 @@ struct Resolver {
         let ids = bikes.map(\.id.rawValue)
         for ride in rides where !ids.contains(ride.bike.value.rawValue) {
             let hint = didYouMean(ride.bike.value.rawValue, among: ids)
-            diagnostics.append(.error("unknown-bike", "unknown bike '\(shown(ride.bike.value))'\(hint)", at: ride.bike.location,
+            diagnostics.append(.error(.unknownBike, "unknown bike '\(shown(ride.bike.value))'\(hint)", at: ride.bike.location,
                                       help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
         }
     }
