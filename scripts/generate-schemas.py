@@ -79,6 +79,10 @@ def p(schema, md, **extra):
 # Bikecheck reads any scalar as text, so `name: 2024` is fine; null is not.
 TEXT = {"type": ["string", "number", "boolean"]}
 
+# Money.parse: a plain decimal number with at most 4 decimals, optionally a currency code.
+MONEY = {"anyOf": [{"type": "number", "minimum": 0, "maximum": 1000000000},
+                   {"type": "string", "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"}]}
+
 DEFS = {
     "text": p(TEXT, "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`."),
     "date": p({"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"},
@@ -183,6 +187,7 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
                     examples=["b12345678"], patternErrorMessage="Bike gear ids look like b12345678."),
         "bought": p({"$ref": "#/definitions/date"}, "When the bike was bought, `YYYY-MM-DD`; intervals with no other anchor count from here."),
         "retired": p({"$ref": "#/definitions/date"}, "When the bike was retired, `YYYY-MM-DD`; `status` leaves it out unless named."),
+        "price": p(MONEY, "What the bike cost, counted by `costs` in the year it was bought: `1899`, or `1899 USD` in another currency than the garage's."),
         "templates": p({"anyOf": [{"$ref": "#/definitions/identifier"}, {"type": "array", "items": {"$ref": "#/definitions/identifier"}}, {"type": "null"}]},
                        "Templates (file names in `templates/`, without `.yaml`) whose intervals this bike gets, in order; the bike overrides by interval id.",
                        examples=[["road-basics", "tubeless"]]),
@@ -219,10 +224,12 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
                                          {"type": "array", "minItems": 1, "items": {"$ref": "#/definitions/identifier"}}]},
                               "The interval ids done: one id or a non-empty list, e.g. `[chain-replace, chain-lube]`.",
                               examples=[["chain-lube"]]),
-                    "cost": p({"type": "number", "minimum": 0}, "What it cost, a plain number in the garage's currency, e.g. `45.99`."),
+                    "cost": p(MONEY, "What it cost, exact: `45.99` in the garage's currency, or `45 USD` in another (reported apart, never summed)."),
+                    "currency": p({"type": "string", "pattern": "^[A-Z]{3}$"}, "The cost's currency when it is not the garage's, e.g. `USD`."),
+                    "category": p({"$ref": "#/definitions/text"}, "What kind of cost it was, free text: `parts`, `labour`, `consumables`; `costs --by category` groups by it."),
                     "note": p({"$ref": "#/definitions/text"}, "A note, e.g. which part was fitted."),
                 },
-            }, "One service: `date`, `done`, and optionally `cost` and `note`.",
+            }, "One service: `date`, `done`, and optionally `cost`, `category` and `note`.",
                 defaultSnippets=[{"label": "log entry", "description": "What was done on which day",
                                   "body": {"date": "${1:2025-03-01}", "done": ["${2:chain-lube}"]}}]),
         }, "What was done, oldest first; `bikecheck done` appends here."),

@@ -115,7 +115,7 @@ import Testing
             for file in try contents(of: dir) {
                 let garage = try temporaryDirectory()
                 defer { try? FileManager.default.removeItem(at: garage) }
-                try write("garage.yaml", "name: Fixture garage\n", in: garage)
+                try write("garage.yaml", "name: Fixture garage\ncurrency: EUR\n", in: garage)
                 try write("bikes/grail.yaml", "name: Grail\n", in: garage)
                 try write("templates/road-basics.yaml", "name: Road basics\nintervals:\n  chain-lube:\n    every: 10 h\n", in: garage)
                 let destination = switch kind {

@@ -60,7 +60,9 @@ public enum GarageLoader {
         let templates = decodeFolder("templates", kind: "template", root: root, &diagnostics, &sources) {
             FileDecoders.template(id: TemplateID($0), $1, &$2)
         }
-        let bikes = decodeFolder("bikes", kind: "bike", root: root, &diagnostics, &sources) { FileDecoders.bike(id: BikeID($0), $1, &$2) }
+        let bikes = decodeFolder("bikes", kind: "bike", root: root, &diagnostics, &sources) {
+            FileDecoders.bike(id: BikeID($0), $1, &$2, currency: settings.currency)
+        }
         // rides.yaml is optional.
         let rides = FileManager.default.fileExists(atPath: root + "/rides.yaml")
             ? decode("rides.yaml", root: root, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
