@@ -32,6 +32,7 @@ struct BikeCheck: ParsableCommand {
     static func main() {
         do {
             var command = try parseAsRoot()
+            if let formatted = command as? any FormattedCommand { try formatted.checkFormat() }
             try command.run()
         } catch {
             if exitCode(for: error) == .validationFailure {

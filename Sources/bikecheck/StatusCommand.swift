@@ -23,7 +23,7 @@ struct StatusCommand: ParsableCommand {
         let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
         if loaded.hasErrors {
             // Machines asking for JSON get the diagnostics as validate prints them.
-            if global.format == .json {
+            if format == .json {
                 Terminal.standardOutput.write(json: try JSONOutput.encode(JSONOutput.ValidationResult(loaded.diagnostics)))
             } else {
                 global.report(loaded.diagnostics, sources: loaded.sources)
@@ -38,7 +38,7 @@ struct StatusCommand: ParsableCommand {
         }
         let planner = StatusPlanner(asOf: asOf ?? today())
         let report = planner.plan(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init))
-        switch global.format {
+        switch format {
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
         case .text: Terminal.standardOutput.write(StatusTextRenderer(colored: global.colored(for: .standardOutput)).render(report))
         }
