@@ -22,7 +22,7 @@ struct BikeCheck: ParsableCommand {
             """,
         subcommands: [
             StatusCommand.self, ValidateCommand.self, InitCommand.self, DoneCommand.self, BikeCommand.self,
-            TemplateCommand.self, RideCommand.self,
+            TemplateCommand.self, RideCommand.self, CostsCommand.self, UsageCommand.self,
             LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: StatusCommand.self

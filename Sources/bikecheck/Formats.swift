@@ -54,3 +54,5 @@ extension StravaArchiveCommand: FormattedCommand { typealias Format = TextOnly }
 extension LoginCommand: FormattedCommand { typealias Format = TextOnly }
 extension LogoutCommand: FormattedCommand { typealias Format = TextOnly }
 extension WhoamiCommand: FormattedCommand { typealias Format = TextOnly }
+extension CostsCommand: FormattedCommand { typealias Format = ReportFormat }
+extension UsageCommand: FormattedCommand { typealias Format = ReportFormat }

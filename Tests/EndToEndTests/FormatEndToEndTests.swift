@@ -15,6 +15,7 @@ import Testing
         (["ride", "add", "grail", "--date", "2026-01-01", "--time", "1h"], ["text", "json"]),
         (["sync"], ["text", "json"]), (["import", "strava-archive", "export.zip"], ["text"]),
         (["login"], ["text"]), (["logout"], ["text"]), (["whoami"], ["text"]),
+        (["costs"], ["text", "json", "csv", "markdown"]), (["usage"], ["text", "json", "csv", "markdown"]),
     ]
 
     @Test func templateShowRefusesJSONInsteadOfPrintingText() throws {
@@ -29,7 +30,14 @@ import Testing
         let garage = try TempGarage(copying: true)
         let before = try FileManager.default.subpathsOfDirectory(atPath: garage.path).sorted()
         for (arguments, served) in Self.commands {
-            let refused = ["csv", "markdown", "json"].first { !served.contains($0) }!
+            guard let refused = ["csv", "markdown", "json"].first(where: { !served.contains($0) }) else {
+                // A report prints every format.
+                for format in served {
+                    let r = try garage.run(arguments + ["--format", format, "--as-of", "2026-11-15"])
+                    #expect(r.status == 0 && !r.stdout.isEmpty, "\(arguments) --format \(format): \(r.stderr)")
+                }
+                continue
+            }
             let r = try garage.run(arguments + ["--format", refused], environment: ["XDG_CONFIG_HOME": garage.path + "/.config-unused"])
             #expect(r.status == 2, "\(arguments) --format \(refused): \(r.status) \(r.stderr)")
             #expect(r.stderr.contains("does not print format '\(refused)'\n  help: it prints: \(served.joined(separator: ", "))\n"),

@@ -1,0 +1,70 @@
+/// One ride behind the numbers of a report, and whether it counts toward the bike's wear.
+public struct ReportRide: Sendable, Encodable {
+    /// Why a ride of the bike counts, or does not: the rule `status` counts by.
+    public enum Verdict: String, Sendable, Encodable, CaseIterable {
+        case counted
+        /// Its sport type is not among the bike's `counts`.
+        case sportType = "sport-type"
+        /// Ridden on a trainer, and the bike does not count trainer rides.
+        case indoor
+    }
+
+    public enum Source: String, Sendable, Encodable { case strava, hand = "rides.yaml" }
+
+    public var subject: ReportSubject
+    public var day: Day
+    public var source: Source
+    /// Strava's activity id, for rides from the cache.
+    public var activity: Int64?
+    public var name: String?
+    public var sport: String?
+    public var trainer: Bool
+    /// Seconds.
+    public var movingTime: Double
+    /// Metres.
+    public var distance: Double
+    /// Metres climbed.
+    public var elevation: Double
+    public var verdict: Verdict
+
+    enum CodingKeys: String, CodingKey {
+        case subject, day, source, activity, name, sport, trainer, verdict
+        case movingTime = "moving_time", distance, elevation
+    }
+}
+
+/// The rides of each bike, each with its verdict, by the same rule as `StatusPlanner`: a cached
+/// activity is the bike's when its gear id is the bike's; it counts when its sport type is in the
+/// bike's `counts` and, on a trainer, when the bike counts trainer rides (or it is a VirtualRide
+/// the bike counts); a hand-entered ride counts unless its sport type is not counted.
+/// `ReportUsageParityTests` holds the two to the same totals.
+public enum CountedRides {
+    /// The rides of `bike`, oldest first (then by activity id), counted or not, up to `through`.
+    public static func rides(of resolved: ResolvedBike, activities: [Activity], handEntered: [Ride], through: Day? = nil) -> [ReportRide] {
+        let bike = resolved.bike
+        let subject = ReportSubject.bike(bike)
+        var out: [ReportRide] = []
+        if let gear = bike.strava?.value {
+            for a in activities where a.gearID == gear {
+                guard let day = a.localDay, through.map({ day <= $0 }) ?? true else { continue }
+                let verdict: ReportRide.Verdict
+                if !resolved.counts.contains(a.sportType) {
+                    verdict = .sportType
+                } else if a.trainer && !(resolved.trainer || a.sportType == "VirtualRide") {
+                    verdict = .indoor
+                } else {
+                    verdict = .counted
+                }
+                out.append(ReportRide(subject: subject, day: day, source: .strava, activity: a.id, name: a.name, sport: a.sportType,
+                                      trainer: a.trainer, movingTime: Double(a.movingTime), distance: a.distance,
+                                      elevation: a.totalElevationGain, verdict: verdict))
+            }
+        }
+        for r in handEntered where r.bike.value == bike.id && (through.map { r.date <= $0 } ?? true) {
+            let verdict: ReportRide.Verdict = r.sport.map(resolved.counts.contains) ?? true ? .counted : .sportType
+            out.append(ReportRide(subject: subject, day: r.date, source: .hand, activity: nil, name: r.name, sport: r.sport, trainer: false,
+                                  movingTime: r.movingTime, distance: r.distance, elevation: 0, verdict: verdict))
+        }
+        return out.sorted { ($0.day, $0.activity ?? Int64.max) < ($1.day, $1.activity ?? Int64.max) }
+    }
+}
