@@ -56,3 +56,5 @@ extension LogoutCommand: FormattedCommand { typealias Format = TextOnly }
 extension WhoamiCommand: FormattedCommand { typealias Format = TextOnly }
 extension CostsCommand: FormattedCommand { typealias Format = ReportFormat }
 extension UsageCommand: FormattedCommand { typealias Format = ReportFormat }
+extension HistoryCommand: FormattedCommand { typealias Format = ReportFormat }
+extension RidesCommand: FormattedCommand { typealias Format = ReportFormat }

@@ -88,6 +88,31 @@ import Testing
         #expect(report.totals.map { "\($0.rides) \($0.movingTime) \($0.elevation) \($0.odometer)" } == ["2 7200.0 600.0 150000.0"])
     }
 
+    @Test func historySaysTheRidingSinceATaskWasLastDoneNewestFirst() throws {
+        let (_, loaded, activities) = try Self.garage()
+        let report = HistoryReport.build(loaded.garage, activities: activities, asOf: Day("2026-06-01")!)
+        #expect(report.entries.map(\.date.description) == ["2026-02-01", "2025-04-01", "2025-03-02", "2025-03-01"])
+        // From 2025-03-02 through 2025-04-01: rides 1 and 2 (the run, the trainer ride and the other bike's do not count).
+        let april = try #require(report.entries[1].tasks.first)
+        #expect(april.previous == Day("2025-03-02") && april.rides == 2 && april.distance == 100_000 && april.movingTime == 7200)
+        #expect(report.entries[0].tasks.first?.rides == 0)
+        #expect(report.entries[3].tasks.first?.previous == nil)
+        #expect(report.entries.map { $0.cost?.description ?? "-" } == ["12.34", "45.00", "0.20", "0.10"])
+        let filtered = HistoryReport.build(loaded.garage, activities: activities, asOf: Day("2026-06-01")!, since: Day("2025-03-02"), until: Day("2025-12-31"))
+        #expect(filtered.entries.map(\.date.description) == ["2025-04-01", "2025-03-02"])
+    }
+
+    @Test func ridesForAnIntervalStartAtItsAnchorAndSayWhyOthersDoNotCount() throws {
+        let (_, loaded, activities) = try Self.garage()
+        let report = try RidesReport.build(loaded.garage, activities: activities, asOf: Day("2025-03-31")!, interval: IntervalID("chain-lube"))
+        #expect(report.totals.first?.since == Day("2025-03-02"))
+        #expect(report.rides.map { "\($0.activity ?? 0) \($0.verdict.rawValue)" } == ["1 counted", "2 counted", "3 sport-type", "4 indoor"])
+        #expect(report.totals.first.map { "\($0.counted) \($0.notCounted) \($0.distance)" } == "2 2 100000.0")
+        #expect(throws: RidesReport.Problem.unknownInterval("chian-lube", known: ["chain-lube"])) {
+            try RidesReport.build(loaded.garage, activities: activities, asOf: Day("2025-03-31")!, interval: IntervalID("chian-lube"))
+        }
+    }
+
     /// `usage` counts exactly what `status` counts: over each interval's span since its anchor,
     /// the totals are status's usage, on the example garage's real files.
     @Test func usageTotalsEqualStatusUsageForTheSameSpan() throws {

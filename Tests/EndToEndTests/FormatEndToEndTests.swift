@@ -16,6 +16,7 @@ import Testing
         (["sync"], ["text", "json"]), (["import", "strava-archive", "export.zip"], ["text"]),
         (["login"], ["text"]), (["logout"], ["text"]), (["whoami"], ["text"]),
         (["costs"], ["text", "json", "csv", "markdown"]), (["usage"], ["text", "json", "csv", "markdown"]),
+        (["history"], ["text", "json", "csv", "markdown"]), (["rides"], ["text", "json", "csv", "markdown"]),
     ]
 
     @Test func templateShowRefusesJSONInsteadOfPrintingText() throws {

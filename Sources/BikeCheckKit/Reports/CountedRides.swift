@@ -7,6 +7,8 @@ public struct ReportRide: Sendable, Encodable {
         case sportType = "sport-type"
         /// Ridden on a trainer, and the bike does not count trainer rides.
         case indoor
+        /// A ride of a counted sport type with no gear on Strava: it counts for no bike.
+        case noGear = "no-gear"
     }
 
     public enum Source: String, Sendable, Encodable { case strava, hand = "rides.yaml" }
@@ -37,7 +39,8 @@ public struct ReportRide: Sendable, Encodable {
 /// activity is the bike's when its gear id is the bike's; it counts when its sport type is in the
 /// bike's `counts` and, on a trainer, when the bike counts trainer rides (or it is a VirtualRide
 /// the bike counts); a hand-entered ride counts unless its sport type is not counted.
-/// `ReportUsageParityTests` holds the two to the same totals.
+/// Strava rides of a counted sport type with no gear are listed too, as not counted, since they
+/// are the usual answer to "why does this ride not count?". `ReportTests` holds usage to status.
 public enum CountedRides {
     /// The rides of `bike`, oldest first (then by activity id), counted or not, up to `through`.
     public static func rides(of resolved: ResolvedBike, activities: [Activity], handEntered: [Ride], through: Day? = nil) -> [ReportRide] {
@@ -45,10 +48,12 @@ public enum CountedRides {
         let subject = ReportSubject.bike(bike)
         var out: [ReportRide] = []
         if let gear = bike.strava?.value {
-            for a in activities where a.gearID == gear {
+            for a in activities where a.gearID == gear || (a.gearID == nil && resolved.counts.contains(a.sportType)) {
                 guard let day = a.localDay, through.map({ day <= $0 }) ?? true else { continue }
                 let verdict: ReportRide.Verdict
-                if !resolved.counts.contains(a.sportType) {
+                if a.gearID == nil {
+                    verdict = .noGear
+                } else if !resolved.counts.contains(a.sportType) {
                     verdict = .sportType
                 } else if a.trainer && !(resolved.trainer || a.sportType == "VirtualRide") {
                     verdict = .indoor
