@@ -58,3 +58,4 @@ extension CostsCommand: FormattedCommand { typealias Format = ReportFormat }
 extension UsageCommand: FormattedCommand { typealias Format = ReportFormat }
 extension HistoryCommand: FormattedCommand { typealias Format = ReportFormat }
 extension RidesCommand: FormattedCommand { typealias Format = ReportFormat }
+extension ExportCommand: FormattedCommand { typealias Format = TextOnly }

@@ -15,6 +15,9 @@ public struct CostReport: Sendable, Encodable {
         /// The entry's category; `purchase` for a price; nil when the entry has none.
         public var category: String?
         public var isPurchase: Bool
+        /// The tasks done (their names) and the entry's note, for exports' narrations.
+        public var tasks: [String] = []
+        public var note: String?
     }
 
     public struct Row: Sendable, Encodable {
@@ -73,11 +76,14 @@ public struct CostReport: Sendable, Encodable {
         for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
             let bike = resolved.bike, subject = ReportSubject.bike(bike)
             if let price = bike.price?.value, inSpan(bike.bought) {
-                items.append(Item(subject: subject, day: bike.bought, money: price, category: "purchase", isPurchase: true))
+                items.append(Item(subject: subject, day: bike.bought, money: price, category: "purchase", isPurchase: true,
+                                  tasks: ["Bought \(bike.name)"]))
             }
             for entry in bike.log where inSpan(entry.date) {
                 guard let cost = entry.cost?.value else { continue }
-                items.append(Item(subject: subject, day: entry.date, money: cost, category: entry.category, isPurchase: false))
+                let tasks = entry.done.map { d in resolved.intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
+                items.append(Item(subject: subject, day: entry.date, money: cost, category: entry.category, isPurchase: false,
+                                  tasks: tasks, note: entry.note))
             }
         }
         return items
