@@ -22,7 +22,7 @@ struct BikeCheck: ParsableCommand {
             """,
         subcommands: [
             StatusCommand.self, ValidateCommand.self, InitCommand.self, DoneCommand.self, BikeCommand.self,
-            TemplateCommand.self, RideCommand.self, HistoryCommand.self, CostsCommand.self, UsageCommand.self, RidesCommand.self, ExportCommand.self,
+            TemplateCommand.self, RideCommand.self, HistoryCommand.self, CostsCommand.self, UsageCommand.self, RidesCommand.self, ExportCommand.self, CalendarCommand.self,
             LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: StatusCommand.self

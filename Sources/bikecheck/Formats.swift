@@ -59,3 +59,4 @@ extension UsageCommand: FormattedCommand { typealias Format = ReportFormat }
 extension HistoryCommand: FormattedCommand { typealias Format = ReportFormat }
 extension RidesCommand: FormattedCommand { typealias Format = ReportFormat }
 extension ExportCommand: FormattedCommand { typealias Format = TextOnly }
+extension CalendarCommand: FormattedCommand { typealias Format = TextOnly }

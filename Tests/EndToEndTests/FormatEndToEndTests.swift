@@ -17,7 +17,7 @@ import Testing
         (["login"], ["text"]), (["logout"], ["text"]), (["whoami"], ["text"]),
         (["costs"], ["text", "json", "csv", "markdown"]), (["usage"], ["text", "json", "csv", "markdown"]),
         (["history"], ["text", "json", "csv", "markdown"]), (["rides"], ["text", "json", "csv", "markdown"]),
-        (["export", "ledger"], ["text"]),
+        (["export", "ledger"], ["text"]), (["calendar"], ["text"]),
     ]
 
     @Test func templateShowRefusesJSONInsteadOfPrintingText() throws {
