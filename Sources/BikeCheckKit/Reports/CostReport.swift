@@ -91,11 +91,12 @@ public struct CostReport: Sendable, Encodable {
 
     public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
                              by: Grouping) -> CostReport {
+        let index = CountedRides.Index(activities)
         let items = items(garage, only: only, asOf: asOf, since: since)
         // Counted rides in the span, per bike: the distance and time the costs are spread over.
         var rides: [ReportSubject: [ReportRide]] = [:]
         for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
-            rides[.bike(resolved.bike)] = CountedRides.rides(of: resolved, activities: activities, handEntered: garage.rides, through: asOf)
+            rides[.bike(resolved.bike)] = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
                 .filter { r in r.verdict == .counted && since.map { r.day >= $0 } ?? true }
         }
         func group(_ item: Item) -> String {

@@ -42,13 +42,37 @@ public struct ReportRide: Sendable, Encodable {
 /// Strava rides of a counted sport type with no gear are listed too, as not counted, since they
 /// are the usual answer to "why does this ride not count?". `ReportTests` holds usage to status.
 public enum CountedRides {
+    /// Cached activities by gear id, built once per report so that each bike reads only its own
+    /// (50 bikes over a million activities would otherwise scan fifty million).
+    public struct Index: Sendable {
+        let activities: [Activity]
+        let byGear: [String: [Int]]
+        let noGear: [Int]
+
+        public init(_ activities: [Activity]) {
+            self.activities = activities
+            var byGear: [String: [Int]] = [:]
+            var noGear: [Int] = []
+            for (k, a) in activities.enumerated() {
+                if let g = a.gearID { byGear[g, default: []].append(k) } else { noGear.append(k) }
+            }
+            self.byGear = byGear
+            self.noGear = noGear
+        }
+    }
+
     /// The rides of `bike`, oldest first (then by activity id), counted or not, up to `through`.
     public static func rides(of resolved: ResolvedBike, activities: [Activity], handEntered: [Ride], through: Day? = nil) -> [ReportRide] {
+        rides(of: resolved, index: Index(activities), handEntered: handEntered, through: through)
+    }
+
+    public static func rides(of resolved: ResolvedBike, index: Index, handEntered: [Ride], through: Day? = nil) -> [ReportRide] {
         let bike = resolved.bike
         let subject = ReportSubject.bike(bike)
         var out: [ReportRide] = []
         if let gear = bike.strava?.value {
-            for a in activities where a.gearID == gear || (a.gearID == nil && resolved.counts.contains(a.sportType)) {
+            let own = (index.byGear[gear] ?? []) + index.noGear.filter { resolved.counts.contains(index.activities[$0].sportType) }
+            for a in own.sorted().map({ index.activities[$0] }) {
                 guard let day = a.localDay, through.map({ day <= $0 }) ?? true else { continue }
                 let verdict: ReportRide.Verdict
                 if a.gearID == nil {

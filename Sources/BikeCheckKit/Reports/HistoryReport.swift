@@ -39,10 +39,11 @@ public struct HistoryReport: Sendable, Encodable {
 
     public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
                              until: Day? = nil, interval: IntervalID? = nil) -> HistoryReport {
+        let index = CountedRides.Index(activities)
         var entries: [Entry] = []
         let end = min(until ?? asOf, asOf)
         for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
-            let counted = CountedRides.rides(of: resolved, activities: activities, handEntered: garage.rides, through: asOf)
+            let counted = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
                 .filter { $0.verdict == .counted }
             let subject = ReportSubject.bike(resolved.bike)
             var last: [IntervalID: Day] = [:]

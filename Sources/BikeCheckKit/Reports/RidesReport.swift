@@ -37,6 +37,7 @@ public struct RidesReport: Sendable, Encodable {
     /// `asOf`); with `interval`, from that interval's anchor on each bike that has it.
     public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
                              until: Day? = nil, interval: IntervalID? = nil) throws(Problem) -> RidesReport {
+        let index = CountedRides.Index(activities)
         var bikes = garage.bikes.filter { only.isEmpty || only.contains($0.bike.id) }
         var anchors: [BikeID: Day] = [:]
         if let interval {
@@ -53,7 +54,7 @@ public struct RidesReport: Sendable, Encodable {
         var totals: [Total] = []
         for resolved in bikes {
             let start = [since, anchors[resolved.bike.id]].compactMap { $0 }.max()
-            let list = CountedRides.rides(of: resolved, activities: activities, handEntered: garage.rides, through: end)
+            let list = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: end)
                 .filter { r in start.map { r.day >= $0 } ?? true }
             let counted = list.filter { $0.verdict == .counted }
             totals.append(Total(subject: .bike(resolved.bike), since: anchors[resolved.bike.id], counted: counted.count,

@@ -36,11 +36,12 @@ public struct UsageReport: Sendable, Encodable {
     /// Builds the report for the named bikes (every bike when `only` is empty).
     public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
                              period: Period) -> UsageReport {
+        let index = CountedRides.Index(activities)
         var rows: [Row] = []
         var totals: [Row] = []
         for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
             let subject = ReportSubject.bike(resolved.bike)
-            let counted = CountedRides.rides(of: resolved, activities: activities, handEntered: garage.rides, through: asOf)
+            let counted = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
                 .filter { $0.verdict == .counted }
             var odometer = 0.0
             var total = Row(subject: subject, period: since.map { "\($0)..\(asOf)" } ?? "..\(asOf)", rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0)
