@@ -91,7 +91,7 @@ public struct Money: Sendable, Hashable {
         var magnitude = negative ? -rounded : rounded
         // Shift to an integer of minor units, then place the point by hand.
         var scaled = Decimal()
-        NSDecimalMultiplyByPowerOf10(&scaled, &magnitude, Int16(fractionDigits), .plain)
+        _ = NSDecimalMultiplyByPowerOf10(&scaled, &magnitude, Int16(fractionDigits), .plain)
         var digits = NSDecimalNumber(decimal: scaled).stringValue
         if digits.contains(".") { digits = String(digits.prefix { $0 != "." }) }
         if fractionDigits > 0 {
