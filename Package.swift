@@ -68,7 +68,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BikeCheckKit", "bikecheck", "StravaStandIn", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["BikeCheckKit", "bikecheck", "StravaStandIn", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            // Read in place by ReportGoldenTests and SchemaTests (found from #filePath), not bundled.
+            exclude: ["Golden"]
         ),
     ]
 )

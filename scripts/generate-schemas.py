@@ -79,6 +79,10 @@ def p(schema, md, **extra):
 # Bikecheck reads any scalar as text, so `name: 2024` is fine; null is not.
 TEXT = {"type": ["string", "number", "boolean"]}
 
+# Money.parse: a plain decimal number with at most 4 decimals, optionally a currency code.
+MONEY = {"anyOf": [{"type": "number", "minimum": 0, "maximum": 1000000000},
+                   {"type": "string", "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"}]}
+
 DEFS = {
     "text": p(TEXT, "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`."),
     "date": p({"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"},
@@ -195,6 +199,7 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
                     examples=["b12345678"], patternErrorMessage="Bike gear ids look like b12345678."),
         "bought": p({"$ref": "#/definitions/date"}, "When the bike was bought, `YYYY-MM-DD`; intervals with no other anchor count from here."),
         "retired": p({"$ref": "#/definitions/date"}, "When the bike was retired, `YYYY-MM-DD`; `status` leaves it out unless named."),
+        "price": p(MONEY, "What the bike cost, counted by `costs` in the year it was bought: `1899`, or `1899 USD` in another currency than the garage's."),
         "templates": p({"anyOf": [{"$ref": "#/definitions/identifier"}, {"type": "array", "items": {"$ref": "#/definitions/identifier"}}, {"type": "null"}]},
                        "Templates (file names in `templates/`, without `.yaml`) whose intervals this bike gets, in order; the bike overrides by interval id.",
                        examples=[["road-basics", "tubeless"]]),
@@ -232,10 +237,12 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
                                          {"type": "array", "minItems": 1, "items": {"$ref": "#/definitions/identifier"}}]},
                               "The interval ids done: one id or a non-empty list, e.g. `[chain-replace, chain-lube]`.",
                               examples=[["chain-lube"]]),
-                    "cost": p({"type": "number", "minimum": 0}, "What it cost, a plain number in the garage's currency, e.g. `45.99`."),
+                    "cost": p(MONEY, "What it cost, exact: `45.99` in the garage's currency, or `45 USD` in another (reported apart, never summed)."),
+                    "currency": p({"type": "string", "pattern": "^[A-Z]{3}$"}, "The cost's currency when it is not the garage's, e.g. `USD`."),
+                    "category": p({"$ref": "#/definitions/text"}, "What kind of cost it was, free text: `parts`, `labour`, `consumables`; `costs --by category` groups by it."),
                     "note": p({"$ref": "#/definitions/text"}, "A note, e.g. which part was fitted."),
                 },
-            }, "One service: `date`, `done`, and optionally `cost` and `note`.",
+            }, "One service: `date`, `done`, and optionally `cost`, `category` and `note`.",
                 defaultSnippets=[{"label": "log entry", "description": "What was done on which day",
                                   "body": {"date": "${1:2025-03-01}", "done": ["${2:chain-lube}"]}}]),
         }, "What was done, oldest first; `bikecheck done` appends here."),
@@ -498,10 +505,111 @@ VALIDATE = schema("validate.schema.json", "bikecheck validate --format json",
     },
 }, [])
 
+SUBJECT = closed({
+    "kind": p({"enum": ["bike"]}, "What the line is about: `bike` (parts come later)."),
+    "id": p({"type": "string"}, "Its id (the file name)."),
+    "name": p({"type": "string"}, "Its name."),
+}, md="What a line is about.")
+AMOUNT = p({"type": "string", "pattern": "^-?[0-9]+\\.[0-9]{2,4}$"}, "An exact amount as a decimal string with 2 to 4 decimals, e.g. `\"0.30\"`, so no reader turns it into binary floating point.")
+NULLABLE_AMOUNT = {"anyOf": [AMOUNT, {"type": "null"}]}
+CURRENCY = p({"type": ["string", "null"], "pattern": "^[A-Z]{3}$"}, "The currency code; null when neither the cost nor the garage names one.")
+METRES = p({"type": "number", "minimum": 0}, "Metres.")
+SECONDS = p({"type": "number", "minimum": 0}, "Seconds of moving time.")
+
+
+def report(name, title, md, props, required):
+    return schema(name, title, md, {"type": "object", "additionalProperties": False, "required": required, "properties": {
+        "as_of": p(DAY, "The day the report is computed for."),
+        "since": p(NULLABLE_DAY, "The first day counted (`--since`)."),
+        **props}}, [])
+
+
+COSTS = report("costs.schema.json", "bikecheck costs --format json",
+    "What `bikecheck costs --format json` prints: exact totals per group and currency; currencies are never summed.", {
+    "by": p({"enum": ["bike", "year", "month", "category"]}, "How lines are grouped."),
+    "rows": p({"type": "array", "items": closed({
+        "group": p({"type": "string"}, "The bike id, `2025`, `2025-03`, `undated`, or the category (`purchase` for prices, `uncategorised`)."),
+        "subject": SUBJECT,
+        "currency": CURRENCY,
+        "services": AMOUNT, "purchases": AMOUNT, "total": AMOUNT,
+        "entries": p({"type": "integer", "minimum": 0}, "Log entries with a cost."),
+        "distance": METRES, "moving_time": SECONDS,
+        "per_1000_km": p(NULLABLE_AMOUNT, "The total per 1,000 km of counted rides behind the line, to the cent."),
+        "per_hour": p(NULLABLE_AMOUNT, "The total per hour of counted rides behind the line, to the cent."),
+    }, required=["group", "services", "purchases", "total", "entries", "distance", "moving_time"], md="One group in one currency.")}, "Lines, by group then currency."),
+    "totals": p({"type": "array", "items": closed({
+        "currency": CURRENCY, "services": AMOUNT, "purchases": AMOUNT, "total": AMOUNT,
+        "entries": p({"type": "integer", "minimum": 0}, "Log entries with a cost."),
+    }, required=["services", "purchases", "total", "entries"], md="The total in one currency.")}, "One total per currency."),
+}, ["as_of", "by", "rows", "totals"])
+
+USAGE_ROW = closed({
+    "subject": SUBJECT,
+    "period": p({"type": "string"}, "`2025-03`, `2025`, or for totals the span (`2025-01-01..2026-11-15`)."),
+    "rides": p({"type": "integer", "minimum": 0}, "Counted rides."),
+    "moving_time": SECONDS, "distance": METRES,
+    "elevation": p({"type": "number", "minimum": 0}, "Metres climbed."),
+    "odometer": p({"type": "number", "minimum": 0}, "Metres of every counted ride up to the end of the period."),
+}, md="One bike's riding in one period.")
+USAGE = report("usage.schema.json", "bikecheck usage --format json",
+    "What `bikecheck usage --format json` prints: counted rides per bike per month or year.", {
+    "period": p({"enum": ["month", "year"]}, "The period of each line."),
+    "rows": p({"type": "array", "items": USAGE_ROW}, "Periods with counted rides, per bike."),
+    "totals": p({"type": "array", "items": USAGE_ROW}, "One per bike over the whole span."),
+}, ["as_of", "period", "rows", "totals"])
+
+HISTORY = report("history.schema.json", "bikecheck history --format json",
+    "What `bikecheck history --format json` prints: log entries, newest first.", {
+    "until": p(NULLABLE_DAY, "The last day shown (`--until`)."),
+    "interval": p({"type": ["string", "null"]}, "Only entries that did this interval (`--interval`)."),
+    "entries": p({"type": "array", "items": closed({
+        "subject": SUBJECT,
+        "date": p(DAY, "When it was done."),
+        "tasks": p({"type": "array", "items": closed({
+            "id": p({"type": "string"}, "The interval id."),
+            "task": p({"type": "string"}, "What was done."),
+            "previous": p(NULLABLE_DAY, "The previous entry that did it; absent the first time."),
+            "rides": p({"type": ["integer", "null"], "minimum": 0}, "Counted rides since then."),
+            "moving_time": p({"type": ["number", "null"], "minimum": 0}, "Seconds since then."),
+            "distance": p({"type": ["number", "null"], "minimum": 0}, "Metres since then."),
+        }, required=["id", "task"], md="One task of the entry.")}, "The tasks done."),
+        "cost": p(NULLABLE_AMOUNT, "What it cost."),
+        "currency": CURRENCY,
+        "category": p({"type": ["string", "null"]}, "The entry's category."),
+        "note": p({"type": ["string", "null"]}, "The entry's note."),
+    }, required=["subject", "date", "tasks"], md="One log entry.")}, "Entries, newest first."),
+}, ["as_of", "entries"])
+
+RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json",
+    "What `bikecheck rides --format json` prints: each ride, counted or not and why.", {
+    "until": p(NULLABLE_DAY, "The last day shown (`--until`)."),
+    "interval": p({"type": ["string", "null"]}, "Rides since this interval's anchor (`--interval`)."),
+    "rides": p({"type": "array", "items": closed({
+        "subject": SUBJECT,
+        "day": p(DAY, "The day ridden."),
+        "source": p({"enum": ["strava", "rides.yaml"]}, "Where the ride comes from."),
+        "activity": p({"type": ["integer", "null"]}, "Strava's activity id."),
+        "name": p({"type": ["string", "null"]}, "The ride's name."),
+        "sport": p({"type": ["string", "null"]}, "Its sport type."),
+        "trainer": p({"type": "boolean"}, "Ridden on a trainer."),
+        "moving_time": SECONDS, "distance": METRES,
+        "elevation": p({"type": "number"}, "Metres climbed."),
+        "verdict": p({"enum": ["counted", "sport-type", "indoor", "no-gear"]}, "Whether it counts, or why not."),
+    }, required=["subject", "day", "source", "trainer", "moving_time", "distance", "elevation", "verdict"], md="One ride.")}, "Rides, per bike, oldest first."),
+    "totals": p({"type": "array", "items": closed({
+        "subject": SUBJECT,
+        "since": p(NULLABLE_DAY, "The interval's anchor, with `--interval`."),
+        "counted": p({"type": "integer", "minimum": 0}, "Rides that count."),
+        "not_counted": p({"type": "integer", "minimum": 0}, "Rides that do not."),
+        "moving_time": SECONDS, "distance": METRES,
+    }, required=["subject", "counted", "not_counted", "moving_time", "distance"], md="One bike's counted rides.")}, "One per bike."),
+}, ["as_of", "rides", "totals"])
+
 check = "--check" in sys.argv
 stale = []
 for name, value in [("garage", GARAGE), ("bike", BIKE), ("template", TEMPLATE), ("rides", RIDES), ("part", PART),
-                    ("activities", ACTIVITIES), ("status", STATUS), ("parts", PARTS), ("validate", VALIDATE)]:
+                    ("activities", ACTIVITIES), ("status", STATUS), ("parts", PARTS), ("validate", VALIDATE),
+                    ("costs", COSTS), ("usage", USAGE), ("history", HISTORY), ("rides-report", RIDES_REPORT)]:
     path = ROOT / "schemas" / f"{name}.schema.json"
     text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
     if check:

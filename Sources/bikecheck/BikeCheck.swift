@@ -29,7 +29,7 @@ struct BikeCheck: ParsableCommand {
         version: bikecheckVersion,
         subcommands: [
             StatusCommand.self, ValidateCommand.self, InitCommand.self, DoneCommand.self, BikeCommand.self,
-            TemplateCommand.self, RideCommand.self, PartCommand.self,
+            TemplateCommand.self, RideCommand.self, PartCommand.self, HistoryCommand.self, CostsCommand.self, UsageCommand.self, RidesCommand.self, ExportCommand.self, CalendarCommand.self,
             LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: StatusCommand.self
@@ -49,6 +49,7 @@ struct BikeCheck: ParsableCommand {
         }
         do {
             var command = try parseAsRoot(arguments)
+            if let formatted = command as? any FormattedCommand { try formatted.checkFormat() }
             try command.run()
         } catch {
             // Help, --version, completions (all exit 0) and exit codes of bikecheck's own (which

@@ -55,7 +55,7 @@ struct BikeCommand: ParsableCommand {
             let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: .skip))
             global.report(loaded.diagnostics, sources: loaded.sources)
             let bikes = loaded.garage.bikes.map(\.bike)
-            switch global.format {
+            switch format {
             case .json:
                 struct Row: Encodable {
                     var id: String, name: String, strava: String?, bought: String?, retired: String?, templates: [String]

@@ -3,8 +3,9 @@ import BikeCheckKit
 import Diagnostics
 import Foundation
 
+/// Every format any command prints; each command serves some of them (see Formats.swift).
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
+    case text, json, csv, markdown
 }
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
@@ -20,7 +21,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The garage folder (default: $BIKECHECK_GARAGE, else the nearest folder upward with garage.yaml).", valueName: "dir"), completion: .directory)
     var garage: String?
 
-    @Option(name: .long, help: "Output format.")
+    @Option(name: .long, help: "Output format; each command says which it prints (a report: text, json, csv, markdown).")
     var format: OutputFormat = .text
 
     @Option(name: .long, help: "Colour: auto means only on a terminal, and never when NO_COLOR is set.")

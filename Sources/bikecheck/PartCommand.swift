@@ -132,7 +132,7 @@ struct PartCommand: ParsableCommand {
         func run() throws {
             let (loaded, planner) = try load(global, asOf: asOf)
             let report = planner.lives(loaded.garage, summaries: loaded.activitySummaries)
-            switch global.format {
+            switch format {
             case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
             case .text: Terminal.standardOutput.write(PartLifeTextRenderer().renderList(report))
             }
@@ -163,7 +163,7 @@ struct PartCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             let report = planner.lives(loaded.garage, summaries: loaded.activitySummaries, only: [PartID(part)])
-            switch global.format {
+            switch format {
             case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
             case .text: Terminal.standardOutput.write(PartLifeTextRenderer().renderShow(report))
             }
@@ -175,7 +175,7 @@ struct PartCommand: ParsableCommand {
 private func load(_ global: GlobalOptions, asOf: Day?) throws -> (LoadedGarage, StatusPlanner) {
     let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
     if loaded.hasErrors {
-        switch global.format {
+        switch global.served(TextOrJSON.self) ?? .text {
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(JSONOutput.ValidationResult(loaded.diagnostics)))
         case .text: global.report(loaded.diagnostics, sources: loaded.sources)
         }

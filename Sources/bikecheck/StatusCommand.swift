@@ -33,7 +33,7 @@ struct StatusCommand: ParsableCommand {
         var garage = loaded.garage
         if loaded.hasErrors {
             // Machines asking for JSON get the diagnostics as validate prints them.
-            if global.format == .json {
+            if format == .json {
                 Terminal.standardOutput.write(json: try JSONOutput.encode(JSONOutput.ValidationResult(loaded.diagnostics)))
                 throw ExitCode(1)
             }
@@ -55,7 +55,7 @@ struct StatusCommand: ParsableCommand {
         let planner = StatusPlanner(asOf: asOf ?? today())
         let report = planner.plan(garage, summaries: loaded.activitySummaries, only: shown.map(BikeID.init), parts: shownParts.map(PartID.init))
         if loaded.hasErrors, report.bikes.isEmpty, report.parts.isEmpty { throw ExitCode(1) }
-        switch global.format {
+        switch format {
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
         case .text:
             let renderer = StatusTextRenderer(colored: global.colored(for: .standardOutput), width: Terminal.standardOutput.columns)

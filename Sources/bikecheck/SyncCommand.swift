@@ -43,7 +43,7 @@ struct SyncCommand: ParsableCommand {
             let summary = try sync.run(full: full)
             let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
             if let problem = summary.gearLookupProblem { Terminal.standardError.write("warning: \(problem)\n") }
-            if global.format == .json {
+            if format == .json {
                 Terminal.standardOutput.write(json: try Self.json(summary, requests: client.requestCount, taken: taken))
                 return
             }

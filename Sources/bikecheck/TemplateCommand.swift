@@ -19,7 +19,7 @@ struct TemplateCommand: ParsableCommand {
             let loaded = GarageLoader.load(at: try global.garageRoot(), options: GarageLoader.Options(activities: .skip))
             global.report(loaded.diagnostics, sources: loaded.sources)
             let templates = loaded.garage.templates
-            switch global.format {
+            switch format {
             case .json:
                 struct Row: Encodable { var id: String, name: String, source: String?, intervals: [String], bikes: [String] }
                 Terminal.standardOutput.write(json: try JSONOutput.encode(templates.map { t in
@@ -178,7 +178,7 @@ struct TemplateCommand: ParsableCommand {
             } catch {
                 throw WriteOptions().failure(error, global: global)
             }
-            switch global.format {
+            switch format {
             case .json:
                 Terminal.standardOutput.write(json: try JSONOutput.encode(statuses))
             case .text:

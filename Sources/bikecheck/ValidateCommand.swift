@@ -17,7 +17,7 @@ struct ValidateCommand: ParsableCommand {
         // Summaries: the same checks of the activity cache as whole activities, for less.
         let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
         let diagnostics = loaded.diagnostics
-        switch global.format {
+        switch format {
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(JSONOutput.ValidationResult(diagnostics)))
         case .text: global.report(diagnostics, sources: loaded.sources)
         }

@@ -43,7 +43,7 @@ struct WriteOptions: ParsableArguments {
         } catch {
             throw failure(error, global: global)
         }
-        if global.format == .json {
+        if global.served(TextOrJSON.self) == .json {
             let files = dryRun ? change.files.filter(\.isChange).map(\.path) : outcome.written
             Terminal.standardOutput.write(json: try JSONOutput.encode(Report(
                 dryRun: dryRun, files: files, message: change.message, summary: change.summary,
@@ -71,7 +71,7 @@ struct WriteOptions: ParsableArguments {
 
     /// Prints why a write did not happen and gives the exit code: 2 for usage, 1 for refusals.
     func failure(_ error: WriteFailure, global: GlobalOptions) -> ExitCode {
-        if global.format == .json {
+        if global.served(TextOrJSON.self) == .json {
             // Only text and whole numbers: this cannot fail to encode.
             Terminal.standardOutput.write(json: (try? JSONOutput.encode(Failure(error: error.message, help: error.help,
                                                                           diagnostics: error.diagnostics.map(DiagnosticRecord.init)))) ?? "")

@@ -9,10 +9,12 @@ import Testing
 @Suite struct SchemaTests {
     static let kinds = ["garage", "bike", "template", "rides", "part", "activities", "status", "parts", "validate"]
     static let garageKinds = ["garage", "bike", "template", "rides", "part", "activities"]
+    /// Schemas of what the report commands print, checked against their golden JSON.
+    static let reportKinds = ["costs": "costs-", "usage": "usage-", "history": "history", "rides-report": "rides-"]
 
     @Test func everySchemaIsAValidDraft07Schema() throws {
         let files = try contents(of: schemas).filter { $0.hasSuffix(".schema.json") }
-        #expect(files == Self.kinds.map { "\($0).schema.json" }.sorted())
+        #expect(files == (Self.kinds + Self.reportKinds.keys).map { "\($0).schema.json" }.sorted())
         let result = try checkJSONSchema(["--check-metaschema"] + files, in: schemas)
         #expect(result?.status == 0, "\(result?.output ?? "")")
     }
@@ -62,6 +64,26 @@ import Testing
         for file in invalid {
             #expect(failures[file] != nil, "\(file) passes \(kind).schema.json")
         }
+    }
+
+    /// Each report schema accepts every golden JSON of its report, and refuses it with an amount
+    /// written as a JSON number (which readers would turn into binary floating point).
+    @Test(arguments: reportKinds.keys.sorted())
+    func reportSchemaAcceptsTheGoldenReports(kind: String) throws {
+        let golden = repositoryRoot.appendingPathComponent("Tests/EndToEndTests/Golden/Reports")
+        let files = try contents(of: golden).filter { $0.hasPrefix(Self.reportKinds[kind]!) && $0.hasSuffix(".json") }.map { golden.path + "/" + $0 }
+        #expect(!files.isEmpty)
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let text = try String(contentsOfFile: files[0], encoding: .utf8)
+        let broken = text.replacingOccurrences(of: #""([0-9]+\.[0-9]{2})""#, with: "$1", options: .regularExpression)
+        #expect(broken != text || kind == "usage" || kind == "rides-report")
+        let mutated = scratch.appendingPathComponent("numeric-amounts.json")
+        try (broken != text ? broken : text.replacingOccurrences(of: "\"as_of\"", with: "\"as-of\"")).write(to: mutated, atomically: true, encoding: .utf8)
+        guard let ok = try checkJSONSchema(["--schemafile", schemas.path + "/\(kind).schema.json"] + files, in: scratch),
+              let refused = try checkJSONSchema(["--schemafile", schemas.path + "/\(kind).schema.json", mutated.path], in: scratch) else { return }
+        #expect(ok.status == 0, "\(ok.output)")
+        #expect(refused.status != 0, "\(mutated.path) passes \(kind).schema.json")
     }
 
     /// The real binary's JSON output; the diagnostics of a broken garage include notes, help and both severities.
@@ -122,7 +144,7 @@ import Testing
             for file in try contents(of: dir) {
                 let garage = try temporaryDirectory()
                 defer { try? FileManager.default.removeItem(at: garage) }
-                try write("garage.yaml", "name: Fixture garage\n", in: garage)
+                try write("garage.yaml", "name: Fixture garage\ncurrency: EUR\n", in: garage)
                 try write("bikes/grail.yaml", "name: Grail\n", in: garage)
                 try write("templates/road-basics.yaml", "name: Road basics\nintervals:\n  chain-lube:\n    every: 10 h\n", in: garage)
                 let destination = switch kind {

@@ -4,6 +4,10 @@ import LocatedYAML
 /// The ids of the garage's diagnostics: values, references between files, plausibility checks,
 /// parts and the activity cache.
 extension DiagnosticID {
+    public static let badAmount = DiagnosticID("bad-amount")
+    public static let conflictingCurrency = DiagnosticID("conflicting-currency")
+    public static let costWithoutCurrency = DiagnosticID("cost-without-currency")
+    public static let foreignCurrency = DiagnosticID("foreign-currency")
     public static let badDate = DiagnosticID("bad-date")
     public static let badDuration = DiagnosticID("bad-duration")
     public static let badGearId = DiagnosticID("bad-gear-id")
@@ -51,6 +55,7 @@ extension DiagnosticID {
 
     /// Every id the garage's loading reports.
     public static let garage: [DiagnosticID] = [
+        .badAmount, .conflictingCurrency, .costWithoutCurrency, .foreignCurrency,
         .badDate, .badDuration, .badGearId, .badId, .badPercentage, .badQuantity, .badValue, .cacheBadField,
         .cacheDuplicateActivity, .cacheFileName, .cacheMisplaced, .cacheMissingField, .cacheSyntax,
         .cacheUnsorted, .duplicateGearId, .duplicateId, .futureDate, .likelyOverride, .logAfterRetired,

@@ -4,11 +4,11 @@ import LocatedYAML
 /// Turns each kind of garage file from a located tree into model values.
 enum FileDecoders {
     static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "trainer", "strava"]
-    static let bikeKeys = ["name", "strava", "bought", "retired", "templates", "counts", "trainer", "components", "intervals", "log", "notes"]
+    static let bikeKeys = ["name", "strava", "bought", "retired", "price", "templates", "counts", "trainer", "components", "intervals", "log", "notes"]
     static let componentKeys = ["name", "installed", "hours", "distance", "rides", "counts", "trainer", "notes"]
     static let intervalKeys = ["task", "component", "replaces", "every", "due_soon", "counts", "trainer", "notes"]
     static let templateKeys = ["name", "description", "source", "intervals"]
-    static let logKeys = ["date", "done", "cost", "note"]
+    static let logKeys = ["date", "done", "cost", "currency", "category", "note"]
     static let rideKeys = ["date", "bike", "time", "distance", "sport", "name"]
 
     static func settings(_ root: YAMLNode, _ r: inout NodeReader) -> GarageSettings {
@@ -23,7 +23,14 @@ enum FileDecoders {
                 r.error(.badValue, "units '\(shown(text))' should be 'metric' or 'imperial'", e.value, help: "write units: metric, or units: imperial")
             }
         }
-        if let e = f["currency"] { settings.currency = r.string(e.value, "currency") }
+        if let e = f["currency"], let code = r.string(e.value, "currency") {
+            // Costs name their currency by code (`45 USD`); a symbol or a word would never match one.
+            if Money.isCurrencyCode(code) {
+                settings.currency = code
+            } else {
+                r.error(.badValue, "currency '\(shown(code))' should be a currency code of three capital letters", e.value, help: "write e.g. currency: EUR, USD, GBP")
+            }
+        }
         if let e = f["due_soon"], let v = r.fraction(e.value, "due_soon") { settings.dueSoon = v }
         if let e = f["counts"], let list = sportTypes(e.value, &r) { settings.counts = list }
         if let e = f["trainer"], let v = trainerRule(e.value, &r) { settings.trainer = v }
@@ -60,7 +67,7 @@ enum FileDecoders {
         return spec
     }
 
-    static func bike(id: BikeID, _ root: YAMLNode, _ r: inout NodeReader) -> Bike? {
+    static func bike(id: BikeID, _ root: YAMLNode, _ r: inout NodeReader, currency: String? = nil) -> Bike? {
         guard let m = r.mapping(root, "a bike file") else { return nil }
         let f = r.fields(m, of: "bike '\(shown(id))'", allowed: bikeKeys, required: ["name"])
         var bike = Bike(id: id, name: id.rawValue, templates: [], components: [], intervals: [], log: [],
@@ -76,6 +83,10 @@ enum FileDecoders {
         }
         if let e = f["bought"] { bike.bought = r.day(e.value, "bought") }
         if let e = f["retired"] { bike.retired = r.day(e.value, "retired") }
+        if let e = f["price"], let price = r.money(e.value, "price", currency: currency) {
+            bike.price = price
+            checkCurrency(price, "price", garage: currency, &r)
+        }
         if let e = f["notes"] { _ = r.string(e.value, "notes") }
         if let e = f["templates"], !r.isNull(e.value), let list = r.stringList(e.value, "a template name") {
             bike.templates = list.map { Located(TemplateID($0.value), at: $0.location) }
@@ -93,7 +104,7 @@ enum FileDecoders {
             }
         }
         if let e = f["intervals"], !r.isNull(e.value) { bike.intervals = intervals(e.value, owner: "bike '\(shown(id))'", &r) }
-        if let e = f["log"] { bike.log = log(e.value, &r) }
+        if let e = f["log"] { bike.log = log(e.value, &r, currency: currency) }
         return bike
     }
 
@@ -156,7 +167,7 @@ enum FileDecoders {
         return result
     }
 
-    static func log(_ node: YAMLNode, _ r: inout NodeReader) -> [LogEntry] {
+    static func log(_ node: YAMLNode, _ r: inout NodeReader, currency garageCurrency: String? = nil) -> [LogEntry] {
         if case .scalar(let s) = node, s.isNull { return [] }
         guard case .sequence(let q) = node else {
             r.error(.wrongType, "log should be a list of entries ('- date: …'), found \(node.kindDescription)", node)
@@ -172,11 +183,44 @@ enum FileDecoders {
                 entry.done = list.map { Located(IntervalID($0.value), at: $0.location) }
                 if list.isEmpty { r.error(.wrongType, "done is an empty list", e.value, help: "name the intervals that were done, e.g. done: [chain-lube]") }
             }
-            if let e = f["cost"] { entry.cost = r.number(e.value, "cost") }
+            var entryCurrency: String?
+            if let e = f["currency"], let code = r.string(e.value, "currency") {
+                if Money.isCurrencyCode(code) {
+                    entryCurrency = code
+                } else {
+                    r.error(.badValue, "currency '\(shown(code))' should be a currency code of three capital letters", e.value, help: "write e.g. EUR, USD, GBP")
+                }
+            }
+            if let e = f["cost"], var cost = r.money(e.value, "cost", currency: entryCurrency ?? garageCurrency) {
+                if let entryCurrency, cost.value.currency != entryCurrency, let c = f["currency"], case .scalar(let written) = e.value {
+                    r.error(.conflictingCurrency, "cost '\(shown(written.value))' is in \(cost.value.currency ?? "no currency"), but the entry's currency is '\(shown(entryCurrency))'", e.value,
+                            help: "keep one currency: drop the code after the amount, or the 'currency:' key",
+                            notes: [.init("currency given here", at: r.location(c.value))])
+                    cost.value.currency = entryCurrency
+                }
+                entry.cost = cost
+                checkCurrency(cost, "cost", garage: garageCurrency, &r)
+            }
+            if let e = f["category"] { entry.category = r.string(e.value, "category") }
             if let e = f["note"] { entry.note = r.string(e.value, "note") }
             result.append(entry)
         }
         return result
+    }
+
+    /// An amount in another currency than the garage's, or in none: kept, and reported apart,
+    /// never added to the garage's totals without a word.
+    static func checkCurrency(_ money: Located<Money>, _ what: String, garage: String?, _ r: inout NodeReader) {
+        let amount = Money.format(money.value.amount, fractionDigits: Money.fractionDigits(of: money.value.amount))
+        if let currency = money.value.currency {
+            if let garage, currency != garage {
+                r.diagnostics.append(.warning(.foreignCurrency, "\(what) \(amount) \(currency) is not in the garage's currency \(garage)", at: money.location,
+                                              help: "costs and exports report \(currency) apart from \(garage), never summed; write the amount in \(garage) to count it with the rest"))
+            }
+        } else {
+            r.diagnostics.append(.warning(.costWithoutCurrency, "\(what) \(amount) has no currency, and garage.yaml names none", at: money.location,
+                                          help: "add 'currency: EUR' (your currency's code) to garage.yaml"))
+        }
     }
 
     static func template(id: TemplateID, _ root: YAMLNode, _ r: inout NodeReader) -> Template? {

@@ -66,10 +66,10 @@ public enum GarageLoader {
             FileDecoders.template(id: TemplateID($0), $1, &$2)
         }
         let bikes = decodeFolder("bikes", kind: "bike", root: root, memo: memo, &diagnostics, &sources) {
-            FileDecoders.bike(id: BikeID($0), $1, &$2)
+            FileDecoders.bike(id: BikeID($0), $1, &$2, currency: settings.currency)
         }
         let parts = decodeFolder("parts", kind: "part", root: root, memo: memo, &diagnostics, &sources) {
-            FileDecoders.part(id: PartID($0), $1, &$2)
+            FileDecoders.part(id: PartID($0), $1, &$2, currency: settings.currency)
         }
         // rides.yaml is optional.
         let rides = FileManager.default.fileExists(atPath: root + "/rides.yaml")

@@ -126,6 +126,32 @@ struct NodeReader {
         return value
     }
 
+    /// An exact amount of money, read from the scalar's text (`45.99`, `45.99 EUR`), never
+    /// through a binary floating-point number. Without a code of its own the amount is in
+    /// `currency` (the garage's); with neither it is kept and reported, never silently summed.
+    mutating func money(_ node: YAMLNode, _ what: String, currency: String?) -> Located<Money>? {
+        guard case .scalar(let s) = node, !s.isNull else {
+            error(.wrongType, "\(what) should be an amount, found \(node.kindDescription)", node, help: Self.amountHelp)
+            return nil
+        }
+        switch Money.parse(s.value) {
+        case .success(var money):
+            if money.currency == nil { money.currency = currency }
+            return Located(money, at: location(node))
+        case .failure(.negative):
+            error(.negativeNumber, "\(what) must be zero or more, found '\(shown(s.value))'", node)
+        case .failure(.tooLarge):
+            error(.numberTooLarge, "\(what) '\(shown(s.value))' is too large (at most 1000000000)", node)
+        case .failure(.tooPrecise):
+            error(.badAmount, "\(what) '\(shown(s.value))' has more than \(Money.maximumFractionDigits) decimals", node, help: Self.amountHelp)
+        case .failure(.notAnAmount):
+            error(.badAmount, "\(what) '\(shown(s.value))' is not an amount", node, help: Self.amountHelp)
+        }
+        return nil
+    }
+
+    static let amountHelp = "write a plain number with a point for decimals, optionally with a currency code: 45.99, or 45.99 EUR"
+
     mutating func bool(_ node: YAMLNode, _ what: String) -> Bool? {
         if case .scalar(let s) = node, s.style == .plain {
             if s.value == "true" { return true }

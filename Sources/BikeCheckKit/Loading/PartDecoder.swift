@@ -6,7 +6,7 @@ extension FileDecoders {
     static let mountKeys = ["bike", "from", "to", "note"]
 
     /// `parts/ID.yaml`: a part that moves between bikes.
-    static func part(id: PartID, _ root: YAMLNode, _ r: inout NodeReader) -> Part? {
+    static func part(id: PartID, _ root: YAMLNode, _ r: inout NodeReader, currency: String? = nil) -> Part? {
         guard let m = r.mapping(root, "a part file") else { return nil }
         let f = r.fields(m, of: "part '\(id)'", allowed: partKeys, required: ["name"])
         var part = Part(id: id, name: id.rawValue, location: r.location(root))
@@ -33,7 +33,7 @@ extension FileDecoders {
         }
         if let e = f["intervals"], !r.isNull(e.value) { part.intervals = intervals(e.value, owner: "part '\(id)'", &r) }
         if let e = f["mounts"] { part.mounts = mounts(e.value, &r) }
-        if let e = f["log"] { part.log = log(e.value, &r) }
+        if let e = f["log"] { part.log = log(e.value, &r, currency: currency) }
         return part
     }
 

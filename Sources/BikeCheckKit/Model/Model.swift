@@ -127,7 +127,10 @@ public struct LogEntry: Sendable {
     public var date: Day
     public var dateLocation: SourceLocation
     public var done: [Located<IntervalID>]
-    public var cost: Double?
+    /// What it cost, exact, in its own currency or else the garage's.
+    public var cost: Located<Money>?
+    /// Free text that groups costs: parts, labour, consumables.
+    public var category: String?
     public var note: String?
     public var location: SourceLocation
 }
@@ -139,6 +142,8 @@ public struct Bike: Sendable {
     public var strava: Located<String>?
     public var bought: Day?
     public var retired: Day?
+    /// What the bike cost when bought, counted in the year it was bought.
+    public var price: Located<Money>?
     public var templates: [Located<TemplateID>]
     /// Sport types that count toward wear; nil means the garage's.
     public var counts: [String]?

@@ -249,6 +249,21 @@ public enum EmbeddedSchemas {
       "markdownDescription": "When the bike was retired, `YYYY-MM-DD`; `status` leaves it out unless named.",
       "$ref": "#/definitions/date"
     },
+    "price": {
+      "description": "What the bike cost, counted by costs in the year it was bought: 1899, or 1899 USD in another currency than the garage's.",
+      "markdownDescription": "What the bike cost, counted by `costs` in the year it was bought: `1899`, or `1899 USD` in another currency than the garage's.",
+      "anyOf": [
+        {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1000000000
+        },
+        {
+          "type": "string",
+          "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"
+        }
+      ]
+    },
     "templates": {
       "description": "Templates (file names in templates/, without .yaml) whose intervals this bike gets, in order; the bike overrides by interval id.",
       "markdownDescription": "Templates (file names in `templates/`, without `.yaml`) whose intervals this bike gets, in order; the bike overrides by interval id.",
@@ -425,8 +440,8 @@ public enum EmbeddedSchemas {
         "null"
       ],
       "items": {
-        "description": "One service: date, done, and optionally cost and note.",
-        "markdownDescription": "One service: `date`, `done`, and optionally `cost` and `note`.",
+        "description": "One service: date, done, and optionally cost, category and note.",
+        "markdownDescription": "One service: `date`, `done`, and optionally `cost`, `category` and `note`.",
         "type": "object",
         "additionalProperties": false,
         "required": [
@@ -461,10 +476,30 @@ public enum EmbeddedSchemas {
             ]
           },
           "cost": {
-            "description": "What it cost, a plain number in the garage's currency, e.g. 45.99.",
-            "markdownDescription": "What it cost, a plain number in the garage's currency, e.g. `45.99`.",
-            "type": "number",
-            "minimum": 0
+            "description": "What it cost, exact: 45.99 in the garage's currency, or 45 USD in another (reported apart, never summed).",
+            "markdownDescription": "What it cost, exact: `45.99` in the garage's currency, or `45 USD` in another (reported apart, never summed).",
+            "anyOf": [
+              {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1000000000
+              },
+              {
+                "type": "string",
+                "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"
+              }
+            ]
+          },
+          "currency": {
+            "description": "The cost's currency when it is not the garage's, e.g. USD.",
+            "markdownDescription": "The cost's currency when it is not the garage's, e.g. `USD`.",
+            "type": "string",
+            "pattern": "^[A-Z]{3}$"
+          },
+          "category": {
+            "description": "What kind of cost it was, free text: parts, labour, consumables; costs --by category groups by it.",
+            "markdownDescription": "What kind of cost it was, free text: `parts`, `labour`, `consumables`; `costs --by category` groups by it.",
+            "$ref": "#/definitions/text"
           },
           "note": {
             "description": "A note, e.g. which part was fitted.",
@@ -1459,8 +1494,8 @@ public enum EmbeddedSchemas {
         "null"
       ],
       "items": {
-        "description": "One service: date, done, and optionally cost and note.",
-        "markdownDescription": "One service: `date`, `done`, and optionally `cost` and `note`.",
+        "description": "One service: date, done, and optionally cost, category and note.",
+        "markdownDescription": "One service: `date`, `done`, and optionally `cost`, `category` and `note`.",
         "type": "object",
         "additionalProperties": false,
         "required": [
@@ -1495,10 +1530,30 @@ public enum EmbeddedSchemas {
             ]
           },
           "cost": {
-            "description": "What it cost, a plain number in the garage's currency, e.g. 45.99.",
-            "markdownDescription": "What it cost, a plain number in the garage's currency, e.g. `45.99`.",
-            "type": "number",
-            "minimum": 0
+            "description": "What it cost, exact: 45.99 in the garage's currency, or 45 USD in another (reported apart, never summed).",
+            "markdownDescription": "What it cost, exact: `45.99` in the garage's currency, or `45 USD` in another (reported apart, never summed).",
+            "anyOf": [
+              {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1000000000
+              },
+              {
+                "type": "string",
+                "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"
+              }
+            ]
+          },
+          "currency": {
+            "description": "The cost's currency when it is not the garage's, e.g. USD.",
+            "markdownDescription": "The cost's currency when it is not the garage's, e.g. `USD`.",
+            "type": "string",
+            "pattern": "^[A-Z]{3}$"
+          },
+          "category": {
+            "description": "What kind of cost it was, free text: parts, labour, consumables; costs --by category groups by it.",
+            "markdownDescription": "What kind of cost it was, free text: `parts`, `labour`, `consumables`; `costs --by category` groups by it.",
+            "$ref": "#/definitions/text"
           },
           "note": {
             "description": "A note, e.g. which part was fitted.",

@@ -1,4 +1,5 @@
 import Diagnostics
+import Foundation
 import LocatedYAML
 
 /// A service to record: `bikecheck done BIKE INTERVAL… [--date --cost --note]`.
@@ -47,10 +48,12 @@ public enum ServiceRecorder {
         }
         let date = record.date ?? context.today
         try context.checkDate(date, "the date")
+        var amount: Decimal?
         if let cost = record.cost {
-            guard let value = Double(cost), value.isFinite, value >= 0 else {
+            guard case .success(let value) = Money.parseAmount(Substring(cost)) else {
                 throw .usage("cost '\(cost)' is not an amount", help: "write a number such as 45.99, without the currency")
             }
+            amount = value
         }
         if let note = record.note, note.isEmpty { throw .usage("the note is empty", help: "leave out --note, or write some text") }
 
@@ -71,8 +74,7 @@ public enum ServiceRecorder {
             if remaining.isEmpty {
                 // The same command again is nothing to do; a different cost or note for a service
                 // already logged is a change to make by hand.
-                let cost = record.cost.flatMap(Double.init)
-                let same = sameDay.contains { $0.cost == cost && $0.note == record.note && Set($0.done.map(\.value.rawValue)) == Set(ids) }
+                let same = sameDay.contains { $0.cost?.value.amount == amount && $0.note == record.note && Set($0.done.map(\.value.rawValue)) == Set(ids) }
                 if !same && (record.cost != nil || record.note != nil) {
                     throw .refused("\(already.joined(separator: ", ")) on \(date) is already in the log\(at); nothing was written",
                                    help: "edit that entry by hand to change its cost or note")

@@ -1,0 +1,185 @@
+import Foundation
+
+/// What the bikes cost: service costs from the logs and purchase prices, grouped by bike, year,
+/// month or category, with cost per 1,000 km and per ride hour. Money is exact, and amounts in
+/// different currencies are reported on lines of their own, never summed.
+public struct CostReport: Sendable, Encodable {
+    public enum Grouping: String, Sendable, Encodable, CaseIterable { case bike, year, month, category }
+
+    /// One cost: a log entry's or a purchase price.
+    public struct Item: Sendable {
+        public var subject: ReportSubject
+        /// Nil for a price without a `bought` date.
+        public var day: Day?
+        public var money: Money
+        /// The entry's category; `purchase` for a price; nil when the entry has none.
+        public var category: String?
+        public var isPurchase: Bool
+        /// The tasks done (their names) and the entry's note, for exports' narrations.
+        public var tasks: [String] = []
+        public var note: String?
+    }
+
+    public struct Row: Sendable, Encodable {
+        /// The bike's id, `2025`, `2025-03` or the category (`uncategorised` when none).
+        public var group: String
+        public var subject: ReportSubject?
+        /// Nil when neither the cost nor the garage names one.
+        public var currency: String?
+        public var services: ReportAmount
+        public var purchases: ReportAmount
+        public var total: ReportAmount
+        /// Log entries with a cost.
+        public var entries: Int
+        /// Metres and seconds of counted rides behind the group (the bike's, or all bikes' in the period).
+        public var distance: Double
+        public var movingTime: Double
+        public var per1000km: ReportAmount?
+        public var perHour: ReportAmount?
+
+        enum CodingKeys: String, CodingKey {
+            case group, subject, currency, services, purchases, total, entries, distance
+            case movingTime = "moving_time", per1000km = "per_1000_km", perHour = "per_hour"
+        }
+    }
+
+    public struct Total: Sendable, Encodable {
+        public var currency: String?
+        public var services: ReportAmount
+        public var purchases: ReportAmount
+        public var total: ReportAmount
+        public var entries: Int
+    }
+
+    public var asOf: Day
+    public var since: Day?
+    public var by: Grouping
+    public var rows: [Row]
+    /// One per currency: amounts in different currencies are never added together.
+    public var totals: [Total]
+
+    enum CodingKeys: String, CodingKey {
+        case asOf = "as_of", since, by, rows, totals
+    }
+
+    static let uncategorised = "uncategorised"
+    static let undated = "undated"
+
+    /// Every cost of the named bikes (all when `only` is empty) from `since` through `asOf`; a
+    /// price counts on the day the bike was bought (undated prices only when there is no `since`).
+    public static func items(_ garage: Garage, only: [BikeID] = [], asOf: Day, since: Day? = nil) -> [Item] {
+        var items: [Item] = []
+        func inSpan(_ day: Day?) -> Bool {
+            guard let day else { return since == nil }
+            return day <= asOf && since.map { day >= $0 } ?? true
+        }
+        for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
+            let bike = resolved.bike, subject = ReportSubject.bike(bike)
+            if let price = bike.price?.value, inSpan(bike.bought) {
+                items.append(Item(subject: subject, day: bike.bought, money: price, category: "purchase", isPurchase: true,
+                                  tasks: ["Bought \(bike.name)"]))
+            }
+            for entry in bike.log where inSpan(entry.date) {
+                guard let cost = entry.cost?.value else { continue }
+                let tasks = entry.done.map { d in resolved.intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
+                items.append(Item(subject: subject, day: entry.date, money: cost, category: entry.category, isPurchase: false,
+                                  tasks: tasks, note: entry.note))
+            }
+        }
+        return items
+    }
+
+    public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+                             by: Grouping) -> CostReport {
+        let index = CountedRides.Index(activities)
+        let items = items(garage, only: only, asOf: asOf, since: since)
+        // Counted rides in the span, per bike: the distance and time the costs are spread over.
+        var rides: [ReportSubject: [ReportRide]] = [:]
+        for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
+            rides[.bike(resolved.bike)] = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
+                .filter { r in r.verdict == .counted && since.map { r.day >= $0 } ?? true }
+        }
+        func group(_ item: Item) -> String {
+            switch by {
+            case .bike: return item.subject.id
+            case .year: return item.day.map { UsageReport.periodKey($0, .year) } ?? undated
+            case .month: return item.day.map { UsageReport.periodKey($0, .month) } ?? undated
+            case .category: return item.category ?? uncategorised
+            }
+        }
+        func usage(group key: String, subject: ReportSubject?) -> (Double, Double) {
+            var distance = 0.0, time = 0.0
+            for (s, list) in rides where subject == nil || s == subject {
+                for r in list {
+                    switch by {
+                    case .year: guard UsageReport.periodKey(r.day, .year) == key else { continue }
+                    case .month: guard UsageReport.periodKey(r.day, .month) == key else { continue }
+                    case .bike, .category: break
+                    }
+                    distance += r.distance
+                    time += r.movingTime
+                }
+            }
+            return (distance, time)
+        }
+
+        struct Key: Hashable { var group: String; var currency: String? }
+        var sums: [Key: (services: Decimal, purchases: Decimal, entries: Int, subject: ReportSubject?)] = [:]
+        for item in items {
+            let key = Key(group: group(item), currency: item.money.currency)
+            var sum = sums[key] ?? (0, 0, 0, by == .bike ? item.subject : nil)
+            if item.isPurchase { sum.purchases += item.money.amount } else {
+                sum.services += item.money.amount
+                sum.entries += 1
+            }
+            sums[key] = sum
+        }
+        let rows = sums.map { key, sum -> Row in
+            let (distance, time) = usage(group: key.group, subject: sum.subject)
+            let total = sum.services + sum.purchases
+            return Row(group: key.group, subject: sum.subject, currency: key.currency, services: ReportAmount(sum.services),
+                       purchases: ReportAmount(sum.purchases), total: ReportAmount(total), entries: sum.entries,
+                       distance: ReportNumber.tenth(distance), movingTime: ReportNumber.tenth(time),
+                       per1000km: distance > 0 ? ReportAmount(rate(total, per: distance / 1_000_000)) : nil,
+                       perHour: time > 0 ? ReportAmount(rate(total, per: time / 3600)) : nil)
+        }.sorted { ($0.group, $0.currency ?? "") < ($1.group, $1.currency ?? "") }
+
+        var totals: [String?: Total] = [:]
+        for item in items {
+            var t = totals[item.money.currency] ?? Total(currency: item.money.currency, services: .init(0), purchases: .init(0), total: .init(0), entries: 0)
+            if item.isPurchase { t.purchases.value += item.money.amount } else {
+                t.services.value += item.money.amount
+                t.entries += 1
+            }
+            t.total.value += item.money.amount
+            totals[item.money.currency] = t
+        }
+        return CostReport(asOf: asOf, since: since, by: by, rows: rows,
+                          totals: totals.values.sorted { ($0.currency ?? "") < ($1.currency ?? "") })
+    }
+
+    /// An amount per unit, to the cent: the amount is exact, the divisor a measured quantity.
+    static func rate(_ amount: Decimal, per units: Double) -> Decimal {
+        var quotient = amount / Decimal(units)
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &quotient, 2, .plain)
+        return rounded
+    }
+
+    public var table: ReportTable {
+        let columns: [ReportTable.Column] = [
+            .init(by.rawValue, by.rawValue.uppercased()), .init("currency", "CUR"), .init("services", "SERVICES", numeric: true),
+            .init("purchases", "PURCHASES", numeric: true), .init("total", "TOTAL", numeric: true), .init("entries", "ENTRIES", numeric: true),
+            .init("distance_km", "KM", numeric: true), .init("moving_time_h", "HOURS", numeric: true),
+            .init("per_1000_km", "PER 1000 KM", numeric: true), .init("per_hour", "PER HOUR", numeric: true),
+        ]
+        let rows = rows.map { r in
+            [r.group, r.currency ?? "", r.services.description, r.purchases.description, r.total.description, "\(r.entries)",
+             ReportNumber.km(r.distance), ReportNumber.hours(r.movingTime), r.per1000km?.description ?? "", r.perHour?.description ?? ""]
+        }
+        let footer = totals.map { t in
+            "total \(t.currency ?? "(no currency)"): \(t.total) (services \(t.services), purchases \(t.purchases), \(t.entries) entr\(t.entries == 1 ? "y" : "ies"))"
+        }
+        return ReportTable(columns: columns, rows: rows, footer: footer)
+    }
+}

@@ -1,0 +1,105 @@
+/// Every log entry, newest first, each task with the usage since the previous time it was done.
+public struct HistoryReport: Sendable, Encodable {
+    public struct Task: Sendable, Encodable {
+        public var id: String
+        public var task: String
+        /// The previous log entry that did this task, or nil the first time.
+        public var previous: Day?
+        /// Counted rides from the previous time through this entry's day, as status counts them.
+        public var rides: Int?
+        /// Seconds and metres.
+        public var movingTime: Double?
+        public var distance: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case id, task, previous, rides, distance
+            case movingTime = "moving_time"
+        }
+    }
+
+    public struct Entry: Sendable, Encodable {
+        public var subject: ReportSubject
+        public var date: Day
+        public var tasks: [Task]
+        public var cost: ReportAmount?
+        public var currency: String?
+        public var category: String?
+        public var note: String?
+    }
+
+    public var asOf: Day
+    public var since: Day?
+    public var until: Day?
+    public var interval: String?
+    public var entries: [Entry]
+
+    enum CodingKeys: String, CodingKey {
+        case asOf = "as_of", since, until, interval, entries
+    }
+
+    public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+                             until: Day? = nil, interval: IntervalID? = nil) -> HistoryReport {
+        let index = CountedRides.Index(activities)
+        var entries: [Entry] = []
+        let end = min(until ?? asOf, asOf)
+        for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
+            let counted = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
+                .filter { $0.verdict == .counted }
+            // Prefix sums over the rides in day order: each task's span is two binary searches.
+            let days = counted.map(\.day.ordinal)
+            var time: [Double] = [0], distance: [Double] = [0]
+            for r in counted {
+                time.append(time.last! + r.movingTime)
+                distance.append(distance.last! + r.distance)
+            }
+            func lowerBound(_ day: Int) -> Int {
+                var lo = 0, hi = days.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if days[mid] < day { lo = mid + 1 } else { hi = mid }
+                }
+                return lo
+            }
+            let subject = ReportSubject.bike(resolved.bike)
+            var last: [IntervalID: Day] = [:]
+            let log = resolved.bike.log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+            for entry in log where entry.date <= asOf {
+                var tasks: [Task] = []
+                for done in entry.done {
+                    let id = done.value
+                    let name = resolved.intervals.first { $0.id == id }?.task ?? id.rawValue
+                    var task = Task(id: id.rawValue, task: name, previous: last[id])
+                    if let previous = last[id] {
+                        let a = lowerBound(previous.ordinal), b = lowerBound(entry.date.ordinal + 1)
+                        task.rides = max(0, b - a)
+                        task.movingTime = ReportNumber.tenth(b > a ? time[b] - time[a] : 0)
+                        task.distance = ReportNumber.tenth(b > a ? distance[b] - distance[a] : 0)
+                    }
+                    last[id] = entry.date
+                    tasks.append(task)
+                }
+                guard entry.date <= end, since.map({ entry.date >= $0 }) ?? true,
+                      interval.map({ i in entry.done.contains { $0.value == i } }) ?? true else { continue }
+                entries.append(Entry(subject: subject, date: entry.date, tasks: tasks, cost: entry.cost.map { ReportAmount($0.value.amount) },
+                                     currency: entry.cost?.value.currency, category: entry.category, note: entry.note))
+            }
+        }
+        entries.sort { ($0.date, $1.subject) > ($1.date, $0.subject) }
+        return HistoryReport(asOf: asOf, since: since, until: until, interval: interval?.rawValue, entries: entries)
+    }
+
+    public var table: ReportTable {
+        let columns: [ReportTable.Column] = [
+            .init("date", "DATE"), .init("bike", "BIKE"), .init("tasks", "DONE"), .init("cost", "COST", numeric: true),
+            .init("currency", "CUR"), .init("category", "CATEGORY"), .init("note", "NOTE"),
+        ]
+        let rows = entries.map { e in
+            let tasks = e.tasks.map { t in
+                guard let previous = t.previous, let d = t.distance, let h = t.movingTime else { return "\(t.task) (first logged)" }
+                return "\(t.task) (after \(ReportNumber.km(d)) km / \(ReportNumber.hours(h)) h since \(previous))"
+            }.joined(separator: "; ")
+            return [e.date.description, e.subject.id, tasks, e.cost?.description ?? "", e.cost == nil ? "" : e.currency ?? "", e.category ?? "", e.note ?? ""]
+        }
+        return ReportTable(columns: columns, rows: rows)
+    }
+}

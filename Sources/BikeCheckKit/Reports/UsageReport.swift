@@ -1,0 +1,103 @@
+/// How much each bike was ridden per month or year: the counted rides, as status counts them.
+public struct UsageReport: Sendable, Encodable {
+    public enum Period: String, Sendable, Encodable, CaseIterable { case month, year }
+
+    public struct Row: Sendable, Encodable {
+        public var subject: ReportSubject
+        /// `2025-03` or `2025`.
+        public var period: String
+        public var rides: Int
+        /// Seconds.
+        public var movingTime: Double
+        /// Metres.
+        public var distance: Double
+        /// Metres climbed.
+        public var elevation: Double
+        /// Metres of counted rides from the first up to the end of this period (or the as-of day).
+        public var odometer: Double
+
+        enum CodingKeys: String, CodingKey {
+            case subject, period, rides, distance, elevation, odometer
+            case movingTime = "moving_time"
+        }
+    }
+
+    public var asOf: Day
+    public var since: Day?
+    public var period: Period
+    public var rows: [Row]
+    /// One per subject over the whole span.
+    public var totals: [Row]
+
+    enum CodingKeys: String, CodingKey {
+        case asOf = "as_of", since, period, rows, totals
+    }
+
+    /// Builds the report for the named bikes (every bike when `only` is empty).
+    public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+                             period: Period) -> UsageReport {
+        let index = CountedRides.Index(activities)
+        var rows: [Row] = []
+        var totals: [Row] = []
+        for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
+            let subject = ReportSubject.bike(resolved.bike)
+            let counted = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
+                .filter { $0.verdict == .counted }
+            var odometer = 0.0
+            var total = Row(subject: subject, period: since.map { "\($0)..\(asOf)" } ?? "..\(asOf)", rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0)
+            for ride in counted {
+                odometer += ride.distance
+                guard since.map({ ride.day >= $0 }) ?? true else { continue }
+                let key = periodKey(ride.day, period)
+                if rows.last?.subject != subject || rows.last?.period != key {
+                    rows.append(Row(subject: subject, period: key, rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0))
+                }
+                rows[rows.count - 1].rides += 1
+                rows[rows.count - 1].movingTime += ride.movingTime
+                rows[rows.count - 1].distance += ride.distance
+                rows[rows.count - 1].elevation += ride.elevation
+                rows[rows.count - 1].odometer = odometer
+                total.rides += 1
+                total.movingTime += ride.movingTime
+                total.distance += ride.distance
+                total.elevation += ride.elevation
+            }
+            total.odometer = odometer
+            totals.append(total)
+        }
+        func rounded(_ r: Row) -> Row {
+            var r = r
+            r.movingTime = ReportNumber.tenth(r.movingTime)
+            r.distance = ReportNumber.tenth(r.distance)
+            r.elevation = ReportNumber.tenth(r.elevation)
+            r.odometer = ReportNumber.tenth(r.odometer)
+            return r
+        }
+        return UsageReport(asOf: asOf, since: since, period: period, rows: rows.map(rounded), totals: totals.map(rounded))
+    }
+
+    static func periodKey(_ day: Day, _ period: Period) -> String {
+        let (y, m, _) = day.components
+        switch period {
+        case .month: return "\(y)-\(m < 10 ? "0" : "")\(m)"
+        case .year: return "\(y)"
+        }
+    }
+
+    /// Rows and a total line per bike, in fixed units: km, hours, metres.
+    public var table: ReportTable {
+        let columns: [ReportTable.Column] = [
+            .init("bike", "BIKE"), .init(period.rawValue, period == .month ? "MONTH" : "YEAR"), .init("rides", "RIDES", numeric: true),
+            .init("moving_time_h", "HOURS", numeric: true), .init("distance_km", "KM", numeric: true),
+            .init("elevation_m", "CLIMB M", numeric: true), .init("odometer_km", "ODOMETER KM", numeric: true),
+        ]
+        func cells(_ r: Row, _ period: String) -> [String] {
+            [r.subject.id, period, "\(r.rides)", ReportNumber.hours(r.movingTime), ReportNumber.km(r.distance),
+             ReportNumber.metres(r.elevation), ReportNumber.km(r.odometer)]
+        }
+        let footer = totals.map { t in
+            "\(t.subject.id): \(t.rides) ride\(t.rides == 1 ? "" : "s"), \(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km, odometer \(ReportNumber.km(t.odometer)) km"
+        }
+        return ReportTable(columns: columns, rows: rows.map { cells($0, $0.period) }, footer: footer)
+    }
+}

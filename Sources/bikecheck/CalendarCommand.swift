@@ -1,0 +1,41 @@
+import ArgumentParser
+import BikeCheckKit
+import Diagnostics
+
+struct CalendarCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calendar",
+        abstract: "Forecast due dates as an iCalendar file, for a calendar app to subscribe to.",
+        discussion: """
+            One all-day event per interval with a forecast (the day status forecasts at the recent \
+            pace), with a UID stable per bike and interval so calendar apps update events rather \
+            than duplicate them. Nothing depends on the clock: the same garage and --as-of give \
+            the same bytes. Refresh the file from cron and subscribe to it.
+
+            Example:
+              bikecheck calendar > ~/Calendars/bikes.ics
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Bikes to include (default: every bike not retired).")
+    var bikes: [String] = []
+
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Forecast as of this date (default: today).", valueName: "date"))
+    var asOf: Day?
+
+    func run() throws {
+        let day = asOf ?? today()
+        let loaded = try ReportOutput.load(global, bikes: bikes)
+        let status = StatusPlanner(asOf: day).plan(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init))
+        switch format {
+        case .text:
+            // RFC 5545 ends lines with CRLF; what comes from files is escaped line by line.
+            let ics = CalendarExport.build(status, garageName: loaded.garage.settings.name)
+            var out: TerminalText = ""
+            for line in ics.split(separator: "\r\n", omittingEmptySubsequences: true) { out += "\(line)" + "\r\n" }
+            Terminal.standardOutput.write(out)
+        }
+    }
+}

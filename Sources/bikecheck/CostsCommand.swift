@@ -1,0 +1,40 @@
+import ArgumentParser
+import BikeCheckKit
+
+struct CostsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "costs",
+        abstract: "What the bikes cost: service costs and purchase prices, per bike, year, month or category.",
+        discussion: """
+            Costs come from the logs' 'cost:' (grouped by 'category:') and the bikes' 'price:', \
+            counted on the day they were bought. Amounts are exact decimals; each currency has \
+            lines and a total of its own, never added to another. Cost per 1,000 km and per ride \
+            hour spread a line's total over the counted rides behind it (the bike's, or every \
+            bike's in that year or month), counted as status counts them.
+
+            Example:
+              bikecheck costs --by year --since 2025-01-01 --format csv
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Bikes to count (default: every bike).")
+    var bikes: [String] = []
+
+    @Option(help: "Group by bike, year, month or category.")
+    var by: CostReport.Grouping = .bike
+
+    @Option(help: ArgumentHelp("Count costs from this date (YYYY-MM-DD).", valueName: "date"))
+    var since: Day?
+
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Count costs up to this date (default: today).", valueName: "date"))
+    var asOf: Day?
+
+    func run() throws {
+        let day = asOf ?? today()
+        let loaded = try ReportOutput.load(global, bikes: bikes)
+        let report = CostReport.build(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day, since: since, by: by)
+        try ReportOutput.write(report, table: report.table, as: format)
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+
+/// The formats one command serves: an enum whose cases are named as `OutputFormat`'s, so the
+/// command renders with an exhaustive `switch` over exactly those, and a format added later
+/// cannot fall through to text.
+protocol ServedFormats: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
+
+enum TextOnly: String, ServedFormats { case text }
+enum TextOrJSON: String, ServedFormats { case text, json }
+/// What every tabular report serves.
+enum ReportFormat: String, ServedFormats { case text, json, csv, markdown }
+
+/// A command that prints declares the formats it serves; `BikeCheck.main` refuses any other
+/// with a usage error (exit 2) before the command runs, so `run()` only ever sees one of them.
+protocol FormattedCommand: ParsableCommand {
+    associatedtype Format: ServedFormats
+    var global: GlobalOptions { get }
+}
+
+extension FormattedCommand {
+    /// The `--format` asked for, as one this command serves.
+    var format: Format { global.served(Format.self)! }
+
+    /// A usage error unless this command serves the `--format` asked for.
+    func checkFormat() throws {
+        guard global.served(Format.self) == nil else { return }
+        let served = Format.allCases.map(\.rawValue).joined(separator: ", ")
+        Terminal.standardError.write("error: '\(Self._commandName)' does not print format '\(global.format.rawValue)'\n  help: it prints: \(served)\n")
+        throw ExitCode(2)
+    }
+}
+
+extension GlobalOptions {
+    /// The `--format` asked for as one of `F`'s, or nil when `F` does not have it.
+    func served<F: ServedFormats>(_: F.Type) -> F? { F(rawValue: format.rawValue) }
+}
+
+// Each command's formats, in one place. The end-to-end tests run every command of the root help
+// with a format it does not print, so a command left out of this list fails them.
+extension StatusCommand: FormattedCommand { typealias Format = TextOrJSON }
+extension ValidateCommand: FormattedCommand { typealias Format = TextOrJSON }
+extension InitCommand: FormattedCommand { typealias Format = TextOrJSON }
+extension DoneCommand: FormattedCommand { typealias Format = TextOrJSON }
+extension BikeCommand.Add: FormattedCommand { typealias Format = TextOrJSON }
+extension BikeCommand.List: FormattedCommand { typealias Format = TextOrJSON }
+extension BikeCommand.Retire: FormattedCommand { typealias Format = TextOrJSON }
+extension TemplateCommand.List: FormattedCommand { typealias Format = TextOrJSON }
+extension TemplateCommand.Show: FormattedCommand { typealias Format = TextOnly }
+extension TemplateCommand.Apply: FormattedCommand { typealias Format = TextOrJSON }
+extension TemplateCommand.Import: FormattedCommand { typealias Format = TextOrJSON }
+extension TemplateCommand.Outdated: FormattedCommand { typealias Format = TextOrJSON }
+extension TemplateCommand.Update: FormattedCommand { typealias Format = TextOrJSON }
+extension TemplateCommand.Export: FormattedCommand { typealias Format = TextOrJSON }
+extension PartCommand.Add: FormattedCommand { typealias Format = TextOrJSON }
+extension PartCommand.Mount: FormattedCommand { typealias Format = TextOrJSON }
+extension PartCommand.Unmount: FormattedCommand { typealias Format = TextOrJSON }
+extension PartCommand.Retire: FormattedCommand { typealias Format = TextOrJSON }
+extension PartCommand.List: FormattedCommand { typealias Format = TextOrJSON }
+extension PartCommand.Show: FormattedCommand { typealias Format = TextOrJSON }
+extension RideCommand.Add: FormattedCommand { typealias Format = TextOrJSON }
+extension SyncCommand: FormattedCommand { typealias Format = TextOrJSON }
+extension StravaArchiveCommand: FormattedCommand { typealias Format = TextOnly }
+extension LoginCommand: FormattedCommand { typealias Format = TextOnly }
+extension LogoutCommand: FormattedCommand { typealias Format = TextOnly }
+extension WhoamiCommand: FormattedCommand { typealias Format = TextOnly }
+extension CostsCommand: FormattedCommand { typealias Format = ReportFormat }
+extension UsageCommand: FormattedCommand { typealias Format = ReportFormat }
+extension HistoryCommand: FormattedCommand { typealias Format = ReportFormat }
+extension RidesCommand: FormattedCommand { typealias Format = ReportFormat }
+extension ExportCommand: FormattedCommand { typealias Format = TextOnly }
+extension CalendarCommand: FormattedCommand { typealias Format = TextOnly }

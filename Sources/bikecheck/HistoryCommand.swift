@@ -1,0 +1,41 @@
+import ArgumentParser
+import BikeCheckKit
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Every service in the logs, newest first, with the riding since the task was last done.",
+        discussion: """
+            Each task says the counted rides' distance and time from the previous log entry that \
+            did it through this one, as status counts them; the first time it says so.
+
+            Example:
+              bikecheck history grail --interval chain-replace --since 2025-01-01
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Bikes to show (default: every bike).")
+    var bikes: [String] = []
+
+    @Option(help: ArgumentHelp("Entries from this date (YYYY-MM-DD).", valueName: "date"))
+    var since: Day?
+
+    @Option(help: ArgumentHelp("Entries up to this date (YYYY-MM-DD).", valueName: "date"))
+    var until: Day?
+
+    @Option(help: ArgumentHelp("Only entries that did this interval.", valueName: "id"))
+    var interval: String?
+
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("As of this date (default: today).", valueName: "date"))
+    var asOf: Day?
+
+    func run() throws {
+        let day = asOf ?? today()
+        let loaded = try ReportOutput.load(global, bikes: bikes)
+        let report = HistoryReport.build(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day,
+                                         since: since, until: until, interval: interval.map(IntervalID.init))
+        try ReportOutput.write(report, table: report.table, as: format)
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import BikeCheckKit
+
+struct RidesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rides",
+        abstract: "The rides behind the numbers: counted or not, and why.",
+        discussion: """
+            Lists each bike's cached Strava rides and hand-entered rides, and Strava rides with no \
+            gear of a sport type the bike counts. A ride does not count when its sport type is not \
+            among the bike's counts, when it was on a trainer and the bike does not count those, or \
+            when it has no gear. With --interval, the rides since that interval's anchor, as \
+            status computes it: the answer to "why does my chain say 104 h?".
+
+            Example:
+              bikecheck rides grail --interval chain-lube
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Bikes to show (default: every bike).")
+    var bikes: [String] = []
+
+    @Option(help: ArgumentHelp("Rides from this date (YYYY-MM-DD).", valueName: "date"))
+    var since: Day?
+
+    @Option(help: ArgumentHelp("Rides up to this date (YYYY-MM-DD).", valueName: "date"))
+    var until: Day?
+
+    @Option(help: ArgumentHelp("The rides since this interval's anchor, on each bike that has it.", valueName: "id"))
+    var interval: String?
+
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("As of this date (default: today).", valueName: "date"))
+    var asOf: Day?
+
+    func run() throws {
+        let day = asOf ?? today()
+        let loaded = try ReportOutput.load(global, bikes: bikes)
+        let report: RidesReport
+        do {
+            report = try RidesReport.build(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day,
+                                           since: since, until: until, interval: interval.map(IntervalID.init))
+        } catch .unknownInterval(let id, let known) {
+            let hint = likelyMeant(id, among: known).map { "; did you mean '\($0)'?" } ?? ""
+            Terminal.standardError.write("error: no interval '\(id)' on \(bikes.isEmpty ? "any bike" : bikes.joined(separator: ", "))\(hint)\n  help: intervals: \(known.joined(separator: ", "))\n")
+            throw ExitCode(2)
+        }
+        try ReportOutput.write(report, table: report.table, as: format)
+    }
+}

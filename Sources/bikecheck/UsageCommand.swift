@@ -1,0 +1,39 @@
+import ArgumentParser
+import BikeCheckKit
+
+struct UsageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "usage",
+        abstract: "How much each bike was ridden, per month or year, and its odometer.",
+        discussion: """
+            Counts the rides status counts: cached Strava activities with the bike's gear id and \
+            hand-entered rides, of the sport types that count for the bike (trainer rides only \
+            where the bike counts them). The odometer is the distance of every counted ride up to \
+            the end of the month or year, including those before --since.
+
+            Example:
+              bikecheck usage grail --per year --as-of 2026-11-15
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Bikes to show (default: every bike).")
+    var bikes: [String] = []
+
+    @Option(help: "One line per month or per year.")
+    var per: UsageReport.Period = .month
+
+    @Option(help: ArgumentHelp("Show rides from this date (YYYY-MM-DD).", valueName: "date"))
+    var since: Day?
+
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Count rides up to this date (default: today).", valueName: "date"))
+    var asOf: Day?
+
+    func run() throws {
+        let day = asOf ?? today()
+        let loaded = try ReportOutput.load(global, bikes: bikes)
+        let report = UsageReport.build(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day, since: since, period: per)
+        try ReportOutput.write(report, table: report.table, as: format)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `calendar` read back by a real iCalendar parser (PyPI icalendar, in .build-tools/venv): one
+/// all-day event per forecast, UIDs stable per bike and interval, the same bytes for the same
+/// garage and --as-of. A missing parser fails the test, never skips it.
+@Suite struct CalendarEndToEndTests {
+    /// Each event as `UID DTSTART SUMMARY | DESCRIPTION`, parsed by icalendar.
+    static func parse(_ ics: String, in garage: TempGarage) throws -> [String]? {
+        guard FileManager.default.isExecutableFile(atPath: toolsPython.path),
+              (try? runProcess(toolsPython, ["-c", "import icalendar"], in: garage.root))?.status == 0 else {
+            Issue.record("icalendar is not installed in \(toolsPython.path): run scripts/bootstrap")
+            return nil
+        }
+        try garage.write("bikes.ics", ics)
+        let script = """
+            import sys, icalendar
+            cal = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())
+            assert cal["VERSION"] == "2.0" and cal["PRODID"]
+            for e in cal.walk("VEVENT"):
+                start, end = e.decoded("DTSTART"), e.decoded("DTEND")
+                assert type(start).__name__ == "date" and (end - start).days == 1, (start, end)
+                assert e.decoded("DTSTAMP")
+                print(e["UID"], start.isoformat(), e["SUMMARY"], "|", e["DESCRIPTION"])
+            """
+        let r = try runProcess(toolsPython, ["-c", script, "bikes.ics"], in: garage.root)
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        return r.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test func everyForecastIsOneAllDayEventWithAStableUID() throws {
+        let garage = try TempGarage(copying: true)
+        let r = try garage.run(["calendar", "--as-of", "2026-11-15"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let bytes = Array(r.stdout.utf8)
+        #expect(bytes.indices.allSatisfy { bytes[$0] != 0x0A || ($0 > 0 && bytes[$0 - 1] == 0x0D) } && bytes.last == 0x0A, "every line ends with CRLF")
+        guard let events = try Self.parse(r.stdout, in: garage) else { return }
+        // The same intervals and days as status forecasts.
+        let status = try garage.run(["status", "--as-of", "2026-11-15", "--format", "json"])
+        struct Report: Decodable {
+            struct Bike: Decodable { struct Interval: Decodable { var id: String; var due: String? }; var id: String; var intervals: [Interval] }
+            var bikes: [Bike]
+        }
+        let report = try JSONDecoder().decode(Report.self, from: Data(status.stdout.utf8))
+        let expected = report.bikes.flatMap { b in b.intervals.compactMap { i in i.due.map { "\(b.id).\(i.id)@bikecheck \($0)" } } }.sorted()
+        #expect(events.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }.sorted() == expected)
+        #expect(expected.count >= 10)
+        let again = try garage.run(["calendar", "--as-of", "2026-11-15"])
+        #expect(again.stdout == r.stdout, "same garage and --as-of, same bytes")
+    }
+
+    @Test func namesWithICalendarSpecialCharactersAndLongLinesReadBackExactly() throws {
+        let name = "Grail; the, \\\"gravel\\\" one \\\\ with a name far longer than seventy-five octets: üüüüüüüüüüüü"
+        let garage = try TempGarage([
+            "garage.yaml": "name: Sam's garage\n",
+            "bikes/grail.yaml": "name: \"\(name)\"\nbought: 2026-10-01\nintervals:\n  chain-lube:\n    task: Lube, then wipe; twice\n    every: 10 h\n",
+            "rides.yaml": "rides:\n" + (1...6).map { "  - {date: 2026-11-0\($0), bike: grail, time: 1h}\n" }.joined(),
+        ])
+        let r = try garage.run(["calendar", "--as-of", "2026-11-10"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 }, "lines are folded at 75 octets")
+        guard let events = try Self.parse(r.stdout, in: garage) else { return }
+        #expect(events.count == 1)
+        let unescaped = "Grail; the, \"gravel\" one \\ with a name far longer than seventy-five octets: üüüüüüüüüüüü"
+        #expect(events.first?.hasPrefix("grail.chain-lube@bikecheck 2026-12-14 ") == true, "\(events)")
+        #expect(events.first?.contains(" \(unescaped): Lube, then wipe; twice |") == true, "\(events)")
+    }
+}

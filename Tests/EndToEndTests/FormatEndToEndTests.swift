@@ -1,0 +1,68 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// One place decides formats: every command declares the ones it prints, and refuses any other
+/// with a usage error that lists them, before it does anything.
+@Suite struct FormatEndToEndTests {
+    /// Every command, with arguments that would otherwise run it, and the formats it prints.
+    static let commands: [([String], [String])] = [
+        (["status"], ["text", "json"]), (["validate"], ["text", "json"]), (["init", "new-garage"], ["text", "json"]),
+        (["done", "grail", "chain-lube"], ["text", "json"]), (["bike", "add", "x", "--name", "X"], ["text", "json"]),
+        (["bike", "list"], ["text", "json"]), (["bike", "retire", "grail"], ["text", "json"]),
+        (["template", "list"], ["text", "json"]), (["template", "show", "road-basics"], ["text"]),
+        (["template", "apply", "road-basics", "grail"], ["text", "json"]), (["template", "import", "templates/road-basics.yaml", "--as", "copy"], ["text", "json"]),
+        (["ride", "add", "grail", "--date", "2026-01-01", "--time", "1h"], ["text", "json"]),
+        (["sync"], ["text", "json"]), (["import", "strava-archive", "export.zip"], ["text"]),
+        (["login"], ["text"]), (["logout"], ["text"]), (["whoami"], ["text"]),
+        (["costs"], ["text", "json", "csv", "markdown"]), (["usage"], ["text", "json", "csv", "markdown"]),
+        (["history"], ["text", "json", "csv", "markdown"]), (["rides"], ["text", "json", "csv", "markdown"]),
+        (["export", "ledger"], ["text"]), (["calendar"], ["text"]),
+        (["part", "list"], ["text", "json"]), (["part", "show", "race-wheels"], ["text", "json"]),
+        (["part", "add", "x", "--name", "X"], ["text", "json"]), (["part", "mount", "spare-chain", "grail"], ["text", "json"]),
+        (["part", "unmount", "race-wheels"], ["text", "json"]), (["part", "retire", "spare-chain"], ["text", "json"]),
+        (["template", "outdated"], ["text", "json"]), (["template", "update"], ["text", "json"]),
+        (["template", "export", "road-basics", "out"], ["text", "json"]),
+    ]
+
+    @Test func templateShowRefusesJSONInsteadOfPrintingText() throws {
+        let garage = try TempGarage(copying: true)
+        let r = try garage.run(["template", "show", "road-basics", "--format", "json"])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "error: 'show' does not print format 'json'\n  help: it prints: text\n")
+    }
+
+    @Test func everyCommandRefusesAFormatItDoesNotPrintAndChangesNothing() throws {
+        let garage = try TempGarage(copying: true)
+        let before = try FileManager.default.subpathsOfDirectory(atPath: garage.path).sorted()
+        for (arguments, served) in Self.commands {
+            guard let refused = ["csv", "markdown", "json"].first(where: { !served.contains($0) }) else {
+                // A report prints every format.
+                for format in served {
+                    let r = try garage.run(arguments + ["--format", format, "--as-of", "2026-11-15"])
+                    #expect(r.status == 0 && !r.stdout.isEmpty, "\(arguments) --format \(format): \(r.stderr)")
+                }
+                continue
+            }
+            let r = try garage.run(arguments + ["--format", refused], environment: ["XDG_CONFIG_HOME": garage.path + "/.config-unused"])
+            #expect(r.status == 2, "\(arguments) --format \(refused): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains("does not print format '\(refused)'\n  help: it prints: \(served.joined(separator: ", "))\n"),
+                    "\(arguments): \(r.stderr)")
+            #expect(r.stdout.isEmpty, "\(arguments): \(r.stdout)")
+        }
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: garage.path).sorted() == before)
+    }
+
+    @Test func everyCommandOfTheRootHelpIsInTheList() throws {
+        let help = try runBikecheck(["--help"], in: exampleGarage).stdout
+        let section = help.components(separatedBy: "SUBCOMMANDS:").last ?? ""
+        let names = section.split(separator: "\n").compactMap { line -> String? in
+            let word = line.split(separator: " ").first.map(String.init)
+            return line.hasPrefix("  ") && !line.hasPrefix("   ") && word?.first?.isLowercase == true ? word : nil
+        }
+        #expect(names.count >= 10, "\(help)")
+        let listed = Set(Self.commands.map { $0.0[0] })
+        #expect(Set(names).subtracting(listed).isEmpty, "commands with no declared formats in this test: \(Set(names).subtracting(listed))")
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Each report in each format on example-garage, as of a fixed day, against a golden file.
+/// Re-record with `BIKECHECK_RECORD=1 swift test --filter ReportGoldenTests`, then read the diff.
+@Suite struct ReportGoldenTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/Reports")
+
+    static let reports: [(String, [String])] = [
+        ("costs-by-bike", ["costs"]), ("costs-by-year", ["costs", "--by", "year"]), ("costs-by-month", ["costs", "--by", "month", "--since", "2026-01-01"]),
+        ("costs-by-category", ["costs", "--by", "category"]),
+        ("usage-by-month", ["usage", "grail", "--since", "2026-06-01"]), ("usage-by-year", ["usage", "--per", "year"]),
+        ("history", ["history", "--since", "2025-06-01"]), ("history-interval", ["history", "grail", "--interval", "chain-lube"]),
+        ("rides-interval", ["rides", "grail", "--interval", "chain-lube"]), ("rides-span", ["rides", "tarmac", "--since", "2026-01-01", "--until", "2026-01-31"]),
+    ]
+    static let formats = [("text", "txt"), ("json", "json"), ("csv", "csv"), ("markdown", "md")]
+
+    static var cases: [String] { reports.flatMap { r in formats.map { "\(r.0).\($0.1)" } } }
+
+    @Test(arguments: cases)
+    func reportMatchesItsGoldenFile(_ name: String) throws {
+        let report = Self.reports.first { name.hasPrefix($0.0 + ".") }!
+        let format = Self.formats.first { name.hasSuffix("." + $0.1) }!
+        let r = try runBikecheck(report.1 + ["--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", format.0], in: repositoryRoot)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.isEmpty, "\(r.stderr)")
+        let url = Self.folder.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["BIKECHECK_RECORD"] == "1" {
+            try Data(r.stdout.utf8).write(to: url)
+        } else {
+            let expected = try String(decoding: Data(contentsOf: url), as: UTF8.self)
+            #expect(r.stdout == expected, "\(name): re-record with BIKECHECK_RECORD=1 and review the diff")
+        }
+    }
+}
