@@ -8,7 +8,7 @@ let package = Package(
     // is run here, so macOS is untested (see CHANGELOG.md).
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "bikecheck", targets: ["bikecheck"]),
+        .executable(name: "bikecheck", targets: ["bikecheck"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

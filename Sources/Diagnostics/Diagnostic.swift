@@ -117,8 +117,9 @@ extension Diagnostic {
 
     /// The one diagnostic that stands for `count` others of a file, located at the first of them.
     public static func tooManyProblems(_ count: Int, at location: SourceLocation, severity: Severity) -> Diagnostic {
-        var d = Diagnostic(severity, .tooManyProblems, "and \(count) more problem\(count == 1 ? "" : "s") in this file", at: location,
-                           help: "fix the ones shown and check again; at most \(perFileLimit) are shown for each file")
+        var d = Diagnostic(
+            severity, .tooManyProblems, "and \(count) more problem\(count == 1 ? "" : "s") in this file", at: location,
+            help: "fix the ones shown and check again; at most \(perFileLimit) are shown for each file")
         d.omittedCount = count
         return d
     }

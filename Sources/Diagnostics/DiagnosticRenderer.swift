@@ -63,7 +63,8 @@ public struct DiagnosticRenderer: Sendable {
     /// position only: its cost does not grow with the length of the line.
     private func excerpt(_ location: SourceLocation, color: StaticString) -> TerminalText {
         guard let range = location.range, let text = sources[location.file],
-              var line = text.lineRange(range.start.line) else { return "" }
+            var line = text.lineRange(range.start.line)
+        else { return "" }
         let bytes = text.bytes
         // A byte-order mark is not a column anyone sees.
         if range.start.line == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { line = min(3, line.upperBound)..<line.upperBound }
@@ -137,9 +138,11 @@ extension String {
     /// `TerminalEscaping` would escape as one '�', so carets under the line still line up by
     /// column and nothing in a file can drive the terminal.
     fileprivate func shownInExcerpt() -> TerminalText {
-        let cleaned = String(String.UnicodeScalarView(unicodeScalars.map {
-            $0 == "\t" ? " " : TerminalEscaping.isUnsafe($0) ? "\u{FFFD}" : $0
-        }))
+        let cleaned = String(
+            String.UnicodeScalarView(
+                unicodeScalars.map {
+                    $0 == "\t" ? " " : TerminalEscaping.isUnsafe($0) ? "\u{FFFD}" : $0
+                }))
         return TerminalText(stringLiteral: cleaned)
     }
 
@@ -176,8 +179,9 @@ public struct DiagnosticRecord: Sendable, Codable, Equatable {
         start = d.location.range.map { Position(line: $0.start.line, column: $0.start.column) }
         end = d.location.range.map { Position(line: $0.end.line, column: $0.end.column) }
         notes = d.notes.map {
-            Note(message: $0.message, file: $0.location.file,
-                 line: $0.location.range?.start.line, column: $0.location.range?.start.column)
+            Note(
+                message: $0.message, file: $0.location.file,
+                line: $0.location.range?.start.line, column: $0.location.range?.start.column)
         }
         help = d.help
     }

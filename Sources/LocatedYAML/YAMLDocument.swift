@@ -77,8 +77,9 @@ private struct Composer {
     }
 
     private enum Frame {
-        case mapping(start: SourcePosition, flow: Bool, entries: [YAMLEntry], pendingKey: YAMLNode?,
-                     firstSeen: [String: SourceRange])  // keys by text, once the mapping is long (see firstRange)
+        case mapping(
+            start: SourcePosition, flow: Bool, entries: [YAMLEntry], pendingKey: YAMLNode?,
+            firstSeen: [String: SourceRange])  // keys by text, once the mapping is long (see firstRange)
         case sequence(start: SourcePosition, flow: Bool, items: [YAMLNode])
     }
 
@@ -128,16 +129,20 @@ private struct Composer {
     mutating func compose() -> YAMLNode? {
         if let bad = firstInvalidUTF8() {
             let at = source.position(ofOffset: bad)
-            report(.error(.invalidUtf8, "the file is not valid UTF-8 (byte 0x\(hex(source.bytes[bad])))",
-                          at: location(SourceRange(start: at, end: at)),
-                          help: "save the file as UTF-8"))
+            report(
+                .error(
+                    .invalidUtf8, "the file is not valid UTF-8 (byte 0x\(hex(source.bytes[bad])))",
+                    at: location(SourceRange(start: at, end: at)),
+                    help: "save the file as UTF-8"))
             fatal = true
             return nil
         }
         if isBlank() {
             let at = SourcePosition(offset: 0, line: 1, column: 1)
-            report(.error(.emptyFile, "the file is empty", at: location(SourceRange(at: at)),
-                          help: "write a mapping of keys to values, or delete the file"))
+            report(
+                .error(
+                    .emptyFile, "the file is empty", at: location(SourceRange(at: at)),
+                    help: "write a mapping of keys to values, or delete the file"))
             fatal = true
             return nil
         }
@@ -180,9 +185,11 @@ private struct Composer {
             case YAML_DOCUMENT_START_EVENT:
                 documents += 1
                 if documents > 1 {
-                    report(.error(.yamlMultipleDocuments, "the file holds more than one YAML document",
-                                  at: location(range),
-                                  help: "keep one document per file: remove this '---' and what follows, or move it to its own file"))
+                    report(
+                        .error(
+                            .yamlMultipleDocuments, "the file holds more than one YAML document",
+                            at: location(range),
+                            help: "keep one document per file: remove this '---' and what follows, or move it to its own file"))
                     fatal = true
                     return nil
                 }
@@ -202,17 +209,21 @@ private struct Composer {
             case YAML_ALIAS_EVENT:
                 // One diagnostic says it all; a "billion laughs" file has thousands of aliases.
                 if !fatal {
-                    report(.error(.yamlAlias, "aliases ('*name') are not supported",
-                                  at: location(range),
-                                  help: "write the value out, or share intervals through a template"))
+                    report(
+                        .error(
+                            .yamlAlias, "aliases ('*name') are not supported",
+                            at: location(range),
+                            help: "write the value out, or share intervals through a template"))
                 }
                 fatal = true
                 add(.scalar(YAMLScalar(value: "", style: .plain, range: range)), to: &stack, root: &root)
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 if stack.count >= limits.maxDepth {
-                    report(.error(.yamlTooDeep, "the file nests deeper than \(limits.maxDepth) levels",
-                                  at: location(range),
-                                  help: "a garage file needs only a few levels of nesting"))
+                    report(
+                        .error(
+                            .yamlTooDeep, "the file nests deeper than \(limits.maxDepth) levels",
+                            at: location(range),
+                            help: "a garage file needs only a few levels of nesting"))
                     fatal = true
                     return nil
                 }
@@ -223,8 +234,10 @@ private struct Composer {
                 } else {
                     let data = event.data.mapping_start
                     checkAnchorAndTag(anchor: data.anchor, tag: data.tag, implicit: data.implicit == 1, range: range)
-                    stack.append(.mapping(start: start, flow: data.style == YAML_FLOW_MAPPING_STYLE,
-                                          entries: [], pendingKey: nil, firstSeen: [:]))
+                    stack.append(
+                        .mapping(
+                            start: start, flow: data.style == YAML_FLOW_MAPPING_STYLE,
+                            entries: [], pendingKey: nil, firstSeen: [:]))
                 }
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let frame = stack.popLast() else { continue }
@@ -270,17 +283,21 @@ private struct Composer {
                 let entry = YAMLEntry(key: key, value: node)
                 if let text = entry.keyText, case .scalar(let keyScalar) = key {
                     if let first = Self.firstRange(of: text, in: entries, index: &firstSeen) {
-                        report(.error(.duplicateKey, "duplicate key '\(shown(text))'",
-                                      at: location(keyScalar.range),
-                                      notes: [.init("'\(shown(text))' first defined here", at: location(first))],
-                                      help: "keep one '\(shown(text))' and remove or rename the other"))
+                        report(
+                            .error(
+                                .duplicateKey, "duplicate key '\(shown(text))'",
+                                at: location(keyScalar.range),
+                                notes: [.init("'\(shown(text))' first defined here", at: location(first))],
+                                help: "keep one '\(shown(text))' and remove or rename the other"))
                     } else {
                         if !firstSeen.isEmpty { firstSeen[text] = keyScalar.range }
                         entries.append(entry)
                     }
                 } else {
-                    report(.error(.yamlComplexKey, "a key must be a plain value, not \(key.kindDescription)",
-                                  at: location(key.range), help: "write keys as simple names"))
+                    report(
+                        .error(
+                            .yamlComplexKey, "a key must be a plain value, not \(key.kindDescription)",
+                            at: location(key.range), help: "write keys as simple names"))
                 }
                 stack.append(.mapping(start: start, flow: flow, entries: entries, pendingKey: nil, firstSeen: firstSeen))
             } else {
@@ -297,15 +314,19 @@ private struct Composer {
             anchors += 1
             guard anchors == 1 else { return }
             let name = String(cString: anchor)
-            report(.error(.yamlAnchor, "anchors ('&\(name)') are not supported",
-                          at: location(SourceRange(at: range.start)),
-                          help: "write the value out, or share intervals through a template"))
+            report(
+                .error(
+                    .yamlAnchor, "anchors ('&\(name)') are not supported",
+                    at: location(SourceRange(at: range.start)),
+                    help: "write the value out, or share intervals through a template"))
         }
         if let tag, !implicit {
             let name = String(cString: tag)
-            report(.error(.yamlTag, "tags ('\(name.replacingPrefix("tag:yaml.org,2002:", with: "!!"))') are not supported",
-                          at: location(SourceRange(at: range.start)),
-                          help: "remove the tag; quote a value to make it text"))
+            report(
+                .error(
+                    .yamlTag, "tags ('\(name.replacingPrefix("tag:yaml.org,2002:", with: "!!"))') are not supported",
+                    at: location(SourceRange(at: range.start)),
+                    help: "remove the tag; quote a value to make it text"))
         }
     }
 
@@ -317,24 +338,30 @@ private struct Composer {
         }
         let byte = at.offset < source.bytes.count ? source.bytes[at.offset] : 0
         if byte == UInt8(ascii: "\t") {
-            report(.error(.yamlTab, "tab character where YAML expects spaces",
-                          at: location(SourceRange(start: at, end: source.position(ofOffset: at.offset + 1))),
-                          help: "indent with spaces; YAML does not allow tabs for indentation"))
+            report(
+                .error(
+                    .yamlTab, "tab character where YAML expects spaces",
+                    at: location(SourceRange(start: at, end: source.position(ofOffset: at.offset + 1))),
+                    help: "indent with spaces; YAML does not allow tabs for indentation"))
             return
         }
         let context = parser.context.map { String(cString: $0) }
         if context == "while scanning a simple key" {
             // libyaml notices the missing ':' only at the next line; the key is what needs it.
             let key = position(parser.context_mark)
-            report(.error(.yamlSyntax, "this line is missing the ':' after its key", at: location(SourceRange(at: key)),
-                          help: "write 'key: value', or indent a continuation line under its key"))
+            report(
+                .error(
+                    .yamlSyntax, "this line is missing the ':' after its key", at: location(SourceRange(at: key)),
+                    help: "write 'key: value', or indent a continuation line under its key"))
             return
         }
         // An unclosed quote or bracket is noticed lines later, where the text stops making sense;
         // the rider has to edit the opening one, so that is where the error points.
         if let context, let opener = unclosedOpener(context: context, at: position(parser.context_mark)) {
-            report(.error(.yamlSyntax, opener.message, at: location(SourceRange(at: opener.at)),
-                          notes: [.init("YAML noticed it here", at: location(SourceRange(at: at)))], help: opener.help))
+            report(
+                .error(
+                    .yamlSyntax, opener.message, at: location(SourceRange(at: opener.at)),
+                    notes: [.init("YAML noticed it here", at: location(SourceRange(at: at)))], help: opener.help))
             return
         }
         var message = problem
@@ -345,7 +372,8 @@ private struct Composer {
                 message += " (started at line \(c.line), column \(c.column))"
             }
         }
-        let help = parser.error == YAML_READER_ERROR
+        let help =
+            parser.error == YAML_READER_ERROR
             ? "remove the invisible control character here (often pasted in from a web page or a PDF)"
             : "check the indentation and punctuation near here: 'key: value', '- item', matching quotes and brackets"
         report(.error(.yamlSyntax, message, at: location(SourceRange(at: at)), help: help))

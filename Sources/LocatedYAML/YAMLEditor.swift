@@ -21,7 +21,8 @@ public struct YAMLEditor: Sendable {
         let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
         let doc = YAMLDocument(path: "new.yaml", bytes: bytes)
         guard doc.diagnostics.isEmpty, let root = doc.root,
-              YAMLShape(root) == .mapping(pairs.map { YAMLShapeEntry(key: $0.key, value: style.shape(of: $0.value, keepQuotes: nil)) }) else {
+            YAMLShape(root) == .mapping(pairs.map { YAMLShapeEntry(key: $0.key, value: style.shape(of: $0.value, keepQuotes: nil)) })
+        else {
             throw YAMLEditFailure([.error(.yamlEditUnsafe, "the new file would not read back as intended", at: SourceLocation(file: "new.yaml"))])
         }
         return bytes
@@ -41,8 +42,12 @@ public struct YAMLEditor: Sendable {
     static func apply(_ edit: YAMLEdit, to doc: YAMLDocument) throws(YAMLEditFailure) -> YAMLDocument {
         guard doc.diagnostics.isEmpty, let root = doc.root, doc.isUsable else {
             let at = doc.diagnostics.first?.location ?? SourceLocation(file: doc.path)
-            throw YAMLEditFailure([.error(.yamlEditRefused, "cannot edit '\(doc.path)' while it has YAML problems",
-                                          at: at, help: "fix the problems 'bikecheck validate' reports, then try again")] + doc.diagnostics)
+            throw YAMLEditFailure(
+                [
+                    .error(
+                        .yamlEditRefused, "cannot edit '\(doc.path)' while it has YAML problems",
+                        at: at, help: "fix the problems 'bikecheck validate' reports, then try again")
+                ] + doc.diagnostics)
         }
         let planner = Planner(doc: doc, root: root)
         let (splices, expected) = try planner.plan(edit)
@@ -53,12 +58,18 @@ public struct YAMLEditor: Sendable {
         let next = YAMLDocument(path: doc.path, bytes: bytes)
         let anchor = planner.location(splices.map(\.range.lowerBound).min() ?? 0)
         guard next.diagnostics.isEmpty, let newRoot = next.root, next.isUsable else {
-            throw YAMLEditFailure([.error(.yamlEditUnsafe, "the change would not read back as valid YAML, so nothing was written",
-                                          at: anchor, help: "make this change by hand")])
+            throw YAMLEditFailure([
+                .error(
+                    .yamlEditUnsafe, "the change would not read back as valid YAML, so nothing was written",
+                    at: anchor, help: "make this change by hand")
+            ])
         }
         guard YAMLShape(newRoot) == expected else {
-            throw YAMLEditFailure([.error(.yamlEditUnsafe, "the change would not read back as intended, so nothing was written",
-                                          at: anchor, help: "make this change by hand")])
+            throw YAMLEditFailure([
+                .error(
+                    .yamlEditUnsafe, "the change would not read back as intended, so nothing was written",
+                    at: anchor, help: "make this change by hand")
+            ])
         }
         return next
     }
@@ -114,12 +125,14 @@ struct FileStyle {
                     guard !m.isFlow else { continue }
                     let keyColumn = column(entry.key.range.start.offset)
                     if case .mapping(let child) = entry.value, !child.isFlow, !foundStep, let firstKey = child.entries.first?.key,
-                       firstKey.range.start.line > entry.key.range.start.line {
+                        firstKey.range.start.line > entry.key.range.start.line
+                    {
                         let d = column(firstKey.range.start.offset) - keyColumn
                         if d > 0 { step = d; foundStep = true }
                     }
                     if case .sequence(let child) = entry.value, !child.isFlow, !foundSequence, let first = child.items.first,
-                       let dash = dashOffset(before: first.range.start.offset, in: bytes) {
+                        let dash = dashOffset(before: first.range.start.offset, in: bytes)
+                    {
                         let d = column(dash) - keyColumn
                         if d >= 0 { sequenceIndent = d; foundSequence = true }
                     }
@@ -172,7 +185,8 @@ extension FileStyle {
         case .plain, .null: return writer.render(value, inFlow: inFlow).text
         case .flowList(let items): return "[" + items.map { inlineText($0, keepQuotes: nil, inFlow: true) }.joined(separator: ", ") + "]"
         case .flowMapping(let pairs):
-            return "{" + pairs.map { writer.render(.text($0.key), inFlow: true).text + ": " + inlineText($0.value, keepQuotes: nil, inFlow: true) }
+            return "{"
+                + pairs.map { writer.render(.text($0.key), inFlow: true).text + ": " + inlineText($0.value, keepQuotes: nil, inFlow: true) }
                 .joined(separator: ", ") + "}"
         case .list: return "[]"
         case .mapping: return "{}"
@@ -306,8 +320,9 @@ private struct Planner {
             return ([Splice(range: end..<end, text: Array(text.utf8))], expected)
         }
         guard !m.isFlow, let lastEntry = m.entries.last, let firstEntry = m.entries.first else {
-            throw refuse("cannot add '\(key)' to a mapping written in '{ }' style without rewriting it", target,
-                         help: "rewrite the mapping as 'key: value' lines, then try again")
+            throw refuse(
+                "cannot add '\(key)' to a mapping written in '{ }' style without rewriting it", target,
+                help: "rewrite the mapping as 'key: value' lines, then try again")
         }
         let anchorIndex = after.lazy.compactMap { a in m.entries.firstIndex { $0.keyText == a } }.first ?? (m.entries.count - 1)
         let anchorEntry = anchorIndex < m.entries.count ? m.entries[anchorIndex] : lastEntry
@@ -334,11 +349,13 @@ private struct Planner {
             // One line of scalars, or of one-line `{ }` mappings (a list of mounts), takes one
             // more item of the same kind at its end.
             let scalars = style.isScalar(value) && q.items.allSatisfy({ if case .scalar = $0 { true } else { false } })
-            let mappings = style.isFlatFlowMapping(value) && !q.items.isEmpty
+            let mappings =
+                style.isFlatFlowMapping(value) && !q.items.isEmpty
                 && q.items.allSatisfy({ if case .mapping(let m) = $0 { m.isFlow } else { false } })
             guard scalars || mappings, q.range.start.line == q.range.end.line else {
-                throw refuse("cannot add to this '[ ]' list without rewriting it", target,
-                             help: "rewrite the list as '- item' lines, then try again")
+                throw refuse(
+                    "cannot add to this '[ ]' list without rewriting it", target,
+                    help: "rewrite the list as '- item' lines, then try again")
             }
             let rendered = (text: style.inlineText(value, keepQuotes: nil, inFlow: true), plain: true)
             newShape = style.shape(of: value, keepQuotes: nil, inFlow: true)
@@ -351,7 +368,8 @@ private struct Planner {
             }
         } else {
             guard let first = q.items.first, let lastItem = q.items.last,
-                  let dash = dashOffset(before: first.range.start.offset, in: bytes) else {
+                let dash = dashOffset(before: first.range.start.offset, in: bytes)
+            else {
                 throw refuse("cannot find where this list's items start", target)
             }
             let offset = max(1, first.range.start.offset - dash)
@@ -375,10 +393,12 @@ private struct Planner {
         }
         if index == q.items.count { return try planAppend(value, to: path) }
         guard !q.isFlow, q.items.indices.contains(index), let first = q.items.first,
-              let dash = dashOffset(before: first.range.start.offset, in: bytes),
-              let itemDash = dashOffset(before: q.items[index].range.start.offset, in: bytes) else {
-            throw refuse("cannot insert into this list without rewriting it", target,
-                         help: "rewrite the list as '- item' lines, then try again")
+            let dash = dashOffset(before: first.range.start.offset, in: bytes),
+            let itemDash = dashOffset(before: q.items[index].range.start.offset, in: bytes)
+        else {
+            throw refuse(
+                "cannot insert into this list without rewriting it", target,
+                help: "rewrite the list as '- item' lines, then try again")
         }
         let column = lineColumn(of: dash)
         let lines = style.itemLines(value, dashIndent: column, offset: max(1, first.range.start.offset - dash))
@@ -456,7 +476,8 @@ private struct Planner {
         }
         // A block collection replaces an empty value: it goes on the lines after the key.
         guard case .mapping(let pm) = parent, !pm.isFlow, case .key(let key) = component, let entry = pm.entry(key),
-              entry.key.range.start.line == target.range.start.line else {
+            entry.key.range.start.line == target.range.start.line
+        else {
             throw refuse("cannot put a block of lines here", target)
         }
         let keyColumn = lineColumn(of: entry.key.range.start.offset)
@@ -505,7 +526,9 @@ private struct Planner {
             // (`|+`), new lines go straight after its last line of text.
             var header = s.range.start.offset + 1
             var keeps = false
-            while header < bytes.count, [UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[header]) || (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[header]) {
+            while header < bytes.count,
+                [UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[header]) || (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[header])
+            {
                 if bytes[header] == UInt8(ascii: "+") { keeps = true }
                 header += 1
             }
@@ -563,8 +586,10 @@ private struct Planner {
         path.isEmpty ? "the top level" : path.map(\.description).joined(separator: ".")
     }
 
-    func transform(_ shape: YAMLShape, at path: ArraySlice<YAMLPathComponent>,
-                   _ change: (YAMLShape) throws(YAMLEditFailure) -> YAMLShape) throws(YAMLEditFailure) -> YAMLShape {
+    func transform(
+        _ shape: YAMLShape, at path: ArraySlice<YAMLPathComponent>,
+        _ change: (YAMLShape) throws(YAMLEditFailure) -> YAMLShape
+    ) throws(YAMLEditFailure) -> YAMLShape {
         guard let first = path.first else { return try change(shape) }
         switch (first, shape) {
         case (.key(let k), .mapping(var entries)):

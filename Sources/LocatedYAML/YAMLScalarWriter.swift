@@ -82,7 +82,9 @@ public struct YAMLScalarWriter: Sendable {
         }
         let chars = Array(s.unicodeScalars)
         // Numbers in any of YAML 1.1's and 1.2's forms: 12, -3.5, 1e3, 0x1F, 0o17, 1_000, 1:30 (sexagesimal).
-        let numeric = chars.allSatisfy { ("0"..."9").contains($0) || ["-", "+", ".", "_", "e", "E", ":", "x", "o", "b"].contains($0) || ("a"..."f").contains($0) || ("A"..."F").contains($0) }
+        let numeric = chars.allSatisfy {
+            ("0"..."9").contains($0) || ["-", "+", ".", "_", "e", "E", ":", "x", "o", "b"].contains($0) || ("a"..."f").contains($0) || ("A"..."F").contains($0)
+        }
         if numeric && chars.contains(where: { ("0"..."9").contains($0) }) {
             let head = chars.first.map { ("0"..."9").contains($0) || ["-", "+", "."].contains($0) } ?? false
             if head { return false }

@@ -64,7 +64,11 @@ public final class ActivityCacheStore {
         guard lstat(directory, &info) == 0 else { return }
         if info.st_mode & S_IFMT == S_IFLNK {
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: directory)) ?? "?"
-            throw AtomicFile.Failure(path: "activities", reason: "it is a symbolic link (to '\(target)'); bikecheck writes the activity cache only into a real folder inside the garage: replace the link with a folder")
+            throw AtomicFile.Failure(
+                path: "activities",
+                reason:
+                    "it is a symbolic link (to '\(target)'); bikecheck writes the activity cache only into a real folder inside the garage: replace the link with a folder"
+            )
         }
         if info.st_mode & S_IFMT != S_IFDIR {
             throw AtomicFile.Failure(path: "activities", reason: "it is not a folder")
@@ -79,7 +83,10 @@ public final class ActivityCacheStore {
     /// The latest start date in the cache.
     public var newestStart: String? { byID.values.map(\.startDate).max() }
 
-    public enum Change: Equatable { case new, changed, unchanged, held, rejected(ActivityLimits.Violation) }
+    public enum Change: Equatable {
+        case new, changed, unchanged, held
+        case rejected(ActivityLimits.Violation)
+    }
 
     /// Adds or replaces an activity; says what that was. A change that would rewrite a month file
     /// left alone is not made (`.held`); an activity outside `ActivityLimits` is not stored at all

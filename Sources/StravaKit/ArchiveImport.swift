@@ -148,12 +148,14 @@ public enum ArchiveImport {
             let brandModel = [found[k].brand, found[k].model].compactMap { $0 }.joined(separator: " ")
             let hasBrandAndModel = found[k].brand != nil && found[k].model != nil
             // The file that is this bike by what the rider wrote: its name, its id, or brand and model.
-            let byName = unique(files.filter { $0.readable && key($0.name) == name })
+            let byName =
+                unique(files.filter { $0.readable && key($0.name) == name })
                 ?? unique(files.filter { $0.id == StravaSync.suggestedID(for: found[k].name) || key($0.id) == name })
                 ?? (hasBrandAndModel ? unique(files.filter { $0.readable && key($0.name) == key(brandModel) }) : nil)
             // Its Strava id: the archive's own rows, else the file it is, else gear a sync looked up
             // (by name, else by brand and model).
-            let gearID = archive.gearIDsByName[name]
+            let gearID =
+                archive.gearIDsByName[name]
                 ?? byName?.strava
                 ?? unique(knownGear.filter { key($0.name) == name || $0.nickname.map(key) == name }.map(\.id))
                 ?? (hasBrandAndModel

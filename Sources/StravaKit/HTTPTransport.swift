@@ -163,20 +163,25 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         case BC_HTTP_UNRESOLVED:
             return .init(kind: .unresolved, requestSent: false, description: "no network, or the name '\(host)' cannot be resolved")
         case BC_HTTP_UNREACHABLE:
-            return .init(kind: .unreachable, requestSent: false,
-                         description: "no connection to '\(place)' (\(system ?? "no answer within \(limits.connectMilliseconds / 1000) s"))")
+            return .init(
+                kind: .unreachable, requestSent: false,
+                description: "no connection to '\(place)' (\(system ?? "no answer within \(limits.connectMilliseconds / 1000) s"))")
         case BC_HTTP_TIMED_OUT:
-            return .init(kind: .timedOut, requestSent: sent,
-                         description: "no complete answer from '\(place)' within \(Self.seconds(limits.totalMilliseconds))")
+            return .init(
+                kind: .timedOut, requestSent: sent,
+                description: "no complete answer from '\(place)' within \(Self.seconds(limits.totalMilliseconds))")
         case BC_HTTP_STALLED:
-            return .init(kind: .stalled, requestSent: sent,
-                         description: "the answer from '\(place)' stalled (nothing for \(limits.stallSeconds) s)")
+            return .init(
+                kind: .stalled, requestSent: sent,
+                description: "the answer from '\(place)' stalled (nothing for \(limits.stallSeconds) s)")
         case BC_HTTP_BODY_TOO_LARGE:
-            return .init(kind: .tooLarge, requestSent: sent,
-                         description: "the answer from '\(place)' is larger than \(Self.size(limits.maxBodyBytes)); bikecheck stops reading there")
+            return .init(
+                kind: .tooLarge, requestSent: sent,
+                description: "the answer from '\(place)' is larger than \(Self.size(limits.maxBodyBytes)); bikecheck stops reading there")
         case BC_HTTP_HEADERS_TOO_LARGE:
-            return .init(kind: .tooLarge, requestSent: sent,
-                         description: "the answer from '\(place)' has more than \(Self.size(limits.maxHeaderBytes)) of headers")
+            return .init(
+                kind: .tooLarge, requestSent: sent,
+                description: "the answer from '\(place)' has more than \(Self.size(limits.maxHeaderBytes)) of headers")
         case BC_HTTP_CONNECTION_LOST:
             return .init(kind: .connectionLost, requestSent: sent, description: "the connection to '\(place)' broke (\(words))")
         case BC_HTTP_BAD_ENCODING:
@@ -184,8 +189,9 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         case BC_HTTP_TLS:
             return .init(kind: .tls, requestSent: false, description: "no secure connection to '\(place)' (\(words))")
         case BC_HTTP_NO_LIBRARY:
-            return .init(kind: .other, requestSent: false,
-                         description: "bikecheck needs libcurl to talk to Strava and cannot load it (\(words)); install libcurl 4 (Debian: 'apt-get install libcurl4')")
+            return .init(
+                kind: .other, requestSent: false,
+                description: "bikecheck needs libcurl to talk to Strava and cannot load it (\(words)); install libcurl 4 (Debian: 'apt-get install libcurl4')")
         case BC_HTTP_BAD_URL:
             return .init(kind: .unsupported, requestSent: false, description: "'\(url.absoluteString)' is not an http or https address")
         default:

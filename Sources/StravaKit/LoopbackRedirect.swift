@@ -1,15 +1,15 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
-/// The socket type, an enum case on Glibc.
-private let streamSocket = Int32(SOCK_STREAM.rawValue)
-/// A client that went away must not raise SIGPIPE: Linux says so per send.
-private let sendFlags = Int32(MSG_NOSIGNAL)
+    import Glibc
+    /// The socket type, an enum case on Glibc.
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
+    /// A client that went away must not raise SIGPIPE: Linux says so per send.
+    private let sendFlags = Int32(MSG_NOSIGNAL)
 #elseif canImport(Darwin)
-import Darwin
-private let streamSocket = SOCK_STREAM
-/// Darwin has no MSG_NOSIGNAL: SO_NOSIGPIPE is set on each accepted socket instead.
-private let sendFlags: Int32 = 0
+    import Darwin
+    private let streamSocket = SOCK_STREAM
+    /// Darwin has no MSG_NOSIGNAL: SO_NOSIGPIPE is set on each accepted socket instead.
+    private let sendFlags: Int32 = 0
 #endif
 
 /// A one-shot HTTP listener on 127.0.0.1 that waits for Strava's redirect after the rider
@@ -63,8 +63,8 @@ public final class LoopbackRedirect {
             if client < 0 { continue }
             defer { close(client) }
             #if canImport(Darwin)
-            var on: Int32 = 1
-            setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+                var on: Int32 = 1
+                setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
             #endif
             guard let target = readRequestTarget(client) else { continue }
             guard let components = URLComponents(string: "http://127.0.0.1" + target), components.path == "/callback" else {

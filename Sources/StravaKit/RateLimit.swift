@@ -22,7 +22,8 @@ public struct RateLimitBudget: Sendable, Equatable {
     static func pair(_ usage: String?, _ limit: String?) -> Pair? {
         func two(_ s: String?) -> (Int, Int)? {
             guard let parts = s?.split(separator: ",").map({ Int($0.trimmingCharacters(in: .whitespaces)) }),
-                  parts.count == 2, let a = parts[0], let b = parts[1] else { return nil }
+                parts.count == 2, let a = parts[0], let b = parts[1]
+            else { return nil }
             return (a, b)
         }
         guard let u = two(usage), let l = two(limit) else { return nil }

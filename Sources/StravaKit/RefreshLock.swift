@@ -1,7 +1,7 @@
 import BikeCheckKit
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An exclusive `flock` on `strava-token.lock` in the config folder, held while the tokens are

@@ -136,8 +136,10 @@ public struct StravaArchive: Sendable {
             column = Self.currentPositions
         } else if names.count == 10 {
             layout = "current, 10 columns (localised headers, read by column position)"
-            column = ["Activity ID": 0, "Activity Date": 1, "Activity Name": 2, "Activity Type": 3, "Elapsed Time": 5,
-                      "Distance": 6, "Commute": 7, "Activity Gear": 8, "Filename": 9]
+            column = [
+                "Activity ID": 0, "Activity Date": 1, "Activity Name": 2, "Activity Type": 3, "Elapsed Time": 5,
+                "Distance": 6, "Commute": 7, "Activity Gear": 8, "Filename": 9,
+            ]
         } else {
             skipped.append(Skipped(line: 1, reason: "unknown activities.csv layout (\(names.count) columns starting '\(names.first ?? "")')"))
             return
@@ -194,7 +196,8 @@ public struct StravaArchive: Sendable {
             // The cache's own limits: a row outside them is skipped here, never written. (Times
             // first: they become whole seconds, which a huge value must not reach.)
             if let (field, v) = [(ActivityLimits.Field.elapsedTime, elapsedSeconds), (.movingTime, movingSeconds)]
-                .first(where: { !ActivityLimits.allows($0.1, $0.0) }) {
+                .first(where: { !ActivityLimits.allows($0.1, $0.0) })
+            {
                 skipped.append(Skipped(line: line, reason: "activity \(id): \(ActivityLimits.Violation(field: field, number: v))"))
                 continue
             }

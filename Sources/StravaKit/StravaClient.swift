@@ -57,8 +57,11 @@ public final class StravaClient {
     @discardableResult
     public func exchange(code: String, grantedScope: String?) throws -> StravaToken {
         let app = try appCredentials()
-        let reply = try send(form: ["client_id": app.clientID, "client_secret": app.clientSecret,
-                                    "code": code, "grant_type": "authorization_code"], to: "oauth/token")
+        let reply = try send(
+            form: [
+                "client_id": app.clientID, "client_secret": app.clientSecret,
+                "code": code, "grant_type": "authorization_code",
+            ], to: "oauth/token")
         guard reply.status == 200 else {
             if reply.status == 400 || reply.status == 401 { throw StravaError.badCode(serverText(reply.body)) }
             throw failure(reply)
@@ -67,8 +70,9 @@ public final class StravaClient {
             throw StravaError.badResponse("the token response could not be read")
         }
         secrets.formUnion([r.accessToken, r.refreshToken])
-        let saved = StravaToken(accessToken: r.accessToken, refreshToken: r.refreshToken, expiresAt: r.expiresAt,
-                                scope: grantedScope, athleteID: r.athlete?.id, athleteName: r.athlete?.displayName)
+        let saved = StravaToken(
+            accessToken: r.accessToken, refreshToken: r.refreshToken, expiresAt: r.expiresAt,
+            scope: grantedScope, athleteID: r.athlete?.id, athleteName: r.athlete?.displayName)
         try app.save(directory: settings.configDirectory)
         let lock = try refreshLock()
         try tokens.save(saved)
@@ -106,8 +110,9 @@ public final class StravaClient {
         remember(current)
         // Strava revokes by access token; an expired one would be refused.
         if secondsLeft(current) < 60, (try? refresh(.expiring)) != nil { current = token ?? current }
-        let reply = try? send(form: ["access_token": current.accessToken], to: "oauth/deauthorize",
-                              bearer: current.accessToken)
+        let reply = try? send(
+            form: ["access_token": current.accessToken], to: "oauth/deauthorize",
+            bearer: current.accessToken)
         return reply?.status == 200 ? .revoked : .unconfirmed
     }
 
@@ -138,7 +143,8 @@ public final class StravaClient {
 
     func refreshLock() throws -> RefreshLock {
         // Long enough for another process's refresh with all its retries.
-        let timeout = Double(settings.maxAttempts) * (Double(settings.requestTimeoutMilliseconds) / 1000 + 1)
+        let timeout =
+            Double(settings.maxAttempts) * (Double(settings.requestTimeoutMilliseconds) / 1000 + 1)
             + Double(settings.retryBaseMilliseconds << max(0, settings.maxAttempts - 1)) / 1000 + 5
         return try RefreshLock(path: settings.refreshLockPath, timeout: timeout) {
             log("waiting for another bikecheck that is renewing the Strava login")
@@ -169,8 +175,11 @@ public final class StravaClient {
         }
         let app = try appCredentials()
         log("refreshing the Strava access token")
-        let reply = try send(form: ["client_id": app.clientID, "client_secret": app.clientSecret,
-                                    "grant_type": "refresh_token", "refresh_token": current.refreshToken], to: "oauth/token")
+        let reply = try send(
+            form: [
+                "client_id": app.clientID, "client_secret": app.clientSecret,
+                "grant_type": "refresh_token", "refresh_token": current.refreshToken,
+            ], to: "oauth/token")
         guard reply.status == 200 else {
             if reply.status == 400 || reply.status == 401 {
                 throw StravaError.loginExpired("refresh refused: \(serverText(reply.body))")
@@ -262,8 +271,9 @@ public final class StravaClient {
         guard let url = c.url else { throw StravaError.badResponse("bad URL for \(path)") }
         var refreshed = false
         while true {
-            let reply = try send(HTTPRequestSpec(method: "GET", url: url, headers: ["Authorization": "Bearer " + current.accessToken]),
-                                 reading: true)
+            let reply = try send(
+                HTTPRequestSpec(method: "GET", url: url, headers: ["Authorization": "Bearer " + current.accessToken]),
+                reading: true)
             switch reply.status {
             case 200..<300: return reply
             case 401 where !refreshed:
@@ -282,8 +292,10 @@ public final class StravaClient {
         let body = form.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.formEscape($0.value))" }.joined(separator: "&")
         var headers = ["Content-Type": "application/x-www-form-urlencoded"]
         if let bearer { headers["Authorization"] = "Bearer " + bearer }
-        return try send(HTTPRequestSpec(method: "POST", url: settings.baseURL.appendingPathComponent(path),
-                                        headers: headers, body: Data(body.utf8)), reading: false)
+        return try send(
+            HTTPRequestSpec(
+                method: "POST", url: settings.baseURL.appendingPathComponent(path),
+                headers: headers, body: Data(body.utf8)), reading: false)
     }
 
     static func formEscape(_ s: String) -> String {
@@ -302,7 +314,11 @@ public final class StravaClient {
     func failure(_ reply: HTTPReply) -> StravaError {
         if (300..<400).contains(reply.status) {
             let target = reply.headers["location"].flatMap { URL(string: $0, relativeTo: settings.baseURL) }.map(Self.origin) ?? "somewhere"
-            return .http(status: reply.status, message: "a redirect to '\(Redaction.redact(target, secrets: secrets))', not followed: bikecheck talks only to '\(Self.origin(settings.baseURL))' (check BIKECHECK_STRAVA_URL, or try again later)")
+            return .http(
+                status: reply.status,
+                message:
+                    "a redirect to '\(Redaction.redact(target, secrets: secrets))', not followed: bikecheck talks only to '\(Self.origin(settings.baseURL))' (check BIKECHECK_STRAVA_URL, or try again later)"
+            )
         }
         return .http(status: reply.status, message: serverText(reply.body))
     }

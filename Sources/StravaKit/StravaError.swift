@@ -34,7 +34,8 @@ public enum StravaError: Error, CustomStringConvertible, Equatable {
         case .unreadableToken(let path, let reason):
             return "the Strava token file '\(path)' is corrupt (\(reason)); run 'bikecheck login' to replace it"
         case .pastedWithoutState:
-            return "paste the whole address the browser ended on (http://localhost/exchange_token?state=…&code=…), not the code alone: its state shows the approval is the one 'bikecheck login --manual' asked for"
+            return
+                "paste the whole address the browser ended on (http://localhost/exchange_token?state=…&code=…), not the code alone: its state shows the approval is the one 'bikecheck login --manual' asked for"
         case .noPendingLogin(let why): return "\(why); run 'bikecheck login --manual' and paste the address it leads to"
         case .missingClientID:
             return "no Strava client id; set STRAVA_CLIENT_ID or 'strava: {client_id: …}' in garage.yaml (create an app at https://www.strava.com/settings/api)"
@@ -52,7 +53,9 @@ public enum StravaError: Error, CustomStringConvertible, Equatable {
         case .badResponse(let why): return "unexpected answer from Strava: \(why)"
         case .insideGarage(let path): return "refusing to keep Strava tokens inside the garage ('\(path)'); point XDG_CONFIG_HOME elsewhere"
         case .locked(let path): return "another sync is running in this garage (lock '\(path)')"
-        case .cacheUnreadable(let n): return "the activity cache has \(n) error\(n == 1 ? "" : "s") (see 'bikecheck validate'); fix or move away the files it names, then run 'bikecheck sync --full'"
+        case .cacheUnreadable(let n):
+            return
+                "the activity cache has \(n) error\(n == 1 ? "" : "s") (see 'bikecheck validate'); fix or move away the files it names, then run 'bikecheck sync --full'"
         case .refreshBusy(let why): return "\(why); try again in a moment"
         }
     }

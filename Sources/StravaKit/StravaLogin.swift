@@ -57,7 +57,8 @@ public struct StravaLogin: Sendable {
     public static func parameters(fromPasted text: String) -> [String: String] {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.contains("?") || trimmed.contains("="),
-              let c = URLComponents(string: trimmed.contains("?") ? trimmed : "x:?" + trimmed) else {
+            let c = URLComponents(string: trimmed.contains("?") ? trimmed : "x:?" + trimmed)
+        else {
             return ["code": trimmed]
         }
         var out: [String: String] = [:]

@@ -9,7 +9,10 @@ struct TokenResponse: Decodable {
     var athlete: AthleteSummary?
 
     enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token", refreshToken = "refresh_token", expiresAt = "expires_at", athlete
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+        case expiresAt = "expires_at"
+        case athlete
     }
 }
 
@@ -35,11 +38,15 @@ public struct StravaGear: Codable, Equatable, Sendable {
     public var distance: Double?
 
     enum CodingKeys: String, CodingKey {
-        case id, name, nickname, retired, distance, brandName = "brand_name", modelName = "model_name"
+        case id, name, nickname, retired, distance
+        case brandName = "brand_name"
+        case modelName = "model_name"
     }
 
-    public init(id: String, name: String, nickname: String? = nil, brandName: String? = nil, modelName: String? = nil,
-                retired: Bool = false, distance: Double? = nil) {
+    public init(
+        id: String, name: String, nickname: String? = nil, brandName: String? = nil, modelName: String? = nil,
+        retired: Bool = false, distance: Double? = nil
+    ) {
         self.id = id
         self.name = name
         self.nickname = nickname
@@ -114,7 +121,10 @@ struct PageItem: Decodable {
     /// Why the activity could not be read (nil when it could).
     var problem: String?
 
-    enum CodingKeys: String, CodingKey { case id, startDate = "start_date" }
+    enum CodingKeys: String, CodingKey {
+        case id
+        case startDate = "start_date"
+    }
 
     init(from decoder: Decoder) throws {
         let c = try? decoder.container(keyedBy: CodingKeys.self)
@@ -142,9 +152,13 @@ struct SummaryActivity: Decodable {
 
     enum CodingKeys: String, CodingKey {
         case id, name, type, timezone, distance, trainer, commute, manual
-        case sportType = "sport_type", startDate = "start_date", startDateLocal = "start_date_local"
-        case movingTime = "moving_time", elapsedTime = "elapsed_time"
-        case totalElevationGain = "total_elevation_gain", gearID = "gear_id"
+        case sportType = "sport_type"
+        case startDate = "start_date"
+        case startDateLocal = "start_date_local"
+        case movingTime = "moving_time"
+        case elapsedTime = "elapsed_time"
+        case totalElevationGain = "total_elevation_gain"
+        case gearID = "gear_id"
     }
 
     init(from decoder: Decoder) throws {
@@ -222,7 +236,8 @@ enum Timestamps {
     static func normalise(_ s: String) -> String? {
         let u = Array(s.utf8)
         if u.count == 20, u[4] == 0x2D, u[7] == 0x2D, u[10] == 0x54, u[13] == 0x3A, u[16] == 0x3A, u[19] == 0x5A,
-           Day(String(s.prefix(10))) != nil {
+            Day(String(s.prefix(10))) != nil
+        {
             return s
         }
         let parser = ISO8601DateFormatter()
@@ -256,8 +271,9 @@ enum Timestamps {
             return v
         }
         guard let y = digits(0..<4), let m = digits(5..<7), let d = digits(8..<10), let h = digits(11..<13),
-              let mi = digits(14..<16), let sec = digits(17..<19), (1...12).contains(m), (1...31).contains(d),
-              h < 24, mi < 60, sec < 61 else { return nil }
+            let mi = digits(14..<16), let sec = digits(17..<19), (1...12).contains(m), (1...31).contains(d),
+            h < 24, mi < 60, sec < 61
+        else { return nil }
         // Days from civil (Howard Hinnant's algorithm), proleptic Gregorian.
         let yy = m <= 2 ? y - 1 : y
         let era = (yy >= 0 ? yy : yy - 399) / 400

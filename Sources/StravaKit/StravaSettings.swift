@@ -17,8 +17,10 @@ public struct StravaSettings: Sendable {
     /// stall ends it sooner (see `CurlTransport.Limits`).
     public var requestTimeoutMilliseconds: Int
 
-    public init(baseURL: URL, configDirectory: String, clientID: String?, clientSecret: String?,
-                retryBaseMilliseconds: Int = 1000, maxAttempts: Int = 4, requestTimeoutMilliseconds: Int = 60_000) {
+    public init(
+        baseURL: URL, configDirectory: String, clientID: String?, clientSecret: String?,
+        retryBaseMilliseconds: Int = 1000, maxAttempts: Int = 4, requestTimeoutMilliseconds: Int = 60_000
+    ) {
         self.baseURL = baseURL
         self.configDirectory = configDirectory
         self.clientID = clientID
@@ -43,8 +45,9 @@ public struct StravaSettings: Sendable {
         if secret == nil, let saved, saved.clientID == id { secret = saved.clientSecret }
         let retry = env["BIKECHECK_RETRY_BASE_MS"].flatMap(Int.init) ?? 1000
         let timeout = env["BIKECHECK_HTTP_TIMEOUT_MS"].flatMap(Int.init) ?? 60_000
-        return StravaSettings(baseURL: base, configDirectory: directory, clientID: id, clientSecret: secret,
-                              retryBaseMilliseconds: max(0, retry), requestTimeoutMilliseconds: max(1, timeout))
+        return StravaSettings(
+            baseURL: base, configDirectory: directory, clientID: id, clientSecret: secret,
+            retryBaseMilliseconds: max(0, retry), requestTimeoutMilliseconds: max(1, timeout))
     }
 
     public var tokenPath: String { configDirectory + "/strava-token.json" }
@@ -74,7 +77,9 @@ public struct StravaSettings: Sendable {
             if chmod(path, wanted) == 0 {
                 warnings.append("'\(path)' was open to other users (mode 0\(shown)); bikecheck set it to 0\(want), since it holds Strava secrets")
             } else {
-                warnings.append("'\(path)' is open to other users (mode 0\(shown)) and bikecheck cannot change that (\(String(cString: strerror(errno)))); set it to 0\(want)")
+                warnings.append(
+                    "'\(path)' is open to other users (mode 0\(shown)) and bikecheck cannot change that (\(String(cString: strerror(errno)))); set it to 0\(want)"
+                )
             }
         }
         tighten(configDirectory, to: 0o700, directory: true)
@@ -95,7 +100,8 @@ public struct AppCredentials: Codable, Equatable, Sendable {
     public var clientSecret: String
 
     enum CodingKeys: String, CodingKey {
-        case clientID = "client_id", clientSecret = "client_secret"
+        case clientID = "client_id"
+        case clientSecret = "client_secret"
     }
 
     public init(clientID: String, clientSecret: String) {
@@ -126,12 +132,18 @@ public struct StravaToken: Codable, Equatable, Sendable, CustomStringConvertible
     public var athleteName: String?
 
     enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token", refreshToken = "refresh_token", expiresAt = "expires_at"
-        case scope, athleteID = "athlete_id", athleteName = "athlete_name"
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+        case expiresAt = "expires_at"
+        case scope
+        case athleteID = "athlete_id"
+        case athleteName = "athlete_name"
     }
 
-    public init(accessToken: String, refreshToken: String, expiresAt: Int64, scope: String? = nil,
-                athleteID: Int64? = nil, athleteName: String? = nil) {
+    public init(
+        accessToken: String, refreshToken: String, expiresAt: Int64, scope: String? = nil,
+        athleteID: Int64? = nil, athleteName: String? = nil
+    ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt

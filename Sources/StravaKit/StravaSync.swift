@@ -63,7 +63,8 @@ public struct SyncSummary: Sendable, Equatable {
             }
         }
         if let cursor = resumedBefore {
-            s += "; resumed a full listing that had stopped, so deletions were checked only for activities before \(Timestamps.string(epoch: cursor)) (run 'bikecheck sync --full' again for the rest)"
+            s +=
+                "; resumed a full listing that had stopped, so deletions were checked only for activities before \(Timestamps.string(epoch: cursor)) (run 'bikecheck sync --full' again for the rest)"
         }
         if let held = deletionsHeldBack {
             s += "; deleted nothing: kept \(plural(held.count, "cached activity", "cached activities")) missing from the listing, as \(held.reason)"
@@ -209,7 +210,8 @@ public final class StravaSync {
                     throw ListingAnomaly("a full page of activities without one readable start date")
                 }
                 if let before, oldest + 1 >= before {
-                    throw ListingAnomaly("more than \(Self.perPage) activities start at \(Timestamps.string(epoch: before - 1)); the listing cannot go past them")
+                    throw ListingAnomaly(
+                        "more than \(Self.perPage) activities start at \(Timestamps.string(epoch: before - 1)); the listing cannot go past them")
                 }
                 listing.plan.before = oldest + 1
                 if Date().timeIntervalSince(lastFlush) >= Self.checkpointInterval { try checkpoint() }
@@ -319,10 +321,12 @@ public final class StravaSync {
             guard let start else { continue }
             let id = page.ids[index].map { "activity \($0)" } ?? "an activity"
             if let before, start > before {
-                throw ListingAnomaly("Strava listed \(id) starting \(Timestamps.string(epoch: start)), after the 'before' \(Timestamps.string(epoch: before)) it was asked for")
+                throw ListingAnomaly(
+                    "Strava listed \(id) starting \(Timestamps.string(epoch: start)), after the 'before' \(Timestamps.string(epoch: before)) it was asked for")
             }
             if let after, start < after {
-                throw ListingAnomaly("Strava listed \(id) starting \(Timestamps.string(epoch: start)), before the 'after' \(Timestamps.string(epoch: after)) it was asked for")
+                throw ListingAnomaly(
+                    "Strava listed \(id) starting \(Timestamps.string(epoch: start)), before the 'after' \(Timestamps.string(epoch: after)) it was asked for")
             }
             if let previous, start > previous {
                 throw ListingAnomaly("the activities Strava listed are not newest first (\(id) at position \(index + 1))")
@@ -389,9 +393,11 @@ public final class StravaSync {
     /// `text` as one POSIX shell word: bare when it is only safe characters, else in single
     /// quotes, with each `'` written `'\''`.
     public static func shellQuoted(_ text: String) -> String {
-        let safe = !text.isEmpty && text.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:@%+=,".unicodeScalars.contains($0))
-        }
+        let safe =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:@%+=,".unicodeScalars.contains($0))
+            }
         if safe { return text }
         return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }

@@ -1,7 +1,7 @@
 import BikeCheckKit
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Local sync state in `<garage>/.bikecheck/` (git-ignored): a listing in progress, so an
@@ -97,7 +97,8 @@ public struct SyncState: Codable, Equatable, Sendable {
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             return (SyncState(), discarded("not valid JSON"))
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
-                let DecodingError.dataCorrupted(context) {
+            let DecodingError.dataCorrupted(context)
+        {
             return (SyncState(), discarded("unexpected value at \(context.codingPath.isEmpty ? "the top level" : shown(dotted(context.codingPath)))"))
         } catch let DecodingError.keyNotFound(key, context) {
             return (SyncState(), discarded("missing field \(shown(dotted(context.codingPath + [key])))"))

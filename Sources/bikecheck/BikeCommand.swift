@@ -34,15 +34,18 @@ struct BikeCommand: ParsableCommand {
         @Option(help: ArgumentHelp("When it was bought, YYYY-MM-DD.", valueName: "date"))
         var bought: Day?
 
-        @Option(name: .customLong("template"), help: ArgumentHelp("A template to apply (repeat for more).", valueName: "template"), completion: Completions.templates)
+        @Option(
+            name: .customLong("template"), help: ArgumentHelp("A template to apply (repeat for more).", valueName: "template"),
+            completion: Completions.templates)
         var templates: [String] = []
 
         func run() throws {
             let root = try global.garageRoot()
             let bike = NewBike(id: id, name: name, strava: strava, bought: bought, templates: templates)
-            try write.perform({ () throws(WriteFailure) in
-                try BikeEditor.add(bike, in: WriteContext(root: root, today: today()))
-            }, root: root, global: global)
+            try write.perform(
+                { () throws(WriteFailure) in
+                    try BikeEditor.add(bike, in: WriteContext(root: root, today: today()))
+                }, root: root, global: global)
         }
     }
 
@@ -60,10 +63,13 @@ struct BikeCommand: ParsableCommand {
                 struct Row: Encodable {
                     var id: String, name: String, strava: String?, bought: String?, retired: String?, templates: [String]
                 }
-                Terminal.standardOutput.write(json: try JSONOutput.encode(bikes.map {
-                    Row(id: $0.id.rawValue, name: $0.name, strava: $0.strava?.value, bought: $0.bought?.description,
-                        retired: $0.retired?.description, templates: $0.templates.map(\.value.rawValue))
-                }))
+                Terminal.standardOutput.write(
+                    json: try JSONOutput.encode(
+                        bikes.map {
+                            Row(
+                                id: $0.id.rawValue, name: $0.name, strava: $0.strava?.value, bought: $0.bought?.description,
+                                retired: $0.retired?.description, templates: $0.templates.map(\.value.rawValue))
+                        }))
             case .text:
                 let width = bikes.map { TerminalText(escaping: $0.id).string.count }.max() ?? 0
                 for b in bikes {
@@ -97,9 +103,10 @@ struct BikeCommand: ParsableCommand {
 
         func run() throws {
             let root = try global.garageRoot()
-            try write.perform({ () throws(WriteFailure) in
-                try BikeEditor.retire(bike, on: date, in: WriteContext(root: root, today: today()))
-            }, root: root, global: global)
+            try write.perform(
+                { () throws(WriteFailure) in
+                    try BikeEditor.retire(bike, on: date, in: WriteContext(root: root, today: today()))
+                }, root: root, global: global)
         }
     }
 }

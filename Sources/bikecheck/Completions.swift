@@ -5,8 +5,10 @@ import BikeCheckKit
 /// options that take them.
 enum Completions {
     /// Options that take a value, so the word after one is not an argument.
-    static let valueOptions: Set<String> = ["--garage", "--format", "--color", "--as-of", "--date", "--cost", "--note",
-                                            "--name", "--strava", "--bought", "--template", "--time", "--distance", "--sport", "--as"]
+    static let valueOptions: Set<String> = [
+        "--garage", "--format", "--color", "--as-of", "--date", "--cost", "--note",
+        "--name", "--strava", "--bought", "--template", "--time", "--distance", "--sport", "--as",
+    ]
 
     static let bikes = CompletionKind.custom { words, _, prefix in CompletionCandidates(words: words, prefix: prefix).bikes }
     static let templates = CompletionKind.custom { words, _, prefix in CompletionCandidates(words: words, prefix: prefix).templates }

@@ -24,7 +24,9 @@ struct DoneCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var write: WriteOptions
 
-    @Argument(help: ArgumentHelp("The bike (its file name in bikes/), or a part (in parts/) for the part's own intervals.", valueName: "bike-or-part"), completion: Completions.bikes)
+    @Argument(
+        help: ArgumentHelp("The bike (its file name in bikes/), or a part (in parts/) for the part's own intervals.", valueName: "bike-or-part"),
+        completion: Completions.bikes)
     var bike: String
 
     @Argument(help: "The intervals that were done, e.g. chain-lube.", completion: Completions.doneIntervals)
@@ -42,8 +44,9 @@ struct DoneCommand: ParsableCommand {
     func run() throws {
         let root = try global.garageRoot()
         let record = ServiceRecord(bike: bike, intervals: intervals, date: date, cost: cost, note: note)
-        try write.perform({ () throws(WriteFailure) in
-            try ServiceRecorder.plan(record, in: WriteContext(root: root, today: today()))
-        }, root: root, global: global)
+        try write.perform(
+            { () throws(WriteFailure) in
+                try ServiceRecorder.plan(record, in: WriteContext(root: root, today: today()))
+            }, root: root, global: global)
     }
 }

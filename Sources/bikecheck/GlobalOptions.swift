@@ -18,7 +18,9 @@ extension Day: ExpressibleByArgument {
 
 /// Options every command shares.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The garage folder (default: $BIKECHECK_GARAGE, else the nearest folder upward with garage.yaml).", valueName: "dir"), completion: .directory)
+    @Option(
+        name: .long, help: ArgumentHelp("The garage folder (default: $BIKECHECK_GARAGE, else the nearest folder upward with garage.yaml).", valueName: "dir"),
+        completion: .directory)
     var garage: String?
 
     @Option(name: .long, help: "Output format; each command says which it prints (a report: text, json, csv, markdown).")
@@ -30,8 +32,9 @@ struct GlobalOptions: ParsableArguments {
     /// The garage's folder, or a usage error (exit 2) that says how to point at one.
     func garageRoot() throws -> String {
         do {
-            return try GarageLocator.locate(explicit: garage, environment: ProcessInfo.processInfo.environment,
-                                            workingDirectory: FileManager.default.currentDirectoryPath)
+            return try GarageLocator.locate(
+                explicit: garage, environment: ProcessInfo.processInfo.environment,
+                workingDirectory: FileManager.default.currentDirectoryPath)
         } catch {
             Terminal.standardError.write("error: \(error)\n")
             throw ExitCode(2)

@@ -46,25 +46,39 @@ struct StravaArchiveCommand: ParsableCommand {
         do {
             let s = try ArchiveImport.run(path: absolute, garageRoot: root, bikes: bikes)
             let a = s.archive
-            Terminal.standardOutput.write("imported \(a.activities.count) activit\(a.activities.count == 1 ? "y" : "ies") from the Strava archive (\(a.layout) layout): \(s.new) new, \(s.alreadyCached) already cached, \(s.corrected) corrected\n")
+            Terminal.standardOutput.write(
+                "imported \(a.activities.count) activit\(a.activities.count == 1 ? "y" : "ies") from the Strava archive (\(a.layout) layout): \(s.new) new, \(s.alreadyCached) already cached, \(s.corrected) corrected\n"
+            )
             for skip in a.skipped { Terminal.standardError.write("warning: activities.csv:\(skip.line): skipped: \(skip.reason)\n") }
-            if s.held > 0 { Terminal.standardError.write("warning: \(s.held) activities not written: their month file is left alone (see 'bikecheck validate')\n") }
+            if s.held > 0 {
+                Terminal.standardError.write("warning: \(s.held) activities not written: their month file is left alone (see 'bikecheck validate')\n")
+            }
             for bike in s.bikes {
                 let rides = "its rides (\(bike.rides) in the archive)"
                 let source = bike.listed ? "bikes.csv" : "activities.csv"
                 switch bike.outcome {
                 case .matched: break
                 case .needsStrava(let file):
-                    Terminal.standardError.write("warning: bikes/\(file).yaml is '\(bike.name)' of the archive, Strava gear \(bike.gearID ?? "?"), but has no 'strava:'; add 'strava: \(bike.gearID ?? "?")' to it so \(rides) count\n")
+                    Terminal.standardError.write(
+                        "warning: bikes/\(file).yaml is '\(bike.name)' of the archive, Strava gear \(bike.gearID ?? "?"), but has no 'strava:'; add 'strava: \(bike.gearID ?? "?")' to it so \(rides) count\n"
+                    )
                 case .needsStravaID(let file):
-                    Terminal.standardError.write("warning: bikes/\(file).yaml is '\(bike.name)' of the archive, but neither knows its Strava gear id, so \(rides) have no gear; add 'strava: b…' to it (the number in the bike's address on strava.com, or run 'bikecheck sync'), then import again\n")
+                    Terminal.standardError.write(
+                        "warning: bikes/\(file).yaml is '\(bike.name)' of the archive, but neither knows its Strava gear id, so \(rides) have no gear; add 'strava: b…' to it (the number in the bike's address on strava.com, or run 'bikecheck sync'), then import again\n"
+                    )
                 case .conflict(let file, let fileGear):
-                    Terminal.standardError.write("warning: '\(bike.name)' of the archive is Strava gear \(bike.gearID ?? "?"), but bikes/\(file).yaml, which has its name, says 'strava: \(fileGear)'; \(rides) keep \(bike.gearID ?? "?"): if they are one bike, correct the file's 'strava:'\n")
+                    Terminal.standardError.write(
+                        "warning: '\(bike.name)' of the archive is Strava gear \(bike.gearID ?? "?"), but bikes/\(file).yaml, which has its name, says 'strava: \(fileGear)'; \(rides) keep \(bike.gearID ?? "?"): if they are one bike, correct the file's 'strava:'\n"
+                    )
                 case .unreadable(let file):
-                    Terminal.standardError.write("warning: bikes/\(file).yaml may be '\(bike.name)' of the archive, but it could not be read; fix it (see 'bikecheck validate'), then import again\n")
+                    Terminal.standardError.write(
+                        "warning: bikes/\(file).yaml may be '\(bike.name)' of the archive, but it could not be read; fix it (see 'bikecheck validate'), then import again\n"
+                    )
                 case .unclaimed(let command):
                     if bike.gearID == nil, bike.rides > 0 {
-                        Terminal.standardError.write("warning: \(bike.rides) activit\(bike.rides == 1 ? "y names" : "ies name") gear '\(bike.name)' with no Strava id; give its bike file the name '\(bike.name)' and 'strava: b…', or run 'bikecheck sync', then import again\n")
+                        Terminal.standardError.write(
+                            "warning: \(bike.rides) activit\(bike.rides == 1 ? "y names" : "ies name") gear '\(bike.name)' with no Strava id; give its bike file the name '\(bike.name)' and 'strava: b…', or run 'bikecheck sync', then import again\n"
+                        )
                     }
                     Terminal.standardOutput.write("bike '\(bike.name)' from \(source) has no bike file; add one with:\n  \(command)\n")
                 }

@@ -57,7 +57,8 @@ struct LoginCommand: ParsableCommand {
             if manual {
                 let url = try client.authorizeURL(redirectURI: "http://localhost/exchange_token", state: state, force: force)
                 try login.savePending(state: state)
-                Terminal.standardError.write("""
+                Terminal.standardError.write(
+                    """
                     Open this page in a browser, sign in and press Authorize:
                       \(url.absoluteString)
                     The browser then ends on a page that cannot load (http://localhost/exchange_token?state=…&code=…).
@@ -68,7 +69,8 @@ struct LoginCommand: ParsableCommand {
             }
             let listener = try LoopbackRedirect(port: port)
             let url = try client.authorizeURL(redirectURI: listener.redirectURI, state: state, force: force)
-            Terminal.standardError.write("""
+            Terminal.standardError.write(
+                """
                 Open this page in a browser, sign in and press Authorize:
                   \(url.absoluteString)
                 Waiting for Strava's redirect on 127.0.0.1:\(listener.port) (Ctrl-C to stop; without a browser here, use 'bikecheck login --manual').\n
@@ -81,8 +83,9 @@ struct LoginCommand: ParsableCommand {
                     return (try client.exchange(code: callback.code, grantedScope: callback.scope), callback.scope)
                 }
                 let ok = (try? outcome.get()) != nil
-                return "<!doctype html><title>bikecheck</title><p>" +
-                    (ok ? "bikecheck is authorised and logged in to Strava. You can close this tab." : "bikecheck was not authorised; see the terminal.") + "</p>\n"
+                return "<!doctype html><title>bikecheck</title><p>"
+                    + (ok ? "bikecheck is authorised and logged in to Strava. You can close this tab." : "bikecheck was not authorised; see the terminal.")
+                    + "</p>\n"
             }
             let (token, scope) = try outcome.get()
             try report(token, scope: scope)

@@ -6,7 +6,8 @@ struct LogoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Revoke bikecheck's access on Strava and delete the saved tokens.",
-        discussion: "The tokens are deleted even when Strava cannot be reached; revoke the access by hand at https://www.strava.com/settings/apps then. Not logged in: a note, exit 0. A token file that cannot be read is reported as corrupt, with its path, and deleted (revoke by hand). Exit 0 in each case."
+        discussion:
+            "The tokens are deleted even when Strava cannot be reached; revoke the access by hand at https://www.strava.com/settings/apps then. Not logged in: a note, exit 0. A token file that cannot be read is reported as corrupt, with its path, and deleted (revoke by hand). Exit 0 in each case."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -22,7 +23,8 @@ struct LogoutCommand: ParsableCommand {
         case .notLoggedIn:
             Terminal.standardError.write("note: not logged in to Strava ('\(settings.tokenPath)' does not exist); nothing to do\n")
         case .unreadable(let path, let reason):
-            Terminal.standardError.write("""
+            Terminal.standardError.write(
+                """
                 warning: the Strava token file '\(path)' is corrupt (\(reason)), so Strava could not be asked to revoke it; the file is deleted
                   help: revoke bikecheck's access by hand at https://www.strava.com/settings/apps\n
                 """)

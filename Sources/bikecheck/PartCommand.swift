@@ -33,9 +33,10 @@ struct PartCommand: ParsableCommand {
         func run() throws {
             let root = try global.garageRoot()
             let part = NewPart(id: id, name: name, bought: bought, templates: templates)
-            try write.perform({ () throws(WriteFailure) in
-                try PartEditor.add(part, in: WriteContext(root: root, today: today()))
-            }, root: root, global: global)
+            try write.perform(
+                { () throws(WriteFailure) in
+                    try PartEditor.add(part, in: WriteContext(root: root, today: today()))
+                }, root: root, global: global)
         }
     }
 
@@ -67,9 +68,10 @@ struct PartCommand: ParsableCommand {
 
         func run() throws {
             let root = try global.garageRoot()
-            try write.perform({ () throws(WriteFailure) in
-                try PartEditor.mount(part, on: bike, date: date, in: WriteContext(root: root, today: today()))
-            }, root: root, global: global)
+            try write.perform(
+                { () throws(WriteFailure) in
+                    try PartEditor.mount(part, on: bike, date: date, in: WriteContext(root: root, today: today()))
+                }, root: root, global: global)
         }
     }
 
@@ -89,9 +91,10 @@ struct PartCommand: ParsableCommand {
 
         func run() throws {
             let root = try global.garageRoot()
-            try write.perform({ () throws(WriteFailure) in
-                try PartEditor.unmount(part, date: date, in: WriteContext(root: root, today: today()))
-            }, root: root, global: global)
+            try write.perform(
+                { () throws(WriteFailure) in
+                    try PartEditor.unmount(part, date: date, in: WriteContext(root: root, today: today()))
+                }, root: root, global: global)
         }
     }
 
@@ -112,16 +115,18 @@ struct PartCommand: ParsableCommand {
 
         func run() throws {
             let root = try global.garageRoot()
-            try write.perform({ () throws(WriteFailure) in
-                try PartEditor.retire(part, on: date, in: WriteContext(root: root, today: today()))
-            }, root: root, global: global)
+            try write.perform(
+                { () throws(WriteFailure) in
+                    try PartEditor.retire(part, on: date, in: WriteContext(root: root, today: today()))
+                }, root: root, global: global)
         }
     }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Every part and every component in a bike file, with its life so far.",
-            discussion: "For each part: distance, moving time, rides, first and last use, where it is now. For each component: the current one's life (since its install or latest replacement) and the slot's total (every counted ride of its bike). JSON: schemas/parts.schema.json, in Strava's units (distance m, moving_time s)."
+            discussion:
+                "For each part: distance, moving time, rides, first and last use, where it is now. For each component: the current one's life (since its install or latest replacement) and the slot's total (every counted ride of its bike). JSON: schemas/parts.schema.json, in Strava's units (distance m, moving_time s)."
         )
 
         @OptionGroup var global: GlobalOptions

@@ -38,9 +38,10 @@ struct RideCommand: ParsableCommand {
         func run() throws {
             let root = try global.garageRoot()
             let ride = NewRide(bike: bike, date: date, time: time, distance: distance, sport: sport, name: name)
-            try write.perform({ () throws(WriteFailure) in
-                try RideRecorder.plan(ride, in: WriteContext(root: root, today: today()))
-            }, root: root, global: global)
+            try write.perform(
+                { () throws(WriteFailure) in
+                    try RideRecorder.plan(ride, in: WriteContext(root: root, today: today()))
+                }, root: root, global: global)
         }
     }
 }

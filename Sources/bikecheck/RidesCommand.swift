@@ -39,11 +39,14 @@ struct RidesCommand: ParsableCommand {
         let loaded = try ReportOutput.load(global, bikes: bikes)
         let report: RidesReport
         do {
-            report = try RidesReport.build(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day,
-                                           since: since, until: until, interval: interval.map(IntervalID.init))
+            report = try RidesReport.build(
+                loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day,
+                since: since, until: until, interval: interval.map(IntervalID.init))
         } catch .unknownInterval(let id, let known) {
             let hint = likelyMeant(id, among: known).map { "; did you mean '\($0)'?" } ?? ""
-            Terminal.standardError.write("error: no interval '\(id)' on \(bikes.isEmpty ? "any bike" : bikes.joined(separator: ", "))\(hint)\n  help: intervals: \(known.joined(separator: ", "))\n")
+            Terminal.standardError.write(
+                "error: no interval '\(id)' on \(bikes.isEmpty ? "any bike" : bikes.joined(separator: ", "))\(hint)\n  help: intervals: \(known.joined(separator: ", "))\n"
+            )
             throw ExitCode(2)
         }
         try ReportOutput.write(report, table: report.table, as: format)

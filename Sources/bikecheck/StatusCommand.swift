@@ -6,12 +6,15 @@ struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "What is overdue, due soon and fine, per bike, most urgent first.",
-        discussion: "When some files have errors, status lists them, shows the bikes they cannot touch and names the others (an error in a bike's file leaves that bike out, in a template every bike using it; an error elsewhere, such as garage.yaml, rides.yaml or the activity cache, leaves out every bike), and exits 1. Warnings are counted in one line on standard error; 'bikecheck validate' shows them. On a terminal, lines fit its width (COLUMNS, else the terminal's own); piped output keeps whole lines. A part's intervals (parts/ID.yaml) show under the bike it is mounted on; its usage is what counted for each bike it was on, on the days it was there; an error in a part file shows no status. Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride."
+        discussion:
+            "When some files have errors, status lists them, shows the bikes they cannot touch and names the others (an error in a bike's file leaves that bike out, in a template every bike using it; an error elsewhere, such as garage.yaml, rides.yaml or the activity cache, leaves out every bike), and exits 1. Warnings are counted in one line on standard error; 'bikecheck validate' shows them. On a terminal, lines fit its width (COLUMNS, else the terminal's own); piped output keeps whole lines. A part's intervals (parts/ID.yaml) show under the bike it is mounted on; its usage is what counted for each bike it was on, on the days it was there; an error in a part file shows no status. Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride."
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Bikes and parts to show (default: every bike not retired, and the parts on no bike).", valueName: "bike-or-part"), completion: Completions.bikes)
+    @Argument(
+        help: ArgumentHelp("Bikes and parts to show (default: every bike not retired, and the parts on no bike).", valueName: "bike-or-part"),
+        completion: Completions.bikes)
     var bikes: [String] = []
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD), for reproducible reports.", valueName: "date"))

@@ -8,8 +8,9 @@ import StravaKit
 enum StravaCommandSupport {
     /// The garage if one can be found (login, logout and whoami work without one).
     static func optionalGarage(_ global: GlobalOptions) -> String? {
-        try? GarageLocator.locate(explicit: global.garage, environment: ProcessInfo.processInfo.environment,
-                                  workingDirectory: FileManager.default.currentDirectoryPath)
+        try? GarageLocator.locate(
+            explicit: global.garage, environment: ProcessInfo.processInfo.environment,
+            workingDirectory: FileManager.default.currentDirectoryPath)
     }
 
     static func settings(garage: String?, loaded: LoadedGarage? = nil) throws -> StravaSettings {

@@ -49,7 +49,9 @@ struct SyncCommand: ParsableCommand {
             }
             Terminal.standardOutput.write("\(summary.line) in \(client.requestCount) request\(client.requestCount == 1 ? "" : "s")\n")
             for gear in summary.unclaimedBikes {
-                Terminal.standardOutput.write("Strava bike \(gear.id) '\(gear.displayName)'\(gear.retired ? " (retired)" : "") has no bike file; add one with:\n  \(StravaSync.addCommand(for: gear, taken: taken))\n")
+                Terminal.standardOutput.write(
+                    "Strava bike \(gear.id) '\(gear.displayName)'\(gear.retired ? " (retired)" : "") has no bike file; add one with:\n  \(StravaSync.addCommand(for: gear, taken: taken))\n"
+                )
             }
         } catch {
             throw StravaCommandSupport.fail(error)
@@ -90,20 +92,25 @@ struct SyncCommand: ParsableCommand {
 
         enum CodingKeys: String, CodingKey {
             case full, listed, pages, requests, skipped, total, bikes
-            case filesWritten = "files_written", unclaimedBikes = "unclaimed_bikes", skippedIDs = "skipped_ids"
-            case deletionsHeldBack = "deletions_held_back", leftAlone = "left_alone", heldChanges = "held_changes"
+            case filesWritten = "files_written"
+            case unclaimedBikes = "unclaimed_bikes"
+            case skippedIDs = "skipped_ids"
+            case deletionsHeldBack = "deletions_held_back"
+            case leftAlone = "left_alone"
+            case heldChanges = "held_changes"
             case resumedBefore = "resumed_before"
         }
     }
 
     static func json(_ s: SyncSummary, requests: Int, taken: Set<String>) throws -> String {
-        try JSONOutput.encode(Report(
-            full: s.full, listed: s.listed, pages: s.pages, requests: requests, filesWritten: s.filesWritten, skipped: s.skipped,
-            skippedIDs: s.skippedIDs, deletionsHeldBack: s.deletionsHeldBack.map { .init(count: $0.count, reason: $0.reason) },
-            leftAlone: s.leftAlone, heldChanges: s.heldChanges, resumedBefore: s.resumedBefore.map(StravaSync.utc),
-            total: .init(s.total), bikes: s.byBike.mapValues(Report.Counts.init),
-            unclaimedBikes: s.unclaimedBikes.map {
-                .init(id: $0.id, name: $0.displayName, retired: $0.retired, command: StravaSync.addCommand(for: $0, taken: taken))
-            }))
+        try JSONOutput.encode(
+            Report(
+                full: s.full, listed: s.listed, pages: s.pages, requests: requests, filesWritten: s.filesWritten, skipped: s.skipped,
+                skippedIDs: s.skippedIDs, deletionsHeldBack: s.deletionsHeldBack.map { .init(count: $0.count, reason: $0.reason) },
+                leftAlone: s.leftAlone, heldChanges: s.heldChanges, resumedBefore: s.resumedBefore.map(StravaSync.utc),
+                total: .init(s.total), bikes: s.byBike.mapValues(Report.Counts.init),
+                unclaimedBikes: s.unclaimedBikes.map {
+                    .init(id: $0.id, name: $0.displayName, retired: $0.retired, command: StravaSync.addCommand(for: $0, taken: taken))
+                }))
     }
 }

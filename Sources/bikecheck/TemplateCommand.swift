@@ -22,15 +22,19 @@ struct TemplateCommand: ParsableCommand {
             switch format {
             case .json:
                 struct Row: Encodable { var id: String, name: String, source: String?, intervals: [String], bikes: [String] }
-                Terminal.standardOutput.write(json: try JSONOutput.encode(templates.map { t in
-                    Row(id: t.id.rawValue, name: t.name, source: t.source, intervals: t.intervals.map(\.id.rawValue),
-                        bikes: loaded.garage.bikes(using: t.id))
-                }))
+                Terminal.standardOutput.write(
+                    json: try JSONOutput.encode(
+                        templates.map { t in
+                            Row(
+                                id: t.id.rawValue, name: t.name, source: t.source, intervals: t.intervals.map(\.id.rawValue),
+                                bikes: loaded.garage.bikes(using: t.id))
+                        }))
             case .text:
                 let width = templates.map { TerminalText(escaping: $0.id).string.count }.max() ?? 0
                 for t in templates {
                     let id = TerminalText(escaping: t.id)
-                    var line: TerminalText = "\(id)" + .spaces(width - id.string.count) + "  \(t.name)  (\(t.intervals.count) interval\(t.intervals.count == 1 ? "" : "s"))"
+                    var line: TerminalText =
+                        "\(id)" + .spaces(width - id.string.count) + "  \(t.name)  (\(t.intervals.count) interval\(t.intervals.count == 1 ? "" : "s"))"
                     let bikes = loaded.garage.bikes(using: t.id)
                     if !bikes.isEmpty { line += "  used by \(bikes.joined(separator: ", "))" }
                     Terminal.standardOutput.write(line + "\n")
@@ -95,9 +99,10 @@ struct TemplateCommand: ParsableCommand {
 
         func run() throws {
             let root = try global.garageRoot()
-            try write.perform({ () throws(WriteFailure) in
-                try TemplateImporter.apply(template, to: bike, in: WriteContext(root: root, today: today()))
-            }, root: root, global: global)
+            try write.perform(
+                { () throws(WriteFailure) in
+                    try TemplateImporter.apply(template, to: bike, in: WriteContext(root: root, today: today()))
+                }, root: root, global: global)
         }
     }
 
@@ -143,11 +148,13 @@ struct TemplateCommand: ParsableCommand {
         func run() throws {
             let root = try global.garageRoot()
             let cwd = FileManager.default.currentDirectoryPath
-            try write.perform({ () throws(WriteFailure) in
-                try TemplateImporter.importTemplates(from: path, names: templates, ref: ref, as: newName,
-                                                     in: WriteContext(root: root, today: today()), workingDirectory: cwd,
-                                                     timeout: try TemplateCommand.gitTimeout())
-            }, root: root, global: global)
+            try write.perform(
+                { () throws(WriteFailure) in
+                    try TemplateImporter.importTemplates(
+                        from: path, names: templates, ref: ref, as: newName,
+                        in: WriteContext(root: root, today: today()), workingDirectory: cwd,
+                        timeout: try TemplateCommand.gitTimeout())
+                }, root: root, global: global)
         }
     }
 
@@ -229,9 +236,10 @@ struct TemplateCommand: ParsableCommand {
 
         func run() throws {
             let root = try global.garageRoot()
-            try write.perform({ () throws(WriteFailure) in
-                try TemplateUpdater.update(templates, ref: ref, in: WriteContext(root: root, today: today()), timeout: try TemplateCommand.gitTimeout())
-            }, root: root, global: global)
+            try write.perform(
+                { () throws(WriteFailure) in
+                    try TemplateUpdater.update(templates, ref: ref, in: WriteContext(root: root, today: today()), timeout: try TemplateCommand.gitTimeout())
+                }, root: root, global: global)
         }
     }
 
@@ -253,8 +261,9 @@ struct TemplateCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var write: WriteOptions
 
-        @Argument(help: ArgumentHelp("The templates to export, then the folder to write them to.", valueName: "template… dir"),
-                  completion: Completions.templates)
+        @Argument(
+            help: ArgumentHelp("The templates to export, then the folder to write them to.", valueName: "template… dir"),
+            completion: Completions.templates)
         var arguments: [String] = []
 
         func run() throws {
@@ -265,9 +274,10 @@ struct TemplateCommand: ParsableCommand {
             let cwd = FileManager.default.currentDirectoryPath
             let target = URL(fileURLWithPath: directory.hasPrefix("/") ? directory : cwd + "/" + directory).standardizedFileURL.path
             let context = WriteContext(root: garage, today: today())
-            try write.perform({ () throws(WriteFailure) in
-                try TemplateExporter.export(Array(arguments.dropLast()), to: target, from: context)
-            }, root: target, global: global)
+            try write.perform(
+                { () throws(WriteFailure) in
+                    try TemplateExporter.export(Array(arguments.dropLast()), to: target, from: context)
+                }, root: target, global: global)
         }
     }
 

@@ -5,7 +5,8 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check every file of the garage; silent, exit 0, when all is well.",
-        discussion: "Reports every problem at once as file:line:column: severity: message [id], with the line and a help line. Exit 1 when there are errors (or warnings, with --strict)."
+        discussion:
+            "Reports every problem at once as file:line:column: severity: message [id], with the line and a help line. Exit 1 when there are errors (or warnings, with --strict)."
     )
 
     @OptionGroup var global: GlobalOptions

@@ -21,7 +21,8 @@ struct WhoamiCommand: ParsableCommand {
             var out: TerminalText = "\(name) (Strava athlete \(athlete.id))\n"
             if let scope = token.scope { out += "permissions: \(scope)\n" }
             if athlete.bikes.isEmpty {
-                out += "no bikes on Strava\(GrantedScopes(token.scope).granted.contains("profile:read_all") || token.scope == nil ? "" : " (profile:read_all not granted)")\n"
+                out +=
+                    "no bikes on Strava\(GrantedScopes(token.scope).granted.contains("profile:read_all") || token.scope == nil ? "" : " (profile:read_all not granted)")\n"
             }
             for bike in athlete.bikes { out += "bike \(bike.id): \(bike.displayName)\n" }
             Terminal.standardOutput.write(out)

@@ -8,7 +8,10 @@ struct WriteOptions: ParsableArguments {
     @Flag(name: .customLong("dry-run"), help: "Print the change as a unified diff and write nothing.")
     var dryRun = false
 
-    @Flag(help: "Commit the touched files with a descriptive message (the garage must be a git repository, and those files must have no uncommitted changes of yours).")
+    @Flag(
+        help:
+            "Commit the touched files with a descriptive message (the garage must be a git repository, and those files must have no uncommitted changes of yours)."
+    )
     var commit = false
 
     /// What a write command prints with `--format json`.
@@ -22,7 +25,8 @@ struct WriteOptions: ParsableArguments {
         var diff: String
 
         enum CodingKeys: String, CodingKey {
-            case dryRun = "dry_run", files, message, summary, commit, diff
+            case dryRun = "dry_run"
+            case files, message, summary, commit, diff
         }
     }
 
@@ -45,9 +49,11 @@ struct WriteOptions: ParsableArguments {
         }
         if global.served(TextOrJSON.self) == .json {
             let files = dryRun ? change.files.filter(\.isChange).map(\.path) : outcome.written
-            Terminal.standardOutput.write(json: try JSONOutput.encode(Report(
-                dryRun: dryRun, files: files, message: change.message, summary: change.summary,
-                commit: outcome.commit, diff: outcome.diff)))
+            Terminal.standardOutput.write(
+                json: try JSONOutput.encode(
+                    Report(
+                        dryRun: dryRun, files: files, message: change.message, summary: change.summary,
+                        commit: outcome.commit, diff: outcome.diff)))
             return
         }
         if dryRun {
@@ -64,7 +70,8 @@ struct WriteOptions: ParsableArguments {
     func lockWait() throws(WriteFailure) -> Double {
         guard let text = ProcessInfo.processInfo.environment["BIKECHECK_LOCK_WAIT"], !text.isEmpty else { return ChangeWriter.defaultLockWait }
         guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
-            throw WriteFailure(.usage, "BIKECHECK_LOCK_WAIT '\(text)' is not a number of seconds", help: "write e.g. 10, or 0 to refuse at once when another write is running")
+            throw WriteFailure(
+                .usage, "BIKECHECK_LOCK_WAIT '\(text)' is not a number of seconds", help: "write e.g. 10, or 0 to refuse at once when another write is running")
         }
         return seconds
     }
@@ -73,8 +80,11 @@ struct WriteOptions: ParsableArguments {
     func failure(_ error: WriteFailure, global: GlobalOptions) -> ExitCode {
         if global.served(TextOrJSON.self) == .json {
             // Only text and whole numbers: this cannot fail to encode.
-            Terminal.standardOutput.write(json: (try? JSONOutput.encode(Failure(error: error.message, help: error.help,
-                                                                          diagnostics: error.diagnostics.map(DiagnosticRecord.init)))) ?? "")
+            Terminal.standardOutput.write(
+                json: (try? JSONOutput.encode(
+                    Failure(
+                        error: error.message, help: error.help,
+                        diagnostics: error.diagnostics.map(DiagnosticRecord.init)))) ?? "")
         } else {
             if !error.diagnostics.isEmpty { global.report(error.diagnostics, sources: error.sources) }
             var text: TerminalText = "error: \(error.message)\n"

@@ -4,13 +4,16 @@ import Testing
 
 @Suite struct ActivityCacheTests {
     let sample = [
-        Activity(id: 2, name: "Evening \"hill\" repeats\n", sportType: "Ride", type: "Ride", startDate: "2025-10-02T17:00:00Z",
-                 startDateLocal: "2025-10-02T19:00:00Z", timezone: "(GMT+02:00) Europe/Berlin", movingTime: 3600, elapsedTime: 4000,
-                 distance: 30123.4, totalElevationGain: 410, gearID: "b1", trainer: false, commute: true, manual: false),
-        Activity(id: 1, name: "Morgenrunde über den Berg 🚴", sportType: "GravelRide", startDate: "2025-10-02T06:00:00Z",
-                 movingTime: 5400, elapsedTime: 5400, distance: 45000, gearID: nil),
-        Activity(id: 3, name: "Trainer", sportType: "Pickleball2030", startDate: "2025-10-01T06:00:00Z",
-                 movingTime: 0, elapsedTime: 0, distance: 0, trainer: true, manual: true),
+        Activity(
+            id: 2, name: "Evening \"hill\" repeats\n", sportType: "Ride", type: "Ride", startDate: "2025-10-02T17:00:00Z",
+            startDateLocal: "2025-10-02T19:00:00Z", timezone: "(GMT+02:00) Europe/Berlin", movingTime: 3600, elapsedTime: 4000,
+            distance: 30123.4, totalElevationGain: 410, gearID: "b1", trainer: false, commute: true, manual: false),
+        Activity(
+            id: 1, name: "Morgenrunde über den Berg 🚴", sportType: "GravelRide", startDate: "2025-10-02T06:00:00Z",
+            movingTime: 5400, elapsedTime: 5400, distance: 45000, gearID: nil),
+        Activity(
+            id: 3, name: "Trainer", sportType: "Pickleball2030", startDate: "2025-10-01T06:00:00Z",
+            movingTime: 0, elapsedTime: 0, distance: 0, trainer: true, manual: true),
     ]
 
     @Test func encodingIsSortedOneActivityPerLineWithATrailingNewline() throws {
@@ -41,7 +44,8 @@ import Testing
     }
 
     @Test func unknownFieldsNestedValuesAndEscapesAreRead() throws {
-        let json = #"[{"athlete":{"id":1,"resource_state":1},"map":{"id":"a1","summary_polyline":"x\\y"},"id":7,"name":"Caf\u00e9 \ud83d\udeb4","sport_type":"Ride","start_date":"2025-10-02T06:00:00Z","moving_time":6.0e2,"distance":1000.5,"kudos":[1,2,{"a":[]}],"gear_id":null}]"#
+        let json =
+            #"[{"athlete":{"id":1,"resource_state":1},"map":{"id":"a1","summary_polyline":"x\\y"},"id":7,"name":"Caf\u00e9 \ud83d\udeb4","sport_type":"Ride","start_date":"2025-10-02T06:00:00Z","moving_time":6.0e2,"distance":1000.5,"kudos":[1,2,{"a":[]}],"gear_id":null}]"#
         let decoded = ActivityCacheFormat.decode(Array(json.utf8), path: "a.json")
         #expect(decoded.diagnostics.isEmpty, "\(decoded.diagnostics.map(\.message))")
         let a = try #require(decoded.activities.first)
@@ -82,7 +86,8 @@ import Testing
 @Suite struct ActivityCacheBoundsTests {
     @Test(arguments: ["1e300", "1e30", "9.3e18", "1e19", "1e400", "2592001", "-1"])
     func timesBeyondThirtyDaysAreReportedNotTrapped(_ value: String) throws {
-        let json = "[\n{\"distance\":1000,\"elapsed_time\":\(value),\"id\":1,\"moving_time\":\(value),\"sport_type\":\"Ride\",\"start_date\":\"2025-10-01T08:00:00Z\"}\n]\n"
+        let json =
+            "[\n{\"distance\":1000,\"elapsed_time\":\(value),\"id\":1,\"moving_time\":\(value),\"sport_type\":\"Ride\",\"start_date\":\"2025-10-01T08:00:00Z\"}\n]\n"
         let decoded = ActivityCacheFormat.decode(Array(json.utf8), path: "a.json")
         #expect(decoded.activities.isEmpty)
         #expect(decoded.diagnostics.map(\.id).contains("cache-bad-field"))
@@ -104,7 +109,8 @@ import Testing
 
 @Suite struct ActivityIDTests {
     @Test func idsPastTwoToTheFiftyThirdAreReadExactly() {
-        let json = "[{\"distance\":1,\"id\":9007199254740993,\"moving_time\":1,\"sport_type\":\"Ride\",\"start_date\":\"2025-10-01T08:00:00Z\"},"
+        let json =
+            "[{\"distance\":1,\"id\":9007199254740993,\"moving_time\":1,\"sport_type\":\"Ride\",\"start_date\":\"2025-10-01T08:00:00Z\"},"
             + "{\"distance\":1,\"id\":1000000000000000009,\"moving_time\":1,\"sport_type\":\"Ride\",\"start_date\":\"2025-10-01T08:00:00Z\"}]"
         let decoded = ActivityCacheFormat.decode(Array(json.utf8), path: "a.json")
         #expect(decoded.diagnostics.isEmpty)
@@ -118,8 +124,10 @@ import Testing
     }
 
     /// JSON's number grammar, held exactly: what Foundation refuses, the cache reader refuses.
-    @Test(arguments: [("id", "012"), ("moving_time", "032"), ("distance", "1."), ("distance", "1e"), ("distance", "-"),
-                      ("distance", ".5"), ("distance", "+1"), ("extra", "[1 2]"), ("extra", "{\"a\" 1}"), ("extra", "[1}"), ("extra", "{\"a\":1,}"), ("extra", "[,1]")])
+    @Test(arguments: [
+        ("id", "012"), ("moving_time", "032"), ("distance", "1."), ("distance", "1e"), ("distance", "-"),
+        ("distance", ".5"), ("distance", "+1"), ("extra", "[1 2]"), ("extra", "{\"a\" 1}"), ("extra", "[1}"), ("extra", "{\"a\":1,}"), ("extra", "[,1]"),
+    ])
     func numbersAndValuesThatAreNotJSONAreSyntaxErrors(_ key: String, _ value: String) {
         var fields = ["distance": "1", "id": "7", "moving_time": "1", "sport_type": "\"Ride\"", "start_date": "\"2025-10-01T08:00:00Z\""]
         fields[key] = value

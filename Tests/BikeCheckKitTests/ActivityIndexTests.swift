@@ -8,8 +8,9 @@ import Testing
 /// rebuilt.
 @Suite struct ActivityIndexTests {
     static func ride(_ id: Int64, _ date: String, gear: String? = "b1", sport: String = "Ride", km: Double = 30) -> Activity {
-        Activity(id: id, name: "ride \(id)", sportType: sport, startDate: date + "T08:00:00Z", startDateLocal: date + "T09:00:00Z",
-                 movingTime: 3600, elapsedTime: 3700, distance: km * 1000, gearID: gear, trainer: id % 5 == 0)
+        Activity(
+            id: id, name: "ride \(id)", sportType: sport, startDate: date + "T08:00:00Z", startDateLocal: date + "T09:00:00Z",
+            movingTime: 3600, elapsedTime: 3700, distance: km * 1000, gearID: gear, trainer: id % 5 == 0)
     }
 
     static let months: [String: [Activity]] = [
@@ -38,8 +39,10 @@ import Testing
         ActivityCacheLoader.loadSummaries(root: folder.url.path, index: false)
     }
 
-    func expectSameAnswer(_ a: ActivityCacheLoader.SummaryResult, _ b: ActivityCacheLoader.SummaryResult,
-                          sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectSameAnswer(
+        _ a: ActivityCacheLoader.SummaryResult, _ b: ActivityCacheLoader.SummaryResult,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(a.summaries.records == b.summaries.records, sourceLocation: sourceLocation)
         #expect(a.summaries.strings == b.summaries.strings, sourceLocation: sourceLocation)
         #expect(a.diagnostics.map(\.message) == b.diagnostics.map(\.message), sourceLocation: sourceLocation)
@@ -70,8 +73,9 @@ import Testing
         var bytes = try #require(FileManager.default.contents(atPath: path)).map { $0 }
         let text = String(decoding: bytes, as: UTF8.self)
         let range = try #require(text.range(of: "GravelRide"))
-        bytes.replaceSubrange(text.utf8.distance(from: text.startIndex, to: range.lowerBound)..<text.utf8.distance(from: text.startIndex, to: range.upperBound),
-                              with: Array("MountainBk".utf8))
+        bytes.replaceSubrange(
+            text.utf8.distance(from: text.startIndex, to: range.lowerBound)..<text.utf8.distance(from: text.startIndex, to: range.upperBound),
+            with: Array("MountainBk".utf8))
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.write(contentsOf: bytes)
         try handle.close()
@@ -92,8 +96,9 @@ import Testing
         let folder = try garage()
         _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
         // What sync and import do: a new file renamed over the old one.
-        try AtomicFile.write(ActivityCacheFormat.encode(Self.months["2026-03"]! + [Self.ride(21, "2026-03-02", km: 80)]),
-                             to: folder.url.path + "/activities/2026-03.json")
+        try AtomicFile.write(
+            ActivityCacheFormat.encode(Self.months["2026-03"]! + [Self.ride(21, "2026-03-02", km: 80)]),
+            to: folder.url.path + "/activities/2026-03.json")
         let after = ActivityCacheLoader.loadSummaries(root: folder.url.path)
         #expect(after.indexed == 2)
         #expect(after.summaries.records.contains { $0.id == 21 })
@@ -155,8 +160,9 @@ import Testing
         let folder = try garage()
         let path = folder.url.path + "/activities/2026-01.json"
         let key = try #require(ActivityIndex.key(path))
-        let good = ActivityIndex.Entry(records: [ActivitySummary(id: 1, day: 100, gear: 0, sport: 1, movingTime: 60, distance: 1)],
-                                       strings: ["b1", "Ride"], misplaced: 0, unsorted: false)
+        let good = ActivityIndex.Entry(
+            records: [ActivitySummary(id: 1, day: 100, gear: 0, sport: 1, movingTime: 60, distance: 1)],
+            strings: ["b1", "Ride"], misplaced: 0, unsorted: false)
         #expect(ActivityIndex.decode(ActivityIndex.encode(good, name: "2026-01.json", key: key), name: "2026-01.json", key: key) == good)
         var bad: [ActivityIndex.Entry] = []
         for change in 0..<6 {

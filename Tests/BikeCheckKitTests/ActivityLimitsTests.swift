@@ -6,8 +6,9 @@ import Testing
 /// The cache format has one set of limits, and both directions hold to it: what the encoder
 /// writes the reader accepts, and what the encoder refuses the reader reports.
 @Suite struct ActivityLimitsTests {
-    static let base = Activity(id: 1, name: "x", sportType: "Ride", startDate: "2025-10-01T08:00:00Z",
-                               movingTime: 3600, elapsedTime: 3700, distance: 30000, totalElevationGain: 300)
+    static let base = Activity(
+        id: 1, name: "x", sportType: "Ride", startDate: "2025-10-01T08:00:00Z",
+        movingTime: 3600, elapsedTime: 3700, distance: 30000, totalElevationGain: 300)
 
     /// Values at and just past each bound, and the archive row that started this.
     static let cases: [(ActivityLimits.Field, Double)] = [
@@ -44,8 +45,10 @@ import Testing
             #expect(throws: ActivityLimits.Failure.self, "\(field) \(value)") { try ActivityCacheFormat.encode([a]) }
         }
         // The same value written by hand (or by an older bikecheck): the reader agrees.
-        var fields = ["\"distance\":30000", "\"elapsed_time\":3700", "\"id\":1", "\"moving_time\":3600", "\"sport_type\":\"Ride\"",
-                      "\"start_date\":\"2025-10-01T08:00:00Z\"", "\"total_elevation_gain\":300"]
+        var fields = [
+            "\"distance\":30000", "\"elapsed_time\":3700", "\"id\":1", "\"moving_time\":3600", "\"sport_type\":\"Ride\"",
+            "\"start_date\":\"2025-10-01T08:00:00Z\"", "\"total_elevation_gain\":300",
+        ]
         fields.removeAll { $0.hasPrefix("\"\(field.rawValue)\":") }
         fields.append("\"\(field.rawValue)\":\(value)")
         let decoded = ActivityCacheFormat.decode(Array("[{\(fields.joined(separator: ","))}]".utf8), path: "a.json")

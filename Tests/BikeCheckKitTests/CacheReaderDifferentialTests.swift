@@ -38,8 +38,10 @@ import Testing
         let folder = try TemporaryFolder()
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", Self.repository.appendingPathComponent("scripts/generate-garage.py").path, folder.url.path,
-                            "--bikes", "5", "--activities", "2000", "--years", "2"]
+        python.arguments = [
+            "python3", Self.repository.appendingPathComponent("scripts/generate-garage.py").path, folder.url.path,
+            "--bikes", "5", "--activities", "2000", "--years", "2",
+        ]
         python.standardError = FileHandle.nullDevice
         try python.run()
         python.waitUntilExit()
@@ -54,8 +56,9 @@ import Testing
             #expect(summarised.activitySummaries.records.count == 2000)
             for asOf in ["2025-03-01", "2026-01-01"] {
                 let day = try #require(Day(asOf))
-                #expect(StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: all)
-                    == StatusPlanner(asOf: day).plan(full.garage, activities: full.activities, only: all), "as of \(asOf), index \(pass)")
+                #expect(
+                    StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: all)
+                        == StatusPlanner(asOf: day).plan(full.garage, activities: full.activities, only: all), "as of \(asOf), index \(pass)")
             }
         }
         let months = try FileManager.default.contentsOfDirectory(atPath: folder.url.path + "/activities").filter { $0.hasSuffix(".json") }.count
@@ -100,9 +103,12 @@ import Testing
             }
             guard errors.isEmpty, let items = parsed as? [[String: Any]] else { continue }
             // Accepted by both: every field bikecheck reads is what Foundation reads.
-            for (a, item) in zip(decoded.activities.sorted { $0.id < $1.id },
-                                 items.sorted { (($0["id"] as? NSNumber)?.int64Value ?? 0) < (($1["id"] as? NSNumber)?.int64Value ?? 0) }) {
-                let same = (item["id"] as? NSNumber)?.int64Value == a.id
+            for (a, item) in zip(
+                decoded.activities.sorted { $0.id < $1.id },
+                items.sorted { (($0["id"] as? NSNumber)?.int64Value ?? 0) < (($1["id"] as? NSNumber)?.int64Value ?? 0) })
+            {
+                let same =
+                    (item["id"] as? NSNumber)?.int64Value == a.id
                     && number(item["moving_time"]) == Double(a.movingTime)
                     && number(item["distance"]) == a.distance
                     && item["start_date"] as? String == a.startDate

@@ -26,7 +26,8 @@ import Testing
     /// would know of).
     @Test func noDiagnosticIsBuiltWithAStringID() throws {
         let pattern = try NSRegularExpression(
-            pattern: #"(?:\.error|\.warning|\berror|\bwarning|\breport|\bDiagnostic)\(\s*(?:severity,\s*|\.error,\s*|\.warning,\s*)?"[a-z0-9]+(?:-[a-z0-9]+)+""#)
+            pattern: #"(?:\.error|\.warning|\berror|\bwarning|\breport|\bDiagnostic)\(\s*(?:severity,\s*|\.error,\s*|\.warning,\s*)?"[a-z0-9]+(?:-[a-z0-9]+)+""#
+        )
         var found: [String] = []
         let sources = repositoryRoot.appendingPathComponent("Sources")
         for case let url as URL in FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)! where url.pathExtension == "swift" {

@@ -35,7 +35,10 @@ import Testing
         #expect(c.intervals(of: "grail").contains("chain-lube"))
         #expect(CompletionCandidates(words: words, prefix: "ch", environment: none, workingDirectory: "/").parts(of: "grail") == ["chain"])
         // From the environment, then upward from the working directory.
-        #expect(CompletionCandidates(words: ["bikecheck"], prefix: "st", environment: ["BIKECHECK_GARAGE": exampleGarage.path], workingDirectory: "/").bikes == ["stumpy"])
+        #expect(
+            CompletionCandidates(words: ["bikecheck"], prefix: "st", environment: ["BIKECHECK_GARAGE": exampleGarage.path], workingDirectory: "/").bikes == [
+                "stumpy"
+            ])
         #expect(CompletionCandidates(words: ["bikecheck"], prefix: "t", environment: none, workingDirectory: exampleGarage.path + "/bikes").bikes == ["tarmac"])
         // No garage: nothing, and no error.
         #expect(CompletionCandidates(words: ["bikecheck"], prefix: "", environment: none, workingDirectory: "/").intervals(of: nil) == [])

@@ -11,8 +11,10 @@ import Testing
 
     let python = Process()
     python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    python.arguments = ["python3", root.appendingPathComponent("scripts/generate-garage.py").path, out.path,
-                        "--bikes", "6", "--activities", "3000", "--years", "2"]
+    python.arguments = [
+        "python3", root.appendingPathComponent("scripts/generate-garage.py").path, out.path,
+        "--bikes", "6", "--activities", "3000", "--years", "2",
+    ]
     python.standardError = FileHandle.nullDevice
     try python.run()
     python.waitUntilExit()
@@ -48,8 +50,9 @@ import Testing
 }
 
 @Test func anActivityKnowsItsLocalDayAndStartMonthFromItsDates() {
-    let evening = Activity(id: 1, name: "Late ride", sportType: "Ride", startDate: "2026-01-31T23:30:00Z",
-                           startDateLocal: "2026-02-01T00:30:00Z", movingTime: 3600, elapsedTime: 3600, distance: 20000)
+    let evening = Activity(
+        id: 1, name: "Late ride", sportType: "Ride", startDate: "2026-01-31T23:30:00Z",
+        startDateLocal: "2026-02-01T00:30:00Z", movingTime: 3600, elapsedTime: 3600, distance: 20000)
     #expect(evening.localDay == Day("2026-02-01"))
     #expect(evening.starts(inMonth: "2026-01"))
     #expect(!evening.starts(inMonth: "2026-02"))

@@ -4,10 +4,11 @@ import TestSupport
 import Testing
 
 @Suite struct MoneyTests {
-    @Test(arguments: [
-        ("45.99", "45.99", nil), ("45", "45.00", nil), ("0.10", "0.10", nil), ("45.99 EUR", "45.99", "EUR"),
-        ("1899  USD", "1899.00", "USD"), ("+3.5", "3.50", nil), ("0.1250", "0.125", nil), ("12.30000", "12.30", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("45.99", "45.99", nil), ("45", "45.00", nil), ("0.10", "0.10", nil), ("45.99 EUR", "45.99", "EUR"),
+            ("1899  USD", "1899.00", "USD"), ("+3.5", "3.50", nil), ("0.1250", "0.125", nil), ("12.30000", "12.30", nil),
+        ] as [(String, String, String?)])
     func amountsAreReadFromTheirDigits(_ text: String, _ shown: String, _ currency: String?) throws {
         let money = try Money.parse(text).get()
         #expect(Money.format(money.amount, fractionDigits: Money.fractionDigits(of: money.amount)) == shown)
@@ -49,7 +50,9 @@ import Testing
     @Test func theLoaderKeepsCostsExactWithTheirCurrencyAndCategory() throws {
         let garage = try TemporaryFolder()
         try garage.write("garage.yaml", "currency: EUR\n")
-        try garage.write("bikes/grail.yaml", """
+        try garage.write(
+            "bikes/grail.yaml",
+            """
             name: Grail
             price: 1899.90
             intervals:

@@ -25,18 +25,21 @@ extension StatusPlannerTests {
     /// Rides on both bikes, on the days around the swap: only those of the bike the wheels were
     /// on that day count for them.
     var swapRides: [Activity] {
-        [ride(1, "2025-02-28", hours: 1, km: 10, gear: "b1"),   // grail, before the wheels were bought
-         ride(2, "2025-03-01", hours: 2, km: 20, gear: "b1"),   // grail, first day (inclusive)
-         ride(3, "2025-03-10", hours: 3, km: 30, gear: "b1"),   // grail, last day (inclusive)
-         ride(4, "2025-03-10", hours: 4, km: 40, gear: "b2"),   // tarmac, the day before they came
-         ride(5, "2025-03-11", hours: 5, km: 50, gear: "b2"),   // tarmac, first day
-         ride(6, "2025-03-12", hours: 6, km: 60, gear: "b1"),   // grail, after they left
-         ride(7, "2025-03-20", hours: 7, km: 70, gear: "b2")]   // tarmac
+        [
+            ride(1, "2025-02-28", hours: 1, km: 10, gear: "b1"),  // grail, before the wheels were bought
+            ride(2, "2025-03-01", hours: 2, km: 20, gear: "b1"),  // grail, first day (inclusive)
+            ride(3, "2025-03-10", hours: 3, km: 30, gear: "b1"),  // grail, last day (inclusive)
+            ride(4, "2025-03-10", hours: 4, km: 40, gear: "b2"),  // tarmac, the day before they came
+            ride(5, "2025-03-11", hours: 5, km: 50, gear: "b2"),  // tarmac, first day
+            ride(6, "2025-03-12", hours: 6, km: 60, gear: "b1"),  // grail, after they left
+            ride(7, "2025-03-20", hours: 7, km: 70, gear: "b2"),
+        ]  // tarmac
     }
 
     @Test func aPartCountsTheRidesOfEachBikeOnTheDaysItWasThereWithItsPriorUsage() throws {
-        let report = try status(files: ["bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": Self.tarmac, "parts/wheels.yaml": Self.wheels],
-                                activities: swapRides, asOf: "2025-03-31")
+        let report = try status(
+            files: ["bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": Self.tarmac, "parts/wheels.yaml": Self.wheels],
+            activities: swapRides, asOf: "2025-03-31")
         let s = try interval(report, "tarmac", "true-wheels")
         #expect(s.part == "wheels")
         // Rides 2, 3, 5, 7: 17 h and 170 km, plus 30 h, 800 km and 12 rides before tracking.
@@ -57,8 +60,10 @@ extension StatusPlannerTests {
     }
 
     @Test func aServiceInThePartsLogRestartsItsCountWithoutThePriorUsage() throws {
-        let files = ["bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": Self.tarmac,
-                     "parts/wheels.yaml": Self.wheels + "log:\n  - {date: 2025-03-10, done: [true-wheels]}\n"]
+        let files = [
+            "bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": Self.tarmac,
+            "parts/wheels.yaml": Self.wheels + "log:\n  - {date: 2025-03-10, done: [true-wheels]}\n",
+        ]
         let report = try status(files: files, activities: swapRides, asOf: "2025-03-31")
         let s = try interval(report, "tarmac", "true-wheels")
         // From 10 March (inclusive): ride 3 on the grail, 5 and 7 on the tarmac.
@@ -78,8 +83,9 @@ extension StatusPlannerTests {
         #expect(report.bikes.allSatisfy { $0.intervals.isEmpty })
 
         // `status wheels`: the part alone, with the bike it is on.
-        let named = try status(files: ["bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": Self.tarmac, "parts/wheels.yaml": Self.wheels],
-                               activities: swapRides, asOf: "2025-03-31", parts: ["wheels"])
+        let named = try status(
+            files: ["bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": Self.tarmac, "parts/wheels.yaml": Self.wheels],
+            activities: swapRides, asOf: "2025-03-31", parts: ["wheels"])
         #expect(named.bikes.isEmpty)
         #expect(named.parts.map(\.id) == ["wheels"] && named.parts.first?.bike == "tarmac")
         #expect(named.parts.first?.intervals.first?.usage.distance == 970_000)
@@ -88,8 +94,10 @@ extension StatusPlannerTests {
     @Test func aPartCountsTheRidesOfARetiredBikeItWasOnAndOnlyWhatCountedForThatBike() throws {
         // The grail is retired and left out of the report, but the wheels' days on it still count;
         // the grail counts only GravelRide, so its Ride on 1 March does not wear the wheels.
-        let files = ["bikes/grail.yaml": Self.grail + "retired: 2025-03-10\ncounts: [GravelRide]\n", "bikes/tarmac.yaml": Self.tarmac,
-                     "parts/wheels.yaml": Self.wheels]
+        let files = [
+            "bikes/grail.yaml": Self.grail + "retired: 2025-03-10\ncounts: [GravelRide]\n", "bikes/tarmac.yaml": Self.tarmac,
+            "parts/wheels.yaml": Self.wheels,
+        ]
         var rides = swapRides
         rides[2] = ride(3, "2025-03-10", hours: 3, km: 30, gear: "b1", sport: "GravelRide")
         let report = try status(files: files, activities: rides, asOf: "2025-03-31")
@@ -159,10 +167,12 @@ extension StatusPlannerTests {
 extension StatusPlannerTests {
     /// An outdoor ride, a ride on a trainer, a VirtualRide and a gravel ride.
     var mixedRides: [Activity] {
-        [ride(1, "2026-02-01", hours: 2, km: 60),
-         ride(2, "2026-02-02", hours: 1, km: 30, trainer: true),
-         ride(3, "2026-02-03", hours: 1.5, km: 45, sport: "VirtualRide", trainer: true),
-         ride(4, "2026-02-04", hours: 3, km: 50, sport: "GravelRide")]
+        [
+            ride(1, "2026-02-01", hours: 2, km: 60),
+            ride(2, "2026-02-02", hours: 1, km: 30, trainer: true),
+            ride(3, "2026-02-03", hours: 1.5, km: 45, sport: "VirtualRide", trainer: true),
+            ride(4, "2026-02-04", hours: 3, km: 50, sport: "GravelRide"),
+        ]
     }
 
     @Test func anIntervalOrItsComponentSaysWhichRidesCountAndTheIntervalWins() throws {
@@ -218,18 +228,23 @@ extension StatusPlannerTests {
               - {bike: b, from: 2026-02-03}
 
             """
-        let rides = [ride(1, "2026-02-01", hours: 2, km: 60, gear: "b1"),
-                     ride(2, "2026-02-02", hours: 1, km: 30, gear: "b1", trainer: true),
-                     ride(3, "2026-02-03", hours: 1, km: 30, gear: "b2", trainer: true),
-                     ride(4, "2026-02-04", hours: 3, km: 90, gear: "b2")]
+        let rides = [
+            ride(1, "2026-02-01", hours: 2, km: 60, gear: "b1"),
+            ride(2, "2026-02-02", hours: 1, km: 30, gear: "b1", trainer: true),
+            ride(3, "2026-02-03", hours: 1, km: 30, gear: "b2", trainer: true),
+            ride(4, "2026-02-04", hours: 3, km: 90, gear: "b2"),
+        ]
         let report = try status(files: ["bikes/a.yaml": a, "bikes/b.yaml": b, "parts/wheels.yaml": wheels], activities: rides, asOf: "2026-03-01")
         // Outdoors only, on both bikes: rides 1 and 4.
         #expect(try interval(report, "b", "true-wheels").usage.distance == 150_000)
         // The hub interval lets trainer rides in: rides 1, 2, 3 and 4.
         #expect(try interval(report, "b", "hub").usage.movingTime == 7 * 3600)
         // Lifetime totals use the part's filter too.
-        let life = try #require(try lives(files: ["bikes/a.yaml": a, "bikes/b.yaml": b, "parts/wheels.yaml": wheels], activities: rides,
-                                          asOf: "2026-03-01", parts: ["wheels"]).parts.first)
+        let life = try #require(
+            try lives(
+                files: ["bikes/a.yaml": a, "bikes/b.yaml": b, "parts/wheels.yaml": wheels], activities: rides,
+                asOf: "2026-03-01", parts: ["wheels"]
+            ).parts.first)
         #expect(life.usage.distance == 150_000 && life.usage.rides == 2)
     }
 }

@@ -8,7 +8,9 @@ import Testing
     static func garage() throws -> (TemporaryFolder, LoadedGarage, [Activity]) {
         let folder = try TemporaryFolder()
         try folder.write("garage.yaml", "currency: EUR\n")
-        try folder.write("bikes/grail.yaml", """
+        try folder.write(
+            "bikes/grail.yaml",
+            """
             name: Grail
             strava: b1
             bought: 2025-01-10
@@ -38,14 +40,15 @@ import Testing
             """)
         let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Day("2026-06-01")))
         func ride(_ id: Int64, _ day: String, sport: String = "Ride", trainer: Bool = false, gear: String = "b1") -> Activity {
-            Activity(id: id, name: "ride \(id)", sportType: sport, startDate: day + "T08:00:00Z", startDateLocal: day + "T09:00:00Z",
-                     movingTime: 3600, elapsedTime: 4000, distance: 50_000, totalElevationGain: 300, gearID: gear, trainer: trainer)
+            Activity(
+                id: id, name: "ride \(id)", sportType: sport, startDate: day + "T08:00:00Z", startDateLocal: day + "T09:00:00Z",
+                movingTime: 3600, elapsedTime: 4000, distance: 50_000, totalElevationGain: 300, gearID: gear, trainer: trainer)
         }
         let activities = [
             ride(1, "2025-03-05"), ride(2, "2025-03-20"),
-            ride(3, "2025-03-21", sport: "Run"),           // not a counted sport type
-            ride(4, "2025-03-22", trainer: true),          // indoors: the bike does not count trainer rides
-            ride(5, "2025-03-23", gear: "b2"),             // another bike's
+            ride(3, "2025-03-21", sport: "Run"),  // not a counted sport type
+            ride(4, "2025-03-22", trainer: true),  // indoors: the bike does not count trainer rides
+            ride(5, "2025-03-23", gear: "b2"),  // another bike's
             ride(6, "2026-02-10"),
         ]
         return (folder, loaded, activities)
@@ -58,7 +61,8 @@ import Testing
         let rows = report.rows.map { "\($0.group) \($0.currency ?? "-") \($0.total) \($0.entries)" }
         #expect(rows == ["consumables EUR 0.30 2", "parts EUR 12.34 1", "parts USD 45.00 1", "purchase EUR 1999.99 0"])
         // 0.10 + 0.20 + 12.34 + 1999.99, and 45 USD on its own.
-        #expect(report.totals.map { "\($0.currency ?? "-") \($0.total) \($0.services) \($0.purchases)" } == ["EUR 2012.63 12.64 1999.99", "USD 45.00 45.00 0.00"])
+        #expect(
+            report.totals.map { "\($0.currency ?? "-") \($0.total) \($0.services) \($0.purchases)" } == ["EUR 2012.63 12.64 1999.99", "USD 45.00 45.00 0.00"])
         // Three counted rides of 50 km and 1 h: 0.30 over 150 km is 2.00 per 1,000 km, 0.10 per hour.
         let consumables = try #require(report.rows.first)
         #expect(consumables.distance == 150_000 && consumables.movingTime == 10_800)
@@ -68,9 +72,10 @@ import Testing
     @Test func costsByYearCountThePriceInTheYearTheBikeWasBought() throws {
         let (_, loaded, activities) = try Self.garage()
         let report = CostReport.build(loaded.garage, activities: activities, asOf: Day("2026-06-01")!, by: .year)
-        #expect(report.rows.map { "\($0.group) \($0.currency ?? "-") \($0.services) \($0.purchases) \($0.per1000km?.description ?? "-")" } == [
-            "2025 EUR 0.30 1999.99 20002.90", "2025 USD 45.00 0.00 450.00", "2026 EUR 12.34 0.00 246.80",
-        ])
+        #expect(
+            report.rows.map { "\($0.group) \($0.currency ?? "-") \($0.services) \($0.purchases) \($0.per1000km?.description ?? "-")" } == [
+                "2025 EUR 0.30 1999.99 20002.90", "2025 USD 45.00 0.00 450.00", "2026 EUR 12.34 0.00 246.80",
+            ])
         let since = CostReport.build(loaded.garage, activities: activities, asOf: Day("2026-06-01")!, since: Day("2026-01-01"), by: .bike)
         #expect(since.rows.map { "\($0.group) \($0.total)" } == ["grail 12.34"])
     }
@@ -129,7 +134,8 @@ import Testing
                 // Status adds a second-hand part's usage before tracking to its install anchor.
                 var prior = (time: 0.0, distance: 0.0, rides: 0)
                 if interval.anchor == .installed, let part = interval.component,
-                   let c = loaded.garage.bike(BikeID(bike.id))?.bike.component(ComponentID(part)) {
+                    let c = loaded.garage.bike(BikeID(bike.id))?.bike.component(ComponentID(part))
+                {
                     prior = (c.priorHours * 3600, c.priorDistance, Int(c.priorRides))
                 }
                 #expect(total.rides + prior.rides == interval.usage.rides, "\(bike.id) \(interval.id)")

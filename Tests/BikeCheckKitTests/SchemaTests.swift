@@ -25,9 +25,11 @@ import Testing
     }
 
     @Test func everyExampleGarageFileNamesItsSchemaInAModeline() throws {
-        let expected = ["garage": "../schemas/garage.schema.json", "rides": "../schemas/rides.schema.json",
-                        "bike": "../../schemas/bike.schema.json", "template": "../../schemas/template.schema.json",
-                        "part": "../../schemas/part.schema.json"]
+        let expected = [
+            "garage": "../schemas/garage.schema.json", "rides": "../schemas/rides.schema.json",
+            "bike": "../../schemas/bike.schema.json", "template": "../../schemas/template.schema.json",
+            "part": "../../schemas/part.schema.json",
+        ]
         for (kind, schema) in expected {
             for file in try exampleFiles(kind) {
                 let text = try String(contentsOf: exampleGarage.appendingPathComponent(file), encoding: .utf8)
@@ -50,8 +52,9 @@ import Testing
         let invalidDir = fixtures.appendingPathComponent("invalid/\(kind)")
         let invalid = try contents(of: invalidDir).map { invalidDir.path + "/" + $0 }
         #expect(invalid.count >= 5, "too few invalid \(kind) fixtures")
-        guard let result = try checkJSONSchema(
-            ["--output-format", "json", "--schemafile", schemas.path + "/\(kind).schema.json"] + valid + invalid, in: scratch)
+        guard
+            let result = try checkJSONSchema(
+                ["--output-format", "json", "--schemafile", schemas.path + "/\(kind).schema.json"] + valid + invalid, in: scratch)
         else { return }
         let report = try #require(try? JSONDecoder().decode(CheckReport.self, from: Data(result.stdout.utf8)), "\(result.output)")
         var failures: [String: [String]] = [:]
@@ -81,26 +84,31 @@ import Testing
         let mutated = scratch.appendingPathComponent("numeric-amounts.json")
         try (broken != text ? broken : text.replacingOccurrences(of: "\"as_of\"", with: "\"as-of\"")).write(to: mutated, atomically: true, encoding: .utf8)
         guard let ok = try checkJSONSchema(["--schemafile", schemas.path + "/\(kind).schema.json"] + files, in: scratch),
-              let refused = try checkJSONSchema(["--schemafile", schemas.path + "/\(kind).schema.json", mutated.path], in: scratch) else { return }
+            let refused = try checkJSONSchema(["--schemafile", schemas.path + "/\(kind).schema.json", mutated.path], in: scratch)
+        else { return }
         #expect(ok.status == 0, "\(ok.output)")
         #expect(refused.status != 0, "\(mutated.path) passes \(kind).schema.json")
     }
 
     /// The real binary's JSON output; the diagnostics of a broken garage include notes, help and both severities.
     private func binaryOutputs(_ kind: String, scratch: URL) throws -> [String] {
-                var runs: [(String, [String], Int32)] = []
+        var runs: [(String, [String], Int32)] = []
         if kind == "status" {
             runs = [("status.json", ["status", "--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", "json"], 0)]
         } else if kind == "parts" {
-            runs = [("part-list.json", ["part", "list", "--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", "json"], 0),
-                    ("part-show.json", ["part", "show", "race-wheels", "--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", "json"], 0)]
+            runs = [
+                ("part-list.json", ["part", "list", "--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", "json"], 0),
+                ("part-show.json", ["part", "show", "race-wheels", "--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", "json"], 0),
+            ]
         } else {
             let broken = scratch.appendingPathComponent("broken")
             try write("garage.yaml", "units: metres\n", in: broken)
             try write("bikes/a.yaml", "name: A\nstrava: b1\nbougth: 2025-03-01\n", in: broken)
             try write("bikes/b.yaml", "name: B\nstrava: b1\ncounts: [Rdie]\n", in: broken)
-            runs = [("validate-clean.json", ["validate", "--garage", exampleGarage.path, "--format", "json"], 0),
-                    ("validate-broken.json", ["validate", "--garage", broken.path, "--format", "json"], 1)]
+            runs = [
+                ("validate-clean.json", ["validate", "--garage", exampleGarage.path, "--format", "json"], 0),
+                ("validate-broken.json", ["validate", "--garage", broken.path, "--format", "json"], 1),
+            ]
         }
         var files: [String] = []
         for (name, arguments, status) in runs {
@@ -115,7 +123,9 @@ import Testing
             #expect(text.contains("\"overdue\"") && text.contains("\"due-soon\""), "the example garage should show every state")
         } else if kind == "parts" {
             let text = try String(contentsOfFile: files[0], encoding: .utf8)
-            #expect(text.contains("\"component\"") && text.contains("\"mounts\"") && text.contains("\"slot\""), "the example garage should show parts and components")
+            #expect(
+                text.contains("\"component\"") && text.contains("\"mounts\"") && text.contains("\"slot\""),
+                "the example garage should show parts and components")
         } else {
             let data = try Data(contentsOf: URL(fileURLWithPath: files[1]))
             let records = try JSONDecoder().decode(ValidateOutput.self, from: data).diagnostics
@@ -147,14 +157,15 @@ import Testing
                 try write("garage.yaml", "name: Fixture garage\ncurrency: EUR\n", in: garage)
                 try write("bikes/grail.yaml", "name: Grail\n", in: garage)
                 try write("templates/road-basics.yaml", "name: Road basics\nintervals:\n  chain-lube:\n    every: 10 h\n", in: garage)
-                let destination = switch kind {
-                case "garage": "garage.yaml"
-                case "bike": "bikes/\(file)"
-                case "template": "templates/\(file)"
-                case "rides": "rides.yaml"
-                case "part": "parts/\(file)"
-                default: "activities/2026-03.json"
-                }
+                let destination =
+                    switch kind {
+                    case "garage": "garage.yaml"
+                    case "bike": "bikes/\(file)"
+                    case "template": "templates/\(file)"
+                    case "rides": "rides.yaml"
+                    case "part": "parts/\(file)"
+                    default: "activities/2026-03.json"
+                    }
                 let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
                 try write(destination, text, in: garage)
                 let loaded = GarageLoader.load(at: garage.path)

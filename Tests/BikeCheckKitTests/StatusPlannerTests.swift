@@ -22,15 +22,17 @@ import Testing
         let loaded = GarageLoader.load(at: folder.url.path)
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
         let day = try #require(Day(asOf))
-        let viaActivities = StatusPlanner(asOf: day).plan(loaded.garage, activities: loaded.activities, only: only.map(BikeID.init),
-                                                                parts: parts.map(PartID.init))
+        let viaActivities = StatusPlanner(asOf: day).plan(
+            loaded.garage, activities: loaded.activities, only: only.map(BikeID.init),
+            parts: parts.map(PartID.init))
         // What `bikecheck status` runs: the summaries, from the cache files with the activity index
         // cold (made by this run), then warm (read instead of the files).
         var viaSummaries: StatusReport?
         for pass in ["cold", "warm"] {
             let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
-            let planned = StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: only.map(BikeID.init),
-                                                        parts: parts.map(PartID.init))
+            let planned = StatusPlanner(asOf: day).plan(
+                summarised.garage, summaries: summarised.activitySummaries, only: only.map(BikeID.init),
+                parts: parts.map(PartID.init))
             #expect(planned == viaActivities, "the summary path (index \(pass)) and the full path disagree")
             viaSummaries = planned
         }
@@ -40,8 +42,9 @@ import Testing
     }
 
     func ride(_ id: Int64, _ date: String, hours: Double, km: Double, gear: String? = "b1", sport: String = "Ride", trainer: Bool = false) -> Activity {
-        Activity(id: id, name: "ride \(id)", sportType: sport, startDate: date + "T08:00:00Z", startDateLocal: date + "T09:00:00Z",
-                 movingTime: Int(hours * 3600), elapsedTime: Int(hours * 3600), distance: km * 1000, gearID: gear, trainer: trainer)
+        Activity(
+            id: id, name: "ride \(id)", sportType: sport, startDate: date + "T08:00:00Z", startDateLocal: date + "T09:00:00Z",
+            movingTime: Int(hours * 3600), elapsedTime: Int(hours * 3600), distance: km * 1000, gearID: gear, trainer: trainer)
     }
 
     @Test func ridesOnATrainerCountOnlyWhereTheGarageOrTheBikeSaysSo() throws {
@@ -56,8 +59,9 @@ import Testing
         // The bike's own setting wins over the garage's, both ways.
         let bikeOnly = try status(files: ["bikes/a.yaml": bike + "trainer: true\n"], activities: activities, asOf: "2026-03-01")
         #expect(try interval(bikeOnly, "a", "tyres").usage.movingTime == 3 * 3600)
-        let bikeOff = try status(files: ["garage.yaml": "trainer: true\n", "bikes/a.yaml": bike + "trainer: false\n"],
-                                 activities: activities, asOf: "2026-03-01")
+        let bikeOff = try status(
+            files: ["garage.yaml": "trainer: true\n", "bikes/a.yaml": bike + "trainer: false\n"],
+            activities: activities, asOf: "2026-03-01")
         #expect(try interval(bikeOff, "a", "tyres").usage.movingTime == 2 * 3600)
 
         // A VirtualRide is indoors by nature: listing it in counts is the rider saying so.
@@ -68,8 +72,9 @@ import Testing
 
     @Test func aRetiredBikesCalendarStopsOnTheDayItWasRetired() throws {
         let bike = "name: A\nstrava: b1\nbought: 2026-01-01\nretired: 2026-03-01\nintervals:\n  service:\n    task: Service\n    every: [100 h, 6 months]\n"
-        let report = try status(files: ["bikes/a.yaml": bike], activities: [ride(1, "2026-02-01", hours: 10, km: 300)],
-                                asOf: "2026-12-01", only: ["a"])
+        let report = try status(
+            files: ["bikes/a.yaml": bike], activities: [ride(1, "2026-02-01", hours: 10, km: 300)],
+            asOf: "2026-12-01", only: ["a"])
         let s = try interval(report, "a", "service")
         // 59 days from 1 January to 1 March of the 181 until 1 July, not 334 days (overdue).
         #expect(s.usage.days == 59)
@@ -124,8 +129,10 @@ import Testing
     @Test func aBikeOverridesItsTemplateByIntervalId() throws {
         let report = try status(
             files: [
-                "templates/road.yaml": "name: Road\nintervals:\n  chain-lube:\n    task: Lube the chain\n    component: chain\n    every: 10 h\n  full:\n    every: [100 h, 12 months]\n",
-                "bikes/a.yaml": "name: A\nstrava: b1\nbought: 2026-01-01\ntemplates: [road]\ncomponents:\n  chain:\n    installed: 2026-01-01\nintervals:\n  chain-lube:\n    every: 8 h\n",
+                "templates/road.yaml":
+                    "name: Road\nintervals:\n  chain-lube:\n    task: Lube the chain\n    component: chain\n    every: 10 h\n  full:\n    every: [100 h, 12 months]\n",
+                "bikes/a.yaml":
+                    "name: A\nstrava: b1\nbought: 2026-01-01\ntemplates: [road]\ncomponents:\n  chain:\n    installed: 2026-01-01\nintervals:\n  chain-lube:\n    every: 8 h\n",
             ],
             activities: [ride(1, "2026-01-10", hours: 4, km: 100)],
             asOf: "2026-01-31")
@@ -139,7 +146,8 @@ import Testing
     }
 
     @Test func theLatestServiceOnOrBeforeAsOfIsTheAnchorAndItsDayCounts() throws {
-        let files = ["bikes/a.yaml": """
+        let files = [
+            "bikes/a.yaml": """
             name: A
             strava: b1
             bought: 2026-01-01
@@ -151,9 +159,12 @@ import Testing
                 done: [service]
               - date: 2026-02-20
                 done: service
-            """]
-        let activities = [ride(1, "2026-02-01", hours: 1, km: 20), ride(2, "2026-02-02", hours: 2, km: 30),
-                          ride(3, "2026-02-03", hours: 2, km: 30), ride(4, "2026-02-15", hours: 3, km: 30)]
+            """
+        ]
+        let activities = [
+            ride(1, "2026-02-01", hours: 1, km: 20), ride(2, "2026-02-02", hours: 2, km: 30),
+            ride(3, "2026-02-03", hours: 2, km: 30), ride(4, "2026-02-15", hours: 3, km: 30),
+        ]
         let early = try interval(try status(files: files, activities: activities, asOf: "2026-02-10"), "a", "service")
         #expect(early.since == Day("2026-02-02"))
         #expect(early.anchor == .done)
@@ -165,7 +176,8 @@ import Testing
     }
 
     @Test func installDatesPriorUsageAndReplacementsMoveTheAnchor() throws {
-        let files = ["bikes/a.yaml": """
+        let files = [
+            "bikes/a.yaml": """
             name: A
             strava: b1
             bought: 2025-12-01
@@ -189,7 +201,8 @@ import Testing
             log:
               - date: 2026-02-01
                 done: [chain-replace]
-            """]
+            """
+        ]
         let activities = [ride(1, "2026-01-10", hours: 2, km: 40), ride(2, "2026-01-20", hours: 2, km: 40), ride(3, "2026-02-10", hours: 2, km: 40)]
         let report = try status(files: files, activities: activities, asOf: "2026-02-15")
 
@@ -210,7 +223,8 @@ import Testing
     }
 
     @Test func aServiceOnTheInstallDayStartsThePartFresh() throws {
-        let files = ["bikes/a.yaml": """
+        let files = [
+            "bikes/a.yaml": """
             name: A
             strava: b1
             components:
@@ -224,14 +238,16 @@ import Testing
             log:
               - date: 2025-02-01
                 done: [fork-service]
-            """]
+            """
+        ]
         let fork = try interval(try status(files: files, activities: [ride(1, "2025-02-03", hours: 2, km: 30)], asOf: "2025-02-10"), "a", "fork-service")
         #expect(fork.anchor == .done)
         #expect(fork.usage.movingTime == 2 * 3600, "the 40 h it came with are serviced away")
     }
 
     @Test func aComponentWithoutAnInstallDateCountsFromTheDayTheBikeWasBought() throws {
-        let files = ["bikes/a.yaml": """
+        let files = [
+            "bikes/a.yaml": """
             name: A
             strava: b1
             bought: 2025-01-01
@@ -242,7 +258,8 @@ import Testing
               fork-service:
                 component: fork
                 every: 50 h
-            """]
+            """
+        ]
         let fork = try interval(try status(files: files, activities: [ride(1, "2025-02-03", hours: 2, km: 30)], asOf: "2025-02-10"), "a", "fork-service")
         #expect(fork.anchor == .installed)
         #expect(fork.since == Day("2025-01-01"))
@@ -256,7 +273,8 @@ import Testing
     }
 
     @Test func monthsAreCalendarMonths() throws {
-        let files = ["bikes/a.yaml": """
+        let files = [
+            "bikes/a.yaml": """
             name: A
             intervals:
               sealant:
@@ -264,7 +282,8 @@ import Testing
             log:
               - date: 2026-01-31
                 done: [sealant]
-            """]
+            """
+        ]
         // 31 Jan + 3 months is 30 Apr: 89 days; 15 Mar is 43 days in.
         let mid = try interval(try status(files: files, asOf: "2026-03-15"), "a", "sealant")
         #expect(abs(mid.progress - 43.0 / 89.0) < 1e-4)
@@ -280,11 +299,11 @@ import Testing
             files: [
                 "bikes/c.yaml": "name: C\nbought: 2026-01-01\nintervals:\n  lube:\n    every: [2 h, 100 km]\n",
                 "rides.yaml": """
-                    rides:
-                      - {date: 2026-01-05, bike: c, time: 1h30, distance: 20 km}
-                      - {date: 2026-01-06, bike: c, time: 45 min, distance: 10 km}
-                      - {date: 2026-01-07, bike: c, time: 3 h, distance: 10 km, sport: Run}
-                    """,
+                rides:
+                  - {date: 2026-01-05, bike: c, time: 1h30, distance: 20 km}
+                  - {date: 2026-01-06, bike: c, time: 45 min, distance: 10 km}
+                  - {date: 2026-01-07, bike: c, time: 3 h, distance: 10 km, sport: Run}
+                """,
             ],
             asOf: "2026-01-10")
         let lube = try interval(report, "c", "lube")

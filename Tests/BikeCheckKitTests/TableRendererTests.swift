@@ -2,17 +2,19 @@ import BikeCheckKit
 import Testing
 
 @Suite struct TableRendererTests {
-    let table = ReportTable(columns: [.init("bike", "BIKE"), .init("total", "TOTAL", numeric: true)],
-                            rows: [["grail, \"the gravel one\"", "45.99"], ["tarmac", "1200.00"]], footer: ["total EUR: 1245.99"])
+    let table = ReportTable(
+        columns: [.init("bike", "BIKE"), .init("total", "TOTAL", numeric: true)],
+        rows: [["grail, \"the gravel one\"", "45.99"], ["tarmac", "1200.00"]], footer: ["total EUR: 1245.99"])
 
     @Test func textAlignsNumbersRightAndTextLeft() {
-        #expect(TableTextRenderer().render(table).string == """
-            BIKE                       TOTAL
-            grail, "the gravel one"    45.99
-            tarmac                   1200.00
-            total EUR: 1245.99
+        #expect(
+            TableTextRenderer().render(table).string == """
+                BIKE                       TOTAL
+                grail, "the gravel one"    45.99
+                tarmac                   1200.00
+                total EUR: 1245.99
 
-            """)
+                """)
     }
 
     @Test func textFitsANarrowTerminalByCuttingTextNotNumbers() {

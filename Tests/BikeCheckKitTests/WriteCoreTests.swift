@@ -11,36 +11,38 @@ import Testing
     @Test func anAppendShowsContextAndAddedLines() {
         let old = Array("a\nb\nc\nd\ne\n".utf8)
         let new = Array("a\nb\nc\nd\ne\nf\ng\n".utf8)
-        #expect(UnifiedDiff.diff(path: "bikes/x.yaml", old: old, new: new) == """
-            --- a/bikes/x.yaml
-            +++ b/bikes/x.yaml
-            @@ -3,3 +3,5 @@
-             c
-             d
-             e
-            +f
-            +g
+        #expect(
+            UnifiedDiff.diff(path: "bikes/x.yaml", old: old, new: new) == """
+                --- a/bikes/x.yaml
+                +++ b/bikes/x.yaml
+                @@ -3,3 +3,5 @@
+                 c
+                 d
+                 e
+                +f
+                +g
 
-            """)
+                """)
     }
 
     @Test func aChangedLineInTheMiddleAndAMissingFinalNewline() {
         let old = Array("1\n2\n3\n4\n5\n6\n7\n8\n9".utf8)
         let new = Array("1\n2\n3\n4\nfive\n6\n7\n8\n9".utf8)
-        #expect(UnifiedDiff.diff(path: "f", old: old, new: new) == """
-            --- a/f
-            +++ b/f
-            @@ -2,7 +2,7 @@
-             2
-             3
-             4
-            -5
-            +five
-             6
-             7
-             8
+        #expect(
+            UnifiedDiff.diff(path: "f", old: old, new: new) == """
+                --- a/f
+                +++ b/f
+                @@ -2,7 +2,7 @@
+                 2
+                 3
+                 4
+                -5
+                +five
+                 6
+                 7
+                 8
 
-            """)
+                """)
         let appended = UnifiedDiff.diff(path: "f", old: Array("a".utf8), new: Array("a\nb".utf8))
         #expect(appended == "--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n-a\n\\ No newline at end of file\n+a\n+b\n\\ No newline at end of file\n")
     }
@@ -55,20 +57,21 @@ import Testing
     @Test func aHunkEndsWithThreeContextLinesWhenManyUnchangedLinesFollow() {
         let old = (1...20).map { "\($0)\n" }.joined()
         let new = old.replacingOccurrences(of: "\n5\n", with: "\nfive\n")
-        #expect(UnifiedDiff.diff(path: "f", old: Array(old.utf8), new: Array(new.utf8)) == """
-            --- a/f
-            +++ b/f
-            @@ -2,7 +2,7 @@
-             2
-             3
-             4
-            -5
-            +five
-             6
-             7
-             8
+        #expect(
+            UnifiedDiff.diff(path: "f", old: Array(old.utf8), new: Array(new.utf8)) == """
+                --- a/f
+                +++ b/f
+                @@ -2,7 +2,7 @@
+                 2
+                 3
+                 4
+                -5
+                +five
+                 6
+                 7
+                 8
 
-            """)
+                """)
     }
 
     @Test(arguments: [
@@ -174,8 +177,11 @@ import Testing
     @Test func aChangeThatBreaksTheGarageIsPutBack() throws {
         let garage = try ScratchGarage(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": valid])
         let broken = Array("name: [not, text]\n".utf8)
-        let change = GarageChange(files: [FileChange(path: "bikes/grail.yaml", before: valid, after: broken),
-                                          FileChange(path: "bikes/new.yaml", before: nil, after: valid)], message: "m")
+        let change = GarageChange(
+            files: [
+                FileChange(path: "bikes/grail.yaml", before: valid, after: broken),
+                FileChange(path: "bikes/new.yaml", before: nil, after: valid),
+            ], message: "m")
         #expect {
             try ChangeWriter(root: garage.root, options: .init()).apply(change)
         } throws: { error in
@@ -195,7 +201,8 @@ import Testing
 
     @Test func aDryRunReturnsTheDiffAndWritesNothing() throws {
         let garage = try ScratchGarage(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": valid])
-        let change = GarageChange(files: [FileChange(path: "bikes/grail.yaml", before: valid, after: Array("name: Grail\nbought: 2024-01-01\n".utf8))], message: "m")
+        let change = GarageChange(
+            files: [FileChange(path: "bikes/grail.yaml", before: valid, after: Array("name: Grail\nbought: 2024-01-01\n".utf8))], message: "m")
         let outcome = try ChangeWriter(root: garage.root, options: .init(dryRun: true)).apply(change)
         #expect(outcome.diff.contains("+bought: 2024-01-01\n"))
         #expect(outcome.written.isEmpty)

@@ -9,7 +9,8 @@ import Testing
     /// Each event as `UID DTSTART SUMMARY | DESCRIPTION`, parsed by icalendar.
     static func parse(_ ics: String, in garage: TempGarage) throws -> [String]? {
         guard FileManager.default.isExecutableFile(atPath: toolsPython.path),
-              (try? runProcess(toolsPython, ["-c", "import icalendar"], in: garage.root))?.status == 0 else {
+            (try? runProcess(toolsPython, ["-c", "import icalendar"], in: garage.root))?.status == 0
+        else {
             Issue.record("icalendar is not installed in \(toolsPython.path): run scripts/bootstrap")
             return nil
         }

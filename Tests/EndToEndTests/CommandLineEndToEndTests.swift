@@ -83,8 +83,9 @@ import Testing
     /// ARGUMENT INDEX CURSOR WORDS…`.
     func complete(_ command: [String], _ argument: String, words: [String], in directory: URL, environment: [String: String] = [:]) throws -> CommandResult {
         let last = words.last ?? ""
-        return try runBikecheck(["---completion"] + command + ["--", argument, String(words.count - 1), String(last.count)] + words,
-                                in: directory, environment: environment)
+        return try runBikecheck(
+            ["---completion"] + command + ["--", argument, String(words.count - 1), String(last.count)] + words,
+            in: directory, environment: environment)
     }
 
     @Test func theScriptsAskTheBinaryForTheGaragesNames() throws {
@@ -95,8 +96,9 @@ import Testing
         let bikes = try complete(["done"], "positional@0", words: ["bikecheck", "done", "g"], in: garage.root)
         #expect(bikes.stdout == "grail\n")
         // --garage on the command line, from a folder with no garage.
-        let templates = try complete(["template", "apply"], "positional@0",
-                                     words: ["bikecheck", "template", "apply", "--garage", garage.path, "t"], in: repositoryRoot)
+        let templates = try complete(
+            ["template", "apply"], "positional@0",
+            words: ["bikecheck", "template", "apply", "--garage", garage.path, "t"], in: repositoryRoot)
         #expect(templates.stdout == "tubeless\n", "\(templates.stdout)\(templates.stderr)")
         let option = try complete(["bike", "add"], "--template", words: ["bikecheck", "bike", "add", "x", "--template", "fox"], in: garage.root)
         #expect(option.stdout == "fox-36\nfox-float-x\n", "\(option.stdout)\(option.stderr)")
@@ -123,19 +125,23 @@ import Testing
 @Suite struct InstallScriptTests {
     @Test func installPutsTheBinaryAndTheCompletionsUnderThePrefix() throws {
         let prefix = try TemporaryFolder()
-        let r = try runProcess(repositoryRoot.appendingPathComponent("scripts/install"), ["--no-man", "--binary", bikecheckBinary.path],
-                               in: repositoryRoot, environment: ["PREFIX": prefix.url.path])
+        let r = try runProcess(
+            repositoryRoot.appendingPathComponent("scripts/install"), ["--no-man", "--binary", bikecheckBinary.path],
+            in: repositoryRoot, environment: ["PREFIX": prefix.url.path])
         #expect(r.status == 0, "\(r.stderr)")
         let installed = prefix.url.appendingPathComponent("bin/bikecheck")
         let version = try runProcess(installed, ["--version"], in: prefix.url)
         #expect(version.stdout == bikecheckVersion + "\n")
-        for (shell, path) in [("bash", "share/bash-completion/completions/bikecheck"), ("zsh", "share/zsh/site-functions/_bikecheck"),
-                              ("fish", "share/fish/vendor_completions.d/bikecheck.fish")] {
+        for (shell, path) in [
+            ("bash", "share/bash-completion/completions/bikecheck"), ("zsh", "share/zsh/site-functions/_bikecheck"),
+            ("fish", "share/fish/vendor_completions.d/bikecheck.fish"),
+        ] {
             let script = try String(contentsOf: prefix.url.appendingPathComponent(path), encoding: .utf8)
             #expect(script.contains("---completion done -- positional@1"), "\(shell)")
         }
-        let bad = try runProcess(repositoryRoot.appendingPathComponent("scripts/install"), ["--bogus"], in: repositoryRoot,
-                                 environment: ["PREFIX": prefix.url.path])
+        let bad = try runProcess(
+            repositoryRoot.appendingPathComponent("scripts/install"), ["--bogus"], in: repositoryRoot,
+            environment: ["PREFIX": prefix.url.path])
         #expect(bad.status == 2)
         #expect(bad.stderr.hasPrefix("error: unknown option '--bogus'\n  help: "))
     }

@@ -29,29 +29,29 @@ import Testing
         try TempGarage([
             "garage.yaml": "currency: EUR\n",
             "bikes/grail.yaml": """
-                name: Grail "the gravel one"; 2x
-                bought: 2025-01-02
-                price: 1999.99
-                intervals:
-                  chain-lube:
-                    every: 10 h
-                log:
-                  - date: 2025-03-01
-                    done: chain-lube
-                    cost: 0.10
-                    category: chain & lube
-                    note: "a \\"sachet\\"; 2  spaces \\\\ backslash"
-                  - date: 2025-03-02
-                    done: chain-lube
-                    cost: 0.20
-                    category: chain & lube
-                  - date: 2025-04-01
-                    done: chain-lube
-                    cost: 45 USD
-                  - date: 2025-04-02
-                    done: chain-lube
+            name: Grail "the gravel one"; 2x
+            bought: 2025-01-02
+            price: 1999.99
+            intervals:
+              chain-lube:
+                every: 10 h
+            log:
+              - date: 2025-03-01
+                done: chain-lube
+                cost: 0.10
+                category: chain & lube
+                note: "a \\"sachet\\"; 2  spaces \\\\ backslash"
+              - date: 2025-03-02
+                done: chain-lube
+                cost: 0.20
+                category: chain & lube
+              - date: 2025-04-01
+                done: chain-lube
+                cost: 45 USD
+              - date: 2025-04-02
+                done: chain-lube
 
-                """,
+            """,
         ])
     }
 
@@ -64,7 +64,8 @@ import Testing
         try garage.write("bikes.journal", export.stdout)
         let check = try runProcess(Self.hledger, ["-f", "bikes.journal", "check", "--strict"], in: garage.root)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        let balance = try runProcess(Self.hledger, ["-f", "bikes.journal", "balance", "Expenses", "--no-total", "--flat", "-N", "--layout", "bare", "-O", "csv"], in: garage.root)
+        let balance = try runProcess(
+            Self.hledger, ["-f", "bikes.journal", "balance", "Expenses", "--no-total", "--flat", "-N", "--layout", "bare", "-O", "csv"], in: garage.root)
         #expect(balance.status == 0, "\(balance.stdout)\(balance.stderr)")
         // Sum each currency over the expense accounts, exactly, from hledger's own figures.
         var sums: [String: Decimal] = [:]

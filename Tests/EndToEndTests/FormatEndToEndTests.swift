@@ -11,7 +11,8 @@ import Testing
         (["done", "grail", "chain-lube"], ["text", "json"]), (["bike", "add", "x", "--name", "X"], ["text", "json"]),
         (["bike", "list"], ["text", "json"]), (["bike", "retire", "grail"], ["text", "json"]),
         (["template", "list"], ["text", "json"]), (["template", "show", "road-basics"], ["text"]),
-        (["template", "apply", "road-basics", "grail"], ["text", "json"]), (["template", "import", "templates/road-basics.yaml", "--as", "copy"], ["text", "json"]),
+        (["template", "apply", "road-basics", "grail"], ["text", "json"]),
+        (["template", "import", "templates/road-basics.yaml", "--as", "copy"], ["text", "json"]),
         (["ride", "add", "grail", "--date", "2026-01-01", "--time", "1h"], ["text", "json"]),
         (["sync"], ["text", "json"]), (["import", "strava-archive", "export.zip"], ["text"]),
         (["login"], ["text"]), (["logout"], ["text"]), (["whoami"], ["text"]),
@@ -47,8 +48,9 @@ import Testing
             }
             let r = try garage.run(arguments + ["--format", refused], environment: ["XDG_CONFIG_HOME": garage.path + "/.config-unused"])
             #expect(r.status == 2, "\(arguments) --format \(refused): \(r.status) \(r.stderr)")
-            #expect(r.stderr.contains("does not print format '\(refused)'\n  help: it prints: \(served.joined(separator: ", "))\n"),
-                    "\(arguments): \(r.stderr)")
+            #expect(
+                r.stderr.contains("does not print format '\(refused)'\n  help: it prints: \(served.joined(separator: ", "))\n"),
+                "\(arguments): \(r.stderr)")
             #expect(r.stdout.isEmpty, "\(arguments): \(r.stdout)")
         }
         #expect(try FileManager.default.subpathsOfDirectory(atPath: garage.path).sorted() == before)

@@ -75,8 +75,10 @@ import Testing
                 let note = "soak \(round).\(k)"
                 // A day of its own for each write: one service a day is all `done` records.
                 let date = Day(ordinal: Day("2025-01-01")!.ordinal + 2 * round + k).description
-                let arguments = round % 2 == 0 ? ["done", "grail", "chain-lube", "--date", date, "--note", note]
-                                                : ["ride", "add", "grail", "--date", date, "--time", "1h", "--name", note]
+                let arguments =
+                    round % 2 == 0
+                    ? ["done", "grail", "chain-lube", "--date", date, "--note", note]
+                    : ["ride", "add", "grail", "--date", date, "--time", "1h", "--name", note]
                 writes.append((note, try Spawned(arguments, in: world.garage.root, environment: environment)))
             }
             if random.next(3) == 0 { sync.kill(afterMilliseconds: random.next(400)) }
@@ -117,8 +119,10 @@ import Testing
         let missing = expected.keys.filter { cached[$0] == nil }.sorted()
         let extra = cached.keys.filter { expected[$0] == nil }.sorted()
         let wrongGear = expected.keys.filter { cached[$0] != nil && cached[$0]! != expected[$0]! }.sorted()
-        #expect(missing.isEmpty && extra.isEmpty && wrongGear.isEmpty,
-                "the cache differs from Strava's \(expected.count): \(missing.count) missing \(missing.prefix(5)), \(extra.count) extra \(extra.prefix(5)), \(wrongGear.count) with the wrong gear")
+        #expect(
+            missing.isEmpty && extra.isEmpty && wrongGear.isEmpty,
+            "the cache differs from Strava's \(expected.count): \(missing.count) missing \(missing.prefix(5)), \(extra.count) extra \(extra.prefix(5)), \(wrongGear.count) with the wrong gear"
+        )
 
         // Every write that said it was done is in its file.
         let files = try world.garage.read("bikes/grail.yaml") + world.garage.read("rides.yaml")
@@ -126,9 +130,10 @@ import Testing
         #expect(lost.isEmpty, "\(lost.count) of \(confirmed.count) writes were reported done but are not in the garage: \(lost.prefix(5))")
         #expect(try world.garage.read("bikes/grail.yaml").contains("# a comment that must survive every write"))
 
-        Soak.report("seed \(seed): \(Self.rounds) rounds in \(Int(Date().timeIntervalSince(started))) s: \(stats.syncs) syncs (\(stats.killedSyncs) killed, "
-            + "\(stats.failedSyncs) stopped by a fault), \(stats.writes) writes (\(stats.killedWrites) killed, \(stats.failedWrites) refused), "
-            + "\(stats.faults) faults injected; \(confirmed.count) confirmed writes all present; cache = Strava's \(expected.count) activities")
+        Soak.report(
+            "seed \(seed): \(Self.rounds) rounds in \(Int(Date().timeIntervalSince(started))) s: \(stats.syncs) syncs (\(stats.killedSyncs) killed, "
+                + "\(stats.failedSyncs) stopped by a fault), \(stats.writes) writes (\(stats.killedWrites) killed, \(stats.failedWrites) refused), "
+                + "\(stats.faults) faults injected; \(confirmed.count) confirmed writes all present; cache = Strava's \(expected.count) activities")
     }
 }
 
@@ -189,9 +194,12 @@ final class Spawned: @unchecked Sendable {
                 // A kill that landed after the process had exited on its own does not count.
                 let killed = wasKilled && process.terminationReason == .uncaughtSignal
                 lock.unlock()
-                continuation.resume(returning: (process.terminationStatus, killed,
-                                                String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self),
-                                                String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self)))
+                continuation.resume(
+                    returning: (
+                        process.terminationStatus, killed,
+                        String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self),
+                        String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self)
+                    ))
             }
         }
     }

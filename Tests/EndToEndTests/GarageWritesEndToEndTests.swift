@@ -36,13 +36,15 @@ import Testing
         #expect(try runBikecheck(["init", "first"], in: folder.url).status == 0)
         let first = folder.url.appendingPathComponent("first"), second = folder.url.appendingPathComponent("second")
         try FileManager.default.createDirectory(at: second.appendingPathComponent("templates"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: first.appendingPathComponent("templates/road.yaml"),
-                                         to: second.appendingPathComponent("templates/road.yaml"))
+        try FileManager.default.copyItem(
+            at: first.appendingPathComponent("templates/road.yaml"),
+            to: second.appendingPathComponent("templates/road.yaml"))
         let r = try runBikecheck(["init", "second"], in: folder.url)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stderr.contains("changed while bikecheck was working"), "\(r.stderr)")
-        #expect(try Data(contentsOf: second.appendingPathComponent("templates/road.yaml"))
-            == Data(contentsOf: first.appendingPathComponent("templates/road.yaml")))
+        #expect(
+            try Data(contentsOf: second.appendingPathComponent("templates/road.yaml"))
+                == Data(contentsOf: first.appendingPathComponent("templates/road.yaml")))
         #expect(FileManager.default.fileExists(atPath: second.appendingPathComponent("garage.yaml").path))
         #expect(try runBikecheck(["validate", "--garage", second.path], in: folder.url).status == 0)
     }
@@ -82,11 +84,16 @@ import Testing
 
     @Test func bikeAddWritesAValidBikeWithTheComponentsItsTemplatesTrack() throws {
         let garage = try startedGarage()
-        let r = try garage.run(["bike", "add", "grail", "--name", "Canyon Grail: CF SL", "--strava", "b1234", "--bought", "2024-03-01",
-                                "--template", "gravel", "--template", "tubeless", "--commit"], environment: gitAuthor)
+        let r = try garage.run(
+            [
+                "bike", "add", "grail", "--name", "Canyon Grail: CF SL", "--strava", "b1234", "--bought", "2024-03-01",
+                "--template", "gravel", "--template", "tubeless", "--commit",
+            ], environment: gitAuthor)
         #expect(r.status == 0, "\(r.stderr)")
         let text = try garage.read("bikes/grail.yaml")
-        #expect(text.contains("name: \"Canyon Grail: CF SL\"\nstrava: b1234\nbought: 2024-03-01\ntemplates: [gravel, tubeless]\ncomponents:\n  chain:\n  tyres:\n"), "\(text)")
+        #expect(
+            text.contains("name: \"Canyon Grail: CF SL\"\nstrava: b1234\nbought: 2024-03-01\ntemplates: [gravel, tubeless]\ncomponents:\n  chain:\n  tyres:\n"),
+            "\(text)")
         #expect(try garage.run(["validate"]).stderr.isEmpty)
         #expect(try git(["log", "--format=%s", "-1"], in: garage.root) == "grail: new bike Canyon Grail: CF SL\n")
         let list = try garage.run(["bike", "list"])
@@ -133,7 +140,9 @@ import Testing
         // A template that tracks parts the bike lacks adds them, so validate stays quiet.
         let fork = try garage.run(["template", "apply", "suspension-fork", "grail"])
         #expect(fork.status == 0, "\(fork.stderr)")
-        #expect(try garage.read("bikes/grail.yaml") == "name: Grail\ntemplates: [road, tubeless, suspension-fork]   # mine\ncomponents:\n  chain:\n  tyres:\n  fork:\n")
+        #expect(
+            try garage.read("bikes/grail.yaml")
+                == "name: Grail\ntemplates: [road, tubeless, suspension-fork]   # mine\ncomponents:\n  chain:\n  tyres:\n  fork:\n")
         #expect(try garage.run(["validate"]).stderr.isEmpty)
         let again = try garage.run(["template", "apply", "tubeless", "grail"])
         #expect(again.stdout.contains("already uses"))
@@ -196,7 +205,9 @@ import Testing
         #expect(try garage.read("rides.yaml").hasSuffix("rides:\n  - date: 2026-06-01\n    bike: charger\n    time: \"1:30\"\n    distance: 35 km\n"))
         let second = try garage.run(["ride", "add", "charger", "--date", "2026-06-02", "--time", "2h", "--distance", "40 km", "--sport", "EBikeRide"])
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(try garage.read("rides.yaml").hasSuffix("    distance: 35 km\n  - date: 2026-06-02\n    bike: charger\n    time: 2h\n    distance: 40 km\n    sport: EBikeRide\n"))
+        #expect(
+            try garage.read("rides.yaml").hasSuffix(
+                "    distance: 35 km\n  - date: 2026-06-02\n    bike: charger\n    time: 2h\n    distance: 40 km\n    sport: EBikeRide\n"))
         #expect(try garage.run(["validate"]).status == 0)
         let status = try garage.run(["status", "--format", "json", "--as-of", "2026-06-10"])
         #expect(status.stdout.contains("\"distance\" : 75000"), "\(status.stdout)")

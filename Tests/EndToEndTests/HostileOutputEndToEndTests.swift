@@ -15,8 +15,9 @@ import Testing
     static func expectNothingRaw(_ r: CommandResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         for (stream, text) in [("stdout", r.stdout), ("stderr", r.stderr)] {
             for bad: Unicode.Scalar in ["\u{1B}", "\u{7}", "\u{9B}", "\u{202E}", "\u{2066}", "\u{200F}"] {
-                #expect(!text.unicodeScalars.contains(bad), "\(what): U+\(String(bad.value, radix: 16, uppercase: true)) reached \(stream)",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    !text.unicodeScalars.contains(bad), "\(what): U+\(String(bad.value, radix: 16, uppercase: true)) reached \(stream)",
+                    sourceLocation: sourceLocation)
             }
         }
     }
@@ -25,41 +26,43 @@ import Testing
         let garage = try TempGarage([
             "garage.yaml": "name: \(Self.yamlHostile)\n",
             "bikes/grail.yaml": """
-                name: \(Self.yamlHostile)
-                bought: 2025-01-01
-                templates: [evil]
-                components:
-                  chain:
-                    installed: 2025-01-01
-                intervals:
-                  lube:
-                    task: \(Self.yamlHostile)
-                    every: 300 km
-                log:
-                  - date: 2025-02-01
-                    done: [lube]
-                    note: \(Self.yamlHostile)
+            name: \(Self.yamlHostile)
+            bought: 2025-01-01
+            templates: [evil]
+            components:
+              chain:
+                installed: 2025-01-01
+            intervals:
+              lube:
+                task: \(Self.yamlHostile)
+                every: 300 km
+            log:
+              - date: 2025-02-01
+                done: [lube]
+                note: \(Self.yamlHostile)
 
-                """,
+            """,
             // Raw U+202E and U+2066 are printable in YAML: no escape needed to put them in a file.
             "bikes/stumpy.yaml": "name: raw \u{202E}right-to-left\u{2066} name\nbought: 2025-01-01\n",
             "templates/evil.yaml": """
-                name: \(Self.yamlHostile)
-                description: \(Self.yamlHostile)
-                source: \(Self.yamlHostile)
-                intervals:
-                  chain-check:
-                    task: \(Self.yamlHostile)
-                    every: 500 km
-                    replaces: chain
+            name: \(Self.yamlHostile)
+            description: \(Self.yamlHostile)
+            source: \(Self.yamlHostile)
+            intervals:
+              chain-check:
+                task: \(Self.yamlHostile)
+                every: 500 km
+                replaces: chain
 
-                """,
+            """,
             "rides.yaml": "rides:\n  - {date: 2025-03-01, bike: grail, time: 1 h, distance: 20 km, name: \(Self.yamlHostile)}\n",
         ])
-        for arguments in [["bike", "list"], ["template", "list"], ["template", "show", "evil"], ["status", "--as-of", "2026-01-01"],
-                          ["validate"], ["bike", "list", "--format", "json"], ["template", "list", "--format", "json"],
-                          ["status", "--format", "json", "--as-of", "2026-01-01"],
-                          ["done", "stumpy", "nothing", "--dry-run"], ["template", "apply", "evil", "stumpy", "--dry-run"]] {
+        for arguments in [
+            ["bike", "list"], ["template", "list"], ["template", "show", "evil"], ["status", "--as-of", "2026-01-01"],
+            ["validate"], ["bike", "list", "--format", "json"], ["template", "list", "--format", "json"],
+            ["status", "--format", "json", "--as-of", "2026-01-01"],
+            ["done", "stumpy", "nothing", "--dry-run"], ["template", "apply", "evil", "stumpy", "--dry-run"],
+        ] {
             let r = try garage.run(arguments)
             Self.expectNothingRaw(r, arguments.joined(separator: " "))
         }
@@ -92,7 +95,8 @@ import Testing
     }
 
     @Test func archiveFieldsNeverReachTheTerminalRaw() throws {
-        let header = "Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort,Commute,Activity Private Note,Activity Gear,Filename,Athlete Weight,Bike Weight,Elapsed Time,Moving Time,Distance"
+        let header =
+            "Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort,Commute,Activity Private Note,Activity Gear,Filename,Athlete Weight,Bike Weight,Elapsed Time,Moving Time,Distance"
         let h = Self.hostile
         let garage = try TempGarage([
             "garage.yaml": "name: x\n",
@@ -115,11 +119,12 @@ import Testing
         await world.server.setAthleteName(first: Self.hostile, last: "\u{202E}Rider")
         let bike = StandInGear(id: "b1001", name: Self.hostile, nickname: Self.hostile, distance: 1000, brandName: Self.hostile)
         await world.server.setBikes(athlete: [bike], all: [bike])
-        await world.server.setActivities(StandInActivity.generate(count: 5, bikes: ["b1001"]).map {
-            var a = $0
-            a.name = Self.hostile
-            return a
-        })
+        await world.server.setActivities(
+            StandInActivity.generate(count: 5, bikes: ["b1001"]).map {
+                var a = $0
+                a.name = Self.hostile
+                return a
+            })
         await world.server.authorize(code: "code-1")
         let login = try await world.pasteLogin(code: "code-1")
         #expect(login.status == 0, "\(login.stderr)")

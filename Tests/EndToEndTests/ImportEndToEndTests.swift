@@ -5,14 +5,17 @@ import Testing
 import ZIPFoundation
 
 @Suite struct ImportEndToEndTests {
-    static let header = "Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort,Commute,Activity Private Note,Activity Gear,Filename,Athlete Weight,Bike Weight,Elapsed Time,Moving Time,Distance,Max Speed,Average Speed,Elevation Gain"
+    static let header =
+        "Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort,Commute,Activity Private Note,Activity Gear,Filename,Athlete Weight,Bike Weight,Elapsed Time,Moving Time,Distance,Max Speed,Average Speed,Elevation Gain"
 
-    static let activities = header + "\n" + [
-        #"17000000001,"Mar 3, 2026, 6:12:00 AM","Early, cold",Ride,"Frost on the bars"#
-            + "\n" + #"and a flat",3700,30.12,,,false,,Grail,activities/1.fit.gz,,,3700.0,3500.0,30120.5,,,210.0"#,
-        #"17000000002,"Mar 31, 2026, 11:30:00 PM",Late one,Gravel Ride,,1800,10.00,,,false,,Grail,,,,1800.0,1800.0,10000.0,,,40.0"#,
-        #"17000000003,"Apr 2, 2026, 5:00:00 PM",Run,Run,,2400,8.00,,,false,,,,,,2400.0,2300.0,8000.0,,,12.0"#,
-    ].joined(separator: "\n") + "\n"
+    static let activities =
+        header + "\n"
+        + [
+            #"17000000001,"Mar 3, 2026, 6:12:00 AM","Early, cold",Ride,"Frost on the bars"#
+                + "\n" + #"and a flat",3700,30.12,,,false,,Grail,activities/1.fit.gz,,,3700.0,3500.0,30120.5,,,210.0"#,
+            #"17000000002,"Mar 31, 2026, 11:30:00 PM",Late one,Gravel Ride,,1800,10.00,,,false,,Grail,,,,1800.0,1800.0,10000.0,,,40.0"#,
+            #"17000000003,"Apr 2, 2026, 5:00:00 PM",Run,Run,,2400,8.00,,,false,,,,,,2400.0,2300.0,8000.0,,,12.0"#,
+        ].joined(separator: "\n") + "\n"
 
     @Test func anExportFolderIsImportedIntoMonthFilesAndAgainChangesNothing() throws {
         let garage = try TempGarage([
@@ -99,7 +102,9 @@ import ZIPFoundation
         let first = try garage.run(["import", "strava-archive", path])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("2 new, 0 already cached, 0 corrected"), "\(first.stdout)")
-        #expect(first.stdout.contains("bike 'Grail' from activities.csv has no bike file; add one with:\n  bikecheck bike add grail --name Grail\n"), "\(first.stdout)")
+        #expect(
+            first.stdout.contains("bike 'Grail' from activities.csv has no bike file; add one with:\n  bikecheck bike add grail --name Grail\n"),
+            "\(first.stdout)")
         #expect(first.stderr.contains("warning: 2 activities name gear 'Grail' with no Strava id"), "\(first.stderr)")
         let before = try garage.read("activities/2018-01.json")
         #expect(before.contains("\"gear_id\":null"))
@@ -124,8 +129,10 @@ import ZIPFoundation
         let garage = try TempGarage([
             "garage.yaml": "name: Import test\n",
             "bikes/grail.yaml": "name: Grail\nstrava: b4242\n",
-            "activities/2018-01.json": "[\n{\"commute\":false,\"distance\":27295.3,\"elapsed_time\":5446,\"gear_id\":null,\"id\":501,\"manual\":true,\"moving_time\":5446,\"name\":\"Evening Ride\",\"sport_type\":\"Ride\",\"start_date\":\"2018-01-13T17:58:15Z\",\"total_elevation_gain\":0,\"trainer\":false}\n]\n",
-            "activities/2018-04.json": "[\n{\"commute\":false,\"distance\":16447.6,\"elapsed_time\":3386,\"gear_id\":null,\"id\":502,\"manual\":true,\"moving_time\":3000,\"name\":\"Morning Ride\",\"sport_type\":\"Ride\",\"start_date\":\"2018-04-13T07:59:44Z\",\"start_date_local\":\"2018-04-13T09:59:44Z\",\"timezone\":\"(GMT+01:00) Europe/Paris\",\"total_elevation_gain\":0,\"trainer\":false,\"type\":\"Ride\"}\n]\n",
+            "activities/2018-01.json":
+                "[\n{\"commute\":false,\"distance\":27295.3,\"elapsed_time\":5446,\"gear_id\":null,\"id\":501,\"manual\":true,\"moving_time\":5446,\"name\":\"Evening Ride\",\"sport_type\":\"Ride\",\"start_date\":\"2018-01-13T17:58:15Z\",\"total_elevation_gain\":0,\"trainer\":false}\n]\n",
+            "activities/2018-04.json":
+                "[\n{\"commute\":false,\"distance\":16447.6,\"elapsed_time\":3386,\"gear_id\":null,\"id\":502,\"manual\":true,\"moving_time\":3000,\"name\":\"Morning Ride\",\"sport_type\":\"Ride\",\"start_date\":\"2018-04-13T07:59:44Z\",\"start_date_local\":\"2018-04-13T09:59:44Z\",\"timezone\":\"(GMT+01:00) Europe/Paris\",\"total_elevation_gain\":0,\"trainer\":false,\"type\":\"Ride\"}\n]\n",
         ])
         let synced = try garage.read("activities/2018-04.json")
         let r = try garage.run(["import", "strava-archive", try zip(["activities.csv": Self.legacy], in: garage)])
@@ -141,25 +148,37 @@ import ZIPFoundation
             "garage.yaml": "name: Import test\n",
             "bikes/grail.yaml": "name: Grail\n",
         ])
-        let csv = Self.header + ",Bike\n" + #"17000000001,"Mar 3, 2026, 6:12:00 AM",Gravel,Gravel Ride,,3700,30.12,,,false,,Grail,activities/1.fit.gz,,,3700.0,3500.0,30120.5,,,210.0,4242.0"# + "\n"
-        let r = try garage.run(["import", "strava-archive", try zip(["activities.csv": csv, "bikes.csv": "Bike Name,Bike Brand,Bike Model\nGrail,Canyon,Grail\n"], in: garage)])
+        let csv =
+            Self.header + ",Bike\n"
+            + #"17000000001,"Mar 3, 2026, 6:12:00 AM",Gravel,Gravel Ride,,3700,30.12,,,false,,Grail,activities/1.fit.gz,,,3700.0,3500.0,30120.5,,,210.0,4242.0"#
+            + "\n"
+        let r = try garage.run([
+            "import", "strava-archive", try zip(["activities.csv": csv, "bikes.csv": "Bike Name,Bike Brand,Bike Model\nGrail,Canyon,Grail\n"], in: garage),
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stdout.contains("bike add"), "\(r.stdout)")
-        #expect(r.stderr == "warning: bikes/grail.yaml is 'Grail' of the archive, Strava gear b4242, but has no 'strava:'; add 'strava: b4242' to it so its rides (1 in the archive) count\n")
+        #expect(
+            r.stderr
+                == "warning: bikes/grail.yaml is 'Grail' of the archive, Strava gear b4242, but has no 'strava:'; add 'strava: b4242' to it so its rides (1 in the archive) count\n"
+        )
         #expect(try garage.read("activities/2026-03.json").contains("\"gear_id\":\"b4242\""))
     }
 
     @Test func aRowOutsideTheCachesLimitsIsSkippedWithItsLineAndTheCacheStaysValid() throws {
         let garage = try TempGarage(["garage.yaml": "name: Import test\n", "bikes/grail.yaml": "name: Grail\nstrava: b4242\n"])
-        let csv = Self.header + "\n" + [
-            #"17000000001,"Mar 3, 2026, 6:12:00 AM",Fine,Ride,,3700,30.12,,,false,,Grail,,,,3700.0,3500.0,30120.5,,,210.0"#,
-            #"17000000002,"Mar 4, 2026, 6:12:00 AM",Too far,Ride,,3700,200000000.00,,,false,,Grail,,,,3700.0,3500.0,200000000000,,,210.0"#,
-        ].joined(separator: "\n") + "\n"
+        let csv =
+            Self.header + "\n"
+            + [
+                #"17000000001,"Mar 3, 2026, 6:12:00 AM",Fine,Ride,,3700,30.12,,,false,,Grail,,,,3700.0,3500.0,30120.5,,,210.0"#,
+                #"17000000002,"Mar 4, 2026, 6:12:00 AM",Too far,Ride,,3700,200000000.00,,,false,,Grail,,,,3700.0,3500.0,200000000000,,,210.0"#,
+            ].joined(separator: "\n") + "\n"
         let path = try zip(["activities.csv": csv], in: garage)
         let r = try garage.run(["import", "strava-archive", path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("imported 1 activity from the Strava archive (current layout): 1 new"), "\(r.stdout)")
-        #expect(r.stderr == "warning: activities.csv:3: skipped: activity 17000000002: distance 200000000000 is out of range: expected metres, from 0 to 100,000 km\n")
+        #expect(
+            r.stderr
+                == "warning: activities.csv:3: skipped: activity 17000000002: distance 200000000000 is out of range: expected metres, from 0 to 100,000 km\n")
         #expect(!(try garage.read("activities/2026-03.json")).contains("17000000002"))
         let validate = try garage.run(["validate", "--strict"])
         #expect(validate.status == 0, "bikecheck accepts the cache it wrote: \(validate.stdout)\(validate.stderr)")
@@ -173,6 +192,8 @@ import ZIPFoundation
         let r = try garage.run(["import", "strava-archive", try zip(["activities.csv": Self.legacy], in: garage)])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stdout.contains("bike add"), "bikes/grail.yaml exists, though broken: \(r.stdout)")
-        #expect(r.stderr == "warning: bikes/grail.yaml may be 'Grail' of the archive, but it could not be read; fix it (see 'bikecheck validate'), then import again\n")
+        #expect(
+            r.stderr
+                == "warning: bikes/grail.yaml may be 'Grail' of the archive, but it could not be read; fix it (see 'bikecheck validate'), then import again\n")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import StravaStandIn
 import TestSupport
@@ -34,7 +34,11 @@ import Testing
         let redirect = try #require(items.first { $0.name == "redirect_uri" }?.value)
         let state = try #require(items.first { $0.name == "state" }?.value)
         let (_, page) = try await fetch(URL(string: redirect + "?state=\(state)&\(query)")!)
-        await withCheckedContinuation { c in DispatchQueue.global().async { process.waitUntilExit(); c.resume() } }
+        await withCheckedContinuation { c in
+            DispatchQueue.global().async {
+                process.waitUntilExit(); c.resume()
+            }
+        }
         return (page, process.terminationStatus, (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
     }
 

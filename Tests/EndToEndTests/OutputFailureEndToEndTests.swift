@@ -31,8 +31,9 @@ import Testing
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        return Ended(status: process.terminationStatus, reason: process.terminationReason,
-                     stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        return Ended(
+            status: process.terminationStatus, reason: process.terminationReason,
+            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 
     @Test func aFullDeviceOnStandardOutputIsAnErrorNotACrash() throws {

@@ -61,14 +61,15 @@ import Testing
             #expect(r.stdout.contains(": \(message)\n"), "\(r.stdout)")
         }
         let log = try git(["log", "--format=%s", "--", "parts/race-wheels.yaml"], in: garage.root)
-        #expect(log == """
-            race-wheels: retired 2026-11-15
-            race-wheels: off grail 2026-11-14, on the shelf
-            race-wheels: hub-service done 2026-11-12
-            race-wheels: moved from tarmac to grail 2026-11-10
-            garage
+        #expect(
+            log == """
+                race-wheels: retired 2026-11-15
+                race-wheels: off grail 2026-11-14, on the shelf
+                race-wheels: hub-service done 2026-11-12
+                race-wheels: moved from tarmac to grail 2026-11-10
+                garage
 
-            """)
+                """)
         #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
         let validate = try garage.run(["validate"])
         #expect(validate.status == 0, "\(validate.stderr)")

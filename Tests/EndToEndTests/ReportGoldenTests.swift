@@ -12,7 +12,8 @@ import Testing
         ("costs-by-category", ["costs", "--by", "category"]),
         ("usage-by-month", ["usage", "grail", "--since", "2026-06-01"]), ("usage-by-year", ["usage", "--per", "year"]),
         ("history", ["history", "--since", "2025-06-01"]), ("history-interval", ["history", "grail", "--interval", "chain-lube"]),
-        ("rides-interval", ["rides", "grail", "--interval", "chain-lube"]), ("rides-span", ["rides", "tarmac", "--since", "2026-01-01", "--until", "2026-01-31"]),
+        ("rides-interval", ["rides", "grail", "--interval", "chain-lube"]),
+        ("rides-span", ["rides", "tarmac", "--since", "2026-01-01", "--until", "2026-01-31"]),
     ]
     static let formats = [("text", "txt"), ("json", "json"), ("csv", "csv"), ("markdown", "md")]
 

@@ -148,7 +148,9 @@ import Testing
     @Test func statusHelpStatesTheAnchorAsTheREADMEDoes() throws {
         let r = try runBikecheck(["status", "--help"], in: exampleGarage)
         let text = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(text.contains("the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride"), "\(r.stdout)")
+        #expect(
+            text.contains("the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride"),
+            "\(r.stdout)")
     }
 
     @Test func rootHelpListsEveryReasonForExitOne() throws {

@@ -55,7 +55,9 @@ import Testing
         let clean = try garage.run(["status"] + Self.asOf)
         #expect(clean.status == 0)
         #expect(clean.stderr.isEmpty, "\(clean.stderr)")
-        try garage.write("bikes/grail.yaml", try garage.read("bikes/grail.yaml").replacingOccurrences(of: "\nintervals:\n", with: "\nintervals:\n  chain-lueb: {every: 5 h, task: Lube}\n"))
+        try garage.write(
+            "bikes/grail.yaml",
+            try garage.read("bikes/grail.yaml").replacingOccurrences(of: "\nintervals:\n", with: "\nintervals:\n  chain-lueb: {every: 5 h, task: Lube}\n"))
         let warned = try garage.run(["status"] + Self.asOf)
         #expect(warned.status == 0, "\(warned.stderr)")
         #expect(warned.stderr == "1 warning: run 'bikecheck validate'\n")
@@ -84,8 +86,9 @@ import Testing
             sys.stdout.buffer.write(out.replace(b'\\r\\n', b'\\n'))
             sys.exit(os.waitstatus_to_exitcode(status))
             """
-        return try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, String(columns), bikecheckBinary.path] + arguments,
-                              in: directory, environment: ["NO_COLOR": "1", "BIKECHECK_GARAGE": "", "COLUMNS": ""].merging(environment) { $1 })
+        return try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, String(columns), bikecheckBinary.path] + arguments,
+            in: directory, environment: ["NO_COLOR": "1", "BIKECHECK_GARAGE": "", "COLUMNS": ""].merging(environment) { $1 })
     }
 
     @Test func onATerminalLinesFitItsWidthAndPipedOutputKeepsWholeLines() throws {
@@ -103,7 +106,10 @@ import Testing
         let words = { (text: String) in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) }
         #expect(words(terminal.stdout) == words(piped.stdout))
         // Continuation lines are indented under the task, never cut mid-word.
-        #expect(terminal.stdout.contains("\n  ok  chain-replace     77%  1164 / 1500 km  Replace the chain\n" + String(repeating: " ", count: 45) + "since 2025-09-12, due ~2027-03-11\n"), "\(terminal.stdout)")
+        #expect(
+            terminal.stdout.contains(
+                "\n  ok  chain-replace     77%  1164 / 1500 km  Replace the chain\n" + String(repeating: " ", count: 45) + "since 2025-09-12, due ~2027-03-11\n"
+            ), "\(terminal.stdout)")
 
         // COLUMNS, when set, wins over the terminal's own width.
         let narrow = try onTerminal(columns: 80, arguments, in: repositoryRoot, environment: ["COLUMNS": "50"])

@@ -1,7 +1,7 @@
 import BikeCheckKit
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import StravaStandIn
 import TestSupport
@@ -63,7 +63,8 @@ final class StravaWorld: @unchecked Sendable {
         var secrets = await server.issuedAccessTokens + [await server.clientSecret]
         if let refresh = await server.currentRefreshToken { secrets.append(refresh) }
         if let saved = FileManager.default.contents(atPath: tokenPath),
-           let object = try? JSONSerialization.jsonObject(with: saved) as? [String: Any] {
+            let object = try? JSONSerialization.jsonObject(with: saved) as? [String: Any]
+        {
             secrets += [object["access_token"], object["refresh_token"]].compactMap { $0 as? String }
         }
         for s in secrets {
@@ -118,8 +119,10 @@ func fileMode(_ path: String) throws -> Int {
 }
 
 @Suite(.serialized) struct StravaEndToEndTests {
-    static let bikes = [StandInGear(id: "b1001", name: "Canyon Grail", nickname: "Grail", distance: 1_234_567, brandName: "Canyon", frameType: 3),
-                        StandInGear(id: "b1002", name: "Stumpjumper", distance: 2_000_000, brandName: "Specialized", frameType: 1)]
+    static let bikes = [
+        StandInGear(id: "b1001", name: "Canyon Grail", nickname: "Grail", distance: 1_234_567, brandName: "Canyon", frameType: 3),
+        StandInGear(id: "b1002", name: "Stumpjumper", distance: 2_000_000, brandName: "Specialized", frameType: 1),
+    ]
     static let retired = StandInGear(id: "b1003", name: "Old Allez", retired: true, distance: 9_000_000, brandName: "Specialized", frameType: 3)
     static let grailFile = """
         # yaml-language-server: $schema=../schemas/bike.schema.json
@@ -172,7 +175,10 @@ func fileMode(_ path: String) throws -> Int {
         defer { Task { await world.stop() } }
         let r = try await world.run(["login", "--manual", "--force"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("/oauth/authorize?client_id=424242&redirect_uri=http://localhost/exchange_token&response_type=code&approval_prompt=force&scope=read,profile:read_all,activity:read_all&state="), "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "/oauth/authorize?client_id=424242&redirect_uri=http://localhost/exchange_token&response_type=code&approval_prompt=force&scope=read,profile:read_all,activity:read_all&state="
+            ), "\(r.stderr)")
         #expect(r.stderr.contains("bikecheck login --code"))
         #expect(!FileManager.default.fileExists(atPath: world.tokenPath))
         // Without a client id there is nothing to log in to.
@@ -234,7 +240,11 @@ func fileMode(_ path: String) throws -> Int {
         let (status, page) = try await fetch(URL(string: redirect + "?state=\(sentState)&code=browser-code&scope=read,profile:read_all,activity:read_all")!)
         #expect(status == 200)
         #expect(page.contains(rightState ? "authorised" : "not authorised"))
-        await withCheckedContinuation { c in DispatchQueue.global().async { process.waitUntilExit(); c.resume() } }
+        await withCheckedContinuation { c in
+            DispatchQueue.global().async {
+                process.waitUntilExit(); c.resume()
+            }
+        }
         let stderr = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
         if rightState {
             #expect(process.terminationStatus == 0, "\(stderr)")
@@ -328,8 +338,9 @@ func fileMode(_ path: String) throws -> Int {
         // Incremental: three new rides and a late gear change inside the overlap.
         let newest = activities.map(\.start).max() ?? 0
         let extra = (1...3).map { i in
-            StandInActivity(id: 9_900_000_000 + Int64(i), name: "New \(i)", sportType: "Ride", start: newest + Int64(i) * 3600,
-                            movingTime: 3600, elapsedTime: 3700, distance: 30_000, gearID: "b1001")
+            StandInActivity(
+                id: 9_900_000_000 + Int64(i), name: "New \(i)", sportType: "Ride", start: newest + Int64(i) * 3600,
+                movingTime: 3600, elapsedTime: 3700, distance: 30_000, gearID: "b1001")
         }
         let lastID = activities.max { $0.start < $1.start }?.id
         await world.server.update { list in
@@ -518,8 +529,9 @@ func fileMode(_ path: String) throws -> Int {
         let world = try await StravaWorld()
         defer { Task { await world.stop() } }
         await world.server.authorize(code: "c")
-        let r = try await world.run(["login", "--code", "c", "--garage", world.garage.path],
-                                    extra: ["XDG_CONFIG_HOME": world.garage.path + "/config"])
+        let r = try await world.run(
+            ["login", "--code", "c", "--garage", world.garage.path],
+            extra: ["XDG_CONFIG_HOME": world.garage.path + "/config"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("refusing to keep Strava tokens inside the garage"))
         #expect(!FileManager.default.fileExists(atPath: world.garage.path + "/config/bikecheck/strava-token.json"))
@@ -559,7 +571,9 @@ func fileMode(_ path: String) throws -> Int {
         #expect(idleLists == 1, "an idle re-sync made \(idleLists) list requests")
         #expect(world.cachedActivities().count == count)
         guard measure != nil else { return }
-        print("MEASURE full: \(String(format: "%.2f", seconds)) s (stand-in handlers \(String(format: "%.2f", serverSeconds)) s), \(total) requests (\(lists) list); idle re-sync: \(String(format: "%.2f", idleSeconds)) s, \(idleTotal) requests; \(r.stdout)\(idle.stdout)")
+        print(
+            "MEASURE full: \(String(format: "%.2f", seconds)) s (stand-in handlers \(String(format: "%.2f", serverSeconds)) s), \(total) requests (\(lists) list); idle re-sync: \(String(format: "%.2f", idleSeconds)) s, \(idleTotal) requests; \(r.stdout)\(idle.stdout)"
+        )
     }
 }
 

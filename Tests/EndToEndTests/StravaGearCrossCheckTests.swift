@@ -38,9 +38,11 @@ import Testing
                 let time = 1800 + rng.next(12_600)
                 let distance = Double(time * (50 + rng.next(50))) / 10
                 let start = "\(day)T\(String(format: "%02d", 6 + rng.next(12))):\(String(format: "%02d", rng.next(60))):00Z"
-                g.activities.append(Activity(id: id, name: "ride \(id)", sportType: "Ride", startDate: start, startDateLocal: start,
-                                             movingTime: time, elapsedTime: time, distance: distance, gearID: gearID,
-                                             trainer: rng.next(10) == 0))
+                g.activities.append(
+                    Activity(
+                        id: id, name: "ride \(id)", sportType: "Ride", startDate: start, startDateLocal: start,
+                        movingTime: time, elapsedTime: time, distance: distance, gearID: gearID,
+                        trainer: rng.next(10) == 0))
                 g.csv += "ride \(id),\(gearID ?? ""),\(start),\(time),\(distance),0\n"
                 id += 1
             }
@@ -112,9 +114,13 @@ import Testing
 
         let ours = try runBikecheck(["part", "list", "--format", "json", "--as-of", "2026-11-15", "--garage", folder.url.path], in: folder.url)
         #expect(ours.status == 0, "\(ours.stderr)")
-        let theirs = try runProcess(Self.stravaGear, ["--rules", "strava-gear/rules.yaml", "--csv", "strava-gear/activities.csv",
-                                                      "-r", "components", "-f", "csv", "--hide-name", "--hide-first-last"],
-                                    in: folder.url, environment: ["TZ": "UTC"])
+        let theirs = try runProcess(
+            Self.stravaGear,
+            [
+                "--rules", "strava-gear/rules.yaml", "--csv", "strava-gear/activities.csv",
+                "-r", "components", "-f", "csv", "--hide-name", "--hide-first-last",
+            ],
+            in: folder.url, environment: ["TZ": "UTC"])
         #expect(theirs.status == 0, "\(theirs.stderr)")
 
         struct Report: Decodable {

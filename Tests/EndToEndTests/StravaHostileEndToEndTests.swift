@@ -35,7 +35,9 @@ import Testing
         for command in [["sync"], ["whoami"]] {
             let r = try await world.run(command)
             #expect(r.status == 1)
-            #expect(r.stderr.contains("error: Strava answered HTTP 302: a redirect to '\(otherURL)', not followed: bikecheck talks only to '\(ownURL)'"), "\(r.stderr)")
+            #expect(
+                r.stderr.contains("error: Strava answered HTTP 302: a redirect to '\(otherURL)', not followed: bikecheck talks only to '\(ownURL)'"),
+                "\(r.stderr)")
         }
         let received = await other.received
         #expect(received.isEmpty, "the other origin saw \(received.map(\.path)) with \(received.map(\.authorization))")
@@ -77,11 +79,13 @@ import Testing
         defer { Task { await world.stop() } }
         let links = try TemporaryFolder()
         try FileManager.default.createSymbolicLink(atPath: links.url.path + "/link-to-garage", withDestinationPath: world.garage.path)
-        try FileManager.default.createSymbolicLink(atPath: links.url.path + "/dangling-into-garage",
-                                                   withDestinationPath: world.garage.path + "/secrets")
+        try FileManager.default.createSymbolicLink(
+            atPath: links.url.path + "/dangling-into-garage",
+            withDestinationPath: world.garage.path + "/secrets")
         await world.server.authorize(code: "c")
-        let r = try await world.run(["login", "--code", "c", "--garage", world.garage.path],
-                                    extra: ["XDG_CONFIG_HOME": links.url.path + "/" + configHome])
+        let r = try await world.run(
+            ["login", "--code", "c", "--garage", world.garage.path],
+            extra: ["XDG_CONFIG_HOME": links.url.path + "/" + configHome])
         #expect(r.status == 1)
         #expect(r.stderr.contains("refusing to keep Strava tokens inside the garage"), "\(r.stderr)")
         let inGarage = FileManager.default.enumerator(atPath: world.garage.path)?.allObjects as? [String] ?? []
@@ -119,7 +123,10 @@ import Testing
         world.server.hostile.arm(.echo(status: 400), on: "/oauth/token")
         let login = try await world.pasteLogin(code: code)
         #expect(login.status == 1)
-        #expect(login.stderr.contains("did not accept the authorisation code (cannot process request: body client_id=424242&client_secret=[redacted]&code=[redacted]&grant_type=authorization_code"), "\(login.stderr)")
+        #expect(
+            login.stderr.contains(
+                "did not accept the authorisation code (cannot process request: body client_id=424242&client_secret=[redacted]&code=[redacted]&grant_type=authorization_code"
+            ), "\(login.stderr)")
         #expect(!login.stderr.contains(code))
 
         // A refresh of an expired login, echoed: neither the refresh token nor the secret shows.
@@ -129,7 +136,10 @@ import Testing
         world.server.hostile.arm(.echo(status: 400), on: "/oauth/token")
         let sync = try await world.run(["sync"])
         #expect(sync.status == 1)
-        #expect(sync.stderr.contains("refresh refused: cannot process request: body client_id=424242&client_secret=[redacted]&grant_type=refresh_token&refresh_token=[redacted]"), "\(sync.stderr)")
+        #expect(
+            sync.stderr.contains(
+                "refresh refused: cannot process request: body client_id=424242&client_secret=[redacted]&grant_type=refresh_token&refresh_token=[redacted]"),
+            "\(sync.stderr)")
         #expect(!sync.stderr.contains("old-refresh-88"))
     }
 
@@ -176,7 +186,10 @@ import Testing
         // The rotated refresh token never arrived: the next command says so and still works.
         let next = try await world.run(["sync"])
         #expect(next.status == 0, "\(next.stderr)")
-        #expect(next.stderr.contains("note: Strava refused to renew the login (refresh refused: Bad Request; RefreshToken refresh_token invalid); the saved access token still works until "), "\(next.stderr)")
+        #expect(
+            next.stderr.contains(
+                "note: Strava refused to renew the login (refresh refused: Bad Request; RefreshToken refresh_token invalid); the saved access token still works until "
+            ), "\(next.stderr)")
         #expect(next.stderr.contains(": run 'bikecheck login' before then"))
         #expect(await world.server.requests(to: "/oauth/token") == 2)
         _ = expires
@@ -203,7 +216,11 @@ import Testing
         }
         #expect(await world.server.currentRefreshToken != "near-refresh")
         kill(process.processIdentifier, SIGKILL)
-        await withCheckedContinuation { c in DispatchQueue.global().async { process.waitUntilExit(); c.resume() } }
+        await withCheckedContinuation { c in
+            DispatchQueue.global().async {
+                process.waitUntilExit(); c.resume()
+            }
+        }
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(try world.savedToken()["refresh_token"] as? String == "near-refresh", "the token file is as it was")
 

@@ -38,7 +38,10 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("0 new, 0 changed, 0 deleted"), "\(r.stdout)")
         let oldest = activities[0]
-        #expect(r.stdout.contains("deleted nothing: kept 1034 cached activities missing from the listing, as Strava still has activity \(oldest.id) (\(oldest.startDate)) though the listing left it out"), "\(r.stdout)")
+        #expect(
+            r.stdout.contains(
+                "deleted nothing: kept 1034 cached activities missing from the listing, as Strava still has activity \(oldest.id) (\(oldest.startDate)) though the listing left it out"
+            ), "\(r.stdout)")
         #expect(world.cachedActivities().count == 1_234)
         #expect(try monthFiles(world) == before)
         // One look was enough to know the listing was wrong.
@@ -63,7 +66,10 @@ import Testing
         let r = try await world.run(["sync", "--full"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("skipped 1 activity that could not be read (left as cached)"), "\(r.stdout)")
-        #expect(r.stdout.contains("deleted nothing: kept 250 cached activities missing from the listing, as an activity Strava listed could not be read, not even its id"), "\(r.stdout)")
+        #expect(
+            r.stdout.contains(
+                "deleted nothing: kept 250 cached activities missing from the listing, as an activity Strava listed could not be read, not even its id"),
+            "\(r.stdout)")
         #expect(await world.server.detailRequests.isEmpty)
         #expect(world.cachedActivities().count == 450)
 
@@ -74,7 +80,8 @@ import Testing
         let withID = try await world.run(["sync", "--full"])
         #expect(withID.status == 0, "\(withID.stderr)")
         #expect(withID.stdout.contains("skipped 1 activity that could not be read (left as cached): 17"), "\(withID.stdout)")
-        #expect(withID.stdout.contains("deleted nothing: kept 250 cached activities missing from the listing, as Strava still has activity"), "\(withID.stdout)")
+        #expect(
+            withID.stdout.contains("deleted nothing: kept 250 cached activities missing from the listing, as Strava still has activity"), "\(withID.stdout)")
         #expect(world.cachedActivities().count == 450)
     }
 
@@ -121,14 +128,19 @@ import Testing
         for n in 1...4 { await world.server.inject(status: 503, onRequest: n, to: "/api/v3/activities/\(gone.id)") }
         let down = try await world.run(["sync", "--full"])
         #expect(down.status == 0, "\(down.stderr)")
-        #expect(down.stdout.contains("deleted nothing: kept 1 cached activity missing from the listing, as Strava could not confirm that activity \(gone.id) is gone (Strava answered HTTP 503"), "\(down.stdout)")
+        #expect(
+            down.stdout.contains(
+                "deleted nothing: kept 1 cached activity missing from the listing, as Strava could not confirm that activity \(gone.id) is gone (Strava answered HTTP 503"
+            ), "\(down.stdout)")
         #expect(world.cachedActivities().count == 30)
 
         // No budget left for the look: kept, and said so.
         await world.server.setRateLimit(limit: (200, 2000), readLimit: (100, 1000), usage: (0, 0), readUsage: (98, 500))
         let limited = try await world.run(["sync", "--full"])
         #expect(limited.status == 0, "\(limited.stderr)")
-        #expect(limited.stdout.contains("as Strava could not confirm that activity \(gone.id) is gone (stopped at Strava's 15-minute rate limit"), "\(limited.stdout)")
+        #expect(
+            limited.stdout.contains("as Strava could not confirm that activity \(gone.id) is gone (stopped at Strava's 15-minute rate limit"),
+            "\(limited.stdout)")
         #expect(world.cachedActivities().count == 30)
 
         await world.server.setRateLimit(limit: (200, 2000), readLimit: (100, 1000), usage: (0, 0), readUsage: (0, 0))
@@ -140,11 +152,13 @@ import Testing
     /// A minimal SummaryActivity with one field replaced.
     static func activityJSON(_ a: StandInActivity, _ replace: (String, String)? = nil) -> String {
         let local = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(a.start + Int64(a.utcOffset))))
-        var fields = [("id", "\(a.id)"), ("name", "\"" + a.name.replacingOccurrences(of: "\"", with: "\\\"") + "\""),
-                      ("start_date_local", "\"\(local)\""), ("timezone", "\"\(a.timezone)\""), ("sport_type", "\"\(a.sportType)\""), ("type", "\"\(a.type)\""),
-                      ("start_date", "\"\(a.startDate)\""), ("moving_time", "\(a.movingTime)"), ("elapsed_time", "\(a.elapsedTime)"),
-                      ("distance", "\(a.distance)"), ("total_elevation_gain", "\(a.elevationGain)"),
-                      ("gear_id", a.gearID.map { "\"\($0)\"" } ?? "null")]
+        var fields = [
+            ("id", "\(a.id)"), ("name", "\"" + a.name.replacingOccurrences(of: "\"", with: "\\\"") + "\""),
+            ("start_date_local", "\"\(local)\""), ("timezone", "\"\(a.timezone)\""), ("sport_type", "\"\(a.sportType)\""), ("type", "\"\(a.type)\""),
+            ("start_date", "\"\(a.startDate)\""), ("moving_time", "\(a.movingTime)"), ("elapsed_time", "\(a.elapsedTime)"),
+            ("distance", "\(a.distance)"), ("total_elevation_gain", "\(a.elevationGain)"),
+            ("gear_id", a.gearID.map { "\"\($0)\"" } ?? "null"),
+        ]
         if let replace, let i = fields.firstIndex(where: { $0.0 == replace.0 }) { fields[i].1 = replace.1 }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
@@ -155,12 +169,14 @@ import Testing
         let before = try monthFiles(world)
         let cached = Dictionary(uniqueKeysWithValues: world.cachedActivities().map { ($0.id, $0) })
         let newestFirst = activities.sorted { $0.start > $1.start }
-        let page = "[" + [
-            Self.activityJSON(newestFirst[0], ("moving_time", "\"abc\"")),
-            Self.activityJSON(newestFirst[1], ("moving_time", "1e999")),
-            Self.activityJSON(newestFirst[2], ("distance", "\"12 km\"")),
-            Self.activityJSON(newestFirst[3]),
-        ].joined(separator: ",") + "]"
+        let page =
+            "["
+            + [
+                Self.activityJSON(newestFirst[0], ("moving_time", "\"abc\"")),
+                Self.activityJSON(newestFirst[1], ("moving_time", "1e999")),
+                Self.activityJSON(newestFirst[2], ("distance", "\"12 km\"")),
+                Self.activityJSON(newestFirst[3]),
+            ].joined(separator: ",") + "]"
         for full in [false, true] {
             await world.server.resetCounts()
             await world.server.answerListing(onRequest: 1, with: page)
@@ -189,7 +205,10 @@ import Testing
         try world.garage.write(".bikecheck/strava-sync.json", state)
         let r = try await world.run(["sync"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("warning: ignored the sync state in .bikecheck/strava-sync.json (\(reason)); the listing starts over and the activity cache is kept"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "warning: ignored the sync state in .bikecheck/strava-sync.json (\(reason)); the listing starts over and the activity cache is kept"),
+            "\(r.stderr)")
         #expect(r.stdout.contains("0 deleted"), "\(r.stdout)")
         #expect(Set(world.cachedActivities().map(\.id)) == Set(activities.map(\.id)))
         // The next sync finds a good state and says nothing.
@@ -236,7 +255,10 @@ import Testing
         for arguments in [["sync"], ["sync", "--full"]] {
             let r = try await world.run(arguments)
             #expect(r.status == 0, "\(r.stderr)")
-            #expect(r.stdout.contains("left alone activities/2025-07.json (it is not a regular file), activities/2025-10.json (it could not be read whole), activities/2025-11.json (it is a symbolic link)"), "\(r.stdout)")
+            #expect(
+                r.stdout.contains(
+                    "left alone activities/2025-07.json (it is not a regular file), activities/2025-10.json (it could not be read whole), activities/2025-11.json (it is a symbolic link)"
+                ), "\(r.stdout)")
             #expect(r.stdout.contains("holding back"), "\(r.stdout)")
             #expect(r.stdout.contains("(fix or move such a file away, then run 'bikecheck sync --full')"))
             #expect(try world.garage.read("activities/2025-10.json") == "[\n{\"id\": oops}\n]\n")
@@ -256,6 +278,7 @@ import Testing
         let repaired = try await world.run(["sync", "--full"])
         #expect(repaired.status == 0, "\(repaired.stderr)")
         let october = activities.filter { $0.startDate.hasPrefix("2025-10") }
-        #expect(Set(ActivityCacheLoader.load(root: world.garage.path).activities.filter { $0.startDate.hasPrefix("2025-10") }.map(\.id)) == Set(october.map(\.id)))
+        #expect(
+            Set(ActivityCacheLoader.load(root: world.garage.path).activities.filter { $0.startDate.hasPrefix("2025-10") }.map(\.id)) == Set(october.map(\.id)))
     }
 }

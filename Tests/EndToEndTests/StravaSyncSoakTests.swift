@@ -31,7 +31,11 @@ import Testing
             }
             try await Task.sleep(nanoseconds: 2_000_000)
         }
-        await withCheckedContinuation { c in DispatchQueue.global().async { process.waitUntilExit(); c.resume() } }
+        await withCheckedContinuation { c in
+            DispatchQueue.global().async {
+                process.waitUntilExit(); c.resume()
+            }
+        }
         return (process.terminationStatus, killed)
     }
 
@@ -55,8 +59,10 @@ import Testing
             for _ in 0..<random.next(30) {
                 let newest = server.map(\.start).max() ?? 1_763_600_000
                 let start = random.next(3) == 0 ? newest + Int64(random.next(86_400)) : newest - Int64(random.next(3_000 * 86_400))
-                server.append(StandInActivity(id: nextID, name: "Soak \(nextID)", sportType: "Ride", start: start, movingTime: 3600,
-                                              elapsedTime: 3700, distance: 25_000, gearID: "b1001"))
+                server.append(
+                    StandInActivity(
+                        id: nextID, name: "Soak \(nextID)", sportType: "Ride", start: start, movingTime: 3600,
+                        elapsedTime: 3700, distance: 25_000, gearID: "b1001"))
                 nextID += 1
                 figures.added += 1
             }
@@ -115,6 +121,8 @@ import Testing
         #expect(Set(cache.map(\.id)) == Set(server.map(\.id)), "seed \(seed): \(last.stdout)")
         let gearByID = Dictionary(uniqueKeysWithValues: server.map { ($0.id, $0.gearID) })
         #expect(cache.allSatisfy { gearByID[$0.id] == $0.gearID }, "seed \(seed)")
-        Soak.report("seed \(seed): \(rounds) rounds, \(figures.kills) kills, \(figures.stopped) syncs stopped by a fault, \(figures.fullSyncs) full; on Strava \(figures.added) added, \(figures.removed) deleted, \(figures.changed) gear changes; final cache \(cache.count) = server \(server.count)")
+        Soak.report(
+            "seed \(seed): \(rounds) rounds, \(figures.kills) kills, \(figures.stopped) syncs stopped by a fault, \(figures.fullSyncs) full; on Strava \(figures.added) added, \(figures.removed) deleted, \(figures.changed) gear changes; final cache \(cache.count) = server \(server.count)"
+        )
     }
 }

@@ -76,7 +76,8 @@ let fox36 = """
 
     @Test func importAtATagRecordsARelativeUrlThePathAndTheExactCommit() throws {
         let club = try Club()
-        let v1 = try club.publish(["templates/fox-36.yaml": fox36, "templates/road.yaml": "name: Club road\nintervals:\n  wash:\n    every: 1 week\n"], tag: "v1")
+        let v1 = try club.publish(
+            ["templates/fox-36.yaml": fox36, "templates/road.yaml": "name: Club road\nintervals:\n  wash:\n    every: 1 week\n"], tag: "v1")
         try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "50 h", with: "40 h")])
         let garage = try startedGarage()
         // A plain path, relative to where the rider runs bikecheck.
@@ -161,8 +162,11 @@ let fox36 = """
         let mine = try garage.read("templates/fox-36.yaml").replacingOccurrences(of: "every: 125 h", with: "every: 100 h   # I ride in mud")
         try garage.write("templates/fox-36.yaml", mine)
         try git(["commit", "--quiet", "-am", "shorter damper"], in: garage.root)
-        let v2 = try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "50 h", with: "40 h")
-            + "  air-can:\n    task: Air can service\n    component: fork\n    every: 1 year\n"], tag: "v2")
+        let v2 = try club.publish(
+            [
+                "templates/fox-36.yaml": fox36.replacingOccurrences(of: "50 h", with: "40 h")
+                    + "  air-can:\n    task: Air can service\n    component: fork\n    every: 1 year\n"
+            ], tag: "v2")
 
         let outdated = try garage.run(["template", "outdated"])
         #expect(outdated.status == 0, "\(outdated.stderr)")
@@ -178,8 +182,9 @@ let fox36 = """
         let update = try garage.run(["template", "update", "--commit"], environment: gitAuthor)
         #expect(update.status == 0, "\(update.stderr)")
         let merged = try garage.read("templates/fox-36.yaml")
-        #expect(merged == mine.replacingOccurrences(of: v1, with: v2).replacingOccurrences(of: "every: 50 h", with: "every: 40 h")
-            + "  air-can:\n    task: Air can service\n    component: fork\n    every: 1 year\n", "\(merged)")
+        #expect(
+            merged == mine.replacingOccurrences(of: v1, with: v2).replacingOccurrences(of: "every: 50 h", with: "every: 40 h")
+                + "  air-can:\n    task: Air can service\n    component: fork\n    every: 1 year\n", "\(merged)")
         #expect(try git(["log", "--format=%s", "-1"], in: garage.root) == "Update template fox-36 \(v1.prefix(12))..\(v2.prefix(12))\n")
         #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
         #expect(try garage.run(["validate"]).status == 0)
@@ -191,8 +196,9 @@ let fox36 = """
         let moved = try garage.run(["template", "update", "fox-36", "--ref", "v3"])
         #expect(moved.status == 0, "\(moved.stderr)")
         let atV3 = try garage.read("templates/fox-36.yaml")
-        #expect(atV3.contains("  path: templates/fox-36.yaml\n  ref: v3\n  commit: \(v3)\n") && atV3.contains("Damper and seal service")
-            && atV3.contains("every: 100 h   # I ride in mud") && atV3.contains("Lower leg service"), "\(atV3)")
+        #expect(
+            atV3.contains("  path: templates/fox-36.yaml\n  ref: v3\n  commit: \(v3)\n") && atV3.contains("Damper and seal service")
+                && atV3.contains("every: 100 h   # I ride in mud") && atV3.contains("Lower leg service"), "\(atV3)")
         #expect(try garage.run(["validate"]).status == 0)
     }
 
@@ -213,7 +219,9 @@ let fox36 = """
         try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "125 h", with: "125 hrs")])
         let invalid = try garage.run(["template", "update", "fox-36"])
         #expect(invalid.status == 1)
-        #expect(invalid.stderr.contains("templates/fox-36.yaml:11:12: error: unknown unit") && invalid.stderr.contains("is not a valid template"), "\(invalid.stderr)")
+        #expect(
+            invalid.stderr.contains("templates/fox-36.yaml:11:12: error: unknown unit") && invalid.stderr.contains("is not a valid template"),
+            "\(invalid.stderr)")
         #expect(try snapshot(garage) == before)
     }
 

@@ -83,46 +83,54 @@ struct HandEditedBike: Sendable, CustomStringConvertible {
 }
 
 let handEditedBikes: [HandEditedBike] = [
-    HandEditedBike(description: "comments, CRLF, Unicode, trailing comments", lf: """
-        # yaml-language-server: $schema=../.schemas/bike.schema.json
-        name: Vélo de route — «Bianchi» 🚲   # the old one
-        templates: [road]
-        
-        components:
-          chain:
-            installed: 2026-01-10   # KMC X11
-        
-        log:
-          - date: 2026-02-01
-            done: [chain-lube]   # first lube
-            note: |
-              Wet lube, winter.
-        
-        # Notes below are mine.
+    HandEditedBike(
+        description: "comments, CRLF, Unicode, trailing comments",
+        lf: """
+            # yaml-language-server: $schema=../.schemas/bike.schema.json
+            name: Vélo de route — «Bianchi» 🚲   # the old one
+            templates: [road]
 
-        """, crlf: true, rewrites: 0),
-    HandEditedBike(description: "no final newline and no log key", lf: """
-        name: Ünïcode
-        templates: [road]   # one template
-        components:
-          chain: {installed: 2026-01-10}
-        # last line is a comment without a newline
-        """, rewrites: 0),
-    HandEditedBike(description: "an empty flow log", lf: """
-        name: Empty log
-        templates: [road]
-        log: []   # nothing yet
-        notes: keep me
+            components:
+              chain:
+                installed: 2026-01-10   # KMC X11
 
-        """, rewrites: 1),
-    HandEditedBike(description: "a null log and indentless lists", lf: """
-        name: Null log
-        templates:
-        - road
-        log:
-        # the end
+            log:
+              - date: 2026-02-01
+                done: [chain-lube]   # first lube
+                note: |
+                  Wet lube, winter.
 
-        """, rewrites: 0),
+            # Notes below are mine.
+
+            """, crlf: true, rewrites: 0),
+    HandEditedBike(
+        description: "no final newline and no log key",
+        lf: """
+            name: Ünïcode
+            templates: [road]   # one template
+            components:
+              chain: {installed: 2026-01-10}
+            # last line is a comment without a newline
+            """, rewrites: 0),
+    HandEditedBike(
+        description: "an empty flow log",
+        lf: """
+            name: Empty log
+            templates: [road]
+            log: []   # nothing yet
+            notes: keep me
+
+            """, rewrites: 1),
+    HandEditedBike(
+        description: "a null log and indentless lists",
+        lf: """
+            name: Null log
+            templates:
+            - road
+            log:
+            # the end
+
+            """, rewrites: 0),
 ]
 
 @Suite struct DoneEndToEndTests {
@@ -176,8 +184,9 @@ let handEditedBikes: [HandEditedBike] = [
     @Test func doneWithCommitCommitsJustTheBikeWithADescriptiveMessage() throws {
         let garage = try trackedGarage(bike: handEditedBikes[2].text)
         try garage.write("notes.txt", "not part of the change\n")
-        let r = try garage.run(["done", "vélo", "chain-lube", "bar-tape", "--date", "2026-11-16", "--cost", "12.50", "--commit"],
-                               environment: gitAuthor)
+        let r = try garage.run(
+            ["done", "vélo", "chain-lube", "bar-tape", "--date", "2026-11-16", "--cost", "12.50", "--commit"],
+            environment: gitAuthor)
         #expect(r.status == 0, "\(r.stderr)")
         let log = try git(["log", "--format=%s", "-1"], in: garage.root)
         #expect(log == "vélo: chain-lube, bar-tape done 2026-11-16\n")
@@ -195,7 +204,9 @@ let handEditedBikes: [HandEditedBike] = [
         let r = try garage.run(["done", "vélo", "chain-lube", "--date", "2026-11-16", "--dry-run"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("+++ b/bikes/vélo.yaml"))
-        #expect(r.stdout.hasSuffix("+log:\n+  - date: 2026-11-16\n+    done: [chain-lube]\n # last line is a comment without a newline\n\\ No newline at end of file\n"))
+        #expect(
+            r.stdout.hasSuffix(
+                "+log:\n+  - date: 2026-11-16\n+    done: [chain-lube]\n # last line is a comment without a newline\n\\ No newline at end of file\n"))
         #expect(try snapshot(garage) == before)
     }
 
@@ -212,8 +223,10 @@ let handEditedBikes: [HandEditedBike] = [
         (["done", "vélo", "chain-lube", "--commit", "--date", "2026-01-01"], Int32(1), "git repository"),
     ])
     func refusedWritesLeaveEveryFileByteIdentical(arguments: [String], status: Int32, message: String) throws {
-        let garage = try TempGarage(["garage.yaml": "name: x\n", "templates/road.yaml": roadTemplate,
-                                     "bikes/vélo.yaml": handEditedBikes[0].text])
+        let garage = try TempGarage([
+            "garage.yaml": "name: x\n", "templates/road.yaml": roadTemplate,
+            "bikes/vélo.yaml": handEditedBikes[0].text,
+        ])
         let before = try snapshot(garage)
         let r = try garage.run(arguments)
         #expect(r.status == status, "\(r.stderr)")
@@ -284,7 +297,9 @@ let handEditedBikes: [HandEditedBike] = [
     @Test func aChattyCommitHookDoesNotHangTheCommit() throws {
         let garage = try trackedGarage(bike: handEditedBikes[2].text)
         // 300 KB on standard error and some on standard output: far more than a pipe holds.
-        try garage.write(".git/hooks/pre-commit", """
+        try garage.write(
+            ".git/hooks/pre-commit",
+            """
             #!/bin/sh
             i=0
             while [ $i -lt 3000 ]; do
@@ -296,8 +311,9 @@ let handEditedBikes: [HandEditedBike] = [
 
             """)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: garage.path + "/.git/hooks/pre-commit")
-        let r = try runBikecheck(["done", "vélo", "chain-lube", "--date", "2026-11-16", "--commit"], in: garage.root,
-                                 environment: gitAuthor, timeout: 20)
+        let r = try runBikecheck(
+            ["done", "vélo", "chain-lube", "--date", "2026-11-16", "--commit"], in: garage.root,
+            environment: gitAuthor, timeout: 20)
         #expect(r.status == 0, "\(r.stderr.suffix(500))")
         #expect(try git(["log", "--format=%s", "-1"], in: garage.root).contains("chain-lube done 2026-11-16"))
         #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
@@ -310,8 +326,9 @@ let handEditedBikes: [HandEditedBike] = [
         #expect(both.status == 0, "\(both.stderr)")
         #expect(both.stdout.contains("chain-lube on 2026-11-16 was already in the log"), "\(both.stdout)")
         let text = try garage.read("bikes/vélo.yaml")
-        #expect(text.components(separatedBy: "chain-lube").count - 1 == handEditedBikes[2].text.components(separatedBy: "chain-lube").count - 1 + 1,
-                "chain-lube is written once more, not twice")
+        #expect(
+            text.components(separatedBy: "chain-lube").count - 1 == handEditedBikes[2].text.components(separatedBy: "chain-lube").count - 1 + 1,
+            "chain-lube is written once more, not twice")
         // A different cost for a service already logged is refused, and nothing changes.
         let cost = try garage.run(["done", "vélo", "chain-lube", "--date", "2026-11-16", "--cost", "12"])
         #expect(cost.status == 1)
@@ -320,12 +337,15 @@ let handEditedBikes: [HandEditedBike] = [
     }
 
     @Test func aBackdatedServiceGoesInDateOrderInALogKeptInDateOrder() throws {
-        let bike = "name: Grail\nintervals:\n  chain-lube:\n    every: 10 h\nlog:\n  - date: 2026-03-01\n    done: [chain-lube]\n  # summer\n  - date: 2026-07-01\n    done: [chain-lube]\n"
+        let bike =
+            "name: Grail\nintervals:\n  chain-lube:\n    every: 10 h\nlog:\n  - date: 2026-03-01\n    done: [chain-lube]\n  # summer\n  - date: 2026-07-01\n    done: [chain-lube]\n"
         let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/grail.yaml": bike])
         let r = try garage.run(["done", "grail", "chain-lube", "--date", "2026-05-01", "--garage", garage.path])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try garage.read("bikes/grail.yaml")
-            == "name: Grail\nintervals:\n  chain-lube:\n    every: 10 h\nlog:\n  - date: 2026-03-01\n    done: [chain-lube]\n  - date: 2026-05-01\n    done: [chain-lube]\n  # summer\n  - date: 2026-07-01\n    done: [chain-lube]\n")
+        #expect(
+            try garage.read("bikes/grail.yaml")
+                == "name: Grail\nintervals:\n  chain-lube:\n    every: 10 h\nlog:\n  - date: 2026-03-01\n    done: [chain-lube]\n  - date: 2026-05-01\n    done: [chain-lube]\n  # summer\n  - date: 2026-07-01\n    done: [chain-lube]\n"
+        )
     }
 
     @Test func doingTheSameServiceTwiceWritesOnce() throws {

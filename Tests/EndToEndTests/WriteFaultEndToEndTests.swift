@@ -7,15 +7,18 @@ import Testing
 /// the file-size limit fails with EFBIG instead of killing the process, as a full disk fails
 /// with ENOSPC) and, with `limitKB`, caps the size of any file it writes (`ulimit -f`).
 /// A file-size limit makes writes fail for real without mounting anything or needing root.
-func runLimited(_ arguments: [String], in garage: TempGarage, limitKB: Int? = nil, pidFile: String? = nil,
-                environment: [String: String] = [:]) throws -> CommandResult {
+func runLimited(
+    _ arguments: [String], in garage: TempGarage, limitKB: Int? = nil, pidFile: String? = nil,
+    environment: [String: String] = [:]
+) throws -> CommandResult {
     var env = environment
     env["NO_COLOR"] = "1"
     env["BIKECHECK_GARAGE"] = ""
     env["PIDFILE"] = pidFile ?? "/dev/null"
     let script = "echo $$ > \"$PIDFILE\"; trap '' XFSZ; " + (limitKB.map { "ulimit -f \($0); " } ?? "") + "exec \"$0\" \"$@\""
-    return try runProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", script, bikecheckBinary.path] + arguments,
-                          in: garage.root, environment: env)
+    return try runProcess(
+        URL(fileURLWithPath: "/bin/bash"), ["-c", script, bikecheckBinary.path] + arguments,
+        in: garage.root, environment: env)
 }
 
 /// Installs an executable git hook.
@@ -62,8 +65,10 @@ func bigBike(size: Int) -> String {
     @Test func whenTheSecondFileCannotBeWrittenTheFirstIsTakenBackAndTheMessageSaysSo() throws {
         let garage = try TempGarage(["garage.yaml": "name: g\n"])
         try garage.write("club/templates/a-small.yaml", "name: Small\nintervals:\n  chain-lube:\n    every: 10 h\n")
-        try garage.write("club/templates/b-big.yaml", "name: Big\n" + String(repeating: "# padding for a big template file......\n", count: 150)
-                         + "intervals:\n  chain-lube:\n    every: 10 h\n")
+        try garage.write(
+            "club/templates/b-big.yaml",
+            "name: Big\n" + String(repeating: "# padding for a big template file......\n", count: 150)
+                + "intervals:\n  chain-lube:\n    every: 10 h\n")
         let r = try runLimited(["template", "import", "club"], in: garage, limitKB: 4)
         #expect(r.status == 1)
         #expect(r.stderr.contains("File too large; every file was put back"), "\(r.stderr)")
@@ -77,19 +82,24 @@ func bigBike(size: Int) -> String {
         let garage = try trackedGarage(bike: bigBike(size: 6000))
         let pidFile = garage.path + "/../\(UUID().uuidString).pid"
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
-        try installHook("pre-commit", """
+        try installHook(
+            "pre-commit",
+            """
             #!/bin/sh
             prlimit --pid "$(cat "$PIDFILE")" --fsize=4096:
             echo 'no space left on the disk' >&2
             exit 1
 
             """, in: garage)
-        let r = try runLimited(["done", "vélo", "chain-lube", "--date", "2026-11-16", "--commit"], in: garage,
-                               pidFile: pidFile, environment: gitAuthor)
+        let r = try runLimited(
+            ["done", "vélo", "chain-lube", "--date", "2026-11-16", "--commit"], in: garage,
+            pidFile: pidFile, environment: gitAuthor)
         #expect(r.status == 1)
         #expect(r.stderr.contains("no space left on the disk"), "\(r.stderr)")
         #expect(!r.stderr.contains("every file was put back"), "\(r.stderr)")
-        #expect(r.stderr.contains("not every file could be put back: 'bikes/vélo.yaml' could not be put back (File too large) and still holds the change"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("not every file could be put back: 'bikes/vélo.yaml' could not be put back (File too large) and still holds the change"),
+            "\(r.stderr)")
         #expect(r.stderr.contains("help: free some space, then put those files back by hand"), "\(r.stderr)")
         // What the message says is what the disk holds.
         #expect(try garage.read("bikes/vélo.yaml").hasSuffix("  - date: 2026-11-16\n    done: [chain-lube]\n"))
@@ -117,8 +127,9 @@ func bigBike(size: Int) -> String {
         // The hook runs inside the commit: killing bikecheck there is a kill between its write
         // and its commit.
         try installHook("pre-commit", "#!/bin/sh\nkill -9 \"$(cat \"$PIDFILE\")\"\nsleep 0.2\nexit 1\n", in: garage)
-        let killed = try runLimited(["done", "vélo", "chain-lube", "--date", "2026-11-16", "--commit"], in: garage,
-                                    pidFile: pidFile, environment: gitAuthor)
+        let killed = try runLimited(
+            ["done", "vélo", "chain-lube", "--date", "2026-11-16", "--commit"], in: garage,
+            pidFile: pidFile, environment: gitAuthor)
         #expect(killed.status != 0)
         // git, orphaned, finishes its refused commit on its own.
         Thread.sleep(forTimeInterval: 0.5)
@@ -133,7 +144,9 @@ func bigBike(size: Int) -> String {
         let garage = try garageWithAKilledCommit()
         let again = try garage.run(["done", "vélo", "chain-lube", "--date", "2026-11-16", "--commit"], environment: gitAuthor)
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(again.stdout.contains("vélo: chain-lube done 2026-11-16 (written by an earlier bikecheck that was stopped before it could commit)"), "\(again.stdout)")
+        #expect(
+            again.stdout.contains("vélo: chain-lube done 2026-11-16 (written by an earlier bikecheck that was stopped before it could commit)"),
+            "\(again.stdout)")
         #expect(again.stdout.contains("already in the log"))
         #expect(try git(["log", "--format=%s"], in: garage.root) == "vélo: chain-lube done 2026-11-16\nstart\n")
         #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
@@ -154,7 +167,8 @@ func bigBike(size: Int) -> String {
         try garage.write("bikes/vélo.yaml", edited)
         let r = try garage.run(["done", "vélo", "chain-lube", "--date", "2026-11-16", "--commit"], environment: gitAuthor)
         #expect(r.status == 1)
-        #expect(r.stderr.contains("'bikes/vélo.yaml' has changes that are not committed, and --commit would commit them too; nothing was written"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("'bikes/vélo.yaml' has changes that are not committed, and --commit would commit them too; nothing was written"), "\(r.stderr)")
         #expect(try garage.read("bikes/vélo.yaml") == edited)
         #expect(try git(["log", "--format=%s"], in: garage.root) == "start\n")
 
@@ -284,9 +298,11 @@ func bigBike(size: Int) -> String {
 
         // The next writes, holding the lock, commit what killed ones wrote but did not commit and
         // clear what they left; then everything is committed and the garage is valid.
-        for arguments in [["done", "vélo", "chain-lube", "--date", trialDate(9_002)],
-                          ["ride", "add", "vélo", "--date", trialDate(9_003), "--time", "1h"],
-                          ["template", "import", "incoming/club.yaml", "--as", "last"]] {
+        for arguments in [
+            ["done", "vélo", "chain-lube", "--date", trialDate(9_002)],
+            ["ride", "add", "vélo", "--date", trialDate(9_003), "--time", "1h"],
+            ["template", "import", "incoming/club.yaml", "--as", "last"],
+        ] {
             let r = try garage.run(arguments + ["--commit"], environment: env)
             #expect(r.status == 0, "\(r.stderr)")
         }

@@ -51,9 +51,10 @@ final class StartedBikecheck {
             Issue.record("bikecheck \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
         }
         process.waitUntilExit()
-        return Finished(status: process.terminationStatus,
-                             stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                             stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        return Finished(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 }
 
@@ -154,7 +155,8 @@ func raceGarage() throws -> TempGarage {
 
         let refused = try garage.run(["done", "vélo", "chain-lube", "--date", trialDate(0)], environment: ["BIKECHECK_LOCK_WAIT": "0.2"])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("another bikecheck is writing to this garage and did not finish within 0.2 s; nothing was written"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("another bikecheck is writing to this garage and did not finish within 0.2 s; nothing was written"), "\(refused.stderr)")
         #expect(try garage.read("bikes/vélo.yaml") == before)
 
         // A writer that finds the lock taken waits for it, then writes.

@@ -53,8 +53,10 @@ import Testing
         #expect(next.range.start.line == 3)
     }
 
-    @Test(arguments: ["name: \"caf\u{2028}e\"\nnote: x\nbought: 2025-13-01\n", "a: 1\rb: 2\nnote: x\nbought: 2025-13-01\n",
-                      "name: \"caf\u{85}e\"\nnote: x\nbought: 2025-13-01\n"])
+    @Test(arguments: [
+        "name: \"caf\u{2028}e\"\nnote: x\nbought: 2025-13-01\n", "a: 1\rb: 2\nnote: x\nbought: 2025-13-01\n",
+        "name: \"caf\u{85}e\"\nnote: x\nbought: 2025-13-01\n",
+    ])
     func linesCountLineFeedsOnlyWhateverLibyamlThinks(_ text: String) throws {
         let doc = parse(text)
         guard case .scalar(let bought) = try #require(try mapping(doc)["bought"]) else { throw Failure("not a scalar") }
@@ -93,8 +95,9 @@ import Testing
     @Test func nestedCollectionsAreLocated() throws {
         let doc = parse("log:\n  - date: 2025-10-02\n    done: [chain-lube, sealant]\n")
         guard case .sequence(let log) = try #require(try mapping(doc)["log"]),
-              case .mapping(let entry) = try #require(log.items.first),
-              case .sequence(let done) = try #require(entry["done"]) else { throw Failure("unexpected shape") }
+            case .mapping(let entry) = try #require(log.items.first),
+            case .sequence(let done) = try #require(entry["done"])
+        else { throw Failure("unexpected shape") }
         #expect(done.isFlow)
         #expect(!log.isFlow)
         #expect(slice(doc, done.range) == "[chain-lube, sealant]")

@@ -207,13 +207,17 @@ func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omitting
 
             // Line endings and the final newline are kept.
             if text.contains("\r\n") { #expect(!new.replacingCRLF().contains("\n"), "bare LF in a CRLF file:\n\(new)") }
-            if case .removeKey = edit {} else { #expect(text.hasSuffix("\n") == new.hasSuffix("\n"), "\(edit)\n\(text.debugDescription)\n\(new.debugDescription)") }
+            if case .removeKey = edit {
+            } else {
+                #expect(text.hasSuffix("\n") == new.hasSuffix("\n"), "\(edit)\n\(text.debugDescription)\n\(new.debugDescription)")
+            }
 
             // The change reads back: the file parses cleanly and holds the new value.
             let after = YAMLDocument(path: "t.yaml", bytes: result)
             #expect(after.diagnostics.isEmpty)
             if case .addKey(let key, _, let path, _) = edit, let node = allPaths(try #require(after.root)).first(where: { $0.0 == path })?.1,
-               case .mapping(let m) = node {
+                case .mapping(let m) = node
+            {
                 #expect(m.entry(key) != nil)
             }
         }

@@ -22,10 +22,12 @@ let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPa
 
 @Suite struct YAMLEditorTests {
     @Test func insertingIntoABlockListPutsTheItemAfterThePreviousItemsLinesAndComments() throws {
-        let text = "log:\r\n  # spring\r\n  - date: 2026-03-01   # KMC\r\n    done: [chain-replace]\r\n    # a note on march\r\n  - date: 2026-09-01\r\n    done: [chain-lube]\r\n"
+        let text =
+            "log:\r\n  # spring\r\n  - date: 2026-03-01   # KMC\r\n    done: [chain-replace]\r\n    # a note on march\r\n  - date: 2026-09-01\r\n    done: [chain-lube]\r\n"
         let middle = try edited(text, [.insert(logEntry, into: ["log"], at: 1)])
-        #expect(middle == "log:\r\n  # spring\r\n  - date: 2026-03-01   # KMC\r\n    done: [chain-replace]\r\n    # a note on march\r\n"
-            + "  - date: 2026-11-16\r\n    done: [chain-lube]\r\n  - date: 2026-09-01\r\n    done: [chain-lube]\r\n")
+        #expect(
+            middle == "log:\r\n  # spring\r\n  - date: 2026-03-01   # KMC\r\n    done: [chain-replace]\r\n    # a note on march\r\n"
+                + "  - date: 2026-11-16\r\n    done: [chain-lube]\r\n  - date: 2026-09-01\r\n    done: [chain-lube]\r\n")
         let first = try edited(text, [.insert(logEntry, into: ["log"], at: 0)])
         #expect(first.hasPrefix("log:\r\n  # spring\r\n  - date: 2026-11-16\r\n    done: [chain-lube]\r\n  - date: 2026-03-01   # KMC\r\n"))
         // At the end it is an append; into a '[ ]' list it is refused, not rewritten.
@@ -54,22 +56,23 @@ let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPa
 
             """
         let result = try edited(text, [.append(logEntry, to: ["log"])])
-        #expect(result == """
-            name: Grail   # the gravel bike
-            log:
-              - date: 2026-03-01
-                done: [chain-replace]   # KMC
-                note: |
-                  two lines
-                  of notes
-              - date: 2026-11-16
-                done: [chain-lube]
+        #expect(
+            result == """
+                name: Grail   # the gravel bike
+                log:
+                  - date: 2026-03-01
+                    done: [chain-replace]   # KMC
+                    note: |
+                      two lines
+                      of notes
+                  - date: 2026-11-16
+                    done: [chain-lube]
 
-            # Components below
-            components:
-              chain: {}
+                # Components below
+                components:
+                  chain: {}
 
-            """)
+                """)
     }
 
     @Test func appendingAfterATrailingCommentKeepsTheCommentOnItsLine() throws {
@@ -109,14 +112,16 @@ let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPa
     }
 
     @Test func aFlowListOfScalarsGetsOneMoreItemOnTheSameLine() throws {
-        #expect(try edited("templates: [road, tubeless]  # mine\n", [.append(.plain("gravel"), to: ["templates"])])
+        #expect(
+            try edited("templates: [road, tubeless]  # mine\n", [.append(.plain("gravel"), to: ["templates"])])
                 == "templates: [road, tubeless, gravel]  # mine\n")
         #expect(try edited("templates: []\n", [.append(.plain("road"), to: ["templates"])]) == "templates: [road]\n")
     }
 
     @Test func aOneLineFlowMappingGetsAKeyAfterItsAnchorAndNothingElseMoves() throws {
         let text = "mounts:\r\n  - {bike: grail, from: 2026-05-01, note: 'race'}   # season\r\n"
-        #expect(try edited(text, [.addKey("to", .plain("2026-11-09"), in: ["mounts", 0], after: ["from"])])
+        #expect(
+            try edited(text, [.addKey("to", .plain("2026-11-09"), in: ["mounts", 0], after: ["from"])])
                 == "mounts:\r\n  - {bike: grail, from: 2026-05-01, to: 2026-11-09, note: 'race'}   # season\r\n")
         // A value that needs quotes inside '{ }' gets them.
         let quoted = try edited("{name: x}", [.addKey("note", .text("a, b"), in: [])])
@@ -125,7 +130,8 @@ let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPa
 
     @Test func aOneLineFlowListOfFlowMappingsGetsOneMoreOnTheSameLine() throws {
         let mount = YAMLValue.flowMapping([YAMLPair("bike", .plain("tarmac")), YAMLPair("from", .plain("2026-11-16"))])
-        #expect(try edited("mounts: [{bike: grail, from: 2026-01-01}]  # one", [.append(mount, to: ["mounts"])])
+        #expect(
+            try edited("mounts: [{bike: grail, from: 2026-01-01}]  # one", [.append(mount, to: ["mounts"])])
                 == "mounts: [{bike: grail, from: 2026-01-01}, {bike: tarmac, from: 2026-11-16}]  # one")
         // Not into a list of scalars, nor into one over several lines.
         #expect(refusal("mounts: [a, b]\n", [.append(mount, to: ["mounts"])]) != nil)
@@ -185,7 +191,6 @@ let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPa
     }
 }
 
-
 @Suite struct YAMLEditorEdgeTests {
     @Test func appendingAfterABlockScalarAtTheEndOfAFileWithoutANewlineIsRefused() throws {
         // The scalar's text would gain a line break: the check catches it and nothing is written.
@@ -197,7 +202,8 @@ let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPa
 
     @Test func aKeepChompedBlockScalarKeepsItsTrailingBlankLines() throws {
         let text = "notes: |+\n  kept\n\nname: x\nlog:\n  - a\n"
-        #expect(try edited(text, [.addKey("bought", .plain("2024-01-01"), in: [], after: ["notes"])])
+        #expect(
+            try edited(text, [.addKey("bought", .plain("2024-01-01"), in: [], after: ["notes"])])
                 == "notes: |+\n  kept\n\nbought: 2024-01-01\nname: x\nlog:\n  - a\n")
     }
 
@@ -208,26 +214,33 @@ let logEntry = YAMLValue.mapping([YAMLPair("date", .plain("2026-11-16")), YAMLPa
 
     @Test func nestedAppendsUseTheNestedIndentation() throws {
         let text = "intervals:\n   chain-lube:\n      every: 10 h\n"
-        #expect(try edited(text, [.addKey("task", .text("Lube"), in: ["intervals", "chain-lube"])])
+        #expect(
+            try edited(text, [.addKey("task", .text("Lube"), in: ["intervals", "chain-lube"])])
                 == "intervals:\n   chain-lube:\n      every: 10 h\n      task: Lube\n")
-        #expect(try edited(text, [.addKey("wax", .mapping([YAMLPair("every", .plain("300 km"))]), in: ["intervals"])])
+        #expect(
+            try edited(text, [.addKey("wax", .mapping([YAMLPair("every", .plain("300 km"))]), in: ["intervals"])])
                 == "intervals:\n   chain-lube:\n      every: 10 h\n   wax:\n      every: 300 km\n")
     }
 
     @Test func oneLineMappingsAreWrittenInFlowStyle() throws {
         let text = "rides:\n  - {date: 2026-01-01, time: 1h}\n"
-        let item = YAMLValue.flowMapping([YAMLPair("date", .plain("2026-01-02")), YAMLPair("time", .text("1:30")),
-                                          YAMLPair("name", .text("a, b")), YAMLPair("tags", .flowList([.plain("x")]))])
-        #expect(try edited(text, [.append(item, to: ["rides"])])
+        let item = YAMLValue.flowMapping([
+            YAMLPair("date", .plain("2026-01-02")), YAMLPair("time", .text("1:30")),
+            YAMLPair("name", .text("a, b")), YAMLPair("tags", .flowList([.plain("x")])),
+        ])
+        #expect(
+            try edited(text, [.append(item, to: ["rides"])])
                 == text + "  - {date: 2026-01-02, time: \"1:30\", name: \"a, b\", tags: [x]}\n")
     }
 
     @Test func commentLinesIndentedUnderTheLastEntryStayWithIt() throws {
         let text = "log:\n  - date: 2026-01-01\n    done: [a]\n    # the chain was at 0.5 %\n  # about the log\n# next section\nnotes: x\n"
-        #expect(try edited(text, [.append(.plain("b"), to: ["log"])])
+        #expect(
+            try edited(text, [.append(.plain("b"), to: ["log"])])
                 == "log:\n  - date: 2026-01-01\n    done: [a]\n    # the chain was at 0.5 %\n  - b\n  # about the log\n# next section\nnotes: x\n")
         let mapping = "intervals:\n  lube:\n    every: 10 h\n    # weekly in winter\n# bikes\n"
-        #expect(try edited(mapping, [.addKey("wax", .mapping([YAMLPair("every", .plain("300 km"))]), in: ["intervals"])])
+        #expect(
+            try edited(mapping, [.addKey("wax", .mapping([YAMLPair("every", .plain("300 km"))]), in: ["intervals"])])
                 == "intervals:\n  lube:\n    every: 10 h\n    # weekly in winter\n  wax:\n    every: 300 km\n# bikes\n")
         let last = "log:\n  - a\n    # no newline"
         #expect(try edited(last, [.append(.plain("b"), to: ["log"])]) == "log:\n  - a\n    # no newline\n  - b")

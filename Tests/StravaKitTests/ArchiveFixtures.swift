@@ -2,13 +2,16 @@
 /// notes): the current 103-column English layout with its duplicated column names, a German
 /// export of the same layout, and the pre-2019 layout.
 enum ArchiveFixtures {
-    static let currentHeader = "Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort,Commute,Activity Private Note,Activity Gear,Filename,Athlete Weight,Bike Weight,Elapsed Time,Moving Time,Distance,Max Speed,Average Speed,Elevation Gain,Elevation Loss,Elevation Low,Elevation High,Max Grade,Average Grade,Average Positive Grade,Average Negative Grade,Max Cadence,Average Cadence,Max Heart Rate,Average Heart Rate,Max Watts,Average Watts,Calories,Max Temperature,Average Temperature,Relative Effort,Total Work,Number of Runs,Uphill Time,Downhill Time,Other Time,Perceived Exertion,Type,Start Time,Weighted Average Power,Power Count,Prefer Perceived Exertion,Perceived Relative Effort,Commute,Total Weight Lifted,From Upload,Grade Adjusted Distance,Weather Observation Time,Weather Condition,Weather Temperature,Apparent Temperature,Dewpoint,Humidity,Weather Pressure,Wind Speed,Wind Gust,Wind Bearing,Precipitation Intensity,Sunrise Time,Sunset Time,Moon Phase,Bike,Gear,Precipitation Probability,Precipitation Type,Cloud Cover,Weather Visibility,UV Index,Weather Ozone,Jump Count,Total Grit,Average Flow,Flagged,Average Elapsed Speed,Dirt Distance,Newly Explored Distance,Newly Explored Dirt Distance,Activity Count,Total Steps,Carbon Saved,Pool Length,Training Load,Intensity,Average Grade Adjusted Pace,Timer Time,Total Cycles,Recovery,With Pet,Competition,Long Run,For a Cause,With Kid,Downhill Distance,Total Sets,Total Reps,Media"
+    static let currentHeader =
+        "Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort,Commute,Activity Private Note,Activity Gear,Filename,Athlete Weight,Bike Weight,Elapsed Time,Moving Time,Distance,Max Speed,Average Speed,Elevation Gain,Elevation Loss,Elevation Low,Elevation High,Max Grade,Average Grade,Average Positive Grade,Average Negative Grade,Max Cadence,Average Cadence,Max Heart Rate,Average Heart Rate,Max Watts,Average Watts,Calories,Max Temperature,Average Temperature,Relative Effort,Total Work,Number of Runs,Uphill Time,Downhill Time,Other Time,Perceived Exertion,Type,Start Time,Weighted Average Power,Power Count,Prefer Perceived Exertion,Perceived Relative Effort,Commute,Total Weight Lifted,From Upload,Grade Adjusted Distance,Weather Observation Time,Weather Condition,Weather Temperature,Apparent Temperature,Dewpoint,Humidity,Weather Pressure,Wind Speed,Wind Gust,Wind Bearing,Precipitation Intensity,Sunrise Time,Sunset Time,Moon Phase,Bike,Gear,Precipitation Probability,Precipitation Type,Cloud Cover,Weather Visibility,UV Index,Weather Ozone,Jump Count,Total Grit,Average Flow,Flagged,Average Elapsed Speed,Dirt Distance,Newly Explored Distance,Newly Explored Dirt Distance,Activity Count,Total Steps,Carbon Saved,Pool Length,Training Load,Intensity,Average Grade Adjusted Pace,Timer Time,Total Cycles,Recovery,With Pet,Competition,Long Run,For a Cause,With Kid,Downhill Distance,Total Sets,Total Reps,Media"
 
     /// A row of the current layout: 103 fields, the named ones set.
-    static func currentRow(id: String, date: String, name: String, type: String, description: String = "",
-                           elapsed: String, distanceKm: String, commute: String = "false", gear: String = "",
-                           filename: String = "", elapsed2: String, moving: String, distanceM: String,
-                           elevation: String = "", bike: String = "", shoe: String = "", commute2: String = "0.0") -> String {
+    static func currentRow(
+        id: String, date: String, name: String, type: String, description: String = "",
+        elapsed: String, distanceKm: String, commute: String = "false", gear: String = "",
+        filename: String = "", elapsed2: String, moving: String, distanceM: String,
+        elevation: String = "", bike: String = "", shoe: String = "", commute2: String = "0.0"
+    ) -> String {
         var f = [String](repeating: "", count: 103)
         f[0] = id; f[1] = date; f[2] = name; f[3] = type; f[4] = description; f[5] = elapsed; f[6] = distanceKm
         f[9] = commute; f[11] = gear; f[12] = filename; f[15] = elapsed2; f[16] = moving; f[17] = distanceM
@@ -21,19 +24,24 @@ enum ArchiveFixtures {
     }
 
     static var current: String {
-        [currentHeader,
-         currentRow(id: "18000000001", date: "May 9, 2026, 7:09:27 AM", name: "Long one, with \"friends\" 😁", type: "Ride",
-                    description: "Training load 525\n-- from the head unit", elapsed: "17944", distanceKm: "104.13",
-                    gear: "Standert Triebwerk", filename: "activities/19000000001.fit.gz", elapsed2: "17944.0",
-                    moving: "13905.0", distanceM: "104132.0", elevation: "329.0", bike: "16540971.0"),
-         currentRow(id: "18000000002", date: "May 12, 2026, 3:38:01 PM", name: "Zwift - Tempus Fugit", type: "Virtual Ride",
-                    description: "🗺️ Watopia", elapsed: "2731", distanceKm: "24.02", filename: "activities/19000000002.fit.gz",
-                    elapsed2: "2731.0", moving: "2731.0", distanceM: "24022.1", elevation: "38.0"),
-         currentRow(id: "18000000003", date: "Jun 1, 2026, 6:00:00 PM", name: "Commute home", type: "E-Bike Ride",
-                    elapsed: "1800", distanceKm: "9.50", commute: "true", gear: "Standert Triebwerk",
-                    elapsed2: "1800.0", moving: "1700.0", distanceM: "9500.4", commute2: "1.0"),
-         currentRow(id: "18000000004", date: "Jun 2, 2026, 7:00:00 AM", name: "Trail run", type: "Run",
-                    elapsed: "3600", distanceKm: "10.00", elapsed2: "3600.0", moving: "3500.0", distanceM: "10000.0"),
+        [
+            currentHeader,
+            currentRow(
+                id: "18000000001", date: "May 9, 2026, 7:09:27 AM", name: "Long one, with \"friends\" 😁", type: "Ride",
+                description: "Training load 525\n-- from the head unit", elapsed: "17944", distanceKm: "104.13",
+                gear: "Standert Triebwerk", filename: "activities/19000000001.fit.gz", elapsed2: "17944.0",
+                moving: "13905.0", distanceM: "104132.0", elevation: "329.0", bike: "16540971.0"),
+            currentRow(
+                id: "18000000002", date: "May 12, 2026, 3:38:01 PM", name: "Zwift - Tempus Fugit", type: "Virtual Ride",
+                description: "🗺️ Watopia", elapsed: "2731", distanceKm: "24.02", filename: "activities/19000000002.fit.gz",
+                elapsed2: "2731.0", moving: "2731.0", distanceM: "24022.1", elevation: "38.0"),
+            currentRow(
+                id: "18000000003", date: "Jun 1, 2026, 6:00:00 PM", name: "Commute home", type: "E-Bike Ride",
+                elapsed: "1800", distanceKm: "9.50", commute: "true", gear: "Standert Triebwerk",
+                elapsed2: "1800.0", moving: "1700.0", distanceM: "9500.4", commute2: "1.0"),
+            currentRow(
+                id: "18000000004", date: "Jun 2, 2026, 7:00:00 AM", name: "Trail run", type: "Run",
+                elapsed: "3600", distanceKm: "10.00", elapsed2: "3600.0", moving: "3500.0", distanceM: "10000.0"),
         ].joined(separator: "\n") + "\n"
     }
 

@@ -29,21 +29,25 @@ import Testing
 
     /// The current layout, both rows linking the gear name "Grail" to Strava bike 4242.
     static func currentGrail(shoe: String = "") -> String {
-        [ArchiveFixtures.currentHeader,
-         ArchiveFixtures.currentRow(id: "601", date: "May 9, 2026, 7:09:27 AM", name: "Gravel", type: "Gravel Ride", elapsed: "3600",
-                                    distanceKm: "30.00", gear: "Grail", filename: "activities/1.fit.gz", elapsed2: "3600.0",
-                                    moving: "3500.0", distanceM: "30000.0", bike: "4242.0"),
-         ArchiveFixtures.currentRow(id: "602", date: "May 10, 2026, 7:09:27 AM", name: "Run", type: "Run", elapsed: "1800",
-                                    distanceKm: "5.00", gear: "Pegasus", elapsed2: "1800.0", moving: "1800.0", distanceM: "5000.0",
-                                    shoe: shoe),
+        [
+            ArchiveFixtures.currentHeader,
+            ArchiveFixtures.currentRow(
+                id: "601", date: "May 9, 2026, 7:09:27 AM", name: "Gravel", type: "Gravel Ride", elapsed: "3600",
+                distanceKm: "30.00", gear: "Grail", filename: "activities/1.fit.gz", elapsed2: "3600.0",
+                moving: "3500.0", distanceM: "30000.0", bike: "4242.0"),
+            ArchiveFixtures.currentRow(
+                id: "602", date: "May 10, 2026, 7:09:27 AM", name: "Run", type: "Run", elapsed: "1800",
+                distanceKm: "5.00", gear: "Pegasus", elapsed2: "1800.0", moving: "1800.0", distanceM: "5000.0",
+                shoe: shoe),
         ].joined(separator: "\n") + "\n"
     }
 
     @Test func aBikeFileWhoseIdIsTheArchivesNameIsThatBikeNotANewOne() throws {
         // The issue's case: 'Grail' from the archive, bikes/grail.yaml named otherwise.
         let path = try archive(["activities.csv": Self.legacyGrail, "bikes.csv": "name,brand,model\nGrail,Canyon,Grail CF\n"])
-        let s = try ArchiveImport.run(path: path, garageRoot: try tempDirectory(),
-                                      bikes: [Bike(id: "grail", name: "Canyon Grail CF SL", strava: "b4242")])
+        let s = try ArchiveImport.run(
+            path: path, garageRoot: try tempDirectory(),
+            bikes: [Bike(id: "grail", name: "Canyon Grail CF SL", strava: "b4242")])
         #expect(s.unclaimedBikes.isEmpty, "no 'bike add grail-2' for the bike bikes/grail.yaml already is")
         #expect(s.bikes.map(\.outcome) == [.matched(file: "grail")])
         #expect(s.archive.activities.map(\.gearID) == ["b4242", "b4242"])
@@ -51,8 +55,9 @@ import Testing
 
     @Test func aBikeFileThatCouldNotBeLoadedIsKnownByItsIdAndNeverProposedAgain() throws {
         let path = try archive(["activities.csv": Self.legacyGrail])
-        let s = try ArchiveImport.run(path: path, garageRoot: try tempDirectory(),
-                                      bikes: [Bike(id: "grail", name: "", strava: nil, readable: false)])
+        let s = try ArchiveImport.run(
+            path: path, garageRoot: try tempDirectory(),
+            bikes: [Bike(id: "grail", name: "", strava: nil, readable: false)])
         #expect(s.bikes.map(\.outcome) == [.unreadable(file: "grail")])
     }
 
@@ -95,9 +100,11 @@ import Testing
 
             """
         let path = try archive(["activities.csv": legacy, "bikes.csv": "name,brand,model\nRenamed,canyon,grail cf\nZatona,Peugeot,\n"])
-        let s = try ArchiveImport.run(path: path, garageRoot: garage, bikes: [
-            Bike(id: "allroad", name: "Allroad", strava: "b55"), Bike(id: "town", name: "Town", strava: "b66"),
-        ])
+        let s = try ArchiveImport.run(
+            path: path, garageRoot: garage,
+            bikes: [
+                Bike(id: "allroad", name: "Allroad", strava: "b55"), Bike(id: "town", name: "Town", strava: "b66"),
+            ])
         #expect(s.bikes.map(\.outcome) == [.matched(file: "allroad"), .matched(file: "town")])
         #expect(s.archive.activities.map(\.gearID) == ["b55", "b66"])
     }
@@ -123,18 +130,21 @@ import Testing
     @Test func aReImportCorrectsWhatAnImportWroteAndLeavesWhatASyncWrote() throws {
         let garage = try tempDirectory()
         // 501 as the old import wrote it: no gear, marked manual. 502 as a sync wrote it.
-        let imported = Activity(id: 501, name: "Evening Ride", sportType: "Ride", startDate: "2018-01-13T17:58:15Z",
-                                movingTime: 5446, elapsedTime: 5446, distance: 27295.3, manual: true)
-        let synced = Activity(id: 502, name: "Morning Ride", sportType: "Ride", type: "Ride", startDate: "2018-04-13T07:59:44Z",
-                              startDateLocal: "2018-04-13T09:59:44Z", timezone: "(GMT+01:00) Europe/Paris", movingTime: 3000,
-                              elapsedTime: 3386, distance: 16447.6, gearID: nil, manual: true)
+        let imported = Activity(
+            id: 501, name: "Evening Ride", sportType: "Ride", startDate: "2018-01-13T17:58:15Z",
+            movingTime: 5446, elapsedTime: 5446, distance: 27295.3, manual: true)
+        let synced = Activity(
+            id: 502, name: "Morning Ride", sportType: "Ride", type: "Ride", startDate: "2018-04-13T07:59:44Z",
+            startDateLocal: "2018-04-13T09:59:44Z", timezone: "(GMT+01:00) Europe/Paris", movingTime: 3000,
+            elapsedTime: 3386, distance: 16447.6, gearID: nil, manual: true)
         #expect(ArchiveImport.cameFromArchive(imported) && !ArchiveImport.cameFromArchive(synced))
         try FileManager.default.createDirectory(atPath: garage + "/activities", withIntermediateDirectories: true)
         try Data(ActivityCacheFormat.encode([imported])).write(to: URL(fileURLWithPath: garage + "/activities/2018-01.json"))
         try Data(ActivityCacheFormat.encode([synced])).write(to: URL(fileURLWithPath: garage + "/activities/2018-04.json"))
 
-        let s = try ArchiveImport.run(path: try archive(["activities.csv": Self.legacyGrail]), garageRoot: garage,
-                                      bikes: [Bike(id: "grail", name: "Grail", strava: "b4242")])
+        let s = try ArchiveImport.run(
+            path: try archive(["activities.csv": Self.legacyGrail]), garageRoot: garage,
+            bikes: [Bike(id: "grail", name: "Grail", strava: "b4242")])
         #expect(s.corrected == 1 && s.alreadyCached == 1 && s.new == 0)
         let byID = Dictionary(uniqueKeysWithValues: ActivityCacheLoader.load(root: garage).activities.map { ($0.id, $0) })
         #expect(byID[501]?.gearID == "b4242")
@@ -163,8 +173,10 @@ import Testing
 
     @Test(arguments: cases)
     func theAPIDecoderAcceptsExactlyWhatTheCacheAccepts(field: ActivityLimits.Field, value: Double) throws {
-        var fields: [String: String] = ["id": "7", "start_date": "\"2026-05-09T07:09:27Z\"", "sport_type": "\"Ride\"",
-                                        "moving_time": "3600", "elapsed_time": "3700", "distance": "30000", "total_elevation_gain": "10"]
+        var fields: [String: String] = [
+            "id": "7", "start_date": "\"2026-05-09T07:09:27Z\"", "sport_type": "\"Ride\"",
+            "moving_time": "3600", "elapsed_time": "3700", "distance": "30000", "total_elevation_gain": "10",
+        ]
         fields[field.rawValue] = String(value)
         let json = "[{" + fields.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}]"
         let item = try #require(try JSONDecoder().decode([PageItem].self, from: Data(json.utf8)).first)
@@ -183,10 +195,13 @@ import Testing
         case .totalElevationGain: elevation = String(value)
         default: break
         }
-        let csv = [ArchiveFixtures.currentHeader,
-                   ArchiveFixtures.currentRow(id: "9", date: "May 9, 2026, 7:09:27 AM", name: "x", type: "Ride", elapsed: "3700",
-                                              distanceKm: "30.00", elapsed2: elapsed, moving: moving, distanceM: metres, elevation: elevation),
-        ].joined(separator: "\n") + "\n"
+        let csv =
+            [
+                ArchiveFixtures.currentHeader,
+                ArchiveFixtures.currentRow(
+                    id: "9", date: "May 9, 2026, 7:09:27 AM", name: "x", type: "Ride", elapsed: "3700",
+                    distanceKm: "30.00", elapsed2: elapsed, moving: moving, distanceM: metres, elevation: elevation),
+            ].joined(separator: "\n") + "\n"
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("limits-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try Data(csv.utf8).write(to: dir.appendingPathComponent("activities.csv"))

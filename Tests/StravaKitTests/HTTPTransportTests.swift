@@ -3,7 +3,7 @@ import Foundation
 import StravaStandIn
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The libcurl transport against hostile answers from the stand-in: nothing unbounded, nothing
@@ -28,7 +28,8 @@ import Glibc
     /// One GET with `limits`; the error it threw (nil when it got a reply), the reply, seconds
     /// taken and the CPU seconds of the calling thread meanwhile.
     func get(_ url: String, limits: CurlTransport.Limits = .init())
-        async throws -> (error: HTTPTransportError?, reply: HTTPReply?, seconds: Double, cpu: Double) {
+        async throws -> (error: HTTPTransportError?, reply: HTTPReply?, seconds: Double, cpu: Double)
+    {
         try await blocking {
             let transport = CurlTransport(limits: limits)
             let started = Date(), cpu = Self.threadCPUSeconds()
@@ -137,8 +138,9 @@ import Glibc
     @Test func aNameThatCannotBeResolvedSaysNoNetworkAtOnceAndIsNotRetried() async throws {
         // A label over 63 bytes fails in the resolver itself: no packet leaves the machine.
         let host = String(repeating: "a", count: 70) + ".invalid"
-        let settings = StravaSettings(baseURL: URL(string: "http://\(host)")!, configDirectory: "/nonexistent",
-                                      clientID: "1", clientSecret: "s", retryBaseMilliseconds: 1000, maxAttempts: 4)
+        let settings = StravaSettings(
+            baseURL: URL(string: "http://\(host)")!, configDirectory: "/nonexistent",
+            clientID: "1", clientSecret: "s", retryBaseMilliseconds: 1000, maxAttempts: 4)
         let client = StravaClient(settings: settings)
         nonisolated(unsafe) let c = client
         let started = Date()

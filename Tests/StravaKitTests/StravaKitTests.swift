@@ -107,8 +107,14 @@ import ZIPFoundation
 @Suite struct RateLimitTests {
     @Test func headersAreReadInAnyCasing() {
         var budget = RateLimitBudget()
-        budget.update(from: HTTPReply(status: 200, headers: ["X-Ratelimit-Limit": "200,2000", "x-ratelimit-usage": "68,211",
-                                                             "X-READRATELIMIT-LIMIT": "100,1000", "X-ReadRateLimit-Usage": "100,210"], body: Data()).headers)
+        budget.update(
+            from: HTTPReply(
+                status: 200,
+                headers: [
+                    "X-Ratelimit-Limit": "200,2000", "x-ratelimit-usage": "68,211",
+                    "X-READRATELIMIT-LIMIT": "100,1000", "X-ReadRateLimit-Usage": "100,210",
+                ], body: Data()
+            ).headers)
         #expect(budget.exhausted(reading: false) == nil)
         #expect(budget.exhausted(reading: true) == "15-minute")
         budget.update(from: ["x-readratelimit-usage": "10,1000", "x-readratelimit-limit": "100,1000"])
@@ -116,7 +122,7 @@ import ZIPFoundation
     }
 
     @Test func windowsResetAtTheQuarterHourAndMidnightUTC() {
-        let t = Date(timeIntervalSince1970: 1_763_600_000) // 2025-11-20T00:53:20Z
+        let t = Date(timeIntervalSince1970: 1_763_600_000)  // 2025-11-20T00:53:20Z
         #expect(RateLimitBudget.reset(of: "15-minute", after: t).timeIntervalSince1970 == 1_763_600_400)
         #expect(RateLimitBudget.reset(of: "daily", after: t).timeIntervalSince1970 == 1_763_683_200)
     }
@@ -142,7 +148,8 @@ import ZIPFoundation
     }
 
     @Test func activitiesDecodeLenientlyWhateverTheSportType() throws {
-        let json = #"[{"id":1,"name":"A","sport_type":"Skysurfing","type":"Workout","start_date":"2025-10-18T12:49:52Z","distance":100.5,"moving_time":60,"elapsed_time":61,"gear_id":null,"map":{"id":"x"},"new_field":[1,2]},{"name":"no id"},{"id":2,"type":"Ride","start_date":"2025-10-19T12:00:00Z"}]"#
+        let json =
+            #"[{"id":1,"name":"A","sport_type":"Skysurfing","type":"Workout","start_date":"2025-10-18T12:49:52Z","distance":100.5,"moving_time":60,"elapsed_time":61,"gear_id":null,"map":{"id":"x"},"new_field":[1,2]},{"name":"no id"},{"id":2,"type":"Ride","start_date":"2025-10-19T12:00:00Z"}]"#
         let items = try JSONDecoder().decode([Lenient<SummaryActivity>].self, from: Data(json.utf8))
         #expect(items.count == 3)
         let decoded = items.compactMap { $0.value?.activity }
@@ -154,9 +161,11 @@ import ZIPFoundation
     @Test func suggestedBikeIDsAreFileNames() {
         #expect(StravaSync.suggestedID(for: "Canyon Grail CF SL 7") == "canyon-grail-cf-sl-7")
         #expect(StravaSync.suggestedID(for: "Vélo \"Rapide\"!") == "v-lo-rapide")
-        #expect(StravaSync.addCommand(for: StravaGear(id: "b1", name: "Grail", nickname: "My \"G\""), taken: ["my-g"])
+        #expect(
+            StravaSync.addCommand(for: StravaGear(id: "b1", name: "Grail", nickname: "My \"G\""), taken: ["my-g"])
                 == #"bikecheck bike add my-g-b1 --name 'My "G"' --strava b1"#)
-        #expect(StravaSync.addCommand(name: "Rock 'n' $(roll)", gearID: nil, taken: ["rock-n-roll", "rock-n-roll-2"])
+        #expect(
+            StravaSync.addCommand(name: "Rock 'n' $(roll)", gearID: nil, taken: ["rock-n-roll", "rock-n-roll-2"])
                 == #"bikecheck bike add rock-n-roll-3 --name 'Rock '\''n'\'' $(roll)'"#)
     }
 
@@ -191,9 +200,10 @@ import ZIPFoundation
         let server = StravaStandIn()
         try await server.start()
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("client-\(UUID().uuidString)").path
-        let settings = StravaSettings(baseURL: URL(string: await server.baseURL)!, configDirectory: config,
-                                      clientID: await server.clientID, clientSecret: await server.clientSecret,
-                                      retryBaseMilliseconds: 1, maxAttempts: 3)
+        let settings = StravaSettings(
+            baseURL: URL(string: await server.baseURL)!, configDirectory: config,
+            clientID: await server.clientID, clientSecret: await server.clientSecret,
+            retryBaseMilliseconds: 1, maxAttempts: 3)
         let client = StravaClient(settings: settings)
         try await body(server, client, config)
         await server.stop()
@@ -239,10 +249,12 @@ import ZIPFoundation
             await server.authorize(code: "c")
             nonisolated(unsafe) let client = client
             _ = try await blocking { try client.exchange(code: "c", grantedScope: nil) }
-            await server.setActivities((1...3).map {
-                StandInActivity(id: Int64($0), name: "Ride \($0)", sportType: "Ride", start: 1_760_000_000 + Int64($0) * 86400,
-                                movingTime: 3600, elapsedTime: 3700, distance: 30000)
-            })
+            await server.setActivities(
+                (1...3).map {
+                    StandInActivity(
+                        id: Int64($0), name: "Ride \($0)", sportType: "Ride", start: 1_760_000_000 + Int64($0) * 86400,
+                        movingTime: 3600, elapsedTime: 3700, distance: 30000)
+                })
             let garage = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: garage, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: garage) }
@@ -259,8 +271,9 @@ import ZIPFoundation
     }
 
     @Test func aNetworkErrorIsRetriedThenReported() async throws {
-        let settings = StravaSettings(baseURL: URL(string: "http://127.0.0.1:9")!, configDirectory: "/nonexistent",
-                                      clientID: "1", clientSecret: "s", retryBaseMilliseconds: 1, maxAttempts: 2)
+        let settings = StravaSettings(
+            baseURL: URL(string: "http://127.0.0.1:9")!, configDirectory: "/nonexistent",
+            clientID: "1", clientSecret: "s", retryBaseMilliseconds: 1, maxAttempts: 2)
         let client = StravaClient(settings: settings)
         nonisolated(unsafe) let c = client
         let error = await #expect(throws: StravaError.self) { try await blocking { try c.exchange(code: "x", grantedScope: nil) } }
@@ -296,15 +309,16 @@ import ZIPFoundation
         let summary = try ArchiveImport.run(path: archive, garageRoot: garage, bikes: [])
         #expect(summary.new == 1)
         #expect(summary.archive.skipped.map(\.line) == [2, 3, 4, 5, 6, 8, 9], "a value that is there but no number is never read as 0")
-        #expect(summary.archive.skipped.map(\.reason) == [
-            "activity 101: elevation gain 'nan' is not a number",
-            "activity 102: elapsed_time 1e+30 is out of range: expected seconds, from 0 to 30 days",
-            "activity 103: moving time 'inf' is not a number",
-            "activity 104: distance 'NaN' is not a number",
-            "activity 105: moving_time 2592001 is out of range: expected seconds, from 0 to 30 days",
-            "activity 107: distance 200000000000 is out of range: expected metres, from 0 to 100,000 km",
-            "activity 108: distance -2000 is out of range: expected metres, from 0 to 100,000 km",
-        ])
+        #expect(
+            summary.archive.skipped.map(\.reason) == [
+                "activity 101: elevation gain 'nan' is not a number",
+                "activity 102: elapsed_time 1e+30 is out of range: expected seconds, from 0 to 30 days",
+                "activity 103: moving time 'inf' is not a number",
+                "activity 104: distance 'NaN' is not a number",
+                "activity 105: moving_time 2592001 is out of range: expected seconds, from 0 to 30 days",
+                "activity 107: distance 200000000000 is out of range: expected metres, from 0 to 100,000 km",
+                "activity 108: distance -2000 is out of range: expected metres, from 0 to 100,000 km",
+            ])
         #expect(summary.archive.activities.map(\.id) == [106])
         #expect(summary.archive.activities.first?.totalElevationGain == 0, "an empty field is missing: 0, as the API has it")
         let loaded = ActivityCacheLoader.load(root: garage)
@@ -347,8 +361,10 @@ import ZIPFoundation
         (#""id":-4"#, "id: expected a positive integer"),
     ])
     func aPresentButMalformedFieldMakesTheActivityUnreadable(field: String, problem: String) throws {
-        let good = [#""id":7"#, #""start_date":"2026-05-09T07:09:27Z""#, #""sport_type":"Ride""#, #""moving_time":3600"#,
-                    #""elapsed_time":3700"#, #""distance":30000"#]
+        let good = [
+            #""id":7"#, #""start_date":"2026-05-09T07:09:27Z""#, #""sport_type":"Ride""#, #""moving_time":3600"#,
+            #""elapsed_time":3700"#, #""distance":30000"#,
+        ]
         let key = field.prefix { $0 != ":" }
         let json = "[{" + (good.filter { !$0.hasPrefix(key + ":") } + [field]).joined(separator: ",") + "}]"
         let item = try #require(try JSONDecoder().decode([PageItem].self, from: Data(json.utf8)).first)
@@ -377,8 +393,9 @@ import ZIPFoundation
     @Test func theCacheNeverStoresAnActivityOutsideItsLimits() throws {
         let garage = try tempDirectory()
         let cache = ActivityCacheStore(garageRoot: garage)
-        let nan = Activity(id: 7, name: "x", sportType: "Ride", startDate: "2026-05-09T07:09:27Z", movingTime: 1, elapsedTime: 1,
-                           distance: .nan, totalElevationGain: 3)
+        let nan = Activity(
+            id: 7, name: "x", sportType: "Ride", startDate: "2026-05-09T07:09:27Z", movingTime: 1, elapsedTime: 1,
+            distance: .nan, totalElevationGain: 3)
         #expect(cache.upsert(nan) == .rejected(.init(field: .distance, value: "nan")))
         var far = nan
         far.distance = 200_000_000_000

@@ -4,8 +4,10 @@ import Testing
 
 @Suite struct StravaLoginTests {
     func login(_ folder: String) -> StravaLogin {
-        StravaLogin(settings: StravaSettings(baseURL: URL(string: "http://127.0.0.1:1")!, configDirectory: folder + "/bikecheck",
-                                             clientID: "1", clientSecret: "s"))
+        StravaLogin(
+            settings: StravaSettings(
+                baseURL: URL(string: "http://127.0.0.1:1")!, configDirectory: folder + "/bikecheck",
+                clientID: "1", clientSecret: "s"))
     }
 
     @Test func aManualLoginsStateIsGoodForAnHourThenRefused() throws {

@@ -17,9 +17,10 @@ import Testing
             try? FileManager.default.removeItem(atPath: garage)
             try? FileManager.default.removeItem(atPath: config)
         }
-        let settings = StravaSettings(baseURL: URL(string: await server.baseURL)!, configDirectory: config,
-                                      clientID: await server.clientID, clientSecret: await server.clientSecret,
-                                      retryBaseMilliseconds: 1, maxAttempts: 2)
+        let settings = StravaSettings(
+            baseURL: URL(string: await server.baseURL)!, configDirectory: config,
+            clientID: await server.clientID, clientSecret: await server.clientSecret,
+            retryBaseMilliseconds: 1, maxAttempts: 2)
         let client = StravaClient(settings: settings)
         await server.authorize(code: "c")
         nonisolated(unsafe) let c = client
@@ -46,7 +47,9 @@ import Testing
             let crowd = (1...250).map { ride(Int64($0), at: 1_760_000_000) }
             await server.setActivities(crowd + [ride(999, at: 1_750_000_000)])
             let error = await #expect(throws: StravaError.self) { try await sync(client, garage, full: true) }
-            #expect("\(error.map { "\($0)" } ?? "")".contains("more than 200 activities start at 2025-10-09T08:53:20Z; the listing cannot go past them; stopped, and deleted nothing"))
+            #expect(
+                "\(error.map { "\($0)" } ?? "")".contains(
+                    "more than 200 activities start at 2025-10-09T08:53:20Z; the listing cannot go past them; stopped, and deleted nothing"))
             #expect(ActivityCacheStore(garageRoot: garage).count == 200, "what was fetched is kept")
             #expect(SyncState.load(garage: garage).state.pending == nil, "the next run starts over instead of meeting the same wall")
         }
@@ -66,7 +69,10 @@ import Testing
                 #"{"id":\#(r.id),"start_date":"\#(r.startDate)","sport_type":"Ride","moving_time":1,"elapsed_time":1,"distance":1}"#
             }
             let d = ride(4, at: 1_780_000_000)
-            let body = "[" + shape.dropFirst().dropLast().split(separator: ",").map { ["A": json(a), "B": json(b), "C": json(c), "D": json(d)][String($0)]! }.joined(separator: ",") + "]"
+            let body =
+                "["
+                + shape.dropFirst().dropLast().split(separator: ",").map { ["A": json(a), "B": json(b), "C": json(c), "D": json(d)][String($0)]! }.joined(
+                    separator: ",") + "]"
             await server.resetCounts()
             await server.answerListing(onRequest: 2, with: body)
             let error = await #expect(throws: StravaError.self) { try await sync(client, garage, full: true) }
@@ -108,7 +114,10 @@ import Testing
             #expect(summary.full)
             #expect(summary.total.deleted == 1, "only the one before the cursor")
             #expect(summary.resumedBefore == cursor)
-            #expect(summary.line.contains("resumed a full listing that had stopped, so deletions were checked only for activities before \(StravaSync.utc(cursor)) (run 'bikecheck sync --full' again for the rest)"), "\(summary.line)")
+            #expect(
+                summary.line.contains(
+                    "resumed a full listing that had stopped, so deletions were checked only for activities before \(StravaSync.utc(cursor)) (run 'bikecheck sync --full' again for the rest)"
+                ), "\(summary.line)")
             #expect(await server.log.first { $0.path == "/api/v3/athlete/activities" }?.query["before"] == String(cursor))
             let ids = ActivityCacheStore(garageRoot: garage).ids
             #expect(!ids.contains(all[2].id))
@@ -145,8 +154,9 @@ import Testing
         let dir = try garage(nil)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         #expect(SyncState.load(garage: dir, now: now) == (SyncState(), nil))
-        let state = SyncState(pending: .init(mode: .incremental, after: 1_763_000_000, before: 1_763_500_000),
-                              gear: ["b1003": StravaGear(id: "b1003", name: "Old Allez", retired: true), "b77": nil])
+        let state = SyncState(
+            pending: .init(mode: .incremental, after: 1_763_000_000, before: 1_763_500_000),
+            gear: ["b1003": StravaGear(id: "b1003", name: "Old Allez", retired: true), "b77": nil])
         try state.save(garage: dir)
         let loaded = SyncState.load(garage: dir, now: now)
         #expect(loaded.state == state)

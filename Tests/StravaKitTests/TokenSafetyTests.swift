@@ -26,8 +26,9 @@ import Testing
         #expect(RealPath.location(of: base + "/missing/../to-garage/x") == base + "/garage/x")
         #expect(RealPath.location(of: base + "/loop-a/x") == "/", "a loop cannot be judged")
 
-        let settings = StravaSettings(baseURL: URL(string: "http://127.0.0.1")!, configDirectory: base + "/loop-a/bikecheck",
-                                      clientID: nil, clientSecret: nil)
+        let settings = StravaSettings(
+            baseURL: URL(string: "http://127.0.0.1")!, configDirectory: base + "/loop-a/bikecheck",
+            clientID: nil, clientSecret: nil)
         #expect(throws: StravaError.self) { try settings.checkOutside(garage: base + "/garage") }
         var outside = settings
         outside.configDirectory = base + "/config/bikecheck"
@@ -36,9 +37,13 @@ import Testing
 
     @Test func serverTextLosesEveryKnownSecretAndAnyTokenFieldsValue() {
         let secrets: Set<String> = ["s3cret/with+signs", "refresh-abc123"]
-        let text = #"bad: client_secret=s3cret%2Fwith%2Bsigns&refresh_token=refresh-abc123 {"access_token": "unknown-9", "code":"c0de"} Authorization: Bearer xyz.789 keep this"#
+        let text =
+            #"bad: client_secret=s3cret%2Fwith%2Bsigns&refresh_token=refresh-abc123 {"access_token": "unknown-9", "code":"c0de"} Authorization: Bearer xyz.789 keep this"#
         let out = Redaction.redact(text, secrets: secrets)
-        #expect(out == #"bad: client_secret=[redacted]&refresh_token=[redacted] {"access_token": "[redacted]", "code":"[redacted]"} Authorization: Bearer [redacted] keep this"#)
+        #expect(
+            out
+                == #"bad: client_secret=[redacted]&refresh_token=[redacted] {"access_token": "[redacted]", "code":"[redacted]"} Authorization: Bearer [redacted] keep this"#
+        )
         #expect(Redaction.redact("Bad Request; RefreshToken refresh_token invalid", secrets: secrets) == "Bad Request; RefreshToken refresh_token invalid")
     }
 }

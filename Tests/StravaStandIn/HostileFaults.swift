@@ -66,9 +66,10 @@ public final class HostileFaults: @unchecked Sendable {
         guard let fault = take(request.path) else { throw HTTPUnhandledError() }
         switch fault {
         case .redirect(let location, let status):
-            return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: "Found"),
-                                headers: [HTTPHeader("Location"): location, HTTPHeader("Content-Type"): "text/html"],
-                                body: Data("<a href=\"\(location)\">moved</a>".utf8))
+            return HTTPResponse(
+                statusCode: HTTPStatusCode(status, phrase: "Found"),
+                headers: [HTTPHeader("Location"): location, HTTPHeader("Content-Type"): "text/html"],
+                body: Data("<a href=\"\(location)\">moved</a>".utf8))
         case .delay(let seconds):
             try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
             throw HTTPUnhandledError()
@@ -80,36 +81,41 @@ public final class HostileFaults: @unchecked Sendable {
             try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
             return HTTPResponse(statusCode: HTTPStatusCode(504, phrase: "Gateway Timeout"), body: Data())
         case .stallAfterHeaders(let seconds):
-            return Self.json(streaming: ScriptedBytes { i in
-                if i == 0 { return Array("[".utf8) }
-                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                return nil
-            }, count: 2)
+            return Self.json(
+                streaming: ScriptedBytes { i in
+                    if i == 0 { return Array("[".utf8) }
+                    try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                    return nil
+                }, count: 2)
         case .trickle(let interval, let seconds):
             let limit = Int(seconds / interval)
-            return Self.json(streaming: ScriptedBytes { i in
-                guard i < limit else { return nil }
-                try await Task.sleep(nanoseconds: UInt64(interval * 1e9))
-                return i == 0 ? Array("[".utf8) : [0x20]
-            }, count: nil)
+            return Self.json(
+                streaming: ScriptedBytes { i in
+                    guard i < limit else { return nil }
+                    try await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+                    return i == 0 ? Array("[".utf8) : [0x20]
+                }, count: nil)
         case .endlessBody:
             let spaces = [UInt8](repeating: 0x20, count: 65_536)
-            return Self.json(streaming: ScriptedBytes { i in
-                // A bound for safety only: 64 GiB.
-                i == 0 ? Array("[".utf8) : i < 1 << 20 ? spaces : nil
-            }, count: nil)
+            return Self.json(
+                streaming: ScriptedBytes { i in
+                    // A bound for safety only: 64 GiB.
+                    i == 0 ? Array("[".utf8) : i < 1 << 20 ? spaces : nil
+                }, count: nil)
         case .hugeBody(let bytes):
             let chunk = [UInt8](repeating: 0x20, count: 65_536)
             let chunks = (bytes + chunk.count - 1) / chunk.count
-            return Self.json(streaming: ScriptedBytes { i in
-                guard i < chunks else { return nil }
-                return i == chunks - 1 ? Array(chunk.prefix(bytes - i * chunk.count)) : chunk
-            }, count: bytes)
+            return Self.json(
+                streaming: ScriptedBytes { i in
+                    guard i < chunks else { return nil }
+                    return i == chunks - 1 ? Array(chunk.prefix(bytes - i * chunk.count)) : chunk
+                }, count: bytes)
         case .gzipBomb(let decodedBytes):
             let body = try Self.gzippedZeros(decodedBytes)
-            return HTTPResponse(statusCode: .ok,
-                                headers: [HTTPHeader("Content-Type"): "application/json", HTTPHeader("Content-Encoding"): "gzip"],
-                                body: body)
+            return HTTPResponse(
+                statusCode: .ok,
+                headers: [HTTPHeader("Content-Type"): "application/json", HTTPHeader("Content-Encoding"): "gzip"],
+                body: body)
         case .echo(let status):
             let body = String(decoding: (try? await request.bodyData) ?? Data(), as: UTF8.self)
             let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
@@ -118,9 +124,10 @@ public final class HostileFaults: @unchecked Sendable {
                 "message": "cannot process request: body \(body) query \(query) authorization \(auth)",
                 "errors": [["resource": "Application", "field": body, "code": "invalid"]],
             ]
-            return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: "Bad Request"),
-                                headers: [HTTPHeader("Content-Type"): "application/json"],
-                                body: (try? JSONSerialization.data(withJSONObject: object)) ?? Data())
+            return HTTPResponse(
+                statusCode: HTTPStatusCode(status, phrase: "Bad Request"),
+                headers: [HTTPHeader("Content-Type"): "application/json"],
+                body: (try? JSONSerialization.data(withJSONObject: object)) ?? Data())
         }
     }
 
@@ -215,8 +222,10 @@ public actor LoopbackRecorder {
     }
 
     private func record(_ request: HTTPRequest) -> HTTPResponse {
-        received.append(Received(method: request.method.rawValue, path: request.path,
-                                 authorization: request.headers[HTTPHeader("Authorization")]))
+        received.append(
+            Received(
+                method: request.method.rawValue, path: request.path,
+                authorization: request.headers[HTTPHeader("Authorization")]))
         return HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Content-Type"): "application/json"], body: Data("[]".utf8))
     }
 }

@@ -12,8 +12,10 @@ public struct StandInGear: Sendable, Encodable {
     public var modelName: String?
     public var frameType: Int?
 
-    public init(id: String, name: String, nickname: String? = nil, retired: Bool = false, primary: Bool = false,
-                distance: Double = 0, brandName: String? = nil, modelName: String? = nil, frameType: Int? = nil) {
+    public init(
+        id: String, name: String, nickname: String? = nil, retired: Bool = false, primary: Bool = false,
+        distance: Double = 0, brandName: String? = nil, modelName: String? = nil, frameType: Int? = nil
+    ) {
         self.id = id
         self.name = name
         self.nickname = nickname
@@ -27,8 +29,10 @@ public struct StandInGear: Sendable, Encodable {
 
     /// The SummaryGear form inside `/athlete` (resource_state 2).
     func summaryJSON() -> [String: Any] {
-        ["id": id, "primary": primary, "name": name, "nickname": nickname as Any? ?? NSNull(), "resource_state": 2,
-         "retired": retired, "distance": distance, "converted_distance": (distance / 1000 * 10).rounded() / 10]
+        [
+            "id": id, "primary": primary, "name": name, "nickname": nickname as Any? ?? NSNull(), "resource_state": 2,
+            "retired": retired, "distance": distance, "converted_distance": (distance / 1000 * 10).rounded() / 10,
+        ]
     }
 
     /// The DetailedGear form of `/gear/{id}` (resource_state 3).
@@ -66,9 +70,11 @@ public struct StandInActivity: Sendable, Equatable {
     /// Served with `"start_date":null`, as a malformed element a client cannot read (its id still can be).
     public var malformed = false
 
-    public init(id: Int64, name: String, sportType: String, type: String? = nil, start: Int64, utcOffset: Int = 3600,
-                timezone: String = "(GMT+01:00) Europe/Berlin", movingTime: Int, elapsedTime: Int, distance: Double,
-                elevationGain: Double = 0, gearID: String? = nil) {
+    public init(
+        id: Int64, name: String, sportType: String, type: String? = nil, start: Int64, utcOffset: Int = 3600,
+        timezone: String = "(GMT+01:00) Europe/Berlin", movingTime: Int, elapsedTime: Int, distance: Double,
+        elevationGain: Double = 0, gearID: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.sportType = sportType
@@ -134,13 +140,16 @@ public struct StandInActivity: Sendable, Equatable {
 
     static let polylineJSON = jsonString(polyline)
 
-    static let polyline = "ki{eFvqfiVqAWQIGEEKAYJgBVqDJ{BHa@jAkNJw@Pw@V{APs@^aABQAOEQGKoJ_FuJkFqAo@{A}@sH{DiAs@Q]?WVy@`@oBt@_CB]KYMMkB{AQEI@WT{BlE{@zAQPI@ICsCqA_BcAeCmAaFmCqIoEcLeG}KcG}A}@cDaBiDsByAkAuBqBi@y@_@o@o@kB}BgIoA_EUkAMcACa@BeBBq@LaAJe@b@uA`@_AdBcD`@iAPq@RgALqAB{@EqAyAoOCy@AmCBmANqBLqAZkB\\iCPiBJwCCsASiCq@iD]eA]y@[i@w@mAa@i@k@g@kAw@i@Ya@Q]EWFMLa@~BYpAFNpA`Aj@n@X`@V`AHh@JfB@xAMvAGZGHIDIAWOEQNcC@sACYK[MSOMe@QKKKYOs@UYQISCQ?Q@WNo@r@OHGAGCKOQ_BU}@MQGG]Io@@c@FYNg@d@s@d@ODQAMOMaASs@_@a@SESAQDqBn@a@RO?KK?UBU\\kA@Y?WMo@Iy@GWQ_@WSSGg@AkABQB_Ap@_A^o@b@Q@o@IS@OHi@n@OFS?OI}@iAQMQGQC}@DOIIUK{@IUOMyBo@kASOKIQCa@L[|AgATWN[He@?QKw@FOPCh@Fx@l@TDLELKl@aAHIJEX@r@ZTDV@LENQVg@RkA@c@MeA?WFOPMf@Ej@Fj@@LGHKDM?_@_@iC?a@HKRIl@NT?FCHMFW?YEYGWQa@GYBiAIq@Gq@L_BHSHK|@WJETSLQZs@z@_A~@uA^U`@G\\CRB\\Tl@p@Th@JZ^bB`@lAHLXVLDP?LGFSKiDBo@d@wBVi@R]VYVE\\@`@Lh@Fh@CzAk@RSDQA]GYe@eAGWSiBAWBWBIJORK`@KPOPSTg@h@}Ad@o@F[E_@EGMKUGmAEYGMIMYKs@?a@J}@@_BD_@HQJMx@e@LKHKHWAo@UoAAWFmAH}@?w@C[YwAAc@HSNM|Ao@rA}@zAq@`@a@j@eAxAuBXQj@MXSR[b@gAFg@?YISOGaAHi@Xw@v@_@d@WRSFqARUHQJc@d@m@`A[VSFUBcAEU@WFULUPa@v@Y~@UrBc@dBI~@?l@P~ABt@N`HEjA]zAEp@@p@TrBCl@CTQb@k@dAg@jAU^KJYLK@k@A[Js@d@a@b@]RgBl@[FMAw@[]G]?m@D_@F]P[Vu@t@[TMF_@Do@E_@@q@P]PWZUZw@vAkAlAGJOj@IlAMd@OR{@p@a@d@sBpD]v@a@`Aa@n@]TODgBVk@Pe@^cBfBc@Rs@La@RSPm@|@wCpDS^Wp@QZML{@l@qBbCYd@k@lAIVCZBZNTr@`@RRHZANIZQPKDW@e@CaASU?I@YTKRQx@@\\VmALc@"
+    static let polyline =
+        "ki{eFvqfiVqAWQIGEEKAYJgBVqDJ{BHa@jAkNJw@Pw@V{APs@^aABQAOEQGKoJ_FuJkFqAo@{A}@sH{DiAs@Q]?WVy@`@oBt@_CB]KYMMkB{AQEI@WT{BlE{@zAQPI@ICsCqA_BcAeCmAaFmCqIoEcLeG}KcG}A}@cDaBiDsByAkAuBqBi@y@_@o@o@kB}BgIoA_EUkAMcACa@BeBBq@LaAJe@b@uA`@_AdBcD`@iAPq@RgALqAB{@EqAyAoOCy@AmCBmANqBLqAZkB\\iCPiBJwCCsASiCq@iD]eA]y@[i@w@mAa@i@k@g@kAw@i@Ya@Q]EWFMLa@~BYpAFNpA`Aj@n@X`@V`AHh@JfB@xAMvAGZGHIDIAWOEQNcC@sACYK[MSOMe@QKKKYOs@UYQISCQ?Q@WNo@r@OHGAGCKOQ_BU}@MQGG]Io@@c@FYNg@d@s@d@ODQAMOMaASs@_@a@SESAQDqBn@a@RO?KK?UBU\\kA@Y?WMo@Iy@GWQ_@WSSGg@AkABQB_Ap@_A^o@b@Q@o@IS@OHi@n@OFS?OI}@iAQMQGQC}@DOIIUK{@IUOMyBo@kASOKIQCa@L[|AgATWN[He@?QKw@FOPCh@Fx@l@TDLELKl@aAHIJEX@r@ZTDV@LENQVg@RkA@c@MeA?WFOPMf@Ej@Fj@@LGHKDM?_@_@iC?a@HKRIl@NT?FCHMFW?YEYGWQa@GYBiAIq@Gq@L_BHSHK|@WJETSLQZs@z@_A~@uA^U`@G\\CRB\\Tl@p@Th@JZ^bB`@lAHLXVLDP?LGFSKiDBo@d@wBVi@R]VYVE\\@`@Lh@Fh@CzAk@RSDQA]GYe@eAGWSiBAWBWBIJORK`@KPOPSTg@h@}Ad@o@F[E_@EGMKUGmAEYGMIMYKs@?a@J}@@_BD_@HQJMx@e@LKHKHWAo@UoAAWFmAH}@?w@C[YwAAc@HSNM|Ao@rA}@zAq@`@a@j@eAxAuBXQj@MXSR[b@gAFg@?YISOGaAHi@Xw@v@_@d@WRSFqARUHQJc@d@m@`A[VSFUBcAEU@WFULUPa@v@Y~@UrBc@dBI~@?l@P~ABt@N`HEjA]zAEp@@p@TrBCl@CTQb@k@dAg@jAU^KJYLK@k@A[Js@d@a@b@]RgBl@[FMAw@[]G]?m@D_@F]P[Vu@t@[TMF_@Do@E_@@q@P]PWZUZw@vAkAlAGJOj@IlAMd@OR{@p@a@d@sBpD]v@a@`Aa@n@]TODgBVk@Pe@^cBfBc@Rs@La@RSPm@|@wCpDS^Wp@QZML{@l@qBbCYd@k@lAIVCZBZNTr@`@RRHZANIZQPKDW@e@CaASU?I@YTKRQx@@\\VmALc@"
 
     /// `count` activities a day or so apart, ending near `end`: rides on the bikes (in turn),
     /// gravel and MTB rides, runs in shoes, virtual rides without gear, and now and then a sport
     /// type this client has never heard of.
-    public static func generate(count: Int, firstID: Int64 = 9_000_000_000, end: Int64 = 1_763_600_000,
-                                bikes: [String] = ["b1001", "b1002"]) -> [StandInActivity] {
+    public static func generate(
+        count: Int, firstID: Int64 = 9_000_000_000, end: Int64 = 1_763_600_000,
+        bikes: [String] = ["b1001", "b1002"]
+    ) -> [StandInActivity] {
         var out: [StandInActivity] = []
         out.reserveCapacity(count)
         for i in 0..<count {
@@ -156,10 +165,11 @@ public struct StandInActivity: Sendable, Equatable {
             default: sport = i % 20 == 9 ? "Sandboarding" : "EBikeRide"; type = i % 20 == 9 ? "Workout" : "EBikeRide"; gear = bikes.first
             }
             let moving = 1800 + (i * 37) % 7200
-            out.append(StandInActivity(
-                id: firstID + Int64(i) * 3, name: i % 13 == 0 ? "Café ride \"with\" friends, \(i)" : "Ride \(i)",
-                sportType: sport, type: type, start: start, movingTime: moving, elapsedTime: moving + (i % 600),
-                distance: Double(moving) * 6.5 + Double(i % 10) / 10, elevationGain: Double((i * 13) % 900), gearID: gear))
+            out.append(
+                StandInActivity(
+                    id: firstID + Int64(i) * 3, name: i % 13 == 0 ? "Café ride \"with\" friends, \(i)" : "Ride \(i)",
+                    sportType: sport, type: type, start: start, movingTime: moving, elapsedTime: moving + (i % 600),
+                    distance: Double(moving) * 6.5 + Double(i % 10) / 10, elevationGain: Double((i * 13) % 900), gearID: gear))
         }
         return out
     }

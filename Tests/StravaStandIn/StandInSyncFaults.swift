@@ -51,7 +51,8 @@ extension StravaStandIn {
         }
         syncFaults.detailRequests.append(id)
         if let status = syncFaults.detailStatus[id] {
-            return Self.answer(status, status == 200 ? Self.detailJSON(id: id, start: 1_700_000_000, athleteID: athleteID) : #"{"message":"Error","errors":[]}"#, headers)
+            return Self.answer(
+                status, status == 200 ? Self.detailJSON(id: id, start: 1_700_000_000, athleteID: athleteID) : #"{"message":"Error","errors":[]}"#, headers)
         }
         guard let a = activities.first(where: { $0.id == id }) else {
             // Strava's 404 body is not documented; clients decide on the status alone.

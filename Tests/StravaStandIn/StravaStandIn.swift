@@ -148,8 +148,10 @@ public actor StravaStandIn {
     }
 
     static func phrase(_ status: Int) -> String {
-        [200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
-         500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"][status] ?? "Status"
+        [
+            200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
+            500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+        ][status] ?? "Status"
     }
 
     private func fault(_ resource: String, _ field: String, _ code: String, message: String) -> [String: Any] {
@@ -192,22 +194,30 @@ public actor StravaStandIn {
                 return json(400, fault("AuthorizationCode", "code", "invalid", message: "Bad Request"))
             }
             let t = issueTokens()
-            return json(200, [
-                "token_type": "Bearer", "expires_at": t.expiresAt, "expires_in": tokenLifetime,
-                "refresh_token": t.refresh, "access_token": t.access,
-                "athlete": ["id": athleteID, "username": "standin", "resource_state": 2, "firstname": athleteFirstName,
-                            "lastname": athleteLastName, "city": "Berlin", "state": "", "country": "Germany", "sex": "F",
-                            "premium": false, "summit": false, "created_at": "2017-11-28T19:05:35Z",
-                            "updated_at": "2025-11-19T01:44:15Z", "badge_type_id": 0, "profile_medium": "avatar/athlete/medium.png",
-                            "profile": "avatar/athlete/large.png", "friend": NSNull(), "follower": NSNull()],
-            ])
+            return json(
+                200,
+                [
+                    "token_type": "Bearer", "expires_at": t.expiresAt, "expires_in": tokenLifetime,
+                    "refresh_token": t.refresh, "access_token": t.access,
+                    "athlete": [
+                        "id": athleteID, "username": "standin", "resource_state": 2, "firstname": athleteFirstName,
+                        "lastname": athleteLastName, "city": "Berlin", "state": "", "country": "Germany", "sex": "F",
+                        "premium": false, "summit": false, "created_at": "2017-11-28T19:05:35Z",
+                        "updated_at": "2025-11-19T01:44:15Z", "badge_type_id": 0, "profile_medium": "avatar/athlete/medium.png",
+                        "profile": "avatar/athlete/large.png", "friend": NSNull(), "follower": NSNull(),
+                    ],
+                ])
         case "refresh_token":
             guard let given = f["refresh_token"], given == refreshToken else {
                 return json(400, fault("RefreshToken", "refresh_token", "invalid", message: "Bad Request"))
             }
             let t = issueTokens()
-            return json(200, ["token_type": "Bearer", "access_token": t.access, "expires_at": t.expiresAt,
-                              "expires_in": tokenLifetime, "refresh_token": t.refresh])
+            return json(
+                200,
+                [
+                    "token_type": "Bearer", "access_token": t.access, "expires_at": t.expiresAt,
+                    "expires_in": tokenLifetime, "refresh_token": t.refresh,
+                ])
         default:
             return json(400, fault("Application", "grant_type", "invalid", message: "Bad Request"))
         }
@@ -264,18 +274,24 @@ public actor StravaStandIn {
         }
         if let response = syncFaultResponse(request, headers: headers) { return response }
         if request.path == "/api/v3/athlete" {
-            return json(200, [
-                "id": athleteID, "username": "standin", "resource_state": 3, "firstname": athleteFirstName, "lastname": athleteLastName,
-                "bio": "", "city": "Berlin", "state": "", "country": "Germany", "sex": "F", "premium": false, "summit": false,
-                "created_at": "2017-11-28T19:05:35Z", "updated_at": "2025-11-19T01:44:15Z", "badge_type_id": 0,
-                "weight": 61.0, "profile_medium": "avatar/athlete/medium.png", "profile": "avatar/athlete/large.png",
-                "friend": NSNull(), "follower": NSNull(), "blocked": false, "can_follow": true, "follower_count": 3,
-                "friend_count": 4, "mutual_friend_count": 0, "athlete_type": 0, "date_preference": "%m/%d/%Y",
-                "measurement_preference": "meters", "clubs": [], "postable_clubs_count": 0, "ftp": NSNull(),
-                "bikes": athleteBikes.map { $0.summaryJSON() },
-                "shoes": [["id": "g2001", "primary": true, "name": "Trail shoes", "nickname": "", "resource_state": 2,
-                           "retired": false, "distance": 452834, "converted_distance": 452.8]],
-            ], headers: headers)
+            return json(
+                200,
+                [
+                    "id": athleteID, "username": "standin", "resource_state": 3, "firstname": athleteFirstName, "lastname": athleteLastName,
+                    "bio": "", "city": "Berlin", "state": "", "country": "Germany", "sex": "F", "premium": false, "summit": false,
+                    "created_at": "2017-11-28T19:05:35Z", "updated_at": "2025-11-19T01:44:15Z", "badge_type_id": 0,
+                    "weight": 61.0, "profile_medium": "avatar/athlete/medium.png", "profile": "avatar/athlete/large.png",
+                    "friend": NSNull(), "follower": NSNull(), "blocked": false, "can_follow": true, "follower_count": 3,
+                    "friend_count": 4, "mutual_friend_count": 0, "athlete_type": 0, "date_preference": "%m/%d/%Y",
+                    "measurement_preference": "meters", "clubs": [], "postable_clubs_count": 0, "ftp": NSNull(),
+                    "bikes": athleteBikes.map { $0.summaryJSON() },
+                    "shoes": [
+                        [
+                            "id": "g2001", "primary": true, "name": "Trail shoes", "nickname": "", "resource_state": 2,
+                            "retired": false, "distance": 452834, "converted_distance": 452.8,
+                        ]
+                    ],
+                ], headers: headers)
         }
         if request.path.hasPrefix("/api/v3/gear/") {
             let id = String(request.path.dropFirst("/api/v3/gear/".count))

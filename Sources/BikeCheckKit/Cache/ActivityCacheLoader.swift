@@ -134,31 +134,39 @@ public enum ActivityCacheLoader {
             diagnostics += file.diagnostics
             if let source = file.source { sources[relative] = source }
             if !file.named {
-                diagnostics.append(.error(.cacheFileName, "'\(shown(name))' is not named after a month",
-                                          at: SourceLocation(file: relative),
-                                          help: "cache files are named YYYY-MM.json; move or delete this one"))
+                diagnostics.append(
+                    .error(
+                        .cacheFileName, "'\(shown(name))' is not named after a month",
+                        at: SourceLocation(file: relative),
+                        help: "cache files are named YYYY-MM.json; move or delete this one"))
                 continue
             }
             var duplicates: Set<Int> = []
             let records = file.records
             for k in records.indices {
                 if let other = seen.updateValue(Int32(index), forKey: records[k].id) {
-                    diagnostics.append(.error(.cacheDuplicateActivity, "activity \(records[k].id) is cached twice (also in activities/\(files[Int(other)].name))",
-                                              at: SourceLocation(file: relative),
-                                              help: "re-create the cache with 'bikecheck sync --full'"))
+                    diagnostics.append(
+                        .error(
+                            .cacheDuplicateActivity, "activity \(records[k].id) is cached twice (also in activities/\(files[Int(other)].name))",
+                            at: SourceLocation(file: relative),
+                            help: "re-create the cache with 'bikecheck sync --full'"))
                     duplicates.insert(k)
                 }
             }
             accept(file, duplicates.isEmpty ? records : records.indices.filter { !duplicates.contains($0) }.map { records[$0] })
             if file.misplaced > 0 {
-                diagnostics.append(.warning(.cacheMisplaced, "\(file.misplaced) activit\(file.misplaced == 1 ? "y" : "ies") in \(name) started in another month",
-                                            at: SourceLocation(file: relative),
-                                            help: "re-create the cache with 'bikecheck sync --full'"))
+                diagnostics.append(
+                    .warning(
+                        .cacheMisplaced, "\(file.misplaced) activit\(file.misplaced == 1 ? "y" : "ies") in \(name) started in another month",
+                        at: SourceLocation(file: relative),
+                        help: "re-create the cache with 'bikecheck sync --full'"))
             }
             if file.unsorted {
-                diagnostics.append(.warning(.cacheUnsorted, "\(name) is not sorted by start date and id",
-                                            at: SourceLocation(file: relative),
-                                            help: "re-create the cache with 'bikecheck sync --full'"))
+                diagnostics.append(
+                    .warning(
+                        .cacheUnsorted, "\(name) is not sorted by start date and id",
+                        at: SourceLocation(file: relative),
+                        help: "re-create the cache with 'bikecheck sync --full'"))
             }
         }
     }
@@ -173,9 +181,9 @@ public enum ActivityCacheLoader {
         var info = stat()
         let size = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
         #if os(Linux)
-        let flags = MAP_PRIVATE | MAP_POPULATE  // the pages are in the page cache: map them all at once
+            let flags = MAP_PRIVATE | MAP_POPULATE  // the pages are in the page cache: map them all at once
         #else
-        let flags = MAP_PRIVATE
+            let flags = MAP_PRIVATE
         #endif
         let mapped = size > 0 ? mmap(nil, size, PROT_READ, flags, fd, 0) : nil
         close(fd)

@@ -66,7 +66,9 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             skipSpace()
             if i < b.count { fail("unexpected text after the end of the array", at: i) }
         } catch {}
-        if let firstOmitted { diagnostics.append(.tooManyProblems(omitted, at: SourceLocation(file: path, range: SourceRange(at: firstOmitted)), severity: .error)) }
+        if let firstOmitted {
+            diagnostics.append(.tooManyProblems(omitted, at: SourceLocation(file: path, range: SourceRange(at: firstOmitted)), severity: .error))
+        }
         return (records, diagnostics)
     }
 
@@ -81,7 +83,9 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         var trainer = false, commute = false, manual = false
         var bad = false
         skipSpace()
-        if peek() == UInt8(ascii: "}") { i += 1 } else {
+        if peek() == UInt8(ascii: "}") {
+            i += 1
+        } else {
             while true {
                 skipSpace()
                 let key = try readKey()
@@ -111,13 +115,17 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
                     if startLocal != nil, localDay == nil { bad = wrong(.startDateLocal, at: valueStart) }
                 case .timezone: timezone = try readString()
                 // The limits are ActivityLimits', the same the writer checks.
-                case .movingTime: moving = try readNumber()
+                case .movingTime:
+                    moving = try readNumber()
                     if !ActivityLimits.allows(moving ?? -1, .movingTime) { bad = wrong(.movingTime, at: valueStart) }
-                case .elapsedTime: elapsed = try readNumber()
+                case .elapsedTime:
+                    elapsed = try readNumber()
                     if let elapsed, !ActivityLimits.allows(elapsed, .elapsedTime) { bad = wrong(.elapsedTime, at: valueStart) }
-                case .distance: distance = try readNumber()
+                case .distance:
+                    distance = try readNumber()
                     if !ActivityLimits.allows(distance ?? -1, .distance) { bad = wrong(.distance, at: valueStart) }
-                case .totalElevationGain: elevation = try readNumber() ?? 0
+                case .totalElevationGain:
+                    elevation = try readNumber() ?? 0
                     if !ActivityLimits.allows(elevation, .totalElevationGain) { bad = wrong(.totalElevationGain, at: valueStart) }
                 case .gearID: gear = try readString()
                 case .trainer: trainer = try readBool() ?? false
@@ -139,8 +147,9 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             if sport == nil && type == nil { missing.append("sport_type") }
             if moving == nil { missing.append("moving_time") }
             if distance == nil { missing.append("distance") }
-            report(.cacheMissingField, "activity is missing \(missing.map { "'\($0)'" }.joined(separator: ", "))", at: start,
-                   help: "re-create the cache with 'bikecheck sync --full'")
+            report(
+                .cacheMissingField, "activity is missing \(missing.map { "'\($0)'" }.joined(separator: ", "))", at: start,
+                help: "re-create the cache with 'bikecheck sync --full'")
             return nil
         }
         return ActivityFields(
@@ -458,8 +467,10 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
 
 /// Tables of the reader, which a generic type cannot hold as static stored properties.
 private enum CacheSyntax {
-    enum Key { case id, name, sportType, type, startDate, startDateLocal, timezone, movingTime, elapsedTime, distance,
-               totalElevationGain, gearID, trainer, commute, manual, other }
+    enum Key {
+        case id, name, sportType, type, startDate, startDateLocal, timezone, movingTime, elapsedTime, distance,
+            totalElevationGain, gearID, trainer, commute, manual, other
+    }
 
     /// In the order ActivityCacheFormat.encode writes them (sorted).
     static let keys: [(StaticString, Key)] = [

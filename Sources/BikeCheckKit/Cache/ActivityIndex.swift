@@ -51,8 +51,10 @@ struct ActivityIndex: @unchecked Sendable {
         }
 
         var words: [UInt64] {
-            [UInt64(bitPattern: size), UInt64(bitPattern: modified.0), UInt64(bitPattern: modified.1),
-             UInt64(bitPattern: changed.0), UInt64(bitPattern: changed.1), inode, device]
+            [
+                UInt64(bitPattern: size), UInt64(bitPattern: modified.0), UInt64(bitPattern: modified.1),
+                UInt64(bitPattern: changed.0), UInt64(bitPattern: changed.1), inode, device,
+            ]
         }
 
         /// Whether the file changed too recently to be indexed (see `settleTime`).
@@ -70,12 +72,13 @@ struct ActivityIndex: @unchecked Sendable {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         #if os(Linux)
-        let m = info.st_mtim, c = info.st_ctim
+            let m = info.st_mtim, c = info.st_ctim
         #else
-        let m = info.st_mtimespec, c = info.st_ctimespec
+            let m = info.st_mtimespec, c = info.st_ctimespec
         #endif
-        return Key(size: Int64(info.st_size), modified: (Int64(m.tv_sec), Int64(m.tv_nsec)), changed: (Int64(c.tv_sec), Int64(c.tv_nsec)),
-                   inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
+        return Key(
+            size: Int64(info.st_size), modified: (Int64(m.tv_sec), Int64(m.tv_nsec)), changed: (Int64(c.tv_sec), Int64(c.tv_nsec)),
+            inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
     }
 
     /// What the index holds of one month file.
@@ -90,7 +93,8 @@ struct ActivityIndex: @unchecked Sendable {
     /// version of it, else `read` from the JSON, indexing the result when the file had no problem
     /// and did not change while it was read.
     func file(_ name: String, path: String, _ read: () -> ActivityCacheLoader.File<SummaryBuilder>)
-        -> ActivityCacheLoader.File<SummaryBuilder> {
+        -> ActivityCacheLoader.File<SummaryBuilder>
+    {
         guard directory != nil, let key = Self.key(path) else { return read() }
         if let entry = entry(name, key: key) {
             var file = ActivityCacheLoader.File<SummaryBuilder>(name: name)
@@ -128,15 +132,17 @@ struct ActivityIndex: @unchecked Sendable {
 
     /// Saves the entry for `name` made from the version `key`; a failure only means no index.
     func store(_ entry: Entry, name: String, key: Key) {
-        guard let path = path(name), let directory, prepared.run({
-            do {
-                try LocalState.prepare(garage: root)
-                try AtomicFile.makeDirectory(directory)
-                return true
-            } catch {
-                return false
-            }
-        }) else { return }
+        guard let path = path(name), let directory,
+            prepared.run({
+                do {
+                    try LocalState.prepare(garage: root)
+                    try AtomicFile.makeDirectory(directory)
+                    return true
+                } catch {
+                    return false
+                }
+            })
+        else { return }
         // The index can always be rebuilt: no fsync (a torn file fails its checksum).
         try? AtomicFile.write(Self.encode(entry, name: name, key: key), to: path, durable: false)
     }
@@ -203,7 +209,8 @@ struct ActivityIndex: @unchecked Sendable {
                     movingTime: Double(bitPattern: u64(at + 24)), distance: Double(bitPattern: u64(at + 32)))
                 // What the reader can produce, and what the loader relies on.
                 guard r.id > 0, r.gear >= -1, r.gear < stringCount, r.sport >= 0, r.sport < stringCount, u32(at + 20) <= 1,
-                      r.movingTime.isFinite, r.distance.isFinite else { return nil }
+                    r.movingTime.isFinite, r.distance.isFinite
+                else { return nil }
                 records.append(r)
                 at += recordSize
             }

@@ -76,8 +76,10 @@ public enum ActivityLimits {
         if a.id <= 0 { return Violation(field: .id, value: String(a.id)) }
         if timestampDay(a.startDate) == nil { return Violation(field: .startDate, value: "'\(a.startDate)'") }
         if let local = a.startDateLocal, timestampDay(local) == nil { return Violation(field: .startDateLocal, value: "'\(local)'") }
-        for (field, value) in [(Field.movingTime, Double(a.movingTime)), (.elapsedTime, Double(a.elapsedTime)),
-                               (.distance, a.distance), (.totalElevationGain, a.totalElevationGain)]
+        for (field, value) in [
+            (Field.movingTime, Double(a.movingTime)), (.elapsedTime, Double(a.elapsedTime)),
+            (.distance, a.distance), (.totalElevationGain, a.totalElevationGain),
+        ]
         where !allows(value, field) {
             return Violation(field: field, number: value)
         }
@@ -93,7 +95,8 @@ public enum ActivityLimits {
 
     static func timestampDay(utf8 u: UnsafeBufferPointer<UInt8>) -> Day? {
         guard u.count >= 20, u[u.count - 1] == UInt8(ascii: "Z"), u[10] == UInt8(ascii: "T"), u[13] == UInt8(ascii: ":"),
-              u[16] == UInt8(ascii: ":") else { return nil }
+            u[16] == UInt8(ascii: ":")
+        else { return nil }
         return Day(utf8: UnsafeBufferPointer(rebasing: u[0..<10]))
     }
 

@@ -37,8 +37,10 @@ public struct ActivitySummaries: Sendable {
         }
         for a in activities {
             guard let day = a.localDay else { continue }
-            records.append(ActivitySummary(id: a.id, day: Int32(day.ordinal), gear: a.gearID.map(symbol) ?? -1, sport: symbol(a.sportType), trainer: a.trainer,
-                                           movingTime: Double(a.movingTime), distance: a.distance))
+            records.append(
+                ActivitySummary(
+                    id: a.id, day: Int32(day.ordinal), gear: a.gearID.map(symbol) ?? -1, sport: symbol(a.sportType), trainer: a.trainer,
+                    movingTime: Double(a.movingTime), distance: a.distance))
         }
     }
 }
@@ -184,8 +186,9 @@ struct SummaryBuilder: ActivityRecordBuilder {
     }
 
     mutating func record(_ f: ActivityFields) -> ActivitySummary {
-        ActivitySummary(id: f.id, day: Int32(truncatingIfNeeded: f.localDay.ordinal), gear: f.gearID.map { symbol($0) } ?? -1,
-                               sport: symbol(f.sportType), trainer: f.trainer, movingTime: Double(Int(f.movingTime)), distance: f.distance)
+        ActivitySummary(
+            id: f.id, day: Int32(truncatingIfNeeded: f.localDay.ordinal), gear: f.gearID.map { symbol($0) } ?? -1,
+            sport: symbol(f.sportType), trainer: f.trainer, movingTime: Double(Int(f.movingTime)), distance: f.distance)
     }
 }
 

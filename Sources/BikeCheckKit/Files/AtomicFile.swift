@@ -21,12 +21,15 @@ public enum AtomicFile {
     /// `durable: false` skips every fsync, for derived files that are checked when read and can
     /// be made again (the activity index): still all or nothing, not necessarily on disk.
     @discardableResult
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t? = nil, syncDirectory: Bool = true,
-                             durable: Bool = true) throws(Failure) -> Bool {
+    public static func write(
+        _ bytes: [UInt8], to path: String, mode: mode_t? = nil, syncDirectory: Bool = true,
+        durable: Bool = true
+    ) throws(Failure) -> Bool {
         var info = stat()
         let exists = stat(path, &info) == 0
         if exists, mode == nil || info.st_mode & 0o777 == mode! & 0o777,
-           let current = FileManager.default.contents(atPath: path), current.elementsEqual(bytes) {
+            let current = FileManager.default.contents(atPath: path), current.elementsEqual(bytes)
+        {
             return false
         }
         let url = URL(fileURLWithPath: path)
@@ -73,7 +76,8 @@ public enum AtomicFile {
     public static func isTemporaryName(_ name: String) -> Bool {
         let marker = ".bikecheck-"
         guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards),
-              range.lowerBound > name.index(after: name.startIndex) else { return false }
+            range.lowerBound > name.index(after: name.startIndex)
+        else { return false }
         let tail = name[range.upperBound...]
         return tail.count == 6 && tail.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
@@ -92,7 +96,8 @@ public enum AtomicFile {
 
     /// Creates `path` and its parents if missing, with `mode` for the folders it creates.
     public static func makeDirectory(_ path: String, mode: Int = 0o755) throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: mode])
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: mode])
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `<garage>/.bikecheck/`: state that belongs to this machine and never to git (sync progress,

@@ -28,7 +28,8 @@ enum GitProcess {
         let outHandle: FileHandle, errHandle: FileHandle
         do {
             guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
-                  FileManager.default.createFile(atPath: errURL.path, contents: nil) else {
+                FileManager.default.createFile(atPath: errURL.path, contents: nil)
+            else {
                 throw GitCommitter.Failure(description: "cannot create a temporary file in \(temp.path) for git's output")
             }
             outHandle = try FileHandle(forWritingTo: outURL)
@@ -66,7 +67,8 @@ enum GitProcess {
         process.waitUntilExit()
         let outData = (try? Data(contentsOf: outURL)) ?? Data()
         let errData = (try? Data(contentsOf: errURL)) ?? Data()
-        return Output(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-                      error: String(decoding: errData, as: UTF8.self), timedOut: timedOut)
+        return Output(
+            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+            error: String(decoding: errData, as: UTF8.self), timedOut: timedOut)
     }
 }

@@ -7,8 +7,10 @@ enum Checks {
         var out: [Diagnostic] = []
         func future(_ day: Day, _ what: String, at location: SourceLocation) {
             guard day > today else { return }
-            out.append(.warning(.futureDate, "\(what) \(day) is in the future (today is \(today))", at: location,
-                                help: "check the year and month; services are recorded when they are done"))
+            out.append(
+                .warning(
+                    .futureDate, "\(what) \(day) is in the future (today is \(today))", at: location,
+                    help: "check the year and month; services are recorded when they are done"))
         }
         for bike in bikes {
             for entry in bike.log {
@@ -16,19 +18,25 @@ enum Checks {
                 // A service before the bike was bought is almost always a slip of the year or the
                 // month; it would also move the anchor of a part back before the bike existed.
                 if let bought = bike.bought, entry.date < bought {
-                    out.append(.warning(.logBeforeBought, "log entry \(entry.date) is before bike '\(bike.id)' was bought (\(bought))",
-                                        at: entry.dateLocation, notes: [.init("bought here", at: bike.fieldLocations["bought"] ?? bike.location)],
-                                        help: "check the year and month of the entry, or the 'bought' date"))
+                    out.append(
+                        .warning(
+                            .logBeforeBought, "log entry \(entry.date) is before bike '\(bike.id)' was bought (\(bought))",
+                            at: entry.dateLocation, notes: [.init("bought here", at: bike.fieldLocations["bought"] ?? bike.location)],
+                            help: "check the year and month of the entry, or the 'bought' date"))
                 }
                 if let retired = bike.retired, entry.date > retired, entry.date <= today {
-                    out.append(.warning(.logAfterRetired, "log entry \(entry.date) is after bike '\(bike.id)' was retired (\(retired))",
-                                        at: entry.dateLocation, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
-                                        help: "check the date of the entry, or the 'retired' date; status stops counting on the day a bike is retired"))
+                    out.append(
+                        .warning(
+                            .logAfterRetired, "log entry \(entry.date) is after bike '\(bike.id)' was retired (\(retired))",
+                            at: entry.dateLocation, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
+                            help: "check the date of the entry, or the 'retired' date; status stops counting on the day a bike is retired"))
                 }
             }
             if let bought = bike.bought, let retired = bike.retired, retired < bought {
-                out.append(.warning(.retiredBeforeBought, "bike '\(shown(bike.id))' is retired (\(retired)) before it was bought (\(bought))",
-                                    at: bike.fieldLocations["retired"] ?? bike.location, help: "check the dates of 'bought' and 'retired'"))
+                out.append(
+                    .warning(
+                        .retiredBeforeBought, "bike '\(shown(bike.id))' is retired (\(retired)) before it was bought (\(bought))",
+                        at: bike.fieldLocations["retired"] ?? bike.location, help: "check the dates of 'bought' and 'retired'"))
             }
         }
         for ride in rides { future(ride.date, "ride", at: ride.dateLocation) }
@@ -40,12 +48,16 @@ enum Checks {
         var out: [Diagnostic] = []
         for part in parts {
             for entry in part.log where entry.date > today {
-                out.append(.warning(.futureDate, "log entry \(entry.date) is in the future (today is \(today))", at: entry.dateLocation,
-                                    help: "check the year and month; services are recorded when they are done"))
+                out.append(
+                    .warning(
+                        .futureDate, "log entry \(entry.date) is in the future (today is \(today))", at: entry.dateLocation,
+                        help: "check the year and month; services are recorded when they are done"))
             }
             for mount in part.mounts where mount.from > today {
-                out.append(.warning(.futureDate, "mount \(mount.from) is in the future (today is \(today))", at: mount.fromLocation,
-                                    help: "check the year and month; record a mount when the part goes on"))
+                out.append(
+                    .warning(
+                        .futureDate, "mount \(mount.from) is in the future (today is \(today))", at: mount.fromLocation,
+                        help: "check the year and month; record a mount when the part goes on"))
             }
         }
         return out
@@ -65,9 +77,11 @@ enum Checks {
         var out: [Diagnostic] = []
         for ride in rides {
             guard let gear = gearOf[ride.bike.value], let g = index[gear], days.contains(Int64(g) << 32 | Int64(ride.date.ordinal)) else { continue }
-            out.append(.warning(.rideAlsoOnStrava, "bike '\(ride.bike.value)' also has a Strava ride on \(ride.date); this one counts on top of it",
-                                at: ride.dateLocation,
-                                help: "remove the ride from rides.yaml if it is the same one; keep it if you rode twice that day"))
+            out.append(
+                .warning(
+                    .rideAlsoOnStrava, "bike '\(ride.bike.value)' also has a Strava ride on \(ride.date); this one counts on top of it",
+                    at: ride.dateLocation,
+                    help: "remove the ride from rides.yaml if it is the same one; keep it if you rode twice that day"))
         }
         return out
     }

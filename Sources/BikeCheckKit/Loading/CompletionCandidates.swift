@@ -13,8 +13,10 @@ public struct CompletionCandidates: Sendable {
     public var environment: [String: String]
     public var workingDirectory: String
 
-    public init(words: [String], prefix: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-                workingDirectory: String = FileManager.default.currentDirectoryPath) {
+    public init(
+        words: [String], prefix: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+        workingDirectory: String = FileManager.default.currentDirectoryPath
+    ) {
         self.words = words
         self.prefix = prefix
         self.environment = environment

@@ -28,7 +28,9 @@ enum FileDecoders {
             if Money.isCurrencyCode(code) {
                 settings.currency = code
             } else {
-                r.error(.badValue, "currency '\(shown(code))' should be a currency code of three capital letters", e.value, help: "write e.g. currency: EUR, USD, GBP")
+                r.error(
+                    .badValue, "currency '\(shown(code))' should be a currency code of three capital letters", e.value,
+                    help: "write e.g. currency: EUR, USD, GBP")
             }
         }
         if let e = f["due_soon"], let v = r.fraction(e.value, "due_soon") { settings.dueSoon = v }
@@ -45,8 +47,10 @@ enum FileDecoders {
         guard let list = r.stringList(node, "a sport type") else { return nil }
         for item in list where !knownSportTypes.contains(item.value) {
             let hint = didYouMean(item.value, among: knownSportTypes)
-            r.diagnostics.append(.warning(.unknownSportType, "'\(shown(item.value))' is not a Strava sport type\(hint)",
-                                          at: item.location, help: "cycling types: \(cyclingSportTypes.joined(separator: ", "))"))
+            r.diagnostics.append(
+                .warning(
+                    .unknownSportType, "'\(shown(item.value))' is not a Strava sport type\(hint)",
+                    at: item.location, help: "cycling types: \(cyclingSportTypes.joined(separator: ", "))"))
         }
         return list.map(\.value)
     }
@@ -54,8 +58,9 @@ enum FileDecoders {
     /// `trainer: true | false | only`.
     static func trainerRule(_ node: YAMLNode, _ r: inout NodeReader) -> TrainerRule? {
         if case .scalar(let s) = node, s.style == .plain, let rule = TrainerRule(rawValue: s.value) { return rule }
-        r.error(.wrongType, "trainer should be true, false or only, found \(node.kindDescription)", node,
-                help: "true: rides on a trainer count too; false: outdoor rides only; only: rides on a trainer only")
+        r.error(
+            .wrongType, "trainer should be true, false or only, found \(node.kindDescription)", node,
+            help: "true: rides on a trainer count too; false: outdoor rides only; only: rides on a trainer only")
         return nil
     }
 
@@ -70,8 +75,9 @@ enum FileDecoders {
     static func bike(id: BikeID, _ root: YAMLNode, _ r: inout NodeReader, currency: String? = nil) -> Bike? {
         guard let m = r.mapping(root, "a bike file") else { return nil }
         let f = r.fields(m, of: "bike '\(shown(id))'", allowed: bikeKeys, required: ["name"])
-        var bike = Bike(id: id, name: id.rawValue, templates: [], components: [], intervals: [], log: [],
-                        location: r.location(root))
+        var bike = Bike(
+            id: id, name: id.rawValue, templates: [], components: [], intervals: [], log: [],
+            location: r.location(root))
         bike.fieldLocations = Dictionary(f.entries.map { ($0.key, r.location($0.entry.value)) }) { _, last in last }
         bike.misspelledKeys = f.misspelled
         if let e = f["name"], let name = r.string(e.value, "the bike's name") { bike.name = name }
@@ -188,14 +194,18 @@ enum FileDecoders {
                 if Money.isCurrencyCode(code) {
                     entryCurrency = code
                 } else {
-                    r.error(.badValue, "currency '\(shown(code))' should be a currency code of three capital letters", e.value, help: "write e.g. EUR, USD, GBP")
+                    r.error(
+                        .badValue, "currency '\(shown(code))' should be a currency code of three capital letters", e.value, help: "write e.g. EUR, USD, GBP")
                 }
             }
             if let e = f["cost"], var cost = r.money(e.value, "cost", currency: entryCurrency ?? garageCurrency) {
                 if let entryCurrency, cost.value.currency != entryCurrency, let c = f["currency"], case .scalar(let written) = e.value {
-                    r.error(.conflictingCurrency, "cost '\(shown(written.value))' is in \(cost.value.currency ?? "no currency"), but the entry's currency is '\(shown(entryCurrency))'", e.value,
-                            help: "keep one currency: drop the code after the amount, or the 'currency:' key",
-                            notes: [.init("currency given here", at: r.location(c.value))])
+                    r.error(
+                        .conflictingCurrency,
+                        "cost '\(shown(written.value))' is in \(cost.value.currency ?? "no currency"), but the entry's currency is '\(shown(entryCurrency))'",
+                        e.value,
+                        help: "keep one currency: drop the code after the amount, or the 'currency:' key",
+                        notes: [.init("currency given here", at: r.location(c.value))])
                     cost.value.currency = entryCurrency
                 }
                 entry.cost = cost
@@ -214,12 +224,17 @@ enum FileDecoders {
         let amount = Money.format(money.value.amount, fractionDigits: Money.fractionDigits(of: money.value.amount))
         if let currency = money.value.currency {
             if let garage, currency != garage {
-                r.diagnostics.append(.warning(.foreignCurrency, "\(what) \(amount) \(currency) is not in the garage's currency \(garage)", at: money.location,
-                                              help: "costs and exports report \(currency) apart from \(garage), never summed; write the amount in \(garage) to count it with the rest"))
+                r.diagnostics.append(
+                    .warning(
+                        .foreignCurrency, "\(what) \(amount) \(currency) is not in the garage's currency \(garage)", at: money.location,
+                        help: "costs and exports report \(currency) apart from \(garage), never summed; write the amount in \(garage) to count it with the rest"
+                    ))
             }
         } else {
-            r.diagnostics.append(.warning(.costWithoutCurrency, "\(what) \(amount) has no currency, and garage.yaml names none", at: money.location,
-                                          help: "add 'currency: EUR' (your currency's code) to garage.yaml"))
+            r.diagnostics.append(
+                .warning(
+                    .costWithoutCurrency, "\(what) \(amount) has no currency, and garage.yaml names none", at: money.location,
+                    help: "add 'currency: EUR' (your currency's code) to garage.yaml"))
         }
     }
 
@@ -252,8 +267,9 @@ enum FileDecoders {
         let path = f["path"].flatMap { r.string($0.value, "source path") }
         var commit = f["commit"].flatMap { r.string($0.value, "source commit") }
         if let c = commit, let e = f["commit"], !isCommitID(c) {
-            r.error(.badValue, "source commit '\(shown(c))' is not a git commit id", e.value,
-                    help: "write the full 40-hex-digit id of the commit the template was taken from")
+            r.error(
+                .badValue, "source commit '\(shown(c))' is not a git commit id", e.value,
+                help: "write the full 40-hex-digit id of the commit the template was taken from")
             commit = nil
         }
         let ref = f["ref"].flatMap { r.string($0.value, "source ref") }
@@ -267,8 +283,9 @@ enum FileDecoders {
     }
 
     static func missingLimit(_ spec: IntervalSpec) -> Diagnostic {
-        .error(.missingLimit, "interval '\(shown(spec.id))' has no limit", at: spec.location,
-               help: "add 'every:', e.g. every: 10 h, or every: [100 h, 12 months]")
+        .error(
+            .missingLimit, "interval '\(shown(spec.id))' has no limit", at: spec.location,
+            help: "add 'every:', e.g. every: 10 h, or every: [100 h, 12 months]")
     }
 
     static func rides(_ root: YAMLNode, _ r: inout NodeReader) -> [Ride] {
@@ -297,7 +314,9 @@ enum FileDecoders {
                 }
             }
             if let e = rf["distance"], let q = r.quantity(e.value, "distance") {
-                if q.measure == .distance { distance = q.amount } else {
+                if q.measure == .distance {
+                    distance = q.amount
+                } else {
                     r.error(.badQuantity, "distance '\(shown(q.text))' is not a distance", e.value, help: "write e.g. 35 km or 20 mi")
                     ok = false
                 }
@@ -306,18 +325,22 @@ enum FileDecoders {
             if let e = rf["sport"], r.string(e.value, "sport") != nil { sport = sportTypes(e.value, &r)?.first }
             let name = rf["name"].flatMap { r.string($0.value, "name") }
             if ok, let date, let bike, let time {
-                result.append(Ride(date: date, bike: bike, movingTime: time, distance: distance, sport: sport, name: name,
-                                   location: r.location(item), dateLocation: dateLocation))
+                result.append(
+                    Ride(
+                        date: date, bike: bike, movingTime: time, distance: distance, sport: sport, name: name,
+                        location: r.location(item), dateLocation: dateLocation))
             }
         }
         return result
     }
 
     static let cyclingSportTypes = ["Ride", "GravelRide", "MountainBikeRide", "EBikeRide", "EMountainBikeRide", "VirtualRide", "Velomobile", "Handcycle"]
-    static let knownSportTypes = ["AlpineSki", "BackcountrySki", "Badminton", "Basketball", "Canoeing", "Cricket", "Crossfit", "Dance",
+    static let knownSportTypes = [
+        "AlpineSki", "BackcountrySki", "Badminton", "Basketball", "Canoeing", "Cricket", "Crossfit", "Dance",
         "EBikeRide", "Elliptical", "EMountainBikeRide", "Golf", "GravelRide", "Handcycle", "HighIntensityIntervalTraining", "Hike",
         "IceSkate", "InlineSkate", "Kayaking", "Kitesurf", "MountainBikeRide", "NordicSki", "Padel", "PhysicalTherapy", "Pickleball",
         "Pilates", "Racquetball", "Ride", "RockClimbing", "RollerSki", "Rowing", "Run", "Sail", "Skateboard", "Snowboard", "Snowshoe",
         "Soccer", "Squash", "StairStepper", "StandUpPaddling", "Surfing", "Swim", "TableTennis", "Tennis", "TrailRun", "Velomobile",
-        "VirtualRide", "VirtualRow", "VirtualRun", "Volleyball", "Walk", "WeightTraining", "Wheelchair", "Windsurf", "Workout", "Yoga"]
+        "VirtualRide", "VirtualRow", "VirtualRun", "Volleyball", "Walk", "WeightTraining", "Wheelchair", "Windsurf", "Workout", "Yoga",
+    ]
 }

@@ -46,8 +46,9 @@ public struct GarageBoundary: Sendable {
 
     /// The located error for a file (or folder) of the garage that links outside it.
     public static func outsideDiagnostic(_ relative: String) -> Diagnostic {
-        .error(.symlinkOutsideGarage, "'\(shown(relative))' is a symbolic link that leads outside the garage; it was not read",
-               at: SourceLocation(file: relative),
-               help: "bikecheck reads only files inside the garage: replace the link with a copy of the file, or point it at a file in the garage")
+        .error(
+            .symlinkOutsideGarage, "'\(shown(relative))' is a symbolic link that leads outside the garage; it was not read",
+            at: SourceLocation(file: relative),
+            help: "bikecheck reads only files inside the garage: replace the link with a copy of the file, or point it at a file in the garage")
     }
 }

@@ -72,7 +72,8 @@ public enum GarageLoader {
             FileDecoders.part(id: PartID($0), $1, &$2, currency: settings.currency)
         }
         // rides.yaml is optional.
-        let rides = FileManager.default.fileExists(atPath: root + "/rides.yaml")
+        let rides =
+            FileManager.default.fileExists(atPath: root + "/rides.yaml")
             ? decode("rides.yaml", root: root, memo: memo, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
 
         // Resolve and check.
@@ -106,8 +107,9 @@ public enum GarageLoader {
         }
 
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides, parts: resolvedParts)
-        return LoadedGarage(garage: garage, activities: activities, activitySummaries: activitySummaries,
-                            diagnostics: Diagnostic.limitedPerFile(Diagnostic.sortedForDisplay(diagnostics)), sources: sources)
+        return LoadedGarage(
+            garage: garage, activities: activities, activitySummaries: activitySummaries,
+            diagnostics: Diagnostic.limitedPerFile(Diagnostic.sortedForDisplay(diagnostics)), sources: sources)
     }
 
     /// One YAML file read, parsed and decoded: its value (nil when missing or broken), its
@@ -118,16 +120,20 @@ public enum GarageLoader {
         var source: SourceText?
     }
 
-    static func decodeFile<T>(_ relative: String, root: String, memo: ParsedFileMemo? = nil,
-                              _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
+    static func decodeFile<T>(
+        _ relative: String, root: String, memo: ParsedFileMemo? = nil,
+        _ body: (YAMLNode, inout NodeReader) -> T?
+    ) -> DecodedFile<T> {
         var file = DecodedFile<T>(value: nil)
         guard case .read(let path) = GarageBoundary(root: root).access(relative) else {
             file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
             return file
         }
         guard let bytes = readBytes(path) else {
-            file.diagnostics.append(.error(.unreadableFile, "cannot read the file", at: SourceLocation(file: relative),
-                                           help: "check that it is a file you may read"))
+            file.diagnostics.append(
+                .error(
+                    .unreadableFile, "cannot read the file", at: SourceLocation(file: relative),
+                    help: "check that it is a file you may read"))
             return file
         }
         if let memo {
@@ -150,8 +156,10 @@ public enum GarageLoader {
     }
 
     /// Parses and decodes one file; nil when the file is missing or broken.
-    static func decode<T>(_ relative: String, root: String, memo: ParsedFileMemo? = nil, _ diagnostics: inout [Diagnostic],
-                          _ sources: inout [String: SourceText], _ body: (YAMLNode, inout NodeReader) -> T?) -> T? {
+    static func decode<T>(
+        _ relative: String, root: String, memo: ParsedFileMemo? = nil, _ diagnostics: inout [Diagnostic],
+        _ sources: inout [String: SourceText], _ body: (YAMLNode, inout NodeReader) -> T?
+    ) -> T? {
         let file = decodeFile(relative, root: root, memo: memo, body)
         diagnostics += file.diagnostics
         if let source = file.source { sources[relative] = source }
@@ -161,8 +169,10 @@ public enum GarageLoader {
     /// Every YAML file of a folder, each named after the id of what it holds. Files are
     /// independent, so they are parsed and decoded on all cores; results and diagnostics are
     /// merged in file name order, as if read one by one.
-    static func decodeFolder<T>(_ folder: String, kind: String, root: String, memo: ParsedFileMemo? = nil, _ diagnostics: inout [Diagnostic],
-                                _ sources: inout [String: SourceText], _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?) -> [T] {
+    static func decodeFolder<T>(
+        _ folder: String, kind: String, root: String, memo: ParsedFileMemo? = nil, _ diagnostics: inout [Diagnostic],
+        _ sources: inout [String: SourceText], _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?
+    ) -> [T] {
         // A folder that links outside the garage is not listed, let alone read.
         if GarageBoundary(root: root).access(folder) == .outside {
             diagnostics.append(GarageBoundary.outsideDiagnostic(folder))
@@ -184,9 +194,11 @@ public enum GarageLoader {
             let relative = folder + "/" + name
             if let first = firstFile.updateValue(relative, forKey: stem(name)) {
                 firstFile[stem(name)] = first
-                diagnostics.append(.error(.duplicateId, "\(relative) and \(first) both define \(kind) '\(stem(name))'",
-                                          at: SourceLocation(file: relative), notes: [.init("first defined here", at: SourceLocation(file: first))],
-                                          help: "keep one of the two files"))
+                diagnostics.append(
+                    .error(
+                        .duplicateId, "\(relative) and \(first) both define \(kind) '\(stem(name))'",
+                        at: SourceLocation(file: relative), notes: [.init("first defined here", at: SourceLocation(file: first))],
+                        help: "keep one of the two files"))
                 continue
             }
             diagnostics += file.diagnostics
@@ -210,9 +222,11 @@ public enum GarageLoader {
     private static func fileID(_ file: String, kind: String, relative: String, _ diagnostics: inout [Diagnostic]) -> String? {
         let id = stem(file)
         guard isIdentifier(id) else {
-            diagnostics.append(.error(.badId, "'\(shown(id))' is not a valid \(kind) id (it comes from the file name)",
-                                      at: SourceLocation(file: relative),
-                                      help: "rename the file using letters, digits, '-', '_' and '.', e.g. grail.yaml"))
+            diagnostics.append(
+                .error(
+                    .badId, "'\(shown(id))' is not a valid \(kind) id (it comes from the file name)",
+                    at: SourceLocation(file: relative),
+                    help: "rename the file using letters, digits, '-', '_' and '.', e.g. grail.yaml"))
             return nil
         }
         return id

@@ -39,8 +39,9 @@ struct NodeReader {
 
     mutating func mapping(_ node: YAMLNode, _ what: String) -> YAMLMapping? {
         if case .mapping(let m) = node { return m }
-        error(.wrongType, "\(what) should be a mapping of keys to values, found \(node.kindDescription)", node,
-              help: "write 'key: value' lines indented under it")
+        error(
+            .wrongType, "\(what) should be a mapping of keys to values, found \(node.kindDescription)", node,
+            help: "write 'key: value' lines indented under it")
         return nil
     }
 
@@ -63,8 +64,10 @@ struct NodeReader {
         for key in required where found[key] == nil && !found.misspelled.contains(key) {
             let node = owner ?? .mapping(m)
             let at = SourceRange(at: node.range.start)
-            diagnostics.append(.error(.missingKey, "\(what) is missing required key '\(shown(key))'", at: location(at),
-                                      help: "add '\(key): …'"))
+            diagnostics.append(
+                .error(
+                    .missingKey, "\(what) is missing required key '\(shown(key))'", at: location(at),
+                    help: "add '\(key): …'"))
         }
         return found
     }
@@ -81,8 +84,9 @@ struct NodeReader {
     mutating func identifier(_ node: YAMLNode, _ what: String) -> String? {
         guard let text = string(node, what) else { return nil }
         guard isIdentifier(text) else {
-            error(.badId, "'\(shown(text))' is not a valid \(what)", node,
-                  help: "use letters, digits, '-', '_' and '.', e.g. chain-lube")
+            error(
+                .badId, "'\(shown(text))' is not a valid \(what)", node,
+                help: "use letters, digits, '-', '_' and '.', e.g. chain-lube")
             return nil
         }
         return text
@@ -99,7 +103,8 @@ struct NodeReader {
             return day
         }
         if let (y, m, _) = Day.parts(of: text) {
-            let why = (1...12).contains(m)
+            let why =
+                (1...12).contains(m)
                 ? "\(monthNames[m - 1]) \(y) has \(Day.daysIn(month: m, year: y)) days"
                 : "there is no month \(m)"
             error(.badDate, "'\(shown(text))' is not a real date: \(why)", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
@@ -219,10 +224,13 @@ struct NodeReader {
         case .failure(.tooLarge(let ceiling)):
             error(.quantityTooLarge, "'\(shown(s.value))' is more than any bike will see (at most \(ceiling))", node, help: Quantity.accepted)
         case .failure(.partialMonths):
-            error(.badQuantity, "'\(shown(s.value))' is not a whole number of months", node,
-                  help: "months and years count on the calendar; write whole months, or weeks or days: 6 weeks, 45 days")
+            error(
+                .badQuantity, "'\(shown(s.value))' is not a whole number of months", node,
+                help: "months and years count on the calendar; write whole months, or weeks or days: 6 weeks, 45 days")
         case .failure(.notPositive):
-            error(.nonPositiveQuantity, "'\(shown(s.value))' must be more than zero", node, help: "a limit of zero or less is always due; write a positive amount")
+            error(
+                .nonPositiveQuantity, "'\(shown(s.value))' must be more than zero", node, help: "a limit of zero or less is always due; write a positive amount"
+            )
         }
         return nil
     }
@@ -239,7 +247,6 @@ struct NodeReader {
         return result
     }
 }
-
 
 let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 

@@ -2,7 +2,9 @@ import Diagnostics
 import LocatedYAML
 
 extension FileDecoders {
-    static let partKeys = ["name", "bought", "retired", "slot", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log", "notes"]
+    static let partKeys = [
+        "name", "bought", "retired", "slot", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log", "notes",
+    ]
     static let mountKeys = ["bike", "from", "to", "note"]
 
     /// `parts/ID.yaml`: a part that moves between bikes.
@@ -58,12 +60,15 @@ extension FileDecoders {
             }
             if let e = f["note"] { _ = r.string(e.value, "note") }
             guard ok, let bike, let from, let fromEntry = f["from"] else { continue }
-            let mount = Mount(bike: bike, from: from, to: to, fromLocation: r.location(fromEntry.value),
-                              toLocation: f["to"].map { r.location($0.value) }, location: r.location(item))
+            let mount = Mount(
+                bike: bike, from: from, to: to, fromLocation: r.location(fromEntry.value),
+                toLocation: f["to"].map { r.location($0.value) }, location: r.location(item))
             if let to, to < from {
-                r.diagnostics.append(.error(.mountEndsBeforeStart, "mount on '\(bike.value)' ends \(to), before it starts \(from)",
-                                            at: mount.toLocation ?? mount.location, notes: [.init("it starts here", at: mount.fromLocation)],
-                                            help: "'to' is the last day on the bike, on or after 'from'; check the two dates"))
+                r.diagnostics.append(
+                    .error(
+                        .mountEndsBeforeStart, "mount on '\(bike.value)' ends \(to), before it starts \(from)",
+                        at: mount.toLocation ?? mount.location, notes: [.init("it starts here", at: mount.fromLocation)],
+                        help: "'to' is the last day on the bike, on or after 'from'; check the two dates"))
                 continue
             }
             result.append(mount)

@@ -11,9 +11,12 @@ extension Resolver {
             guard let template = templates[ref.value] else {
                 missingTemplate = true
                 let hint = didYouMean(ref.value.rawValue, among: templates.keys.map(\.rawValue))
-                diagnostics.append(.error(.unknownTemplate, "unknown template '\(ref.value)'\(hint)", at: ref.location,
-                                          help: templates.isEmpty ? "add templates/\(ref.value).yaml"
-                                              : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"))
+                diagnostics.append(
+                    .error(
+                        .unknownTemplate, "unknown template '\(ref.value)'\(hint)", at: ref.location,
+                        help: templates.isEmpty
+                            ? "add templates/\(ref.value).yaml"
+                            : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"))
                 continue
             }
             for spec in template.intervals {
@@ -42,18 +45,23 @@ extension Resolver {
                 if template == nil && !spec.everyIsInvalid { diagnostics.append(FileDecoders.missingLimit(spec)) }
                 continue
             }
-            intervals.append(ResolvedInterval(id: id, task: spec.task ?? id.rawValue, component: nil, replaces: nil,
-                                              limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template,
-                                              rideFilter: spec.rideFilter.over(part.rideFilter)))
+            intervals.append(
+                ResolvedInterval(
+                    id: id, task: spec.task ?? id.rawValue, component: nil, replaces: nil,
+                    limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template,
+                    rideFilter: spec.rideFilter.over(part.rideFilter)))
         }
         let known = Set(order)
         for entry in part.log where !missingTemplate && !part.misspelledKeys.contains("intervals") {
             for done in entry.done where !known.contains(done.value) {
                 let hint = didYouMean(done.value.rawValue, among: order.map(\.rawValue))
-                diagnostics.append(.error(.unknownInterval, "unknown interval '\(done.value)' for part '\(part.id)'\(hint)",
-                                          at: done.location,
-                                          help: order.isEmpty ? "the part has no intervals; add a template or intervals:"
-                                              : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
+                diagnostics.append(
+                    .error(
+                        .unknownInterval, "unknown interval '\(done.value)' for part '\(part.id)'\(hint)",
+                        at: done.location,
+                        help: order.isEmpty
+                            ? "the part has no intervals; add a template or intervals:"
+                            : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
             }
         }
         return ResolvedPart(part: part, intervals: intervals)
@@ -67,35 +75,45 @@ extension Resolver {
         for part in parts {
             // `status ID` and `done ID` look for a bike first.
             if let bike = byID[BikeID(part.id.rawValue)] {
-                diagnostics.append(.warning(.partIdIsBikeId, "part '\(part.id)' has the id of bike '\(bike.id)'",
-                                            at: SourceLocation(file: part.location.file), notes: [.init("the bike", at: SourceLocation(file: bike.location.file))],
-                                            help: "'bikecheck status \(part.id)' and 'bikecheck done \(part.id) …' mean the bike; rename the part's file"))
+                diagnostics.append(
+                    .warning(
+                        .partIdIsBikeId, "part '\(part.id)' has the id of bike '\(bike.id)'",
+                        at: SourceLocation(file: part.location.file), notes: [.init("the bike", at: SourceLocation(file: bike.location.file))],
+                        help: "'bikecheck status \(part.id)' and 'bikecheck done \(part.id) …' mean the bike; rename the part's file"))
             }
             for mount in part.mounts {
                 guard let bike = byID[mount.bike.value] else {
                     let hint = didYouMean(mount.bike.value.rawValue, among: ids)
-                    diagnostics.append(.error(.unknownBike, "unknown bike '\(mount.bike.value)'\(hint)", at: mount.bike.location,
-                                              help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
+                    diagnostics.append(
+                        .error(
+                            .unknownBike, "unknown bike '\(mount.bike.value)'\(hint)", at: mount.bike.location,
+                            help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
                     continue
                 }
                 if let bought = part.bought, mount.from < bought {
-                    diagnostics.append(.warning(.mountBeforeBought, "part '\(part.id)' is mounted on \(mount.from), before it was bought (\(bought))",
-                                                at: mount.fromLocation, notes: [.init("bought here", at: part.fieldLocations["bought"] ?? part.location)],
-                                                help: "check the mount's 'from' date, or the part's 'bought' date"))
+                    diagnostics.append(
+                        .warning(
+                            .mountBeforeBought, "part '\(part.id)' is mounted on \(mount.from), before it was bought (\(bought))",
+                            at: mount.fromLocation, notes: [.init("bought here", at: part.fieldLocations["bought"] ?? part.location)],
+                            help: "check the mount's 'from' date, or the part's 'bought' date"))
                 }
                 if let retired = bike.retired, mount.from > retired {
-                    diagnostics.append(.warning(.mountAfterRetired, "part '\(part.id)' is mounted on bike '\(bike.id)' on \(mount.from), after the bike was retired (\(retired))",
-                                                at: mount.fromLocation, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
-                                                help: "nothing is ridden on a retired bike; check the date or the bike"))
+                    diagnostics.append(
+                        .warning(
+                            .mountAfterRetired, "part '\(part.id)' is mounted on bike '\(bike.id)' on \(mount.from), after the bike was retired (\(retired))",
+                            at: mount.fromLocation, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
+                            help: "nothing is ridden on a retired bike; check the date or the bike"))
                 }
             }
             // One bike at a time: in date order, each mount starts after the one before ends.
             let sorted = part.mounts.sorted { $0.from < $1.from }
             for (earlier, later) in zip(sorted, sorted.dropFirst()) where later.from <= (earlier.to ?? later.from) {
                 let until = earlier.to.map { "through \($0)" } ?? "with no end"
-                diagnostics.append(.error(.overlappingMounts, "part '\(part.id)' is on '\(later.bike.value)' from \(later.from) while on '\(earlier.bike.value)' \(until)",
-                                          at: later.fromLocation, notes: [.init("the earlier mount", at: earlier.location)],
-                                          help: "a part is on one bike at a time: end the earlier mount the day before (to: \(later.from.adding(days: -1)))"))
+                diagnostics.append(
+                    .error(
+                        .overlappingMounts, "part '\(part.id)' is on '\(later.bike.value)' from \(later.from) while on '\(earlier.bike.value)' \(until)",
+                        at: later.fromLocation, notes: [.init("the earlier mount", at: earlier.location)],
+                        help: "a part is on one bike at a time: end the earlier mount the day before (to: \(later.from.adding(days: -1)))"))
             }
         }
         // One part per slot of a bike at a time.
@@ -104,11 +122,15 @@ extension Resolver {
         for slot in bySlot.keys.sorted() {
             let claims = bySlot[slot]!.sorted { ($0.mount.from, $0.part.id) < ($1.mount.from, $1.part.id) }
             for (i, a) in claims.enumerated() {
-                for b in claims[(i + 1)...] where b.part.id != a.part.id && b.mount.bike.value == a.mount.bike.value
-                    && b.mount.from <= (a.mount.to ?? b.mount.from) {
-                    diagnostics.append(.error(.slotTaken, "parts '\(a.part.id)' and '\(b.part.id)' both fill slot '\(slot)' of bike '\(b.mount.bike.value)' on \(b.mount.from)",
-                                              at: b.mount.fromLocation, notes: [.init("'\(a.part.id)' is mounted here", at: a.mount.location)],
-                                              help: "a slot holds one part at a time: unmount '\(a.part.id)' the day before (to: \(b.mount.from.adding(days: -1)))"))
+                for b in claims[(i + 1)...]
+                where b.part.id != a.part.id && b.mount.bike.value == a.mount.bike.value
+                    && b.mount.from <= (a.mount.to ?? b.mount.from)
+                {
+                    diagnostics.append(
+                        .error(
+                            .slotTaken, "parts '\(a.part.id)' and '\(b.part.id)' both fill slot '\(slot)' of bike '\(b.mount.bike.value)' on \(b.mount.from)",
+                            at: b.mount.fromLocation, notes: [.init("'\(a.part.id)' is mounted here", at: a.mount.location)],
+                            help: "a slot holds one part at a time: unmount '\(a.part.id)' the day before (to: \(b.mount.from.adding(days: -1)))"))
                 }
             }
         }

@@ -33,9 +33,12 @@ struct Resolver {
             guard let template = templates[ref.value] else {
                 missingTemplate = true
                 let hint = didYouMean(ref.value.rawValue, among: templates.keys.map(\.rawValue))
-                diagnostics.append(.error(.unknownTemplate, "unknown template '\(shown(ref.value))'\(hint)", at: ref.location,
-                                          help: templates.isEmpty ? "add templates/\(ref.value).yaml"
-                                              : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"))
+                diagnostics.append(
+                    .error(
+                        .unknownTemplate, "unknown template '\(shown(ref.value))'\(hint)", at: ref.location,
+                        help: templates.isEmpty
+                            ? "add templates/\(ref.value).yaml"
+                            : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"))
                 continue
             }
             for spec in template.intervals {
@@ -79,9 +82,10 @@ struct Resolver {
                     templateGaps[TemplateGap(template: template, interval: id, component: ref.value), default: []]
                         .append((bike.id, at, likelyMeant(ref.value.rawValue, among: componentIDs), ref.location))
                 } else {
-                    diagnostics.append(.error(
-                        .unknownComponent, "unknown component '\(shown(ref.value))' in interval '\(shown(id))'\(hint)", at: ref.location,
-                        help: componentIDs.isEmpty ? "add it under components:" : "components: \(componentIDs.joined(separator: ", "))"))
+                    diagnostics.append(
+                        .error(
+                            .unknownComponent, "unknown component '\(shown(ref.value))' in interval '\(shown(id))'\(hint)", at: ref.location,
+                            help: componentIDs.isEmpty ? "add it under components:" : "components: \(componentIDs.joined(separator: ", "))"))
                 }
             }
             guard let every = spec.every else {
@@ -91,24 +95,29 @@ struct Resolver {
             }
             // The interval's own ride filter over its component's.
             let component = (spec.component ?? spec.replaces).flatMap { bike.component($0.value) }
-            intervals.append(ResolvedInterval(
-                id: id, task: spec.task ?? id.rawValue, component: spec.component?.value, replaces: spec.replaces?.value,
-                limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template,
-                rideFilter: spec.rideFilter.over(component?.rideFilter ?? RideFilterSpec())))
+            intervals.append(
+                ResolvedInterval(
+                    id: id, task: spec.task ?? id.rawValue, component: spec.component?.value, replaces: spec.replaces?.value,
+                    limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template,
+                    rideFilter: spec.rideFilter.over(component?.rideFilter ?? RideFilterSpec())))
         }
 
         let known = Set(order).union(misspelled)
         for entry in bike.log where !missingTemplate && !bike.misspelledKeys.contains("intervals") {
             for done in entry.done where !known.contains(done.value) {
                 let hint = didYouMean(done.value.rawValue, among: order.map(\.rawValue))
-                diagnostics.append(.error(.unknownInterval, "unknown interval '\(shown(done.value))' for bike '\(shown(bike.id))'\(hint)",
-                                          at: done.location,
-                                          help: order.isEmpty ? "the bike has no intervals; add a template or intervals:"
-                                              : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
+                diagnostics.append(
+                    .error(
+                        .unknownInterval, "unknown interval '\(shown(done.value))' for bike '\(shown(bike.id))'\(hint)",
+                        at: done.location,
+                        help: order.isEmpty
+                            ? "the bike has no intervals; add a template or intervals:"
+                            : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
             }
         }
-        return ResolvedBike(bike: bike, intervals: intervals, counts: Set(bike.counts ?? settings.counts),
-                            trainer: bike.trainer ?? settings.trainer)
+        return ResolvedBike(
+            bike: bike, intervals: intervals, counts: Set(bike.counts ?? settings.counts),
+            trainer: bike.trainer ?? settings.trainer)
     }
 
     /// Reports the components templates track that their bikes do not list. When a bike lists a
@@ -116,22 +125,26 @@ struct Resolver {
     /// not blamed on every bike (whose help would tell it to copy the typo). Otherwise each bike
     /// that lacks the part is told to add it.
     mutating func reportTemplateGaps() {
-        for (gap, bikes) in templateGaps.sorted(by: { ($0.key.template, $0.key.interval, $0.key.component) < ($1.key.template, $1.key.interval, $1.key.component) }) {
+        for (gap, bikes) in templateGaps.sorted(by: {
+            ($0.key.template, $0.key.interval, $0.key.component) < ($1.key.template, $1.key.interval, $1.key.component)
+        }) {
             if let near = bikes.compactMap(\.near).first {
                 let users = bikes.map(\.bike.rawValue).joined(separator: ", ")
-                diagnostics.append(.warning(
-                    .unknownComponent,
-                    "interval '\(shown(gap.interval))' of template '\(shown(gap.template))' tracks component '\(shown(gap.component))', which its bikes do not list (\(users)); did you mean '\(near)'?",
-                    at: bikes[0].named, notes: bikes.map { .init("bike '\($0.bike)' uses the template here", at: $0.at) },
-                    help: "correct the component's name in the template"))
+                diagnostics.append(
+                    .warning(
+                        .unknownComponent,
+                        "interval '\(shown(gap.interval))' of template '\(shown(gap.template))' tracks component '\(shown(gap.component))', which its bikes do not list (\(users)); did you mean '\(near)'?",
+                        at: bikes[0].named, notes: bikes.map { .init("bike '\($0.bike)' uses the template here", at: $0.at) },
+                        help: "correct the component's name in the template"))
                 continue
             }
             for b in bikes {
-                diagnostics.append(.warning(
-                    .unknownComponent,
-                    "interval '\(shown(gap.interval))' of template '\(shown(gap.template))' tracks component '\(shown(gap.component))', which bike '\(shown(b.bike))' does not list",
-                    at: b.at, notes: [.init("the template names it here", at: b.named)],
-                    help: "add '\(gap.component):' under components with its install date, so its life is counted from then"))
+                diagnostics.append(
+                    .warning(
+                        .unknownComponent,
+                        "interval '\(shown(gap.interval))' of template '\(shown(gap.template))' tracks component '\(shown(gap.component))', which bike '\(shown(b.bike))' does not list",
+                        at: b.at, notes: [.init("the template names it here", at: b.named)],
+                        help: "add '\(gap.component):' under components with its install date, so its life is counted from then"))
             }
         }
         templateGaps = [:]
@@ -144,16 +157,18 @@ struct Resolver {
     private func unmatchedOverride(_ spec: IntervalSpec, bike: Bike, templateIntervals: [IntervalID]) -> Diagnostic? {
         guard let near = likelyMeant(spec.id.rawValue, among: templateIntervals.map(\.rawValue)) else { return nil }
         if spec.task == nil {
-            return .error(.unknownOverride, "interval '\(shown(spec.id))' overrides nothing: no template of bike '\(shown(bike.id))' has it; did you mean '\(near)'?",
-                          at: spec.location,
-                          help: "write '\(near):' to override the template's interval, or add 'task:' to make '\(spec.id)' the bike's own")
+            return .error(
+                .unknownOverride, "interval '\(shown(spec.id))' overrides nothing: no template of bike '\(shown(bike.id))' has it; did you mean '\(near)'?",
+                at: spec.location,
+                help: "write '\(near):' to override the template's interval, or add 'task:' to make '\(spec.id)' the bike's own")
         }
         // With a task it may well be a second interval of its own ("brake-pads-rear"): only a
         // single slip (a letter added, dropped, changed or two swapped) reads as a typo.
         guard editDistance(Array(spec.id.rawValue.lowercased()), Array(near.lowercased())) <= 1 else { return nil }
-        return .warning(.likelyOverride, "interval '\(shown(spec.id))' is the bike's own, not an override of the template's '\(near)'",
-                        at: spec.location,
-                        help: "if it was meant to change the template's interval, write '\(near):'; else rename it so the two are not confused")
+        return .warning(
+            .likelyOverride, "interval '\(shown(spec.id))' is the bike's own, not an override of the template's '\(near)'",
+            at: spec.location,
+            help: "if it was meant to change the template's interval, write '\(near):'; else rename it so the two are not confused")
     }
 
     private func override(_ base: IntervalSpec, with bike: IntervalSpec) -> IntervalSpec {
@@ -173,9 +188,11 @@ struct Resolver {
         for bike in bikes {
             guard let gear = bike.strava else { continue }
             if let (other, at) = first[gear.value] {
-                diagnostics.append(.error(.duplicateGearId, "bikes '\(shown(other))' and '\(shown(bike.id))' both claim Strava gear '\(shown(gear.value))'",
-                                          at: gear.location, notes: [.init("'\(shown(other))' claims it here", at: at)],
-                                          help: "a Strava gear id belongs to one bike; remove it from one of them"))
+                diagnostics.append(
+                    .error(
+                        .duplicateGearId, "bikes '\(shown(other))' and '\(shown(bike.id))' both claim Strava gear '\(shown(gear.value))'",
+                        at: gear.location, notes: [.init("'\(shown(other))' claims it here", at: at)],
+                        help: "a Strava gear id belongs to one bike; remove it from one of them"))
             } else {
                 first[gear.value] = (bike.id, gear.location)
             }
@@ -186,8 +203,10 @@ struct Resolver {
         let ids = bikes.map(\.id.rawValue)
         for ride in rides where !ids.contains(ride.bike.value.rawValue) {
             let hint = didYouMean(ride.bike.value.rawValue, among: ids)
-            diagnostics.append(.error(.unknownBike, "unknown bike '\(shown(ride.bike.value))'\(hint)", at: ride.bike.location,
-                                      help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
+            diagnostics.append(
+                .error(
+                    .unknownBike, "unknown bike '\(shown(ride.bike.value))'\(hint)", at: ride.bike.location,
+                    help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
         }
     }
 }

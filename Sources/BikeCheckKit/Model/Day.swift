@@ -34,7 +34,8 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         // Unrolled: the activity cache has two dates an activity.
         let d0 = Int(u[0]) &- 48, d1 = Int(u[1]) &- 48, d2 = Int(u[2]) &- 48, d3 = Int(u[3]) &- 48
         let d5 = Int(u[5]) &- 48, d6 = Int(u[6]) &- 48, d8 = Int(u[8]) &- 48, d9 = Int(u[9]) &- 48
-        let digits = UInt(bitPattern: d0) < 10 && UInt(bitPattern: d1) < 10 && UInt(bitPattern: d2) < 10 && UInt(bitPattern: d3) < 10
+        let digits =
+            UInt(bitPattern: d0) < 10 && UInt(bitPattern: d1) < 10 && UInt(bitPattern: d2) < 10 && UInt(bitPattern: d3) < 10
             && UInt(bitPattern: d5) < 10 && UInt(bitPattern: d6) < 10 && UInt(bitPattern: d8) < 10 && UInt(bitPattern: d9) < 10
         guard digits else { return nil }
         return (((d0 * 10 + d1) * 10 + d2) * 10 + d3, d5 * 10 + d6, d8 * 10 + d9)

@@ -12,7 +12,8 @@ extension Garage {
     public func noBike(_ id: String) -> WriteFailure {
         let ids = bikes.map(\.bike.id.rawValue)
         let hint = didYouMean(id, among: ids)
-        return .usage("no bike '\(id)'\(hint)", help: ids.isEmpty ? "add one with 'bikecheck bike add ID --name NAME'" : "bikes: \(ids.joined(separator: ", "))")
+        return .usage(
+            "no bike '\(id)'\(hint)", help: ids.isEmpty ? "add one with 'bikecheck bike add ID --name NAME'" : "bikes: \(ids.joined(separator: ", "))")
     }
 
     /// The usage error for a name that is neither a bike nor a part, with both lists.

@@ -101,14 +101,16 @@ extension Quantity {
         if colon.count == 2 || colon.count == 3 {
             let numbers = colon.compactMap { part in part.allSatisfy(\.isASCII) ? Double(part) : nil }
             guard numbers.count == colon.count, numbers.allSatisfy({ $0 >= 0 && $0 == $0.rounded() }),
-                  numbers.dropFirst().allSatisfy({ $0 < 60 }) else { return nil }
+                numbers.dropFirst().allSatisfy({ $0 < 60 })
+            else { return nil }
             let seconds = numbers[0] * 3600 + numbers[1] * 60 + (numbers.count == 3 ? numbers[2] : 0)
             return plausibleRide(seconds)
         }
         // `1h30` means one hour thirty minutes.
         if let h = text.firstIndex(of: "h"), text[text.index(after: h)...].allSatisfy(\.isNumber),
-           text.index(after: h) < text.endIndex,
-           let hours = Double(String(text[..<h]).trimmingSpaces()), let minutes = Double(text[text.index(after: h)...]) {
+            text.index(after: h) < text.endIndex,
+            let hours = Double(String(text[..<h]).trimmingSpaces()), let minutes = Double(text[text.index(after: h)...])
+        {
             return minutes < 60 ? plausibleRide(hours * 3600 + minutes * 60) : nil
         }
         // Otherwise one or more `NUMBER UNIT` parts of time: `1 h 30 min`.

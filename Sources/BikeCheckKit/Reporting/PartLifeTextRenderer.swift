@@ -12,17 +12,23 @@ public struct PartLifeTextRenderer: Sendable {
         let parts = report.parts.filter { $0.kind == .part }
         let components = report.parts.filter { $0.kind == .component }
         if !parts.isEmpty {
-            out += "\nparts\n" + table(parts.map { p in
-                let place = p.retired.map { $0 <= report.asOf } ?? false ? "retired" : p.bike.map { "on \(shown($0))" } ?? "on the shelf"
-                return [shown(p.id), place] + life(p.usage, report.units) + [shown(p.name ?? "")]
-            })
+            out +=
+                "\nparts\n"
+                + table(
+                    parts.map { p in
+                        let place = p.retired.map { $0 <= report.asOf } ?? false ? "retired" : p.bike.map { "on \(shown($0))" } ?? "on the shelf"
+                        return [shown(p.id), place] + life(p.usage, report.units) + [shown(p.name ?? "")]
+                    })
         }
         if !components.isEmpty {
-            out += "\ncomponents (the current one; then the slot's total)\n" + table(components.map { c in
-                let head: [String] = ["\(shown(c.bike ?? ""))/\(shown(c.id))", c.since.map { "since \($0)" } ?? "since first ride"]
-                let slot: String = "slot " + distance(c.slot?.distance ?? 0, report.units) + ", " + hours(c.slot?.movingTime ?? 0)
-                return head + life(c.usage, report.units) + [slot, shown(c.name ?? "")]
-            })
+            out +=
+                "\ncomponents (the current one; then the slot's total)\n"
+                + table(
+                    components.map { c in
+                        let head: [String] = ["\(shown(c.bike ?? ""))/\(shown(c.id))", c.since.map { "since \($0)" } ?? "since first ride"]
+                        let slot: String = "slot " + distance(c.slot?.distance ?? 0, report.units) + ", " + hours(c.slot?.movingTime ?? 0)
+                        return head + life(c.usage, report.units) + [slot, shown(c.name ?? "")]
+                    })
         }
         if parts.isEmpty && components.isEmpty { out += "\nno parts or components yet\n" }
         return TerminalText(stringLiteral: out)
@@ -36,13 +42,20 @@ public struct PartLifeTextRenderer: Sendable {
             out += "\(shown(p.id)) · \(shown(p.name ?? "")) (\(place), as of \(report.asOf))\n"
             out += "  life: " + life(p.usage, report.units).joined(separator: ", ") + "\n"
             if p.prior.rides > 0 || p.prior.distance > 0 || p.prior.movingTime > 0 {
-                out += "  before tracking: " + [distance(p.prior.distance, report.units), hours(p.prior.movingTime), "\(p.prior.rides) rides"].joined(separator: ", ") + "\n"
+                out +=
+                    "  before tracking: "
+                    + [distance(p.prior.distance, report.units), hours(p.prior.movingTime), "\(p.prior.rides) rides"].joined(separator: ", ") + "\n"
             }
             let mounts = p.mounts ?? []
-            if mounts.isEmpty { out += "  never mounted\n" } else {
-                out += "  mounts\n" + table(mounts.map { m in
-                    [shown(m.bike), "\(m.from) – \(m.to.map(\.description) ?? "now")"] + life(m.usage, report.units)
-                }, indent: "    ")
+            if mounts.isEmpty {
+                out += "  never mounted\n"
+            } else {
+                out +=
+                    "  mounts\n"
+                    + table(
+                        mounts.map { m in
+                            [shown(m.bike), "\(m.from) – \(m.to.map(\.description) ?? "now")"] + life(m.usage, report.units)
+                        }, indent: "    ")
             }
         }
         return TerminalText(stringLiteral: out)
@@ -69,9 +82,10 @@ public struct PartLifeTextRenderer: Sendable {
         guard let first = rows.first else { return "" }
         let widths = (0..<first.count).map { c in rows.map { $0[c].count }.max() ?? 0 }
         return rows.map { cells in
-            indent + cells.enumerated().map { c, cell in
-                c == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[c] - cell.count)
-            }.joined(separator: "  ").trimmingTrailingSpaces()
+            indent
+                + cells.enumerated().map { c, cell in
+                    c == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[c] - cell.count)
+                }.joined(separator: "  ").trimmingTrailingSpaces()
         }.joined(separator: "\n") + "\n"
     }
 }

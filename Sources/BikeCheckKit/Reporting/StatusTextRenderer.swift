@@ -87,8 +87,10 @@ public struct StatusTextRenderer: Sendable {
     /// `prefix` then the segments, two spaces apart, as one line; with a width, wrapped at spaces
     /// so no line is longer, a segment that fits on a line of its own kept whole. Continuation lines are indented under the segments, or by `indent`
     /// when fewer than 24 columns would be left for them. A word longer than a line is cut.
-    private func fit(_ segments: [TerminalText], after prefix: TerminalText, prefixCount: Int? = nil, indent: Int = 4,
-                     paintingFirst style: StaticString? = nil) -> TerminalText {
+    private func fit(
+        _ segments: [TerminalText], after prefix: TerminalText, prefixCount: Int? = nil, indent: Int = 4,
+        paintingFirst style: StaticString? = nil
+    ) -> TerminalText {
         let prefixCount = prefixCount ?? prefix.string.count
         let texts = segments.map(\.string).filter { !$0.isEmpty }
         let whole = texts.joined(separator: "  ")

@@ -7,8 +7,10 @@ import Foundation
 public enum CalendarExport {
     public static func build(_ status: StatusReport, garageName: String?) -> String {
         let stamp = compact(status.asOf) + "T000000Z"
-        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bikecheck//bikecheck calendar//EN", "CALSCALE:GREGORIAN",
-                     "X-WR-CALNAME:" + escape(garageName.map { "\($0): bike maintenance" } ?? "Bike maintenance")]
+        var lines = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bikecheck//bikecheck calendar//EN", "CALSCALE:GREGORIAN",
+            "X-WR-CALNAME:" + escape(garageName.map { "\($0): bike maintenance" } ?? "Bike maintenance"),
+        ]
         for bike in status.bikes {
             for interval in bike.intervals {
                 guard let due = interval.due else { continue }

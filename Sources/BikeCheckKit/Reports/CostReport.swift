@@ -39,7 +39,9 @@ public struct CostReport: Sendable, Encodable {
 
         enum CodingKeys: String, CodingKey {
             case group, subject, currency, services, purchases, total, entries, distance
-            case movingTime = "moving_time", per1000km = "per_1000_km", perHour = "per_hour"
+            case movingTime = "moving_time"
+            case per1000km = "per_1000_km"
+            case perHour = "per_hour"
         }
     }
 
@@ -59,7 +61,8 @@ public struct CostReport: Sendable, Encodable {
     public var totals: [Total]
 
     enum CodingKeys: String, CodingKey {
-        case asOf = "as_of", since, by, rows, totals
+        case asOf = "as_of"
+        case since, by, rows, totals
     }
 
     static let uncategorised = "uncategorised"
@@ -76,21 +79,27 @@ public struct CostReport: Sendable, Encodable {
         for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
             let bike = resolved.bike, subject = ReportSubject.bike(bike)
             if let price = bike.price?.value, inSpan(bike.bought) {
-                items.append(Item(subject: subject, day: bike.bought, money: price, category: "purchase", isPurchase: true,
-                                  tasks: ["Bought \(bike.name)"]))
+                items.append(
+                    Item(
+                        subject: subject, day: bike.bought, money: price, category: "purchase", isPurchase: true,
+                        tasks: ["Bought \(bike.name)"]))
             }
             for entry in bike.log where inSpan(entry.date) {
                 guard let cost = entry.cost?.value else { continue }
                 let tasks = entry.done.map { d in resolved.intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
-                items.append(Item(subject: subject, day: entry.date, money: cost, category: entry.category, isPurchase: false,
-                                  tasks: tasks, note: entry.note))
+                items.append(
+                    Item(
+                        subject: subject, day: entry.date, money: cost, category: entry.category, isPurchase: false,
+                        tasks: tasks, note: entry.note))
             }
         }
         return items
     }
 
-    public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
-                             by: Grouping) -> CostReport {
+    public static func build(
+        _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        by: Grouping
+    ) -> CostReport {
         let index = CountedRides.Index(activities)
         let items = items(garage, only: only, asOf: asOf, since: since)
         // Counted rides in the span, per bike: the distance and time the costs are spread over.
@@ -128,7 +137,9 @@ public struct CostReport: Sendable, Encodable {
         for item in items {
             let key = Key(group: group(item), currency: item.money.currency)
             var sum = sums[key] ?? (0, 0, 0, by == .bike ? item.subject : nil)
-            if item.isPurchase { sum.purchases += item.money.amount } else {
+            if item.isPurchase {
+                sum.purchases += item.money.amount
+            } else {
                 sum.services += item.money.amount
                 sum.entries += 1
             }
@@ -137,25 +148,29 @@ public struct CostReport: Sendable, Encodable {
         let rows = sums.map { key, sum -> Row in
             let (distance, time) = usage(group: key.group, subject: sum.subject)
             let total = sum.services + sum.purchases
-            return Row(group: key.group, subject: sum.subject, currency: key.currency, services: ReportAmount(sum.services),
-                       purchases: ReportAmount(sum.purchases), total: ReportAmount(total), entries: sum.entries,
-                       distance: ReportNumber.tenth(distance), movingTime: ReportNumber.tenth(time),
-                       per1000km: distance > 0 ? ReportAmount(rate(total, per: distance / 1_000_000)) : nil,
-                       perHour: time > 0 ? ReportAmount(rate(total, per: time / 3600)) : nil)
+            return Row(
+                group: key.group, subject: sum.subject, currency: key.currency, services: ReportAmount(sum.services),
+                purchases: ReportAmount(sum.purchases), total: ReportAmount(total), entries: sum.entries,
+                distance: ReportNumber.tenth(distance), movingTime: ReportNumber.tenth(time),
+                per1000km: distance > 0 ? ReportAmount(rate(total, per: distance / 1_000_000)) : nil,
+                perHour: time > 0 ? ReportAmount(rate(total, per: time / 3600)) : nil)
         }.sorted { ($0.group, $0.currency ?? "") < ($1.group, $1.currency ?? "") }
 
         var totals: [String?: Total] = [:]
         for item in items {
             var t = totals[item.money.currency] ?? Total(currency: item.money.currency, services: .init(0), purchases: .init(0), total: .init(0), entries: 0)
-            if item.isPurchase { t.purchases.value += item.money.amount } else {
+            if item.isPurchase {
+                t.purchases.value += item.money.amount
+            } else {
                 t.services.value += item.money.amount
                 t.entries += 1
             }
             t.total.value += item.money.amount
             totals[item.money.currency] = t
         }
-        return CostReport(asOf: asOf, since: since, by: by, rows: rows,
-                          totals: totals.values.sorted { ($0.currency ?? "") < ($1.currency ?? "") })
+        return CostReport(
+            asOf: asOf, since: since, by: by, rows: rows,
+            totals: totals.values.sorted { ($0.currency ?? "") < ($1.currency ?? "") })
     }
 
     /// An amount per unit, to the cent: the amount is exact, the divisor a measured quantity.
@@ -174,8 +189,10 @@ public struct CostReport: Sendable, Encodable {
             .init("per_1000_km", "PER 1000 KM", numeric: true), .init("per_hour", "PER HOUR", numeric: true),
         ]
         let rows = rows.map { r in
-            [r.group, r.currency ?? "", r.services.description, r.purchases.description, r.total.description, "\(r.entries)",
-             ReportNumber.km(r.distance), ReportNumber.hours(r.movingTime), r.per1000km?.description ?? "", r.perHour?.description ?? ""]
+            [
+                r.group, r.currency ?? "", r.services.description, r.purchases.description, r.total.description, "\(r.entries)",
+                ReportNumber.km(r.distance), ReportNumber.hours(r.movingTime), r.per1000km?.description ?? "", r.perHour?.description ?? "",
+            ]
         }
         let footer = totals.map { t in
             "total \(t.currency ?? "(no currency)"): \(t.total) (services \(t.services), purchases \(t.purchases), \(t.entries) entr\(t.entries == 1 ? "y" : "ies"))"

@@ -11,7 +11,10 @@ public struct ReportRide: Sendable, Encodable {
         case noGear = "no-gear"
     }
 
-    public enum Source: String, Sendable, Encodable { case strava, hand = "rides.yaml" }
+    public enum Source: String, Sendable, Encodable {
+        case strava
+        case hand = "rides.yaml"
+    }
 
     public var subject: ReportSubject
     public var day: Day
@@ -31,7 +34,8 @@ public struct ReportRide: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case subject, day, source, activity, name, sport, trainer, verdict
-        case movingTime = "moving_time", distance, elevation
+        case movingTime = "moving_time"
+        case distance, elevation
     }
 }
 
@@ -86,15 +90,19 @@ public enum CountedRides {
                 } else {
                     verdict = .counted
                 }
-                out.append(ReportRide(subject: subject, day: day, source: .strava, activity: a.id, name: a.name, sport: a.sportType,
-                                      trainer: a.trainer, movingTime: Double(a.movingTime), distance: a.distance,
-                                      elevation: a.totalElevationGain, verdict: verdict))
+                out.append(
+                    ReportRide(
+                        subject: subject, day: day, source: .strava, activity: a.id, name: a.name, sport: a.sportType,
+                        trainer: a.trainer, movingTime: Double(a.movingTime), distance: a.distance,
+                        elevation: a.totalElevationGain, verdict: verdict))
             }
         }
         for r in handEntered where r.bike.value == bike.id && (through.map { r.date <= $0 } ?? true) {
             let verdict: ReportRide.Verdict = resolved.filter.admitsHandEntered(sport: r.sport) ? .counted : .sportType
-            out.append(ReportRide(subject: subject, day: r.date, source: .hand, activity: nil, name: r.name, sport: r.sport, trainer: false,
-                                  movingTime: r.movingTime, distance: r.distance, elevation: 0, verdict: verdict))
+            out.append(
+                ReportRide(
+                    subject: subject, day: r.date, source: .hand, activity: nil, name: r.name, sport: r.sport, trainer: false,
+                    movingTime: r.movingTime, distance: r.distance, elevation: 0, verdict: verdict))
         }
         return out.sorted { ($0.day, $0.activity ?? Int64.max) < ($1.day, $1.activity ?? Int64.max) }
     }

@@ -34,11 +34,14 @@ public struct HistoryReport: Sendable, Encodable {
     public var entries: [Entry]
 
     enum CodingKeys: String, CodingKey {
-        case asOf = "as_of", since, until, interval, entries
+        case asOf = "as_of"
+        case since, until, interval, entries
     }
 
-    public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
-                             until: Day? = nil, interval: IntervalID? = nil) -> HistoryReport {
+    public static func build(
+        _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        until: Day? = nil, interval: IntervalID? = nil
+    ) -> HistoryReport {
         let index = CountedRides.Index(activities)
         var entries: [Entry] = []
         let end = min(until ?? asOf, asOf)
@@ -79,9 +82,12 @@ public struct HistoryReport: Sendable, Encodable {
                     tasks.append(task)
                 }
                 guard entry.date <= end, since.map({ entry.date >= $0 }) ?? true,
-                      interval.map({ i in entry.done.contains { $0.value == i } }) ?? true else { continue }
-                entries.append(Entry(subject: subject, date: entry.date, tasks: tasks, cost: entry.cost.map { ReportAmount($0.value.amount) },
-                                     currency: entry.cost?.value.currency, category: entry.category, note: entry.note))
+                    interval.map({ i in entry.done.contains { $0.value == i } }) ?? true
+                else { continue }
+                entries.append(
+                    Entry(
+                        subject: subject, date: entry.date, tasks: tasks, cost: entry.cost.map { ReportAmount($0.value.amount) },
+                        currency: entry.cost?.value.currency, category: entry.category, note: entry.note))
             }
         }
         entries.sort { ($0.date, $1.subject) > ($1.date, $0.subject) }

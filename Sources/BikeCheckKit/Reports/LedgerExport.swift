@@ -20,8 +20,9 @@ public struct LedgerExport: Sendable {
         var items: [(day: Day, currency: String, item: CostReport.Item)] = []
         for item in all {
             guard let day = item.day, let currency = item.money.currency else {
-                skipped.append("\(item.subject.id): \(item.isPurchase ? "price" : "cost") \(ReportAmount(item.money.amount))"
-                               + (item.day == nil ? " has no date (add 'bought:')" : " has no currency (add 'currency:' to garage.yaml)"))
+                skipped.append(
+                    "\(item.subject.id): \(item.isPurchase ? "price" : "cost") \(ReportAmount(item.money.amount))"
+                        + (item.day == nil ? " has no date (add 'bought:')" : " has no currency (add 'currency:' to garage.yaml)"))
                 continue
             }
             items.append((day, currency, item))
@@ -29,7 +30,8 @@ public struct LedgerExport: Sendable {
         // Stable: by day, then bike, then the order in the file.
         let ordered = items.enumerated().sorted { ($0.element.day, $0.element.item.subject, $0.offset) < ($1.element.day, $1.element.item.subject, $1.offset) }
             .map(\.element)
-        var out = dialect == .ledger
+        var out =
+            dialect == .ledger
             ? "; bikecheck export ledger: service costs and purchase prices, one transaction each.\n"
             : "; bikecheck export beancount: service costs and purchase prices, one transaction each.\n"
         let accounts = Set(ordered.map { account(for: $0.item) }).union([fundingAccount]).sorted()

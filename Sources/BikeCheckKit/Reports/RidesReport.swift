@@ -12,7 +12,8 @@ public struct RidesReport: Sendable, Encodable {
 
         enum CodingKeys: String, CodingKey {
             case subject, since, counted, distance
-            case notCounted = "not_counted", movingTime = "moving_time"
+            case notCounted = "not_counted"
+            case movingTime = "moving_time"
         }
     }
 
@@ -24,7 +25,8 @@ public struct RidesReport: Sendable, Encodable {
     public var totals: [Total]
 
     enum CodingKeys: String, CodingKey {
-        case asOf = "as_of", since, until, interval, rides, totals
+        case asOf = "as_of"
+        case since, until, interval, rides, totals
     }
 
     /// Why `--interval` cannot be answered.
@@ -35,8 +37,10 @@ public struct RidesReport: Sendable, Encodable {
 
     /// The rides of the named bikes (all when `only` is empty) from `since` through `until` (else
     /// `asOf`); with `interval`, from that interval's anchor on each bike that has it.
-    public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
-                             until: Day? = nil, interval: IntervalID? = nil) throws(Problem) -> RidesReport {
+    public static func build(
+        _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        until: Day? = nil, interval: IntervalID? = nil
+    ) throws(Problem) -> RidesReport {
         let index = CountedRides.Index(activities)
         var bikes = garage.bikes.filter { only.isEmpty || only.contains($0.bike.id) }
         var anchors: [BikeID: Day] = [:]
@@ -57,10 +61,12 @@ public struct RidesReport: Sendable, Encodable {
             let list = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: end)
                 .filter { r in start.map { r.day >= $0 } ?? true }
             let counted = list.filter { $0.verdict == .counted }
-            totals.append(Total(subject: .bike(resolved.bike), since: anchors[resolved.bike.id], counted: counted.count,
-                                notCounted: list.count - counted.count,
-                                movingTime: ReportNumber.tenth(counted.reduce(0) { $0 + $1.movingTime }),
-                                distance: ReportNumber.tenth(counted.reduce(0) { $0 + $1.distance })))
+            totals.append(
+                Total(
+                    subject: .bike(resolved.bike), since: anchors[resolved.bike.id], counted: counted.count,
+                    notCounted: list.count - counted.count,
+                    movingTime: ReportNumber.tenth(counted.reduce(0) { $0 + $1.movingTime }),
+                    distance: ReportNumber.tenth(counted.reduce(0) { $0 + $1.distance })))
             rides += list
         }
         return RidesReport(asOf: asOf, since: since, until: until, interval: interval?.rawValue, rides: rides, totals: totals)
@@ -82,8 +88,10 @@ public struct RidesReport: Sendable, Encodable {
             .init("name", "NAME"),
         ]
         let rows = rides.map { r in
-            [r.subject.id, r.day.description, r.source.rawValue, r.activity.map { "\($0)" } ?? "", r.sport ?? "",
-             ReportNumber.hours(r.movingTime), ReportNumber.km(r.distance), Self.why(r), r.name ?? ""]
+            [
+                r.subject.id, r.day.description, r.source.rawValue, r.activity.map { "\($0)" } ?? "", r.sport ?? "",
+                ReportNumber.hours(r.movingTime), ReportNumber.km(r.distance), Self.why(r), r.name ?? "",
+            ]
         }
         let footer = totals.map { t in
             "\(t.subject.id)\(t.since.map { " since \($0)" } ?? ""): \(t.counted) counted (\(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km), \(t.notCounted) not counted"

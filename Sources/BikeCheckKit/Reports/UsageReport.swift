@@ -30,12 +30,15 @@ public struct UsageReport: Sendable, Encodable {
     public var totals: [Row]
 
     enum CodingKeys: String, CodingKey {
-        case asOf = "as_of", since, period, rows, totals
+        case asOf = "as_of"
+        case since, period, rows, totals
     }
 
     /// Builds the report for the named bikes (every bike when `only` is empty).
-    public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
-                             period: Period) -> UsageReport {
+    public static func build(
+        _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        period: Period
+    ) -> UsageReport {
         let index = CountedRides.Index(activities)
         var rows: [Row] = []
         var totals: [Row] = []
@@ -44,7 +47,8 @@ public struct UsageReport: Sendable, Encodable {
             let counted = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
                 .filter { $0.verdict == .counted }
             var odometer = 0.0
-            var total = Row(subject: subject, period: since.map { "\($0)..\(asOf)" } ?? "..\(asOf)", rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0)
+            var total = Row(
+                subject: subject, period: since.map { "\($0)..\(asOf)" } ?? "..\(asOf)", rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0)
             for ride in counted {
                 odometer += ride.distance
                 guard since.map({ ride.day >= $0 }) ?? true else { continue }
@@ -92,8 +96,10 @@ public struct UsageReport: Sendable, Encodable {
             .init("elevation_m", "CLIMB M", numeric: true), .init("odometer_km", "ODOMETER KM", numeric: true),
         ]
         func cells(_ r: Row, _ period: String) -> [String] {
-            [r.subject.id, period, "\(r.rides)", ReportNumber.hours(r.movingTime), ReportNumber.km(r.distance),
-             ReportNumber.metres(r.elevation), ReportNumber.km(r.odometer)]
+            [
+                r.subject.id, period, "\(r.rides)", ReportNumber.hours(r.movingTime), ReportNumber.km(r.distance),
+                ReportNumber.metres(r.elevation), ReportNumber.km(r.odometer),
+            ]
         }
         let footer = totals.map { t in
             "\(t.subject.id): \(t.rides) ride\(t.rides == 1 ? "" : "s"), \(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km, odometer \(ReportNumber.km(t.odometer)) km"

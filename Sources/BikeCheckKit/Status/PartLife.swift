@@ -17,7 +17,11 @@ public struct LifeUsage: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case distance, movingTime = "moving_time", rides, firstUse = "first_use", lastUse = "last_use"
+        case distance
+        case movingTime = "moving_time"
+        case rides
+        case firstUse = "first_use"
+        case lastUse = "last_use"
     }
 
     mutating func add(_ other: LifeUsage) {
@@ -94,7 +98,10 @@ public struct PartLifeReport: Sendable, Encodable, Equatable {
     public var units: UnitSystem
     public var parts: [PartLife]
 
-    enum CodingKeys: String, CodingKey { case asOf = "as_of", units, parts }
+    enum CodingKeys: String, CodingKey {
+        case asOf = "as_of"
+        case units, parts
+    }
 }
 
 extension StatusPlanner.RideLedger {
@@ -102,8 +109,9 @@ extension StatusPlanner.RideLedger {
     func life(from: Int, through: Int) -> LifeUsage {
         let a = lowerBound(from), b = lowerBound(through + 1)
         guard b > a else { return LifeUsage() }
-        return LifeUsage(distance: distance[b] - distance[a], movingTime: time[b] - time[a], rides: b - a,
-                         firstUse: Day(ordinal: days[a]), lastUse: Day(ordinal: days[b - 1]))
+        return LifeUsage(
+            distance: distance[b] - distance[a], movingTime: time[b] - time[a], rides: b - a,
+            firstUse: Day(ordinal: days[a]), lastUse: Day(ordinal: days[b - 1]))
     }
 }
 
@@ -135,15 +143,23 @@ extension StatusPlanner {
             var usage = prior
             var mounts: [MountLife] = []
             for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= through {
-                let u = key(m.bike.value, part.rideFilter).flatMap { ledgers[$0] }.map { $0.life(from: m.from.ordinal, through: min(m.to?.ordinal ?? through, through)) } ?? LifeUsage()
+                let u =
+                    key(m.bike.value, part.rideFilter).flatMap { ledgers[$0] }.map {
+                        $0.life(from: m.from.ordinal, through: min(m.to?.ordinal ?? through, through))
+                    } ?? LifeUsage()
                 usage.add(u)
                 mounts.append(MountLife(bike: m.bike.value.rawValue, from: m.from, to: m.to, usage: u))
             }
             let retired = part.retired.map { $0 <= asOf } ?? false
-            out.append(PartLife(kind: .part, id: part.id.rawValue, name: part.name,
-                                bike: retired ? nil : part.mount(on: asOf)?.bike.value.rawValue, retired: part.retired,
-                                since: nil, usage: usage.rounded, prior: prior, mounts: mounts.map { var m = $0; m.usage = m.usage.rounded; return m },
-                                slot: nil))
+            out.append(
+                PartLife(
+                    kind: .part, id: part.id.rawValue, name: part.name,
+                    bike: retired ? nil : part.mount(on: asOf)?.bike.value.rawValue, retired: part.retired,
+                    since: nil, usage: usage.rounded, prior: prior,
+                    mounts: mounts.map {
+                        var m = $0; m.usage = m.usage.rounded; return m
+                    },
+                    slot: nil))
         }
         if only.isEmpty {
             for resolved in garage.bikes {
@@ -156,13 +172,17 @@ extension StatusPlanner {
                     var since = c.installed ?? bike.bought
                     var replaced = false
                     if let r = services.lastReplaced(c.id), since.map({ r.day >= $0 }) ?? true { since = r.day; replaced = true }
-                    let prior = replaced ? LifeUsage()
+                    let prior =
+                        replaced
+                        ? LifeUsage()
                         : LifeUsage(distance: c.priorDistance, movingTime: c.priorHours * 3600, rides: Int(c.priorRides))
                     let own = key(bike.id, c.rideFilter).flatMap { ledgers[$0] } ?? ledger
                     var usage = own.life(from: since?.ordinal ?? Int.min / 2, through: end)
                     usage.add(prior)
-                    out.append(PartLife(kind: .component, id: c.id.rawValue, name: c.name, bike: bike.id.rawValue, retired: bike.retired,
-                                        since: since, usage: usage.rounded, prior: prior, mounts: nil, slot: slot.rounded))
+                    out.append(
+                        PartLife(
+                            kind: .component, id: c.id.rawValue, name: c.name, bike: bike.id.rawValue, retired: bike.retired,
+                            since: since, usage: usage.rounded, prior: prior, mounts: nil, slot: slot.rounded))
                 }
             }
         }

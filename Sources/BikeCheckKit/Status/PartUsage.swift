@@ -25,8 +25,10 @@ extension StatusPlanner {
     /// A part's usage through `filter` (its interval's, over each bike's) from `since` through
     /// `through`: what counted on each bike it was on, on the days it was there (inclusive),
     /// from the bikes' ledgers of prefix sums.
-    func usage(of part: Part, filter: RideFilterSpec, since: Day, through: Day,
-               ledgers: [LedgerKey: RideLedger], bikeFilters: [BikeID: RideFilter]) -> Usage {
+    func usage(
+        of part: Part, filter: RideFilterSpec, since: Day, through: Day,
+        ledgers: [LedgerKey: RideLedger], bikeFilters: [BikeID: RideFilter]
+    ) -> Usage {
         var usage = Usage(days: through.ordinal - since.ordinal)
         for m in part.mounts {
             guard let base = bikeFilters[m.bike.value], let ledger = ledgers[LedgerKey(bike: m.bike.value, filter: filter.over(base))] else { continue }

@@ -26,7 +26,8 @@ public struct Usage: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case movingTime = "moving_time", distance, days, rides
+        case movingTime = "moving_time"
+        case distance, days, rides
     }
 }
 
@@ -47,7 +48,9 @@ public struct LimitStatus: Sendable, Codable, Equatable {
     public var due: Day?
 
     enum CodingKeys: String, CodingKey {
-        case every, measure, unit, unitSize = "unit_size", limit, used, progress, due
+        case every, measure, unit
+        case unitSize = "unit_size"
+        case limit, used, progress, due
     }
 }
 
@@ -117,7 +120,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var parts: [PartStatus] = []
 
     enum CodingKeys: String, CodingKey {
-        case asOf = "as_of", units, bikes, parts
+        case asOf = "as_of"
+        case units, bikes, parts
     }
 
     public var hasOverdue: Bool {

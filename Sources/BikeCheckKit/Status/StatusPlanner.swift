@@ -101,8 +101,9 @@ public struct StatusPlanner: Sendable {
             let intervals = statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters).sorted {
                 $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id
             }
-            return PartStatus(id: part.part.id.rawValue, name: part.part.name, bike: part.part.mount(on: asOf)?.bike.value.rawValue,
-                              retired: part.part.retired, intervals: intervals)
+            return PartStatus(
+                id: part.part.id.rawValue, name: part.part.name, bike: part.part.mount(on: asOf)?.bike.value.rawValue,
+                retired: part.part.retired, intervals: intervals)
         }
         return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes, parts: parts)
     }
@@ -229,8 +230,9 @@ public struct StatusPlanner: Sendable {
 
     func limitStatus(_ q: Quantity, usage: Usage, since: Day?, pace: Pace) -> LimitStatus {
         guard let since else {
-            return LimitStatus(every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: 0,
-                               progress: 0, due: nil)
+            return LimitStatus(
+                every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: 0,
+                progress: 0, due: nil)
         }
         let used: Double
         var due: Day?
@@ -255,8 +257,9 @@ public struct StatusPlanner: Sendable {
         }
         // Reports carry four decimals: enough for any display, and stable across platforms.
         let progress = rounded(used / q.amount)
-        return LimitStatus(every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: rounded(used),
-                           progress: progress, due: progress >= 1 ? nil : due)
+        return LimitStatus(
+            every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: rounded(used),
+            progress: progress, due: progress >= 1 ? nil : due)
     }
 
     func rounded(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }

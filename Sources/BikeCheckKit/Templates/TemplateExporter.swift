@@ -22,11 +22,12 @@ public enum TemplateExporter {
         }
         let isNew = !fm.fileExists(atPath: destination + "/garage.yaml")
         if isNew {
-            let header = modeline("garage", depth: 0) + [
-                "# A bikecheck templates repository: riders import from it with",
-                "#   bikecheck template import URL [NAME…] [--ref TAG]",
-                "# and CI checks it with: bikecheck validate --garage .",
-            ]
+            let header =
+                modeline("garage", depth: 0) + [
+                    "# A bikecheck templates repository: riders import from it with",
+                    "#   bikecheck template import URL [NAME…] [--ref TAG]",
+                    "# and CI checks it with: bikecheck validate --garage .",
+                ]
             let settings = (try? YAMLEditor.render([YAMLPair("units", .plain("metric"))], header: header)) ?? []
             put("garage.yaml", settings, replacing: false)
             put(".gitignore", Array((GarageInitializer.ignored.joined(separator: "\n") + "\n").utf8), replacing: false)
@@ -43,9 +44,12 @@ public enum TemplateExporter {
             put("templates/\(id).yaml", try withoutGarageReferences(bytes, file: file, context: context), replacing: true)
         }
         let touched = files.filter(\.isChange).map(\.path).filter { $0.hasPrefix("templates/") }
-        return GarageChange(files: files, message: "Export template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", "))",
-                            summary: ["exported \(ids.joined(separator: ", ")) to \(destination)" + (touched.isEmpty ? " (unchanged)" : ""),
-                                      "check it with: bikecheck validate --garage \(destination)"])
+        return GarageChange(
+            files: files, message: "Export template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", "))",
+            summary: [
+                "exported \(ids.joined(separator: ", ")) to \(destination)" + (touched.isEmpty ? " (unchanged)" : ""),
+                "check it with: bikecheck validate --garage \(destination)",
+            ])
     }
 
     /// The template without what only means something in this garage: a git `source:` (the

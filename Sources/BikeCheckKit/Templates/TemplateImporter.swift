@@ -11,8 +11,9 @@ public enum TemplateImporter {
         let file = bike.location.file
         guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
         if bike.templates.contains(where: { $0.value.rawValue == templateID }) {
-            return GarageChange(files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
-                                summary: ["bike '\(bikeID)' already uses template '\(templateID)'"])
+            return GarageChange(
+                files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
+                summary: ["bike '\(bikeID)' already uses template '\(templateID)'"])
         }
         let doc = YAMLDocument(path: file, bytes: bytes)
         guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
@@ -44,18 +45,23 @@ public enum TemplateImporter {
             }
             if !edits.isEmpty, let withParts = try? YAMLEditor(path: file, bytes: after).apply(edits) {
                 after = withParts
-                summary.append("added component\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) to '\(bikeID)': add 'installed:' dates so their lives count from then")
+                summary.append(
+                    "added component\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) to '\(bikeID)': add 'installed:' dates so their lives count from then"
+                )
             }
         }
-        return GarageChange(files: [FileChange(path: file, before: bytes, after: after)],
-                            message: "\(bikeID): apply template \(templateID)", summary: summary)
+        return GarageChange(
+            files: [FileChange(path: file, before: bytes, after: after)],
+            message: "\(bikeID): apply template \(templateID)", summary: summary)
     }
 
     /// Copies templates from a file or from another garage (its templates/ folder: the named
     /// ones, or all), noting where each came from in `source:`. A template of the same name
     /// that differs is never overwritten.
-    public static func importTemplates(from path: String, names: [String], as newID: String?, in context: WriteContext,
-                                       workingDirectory: String) throws(WriteFailure) -> GarageChange {
+    public static func importTemplates(
+        from path: String, names: [String], as newID: String?, in context: WriteContext,
+        workingDirectory: String
+    ) throws(WriteFailure) -> GarageChange {
         let absolute = URL(fileURLWithPath: path.hasPrefix("/") ? path : workingDirectory + "/" + path).standardizedFileURL.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
@@ -86,8 +92,9 @@ public enum TemplateImporter {
             sources = [(GarageLoader.stem((absolute as NSString).lastPathComponent), absolute)]
             let parent = (absolute as NSString).deletingLastPathComponent
             let garage = (parent as NSString).deletingLastPathComponent
-            boundary = GarageBoundary(root: (parent as NSString).lastPathComponent == "templates"
-                                      && FileManager.default.fileExists(atPath: garage + "/garage.yaml") ? garage : parent)
+            boundary = GarageBoundary(
+                root: (parent as NSString).lastPathComponent == "templates"
+                    && FileManager.default.fileExists(atPath: garage + "/garage.yaml") ? garage : parent)
         }
         if newID != nil && sources.count != 1 { throw .usage("--as needs exactly one template to import") }
 
@@ -97,14 +104,16 @@ public enum TemplateImporter {
             let id = newID ?? source.id
             guard isIdentifier(id) else { throw .usage("'\(id)' is not a valid template id", help: "use --as NAME with letters, digits, '-', '_' and '.'") }
             guard case .read(let readable) = boundary.access(String(source.path.dropFirst(boundary.root.count + 1))) else {
-                throw .refused("'\(source.path)' is a symbolic link that leads outside '\(boundary.root)'; it was not read, nothing was imported",
-                               help: "import a copy of the file instead")
+                throw .refused(
+                    "'\(source.path)' is a symbolic link that leads outside '\(boundary.root)'; it was not read, nothing was imported",
+                    help: "import a copy of the file instead")
             }
             guard let bytes = readBytes(readable) else { throw .refused("cannot read '\(source.path)'") }
             let label = source.path
             // Recorded relative to the garage: an absolute path of this machine means nothing on another.
-            let recorded = TemplateRepository.relativePath(from: GarageBoundary.realPath(context.root) ?? context.root,
-                                                           to: GarageBoundary.realPath(source.path) ?? source.path)
+            let recorded = TemplateRepository.relativePath(
+                from: GarageBoundary.realPath(context.root) ?? context.root,
+                to: GarageBoundary.realPath(source.path) ?? source.path)
             let imported = try prepared(bytes, id: id, label: label, source: .text(recorded), replacing: false, context: context)
             let target = "templates/\(id).yaml"
             if let existing = context.read(target) ?? context.read("templates/\(id).yml") {
@@ -112,8 +121,9 @@ public enum TemplateImporter {
                     summary.append("template '\(id)' is already in the garage, unchanged")
                     continue
                 }
-                throw .refused("the garage already has a different template '\(id)' (\(target)); nothing was imported",
-                               help: "import it under another name: bikecheck template import \(path) --as NEW-NAME")
+                throw .refused(
+                    "the garage already has a different template '\(id)' (\(target)); nothing was imported",
+                    help: "import it under another name: bikecheck template import \(path) --as NEW-NAME")
             }
             files.append(FileChange(path: target, before: nil, after: imported))
             summary.append("imported template '\(id)' from \(label) into \(target)")
@@ -125,15 +135,18 @@ public enum TemplateImporter {
     /// A fetched template checked on its own and made the garage's copy: `source:` set (kept
     /// when the file has one and `replacing` is false), the schema modeline pointing here.
     /// Diagnostics are positioned in the fetched file, under `label`.
-    static func prepared(_ bytes: [UInt8], id: String, label: String, source: YAMLValue, replacing: Bool,
-                         context: WriteContext) throws(WriteFailure) -> [UInt8] {
+    static func prepared(
+        _ bytes: [UInt8], id: String, label: String, source: YAMLValue, replacing: Bool,
+        context: WriteContext
+    ) throws(WriteFailure) -> [UInt8] {
         let doc = YAMLDocument(path: label, bytes: bytes)
         var reader = NodeReader(file: label)
         if doc.isUsable, let root = doc.root { _ = FileDecoders.template(id: TemplateID(id), root, &reader) }
         let problems = (doc.diagnostics + reader.diagnostics).filter { $0.severity == .error }
         guard problems.isEmpty, case .mapping(let m)? = doc.root else {
-            throw WriteFailure(.refused, "'\(label)' is not a valid template; nothing was imported", diagnostics: problems,
-                               sources: [label: doc.source])
+            throw WriteFailure(
+                .refused, "'\(label)' is not a valid template; nothing was imported", diagnostics: problems,
+                sources: [label: doc.source])
         }
         var edits: [YAMLEdit] = []
         if m["source"] == nil {
@@ -146,8 +159,10 @@ public enum TemplateImporter {
 
     /// Imports from `source`: a git repository (a URL, or a local folder in git) with
     /// `importFromGit`, else a file or folder copied as it is.
-    public static func importTemplates(from source: String, names: [String], ref: String?, as newID: String?, in context: WriteContext,
-                                       workingDirectory: String, timeout: Double) throws(WriteFailure) -> GarageChange {
+    public static func importTemplates(
+        from source: String, names: [String], ref: String?, as newID: String?, in context: WriteContext,
+        workingDirectory: String, timeout: Double
+    ) throws(WriteFailure) -> GarageChange {
         if ref != nil || TemplateRepository.isGitSource(source, base: workingDirectory) {
             return try importFromGit(source, names: names, ref: ref, as: newID, in: context, workingDirectory: workingDirectory, timeout: timeout)
         }
@@ -157,8 +172,10 @@ public enum TemplateImporter {
     /// Imports templates from a git repository at `ref` (default branch when nil): the named
     /// ones, or all of its `templates/` folder (or top folder). Each copy records
     /// `source: {url, path, commit}`; nothing is written unless every template is valid.
-    public static func importFromGit(_ url: String, names: [String], ref: String?, as newID: String?, in context: WriteContext,
-                                     workingDirectory: String, timeout: Double) throws(WriteFailure) -> GarageChange {
+    public static func importFromGit(
+        _ url: String, names: [String], ref: String?, as newID: String?, in context: WriteContext,
+        workingDirectory: String, timeout: Double
+    ) throws(WriteFailure) -> GarageChange {
         let location = try TemplateRepository.locate(url, base: workingDirectory, garageRoot: context.root)
         let repo = try TemplateRepository(location, ref: ref, timeout: timeout)
         let available = repo.templates
@@ -170,8 +187,9 @@ public enum TemplateImporter {
                 guard let found = available.first(where: { $0.id == name }) else {
                     let ids = available.map(\.id)
                     let hint = didYouMean(name, among: ids)
-                    throw .usage("no template '\(name)' in '\(location.recorded)'\(hint)",
-                                 help: ids.isEmpty ? "it has no *.yaml files in templates/ or at its top" : "templates there: \(ids.joined(separator: ", "))")
+                    throw .usage(
+                        "no template '\(name)' in '\(location.recorded)'\(hint)",
+                        help: ids.isEmpty ? "it has no *.yaml files in templates/ or at its top" : "templates there: \(ids.joined(separator: ", "))")
                 }
                 chosen.append(found)
             }
@@ -187,8 +205,9 @@ public enum TemplateImporter {
             guard isIdentifier(id) else { throw .usage("'\(id)' is not a valid template id", help: "use --as NAME with letters, digits, '-', '_' and '.'") }
             let bytes = try repo.read(source.entry)
             let imported = try inRepository(location.recorded, repo.commit) { () throws(WriteFailure) in
-                try prepared(bytes, id: id, label: source.entry.path, source: sourceValue(location.recorded, source.entry.path, repo.commit, ref),
-                             replacing: true, context: context)
+                try prepared(
+                    bytes, id: id, label: source.entry.path, source: sourceValue(location.recorded, source.entry.path, repo.commit, ref),
+                    replacing: true, context: context)
             }
             let target = "templates/\(id).yaml"
             if let existing = context.read(target) ?? context.read("templates/\(id).yml") {
@@ -196,15 +215,17 @@ public enum TemplateImporter {
                     summary.append("template '\(id)' is already in the garage at \(short), unchanged")
                     continue
                 }
-                throw .refused("the garage already has a template '\(id)' (\(target)); nothing was imported",
-                               help: "bring upstream changes in with 'bikecheck template update \(id)', or import it under another name with --as NEW-NAME")
+                throw .refused(
+                    "the garage already has a template '\(id)' (\(target)); nothing was imported",
+                    help: "bring upstream changes in with 'bikecheck template update \(id)', or import it under another name with --as NEW-NAME")
             }
             files.append(FileChange(path: target, before: nil, after: imported))
             summary.append("imported template '\(id)' from \(location.recorded) \(source.entry.path) at \(short) into \(target)")
         }
         let ids = files.map { GarageLoader.stem(($0.path as NSString).lastPathComponent) }
-        return GarageChange(files: files, message: "Import template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", ")) from \(location.recorded) at \(short)",
-                            summary: summary)
+        return GarageChange(
+            files: files, message: "Import template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", ")) from \(location.recorded) at \(short)",
+            summary: summary)
     }
 
     /// Says which repository and commit a refused file is from: its positions are in that file,
@@ -215,7 +236,8 @@ public enum TemplateImporter {
         } catch {
             var failure = error
             if !failure.diagnostics.isEmpty {
-                failure.message = failure.message.replacingOccurrences(of: "' is not a valid template", with: "' of \(url) at \(commit.prefix(12)) is not a valid template")
+                failure.message = failure.message.replacingOccurrences(
+                    of: "' is not a valid template", with: "' of \(url) at \(commit.prefix(12)) is not a valid template")
             }
             throw failure
         }

@@ -2,7 +2,9 @@
 /// to their bikes and then tune. Each is a template file's text, without the schema modeline.
 public enum TemplateLibrary {
     public static let templates: [(id: String, text: String)] = [
-        ("road", """
+        (
+            "road",
+            """
             name: Road bike basics
             description: >
               Baseline schedule for a road bike, after Shimano's and Park Tool's guidance:
@@ -32,8 +34,11 @@ public enum TemplateLibrary {
                 task: Full service (bearings, cables, torque check)
                 every: [100 h, 12 months]   # whichever comes first
 
-            """),
-        ("gravel", """
+            """
+        ),
+        (
+            "gravel",
+            """
             name: Gravel bike basics
             description: >
               Dust and mud wear a gravel drivetrain faster than a road one: lube more often,
@@ -63,8 +68,11 @@ public enum TemplateLibrary {
                 task: Full service (bearings, cables, torque check)
                 every: [100 h, 12 months]
 
-            """),
-        ("suspension-fork", """
+            """
+        ),
+        (
+            "suspension-fork",
+            """
             name: Suspension fork
             description: Typical maker schedule for an air fork (Fox, RockShox), by hours of riding or yearly.
             intervals:
@@ -77,8 +85,11 @@ public enum TemplateLibrary {
                 component: fork
                 every: [200 h, 24 months]
 
-            """),
-        ("rear-shock", """
+            """
+        ),
+        (
+            "rear-shock",
+            """
             name: Rear shock
             description: Typical maker schedule for an air shock (Fox, RockShox), by hours of riding or yearly.
             intervals:
@@ -91,8 +102,11 @@ public enum TemplateLibrary {
                 component: shock
                 every: [200 h, 24 months]
 
-            """),
-        ("ebike-drive", """
+            """
+        ),
+        (
+            "ebike-drive",
+            """
             name: E-bike drive unit
             description: Makers ask for a yearly dealer inspection; e-bike chains wear about twice as fast.
             intervals:
@@ -109,8 +123,11 @@ public enum TemplateLibrary {
                 replaces: chain
                 every: 1500 km
 
-            """),
-        ("tubeless", """
+            """
+        ),
+        (
+            "tubeless",
+            """
             name: Tubeless sealant
             description: Sealant dries out with time, not distance; Stan's suggests 2 to 7 months.
             intervals:
@@ -119,6 +136,7 @@ public enum TemplateLibrary {
                 every: 3 months
                 due_soon: 70%
 
-            """),
+            """
+        ),
     ]
 }

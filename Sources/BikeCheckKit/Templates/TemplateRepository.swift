@@ -132,24 +132,30 @@ final class TemplateRepository {
 
         if let ref, ref.isEmpty || ref.hasPrefix("-") { throw .usage("'\(ref)' is not a tag or branch name") }
         let shown = location.recorded
-        var clone = Self.safety + ["clone", "--quiet", "--no-checkout", "--depth", "1", "--single-branch", "--no-tags",
-                                   "--template=" + temp + "/template"]
+        var clone =
+            Self.safety + [
+                "clone", "--quiet", "--no-checkout", "--depth", "1", "--single-branch", "--no-tags",
+                "--template=" + temp + "/template",
+            ]
         if location.isLocal { clone.append("--no-local") }
         if let ref { clone += ["--branch", ref] }
         clone += ["--", location.clone, temp + "/repo"]
         let r = try Self.git(clone, env, timeout: timeout)
         guard r.status == 0 else {
             if r.timedOut {
-                throw .refused("fetching '\(shown)' took longer than \(Int(timeout)) s and was stopped; nothing was written",
-                               help: "check the URL and the network; BIKECHECK_GIT_TIMEOUT sets the limit in seconds")
+                throw .refused(
+                    "fetching '\(shown)' took longer than \(Int(timeout)) s and was stopped; nothing was written",
+                    help: "check the URL and the network; BIKECHECK_GIT_TIMEOUT sets the limit in seconds")
             }
             let why = r.error.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.last ?? "git clone failed"
-            throw .refused("cannot fetch '\(shown)'\(ref.map { " at '\($0)'" } ?? ""): \(Self.stripCredentials(why)); nothing was written",
-                           help: "check the URL (and the tag or branch); bikecheck fetches over https, ssh, git or from a local repository")
+            throw .refused(
+                "cannot fetch '\(shown)'\(ref.map { " at '\($0)'" } ?? ""): \(Self.stripCredentials(why)); nothing was written",
+                help: "check the URL (and the tag or branch); bikecheck fetches over https, ssh, git or from a local repository")
         }
         if Self.size(of: temp + "/repo") > Self.maximumCloneSize {
-            throw .refused("'\(shown)' is larger than \(Self.maximumCloneSize >> 20) MiB; nothing was written",
-                           help: "keep templates in a small repository of their own")
+            throw .refused(
+                "'\(shown)' is larger than \(Self.maximumCloneSize >> 20) MiB; nothing was written",
+                help: "keep templates in a small repository of their own")
         }
         let head = try Self.git(["-C", temp + "/repo", "rev-parse", "--verify", "HEAD^{commit}"], env, timeout: timeout)
         commit = head.output.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -161,10 +167,13 @@ final class TemplateRepository {
             guard let tab = record.firstIndex(of: "\t") else { continue }
             let fields = record[..<tab].split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count == 4 else { continue }
-            entries.append(Entry(mode: String(fields[0]), object: String(fields[2]), size: Int(fields[3]) ?? 0,
-                                 path: String(record[record.index(after: tab)...])))
+            entries.append(
+                Entry(
+                    mode: String(fields[0]), object: String(fields[2]), size: Int(fields[3]) ?? 0,
+                    path: String(record[record.index(after: tab)...])))
             if entries.count > Self.maximumEntries {
-                throw .refused("'\(shown)' has more than \(Self.maximumEntries) files; nothing was written", help: "keep templates in a small repository of their own")
+                throw .refused(
+                    "'\(shown)' has more than \(Self.maximumEntries) files; nothing was written", help: "keep templates in a small repository of their own")
             }
         }
         self.entries = entries
@@ -192,8 +201,9 @@ final class TemplateRepository {
     func read(_ entry: Entry) throws(WriteFailure) -> [UInt8] {
         guard entry.isRegularFile else {
             let what = entry.mode == "120000" ? "a symbolic link" : entry.mode == "160000" ? "a submodule" : "not a regular file"
-            throw .refused("'\(entry.path)' in '\(location.recorded)' is \(what); it was not read, nothing was written",
-                           help: "a templates repository holds template files themselves")
+            throw .refused(
+                "'\(entry.path)' in '\(location.recorded)' is \(what); it was not read, nothing was written",
+                help: "a templates repository holds template files themselves")
         }
         guard entry.size <= Self.maximumFileSize else {
             throw .refused("'\(entry.path)' in '\(location.recorded)' is larger than \(Self.maximumFileSize >> 10) KiB; nothing was written")
@@ -220,11 +230,13 @@ final class TemplateRepository {
     }
 
     /// Options on every git call that talks to the remote.
-    static let safety = ["-c", "protocol.allow=never", "-c", "protocol.https.allow=always",
-                         "-c", "protocol.ssh.allow=always", "-c", "protocol.git.allow=always", "-c", "protocol.file.allow=always",
-                         "-c", "protocol.ext.allow=never", "-c", "core.hooksPath=/dev/null", "-c", "core.symlinks=false",
-                         "-c", "submodule.recurse=false", "-c", "fetch.recurseSubmodules=false", "-c", "credential.helper=",
-                         "-c", "core.fsmonitor=false", "-c", "transfer.fsckObjects=true"]
+    static let safety = [
+        "-c", "protocol.allow=never", "-c", "protocol.https.allow=always",
+        "-c", "protocol.ssh.allow=always", "-c", "protocol.git.allow=always", "-c", "protocol.file.allow=always",
+        "-c", "protocol.ext.allow=never", "-c", "core.hooksPath=/dev/null", "-c", "core.symlinks=false",
+        "-c", "submodule.recurse=false", "-c", "fetch.recurseSubmodules=false", "-c", "credential.helper=",
+        "-c", "core.fsmonitor=false", "-c", "transfer.fsckObjects=true",
+    ]
 
     private static func git(_ arguments: [String], _ environment: [String: String], timeout: Double) throws(WriteFailure) -> GitProcess.Output {
         do {
@@ -239,7 +251,10 @@ final class TemplateRepository {
         let e = FileManager.default.enumerator(atPath: folder)
         while let item = e?.nextObject() as? String {
             if let attributes = try? FileManager.default.attributesOfItem(atPath: folder + "/" + item),
-               let n = attributes[.size] as? Int { total += n }
+                let n = attributes[.size] as? Int
+            {
+                total += n
+            }
         }
         return total
     }

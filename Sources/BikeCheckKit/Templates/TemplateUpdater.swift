@@ -42,8 +42,9 @@ public enum TemplateUpdater {
         for name in names {
             let t = try context.template(name)
             guard let origin = t.origin else {
-                throw .usage("template '\(name)' was not imported from a git repository (it has no 'source: {url, path, commit}')",
-                             help: "import it with 'bikecheck template import URL \(name)'")
+                throw .usage(
+                    "template '\(name)' was not imported from a git repository (it has no 'source: {url, path, commit}')",
+                    help: "import it with 'bikecheck template import URL \(name)'")
             }
             found.append((t, origin))
         }
@@ -56,8 +57,10 @@ public enum TemplateUpdater {
         var fetched: [String: TemplateRepository] = [:]
         for (template, origin) in try imported(names, in: context) {
             let (repo, old, new) = try fetch(origin, root: context.root, timeout: timeout, &fetched)
-            result.append(Status(template: template.id.rawValue, url: origin.url, path: origin.path, ref: origin.ref,
-                                 commit: origin.commit, upstream: repo.commit, changes: changes(from: old, to: new)))
+            result.append(
+                Status(
+                    template: template.id.rawValue, url: origin.url, path: origin.path, ref: origin.ref,
+                    commit: origin.commit, upstream: repo.commit, changes: changes(from: old, to: new)))
         }
         return result
     }
@@ -89,12 +92,14 @@ public enum TemplateUpdater {
                 continue
             }
             guard let upstream else {
-                throw .refused("'\(origin.path)' is no longer in \(origin.url) at \(repo.commit.prefix(12)); nothing was written",
-                               help: "import another template, or remove 'source:' from \(file) to keep it as your own")
+                throw .refused(
+                    "'\(origin.path)' is no longer in \(origin.url) at \(repo.commit.prefix(12)); nothing was written",
+                    help: "import another template, or remove 'source:' from \(file) to keep it as your own")
             }
             guard let base else {
-                throw .refused("\(origin.url) no longer has commit \(origin.commit.prefix(12)) that '\(id)' was imported from, so your edits cannot be told from upstream's; nothing was written",
-                               help: "compare by hand, or import it again with --as NEW-NAME")
+                throw .refused(
+                    "\(origin.url) no longer has commit \(origin.commit.prefix(12)) that '\(id)' was imported from, so your edits cannot be told from upstream's; nothing was written",
+                    help: "compare by hand, or import it again with --as NEW-NAME")
             }
             let source = TemplateImporter.sourceValue(origin.url, origin.path, repo.commit, origin.ref)
             // The new upstream version must be valid on its own, with positions in its file.
@@ -105,7 +110,9 @@ public enum TemplateUpdater {
             if let newRef, newRef != recorded.ref { merged = try noting(ref: newRef, in: merged, file: file, context: context) }
             files.append(FileChange(path: file, before: ours, after: merged))
             let what = changes(from: base, to: upstream)
-            summary.append("updated template '\(id)' from \(origin.commit.prefix(12)) to \(repo.commit.prefix(12))" + (what.isEmpty ? "" : ": " + what.joined(separator: "; ")))
+            summary.append(
+                "updated template '\(id)' from \(origin.commit.prefix(12)) to \(repo.commit.prefix(12))"
+                    + (what.isEmpty ? "" : ": " + what.joined(separator: "; ")))
             moves.append("\(id) \(origin.commit.prefix(12))..\(repo.commit.prefix(12))")
         }
         return GarageChange(files: files, message: "Update template\(moves.count == 1 ? "" : "s") \(moves.joined(separator: ", "))", summary: summary)
@@ -116,15 +123,22 @@ public enum TemplateUpdater {
         guard case .mapping(let root)? = YAMLDocument(path: file, bytes: bytes).root, case .mapping(let source)? = root["source"] else {
             throw .refused("'\(file)' has no 'source:' mapping to note the ref in")
         }
-        return try context.edit(file, bytes, [source["ref"] == nil ? .addKey("ref", .text(ref), in: ["source"], after: ["path"])
-                                                                   : .set(["source", "ref"], .text(ref))])
+        return try context.edit(
+            file, bytes,
+            [
+                source["ref"] == nil
+                    ? .addKey("ref", .text(ref), in: ["source"], after: ["path"])
+                    : .set(["source", "ref"], .text(ref))
+            ])
     }
 
     /// Fetches the source at its ref: the repository, the file at the recorded commit and now
     /// (nil when absent).
     /// Templates from the same repository and ref share one clone (`fetched`).
-    static func fetch(_ origin: TemplateOrigin, root: String, timeout: Double,
-                      _ fetched: inout [String: TemplateRepository]) throws(WriteFailure) -> (TemplateRepository, [UInt8]?, [UInt8]?) {
+    static func fetch(
+        _ origin: TemplateOrigin, root: String, timeout: Double,
+        _ fetched: inout [String: TemplateRepository]
+    ) throws(WriteFailure) -> (TemplateRepository, [UInt8]?, [UInt8]?) {
         let key = origin.url + "\u{0}" + (origin.ref ?? "")
         let repo: TemplateRepository
         if let known = fetched[key] {
@@ -142,11 +156,14 @@ public enum TemplateUpdater {
 
     // MARK: - The merge
 
-    static func merge(ours: [UInt8], base: [UInt8], theirs: [UInt8], file: String, id: String, commit: String,
-                      context: WriteContext) throws(WriteFailure) -> [UInt8] {
+    static func merge(
+        ours: [UInt8], base: [UInt8], theirs: [UInt8], file: String, id: String, commit: String,
+        context: WriteContext
+    ) throws(WriteFailure) -> [UInt8] {
         guard case .mapping(let o)? = YAMLDocument(path: file, bytes: ours).root,
-              case .mapping(let b)? = YAMLDocument(path: "base", bytes: base).root,
-              case .mapping(let t)? = YAMLDocument(path: "upstream", bytes: theirs).root else {
+            case .mapping(let b)? = YAMLDocument(path: "base", bytes: base).root,
+            case .mapping(let t)? = YAMLDocument(path: "upstream", bytes: theirs).root
+        else {
             throw .refused("'\(file)' or its upstream versions are not YAML mappings; nothing was written")
         }
         var edits: [YAMLEdit] = []
@@ -172,8 +189,9 @@ public enum TemplateUpdater {
             conflicts.append(c == "" ? "'intervals'" : c)
         }
         guard conflicts.isEmpty else {
-            throw .refused("template '\(id)' has changes of yours and of upstream to the same \(conflicts.count == 1 ? "place" : "places"): \(conflicts.joined(separator: ", ")); nothing was written",
-                           help: "take upstream's change into \(file) by hand (or undo yours), then run the update again")
+            throw .refused(
+                "template '\(id)' has changes of yours and of upstream to the same \(conflicts.count == 1 ? "place" : "places"): \(conflicts.joined(separator: ", ")); nothing was written",
+                help: "take upstream's change into \(file) by hand (or undo yours), then run the update again")
         }
         // The rider's `source:` keeps its url, path and ref; only the commit moves.
         edits.insert(.set(["source", "commit"], .plain(commit)), at: 0)
@@ -224,10 +242,12 @@ public enum TemplateUpdater {
     static func changes(from old: [UInt8]?, to new: [UInt8]?) -> [String] {
         func intervals(_ bytes: [UInt8]?) -> [(String, YAMLMapping?)] {
             guard let bytes, case .mapping(let m)? = YAMLDocument(path: "t", bytes: bytes).root, case .mapping(let i)? = m["intervals"] else { return [] }
-            return i.entries.compactMap { e in e.keyText.map { key in
-                if case .mapping(let fields) = e.value { return (key, fields) }
-                return (key, nil)
-            } }
+            return i.entries.compactMap { e in
+                e.keyText.map { key in
+                    if case .mapping(let fields) = e.value { return (key, fields) }
+                    return (key, nil)
+                }
+            }
         }
         let a = intervals(old), b = intervals(new)
         let aIDs = a.map(\.0), bIDs = b.map(\.0)

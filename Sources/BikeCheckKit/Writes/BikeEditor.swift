@@ -47,7 +47,8 @@ public enum BikeEditor {
         for t in new.templates where !templates.contains(t) {
             let template = try context.template(t)
             templates.append(t)
-            for part in template.intervals.flatMap({ [$0.component?.value, $0.replaces?.value] }).compactMap({ $0?.rawValue }) where !components.contains(part) {
+            for part in template.intervals.flatMap({ [$0.component?.value, $0.replaces?.value] }).compactMap({ $0?.rawValue }) where !components.contains(part)
+            {
                 components.append(part)
             }
         }
@@ -61,9 +62,10 @@ public enum BikeEditor {
             throw .usage("cannot write this bike's name as YAML")
         }
         let path = "bikes/\(new.id).yaml"
-        return GarageChange(files: [FileChange(path: path, before: nil, after: bytes)],
-                            message: "\(new.id): new bike \(name)",
-                            summary: ["added bike '\(new.id)' (\(name)) in \(path)"])
+        return GarageChange(
+            files: [FileChange(path: path, before: nil, after: bytes)],
+            message: "\(new.id): new bike \(name)",
+            summary: ["added bike '\(new.id)' (\(name)) in \(path)"])
     }
 
     /// Sets `retired:` (kept out of status), added after `bought:` when the file has one.
@@ -78,12 +80,14 @@ public enum BikeEditor {
         guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
         let doc = YAMLDocument(path: file, bytes: bytes)
         guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
-        let edit: YAMLEdit = root["retired"] != nil
+        let edit: YAMLEdit =
+            root["retired"] != nil
             ? .set(["retired"], .plain(day.description))
             : .addKey("retired", .plain(day.description), in: [], after: ["bought", "strava", "name"])
         let after = try context.edit(file, bytes, [edit])
-        return GarageChange(files: [FileChange(path: file, before: bytes, after: after)],
-                            message: "\(id): retired \(day)",
-                            summary: [after == bytes ? "bike '\(id)' was already retired on \(day)" : "retired bike '\(id)' on \(day)"])
+        return GarageChange(
+            files: [FileChange(path: file, before: bytes, after: after)],
+            message: "\(id): retired \(day)",
+            summary: [after == bytes ? "bike '\(id)' was already retired on \(day)" : "retired bike '\(id)' on \(day)"])
     }
 }

@@ -13,8 +13,10 @@ public struct ChangeWriter: Sendable {
         /// How long to wait for another write to the same garage to finish, in seconds.
         public var lockWait: Double
 
-        public init(dryRun: Bool = false, commit: Bool = false, gitEnvironment: [String: String]? = nil,
-                    lockWait: Double = ChangeWriter.defaultLockWait) {
+        public init(
+            dryRun: Bool = false, commit: Bool = false, gitEnvironment: [String: String]? = nil,
+            lockWait: Double = ChangeWriter.defaultLockWait
+        ) {
             self.dryRun = dryRun
             self.commit = commit
             self.gitEnvironment = gitEnvironment
@@ -93,14 +95,16 @@ public struct ChangeWriter: Sendable {
             }
             if !dirty.isEmpty {
                 let list = dirty.map { "'\($0)'" }.joined(separator: ", ")
-                throw .refused("\(list) \(dirty.count == 1 ? "has" : "have") changes that are not committed, and --commit would commit them too; nothing was written",
-                               help: "commit or stash them first ('git status' shows them), or leave out --commit")
+                throw .refused(
+                    "\(list) \(dirty.count == 1 ? "has" : "have") changes that are not committed, and --commit would commit them too; nothing was written",
+                    help: "commit or stash them first ('git status' shows them), or leave out --commit")
             }
         }
         if files.isEmpty { return Outcome(diff: diff, written: [], commit: nil) }
         if options.commit && repository == nil {
-            throw .refused("--commit needs the garage to be a git repository, and '\(root)' is not in one",
-                           help: "run 'git init' in the garage, or leave out --commit")
+            throw .refused(
+                "--commit needs the garage to be a git repository, and '\(root)' is not in one",
+                help: "run 'git init' in the garage, or leave out --commit")
         }
 
         // The files must still be what the change was planned from.
@@ -130,8 +134,9 @@ public struct ChangeWriter: Sendable {
             }
         } catch {
             let problems = restore(done)
-            throw .refused(error.description + "; " + (done.isEmpty ? "nothing was written" : Self.restored(problems)),
-                           help: Self.help(problems, otherwise: nil))
+            throw .refused(
+                error.description + "; " + (done.isEmpty ? "nothing was written" : Self.restored(problems)),
+                help: Self.help(problems, otherwise: nil))
         }
 
         // The load before planning kept its parsed files: only the files written are parsed again.
@@ -141,9 +146,10 @@ public struct ChangeWriter: Sendable {
         let broken = after.diagnostics.filter { $0.severity == .error && touched.contains($0.location.file) }
         if !broken.isEmpty {
             let problems = restore(done)
-            throw WriteFailure(.refused, "the change would leave the garage with errors; " + Self.restored(problems),
-                               help: Self.help(problems, otherwise: "this is a bug in bikecheck if the files were valid before; please report it"),
-                               diagnostics: broken, sources: after.sources)
+            throw WriteFailure(
+                .refused, "the change would leave the garage with errors; " + Self.restored(problems),
+                help: Self.help(problems, otherwise: "this is a bug in bikecheck if the files were valid before; please report it"),
+                diagnostics: broken, sources: after.sources)
         }
 
         var hash: String?
@@ -152,8 +158,9 @@ public struct ChangeWriter: Sendable {
                 hash = try git.commit(files.map(\.path), message: change.message)
             } catch {
                 let problems = restore(done)
-                throw .refused(error.description + "; " + Self.restored(problems),
-                               help: Self.help(problems, otherwise: "check 'git status' and 'git config user.name', then run the command again"))
+                throw .refused(
+                    error.description + "; " + Self.restored(problems),
+                    help: Self.help(problems, otherwise: "check 'git status' and 'git config user.name', then run the command again"))
             }
         }
         return Outcome(diff: diff, written: files.map(\.path), commit: hash)
@@ -195,7 +202,8 @@ public struct ChangeWriter: Sendable {
     }
 
     static func help(_ problems: [String], otherwise: String?) -> String? {
-        problems.isEmpty ? otherwise : "free some space, then put those files back by hand ('git checkout -- FILE' for a committed file, 'git diff' shows the change)"
+        problems.isEmpty
+            ? otherwise : "free some space, then put those files back by hand ('git checkout -- FILE' for a committed file, 'git diff' shows the change)"
     }
 
     /// Takes the garage's write lock, waiting for a write in progress; refuses when it does
@@ -214,8 +222,9 @@ public struct ChangeWriter: Sendable {
         guard let lock else {
             let wait = options.lockWait
             let seconds = wait == wait.rounded() && abs(wait) < 1e9 ? String(Int(wait)) : String(wait)
-            throw .refused("another bikecheck is writing to this garage and did not finish within \(seconds) s; nothing was written",
-                           help: "run the command again once it is done (it holds '.bikecheck/write.lock' while it writes)")
+            throw .refused(
+                "another bikecheck is writing to this garage and did not finish within \(seconds) s; nothing was written",
+                help: "run the command again once it is done (it holds '.bikecheck/write.lock' while it writes)")
         }
         return lock
     }
@@ -244,7 +253,8 @@ public struct ChangeWriter: Sendable {
         guard let data = FileManager.default.contents(atPath: journal) else { return nil }
         defer { unlink(journal) }
         guard let pending = try? JSONDecoder().decode(PendingCommit.self, from: data),
-              pending.files.allSatisfy({ readBytes(root + "/" + $0.path) == [UInt8]($0.after) }) else { return nil }
+            pending.files.allSatisfy({ readBytes(root + "/" + $0.path) == [UInt8]($0.after) })
+        else { return nil }
         let git = GitCommitter(root: root, environment: options.gitEnvironment)
         guard let repository = git.repository() else { return nil }
         let paths = pending.files.map(\.path)
@@ -255,8 +265,9 @@ public struct ChangeWriter: Sendable {
             return "committed \(hash): \(pending.message) (written by an earlier bikecheck that was stopped before it could commit)"
         } catch {
             let list = paths.map { "'\($0)'" }.joined(separator: ", ")
-            throw .refused("an earlier bikecheck --commit was stopped after writing \(list) and before committing; committing now failed: \(error); nothing was written",
-                           help: "commit them yourself (git commit -m \"\(pending.message)\" -- \(paths.joined(separator: " "))), then run the command again")
+            throw .refused(
+                "an earlier bikecheck --commit was stopped after writing \(list) and before committing; committing now failed: \(error); nothing was written",
+                help: "commit them yourself (git commit -m \"\(pending.message)\" -- \(paths.joined(separator: " "))), then run the command again")
         }
     }
 }

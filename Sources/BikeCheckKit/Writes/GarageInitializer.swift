@@ -12,8 +12,9 @@ public enum GarageInitializer {
     public static func plan(at root: String, name: String?) throws(WriteFailure) -> GarageChange {
         let fm = FileManager.default
         if fm.fileExists(atPath: root + "/garage.yaml") {
-            throw .refused("'\(root)' already holds a garage (garage.yaml); nothing was written",
-                           help: "edit it, or choose another folder: bikecheck init DIR")
+            throw .refused(
+                "'\(root)' already holds a garage (garage.yaml); nothing was written",
+                help: "edit it, or choose another folder: bikecheck init DIR")
         }
         var files: [FileChange] = []
         func add(_ path: String, _ text: String) throws(WriteFailure) {
@@ -29,9 +30,10 @@ public enum GarageInitializer {
         var settings: [YAMLPair] = []
         if let name { settings.append(YAMLPair("name", .text(name))) }
         settings += [YAMLPair("units", .plain("metric")), YAMLPair("due_soon", .plain("80%"))]
-        let header = modeline("garage", depth: 0) + [
-            "# bikecheck garage settings. Bikes go in bikes/ID.yaml, service schedules in templates/.",
-        ]
+        let header =
+            modeline("garage", depth: 0) + [
+                "# bikecheck garage settings. Bikes go in bikes/ID.yaml, service schedules in templates/."
+            ]
         let garage: [UInt8]
         do {
             garage = try YAMLEditor.render(settings, header: header)
@@ -61,12 +63,18 @@ public enum GarageInitializer {
             }
             files.append(FileChange(path: ".gitignore", before: existing, after: after))
         } else {
-            files.append(FileChange(path: ".gitignore", before: nil, after: Array((
-                "# Written by bikecheck init.\n# Activities synced from Strava stay on this machine (Strava's terms); local state and\n# the temporary files of an interrupted write too.\n"
-                + ignored.joined(separator: "\n") + "\n").utf8)))
+            files.append(
+                FileChange(
+                    path: ".gitignore", before: nil,
+                    after: Array(
+                        ("# Written by bikecheck init.\n# Activities synced from Strava stay on this machine (Strava's terms); local state and\n# the temporary files of an interrupted write too.\n"
+                            + ignored.joined(separator: "\n") + "\n").utf8)))
         }
-        return GarageChange(files: files, message: "New bikecheck garage",
-                            summary: ["created a garage in \(root) with templates: \(TemplateLibrary.templates.map(\.id).joined(separator: ", "))",
-                                      "next: bikecheck bike add ID --name NAME --template \(TemplateLibrary.templates[0].id)"])
+        return GarageChange(
+            files: files, message: "New bikecheck garage",
+            summary: [
+                "created a garage in \(root) with templates: \(TemplateLibrary.templates.map(\.id).joined(separator: ", "))",
+                "next: bikecheck bike add ID --name NAME --template \(TemplateLibrary.templates[0].id)",
+            ])
     }
 }

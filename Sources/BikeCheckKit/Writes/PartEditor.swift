@@ -20,7 +20,8 @@ public struct NewPart: Sendable {
 public enum PartEditor {
     public static func add(_ new: NewPart, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         guard isIdentifier(new.id) else {
-            throw .usage("'\(new.id)' is not a valid part id", help: "use letters, digits, '-', '_' and '.', e.g. race-wheels (it becomes parts/race-wheels.yaml)")
+            throw .usage(
+                "'\(new.id)' is not a valid part id", help: "use letters, digits, '-', '_' and '.', e.g. race-wheels (it becomes parts/race-wheels.yaml)")
         }
         if let existing = context.partFile(new.id) { throw .refused("there is already a part '\(new.id)' (\(existing))") }
         let name = new.name.trimmingSpaces()
@@ -43,9 +44,10 @@ public enum PartEditor {
             throw .usage("cannot write this part's name as YAML")
         }
         let path = "parts/\(new.id).yaml"
-        return GarageChange(files: [FileChange(path: path, before: nil, after: bytes)],
-                            message: "\(new.id): new part \(name)",
-                            summary: ["added part '\(new.id)' (\(name)) in \(path); it is on the shelf until 'bikecheck part mount \(new.id) BIKE'"])
+        return GarageChange(
+            files: [FileChange(path: path, before: nil, after: bytes)],
+            message: "\(new.id): new part \(name)",
+            summary: ["added part '\(new.id)' (\(name)) in \(path); it is on the shelf until 'bikecheck part mount \(new.id) BIKE'"])
     }
 
     /// Mounts a part on a bike from `date` (default today): the open mount, if any, ends the day
@@ -62,27 +64,34 @@ public enum PartEditor {
             throw .refused("part '\(id)' was retired on \(retired), before \(day)")
         }
         if let slot = part.slot?.value,
-           let other = context.garage.parts.first(where: { $0.part.id != part.id && $0.part.slot?.value == slot && $0.part.mount(on: day)?.bike.value == bike.id }) {
-            throw .refused("part '\(other.part.id)' fills slot '\(slot)' of bike '\(bike.id)' on \(day)",
-                           help: "take it off first: bikecheck part unmount \(other.part.id) --date \(day)")
+            let other = context.garage.parts.first(where: {
+                $0.part.id != part.id && $0.part.slot?.value == slot && $0.part.mount(on: day)?.bike.value == bike.id
+            })
+        {
+            throw .refused(
+                "part '\(other.part.id)' fills slot '\(slot)' of bike '\(bike.id)' on \(day)",
+                help: "take it off first: bikecheck part unmount \(other.part.id) --date \(day)")
         }
         let (file, bytes, root) = try context.partSource(part)
         var edits: [YAMLEdit] = []
         let open = part.mounts.firstIndex { $0.to == nil }
         if let later = part.mounts.first(where: { $0.to != nil && $0.to! >= day }) {
-            throw .refused("part '\(id)' was on '\(later.bike.value)' through \(later.to!), on or after \(day)",
-                           help: "a part's history is written oldest first; edit \(file) by hand to change the past")
+            throw .refused(
+                "part '\(id)' was on '\(later.bike.value)' through \(later.to!), on or after \(day)",
+                help: "a part's history is written oldest first; edit \(file) by hand to change the past")
         }
         var moved: BikeID?
         if let k = open {
             let current = part.mounts[k]
             if current.bike.value == bike.id {
-                return GarageChange(files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
-                                    summary: ["part '\(id)' has been on '\(bike.id)' since \(current.from); nothing to do"])
+                return GarageChange(
+                    files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
+                    summary: ["part '\(id)' has been on '\(bike.id)' since \(current.from); nothing to do"])
             }
             guard current.from < day else {
-                throw .refused("part '\(id)' went on '\(current.bike.value)' on \(current.from); it cannot move on or before that day",
-                               help: "move it from \(current.from.adding(days: 1)) on, or edit \(file) by hand")
+                throw .refused(
+                    "part '\(id)' went on '\(current.bike.value)' on \(current.from); it cannot move on or before that day",
+                    help: "move it from \(current.from.adding(days: 1)) on, or edit \(file) by hand")
             }
             edits.append(try closeMount(at: k, on: day.adding(days: -1), in: root, file: file))
             moved = current.bike.value
@@ -109,14 +118,16 @@ public enum PartEditor {
         }
         let current = part.mounts[k]
         guard current.from < day else {
-            throw .refused("part '\(id)' went on '\(current.bike.value)' on \(current.from); it cannot come off on or before that day",
-                           help: "the date is the first day off the bike")
+            throw .refused(
+                "part '\(id)' went on '\(current.bike.value)' on \(current.from); it cannot come off on or before that day",
+                help: "the date is the first day off the bike")
         }
         let (file, bytes, root) = try context.partSource(part)
         let after = try context.edit(file, bytes, [try closeMount(at: k, on: day.adding(days: -1), in: root, file: file)])
-        return GarageChange(files: [FileChange(path: file, before: bytes, after: after)],
-                            message: "\(id): off \(current.bike.value) \(day), on the shelf",
-                            summary: ["\(id): off '\(current.bike.value)' after \(day.adding(days: -1)), on the shelf from \(day) (\(file))"])
+        return GarageChange(
+            files: [FileChange(path: file, before: bytes, after: after)],
+            message: "\(id): off \(current.bike.value) \(day), on the shelf",
+            summary: ["\(id): off '\(current.bike.value)' after \(day.adding(days: -1)), on the shelf from \(day) (\(file))"])
     }
 
     /// Retires a part on `date` (default today): `retired:`, and its open mount ends that day.
@@ -126,9 +137,11 @@ public enum PartEditor {
         try context.checkDate(day, "the retirement date")
         if let bought = part.bought, day < bought { throw .usage("part '\(id)' was bought on \(bought), after \(day)") }
         let (file, bytes, root) = try context.partSource(part)
-        var edits: [YAMLEdit] = [root["retired"] != nil
-            ? .set(["retired"], .plain(day.description))
-            : .addKey("retired", .plain(day.description), in: [], after: ["bought", "name"])]
+        var edits: [YAMLEdit] = [
+            root["retired"] != nil
+                ? .set(["retired"], .plain(day.description))
+                : .addKey("retired", .plain(day.description), in: [], after: ["bought", "name"])
+        ]
         var summary = ["retired part '\(id)' on \(day)"]
         if let k = part.mounts.firstIndex(where: { $0.to == nil }) {
             let current = part.mounts[k]

@@ -63,14 +63,16 @@ public enum RideRecorder {
             after = try context.edit(file, before, [.appendOrCreate(entry, list: "rides", current: root["rides"])])
         } else {
             do {
-                after = try YAMLEditor.render([YAMLPair("rides", .list([entry]))],
-                                              header: modeline("rides", depth: 0) + ["# Rides entered by hand, for bikes not on Strava."])
+                after = try YAMLEditor.render(
+                    [YAMLPair("rides", .list([entry]))],
+                    header: modeline("rides", depth: 0) + ["# Rides entered by hand, for bikes not on Strava."])
             } catch {
                 throw .usage("cannot write this ride as YAML")
             }
         }
-        return GarageChange(files: [FileChange(path: file, before: before, after: after)],
-                            message: "\(ride.bike): ride \(described)",
-                            summary: ["\(ride.bike): added a ride on \(described) to \(file)"])
+        return GarageChange(
+            files: [FileChange(path: file, before: before, after: after)],
+            message: "\(ride.bike): ride \(described)",
+            summary: ["\(ride.bike): added a ride on \(described) to \(file)"])
     }
 }

@@ -41,8 +41,9 @@ public enum ServiceRecorder {
             guard resolved.intervals.contains(where: { $0.id.rawValue == name }) else {
                 let known = resolved.intervals.map(\.id.rawValue)
                 let hint = didYouMean(name, among: known)
-                throw .usage("\(owner.kind) '\(bike.id)' has no interval '\(name)'\(hint)",
-                             help: known.isEmpty ? "give the \(owner.kind) intervals or templates first" : "intervals: \(known.joined(separator: ", "))")
+                throw .usage(
+                    "\(owner.kind) '\(bike.id)' has no interval '\(name)'\(hint)",
+                    help: known.isEmpty ? "give the \(owner.kind) intervals or templates first" : "intervals: \(known.joined(separator: ", "))")
             }
             ids.append(name)
         }
@@ -76,11 +77,13 @@ public enum ServiceRecorder {
                 // already logged is a change to make by hand.
                 let same = sameDay.contains { $0.cost?.value.amount == amount && $0.note == record.note && Set($0.done.map(\.value.rawValue)) == Set(ids) }
                 if !same && (record.cost != nil || record.note != nil) {
-                    throw .refused("\(already.joined(separator: ", ")) on \(date) is already in the log\(at); nothing was written",
-                                   help: "edit that entry by hand to change its cost or note")
+                    throw .refused(
+                        "\(already.joined(separator: ", ")) on \(date) is already in the log\(at); nothing was written",
+                        help: "edit that entry by hand to change its cost or note")
                 }
-                return GarageChange(files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
-                                    summary: ["\(bike.id): \(ids.joined(separator: ", ")) on \(date) is already in the log\(at); nothing to do"])
+                return GarageChange(
+                    files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
+                    summary: ["\(bike.id): \(ids.joined(separator: ", ")) on \(date) is already in the log\(at); nothing to do"])
             }
             ids = remaining
         }
@@ -115,8 +118,9 @@ public enum ServiceRecorder {
                 summary.append("\(bike.id): '\(id)' replaces \(part): its life counts from \(date)")
             }
         }
-        return GarageChange(files: [FileChange(path: file, before: bytes, after: after)],
-                            message: "\(bike.id): \(ids.joined(separator: ", ")) done \(date)", summary: summary)
+        return GarageChange(
+            files: [FileChange(path: file, before: bytes, after: after)],
+            message: "\(bike.id): \(ids.joined(separator: ", ")) done \(date)", summary: summary)
     }
 }
 

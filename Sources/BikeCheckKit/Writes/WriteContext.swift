@@ -31,7 +31,8 @@ public struct WriteContext: Sendable {
         if let t = garage.templates.first(where: { $0.id.rawValue == id }) { return t }
         let ids = garage.templates.map(\.id.rawValue)
         let hint = didYouMean(id, among: ids)
-        throw .usage("no template '\(id)'\(hint)", help: ids.isEmpty ? "import one with 'bikecheck template import PATH'" : "templates: \(ids.joined(separator: ", "))")
+        throw .usage(
+            "no template '\(id)'\(hint)", help: ids.isEmpty ? "import one with 'bikecheck template import PATH'" : "templates: \(ids.joined(separator: ", "))")
     }
 
     /// The relative path of a bike's file, if it exists.
@@ -46,8 +47,9 @@ public struct WriteContext: Sendable {
     func requireClean(_ file: String) throws(WriteFailure) {
         let errors = loaded.diagnostics.filter { $0.severity == .error && $0.location.file == file }
         guard errors.isEmpty else {
-            throw WriteFailure(.refused, "'\(file)' has errors; fix them before bikecheck writes to it",
-                               help: "'bikecheck validate' lists them", diagnostics: errors, sources: loaded.sources)
+            throw WriteFailure(
+                .refused, "'\(file)' has errors; fix them before bikecheck writes to it",
+                help: "'bikecheck validate' lists them", diagnostics: errors, sources: loaded.sources)
         }
     }
 
@@ -69,9 +71,10 @@ public struct WriteContext: Sendable {
         do {
             return try YAMLEditor(path: relative, bytes: bytes).apply(edits)
         } catch {
-            throw WriteFailure(.refused, "bikecheck cannot make this change to '\(relative)' safely; nothing was written",
-                               help: "make the change by hand", diagnostics: error.diagnostics,
-                               sources: [relative: SourceText(path: relative, bytes: bytes)])
+            throw WriteFailure(
+                .refused, "bikecheck cannot make this change to '\(relative)' safely; nothing was written",
+                help: "make the change by hand", diagnostics: error.diagnostics,
+                sources: [relative: SourceText(path: relative, bytes: bytes)])
         }
     }
 }
