@@ -402,8 +402,8 @@ enum Redaction {
         return out
     }
 
-    nonisolated(unsafe) static let fields = try! NSRegularExpression(
+    static let fields = try! NSRegularExpression(
         pattern: #"(\b(?:client_secret|refresh_token|access_token|code)\\?["']?\s*[=:]\s*\\?["']?)(?!\[redacted\])[^&\s"'\\,;}\]]+"#,
         options: [.caseInsensitive])
-    nonisolated(unsafe) static let bearer = try! NSRegularExpression(pattern: #"(\bbearer\s+)(?!\[redacted\])[^\s"'\\,;}\]]+"#, options: [.caseInsensitive])
+    static let bearer = try! NSRegularExpression(pattern: #"(\bbearer\s+)(?!\[redacted\])[^\s"'\\,;}\]]+"#, options: [.caseInsensitive])
 }

@@ -4,26 +4,8 @@ extension Resolver {
     /// A part's intervals: its templates' in order, overridden by its own by id, as for a bike.
     /// `component:` and `replaces:` in them name the part itself, so they are not looked up.
     mutating func resolve(_ part: Part) -> ResolvedPart {
-        var order: [IntervalID] = []
-        var merged: [IntervalID: (spec: IntervalSpec, template: TemplateID?)] = [:]
-        var missingTemplate = part.misspelledKeys.contains("templates")
-        for ref in part.templates {
-            guard let template = templates[ref.value] else {
-                missingTemplate = true
-                let hint = didYouMean(ref.value.rawValue, among: templates.keys.map(\.rawValue))
-                diagnostics.append(
-                    .error(
-                        .unknownTemplate, "unknown template '\(ref.value)'\(hint)", at: ref.location,
-                        help: templates.isEmpty
-                            ? "add templates/\(ref.value).yaml"
-                            : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"))
-                continue
-            }
-            for spec in template.intervals {
-                if merged[spec.id] == nil { order.append(spec.id) }
-                merged[spec.id] = (spec, template.id)
-            }
-        }
+        var (order, merged, missingTemplate) = mergeTemplates(part.templates)
+        missingTemplate = missingTemplate || part.misspelledKeys.contains("templates")
         for spec in part.intervals {
             if let base = merged[spec.id] {
                 var s = base.spec

@@ -22,14 +22,15 @@ struct Resolver {
         self.templates = Dictionary(templates.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    mutating func resolve(_ bike: Bike) -> ResolvedBike {
-        // Template intervals in the order the bike lists its templates; the bike overrides by id.
+    /// The intervals of `refs`' templates, in order (a later template's interval of the same id
+    /// wins), and whether any template was unknown (each reported here, once, with did-you-mean).
+    mutating func mergeTemplates(_ refs: [Located<TemplateID>]) -> (
+        order: [IntervalID], merged: [IntervalID: (spec: IntervalSpec, template: TemplateID?)], missingTemplate: Bool
+    ) {
         var order: [IntervalID] = []
         var merged: [IntervalID: (spec: IntervalSpec, template: TemplateID?)] = [:]
-        // An unknown template is the one root cause: the intervals it would have brought are not
-        // reported again as unknown overrides or unknown log entries.
-        var missingTemplate = bike.misspelledKeys.contains("templates")
-        for ref in bike.templates {
+        var missingTemplate = false
+        for ref in refs {
             guard let template = templates[ref.value] else {
                 missingTemplate = true
                 let hint = didYouMean(ref.value.rawValue, among: templates.keys.map(\.rawValue))
@@ -46,6 +47,15 @@ struct Resolver {
                 merged[spec.id] = (spec, template.id)
             }
         }
+        return (order, merged, missingTemplate)
+    }
+
+    mutating func resolve(_ bike: Bike) -> ResolvedBike {
+        // Template intervals in the order the bike lists its templates; the bike overrides by id.
+        // An unknown template is the one root cause: the intervals it would have brought are not
+        // reported again as unknown overrides or unknown log entries.
+        var (order, merged, missingTemplate) = mergeTemplates(bike.templates)
+        missingTemplate = missingTemplate || bike.misspelledKeys.contains("templates")
         let templateIntervals = order
         var misspelled: Set<IntervalID> = []
         for spec in bike.intervals {

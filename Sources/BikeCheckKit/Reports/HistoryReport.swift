@@ -48,21 +48,8 @@ public struct HistoryReport: Sendable, Encodable {
         for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
             let counted = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
                 .filter { $0.verdict == .counted }
-            // Prefix sums over the rides in day order: each task's span is two binary searches.
-            let days = counted.map(\.day.ordinal)
-            var time: [Double] = [0], distance: [Double] = [0]
-            for r in counted {
-                time.append(time.last! + r.movingTime)
-                distance.append(distance.last! + r.distance)
-            }
-            func lowerBound(_ day: Int) -> Int {
-                var lo = 0, hi = days.count
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    if days[mid] < day { lo = mid + 1 } else { hi = mid }
-                }
-                return lo
-            }
+            // Status's ledger (prefix sums in day order): each task's span is two binary searches.
+            let ledger = StatusPlanner.RideLedger(counted.map { ($0.day.ordinal, $0.movingTime, $0.distance) })
             let subject = ReportSubject.bike(resolved.bike)
             var last: [IntervalID: Day] = [:]
             let log = resolved.bike.log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
@@ -73,10 +60,10 @@ public struct HistoryReport: Sendable, Encodable {
                     let name = resolved.intervals.first { $0.id == id }?.task ?? id.rawValue
                     var task = Task(id: id.rawValue, task: name, previous: last[id])
                     if let previous = last[id] {
-                        let a = lowerBound(previous.ordinal), b = lowerBound(entry.date.ordinal + 1)
-                        task.rides = max(0, b - a)
-                        task.movingTime = ReportNumber.tenth(b > a ? time[b] - time[a] : 0)
-                        task.distance = ReportNumber.tenth(b > a ? distance[b] - distance[a] : 0)
+                        let used = ledger.usage(from: previous.ordinal, through: entry.date.ordinal)
+                        task.rides = used.rides
+                        task.movingTime = ReportNumber.tenth(used.time)
+                        task.distance = ReportNumber.tenth(used.distance)
                     }
                     last[id] = entry.date
                     tasks.append(task)
