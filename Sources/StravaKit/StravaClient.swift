@@ -397,13 +397,13 @@ enum Redaction {
             let escaped = StravaClient.formEscape(secret)
             if escaped != secret { out = out.replacingOccurrences(of: escaped, with: mask, options: .caseInsensitive) }
         }
-        out = fields.stringByReplacingMatches(in: out, range: NSRange(out.startIndex..., in: out), withTemplate: "$1" + mask)
-        out = bearer.stringByReplacingMatches(in: out, range: NSRange(out.startIndex..., in: out), withTemplate: "$1" + mask)
+        out = out.replacing(fields) { $0.output.1 + mask }
+        out = out.replacing(bearer) { $0.output.1 + mask }
         return out
     }
 
-    static let fields = try! NSRegularExpression(
-        pattern: #"(\b(?:client_secret|refresh_token|access_token|code)\\?["']?\s*[=:]\s*\\?["']?)(?!\[redacted\])[^&\s"'\\,;}\]]+"#,
-        options: [.caseInsensitive])
-    static let bearer = try! NSRegularExpression(pattern: #"(\bbearer\s+)(?!\[redacted\])[^\s"'\\,;}\]]+"#, options: [.caseInsensitive])
+    // Regex literals: checked when bikecheck is built, so no pattern can fail at run time.
+    nonisolated(unsafe) static let fields =
+        #/(?i)(\b(?:client_secret|refresh_token|access_token|code)\\?["']?\s*[=:]\s*\\?["']?)(?!\[redacted\])[^&\s"'\\,;}\]]+/#
+    nonisolated(unsafe) static let bearer = #/(?i)(\bbearer\s+)(?!\[redacted\])[^\s"'\\,;}\]]+/#
 }

@@ -46,7 +46,8 @@ struct BikeCheck: ParsableCommand {
             Terminal.standardError.write("error: \(error.message)\n  help: \(error.help)\n")
             Foundation.exit(2)
         } catch {
-            fatalError("routing throws only UnknownCommand")
+            Terminal.standardError.write("error: \(error)\n")
+            Foundation.exit(2)
         }
         do {
             var command = try parseAsRoot(arguments)
