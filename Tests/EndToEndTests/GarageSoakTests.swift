@@ -154,8 +154,8 @@ final class Spawned: @unchecked Sendable {
         process.environment = env
         out = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-out-\(UUID().uuidString)")
         err = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice

@@ -11,35 +11,10 @@ import Testing
     /// Starts `bikecheck login` (listening on 127.0.0.1), plays the browser with `query` after the
     /// printed state, and returns the page the tab showed, the exit status and stderr.
     func browserLogin(_ world: StravaWorld, query: String) async throws -> (page: String, status: Int32, stderr: String) {
-        let env = await world.environment
-        let process = Process()
-        process.executableURL = bikecheckBinary
-        process.arguments = ["login", "--timeout", "20"]
-        process.currentDirectoryURL = world.garage.root
-        process.environment = ProcessInfo.processInfo.environment.merging(env) { _, new in new }
-        let errFile = world.config.appendingPathComponent("login-stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errFile)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        var authorize: URLComponents?
-        for _ in 0..<400 where authorize == nil {
-            try await Task.sleep(nanoseconds: 25_000_000)
-            let text = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
-            if text.contains("Waiting for"), let line = text.split(separator: "\n").first(where: { $0.contains("/oauth/authorize?") }) {
-                authorize = URLComponents(string: line.trimmingCharacters(in: .whitespaces))
-            }
-        }
-        let items = try #require(authorize?.queryItems)
-        let redirect = try #require(items.first { $0.name == "redirect_uri" }?.value)
-        let state = try #require(items.first { $0.name == "state" }?.value)
-        let (_, page) = try await fetch(URL(string: redirect + "?state=\(state)&\(query)")!)
-        await withCheckedContinuation { c in
-            DispatchQueue.global().async {
-                process.waitUntilExit(); c.resume()
-            }
-        }
-        return (page, process.terminationStatus, (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
+        let login = try await world.startBrowserLogin()
+        let (_, page) = try await login.returnFromStrava(query)
+        let (status, stderr) = await login.finish()
+        return (page, status, stderr)
     }
 
     @Test func theBrowserTabSaysAuthorisedOnlyAfterTheCodeWasExchanged() async throws {

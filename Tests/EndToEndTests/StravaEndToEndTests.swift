@@ -106,6 +106,58 @@ final class StravaWorld: @unchecked Sendable {
         try await pasteLogin(query: "code=\(code)&scope=read,profile:read_all,activity:read_all")
     }
 
+    /// A `bikecheck login` waiting on 127.0.0.1, and the authorize address it printed, read as
+    /// the rider would.
+    struct BrowserLogin {
+        let process: Process
+        let errFile: URL
+        let query: [URLQueryItem]
+
+        func item(_ name: String) -> String? { query.first { $0.name == name }?.value }
+
+        /// Plays the browser coming back from Strava with `query` (the state is added unless
+        /// `state` is given), and returns the HTTP status and the page the tab showed.
+        func returnFromStrava(_ query: String, state: String? = nil) async throws -> (status: Int, page: String) {
+            let redirect = try #require(item("redirect_uri"))
+            let sent = try state ?? #require(item("state"))
+            return try await fetch(URL(string: redirect + "?state=\(sent)&\(query)")!)
+        }
+
+        /// Waits for the login to end: its exit status and what it printed on stderr.
+        func finish() async -> (status: Int32, stderr: String) {
+            await withCheckedContinuation { c in
+                DispatchQueue.global().async {
+                    process.waitUntilExit()
+                    c.resume()
+                }
+            }
+            return (process.terminationStatus, (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
+        }
+    }
+
+    func startBrowserLogin() async throws -> BrowserLogin {
+        let env = await environment
+        let process = Process()
+        process.executableURL = bikecheckBinary
+        process.arguments = ["login", "--timeout", "20"]
+        process.currentDirectoryURL = garage.root
+        process.environment = ProcessInfo.processInfo.environment.merging(env) { _, new in new }
+        let errFile = config.appendingPathComponent("login-stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errFile)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var authorize: URLComponents?
+        for _ in 0..<400 where authorize == nil {
+            try await Task.sleep(nanoseconds: 25_000_000)
+            let text = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
+            if text.contains("Waiting for"), let line = text.split(separator: "\n").first(where: { $0.contains("/oauth/authorize?") }) {
+                authorize = URLComponents(string: line.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return BrowserLogin(process: process, errFile: errFile, query: try #require(authorize?.queryItems))
+    }
+
     func cachedActivities() -> [Activity] {
         let loaded = ActivityCacheLoader.load(root: garage.path)
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
@@ -206,28 +258,9 @@ func fileMode(_ path: String) throws -> Int {
         let world = try await StravaWorld()
         defer { Task { await world.stop() } }
         await world.server.authorize(code: "browser-code")
-        let env = await world.environment
-        let process = Process()
-        process.executableURL = bikecheckBinary
-        process.arguments = ["login", "--timeout", "20"]
-        process.currentDirectoryURL = world.garage.root
-        process.environment = ProcessInfo.processInfo.environment.merging(env) { _, new in new }
-        let errFile = world.config.appendingPathComponent("login-stderr")
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errFile)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
         // Read the printed authorize URL, as the rider would.
-        var authorize: URLComponents?
-        for _ in 0..<400 where authorize == nil {
-            try await Task.sleep(nanoseconds: 25_000_000)
-            let text = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
-            if text.contains("Waiting for"), let line = text.split(separator: "\n").first(where: { $0.contains("/oauth/authorize?") }) {
-                authorize = URLComponents(string: line.trimmingCharacters(in: .whitespaces))
-            }
-        }
-        let items = try #require(authorize?.queryItems)
-        func item(_ name: String) -> String? { items.first { $0.name == name }?.value }
+        let login = try await world.startBrowserLogin()
+        let item = login.item
         #expect(item("scope") == "read,profile:read_all,activity:read_all")
         #expect(item("response_type") == "code")
         #expect(item("client_id") == (await world.server.clientID))
@@ -236,21 +269,16 @@ func fileMode(_ path: String) throws -> Int {
         let state = try #require(item("state"))
         #expect(state.count >= 16)
         // Play the browser: Strava redirects with code, scope and the state.
-        let sentState = rightState ? state : "forged"
-        let (status, page) = try await fetch(URL(string: redirect + "?state=\(sentState)&code=browser-code&scope=read,profile:read_all,activity:read_all")!)
-        #expect(status == 200)
+        let (code, page) = try await login.returnFromStrava(
+            "code=browser-code&scope=read,profile:read_all,activity:read_all", state: rightState ? state : "forged")
+        #expect(code == 200)
         #expect(page.contains(rightState ? "authorised" : "not authorised"))
-        await withCheckedContinuation { c in
-            DispatchQueue.global().async {
-                process.waitUntilExit(); c.resume()
-            }
-        }
-        let stderr = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
+        let (status, stderr) = await login.finish()
         if rightState {
-            #expect(process.terminationStatus == 0, "\(stderr)")
+            #expect(status == 0, "\(stderr)")
             #expect(FileManager.default.fileExists(atPath: world.tokenPath))
         } else {
-            #expect(process.terminationStatus == 1)
+            #expect(status == 1)
             #expect(stderr.contains("state does not match"))
             #expect(!FileManager.default.fileExists(atPath: world.tokenPath))
             #expect(await world.server.requests(to: "/oauth/token") == 0)
