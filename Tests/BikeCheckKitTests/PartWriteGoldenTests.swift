@@ -7,8 +7,7 @@ import Testing
 /// BIKECHECK_RECORD_GOLDEN=1 to re-record after a deliberate change.
 @Suite struct PartWriteGoldenTests {
     static let folder = testsFolder.appendingPathComponent("Golden/mount")
-    static let cases: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-        .filter { $0.hasSuffix(".before.yaml") }.map { String($0.dropLast(".before.yaml".count)) }.sorted()
+    static let cases = goldenCases(in: folder)
 
     @Test func thereAreGoldenCases() { #expect(Self.cases.count >= 5) }
 
@@ -23,16 +22,8 @@ import Testing
         let change = try PartEditor.mount("wheels", on: "tarmac", date: Day("2026-11-16"), in: garage.context())
         let after = try #require(change.files.first?.after)
 
-        let goldenURL = Self.folder.appendingPathComponent("\(name).after.yaml")
-        if ProcessInfo.processInfo.environment["BIKECHECK_RECORD_GOLDEN"] == "1" {
-            try Data(after).write(to: goldenURL)
-        }
-        let golden = [UInt8](try Data(contentsOf: goldenURL))
-        #expect(after == golden, "\(name): got\n\(String(decoding: after, as: UTF8.self))")
-
         // Only the open mount's line (or an empty list) changes; everything else is added lines.
-        let ops = UnifiedDiff.script(UnifiedDiff.lines(before), UnifiedDiff.lines(after))
-        let removed = ops.filter { $0.kind == .removed }.map { String(decoding: $0.text, as: UTF8.self) }
+        let removed = try expectGolden(after, before: before, name: name, in: Self.folder)
         #expect(removed.count <= 1, "\(removed)")
         #expect(removed.allSatisfy { $0.contains("grail") || $0.contains("to:") || $0.hasPrefix("mounts:") }, "\(removed)")
 

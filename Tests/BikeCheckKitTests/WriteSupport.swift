@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import BikeCheckKit
 
 /// A temporary garage folder for the core write functions, removed when the value goes away.
@@ -29,6 +30,25 @@ final class ScratchGarage {
 }
 
 let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+
+/// Golden write cases in a folder: each `NAME.before.yaml` with its `NAME.after.yaml`.
+func goldenCases(in folder: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+        .filter { $0.hasSuffix(".before.yaml") }.map { String($0.dropLast(".before.yaml".count)) }.sorted()
+}
+
+/// Holds `after` to the golden `NAME.after.yaml` in `folder` (re-recorded first when
+/// BIKECHECK_RECORD_GOLDEN=1), and returns the old lines the write removed.
+func expectGolden(_ after: [UInt8], before: [UInt8], name: String, in folder: URL) throws -> [String] {
+    let goldenURL = folder.appendingPathComponent("\(name).after.yaml")
+    if ProcessInfo.processInfo.environment["BIKECHECK_RECORD_GOLDEN"] == "1" {
+        try Data(after).write(to: goldenURL)
+    }
+    let golden = [UInt8](try Data(contentsOf: goldenURL))
+    #expect(after == golden, "\(name): got\n\(String(decoding: after, as: UTF8.self))")
+    let ops = UnifiedDiff.script(UnifiedDiff.lines(before), UnifiedDiff.lines(after))
+    return ops.filter { $0.kind == .removed }.map { String(decoding: $0.text, as: UTF8.self) }
+}
 let repositoryFolder = testsFolder.deletingLastPathComponent().deletingLastPathComponent()
 
 /// The templates of the example garage plus a plain `road` one, as files.

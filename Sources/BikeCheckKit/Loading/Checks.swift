@@ -65,10 +65,11 @@ enum Checks {
 
     /// A ride entered by hand for a bike whose Strava activities are cached, on a day Strava
     /// already has a ride of that bike: most likely the same ride, counted twice.
-    static func ridesAlsoOnStrava(_ rides: [Ride], bikes: [Bike], summaries: ActivitySummaries) -> [Diagnostic] {
+    static func ridesAlsoOnStrava(_ rides: [Ride], bikes: [Bike], summaries makeSummaries: @autoclosure () -> ActivitySummaries) -> [Diagnostic] {
         let gearOf = Dictionary(bikes.compactMap { b in b.strava.map { (b.id, $0.value) } }, uniquingKeysWith: { a, _ in a })
         let wanted = Set(rides.compactMap { gearOf[$0.bike.value] })
         guard !wanted.isEmpty else { return [] }
+        let summaries = makeSummaries()
         var index: [String: Int32] = [:]
         for (k, s) in summaries.strings.enumerated() where wanted.contains(s) { index[s] = Int32(k) }
         var days: Set<Int64> = []

@@ -102,8 +102,9 @@ public enum GarageLoader {
         }
 
         if options.activities != .skip {
-            let summaries = options.activities == .full ? ActivitySummaries(activities) : activitySummaries
-            diagnostics += Checks.ridesAlsoOnStrava(rides, bikes: bikes, summaries: summaries)
+            // Whole activities are summarised only when some hand-entered ride needs the check.
+            diagnostics += Checks.ridesAlsoOnStrava(
+                rides, bikes: bikes, summaries: options.activities == .full ? ActivitySummaries(activities) : activitySummaries)
         }
 
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides, parts: resolvedParts)
