@@ -188,6 +188,28 @@ GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
     },
 }, ["text", "fraction", "sportType"])
 
+SNOOZE = p({
+    "type": ["object", "null"],
+    "propertyNames": {"pattern": IDENTIFIER},
+    "additionalProperties": p({"$ref": "#/definitions/date"}, "The day the interval counts again, `YYYY-MM-DD`."),
+}, "Intervals put off, by id: `snooze: {chain-lube: 2026-12-01}`. Before that day `status` shows the interval as snoozed, never overdue or due soon; from that day on it counts again. `bikecheck snooze` writes here, `bikecheck done` removes the interval's line.",
+    examples=[{"chain-lube": "2026-12-01"}])
+
+TODO = p({
+    "type": ["array", "null"],
+    "items": p({"anyOf": [
+        {"type": "string", "minLength": 1, "pattern": "\\S"},
+        {"type": "object", "additionalProperties": False, "required": ["task"], "properties": {
+            "task": p({"type": "string", "minLength": 1, "pattern": "\\S"}, "What needs doing, e.g. `replace rear derailleur hanger`."),
+            "due": p({"$ref": "#/definitions/date"}, "When it should be done by, `YYYY-MM-DD`; after that day it is overdue."),
+            "id": p({"$ref": "#/definitions/identifier"}, "A short name for `bikecheck done BIKE --todo ID`; without one, the text is its name."),
+            "note": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
+        }},
+    ]}, "One job: a line of text, or `{task, due, id}`.",
+        defaultSnippets=[{"label": "to-do", "description": "A one-off job with a due day",
+                          "body": {"task": "${1:replace rear derailleur hanger}", "due": "${2:2026-12-01}"}}]),
+}, "One-off jobs, besides the intervals: `- replace rear derailleur hanger`, or `- {task: …, due: 2026-12-01, id: hanger}`. `status` shows them; `bikecheck todo add` appends here, `bikecheck done BIKE --todo TEXT-OR-ID` removes one and logs it.")
+
 BIKE = schema("bike.schema.json", "bikecheck bike file",
     "One bike (`bikes/ID.yaml`); its id is the file name.", {
     "type": "object",
@@ -230,22 +252,26 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
             "items": p({
                 "type": "object",
                 "additionalProperties": False,
-                "required": ["date", "done"],
+                "required": ["date"],
+                "anyOf": [{"required": ["done"]}, {"required": ["todo"]}],
                 "properties": {
                     "date": p({"$ref": "#/definitions/date"}, "When it was done, `YYYY-MM-DD`."),
                     "done": p({"anyOf": [{"$ref": "#/definitions/identifier"},
                                          {"type": "array", "minItems": 1, "items": {"$ref": "#/definitions/identifier"}}]},
                               "The interval ids done: one id or a non-empty list, e.g. `[chain-replace, chain-lube]`.",
                               examples=[["chain-lube"]]),
+                    "todo": p({"$ref": "#/definitions/text"}, "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both."),
                     "cost": p(MONEY, "What it cost, exact: `45.99` in the garage's currency, or `45 USD` in another (reported apart, never summed)."),
                     "currency": p({"type": "string", "pattern": "^[A-Z]{3}$"}, "The cost's currency when it is not the garage's, e.g. `USD`."),
                     "category": p({"$ref": "#/definitions/text"}, "What kind of cost it was, free text: `parts`, `labour`, `consumables`; `costs --by category` groups by it."),
                     "note": p({"$ref": "#/definitions/text"}, "A note, e.g. which part was fitted."),
                 },
-            }, "One service: `date`, `done`, and optionally `cost`, `category` and `note`.",
+            }, "One service: `date`, `done` (or `todo` for a closed to-do), and optionally `cost`, `category` and `note`.",
                 defaultSnippets=[{"label": "log entry", "description": "What was done on which day",
                                   "body": {"date": "${1:2025-03-01}", "done": ["${2:chain-lube}"]}}]),
         }, "What was done, oldest first; `bikecheck done` appends here."),
+        "snooze": SNOOZE,
+        "todo": TODO,
         "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
     },
 }, ["text", "date", "identifier", "quantity", "distance", "fraction", "sportType", "interval"])
@@ -337,6 +363,8 @@ PART = schema("part.schema.json", "bikecheck part file",
                                   "body": {"bike": "${1:bike-id}", "from": "${2:2025-03-01}"}}]),
         }, "Where the part has been, one bike at a time; the mount without `to` is where it is now. `bikecheck part mount` writes here."),
         "log": BIKE["properties"]["log"],
+        "snooze": SNOOZE,
+        "todo": TODO,
         "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
     },
 }, ["text", "date", "identifier", "quantity", "distance", "fraction", "sportType", "interval"])
@@ -397,7 +425,7 @@ INTERVAL_STATUS = closed({
     "task": p({"type": "string"}, "What to do."),
     "component": p({"type": ["string", "null"]}, "The component it is about."),
     "template": p({"type": ["string", "null"]}, "The template it came from."),
-    "state": p({"enum": ["overdue", "due-soon", "ok"]}, "How urgent: `overdue`, `due-soon` or `ok`."),
+    "state": p({"enum": ["overdue", "due-soon", "ok", "snoozed"]}, "How urgent: `overdue`, `due-soon`, `ok`, or `snoozed` (put off until `snoozed_until`, whatever its progress)."),
     "progress": p({"type": "number", "minimum": 0}, "The largest fraction over the limits; 1 or more is overdue."),
     "since": p(NULLABLE_DAY, "The anchor day the count starts from."),
     "anchor": p({"enum": ["done", "installed", "replaced", "bought", "first-ride", "none"]}, "What the count starts from."),
@@ -410,7 +438,16 @@ INTERVAL_STATUS = closed({
     "limits": p({"type": "array", "items": LIMIT}, "Each limit and its progress."),
     "due": p(NULLABLE_DAY, "The earliest day a limit is reached at the recent pace."),
     "part": p({"type": ["string", "null"]}, "The part (in `parts/`) the interval belongs to; absent for the bike's own intervals."),
+    "snoozed_until": p(DAY, "While `state` is `snoozed`: the day the interval counts again; absent otherwise."),
 }, required=["id", "task", "state", "progress", "anchor", "usage", "limits"], md="One interval's status.")
+
+TODO_STATUS = closed({
+    "task": p({"type": "string"}, "What needs doing."),
+    "id": p({"type": ["string", "null"]}, "Its id, when it has one."),
+    "due": p(NULLABLE_DAY, "When it should be done by."),
+    "state": p({"enum": ["overdue", "due-soon", "ok"]}, "`overdue` after its due day, `due-soon` within 7 days of it, else `ok`."),
+    "part": p({"type": ["string", "null"]}, "The part (in `parts/`) it belongs to, when shown under the part's bike."),
+}, required=["task", "state"], md="One to-do.")
 
 STATUS = schema("status.schema.json", "bikecheck status --format json",
     "What `bikecheck status --format json` prints: every bike's intervals, most urgent first.", {
@@ -425,6 +462,7 @@ STATUS = schema("status.schema.json", "bikecheck status --format json",
             "name": p({"type": "string"}, "The bike's name."),
             "retired": p(NULLABLE_DAY, "When the bike was retired."),
             "intervals": p({"type": "array", "items": INTERVAL_STATUS}, "Its intervals, most urgent first."),
+            "todos": p({"type": "array", "items": TODO_STATUS}, "Its to-dos and those of the parts on it, most urgent first."),
         }, required=["id", "name", "intervals"], md="One bike.")}, "The bikes reported; a part's intervals show under the bike it is mounted on, with `part` set."),
         "parts": p({"type": "array", "items": closed({
             "id": p({"type": "string"}, "The part id (its file name in `parts/`)."),
@@ -432,6 +470,7 @@ STATUS = schema("status.schema.json", "bikecheck status --format json",
             "bike": p({"type": ["string", "null"]}, "The bike it is mounted on as of the report's day; absent on the shelf."),
             "retired": p(NULLABLE_DAY, "When the part was retired."),
             "intervals": p({"type": "array", "items": INTERVAL_STATUS}, "Its intervals, most urgent first."),
+            "todos": p({"type": "array", "items": TODO_STATUS}, "Its to-dos, most urgent first."),
         }, required=["id", "name", "intervals"], md="One part.")}, "Parts reported on their own: those on no bike, or those named on the command line."),
     },
 }, [])

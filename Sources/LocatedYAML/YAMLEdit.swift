@@ -61,8 +61,12 @@ public enum YAMLEdit: Sendable, Hashable {
     /// Inserts an item into the block sequence at `path` so that it becomes item `index`
     /// (after the lines of the item before it, comments included).
     case insert(YAMLValue, into: YAMLPath, at: Int)
-    /// Removes the entry `key` (its lines) from the block mapping at `path`.
+    /// Removes the entry `key` from the mapping at `path`: its lines from a block mapping, or
+    /// `key: value` and one comma from a flow mapping written on one line.
     case removeKey(String, from: YAMLPath)
+    /// Removes item `index` (its lines, comments indented under it included) from the block
+    /// sequence at `path`; the sequence must keep at least one item.
+    case removeItem(Int, from: YAMLPath)
 }
 
 extension YAMLEdit {

@@ -283,6 +283,7 @@ private struct Planner {
         case .append(let value, let path): return try planAppend(value, to: path)
         case .insert(let value, let path, let index): return try planInsert(value, into: path, at: index)
         case .removeKey(let key, let path): return try planRemoveKey(key, from: path)
+        case .removeItem(let index, let path): return try planRemoveItem(index, from: path)
         }
     }
 
@@ -422,16 +423,36 @@ private struct Planner {
         return ([splice], expected)
     }
 
-    /// `.removeKey`: the lines of one entry of a block mapping taken out.
+    /// `.removeKey`: the lines of one entry of a block mapping taken out, or one `key: value`
+    /// of a one-line flow mapping.
     func planRemoveKey(_ key: String, from path: YAMLPath) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
         let old = YAMLShape(root)
-        guard let target = node(at: path), case .mapping(let m) = target, !m.isFlow else {
-            throw refuse("there is no block mapping at '\(describe(path))' to remove '\(key)' from", node(at: path))
+        guard let target = node(at: path), case .mapping(let m) = target else {
+            throw refuse("there is no mapping at '\(describe(path))' to remove '\(key)' from", node(at: path))
         }
         guard let index = m.entries.firstIndex(where: { $0.keyText == key }) else {
             throw refuse("there is no '\(key)' to remove", target)
         }
         guard m.entries.count > 1 else { throw refuse("cannot remove the only entry of a mapping", target) }
+        let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
+            guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
+            entries.remove(at: index)
+            return .mapping(entries)
+        }
+        if m.isFlow {
+            // `{a: 1, b: 2}` on one line: `b: 2` goes with the comma before it (the first entry
+            // with the comma after it), and nothing else on the line moves.
+            guard m.range.start.line == m.range.end.line else {
+                throw refuse(
+                    "cannot remove '\(key)' from a '{ }' mapping over several lines without rewriting it", target,
+                    help: "rewrite the mapping as 'key: value' lines, then try again")
+            }
+            let range =
+                index > 0
+                ? m.entries[index - 1].value.range.end.offset..<m.entries[index].value.range.end.offset
+                : m.entries[0].key.range.start.offset..<m.entries[1].key.range.start.offset
+            return ([Splice(range: range, text: [])], expected)
+        }
         let entry = m.entries[index]
         let keyStart = entry.key.range.start.offset
         let lineStart = doc.source.lineStarts[entry.key.range.start.line - 1]
@@ -447,10 +468,40 @@ private struct Planner {
             if s > 0, bytes[s - 1] == UInt8(ascii: "\r") { s -= 1 }
             range = s..<bytes.count
         }
+        return ([Splice(range: range, text: [])], expected)
+    }
+
+    /// `.removeItem`: the lines of one item of a block sequence taken out.
+    func planRemoveItem(_ index: Int, from path: YAMLPath) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
+        let old = YAMLShape(root)
+        guard let target = node(at: path), case .sequence(let q) = target, !q.isFlow else {
+            throw refuse(
+                "there is no '- item' list at '\(describe(path))' to remove an item from", node(at: path),
+                help: "rewrite the list as '- item' lines, then try again")
+        }
+        guard q.items.indices.contains(index) else { throw refuse("there is no item \(index) to remove", target) }
+        guard q.items.count > 1 else { throw refuse("cannot remove the only item of a list", target) }
+        let item = q.items[index]
+        guard let dash = dashOffset(before: item.range.start.offset, in: bytes) else {
+            throw refuse("cannot find where this item starts", item)
+        }
+        let lineStart = doc.source.lineStarts[doc.source.position(ofOffset: dash).line - 1]
+        guard bytes[lineStart..<dash].allSatisfy({ $0 == UInt8(ascii: " ") }) else {
+            throw refuse("cannot remove an item that shares its line with other text", item)
+        }
+        let end = insertion(after: item, lines: [], ownerColumn: lineColumn(of: dash))
+        var range = lineStart..<end.range.lowerBound
+        if end.range.lowerBound == bytes.count, !bytes.isEmpty, bytes.last != UInt8(ascii: "\n") {
+            // The last line of a file without a final newline: take the break before it.
+            var s = lineStart
+            if s > 0, bytes[s - 1] == UInt8(ascii: "\n") { s -= 1 }
+            if s > 0, bytes[s - 1] == UInt8(ascii: "\r") { s -= 1 }
+            range = s..<bytes.count
+        }
         let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
-            guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
-            entries.remove(at: index)
-            return .mapping(entries)
+            guard case .sequence(var items) = shape else { throw refuse("not a list", target) }
+            items.remove(at: index)
+            return .sequence(items)
         }
         return ([Splice(range: range, text: [])], expected)
     }

@@ -7,7 +7,7 @@ enum Completions {
     /// Options that take a value, so the word after one is not an argument.
     static let valueOptions: Set<String> = [
         "--garage", "--format", "--color", "--as-of", "--date", "--cost", "--note",
-        "--name", "--strava", "--bought", "--template", "--time", "--distance", "--sport", "--as",
+        "--name", "--strava", "--bought", "--template", "--time", "--distance", "--sport", "--as", "--until", "--todo", "--due", "--id",
     ]
 
     static let bikes = CompletionKind.custom { words, _, prefix in CompletionCandidates(words: words, prefix: prefix).bikes }
@@ -16,5 +16,10 @@ enum Completions {
     static let doneIntervals = CompletionKind.custom { words, _, prefix in
         let candidates = CompletionCandidates(words: words, prefix: prefix)
         return candidates.intervals(of: candidates.firstArgument(after: "done", valueOptions: valueOptions))
+    }
+    /// The intervals of the bike named after `snooze`.
+    static let snoozeIntervals = CompletionKind.custom { words, _, prefix in
+        let candidates = CompletionCandidates(words: words, prefix: prefix)
+        return candidates.intervals(of: candidates.firstArgument(after: "snooze", valueOptions: valueOptions))
     }
 }

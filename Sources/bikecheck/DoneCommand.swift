@@ -10,14 +10,17 @@ struct DoneCommand: ParsableCommand {
             entries already there, changing no other line: at the end, or, in a log kept in date \
             order, before the first later entry. An interval already logged on that day is not \
             logged again (a different --cost or --note for it is refused: edit that entry by hand). \
-            A task that 'replaces' a component starts that component's life again. The garage is \
-            checked before and after.
+            A task that 'replaces' a component starts that component's life again. An interval \
+            done is no longer snoozed: its line leaves 'snooze:'. --todo closes a one-off job: \
+            it leaves 'todo:' and the entry says 'todo: TEXT'. The garage is checked before and \
+            after.
 
             Examples:
               bikecheck done grail chain-lube
               bikecheck done grail chain-replace chain-lube --date 2025-11-16 --cost 45.99
               bikecheck done stumpy fork-lowers --note "new wipers" --commit
               bikecheck done race-wheels hub-service --cost 40
+              bikecheck done grail --todo "replace rear derailleur hanger" --cost 19
             """
     )
 
@@ -30,7 +33,10 @@ struct DoneCommand: ParsableCommand {
     var bike: String
 
     @Argument(help: "The intervals that were done, e.g. chain-lube.", completion: Completions.doneIntervals)
-    var intervals: [String]
+    var intervals: [String] = []
+
+    @Option(help: ArgumentHelp("A to-do that was done: its id, or its text as written under 'todo:'.", valueName: "text-or-id"))
+    var todo: String?
 
     @Option(help: ArgumentHelp("When it was done, YYYY-MM-DD (default: today).", valueName: "date"))
     var date: Day?
@@ -43,7 +49,7 @@ struct DoneCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
-        let record = ServiceRecord(bike: bike, intervals: intervals, date: date, cost: cost, note: note)
+        let record = ServiceRecord(bike: bike, intervals: intervals, date: date, cost: cost, note: note, todo: todo)
         try write.perform(
             { () throws(WriteFailure) in
                 try ServiceRecorder.plan(record, in: WriteContext(root: root, today: today()))

@@ -40,7 +40,17 @@ enum Checks {
             }
         }
         for ride in rides { future(ride.date, "ride", at: ride.dateLocation) }
+        for bike in bikes { out += expiredSnoozes(bike.snoozes, today: today) }
         return out
+    }
+
+    /// A snooze whose day has come: it no longer does anything, and is best removed.
+    static func expiredSnoozes(_ snoozes: [Snooze], today: Day) -> [Diagnostic] {
+        snoozes.filter { $0.until <= today }.map { s in
+            .warning(
+                .snoozeExpired, "the snooze of '\(s.interval.value)' until \(s.until) has expired (today is \(today))", at: s.untilLocation,
+                help: "status counts the interval again; remove the line, or snooze it again with a later date")
+        }
     }
 
     /// Plausibility of parts: services and mounts in the future.
@@ -53,6 +63,7 @@ enum Checks {
                         .futureDate, "log entry \(entry.date) is in the future (today is \(today))", at: entry.dateLocation,
                         help: "check the year and month; services are recorded when they are done"))
             }
+            out += expiredSnoozes(part.snoozes, today: today)
             for mount in part.mounts where mount.from > today {
                 out.append(
                     .warning(

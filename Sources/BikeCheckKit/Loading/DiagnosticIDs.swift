@@ -24,6 +24,8 @@ extension DiagnosticID {
     public static let cacheUnsorted = DiagnosticID("cache-unsorted")
     public static let duplicateGearId = DiagnosticID("duplicate-gear-id")
     public static let duplicateId = DiagnosticID("duplicate-id")
+    public static let duplicateTodo = DiagnosticID("duplicate-todo")
+    public static let emptyTodo = DiagnosticID("empty-todo")
     public static let futureDate = DiagnosticID("future-date")
     public static let likelyOverride = DiagnosticID("likely-override")
     public static let logAfterRetired = DiagnosticID("log-after-retired")
@@ -42,6 +44,7 @@ extension DiagnosticID {
     public static let retiredBeforeBought = DiagnosticID("retired-before-bought")
     public static let rideAlsoOnStrava = DiagnosticID("ride-also-on-strava")
     public static let slotTaken = DiagnosticID("slot-taken")
+    public static let snoozeExpired = DiagnosticID("snooze-expired")
     public static let symlinkOutsideGarage = DiagnosticID("symlink-outside-garage")
     public static let unknownBike = DiagnosticID("unknown-bike")
     public static let unknownComponent = DiagnosticID("unknown-component")
@@ -58,10 +61,10 @@ extension DiagnosticID {
         .badAmount, .conflictingCurrency, .costWithoutCurrency, .foreignCurrency,
         .badDate, .badDuration, .badGearId, .badId, .badPercentage, .badQuantity, .badValue, .cacheBadField,
         .cacheDuplicateActivity, .cacheFileName, .cacheMisplaced, .cacheMissingField, .cacheSyntax,
-        .cacheUnsorted, .duplicateGearId, .duplicateId, .futureDate, .likelyOverride, .logAfterRetired,
+        .cacheUnsorted, .duplicateGearId, .duplicateId, .duplicateTodo, .emptyTodo, .futureDate, .likelyOverride, .logAfterRetired,
         .logBeforeBought, .missingKey, .missingLimit, .mountAfterRetired, .mountBeforeBought,
         .mountEndsBeforeStart, .negativeNumber, .nonPositiveQuantity, .numberTooLarge, .overlappingMounts,
-        .partIdIsBikeId, .quantityTooLarge, .retiredBeforeBought, .rideAlsoOnStrava, .slotTaken,
+        .partIdIsBikeId, .quantityTooLarge, .retiredBeforeBought, .rideAlsoOnStrava, .slotTaken, .snoozeExpired,
         .symlinkOutsideGarage, .unknownBike, .unknownComponent, .unknownInterval, .unknownKey,
         .unknownOverride, .unknownSportType, .unknownTemplate, .unreadableFile, .wrongType,
     ]

@@ -4,11 +4,12 @@ import LocatedYAML
 /// Turns each kind of garage file from a located tree into model values.
 enum FileDecoders {
     static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "trainer", "strava"]
-    static let bikeKeys = ["name", "strava", "bought", "retired", "price", "templates", "counts", "trainer", "components", "intervals", "log", "notes"]
+    static let bikeKeys = ["name", "strava", "bought", "retired", "price", "templates", "counts", "trainer", "components", "intervals", "log", "snooze", "todo", "notes"]
     static let componentKeys = ["name", "installed", "hours", "distance", "rides", "counts", "trainer", "notes"]
     static let intervalKeys = ["task", "component", "replaces", "every", "due_soon", "counts", "trainer", "notes"]
     static let templateKeys = ["name", "description", "source", "intervals"]
-    static let logKeys = ["date", "done", "cost", "currency", "category", "note"]
+    static let logKeys = ["date", "done", "todo", "cost", "currency", "category", "note"]
+    static let todoKeys = ["task", "due", "id", "note"]
     static let rideKeys = ["date", "bike", "time", "distance", "sport", "name"]
 
     static func settings(_ root: YAMLNode, _ r: inout NodeReader) -> GarageSettings {
@@ -111,6 +112,8 @@ enum FileDecoders {
         }
         if let e = f["intervals"], !r.isNull(e.value) { bike.intervals = intervals(e.value, owner: "bike '\(shown(id))'", &r) }
         if let e = f["log"] { bike.log = log(e.value, &r, currency: currency) }
+        if let e = f["snooze"] { bike.snoozes = snoozes(e.value, &r) }
+        if let e = f["todo"] { bike.todos = todos(e.value, &r) }
         return bike
     }
 
@@ -182,7 +185,14 @@ enum FileDecoders {
         var result: [LogEntry] = []
         for item in q.items {
             guard let m = r.mapping(item, "a log entry") else { continue }
-            let f = r.fields(m, of: "a log entry", allowed: logKeys, required: ["date", "done"], at: item)
+            let f = r.fields(m, of: "a log entry", allowed: logKeys, required: ["date"], at: item)
+            // A service names intervals; a closed to-do names the job instead (or as well).
+            if f["done"] == nil, f["todo"] == nil, !f.misspelled.contains("done"), !f.misspelled.contains("todo") {
+                r.diagnostics.append(
+                    .error(
+                        .missingKey, "a log entry is missing required key 'done'", at: r.location(SourceRange(at: item.range.start)),
+                        help: "add 'done: …' with the intervals done (or 'todo: …' for a one-off job)"))
+            }
             guard let dateEntry = f["date"], let date = r.day(dateEntry.value, "date") else { continue }
             var entry = LogEntry(date: date, dateLocation: r.location(dateEntry.value), done: [], location: r.location(item))
             if let e = f["done"], let list = r.stringList(e.value, "an interval id") {
@@ -213,7 +223,90 @@ enum FileDecoders {
             }
             if let e = f["category"] { entry.category = r.string(e.value, "category") }
             if let e = f["note"] { entry.note = r.string(e.value, "note") }
+            if let e = f["todo"] { entry.todo = r.string(e.value, "todo") }
             result.append(entry)
+        }
+        return result
+    }
+
+    /// `snooze: {chain-lube: 2026-12-01}`: intervals put off until a day.
+    static func snoozes(_ node: YAMLNode, _ r: inout NodeReader) -> [Snooze] {
+        if r.isNull(node) { return [] }
+        guard case .mapping(let m) = node else {
+            r.error(
+                .wrongType, "snooze should map interval ids to dates, found \(node.kindDescription)", node,
+                help: "write e.g. snooze: {chain-lube: 2026-12-01}")
+            return []
+        }
+        var result: [Snooze] = []
+        for entry in m.entries {
+            guard let key = entry.keyText else { continue }
+            guard isIdentifier(key) else {
+                r.error(.badId, "'\(shown(key))' is not a valid interval id", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. chain-lube")
+                continue
+            }
+            guard let until = r.day(entry.value, "the snooze of '\(key)'") else { continue }
+            result.append(Snooze(interval: Located(IntervalID(key), at: r.location(entry.key)), until: until, untilLocation: r.location(entry.value)))
+        }
+        return result
+    }
+
+    /// `todo:`: one-off jobs, each a line of text or `{task, due, id, note}`.
+    static func todos(_ node: YAMLNode, _ r: inout NodeReader) -> [Todo] {
+        if r.isNull(node) { return [] }
+        guard case .sequence(let q) = node else {
+            r.error(
+                .wrongType, "todo should be a list of jobs, found \(node.kindDescription)", node,
+                help: "write '- replace rear derailleur hanger' lines, or '- {task: …, due: 2026-12-01}'")
+            return []
+        }
+        var result: [Todo] = []
+        for item in q.items {
+            var todo: Todo
+            switch item {
+            case .scalar(let s) where !s.isNull:
+                todo = Todo(task: s.value, location: r.location(item))
+            case .mapping(let m):
+                let f = r.fields(m, of: "a to-do", allowed: todoKeys, required: ["task"], at: item)
+                guard let e = f["task"], let task = r.string(e.value, "the to-do's task") else { continue }
+                todo = Todo(task: task, location: r.location(e.value))
+                if let d = f["due"] {
+                    guard let due = r.day(d.value, "due") else { continue }
+                    todo.due = due
+                }
+                if let i = f["id"] {
+                    guard let id = r.identifier(i.value, "to-do id") else { continue }
+                    todo.id = id
+                }
+                if let n = f["note"] { _ = r.string(n.value, "note") }
+            case .scalar:
+                r.error(.emptyTodo, "a to-do is empty", item, help: "write what needs doing, e.g. - replace rear derailleur hanger")
+                continue
+            case .sequence:
+                r.error(
+                    .wrongType, "a to-do should be text or a mapping with 'task:', found \(item.kindDescription)", item,
+                    help: "write '- replace rear derailleur hanger', or '- {task: …, due: 2026-12-01}'")
+                continue
+            }
+            if todo.task.allSatisfy(\.isWhitespace) {
+                r.diagnostics.append(
+                    .error(
+                        .emptyTodo, "a to-do has no text", at: todo.location,
+                        help: "write what needs doing, e.g. replace rear derailleur hanger"))
+                continue
+            }
+            // `done --todo NAME` closes one to-do: two with one id, or with one text and not both
+            // an id to tell them apart, could not be named.
+            if let first = result.first(where: { ($0.id != nil && $0.id == todo.id) || ($0.task == todo.task && ($0.id == nil || todo.id == nil)) }) {
+                let name = todo.id.flatMap { first.id == $0 ? $0 : nil } ?? todo.task
+                r.diagnostics.append(
+                    .error(
+                        .duplicateTodo, "to-do '\(shown(name))' is listed twice", at: todo.location,
+                        notes: [.init("first listed here", at: first.location)],
+                        help: "remove one, or give each an 'id:' so 'bikecheck done --todo' can tell them apart"))
+                continue
+            }
+            result.append(todo)
         }
         return result
     }

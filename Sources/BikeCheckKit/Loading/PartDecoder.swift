@@ -3,7 +3,7 @@ import LocatedYAML
 
 extension FileDecoders {
     static let partKeys = [
-        "name", "bought", "retired", "slot", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log", "notes",
+        "name", "bought", "retired", "slot", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log", "snooze", "todo", "notes",
     ]
     static let mountKeys = ["bike", "from", "to", "note"]
 
@@ -36,6 +36,8 @@ extension FileDecoders {
         if let e = f["intervals"], !r.isNull(e.value) { part.intervals = intervals(e.value, owner: "part '\(id)'", &r) }
         if let e = f["mounts"] { part.mounts = mounts(e.value, &r) }
         if let e = f["log"] { part.log = log(e.value, &r, currency: currency) }
+        if let e = f["snooze"] { part.snoozes = snoozes(e.value, &r) }
+        if let e = f["todo"] { part.todos = todos(e.value, &r) }
         return part
     }
 

@@ -46,6 +46,9 @@ extension Resolver {
                             : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
             }
         }
+        if !missingTemplate && !part.misspelledKeys.contains("intervals") {
+            diagnostics += Self.unknownSnoozes(part.snoozes, owner: "part '\(part.id)'", known: known, intervals: order)
+        }
         return ResolvedPart(part: part, intervals: intervals)
     }
 

@@ -125,6 +125,9 @@ struct Resolver {
                             : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
             }
         }
+        if !missingTemplate && !bike.misspelledKeys.contains("intervals") {
+            diagnostics += Self.unknownSnoozes(bike.snoozes, owner: "bike '\(shown(bike.id))'", known: known, intervals: order)
+        }
         return ResolvedBike(
             bike: bike, intervals: intervals, counts: Set(bike.counts ?? settings.counts),
             trainer: bike.trainer ?? settings.trainer)
@@ -191,6 +194,16 @@ struct Resolver {
         merged.rideFilter = bike.rideFilter.over(base.rideFilter)
         merged.location = bike.location
         return merged
+    }
+
+    /// A snooze of an interval the bike or part does not have: a typo, or a leftover.
+    static func unknownSnoozes(_ snoozes: [Snooze], owner: String, known: Set<IntervalID>, intervals order: [IntervalID]) -> [Diagnostic] {
+        snoozes.filter { !known.contains($0.interval.value) }.map { s in
+            let hint = didYouMean(s.interval.value.rawValue, among: order.map(\.rawValue))
+            return .error(
+                .unknownInterval, "snooze of unknown interval '\(shown(s.interval.value))' for \(owner)\(hint)", at: s.interval.location,
+                help: order.isEmpty ? "it has no intervals to snooze" : "intervals: \(order.map(\.rawValue).joined(separator: ", "))")
+        }
     }
 
     mutating func checkGearIDs(_ bikes: [Bike]) {

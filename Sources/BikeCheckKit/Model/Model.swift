@@ -132,7 +132,31 @@ public struct LogEntry: Sendable {
     /// Free text that groups costs: parts, labour, consumables.
     public var category: String?
     public var note: String?
+    /// The one-off job this entry closed (`todo: replace rear derailleur hanger`), if any.
+    public var todo: String?
     public var location: SourceLocation
+}
+
+/// A service put off: `snooze: {chain-lube: 2026-12-01}` on a bike or a part. Before that day
+/// status shows the interval as snoozed, not as overdue or due soon; from that day on it counts
+/// again. `done` for the interval removes it.
+public struct Snooze: Sendable {
+    public var interval: Located<IntervalID>
+    /// The day the interval counts again.
+    public var until: Day
+    public var untilLocation: SourceLocation
+}
+
+/// A one-off job on a bike or a part (`todo:`): a text, an optional due day, and an optional id
+/// to close it with (`done BIKE --todo ID`); without an id its text is its key.
+public struct Todo: Sendable {
+    public var task: String
+    public var id: String?
+    public var due: Day?
+    public var location: SourceLocation
+
+    /// Whether `name` (from the command line) names it: its id, or its text.
+    public func isNamed(_ name: String) -> Bool { id == name || task == name }
 }
 
 public struct Bike: Sendable {
@@ -152,6 +176,10 @@ public struct Bike: Sendable {
     public var components: [Component]
     public var intervals: [IntervalSpec]
     public var log: [LogEntry]
+    /// Intervals put off until a day.
+    public var snoozes: [Snooze] = []
+    /// One-off jobs, in the order written.
+    public var todos: [Todo] = []
     public var location: SourceLocation
     /// Where each top-level key's value was written, for diagnostics about it.
     public var fieldLocations: [String: SourceLocation] = [:]

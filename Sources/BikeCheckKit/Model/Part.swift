@@ -39,6 +39,10 @@ public struct Part: Sendable {
     /// Where it has been, in the order written.
     public var mounts: [Mount] = []
     public var log: [LogEntry] = []
+    /// Intervals put off until a day.
+    public var snoozes: [Snooze] = []
+    /// One-off jobs, in the order written.
+    public var todos: [Todo] = []
     public var location: SourceLocation
     public var fieldLocations: [String: SourceLocation] = [:]
     public var misspelledKeys: Set<String> = []

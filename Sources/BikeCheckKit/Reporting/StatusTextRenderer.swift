@@ -15,30 +15,59 @@ public struct StatusTextRenderer: Sendable {
 
     public func render(_ report: StatusReport) -> TerminalText {
         var counts: [IntervalState: Int] = [:]
-        for bike in report.bikes { for i in bike.intervals { counts[i.state, default: 0] += 1 } }
+        var todos: [TodoStatus] = []
+        for bike in report.bikes {
+            for i in bike.intervals { counts[i.state, default: 0] += 1 }
+            todos += bike.todos
+        }
         // A named part on a shown bike is already counted under the bike.
         let shownBikes = Set(report.bikes.map(\.id))
         for part in report.parts where !(part.bike.map(shownBikes.contains) ?? false) {
             for i in part.intervals { counts[i.state, default: 0] += 1 }
+            todos += part.todos
         }
-        var out: TerminalText = "As of \(report.asOf): \(counts[.overdue] ?? 0) overdue, \(counts[.dueSoon] ?? 0) due soon, \(counts[.ok] ?? 0) ok\n"
+        var head = "As of \(report.asOf): \(counts[.overdue] ?? 0) overdue, \(counts[.dueSoon] ?? 0) due soon, \(counts[.ok] ?? 0) ok"
+        if let snoozed = counts[.snoozed] { head += ", \(snoozed) snoozed" }
+        if !todos.isEmpty {
+            let late = todos.filter { $0.state == .overdue }.count
+            head += ", \(todos.count) to-do\(todos.count == 1 ? "" : "s")" + (late > 0 ? " (\(late) overdue)" : "")
+        }
+        var out = TerminalText(stringLiteral: head) + "\n"
         for bike in report.bikes {
             let title: TerminalText = "\(bike.id) · \(bike.name)" + (bike.retired.map { " (retired \($0))" } ?? "")
             out += "\n" + fit([title], after: "", indent: 2, paintingFirst: "1")
             if bike.intervals.isEmpty {
                 out += fit(["no intervals: add a template or intervals to bikes/\(bike.id).yaml"], after: "  ", indent: 4)
-                continue
+            } else {
+                out += table(bike.intervals, underBike: true)
             }
-            out += table(bike.intervals, underBike: true)
+            out += todoLines(bike.todos, underBike: true)
         }
         for part in report.parts {
             let place: TerminalText = part.retired.map { "retired \($0)" } ?? part.bike.map { "part, on \($0)" } ?? "part, on the shelf"
             out += "\n" + fit(["\(part.id) · \(part.name) (" + place + ")"], after: "", indent: 2, paintingFirst: "1")
             if part.intervals.isEmpty {
                 out += fit(["no intervals: add a template or intervals to parts/\(part.id).yaml"], after: "  ", indent: 4)
-                continue
+            } else {
+                out += table(part.intervals, underBike: false)
             }
-            out += table(part.intervals, underBike: false)
+            out += todoLines(part.todos, underBike: false)
+        }
+        return out
+    }
+
+    /// One line per to-do: `to-do` painted by its state, its text, and its due day.
+    private func todoLines(_ todos: [TodoStatus], underBike: Bool) -> TerminalText {
+        var out: TerminalText = ""
+        for todo in todos {
+            let task = todo.part.flatMap { underBike ? "\($0): \(todo.task)" : nil } ?? todo.task
+            var when = todo.due.map { "due \($0)" } ?? ""
+            switch todo.state {
+            case .overdue: when += " (overdue)"
+            case .dueSoon: when += " (due soon)"
+            case .ok, .snoozed: break
+            }
+            out += fit([TerminalText(stringLiteral: task), TerminalText(stringLiteral: when)], after: "  " + paint("to-do", color(todo.state)) + "  ", prefixCount: 9)
         }
         return out
     }
@@ -73,12 +102,13 @@ public struct StatusTextRenderer: Sendable {
         case .overdue: state = "overdue"
         case .dueSoon: state = "due soon"
         case .ok: state = "ok"
+        case .snoozed: state = "snoozed"
         }
         let deciding = i.limits.max { $0.progress < $1.progress }
         let amount: TerminalText = deciding.map { "\(format($0.used / $0.unitSize)) / \($0.every)" } ?? ""
         var when: [String] = []
         if let since = i.since { when.append("since \(since)") } else { when.append("never done") }
-        if let due = i.due { when.append("due ~\(due)") }
+        if let until = i.snoozedUntil { when.append("snoozed until \(until)") } else if let due = i.due { when.append("due ~\(due)") }
         // A part's interval under a bike names the part it follows.
         let id = i.part.flatMap { underBike ? "\($0): \(i.id)" : nil } ?? i.id
         return [state, "\(id)", "\(Int((i.progress * 100).rounded(.down)))%", amount, "\(i.task)", "\(when.joined(separator: ", "))"]
@@ -151,6 +181,7 @@ public struct StatusTextRenderer: Sendable {
         case .overdue: "1;31"
         case .dueSoon: "1;33"
         case .ok: "32"
+        case .snoozed: "36"
         }
     }
 

@@ -88,6 +88,7 @@ extension StatusPlanner {
                 state: state, progress: progress, since: since, anchor: kind, usage: usage, limits: limits,
                 due: state == .overdue ? nil : limits.compactMap(\.due).min(), part: part.id.rawValue)
             if stopped { s.stopForecasts() }
+            s.applySnooze(part.snoozes, asOf: asOf)
             return s
         }
     }

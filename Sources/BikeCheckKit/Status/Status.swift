@@ -1,10 +1,20 @@
-/// How urgent an interval is.
+/// How urgent an interval (or a to-do) is.
 public enum IntervalState: String, Sendable, Codable, Comparable {
     case overdue
     case dueSoon = "due-soon"
     case ok
+    /// Put off by the rider (`snooze:`) until `snoozedUntil`: neither overdue nor due soon
+    /// whatever its progress, until that day.
+    case snoozed
 
-    private var rank: Int { self == .overdue ? 0 : self == .dueSoon ? 1 : 2 }
+    private var rank: Int {
+        switch self {
+        case .overdue: 0
+        case .dueSoon: 1
+        case .ok: 2
+        case .snoozed: 3
+        }
+    }
     public static func < (a: IntervalState, b: IntervalState) -> Bool { a.rank < b.rank }
 }
 
@@ -86,6 +96,21 @@ public struct IntervalStatus: Sendable, Codable, Equatable {
     public var due: Day?
     /// The part (in `parts/`) the interval belongs to, when it is a part's and not the bike's.
     public var part: String? = nil
+    /// While the interval is snoozed (`state` is `.snoozed`): the day it counts again.
+    public var snoozedUntil: Day? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case id, task, component, template, state, progress, since, anchor, usage, limits, due, part
+        case snoozedUntil = "snoozed_until"
+    }
+
+    /// Marks it snoozed when `snoozes` put it off past `asOf`; from the snooze's day on it is
+    /// what its progress says.
+    mutating func applySnooze(_ snoozes: [Snooze], asOf: Day) {
+        guard let until = snoozes.last(where: { $0.interval.value.rawValue == id })?.until, asOf < until else { return }
+        state = .snoozed
+        snoozedUntil = until
+    }
 
     /// Nothing is forecast where the clock has stopped (a retired bike or part).
     mutating func stopForecasts() {
@@ -94,11 +119,49 @@ public struct IntervalStatus: Sendable, Codable, Equatable {
     }
 }
 
+/// A one-off job (`todo:`) as of the report's day.
+public struct TodoStatus: Sendable, Codable, Equatable {
+    public var task: String
+    public var id: String?
+    public var due: Day?
+    /// `overdue` after its due day, `due-soon` within `TodoStatus.dueSoonDays` of it, else `ok`.
+    public var state: IntervalState
+    /// The part (in `parts/`) it belongs to, when it is a part's shown under its bike.
+    public var part: String? = nil
+
+    /// How many days before its due day a to-do is due soon.
+    public static let dueSoonDays = 7
+
+    public init(_ todo: Todo, asOf: Day, part: String? = nil) {
+        self.part = part
+        task = todo.task
+        id = todo.id
+        due = todo.due
+        if let due = todo.due {
+            state = asOf > due ? .overdue : due.ordinal - asOf.ordinal <= Self.dueSoonDays ? .dueSoon : .ok
+        } else {
+            state = .ok
+        }
+    }
+
+    /// Most urgent first: by state, then due day (undated last), then as written.
+    static func sorted(_ todos: [(todo: Todo, part: String?)], asOf: Day) -> [TodoStatus] {
+        todos.enumerated().map { (k: $0.offset, s: TodoStatus($0.element.todo, asOf: asOf, part: $0.element.part)) }
+            .sorted { a, b in
+                if a.s.state != b.s.state { return a.s.state < b.s.state }
+                if a.s.due != b.s.due { return (a.s.due?.ordinal ?? Int.max) < (b.s.due?.ordinal ?? Int.max) }
+                return a.k < b.k
+            }.map(\.s)
+    }
+}
+
 public struct BikeStatus: Sendable, Codable, Equatable {
     public var id: String
     public var name: String
     public var retired: Day?
     public var intervals: [IntervalStatus]
+    /// Its one-off jobs, most urgent first.
+    public var todos: [TodoStatus] = []
 }
 
 /// A part reported on its own: on the shelf, or named on the command line.
@@ -109,6 +172,8 @@ public struct PartStatus: Sendable, Codable, Equatable {
     public var bike: String?
     public var retired: Day?
     public var intervals: [IntervalStatus]
+    /// Its one-off jobs, most urgent first.
+    public var todos: [TodoStatus] = []
 }
 
 /// What `bikecheck status` reports: a typed model, rendered at the edge.
@@ -124,7 +189,9 @@ public struct StatusReport: Sendable, Codable, Equatable {
         case units, bikes, parts
     }
 
+    /// Whether an interval or a to-do is overdue (a snoozed interval is not, until its day).
     public var hasOverdue: Bool {
-        bikes.contains { $0.intervals.contains { $0.state == .overdue } } || parts.contains { $0.intervals.contains { $0.state == .overdue } }
+        bikes.contains { $0.intervals.contains { $0.state == .overdue } || $0.todos.contains { $0.state == .overdue } }
+            || parts.contains { $0.intervals.contains { $0.state == .overdue } || $0.todos.contains { $0.state == .overdue } }
     }
 }

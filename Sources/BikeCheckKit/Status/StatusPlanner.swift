@@ -89,21 +89,31 @@ public struct StatusPlanner: Sendable {
                 paces[filter] = pace
                 var s = planner.status(of: interval, bike: bike, services: services, ledger: ledger, pace: pace)
                 if stopped { s.stopForecasts() }
+                s.applySnooze(bike.snoozes, asOf: asOf)
                 return s
             }
+            var todos = bike.todos.map { (todo: $0, part: String?.none) }
             for part in selection.mounted[bike.id] ?? [] {
                 intervals += self.statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters)
+                todos += part.part.todos.map { ($0, part.part.id.rawValue) }
             }
-            intervals.sort { $0.progress != $1.progress ? $0.progress > $1.progress : ($0.part ?? "", $0.id) < ($1.part ?? "", $1.id) }
-            return BikeStatus(id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals)
+            // Most urgent first; what the rider put off goes last.
+            intervals.sort {
+                ($0.state == .snoozed) != ($1.state == .snoozed)
+                    ? $1.state == .snoozed
+                    : $0.progress != $1.progress ? $0.progress > $1.progress : ($0.part ?? "", $0.id) < ($1.part ?? "", $1.id)
+            }
+            return BikeStatus(
+                id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals, todos: TodoStatus.sorted(todos, asOf: asOf))
         }
         let parts = selection.shown.map { part -> PartStatus in
             let intervals = statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters).sorted {
-                $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id
+                ($0.state == .snoozed) != ($1.state == .snoozed)
+                    ? $1.state == .snoozed : $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id
             }
             return PartStatus(
                 id: part.part.id.rawValue, name: part.part.name, bike: part.part.mount(on: asOf)?.bike.value.rawValue,
-                retired: part.part.retired, intervals: intervals)
+                retired: part.part.retired, intervals: intervals, todos: TodoStatus.sorted(part.part.todos.map { ($0, nil) }, asOf: asOf))
         }
         return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes, parts: parts)
     }

@@ -10,13 +10,16 @@ public struct ServiceRecord: Sendable {
     /// As typed, e.g. `45.99`; written as is.
     public var cost: String?
     public var note: String?
+    /// A one-off job closed by this entry: its id or its text (`--todo`).
+    public var todo: String?
 
-    public init(bike: String, intervals: [String], date: Day? = nil, cost: String? = nil, note: String? = nil) {
+    public init(bike: String, intervals: [String], date: Day? = nil, cost: String? = nil, note: String? = nil, todo: String? = nil) {
         self.bike = bike
         self.intervals = intervals
         self.date = date
         self.cost = cost
         self.note = note
+        self.todo = todo
     }
 }
 
@@ -24,29 +27,18 @@ public struct ServiceRecord: Sendable {
 public enum ServiceRecorder {
     /// Plans the log entry, after checking the bike, the intervals, the date and the cost.
     public static func plan(_ record: ServiceRecord, in context: WriteContext) throws(WriteFailure) -> GarageChange {
-        // A part (parts/ID.yaml) keeps its own log; a bike's name wins if both exist.
-        let owner: LogOwner
-        if context.garage.bike(BikeID(record.bike)) == nil, context.garage.part(PartID(record.bike)) != nil {
-            let part = try context.part(record.bike)
-            owner = LogOwner(kind: "part", id: record.bike, file: part.part.location.file, intervals: part.intervals, log: part.part.log)
-        } else {
-            let resolved = try context.bike(record.bike)
-            owner = LogOwner(kind: "bike", id: record.bike, file: resolved.bike.location.file, intervals: resolved.intervals, log: resolved.bike.log)
-        }
+        let owner = try LogOwner(record.bike, in: context)
         let resolved = owner
         let bike = owner
-        guard !record.intervals.isEmpty else { throw .usage("name at least one interval that was done") }
+        guard !record.intervals.isEmpty || record.todo != nil else {
+            throw .usage("name at least one interval that was done", help: "or close a to-do with --todo TEXT-OR-ID")
+        }
         var ids: [String] = []
         for name in record.intervals where !ids.contains(name) {
-            guard resolved.intervals.contains(where: { $0.id.rawValue == name }) else {
-                let known = resolved.intervals.map(\.id.rawValue)
-                let hint = didYouMean(name, among: known)
-                throw .usage(
-                    "\(owner.kind) '\(bike.id)' has no interval '\(name)'\(hint)",
-                    help: known.isEmpty ? "give the \(owner.kind) intervals or templates first" : "intervals: \(known.joined(separator: ", "))")
-            }
+            _ = try owner.interval(name)
             ids.append(name)
         }
+        let todo = try record.todo.map { name throws(WriteFailure) in try owner.todo(name) }
         let date = record.date ?? context.today
         try context.checkDate(date, "the date")
         var amount: Decimal?
@@ -68,7 +60,7 @@ public enum ServiceRecorder {
         // double Enter, or the rider not remembering): only the others are written.
         let sameDay = bike.log.filter { $0.date == date }
         let already = ids.filter { id in sameDay.contains { $0.done.contains { $0.value.rawValue == id } } }
-        if !already.isEmpty {
+        if !already.isEmpty, todo == nil {
             let remaining = ids.filter { !already.contains($0) }
             let line = sameDay.first { e in e.done.contains { already.contains($0.value.rawValue) } }.flatMap { $0.location.range?.start.line }
             let at = line.map { " (\(file):\($0))" } ?? ""
@@ -88,15 +80,19 @@ public enum ServiceRecorder {
             ids = remaining
         }
 
-        let style = EntryStyle(root["log"], defaultOrder: ["date", "done", "cost", "note"])
+        if todo != nil, !already.isEmpty { ids = ids.filter { !already.contains($0) } }
+        let style = EntryStyle(root["log"], defaultOrder: ["date", "done", "todo", "cost", "note"])
         var fields: [String: YAMLValue] = ["date": .plain(date.description)]
-        if ids.count == 1 && style.doneAsScalar {
+        if ids.isEmpty {
+            // A to-do alone: the entry names the job and no interval.
+        } else if ids.count == 1 && style.doneAsScalar {
             fields["done"] = .plain(ids[0])
         } else if style.doneAsBlock && !style.flow {
             fields["done"] = .list(ids.map { .plain($0) })
         } else {
             fields["done"] = .flowList(ids.map { .plain($0) })
         }
+        if let todo { fields["todo"] = .text(todo.task) }
         if let cost = record.cost { fields["cost"] = .plain(cost) }
         if let note = record.note { fields["note"] = .text(note) }
         let entry = style.entry(fields)
@@ -109,9 +105,16 @@ public enum ServiceRecorder {
         } else {
             edit = .appendOrCreate(entry, list: "log", current: root["log"])
         }
-        let after = try context.edit(file, bytes, [edit])
+        // What the entry does is no longer snoozed, and the to-do it closes leaves the list.
+        let unsnoozed = SnoozeRecorder.snoozed(ids, in: root)
+        var edits = [edit] + SnoozeRecorder.removals(unsnoozed, in: root)
+        if let todo { edits.append(try TodoRecorder.removal(todo, in: root, file: file)) }
+        let after = try context.edit(file, bytes, edits)
 
-        var summary = ["\(bike.id): logged \(ids.joined(separator: ", ")) on \(date) in \(file)"]
+        var done = ids
+        if let todo { done.append("to-do '\(todo.task)'") }
+        var summary = ["\(bike.id): logged \(done.joined(separator: ", ")) on \(date) in \(file)"]
+        if !unsnoozed.isEmpty { summary.append("\(bike.id): \(unsnoozed.joined(separator: ", ")) no longer snoozed") }
         if !already.isEmpty { summary.append("\(bike.id): \(already.joined(separator: ", ")) on \(date) was already in the log") }
         for id in ids {
             if let part = resolved.intervals.first(where: { $0.id.rawValue == id })?.replaces {
@@ -120,7 +123,7 @@ public enum ServiceRecorder {
         }
         return GarageChange(
             files: [FileChange(path: file, before: bytes, after: after)],
-            message: "\(bike.id): \(ids.joined(separator: ", ")) done \(date)", summary: summary)
+            message: "\(bike.id): \(done.joined(separator: ", ")) done \(date)", summary: summary)
     }
 }
 
@@ -131,6 +134,47 @@ struct LogOwner {
     var file: String
     var intervals: [ResolvedInterval]
     var log: [LogEntry]
+    var todos: [Todo]
+
+    /// The bike, or else the part (parts/ID.yaml), named `name`: a bike's name wins if both exist.
+    init(_ name: String, in context: WriteContext) throws(WriteFailure) {
+        if context.garage.bike(BikeID(name)) == nil, context.garage.part(PartID(name)) != nil {
+            let part = try context.part(name)
+            self.init(kind: "part", id: name, file: part.part.location.file, intervals: part.intervals, log: part.part.log, todos: part.part.todos)
+        } else {
+            let resolved = try context.bike(name)
+            self.init(
+                kind: "bike", id: name, file: resolved.bike.location.file, intervals: resolved.intervals, log: resolved.bike.log,
+                todos: resolved.bike.todos)
+        }
+    }
+
+    init(kind: String, id: String, file: String, intervals: [ResolvedInterval], log: [LogEntry], todos: [Todo]) {
+        self.kind = kind
+        self.id = id
+        self.file = file
+        self.intervals = intervals
+        self.log = log
+        self.todos = todos
+    }
+
+    /// Its interval `name`, or a usage error that suggests the nearest.
+    func interval(_ name: String) throws(WriteFailure) -> ResolvedInterval {
+        if let interval = intervals.first(where: { $0.id.rawValue == name }) { return interval }
+        let known = intervals.map(\.id.rawValue)
+        throw .usage(
+            "\(kind) '\(id)' has no interval '\(name)'\(didYouMean(name, among: known))",
+            help: known.isEmpty ? "give the \(kind) intervals or templates first" : "intervals: \(known.joined(separator: ", "))")
+    }
+
+    /// Its to-do with the id `name`, else with the text `name`; a usage error names the nearest.
+    func todo(_ name: String) throws(WriteFailure) -> Todo {
+        if let todo = todos.first(where: { $0.id == name }) ?? todos.first(where: { $0.task == name }) { return todo }
+        let names = todos.map { $0.id ?? $0.task }
+        throw .usage(
+            "\(kind) '\(id)' has no to-do '\(name)'\(didYouMean(name, among: names + todos.map(\.task)))",
+            help: names.isEmpty ? "its file lists no 'todo:'" : "to-dos: \(names.map { "'\($0)'" }.joined(separator: ", "))")
+    }
 }
 
 extension ServiceRecorder {
