@@ -8,7 +8,9 @@ import Testing
     /// Every command, with arguments that would otherwise run it, and the formats it prints.
     static let commands: [([String], [String])] = [
         (["status"], ["text", "json"]), (["validate"], ["text", "json"]), (["init", "new-garage"], ["text", "json"]),
-        (["done", "grail", "chain-lube"], ["text", "json"]), (["bike", "add", "x", "--name", "X"], ["text", "json"]),
+        (["done", "grail", "chain-lube"], ["text", "json"]),
+        (["snooze", "grail", "chain-lube", "--until", "2099-01-01"], ["text", "json"]), (["todo", "add", "grail", "x"], ["text", "json"]),
+        (["bike", "add", "x", "--name", "X"], ["text", "json"]),
         (["bike", "list"], ["text", "json"]), (["bike", "retire", "grail"], ["text", "json"]),
         (["template", "list"], ["text", "json"]), (["template", "show", "road-basics"], ["text"]),
         (["template", "apply", "road-basics", "grail"], ["text", "json"]),

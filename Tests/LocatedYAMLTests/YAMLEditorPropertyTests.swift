@@ -141,6 +141,9 @@ func randomEdit(_ root: YAMLNode, _ rng: inout SeededGenerator) -> YAMLEdit? {
         let after = m.entries.randomElement(using: &rng)?.keyText.map { [$0] } ?? []
         return .addKey("new-key-\(Int.random(in: 0..<100, using: &rng))", randomValue(&rng), in: path, after: after)
     case .sequence(let q):
+        if Int.random(in: 0..<4, using: &rng) == 0, q.items.count > 1 {
+            return .removeItem(Int.random(in: 0..<q.items.count, using: &rng), from: path)
+        }
         if Bool.random(using: &rng), !q.items.isEmpty {
             return .insert(randomValue(&rng), into: path, at: Int.random(in: 0...q.items.count, using: &rng))
         }
@@ -201,14 +204,15 @@ func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omitting
                 #expect(oldChanged <= 1, "\(edit) rewrote \(oldChanged) old lines:\n\(text)\n---\n\(new)")
             case .set:
                 #expect(oldChanged <= 1, "\(edit) rewrote \(oldChanged) old lines")
-            case .removeKey:
+            case .removeKey, .removeItem:
                 #expect(b.count - prefix - suffix <= 1, "\(edit) added lines")
             }
 
             // Line endings and the final newline are kept.
             if text.contains("\r\n") { #expect(!new.replacingCRLF().contains("\n"), "bare LF in a CRLF file:\n\(new)") }
-            if case .removeKey = edit {
-            } else {
+            switch edit {
+            case .removeKey, .removeItem: break
+            default:
                 #expect(text.hasSuffix("\n") == new.hasSuffix("\n"), "\(edit)\n\(text.debugDescription)\n\(new.debugDescription)")
             }
 

@@ -4,7 +4,9 @@ import LocatedYAML
 /// Turns each kind of garage file from a located tree into model values.
 enum FileDecoders {
     static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "trainer", "strava"]
-    static let bikeKeys = ["name", "strava", "bought", "retired", "price", "templates", "counts", "trainer", "components", "intervals", "log", "snooze", "todo", "notes"]
+    static let bikeKeys = [
+        "name", "strava", "bought", "retired", "price", "templates", "counts", "trainer", "components", "intervals", "log", "snooze", "todo", "notes",
+    ]
     static let componentKeys = ["name", "installed", "hours", "distance", "rides", "counts", "trainer", "notes"]
     static let intervalKeys = ["task", "component", "replaces", "every", "due_soon", "counts", "trainer", "notes"]
     static let templateKeys = ["name", "description", "source", "intervals"]

@@ -3,7 +3,8 @@ import LocatedYAML
 
 extension FileDecoders {
     static let partKeys = [
-        "name", "bought", "retired", "slot", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log", "snooze", "todo", "notes",
+        "name", "bought", "retired", "slot", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log", "snooze", "todo",
+        "notes",
     ]
     static let mountKeys = ["bike", "from", "to", "note"]
 

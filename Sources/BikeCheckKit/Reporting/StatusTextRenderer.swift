@@ -32,7 +32,7 @@ public struct StatusTextRenderer: Sendable {
             let late = todos.filter { $0.state == .overdue }.count
             head += ", \(todos.count) to-do\(todos.count == 1 ? "" : "s")" + (late > 0 ? " (\(late) overdue)" : "")
         }
-        var out = TerminalText(stringLiteral: head) + "\n"
+        var out = fit([TerminalText(stringLiteral: head)], after: "", indent: 2)
         for bike in report.bikes {
             let title: TerminalText = "\(bike.id) · \(bike.name)" + (bike.retired.map { " (retired \($0))" } ?? "")
             out += "\n" + fit([title], after: "", indent: 2, paintingFirst: "1")
@@ -67,7 +67,8 @@ public struct StatusTextRenderer: Sendable {
             case .dueSoon: when += " (due soon)"
             case .ok, .snoozed: break
             }
-            out += fit([TerminalText(stringLiteral: task), TerminalText(stringLiteral: when)], after: "  " + paint("to-do", color(todo.state)) + "  ", prefixCount: 9)
+            out += fit(
+                [TerminalText(stringLiteral: task), TerminalText(stringLiteral: when)], after: "  " + paint("to-do", color(todo.state)) + "  ", prefixCount: 9)
         }
         return out
     }
