@@ -616,6 +616,7 @@ HISTORY = report("history.schema.json", "bikecheck history --format json",
         "currency": CURRENCY,
         "category": p({"type": ["string", "null"]}, "The entry's category."),
         "note": p({"type": ["string", "null"]}, "The entry's note."),
+        "todo": p({"type": ["string", "null"]}, "The one-off job (`todo:`) the entry closed; absent when none."),
     }, required=["subject", "date", "tasks"], md="One log entry.")}, "Entries, newest first."),
 }, ["as_of", "entries"])
 

@@ -13,7 +13,8 @@ public enum CalendarExport {
         ]
         for bike in status.bikes {
             for interval in bike.intervals {
-                guard let due = interval.due else { continue }
+                // A snoozed interval comes back on its snooze's day, if not forecast later.
+                guard let due = interval.snoozedUntil.map({ max($0, interval.due ?? $0) }) ?? interval.due else { continue }
                 let limits = interval.limits.map { "\($0.every): \(Int(($0.progress * 100).rounded())) %" }.joined(separator: ", ")
                 lines += [
                     "BEGIN:VEVENT",

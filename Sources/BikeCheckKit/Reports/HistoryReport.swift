@@ -25,6 +25,8 @@ public struct HistoryReport: Sendable, Encodable {
         public var currency: String?
         public var category: String?
         public var note: String?
+        /// The one-off job the entry closed (`todo:`), if any.
+        public var todo: String? = nil
     }
 
     public var asOf: Day
@@ -74,7 +76,7 @@ public struct HistoryReport: Sendable, Encodable {
                 entries.append(
                     Entry(
                         subject: subject, date: entry.date, tasks: tasks, cost: entry.cost.map { ReportAmount($0.value.amount) },
-                        currency: entry.cost?.value.currency, category: entry.category, note: entry.note))
+                        currency: entry.cost?.value.currency, category: entry.category, note: entry.note, todo: entry.todo))
             }
         }
         entries.sort { ($0.date, $1.subject) > ($1.date, $0.subject) }
@@ -87,10 +89,11 @@ public struct HistoryReport: Sendable, Encodable {
             .init("currency", "CUR"), .init("category", "CATEGORY"), .init("note", "NOTE"),
         ]
         let rows = entries.map { e in
-            let tasks = e.tasks.map { t in
+            let described = e.tasks.map { t in
                 guard let previous = t.previous, let d = t.distance, let h = t.movingTime else { return "\(t.task) (first logged)" }
                 return "\(t.task) (after \(ReportNumber.km(d)) km / \(ReportNumber.hours(h)) h since \(previous))"
-            }.joined(separator: "; ")
+            }
+            let tasks = (described + (e.todo.map { ["to-do: \($0)"] } ?? [])).joined(separator: "; ")
             return [e.date.description, e.subject.id, tasks, e.cost?.description ?? "", e.cost == nil ? "" : e.currency ?? "", e.category ?? "", e.note ?? ""]
         }
         return ReportTable(columns: columns, rows: rows)
