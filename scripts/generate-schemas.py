@@ -178,6 +178,8 @@ GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
         "due_soon": p({"$ref": "#/definitions/fraction"}, "An interval is *due soon* past this share of its limit: `80%` or `0.8`. Default `80%`."),
         "counts": sport_types_list("Strava sport types that wear a bike, for bikes that do not say otherwise. One type or a list."),
         "trainer": p(TRAINER, "Which rides wear a bike, indoors or out, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension. " + TRAINER_HELP),
+        "stale_after": p({"type": "string", "pattern": "^\\s*[0-9]+\\s*(day|days|week|weeks)\\s*$"}, "`status` warns when the last Strava sync is older than this: `14 days`, `2 weeks`. Default `14 days`.", examples=["14 days"]),
+        "quiet_after": p({"type": "string", "pattern": "^\\s*[0-9]+\\s*(day|days|week|weeks)\\s*$"}, "`status` warns when a bike on Strava has had no ride for this long while another has: `60 days`. Default `60 days`.", examples=["60 days"]),
         "strava": p({
             "type": "object",
             "additionalProperties": False,
@@ -436,7 +438,7 @@ INTERVAL_STATUS = closed({
         "rides": p({"type": "integer", "minimum": 0}, "Rides since the anchor."),
     }, md="Usage since the anchor, in Strava's units."),
     "limits": p({"type": "array", "items": LIMIT}, "Each limit and its progress."),
-    "due": p(NULLABLE_DAY, "The earliest day a limit is reached at the recent pace."),
+    "due": p(NULLABLE_DAY, "The earliest day a limit is reached at the recent pace; for a snoozed interval, no earlier than `snoozed_until`."),
     "part": p({"type": ["string", "null"]}, "The part (in `parts/`) the interval belongs to; absent for the bike's own intervals."),
     "snoozed_until": p(DAY, "While `state` is `snoozed`: the day the interval counts again; absent otherwise."),
 }, required=["id", "task", "state", "progress", "anchor", "usage", "limits"], md="One interval's status.")
@@ -472,6 +474,13 @@ STATUS = schema("status.schema.json", "bikecheck status --format json",
             "intervals": p({"type": "array", "items": INTERVAL_STATUS}, "Its intervals, most urgent first."),
             "todos": p({"type": "array", "items": TODO_STATUS}, "Its to-dos, most urgent first."),
         }, required=["id", "name", "intervals"], md="One part.")}, "Parts reported on their own: those on no bike, or those named on the command line."),
+        "warnings": p({"type": "array", "items": closed({
+            "kind": p({"enum": ["stale-sync", "quiet-bike"]}, "`stale-sync`: the last Strava sync (or, with none on record, the newest cached activity) is older than `stale_after`; `quiet-bike`: a bike on Strava has had no ride for `quiet_after` while another has."),
+            "bike": p({"type": ["string", "null"]}, "The bike a `quiet-bike` warning is about."),
+            "since": p(NULLABLE_DAY, "The last sync, or the bike's last ride; absent when it has none."),
+            "message": p({"type": "string"}, "The warning, as status prints it."),
+            "help": p({"type": "string"}, "What to do about it."),
+        }, required=["kind", "message", "help"], md="One sign of stale data.")}, "Signs that the data behind the report stopped arriving, so that nothing due is not mistaken for all well; they never change the exit code."),
     },
 }, [])
 

@@ -7,7 +7,7 @@ struct StatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "What is overdue, due soon and fine, per bike, most urgent first.",
         discussion:
-            "When some files have errors, status lists them, shows the bikes they cannot touch and names the others (an error in a bike's file leaves that bike out, in a template every bike using it; an error elsewhere, such as garage.yaml, rides.yaml or the activity cache, leaves out every bike), and exits 1. Warnings are counted in one line on standard error; 'bikecheck validate' shows them. On a terminal, lines fit its width (COLUMNS, else the terminal's own); piped output keeps whole lines. A part's intervals (parts/ID.yaml) show under the bike it is mounted on; its usage is what counted for each bike it was on, on the days it was there; an error in a part file shows no status. Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride."
+            "Stale data is a warning (standard error, and 'warnings' in the JSON), never an exit code: the last Strava sync older than stale_after (garage.yaml, 14 days; without a sync on record, the newest cached activity), or a bike on Strava with no ride for quiet_after (60 days) while another has rides. When some files have errors, status lists them, shows the bikes they cannot touch and names the others (an error in a bike's file leaves that bike out, in a template every bike using it; an error elsewhere, such as garage.yaml, rides.yaml or the activity cache, leaves out every bike), and exits 1. Warnings are counted in one line on standard error; 'bikecheck validate' shows them. On a terminal, lines fit its width (COLUMNS, else the terminal's own); piped output keeps whole lines. A part's intervals (parts/ID.yaml) show under the bike it is mounted on; its usage is what counted for each bike it was on, on the days it was there; an error in a part file shows no status. Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -24,7 +24,8 @@ struct StatusCommand: ParsableCommand {
     var check = false
 
     func run() throws {
-        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
+        let root = try global.garageRoot()
+        let loaded = GarageLoader.load(at: root, options: .init(activities: .summaries, today: today()))
         let knownParts = Set(loaded.garage.parts.map(\.part.id.rawValue))
         for name in bikes where loaded.garage.bike(BikeID(name)) == nil && !loaded.garage.hasBikeFile(name) && !knownParts.contains(name) {
             let failure = loaded.garage.noBikeOrPart(name)
@@ -56,13 +57,17 @@ struct StatusCommand: ParsableCommand {
         let shownParts = bikes.filter { knownParts.contains($0) && garage.bike(BikeID($0)) == nil }
         if loaded.hasErrors, shown.isEmpty, shownParts.isEmpty, !bikes.isEmpty { throw ExitCode(1) }
         let planner = StatusPlanner(asOf: asOf ?? today())
-        let report = planner.plan(garage, summaries: loaded.activitySummaries, only: shown.map(BikeID.init), parts: shownParts.map(PartID.init))
+        var report = planner.plan(garage, summaries: loaded.activitySummaries, only: shown.map(BikeID.init), parts: shownParts.map(PartID.init))
+        // Stale data warns, on standard error and in the JSON, and never changes the exit code.
+        report.warnings = Staleness.warnings(
+            garage, summaries: loaded.activitySummaries, lastSync: LastSync.read(garage: root).flatMap(Staleness.localDay), asOf: planner.asOf)
         if loaded.hasErrors, report.bikes.isEmpty, report.parts.isEmpty { throw ExitCode(1) }
         switch format {
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
         case .text:
             let renderer = StatusTextRenderer(colored: global.colored(for: .standardOutput), width: Terminal.standardOutput.columns)
             Terminal.standardOutput.write(renderer.render(report))
+            for w in report.warnings { Terminal.standardError.write("warning: \(w.message) [\(w.kind.rawValue)]\n  help: \(w.help)\n") }
         }
         if loaded.hasErrors { throw ExitCode(1) }
         let warnings = loaded.diagnostics.filter { $0.severity == .warning }.count

@@ -19,7 +19,8 @@ struct SyncCommand: ParsableCommand {
             Redirects are never followed; each answer is bounded (16 MiB, 60 s, 15 s stalled: \
             BIKECHECK_HTTP_TIMEOUT_MS). A login about to expire is renewed once, by one process at a \
             time; if that fails while the access token still works, a note says so and the sync goes on. \
-            Exit 0 when done, 1 when stopped (rate limit, login needed, Strava failing).
+            A completed sync is noted in .bikecheck/last-sync.json, which status warns by when it grows \
+            old. Exit 0 when done, 1 when stopped (rate limit, login needed, Strava failing).
             """
     )
 
@@ -41,6 +42,12 @@ struct SyncCommand: ParsableCommand {
         sync.warn = { Terminal.standardError.write("warning: \($0)\n") }
         do {
             let summary = try sync.run(full: full)
+            // What status measures staleness by; a sync that stopped early does not count.
+            do {
+                try LastSync.record(garage: root, at: Date())
+            } catch {
+                Terminal.standardError.write("warning: cannot note the sync in \(LastSync.displayPath): \(error)\n")
+            }
             let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
             if let problem = summary.gearLookupProblem { Terminal.standardError.write("warning: \(problem)\n") }
             if format == .json {

@@ -53,6 +53,7 @@ import Testing
         let json = try garage.run(["status", "--format", "json", "--as-of", "2026-03-14"])
         let tape = try #require(try Self.intervals(Self.json(json.stdout)).first { $0["id"] as? String == "bar-tape" })
         #expect(tape["state"] as? String == "snoozed" && tape["snoozed_until"] as? String == "2026-03-15")
+        #expect(tape["due"] as? String == "2026-03-15", "due again on the snooze's day, not before: \(tape)")
         #expect((tape["progress"] as? Double ?? 0) > 2, "the progress is still there: \(tape)")
         try Self.expectStatusSchema(json.stdout, in: garage)
 

@@ -422,6 +422,9 @@ func fileMode(_ path: String) throws -> Int {
         // after the first repeats the second the one before ended with).
         #expect(world.cachedActivities().count == 598)
         let stoppedAt = await world.server.log.filter { $0.path == "/api/v3/athlete/activities" }.last?.query["before"]
+        // A sync that stopped is not noted as one: status goes on measuring staleness by the last complete one.
+        let noted = world.garage.root.appendingPathComponent(".bikecheck/last-sync.json").path
+        #expect(!FileManager.default.fileExists(atPath: noted))
 
         await world.server.resetCounts()
         let resumed = try await world.run(["sync"])
@@ -432,6 +435,8 @@ func fileMode(_ path: String) throws -> Int {
         let resumedAt = await world.server.log.filter { $0.path == "/api/v3/athlete/activities" }.map { $0.query["before"] }
         #expect(resumedAt.count == 3)
         #expect(resumedAt.first == stoppedAt)
+        let record = try String(decoding: Data(contentsOf: URL(fileURLWithPath: noted)), as: UTF8.self)
+        #expect(record.hasPrefix("{\"finished\":\"") && record.hasSuffix("Z\"}\n"), "\(record)")
     }
 
     @Test func progressShowsPagesActivitiesAndTheRateLimitBudget() async throws {

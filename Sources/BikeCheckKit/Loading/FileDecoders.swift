@@ -3,7 +3,7 @@ import LocatedYAML
 
 /// Turns each kind of garage file from a located tree into model values.
 enum FileDecoders {
-    static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "trainer", "strava"]
+    static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "trainer", "strava", "stale_after", "quiet_after"]
     static let bikeKeys = [
         "name", "strava", "bought", "retired", "price", "templates", "counts", "trainer", "components", "intervals", "log", "snooze", "todo", "notes",
     ]
@@ -39,11 +39,23 @@ enum FileDecoders {
         if let e = f["due_soon"], let v = r.fraction(e.value, "due_soon") { settings.dueSoon = v }
         if let e = f["counts"], let list = sportTypes(e.value, &r) { settings.counts = list }
         if let e = f["trainer"], let v = trainerRule(e.value, &r) { settings.trainer = v }
+        if let e = f["stale_after"], let days = spanOfDays(e.value, "stale_after", &r) { settings.staleAfter = days }
+        if let e = f["quiet_after"], let days = spanOfDays(e.value, "quiet_after", &r) { settings.quietAfter = days }
         if let e = f["strava"], let sm = r.mapping(e.value, "strava") {
             let sf = r.fields(sm, of: "strava settings", allowed: ["client_id"])
             if let c = sf["client_id"] { settings.stravaClientID = r.string(c.value, "client_id") }
         }
         return settings
+    }
+
+    /// A span of whole days (`14 days`, `2 weeks`), for the staleness thresholds.
+    static func spanOfDays(_ node: YAMLNode, _ what: String, _ r: inout NodeReader) -> Int? {
+        guard let q = r.quantity(node, what) else { return nil }
+        guard q.measure == .days, q.amount == q.amount.rounded() else {
+            r.error(.badQuantity, "\(what) '\(shown(q.text))' is not a number of days", node, help: "write e.g. \(what): 14 days, or 2 weeks")
+            return nil
+        }
+        return Int(q.amount)
     }
 
     static func sportTypes(_ node: YAMLNode, _ r: inout NodeReader) -> [String]? {

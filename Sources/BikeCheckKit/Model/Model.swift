@@ -51,6 +51,10 @@ public struct GarageSettings: Sendable {
     /// Off by default: an indoor ride does not wear tyres, brakes or suspension as a ride outside does.
     public var trainer = TrainerRule.no
     public var stravaClientID: String?
+    /// Days after the last Strava sync from which status warns that its data may be stale.
+    public var staleAfter = 14
+    /// Days without a ride after which a bike on Strava is called quiet, while others have rides.
+    public var quietAfter = 60
 
     public static let defaultCounts = ["EBikeRide", "EMountainBikeRide", "GravelRide", "MountainBikeRide", "Ride"]
 

@@ -13,8 +13,7 @@ public enum CalendarExport {
         ]
         for bike in status.bikes {
             for interval in bike.intervals {
-                // A snoozed interval comes back on its snooze's day, if not forecast later.
-                guard let due = interval.snoozedUntil.map({ max($0, interval.due ?? $0) }) ?? interval.due else { continue }
+                guard let due = interval.due else { continue }
                 let limits = interval.limits.map { "\($0.every): \(Int(($0.progress * 100).rounded())) %" }.joined(separator: ", ")
                 lines += [
                     "BEGIN:VEVENT",

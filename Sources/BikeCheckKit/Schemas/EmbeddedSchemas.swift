@@ -7,2032 +7,2065 @@ public enum EmbeddedSchemas {
     public static let folder = ".schemas"
 
     public static let files: [(name: String, text: String)] = [
-        ("garage.schema.json", ##"""
-{
-  "$schema": "http://json-schema.org/draft-07/schema#",
-  "title": "bikecheck garage.yaml",
-  "description": "Settings for the whole garage (garage.yaml). Every key is optional.",
-  "markdownDescription": "Settings for the whole garage (`garage.yaml`). Every key is optional.",
-  "type": "object",
-  "additionalProperties": false,
-  "properties": {
-    "name": {
-      "description": "The garage's name, for reports.",
-      "markdownDescription": "The garage's name, for reports.",
-      "$ref": "#/definitions/text",
-      "examples": [
-        "Sam's garage"
-      ]
-    },
-    "units": {
-      "description": "Units for reports: metric (km) or imperial (mi). Default metric.",
-      "markdownDescription": "Units for reports: `metric` (km) or `imperial` (mi). Default `metric`.",
-      "enum": [
-        "metric",
-        "imperial"
-      ]
-    },
-    "currency": {
-      "description": "Currency of log costs, e.g. EUR, USD, GBP.",
-      "markdownDescription": "Currency of log costs, e.g. `EUR`, `USD`, `GBP`.",
-      "$ref": "#/definitions/text",
-      "examples": [
-        "EUR",
-        "USD",
-        "GBP"
-      ]
-    },
-    "due_soon": {
-      "description": "An interval is *due soon* past this share of its limit: 80% or 0.8. Default 80%.",
-      "markdownDescription": "An interval is *due soon* past this share of its limit: `80%` or `0.8`. Default `80%`.",
-      "$ref": "#/definitions/fraction"
-    },
-    "counts": {
-      "description": "Strava sport types that wear a bike, for bikes that do not say otherwise. One type or a list.",
-      "markdownDescription": "Strava sport types that wear a bike, for bikes that do not say otherwise. One type or a list.",
-      "anyOf": [
-        {
-          "$ref": "#/definitions/sportType"
-        },
-        {
-          "type": "array",
-          "items": {
-            "$ref": "#/definitions/sportType"
-          }
-        }
-      ],
-      "examples": [
-        [
-          "Ride",
-          "GravelRide"
-        ]
-      ]
-    },
-    "trainer": {
-      "description": "Which rides wear a bike, indoors or out, for bikes that do not say otherwise. Default false: an indoor ride does not wear tyres, brakes or suspension. true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
-      "markdownDescription": "Which rides wear a bike, indoors or out, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension. `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
-      "anyOf": [
-        {
-          "type": "boolean"
-        },
-        {
-          "const": "only"
-        }
-      ]
-    },
-    "strava": {
-      "description": "Strava settings.",
-      "markdownDescription": "Strava settings.",
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "client_id": {
-          "description": "Your Strava API application's client id (a number, from strava.com/settings/api). The secret and tokens never go in the garage.",
-          "markdownDescription": "Your Strava API application's client id (a number, from strava.com/settings/api). The secret and tokens never go in the garage.",
-          "type": [
-            "string",
-            "integer"
-          ]
-        }
-      }
-    }
-  },
-  "definitions": {
-    "text": {
-      "description": "Text. Any plain or quoted value; quote it if it starts with a special character such as : # [ { & * ! | > ' \" % @.",
-      "markdownDescription": "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`.",
-      "type": [
-        "string",
-        "number",
-        "boolean"
-      ]
-    },
-    "fraction": {
-      "description": "A threshold between 0 % and 100 % (both excluded): a percentage such as 80% or a fraction such as 0.8.",
-      "markdownDescription": "A threshold between 0 % and 100 % (both excluded): a percentage such as `80%` or a fraction such as `0.8`.",
-      "oneOf": [
-        {
-          "type": "number",
-          "exclusiveMinimum": 0,
-          "exclusiveMaximum": 1
-        },
-        {
-          "type": "string",
-          "pattern": "^[ \\t]*0*(?:[1-9][0-9]?(?:\\.[0-9]*)?|\\.0*[1-9][0-9]*)[ \\t]*%[ \\t]*$|^[ \\t]*0*\\.0*[1-9][0-9]*[ \\t]*$"
-        }
-      ],
-      "examples": [
-        "80%",
-        0.8
-      ]
-    },
-    "sportType": {
-      "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
-      "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
-      "anyOf": [
-        {
-          "enum": [
-            "AlpineSki",
-            "BackcountrySki",
-            "Badminton",
-            "Basketball",
-            "Canoeing",
-            "Cricket",
-            "Crossfit",
-            "Dance",
-            "EBikeRide",
-            "Elliptical",
-            "EMountainBikeRide",
-            "Golf",
-            "GravelRide",
-            "Handcycle",
-            "HighIntensityIntervalTraining",
-            "Hike",
-            "IceSkate",
-            "InlineSkate",
-            "Kayaking",
-            "Kitesurf",
-            "MountainBikeRide",
-            "NordicSki",
-            "Padel",
-            "PhysicalTherapy",
-            "Pickleball",
-            "Pilates",
-            "Racquetball",
-            "Ride",
-            "RockClimbing",
-            "RollerSki",
-            "Rowing",
-            "Run",
-            "Sail",
-            "Skateboard",
-            "Snowboard",
-            "Snowshoe",
-            "Soccer",
-            "Squash",
-            "StairStepper",
-            "StandUpPaddling",
-            "Surfing",
-            "Swim",
-            "TableTennis",
-            "Tennis",
-            "TrailRun",
-            "Velomobile",
-            "VirtualRide",
-            "VirtualRow",
-            "VirtualRun",
-            "Volleyball",
-            "Walk",
-            "WeightTraining",
-            "Wheelchair",
-            "Windsurf",
-            "Workout",
-            "Yoga"
-          ]
-        },
-        {
-          "type": "string"
-        }
-      ],
-      "examples": [
-        "Ride",
-        "GravelRide",
-        "MountainBikeRide",
-        "EBikeRide",
-        "EMountainBikeRide",
-        "VirtualRide",
-        "Velomobile",
-        "Handcycle"
-      ]
-    }
-  }
-}
-
-"""##),
-        ("bike.schema.json", ##"""
-{
-  "$schema": "http://json-schema.org/draft-07/schema#",
-  "title": "bikecheck bike file",
-  "description": "One bike (bikes/ID.yaml); its id is the file name.",
-  "markdownDescription": "One bike (`bikes/ID.yaml`); its id is the file name.",
-  "type": "object",
-  "additionalProperties": false,
-  "required": [
-    "name"
-  ],
-  "properties": {
-    "name": {
-      "description": "The bike's name, e.g. Canyon Grail CF SL 7.",
-      "markdownDescription": "The bike's name, e.g. `Canyon Grail CF SL 7`.",
-      "$ref": "#/definitions/text",
-      "examples": [
-        "Canyon Grail CF SL 7"
-      ]
-    },
-    "strava": {
-      "description": "The bike's Strava gear id, b and digits (see bikecheck sync). Activities with this gear id count for this bike.",
-      "markdownDescription": "The bike's Strava gear id, `b` and digits (see `bikecheck sync`). Activities with this gear id count for this bike.",
-      "type": "string",
-      "pattern": "^b[0-9]+$",
-      "examples": [
-        "b12345678"
-      ],
-      "patternErrorMessage": "Bike gear ids look like b12345678."
-    },
-    "bought": {
-      "description": "When the bike was bought, YYYY-MM-DD; intervals with no other anchor count from here.",
-      "markdownDescription": "When the bike was bought, `YYYY-MM-DD`; intervals with no other anchor count from here.",
-      "$ref": "#/definitions/date"
-    },
-    "retired": {
-      "description": "When the bike was retired, YYYY-MM-DD; status leaves it out unless named.",
-      "markdownDescription": "When the bike was retired, `YYYY-MM-DD`; `status` leaves it out unless named.",
-      "$ref": "#/definitions/date"
-    },
-    "price": {
-      "description": "What the bike cost, counted by costs in the year it was bought: 1899, or 1899 USD in another currency than the garage's.",
-      "markdownDescription": "What the bike cost, counted by `costs` in the year it was bought: `1899`, or `1899 USD` in another currency than the garage's.",
-      "anyOf": [
-        {
-          "type": "number",
-          "minimum": 0,
-          "maximum": 1000000000
-        },
-        {
-          "type": "string",
-          "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"
-        }
-      ]
-    },
-    "templates": {
-      "description": "Templates (file names in templates/, without .yaml) whose intervals this bike gets, in order; the bike overrides by interval id.",
-      "markdownDescription": "Templates (file names in `templates/`, without `.yaml`) whose intervals this bike gets, in order; the bike overrides by interval id.",
-      "anyOf": [
-        {
-          "$ref": "#/definitions/identifier"
-        },
-        {
-          "type": "array",
-          "items": {
-            "$ref": "#/definitions/identifier"
-          }
-        },
-        {
-          "type": "null"
-        }
-      ],
-      "examples": [
-        [
-          "road-basics",
-          "tubeless"
-        ]
-      ]
-    },
-    "counts": {
-      "description": "Strava sport types that wear this bike (default: counts in garage.yaml). One type or a list.",
-      "markdownDescription": "Strava sport types that wear this bike (default: `counts` in `garage.yaml`). One type or a list.",
-      "anyOf": [
-        {
-          "$ref": "#/definitions/sportType"
-        },
-        {
-          "type": "array",
-          "items": {
-            "$ref": "#/definitions/sportType"
-          }
-        }
-      ],
-      "examples": [
-        [
-          "Ride",
-          "GravelRide"
-        ]
-      ]
-    },
-    "trainer": {
-      "description": "Which rides count for this bike, indoors or out (default: trainer in garage.yaml, else false). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
-      "markdownDescription": "Which rides count for this bike, indoors or out (default: `trainer` in `garage.yaml`, else `false`). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
-      "anyOf": [
-        {
-          "type": "boolean"
-        },
-        {
-          "const": "only"
-        }
-      ]
-    },
-    "components": {
-      "description": "Parts whose life is tracked, by id (letters, digits, -, _, .), e.g. chain:.",
-      "markdownDescription": "Parts whose life is tracked, by id (letters, digits, `-`, `_`, `.`), e.g. `chain:`.",
-      "type": [
-        "object",
-        "null"
-      ],
-      "propertyNames": {
-        "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
-      },
-      "additionalProperties": {
-        "description": "A component; may be empty (chain: alone).",
-        "markdownDescription": "A component; may be empty (`chain:` alone).",
-        "type": [
-          "object",
-          "null"
-        ],
-        "additionalProperties": false,
-        "properties": {
-          "name": {
-            "description": "What is fitted, e.g. Shimano CN-M8100.",
-            "markdownDescription": "What is fitted, e.g. `Shimano CN-M8100`.",
-            "$ref": "#/definitions/text"
-          },
-          "installed": {
-            "description": "When it was fitted, YYYY-MM-DD; intervals about it count from here until first done.",
-            "markdownDescription": "When it was fitted, `YYYY-MM-DD`; intervals about it count from here until first done.",
-            "$ref": "#/definitions/date"
-          },
-          "hours": {
-            "description": "Ride hours it had before tracking started (a second-hand part), e.g. 120.",
-            "markdownDescription": "Ride hours it had before tracking started (a second-hand part), e.g. `120`.",
-            "type": "number",
-            "minimum": 0
-          },
-          "distance": {
-            "description": "Distance it had before tracking started, e.g. 2500 km.",
-            "markdownDescription": "Distance it had before tracking started, e.g. `2500 km`.",
-            "$ref": "#/definitions/distance"
-          },
-          "rides": {
-            "description": "Rides it had before tracking started.",
-            "markdownDescription": "Rides it had before tracking started.",
-            "type": "number",
-            "minimum": 0
-          },
-          "counts": {
-            "description": "Strava sport types that wear this component (default: the bike's). One type or a list.",
-            "markdownDescription": "Strava sport types that wear this component (default: the bike's). One type or a list.",
-            "anyOf": [
-              {
-                "$ref": "#/definitions/sportType"
+        (
+            "garage.schema.json",
+            ##"""
+            {
+              "$schema": "http://json-schema.org/draft-07/schema#",
+              "title": "bikecheck garage.yaml",
+              "description": "Settings for the whole garage (garage.yaml). Every key is optional.",
+              "markdownDescription": "Settings for the whole garage (`garage.yaml`). Every key is optional.",
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "name": {
+                  "description": "The garage's name, for reports.",
+                  "markdownDescription": "The garage's name, for reports.",
+                  "$ref": "#/definitions/text",
+                  "examples": [
+                    "Sam's garage"
+                  ]
+                },
+                "units": {
+                  "description": "Units for reports: metric (km) or imperial (mi). Default metric.",
+                  "markdownDescription": "Units for reports: `metric` (km) or `imperial` (mi). Default `metric`.",
+                  "enum": [
+                    "metric",
+                    "imperial"
+                  ]
+                },
+                "currency": {
+                  "description": "Currency of log costs, e.g. EUR, USD, GBP.",
+                  "markdownDescription": "Currency of log costs, e.g. `EUR`, `USD`, `GBP`.",
+                  "$ref": "#/definitions/text",
+                  "examples": [
+                    "EUR",
+                    "USD",
+                    "GBP"
+                  ]
+                },
+                "due_soon": {
+                  "description": "An interval is *due soon* past this share of its limit: 80% or 0.8. Default 80%.",
+                  "markdownDescription": "An interval is *due soon* past this share of its limit: `80%` or `0.8`. Default `80%`.",
+                  "$ref": "#/definitions/fraction"
+                },
+                "counts": {
+                  "description": "Strava sport types that wear a bike, for bikes that do not say otherwise. One type or a list.",
+                  "markdownDescription": "Strava sport types that wear a bike, for bikes that do not say otherwise. One type or a list.",
+                  "anyOf": [
+                    {
+                      "$ref": "#/definitions/sportType"
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/definitions/sportType"
+                      }
+                    }
+                  ],
+                  "examples": [
+                    [
+                      "Ride",
+                      "GravelRide"
+                    ]
+                  ]
+                },
+                "trainer": {
+                  "description": "Which rides wear a bike, indoors or out, for bikes that do not say otherwise. Default false: an indoor ride does not wear tyres, brakes or suspension. true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+                  "markdownDescription": "Which rides wear a bike, indoors or out, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension. `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+                  "anyOf": [
+                    {
+                      "type": "boolean"
+                    },
+                    {
+                      "const": "only"
+                    }
+                  ]
+                },
+                "stale_after": {
+                  "description": "status warns when the last Strava sync is older than this: 14 days, 2 weeks. Default 14 days.",
+                  "markdownDescription": "`status` warns when the last Strava sync is older than this: `14 days`, `2 weeks`. Default `14 days`.",
+                  "type": "string",
+                  "pattern": "^\\s*[0-9]+\\s*(day|days|week|weeks)\\s*$",
+                  "examples": [
+                    "14 days"
+                  ]
+                },
+                "quiet_after": {
+                  "description": "status warns when a bike on Strava has had no ride for this long while another has: 60 days. Default 60 days.",
+                  "markdownDescription": "`status` warns when a bike on Strava has had no ride for this long while another has: `60 days`. Default `60 days`.",
+                  "type": "string",
+                  "pattern": "^\\s*[0-9]+\\s*(day|days|week|weeks)\\s*$",
+                  "examples": [
+                    "60 days"
+                  ]
+                },
+                "strava": {
+                  "description": "Strava settings.",
+                  "markdownDescription": "Strava settings.",
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "client_id": {
+                      "description": "Your Strava API application's client id (a number, from strava.com/settings/api). The secret and tokens never go in the garage.",
+                      "markdownDescription": "Your Strava API application's client id (a number, from strava.com/settings/api). The secret and tokens never go in the garage.",
+                      "type": [
+                        "string",
+                        "integer"
+                      ]
+                    }
+                  }
+                }
               },
-              {
-                "type": "array",
-                "items": {
-                  "$ref": "#/definitions/sportType"
+              "definitions": {
+                "text": {
+                  "description": "Text. Any plain or quoted value; quote it if it starts with a special character such as : # [ { & * ! | > ' \" % @.",
+                  "markdownDescription": "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`.",
+                  "type": [
+                    "string",
+                    "number",
+                    "boolean"
+                  ]
+                },
+                "fraction": {
+                  "description": "A threshold between 0 % and 100 % (both excluded): a percentage such as 80% or a fraction such as 0.8.",
+                  "markdownDescription": "A threshold between 0 % and 100 % (both excluded): a percentage such as `80%` or a fraction such as `0.8`.",
+                  "oneOf": [
+                    {
+                      "type": "number",
+                      "exclusiveMinimum": 0,
+                      "exclusiveMaximum": 1
+                    },
+                    {
+                      "type": "string",
+                      "pattern": "^[ \\t]*0*(?:[1-9][0-9]?(?:\\.[0-9]*)?|\\.0*[1-9][0-9]*)[ \\t]*%[ \\t]*$|^[ \\t]*0*\\.0*[1-9][0-9]*[ \\t]*$"
+                    }
+                  ],
+                  "examples": [
+                    "80%",
+                    0.8
+                  ]
+                },
+                "sportType": {
+                  "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
+                  "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
+                  "anyOf": [
+                    {
+                      "enum": [
+                        "AlpineSki",
+                        "BackcountrySki",
+                        "Badminton",
+                        "Basketball",
+                        "Canoeing",
+                        "Cricket",
+                        "Crossfit",
+                        "Dance",
+                        "EBikeRide",
+                        "Elliptical",
+                        "EMountainBikeRide",
+                        "Golf",
+                        "GravelRide",
+                        "Handcycle",
+                        "HighIntensityIntervalTraining",
+                        "Hike",
+                        "IceSkate",
+                        "InlineSkate",
+                        "Kayaking",
+                        "Kitesurf",
+                        "MountainBikeRide",
+                        "NordicSki",
+                        "Padel",
+                        "PhysicalTherapy",
+                        "Pickleball",
+                        "Pilates",
+                        "Racquetball",
+                        "Ride",
+                        "RockClimbing",
+                        "RollerSki",
+                        "Rowing",
+                        "Run",
+                        "Sail",
+                        "Skateboard",
+                        "Snowboard",
+                        "Snowshoe",
+                        "Soccer",
+                        "Squash",
+                        "StairStepper",
+                        "StandUpPaddling",
+                        "Surfing",
+                        "Swim",
+                        "TableTennis",
+                        "Tennis",
+                        "TrailRun",
+                        "Velomobile",
+                        "VirtualRide",
+                        "VirtualRow",
+                        "VirtualRun",
+                        "Volleyball",
+                        "Walk",
+                        "WeightTraining",
+                        "Wheelchair",
+                        "Windsurf",
+                        "Workout",
+                        "Yoga"
+                      ]
+                    },
+                    {
+                      "type": "string"
+                    }
+                  ],
+                  "examples": [
+                    "Ride",
+                    "GravelRide",
+                    "MountainBikeRide",
+                    "EBikeRide",
+                    "EMountainBikeRide",
+                    "VirtualRide",
+                    "Velomobile",
+                    "Handcycle"
+                  ]
                 }
               }
-            ],
-            "examples": [
-              [
-                "Ride",
-                "GravelRide"
-              ]
-            ]
-          },
-          "trainer": {
-            "description": "Which rides count for this component, indoors or out (default: the bike's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
-            "markdownDescription": "Which rides count for this component, indoors or out (default: the bike's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
-            "anyOf": [
-              {
-                "type": "boolean"
-              },
-              {
-                "const": "only"
-              }
-            ]
-          },
-          "notes": {
-            "description": "Free notes; bikecheck does not read them.",
-            "markdownDescription": "Free notes; bikecheck does not read them.",
-            "$ref": "#/definitions/text"
-          }
-        },
-        "defaultSnippets": [
-          {
-            "label": "component",
-            "description": "What is fitted and since when",
-            "body": {
-              "name": "${1:Shimano CN-M8100}",
-              "installed": "${2:2025-03-01}"
             }
-          }
-        ]
-      }
-    },
-    "intervals": {
-      "description": "Service intervals by id (letters, digits, -, _, .), e.g. chain-lube:.",
-      "markdownDescription": "Service intervals by id (letters, digits, `-`, `_`, `.`), e.g. `chain-lube:`.",
-      "type": [
-        "object",
-        "null"
-      ],
-      "propertyNames": {
-        "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
-      },
-      "additionalProperties": {
-        "$ref": "#/definitions/interval"
-      }
-    },
-    "log": {
-      "description": "What was done, oldest first; bikecheck done appends here.",
-      "markdownDescription": "What was done, oldest first; `bikecheck done` appends here.",
-      "type": [
-        "array",
-        "null"
-      ],
-      "items": {
-        "description": "One service: date, done (or todo for a closed to-do), and optionally cost, category and note.",
-        "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do), and optionally `cost`, `category` and `note`.",
-        "type": "object",
-        "additionalProperties": false,
-        "required": [
-          "date"
-        ],
-        "anyOf": [
-          {
-            "required": [
-              "done"
-            ]
-          },
-          {
-            "required": [
-              "todo"
-            ]
-          }
-        ],
-        "properties": {
-          "date": {
-            "description": "When it was done, YYYY-MM-DD.",
-            "markdownDescription": "When it was done, `YYYY-MM-DD`.",
-            "$ref": "#/definitions/date"
-          },
-          "done": {
-            "description": "The interval ids done: one id or a non-empty list, e.g. [chain-replace, chain-lube].",
-            "markdownDescription": "The interval ids done: one id or a non-empty list, e.g. `[chain-replace, chain-lube]`.",
-            "anyOf": [
-              {
-                "$ref": "#/definitions/identifier"
+
+            """##
+        ),
+        (
+            "bike.schema.json",
+            ##"""
+            {
+              "$schema": "http://json-schema.org/draft-07/schema#",
+              "title": "bikecheck bike file",
+              "description": "One bike (bikes/ID.yaml); its id is the file name.",
+              "markdownDescription": "One bike (`bikes/ID.yaml`); its id is the file name.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "name"
+              ],
+              "properties": {
+                "name": {
+                  "description": "The bike's name, e.g. Canyon Grail CF SL 7.",
+                  "markdownDescription": "The bike's name, e.g. `Canyon Grail CF SL 7`.",
+                  "$ref": "#/definitions/text",
+                  "examples": [
+                    "Canyon Grail CF SL 7"
+                  ]
+                },
+                "strava": {
+                  "description": "The bike's Strava gear id, b and digits (see bikecheck sync). Activities with this gear id count for this bike.",
+                  "markdownDescription": "The bike's Strava gear id, `b` and digits (see `bikecheck sync`). Activities with this gear id count for this bike.",
+                  "type": "string",
+                  "pattern": "^b[0-9]+$",
+                  "examples": [
+                    "b12345678"
+                  ],
+                  "patternErrorMessage": "Bike gear ids look like b12345678."
+                },
+                "bought": {
+                  "description": "When the bike was bought, YYYY-MM-DD; intervals with no other anchor count from here.",
+                  "markdownDescription": "When the bike was bought, `YYYY-MM-DD`; intervals with no other anchor count from here.",
+                  "$ref": "#/definitions/date"
+                },
+                "retired": {
+                  "description": "When the bike was retired, YYYY-MM-DD; status leaves it out unless named.",
+                  "markdownDescription": "When the bike was retired, `YYYY-MM-DD`; `status` leaves it out unless named.",
+                  "$ref": "#/definitions/date"
+                },
+                "price": {
+                  "description": "What the bike cost, counted by costs in the year it was bought: 1899, or 1899 USD in another currency than the garage's.",
+                  "markdownDescription": "What the bike cost, counted by `costs` in the year it was bought: `1899`, or `1899 USD` in another currency than the garage's.",
+                  "anyOf": [
+                    {
+                      "type": "number",
+                      "minimum": 0,
+                      "maximum": 1000000000
+                    },
+                    {
+                      "type": "string",
+                      "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"
+                    }
+                  ]
+                },
+                "templates": {
+                  "description": "Templates (file names in templates/, without .yaml) whose intervals this bike gets, in order; the bike overrides by interval id.",
+                  "markdownDescription": "Templates (file names in `templates/`, without `.yaml`) whose intervals this bike gets, in order; the bike overrides by interval id.",
+                  "anyOf": [
+                    {
+                      "$ref": "#/definitions/identifier"
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/definitions/identifier"
+                      }
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ],
+                  "examples": [
+                    [
+                      "road-basics",
+                      "tubeless"
+                    ]
+                  ]
+                },
+                "counts": {
+                  "description": "Strava sport types that wear this bike (default: counts in garage.yaml). One type or a list.",
+                  "markdownDescription": "Strava sport types that wear this bike (default: `counts` in `garage.yaml`). One type or a list.",
+                  "anyOf": [
+                    {
+                      "$ref": "#/definitions/sportType"
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/definitions/sportType"
+                      }
+                    }
+                  ],
+                  "examples": [
+                    [
+                      "Ride",
+                      "GravelRide"
+                    ]
+                  ]
+                },
+                "trainer": {
+                  "description": "Which rides count for this bike, indoors or out (default: trainer in garage.yaml, else false). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+                  "markdownDescription": "Which rides count for this bike, indoors or out (default: `trainer` in `garage.yaml`, else `false`). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+                  "anyOf": [
+                    {
+                      "type": "boolean"
+                    },
+                    {
+                      "const": "only"
+                    }
+                  ]
+                },
+                "components": {
+                  "description": "Parts whose life is tracked, by id (letters, digits, -, _, .), e.g. chain:.",
+                  "markdownDescription": "Parts whose life is tracked, by id (letters, digits, `-`, `_`, `.`), e.g. `chain:`.",
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "propertyNames": {
+                    "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                  },
+                  "additionalProperties": {
+                    "description": "A component; may be empty (chain: alone).",
+                    "markdownDescription": "A component; may be empty (`chain:` alone).",
+                    "type": [
+                      "object",
+                      "null"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "name": {
+                        "description": "What is fitted, e.g. Shimano CN-M8100.",
+                        "markdownDescription": "What is fitted, e.g. `Shimano CN-M8100`.",
+                        "$ref": "#/definitions/text"
+                      },
+                      "installed": {
+                        "description": "When it was fitted, YYYY-MM-DD; intervals about it count from here until first done.",
+                        "markdownDescription": "When it was fitted, `YYYY-MM-DD`; intervals about it count from here until first done.",
+                        "$ref": "#/definitions/date"
+                      },
+                      "hours": {
+                        "description": "Ride hours it had before tracking started (a second-hand part), e.g. 120.",
+                        "markdownDescription": "Ride hours it had before tracking started (a second-hand part), e.g. `120`.",
+                        "type": "number",
+                        "minimum": 0
+                      },
+                      "distance": {
+                        "description": "Distance it had before tracking started, e.g. 2500 km.",
+                        "markdownDescription": "Distance it had before tracking started, e.g. `2500 km`.",
+                        "$ref": "#/definitions/distance"
+                      },
+                      "rides": {
+                        "description": "Rides it had before tracking started.",
+                        "markdownDescription": "Rides it had before tracking started.",
+                        "type": "number",
+                        "minimum": 0
+                      },
+                      "counts": {
+                        "description": "Strava sport types that wear this component (default: the bike's). One type or a list.",
+                        "markdownDescription": "Strava sport types that wear this component (default: the bike's). One type or a list.",
+                        "anyOf": [
+                          {
+                            "$ref": "#/definitions/sportType"
+                          },
+                          {
+                            "type": "array",
+                            "items": {
+                              "$ref": "#/definitions/sportType"
+                            }
+                          }
+                        ],
+                        "examples": [
+                          [
+                            "Ride",
+                            "GravelRide"
+                          ]
+                        ]
+                      },
+                      "trainer": {
+                        "description": "Which rides count for this component, indoors or out (default: the bike's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+                        "markdownDescription": "Which rides count for this component, indoors or out (default: the bike's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+                        "anyOf": [
+                          {
+                            "type": "boolean"
+                          },
+                          {
+                            "const": "only"
+                          }
+                        ]
+                      },
+                      "notes": {
+                        "description": "Free notes; bikecheck does not read them.",
+                        "markdownDescription": "Free notes; bikecheck does not read them.",
+                        "$ref": "#/definitions/text"
+                      }
+                    },
+                    "defaultSnippets": [
+                      {
+                        "label": "component",
+                        "description": "What is fitted and since when",
+                        "body": {
+                          "name": "${1:Shimano CN-M8100}",
+                          "installed": "${2:2025-03-01}"
+                        }
+                      }
+                    ]
+                  }
+                },
+                "intervals": {
+                  "description": "Service intervals by id (letters, digits, -, _, .), e.g. chain-lube:.",
+                  "markdownDescription": "Service intervals by id (letters, digits, `-`, `_`, `.`), e.g. `chain-lube:`.",
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "propertyNames": {
+                    "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                  },
+                  "additionalProperties": {
+                    "$ref": "#/definitions/interval"
+                  }
+                },
+                "log": {
+                  "description": "What was done, oldest first; bikecheck done appends here.",
+                  "markdownDescription": "What was done, oldest first; `bikecheck done` appends here.",
+                  "type": [
+                    "array",
+                    "null"
+                  ],
+                  "items": {
+                    "description": "One service: date, done (or todo for a closed to-do), and optionally cost, category and note.",
+                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do), and optionally `cost`, `category` and `note`.",
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "date"
+                    ],
+                    "anyOf": [
+                      {
+                        "required": [
+                          "done"
+                        ]
+                      },
+                      {
+                        "required": [
+                          "todo"
+                        ]
+                      }
+                    ],
+                    "properties": {
+                      "date": {
+                        "description": "When it was done, YYYY-MM-DD.",
+                        "markdownDescription": "When it was done, `YYYY-MM-DD`.",
+                        "$ref": "#/definitions/date"
+                      },
+                      "done": {
+                        "description": "The interval ids done: one id or a non-empty list, e.g. [chain-replace, chain-lube].",
+                        "markdownDescription": "The interval ids done: one id or a non-empty list, e.g. `[chain-replace, chain-lube]`.",
+                        "anyOf": [
+                          {
+                            "$ref": "#/definitions/identifier"
+                          },
+                          {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": {
+                              "$ref": "#/definitions/identifier"
+                            }
+                          }
+                        ],
+                        "examples": [
+                          [
+                            "chain-lube"
+                          ]
+                        ]
+                      },
+                      "todo": {
+                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo or both.",
+                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both.",
+                        "$ref": "#/definitions/text"
+                      },
+                      "cost": {
+                        "description": "What it cost, exact: 45.99 in the garage's currency, or 45 USD in another (reported apart, never summed).",
+                        "markdownDescription": "What it cost, exact: `45.99` in the garage's currency, or `45 USD` in another (reported apart, never summed).",
+                        "anyOf": [
+                          {
+                            "type": "number",
+                            "minimum": 0,
+                            "maximum": 1000000000
+                          },
+                          {
+                            "type": "string",
+                            "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"
+                          }
+                        ]
+                      },
+                      "currency": {
+                        "description": "The cost's currency when it is not the garage's, e.g. USD.",
+                        "markdownDescription": "The cost's currency when it is not the garage's, e.g. `USD`.",
+                        "type": "string",
+                        "pattern": "^[A-Z]{3}$"
+                      },
+                      "category": {
+                        "description": "What kind of cost it was, free text: parts, labour, consumables; costs --by category groups by it.",
+                        "markdownDescription": "What kind of cost it was, free text: `parts`, `labour`, `consumables`; `costs --by category` groups by it.",
+                        "$ref": "#/definitions/text"
+                      },
+                      "note": {
+                        "description": "A note, e.g. which part was fitted.",
+                        "markdownDescription": "A note, e.g. which part was fitted.",
+                        "$ref": "#/definitions/text"
+                      }
+                    },
+                    "defaultSnippets": [
+                      {
+                        "label": "log entry",
+                        "description": "What was done on which day",
+                        "body": {
+                          "date": "${1:2025-03-01}",
+                          "done": [
+                            "${2:chain-lube}"
+                          ]
+                        }
+                      }
+                    ]
+                  }
+                },
+                "snooze": {
+                  "description": "Intervals put off, by id: snooze: {chain-lube: 2026-12-01}. Before that day status shows the interval as snoozed, never overdue or due soon; from that day on it counts again. bikecheck snooze writes here, bikecheck done removes the interval's line.",
+                  "markdownDescription": "Intervals put off, by id: `snooze: {chain-lube: 2026-12-01}`. Before that day `status` shows the interval as snoozed, never overdue or due soon; from that day on it counts again. `bikecheck snooze` writes here, `bikecheck done` removes the interval's line.",
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "propertyNames": {
+                    "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                  },
+                  "additionalProperties": {
+                    "description": "The day the interval counts again, YYYY-MM-DD.",
+                    "markdownDescription": "The day the interval counts again, `YYYY-MM-DD`.",
+                    "$ref": "#/definitions/date"
+                  },
+                  "examples": [
+                    {
+                      "chain-lube": "2026-12-01"
+                    }
+                  ]
+                },
+                "todo": {
+                  "description": "One-off jobs, besides the intervals: - replace rear derailleur hanger, or - {task: …, due: 2026-12-01, id: hanger}. status shows them; bikecheck todo add appends here, bikecheck done BIKE --todo TEXT-OR-ID removes one and logs it.",
+                  "markdownDescription": "One-off jobs, besides the intervals: `- replace rear derailleur hanger`, or `- {task: …, due: 2026-12-01, id: hanger}`. `status` shows them; `bikecheck todo add` appends here, `bikecheck done BIKE --todo TEXT-OR-ID` removes one and logs it.",
+                  "type": [
+                    "array",
+                    "null"
+                  ],
+                  "items": {
+                    "description": "One job: a line of text, or {task, due, id}.",
+                    "markdownDescription": "One job: a line of text, or `{task, due, id}`.",
+                    "anyOf": [
+                      {
+                        "type": "string",
+                        "minLength": 1,
+                        "pattern": "\\S"
+                      },
+                      {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "task"
+                        ],
+                        "properties": {
+                          "task": {
+                            "description": "What needs doing, e.g. replace rear derailleur hanger.",
+                            "markdownDescription": "What needs doing, e.g. `replace rear derailleur hanger`.",
+                            "type": "string",
+                            "minLength": 1,
+                            "pattern": "\\S"
+                          },
+                          "due": {
+                            "description": "When it should be done by, YYYY-MM-DD; after that day it is overdue.",
+                            "markdownDescription": "When it should be done by, `YYYY-MM-DD`; after that day it is overdue.",
+                            "$ref": "#/definitions/date"
+                          },
+                          "id": {
+                            "description": "A short name for bikecheck done BIKE --todo ID; without one, the text is its name.",
+                            "markdownDescription": "A short name for `bikecheck done BIKE --todo ID`; without one, the text is its name.",
+                            "$ref": "#/definitions/identifier"
+                          },
+                          "note": {
+                            "description": "Free notes; bikecheck does not read them.",
+                            "markdownDescription": "Free notes; bikecheck does not read them.",
+                            "$ref": "#/definitions/text"
+                          }
+                        }
+                      }
+                    ],
+                    "defaultSnippets": [
+                      {
+                        "label": "to-do",
+                        "description": "A one-off job with a due day",
+                        "body": {
+                          "task": "${1:replace rear derailleur hanger}",
+                          "due": "${2:2026-12-01}"
+                        }
+                      }
+                    ]
+                  }
+                },
+                "notes": {
+                  "description": "Free notes; bikecheck does not read them.",
+                  "markdownDescription": "Free notes; bikecheck does not read them.",
+                  "$ref": "#/definitions/text"
+                }
               },
-              {
-                "type": "array",
-                "minItems": 1,
-                "items": {
-                  "$ref": "#/definitions/identifier"
+              "definitions": {
+                "text": {
+                  "description": "Text. Any plain or quoted value; quote it if it starts with a special character such as : # [ { & * ! | > ' \" % @.",
+                  "markdownDescription": "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`.",
+                  "type": [
+                    "string",
+                    "number",
+                    "boolean"
+                  ]
+                },
+                "date": {
+                  "description": "A calendar date written YYYY-MM-DD, e.g. 2025-03-01. It must be a real day (no 2025-02-30).",
+                  "markdownDescription": "A calendar date written `YYYY-MM-DD`, e.g. `2025-03-01`. It must be a real day (no `2025-02-30`).",
+                  "type": "string",
+                  "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                  "format": "date",
+                  "examples": [
+                    "2025-03-01"
+                  ],
+                  "patternErrorMessage": "Write a date as YYYY-MM-DD, e.g. 2025-03-01."
+                },
+                "identifier": {
+                  "description": "An id: starts with a letter or digit, then letters, digits, -, _ and ., e.g. chain-lube.",
+                  "markdownDescription": "An id: starts with a letter or digit, then letters, digits, `-`, `_` and `.`, e.g. `chain-lube`.",
+                  "type": "string",
+                  "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$",
+                  "patternErrorMessage": "Use letters, digits, '-', '_' and '.', e.g. chain-lube."
+                },
+                "quantity": {
+                  "description": "An amount with a unit, more than zero. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.\n\nUnits: time h hour(s) min mins minute(s); distance km mi mile(s); calendar day(s) week(s) month(s) year(s); count ride(s).",
+                  "markdownDescription": "An amount with a unit, more than zero. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.\n\nUnits: time `h` `hour(s)` `min` `mins` `minute(s)`; distance `km` `mi` `mile(s)`; calendar `day(s)` `week(s)` `month(s)` `year(s)`; count `ride(s)`.",
+                  "type": "string",
+                  "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][nN][uU][tT][eE][sS]|[mM][iI][nN][uU][tT][eE]|[mM][oO][nN][tT][hH][sS]|[hH][oO][uU][rR][sS]|[mM][iI][lL][eE][sS]|[mM][oO][nN][tT][hH]|[rR][iI][dD][eE][sS]|[wW][eE][eE][kK][sS]|[yY][eE][aA][rR][sS]|[dD][aA][yY][sS]|[hH][oO][uU][rR]|[mM][iI][lL][eE]|[mM][iI][nN][sS]|[rR][iI][dD][eE]|[wW][eE][eE][kK]|[yY][eE][aA][rR]|[dD][aA][yY]|[mM][iI][nN]|[kK][mM]|[mM][iI]|[hH])[ \\t]*$",
+                  "examples": [
+                    "10 h",
+                    "90 min",
+                    "1500 km",
+                    "900 mi",
+                    "30 days",
+                    "2 weeks",
+                    "6 months",
+                    "1 year",
+                    "25 rides"
+                  ],
+                  "patternErrorMessage": "Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides."
+                },
+                "distance": {
+                  "description": "A distance, more than zero: 2500 km, 1500 mi (units km, mi, mile, miles).",
+                  "markdownDescription": "A distance, more than zero: `2500 km`, `1500 mi` (units `km`, `mi`, `mile`, `miles`).",
+                  "type": "string",
+                  "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][lL][eE][sS]|[mM][iI][lL][eE]|[kK][mM]|[mM][iI])[ \\t]*$",
+                  "examples": [
+                    "2500 km",
+                    "1500 mi"
+                  ],
+                  "patternErrorMessage": "Write a distance, e.g. 2500 km or 1500 mi."
+                },
+                "fraction": {
+                  "description": "A threshold between 0 % and 100 % (both excluded): a percentage such as 80% or a fraction such as 0.8.",
+                  "markdownDescription": "A threshold between 0 % and 100 % (both excluded): a percentage such as `80%` or a fraction such as `0.8`.",
+                  "oneOf": [
+                    {
+                      "type": "number",
+                      "exclusiveMinimum": 0,
+                      "exclusiveMaximum": 1
+                    },
+                    {
+                      "type": "string",
+                      "pattern": "^[ \\t]*0*(?:[1-9][0-9]?(?:\\.[0-9]*)?|\\.0*[1-9][0-9]*)[ \\t]*%[ \\t]*$|^[ \\t]*0*\\.0*[1-9][0-9]*[ \\t]*$"
+                    }
+                  ],
+                  "examples": [
+                    "80%",
+                    0.8
+                  ]
+                },
+                "sportType": {
+                  "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
+                  "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
+                  "anyOf": [
+                    {
+                      "enum": [
+                        "AlpineSki",
+                        "BackcountrySki",
+                        "Badminton",
+                        "Basketball",
+                        "Canoeing",
+                        "Cricket",
+                        "Crossfit",
+                        "Dance",
+                        "EBikeRide",
+                        "Elliptical",
+                        "EMountainBikeRide",
+                        "Golf",
+                        "GravelRide",
+                        "Handcycle",
+                        "HighIntensityIntervalTraining",
+                        "Hike",
+                        "IceSkate",
+                        "InlineSkate",
+                        "Kayaking",
+                        "Kitesurf",
+                        "MountainBikeRide",
+                        "NordicSki",
+                        "Padel",
+                        "PhysicalTherapy",
+                        "Pickleball",
+                        "Pilates",
+                        "Racquetball",
+                        "Ride",
+                        "RockClimbing",
+                        "RollerSki",
+                        "Rowing",
+                        "Run",
+                        "Sail",
+                        "Skateboard",
+                        "Snowboard",
+                        "Snowshoe",
+                        "Soccer",
+                        "Squash",
+                        "StairStepper",
+                        "StandUpPaddling",
+                        "Surfing",
+                        "Swim",
+                        "TableTennis",
+                        "Tennis",
+                        "TrailRun",
+                        "Velomobile",
+                        "VirtualRide",
+                        "VirtualRow",
+                        "VirtualRun",
+                        "Volleyball",
+                        "Walk",
+                        "WeightTraining",
+                        "Wheelchair",
+                        "Windsurf",
+                        "Workout",
+                        "Yoga"
+                      ]
+                    },
+                    {
+                      "type": "string"
+                    }
+                  ],
+                  "examples": [
+                    "Ride",
+                    "GravelRide",
+                    "MountainBikeRide",
+                    "EBikeRide",
+                    "EMountainBikeRide",
+                    "VirtualRide",
+                    "Velomobile",
+                    "Handcycle"
+                  ]
+                },
+                "interval": {
+                  "description": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs every once templates and bike are merged.",
+                  "markdownDescription": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "task": {
+                      "description": "What to do, as shown in reports, e.g. Clean and lube the chain. Defaults to the interval id.",
+                      "markdownDescription": "What to do, as shown in reports, e.g. `Clean and lube the chain`. Defaults to the interval id.",
+                      "$ref": "#/definitions/text"
+                    },
+                    "component": {
+                      "description": "The component this task is about (a key under the bike's components:). Its install date anchors the count until the task is first done.",
+                      "markdownDescription": "The component this task is about (a key under the bike's `components:`). Its install date anchors the count until the task is first done.",
+                      "$ref": "#/definitions/identifier"
+                    },
+                    "replaces": {
+                      "description": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
+                      "markdownDescription": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
+                      "$ref": "#/definitions/identifier"
+                    },
+                    "every": {
+                      "description": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.",
+                      "markdownDescription": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.",
+                      "anyOf": [
+                        {
+                          "$ref": "#/definitions/quantity"
+                        },
+                        {
+                          "type": "array",
+                          "minItems": 1,
+                          "items": {
+                            "$ref": "#/definitions/quantity"
+                          }
+                        }
+                      ],
+                      "examples": [
+                        "10 h",
+                        "3000 km",
+                        [
+                          "100 h",
+                          "12 months"
+                        ]
+                      ]
+                    },
+                    "due_soon": {
+                      "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
+                      "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
+                      "$ref": "#/definitions/fraction"
+                    },
+                    "counts": {
+                      "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+                      "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+                      "anyOf": [
+                        {
+                          "$ref": "#/definitions/sportType"
+                        },
+                        {
+                          "type": "array",
+                          "items": {
+                            "$ref": "#/definitions/sportType"
+                          }
+                        }
+                      ],
+                      "examples": [
+                        [
+                          "Ride",
+                          "GravelRide"
+                        ]
+                      ]
+                    },
+                    "trainer": {
+                      "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+                      "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+                      "anyOf": [
+                        {
+                          "type": "boolean"
+                        },
+                        {
+                          "const": "only"
+                        }
+                      ]
+                    },
+                    "notes": {
+                      "description": "Free notes; bikecheck does not read them.",
+                      "markdownDescription": "Free notes; bikecheck does not read them.",
+                      "$ref": "#/definitions/text"
+                    }
+                  },
+                  "defaultSnippets": [
+                    {
+                      "label": "interval",
+                      "description": "A task and how often",
+                      "body": {
+                        "task": "${1:Clean and lube the chain}",
+                        "every": "${2:10 h}"
+                      }
+                    }
+                  ]
                 }
               }
-            ],
-            "examples": [
-              [
-                "chain-lube"
-              ]
-            ]
-          },
-          "todo": {
-            "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo or both.",
-            "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both.",
-            "$ref": "#/definitions/text"
-          },
-          "cost": {
-            "description": "What it cost, exact: 45.99 in the garage's currency, or 45 USD in another (reported apart, never summed).",
-            "markdownDescription": "What it cost, exact: `45.99` in the garage's currency, or `45 USD` in another (reported apart, never summed).",
-            "anyOf": [
-              {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 1000000000
-              },
-              {
-                "type": "string",
-                "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"
-              }
-            ]
-          },
-          "currency": {
-            "description": "The cost's currency when it is not the garage's, e.g. USD.",
-            "markdownDescription": "The cost's currency when it is not the garage's, e.g. `USD`.",
-            "type": "string",
-            "pattern": "^[A-Z]{3}$"
-          },
-          "category": {
-            "description": "What kind of cost it was, free text: parts, labour, consumables; costs --by category groups by it.",
-            "markdownDescription": "What kind of cost it was, free text: `parts`, `labour`, `consumables`; `costs --by category` groups by it.",
-            "$ref": "#/definitions/text"
-          },
-          "note": {
-            "description": "A note, e.g. which part was fitted.",
-            "markdownDescription": "A note, e.g. which part was fitted.",
-            "$ref": "#/definitions/text"
-          }
-        },
-        "defaultSnippets": [
-          {
-            "label": "log entry",
-            "description": "What was done on which day",
-            "body": {
-              "date": "${1:2025-03-01}",
-              "done": [
-                "${2:chain-lube}"
-              ]
             }
-          }
-        ]
-      }
-    },
-    "snooze": {
-      "description": "Intervals put off, by id: snooze: {chain-lube: 2026-12-01}. Before that day status shows the interval as snoozed, never overdue or due soon; from that day on it counts again. bikecheck snooze writes here, bikecheck done removes the interval's line.",
-      "markdownDescription": "Intervals put off, by id: `snooze: {chain-lube: 2026-12-01}`. Before that day `status` shows the interval as snoozed, never overdue or due soon; from that day on it counts again. `bikecheck snooze` writes here, `bikecheck done` removes the interval's line.",
-      "type": [
-        "object",
-        "null"
-      ],
-      "propertyNames": {
-        "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
-      },
-      "additionalProperties": {
-        "description": "The day the interval counts again, YYYY-MM-DD.",
-        "markdownDescription": "The day the interval counts again, `YYYY-MM-DD`.",
-        "$ref": "#/definitions/date"
-      },
-      "examples": [
-        {
-          "chain-lube": "2026-12-01"
-        }
-      ]
-    },
-    "todo": {
-      "description": "One-off jobs, besides the intervals: - replace rear derailleur hanger, or - {task: …, due: 2026-12-01, id: hanger}. status shows them; bikecheck todo add appends here, bikecheck done BIKE --todo TEXT-OR-ID removes one and logs it.",
-      "markdownDescription": "One-off jobs, besides the intervals: `- replace rear derailleur hanger`, or `- {task: …, due: 2026-12-01, id: hanger}`. `status` shows them; `bikecheck todo add` appends here, `bikecheck done BIKE --todo TEXT-OR-ID` removes one and logs it.",
-      "type": [
-        "array",
-        "null"
-      ],
-      "items": {
-        "description": "One job: a line of text, or {task, due, id}.",
-        "markdownDescription": "One job: a line of text, or `{task, due, id}`.",
-        "anyOf": [
-          {
-            "type": "string",
-            "minLength": 1,
-            "pattern": "\\S"
-          },
-          {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "task"
-            ],
-            "properties": {
-              "task": {
-                "description": "What needs doing, e.g. replace rear derailleur hanger.",
-                "markdownDescription": "What needs doing, e.g. `replace rear derailleur hanger`.",
-                "type": "string",
-                "minLength": 1,
-                "pattern": "\\S"
-              },
-              "due": {
-                "description": "When it should be done by, YYYY-MM-DD; after that day it is overdue.",
-                "markdownDescription": "When it should be done by, `YYYY-MM-DD`; after that day it is overdue.",
-                "$ref": "#/definitions/date"
-              },
-              "id": {
-                "description": "A short name for bikecheck done BIKE --todo ID; without one, the text is its name.",
-                "markdownDescription": "A short name for `bikecheck done BIKE --todo ID`; without one, the text is its name.",
-                "$ref": "#/definitions/identifier"
-              },
-              "note": {
-                "description": "Free notes; bikecheck does not read them.",
-                "markdownDescription": "Free notes; bikecheck does not read them.",
-                "$ref": "#/definitions/text"
-              }
-            }
-          }
-        ],
-        "defaultSnippets": [
-          {
-            "label": "to-do",
-            "description": "A one-off job with a due day",
-            "body": {
-              "task": "${1:replace rear derailleur hanger}",
-              "due": "${2:2026-12-01}"
-            }
-          }
-        ]
-      }
-    },
-    "notes": {
-      "description": "Free notes; bikecheck does not read them.",
-      "markdownDescription": "Free notes; bikecheck does not read them.",
-      "$ref": "#/definitions/text"
-    }
-  },
-  "definitions": {
-    "text": {
-      "description": "Text. Any plain or quoted value; quote it if it starts with a special character such as : # [ { & * ! | > ' \" % @.",
-      "markdownDescription": "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`.",
-      "type": [
-        "string",
-        "number",
-        "boolean"
-      ]
-    },
-    "date": {
-      "description": "A calendar date written YYYY-MM-DD, e.g. 2025-03-01. It must be a real day (no 2025-02-30).",
-      "markdownDescription": "A calendar date written `YYYY-MM-DD`, e.g. `2025-03-01`. It must be a real day (no `2025-02-30`).",
-      "type": "string",
-      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-      "format": "date",
-      "examples": [
-        "2025-03-01"
-      ],
-      "patternErrorMessage": "Write a date as YYYY-MM-DD, e.g. 2025-03-01."
-    },
-    "identifier": {
-      "description": "An id: starts with a letter or digit, then letters, digits, -, _ and ., e.g. chain-lube.",
-      "markdownDescription": "An id: starts with a letter or digit, then letters, digits, `-`, `_` and `.`, e.g. `chain-lube`.",
-      "type": "string",
-      "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$",
-      "patternErrorMessage": "Use letters, digits, '-', '_' and '.', e.g. chain-lube."
-    },
-    "quantity": {
-      "description": "An amount with a unit, more than zero. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.\n\nUnits: time h hour(s) min mins minute(s); distance km mi mile(s); calendar day(s) week(s) month(s) year(s); count ride(s).",
-      "markdownDescription": "An amount with a unit, more than zero. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.\n\nUnits: time `h` `hour(s)` `min` `mins` `minute(s)`; distance `km` `mi` `mile(s)`; calendar `day(s)` `week(s)` `month(s)` `year(s)`; count `ride(s)`.",
-      "type": "string",
-      "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][nN][uU][tT][eE][sS]|[mM][iI][nN][uU][tT][eE]|[mM][oO][nN][tT][hH][sS]|[hH][oO][uU][rR][sS]|[mM][iI][lL][eE][sS]|[mM][oO][nN][tT][hH]|[rR][iI][dD][eE][sS]|[wW][eE][eE][kK][sS]|[yY][eE][aA][rR][sS]|[dD][aA][yY][sS]|[hH][oO][uU][rR]|[mM][iI][lL][eE]|[mM][iI][nN][sS]|[rR][iI][dD][eE]|[wW][eE][eE][kK]|[yY][eE][aA][rR]|[dD][aA][yY]|[mM][iI][nN]|[kK][mM]|[mM][iI]|[hH])[ \\t]*$",
-      "examples": [
-        "10 h",
-        "90 min",
-        "1500 km",
-        "900 mi",
-        "30 days",
-        "2 weeks",
-        "6 months",
-        "1 year",
-        "25 rides"
-      ],
-      "patternErrorMessage": "Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides."
-    },
-    "distance": {
-      "description": "A distance, more than zero: 2500 km, 1500 mi (units km, mi, mile, miles).",
-      "markdownDescription": "A distance, more than zero: `2500 km`, `1500 mi` (units `km`, `mi`, `mile`, `miles`).",
-      "type": "string",
-      "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][lL][eE][sS]|[mM][iI][lL][eE]|[kK][mM]|[mM][iI])[ \\t]*$",
-      "examples": [
-        "2500 km",
-        "1500 mi"
-      ],
-      "patternErrorMessage": "Write a distance, e.g. 2500 km or 1500 mi."
-    },
-    "fraction": {
-      "description": "A threshold between 0 % and 100 % (both excluded): a percentage such as 80% or a fraction such as 0.8.",
-      "markdownDescription": "A threshold between 0 % and 100 % (both excluded): a percentage such as `80%` or a fraction such as `0.8`.",
-      "oneOf": [
-        {
-          "type": "number",
-          "exclusiveMinimum": 0,
-          "exclusiveMaximum": 1
-        },
-        {
-          "type": "string",
-          "pattern": "^[ \\t]*0*(?:[1-9][0-9]?(?:\\.[0-9]*)?|\\.0*[1-9][0-9]*)[ \\t]*%[ \\t]*$|^[ \\t]*0*\\.0*[1-9][0-9]*[ \\t]*$"
-        }
-      ],
-      "examples": [
-        "80%",
-        0.8
-      ]
-    },
-    "sportType": {
-      "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
-      "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
-      "anyOf": [
-        {
-          "enum": [
-            "AlpineSki",
-            "BackcountrySki",
-            "Badminton",
-            "Basketball",
-            "Canoeing",
-            "Cricket",
-            "Crossfit",
-            "Dance",
-            "EBikeRide",
-            "Elliptical",
-            "EMountainBikeRide",
-            "Golf",
-            "GravelRide",
-            "Handcycle",
-            "HighIntensityIntervalTraining",
-            "Hike",
-            "IceSkate",
-            "InlineSkate",
-            "Kayaking",
-            "Kitesurf",
-            "MountainBikeRide",
-            "NordicSki",
-            "Padel",
-            "PhysicalTherapy",
-            "Pickleball",
-            "Pilates",
-            "Racquetball",
-            "Ride",
-            "RockClimbing",
-            "RollerSki",
-            "Rowing",
-            "Run",
-            "Sail",
-            "Skateboard",
-            "Snowboard",
-            "Snowshoe",
-            "Soccer",
-            "Squash",
-            "StairStepper",
-            "StandUpPaddling",
-            "Surfing",
-            "Swim",
-            "TableTennis",
-            "Tennis",
-            "TrailRun",
-            "Velomobile",
-            "VirtualRide",
-            "VirtualRow",
-            "VirtualRun",
-            "Volleyball",
-            "Walk",
-            "WeightTraining",
-            "Wheelchair",
-            "Windsurf",
-            "Workout",
-            "Yoga"
-          ]
-        },
-        {
-          "type": "string"
-        }
-      ],
-      "examples": [
-        "Ride",
-        "GravelRide",
-        "MountainBikeRide",
-        "EBikeRide",
-        "EMountainBikeRide",
-        "VirtualRide",
-        "Velomobile",
-        "Handcycle"
-      ]
-    },
-    "interval": {
-      "description": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs every once templates and bike are merged.",
-      "markdownDescription": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "task": {
-          "description": "What to do, as shown in reports, e.g. Clean and lube the chain. Defaults to the interval id.",
-          "markdownDescription": "What to do, as shown in reports, e.g. `Clean and lube the chain`. Defaults to the interval id.",
-          "$ref": "#/definitions/text"
-        },
-        "component": {
-          "description": "The component this task is about (a key under the bike's components:). Its install date anchors the count until the task is first done.",
-          "markdownDescription": "The component this task is about (a key under the bike's `components:`). Its install date anchors the count until the task is first done.",
-          "$ref": "#/definitions/identifier"
-        },
-        "replaces": {
-          "description": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
-          "markdownDescription": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
-          "$ref": "#/definitions/identifier"
-        },
-        "every": {
-          "description": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.",
-          "markdownDescription": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.",
-          "anyOf": [
-            {
-              "$ref": "#/definitions/quantity"
-            },
-            {
-              "type": "array",
-              "minItems": 1,
-              "items": {
-                "$ref": "#/definitions/quantity"
-              }
-            }
-          ],
-          "examples": [
-            "10 h",
-            "3000 km",
-            [
-              "100 h",
-              "12 months"
-            ]
-          ]
-        },
-        "due_soon": {
-          "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
-          "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
-          "$ref": "#/definitions/fraction"
-        },
-        "counts": {
-          "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
-          "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
-          "anyOf": [
-            {
-              "$ref": "#/definitions/sportType"
-            },
-            {
-              "type": "array",
-              "items": {
-                "$ref": "#/definitions/sportType"
-              }
-            }
-          ],
-          "examples": [
-            [
-              "Ride",
-              "GravelRide"
-            ]
-          ]
-        },
-        "trainer": {
-          "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
-          "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
-          "anyOf": [
-            {
-              "type": "boolean"
-            },
-            {
-              "const": "only"
-            }
-          ]
-        },
-        "notes": {
-          "description": "Free notes; bikecheck does not read them.",
-          "markdownDescription": "Free notes; bikecheck does not read them.",
-          "$ref": "#/definitions/text"
-        }
-      },
-      "defaultSnippets": [
-        {
-          "label": "interval",
-          "description": "A task and how often",
-          "body": {
-            "task": "${1:Clean and lube the chain}",
-            "every": "${2:10 h}"
-          }
-        }
-      ]
-    }
-  }
-}
 
-"""##),
-        ("template.schema.json", ##"""
-{
-  "$schema": "http://json-schema.org/draft-07/schema#",
-  "title": "bikecheck template file",
-  "description": "A reusable set of service intervals (templates/ID.yaml); bikes list it under templates:.",
-  "markdownDescription": "A reusable set of service intervals (`templates/ID.yaml`); bikes list it under `templates:`.",
-  "type": "object",
-  "additionalProperties": false,
-  "required": [
-    "name",
-    "intervals"
-  ],
-  "properties": {
-    "name": {
-      "description": "The template's name, e.g. Road bike basics.",
-      "markdownDescription": "The template's name, e.g. `Road bike basics`.",
-      "$ref": "#/definitions/text"
-    },
-    "description": {
-      "description": "What the template is for.",
-      "markdownDescription": "What the template is for.",
-      "$ref": "#/definitions/text"
-    },
-    "source": {
-      "description": "Where the schedule comes from (a maker's manual, a URL); bikecheck template import from a git repository writes {url, path, commit}.",
-      "markdownDescription": "Where the schedule comes from (a maker's manual, a URL); `bikecheck template import` from a git repository writes `{url, path, commit}`.",
-      "anyOf": [
-        {
-          "$ref": "#/definitions/text"
-        },
-        {
-          "type": "object",
-          "additionalProperties": false,
-          "required": [
-            "url",
-            "path",
-            "commit"
-          ],
-          "properties": {
-            "url": {
-              "description": "The git repository it was imported from, as git clone takes it (a local one relative to the garage).",
-              "markdownDescription": "The git repository it was imported from, as `git clone` takes it (a local one relative to the garage).",
-              "type": "string"
-            },
-            "path": {
-              "description": "The file's path inside that repository.",
-              "markdownDescription": "The file's path inside that repository.",
-              "type": "string"
-            },
-            "commit": {
-              "description": "The full id of the commit this copy was taken from; bikecheck template update merges from it.",
-              "markdownDescription": "The full id of the commit this copy was taken from; `bikecheck template update` merges from it.",
-              "type": "string",
-              "pattern": "^(?:[0-9a-f]{40}|[0-9a-f]{64})$"
-            },
-            "ref": {
-              "description": "The tag or branch followed; without it, the repository's default branch.",
-              "markdownDescription": "The tag or branch followed; without it, the repository's default branch.",
-              "type": "string"
-            }
-          }
-        }
-      ]
-    },
-    "intervals": {
-      "description": "Service intervals by id (letters, digits, -, _, .), e.g. chain-lube:.",
-      "markdownDescription": "Service intervals by id (letters, digits, `-`, `_`, `.`), e.g. `chain-lube:`.",
-      "type": "object",
-      "propertyNames": {
-        "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
-      },
-      "additionalProperties": {
-        "$ref": "#/definitions/interval"
-      }
-    }
-  },
-  "definitions": {
-    "text": {
-      "description": "Text. Any plain or quoted value; quote it if it starts with a special character such as : # [ { & * ! | > ' \" % @.",
-      "markdownDescription": "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`.",
-      "type": [
-        "string",
-        "number",
-        "boolean"
-      ]
-    },
-    "identifier": {
-      "description": "An id: starts with a letter or digit, then letters, digits, -, _ and ., e.g. chain-lube.",
-      "markdownDescription": "An id: starts with a letter or digit, then letters, digits, `-`, `_` and `.`, e.g. `chain-lube`.",
-      "type": "string",
-      "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$",
-      "patternErrorMessage": "Use letters, digits, '-', '_' and '.', e.g. chain-lube."
-    },
-    "quantity": {
-      "description": "An amount with a unit, more than zero. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.\n\nUnits: time h hour(s) min mins minute(s); distance km mi mile(s); calendar day(s) week(s) month(s) year(s); count ride(s).",
-      "markdownDescription": "An amount with a unit, more than zero. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.\n\nUnits: time `h` `hour(s)` `min` `mins` `minute(s)`; distance `km` `mi` `mile(s)`; calendar `day(s)` `week(s)` `month(s)` `year(s)`; count `ride(s)`.",
-      "type": "string",
-      "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][nN][uU][tT][eE][sS]|[mM][iI][nN][uU][tT][eE]|[mM][oO][nN][tT][hH][sS]|[hH][oO][uU][rR][sS]|[mM][iI][lL][eE][sS]|[mM][oO][nN][tT][hH]|[rR][iI][dD][eE][sS]|[wW][eE][eE][kK][sS]|[yY][eE][aA][rR][sS]|[dD][aA][yY][sS]|[hH][oO][uU][rR]|[mM][iI][lL][eE]|[mM][iI][nN][sS]|[rR][iI][dD][eE]|[wW][eE][eE][kK]|[yY][eE][aA][rR]|[dD][aA][yY]|[mM][iI][nN]|[kK][mM]|[mM][iI]|[hH])[ \\t]*$",
-      "examples": [
-        "10 h",
-        "90 min",
-        "1500 km",
-        "900 mi",
-        "30 days",
-        "2 weeks",
-        "6 months",
-        "1 year",
-        "25 rides"
-      ],
-      "patternErrorMessage": "Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides."
-    },
-    "fraction": {
-      "description": "A threshold between 0 % and 100 % (both excluded): a percentage such as 80% or a fraction such as 0.8.",
-      "markdownDescription": "A threshold between 0 % and 100 % (both excluded): a percentage such as `80%` or a fraction such as `0.8`.",
-      "oneOf": [
-        {
-          "type": "number",
-          "exclusiveMinimum": 0,
-          "exclusiveMaximum": 1
-        },
-        {
-          "type": "string",
-          "pattern": "^[ \\t]*0*(?:[1-9][0-9]?(?:\\.[0-9]*)?|\\.0*[1-9][0-9]*)[ \\t]*%[ \\t]*$|^[ \\t]*0*\\.0*[1-9][0-9]*[ \\t]*$"
-        }
-      ],
-      "examples": [
-        "80%",
-        0.8
-      ]
-    },
-    "sportType": {
-      "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
-      "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
-      "anyOf": [
-        {
-          "enum": [
-            "AlpineSki",
-            "BackcountrySki",
-            "Badminton",
-            "Basketball",
-            "Canoeing",
-            "Cricket",
-            "Crossfit",
-            "Dance",
-            "EBikeRide",
-            "Elliptical",
-            "EMountainBikeRide",
-            "Golf",
-            "GravelRide",
-            "Handcycle",
-            "HighIntensityIntervalTraining",
-            "Hike",
-            "IceSkate",
-            "InlineSkate",
-            "Kayaking",
-            "Kitesurf",
-            "MountainBikeRide",
-            "NordicSki",
-            "Padel",
-            "PhysicalTherapy",
-            "Pickleball",
-            "Pilates",
-            "Racquetball",
-            "Ride",
-            "RockClimbing",
-            "RollerSki",
-            "Rowing",
-            "Run",
-            "Sail",
-            "Skateboard",
-            "Snowboard",
-            "Snowshoe",
-            "Soccer",
-            "Squash",
-            "StairStepper",
-            "StandUpPaddling",
-            "Surfing",
-            "Swim",
-            "TableTennis",
-            "Tennis",
-            "TrailRun",
-            "Velomobile",
-            "VirtualRide",
-            "VirtualRow",
-            "VirtualRun",
-            "Volleyball",
-            "Walk",
-            "WeightTraining",
-            "Wheelchair",
-            "Windsurf",
-            "Workout",
-            "Yoga"
-          ]
-        },
-        {
-          "type": "string"
-        }
-      ],
-      "examples": [
-        "Ride",
-        "GravelRide",
-        "MountainBikeRide",
-        "EBikeRide",
-        "EMountainBikeRide",
-        "VirtualRide",
-        "Velomobile",
-        "Handcycle"
-      ]
-    },
-    "interval": {
-      "description": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs every once templates and bike are merged.",
-      "markdownDescription": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "task": {
-          "description": "What to do, as shown in reports, e.g. Clean and lube the chain. Defaults to the interval id.",
-          "markdownDescription": "What to do, as shown in reports, e.g. `Clean and lube the chain`. Defaults to the interval id.",
-          "$ref": "#/definitions/text"
-        },
-        "component": {
-          "description": "The component this task is about (a key under the bike's components:). Its install date anchors the count until the task is first done.",
-          "markdownDescription": "The component this task is about (a key under the bike's `components:`). Its install date anchors the count until the task is first done.",
-          "$ref": "#/definitions/identifier"
-        },
-        "replaces": {
-          "description": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
-          "markdownDescription": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
-          "$ref": "#/definitions/identifier"
-        },
-        "every": {
-          "description": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.",
-          "markdownDescription": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.",
-          "anyOf": [
+            """##
+        ),
+        (
+            "template.schema.json",
+            ##"""
             {
-              "$ref": "#/definitions/quantity"
-            },
-            {
-              "type": "array",
-              "minItems": 1,
-              "items": {
-                "$ref": "#/definitions/quantity"
-              }
-            }
-          ],
-          "examples": [
-            "10 h",
-            "3000 km",
-            [
-              "100 h",
-              "12 months"
-            ]
-          ]
-        },
-        "due_soon": {
-          "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
-          "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
-          "$ref": "#/definitions/fraction"
-        },
-        "counts": {
-          "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
-          "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
-          "anyOf": [
-            {
-              "$ref": "#/definitions/sportType"
-            },
-            {
-              "type": "array",
-              "items": {
-                "$ref": "#/definitions/sportType"
-              }
-            }
-          ],
-          "examples": [
-            [
-              "Ride",
-              "GravelRide"
-            ]
-          ]
-        },
-        "trainer": {
-          "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
-          "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
-          "anyOf": [
-            {
-              "type": "boolean"
-            },
-            {
-              "const": "only"
-            }
-          ]
-        },
-        "notes": {
-          "description": "Free notes; bikecheck does not read them.",
-          "markdownDescription": "Free notes; bikecheck does not read them.",
-          "$ref": "#/definitions/text"
-        }
-      },
-      "defaultSnippets": [
-        {
-          "label": "interval",
-          "description": "A task and how often",
-          "body": {
-            "task": "${1:Clean and lube the chain}",
-            "every": "${2:10 h}"
-          }
-        }
-      ]
-    }
-  }
-}
-
-"""##),
-        ("rides.schema.json", ##"""
-{
-  "$schema": "http://json-schema.org/draft-07/schema#",
-  "title": "bikecheck rides.yaml",
-  "description": "Rides entered by hand (rides.yaml), for bikes not on Strava or offline use.",
-  "markdownDescription": "Rides entered by hand (`rides.yaml`), for bikes not on Strava or offline use.",
-  "type": "object",
-  "additionalProperties": false,
-  "required": [
-    "rides"
-  ],
-  "properties": {
-    "rides": {
-      "description": "The rides, e.g. - {date: 2025-11-12, bike: commuter, time: 47 min, distance: 17 km}.",
-      "markdownDescription": "The rides, e.g. `- {date: 2025-11-12, bike: commuter, time: 47 min, distance: 17 km}`.",
-      "type": [
-        "array",
-        "null"
-      ],
-      "items": {
-        "description": "One ride: date, bike, time, and optionally distance, sport, name.",
-        "markdownDescription": "One ride: `date`, `bike`, `time`, and optionally `distance`, `sport`, `name`.",
-        "type": "object",
-        "additionalProperties": false,
-        "required": [
-          "date",
-          "bike",
-          "time"
-        ],
-        "properties": {
-          "date": {
-            "description": "The day of the ride, YYYY-MM-DD.",
-            "markdownDescription": "The day of the ride, `YYYY-MM-DD`.",
-            "$ref": "#/definitions/date"
-          },
-          "bike": {
-            "description": "The bike's id (its file name in bikes/, without .yaml).",
-            "markdownDescription": "The bike's id (its file name in `bikes/`, without `.yaml`).",
-            "$ref": "#/definitions/identifier"
-          },
-          "time": {
-            "description": "Moving time: 1h30, 1:30, 90 min, 1 h 30 min or 1.5 h.",
-            "markdownDescription": "Moving time: `1h30`, `1:30`, `90 min`, `1 h 30 min` or `1.5 h`.",
-            "type": "string",
-            "pattern": "^(?=.*[1-9])(?:[ \\t]*[0-9]+:0*[0-5]?[0-9](?::0*[0-5]?[0-9])?[ \\t]*|[ \\t]*\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*[hH]0*[0-5]?[0-9][ \\t]*|[ \\t]*(?: *(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+) *(?:[mM][iI][nN][uU][tT][eE][sS]|[mM][iI][nN][uU][tT][eE]|[hH][oO][uU][rR][sS]|[hH][oO][uU][rR]|[mM][iI][nN][sS]|[mM][iI][nN]|[hH]) *)+[ \\t]*)$",
-            "examples": [
-              "1h30",
-              "1:30",
-              "90 min"
-            ],
-            "patternErrorMessage": "Write e.g. 1h30, 1:30, 90 min or 2 h."
-          },
-          "distance": {
-            "description": "Distance ridden, e.g. 35 km or 20 mi. Default 0.",
-            "markdownDescription": "Distance ridden, e.g. `35 km` or `20 mi`. Default 0.",
-            "$ref": "#/definitions/distance"
-          },
-          "sport": {
-            "description": "The Strava sport type of the ride, e.g. EBikeRide; filtered by the bike's counts like Strava activities (default: always counts).",
-            "markdownDescription": "The Strava sport type of the ride, e.g. `EBikeRide`; filtered by the bike's `counts` like Strava activities (default: always counts).",
-            "$ref": "#/definitions/sportType"
-          },
-          "name": {
-            "description": "A name for the ride.",
-            "markdownDescription": "A name for the ride.",
-            "$ref": "#/definitions/text"
-          }
-        },
-        "defaultSnippets": [
-          {
-            "label": "ride",
-            "description": "A ride entered by hand",
-            "body": {
-              "date": "${1:2025-11-12}",
-              "bike": "${2:bike-id}",
-              "time": "${3:1h30}",
-              "distance": "${4:30 km}"
-            }
-          }
-        ]
-      }
-    }
-  },
-  "definitions": {
-    "text": {
-      "description": "Text. Any plain or quoted value; quote it if it starts with a special character such as : # [ { & * ! | > ' \" % @.",
-      "markdownDescription": "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`.",
-      "type": [
-        "string",
-        "number",
-        "boolean"
-      ]
-    },
-    "date": {
-      "description": "A calendar date written YYYY-MM-DD, e.g. 2025-03-01. It must be a real day (no 2025-02-30).",
-      "markdownDescription": "A calendar date written `YYYY-MM-DD`, e.g. `2025-03-01`. It must be a real day (no `2025-02-30`).",
-      "type": "string",
-      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-      "format": "date",
-      "examples": [
-        "2025-03-01"
-      ],
-      "patternErrorMessage": "Write a date as YYYY-MM-DD, e.g. 2025-03-01."
-    },
-    "identifier": {
-      "description": "An id: starts with a letter or digit, then letters, digits, -, _ and ., e.g. chain-lube.",
-      "markdownDescription": "An id: starts with a letter or digit, then letters, digits, `-`, `_` and `.`, e.g. `chain-lube`.",
-      "type": "string",
-      "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$",
-      "patternErrorMessage": "Use letters, digits, '-', '_' and '.', e.g. chain-lube."
-    },
-    "distance": {
-      "description": "A distance, more than zero: 2500 km, 1500 mi (units km, mi, mile, miles).",
-      "markdownDescription": "A distance, more than zero: `2500 km`, `1500 mi` (units `km`, `mi`, `mile`, `miles`).",
-      "type": "string",
-      "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][lL][eE][sS]|[mM][iI][lL][eE]|[kK][mM]|[mM][iI])[ \\t]*$",
-      "examples": [
-        "2500 km",
-        "1500 mi"
-      ],
-      "patternErrorMessage": "Write a distance, e.g. 2500 km or 1500 mi."
-    },
-    "sportType": {
-      "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
-      "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
-      "anyOf": [
-        {
-          "enum": [
-            "AlpineSki",
-            "BackcountrySki",
-            "Badminton",
-            "Basketball",
-            "Canoeing",
-            "Cricket",
-            "Crossfit",
-            "Dance",
-            "EBikeRide",
-            "Elliptical",
-            "EMountainBikeRide",
-            "Golf",
-            "GravelRide",
-            "Handcycle",
-            "HighIntensityIntervalTraining",
-            "Hike",
-            "IceSkate",
-            "InlineSkate",
-            "Kayaking",
-            "Kitesurf",
-            "MountainBikeRide",
-            "NordicSki",
-            "Padel",
-            "PhysicalTherapy",
-            "Pickleball",
-            "Pilates",
-            "Racquetball",
-            "Ride",
-            "RockClimbing",
-            "RollerSki",
-            "Rowing",
-            "Run",
-            "Sail",
-            "Skateboard",
-            "Snowboard",
-            "Snowshoe",
-            "Soccer",
-            "Squash",
-            "StairStepper",
-            "StandUpPaddling",
-            "Surfing",
-            "Swim",
-            "TableTennis",
-            "Tennis",
-            "TrailRun",
-            "Velomobile",
-            "VirtualRide",
-            "VirtualRow",
-            "VirtualRun",
-            "Volleyball",
-            "Walk",
-            "WeightTraining",
-            "Wheelchair",
-            "Windsurf",
-            "Workout",
-            "Yoga"
-          ]
-        },
-        {
-          "type": "string"
-        }
-      ],
-      "examples": [
-        "Ride",
-        "GravelRide",
-        "MountainBikeRide",
-        "EBikeRide",
-        "EMountainBikeRide",
-        "VirtualRide",
-        "Velomobile",
-        "Handcycle"
-      ]
-    }
-  }
-}
-
-"""##),
-        ("part.schema.json", ##"""
-{
-  "$schema": "http://json-schema.org/draft-07/schema#",
-  "title": "bikecheck part file",
-  "description": "A part that moves between bikes (parts/ID.yaml): a wheelset, a fork, a spare chain. Its id is the file name; its usage is what counted for each bike on the days it was mounted there, plus its usage before tracking.",
-  "markdownDescription": "A part that moves between bikes (`parts/ID.yaml`): a wheelset, a fork, a spare chain. Its id is the file name; its usage is what counted for each bike on the days it was mounted there, plus its usage before tracking.",
-  "type": "object",
-  "additionalProperties": false,
-  "required": [
-    "name"
-  ],
-  "properties": {
-    "name": {
-      "description": "The part's name, e.g. DT Swiss ARC 1100 wheelset.",
-      "markdownDescription": "The part's name, e.g. `DT Swiss ARC 1100 wheelset`.",
-      "$ref": "#/definitions/text",
-      "examples": [
-        "DT Swiss ARC 1100 wheelset"
-      ]
-    },
-    "bought": {
-      "description": "When the part was bought, YYYY-MM-DD; a mount before it is a warning.",
-      "markdownDescription": "When the part was bought, `YYYY-MM-DD`; a mount before it is a warning.",
-      "$ref": "#/definitions/date"
-    },
-    "retired": {
-      "description": "When the part was retired (sold, worn out), YYYY-MM-DD.",
-      "markdownDescription": "When the part was retired (sold, worn out), `YYYY-MM-DD`.",
-      "$ref": "#/definitions/date"
-    },
-    "slot": {
-      "description": "The place on a bike the part fills, e.g. wheels or fork: two parts with the same slot may not be on one bike on the same day.",
-      "markdownDescription": "The place on a bike the part fills, e.g. `wheels` or `fork`: two parts with the same slot may not be on one bike on the same day.",
-      "$ref": "#/definitions/identifier",
-      "examples": [
-        "wheels"
-      ]
-    },
-    "hours": {
-      "description": "Ride hours it had before tracking started (a second-hand part), e.g. 120.",
-      "markdownDescription": "Ride hours it had before tracking started (a second-hand part), e.g. `120`.",
-      "type": "number",
-      "minimum": 0
-    },
-    "distance": {
-      "description": "Distance it had before tracking started, e.g. 800 km.",
-      "markdownDescription": "Distance it had before tracking started, e.g. `800 km`.",
-      "$ref": "#/definitions/distance"
-    },
-    "rides": {
-      "description": "Rides it had before tracking started.",
-      "markdownDescription": "Rides it had before tracking started.",
-      "type": "number",
-      "minimum": 0
-    },
-    "counts": {
-      "description": "Strava sport types that wear this part (default: the filter of the bike it was on). One type or a list.",
-      "markdownDescription": "Strava sport types that wear this part (default: the filter of the bike it was on). One type or a list.",
-      "anyOf": [
-        {
-          "$ref": "#/definitions/sportType"
-        },
-        {
-          "type": "array",
-          "items": {
-            "$ref": "#/definitions/sportType"
-          }
-        }
-      ],
-      "examples": [
-        [
-          "Ride",
-          "GravelRide"
-        ]
-      ]
-    },
-    "trainer": {
-      "description": "Which rides count for this part, indoors or out (default: the filter of the bike it was on). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
-      "markdownDescription": "Which rides count for this part, indoors or out (default: the filter of the bike it was on). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
-      "anyOf": [
-        {
-          "type": "boolean"
-        },
-        {
-          "const": "only"
-        }
-      ]
-    },
-    "templates": {
-      "description": "Templates whose intervals follow the part wherever it is mounted, in order; the part overrides by interval id.",
-      "markdownDescription": "Templates whose intervals follow the part wherever it is mounted, in order; the part overrides by interval id.",
-      "anyOf": [
-        {
-          "$ref": "#/definitions/identifier"
-        },
-        {
-          "type": "array",
-          "items": {
-            "$ref": "#/definitions/identifier"
-          }
-        },
-        {
-          "type": "null"
-        }
-      ],
-      "examples": [
-        [
-          "wheelset"
-        ]
-      ]
-    },
-    "intervals": {
-      "description": "Service intervals by id (letters, digits, -, _, .), e.g. chain-lube:.",
-      "markdownDescription": "Service intervals by id (letters, digits, `-`, `_`, `.`), e.g. `chain-lube:`.",
-      "type": [
-        "object",
-        "null"
-      ],
-      "propertyNames": {
-        "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
-      },
-      "additionalProperties": {
-        "$ref": "#/definitions/interval"
-      }
-    },
-    "mounts": {
-      "description": "Where the part has been, one bike at a time; the mount without to is where it is now. bikecheck part mount writes here.",
-      "markdownDescription": "Where the part has been, one bike at a time; the mount without `to` is where it is now. `bikecheck part mount` writes here.",
-      "type": [
-        "array",
-        "null"
-      ],
-      "items": {
-        "description": "One stretch on one bike: bike, from, and to once it came off.",
-        "markdownDescription": "One stretch on one bike: `bike`, `from`, and `to` once it came off.",
-        "type": "object",
-        "additionalProperties": false,
-        "required": [
-          "bike",
-          "from"
-        ],
-        "properties": {
-          "bike": {
-            "description": "The bike's id (its file name in bikes/, without .yaml).",
-            "markdownDescription": "The bike's id (its file name in `bikes/`, without `.yaml`).",
-            "$ref": "#/definitions/identifier"
-          },
-          "from": {
-            "description": "The first day on the bike, YYYY-MM-DD (inclusive).",
-            "markdownDescription": "The first day on the bike, `YYYY-MM-DD` (inclusive).",
-            "$ref": "#/definitions/date"
-          },
-          "to": {
-            "description": "The last day on the bike, YYYY-MM-DD (inclusive); leave it out while the part is still there.",
-            "markdownDescription": "The last day on the bike, `YYYY-MM-DD` (inclusive); leave it out while the part is still there.",
-            "anyOf": [
-              {
-                "$ref": "#/definitions/date"
+              "$schema": "http://json-schema.org/draft-07/schema#",
+              "title": "bikecheck template file",
+              "description": "A reusable set of service intervals (templates/ID.yaml); bikes list it under templates:.",
+              "markdownDescription": "A reusable set of service intervals (`templates/ID.yaml`); bikes list it under `templates:`.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "name",
+                "intervals"
+              ],
+              "properties": {
+                "name": {
+                  "description": "The template's name, e.g. Road bike basics.",
+                  "markdownDescription": "The template's name, e.g. `Road bike basics`.",
+                  "$ref": "#/definitions/text"
+                },
+                "description": {
+                  "description": "What the template is for.",
+                  "markdownDescription": "What the template is for.",
+                  "$ref": "#/definitions/text"
+                },
+                "source": {
+                  "description": "Where the schedule comes from (a maker's manual, a URL); bikecheck template import from a git repository writes {url, path, commit}.",
+                  "markdownDescription": "Where the schedule comes from (a maker's manual, a URL); `bikecheck template import` from a git repository writes `{url, path, commit}`.",
+                  "anyOf": [
+                    {
+                      "$ref": "#/definitions/text"
+                    },
+                    {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "url",
+                        "path",
+                        "commit"
+                      ],
+                      "properties": {
+                        "url": {
+                          "description": "The git repository it was imported from, as git clone takes it (a local one relative to the garage).",
+                          "markdownDescription": "The git repository it was imported from, as `git clone` takes it (a local one relative to the garage).",
+                          "type": "string"
+                        },
+                        "path": {
+                          "description": "The file's path inside that repository.",
+                          "markdownDescription": "The file's path inside that repository.",
+                          "type": "string"
+                        },
+                        "commit": {
+                          "description": "The full id of the commit this copy was taken from; bikecheck template update merges from it.",
+                          "markdownDescription": "The full id of the commit this copy was taken from; `bikecheck template update` merges from it.",
+                          "type": "string",
+                          "pattern": "^(?:[0-9a-f]{40}|[0-9a-f]{64})$"
+                        },
+                        "ref": {
+                          "description": "The tag or branch followed; without it, the repository's default branch.",
+                          "markdownDescription": "The tag or branch followed; without it, the repository's default branch.",
+                          "type": "string"
+                        }
+                      }
+                    }
+                  ]
+                },
+                "intervals": {
+                  "description": "Service intervals by id (letters, digits, -, _, .), e.g. chain-lube:.",
+                  "markdownDescription": "Service intervals by id (letters, digits, `-`, `_`, `.`), e.g. `chain-lube:`.",
+                  "type": "object",
+                  "propertyNames": {
+                    "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                  },
+                  "additionalProperties": {
+                    "$ref": "#/definitions/interval"
+                  }
+                }
               },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "note": {
-            "description": "A note about the mount.",
-            "markdownDescription": "A note about the mount.",
-            "$ref": "#/definitions/text"
-          }
-        },
-        "defaultSnippets": [
-          {
-            "label": "mount",
-            "description": "On a bike since a day",
-            "body": {
-              "bike": "${1:bike-id}",
-              "from": "${2:2025-03-01}"
-            }
-          }
-        ]
-      }
-    },
-    "log": {
-      "description": "What was done, oldest first; bikecheck done appends here.",
-      "markdownDescription": "What was done, oldest first; `bikecheck done` appends here.",
-      "type": [
-        "array",
-        "null"
-      ],
-      "items": {
-        "description": "One service: date, done (or todo for a closed to-do), and optionally cost, category and note.",
-        "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do), and optionally `cost`, `category` and `note`.",
-        "type": "object",
-        "additionalProperties": false,
-        "required": [
-          "date"
-        ],
-        "anyOf": [
-          {
-            "required": [
-              "done"
-            ]
-          },
-          {
-            "required": [
-              "todo"
-            ]
-          }
-        ],
-        "properties": {
-          "date": {
-            "description": "When it was done, YYYY-MM-DD.",
-            "markdownDescription": "When it was done, `YYYY-MM-DD`.",
-            "$ref": "#/definitions/date"
-          },
-          "done": {
-            "description": "The interval ids done: one id or a non-empty list, e.g. [chain-replace, chain-lube].",
-            "markdownDescription": "The interval ids done: one id or a non-empty list, e.g. `[chain-replace, chain-lube]`.",
-            "anyOf": [
-              {
-                "$ref": "#/definitions/identifier"
-              },
-              {
-                "type": "array",
-                "minItems": 1,
-                "items": {
-                  "$ref": "#/definitions/identifier"
+              "definitions": {
+                "text": {
+                  "description": "Text. Any plain or quoted value; quote it if it starts with a special character such as : # [ { & * ! | > ' \" % @.",
+                  "markdownDescription": "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`.",
+                  "type": [
+                    "string",
+                    "number",
+                    "boolean"
+                  ]
+                },
+                "identifier": {
+                  "description": "An id: starts with a letter or digit, then letters, digits, -, _ and ., e.g. chain-lube.",
+                  "markdownDescription": "An id: starts with a letter or digit, then letters, digits, `-`, `_` and `.`, e.g. `chain-lube`.",
+                  "type": "string",
+                  "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$",
+                  "patternErrorMessage": "Use letters, digits, '-', '_' and '.', e.g. chain-lube."
+                },
+                "quantity": {
+                  "description": "An amount with a unit, more than zero. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.\n\nUnits: time h hour(s) min mins minute(s); distance km mi mile(s); calendar day(s) week(s) month(s) year(s); count ride(s).",
+                  "markdownDescription": "An amount with a unit, more than zero. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.\n\nUnits: time `h` `hour(s)` `min` `mins` `minute(s)`; distance `km` `mi` `mile(s)`; calendar `day(s)` `week(s)` `month(s)` `year(s)`; count `ride(s)`.",
+                  "type": "string",
+                  "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][nN][uU][tT][eE][sS]|[mM][iI][nN][uU][tT][eE]|[mM][oO][nN][tT][hH][sS]|[hH][oO][uU][rR][sS]|[mM][iI][lL][eE][sS]|[mM][oO][nN][tT][hH]|[rR][iI][dD][eE][sS]|[wW][eE][eE][kK][sS]|[yY][eE][aA][rR][sS]|[dD][aA][yY][sS]|[hH][oO][uU][rR]|[mM][iI][lL][eE]|[mM][iI][nN][sS]|[rR][iI][dD][eE]|[wW][eE][eE][kK]|[yY][eE][aA][rR]|[dD][aA][yY]|[mM][iI][nN]|[kK][mM]|[mM][iI]|[hH])[ \\t]*$",
+                  "examples": [
+                    "10 h",
+                    "90 min",
+                    "1500 km",
+                    "900 mi",
+                    "30 days",
+                    "2 weeks",
+                    "6 months",
+                    "1 year",
+                    "25 rides"
+                  ],
+                  "patternErrorMessage": "Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides."
+                },
+                "fraction": {
+                  "description": "A threshold between 0 % and 100 % (both excluded): a percentage such as 80% or a fraction such as 0.8.",
+                  "markdownDescription": "A threshold between 0 % and 100 % (both excluded): a percentage such as `80%` or a fraction such as `0.8`.",
+                  "oneOf": [
+                    {
+                      "type": "number",
+                      "exclusiveMinimum": 0,
+                      "exclusiveMaximum": 1
+                    },
+                    {
+                      "type": "string",
+                      "pattern": "^[ \\t]*0*(?:[1-9][0-9]?(?:\\.[0-9]*)?|\\.0*[1-9][0-9]*)[ \\t]*%[ \\t]*$|^[ \\t]*0*\\.0*[1-9][0-9]*[ \\t]*$"
+                    }
+                  ],
+                  "examples": [
+                    "80%",
+                    0.8
+                  ]
+                },
+                "sportType": {
+                  "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
+                  "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
+                  "anyOf": [
+                    {
+                      "enum": [
+                        "AlpineSki",
+                        "BackcountrySki",
+                        "Badminton",
+                        "Basketball",
+                        "Canoeing",
+                        "Cricket",
+                        "Crossfit",
+                        "Dance",
+                        "EBikeRide",
+                        "Elliptical",
+                        "EMountainBikeRide",
+                        "Golf",
+                        "GravelRide",
+                        "Handcycle",
+                        "HighIntensityIntervalTraining",
+                        "Hike",
+                        "IceSkate",
+                        "InlineSkate",
+                        "Kayaking",
+                        "Kitesurf",
+                        "MountainBikeRide",
+                        "NordicSki",
+                        "Padel",
+                        "PhysicalTherapy",
+                        "Pickleball",
+                        "Pilates",
+                        "Racquetball",
+                        "Ride",
+                        "RockClimbing",
+                        "RollerSki",
+                        "Rowing",
+                        "Run",
+                        "Sail",
+                        "Skateboard",
+                        "Snowboard",
+                        "Snowshoe",
+                        "Soccer",
+                        "Squash",
+                        "StairStepper",
+                        "StandUpPaddling",
+                        "Surfing",
+                        "Swim",
+                        "TableTennis",
+                        "Tennis",
+                        "TrailRun",
+                        "Velomobile",
+                        "VirtualRide",
+                        "VirtualRow",
+                        "VirtualRun",
+                        "Volleyball",
+                        "Walk",
+                        "WeightTraining",
+                        "Wheelchair",
+                        "Windsurf",
+                        "Workout",
+                        "Yoga"
+                      ]
+                    },
+                    {
+                      "type": "string"
+                    }
+                  ],
+                  "examples": [
+                    "Ride",
+                    "GravelRide",
+                    "MountainBikeRide",
+                    "EBikeRide",
+                    "EMountainBikeRide",
+                    "VirtualRide",
+                    "Velomobile",
+                    "Handcycle"
+                  ]
+                },
+                "interval": {
+                  "description": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs every once templates and bike are merged.",
+                  "markdownDescription": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "task": {
+                      "description": "What to do, as shown in reports, e.g. Clean and lube the chain. Defaults to the interval id.",
+                      "markdownDescription": "What to do, as shown in reports, e.g. `Clean and lube the chain`. Defaults to the interval id.",
+                      "$ref": "#/definitions/text"
+                    },
+                    "component": {
+                      "description": "The component this task is about (a key under the bike's components:). Its install date anchors the count until the task is first done.",
+                      "markdownDescription": "The component this task is about (a key under the bike's `components:`). Its install date anchors the count until the task is first done.",
+                      "$ref": "#/definitions/identifier"
+                    },
+                    "replaces": {
+                      "description": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
+                      "markdownDescription": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
+                      "$ref": "#/definitions/identifier"
+                    },
+                    "every": {
+                      "description": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.",
+                      "markdownDescription": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.",
+                      "anyOf": [
+                        {
+                          "$ref": "#/definitions/quantity"
+                        },
+                        {
+                          "type": "array",
+                          "minItems": 1,
+                          "items": {
+                            "$ref": "#/definitions/quantity"
+                          }
+                        }
+                      ],
+                      "examples": [
+                        "10 h",
+                        "3000 km",
+                        [
+                          "100 h",
+                          "12 months"
+                        ]
+                      ]
+                    },
+                    "due_soon": {
+                      "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
+                      "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
+                      "$ref": "#/definitions/fraction"
+                    },
+                    "counts": {
+                      "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+                      "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+                      "anyOf": [
+                        {
+                          "$ref": "#/definitions/sportType"
+                        },
+                        {
+                          "type": "array",
+                          "items": {
+                            "$ref": "#/definitions/sportType"
+                          }
+                        }
+                      ],
+                      "examples": [
+                        [
+                          "Ride",
+                          "GravelRide"
+                        ]
+                      ]
+                    },
+                    "trainer": {
+                      "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+                      "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+                      "anyOf": [
+                        {
+                          "type": "boolean"
+                        },
+                        {
+                          "const": "only"
+                        }
+                      ]
+                    },
+                    "notes": {
+                      "description": "Free notes; bikecheck does not read them.",
+                      "markdownDescription": "Free notes; bikecheck does not read them.",
+                      "$ref": "#/definitions/text"
+                    }
+                  },
+                  "defaultSnippets": [
+                    {
+                      "label": "interval",
+                      "description": "A task and how often",
+                      "body": {
+                        "task": "${1:Clean and lube the chain}",
+                        "every": "${2:10 h}"
+                      }
+                    }
+                  ]
                 }
               }
-            ],
-            "examples": [
-              [
-                "chain-lube"
-              ]
-            ]
-          },
-          "todo": {
-            "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo or both.",
-            "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both.",
-            "$ref": "#/definitions/text"
-          },
-          "cost": {
-            "description": "What it cost, exact: 45.99 in the garage's currency, or 45 USD in another (reported apart, never summed).",
-            "markdownDescription": "What it cost, exact: `45.99` in the garage's currency, or `45 USD` in another (reported apart, never summed).",
-            "anyOf": [
-              {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 1000000000
-              },
-              {
-                "type": "string",
-                "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"
-              }
-            ]
-          },
-          "currency": {
-            "description": "The cost's currency when it is not the garage's, e.g. USD.",
-            "markdownDescription": "The cost's currency when it is not the garage's, e.g. `USD`.",
-            "type": "string",
-            "pattern": "^[A-Z]{3}$"
-          },
-          "category": {
-            "description": "What kind of cost it was, free text: parts, labour, consumables; costs --by category groups by it.",
-            "markdownDescription": "What kind of cost it was, free text: `parts`, `labour`, `consumables`; `costs --by category` groups by it.",
-            "$ref": "#/definitions/text"
-          },
-          "note": {
-            "description": "A note, e.g. which part was fitted.",
-            "markdownDescription": "A note, e.g. which part was fitted.",
-            "$ref": "#/definitions/text"
-          }
-        },
-        "defaultSnippets": [
-          {
-            "label": "log entry",
-            "description": "What was done on which day",
-            "body": {
-              "date": "${1:2025-03-01}",
-              "done": [
-                "${2:chain-lube}"
-              ]
             }
-          }
-        ]
-      }
-    },
-    "snooze": {
-      "description": "Intervals put off, by id: snooze: {chain-lube: 2026-12-01}. Before that day status shows the interval as snoozed, never overdue or due soon; from that day on it counts again. bikecheck snooze writes here, bikecheck done removes the interval's line.",
-      "markdownDescription": "Intervals put off, by id: `snooze: {chain-lube: 2026-12-01}`. Before that day `status` shows the interval as snoozed, never overdue or due soon; from that day on it counts again. `bikecheck snooze` writes here, `bikecheck done` removes the interval's line.",
-      "type": [
-        "object",
-        "null"
-      ],
-      "propertyNames": {
-        "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
-      },
-      "additionalProperties": {
-        "description": "The day the interval counts again, YYYY-MM-DD.",
-        "markdownDescription": "The day the interval counts again, `YYYY-MM-DD`.",
-        "$ref": "#/definitions/date"
-      },
-      "examples": [
-        {
-          "chain-lube": "2026-12-01"
-        }
-      ]
-    },
-    "todo": {
-      "description": "One-off jobs, besides the intervals: - replace rear derailleur hanger, or - {task: …, due: 2026-12-01, id: hanger}. status shows them; bikecheck todo add appends here, bikecheck done BIKE --todo TEXT-OR-ID removes one and logs it.",
-      "markdownDescription": "One-off jobs, besides the intervals: `- replace rear derailleur hanger`, or `- {task: …, due: 2026-12-01, id: hanger}`. `status` shows them; `bikecheck todo add` appends here, `bikecheck done BIKE --todo TEXT-OR-ID` removes one and logs it.",
-      "type": [
-        "array",
-        "null"
-      ],
-      "items": {
-        "description": "One job: a line of text, or {task, due, id}.",
-        "markdownDescription": "One job: a line of text, or `{task, due, id}`.",
-        "anyOf": [
-          {
-            "type": "string",
-            "minLength": 1,
-            "pattern": "\\S"
-          },
-          {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "task"
-            ],
-            "properties": {
-              "task": {
-                "description": "What needs doing, e.g. replace rear derailleur hanger.",
-                "markdownDescription": "What needs doing, e.g. `replace rear derailleur hanger`.",
-                "type": "string",
-                "minLength": 1,
-                "pattern": "\\S"
-              },
-              "due": {
-                "description": "When it should be done by, YYYY-MM-DD; after that day it is overdue.",
-                "markdownDescription": "When it should be done by, `YYYY-MM-DD`; after that day it is overdue.",
-                "$ref": "#/definitions/date"
-              },
-              "id": {
-                "description": "A short name for bikecheck done BIKE --todo ID; without one, the text is its name.",
-                "markdownDescription": "A short name for `bikecheck done BIKE --todo ID`; without one, the text is its name.",
-                "$ref": "#/definitions/identifier"
-              },
-              "note": {
-                "description": "Free notes; bikecheck does not read them.",
-                "markdownDescription": "Free notes; bikecheck does not read them.",
-                "$ref": "#/definitions/text"
-              }
-            }
-          }
-        ],
-        "defaultSnippets": [
-          {
-            "label": "to-do",
-            "description": "A one-off job with a due day",
-            "body": {
-              "task": "${1:replace rear derailleur hanger}",
-              "due": "${2:2026-12-01}"
-            }
-          }
-        ]
-      }
-    },
-    "notes": {
-      "description": "Free notes; bikecheck does not read them.",
-      "markdownDescription": "Free notes; bikecheck does not read them.",
-      "$ref": "#/definitions/text"
-    }
-  },
-  "definitions": {
-    "text": {
-      "description": "Text. Any plain or quoted value; quote it if it starts with a special character such as : # [ { & * ! | > ' \" % @.",
-      "markdownDescription": "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`.",
-      "type": [
-        "string",
-        "number",
-        "boolean"
-      ]
-    },
-    "date": {
-      "description": "A calendar date written YYYY-MM-DD, e.g. 2025-03-01. It must be a real day (no 2025-02-30).",
-      "markdownDescription": "A calendar date written `YYYY-MM-DD`, e.g. `2025-03-01`. It must be a real day (no `2025-02-30`).",
-      "type": "string",
-      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-      "format": "date",
-      "examples": [
-        "2025-03-01"
-      ],
-      "patternErrorMessage": "Write a date as YYYY-MM-DD, e.g. 2025-03-01."
-    },
-    "identifier": {
-      "description": "An id: starts with a letter or digit, then letters, digits, -, _ and ., e.g. chain-lube.",
-      "markdownDescription": "An id: starts with a letter or digit, then letters, digits, `-`, `_` and `.`, e.g. `chain-lube`.",
-      "type": "string",
-      "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$",
-      "patternErrorMessage": "Use letters, digits, '-', '_' and '.', e.g. chain-lube."
-    },
-    "quantity": {
-      "description": "An amount with a unit, more than zero. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.\n\nUnits: time h hour(s) min mins minute(s); distance km mi mile(s); calendar day(s) week(s) month(s) year(s); count ride(s).",
-      "markdownDescription": "An amount with a unit, more than zero. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.\n\nUnits: time `h` `hour(s)` `min` `mins` `minute(s)`; distance `km` `mi` `mile(s)`; calendar `day(s)` `week(s)` `month(s)` `year(s)`; count `ride(s)`.",
-      "type": "string",
-      "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][nN][uU][tT][eE][sS]|[mM][iI][nN][uU][tT][eE]|[mM][oO][nN][tT][hH][sS]|[hH][oO][uU][rR][sS]|[mM][iI][lL][eE][sS]|[mM][oO][nN][tT][hH]|[rR][iI][dD][eE][sS]|[wW][eE][eE][kK][sS]|[yY][eE][aA][rR][sS]|[dD][aA][yY][sS]|[hH][oO][uU][rR]|[mM][iI][lL][eE]|[mM][iI][nN][sS]|[rR][iI][dD][eE]|[wW][eE][eE][kK]|[yY][eE][aA][rR]|[dD][aA][yY]|[mM][iI][nN]|[kK][mM]|[mM][iI]|[hH])[ \\t]*$",
-      "examples": [
-        "10 h",
-        "90 min",
-        "1500 km",
-        "900 mi",
-        "30 days",
-        "2 weeks",
-        "6 months",
-        "1 year",
-        "25 rides"
-      ],
-      "patternErrorMessage": "Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides."
-    },
-    "distance": {
-      "description": "A distance, more than zero: 2500 km, 1500 mi (units km, mi, mile, miles).",
-      "markdownDescription": "A distance, more than zero: `2500 km`, `1500 mi` (units `km`, `mi`, `mile`, `miles`).",
-      "type": "string",
-      "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][lL][eE][sS]|[mM][iI][lL][eE]|[kK][mM]|[mM][iI])[ \\t]*$",
-      "examples": [
-        "2500 km",
-        "1500 mi"
-      ],
-      "patternErrorMessage": "Write a distance, e.g. 2500 km or 1500 mi."
-    },
-    "fraction": {
-      "description": "A threshold between 0 % and 100 % (both excluded): a percentage such as 80% or a fraction such as 0.8.",
-      "markdownDescription": "A threshold between 0 % and 100 % (both excluded): a percentage such as `80%` or a fraction such as `0.8`.",
-      "oneOf": [
-        {
-          "type": "number",
-          "exclusiveMinimum": 0,
-          "exclusiveMaximum": 1
-        },
-        {
-          "type": "string",
-          "pattern": "^[ \\t]*0*(?:[1-9][0-9]?(?:\\.[0-9]*)?|\\.0*[1-9][0-9]*)[ \\t]*%[ \\t]*$|^[ \\t]*0*\\.0*[1-9][0-9]*[ \\t]*$"
-        }
-      ],
-      "examples": [
-        "80%",
-        0.8
-      ]
-    },
-    "sportType": {
-      "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
-      "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
-      "anyOf": [
-        {
-          "enum": [
-            "AlpineSki",
-            "BackcountrySki",
-            "Badminton",
-            "Basketball",
-            "Canoeing",
-            "Cricket",
-            "Crossfit",
-            "Dance",
-            "EBikeRide",
-            "Elliptical",
-            "EMountainBikeRide",
-            "Golf",
-            "GravelRide",
-            "Handcycle",
-            "HighIntensityIntervalTraining",
-            "Hike",
-            "IceSkate",
-            "InlineSkate",
-            "Kayaking",
-            "Kitesurf",
-            "MountainBikeRide",
-            "NordicSki",
-            "Padel",
-            "PhysicalTherapy",
-            "Pickleball",
-            "Pilates",
-            "Racquetball",
-            "Ride",
-            "RockClimbing",
-            "RollerSki",
-            "Rowing",
-            "Run",
-            "Sail",
-            "Skateboard",
-            "Snowboard",
-            "Snowshoe",
-            "Soccer",
-            "Squash",
-            "StairStepper",
-            "StandUpPaddling",
-            "Surfing",
-            "Swim",
-            "TableTennis",
-            "Tennis",
-            "TrailRun",
-            "Velomobile",
-            "VirtualRide",
-            "VirtualRow",
-            "VirtualRun",
-            "Volleyball",
-            "Walk",
-            "WeightTraining",
-            "Wheelchair",
-            "Windsurf",
-            "Workout",
-            "Yoga"
-          ]
-        },
-        {
-          "type": "string"
-        }
-      ],
-      "examples": [
-        "Ride",
-        "GravelRide",
-        "MountainBikeRide",
-        "EBikeRide",
-        "EMountainBikeRide",
-        "VirtualRide",
-        "Velomobile",
-        "Handcycle"
-      ]
-    },
-    "interval": {
-      "description": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs every once templates and bike are merged.",
-      "markdownDescription": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "task": {
-          "description": "What to do, as shown in reports, e.g. Clean and lube the chain. Defaults to the interval id.",
-          "markdownDescription": "What to do, as shown in reports, e.g. `Clean and lube the chain`. Defaults to the interval id.",
-          "$ref": "#/definitions/text"
-        },
-        "component": {
-          "description": "The component this task is about (a key under the bike's components:). Its install date anchors the count until the task is first done.",
-          "markdownDescription": "The component this task is about (a key under the bike's `components:`). Its install date anchors the count until the task is first done.",
-          "$ref": "#/definitions/identifier"
-        },
-        "replaces": {
-          "description": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
-          "markdownDescription": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
-          "$ref": "#/definitions/identifier"
-        },
-        "every": {
-          "description": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.",
-          "markdownDescription": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.",
-          "anyOf": [
-            {
-              "$ref": "#/definitions/quantity"
-            },
-            {
-              "type": "array",
-              "minItems": 1,
-              "items": {
-                "$ref": "#/definitions/quantity"
-              }
-            }
-          ],
-          "examples": [
-            "10 h",
-            "3000 km",
-            [
-              "100 h",
-              "12 months"
-            ]
-          ]
-        },
-        "due_soon": {
-          "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
-          "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
-          "$ref": "#/definitions/fraction"
-        },
-        "counts": {
-          "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
-          "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
-          "anyOf": [
-            {
-              "$ref": "#/definitions/sportType"
-            },
-            {
-              "type": "array",
-              "items": {
-                "$ref": "#/definitions/sportType"
-              }
-            }
-          ],
-          "examples": [
-            [
-              "Ride",
-              "GravelRide"
-            ]
-          ]
-        },
-        "trainer": {
-          "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
-          "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
-          "anyOf": [
-            {
-              "type": "boolean"
-            },
-            {
-              "const": "only"
-            }
-          ]
-        },
-        "notes": {
-          "description": "Free notes; bikecheck does not read them.",
-          "markdownDescription": "Free notes; bikecheck does not read them.",
-          "$ref": "#/definitions/text"
-        }
-      },
-      "defaultSnippets": [
-        {
-          "label": "interval",
-          "description": "A task and how often",
-          "body": {
-            "task": "${1:Clean and lube the chain}",
-            "every": "${2:10 h}"
-          }
-        }
-      ]
-    }
-  }
-}
 
-"""##),
+            """##
+        ),
+        (
+            "rides.schema.json",
+            ##"""
+            {
+              "$schema": "http://json-schema.org/draft-07/schema#",
+              "title": "bikecheck rides.yaml",
+              "description": "Rides entered by hand (rides.yaml), for bikes not on Strava or offline use.",
+              "markdownDescription": "Rides entered by hand (`rides.yaml`), for bikes not on Strava or offline use.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "rides"
+              ],
+              "properties": {
+                "rides": {
+                  "description": "The rides, e.g. - {date: 2025-11-12, bike: commuter, time: 47 min, distance: 17 km}.",
+                  "markdownDescription": "The rides, e.g. `- {date: 2025-11-12, bike: commuter, time: 47 min, distance: 17 km}`.",
+                  "type": [
+                    "array",
+                    "null"
+                  ],
+                  "items": {
+                    "description": "One ride: date, bike, time, and optionally distance, sport, name.",
+                    "markdownDescription": "One ride: `date`, `bike`, `time`, and optionally `distance`, `sport`, `name`.",
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "date",
+                      "bike",
+                      "time"
+                    ],
+                    "properties": {
+                      "date": {
+                        "description": "The day of the ride, YYYY-MM-DD.",
+                        "markdownDescription": "The day of the ride, `YYYY-MM-DD`.",
+                        "$ref": "#/definitions/date"
+                      },
+                      "bike": {
+                        "description": "The bike's id (its file name in bikes/, without .yaml).",
+                        "markdownDescription": "The bike's id (its file name in `bikes/`, without `.yaml`).",
+                        "$ref": "#/definitions/identifier"
+                      },
+                      "time": {
+                        "description": "Moving time: 1h30, 1:30, 90 min, 1 h 30 min or 1.5 h.",
+                        "markdownDescription": "Moving time: `1h30`, `1:30`, `90 min`, `1 h 30 min` or `1.5 h`.",
+                        "type": "string",
+                        "pattern": "^(?=.*[1-9])(?:[ \\t]*[0-9]+:0*[0-5]?[0-9](?::0*[0-5]?[0-9])?[ \\t]*|[ \\t]*\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*[hH]0*[0-5]?[0-9][ \\t]*|[ \\t]*(?: *(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+) *(?:[mM][iI][nN][uU][tT][eE][sS]|[mM][iI][nN][uU][tT][eE]|[hH][oO][uU][rR][sS]|[hH][oO][uU][rR]|[mM][iI][nN][sS]|[mM][iI][nN]|[hH]) *)+[ \\t]*)$",
+                        "examples": [
+                          "1h30",
+                          "1:30",
+                          "90 min"
+                        ],
+                        "patternErrorMessage": "Write e.g. 1h30, 1:30, 90 min or 2 h."
+                      },
+                      "distance": {
+                        "description": "Distance ridden, e.g. 35 km or 20 mi. Default 0.",
+                        "markdownDescription": "Distance ridden, e.g. `35 km` or `20 mi`. Default 0.",
+                        "$ref": "#/definitions/distance"
+                      },
+                      "sport": {
+                        "description": "The Strava sport type of the ride, e.g. EBikeRide; filtered by the bike's counts like Strava activities (default: always counts).",
+                        "markdownDescription": "The Strava sport type of the ride, e.g. `EBikeRide`; filtered by the bike's `counts` like Strava activities (default: always counts).",
+                        "$ref": "#/definitions/sportType"
+                      },
+                      "name": {
+                        "description": "A name for the ride.",
+                        "markdownDescription": "A name for the ride.",
+                        "$ref": "#/definitions/text"
+                      }
+                    },
+                    "defaultSnippets": [
+                      {
+                        "label": "ride",
+                        "description": "A ride entered by hand",
+                        "body": {
+                          "date": "${1:2025-11-12}",
+                          "bike": "${2:bike-id}",
+                          "time": "${3:1h30}",
+                          "distance": "${4:30 km}"
+                        }
+                      }
+                    ]
+                  }
+                }
+              },
+              "definitions": {
+                "text": {
+                  "description": "Text. Any plain or quoted value; quote it if it starts with a special character such as : # [ { & * ! | > ' \" % @.",
+                  "markdownDescription": "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`.",
+                  "type": [
+                    "string",
+                    "number",
+                    "boolean"
+                  ]
+                },
+                "date": {
+                  "description": "A calendar date written YYYY-MM-DD, e.g. 2025-03-01. It must be a real day (no 2025-02-30).",
+                  "markdownDescription": "A calendar date written `YYYY-MM-DD`, e.g. `2025-03-01`. It must be a real day (no `2025-02-30`).",
+                  "type": "string",
+                  "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                  "format": "date",
+                  "examples": [
+                    "2025-03-01"
+                  ],
+                  "patternErrorMessage": "Write a date as YYYY-MM-DD, e.g. 2025-03-01."
+                },
+                "identifier": {
+                  "description": "An id: starts with a letter or digit, then letters, digits, -, _ and ., e.g. chain-lube.",
+                  "markdownDescription": "An id: starts with a letter or digit, then letters, digits, `-`, `_` and `.`, e.g. `chain-lube`.",
+                  "type": "string",
+                  "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$",
+                  "patternErrorMessage": "Use letters, digits, '-', '_' and '.', e.g. chain-lube."
+                },
+                "distance": {
+                  "description": "A distance, more than zero: 2500 km, 1500 mi (units km, mi, mile, miles).",
+                  "markdownDescription": "A distance, more than zero: `2500 km`, `1500 mi` (units `km`, `mi`, `mile`, `miles`).",
+                  "type": "string",
+                  "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][lL][eE][sS]|[mM][iI][lL][eE]|[kK][mM]|[mM][iI])[ \\t]*$",
+                  "examples": [
+                    "2500 km",
+                    "1500 mi"
+                  ],
+                  "patternErrorMessage": "Write a distance, e.g. 2500 km or 1500 mi."
+                },
+                "sportType": {
+                  "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
+                  "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
+                  "anyOf": [
+                    {
+                      "enum": [
+                        "AlpineSki",
+                        "BackcountrySki",
+                        "Badminton",
+                        "Basketball",
+                        "Canoeing",
+                        "Cricket",
+                        "Crossfit",
+                        "Dance",
+                        "EBikeRide",
+                        "Elliptical",
+                        "EMountainBikeRide",
+                        "Golf",
+                        "GravelRide",
+                        "Handcycle",
+                        "HighIntensityIntervalTraining",
+                        "Hike",
+                        "IceSkate",
+                        "InlineSkate",
+                        "Kayaking",
+                        "Kitesurf",
+                        "MountainBikeRide",
+                        "NordicSki",
+                        "Padel",
+                        "PhysicalTherapy",
+                        "Pickleball",
+                        "Pilates",
+                        "Racquetball",
+                        "Ride",
+                        "RockClimbing",
+                        "RollerSki",
+                        "Rowing",
+                        "Run",
+                        "Sail",
+                        "Skateboard",
+                        "Snowboard",
+                        "Snowshoe",
+                        "Soccer",
+                        "Squash",
+                        "StairStepper",
+                        "StandUpPaddling",
+                        "Surfing",
+                        "Swim",
+                        "TableTennis",
+                        "Tennis",
+                        "TrailRun",
+                        "Velomobile",
+                        "VirtualRide",
+                        "VirtualRow",
+                        "VirtualRun",
+                        "Volleyball",
+                        "Walk",
+                        "WeightTraining",
+                        "Wheelchair",
+                        "Windsurf",
+                        "Workout",
+                        "Yoga"
+                      ]
+                    },
+                    {
+                      "type": "string"
+                    }
+                  ],
+                  "examples": [
+                    "Ride",
+                    "GravelRide",
+                    "MountainBikeRide",
+                    "EBikeRide",
+                    "EMountainBikeRide",
+                    "VirtualRide",
+                    "Velomobile",
+                    "Handcycle"
+                  ]
+                }
+              }
+            }
+
+            """##
+        ),
+        (
+            "part.schema.json",
+            ##"""
+            {
+              "$schema": "http://json-schema.org/draft-07/schema#",
+              "title": "bikecheck part file",
+              "description": "A part that moves between bikes (parts/ID.yaml): a wheelset, a fork, a spare chain. Its id is the file name; its usage is what counted for each bike on the days it was mounted there, plus its usage before tracking.",
+              "markdownDescription": "A part that moves between bikes (`parts/ID.yaml`): a wheelset, a fork, a spare chain. Its id is the file name; its usage is what counted for each bike on the days it was mounted there, plus its usage before tracking.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "name"
+              ],
+              "properties": {
+                "name": {
+                  "description": "The part's name, e.g. DT Swiss ARC 1100 wheelset.",
+                  "markdownDescription": "The part's name, e.g. `DT Swiss ARC 1100 wheelset`.",
+                  "$ref": "#/definitions/text",
+                  "examples": [
+                    "DT Swiss ARC 1100 wheelset"
+                  ]
+                },
+                "bought": {
+                  "description": "When the part was bought, YYYY-MM-DD; a mount before it is a warning.",
+                  "markdownDescription": "When the part was bought, `YYYY-MM-DD`; a mount before it is a warning.",
+                  "$ref": "#/definitions/date"
+                },
+                "retired": {
+                  "description": "When the part was retired (sold, worn out), YYYY-MM-DD.",
+                  "markdownDescription": "When the part was retired (sold, worn out), `YYYY-MM-DD`.",
+                  "$ref": "#/definitions/date"
+                },
+                "slot": {
+                  "description": "The place on a bike the part fills, e.g. wheels or fork: two parts with the same slot may not be on one bike on the same day.",
+                  "markdownDescription": "The place on a bike the part fills, e.g. `wheels` or `fork`: two parts with the same slot may not be on one bike on the same day.",
+                  "$ref": "#/definitions/identifier",
+                  "examples": [
+                    "wheels"
+                  ]
+                },
+                "hours": {
+                  "description": "Ride hours it had before tracking started (a second-hand part), e.g. 120.",
+                  "markdownDescription": "Ride hours it had before tracking started (a second-hand part), e.g. `120`.",
+                  "type": "number",
+                  "minimum": 0
+                },
+                "distance": {
+                  "description": "Distance it had before tracking started, e.g. 800 km.",
+                  "markdownDescription": "Distance it had before tracking started, e.g. `800 km`.",
+                  "$ref": "#/definitions/distance"
+                },
+                "rides": {
+                  "description": "Rides it had before tracking started.",
+                  "markdownDescription": "Rides it had before tracking started.",
+                  "type": "number",
+                  "minimum": 0
+                },
+                "counts": {
+                  "description": "Strava sport types that wear this part (default: the filter of the bike it was on). One type or a list.",
+                  "markdownDescription": "Strava sport types that wear this part (default: the filter of the bike it was on). One type or a list.",
+                  "anyOf": [
+                    {
+                      "$ref": "#/definitions/sportType"
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/definitions/sportType"
+                      }
+                    }
+                  ],
+                  "examples": [
+                    [
+                      "Ride",
+                      "GravelRide"
+                    ]
+                  ]
+                },
+                "trainer": {
+                  "description": "Which rides count for this part, indoors or out (default: the filter of the bike it was on). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+                  "markdownDescription": "Which rides count for this part, indoors or out (default: the filter of the bike it was on). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+                  "anyOf": [
+                    {
+                      "type": "boolean"
+                    },
+                    {
+                      "const": "only"
+                    }
+                  ]
+                },
+                "templates": {
+                  "description": "Templates whose intervals follow the part wherever it is mounted, in order; the part overrides by interval id.",
+                  "markdownDescription": "Templates whose intervals follow the part wherever it is mounted, in order; the part overrides by interval id.",
+                  "anyOf": [
+                    {
+                      "$ref": "#/definitions/identifier"
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/definitions/identifier"
+                      }
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ],
+                  "examples": [
+                    [
+                      "wheelset"
+                    ]
+                  ]
+                },
+                "intervals": {
+                  "description": "Service intervals by id (letters, digits, -, _, .), e.g. chain-lube:.",
+                  "markdownDescription": "Service intervals by id (letters, digits, `-`, `_`, `.`), e.g. `chain-lube:`.",
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "propertyNames": {
+                    "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                  },
+                  "additionalProperties": {
+                    "$ref": "#/definitions/interval"
+                  }
+                },
+                "mounts": {
+                  "description": "Where the part has been, one bike at a time; the mount without to is where it is now. bikecheck part mount writes here.",
+                  "markdownDescription": "Where the part has been, one bike at a time; the mount without `to` is where it is now. `bikecheck part mount` writes here.",
+                  "type": [
+                    "array",
+                    "null"
+                  ],
+                  "items": {
+                    "description": "One stretch on one bike: bike, from, and to once it came off.",
+                    "markdownDescription": "One stretch on one bike: `bike`, `from`, and `to` once it came off.",
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "bike",
+                      "from"
+                    ],
+                    "properties": {
+                      "bike": {
+                        "description": "The bike's id (its file name in bikes/, without .yaml).",
+                        "markdownDescription": "The bike's id (its file name in `bikes/`, without `.yaml`).",
+                        "$ref": "#/definitions/identifier"
+                      },
+                      "from": {
+                        "description": "The first day on the bike, YYYY-MM-DD (inclusive).",
+                        "markdownDescription": "The first day on the bike, `YYYY-MM-DD` (inclusive).",
+                        "$ref": "#/definitions/date"
+                      },
+                      "to": {
+                        "description": "The last day on the bike, YYYY-MM-DD (inclusive); leave it out while the part is still there.",
+                        "markdownDescription": "The last day on the bike, `YYYY-MM-DD` (inclusive); leave it out while the part is still there.",
+                        "anyOf": [
+                          {
+                            "$ref": "#/definitions/date"
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      },
+                      "note": {
+                        "description": "A note about the mount.",
+                        "markdownDescription": "A note about the mount.",
+                        "$ref": "#/definitions/text"
+                      }
+                    },
+                    "defaultSnippets": [
+                      {
+                        "label": "mount",
+                        "description": "On a bike since a day",
+                        "body": {
+                          "bike": "${1:bike-id}",
+                          "from": "${2:2025-03-01}"
+                        }
+                      }
+                    ]
+                  }
+                },
+                "log": {
+                  "description": "What was done, oldest first; bikecheck done appends here.",
+                  "markdownDescription": "What was done, oldest first; `bikecheck done` appends here.",
+                  "type": [
+                    "array",
+                    "null"
+                  ],
+                  "items": {
+                    "description": "One service: date, done (or todo for a closed to-do), and optionally cost, category and note.",
+                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do), and optionally `cost`, `category` and `note`.",
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "date"
+                    ],
+                    "anyOf": [
+                      {
+                        "required": [
+                          "done"
+                        ]
+                      },
+                      {
+                        "required": [
+                          "todo"
+                        ]
+                      }
+                    ],
+                    "properties": {
+                      "date": {
+                        "description": "When it was done, YYYY-MM-DD.",
+                        "markdownDescription": "When it was done, `YYYY-MM-DD`.",
+                        "$ref": "#/definitions/date"
+                      },
+                      "done": {
+                        "description": "The interval ids done: one id or a non-empty list, e.g. [chain-replace, chain-lube].",
+                        "markdownDescription": "The interval ids done: one id or a non-empty list, e.g. `[chain-replace, chain-lube]`.",
+                        "anyOf": [
+                          {
+                            "$ref": "#/definitions/identifier"
+                          },
+                          {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": {
+                              "$ref": "#/definitions/identifier"
+                            }
+                          }
+                        ],
+                        "examples": [
+                          [
+                            "chain-lube"
+                          ]
+                        ]
+                      },
+                      "todo": {
+                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo or both.",
+                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both.",
+                        "$ref": "#/definitions/text"
+                      },
+                      "cost": {
+                        "description": "What it cost, exact: 45.99 in the garage's currency, or 45 USD in another (reported apart, never summed).",
+                        "markdownDescription": "What it cost, exact: `45.99` in the garage's currency, or `45 USD` in another (reported apart, never summed).",
+                        "anyOf": [
+                          {
+                            "type": "number",
+                            "minimum": 0,
+                            "maximum": 1000000000
+                          },
+                          {
+                            "type": "string",
+                            "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"
+                          }
+                        ]
+                      },
+                      "currency": {
+                        "description": "The cost's currency when it is not the garage's, e.g. USD.",
+                        "markdownDescription": "The cost's currency when it is not the garage's, e.g. `USD`.",
+                        "type": "string",
+                        "pattern": "^[A-Z]{3}$"
+                      },
+                      "category": {
+                        "description": "What kind of cost it was, free text: parts, labour, consumables; costs --by category groups by it.",
+                        "markdownDescription": "What kind of cost it was, free text: `parts`, `labour`, `consumables`; `costs --by category` groups by it.",
+                        "$ref": "#/definitions/text"
+                      },
+                      "note": {
+                        "description": "A note, e.g. which part was fitted.",
+                        "markdownDescription": "A note, e.g. which part was fitted.",
+                        "$ref": "#/definitions/text"
+                      }
+                    },
+                    "defaultSnippets": [
+                      {
+                        "label": "log entry",
+                        "description": "What was done on which day",
+                        "body": {
+                          "date": "${1:2025-03-01}",
+                          "done": [
+                            "${2:chain-lube}"
+                          ]
+                        }
+                      }
+                    ]
+                  }
+                },
+                "snooze": {
+                  "description": "Intervals put off, by id: snooze: {chain-lube: 2026-12-01}. Before that day status shows the interval as snoozed, never overdue or due soon; from that day on it counts again. bikecheck snooze writes here, bikecheck done removes the interval's line.",
+                  "markdownDescription": "Intervals put off, by id: `snooze: {chain-lube: 2026-12-01}`. Before that day `status` shows the interval as snoozed, never overdue or due soon; from that day on it counts again. `bikecheck snooze` writes here, `bikecheck done` removes the interval's line.",
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "propertyNames": {
+                    "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                  },
+                  "additionalProperties": {
+                    "description": "The day the interval counts again, YYYY-MM-DD.",
+                    "markdownDescription": "The day the interval counts again, `YYYY-MM-DD`.",
+                    "$ref": "#/definitions/date"
+                  },
+                  "examples": [
+                    {
+                      "chain-lube": "2026-12-01"
+                    }
+                  ]
+                },
+                "todo": {
+                  "description": "One-off jobs, besides the intervals: - replace rear derailleur hanger, or - {task: …, due: 2026-12-01, id: hanger}. status shows them; bikecheck todo add appends here, bikecheck done BIKE --todo TEXT-OR-ID removes one and logs it.",
+                  "markdownDescription": "One-off jobs, besides the intervals: `- replace rear derailleur hanger`, or `- {task: …, due: 2026-12-01, id: hanger}`. `status` shows them; `bikecheck todo add` appends here, `bikecheck done BIKE --todo TEXT-OR-ID` removes one and logs it.",
+                  "type": [
+                    "array",
+                    "null"
+                  ],
+                  "items": {
+                    "description": "One job: a line of text, or {task, due, id}.",
+                    "markdownDescription": "One job: a line of text, or `{task, due, id}`.",
+                    "anyOf": [
+                      {
+                        "type": "string",
+                        "minLength": 1,
+                        "pattern": "\\S"
+                      },
+                      {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "task"
+                        ],
+                        "properties": {
+                          "task": {
+                            "description": "What needs doing, e.g. replace rear derailleur hanger.",
+                            "markdownDescription": "What needs doing, e.g. `replace rear derailleur hanger`.",
+                            "type": "string",
+                            "minLength": 1,
+                            "pattern": "\\S"
+                          },
+                          "due": {
+                            "description": "When it should be done by, YYYY-MM-DD; after that day it is overdue.",
+                            "markdownDescription": "When it should be done by, `YYYY-MM-DD`; after that day it is overdue.",
+                            "$ref": "#/definitions/date"
+                          },
+                          "id": {
+                            "description": "A short name for bikecheck done BIKE --todo ID; without one, the text is its name.",
+                            "markdownDescription": "A short name for `bikecheck done BIKE --todo ID`; without one, the text is its name.",
+                            "$ref": "#/definitions/identifier"
+                          },
+                          "note": {
+                            "description": "Free notes; bikecheck does not read them.",
+                            "markdownDescription": "Free notes; bikecheck does not read them.",
+                            "$ref": "#/definitions/text"
+                          }
+                        }
+                      }
+                    ],
+                    "defaultSnippets": [
+                      {
+                        "label": "to-do",
+                        "description": "A one-off job with a due day",
+                        "body": {
+                          "task": "${1:replace rear derailleur hanger}",
+                          "due": "${2:2026-12-01}"
+                        }
+                      }
+                    ]
+                  }
+                },
+                "notes": {
+                  "description": "Free notes; bikecheck does not read them.",
+                  "markdownDescription": "Free notes; bikecheck does not read them.",
+                  "$ref": "#/definitions/text"
+                }
+              },
+              "definitions": {
+                "text": {
+                  "description": "Text. Any plain or quoted value; quote it if it starts with a special character such as : # [ { & * ! | > ' \" % @.",
+                  "markdownDescription": "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`.",
+                  "type": [
+                    "string",
+                    "number",
+                    "boolean"
+                  ]
+                },
+                "date": {
+                  "description": "A calendar date written YYYY-MM-DD, e.g. 2025-03-01. It must be a real day (no 2025-02-30).",
+                  "markdownDescription": "A calendar date written `YYYY-MM-DD`, e.g. `2025-03-01`. It must be a real day (no `2025-02-30`).",
+                  "type": "string",
+                  "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                  "format": "date",
+                  "examples": [
+                    "2025-03-01"
+                  ],
+                  "patternErrorMessage": "Write a date as YYYY-MM-DD, e.g. 2025-03-01."
+                },
+                "identifier": {
+                  "description": "An id: starts with a letter or digit, then letters, digits, -, _ and ., e.g. chain-lube.",
+                  "markdownDescription": "An id: starts with a letter or digit, then letters, digits, `-`, `_` and `.`, e.g. `chain-lube`.",
+                  "type": "string",
+                  "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$",
+                  "patternErrorMessage": "Use letters, digits, '-', '_' and '.', e.g. chain-lube."
+                },
+                "quantity": {
+                  "description": "An amount with a unit, more than zero. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.\n\nUnits: time h hour(s) min mins minute(s); distance km mi mile(s); calendar day(s) week(s) month(s) year(s); count ride(s).",
+                  "markdownDescription": "An amount with a unit, more than zero. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.\n\nUnits: time `h` `hour(s)` `min` `mins` `minute(s)`; distance `km` `mi` `mile(s)`; calendar `day(s)` `week(s)` `month(s)` `year(s)`; count `ride(s)`.",
+                  "type": "string",
+                  "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][nN][uU][tT][eE][sS]|[mM][iI][nN][uU][tT][eE]|[mM][oO][nN][tT][hH][sS]|[hH][oO][uU][rR][sS]|[mM][iI][lL][eE][sS]|[mM][oO][nN][tT][hH]|[rR][iI][dD][eE][sS]|[wW][eE][eE][kK][sS]|[yY][eE][aA][rR][sS]|[dD][aA][yY][sS]|[hH][oO][uU][rR]|[mM][iI][lL][eE]|[mM][iI][nN][sS]|[rR][iI][dD][eE]|[wW][eE][eE][kK]|[yY][eE][aA][rR]|[dD][aA][yY]|[mM][iI][nN]|[kK][mM]|[mM][iI]|[hH])[ \\t]*$",
+                  "examples": [
+                    "10 h",
+                    "90 min",
+                    "1500 km",
+                    "900 mi",
+                    "30 days",
+                    "2 weeks",
+                    "6 months",
+                    "1 year",
+                    "25 rides"
+                  ],
+                  "patternErrorMessage": "Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides."
+                },
+                "distance": {
+                  "description": "A distance, more than zero: 2500 km, 1500 mi (units km, mi, mile, miles).",
+                  "markdownDescription": "A distance, more than zero: `2500 km`, `1500 mi` (units `km`, `mi`, `mile`, `miles`).",
+                  "type": "string",
+                  "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][lL][eE][sS]|[mM][iI][lL][eE]|[kK][mM]|[mM][iI])[ \\t]*$",
+                  "examples": [
+                    "2500 km",
+                    "1500 mi"
+                  ],
+                  "patternErrorMessage": "Write a distance, e.g. 2500 km or 1500 mi."
+                },
+                "fraction": {
+                  "description": "A threshold between 0 % and 100 % (both excluded): a percentage such as 80% or a fraction such as 0.8.",
+                  "markdownDescription": "A threshold between 0 % and 100 % (both excluded): a percentage such as `80%` or a fraction such as `0.8`.",
+                  "oneOf": [
+                    {
+                      "type": "number",
+                      "exclusiveMinimum": 0,
+                      "exclusiveMaximum": 1
+                    },
+                    {
+                      "type": "string",
+                      "pattern": "^[ \\t]*0*(?:[1-9][0-9]?(?:\\.[0-9]*)?|\\.0*[1-9][0-9]*)[ \\t]*%[ \\t]*$|^[ \\t]*0*\\.0*[1-9][0-9]*[ \\t]*$"
+                    }
+                  ],
+                  "examples": [
+                    "80%",
+                    0.8
+                  ]
+                },
+                "sportType": {
+                  "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
+                  "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
+                  "anyOf": [
+                    {
+                      "enum": [
+                        "AlpineSki",
+                        "BackcountrySki",
+                        "Badminton",
+                        "Basketball",
+                        "Canoeing",
+                        "Cricket",
+                        "Crossfit",
+                        "Dance",
+                        "EBikeRide",
+                        "Elliptical",
+                        "EMountainBikeRide",
+                        "Golf",
+                        "GravelRide",
+                        "Handcycle",
+                        "HighIntensityIntervalTraining",
+                        "Hike",
+                        "IceSkate",
+                        "InlineSkate",
+                        "Kayaking",
+                        "Kitesurf",
+                        "MountainBikeRide",
+                        "NordicSki",
+                        "Padel",
+                        "PhysicalTherapy",
+                        "Pickleball",
+                        "Pilates",
+                        "Racquetball",
+                        "Ride",
+                        "RockClimbing",
+                        "RollerSki",
+                        "Rowing",
+                        "Run",
+                        "Sail",
+                        "Skateboard",
+                        "Snowboard",
+                        "Snowshoe",
+                        "Soccer",
+                        "Squash",
+                        "StairStepper",
+                        "StandUpPaddling",
+                        "Surfing",
+                        "Swim",
+                        "TableTennis",
+                        "Tennis",
+                        "TrailRun",
+                        "Velomobile",
+                        "VirtualRide",
+                        "VirtualRow",
+                        "VirtualRun",
+                        "Volleyball",
+                        "Walk",
+                        "WeightTraining",
+                        "Wheelchair",
+                        "Windsurf",
+                        "Workout",
+                        "Yoga"
+                      ]
+                    },
+                    {
+                      "type": "string"
+                    }
+                  ],
+                  "examples": [
+                    "Ride",
+                    "GravelRide",
+                    "MountainBikeRide",
+                    "EBikeRide",
+                    "EMountainBikeRide",
+                    "VirtualRide",
+                    "Velomobile",
+                    "Handcycle"
+                  ]
+                },
+                "interval": {
+                  "description": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs every once templates and bike are merged.",
+                  "markdownDescription": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "task": {
+                      "description": "What to do, as shown in reports, e.g. Clean and lube the chain. Defaults to the interval id.",
+                      "markdownDescription": "What to do, as shown in reports, e.g. `Clean and lube the chain`. Defaults to the interval id.",
+                      "$ref": "#/definitions/text"
+                    },
+                    "component": {
+                      "description": "The component this task is about (a key under the bike's components:). Its install date anchors the count until the task is first done.",
+                      "markdownDescription": "The component this task is about (a key under the bike's `components:`). Its install date anchors the count until the task is first done.",
+                      "$ref": "#/definitions/identifier"
+                    },
+                    "replaces": {
+                      "description": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
+                      "markdownDescription": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
+                      "$ref": "#/definitions/identifier"
+                    },
+                    "every": {
+                      "description": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.",
+                      "markdownDescription": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.",
+                      "anyOf": [
+                        {
+                          "$ref": "#/definitions/quantity"
+                        },
+                        {
+                          "type": "array",
+                          "minItems": 1,
+                          "items": {
+                            "$ref": "#/definitions/quantity"
+                          }
+                        }
+                      ],
+                      "examples": [
+                        "10 h",
+                        "3000 km",
+                        [
+                          "100 h",
+                          "12 months"
+                        ]
+                      ]
+                    },
+                    "due_soon": {
+                      "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
+                      "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
+                      "$ref": "#/definitions/fraction"
+                    },
+                    "counts": {
+                      "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+                      "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+                      "anyOf": [
+                        {
+                          "$ref": "#/definitions/sportType"
+                        },
+                        {
+                          "type": "array",
+                          "items": {
+                            "$ref": "#/definitions/sportType"
+                          }
+                        }
+                      ],
+                      "examples": [
+                        [
+                          "Ride",
+                          "GravelRide"
+                        ]
+                      ]
+                    },
+                    "trainer": {
+                      "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+                      "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+                      "anyOf": [
+                        {
+                          "type": "boolean"
+                        },
+                        {
+                          "const": "only"
+                        }
+                      ]
+                    },
+                    "notes": {
+                      "description": "Free notes; bikecheck does not read them.",
+                      "markdownDescription": "Free notes; bikecheck does not read them.",
+                      "$ref": "#/definitions/text"
+                    }
+                  },
+                  "defaultSnippets": [
+                    {
+                      "label": "interval",
+                      "description": "A task and how often",
+                      "body": {
+                        "task": "${1:Clean and lube the chain}",
+                        "every": "${2:10 h}"
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+
+            """##
+        ),
     ]
 }

@@ -105,11 +105,13 @@ public struct IntervalStatus: Sendable, Codable, Equatable {
     }
 
     /// Marks it snoozed when `snoozes` put it off past `asOf`; from the snooze's day on it is
-    /// what its progress says.
+    /// what its progress says. Until then it is due no sooner than that day, so a forecast
+    /// (status, the calendar, reminders) never brings it back early.
     mutating func applySnooze(_ snoozes: [Snooze], asOf: Day) {
         guard let until = snoozes.last(where: { $0.interval.value.rawValue == id })?.until, asOf < until else { return }
         state = .snoozed
         snoozedUntil = until
+        due = max(until, due ?? until)
     }
 
     /// Nothing is forecast where the clock has stopped (a retired bike or part).
@@ -183,10 +185,12 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var bikes: [BikeStatus]
     /// Parts on no bike (or named), with their own intervals.
     public var parts: [PartStatus] = []
+    /// Signs that the data behind the report stopped arriving (see `Staleness`).
+    public var warnings: [StaleWarning] = []
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
-        case units, bikes, parts
+        case units, bikes, parts, warnings
     }
 
     /// Whether an interval or a to-do is overdue (a snoozed interval is not, until its day).

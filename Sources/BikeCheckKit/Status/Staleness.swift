@@ -1,0 +1,145 @@
+import Foundation
+
+/// When the last Strava sync finished: `.bikecheck/last-sync.json` (local state, never in git),
+/// written by `bikecheck sync` when a sync completes and read by status and reminders. Its
+/// encoder and decoder live here, together.
+public enum LastSync {
+    public static let displayPath = ".bikecheck/last-sync.json"
+    static func path(garage root: String) -> String { LocalState.directory(garage: root) + "/last-sync.json" }
+
+    struct Record: Codable {
+        /// UTC, e.g. `2026-11-20T06:00:00Z`.
+        var finished: String
+    }
+
+    /// Notes that a sync finished at `time`.
+    public static func record(garage root: String, at time: Date) throws {
+        try LocalState.prepare(garage: root)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = ISO8601DateFormatter().string(from: time)
+        try AtomicFile.write(Array(try encoder.encode(Record(finished: text))) + [0x0A], to: path(garage: root))
+    }
+
+    /// When the last sync finished, or nil when none is on record (or the file is not what
+    /// `record` writes: then it says nothing, and status falls back on the cache).
+    public static func read(garage root: String) -> Date? {
+        guard let data = FileManager.default.contents(atPath: path(garage: root)), data.count < 4096,
+            let record = try? JSONDecoder().decode(Record.self, from: data)
+        else { return nil }
+        return ISO8601DateFormatter().date(from: record.finished)
+    }
+}
+
+/// Something that may make "nothing is due" wrong: data that stopped arriving.
+public struct StaleWarning: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        /// The last sync (or, with none on record, the newest cached activity) is old.
+        case staleSync = "stale-sync"
+        /// A bike on Strava has had no ride for long while other bikes have.
+        case quietBike = "quiet-bike"
+    }
+
+    public var kind: Kind
+    /// The bike it is about (`quiet-bike`).
+    public var bike: String?
+    /// The day the data stops: the last sync, or the bike's last ride (absent when it has none).
+    public var since: Day?
+    public var message: String
+    public var help: String
+
+    public init(kind: Kind, bike: String? = nil, since: Day?, message: String, help: String) {
+        self.kind = kind
+        self.bike = bike
+        self.since = since
+        self.message = message
+        self.help = help
+    }
+}
+
+/// Warns when the garage's Strava data may be stale, so that "nothing is due" is never the
+/// result of a sync that stopped running or a gear id that no longer matches. For status, and
+/// for anything that sends reminders.
+public enum Staleness {
+    /// The warnings as of `asOf`. `lastSync` is the local day the last sync finished (see
+    /// `LastSync`); without one the newest cached activity stands in for it. Only bikes with a
+    /// Strava gear id, not retired as of `asOf`, are considered; nothing after `asOf` counts.
+    public static func warnings(_ garage: Garage, summaries: ActivitySummaries, lastSync: Day?, asOf: Day) -> [StaleWarning] {
+        let onStrava = garage.bikes.map(\.bike).filter { b in b.strava != nil && (b.retired.map { $0 > asOf } ?? true) }
+        guard !onStrava.isEmpty else { return [] }
+        // The newest activity on or before `asOf`, overall and per gear id.
+        var newest: Int?
+        var newestOfGear: [Int32: Int] = [:]
+        for r in summaries.records where r.day != Int32.min && Int(r.day) <= asOf.ordinal {
+            let day = Int(r.day)
+            if newest.map({ day > $0 }) ?? true { newest = day }
+            if r.gear >= 0, newestOfGear[r.gear].map({ day > $0 }) ?? true { newestOfGear[r.gear] = day }
+        }
+        var out: [StaleWarning] = []
+        let settings = garage.settings
+        func plural(_ n: Int) -> String { n == 1 ? "1 day" : "\(n) days" }
+        if let lastSync, lastSync <= asOf {
+            let age = asOf.ordinal - lastSync.ordinal
+            if age > settings.staleAfter {
+                out.append(
+                    StaleWarning(
+                        kind: .staleSync, since: lastSync,
+                        message: "the last Strava sync was on \(lastSync), \(plural(age)) before \(asOf): usage since then is missing",
+                        help:
+                            "run 'bikecheck sync' (and check the job that runs it); stale_after in garage.yaml sets the limit (\(plural(settings.staleAfter)))")
+                )
+            }
+        } else if lastSync == nil, let newest {
+            let age = asOf.ordinal - newest
+            if age > settings.staleAfter {
+                out.append(
+                    StaleWarning(
+                        kind: .staleSync, since: Day(ordinal: newest),
+                        message: "no Strava sync on record, and the newest cached activity is from \(Day(ordinal: newest)), \(plural(age)) before \(asOf)",
+                        help: "run 'bikecheck sync'; stale_after in garage.yaml sets the limit (\(plural(settings.staleAfter)))"))
+            }
+        }
+
+        // A bike that has gone quiet while another on Strava has been ridden within the limit:
+        // most likely rides recorded without its gear, or a gear id that changed.
+        var index: [String: Int32] = [:]
+        for (k, s) in summaries.strings.enumerated() where index[s] == nil { index[s] = Int32(k) }
+        var handEntered: [BikeID: Int] = [:]
+        for ride in garage.rides where ride.date <= asOf {
+            handEntered[ride.bike.value] = max(handEntered[ride.bike.value] ?? Int.min, ride.date.ordinal)
+        }
+        // The bike's last ride: on Strava with its gear, or entered by hand.
+        let last = onStrava.map { b -> Int? in
+            let strava = b.strava.flatMap { index[$0.value] }.flatMap { newestOfGear[$0] }
+            return [strava, handEntered[b.id]].compactMap { $0 }.max()
+        }
+        let limit = asOf.ordinal - settings.quietAfter
+        for (k, bike) in onStrava.enumerated() {
+            let lastRide = last[k]
+            guard (lastRide ?? Int.min) < limit else { continue }
+            // A bike bought within the limit has not had the time.
+            if let bought = bike.bought, bought.ordinal >= limit { continue }
+            guard let other = onStrava.indices.filter({ $0 != k && (last[$0] ?? Int.min) >= limit }).first else { continue }
+            let gear = bike.strava?.value ?? ""
+            let message =
+                lastRide.map {
+                    "bike '\(bike.id)' (Strava gear \(gear)) has had no ride since \(Day(ordinal: $0)), \(plural(asOf.ordinal - $0)) before \(asOf), while '\(onStrava[other].id)' has"
+                }
+                ?? "bike '\(bike.id)' (Strava gear \(gear)) has no cached ride at all, while '\(onStrava[other].id)' has rides in the last \(plural(settings.quietAfter))"
+            out.append(
+                StaleWarning(
+                    kind: .quietBike, bike: bike.id.rawValue, since: lastRide.map(Day.init(ordinal:)), message: message,
+                    help:
+                        "check that its rides on Strava carry this gear id, or retire the bike; quiet_after in garage.yaml sets the limit (\(plural(settings.quietAfter)))"
+                ))
+        }
+        return out
+    }
+
+    /// The rider's local day of an instant.
+    public static func localDay(_ time: Date) -> Day? {
+        let c = Calendar.current.dateComponents([.year, .month, .day], from: time)
+        guard let y = c.year, let m = c.month, let d = c.day else { return nil }
+        return Day(year: y, month: m, day: d)
+    }
+}
