@@ -474,9 +474,12 @@ private struct Planner {
     /// `.removeItem`: the lines of one item of a block sequence taken out.
     func planRemoveItem(_ index: Int, from path: YAMLPath) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
         let old = YAMLShape(root)
-        guard let target = node(at: path), case .sequence(let q) = target, !q.isFlow else {
+        guard let target = node(at: path), case .sequence(let q) = target else {
+            throw refuse("there is no list at '\(describe(path))' to remove an item from", node(at: path))
+        }
+        guard !q.isFlow else {
             throw refuse(
-                "there is no '- item' list at '\(describe(path))' to remove an item from", node(at: path),
+                "cannot remove an item from this '[ ]' list without rewriting it", target,
                 help: "rewrite the list as '- item' lines, then try again")
         }
         guard q.items.indices.contains(index) else { throw refuse("there is no item \(index) to remove", target) }

@@ -59,8 +59,7 @@ struct StatusCommand: ParsableCommand {
         let planner = StatusPlanner(asOf: asOf ?? today())
         var report = planner.plan(garage, summaries: loaded.activitySummaries, only: shown.map(BikeID.init), parts: shownParts.map(PartID.init))
         // Stale data warns, on standard error and in the JSON, and never changes the exit code.
-        report.warnings = Staleness.warnings(
-            garage, summaries: loaded.activitySummaries, lastSync: LastSync.read(garage: root).flatMap(Staleness.localDay), asOf: planner.asOf)
+        report.warnings = Staleness.warnings(loaded, root: root, asOf: planner.asOf)
         if loaded.hasErrors, report.bikes.isEmpty, report.parts.isEmpty { throw ExitCode(1) }
         switch format {
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))

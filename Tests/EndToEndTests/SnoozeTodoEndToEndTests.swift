@@ -91,6 +91,37 @@ import Testing
         try Self.expectStatusSchema(json.stdout, in: garage)
     }
 
+    @Test func aPartsSnoozeAndToDoShowUnderTheBikeItIsOnAndItsOwnCommandsWriteItsFile() throws {
+        let garage = try TempGarage(copying: true)
+        let snooze = try garage.run(["snooze", "race-wheels", "true-wheels", "--until", "2099-01-01"])
+        #expect(snooze.status == 0, "\(snooze.stderr)")
+        let add = try garage.run(["todo", "add", "race-wheels", "replace the rim tape", "--id", "rim-tape"])
+        #expect(add.status == 0, "\(add.stderr)")
+        let part = try garage.read("parts/race-wheels.yaml")
+        #expect(part.hasSuffix("snooze:\n  true-wheels: 2099-01-01\ntodo:\n  - task: replace the rim tape\n    id: rim-tape\n"), "\(part)")
+        let status = try garage.run(["status", "tarmac", "--as-of", "2026-11-15"])
+        #expect(status.stdout.contains("  snoozed   race-wheels: true-wheels   79%"), "\(status.stdout)")
+        #expect(status.stdout.hasSuffix("  to-do  race-wheels: replace the rim tape\n"), "\(status.stdout)")
+        let json = try garage.run(["status", "tarmac", "--as-of", "2026-11-15", "--format", "json"])
+        let bikes = try #require(try Self.json(json.stdout)["bikes"] as? [[String: Any]])
+        let todo = try #require((bikes.first?["todos"] as? [[String: Any]])?.first)
+        #expect(todo["part"] as? String == "race-wheels" && todo["id"] as? String == "rim-tape")
+
+        let done = try garage.run(["done", "race-wheels", "--todo", "rim-tape", "--date", "2026-11-15"])
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(
+            try garage.read("parts/race-wheels.yaml").hasSuffix("  - date: 2026-11-15\n    todo: replace the rim tape\nsnooze:\n  true-wheels: 2099-01-01\n"))
+    }
+
+    @Test func aToDoInAOneLineListIsNotRewrittenToCloseIt() throws {
+        let garage = try Self.garage(extra: "todo: [hanger, mudguards]\n")
+        let before = try garage.read("bikes/grail.yaml")
+        let done = try garage.run(["done", "grail", "--todo", "hanger", "--date", "2026-03-01"])
+        #expect(done.status == 1)
+        #expect(done.stderr.contains("[yaml-edit-refused]") && done.stderr.contains("rewrite the list as '- item' lines"), "\(done.stderr)")
+        #expect(try garage.read("bikes/grail.yaml") == before)
+    }
+
     @Test func snoozeTodoAddAndDoneWriteMinimalCommittedChanges() throws {
         let garage = try trackedGarage(
             bike: """

@@ -136,6 +136,12 @@ public enum Staleness {
         return out
     }
 
+    /// The warnings for a garage loaded with its activity summaries, by the sync noted in its
+    /// local state: what status prints, for any command that reminds.
+    public static func warnings(_ loaded: LoadedGarage, root: String, asOf: Day) -> [StaleWarning] {
+        warnings(loaded.garage, summaries: loaded.activitySummaries, lastSync: LastSync.read(garage: root).flatMap(localDay), asOf: asOf)
+    }
+
     /// The rider's local day of an instant.
     public static func localDay(_ time: Date) -> Day? {
         let c = Calendar.current.dateComponents([.year, .month, .day], from: time)
