@@ -9,6 +9,10 @@ struct TodoCommand: ParsableCommand {
             A to-do lives under 'todo:' in the bike's (or the part's) file: a line of text, or \
             '{task: …, due: YYYY-MM-DD, id: …}'. status shows it; after its due day it is \
             overdue ('status --check' exits 1). 'bikecheck done BIKE --todo TEXT-OR-ID' closes it.
+
+            Examples:
+              bikecheck todo add grail "replace rear derailleur hanger" --due 2026-12-01
+              bikecheck done grail --todo "replace rear derailleur hanger"
             """,
         subcommands: [Add.self]
     )

@@ -51,6 +51,10 @@ import Testing
         #expect(warnings.first?["since"] as? String == "2025-12-01")
         // Within the limit on 2026-01-30 (60 days after its last ride), and a retired bike is never quiet.
         #expect(try Self.warnings(garage, asOf: "2026-01-30").isEmpty)
+        // A ride entered by hand counts as a ride too.
+        try garage.write("rides.yaml", "rides:\n  - {date: 2026-03-01, bike: stumpy, time: 1h}\n")
+        #expect(try Self.warnings(garage, asOf: "2026-03-25").isEmpty)
+        try FileManager.default.removeItem(at: garage.root.appendingPathComponent("rides.yaml"))
         try garage.write("bikes/stumpy.yaml", "name: Stumpy\nstrava: b2\nbought: 2025-01-01\nretired: 2026-01-10\n")
         #expect(try Self.warnings(garage, asOf: "2026-03-25").isEmpty)
     }
