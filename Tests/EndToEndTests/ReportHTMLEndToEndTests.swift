@@ -195,14 +195,17 @@ struct ReportHTMLBrowserTests {
         #expect(try Browser.pageRequests(inNetLog: controlLog) == ["http://127.0.0.1:9/x.png"])
     }
 
-    @Test func aScreenshotAndPrintedPDFsAreMade() throws {
+    @Test func aScreenshotIsMade() throws {
         let (garage, page) = try Self.report()
         let png = garage.root.appendingPathComponent("report.png")
         let shot = try Browser.run(["--hide-scrollbars", "--window-size=1200,1600", "--screenshot=\(png.path)"], page: page, in: garage.root)
         #expect(shot.status == 0, "\(shot.stderr)")
         let image = try Data(contentsOf: png)
         #expect(image.count > 10_000 && image.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
 
+    @Test func printedEachBikeStartsAPageAndOneBikeIsItsServiceRecord() throws {
+        let (garage, page) = try Self.report()
         func printed(_ page: URL) throws -> (bytes: Data, pages: Int) {
             let pdf = page.deletingPathExtension().appendingPathExtension("pdf")
             let r = try Browser.run(["--no-pdf-header-footer", "--print-to-pdf=\(pdf.path)"], page: page, in: garage.root)

@@ -74,7 +74,7 @@ public struct HTMLReportRenderer: Sendable {
             "<table class=\"intervals\">\n<thead><tr><th scope=\"col\">Bike</th><th scope=\"col\">Task</th><th scope=\"col\">State</th><th scope=\"col\">Progress</th><th scope=\"col\">Used</th><th scope=\"col\">Forecast</th></tr></thead>\n<tbody>\n"
         for (bike, i) in all.prefix(nextUpLimit) {
             out +=
-                "<tr class=\"\(stateClass(i.state))\"><td><a href=\"#bike-\(bike.id)\">\(bike.name)</a></td><th scope=\"row\">\(i.task)</th><td>\(stateWord(i.state))</td><td class=\"p\">\(progress(i))</td><td>\(used(i))</td><td class=\"d\">\(forecast(i))</td></tr>\n"
+                "<tr class=\"\(stateClass(i.state))\"><td><a href=\"#bike-\(bike.id)\">\(bike.name)</a></td><th scope=\"row\">\(i.task)</th><td>\(stateWord(i.state))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i))</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
         }
         out += "</tbody>\n</table>\n"
         if all.count > nextUpLimit {
@@ -133,7 +133,7 @@ public struct HTMLReportRenderer: Sendable {
             if let component = i.component, component != i.id { what.append("\(component)") }
             let since: HTML = i.since.map { "\($0)" } ?? "never done"
             out +=
-                "<tr class=\"\(stateClass(i.state))\"><th scope=\"row\">\(i.task) <span class=\"id\">\(what.joined(separator: " · "))</span></th><td>\(stateWord(i.state))</td><td class=\"p\">\(progress(i))</td><td>\(used(i))</td><td class=\"d\">\(since)</td><td class=\"d\">\(forecast(i))</td></tr>\n"
+                "<tr class=\"\(stateClass(i.state))\"><th scope=\"row\">\(i.task) <span class=\"id\">\(what.joined(separator: " · "))</span></th><td>\(stateWord(i.state))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i))</td><td class=\"nw\">\(since)</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n"
     }
@@ -196,7 +196,7 @@ public struct HTMLReportRenderer: Sendable {
             let r = rows[month]
             let odometer: HTML = r.map { "\(number(distanceValue($0.odometer, report.units)))" } ?? ""
             out +=
-                "<tr><th scope=\"row\">\(monthName(month))</th><td class=\"n\">\(r?.rides ?? 0)</td><td class=\"n\">\(ReportNumber.hours(r?.movingTime ?? 0))</td><td class=\"n\">\(number(distanceValue(r?.distance ?? 0, report.units)))</td><td class=\"n\">\(odometer)</td></tr>\n"
+                "<tr><th scope=\"row\">\(monthName(month))</th><td>\(r?.rides ?? 0)</td><td>\(ReportNumber.hours(r?.movingTime ?? 0))</td><td>\(number(distanceValue(r?.distance ?? 0, report.units)))</td><td>\(odometer)</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n</details>\n"
     }
@@ -242,16 +242,19 @@ public struct HTMLReportRenderer: Sendable {
         var out: HTML = "<h3>Service history</h3>\n"
         guard !services.isEmpty else { return out + "<p>Nothing in the log yet.</p>\n" }
         let unit = distanceUnit(report.units)
+        out += "<p>What was done, by interval id (the intervals above name their tasks), newest first.</p>\n"
         out +=
             "<table class=\"history\">\n<thead><tr><th scope=\"col\">Date</th><th scope=\"col\">Done</th><th scope=\"col\" class=\"n\">Odometer (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Cost</th><th scope=\"col\">Note</th></tr></thead>\n<tbody>\n"
-        // Rows stay compact (a bike may have hundreds): end tags that HTML implies are left out.
+        // Rows stay compact, since a bike may have hundreds: interval ids rather than task names,
+        // no end tags that HTML implies, alignment from the style sheet, no empty last cell.
         for s in services {
             let e = s.entry
-            let done = e.tasks.map { HTML(escaping: $0.task) }.joined(separator: ", ")
+            let done = e.tasks.map { HTML(escaping: $0.id) }.joined(separator: ", ")
             let cost: HTML = e.cost.map { "\($0)" + (e.currency.map { " \($0)" } ?? "") } ?? ""
             let note: HTML = [e.category.map { HTML(escaping: "(\($0))") }, e.note.map { HTML(escaping: $0) }].compactMap { $0 }.joined(separator: " ")
+            let last: HTML = note.isEmpty ? "" : "<td>\(note)"
             out +=
-                "<tr><td>\(e.date)<td>\(done)<td class=n>\(number(distanceValue(s.distance, report.units)))<td class=n>\(ReportNumber.hours(s.movingTime))<td class=n>\(cost)<td>\(note)\n"
+                "<tr><td>\(e.date)<td>\(done)<td>\(number(distanceValue(s.distance, report.units)))<td>\(ReportNumber.fixed(s.movingTime / 3600, 0))<td>\(cost)\(last)\n"
         }
         return out + "</tbody>\n</table>\n"
     }
@@ -303,7 +306,7 @@ public struct HTMLReportRenderer: Sendable {
         let percent = Int((i.progress * 100).rounded(.down))
         let width = coordinate(min(max(i.progress, 0), 1) * 100)
         return
-            "<svg class=\"bar\" viewBox=\"0 0 100 10\" width=\"100\" height=\"10\" aria-hidden=\"true\"><rect class=\"track\" width=\"100\" height=\"10\" rx=\"2\"/><rect class=\"fill\" width=\"\(width)\" height=\"10\" rx=\"2\"/></svg> \(percent) %"
+            "<svg class=\"bar\" viewBox=\"0 0 100 10\" aria-hidden=\"true\"><rect width=\"100\" height=\"10\"/><rect class=\"fill\" width=\"\(width)\" height=\"10\"/></svg> \(percent) %"
     }
 
     /// The limit furthest along: `6.8 of 8 h`.
@@ -386,9 +389,9 @@ public struct HTMLReportRenderer: Sendable {
         dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; margin: .5rem 0; }
         dl.facts dt { color: var(--muted); }
         dl.facts dd { margin: 0; }
-        .bar { vertical-align: middle; }
-        td.p, td.d { white-space: nowrap; }
-        .bar .track { fill: var(--track); }
+        .bar { vertical-align: middle; width: 100px; height: 10px; }
+        td.nw { white-space: nowrap; }
+        .bar rect { fill: var(--track); rx: 2px; }
         .bar .fill { fill: var(--ok); }
         .due-soon .bar .fill { fill: var(--soon); }
         .overdue .bar .fill { fill: var(--over); }
@@ -401,6 +404,7 @@ public struct HTMLReportRenderer: Sendable {
         .chart .bars path { fill: var(--bar); }
         details.numbers summary { cursor: pointer; color: var(--muted); }
         table.history td { padding: .15rem .5rem; }
+        table.history td:nth-child(3), table.history td:nth-child(4), table.history td:nth-child(5), details.numbers td { text-align: right; font-variant-numeric: tabular-nums; }
         td ul { margin: 0; padding-left: 1rem; }
         @media print {
           :root { color-scheme: light; --bg: #ffffff; --fg: #000000; --muted: #444444; --rule: #bbbbbb; --head: #eeeeee;
