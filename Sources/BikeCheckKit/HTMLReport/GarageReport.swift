@@ -91,15 +91,13 @@ public struct GarageReport: Sendable {
             }.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
         }
         let history = HistoryReport.build(garage, activities: activities, only: ids, asOf: asOf)
-        // The odometer at each service, from status's ride ledger over the rides history counts.
-        let index = CountedRides.Index(activities)
+        // The odometer at each service: status's ride ledger of the bike's counted rides.
+        let ledgers = planner.ledgers(chosen.map { .init(bike: $0.bike.id, filter: $0.filter) }, garage: garage, summaries: summaries)
         var services: [String: [Service]] = [:]
         for entry in history.entries { services[entry.subject.id, default: []].append(Service(entry: entry, distance: 0, movingTime: 0)) }
         for resolved in chosen {
             let id = resolved.bike.id.rawValue
-            guard var list = services[id] else { continue }
-            let counted = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf).filter { $0.verdict == .counted }
-            let ledger = StatusPlanner.RideLedger(counted.map { ($0.day.ordinal, $0.movingTime, $0.distance) })
+            guard var list = services[id], let ledger = ledgers[.init(bike: resolved.bike.id, filter: resolved.filter)] else { continue }
             for k in list.indices {
                 let used = ledger.usage(from: Int.min / 2, through: list[k].entry.date.ordinal)
                 list[k].distance = ReportNumber.tenth(used.distance)
