@@ -403,7 +403,9 @@ public struct HTMLReportRenderer: Sendable {
         .chart .axis { stroke: var(--fg); stroke-width: 1; fill: none; }
         .chart .bars path { fill: var(--bar); }
         details.numbers summary { cursor: pointer; color: var(--muted); }
-        table.history td { padding: .15rem .5rem; }
+        table.history td { padding: .15rem .5rem; border-bottom: none; }
+        table.history tbody tr { border-bottom: 1px solid var(--rule); }
+        table.history td:first-child, table.history td:nth-child(5) { white-space: nowrap; }
         table.history td:nth-child(3), table.history td:nth-child(4), table.history td:nth-child(5), details.numbers td { text-align: right; font-variant-numeric: tabular-nums; }
         td ul { margin: 0; padding-left: 1rem; }
         @media print {
