@@ -30,7 +30,7 @@ struct BikeCheck: ParsableCommand {
         subcommands: [
             StatusCommand.self, ValidateCommand.self, InitCommand.self, DoneCommand.self, SnoozeCommand.self, TodoCommand.self, BikeCommand.self,
             TemplateCommand.self, RideCommand.self, PartCommand.self, HistoryCommand.self, CostsCommand.self, UsageCommand.self, RidesCommand.self,
-            ExportCommand.self, CalendarCommand.self,
+            ExportCommand.self, CalendarCommand.self, ReportCommand.self,
             LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: StatusCommand.self

@@ -9,6 +9,8 @@ enum TextOnly: String, ServedFormats { case text }
 enum TextOrJSON: String, ServedFormats { case text, json }
 /// What every tabular report serves.
 enum ReportFormat: String, ServedFormats { case text, json, csv, markdown }
+/// A page to open in a browser.
+enum HTMLOnly: String, ServedFormats { case html }
 
 /// A command that prints declares the formats it serves; `BikeCheck.main` refuses any other
 /// with a usage error (exit 2) before the command runs, so `run()` only ever sees one of them.
@@ -31,8 +33,12 @@ extension FormattedCommand {
 }
 
 extension GlobalOptions {
-    /// The `--format` asked for as one of `F`'s, or nil when `F` does not have it.
-    func served<F: ServedFormats>(_: F.Type) -> F? { F(rawValue: format.rawValue) }
+    /// The `--format` asked for as one of `F`'s, or nil when `F` does not have it; without
+    /// `--format`, the first of `F`'s (text, but html for `report`).
+    func served<F: ServedFormats>(_: F.Type) -> F? {
+        guard let requestedFormat else { return F.allCases.first }
+        return F(rawValue: requestedFormat.rawValue)
+    }
 }
 
 // Each command's formats, in one place. The end-to-end tests run every command of the root help
@@ -71,3 +77,4 @@ extension HistoryCommand: FormattedCommand { typealias Format = ReportFormat }
 extension RidesCommand: FormattedCommand { typealias Format = ReportFormat }
 extension ExportCommand: FormattedCommand { typealias Format = TextOnly }
 extension CalendarCommand: FormattedCommand { typealias Format = TextOnly }
+extension ReportCommand: FormattedCommand { typealias Format = HTMLOnly }

@@ -5,7 +5,7 @@ import Foundation
 
 /// Every format any command prints; each command serves some of them (see Formats.swift).
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, csv, markdown
+    case text, json, csv, markdown, html
 }
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
@@ -23,8 +23,15 @@ struct GlobalOptions: ParsableArguments {
         completion: .directory)
     var garage: String?
 
-    @Option(name: .long, help: "Output format; each command says which it prints (a report: text, json, csv, markdown).")
-    var format: OutputFormat = .text
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp(
+            "Output format; each command says which it prints (a report: text, json, csv, markdown; 'report': html). Default: the first it prints, text but for 'report'.",
+            valueName: "format"))
+    var requestedFormat: OutputFormat?
+
+    /// The `--format` given, else text.
+    var format: OutputFormat { requestedFormat ?? .text }
 
     @Option(name: .long, help: "Colour: auto means only on a terminal, and never when NO_COLOR is set.")
     var color: ColorChoice = .auto
@@ -95,6 +102,9 @@ struct Terminal {
     }
 
     func write(_ text: TerminalText) { write(bytes: Array(text.string.utf8)) }
+
+    /// An HTML page: every value in it was escaped as it went in (`HTML`), controls included.
+    func write(html: HTML) { write(bytes: Array(html.string.utf8)) }
 
     /// JSON text, with the scalars JSON leaves raw but terminals act on written as `\u` escapes.
     func write(json: String) { write(bytes: Array(TerminalEscaping.escapeJSON(json).utf8)) }

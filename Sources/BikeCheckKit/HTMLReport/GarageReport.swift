@@ -1,0 +1,130 @@
+import Foundation
+
+/// Everything `bikecheck report` shows, from the same builders as `status`, `part list`,
+/// `history`, `costs` and `usage`: a typed model, rendered at the edge (`HTMLReportRenderer`).
+/// Nothing here counts rides or sums usage itself.
+public struct GarageReport: Sendable {
+    /// What the report says about a bike beyond its status.
+    public struct BikeFacts: Sendable {
+        public var id: String
+        public var name: String
+        public var bought: Day?
+        public var retired: Day?
+        public var price: Money?
+        public var strava: String?
+    }
+
+    /// One line of a bike's costs: what its log (and price) cost in a year and category.
+    public struct CostLine: Sendable, Equatable {
+        /// `2025`, or `undated` for a price without a `bought` date.
+        public var year: String
+        /// The entry's category, `purchase` for the price, `uncategorised` when none.
+        public var category: String
+        public var currency: String?
+        public var amount: Decimal
+        public var entries: Int
+    }
+
+    /// A service in a bike's log and the bike's odometer that day: its counted rides through it.
+    public struct Service: Sendable {
+        public var entry: HistoryReport.Entry
+        /// Metres and seconds of every counted ride of the bike up to and including the day.
+        public var distance: Double
+        public var movingTime: Double
+    }
+
+    public var asOf: Day
+    public var garageName: String?
+    public var units: UnitSystem
+    /// The bikes shown, in the garage's order: the named ones, else every bike not retired.
+    public var bikes: [BikeFacts]
+    /// Whether bikes were named (`--bike`): the report is then a record of those bikes.
+    public var named: Bool
+    public var status: StatusReport
+    public var lives: PartLifeReport
+    /// Per month over the twelve months through `asOf`'s.
+    public var usage: UsageReport
+    /// The twelve months of `usage`, oldest first (`2025-12` … `2026-11`).
+    public var months: [String]
+    public var costsByYear: CostReport
+    /// Per bike id, by year then category.
+    public var costLines: [String: [CostLine]]
+    /// Per bike id, newest first: `history`'s entries with the odometer at each.
+    public var services: [String: [Service]]
+
+    /// Builds the report of the named bikes (every bike not retired on `asOf` when none).
+    public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day) -> GarageReport {
+        let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
+        let ids = chosen.map(\.bike.id)
+        let summaries = ActivitySummaries(activities)
+        let planner = StatusPlanner(asOf: asOf)
+        let status = planner.plan(garage, summaries: summaries, only: only)
+        var lives = planner.lives(garage, summaries: summaries)
+        let shown = Set(ids.map(\.rawValue))
+        lives.parts = lives.parts.filter { life in
+            switch life.kind {
+            case .component: return life.bike.map(shown.contains) ?? false
+            // Every part when no bike is named; else the parts that were ever on one of them.
+            case .part: return only.isEmpty || (life.mounts ?? []).contains { shown.contains($0.bike) }
+            }
+        }
+        let (year, month, _) = asOf.components
+        let firstMonth = Day(year: year, month: month, day: 1)?.adding(months: -11) ?? asOf
+        let months = (0..<12).map { firstMonth.adding(months: $0).monthKey }
+        let usage = UsageReport.build(garage, activities: activities, only: ids, asOf: asOf, since: firstMonth, period: .month)
+        let costsByYear = CostReport.build(garage, activities: activities, only: ids, asOf: asOf, by: .year)
+        var costLines: [String: [CostLine]] = [:]
+        struct Key: Hashable { var year: String, category: String, currency: String? }
+        for bike in ids {
+            var sums: [Key: (Decimal, Int)] = [:]
+            for item in CostReport.items(garage, only: [bike], asOf: asOf) {
+                let key = Key(
+                    year: item.day.map { String($0.components.year) } ?? CostReport.undated,
+                    category: item.category ?? CostReport.uncategorised, currency: item.money.currency)
+                var sum = sums[key] ?? (0, 0)
+                sum.0 += item.money.amount
+                if !item.isPurchase { sum.1 += 1 }
+                sums[key] = sum
+            }
+            costLines[bike.rawValue] = sums.map { key, sum in
+                CostLine(year: key.year, category: key.category, currency: key.currency, amount: sum.0, entries: sum.1)
+            }.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
+        }
+        let history = HistoryReport.build(garage, activities: activities, only: ids, asOf: asOf)
+        // The odometer at each service: status's ride ledger of the bike's counted rides.
+        let ledgers = planner.ledgers(chosen.map { .init(bike: $0.bike.id, filter: $0.filter) }, garage: garage, summaries: summaries)
+        var services: [String: [Service]] = [:]
+        for entry in history.entries { services[entry.subject.id, default: []].append(Service(entry: entry, distance: 0, movingTime: 0)) }
+        for resolved in chosen {
+            let id = resolved.bike.id.rawValue
+            guard var list = services[id], let ledger = ledgers[.init(bike: resolved.bike.id, filter: resolved.filter)] else { continue }
+            for k in list.indices {
+                let used = ledger.usage(from: Int.min / 2, through: list[k].entry.date.ordinal)
+                list[k].distance = ReportNumber.tenth(used.distance)
+                list[k].movingTime = ReportNumber.tenth(used.time)
+            }
+            services[id] = list
+        }
+        return GarageReport(
+            asOf: asOf, garageName: garage.settings.name, units: garage.settings.units,
+            bikes: chosen.map {
+                BikeFacts(
+                    id: $0.bike.id.rawValue, name: $0.bike.name, bought: $0.bike.bought, retired: $0.bike.retired,
+                    price: $0.bike.price?.value, strava: $0.bike.strava?.value)
+            },
+            named: !only.isEmpty, status: status, lives: lives, usage: usage, months: months, costsByYear: costsByYear,
+            costLines: costLines, services: services)
+    }
+
+    /// The most urgent intervals across the shown bikes: overdue, then due soon, the furthest
+    /// along first; nothing that is ok.
+    public var nextUp: [(bike: BikeStatus, interval: IntervalStatus)] {
+        var all: [(bike: BikeStatus, interval: IntervalStatus)] = []
+        for bike in status.bikes { for i in bike.intervals where i.state != .ok { all.append((bike, i)) } }
+        return all.sorted { a, b in
+            if a.interval.state != b.interval.state { return a.interval.state < b.interval.state }
+            if a.interval.progress != b.interval.progress { return a.interval.progress > b.interval.progress }
+            return (a.bike.id, a.interval.id) < (b.bike.id, b.interval.id)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Diagnostics
+
+/// HTML, safe by construction: the literal parts are the program's own markup and pass as
+/// written, every interpolated value is escaped. Names, tasks and notes from the garage's files
+/// and from Strava are interpolated, so none of them can open an element, close an attribute or
+/// start a script.
+///
+///     let cell: HTML = "<td title=\"\(bike.name)\">\(interval.task)</td>"
+///
+/// Escaped are `&`, `<`, `>`, `"` and `'` (so a value is safe in text and in a quoted attribute),
+/// and, as everywhere bikecheck prints, the control and bidirectional characters, shown as
+/// `\u{1B}` (the file is text a terminal may show too). Markup built the same way is spliced in
+/// whole: `"\(row)"` with `row: HTML` is not escaped again.
+public struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    /// The markup, safe to write out.
+    public private(set) var string: String
+
+    public init(stringLiteral value: String) { string = value }
+
+    public init(stringInterpolation: Interpolation) { string = stringInterpolation.string }
+
+    /// User-controlled text, escaped: the same as `"\(value)"`.
+    public init(escaping value: some Any) { string = HTML.escape(String(describing: value)) }
+
+    public var description: String { string }
+    public var isEmpty: Bool { string.isEmpty }
+
+    public struct Interpolation: StringInterpolationProtocol {
+        var string = ""
+
+        public init(literalCapacity: Int, interpolationCount: Int) { string.reserveCapacity(literalCapacity + 16 * interpolationCount) }
+
+        public mutating func appendLiteral(_ literal: String) { string += literal }
+
+        /// Already safe: markup built the same way.
+        public mutating func appendInterpolation(_ html: HTML) { string += html.string }
+
+        /// Pieces of markup, one after the other.
+        public mutating func appendInterpolation(_ pieces: [HTML]) { for p in pieces { string += p.string } }
+
+        /// Anything else, escaped.
+        public mutating func appendInterpolation(_ value: some Any) { string += HTML.escape(String(describing: value)) }
+    }
+
+    public static func + (a: HTML, b: HTML) -> HTML {
+        var out = a
+        out.string += b.string
+        return out
+    }
+
+    public static func += (a: inout HTML, b: HTML) { a.string += b.string }
+
+    /// `text` for an HTML text node or a quoted attribute value.
+    public static func escape(_ text: String) -> String {
+        let visible = TerminalEscaping.escape(text)
+        guard visible.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return visible }
+        var out = ""
+        out.reserveCapacity(visible.utf8.count + 16)
+        for c in visible.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}
+
+extension Sequence where Element == HTML {
+    public func joined(separator: HTML = "") -> HTML {
+        var out: HTML = ""
+        var first = true
+        for h in self {
+            if !first { out += separator }
+            out += h
+            first = false
+        }
+        return out
+    }
+}

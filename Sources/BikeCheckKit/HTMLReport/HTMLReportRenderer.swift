@@ -1,0 +1,425 @@
+import Foundation
+
+/// Renders a `GarageReport` as one self-contained HTML page: inline CSS and SVG, no script, no
+/// address that loads anything, the same bytes for the same report. Everything from the garage's
+/// files goes in through `HTML` interpolation, so it is escaped on the way in.
+///
+/// Colour only repeats what the words say (each state is written out), the page follows the
+/// reader's light or dark scheme, and printed it starts each bike on a new page on white.
+public struct HTMLReportRenderer: Sendable {
+    /// How many of the most urgent intervals "Next up" lists.
+    public var nextUpLimit = 12
+
+    public init() {}
+
+    public func render(_ report: GarageReport) -> HTML {
+        let title: HTML =
+            report.named && report.bikes.count == 1
+            ? "Service record: \(report.bikes[0].name)"
+            : "\(report.garageName ?? "Garage"): maintenance report"
+        var body: HTML = ""
+        body += header(report, title: title)
+        if !(report.named && report.bikes.count == 1) {
+            body += contents(report)
+            body += nextUp(report)
+            body += costsByYear(report)
+        }
+        let statuses = Dictionary(report.status.bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for bike in report.bikes {
+            body += section(bike, status: statuses[bike.id], report: report)
+        }
+        body += parts(report)
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
+            <meta name="generator" content="bikecheck">
+            <title>\(title)</title>
+            <style>\(Self.styleSheet)</style>
+            </head>
+            <body>
+            <main>
+            \(body)</main>
+            <footer><p>Made by bikecheck from the garage's files as of \(report.asOf). Usage counts the rides status counts.</p></footer>
+            </body>
+            </html>
+
+            """
+    }
+
+    // MARK: Sections
+
+    private func header(_ report: GarageReport, title: HTML) -> HTML {
+        let bikes = report.bikes.count
+        var facts: HTML = "As of <time datetime=\"\(report.asOf)\">\(report.asOf)</time>"
+        if !(report.named && bikes == 1) { facts += " · \(bikes) bike\(bikes == 1 ? "" : "s")" }
+        return "<header>\n<h1>\(title)</h1>\n<p class=\"meta\">\(facts)</p>\n</header>\n"
+    }
+
+    private func contents(_ report: GarageReport) -> HTML {
+        var items: [HTML] = ["<li><a href=\"#next-up\">Next up</a></li>", "<li><a href=\"#costs\">Costs per year</a></li>"]
+        for bike in report.bikes { items.append("<li><a href=\"#bike-\(bike.id)\">\(bike.name)</a></li>") }
+        if report.lives.parts.contains(where: { $0.kind == .part }) { items.append("<li><a href=\"#parts\">Parts</a></li>") }
+        return "<nav aria-label=\"Contents\"><ul>\(items)</ul></nav>\n"
+    }
+
+    private func nextUp(_ report: GarageReport) -> HTML {
+        let all = report.nextUp
+        var out: HTML = "<section id=\"next-up\" aria-labelledby=\"next-up-h\">\n<h2 id=\"next-up-h\">Next up</h2>\n"
+        guard !all.isEmpty else { return out + "<p>Nothing is overdue or due soon.</p>\n</section>\n" }
+        out +=
+            "<table class=\"intervals\">\n<thead><tr><th scope=\"col\">Bike</th><th scope=\"col\">Task</th><th scope=\"col\">State</th><th scope=\"col\">Progress</th><th scope=\"col\">Used</th><th scope=\"col\">Forecast</th></tr></thead>\n<tbody>\n"
+        for (bike, i) in all.prefix(nextUpLimit) {
+            out +=
+                "<tr class=\"\(stateClass(i.state))\"><td><a href=\"#bike-\(bike.id)\">\(bike.name)</a></td><th scope=\"row\">\(i.task)</th><td>\(stateWord(i.state))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i))</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
+        }
+        out += "</tbody>\n</table>\n"
+        if all.count > nextUpLimit {
+            let more = all.count - nextUpLimit
+            out += "<p>And \(more) more overdue or due soon: see each bike below.</p>\n"
+        }
+        return out + "</section>\n"
+    }
+
+    private func costsByYear(_ report: GarageReport) -> HTML {
+        let costs = report.costsByYear
+        var out: HTML = "<section id=\"costs\" aria-labelledby=\"costs-h\">\n<h2 id=\"costs-h\">Costs per year</h2>\n"
+        guard !costs.rows.isEmpty else { return out + "<p>No costs in the logs or prices yet.</p>\n</section>\n" }
+        out +=
+            "<table>\n<thead><tr><th scope=\"col\">Year</th><th scope=\"col\">Currency</th><th scope=\"col\" class=\"n\">Services</th><th scope=\"col\" class=\"n\">Purchases</th><th scope=\"col\" class=\"n\">Total</th><th scope=\"col\" class=\"n\">Per 1000 km</th><th scope=\"col\" class=\"n\">Per ride hour</th></tr></thead>\n<tbody>\n"
+        for r in costs.rows {
+            out +=
+                "<tr><th scope=\"row\">\(r.group)</th><td>\(r.currency ?? "")</td><td class=\"n\">\(r.services)</td><td class=\"n\">\(r.purchases)</td><td class=\"n\">\(r.total)</td><td class=\"n\">\(r.per1000km.map(\.description) ?? "–")</td><td class=\"n\">\(r.perHour.map(\.description) ?? "–")</td></tr>\n"
+        }
+        out += "</tbody>\n<tfoot>\n"
+        for t in costs.totals {
+            out +=
+                "<tr><th scope=\"row\">All years</th><td>\(t.currency ?? "")</td><td class=\"n\">\(t.services)</td><td class=\"n\">\(t.purchases)</td><td class=\"n\">\(t.total)</td><td></td><td></td></tr>\n"
+        }
+        return out + "</tfoot>\n</table>\n</section>\n"
+    }
+
+    private func section(_ bike: GarageReport.BikeFacts, status: BikeStatus?, report: GarageReport) -> HTML {
+        var out: HTML = "<section class=\"bike\" id=\"bike-\(bike.id)\" aria-labelledby=\"bike-\(bike.id)-h\">\n"
+        out += "<h2 id=\"bike-\(bike.id)-h\">\(bike.name) <span class=\"id\">\(bike.id)</span></h2>\n"
+        var facts: [HTML] = []
+        if let bought = bike.bought { facts.append("<dt>Bought</dt><dd>\(bought)</dd>") }
+        if let price = bike.price { facts.append("<dt>Price</dt><dd>\(money(price.amount, price.currency))</dd>") }
+        if let retired = bike.retired { facts.append("<dt>Retired</dt><dd>\(retired)</dd>") }
+        if let strava = bike.strava { facts.append("<dt>Strava gear</dt><dd>\(strava)</dd>") }
+        if let last = report.services[bike.id]?.first {
+            facts.append("<dt>Last service</dt><dd>\(last.entry.date)</dd>")
+        }
+        if !facts.isEmpty { out += "<dl class=\"facts\">\(facts)</dl>\n" }
+        out += intervals(status, bike: bike)
+        out += usageChart(bike, report: report)
+        out += partsOn(bike, report: report)
+        out += costs(bike, report: report)
+        out += history(bike, report: report)
+        return out + "</section>\n"
+    }
+
+    private func intervals(_ status: BikeStatus?, bike: GarageReport.BikeFacts) -> HTML {
+        var out: HTML = "<h3>Service intervals</h3>\n"
+        guard let status, !status.intervals.isEmpty else { return out + "<p>No intervals: add a template or intervals to bikes/\(bike.id).yaml.</p>\n" }
+        out +=
+            "<table class=\"intervals\">\n<thead><tr><th scope=\"col\">Task</th><th scope=\"col\">State</th><th scope=\"col\">Progress</th><th scope=\"col\">Used</th><th scope=\"col\">Counted since</th><th scope=\"col\">Forecast</th></tr></thead>\n<tbody>\n"
+        for i in status.intervals {
+            var what: [HTML] = ["\(i.id)"]
+            if let part = i.part { what.insert("part \(part)", at: 0) }
+            if let component = i.component, component != i.id { what.append("\(component)") }
+            let since: HTML = i.since.map { "\($0)" } ?? "never done"
+            out +=
+                "<tr class=\"\(stateClass(i.state))\"><th scope=\"row\">\(i.task) <span class=\"id\">\(what.joined(separator: " · "))</span></th><td>\(stateWord(i.state))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i))</td><td class=\"nw\">\(since)</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n"
+    }
+
+    /// Distance per month over the last twelve months, as bars, with a table of the numbers.
+    private func usageChart(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
+        let rows = Dictionary(
+            report.usage.rows.filter { $0.subject.id == bike.id }.map { ($0.period, $0) }, uniquingKeysWith: { a, _ in a })
+        let unit = distanceUnit(report.units)
+        let values = report.months.map { rows[$0].map { distanceValue($0.distance, report.units) } ?? 0 }
+        let first = report.months.first.map(monthName) ?? "", last = report.months.last.map(monthName) ?? ""
+        let total = values.reduce(0, +)
+        let chartID: HTML = "chart-\(bike.id)"
+        var out: HTML = "<h3>Riding, last 12 months</h3>\n<figure class=\"chart\">\n"
+        // The chart: 12 bars in a 640 × 220 box; the y axis is scaled to a round top.
+        let left = 52.0, right = 630.0, top = 26.0, bottom = 188.0
+        let (ceiling, step) = Self.axis(values.max() ?? 0)
+        let slot = (right - left) / Double(values.count)
+        var desc: HTML = "Total \(number(total)) \(unit)"
+        if let peak = values.indices.max(by: { values[$0] < values[$1] }), values[peak] > 0 {
+            desc += "; most in \(monthName(report.months[peak])): \(number(values[peak])) \(unit)"
+        }
+        out +=
+            "<svg viewBox=\"0 0 640 220\" width=\"640\" height=\"220\" role=\"img\" aria-labelledby=\"\(chartID)-t \(chartID)-d\">"
+            + "<title id=\"\(chartID)-t\">\(bike.name): distance per month, \(first) to \(last)</title>"
+            + "<desc id=\"\(chartID)-d\">\(desc).</desc>\n"
+        var grid: HTML = ""
+        var labels: HTML = ""
+        var tick = 0.0
+        while tick <= ceiling + step / 2 {
+            let y = bottom - (bottom - top) * tick / ceiling
+            grid += "M\(coordinate(left)) \(coordinate(y))H\(coordinate(right))"
+            labels += "<text x=\"\(coordinate(left - 6))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\">\(number(tick))</text>"
+            tick += step
+        }
+        out += "<path class=\"grid\" d=\"\(grid)\"/>\n<g class=\"labels\">\(labels)"
+        out += "<text x=\"\(coordinate(left - 6))\" y=\"12\" text-anchor=\"end\">\(unit)</text>"
+        for (k, month) in report.months.enumerated() {
+            let x = left + slot * (Double(k) + 0.5)
+            let (y, m) = (month.prefix(4), Int(month.suffix(2)) ?? 1)
+            let name = Self.monthNames[(m - 1) % 12]
+            let yearLabel: HTML = k == 0 || m == 1 ? "<tspan x=\"\(coordinate(x))\" dy=\"14\">\(y)</tspan>" : ""
+            out += "<text x=\"\(coordinate(x))\" y=\"\(coordinate(bottom + 16))\" text-anchor=\"middle\">\(name)\(yearLabel)</text>"
+        }
+        out += "</g>\n<g class=\"bars\">"
+        for (k, value) in values.enumerated() {
+            let x = left + slot * Double(k) + slot * 0.15
+            let height = ceiling > 0 ? (bottom - top) * value / ceiling : 0
+            out +=
+                "<path d=\"M\(coordinate(x)) \(coordinate(bottom))v\(coordinate(-height))h\(coordinate(slot * 0.7))v\(coordinate(height))z\">"
+                + "<title>\(monthName(report.months[k])): \(number(value)) \(unit)</title></path>"
+        }
+        out += "</g>\n<path class=\"axis\" d=\"M\(coordinate(left)) \(coordinate(bottom))H\(coordinate(right))\"/>\n</svg>\n"
+        out += "<figcaption>Distance ridden per month on counted rides, \(first) to \(last): \(number(total)) \(unit) in all.</figcaption>\n</figure>\n"
+        // The same numbers as a table, for screen readers and for anyone who wants the figures.
+        out += "<details class=\"numbers\"><summary>The numbers behind the chart</summary>\n<table>\n"
+        out +=
+            "<thead><tr><th scope=\"col\">Month</th><th scope=\"col\" class=\"n\">Rides</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Distance (\(unit))</th><th scope=\"col\" class=\"n\">Odometer (\(unit))</th></tr></thead>\n<tbody>\n"
+        for month in report.months {
+            let r = rows[month]
+            let odometer: HTML = r.map { "\(number(distanceValue($0.odometer, report.units)))" } ?? ""
+            out +=
+                "<tr><th scope=\"row\">\(monthName(month))</th><td>\(r?.rides ?? 0)</td><td>\(ReportNumber.hours(r?.movingTime ?? 0))</td><td>\(number(distanceValue(r?.distance ?? 0, report.units)))</td><td>\(odometer)</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n</details>\n"
+    }
+
+    private func partsOn(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
+        let lives = report.lives.parts.filter { $0.bike == bike.id }
+        var out: HTML = "<h3>Parts and components</h3>\n"
+        guard !lives.isEmpty else { return out + "<p>No components or parts recorded on this bike.</p>\n" }
+        let unit = distanceUnit(report.units)
+        out +=
+            "<table>\n<thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Kind</th><th scope=\"col\">Counted since</th><th scope=\"col\" class=\"n\">Distance (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Rides</th><th scope=\"col\">Ridden</th></tr></thead>\n<tbody>\n"
+        for life in lives.sorted(by: { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }) {
+            let kind: HTML = life.kind == .part ? "part" : "component"
+            let since: HTML = life.since.map { "\($0)" } ?? (life.mounts?.last.map { "on since \($0.from)" } ?? "first ride")
+            out +=
+                "<tr><th scope=\"row\">\(life.name ?? life.id) <span class=\"id\">\(life.id)</span></th><td>\(kind)</td><td>\(since)</td>\(lifeCells(life.usage, report.units))</tr>\n"
+        }
+        return out + "</tbody>\n</table>\n"
+    }
+
+    private func costs(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
+        let lines = report.costLines[bike.id] ?? []
+        var out: HTML = "<h3>Costs</h3>\n"
+        guard !lines.isEmpty else { return out + "<p>No costs in the log, and no price.</p>\n" }
+        out +=
+            "<table>\n<thead><tr><th scope=\"col\">Year</th><th scope=\"col\">Category</th><th scope=\"col\" class=\"n\">Entries</th><th scope=\"col\" class=\"n\">Amount</th></tr></thead>\n<tbody>\n"
+        var totals: [String: Decimal] = [:]
+        for line in lines {
+            totals[line.currency ?? "", default: 0] += line.amount
+            let entries: HTML = line.category == "purchase" ? "" : "\(line.entries)"
+            out +=
+                "<tr><th scope=\"row\">\(line.year)</th><td>\(line.category)</td><td class=\"n\">\(entries)</td><td class=\"n\">\(money(line.amount, line.currency))</td></tr>\n"
+        }
+        out += "</tbody>\n<tfoot>\n"
+        for (currency, amount) in totals.sorted(by: { $0.key < $1.key }) {
+            out += "<tr><th scope=\"row\" colspan=\"3\">Total</th><td class=\"n\">\(money(amount, currency.isEmpty ? nil : currency))</td></tr>\n"
+        }
+        return out + "</tfoot>\n</table>\n"
+    }
+
+    private func history(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
+        let services = report.services[bike.id] ?? []
+        var out: HTML = "<h3>Service history</h3>\n"
+        guard !services.isEmpty else { return out + "<p>Nothing in the log yet.</p>\n" }
+        let unit = distanceUnit(report.units)
+        out += "<p>What was done, by interval id (the intervals above name their tasks), newest first.</p>\n"
+        out +=
+            "<table class=\"history\">\n<thead><tr><th scope=\"col\">Date</th><th scope=\"col\">Done</th><th scope=\"col\" class=\"n\">Odometer (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Cost</th><th scope=\"col\">Note</th></tr></thead>\n<tbody>\n"
+        // Rows stay compact, since a bike may have hundreds: interval ids rather than task names,
+        // no end tags that HTML implies, alignment from the style sheet, no empty last cell.
+        for s in services {
+            let e = s.entry
+            let done = e.tasks.map { HTML(escaping: $0.id) }.joined(separator: ", ")
+            let cost: HTML = e.cost.map { "\($0)" + (e.currency.map { " \($0)" } ?? "") } ?? ""
+            let note: HTML = [e.category.map { HTML(escaping: "(\($0))") }, e.note.map { HTML(escaping: $0) }].compactMap { $0 }.joined(separator: " ")
+            let last: HTML = note.isEmpty ? "" : "<td>\(note)"
+            out +=
+                "<tr><td>\(e.date)<td>\(done)<td>\(number(distanceValue(s.distance, report.units)))<td>\(ReportNumber.fixed(s.movingTime / 3600, 0))<td>\(cost)\(last)\n"
+        }
+        return out + "</tbody>\n</table>\n"
+    }
+
+    /// Every part (`parts/`), where it is and where it has been.
+    private func parts(_ report: GarageReport) -> HTML {
+        let parts = report.lives.parts.filter { $0.kind == .part }
+        guard !parts.isEmpty else { return "" }
+        let unit = distanceUnit(report.units)
+        let names = Dictionary(report.bikes.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        var out: HTML = "<section id=\"parts\" aria-labelledby=\"parts-h\">\n<h2 id=\"parts-h\">Parts</h2>\n"
+        out +=
+            "<table>\n<thead><tr><th scope=\"col\">Part</th><th scope=\"col\">Where</th><th scope=\"col\" class=\"n\">Distance (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Rides</th><th scope=\"col\">Ridden</th><th scope=\"col\">Mounts</th></tr></thead>\n<tbody>\n"
+        for p in parts {
+            let place: HTML =
+                p.retired.map { $0 <= report.asOf } ?? false
+                ? "retired \(p.retired.map(\.description) ?? "")" : p.bike.map { "on \(names[$0] ?? $0)" } ?? "on the shelf"
+            let mounts = (p.mounts ?? []).map { m -> HTML in
+                let to: HTML = m.to.map { "\($0)" } ?? "now"
+                return "<li>\(m.bike), \(m.from) to \(to): \(number(distanceValue(m.usage.distance, report.units))) \(unit)</li>"
+            }
+            let list: HTML = mounts.isEmpty ? "never mounted" : "<ul>\(mounts)</ul>"
+            out +=
+                "<tr><th scope=\"row\">\(p.name ?? p.id) <span class=\"id\">\(p.id)</span></th><td>\(place)</td>\(lifeCells(p.usage, report.units))<td>\(list)</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n</section>\n"
+    }
+
+    // MARK: Pieces
+
+    private func lifeCells(_ u: LifeUsage, _ units: UnitSystem) -> HTML {
+        let span: HTML = u.firstUse.map { f in "\(f) to \(u.lastUse.map(\.description) ?? "")" } ?? "never ridden"
+        return
+            "<td class=\"n\">\(number(distanceValue(u.distance, units)))</td><td class=\"n\">\(ReportNumber.hours(u.movingTime))</td><td class=\"n\">\(u.rides)</td><td>\(span)</td>"
+    }
+
+    private func stateWord(_ s: IntervalState) -> HTML {
+        switch s {
+        case .overdue: "<strong>Overdue</strong>"
+        case .dueSoon: "Due soon"
+        case .ok: "OK"
+        }
+    }
+
+    private func stateClass(_ s: IntervalState) -> HTML { HTML(escaping: s.rawValue) }
+
+    /// A bar to 100 % (a notch past it when overdue) and the percentage, written.
+    private func progress(_ i: IntervalStatus) -> HTML {
+        let percent = Int((i.progress * 100).rounded(.down))
+        let width = coordinate(min(max(i.progress, 0), 1) * 100)
+        return
+            "<svg class=\"bar\" viewBox=\"0 0 100 10\" aria-hidden=\"true\"><rect width=\"100\" height=\"10\"/><rect class=\"fill\" width=\"\(width)\" height=\"10\"/></svg> \(percent) %"
+    }
+
+    /// The limit furthest along: `6.8 of 8 h`.
+    private func used(_ i: IntervalStatus) -> HTML {
+        guard let deciding = i.limits.max(by: { $0.progress < $1.progress }) else { return "" }
+        return "\(amount(deciding.used / deciding.unitSize)) of \(deciding.every)"
+    }
+
+    private func forecast(_ i: IntervalStatus) -> HTML {
+        if i.state == .overdue { return "now" }
+        return i.due.map { "<time datetime=\"\($0)\">\($0)</time>" } ?? "no forecast"
+    }
+
+    private func money(_ amount: Decimal, _ currency: String?) -> HTML {
+        "\(Money.format(amount, fractionDigits: Money.fractionDigits(of: amount)))" + (currency.map { " \($0)" } ?? "")
+    }
+
+    private func amount(_ v: Double) -> String {
+        if v >= 100 { return String(Int(v.rounded())) }
+        let tenths = (v * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+    }
+
+    private func distanceUnit(_ units: UnitSystem) -> String { units == .metric ? "km" : "mi" }
+
+    private func distanceValue(_ metres: Double, _ units: UnitSystem) -> Double { metres / (units == .metric ? 1000 : 1609.344) }
+
+    /// A distance or tick value: whole numbers from 100, one decimal below.
+    private func number(_ v: Double) -> String { v >= 100 || v == v.rounded() ? ReportNumber.fixed(v, 0) : ReportNumber.fixed(v, 1) }
+
+    /// An SVG coordinate to a tenth, the same on every machine.
+    private func coordinate(_ v: Double) -> String {
+        let s = ReportNumber.fixed(v, 1)
+        return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
+    }
+
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// `2026-03` → `Mar 2026`.
+    private func monthName(_ key: String) -> String {
+        let m = Int(key.suffix(2)) ?? 1
+        return "\(Self.monthNames[(max(m, 1) - 1) % 12]) \(key.prefix(4))"
+    }
+
+    /// A round top for a chart's y axis and the step between its lines: 1, 2, 2.5 or 5 times a
+    /// power of ten, at most four steps.
+    package static func axis(_ maximum: Double) -> (top: Double, step: Double) {
+        guard maximum > 0 else { return (1, 1) }
+        let raw = maximum / 4
+        let power = pow(10, (log10(raw)).rounded(.down))
+        let step = [1.0, 2, 2.5, 5, 10].map { $0 * power }.first { $0 >= raw } ?? 10 * power
+        return ((maximum / step).rounded(.up) * step, step)
+    }
+
+    /// Light and dark schemes from the reader's setting; print on white, a page per bike.
+    static let styleSheet: HTML = """
+
+        :root { color-scheme: light dark; --bg: #ffffff; --fg: #1d2125; --muted: #5b636b; --rule: #d5d9dd; --head: #f2f4f6;
+          --ok: #2f7d4f; --soon: #a86800; --over: #b3261e; --track: #e3e6e9; --bar: #3d6fb4; }
+        @media (prefers-color-scheme: dark) {
+          :root { --bg: #15181b; --fg: #e6e8ea; --muted: #a2aab2; --rule: #3a4046; --head: #22272c;
+            --ok: #6cc48f; --soon: #f0b545; --over: #ff8a80; --track: #3a4046; --bar: #7fa8e0; }
+        }
+        * { box-sizing: border-box; }
+        body { margin: 0 auto; max-width: 72rem; padding: 1.5rem; background: var(--bg); color: var(--fg);
+          font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Liberation Sans", sans-serif; }
+        h1 { font-size: 1.7rem; margin: 0 0 .25rem; }
+        h2 { font-size: 1.35rem; margin: 2rem 0 .5rem; padding-top: .5rem; border-top: 2px solid var(--rule); }
+        h3 { font-size: 1.05rem; margin: 1.5rem 0 .4rem; }
+        .meta, .id, figcaption, footer { color: var(--muted); }
+        .id { font-size: .85em; font-weight: normal; }
+        nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; list-style: none; }
+        a { color: inherit; }
+        table { border-collapse: collapse; width: 100%; margin: .25rem 0 .75rem; }
+        th, td { text-align: left; vertical-align: top; padding: .3rem .5rem; border-bottom: 1px solid var(--rule); }
+        thead th { background: var(--head); font-size: .9em; }
+        tbody th { font-weight: 600; }
+        .n { text-align: right; font-variant-numeric: tabular-nums; }
+        tfoot th, tfoot td { font-weight: 600; border-bottom: none; }
+        dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; margin: .5rem 0; }
+        dl.facts dt { color: var(--muted); }
+        dl.facts dd { margin: 0; }
+        .bar { vertical-align: middle; width: 100px; height: 10px; }
+        td.nw { white-space: nowrap; }
+        .bar rect { fill: var(--track); rx: 2px; }
+        .bar .fill { fill: var(--ok); }
+        .due-soon .bar .fill { fill: var(--soon); }
+        .overdue .bar .fill { fill: var(--over); }
+        .overdue strong { color: var(--over); }
+        figure.chart { margin: 0; }
+        figure.chart svg { max-width: 100%; height: auto; }
+        svg text { fill: var(--muted); font: 11px system-ui, sans-serif; }
+        .chart .grid { stroke: var(--rule); stroke-width: 1; fill: none; }
+        .chart .axis { stroke: var(--fg); stroke-width: 1; fill: none; }
+        .chart .bars path { fill: var(--bar); }
+        details.numbers summary { cursor: pointer; color: var(--muted); }
+        table.history td { padding: .15rem .5rem; border-bottom: none; }
+        table.history tbody tr { border-bottom: 1px solid var(--rule); }
+        table.history td:first-child, table.history td:nth-child(5) { white-space: nowrap; }
+        table.history td:nth-child(3), table.history td:nth-child(4), table.history td:nth-child(5), details.numbers td { text-align: right; font-variant-numeric: tabular-nums; }
+        td ul { margin: 0; padding-left: 1rem; }
+        @media print {
+          :root { color-scheme: light; --bg: #ffffff; --fg: #000000; --muted: #444444; --rule: #bbbbbb; --head: #eeeeee;
+            --ok: #2f7d4f; --soon: #a86800; --over: #b3261e; --track: #dddddd; --bar: #3d6fb4; }
+          body { max-width: none; padding: 0; font-size: 10pt; }
+          nav, details.numbers summary { display: none; }
+          .bike { break-before: page; }
+          header + .bike { break-before: auto; }
+          h2, h3 { break-after: avoid; }
+          tr, figure { break-inside: avoid; }
+          thead { display: table-header-group; }
+          * { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+        }
+
+        """
+}
