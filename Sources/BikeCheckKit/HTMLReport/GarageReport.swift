@@ -120,7 +120,7 @@ public struct GarageReport: Sendable {
     /// along first; nothing that is ok.
     public var nextUp: [(bike: BikeStatus, interval: IntervalStatus)] {
         var all: [(bike: BikeStatus, interval: IntervalStatus)] = []
-        for bike in status.bikes { for i in bike.intervals where i.state != .ok { all.append((bike, i)) } }
+        for bike in status.bikes { for i in bike.intervals where i.state == .overdue || i.state == .dueSoon { all.append((bike, i)) } }
         return all.sorted { a, b in
             if a.interval.state != b.interval.state { return a.interval.state < b.interval.state }
             if a.interval.progress != b.interval.progress { return a.interval.progress > b.interval.progress }

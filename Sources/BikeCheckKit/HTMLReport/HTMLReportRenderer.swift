@@ -74,7 +74,7 @@ public struct HTMLReportRenderer: Sendable {
             "<table class=\"intervals\">\n<thead><tr><th scope=\"col\">Bike</th><th scope=\"col\">Task</th><th scope=\"col\">State</th><th scope=\"col\">Progress</th><th scope=\"col\">Used</th><th scope=\"col\">Forecast</th></tr></thead>\n<tbody>\n"
         for (bike, i) in all.prefix(nextUpLimit) {
             out +=
-                "<tr class=\"\(stateClass(i.state))\"><td><a href=\"#bike-\(bike.id)\">\(bike.name)</a></td><th scope=\"row\">\(i.task)</th><td>\(stateWord(i.state))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i))</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
+                "<tr class=\"\(stateClass(i.state))\"><td><a href=\"#bike-\(bike.id)\">\(bike.name)</a></td><th scope=\"row\">\(i.task)</th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i))</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
         }
         out += "</tbody>\n</table>\n"
         if all.count > nextUpLimit {
@@ -115,6 +115,7 @@ public struct HTMLReportRenderer: Sendable {
         }
         if !facts.isEmpty { out += "<dl class=\"facts\">\(facts)</dl>\n" }
         out += intervals(status, bike: bike)
+        out += todos(status)
         out += usageChart(bike, report: report)
         out += partsOn(bike, report: report)
         out += costs(bike, report: report)
@@ -133,7 +134,20 @@ public struct HTMLReportRenderer: Sendable {
             if let component = i.component, component != i.id { what.append("\(component)") }
             let since: HTML = i.since.map { "\($0)" } ?? "never done"
             out +=
-                "<tr class=\"\(stateClass(i.state))\"><th scope=\"row\">\(i.task) <span class=\"id\">\(what.joined(separator: " · "))</span></th><td>\(stateWord(i.state))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i))</td><td class=\"nw\">\(since)</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
+                "<tr class=\"\(stateClass(i.state))\"><th scope=\"row\">\(i.task) <span class=\"id\">\(what.joined(separator: " · "))</span></th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i))</td><td class=\"nw\">\(since)</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n"
+    }
+
+    /// One-off jobs (`todo:`), most urgent first; nothing when there are none.
+    private func todos(_ status: BikeStatus?) -> HTML {
+        guard let status, !status.todos.isEmpty else { return "" }
+        var out: HTML =
+            "<h3>To do</h3>\n<table class=\"todos\">\n<thead><tr><th scope=\"col\">Task</th><th scope=\"col\">State</th><th scope=\"col\">Due</th></tr></thead>\n<tbody>\n"
+        for t in status.todos {
+            let task: HTML = t.part.map { "\(t.task) <span class=\"id\">part \($0)</span>" } ?? "\(t.task)"
+            let due: HTML = t.due.map { "<time datetime=\"\($0)\">\($0)</time>" } ?? "no date"
+            out += "<tr class=\"\(stateClass(t.state))\"><th scope=\"row\">\(task)</th><td>\(stateWord(t.state))</td><td class=\"nw\">\(due)</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n"
     }
@@ -291,11 +305,19 @@ public struct HTMLReportRenderer: Sendable {
             "<td class=\"n\">\(number(distanceValue(u.distance, units)))</td><td class=\"n\">\(ReportNumber.hours(u.movingTime))</td><td class=\"n\">\(u.rides)</td><td>\(span)</td>"
     }
 
+    private func stateWord(_ i: IntervalStatus) -> HTML {
+        switch i.state {
+        case .snoozed: i.snoozedUntil.map { "Snoozed until <time datetime=\"\($0)\">\($0)</time>" } ?? "Snoozed"
+        default: stateWord(i.state)
+        }
+    }
+
     private func stateWord(_ s: IntervalState) -> HTML {
         switch s {
         case .overdue: "<strong>Overdue</strong>"
         case .dueSoon: "Due soon"
         case .ok: "OK"
+        case .snoozed: "Snoozed"
         }
     }
 
