@@ -167,6 +167,9 @@ def schema(name, title, md, body, defs):
     return out
 
 
+WEB_URL = {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/@#]+(/[^\\s#]*)?$"}
+EMAIL = {"type": "string", "pattern": "^[^\\s@<>,;]+@[^\\s@<>,;]+\\.[^\\s@<>,;]+$"}
+
 GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
     "Settings for the whole garage (`garage.yaml`). Every key is optional.", {
     "type": "object",
@@ -185,6 +188,36 @@ GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
                 "client_id": p({"type": ["string", "integer"]}, "Your Strava API application's client id (a number, from strava.com/settings/api). The secret and tokens never go in the garage."),
             },
         }, "Strava settings."),
+        "notify": p({
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "ntfy": p({
+                    "type": "object", "additionalProperties": False, "required": ["topic"],
+                    "properties": {
+                        "url": p(WEB_URL, "The ntfy server, default `https://ntfy.sh`. An access token goes in `BIKECHECK_NTFY_TOKEN`, never here.", examples=["https://ntfy.sh"]),
+                        "topic": p({"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}, "The topic to post to.", examples=["my-bikes"]),
+                    },
+                }, "An ntfy topic: a plain-text POST to `url/topic` with Title, Priority and Tags headers."),
+                "webhook": p({
+                    "type": "object", "additionalProperties": False, "required": ["url"],
+                    "properties": {
+                        "url": p(WEB_URL, "Where the JSON is posted. A bearer token goes in `BIKECHECK_WEBHOOK_TOKEN`, never here."),
+                    },
+                }, "A generic webhook: a JSON POST (schemas/notify-webhook.schema.json)."),
+                "email": p({
+                    "type": "object", "additionalProperties": False, "required": ["to", "from", "smtp"],
+                    "properties": {
+                        "to": p({"oneOf": [EMAIL, {"type": "array", "minItems": 1, "items": EMAIL}]}, "One address or a list."),
+                        "from": p(EMAIL, "The sender's address."),
+                        "smtp": p({"type": "string", "pattern": "^[A-Za-z0-9.-]+(:[0-9]{1,5})?$"}, "The mail server, `host:port` (default port 587). STARTTLS is required, except on port 465 where TLS starts at once. The login comes from `BIKECHECK_SMTP_USER` and `BIKECHECK_SMTP_PASSWORD`, never from here.", examples=["mail.example.org:587"]),
+                    },
+                }, "Email over SMTP."),
+                "repeat": p({"type": "string", "pattern": "^(never|[0-9]+ ?(d|w|days?|weeks?))$"}, "After how long a reminder still unresolved is sent again: days or weeks, or `never`. Default `7 days`.", examples=["7 days", "2w", "never"]),
+                "bands": p({"type": "array", "items": {"type": "string", "pattern": "^(overdue|due-soon|(within:)?[0-9]+ ?(d|w|days?|weeks?))$"}},
+                           "What is sent: `overdue`, `due-soon` (by progress) and forecast windows, days or weeks before the forecast due day. Default `[overdue, due-soon, 30d, 7d, 1d, 0d]`. The windows also set `status`'s bands."),
+            },
+        }, "Reminders sent by `bikecheck notify` (see the README's Reminders section). Secrets never go here: they come from the environment."),
     },
 }, ["text", "fraction", "sportType"])
 
@@ -392,6 +425,8 @@ LIMIT = closed({
     "due": p(NULLABLE_DAY, "The day the limit is reached at the recent pace, or absent without a pace."),
 }, required=["every", "measure", "unit", "unit_size", "limit", "used", "progress"], md="One limit of an interval and how far along it is.")
 
+BAND = {"type": "string", "pattern": "^(overdue|due-soon|ok|within:[0-9]+d)$"}
+
 INTERVAL_STATUS = closed({
     "id": p({"type": "string"}, "The interval id."),
     "task": p({"type": "string"}, "What to do."),
@@ -410,7 +445,8 @@ INTERVAL_STATUS = closed({
     "limits": p({"type": "array", "items": LIMIT}, "Each limit and its progress."),
     "due": p(NULLABLE_DAY, "The earliest day a limit is reached at the recent pace."),
     "part": p({"type": ["string", "null"]}, "The part (in `parts/`) the interval belongs to; absent for the bike's own intervals."),
-}, required=["id", "task", "state", "progress", "anchor", "usage", "limits"], md="One interval's status.")
+    "band": p(BAND, "Its urgency band: `overdue`; `within:Nd` when the forecast due day is at most N days away (the nearest of the garage's windows, by default 30, 7, 1 and 0 days); `due-soon` by progress; else `ok`."),
+}, required=["id", "task", "state", "progress", "anchor", "usage", "limits", "band"], md="One interval's status.")
 
 STATUS = schema("status.schema.json", "bikecheck status --format json",
     "What `bikecheck status --format json` prints: every bike's intervals, most urgent first.", {
@@ -433,6 +469,12 @@ STATUS = schema("status.schema.json", "bikecheck status --format json",
             "retired": p(NULLABLE_DAY, "When the part was retired."),
             "intervals": p({"type": "array", "items": INTERVAL_STATUS}, "Its intervals, most urgent first."),
         }, required=["id", "name", "intervals"], md="One part.")}, "Parts reported on their own: those on no bike, or those named on the command line."),
+        "urgency": p({"type": "array", "items": closed({
+            "bike": p({"type": ["string", "null"]}, "The bike it shows under; absent for a part reported on its own."),
+            "part": p({"type": ["string", "null"]}, "The part it belongs to, when it is a part's."),
+            "interval": p({"type": "string"}, "The interval id."),
+            "band": p(BAND, "Its urgency band."),
+        }, required=["interval", "band"], md="One interval.")}, "With `--by urgency`: every interval once, most urgent first (overdue by progress, then by forecast due day)."),
     },
 }, [])
 

@@ -51,6 +51,8 @@ public struct GarageSettings: Sendable {
     /// Off by default: an indoor ride does not wear tyres, brakes or suspension as a ride outside does.
     public var trainer = TrainerRule.no
     public var stravaClientID: String?
+    /// Where and when `bikecheck notify` sends reminders; nil when garage.yaml has no `notify:`.
+    public var notify: NotifySettings?
 
     public static let defaultCounts = ["EBikeRide", "EMountainBikeRide", "GravelRide", "MountainBikeRide", "Ride"]
 

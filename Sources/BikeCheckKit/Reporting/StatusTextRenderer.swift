@@ -7,10 +7,16 @@ import Diagnostics
 public struct StatusTextRenderer: Sendable {
     public var colored: Bool
     public var width: Int?
+    /// One list across the garage, most urgent first (`status --by urgency`), not a table per bike.
+    public var byUrgency = false
+    /// The window the report was cut to (`status --within`), in days, for the header.
+    public var window: Int?
 
-    public init(colored: Bool = false, width: Int? = nil) {
+    public init(colored: Bool = false, width: Int? = nil, byUrgency: Bool = false, window: Int? = nil) {
         self.colored = colored
         self.width = width.map { max(20, $0) }
+        self.byUrgency = byUrgency
+        self.window = window
     }
 
     public func render(_ report: StatusReport) -> TerminalText {
@@ -21,7 +27,21 @@ public struct StatusTextRenderer: Sendable {
         for part in report.parts where !(part.bike.map(shownBikes.contains) ?? false) {
             for i in part.intervals { counts[i.state, default: 0] += 1 }
         }
-        var out: TerminalText = "As of \(report.asOf): \(counts[.overdue] ?? 0) overdue, \(counts[.dueSoon] ?? 0) due soon, \(counts[.ok] ?? 0) ok\n"
+        let scope: TerminalText = window.map { " (overdue or due within \($0) day\($0 == 1 ? "" : "s"))" } ?? ""
+        var out: TerminalText = "As of \(report.asOf)\(scope): \(counts[.overdue] ?? 0) overdue, \(counts[.dueSoon] ?? 0) due soon, \(counts[.ok] ?? 0) ok\n"
+        if let window, report.bikes.isEmpty, report.parts.isEmpty {
+            return out + "nothing is overdue or forecast due within \(window) day\(window == 1 ? "" : "s")\n"
+        }
+        if byUrgency {
+            // One table: each row names the bike (and part) it is about.
+            let rows = report.byUrgency().map { u -> IntervalStatus in
+                var row = u.status
+                row.id = [u.bike, u.part, u.status.id].compactMap { $0 }.joined(separator: ": ")
+                row.part = nil
+                return row
+            }
+            return rows.isEmpty ? out : out + "\n" + table(rows, underBike: false)
+        }
         for bike in report.bikes {
             let title: TerminalText = "\(bike.id) · \(bike.name)" + (bike.retired.map { " (retired \($0))" } ?? "")
             out += "\n" + fit([title], after: "", indent: 2, paintingFirst: "1")

@@ -86,6 +86,8 @@ public struct IntervalStatus: Sendable, Codable, Equatable {
     public var due: Day?
     /// The part (in `parts/`) the interval belongs to, when it is a part's and not the bike's.
     public var part: String? = nil
+    /// Its urgency band (see `UrgencyBand`), set once the whole status is planned.
+    public var band: UrgencyBand = .ok
 
     /// Nothing is forecast where the clock has stopped (a retired bike or part).
     mutating func stopForecasts() {
@@ -118,10 +120,12 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var bikes: [BikeStatus]
     /// Parts on no bike (or named), with their own intervals.
     public var parts: [PartStatus] = []
+    /// Every interval, most urgent first, when asked for (`status --by urgency`).
+    public var urgency: [IntervalReference]? = nil
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
-        case units, bikes, parts
+        case units, bikes, parts, urgency
     }
 
     public var hasOverdue: Bool {
