@@ -647,11 +647,37 @@ RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json
     }, required=["subject", "counted", "not_counted", "moving_time", "distance"], md="One bike's counted rides.")}, "One per bike."),
 }, ["as_of", "rides", "totals"])
 
+NOTIFY_WEBHOOK = schema("notify-webhook.schema.json", "bikecheck notify: the webhook's JSON",
+    "What `bikecheck notify` posts to `notify: webhook: url` (Content-Type `application/json`): the reminders that newly crossed a band, most urgent first.", {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["as_of", "garage", "reminders"],
+    "properties": {
+        "as_of": p(DAY, "The day the reminders are computed for."),
+        "garage": p({"type": ["string", "null"]}, "garage.yaml's `name`, if any."),
+        "reminders": p({"type": "array", "minItems": 1, "items": closed({
+            "key": p({"type": "string", "pattern": "^(bike|part)/[^/]+/[^/]+/(overdue|due-soon|within:[0-9]+d)$"}, "A stable key for this interval in this band: `bike/ID/INTERVAL/BAND` or `part/ID/INTERVAL/BAND`. The same reminder sent again (after `repeat`) has the same key."),
+            "bike": p({"type": ["string", "null"]}, "The bike it is on; null for a part on the shelf."),
+            "bike_name": p({"type": ["string", "null"]}, "The bike's name."),
+            "part": p({"type": ["string", "null"]}, "The part (in `parts/`) the interval belongs to; null for a bike's own."),
+            "interval": p({"type": "string"}, "The interval id."),
+            "task": p({"type": "string"}, "What to do."),
+            "band": p(BAND, "The band crossed: `overdue`, `due-soon` or `within:Nd`."),
+            "state": p({"enum": ["overdue", "due-soon", "ok"]}, "The interval's state by progress."),
+            "progress": p({"type": "number", "minimum": 0}, "The largest fraction over its limits."),
+            "since": p(NULLABLE_DAY, "The anchor its count starts from."),
+            "due": p(NULLABLE_DAY, "The forecast due day, if any."),
+            "text": p({"type": "string"}, "One line for people: `grail: chain-lube: Clean and lube the chain — overdue (112%)`."),
+        }, md="One reminder.")}, "The reminders, most urgent first."),
+    },
+}, [])
+
 check = "--check" in sys.argv
 stale = []
 for name, value in [("garage", GARAGE), ("bike", BIKE), ("template", TEMPLATE), ("rides", RIDES), ("part", PART),
                     ("activities", ACTIVITIES), ("status", STATUS), ("parts", PARTS), ("validate", VALIDATE),
-                    ("costs", COSTS), ("usage", USAGE), ("history", HISTORY), ("rides-report", RIDES_REPORT)]:
+                    ("costs", COSTS), ("usage", USAGE), ("history", HISTORY), ("rides-report", RIDES_REPORT),
+                    ("notify-webhook", NOTIFY_WEBHOOK)]:
     path = ROOT / "schemas" / f"{name}.schema.json"
     text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
     if check:

@@ -69,3 +69,4 @@ extension HistoryCommand: FormattedCommand { typealias Format = ReportFormat }
 extension RidesCommand: FormattedCommand { typealias Format = ReportFormat }
 extension ExportCommand: FormattedCommand { typealias Format = TextOnly }
 extension CalendarCommand: FormattedCommand { typealias Format = TextOnly }
+extension NotifyCommand: FormattedCommand { typealias Format = TextOnly }
