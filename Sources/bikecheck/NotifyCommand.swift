@@ -68,6 +68,8 @@ struct NotifyCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        // Held until the state is saved: ARC may otherwise end it after its last use above.
+        defer { withExtendedLifetime(lock) {} }
         let (state, warning) = NotifyState.load(garage: root)
         if let warning { Terminal.standardError.write("warning: \(warning)\n") }
         let plan = NotifyPlan(report: report, settings: settings, channels: channels, state: state)

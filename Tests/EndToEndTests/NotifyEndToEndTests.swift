@@ -88,6 +88,46 @@ final class SMTPReceiver {
     }
 }
 
+/// A TCP listener on 127.0.0.1 that never accepts a connection.
+final class SilentListener {
+    let descriptor: Int32
+    private(set) var port = 0
+
+    init() throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        guard bound == 0, listen(descriptor, 16) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        withUnsafeMutablePointer(to: &address) { p in
+            _ = p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// Results gathered from threads.
+final class Box: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [CommandResult?] = []
+    func append(_ r: CommandResult?) {
+        lock.lock()
+        stored.append(r)
+        lock.unlock()
+    }
+    var values: [CommandResult?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    var count: Int { values.count }
+}
+
 /// `bikecheck notify` end to end: the real binary, a loopback HTTP server for ntfy and the
 /// webhook, and a real SMTP server with STARTTLS.
 @Suite(.serialized) struct NotifyEndToEndTests {
@@ -117,12 +157,20 @@ final class SMTPReceiver {
                 """)
             environment = [
                 "BIKECHECK_SMTP_USER": SMTPReceiver.user, "BIKECHECK_SMTP_PASSWORD": SMTPReceiver.password, "BIKECHECK_SMTP_CA_FILE": smtp.caFile,
-                "BIKECHECK_NOTIFY_TIMEOUT_MS": "5000",
             ]
         }
 
-        func notify(_ arguments: [String] = [], environment extra: [String: String] = [:]) throws -> CommandResult {
-            try garage.run(["notify"] + arguments, environment: environment.merging(extra) { $1 })
+        /// Runs bikecheck off the test's task pool, which the receivers need to answer.
+        func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> CommandResult {
+            let root = garage.root, env = environment.merging(extra) { $1 }
+            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CommandResult, Error>, Never>) in
+                DispatchQueue.global().async { continuation.resume(returning: Result { try runBikecheck(arguments, in: root, environment: env) }) }
+            }
+            return try result.get()
+        }
+
+        func notify(_ arguments: [String] = [], environment extra: [String: String] = [:]) async throws -> CommandResult {
+            try await run(["notify"] + arguments, environment: extra)
         }
 
         func ntfy() async -> [NotifyReceiver.Request] { await http.requests(to: "/my-bikes") }
@@ -140,7 +188,7 @@ final class SMTPReceiver {
 
     @Test func theFirstRunSendsEachDueItemOnceOnEveryChannelAndASecondRunSendsNothing() async throws {
         let world = try await World()
-        let first = try world.notify(["--as-of", "2026-01-25"])
+        let first = try await world.notify(["--as-of", "2026-01-25"])
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
         #expect(first.stdout == "ntfy: sent 4 reminders\nwebhook: sent 4 reminders\nemail: sent 4 reminders\n", "\(first.stdout)")
 
@@ -174,7 +222,7 @@ final class SMTPReceiver {
         #expect((mail.first?["body"] as? String)?.contains("- grail: sealant: sealant — due within 7 days (~2026-01-31, 80%)\n") == true, "\(mail)")
 
         // An hour later, cron runs again: nothing changed, nothing is sent.
-        let second = try world.notify(["--as-of", "2026-01-25"])
+        let second = try await world.notify(["--as-of", "2026-01-25"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout == "nothing new to send (4 reminders due, all sent)\n")
         #expect(await world.ntfy().count == 1)
@@ -192,17 +240,17 @@ final class SMTPReceiver {
     @Test func aNewOverdueItemSendsOneAndACloserBandSendsAgain() async throws {
         let world = try await World()
         // On 2026-01-12 three intervals are forecast due within 30 days.
-        let first = try world.notify(["--as-of", "2026-01-12"])
+        let first = try await world.notify(["--as-of", "2026-01-12"])
         #expect(first.stdout == "ntfy: sent 3 reminders\nwebhook: sent 3 reminders\nemail: sent 3 reminders\n", "\(first.stdout)\(first.stderr)")
         // A ride entered by hand makes grail's lube overdue: that one alone goes out.
-        let ride = try world.garage.run(["ride", "add", "grail", "--date", "2026-01-11", "--time", "3h"])
+        let ride = try await world.run(["ride", "add", "grail", "--date", "2026-01-11", "--time", "3h"])
         #expect(ride.status == 0, "\(ride.stderr)")
-        let second = try world.notify(["--as-of", "2026-01-12"])
+        let second = try await world.notify(["--as-of", "2026-01-12"])
         #expect(second.stdout == "ntfy: sent 1 reminder\nwebhook: sent 1 reminder\nemail: sent 1 reminder\n", "\(second.stdout)\(second.stderr)")
         #expect(try await world.webhookReminders(1) == ["grail/lube=overdue"])
         #expect(try world.smtp.messages().last?["subject"] as? String == "bikecheck: 1 reminder")
         // Days later gravel's wax is within a week of its due day: the closer band is news.
-        let third = try world.notify(["--as-of", "2026-01-14"])
+        let third = try await world.notify(["--as-of", "2026-01-14"])
         #expect(third.status == 0, "\(third.stderr)")
         #expect(try await world.webhookReminders(2) == ["gravel/wax=within:7d"])
         await world.stop()
@@ -211,7 +259,7 @@ final class SMTPReceiver {
     @Test func aFailingChannelIsRetriedOnTheNextRunAndTheOthersStillDeliver() async throws {
         let world = try await World()
         await world.http.answer("/my-bikes", with: .status(500))
-        let failed = try world.notify(["--as-of", "2026-01-25"])
+        let failed = try await world.notify(["--as-of", "2026-01-25"])
         #expect(failed.status == 1)
         #expect(failed.stdout == "webhook: sent 4 reminders\nemail: sent 4 reminders\n", "\(failed.stdout)")
         #expect(
@@ -222,7 +270,7 @@ final class SMTPReceiver {
 
         // The server is back: ntfy gets the 4 it missed; the others, which have them, get nothing.
         await world.http.answer("/my-bikes", with: nil)
-        let retried = try world.notify(["--as-of", "2026-01-25"])
+        let retried = try await world.notify(["--as-of", "2026-01-25"])
         #expect(retried.status == 0, "\(retried.stderr)")
         #expect(retried.stdout == "ntfy: sent 4 reminders\n", "\(retried.stdout)")
         #expect(await world.ntfy().count == 2)
@@ -237,12 +285,12 @@ final class SMTPReceiver {
         let settings = try world.garage.read("garage.yaml").replacingOccurrences(
             of: "url: \(await world.http.baseURL)/hooks/bikes", with: "url: http://127.0.0.1:1/hooks/bikes")
         try world.garage.write("garage.yaml", settings.replacingOccurrences(of: "smtp: 127.0.0.1:\(world.smtp.port)", with: "smtp: 127.0.0.1:1"))
-        let r = try world.notify(["--as-of", "2026-01-25"])
+        let r = try await world.notify(["--as-of", "2026-01-25"])
         #expect(r.status == 1)
         #expect(r.stdout == "ntfy: sent 4 reminders\n", "\(r.stdout)")
         #expect(r.stderr.contains("error: webhook: no connection to '127.0.0.1:1'"), "\(r.stderr)")
         #expect(r.stderr.contains("error: email: no connection to '127.0.0.1:1'; its 4 reminders will be tried again on the next run\n"), "\(r.stderr)")
-        let again = try world.notify(["--as-of", "2026-01-25"])
+        let again = try await world.notify(["--as-of", "2026-01-25"])
         #expect(again.status == 1)
         #expect(again.stdout.isEmpty, "ntfy has them all: \(again.stdout)")
         #expect(again.stderr.contains("error: webhook: "), "still retried: \(again.stderr)")
@@ -250,17 +298,125 @@ final class SMTPReceiver {
         await world.stop()
     }
 
-    @Test func aHangingChannelTimesOutWithoutHoldingUpTheOthers() async throws {
+    @Test func hangingChannelsTimeOutTogetherWithoutHoldingUpTheOthers() async throws {
         let world = try await World()
-        await world.http.answer("/my-bikes", with: .hang(30))
+        // A listener that never accepts: the kernel takes the connection and the request, and
+        // no answer ever comes. Independent of the test's own scheduling, unlike a slow handler.
+        let silent = try SilentListener()
+        let settings = try world.garage.read("garage.yaml")
+            .replacingOccurrences(of: "url: \(await world.http.baseURL), topic", with: "url: http://127.0.0.1:\(silent.port), topic")
+            .replacingOccurrences(of: "url: \(await world.http.baseURL)/hooks/bikes", with: "url: http://127.0.0.1:\(silent.port)/hooks/bikes")
+        try world.garage.write("garage.yaml", settings)
         let started = Date()
-        let r = try world.notify(["--as-of", "2026-01-25"], environment: ["BIKECHECK_NOTIFY_TIMEOUT_MS": "1500"])
+        let r = try await world.notify(["--as-of", "2026-01-25"], environment: ["BIKECHECK_NOTIFY_TIMEOUT_MS": "3000"])
         let elapsed = Date().timeIntervalSince(started)
         #expect(r.status == 1)
-        #expect(r.stderr.contains("error: ntfy: no complete answer from '127.0.0.1:\(await world.http.port)' within 1.5 s"), "\(r.stderr)")
-        #expect(r.stdout == "webhook: sent 4 reminders\nemail: sent 4 reminders\n", "\(r.stdout)")
-        // Channels go at once: the whole run takes about one timeout, not one per channel.
-        #expect(elapsed < 6, "took \(elapsed) s")
+        for channel in ["ntfy", "webhook"] {
+            #expect(r.stderr.contains("error: \(channel): no complete answer from '127.0.0.1:\(silent.port)' within 3 s; its 4 reminders"), "\(r.stderr)")
+        }
+        #expect(r.stdout == "email: sent 4 reminders\n", "\(r.stdout)")
+        #expect(try world.smtp.messages().count == 1)
+        // Both hung at once: the run took about one timeout, not one per channel.
+        #expect(elapsed >= 3 && elapsed < 5.5, "took \(elapsed) s")
+        await world.stop()
+    }
+
+    @Test func dryRunPrintsWhatWouldBeSentAndChangesNothing() async throws {
+        let world = try await World()
+        let r = try await world.notify(["--dry-run", "--as-of", "2026-01-12"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let list = """
+              gravel: wax  due within 30 days (~2026-01-20, 20%)  wax
+              gravel: check  due within 30 days (~2026-01-30, 10%)  check
+              grail: sealant  due within 30 days (~2026-01-31, 36%)  sealant
+
+            """
+        #expect(
+            r.stdout == "ntfy: would send 3 reminders\n\(list)webhook: would send 3 reminders\n\(list)email: would send 3 reminders\n\(list)", "\(r.stdout)")
+        #expect(await world.http.requests.isEmpty)
+        #expect(try world.smtp.messages().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: world.garage.path + "/.bikecheck/notify-state.json"))
+        await world.stop()
+    }
+
+    @Test func aReminderRepeatsAfterTheQuietPeriodAndIsForgottenOnceDone() async throws {
+        let world = try await World(repeat: "3 days")
+        _ = try await world.notify(["--as-of", "2026-01-25"])
+        // Two days on, still quiet; three days on, the four unresolved reminders go again.
+        let quiet = try await world.notify(["--as-of", "2026-01-27"])
+        #expect(quiet.stdout.hasPrefix("nothing new to send"), "\(quiet.stdout)")
+        let repeated = try await world.notify(["--as-of", "2026-01-28"])
+        #expect(repeated.stdout.contains("webhook: sent 4 reminders"), "\(repeated.stdout)\(repeated.stderr)")
+        // Waxing the chain resolves it: its overdue record goes, the others stay, and the next
+        // wax, due in ten days, starts a cycle of its own.
+        let done = try await world.run(["done", "gravel", "wax", "--date", "2026-01-28"])
+        #expect(done.status == 0, "\(done.stderr)")
+        let after = try await world.notify(["--as-of", "2026-01-28"])
+        #expect(after.stdout.hasPrefix("ntfy: sent 1 reminder\n"), "\(after.stdout)")
+        #expect(try await world.webhookReminders(2) == ["gravel/wax=within:30d"])
+        let state = try world.garage.read(".bikecheck/notify-state.json")
+        #expect(!state.contains("gravel/wax/overdue") && state.contains("\"bike/gravel/wax/within:30d\" : { \"since\" : \"2026-01-28\""), "\(state)")
+        #expect(state.contains("gravel/check/within:7d"), "\(state)")
+        // Ten days after the service, the wax is overdue again.
+        let again = try await world.notify(["--as-of", "2026-02-07"])
+        #expect(try await world.webhookReminders(3).contains("gravel/wax=overdue"), "\(again.stdout)")
+        await world.stop()
+    }
+
+    @Test func aDamagedStateFileWarnsAndStartsOverWithoutLosingAReminder() async throws {
+        let world = try await World()
+        for damaged in ["{\"version\": 1, \"reminders\": {\"bike/grail/lube/overdue\": {\"since\": \"someday\", \"sent\": {}}}}", "\u{0}garbage", "[]"] {
+            try world.garage.write(".bikecheck/notify-state.json", damaged)
+            let r = try await world.notify(["--dry-run", "--as-of", "2026-01-25"])
+            #expect(r.status == 0)
+            #expect(r.stderr.hasPrefix("warning: ignored the notify state in .bikecheck/notify-state.json ("), "\(r.stderr)")
+            #expect(r.stdout.contains("webhook: would send 4 reminders"), "\(r.stdout)")
+        }
+        let r = try await world.notify(["--as-of", "2026-01-25"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // The state was rebuilt: the next run reads it without a word.
+        let next = try await world.notify(["--as-of", "2026-01-25"])
+        #expect(next.stderr.isEmpty && next.stdout.hasPrefix("nothing new to send"), "\(next.stdout)\(next.stderr)")
+        await world.stop()
+    }
+
+    @Test func twoRunsAtOnceSendEachReminderOnce() async throws {
+        let world = try await World()
+        let root = world.garage.root, environment = world.environment
+        // Threads of their own: the receivers run on the test's task pool, which must stay free.
+        let results = Box()
+        for _ in 0..<2 {
+            Thread {
+                let r = try? runBikecheck(["notify", "--as-of", "2026-01-25"], in: root, environment: environment)
+                results.append(r)
+            }.start()
+        }
+        while results.count < 2 { try await Task.sleep(nanoseconds: 20_000_000) }
+        let both = results.values.compactMap { $0 }
+        try #require(both.count == 2)
+        let (first, second) = (both[0], both[1])
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
+        #expect(await world.ntfy().count == 1)
+        #expect(await world.webhook().count == 1)
+        #expect(try world.smtp.messages().count == 1)
+        #expect([first.stdout, second.stdout].filter { $0.hasPrefix("nothing new to send") }.count == 1, "\(first.stdout)\(second.stdout)")
+        await world.stop()
+    }
+
+    @Test func aGarageWithErrorsOrWithoutChannelsSendsNothing() async throws {
+        let world = try await World()
+        try world.garage.write("bikes/broken.yaml", "name: Broken\nbought: 2026-02-30\n")
+        let broken = try await world.notify(["--as-of", "2026-01-25"])
+        #expect(broken.status == 1)
+        #expect(
+            broken.stderr.contains("bikes/broken.yaml:2:9: error:") && broken.stderr.hasSuffix("notify sent nothing: fix the errors above first\n"),
+            "\(broken.stderr)")
+        #expect(await world.http.requests.isEmpty)
+        try FileManager.default.removeItem(atPath: world.garage.path + "/bikes/broken.yaml")
+        try world.garage.write("garage.yaml", "units: metric\n")
+        let none = try await world.notify(["--as-of", "2026-01-25"])
+        #expect(none.status == 2)
+        #expect(none.stderr.hasPrefix("error: garage.yaml sets no notify channel\n"), "\(none.stderr)")
         await world.stop()
     }
 }
