@@ -98,7 +98,10 @@ struct NotifyCommand: ParsableCommand {
             if delivered.contains(channel) { out += "\(channel): sent \(count) reminder\(count == 1 ? "" : "s")\n" }
         }
         if out.string.isEmpty && outcomes.isEmpty {
-            out = "nothing new to send (\(plan.due.count) reminder\(plan.due.count == 1 ? "" : "s") due, all sent)\n"
+            out =
+                plan.due.isEmpty
+                ? "nothing to send: nothing is in a band (\(settings.bands.map(\.description).joined(separator: ", ")))\n"
+                : "nothing new to send (\(plan.due.count) reminder\(plan.due.count == 1 ? "" : "s") due, all sent)\n"
         }
         Terminal.standardOutput.write(out)
         let failed = channels.compactMap { c in outcomes[c].flatMap { $0 }.map { (c, $0) } }
