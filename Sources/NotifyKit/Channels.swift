@@ -190,6 +190,13 @@ public struct Channels: Sendable {
         case BC_HTTP_TLS: throw ChannelFailure("no secure connection to '\(place)' (\(words)); bikecheck sends mail over TLS only")
         case BC_HTTP_NO_LIBRARY: throw ChannelFailure("bikecheck needs libcurl to send mail and cannot load it (\(words))")
         default:
+            // 67 is libcurl's "login denied"; 530 is SMTP's "authentication required".
+            if reply.curl_code == 67 {
+                throw ChannelFailure("'\(place)' refused the login; check BIKECHECK_SMTP_USER and BIKECHECK_SMTP_PASSWORD")
+            }
+            if reply.status == 530, environment.smtpUser == nil {
+                throw ChannelFailure("'\(place)' wants a login; set BIKECHECK_SMTP_USER and BIKECHECK_SMTP_PASSWORD")
+            }
             let code = reply.status > 0 ? " (the server's last reply: \(reply.status))" : ""
             throw ChannelFailure("'\(place)' did not take the message: \(words)\(code)")
         }

@@ -12,7 +12,7 @@ final class SMTPReceiver {
         from email import policy
         from aiosmtpd.controller import Controller
         from aiosmtpd.smtp import AuthResult, LoginPassword
-        out, cert, key, user, password = sys.argv[1:6]
+        out, cert, key, user, password, tls = sys.argv[1:7]
         class Handler:
             async def handle_DATA(self, server, session, envelope):
                 message = email.message_from_bytes(envelope.content, policy=policy.default)
@@ -26,12 +26,17 @@ final class SMTPReceiver {
                 return "250 OK"
         def authenticate(server, session, envelope, mechanism, auth_data):
             ok = isinstance(auth_data, LoginPassword) and auth_data.login.decode() == user and auth_data.password.decode() == password
-            return AuthResult(success=ok)
+            return AuthResult(success=ok, handled=False)
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(cert, key)
         s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
-        controller = Controller(Handler(), hostname="127.0.0.1", port=port, tls_context=context, require_starttls=True,
-                                authenticator=authenticate, auth_required=True, auth_require_tls=True)
+        if tls == "starttls":
+            controller = Controller(Handler(), hostname="127.0.0.1", port=port, tls_context=context, require_starttls=True,
+                                    authenticator=authenticate, auth_required=True, auth_require_tls=True)
+        else:
+            # A server that offers no STARTTLS, and would take a login and a message in the clear.
+            controller = Controller(Handler(), hostname="127.0.0.1", port=port, authenticator=authenticate,
+                                    auth_required=True, auth_require_tls=False)
         controller.start()
         print(port, flush=True)
         sys.stdin.read()
@@ -45,7 +50,8 @@ final class SMTPReceiver {
     static let user = "rider"
     static let password = "s3cret-for-the-test"
 
-    init() throws {
+    /// `startTLS: false` is a server that offers no STARTTLS.
+    init(startTLS: Bool = true) throws {
         folder = try TemporaryFolder()
         try folder.write("receiver.py", Self.script)
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("mail"), withIntermediateDirectories: true)
@@ -58,7 +64,7 @@ final class SMTPReceiver {
             ], in: folder.url)
         #expect(cert.status == 0, "\(cert.stderr)")
         process.executableURL = toolsPython
-        process.arguments = ["receiver.py", "mail", "cert.pem", "key.pem", Self.user, Self.password]
+        process.arguments = ["receiver.py", "mail", "cert.pem", "key.pem", Self.user, Self.password, startTLS ? "starttls" : "plain"]
         process.currentDirectoryURL = folder.url
         let output = Pipe()
         process.standardOutput = output
@@ -318,6 +324,38 @@ final class Box: @unchecked Sendable {
         #expect(try world.smtp.messages().count == 1)
         // Both hung at once: the run took about one timeout, not one per channel.
         #expect(elapsed >= 3 && elapsed < 5.5, "took \(elapsed) s")
+        await world.stop()
+    }
+
+    @Test func mailGoesOverVerifiedTLSWithTheRightLoginOrNotAtAll() async throws {
+        let world = try await World()
+        let settings = try world.garage.read("garage.yaml")
+        try world.garage.write(
+            "garage.yaml", settings.replacingOccurrences(of: "  ntfy:", with: "  # ntfy:").replacingOccurrences(of: "  webhook:", with: "  # webhook:"))
+        // The test's certificate authority is not trusted unless named: verification stays on.
+        let untrusted = try await world.notify(["--as-of", "2026-01-25"], environment: ["BIKECHECK_SMTP_CA_FILE": ""])
+        #expect(untrusted.status == 1)
+        #expect(untrusted.stderr.contains("error: email: no secure connection to '127.0.0.1:\(world.smtp.port)' ("), "\(untrusted.stderr)")
+        let wrongLogin = try await world.notify(["--as-of", "2026-01-25"], environment: ["BIKECHECK_SMTP_PASSWORD": "not-it"])
+        #expect(wrongLogin.status == 1)
+        #expect(
+            wrongLogin.stderr.contains(
+                "error: email: '127.0.0.1:\(world.smtp.port)' refused the login; check BIKECHECK_SMTP_USER and BIKECHECK_SMTP_PASSWORD;"),
+            "\(wrongLogin.stderr)")
+        let noLogin = try await world.notify(["--as-of", "2026-01-25"], environment: ["BIKECHECK_SMTP_USER": "", "BIKECHECK_SMTP_PASSWORD": ""])
+        #expect(noLogin.stderr.contains("error: email: '127.0.0.1:\(world.smtp.port)' wants a login; set BIKECHECK_SMTP_USER"), "\(noLogin.stderr)")
+        #expect(try world.smtp.messages().isEmpty)
+        // A server that offers no STARTTLS gets neither the login nor the message.
+        let plain = try SMTPReceiver(startTLS: false)
+        try world.garage.write(
+            "garage.yaml", try world.garage.read("garage.yaml").replacingOccurrences(of: "127.0.0.1:\(world.smtp.port)", with: "127.0.0.1:\(plain.port)"))
+        let refused = try await world.notify(["--as-of", "2026-01-25"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("error: email: no secure connection to '127.0.0.1:\(plain.port)'"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("bikecheck sends mail over TLS only; its 4 reminders will be tried again"), "\(refused.stderr)")
+        #expect(try plain.messages().isEmpty)
+        let state = (try? world.garage.read(".bikecheck/notify-state.json")) ?? ""
+        #expect(!state.contains("email"), "nothing recorded as sent by mail: \(state)")
         await world.stop()
     }
 
