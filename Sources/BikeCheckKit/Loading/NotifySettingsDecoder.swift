@@ -85,7 +85,8 @@ extension FileDecoders {
                 if let band = UrgencyBand(item.value), band != .ok {
                     if !bands.contains(band) { bands.append(band) }
                 } else {
-                    let hint = didYouMean(item.value, among: ["overdue", "due-soon"])
+                    let number = Int(item.value).map { "; write '\($0)d' for \($0) day\($0 == 1 ? "" : "s") before the forecast due day" }
+                    let hint = number ?? didYouMean(item.value, among: ["overdue", "due-soon"])
                     r.diagnostics.append(
                         .error(
                             .unknownBand, "unknown band '\(shown(item.value))'\(hint)", at: item.location,
