@@ -21,8 +21,6 @@ public struct ChannelEnvironment: Sendable {
     public var smtpPassword: String?
     /// Certificates to trust for SMTP's TLS instead of the system's (`BIKECHECK_SMTP_CA_FILE`).
     public var smtpCAFile: String?
-    /// The libcurl to load; nil is the system's.
-    public var curlLibrary: String?
 
     public init(environment env: [String: String]) {
         func value(_ name: String) -> String? { env[name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -32,7 +30,6 @@ public struct ChannelEnvironment: Sendable {
         smtpUser = value("BIKECHECK_SMTP_USER")
         smtpPassword = value("BIKECHECK_SMTP_PASSWORD")
         smtpCAFile = value("BIKECHECK_SMTP_CA_FILE")
-        curlLibrary = nil
     }
 }
 
@@ -119,7 +116,7 @@ public struct Channels: Sendable {
     /// A POST that must be answered 2xx; a redirect is not followed (the address should be the final one).
     func post(_ url: URL, headers: [String: String], body: Data) throws {
         let transport = CurlTransport(
-            limits: .init(totalMilliseconds: environment.timeoutMilliseconds, maxBodyBytes: 64 << 10), library: environment.curlLibrary)
+            limits: .init(totalMilliseconds: environment.timeoutMilliseconds, maxBodyBytes: 64 << 10), )
         let reply: HTTPReply
         do {
             reply = try transport.send(HTTPRequestSpec(method: "POST", url: url, headers: headers, body: body))
@@ -151,7 +148,7 @@ public struct Channels: Sendable {
             messageID: "\(UUID().uuidString.lowercased())@bikecheck")
         let scheme = email.port == 465 ? "smtps" : "smtp"
         let url = "\(scheme)://\(email.host):\(email.port)"
-        let session = environment.curlLibrary.map { bc_http_session_new($0) } ?? bc_http_session_new(nil)
+        let session = bc_http_session_new(nil)
         defer { bc_http_session_free(session) }
         var reply = bc_http_reply()
         defer { bc_http_reply_free(&reply) }

@@ -2,8 +2,9 @@ import FlyingFox
 import Foundation
 
 /// A real HTTP server on 127.0.0.1 standing in for an ntfy server and a webhook receiver: it
-/// records every request (method, path, headers, body) and answers 200, or as a test sets a
-/// path to answer: a status such as 500, or a hang longer than any client waits.
+/// records every request (method, path, headers, body) and answers 200, or the status a test
+/// sets for a path, such as 500. (A channel that hangs is a listener that never accepts: see
+/// NotifyEndToEndTests; it needs no scheduling of this server's.)
 public actor NotifyReceiver {
     public struct Request: Sendable {
         public var method: String
@@ -15,8 +16,6 @@ public actor NotifyReceiver {
 
     public enum Answer: Sendable {
         case status(Int)
-        /// Sleeps this many seconds before answering 200.
-        case hang(Double)
     }
 
     public private(set) var requests: [Request] = []
@@ -54,17 +53,10 @@ public actor NotifyReceiver {
         let body = (try? await request.bodyData) ?? Data()
         var headers: [String: String] = [:]
         for (name, value) in request.headers { headers[name.rawValue.lowercased()] = value }
-        let answer = answers[request.path]
-        if case .hang = answer {
-        } else {
-            requests.append(Request(method: request.method.rawValue, path: request.path, headers: headers, body: body))
-        }
-        switch answer {
+        requests.append(Request(method: request.method.rawValue, path: request.path, headers: headers, body: body))
+        switch answers[request.path] {
         case .status(let code):
             return HTTPResponse(statusCode: HTTPStatusCode(code, phrase: "Test"), body: Data("failing on purpose\n".utf8))
-        case .hang(let seconds):
-            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-            return HTTPResponse(statusCode: .ok, body: Data())
         case nil:
             return HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Content-Type"): "application/json"], body: Data("{}".utf8))
         }
