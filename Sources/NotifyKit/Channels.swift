@@ -115,8 +115,7 @@ public struct Channels: Sendable {
 
     /// A POST that must be answered 2xx; a redirect is not followed (the address should be the final one).
     func post(_ url: URL, headers: [String: String], body: Data) throws {
-        let transport = CurlTransport(
-            limits: .init(totalMilliseconds: environment.timeoutMilliseconds, maxBodyBytes: 64 << 10), )
+        let transport = CurlTransport(limits: .init(totalMilliseconds: environment.timeoutMilliseconds, maxBodyBytes: 64 << 10))
         let reply: HTTPReply
         do {
             reply = try transport.send(HTTPRequestSpec(method: "POST", url: url, headers: headers, body: body))
