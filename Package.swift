@@ -38,12 +38,16 @@ let package = Package(
             name: "StravaKit",
             dependencies: ["BikeCheckKit", "CCurlShim", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        // Reminders: what newly crossed a band, the state of what was sent, and the channels
+        // (ntfy and webhooks over StravaKit's HTTP transport, email over libcurl's SMTP).
+        .target(name: "NotifyKit", dependencies: ["BikeCheckKit", "StravaKit", "CCurlShim"]),
         // The thin command-line front end.
         .executableTarget(
             name: "bikecheck",
             dependencies: [
                 "BikeCheckKit",
                 "StravaKit",
+                "NotifyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

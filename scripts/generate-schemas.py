@@ -167,6 +167,9 @@ def schema(name, title, md, body, defs):
     return out
 
 
+WEB_URL = {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/@#]+(/[^\\s#]*)?$"}
+EMAIL = {"type": "string", "pattern": "^[^\\s@<>,;]+@[^\\s@<>,;]+\\.[^\\s@<>,;]+$"}
+
 GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
     "Settings for the whole garage (`garage.yaml`). Every key is optional.", {
     "type": "object",
@@ -187,6 +190,36 @@ GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
                 "client_id": p({"type": ["string", "integer"]}, "Your Strava API application's client id (a number, from strava.com/settings/api). The secret and tokens never go in the garage."),
             },
         }, "Strava settings."),
+        "notify": p({
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "ntfy": p({
+                    "type": "object", "additionalProperties": False, "required": ["topic"],
+                    "properties": {
+                        "url": p(WEB_URL, "The ntfy server, default `https://ntfy.sh`. An access token goes in `BIKECHECK_NTFY_TOKEN`, never here.", examples=["https://ntfy.sh"]),
+                        "topic": p({"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}, "The topic to post to.", examples=["my-bikes"]),
+                    },
+                }, "An ntfy topic: a plain-text POST to `url/topic` with Title, Priority and Tags headers."),
+                "webhook": p({
+                    "type": "object", "additionalProperties": False, "required": ["url"],
+                    "properties": {
+                        "url": p(WEB_URL, "Where the JSON is posted. A bearer token goes in `BIKECHECK_WEBHOOK_TOKEN`, never here."),
+                    },
+                }, "A generic webhook: a JSON POST (schemas/notify-webhook.schema.json)."),
+                "email": p({
+                    "type": "object", "additionalProperties": False, "required": ["to", "from", "smtp"],
+                    "properties": {
+                        "to": p({"oneOf": [EMAIL, {"type": "array", "minItems": 1, "items": EMAIL}]}, "One address or a list."),
+                        "from": p(EMAIL, "The sender's address."),
+                        "smtp": p({"type": "string", "pattern": "^[A-Za-z0-9.-]+(:[0-9]{1,5})?$"}, "The mail server, `host:port` (default port 587). STARTTLS is required, except on port 465 where TLS starts at once. The login comes from `BIKECHECK_SMTP_USER` and `BIKECHECK_SMTP_PASSWORD`, never from here.", examples=["mail.example.org:587"]),
+                    },
+                }, "Email over SMTP."),
+                "repeat": p({"type": "string", "pattern": "^(never|[0-9]+ ?(d|w|days?|weeks?))$"}, "After how long a reminder still unresolved is sent again: days or weeks, or `never`. Default `7 days`.", examples=["7 days", "2w", "never"]),
+                "bands": p({"type": "array", "items": {"type": "string", "pattern": "^(overdue|due-soon|(within:)?[0-9]+ ?(d|w|days?|weeks?))$"}},
+                           "What is sent: `overdue`, `due-soon` (by progress) and forecast windows, days or weeks before the forecast due day. Default `[overdue, due-soon, 30d, 7d, 1d, 0d]`. The windows also set `status`'s bands."),
+            },
+        }, "Reminders sent by `bikecheck notify` (see the README's Reminders section). Secrets never go here: they come from the environment."),
     },
 }, ["text", "fraction", "sportType"])
 
@@ -422,6 +455,8 @@ LIMIT = closed({
     "due": p(NULLABLE_DAY, "The day the limit is reached at the recent pace, or absent without a pace."),
 }, required=["every", "measure", "unit", "unit_size", "limit", "used", "progress"], md="One limit of an interval and how far along it is.")
 
+BAND = {"type": "string", "pattern": "^(overdue|due-soon|ok|within:[0-9]+d)$"}
+
 INTERVAL_STATUS = closed({
     "id": p({"type": "string"}, "The interval id."),
     "task": p({"type": "string"}, "What to do."),
@@ -441,7 +476,8 @@ INTERVAL_STATUS = closed({
     "due": p(NULLABLE_DAY, "The earliest day a limit is reached at the recent pace; for a snoozed interval, no earlier than `snoozed_until`."),
     "part": p({"type": ["string", "null"]}, "The part (in `parts/`) the interval belongs to; absent for the bike's own intervals."),
     "snoozed_until": p(DAY, "While `state` is `snoozed`: the day the interval counts again; absent otherwise."),
-}, required=["id", "task", "state", "progress", "anchor", "usage", "limits"], md="One interval's status.")
+    "band": p(BAND, "Its urgency band: `overdue`; `within:Nd` when the forecast due day is at most N days away (the nearest of the garage's windows, by default 30, 7, 1 and 0 days); `due-soon` by progress; else `ok`."),
+}, required=["id", "task", "state", "progress", "anchor", "usage", "limits", "band"], md="One interval's status.")
 
 TODO_STATUS = closed({
     "task": p({"type": "string"}, "What needs doing."),
@@ -481,6 +517,12 @@ STATUS = schema("status.schema.json", "bikecheck status --format json",
             "message": p({"type": "string"}, "The warning, as status prints it."),
             "help": p({"type": "string"}, "What to do about it."),
         }, required=["kind", "message", "help"], md="One sign of stale data.")}, "Signs that the data behind the report stopped arriving, so that nothing due is not mistaken for all well; they never change the exit code."),
+        "urgency": p({"type": "array", "items": closed({
+            "bike": p({"type": ["string", "null"]}, "The bike it shows under; absent for a part reported on its own."),
+            "part": p({"type": ["string", "null"]}, "The part it belongs to, when it is a part's."),
+            "interval": p({"type": "string"}, "The interval id."),
+            "band": p(BAND, "Its urgency band."),
+        }, required=["interval", "band"], md="One interval.")}, "With `--by urgency`: every interval once, most urgent first (overdue by progress, then by forecast due day)."),
     },
 }, [])
 
@@ -654,11 +696,37 @@ RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json
     }, required=["subject", "counted", "not_counted", "moving_time", "distance"], md="One bike's counted rides.")}, "One per bike."),
 }, ["as_of", "rides", "totals"])
 
+NOTIFY_WEBHOOK = schema("notify-webhook.schema.json", "bikecheck notify: the webhook's JSON",
+    "What `bikecheck notify` posts to `notify: webhook: url` (Content-Type `application/json`): the reminders that newly crossed a band, most urgent first.", {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["as_of", "garage", "reminders"],
+    "properties": {
+        "as_of": p(DAY, "The day the reminders are computed for."),
+        "garage": p({"type": ["string", "null"]}, "garage.yaml's `name`, if any."),
+        "reminders": p({"type": "array", "minItems": 1, "items": closed({
+            "key": p({"type": "string", "pattern": "^(bike|part)/[^/]+/[^/]+/(overdue|due-soon|within:[0-9]+d)$"}, "A stable key for this interval in this band: `bike/ID/INTERVAL/BAND` or `part/ID/INTERVAL/BAND`. The same reminder sent again (after `repeat`) has the same key."),
+            "bike": p({"type": ["string", "null"]}, "The bike it is on; null for a part on the shelf."),
+            "bike_name": p({"type": ["string", "null"]}, "The bike's name."),
+            "part": p({"type": ["string", "null"]}, "The part (in `parts/`) the interval belongs to; null for a bike's own."),
+            "interval": p({"type": "string"}, "The interval id."),
+            "task": p({"type": "string"}, "What to do."),
+            "band": p(BAND, "The band crossed: `overdue`, `due-soon` or `within:Nd`."),
+            "state": p({"enum": ["overdue", "due-soon", "ok"]}, "The interval's state by progress."),
+            "progress": p({"type": "number", "minimum": 0}, "The largest fraction over its limits."),
+            "since": p(NULLABLE_DAY, "The anchor its count starts from."),
+            "due": p(NULLABLE_DAY, "The forecast due day, if any."),
+            "text": p({"type": "string"}, "One line for people: `grail: chain-lube: Clean and lube the chain — overdue (112%)`."),
+        }, md="One reminder.")}, "The reminders, most urgent first."),
+    },
+}, [])
+
 check = "--check" in sys.argv
 stale = []
 for name, value in [("garage", GARAGE), ("bike", BIKE), ("template", TEMPLATE), ("rides", RIDES), ("part", PART),
                     ("activities", ACTIVITIES), ("status", STATUS), ("parts", PARTS), ("validate", VALIDATE),
-                    ("costs", COSTS), ("usage", USAGE), ("history", HISTORY), ("rides-report", RIDES_REPORT)]:
+                    ("costs", COSTS), ("usage", USAGE), ("history", HISTORY), ("rides-report", RIDES_REPORT),
+                    ("notify-webhook", NOTIFY_WEBHOOK)]:
     path = ROOT / "schemas" / f"{name}.schema.json"
     text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
     if check:

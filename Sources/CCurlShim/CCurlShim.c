@@ -267,3 +267,89 @@ void bc_http_perform(void *session, const bc_http_request *request, bc_http_repl
     reply->body = body.bytes;
     reply->body_length = body.length;
 }
+
+// The message, handed to libcurl in pieces as it asks.
+typedef struct upload {
+    const uint8_t *bytes;
+    size_t length;
+    size_t sent;
+} upload;
+
+static size_t on_read(char *out, size_t size, size_t count, void *context) {
+    upload *u = context;
+    size_t room = size * count, left = u->length - u->sent;
+    size_t n = left < room ? left : room;
+    memcpy(out, u->bytes + u->sent, n);
+    u->sent += n;
+    return n;
+}
+
+void bc_smtp_send(void *session, const bc_smtp_request *request, bc_http_reply *reply) {
+    memset(reply, 0, sizeof *reply);
+    bc_session *s = session;
+    if (!s || !s->library) {
+        reply->failure = BC_HTTP_NO_LIBRARY;
+        snprintf(reply->message, sizeof reply->message, "%s", s ? s->load_error : "out of memory");
+        return;
+    }
+    CURL *curl = s->curl;
+    if (!curl) {
+        reply->failure = BC_HTTP_OTHER;
+        strcpy(reply->message, "libcurl could not be initialised");
+        return;
+    }
+    const bc_curl_api *api = &s->api;
+    api->easy_reset(curl);
+
+    char error[CURL_ERROR_SIZE] = {0};
+    struct curl_slist *recipients = NULL;
+    for (size_t i = 0; i < request->recipient_count; i++) recipients = api->slist_append(recipients, request->recipients[i]);
+    upload body = {request->message, request->message_length, 0};
+    buffer none = {0};
+
+    api->easy_setopt(curl, CURLOPT_URL, request->url);
+    api->easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
+    api->easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    api->easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+    // TLS or nothing: a password or a reminder never crosses the network in the clear.
+    api->easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
+    api->easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
+    api->easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
+    if (request->ca_file) api->easy_setopt(curl, CURLOPT_CAINFO, request->ca_file);
+    if (request->username) api->easy_setopt(curl, CURLOPT_USERNAME, request->username);
+    if (request->password) api->easy_setopt(curl, CURLOPT_PASSWORD, request->password);
+    api->easy_setopt(curl, CURLOPT_MAIL_FROM, request->mail_from);
+    api->easy_setopt(curl, CURLOPT_MAIL_RCPT, recipients);
+    api->easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+    api->easy_setopt(curl, CURLOPT_READFUNCTION, on_read);
+    api->easy_setopt(curl, CURLOPT_READDATA, &body);
+    api->easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)request->message_length);
+    api->easy_setopt(curl, CURLOPT_TIMEOUT_MS, request->total_timeout_ms);
+    api->easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
+
+    CURLcode code = api->easy_perform(curl);
+
+    long status = 0, os_errno = 0;
+    curl_off_t connect_time = 0, total_time = 0;
+    api->easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    api->easy_getinfo(curl, CURLINFO_OS_ERRNO, &os_errno);
+    api->easy_getinfo(curl, CURLINFO_CONNECT_TIME_T, &connect_time);
+    api->easy_getinfo(curl, CURLINFO_TOTAL_TIME_T, &total_time);
+    api->easy_setopt(curl, CURLOPT_MAIL_RCPT, NULL);
+    api->easy_setopt(curl, CURLOPT_ERRORBUFFER, NULL);
+    api->slist_free_all(recipients);
+
+    reply->curl_code = (int)code;
+    reply->os_errno = (int)os_errno;
+    reply->status = status;
+    if (code == CURLE_USE_SSL_FAILED) {
+        reply->failure = BC_HTTP_TLS;
+    } else {
+        reply->failure = classify(code, &none, &none, connect_time > 0, (long)(total_time / 1000), request->total_timeout_ms);
+    }
+    reply->request_sent = code == CURLE_OK || body.sent > 0;
+    if (code != CURLE_OK) {
+        const char *text = error[0] ? error : api->easy_strerror(code);
+        strncpy(reply->message, text, sizeof reply->message - 1);
+    }
+}

@@ -17,8 +17,8 @@ struct BikeCheck: ParsableCommand {
             activities cached under activities/. bikecheck finds it with --garage, else \
             BIKECHECK_GARAGE, else the nearest folder upward that holds garage.yaml.
 
-            Exit codes: 0 all is well; 1 problems found: errors in the garage, overdue with status \
-            --check, a write refused, a sync stopped, output that cannot be written; 2 usage errors \
+            Exit codes: 0 all is well; 1 problems found: errors in the garage, overdue (or the level asked for) with status \
+            --check, a notify channel that failed, a write refused, a sync stopped, output that cannot be written; 2 usage errors \
             (an unknown command or option, a bad value, no garage, an unknown bike, interval or template); 141 the reader of the \
             output went away (a broken pipe).
 
@@ -30,7 +30,7 @@ struct BikeCheck: ParsableCommand {
         subcommands: [
             StatusCommand.self, ValidateCommand.self, InitCommand.self, DoneCommand.self, SnoozeCommand.self, TodoCommand.self, BikeCommand.self,
             TemplateCommand.self, RideCommand.self, PartCommand.self, HistoryCommand.self, CostsCommand.self, UsageCommand.self, RidesCommand.self,
-            ExportCommand.self, CalendarCommand.self, ReportCommand.self,
+            ExportCommand.self, CalendarCommand.self, ReportCommand.self, NotifyCommand.self,
             LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: StatusCommand.self

@@ -14,7 +14,7 @@ enum CommandRouting {
     /// Options every command has that take a value (see `GlobalOptions`).
     static let globalValueOptions: Set<String> = ["--garage", "--format", "--color"]
     /// Options of the default command, `status`, that take a value.
-    static let defaultCommandValueOptions: Set<String> = ["--as-of"]
+    static let defaultCommandValueOptions: Set<String> = ["--as-of", "--by", "--within"]
     /// Arguments ArgumentParser handles itself, left exactly as they are.
     static let builtIns: Set<String> = ["-h", "--help", "--version", "--generate-completion-script", "--experimental-dump-help", "help"]
 
@@ -58,7 +58,9 @@ enum CommandRouting {
             if word.hasPrefix("-") {
                 let name = String(word.split(separator: "=", maxSplits: 1).first ?? "")
                 if builtIns.contains(name) { break }
-                let takesValue = globalValueOptions.contains(name) || (isRoot && defaultCommandValueOptions.contains(name))
+                // `--check` takes a level when one follows (`bikecheck --check due-soon`).
+                let levelFollows = name == UrgencyOptions.checkFlag && rest.dropFirst().first.map(UrgencyOptions.looksLikeLevel) == true
+                let takesValue = globalValueOptions.contains(name) || (isRoot && (defaultCommandValueOptions.contains(name) || levelFollows))
                 // Options of the leaf command, or a global one: both fine after the command words.
                 guard !command.children.isEmpty else { break }
                 options.append(word)
@@ -85,6 +87,8 @@ enum CommandRouting {
             if isRoot, hint.isEmpty { help += "; a bike's status: '\(parent) status \(word)'" }
             throw UnknownCommand(message: "'\(parent)' has no command '\(word)'\(hint)", help: help)
         }
+        // `status --check LEVEL` (status is also what runs with no command).
+        if path.isEmpty || path == [StatusCommand._commandName] { return path + UrgencyOptions.rewritingCheckLevels(options + rest) }
         return path + options + rest
     }
 }

@@ -78,3 +78,4 @@ extension RidesCommand: FormattedCommand { typealias Format = ReportFormat }
 extension ExportCommand: FormattedCommand { typealias Format = TextOnly }
 extension CalendarCommand: FormattedCommand { typealias Format = TextOnly }
 extension ReportCommand: FormattedCommand { typealias Format = HTMLOnly }
+extension NotifyCommand: FormattedCommand { typealias Format = TextOnly }

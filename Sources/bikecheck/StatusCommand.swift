@@ -7,7 +7,7 @@ struct StatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "What is overdue, due soon and fine, per bike, most urgent first.",
         discussion:
-            "Stale data is a warning (standard error, and 'warnings' in the JSON), never an exit code: the last Strava sync older than stale_after (garage.yaml, 14 days; without a sync on record, the newest cached activity), or a bike on Strava with no ride for quiet_after (60 days) while another has rides. When some files have errors, status lists them, shows the bikes they cannot touch and names the others (an error in a bike's file leaves that bike out, in a template every bike using it; an error elsewhere, such as garage.yaml, rides.yaml or the activity cache, leaves out every bike), and exits 1. Warnings are counted in one line on standard error; 'bikecheck validate' shows them. On a terminal, lines fit its width (COLUMNS, else the terminal's own); piped output keeps whole lines. A part's intervals (parts/ID.yaml) show under the bike it is mounted on; its usage is what counted for each bike it was on, on the days it was there; an error in a part file shows no status. Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride."
+            "Stale data is a warning (standard error, and 'warnings' in the JSON), never an exit code: the last Strava sync older than stale_after (garage.yaml, 14 days; without a sync on record, the newest cached activity), or a bike on Strava with no ride for quiet_after (60 days) while another has rides. When some files have errors, status lists them, shows the bikes they cannot touch and names the others (an error in a bike's file leaves that bike out, in a template every bike using it; an error elsewhere, such as garage.yaml, rides.yaml or the activity cache, leaves out every bike), and exits 1. Warnings are counted in one line on standard error; 'bikecheck validate' shows them. On a terminal, lines fit its width (COLUMNS, else the terminal's own); piped output keeps whole lines. A part's intervals (parts/ID.yaml) show under the bike it is mounted on; its usage is what counted for each bike it was on, on the days it was there; an error in a part file shows no status. Usage counts the cached Strava activities with the bike's gear id and the bike's hand-entered rides, of the sport types that count for it, since each interval's anchor: the later of its last service and its component's (re)install, else the day the bike was bought, else its first counted ride.\n\nEach interval has an urgency band: overdue; within:Nd when its forecast due day is at most N days away (windows of 30, 7, 1 and 0 days, or garage.yaml's notify: bands:); due-soon by progress; else ok. --format json carries it as 'band'.\n\nExamples:\n  bikecheck status --by urgency            one list across the garage, most urgent first\n  bikecheck status --within 14d            only what is overdue or forecast due within two weeks\n  bikecheck status --check within:7d       exit 1 when anything is due within a week (cron, CI)"
     )
 
     @OptionGroup var global: GlobalOptions
@@ -20,8 +20,7 @@ struct StatusCommand: ParsableCommand {
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD), for reproducible reports.", valueName: "date"))
     var asOf: Day?
 
-    @Flag(help: "Exit 1 when anything is overdue (for cron and CI).")
-    var check = false
+    @OptionGroup var urgency: UrgencyOptions
 
     func run() throws {
         let root = try global.garageRoot()
@@ -57,14 +56,17 @@ struct StatusCommand: ParsableCommand {
         let shownParts = bikes.filter { knownParts.contains($0) && garage.bike(BikeID($0)) == nil }
         if loaded.hasErrors, shown.isEmpty, shownParts.isEmpty, !bikes.isEmpty { throw ExitCode(1) }
         let planner = StatusPlanner(asOf: asOf ?? today())
-        var report = planner.plan(garage, summaries: loaded.activitySummaries, only: shown.map(BikeID.init), parts: shownParts.map(PartID.init))
+        let planned = planner.plan(garage, summaries: loaded.activitySummaries, only: shown.map(BikeID.init), parts: shownParts.map(PartID.init))
+        if loaded.hasErrors, planned.bikes.isEmpty, planned.parts.isEmpty { throw ExitCode(1) }
+        var report = urgency.shaping(planned)
         // Stale data warns, on standard error and in the JSON, and never changes the exit code.
         report.warnings = Staleness.warnings(loaded, root: root, asOf: planner.asOf)
-        if loaded.hasErrors, report.bikes.isEmpty, report.parts.isEmpty { throw ExitCode(1) }
         switch format {
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
         case .text:
-            let renderer = StatusTextRenderer(colored: global.colored(for: .standardOutput), width: Terminal.standardOutput.columns)
+            let renderer = StatusTextRenderer(
+                colored: global.colored(for: .standardOutput), width: Terminal.standardOutput.columns, byUrgency: urgency.by == .urgency,
+                window: urgency.within?.days)
             Terminal.standardOutput.write(renderer.render(report))
             for w in report.warnings { Terminal.standardError.write("warning: \(w.message) [\(w.kind.rawValue)]\n  help: \(w.help)\n") }
         }
@@ -73,6 +75,7 @@ struct StatusCommand: ParsableCommand {
         if warnings > 0 {
             Terminal.standardError.write("\(warnings) warning\(warnings == 1 ? "" : "s"): run 'bikecheck validate'\n")
         }
-        if check && report.hasOverdue { throw ExitCode(1) }
+        // The level is checked on the whole report, whatever --within shows.
+        if let level = urgency.level, planned.reaches(level) { throw ExitCode(1) }
     }
 }

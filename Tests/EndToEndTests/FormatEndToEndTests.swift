@@ -20,7 +20,7 @@ import Testing
         (["login"], ["text"]), (["logout"], ["text"]), (["whoami"], ["text"]),
         (["costs"], ["text", "json", "csv", "markdown"]), (["usage"], ["text", "json", "csv", "markdown"]),
         (["history"], ["text", "json", "csv", "markdown"]), (["rides"], ["text", "json", "csv", "markdown"]),
-        (["export", "ledger"], ["text"]), (["calendar"], ["text"]), (["report"], ["html"]),
+        (["export", "ledger"], ["text"]), (["calendar"], ["text"]), (["report"], ["html"]), (["notify", "--dry-run"], ["text"]),
         (["part", "list"], ["text", "json"]), (["part", "show", "race-wheels"], ["text", "json"]),
         (["part", "add", "x", "--name", "X"], ["text", "json"]), (["part", "mount", "spare-chain", "grail"], ["text", "json"]),
         (["part", "unmount", "race-wheels"], ["text", "json"]), (["part", "retire", "spare-chain"], ["text", "json"]),

@@ -156,6 +156,9 @@ import Testing
     @Test func rootHelpListsEveryReasonForExitOne() throws {
         let r = try runBikecheck(["--help"], in: exampleGarage)
         let text = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(text.contains("1 problems found: errors in the garage, overdue with status --check, a write refused, a sync stopped"), "\(r.stdout)")
+        #expect(
+            text.contains(
+                "1 problems found: errors in the garage, overdue (or the level asked for) with status --check, a notify channel that failed, a write refused, a sync stopped"
+            ), "\(r.stdout)")
     }
 }

@@ -10,10 +10,13 @@ extension DiagnosticID {
     public static let foreignCurrency = DiagnosticID("foreign-currency")
     public static let badDate = DiagnosticID("bad-date")
     public static let badDuration = DiagnosticID("bad-duration")
+    public static let badEmailAddress = DiagnosticID("bad-email-address")
     public static let badGearId = DiagnosticID("bad-gear-id")
     public static let badId = DiagnosticID("bad-id")
+    public static let badMailServer = DiagnosticID("bad-mail-server")
     public static let badPercentage = DiagnosticID("bad-percentage")
     public static let badQuantity = DiagnosticID("bad-quantity")
+    public static let badURL = DiagnosticID("bad-url")
     public static let badValue = DiagnosticID("bad-value")
     public static let cacheBadField = DiagnosticID("cache-bad-field")
     public static let cacheDuplicateActivity = DiagnosticID("cache-duplicate-activity")
@@ -43,9 +46,11 @@ extension DiagnosticID {
     public static let quantityTooLarge = DiagnosticID("quantity-too-large")
     public static let retiredBeforeBought = DiagnosticID("retired-before-bought")
     public static let rideAlsoOnStrava = DiagnosticID("ride-also-on-strava")
+    public static let secretInGarage = DiagnosticID("secret-in-garage")
     public static let slotTaken = DiagnosticID("slot-taken")
     public static let snoozeExpired = DiagnosticID("snooze-expired")
     public static let symlinkOutsideGarage = DiagnosticID("symlink-outside-garage")
+    public static let unknownBand = DiagnosticID("unknown-band")
     public static let unknownBike = DiagnosticID("unknown-bike")
     public static let unknownComponent = DiagnosticID("unknown-component")
     public static let unknownInterval = DiagnosticID("unknown-interval")
@@ -59,13 +64,14 @@ extension DiagnosticID {
     /// Every id the garage's loading reports.
     public static let garage: [DiagnosticID] = [
         .badAmount, .conflictingCurrency, .costWithoutCurrency, .foreignCurrency,
-        .badDate, .badDuration, .badGearId, .badId, .badPercentage, .badQuantity, .badValue, .cacheBadField,
+        .badDate, .badDuration, .badEmailAddress, .badGearId, .badId, .badMailServer, .badPercentage, .badQuantity, .badURL,
+        .badValue, .cacheBadField,
         .cacheDuplicateActivity, .cacheFileName, .cacheMisplaced, .cacheMissingField, .cacheSyntax,
         .cacheUnsorted, .duplicateGearId, .duplicateId, .duplicateTodo, .emptyTodo, .futureDate, .likelyOverride, .logAfterRetired,
         .logBeforeBought, .missingKey, .missingLimit, .mountAfterRetired, .mountBeforeBought,
         .mountEndsBeforeStart, .negativeNumber, .nonPositiveQuantity, .numberTooLarge, .overlappingMounts,
-        .partIdIsBikeId, .quantityTooLarge, .retiredBeforeBought, .rideAlsoOnStrava, .slotTaken, .snoozeExpired,
-        .symlinkOutsideGarage, .unknownBike, .unknownComponent, .unknownInterval, .unknownKey,
+        .partIdIsBikeId, .quantityTooLarge, .retiredBeforeBought, .rideAlsoOnStrava, .secretInGarage, .slotTaken, .snoozeExpired,
+        .symlinkOutsideGarage, .unknownBand, .unknownBike, .unknownComponent, .unknownInterval, .unknownKey,
         .unknownOverride, .unknownSportType, .unknownTemplate, .unreadableFile, .wrongType,
     ]
 

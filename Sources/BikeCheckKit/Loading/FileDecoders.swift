@@ -3,7 +3,7 @@ import LocatedYAML
 
 /// Turns each kind of garage file from a located tree into model values.
 enum FileDecoders {
-    static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "trainer", "strava", "stale_after", "quiet_after"]
+    static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "trainer", "strava", "stale_after", "quiet_after", "notify"]
     static let bikeKeys = [
         "name", "strava", "bought", "retired", "price", "templates", "counts", "trainer", "components", "intervals", "log", "snooze", "todo", "notes",
     ]
@@ -45,6 +45,7 @@ enum FileDecoders {
             let sf = r.fields(sm, of: "strava settings", allowed: ["client_id"])
             if let c = sf["client_id"] { settings.stravaClientID = r.string(c.value, "client_id") }
         }
+        if let e = f["notify"] { settings.notify = notify(e.value, &r) }
         return settings
     }
 

@@ -55,6 +55,8 @@ public struct GarageSettings: Sendable {
     public var staleAfter = 14
     /// Days without a ride after which a bike on Strava is called quiet, while others have rides.
     public var quietAfter = 60
+    /// Where and when `bikecheck notify` sends reminders; nil when garage.yaml has no `notify:`.
+    public var notify: NotifySettings?
 
     public static let defaultCounts = ["EBikeRide", "EMountainBikeRide", "GravelRide", "MountainBikeRide", "Ride"]
 

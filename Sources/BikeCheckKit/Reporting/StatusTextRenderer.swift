@@ -7,10 +7,16 @@ import Diagnostics
 public struct StatusTextRenderer: Sendable {
     public var colored: Bool
     public var width: Int?
+    /// One list across the garage, most urgent first (`status --by urgency`), not a table per bike.
+    public var byUrgency = false
+    /// The window the report was cut to (`status --within`), in days, for the header.
+    public var window: Int?
 
-    public init(colored: Bool = false, width: Int? = nil) {
+    public init(colored: Bool = false, width: Int? = nil, byUrgency: Bool = false, window: Int? = nil) {
         self.colored = colored
         self.width = width.map { max(20, $0) }
+        self.byUrgency = byUrgency
+        self.window = window
     }
 
     public func render(_ report: StatusReport) -> TerminalText {
@@ -26,13 +32,37 @@ public struct StatusTextRenderer: Sendable {
             for i in part.intervals { counts[i.state, default: 0] += 1 }
             todos += part.todos
         }
-        var head = "As of \(report.asOf): \(counts[.overdue] ?? 0) overdue, \(counts[.dueSoon] ?? 0) due soon, \(counts[.ok] ?? 0) ok"
+        let scope = window.map { " (overdue or due within \($0) day\($0 == 1 ? "" : "s"))" } ?? ""
+        var head = "As of \(report.asOf)\(scope): \(counts[.overdue] ?? 0) overdue, \(counts[.dueSoon] ?? 0) due soon, \(counts[.ok] ?? 0) ok"
         if let snoozed = counts[.snoozed] { head += ", \(snoozed) snoozed" }
         if !todos.isEmpty {
             let late = todos.filter { $0.state == .overdue }.count
             head += ", \(todos.count) to-do\(todos.count == 1 ? "" : "s")" + (late > 0 ? " (\(late) overdue)" : "")
         }
         var out = fit([TerminalText(stringLiteral: head)], after: "", indent: 2)
+        if let window, report.bikes.isEmpty, report.parts.isEmpty {
+            return out + "nothing is overdue or forecast due within \(window) day\(window == 1 ? "" : "s")\n"
+        }
+        if byUrgency {
+            // One table: each row names the bike (and part) it is about; then the to-dos, likewise.
+            let rows = report.byUrgency().map { u -> IntervalStatus in
+                var row = u.status
+                row.id = [u.bike, u.part, u.status.id].compactMap { $0 }.joined(separator: ": ")
+                row.part = nil
+                return row
+            }
+            if !rows.isEmpty { out += "\n" + table(rows, underBike: false) }
+            let named = (report.bikes.map { ($0.id, $0.todos) } + report.parts.map { ($0.id, $0.todos) }).flatMap { owner, todos in
+                todos.map { t -> TodoStatus in
+                    var t = t
+                    t.task = [owner, t.part, t.task].compactMap { $0 }.joined(separator: ": ")
+                    t.part = nil
+                    return t
+                }
+            }
+            if !named.isEmpty { out += "\n" + todoLines(TodoStatus.sortedByUrgency(named), underBike: false) }
+            return out
+        }
         for bike in report.bikes {
             let title: TerminalText = "\(bike.id) · \(bike.name)" + (bike.retired.map { " (retired \($0))" } ?? "")
             out += "\n" + fit([title], after: "", indent: 2, paintingFirst: "1")

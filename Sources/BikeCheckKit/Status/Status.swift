@@ -96,11 +96,14 @@ public struct IntervalStatus: Sendable, Codable, Equatable {
     public var due: Day?
     /// The part (in `parts/`) the interval belongs to, when it is a part's and not the bike's.
     public var part: String? = nil
+    /// Its urgency band (see `UrgencyBand`), set once the whole status is planned.
+    public var band: UrgencyBand = .ok
+
     /// While the interval is snoozed (`state` is `.snoozed`): the day it counts again.
     public var snoozedUntil: Day? = nil
 
     enum CodingKeys: String, CodingKey {
-        case id, task, component, template, state, progress, since, anchor, usage, limits, due, part
+        case id, task, component, template, state, progress, since, anchor, usage, limits, due, part, band
         case snoozedUntil = "snoozed_until"
     }
 
@@ -146,6 +149,15 @@ public struct TodoStatus: Sendable, Codable, Equatable {
         }
     }
 
+    /// Most urgent first (by state, then due day, undated last), keeping the given order otherwise.
+    public static func sortedByUrgency(_ todos: [TodoStatus]) -> [TodoStatus] {
+        todos.enumerated().sorted { a, b in
+            if a.element.state != b.element.state { return a.element.state < b.element.state }
+            if a.element.due != b.element.due { return (a.element.due?.ordinal ?? Int.max) < (b.element.due?.ordinal ?? Int.max) }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
     /// Most urgent first: by state, then due day (undated last), then as written.
     static func sorted(_ todos: [(todo: Todo, part: String?)], asOf: Day) -> [TodoStatus] {
         todos.enumerated().map { (k: $0.offset, s: TodoStatus($0.element.todo, asOf: asOf, part: $0.element.part)) }
@@ -187,10 +199,12 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var parts: [PartStatus] = []
     /// Signs that the data behind the report stopped arriving (see `Staleness`).
     public var warnings: [StaleWarning] = []
+    /// Every interval, most urgent first, when asked for (`status --by urgency`).
+    public var urgency: [IntervalReference]? = nil
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
-        case units, bikes, parts, warnings
+        case units, bikes, parts, warnings, urgency
     }
 
     /// Whether an interval or a to-do is overdue (a snoozed interval is not, until its day).

@@ -115,7 +115,9 @@ public struct StatusPlanner: Sendable {
                 id: part.part.id.rawValue, name: part.part.name, bike: part.part.mount(on: asOf)?.bike.value.rawValue,
                 retired: part.part.retired, intervals: intervals, todos: TodoStatus.sorted(part.part.todos.map { ($0, nil) }, asOf: asOf))
         }
-        return StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes, parts: parts)
+        var report = StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes, parts: parts)
+        report.assignBands(windows: garage.settings.notify?.windows ?? UrgencyBand.defaultWindows)
+        return report
     }
 
     /// A bike's rides through one ride filter.

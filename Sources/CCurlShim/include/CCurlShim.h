@@ -61,4 +61,23 @@ void bc_http_session_free(void *session);
 void bc_http_perform(void *session, const bc_http_request *request, bc_http_reply *reply);
 void bc_http_reply_free(bc_http_reply *reply);
 
+/// One mail over SMTP: TLS is required (STARTTLS on smtp://, at once on smtps://) and the
+/// server's certificate is always verified, against `ca_file` when given. Fills `reply` like
+/// bc_http_perform (status is the server's last reply code; no body).
+typedef struct bc_smtp_request {
+    const char *url;                    // smtp://host:port or smtps://host:port
+    const char *mail_from;              // the envelope sender, an address without brackets
+    const char *const *recipients;      // envelope recipients
+    size_t recipient_count;
+    const uint8_t *message;             // the whole RFC 5322 message, CRLF line ends
+    size_t message_length;
+    const char *username;               // NULL: no login
+    const char *password;
+    const char *ca_file;                // NULL: the system's certificate store
+    long total_timeout_ms;
+    long connect_timeout_ms;
+} bc_smtp_request;
+
+void bc_smtp_send(void *session, const bc_smtp_request *request, bc_http_reply *reply);
+
 #endif

@@ -1,0 +1,137 @@
+import BikeCheckKit
+import Foundation
+
+/// What `bikecheck notify` has sent, in `<garage>/.bikecheck/notify-state.json` (git-ignored):
+/// per reminder (one interval in one band) the anchor it counted from and the day each channel
+/// took it. Checked when loaded, never trusted: a file that is not what this bikecheck writes is
+/// set aside with a warning and the state starts empty, so a reminder may be sent again once but
+/// is never lost.
+public struct NotifyState: Equatable, Sendable {
+    /// One reminder's record.
+    public struct Entry: Equatable, Sendable {
+        /// The interval's anchor when it was sent: a service moves it, which resolves the reminder.
+        public var since: Day?
+        /// The day each channel took it, by channel name.
+        public var sent: [String: Day]
+
+        public init(since: Day?, sent: [String: Day] = [:]) {
+            self.since = since
+            self.sent = sent
+        }
+    }
+
+    /// By reminder key: `bike/ID/INTERVAL/BAND` or `part/ID/INTERVAL/BAND`.
+    public var entries: [String: Entry]
+
+    public init(entries: [String: Entry] = [:]) { self.entries = entries }
+
+    public static let version = 1
+    /// The state file, as messages name it.
+    public static let displayPath = ".bikecheck/notify-state.json"
+    static func path(garage root: String) -> String { LocalState.directory(garage: root) + "/notify-state.json" }
+    /// Held while a run sends, so two runs (cron's and a hand's) never send the same reminder twice.
+    public static func lockPath(garage root: String) -> String { LocalState.directory(garage: root) + "/notify.lock" }
+
+    /// The largest state file read; a bigger one is not what bikecheck writes.
+    static let maximumBytes = 16 << 20
+    static let channelNames: Set<String> = ["ntfy", "webhook", "email"]
+
+    /// The saved state, and a warning when there was one that could not be used.
+    public static func load(garage root: String) -> (state: NotifyState, warning: String?) {
+        let path = path(garage: root)
+        guard FileManager.default.fileExists(atPath: path) else { return (NotifyState(), nil) }
+        guard let data = FileManager.default.contents(atPath: path) else { return (NotifyState(), discarded("it could not be read")) }
+        do {
+            return (try decode(data), nil)
+        } catch let problem as Problem {
+            return (NotifyState(), discarded(problem.reason))
+        } catch {
+            return (NotifyState(), discarded("it could not be read"))
+        }
+    }
+
+    struct Problem: Error { var reason: String }
+
+    static func discarded(_ reason: String) -> String {
+        "ignored the notify state in \(displayPath) (\(reason)); it starts over, so a reminder already sent may be sent once more"
+    }
+
+    /// Parses and checks every field: the version, each key's shape and band, days, channel names.
+    static func decode(_ data: Data) throws -> NotifyState {
+        guard data.count <= maximumBytes else { throw Problem(reason: "larger than \(maximumBytes >> 20) MiB") }
+        guard let object = try? JSONSerialization.jsonObject(with: data), let top = object as? [String: Any] else {
+            throw Problem(reason: "not a JSON object")
+        }
+        for key in top.keys.sorted() where key != "version" && key != "reminders" { throw Problem(reason: "unknown field \(shown(key))") }
+        guard let version = top["version"] as? Int, version == Self.version else {
+            throw Problem(reason: "not version \(Self.version)")
+        }
+        guard let reminders = top["reminders"] as? [String: Any] else { throw Problem(reason: "no 'reminders' object") }
+        var state = NotifyState()
+        for (key, value) in reminders {
+            guard Self.isKey(key) else { throw Problem(reason: "\(shown(key)) is not a reminder key") }
+            guard let record = value as? [String: Any] else { throw Problem(reason: "\(shown(key)) is not an object") }
+            for field in record.keys.sorted() where field != "since" && field != "sent" {
+                throw Problem(reason: "unknown field \(shown(key + "." + field))")
+            }
+            var since: Day?
+            switch record["since"] {
+            case nil, is NSNull: since = nil
+            case let text as String:
+                guard let day = Day(text) else { throw Problem(reason: "\(shown(key)).since is not a date") }
+                since = day
+            default: throw Problem(reason: "\(shown(key)).since is not a date")
+            }
+            guard let sent = record["sent"] as? [String: Any] else { throw Problem(reason: "\(shown(key)) has no 'sent' object") }
+            var days: [String: Day] = [:]
+            for (channel, value) in sent {
+                guard channelNames.contains(channel) else { throw Problem(reason: "unknown channel \(shown(channel))") }
+                guard let text = value as? String, let day = Day(text) else { throw Problem(reason: "\(shown(key)).sent.\(channel) is not a date") }
+                days[channel] = day
+            }
+            state.entries[key] = Entry(since: since, sent: days)
+        }
+        return state
+    }
+
+    /// `bike|part / id / interval / band`, each id a plain identifier and the band one bikecheck names.
+    static func isKey(_ key: String) -> Bool {
+        let parts = key.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "bike" || parts[0] == "part" else { return false }
+        let plain = parts[1...2].allSatisfy { p in
+            !p.isEmpty && p.count <= 200 && p.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "/" }
+        }
+        guard plain, let band = UrgencyBand(String(parts[3])), band != .ok else { return false }
+        return band.description == parts[3]
+    }
+
+    /// The state as written: keys sorted, one line per field, so successive files diff well.
+    public func encoded() -> [UInt8] {
+        var out = "{\n  \"version\" : \(Self.version),\n  \"reminders\" : {"
+        for (n, key) in entries.keys.sorted().enumerated() {
+            let entry = entries[key]!
+            let sent = entry.sent.keys.sorted().map { "\(json($0)) : \(json(entry.sent[$0]!.description))" }.joined(separator: ", ")
+            out += n == 0 ? "\n" : ",\n"
+            out += "    \(json(key)) : { \"since\" : \(entry.since.map { json($0.description) } ?? "null"), \"sent\" : { \(sent) } }"
+        }
+        out += entries.isEmpty ? "}\n}\n" : "\n  }\n}\n"
+        return Array(out.utf8)
+    }
+
+    /// Writes the state atomically (a reader sees the old file or the new one, never half).
+    public func save(garage root: String) throws(AtomicFile.Failure) {
+        try LocalState.prepare(garage: root)
+        try AtomicFile.write(encoded(), to: Self.path(garage: root))
+    }
+
+    private func json(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
+        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+    }
+
+    /// A value from the file for a message: quoted when short printable ASCII, else described.
+    static func shown(_ text: String) -> String {
+        let plain = text.utf8.count <= 60 && text.unicodeScalars.allSatisfy { (0x20..<0x7F).contains($0.value) && $0 != "'" }
+        return plain ? "'\(text)'" : "(a value of \(text.utf8.count) bytes with unusual characters)"
+    }
+}

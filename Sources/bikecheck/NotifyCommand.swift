@@ -1,0 +1,130 @@
+import ArgumentParser
+import BikeCheckKit
+import Diagnostics
+import Foundation
+import NotifyKit
+
+struct NotifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notify",
+        abstract: "Send reminders for what newly crossed a band, through garage.yaml's notify: channels (for cron).",
+        discussion: """
+            Sends each interval that is overdue, due soon, or forecast due within one of the \
+            bands' windows (default: overdue, due-soon, 30d, 7d, 1d, 0d) once per band, on every \
+            channel set in garage.yaml's notify: (ntfy, webhook, email); again after 'repeat' \
+            (default 7 days) while still unresolved; and forgets it once it is done. What was \
+            sent is kept in .bikecheck/notify-state.json (git-ignored), so a cron job every hour \
+            sends nothing when nothing changed. Channels are sent at once, each bounded by \
+            BIKECHECK_NOTIFY_TIMEOUT_MS (default 30000): a channel that fails or hangs is named on \
+            standard error, keeps its reminders for the next run, and the command exits 1; the \
+            others still deliver. Credentials come from the environment only: BIKECHECK_NTFY_TOKEN, \
+            BIKECHECK_WEBHOOK_TOKEN, BIKECHECK_SMTP_USER and BIKECHECK_SMTP_PASSWORD \
+            (BIKECHECK_SMTP_CA_FILE trusts another certificate authority for the mail server). \
+            A garage with errors sends nothing (exit 1): a reminder left out by a broken file \
+            must not look like nothing due.
+
+            Examples:
+              bikecheck notify --dry-run          what would be sent, changing nothing
+              0 * * * *  bikecheck --garage ~/bikes notify     (crontab: every hour)
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD) instead of today.", valueName: "date"))
+    var asOf: Day?
+
+    @Flag(name: .customLong("dry-run"), help: "Print what would be sent on each channel; send nothing and change no state.")
+    var dryRun = false
+
+    func run() throws {
+        let root = try global.garageRoot()
+        let loaded = GarageLoader.load(at: root, options: .init(activities: .summaries, today: today()))
+        if loaded.hasErrors {
+            global.report(loaded.diagnostics, sources: loaded.sources)
+            Terminal.standardError.write("notify sent nothing: fix the errors above first\n")
+            throw ExitCode(1)
+        }
+        guard let settings = loaded.garage.settings.notify, !settings.channelNames.isEmpty else {
+            Terminal.standardError.write(
+                "error: garage.yaml sets no notify channel\n  help: add e.g. 'notify: {ntfy: {topic: my-bikes}}' (see the README's Reminders section)\n")
+            throw ExitCode(2)
+        }
+        let channels = settings.channelNames
+        let report = StatusPlanner(asOf: asOf ?? today()).plan(loaded.garage, summaries: loaded.activitySummaries)
+
+        // One run at a time sends: a second waits for the first, then finds its reminders sent.
+        var lock: FileLock?
+        if !dryRun {
+            do {
+                try LocalState.prepare(garage: root)
+                lock = try FileLock(path: NotifyState.lockPath(garage: root), wait: 120)
+            } catch {
+                Terminal.standardError.write("error: \(error)\n")
+                throw ExitCode(1)
+            }
+            guard lock != nil else {
+                Terminal.standardError.write("error: another 'bikecheck notify' has been sending for 2 minutes; try again later\n")
+                throw ExitCode(1)
+            }
+        }
+        // Held until the state is saved: ARC may otherwise end it after its last use above.
+        defer { withExtendedLifetime(lock) {} }
+        let (state, warning) = NotifyState.load(garage: root)
+        if let warning { Terminal.standardError.write("warning: \(warning)\n") }
+        let plan = NotifyPlan(report: report, settings: settings, channels: channels, state: state)
+
+        if dryRun {
+            Terminal.standardOutput.write(Self.describe(plan, channels: channels, verb: "would send"))
+            return
+        }
+        let sender = Channels(
+            settings: settings, environment: ChannelEnvironment(environment: ProcessInfo.processInfo.environment), garageName: loaded.garage.settings.name)
+        let outcomes = sender.send(plan.pending, asOf: plan.asOf)
+        let delivered = Set(outcomes.compactMap { $0.value == nil ? $0.key : nil })
+        let after = plan.state(after: state, delivered: delivered, channels: channels)
+        if after != state {
+            do {
+                try after.save(garage: root)
+            } catch {
+                Terminal.standardError.write("error: \(error); what was sent may be sent again next run\n")
+                throw ExitCode(1)
+            }
+        }
+        var out: TerminalText = ""
+        for channel in channels {
+            let count = plan.pending[channel]?.count ?? 0
+            if count == 0 { continue }
+            if delivered.contains(channel) { out += "\(channel): sent \(count) reminder\(count == 1 ? "" : "s")\n" }
+        }
+        if out.string.isEmpty && outcomes.isEmpty {
+            out =
+                plan.due.isEmpty
+                ? "nothing to send: nothing is in a band (\(settings.bands.map(\.description).joined(separator: ", ")))\n"
+                : "nothing new to send (\(plan.due.count) reminder\(plan.due.count == 1 ? "" : "s") due, all sent)\n"
+        }
+        Terminal.standardOutput.write(out)
+        let failed = channels.compactMap { c in outcomes[c].flatMap { $0 }.map { (c, $0) } }
+        for (channel, failure) in failed {
+            let count = plan.pending[channel]?.count ?? 0
+            Terminal.standardError.write(
+                "error: \(channel): \(failure.description); its \(count) reminder\(count == 1 ? "" : "s") will be tried again on the next run\n")
+        }
+        if !failed.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Each channel's list: `ntfy: would send 2 reminders` and a line per reminder.
+    static func describe(_ plan: NotifyPlan, channels: [String], verb: String) -> TerminalText {
+        var out: TerminalText = ""
+        for channel in channels {
+            let reminders = plan.pending[channel] ?? []
+            if reminders.isEmpty {
+                out += "\(channel): nothing new\n"
+                continue
+            }
+            out += "\(channel): \(verb) \(reminders.count) reminder\(reminders.count == 1 ? "" : "s")\n"
+            for r in reminders { out += "  \(r.label)  \(r.urgencyText)  \(r.status.task)\n" }
+        }
+        return out
+    }
+}
