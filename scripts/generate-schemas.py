@@ -697,27 +697,39 @@ RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json
 }, ["as_of", "rides", "totals"])
 
 NOTIFY_WEBHOOK = schema("notify-webhook.schema.json", "bikecheck notify: the webhook's JSON",
-    "What `bikecheck notify` posts to `notify: webhook: url` (Content-Type `application/json`): the reminders that newly crossed a band, most urgent first.", {
+    "What `bikecheck notify` posts to `notify: webhook: url` (Content-Type `application/json`): the intervals and to-dos that newly crossed a band, most urgent first, and the stale-data warnings not yet sent; at least one of the two lists has an item.", {
     "type": "object",
     "additionalProperties": False,
-    "required": ["as_of", "garage", "reminders"],
+    "required": ["as_of", "garage", "reminders", "warnings"],
+    "anyOf": [{"properties": {"reminders": {"minItems": 1}}}, {"properties": {"warnings": {"minItems": 1}}}],
     "properties": {
         "as_of": p(DAY, "The day the reminders are computed for."),
         "garage": p({"type": ["string", "null"]}, "garage.yaml's `name`, if any."),
-        "reminders": p({"type": "array", "minItems": 1, "items": closed({
-            "key": p({"type": "string", "pattern": "^(bike|part)/[^/]+/[^/]+/(overdue|due-soon|within:[0-9]+d)$"}, "A stable key for this interval in this band: `bike/ID/INTERVAL/BAND` or `part/ID/INTERVAL/BAND`. The same reminder sent again (after `repeat`) has the same key."),
+        "reminders": p({"type": "array", "items": closed({
+            "kind": p({"enum": ["interval", "todo"]}, "`interval`: a service interval; `todo`: a one-off job (`todo:`) by its due day."),
+            "key": p({"type": "string", "pattern": "^(bike|part)/[^/]+/([^/]+|todo/[A-Za-z0-9._~%-]+)/(overdue|due-soon|within:[0-9]+d)$"}, "A stable key for this interval or to-do in this band: `bike/ID/INTERVAL/BAND`, `bike/ID/todo/TODO/BAND` (TODO: the to-do's id, else its text percent-encoded), or the same with `part/ID`. The same reminder sent again (after `repeat`) has the same key."),
             "bike": p({"type": ["string", "null"]}, "The bike it is on; null for a part on the shelf."),
             "bike_name": p({"type": ["string", "null"]}, "The bike's name."),
-            "part": p({"type": ["string", "null"]}, "The part (in `parts/`) the interval belongs to; null for a bike's own."),
-            "interval": p({"type": "string"}, "The interval id."),
-            "task": p({"type": "string"}, "What to do."),
-            "band": p(BAND, "The band crossed: `overdue`, `due-soon` or `within:Nd`."),
-            "state": p({"enum": ["overdue", "due-soon", "ok"]}, "The interval's state by progress."),
-            "progress": p({"type": "number", "minimum": 0}, "The largest fraction over its limits."),
-            "since": p(NULLABLE_DAY, "The anchor its count starts from."),
-            "due": p(NULLABLE_DAY, "The forecast due day, if any."),
-            "text": p({"type": "string"}, "One line for people: `grail: chain-lube: Clean and lube the chain — overdue (112%)`."),
-        }, md="One reminder.")}, "The reminders, most urgent first."),
+            "part": p({"type": ["string", "null"]}, "The part (in `parts/`) it belongs to; null for a bike's own."),
+            "interval": p({"type": ["string", "null"]}, "The interval id; null for a to-do."),
+            "todo": p({"type": ["string", "null"]}, "The to-do's id, if it has one; null for an interval."),
+            "task": p({"type": "string"}, "What to do: the interval's task, or the to-do's text."),
+            "band": p(BAND, "The band crossed: `overdue`, `due-soon` or `within:Nd` (for a to-do, by its due day)."),
+            "state": p({"enum": ["overdue", "due-soon", "ok"]}, "Its state: an interval's by progress, a to-do's by its due day."),
+            "progress": p({"type": ["number", "null"], "minimum": 0}, "The largest fraction over the interval's limits; null for a to-do."),
+            "since": p(NULLABLE_DAY, "The anchor the interval's count starts from; null for a to-do."),
+            "due": p(NULLABLE_DAY, "The interval's forecast due day, if any, or the to-do's due day."),
+            "text": p({"type": "string"}, "One line for people: `grail: chain-lube: Clean and lube the chain — overdue (112%)`, `grail: to-do: fit mudguards — overdue (due 2026-03-10)`."),
+        }, md="One reminder.")}, "The intervals, then the to-dos, most urgent first."),
+        "warnings": p({"type": "array", "items": closed({
+            "key": p({"type": "string", "pattern": "^stale/(sync|bike/[^/]+)$"}, "A stable key for the warning: `stale/sync`, or `stale/bike/ID` for a bike gone quiet."),
+            "kind": p({"enum": ["stale-sync", "quiet-bike"]}, "`stale-sync`: the last Strava sync (or, with none on record, the newest cached activity) is older than `stale_after`; `quiet-bike`: a bike on Strava has had no ride for `quiet_after` while another has."),
+            "bike": p({"type": ["string", "null"]}, "The bike a `quiet-bike` warning is about."),
+            "since": p(NULLABLE_DAY, "The last sync, or the bike's last ride; null when it has none."),
+            "message": p({"type": "string"}, "The warning, as `status` prints it."),
+            "help": p({"type": "string"}, "What to do about it."),
+            "text": p({"type": "string"}, "One line for people: `warning: MESSAGE — HELP`."),
+        }, md="One sign of stale data.")}, "Stale-data warnings not yet sent (or due again after `repeat`): the reminders may be missing something, so that nothing due is not mistaken for all well."),
     },
 }, [])
 

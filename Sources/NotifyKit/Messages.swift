@@ -3,18 +3,34 @@ import Foundation
 
 /// The words and bytes each channel sends for a list of reminders.
 public enum NotifyMessages {
-    /// `bikecheck: 2 reminders`; ASCII only, as it travels in headers.
-    public static func title(_ reminders: [Reminder]) -> String {
-        "bikecheck: \(reminders.count) reminder\(reminders.count == 1 ? "" : "s")"
+    /// `4 reminders`, `4 reminders and 1 stale-data warning`, `1 stale-data warning`.
+    public static func count(_ reminders: [Reminder]) -> String {
+        let warnings = reminders.filter(\.isWarning).count
+        let others = reminders.count - warnings
+        let parts = [
+            others > 0 || warnings == 0 ? "\(others) reminder\(others == 1 ? "" : "s")" : nil,
+            warnings > 0 ? "\(warnings) stale-data warning\(warnings == 1 ? "" : "s")" : nil,
+        ]
+        return parts.compactMap { $0 }.joined(separator: " and ")
     }
 
-    /// One line per reminder: `grail: chain-lube: Clean and lube the chain — overdue (112%)`.
+    /// `bikecheck: 2 reminders`; ASCII only, as it travels in headers.
+    public static func title(_ reminders: [Reminder]) -> String { "bikecheck: \(count(reminders))" }
+
+    /// One line per reminder: `grail: chain-lube: Clean and lube the chain — overdue (112%)`,
+    /// after a line per stale-data warning, which says that the list may be short.
     public static func text(_ reminders: [Reminder], asOf: Day, garage: String?) -> String {
         var lines = ["As of \(asOf)\(garage.map { " (\(clean($0)))" } ?? ""):"]
-        for r in reminders { lines.append("- \(clean(r.label)): \(clean(r.status.task)) — \(r.urgencyText)") }
+        for r in reminders { lines.append("- \(line(r))") }
         lines.append("")
         lines.append("bikecheck status --by urgency tells more; bikecheck done BIKE INTERVAL records a service.")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `grail: chain-lube: Clean and lube the chain — overdue (112%)`, `grail: to-do: fit
+    /// mudguards — overdue (due 2026-03-10)`, `warning: the last Strava sync was … — run …`.
+    static func line(_ r: Reminder) -> String {
+        r.isWarning ? "\(r.label): \(clean(r.urgencyText)) — \(clean(r.task))" : "\(clean(r.label)): \(clean(r.task)) — \(r.urgencyText)"
     }
 
     /// Text from the garage with control characters (line breaks too) written as spaces, so a
@@ -26,56 +42,75 @@ public enum NotifyMessages {
 
     /// ntfy: `high` when something is overdue or forecast due within a day, else `default`.
     public static func ntfyPriority(_ reminders: [Reminder]) -> String {
-        reminders.contains { $0.band <= .within(days: 1) } ? "high" : "default"
+        reminders.contains { $0.band.map { $0 <= .within(days: 1) } ?? false } ? "high" : "default"
     }
 
-    /// ntfy's tags (emoji short codes): a bicycle, and a warning sign when something is overdue.
+    /// ntfy's tags (emoji short codes): a bicycle, and a warning sign when something is overdue
+    /// or the data is stale.
     public static func ntfyTags(_ reminders: [Reminder]) -> String {
-        reminders.contains { $0.band == .overdue } ? "bicycle,warning" : "bicycle"
+        reminders.contains { $0.band == .overdue || $0.isWarning } ? "bicycle,warning" : "bicycle"
     }
 
-    /// The webhook's JSON (schemas/notify-webhook.schema.json).
+    /// The webhook's JSON (schemas/notify-webhook.schema.json): intervals and to-dos under
+    /// `reminders`, stale-data warnings under `warnings`.
     public static func webhookJSON(_ reminders: [Reminder], asOf: Day, garage: String?) -> Data {
-        let payload = WebhookPayload(
-            asOf: asOf, garage: garage,
-            reminders: reminders.map { r in
-                WebhookPayload.Item(
-                    key: r.key, bike: r.bike, bikeName: r.bikeName, part: r.part, interval: r.status.id, task: r.status.task,
-                    band: r.band, state: r.status.state, progress: r.status.progress, since: r.status.since, due: r.status.due,
-                    text: "\(r.label): \(r.status.task) — \(r.urgencyText)")
-            })
+        var items: [WebhookPayload.Item] = []
+        var warnings: [WebhookPayload.Warning] = []
+        for r in reminders {
+            let text = line(r)
+            switch r.subject {
+            case .interval(let s):
+                items.append(
+                    .init(
+                        kind: "interval", key: r.key, bike: r.bike, bikeName: r.bikeName, part: r.part, interval: s.id, todo: nil, task: s.task,
+                        band: r.band ?? .ok, state: s.state, progress: s.progress, since: s.since, due: s.due, text: text))
+            case .todo(let t):
+                items.append(
+                    .init(
+                        kind: "todo", key: r.key, bike: r.bike, bikeName: r.bikeName, part: r.part, interval: nil, todo: t.id, task: t.task,
+                        band: r.band ?? .ok, state: t.state, progress: nil, since: nil, due: t.due, text: text))
+            case .stale(let w):
+                warnings.append(.init(key: r.key, kind: w.kind.rawValue, bike: w.bike, since: w.since, message: w.message, help: w.help, text: text))
+            }
+        }
+        let payload = WebhookPayload(asOf: asOf, garage: garage, reminders: items, warnings: warnings)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(payload)) ?? Data("{}".utf8)
     }
 
     struct WebhookPayload: Encodable {
+        /// An interval's or a to-do's reminder; every key is written, null when it has no value.
         struct Item: Encodable {
+            var kind: String
             var key: String
             var bike: String?
             var bikeName: String?
             var part: String?
-            var interval: String
+            var interval: String?
+            var todo: String?
             var task: String
             var band: UrgencyBand
             var state: IntervalState
-            var progress: Double
+            var progress: Double?
             var since: Day?
             var due: Day?
             var text: String
 
             enum CodingKeys: String, CodingKey {
-                case key, bike, part, interval, task, band, state, progress, since, due, text
+                case kind, key, bike, part, interval, todo, task, band, state, progress, since, due, text
                 case bikeName = "bike_name"
             }
 
             func encode(to encoder: Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(kind, forKey: .kind)
                 try c.encode(key, forKey: .key)
                 try c.encode(bike, forKey: .bike)
                 try c.encode(bikeName, forKey: .bikeName)
                 try c.encode(part, forKey: .part)
                 try c.encode(interval, forKey: .interval)
+                try c.encode(todo, forKey: .todo)
                 try c.encode(task, forKey: .task)
                 try c.encode(band, forKey: .band)
                 try c.encode(state, forKey: .state)
@@ -85,13 +120,37 @@ public enum NotifyMessages {
                 try c.encode(text, forKey: .text)
             }
         }
+
+        /// A stale-data warning, as `status` gives it, with its key.
+        struct Warning: Encodable {
+            var key: String
+            var kind: String
+            var bike: String?
+            var since: Day?
+            var message: String
+            var help: String
+            var text: String
+
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(key, forKey: .key)
+                try c.encode(kind, forKey: .kind)
+                try c.encode(bike, forKey: .bike)
+                try c.encode(since, forKey: .since)
+                try c.encode(message, forKey: .message)
+                try c.encode(help, forKey: .help)
+                try c.encode(text, forKey: .text)
+            }
+            enum CodingKeys: String, CodingKey { case key, kind, bike, since, message, help, text }
+        }
         var asOf: Day
         var garage: String?
         var reminders: [Item]
+        var warnings: [Warning]
 
         enum CodingKeys: String, CodingKey {
             case asOf = "as_of"
-            case garage, reminders
+            case garage, reminders, warnings
         }
 
         func encode(to encoder: Encoder) throws {
@@ -99,6 +158,7 @@ public enum NotifyMessages {
             try c.encode(asOf, forKey: .asOf)
             try c.encode(garage, forKey: .garage)
             try c.encode(reminders, forKey: .reminders)
+            try c.encode(warnings, forKey: .warnings)
         }
     }
 

@@ -2,14 +2,15 @@ import BikeCheckKit
 import Foundation
 
 /// What `bikecheck notify` has sent, in `<garage>/.bikecheck/notify-state.json` (git-ignored):
-/// per reminder (one interval in one band) the anchor it counted from and the day each channel
+/// per reminder (one interval or to-do in one band, or a stale-data warning) the anchor it counted from and the day each channel
 /// took it. Checked when loaded, never trusted: a file that is not what this bikecheck writes is
 /// set aside with a warning and the state starts empty, so a reminder may be sent again once but
 /// is never lost.
 public struct NotifyState: Equatable, Sendable {
     /// One reminder's record.
     public struct Entry: Equatable, Sendable {
-        /// The interval's anchor when it was sent: a service moves it, which resolves the reminder.
+        /// What it counted from when sent (`Reminder.since`): a service, a new due day, a sync or a
+        /// ride moves it, which resolves the reminder.
         public var since: Day?
         /// The day each channel took it, by channel name.
         public var sent: [String: Day]
@@ -20,7 +21,7 @@ public struct NotifyState: Equatable, Sendable {
         }
     }
 
-    /// By reminder key: `bike/ID/INTERVAL/BAND` or `part/ID/INTERVAL/BAND`.
+    /// By reminder key (see `Key`): `bike/ID/INTERVAL/BAND`, `bike/ID/todo/TODO/BAND`, `stale/sync`…
     public var entries: [String: Entry]
 
     public init(entries: [String: Entry] = [:]) { self.entries = entries }
@@ -94,15 +95,56 @@ public struct NotifyState: Equatable, Sendable {
         return state
     }
 
-    /// `bike|part / id / interval / band`, each id a plain identifier and the band one bikecheck names.
-    static func isKey(_ key: String) -> Bool {
-        let parts = key.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "bike" || parts[0] == "part" else { return false }
-        let plain = parts[1...2].allSatisfy { p in
-            !p.isEmpty && p.count <= 200 && p.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "/" }
+    /// Whether `key` is one bikecheck writes (see `Key`).
+    static func isKey(_ key: String) -> Bool { Key(key) != nil }
+
+    /// A reminder's key, read: what it is about (`subject`), and the band it was sent for.
+    ///
+    /// - `bike|part / ID / INTERVAL / BAND`: an interval;
+    /// - `bike|part / ID / todo / TODO / BAND`: a to-do, by its id, else its text with all but
+    ///   letters, digits and `-._~` percent-encoded (so a `/` or a space cannot split the key);
+    /// - `stale/sync`, `stale/bike/ID`: a stale-data warning, which has no band.
+    ///
+    /// Each ID a plain identifier; the band one bikecheck names, never `ok`.
+    struct Key: Equatable {
+        var subject: String
+        var band: UrgencyBand?
+
+        init?(_ text: String) {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            func plain(_ p: String) -> Bool {
+                !p.isEmpty && p.count <= 200 && p.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "/" }
+            }
+            func encoded(_ p: String) -> Bool {
+                !p.isEmpty && p.unicodeScalars.allSatisfy { $0.isASCII && (Key.unreserved.contains($0) || $0 == "%") }
+            }
+            if parts.first == "stale" {
+                guard parts == ["stale", "sync"] || (parts.count == 3 && parts[1] == "bike" && plain(parts[2])) else { return nil }
+                subject = text
+                band = nil
+                return
+            }
+            guard parts.first == "bike" || parts.first == "part", let last = parts.last, let band = UrgencyBand(last), band != .ok,
+                band.description == last
+            else { return nil }
+            switch parts.count {
+            case 4 where plain(parts[1]) && plain(parts[2]): break
+            case 5 where plain(parts[1]) && parts[2] == "todo" && encoded(parts[3]): break
+            default: return nil
+            }
+            subject = parts.dropLast().joined(separator: "/")
+            self.band = band
         }
-        guard plain, let band = UrgencyBand(String(parts[3])), band != .ok else { return false }
-        return band.description == parts[3]
+
+        static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+        /// `stale/sync`, or `stale/bike/ID` for a bike gone quiet.
+        static func staleSubject(bike: String?) -> String { bike.map { "stale/bike/\($0)" } ?? "stale/sync" }
+
+        /// `OWNER/todo/TODO` for `OWNER` `bike/ID` or `part/ID`, and a to-do's id or text.
+        static func todoSubject(owner: String, todo: String) -> String {
+            owner + "/todo/" + (todo.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")
+        }
     }
 
     /// The state as written: keys sorted, one line per field, so successive files diff well.

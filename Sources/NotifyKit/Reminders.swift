@@ -1,47 +1,144 @@
 import BikeCheckKit
+import Foundation
 
-/// One interval in a band worth a reminder.
+/// One thing worth telling the rider: an interval or a to-do in a band, or a sign of stale data.
 public struct Reminder: Sendable, Equatable {
-    /// `bike/ID/INTERVAL/BAND` or `part/ID/INTERVAL/BAND`: stable wherever a part is mounted.
+    /// What a reminder is about.
+    public enum Subject: Sendable, Equatable {
+        /// An interval in a band.
+        case interval(IntervalStatus)
+        /// A one-off job with a due day, in a band by that day.
+        case todo(TodoStatus)
+        /// Data that stopped arriving, so that "nothing is due" may be wrong.
+        case stale(StaleWarning)
+    }
+
+    /// The state file's key (see `NotifyState.Key`): `bike/ID/INTERVAL/BAND`,
+    /// `bike/ID/todo/TODO/BAND` (`part/…` for a part's), `stale/sync` or `stale/bike/ID`.
     public var key: String
-    /// The interval's key without the band (see `UrgentInterval.key`).
-    public var intervalKey: String
+    /// The key without the band: one interval, to-do or warning whatever its band.
+    public var subjectKey: String
     public var bike: String?
     public var bikeName: String?
     public var part: String?
-    public var band: UrgencyBand
-    public var status: IntervalStatus
+    /// The band crossed; nil for a stale-data warning, which has none.
+    public var band: UrgencyBand?
+    public var subject: Subject
 
-    /// `grail: chain-lube`, `grail: race-wheels: true-wheels`, `spare-wheels: sealant`.
-    public var label: String { [bike, part, status.id].compactMap { $0 }.joined(separator: ": ") }
+    /// What it counts from: a service moves an interval's anchor, a new due day a to-do's, a
+    /// sync or a ride a warning's; any of these makes it a new reminder.
+    public var since: Day? {
+        switch subject {
+        case .interval(let status): status.since
+        case .todo(let todo): todo.due
+        case .stale(let warning): warning.since
+        }
+    }
 
-    /// `overdue (112%)`, `due within 7 days (~2026-11-19, 84%)`, `due soon (85%)`.
+    /// Whether it is a stale-data warning rather than something to do.
+    public var isWarning: Bool {
+        if case .stale = subject { return true }
+        return false
+    }
+
+    /// `grail: chain-lube`, `grail: race-wheels: true-wheels`, `grail: to-do`, `warning`.
+    public var label: String {
+        switch subject {
+        case .interval(let status): [bike, part, status.id].compactMap { $0 }.joined(separator: ": ")
+        case .todo: [bike, part, "to-do"].compactMap { $0 }.joined(separator: ": ")
+        case .stale: "warning"
+        }
+    }
+
+    /// What to do: the interval's task, the to-do's text, or the warning's help.
+    public var task: String {
+        switch subject {
+        case .interval(let status): status.task
+        case .todo(let todo): todo.task
+        case .stale(let warning): warning.help
+        }
+    }
+
+    /// `overdue (112%)`, `due within 7 days (~2026-11-19, 84%)`, `due soon (85%)`, for a to-do
+    /// `overdue (due 2026-11-10)`, `due within 7 days (2026-11-19)`; a warning's message.
     public var urgencyText: String {
-        let percent = "\(Int((status.progress * 100).rounded(.down)))%"
-        if case .within = band, let due = status.due { return "\(band.words) (~\(due), \(percent))" }
-        return "\(band.words) (\(percent))"
+        switch subject {
+        case .interval(let status):
+            let percent = "\(Int((status.progress * 100).rounded(.down)))%"
+            guard let band else { return percent }
+            if case .within = band, let due = status.due { return "\(band.words) (~\(due), \(percent))" }
+            return "\(band.words) (\(percent))"
+        case .todo(let todo):
+            guard let band, let due = todo.due else { return band?.words ?? "" }
+            return band == .overdue ? "overdue (due \(due))" : "\(band.words) (\(due))"
+        case .stale(let warning):
+            return warning.message
+        }
+    }
+
+    /// Every interval and to-do of `report` in one of the garage's bands, most urgent first (intervals,
+    /// then to-dos, as `status --by urgency` lists them), after `warnings`.
+    static func all(_ report: StatusReport, settings: NotifySettings, warnings: [StaleWarning]) -> [Reminder] {
+        let wanted = Set(settings.bands)
+        var out = warnings.map { w in
+            let key = NotifyState.Key.staleSubject(bike: w.kind == .quietBike ? w.bike : nil)
+            return Reminder(key: key, subjectKey: key, bike: w.bike, bikeName: nil, part: nil, band: nil, subject: .stale(w))
+        }
+        out += report.byUrgency().compactMap { u in
+            let band = u.status.band
+            guard band != .ok, wanted.contains(band) else { return nil }
+            return Reminder(
+                key: u.key + "/" + band.description, subjectKey: u.key, bike: u.bike, bikeName: u.bikeName, part: u.part, band: band,
+                subject: .interval(u.status))
+        }
+        var seen = Set<String>()
+        for todo in todos(of: report) {
+            let band = UrgencyBand.of(todo.status, asOf: report.asOf, windows: settings.windows)
+            guard band != .ok, wanted.contains(band) else { continue }
+            let owner = todo.part.map { "part/\($0)" } ?? "bike/\(todo.bike ?? "")"
+            let subject = NotifyState.Key.todoSubject(owner: owner, todo: todo.status.id ?? todo.status.task)
+            // Two to-dos written alike are one reminder.
+            guard seen.insert(subject).inserted else { continue }
+            out.append(
+                Reminder(
+                    key: subject + "/" + band.description, subjectKey: subject, bike: todo.bike, bikeName: todo.bikeName, part: todo.part,
+                    band: band, subject: .todo(todo.status)))
+        }
+        return out
+    }
+
+    /// Every to-do of the report once, with the bike it shows under, most urgent first (a named
+    /// part's on a shown bike count under the bike, as `StatusReport.byUrgency` counts intervals).
+    static func todos(of report: StatusReport) -> [(bike: String?, bikeName: String?, part: String?, status: TodoStatus)] {
+        var all: [(bike: String?, bikeName: String?, part: String?, status: TodoStatus)] = []
+        for bike in report.bikes { all += bike.todos.map { (bike.id, bike.name, $0.part, $0) } }
+        let shownBikes = Set(report.bikes.map(\.id))
+        for part in report.parts where !(part.bike.map(shownBikes.contains) ?? false) {
+            all += part.todos.map { (part.bike, nil, part.id, $0) }
+        }
+        // Most urgent first, as `TodoStatus.sortedByUrgency` orders them: state, due day, as written.
+        return all.enumerated().sorted { a, b in
+            let (x, y) = (a.element.status, b.element.status)
+            if x.state != y.state { return x.state < y.state }
+            if x.due != y.due { return (x.due?.ordinal ?? Int.max) < (y.due?.ordinal ?? Int.max) }
+            return a.offset < b.offset
+        }.map(\.element)
     }
 }
 
 /// What one run of `bikecheck notify` sends on each channel, and the state after it.
 public struct NotifyPlan: Sendable {
     public var asOf: Day
-    /// Every interval now in a band the garage sends, most urgent first.
+    /// The stale-data warnings, then every interval and to-do now in a band the garage sends,
+    /// most urgent first.
     public var due: [Reminder]
     /// What each channel is to send: what it has not taken yet, or took `repeat` days ago or more.
     public var pending: [String: [Reminder]]
 
-    /// Plans a run: `channels` by name, `state` as loaded.
-    public init(report: StatusReport, settings: NotifySettings, channels: [String], state: NotifyState) {
+    /// Plans a run: `channels` by name, `state` as loaded, `warnings` as `Staleness` finds them.
+    public init(report: StatusReport, warnings: [StaleWarning] = [], settings: NotifySettings, channels: [String], state: NotifyState) {
         asOf = report.asOf
-        let wanted = Set(settings.bands)
-        due = report.byUrgency().compactMap { u in
-            let band = u.status.band
-            guard band != .ok, wanted.contains(band) else { return nil }
-            return Reminder(
-                key: u.key + "/" + band.description, intervalKey: u.key, bike: u.bike, bikeName: u.bikeName, part: u.part, band: band,
-                status: u.status)
-        }
+        due = Reminder.all(report, settings: settings, warnings: warnings)
         var pending: [String: [Reminder]] = [:]
         for channel in channels {
             pending[channel] = due.filter { !Self.isCovered($0, on: channel, state: state, asOf: report.asOf, repeatDays: settings.repeatDays) }
@@ -50,12 +147,11 @@ public struct NotifyPlan: Sendable {
     }
 
     /// Whether `channel` already took this reminder, or one as urgent or more for the same
-    /// interval since the same service, within the quiet period.
+    /// subject since the same anchor, within the quiet period.
     static func isCovered(_ reminder: Reminder, on channel: String, state: NotifyState, asOf: Day, repeatDays: Int?) -> Bool {
-        for (key, entry) in state.entries where key.hasPrefix(reminder.intervalKey + "/") && entry.since == reminder.status.since {
-            guard let band = UrgencyBand(String(key.dropFirst(reminder.intervalKey.count + 1))), band <= reminder.band,
-                let day = entry.sent[channel]
-            else { continue }
+        for (text, entry) in state.entries where entry.since == reminder.since {
+            guard let key = NotifyState.Key(text), key.subject == reminder.subjectKey, let day = entry.sent[channel] else { continue }
+            if let band = key.band, let wanted = reminder.band, band > wanted { continue }
             guard let repeatDays else { return true }
             if asOf.ordinal - day.ordinal < repeatDays { return true }
         }
@@ -63,21 +159,21 @@ public struct NotifyPlan: Sendable {
     }
 
     /// The state after this run: what each channel in `delivered` took is recorded as sent
-    /// today; reminders no longer due (serviced, or out of every band) are forgotten, as are the
-    /// channels no longer set. A channel that failed keeps its old record, so it is retried.
+    /// today; reminders no longer due (serviced, done, out of every band, or a warning that
+    /// went away) are forgotten, as are the channels no longer set. A channel that failed keeps
+    /// its old record, so it is retried.
     public func state(after old: NotifyState, delivered: Set<String>, channels: [String]) -> NotifyState {
         var state = NotifyState()
-        let current = Dictionary(due.map { ($0.intervalKey, $0.status.since) }, uniquingKeysWith: { a, _ in a })
+        let current = Dictionary(due.map { ($0.subjectKey, $0.since) }, uniquingKeysWith: { a, _ in a })
         for (key, entry) in old.entries {
-            let intervalKey = key.split(separator: "/").prefix(3).joined(separator: "/")
-            guard let since = current[intervalKey], since == entry.since else { continue }
+            guard let subject = NotifyState.Key(key)?.subject, let since = current[subject], since == entry.since else { continue }
             var kept = entry
             kept.sent = entry.sent.filter { channels.contains($0.key) }
             if !kept.sent.isEmpty { state.entries[key] = kept }
         }
         for channel in delivered {
             for reminder in pending[channel] ?? [] {
-                state.entries[reminder.key, default: .init(since: reminder.status.since)].sent[channel] = asOf
+                state.entries[reminder.key, default: .init(since: reminder.since)].sent[channel] = asOf
             }
         }
         return state

@@ -52,6 +52,10 @@ struct NotifyCommand: ParsableCommand {
         }
         let channels = settings.channelNames
         let report = StatusPlanner(asOf: asOf ?? today()).plan(loaded.garage, summaries: loaded.activitySummaries)
+        // Stale data is told like a reminder, and on every run on standard error, as status does:
+        // "nothing is due" must never be the result of a sync that stopped.
+        let warnings = Staleness.warnings(loaded, root: root, asOf: report.asOf)
+        for w in warnings { Terminal.standardError.write("warning: \(w.message) [\(w.kind.rawValue)]\n  help: \(w.help)\n") }
 
         // One run at a time sends: a second waits for the first, then finds its reminders sent.
         var lock: FileLock?
@@ -72,7 +76,7 @@ struct NotifyCommand: ParsableCommand {
         defer { withExtendedLifetime(lock) {} }
         let (state, warning) = NotifyState.load(garage: root)
         if let warning { Terminal.standardError.write("warning: \(warning)\n") }
-        let plan = NotifyPlan(report: report, settings: settings, channels: channels, state: state)
+        let plan = NotifyPlan(report: report, warnings: warnings, settings: settings, channels: channels, state: state)
 
         if dryRun {
             Terminal.standardOutput.write(Self.describe(plan, channels: channels, verb: "would send"))
@@ -93,27 +97,27 @@ struct NotifyCommand: ParsableCommand {
         }
         var out: TerminalText = ""
         for channel in channels {
-            let count = plan.pending[channel]?.count ?? 0
-            if count == 0 { continue }
-            if delivered.contains(channel) { out += "\(channel): sent \(count) reminder\(count == 1 ? "" : "s")\n" }
+            let pending = plan.pending[channel] ?? []
+            if pending.isEmpty { continue }
+            if delivered.contains(channel) { out += "\(channel): sent \(NotifyMessages.count(pending))\n" }
         }
         if out.string.isEmpty && outcomes.isEmpty {
             out =
                 plan.due.isEmpty
                 ? "nothing to send: nothing is in a band (\(settings.bands.map(\.description).joined(separator: ", ")))\n"
-                : "nothing new to send (\(plan.due.count) reminder\(plan.due.count == 1 ? "" : "s") due, all sent)\n"
+                : "nothing new to send (\(NotifyMessages.count(plan.due)) due, all sent)\n"
         }
         Terminal.standardOutput.write(out)
         let failed = channels.compactMap { c in outcomes[c].flatMap { $0 }.map { (c, $0) } }
         for (channel, failure) in failed {
-            let count = plan.pending[channel]?.count ?? 0
-            Terminal.standardError.write(
-                "error: \(channel): \(failure.description); its \(count) reminder\(count == 1 ? "" : "s") will be tried again on the next run\n")
+            let count = NotifyMessages.count(plan.pending[channel] ?? [])
+            Terminal.standardError.write("error: \(channel): \(failure.description); its \(count) will be tried again on the next run\n")
         }
         if !failed.isEmpty { throw ExitCode(1) }
     }
 
-    /// Each channel's list: `ntfy: would send 2 reminders` and a line per reminder.
+    /// Each channel's list: `ntfy: would send 2 reminders` and a line per reminder (a warning's:
+    /// `warning  MESSAGE  HELP`).
     static func describe(_ plan: NotifyPlan, channels: [String], verb: String) -> TerminalText {
         var out: TerminalText = ""
         for channel in channels {
@@ -122,8 +126,8 @@ struct NotifyCommand: ParsableCommand {
                 out += "\(channel): nothing new\n"
                 continue
             }
-            out += "\(channel): \(verb) \(reminders.count) reminder\(reminders.count == 1 ? "" : "s")\n"
-            for r in reminders { out += "  \(r.label)  \(r.urgencyText)  \(r.status.task)\n" }
+            out += "\(channel): \(verb) \(NotifyMessages.count(reminders))\n"
+            for r in reminders { out += "  \(r.label)  \(r.urgencyText)  \(r.task)\n" }
         }
         return out
     }

@@ -87,6 +87,15 @@ public enum UrgencyBand: Hashable, Sendable, Comparable, Codable, CustomStringCo
         if let due = interval.due, let days = windows.filter({ due.ordinal - asOf.ordinal <= $0 }).min() { return .within(days: days) }
         return interval.state == .dueSoon ? .dueSoon : .ok
     }
+
+    /// The band of a to-do on `asOf`, by its due day (exact, not forecast): overdue after it,
+    /// the narrowest window that holds it, else due soon within a week of it; undated, ok.
+    public static func of(_ todo: TodoStatus, asOf: Day, windows: [Int] = defaultWindows) -> UrgencyBand {
+        guard let due = todo.due else { return .ok }
+        if todo.state == .overdue { return .overdue }
+        if let days = windows.filter({ due.ordinal - asOf.ordinal <= $0 }).min() { return .within(days: days) }
+        return todo.state == .dueSoon ? .dueSoon : .ok
+    }
 }
 
 /// What `status --check LEVEL` fires on.
