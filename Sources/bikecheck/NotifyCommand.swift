@@ -12,7 +12,12 @@ struct NotifyCommand: ParsableCommand {
             Sends each interval that is overdue, due soon, or forecast due within one of the \
             bands' windows (default: overdue, due-soon, 30d, 7d, 1d, 0d) once per band, on every \
             channel set in garage.yaml's notify: (ntfy, webhook, email); again after 'repeat' \
-            (default 7 days) while still unresolved; and forgets it once it is done. What was \
+            (default 7 days) while still unresolved; and forgets it once it is done. A snoozed \
+            interval sends nothing until its snooze: day. A to-do with a due day is sent the \
+            same way, by the band its due day puts it in, until 'done --todo' closes it. Stale \
+            data (the last sync older than stale_after, a bike on Strava quiet for quiet_after) \
+            is sent too, first and counted apart, once and again after 'repeat' until it goes \
+            away, and printed on standard error on every run, as status does. What was \
             sent is kept in .bikecheck/notify-state.json (git-ignored), so a cron job every hour \
             sends nothing when nothing changed. Channels are sent at once, each bounded by \
             BIKECHECK_NOTIFY_TIMEOUT_MS (default 30000): a channel that fails or hangs is named on \
