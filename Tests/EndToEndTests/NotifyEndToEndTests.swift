@@ -403,7 +403,11 @@ final class Box: @unchecked Sendable {
 
     @Test func aDamagedStateFileWarnsAndStartsOverWithoutLosingAReminder() async throws {
         let world = try await World()
-        for damaged in ["{\"version\": 1, \"reminders\": {\"bike/grail/lube/overdue\": {\"since\": \"someday\", \"sent\": {}}}}", "\u{0}garbage", "[]"] {
+        for damaged in [
+            "{\"version\": 1, \"reminders\": {\"bike/grail/lube/overdue\": {\"since\": \"someday\", \"sent\": {}}}}", "\u{0}garbage", "[]",
+            "{\"version\": 1, \"reminders\": {\"stale/elsewhere\": {\"since\": null, \"sent\": {}}}}",
+            "{\"version\": 1, \"reminders\": {\"bike/grail/todo/fit mudguards/overdue\": {\"since\": null, \"sent\": {}}}}",
+        ] {
             try world.garage.write(".bikecheck/notify-state.json", damaged)
             let r = try await world.notify(["--dry-run", "--as-of", "2026-01-25"])
             #expect(r.status == 0)
