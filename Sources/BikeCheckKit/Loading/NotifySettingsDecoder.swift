@@ -25,7 +25,7 @@ extension FileDecoders {
         if let e = f["ntfy"], let nm = withoutSecrets(e.value, "ntfy", &r) {
             let nf = r.fields(nm, of: "the ntfy settings", allowed: ntfyKeys, required: ["topic"], at: e.value)
             var url: String? = "https://ntfy.sh"
-            if let u = nf["url"] { url = webURL(u.value, "the ntfy url", &r) }
+            if let u = nf["url"] { url = webURL(u.value, "the ntfy url", query: false, &r) }
             var topic: String?
             if let t = nf["topic"], let text = r.string(t.value, "the ntfy topic") {
                 // ntfy's own rule for topic names; anything else would change the address posted to.
@@ -115,10 +115,25 @@ extension FileDecoders {
         return m
     }
 
-    /// An http or https URL with a host, and no user or password in it.
-    private static func webURL(_ node: YAMLNode, _ what: String, _ r: inout NodeReader) -> String? {
+    /// An http or https URL with a host, and no user, password or token in it; with a query
+    /// only when `query` (ntfy's topic goes after the address).
+    private static func webURL(_ node: YAMLNode, _ what: String, query: Bool = true, _ r: inout NodeReader) -> String? {
         guard let text = r.string(node, what) else { return nil }
         let help = "write a full address, e.g. https://ntfy.sh or https://example.org/hooks/bikes"
+        let tokenHelp = "remove it; set BIKECHECK_NTFY_TOKEN or BIKECHECK_WEBHOOK_TOKEN in the environment instead"
+        // Before any message quotes the address: `https://user:password@host` is a secret.
+        let authority = (text.range(of: "://").map { text[$0.upperBound...] } ?? text[...]).prefix { !"/?#".contains($0) }
+        if authority.contains("@") {
+            r.error(.secretInGarage, "\(what) has a user or password in it, which would put a secret in garage.yaml", node, help: tokenHelp)
+            return nil
+        }
+        let names = URLComponents(string: text)?.queryItems?.map { $0.name.lowercased() } ?? []
+        if let name = names.first(where: { secretKeys.contains($0) || $0 == "key" }) {
+            r.error(
+                .secretInGarage, "\(what) has '\(shown(name))' in its query, which would put a secret in garage.yaml", node,
+                help: tokenHelp + " (sent as 'Authorization: Bearer …')")
+            return nil
+        }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = components.host, !host.isEmpty, !text.contains(where: { $0 == " " || $0.isNewline })
         else {
@@ -126,9 +141,13 @@ extension FileDecoders {
             return nil
         }
         if components.user != nil || components.password != nil {
+            r.error(.secretInGarage, "\(what) has a user or password in it, which would put a secret in garage.yaml", node, help: tokenHelp)
+            return nil
+        }
+        if !query, components.query != nil {
             r.error(
-                .secretInGarage, "\(what) has a user or password in it, which would put a secret in garage.yaml", node,
-                help: "remove it; set BIKECHECK_NTFY_TOKEN or BIKECHECK_WEBHOOK_TOKEN in the environment instead")
+                .badURL, "\(what) '\(shown(text))' has a query ('?…'), which the topic would be added after", node,
+                help: "write the server's address alone, e.g. url: https://ntfy.sh, and the topic under topic:")
             return nil
         }
         if components.fragment != nil {
@@ -141,6 +160,13 @@ extension FileDecoders {
     /// `host:port` (the port defaults to 587, submission with STARTTLS).
     private static func mailServer(_ text: String, _ node: YAMLNode, _ r: inout NodeReader) -> (String, Int)? {
         let help = "write host:port, e.g. smtp: mail.example.org:587 (STARTTLS) or mail.example.org:465 (TLS)"
+        // Before any message quotes it: `user:password@host` is a secret.
+        if text.contains("@") {
+            r.error(
+                .secretInGarage, "the SMTP server has a user or password in it, which would put a secret in garage.yaml", node,
+                help: "remove it; set BIKECHECK_SMTP_USER and BIKECHECK_SMTP_PASSWORD in the environment instead")
+            return nil
+        }
         var host = Substring(text)
         var port = 587
         if let colon = text.lastIndex(of: ":") {
