@@ -22,6 +22,15 @@ public struct ChannelEnvironment: Sendable {
     /// Certificates to trust for SMTP's TLS instead of the system's (`BIKECHECK_SMTP_CA_FILE`).
     public var smtpCAFile: String?
 
+    /// Why `BIKECHECK_NOTIFY_TIMEOUT_MS` cannot be used, or nil when it is unset or a number of
+    /// milliseconds from 1 to 600,000: a typo must not silently become the default.
+    public static func timeoutProblem(environment env: [String: String]) -> String? {
+        guard let text = env["BIKECHECK_NOTIFY_TIMEOUT_MS"], !text.isEmpty else { return nil }
+        if let n = Int(text), (1...600_000).contains(n) { return nil }
+        let shown = text.count <= 20 && text.unicodeScalars.allSatisfy { (0x20..<0x7F).contains($0.value) } ? "'\(text)'" : "(an unusual value)"
+        return "BIKECHECK_NOTIFY_TIMEOUT_MS \(shown) is not a number of milliseconds from 1 to 600000"
+    }
+
     public init(environment env: [String: String]) {
         func value(_ name: String) -> String? { env[name].flatMap { $0.isEmpty ? nil : $0 } }
         timeoutMilliseconds = max(1, value("BIKECHECK_NOTIFY_TIMEOUT_MS").flatMap(Int.init) ?? 30_000)
@@ -98,12 +107,12 @@ public struct Channels: Sendable {
                 "Content-Type": "text/plain; charset=utf-8", "Title": NotifyMessages.title(reminders),
                 "Priority": NotifyMessages.ntfyPriority(reminders), "Tags": NotifyMessages.ntfyTags(reminders),
             ]
-            if let token = environment.ntfyToken { headers["Authorization"] = "Bearer \(token)" }
+            if let token = environment.ntfyToken { headers["Authorization"] = "Bearer \(try Self.headerSafe(token, "BIKECHECK_NTFY_TOKEN"))" }
             try post(url, headers: headers, body: Data(NotifyMessages.text(reminders, asOf: asOf, garage: garageName).utf8))
         case "webhook":
             guard let webhook = settings.webhook, let url = URL(string: webhook.url) else { throw ChannelFailure("not set") }
             var headers = ["Content-Type": "application/json"]
-            if let token = environment.webhookToken { headers["Authorization"] = "Bearer \(token)" }
+            if let token = environment.webhookToken { headers["Authorization"] = "Bearer \(try Self.headerSafe(token, "BIKECHECK_WEBHOOK_TOKEN"))" }
             try post(url, headers: headers, body: NotifyMessages.webhookJSON(reminders, asOf: asOf, garage: garageName))
         case "email":
             guard let email = settings.email else { throw ChannelFailure("not set") }
@@ -111,6 +120,16 @@ public struct Channels: Sendable {
         default:
             throw ChannelFailure("unknown channel")
         }
+    }
+
+    /// A token as it goes in a header: printable ASCII only, so a line break in the variable (a
+    /// file's CRLF, a paste) cannot add headers of its own. The message names the variable,
+    /// never the value.
+    static func headerSafe(_ token: String, _ variable: String) throws -> String {
+        guard token.unicodeScalars.allSatisfy({ (0x21..<0x7F).contains($0.value) }) else {
+            throw ChannelFailure("\(variable) holds a space, a line break or another character a token cannot have; set it to the token alone")
+        }
+        return token
     }
 
     /// A POST that must be answered 2xx; a redirect is not followed (the address should be the final one).

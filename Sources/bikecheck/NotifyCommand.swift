@@ -56,6 +56,10 @@ struct NotifyCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let channels = settings.channelNames
+        if let problem = ChannelEnvironment.timeoutProblem(environment: ProcessInfo.processInfo.environment) {
+            Terminal.standardError.write("error: \(problem)\n  help: unset it for 30000 (30 s), or write e.g. BIKECHECK_NOTIFY_TIMEOUT_MS=10000\n")
+            throw ExitCode(2)
+        }
         let report = StatusPlanner(asOf: asOf ?? today()).plan(loaded.garage, summaries: loaded.activitySummaries)
         // Stale data is told like a reminder, and on every run on standard error, as status does:
         // "nothing is due" must never be the result of a sync that stopped.
