@@ -24,7 +24,8 @@ struct TodoCommand: ParsableCommand {
             discussion: """
                 Appends the job to 'todo:', creating the list at the end of the file when there \
                 is none, changing no other line: a line of text, or with --due or --id a \
-                mapping. The text (or the id) is what 'done --todo' names it by.
+                mapping. The text (or the id) is what 'done --todo' names it by. The text is one \
+                line: a line break or another control character is refused.
 
                 Examples:
                   bikecheck todo add grail "replace rear derailleur hanger"

@@ -98,7 +98,7 @@ public struct StatusTextRenderer: Sendable {
             case .ok, .snoozed: break
             }
             out += fit(
-                [TerminalText(stringLiteral: task), TerminalText(stringLiteral: when)], after: "  " + paint("to-do", color(todo.state)) + "  ", prefixCount: 9)
+                [TerminalText(escaping: task), TerminalText(stringLiteral: when)], after: "  " + paint("to-do", color(todo.state)) + "  ", prefixCount: 9)
         }
         return out
     }

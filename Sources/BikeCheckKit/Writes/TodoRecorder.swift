@@ -23,6 +23,10 @@ public enum TodoRecorder {
         let owner = try LogOwner(new.owner, in: context)
         let task = new.task.trimmingSpaces()
         guard !task.isEmpty else { throw .usage("the to-do's text is empty", help: "write what needs doing, e.g. \"replace rear derailleur hanger\"") }
+        // One line of text: it travels in reminders (ntfy, mail, webhooks) and status lines.
+        guard !task.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) else {
+            throw .usage("the to-do's text has a line break or a control character", help: "write it on one line, e.g. \"replace rear derailleur hanger\"")
+        }
         if let id = new.id, !isIdentifier(id) {
             throw .usage("'\(id)' is not a valid to-do id", help: "use letters, digits, '-', '_' and '.', e.g. hanger")
         }

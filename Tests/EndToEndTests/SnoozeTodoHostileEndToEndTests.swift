@@ -1,0 +1,26 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Snoozes and to-dos through the built binary with hostile text: control characters in a
+/// to-do never reach the terminal raw, and `todo add` refuses to write them.
+@Suite struct SnoozeTodoHostileEndToEndTests {
+    @Test func aToDoWithControlCharactersIsShownEscapedByStatus() throws {
+        let garage = try SnoozeTodoEndToEndTests.garage(extra: "todo:\n  - \"fit \\e[31mmudguards\\r\\nX: forged line\"\n")
+        let r = try garage.run(["status", "grail", "--color", "never", "--as-of", "2026-01-15"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.contains("\u{1B}") && !r.stdout.contains("\r") && !r.stdout.contains("\nX: forged"), "\(r.stdout)")
+        #expect(r.stdout.contains("to-do  fit \\u{1B}[31mmudguards\\u{D}\\u{A}X: forged line"), "\(r.stdout)")
+    }
+
+    @Test func todoAddRefusesTextWithALineBreakOrAControlCharacter() throws {
+        let garage = try SnoozeTodoEndToEndTests.garage(extra: "")
+        let before = try garage.read("bikes/grail.yaml")
+        for text in ["fit mudguards\r\nX: forged", "tab\there", "\u{1B}[31mred", "next\u{2028}line"] {
+            let r = try garage.run(["todo", "add", "grail", text])
+            #expect(r.status == 2, "\(text.debugDescription): \(r.stdout)\(r.stderr)")
+            #expect(r.stderr.contains("the to-do's text has a line break or a control character"), "\(r.stderr)")
+        }
+        #expect(try garage.read("bikes/grail.yaml") == before)
+    }
+}
