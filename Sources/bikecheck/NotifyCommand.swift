@@ -44,6 +44,24 @@ struct NotifyCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
+        // One run at a time sends: a second waits for the first, then finds its reminders sent.
+        // Taken before the garage is read, so a run that waited sees what was done meanwhile.
+        var lock: FileLock?
+        if !dryRun {
+            do {
+                try LocalState.prepare(garage: root)
+                lock = try FileLock(path: NotifyState.lockPath(garage: root), wait: 120)
+            } catch {
+                Terminal.standardError.write("error: \(error)\n")
+                throw ExitCode(1)
+            }
+            guard lock != nil else {
+                Terminal.standardError.write("error: another 'bikecheck notify' has been sending for 2 minutes; try again later\n")
+                throw ExitCode(1)
+            }
+        }
+        // Held until the state is saved: ARC may otherwise end it after its last use above.
+        defer { withExtendedLifetime(lock) {} }
         let loaded = GarageLoader.load(at: root, options: .init(activities: .summaries, today: today()))
         if loaded.hasErrors {
             global.report(loaded.diagnostics, sources: loaded.sources)
@@ -66,23 +84,6 @@ struct NotifyCommand: ParsableCommand {
         let warnings = Staleness.warnings(loaded, root: root, asOf: report.asOf)
         for w in warnings { Terminal.standardError.write("warning: \(w.message) [\(w.kind.rawValue)]\n  help: \(w.help)\n") }
 
-        // One run at a time sends: a second waits for the first, then finds its reminders sent.
-        var lock: FileLock?
-        if !dryRun {
-            do {
-                try LocalState.prepare(garage: root)
-                lock = try FileLock(path: NotifyState.lockPath(garage: root), wait: 120)
-            } catch {
-                Terminal.standardError.write("error: \(error)\n")
-                throw ExitCode(1)
-            }
-            guard lock != nil else {
-                Terminal.standardError.write("error: another 'bikecheck notify' has been sending for 2 minutes; try again later\n")
-                throw ExitCode(1)
-            }
-        }
-        // Held until the state is saved: ARC may otherwise end it after its last use above.
-        defer { withExtendedLifetime(lock) {} }
         let (state, warning) = NotifyState.load(garage: root)
         if let warning { Terminal.standardError.write("warning: \(warning)\n") }
         let plan = NotifyPlan(report: report, warnings: warnings, settings: settings, channels: channels, state: state)

@@ -1,3 +1,4 @@
+import BikeCheckKit
 import Foundation
 import TestSupport
 import Testing
@@ -33,6 +34,31 @@ extension NotifyEndToEndTests {
         let (ntfy, webhook, mail) = (await world.ntfy(), await world.webhook(), try world.smtp.messages())
         #expect(ntfy.isEmpty && webhook.isEmpty && mail.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: world.garage.root.appendingPathComponent(".bikecheck/notify-state.json").path))
+        await world.stop()
+    }
+}
+
+extension NotifyEndToEndTests {
+    @Test func aRunThatWaitsForAnotherReadsTheGarageOnlyOnceItsTurnComesSoWhatWasDoneMeanwhileIsNotSent() async throws {
+        let world = try await World()
+        let root = world.garage.root, environment = world.environment
+        // This process holds the notify lock, as a run sending would.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(".bikecheck"), withIntermediateDirectories: true)
+        var lock = try #require(try FileLock(path: root.appendingPathComponent(".bikecheck/notify.lock").path, wait: 1)) as FileLock?
+        let results = Box()
+        Thread { results.append(try? runBikecheck(["notify", "--as-of", "2026-01-25"], in: root, environment: environment)) }.start()
+        // The run has started and waits for the lock; meanwhile the rider lubes the chain.
+        try await Task.sleep(nanoseconds: 700_000_000)
+        let done = try await world.run(["done", "grail", "lube", "--date", "2026-01-25"])
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(await world.webhook().isEmpty, "it waited")
+        withExtendedLifetime(lock) {}
+        lock = nil
+        while results.count < 1 { try await Task.sleep(nanoseconds: 20_000_000) }
+        let waited = try #require(results.values.first ?? nil)
+        #expect(waited.status == 0, "\(waited.stderr)")
+        let sent = try await world.webhookReminders(0)
+        #expect(!sent.contains("grail/lube=overdue") && sent.count == 3, "\(sent)")
         await world.stop()
     }
 }
