@@ -51,6 +51,18 @@ enum FileDecoders {
 
     /// A span of whole days (`14 days`, `2 weeks`), for the staleness thresholds.
     static func spanOfDays(_ node: YAMLNode, _ what: String, _ r: inout NodeReader) -> Int? {
+        // `14d`, `2w`: as `repeat:` and `bands:` take them.
+        if case .scalar(let s) = node, let last = s.value.last, last == "d" || last == "w", !s.value.dropLast().isEmpty,
+            s.value.dropLast().allSatisfy({ $0.isASCII && $0.isNumber })
+        {
+            guard let days = DayWindow.parse(s.value), days > 0 else {
+                r.error(
+                    .badQuantity, "\(what) '\(shown(s.value))' should be 1 to \(UrgencyBand.maximumWindow) days", node,
+                    help: "write e.g. \(what): 14 days, 14d or 2w")
+                return nil
+            }
+            return days
+        }
         guard let q = r.quantity(node, what) else { return nil }
         guard q.measure == .days, q.amount == q.amount.rounded() else {
             r.error(.badQuantity, "\(what) '\(shown(q.text))' is not a number of days", node, help: "write e.g. \(what): 14 days, or 2 weeks")

@@ -83,19 +83,19 @@ public enum EmbeddedSchemas {
                   ]
                 },
                 "stale_after": {
-                  "description": "status warns when the last Strava sync is older than this: 14 days, 2 weeks. Default 14 days.",
-                  "markdownDescription": "`status` warns when the last Strava sync is older than this: `14 days`, `2 weeks`. Default `14 days`.",
+                  "description": "status warns when the last Strava sync is older than this: 14 days, 2 weeks, 14d, 2w. Default 14 days.",
+                  "markdownDescription": "`status` warns when the last Strava sync is older than this: `14 days`, `2 weeks`, `14d`, `2w`. Default `14 days`.",
                   "type": "string",
-                  "pattern": "^\\s*[0-9]+\\s*(day|days|week|weeks)\\s*$",
+                  "pattern": "^\\s*([0-9]+[dw]|[0-9]+\\s*(day|days|week|weeks))\\s*$",
                   "examples": [
                     "14 days"
                   ]
                 },
                 "quiet_after": {
-                  "description": "status warns when a bike on Strava has had no ride for this long while another has: 60 days. Default 60 days.",
-                  "markdownDescription": "`status` warns when a bike on Strava has had no ride for this long while another has: `60 days`. Default `60 days`.",
+                  "description": "status warns when a bike on Strava has had no ride for this long while another has: 60 days, 8w. Default 60 days.",
+                  "markdownDescription": "`status` warns when a bike on Strava has had no ride for this long while another has: `60 days`, `8w`. Default `60 days`.",
                   "type": "string",
-                  "pattern": "^\\s*[0-9]+\\s*(day|days|week|weeks)\\s*$",
+                  "pattern": "^\\s*([0-9]+[dw]|[0-9]+\\s*(day|days|week|weeks))\\s*$",
                   "examples": [
                     "60 days"
                   ]
