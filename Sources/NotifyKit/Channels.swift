@@ -107,12 +107,12 @@ public struct Channels: Sendable {
                 "Content-Type": "text/plain; charset=utf-8", "Title": NotifyMessages.title(reminders),
                 "Priority": NotifyMessages.ntfyPriority(reminders), "Tags": NotifyMessages.ntfyTags(reminders),
             ]
-            if let token = environment.ntfyToken { headers["Authorization"] = "Bearer \(try Self.headerSafe(token, "BIKECHECK_NTFY_TOKEN"))" }
+            if let token = environment.ntfyToken { headers["Authorization"] = "Bearer \(try Self.headerSafe(token, "BIKECHECK_NTFY_TOKEN", to: url))" }
             try post(url, headers: headers, body: Data(NotifyMessages.text(reminders, asOf: asOf, garage: garageName).utf8))
         case "webhook":
             guard let webhook = settings.webhook, let url = URL(string: webhook.url) else { throw ChannelFailure("not set") }
             var headers = ["Content-Type": "application/json"]
-            if let token = environment.webhookToken { headers["Authorization"] = "Bearer \(try Self.headerSafe(token, "BIKECHECK_WEBHOOK_TOKEN"))" }
+            if let token = environment.webhookToken { headers["Authorization"] = "Bearer \(try Self.headerSafe(token, "BIKECHECK_WEBHOOK_TOKEN", to: url))" }
             try post(url, headers: headers, body: NotifyMessages.webhookJSON(reminders, asOf: asOf, garage: garageName))
         case "email":
             guard let email = settings.email else { throw ChannelFailure("not set") }
@@ -125,9 +125,15 @@ public struct Channels: Sendable {
     /// A token as it goes in a header: printable ASCII only, so a line break in the variable (a
     /// file's CRLF, a paste) cannot add headers of its own. The message names the variable,
     /// never the value.
-    static func headerSafe(_ token: String, _ variable: String) throws -> String {
+    /// It goes over https only (or to this machine), as mail goes over TLS only: a token on
+    /// plain http crosses the network in the clear.
+    static func headerSafe(_ token: String, _ variable: String, to url: URL) throws -> String {
         guard token.unicodeScalars.allSatisfy({ (0x21..<0x7F).contains($0.value) }) else {
             throw ChannelFailure("\(variable) holds a space, a line break or another character a token cannot have; set it to the token alone")
+        }
+        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(url.host?.lowercased() ?? "")
+        guard url.scheme?.lowercased() == "https" || loopback else {
+            throw ChannelFailure("\(variable) would cross the network in the clear to '\(place(url))' (an http:// address); write its https:// address")
         }
         return token
     }

@@ -62,3 +62,22 @@ extension NotifyEndToEndTests {
         await world.stop()
     }
 }
+
+extension NotifyEndToEndTests {
+    @Test func aTokenIsNeverSentOverPlainHTTPToAnotherMachine() async throws {
+        let world = try await World()
+        // 192.0.2.1 (TEST-NET-1) is never reached: nothing may be sent to it, least of all the token.
+        let settings = try world.garage.read("garage.yaml").replacingOccurrences(
+            of: "url: \(await world.http.baseURL)/hooks/bikes", with: "url: http://192.0.2.1/hooks/bikes")
+        try world.garage.write("garage.yaml", settings)
+        let r = try await world.notify(
+            ["--as-of", "2026-01-25"], environment: ["BIKECHECK_WEBHOOK_TOKEN": "tk_clear", "BIKECHECK_NOTIFY_TIMEOUT_MS": "500"])
+        #expect(r.status == 1)
+        #expect(
+            r.stderr.contains(
+                "error: webhook: BIKECHECK_WEBHOOK_TOKEN would cross the network in the clear to '192.0.2.1' (an http:// address); write its https:// address"
+            ), "\(r.stderr)")
+        #expect(r.stdout == "ntfy: sent 4 reminders\nemail: sent 4 reminders\n", "\(r.stdout)")
+        await world.stop()
+    }
+}
