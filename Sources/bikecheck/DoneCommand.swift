@@ -11,7 +11,8 @@ struct DoneCommand: ParsableCommand {
             order, before the first later entry. An interval already logged on that day is not \
             logged again (a different --cost or --note for it is refused: edit that entry by hand). \
             A task that 'replaces' a component starts that component's life again. An interval \
-            done is no longer snoozed: its line leaves 'snooze:'. --todo closes a one-off job: \
+            done is no longer snoozed: its line leaves 'snooze:' (not for an entry older than its \
+            last service). --todo closes a one-off job: \
             it leaves 'todo:' and the entry says 'todo: TEXT'. The garage is checked before and \
             after.
 

@@ -105,8 +105,11 @@ public enum ServiceRecorder {
         } else {
             edit = .appendOrCreate(entry, list: "log", current: root["log"])
         }
-        // What the entry does is no longer snoozed, and the to-do it closes leaves the list.
-        let unsnoozed = SnoozeRecorder.snoozed(ids, in: root)
+        // What the entry does is no longer snoozed, and the to-do it closes leaves the list; but
+        // a service older than the interval's last one (history filled in later) starts no new
+        // cycle, so the current cycle's snooze stays.
+        let newCycles = ids.filter { id in !owner.log.contains { $0.date > date && $0.done.contains { $0.value.rawValue == id } } }
+        let unsnoozed = SnoozeRecorder.snoozed(newCycles, in: root)
         var edits = [edit] + SnoozeRecorder.removals(unsnoozed, in: root)
         if let todo { edits.append(try TodoRecorder.removal(todo, in: root, file: file)) }
         let after = try context.edit(file, bytes, edits)
