@@ -24,3 +24,17 @@ import Testing
         #expect(try garage.read("bikes/grail.yaml") == before)
     }
 }
+
+extension SnoozeTodoHostileEndToEndTests {
+    @Test func todoAddRefusesATextOrIdThatAnotherToDoAlreadyAnswersTo() throws {
+        let garage = try SnoozeTodoEndToEndTests.garage(extra: "todo:\n  - {task: replace the hanger, id: hanger}\n  - mudguards\n")
+        let before = try garage.read("bikes/grail.yaml")
+        // 'done --todo hanger' would close the first; 'done --todo mudguards' the new one.
+        for arguments in [["hanger"], ["fit mudguards", "--id", "mudguards"]] {
+            let r = try garage.run(["todo", "add", "grail"] + arguments)
+            #expect(r.status == 2, "\(arguments): \(r.stdout)\(r.stderr)")
+            #expect(r.stderr.contains("bike 'grail' already has the to-do"), "\(r.stderr)")
+        }
+        #expect(try garage.read("bikes/grail.yaml") == before)
+    }
+}

@@ -30,7 +30,11 @@ public enum TodoRecorder {
         if let id = new.id, !isIdentifier(id) {
             throw .usage("'\(id)' is not a valid to-do id", help: "use letters, digits, '-', '_' and '.', e.g. hanger")
         }
-        if let clash = owner.todos.first(where: { ($0.id != nil && $0.id == new.id) || ($0.task == task && ($0.id == nil || new.id == nil)) }) {
+        // `done --todo NAME` looks for an id first, then a text: no name may answer for two.
+        let answersTo = { (t: Todo) -> Bool in
+            (t.id != nil && (t.id == new.id || t.id == task)) || (new.id != nil && t.task == new.id) || (t.task == task && (t.id == nil || new.id == nil))
+        }
+        if let clash = owner.todos.first(where: answersTo) {
             throw .usage(
                 "\(owner.kind) '\(owner.id)' already has the to-do '\(clash.id ?? clash.task)'",
                 help: "close it with 'bikecheck done \(owner.id) --todo …', or give the new one its own --id")
