@@ -81,3 +81,31 @@ extension NotifyEndToEndTests {
         await world.stop()
     }
 }
+
+extension NotifyEndToEndTests {
+    @Test func aToDoWithLineBreaksForgesNoLineHeaderOrMailLineOnAnyChannel() async throws {
+        let world = try await World()
+        let gravel = try world.garage.read("bikes/gravel.yaml")
+        let forged = #"fit mudguards\r\nX-Forged: yes\n.\nRCPT TO:<all@example.net>\u2028end"#
+        try world.garage.write("bikes/gravel.yaml", gravel + "todo:\n  - {task: \"\(forged)\", due: 2026-01-27}\n")
+        let garage = try world.garage.read("garage.yaml")
+        try world.garage.write("garage.yaml", garage.replacingOccurrences(of: "name: Test garage", with: #"name: "Test\r\nX-Garage: yes""#))
+        let r = try await world.notify(["--as-of", "2026-01-25"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let requests = await world.ntfy() + world.webhook()
+        let headers = requests.flatMap(\.headers.keys).map { $0.lowercased() }
+        #expect(!headers.contains { $0.hasPrefix("x-forged") || $0.hasPrefix("x-garage") || $0.hasPrefix("rcpt") }, "\(headers)")
+        let text = await world.ntfy().first?.text ?? ""
+        let mail = try #require(try world.smtp.messages().first)
+        let body = mail["body"] as? String ?? ""
+        for message in [text, body] {
+            let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(
+                lines.contains("- gravel: to-do: fit mudguards  X-Forged: yes . RCPT TO:<all@example.net> end — due within 7 days (2026-01-27)"), "\(message)")
+            #expect(lines.first == "As of 2026-01-25 (Test  X-Garage: yes):", "\(message)")
+            #expect(!lines.contains { $0.hasPrefix("X-") || $0 == "." || $0.hasPrefix("RCPT") || $0.contains("\r") }, "\(message)")
+        }
+        #expect(mail["to"] as? [String] == ["me@example.org"] && mail["subject"] as? String == "bikecheck: 5 reminders", "\(mail)")
+        await world.stop()
+    }
+}
