@@ -28,7 +28,7 @@ struct CalendarCommand: ParsableCommand {
     func run() throws {
         let day = asOf ?? today()
         let loaded = try ReportOutput.load(global, bikes: bikes)
-        let status = StatusPlanner(asOf: day).plan(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init))
+        let status = StatusPlanner(asOf: day).plan(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init))
         switch format {
         case .text:
             // RFC 5545 ends lines with CRLF; what comes from files is escaped line by line.

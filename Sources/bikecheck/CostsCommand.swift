@@ -34,7 +34,7 @@ struct CostsCommand: ParsableCommand {
     func run() throws {
         let day = asOf ?? today()
         let loaded = try ReportOutput.load(global, bikes: bikes)
-        let report = CostReport.build(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day, since: since, by: by)
+        let report = CostReport.build(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day, since: since, by: by)
         try ReportOutput.write(report, table: report.table, as: format)
     }
 }

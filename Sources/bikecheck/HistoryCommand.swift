@@ -35,7 +35,7 @@ struct HistoryCommand: ParsableCommand {
         let day = asOf ?? today()
         let loaded = try ReportOutput.load(global, bikes: bikes)
         let report = HistoryReport.build(
-            loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day,
+            loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day,
             since: since, until: until, interval: interval.map(IntervalID.init))
         try ReportOutput.write(report, table: report.table, as: format)
     }

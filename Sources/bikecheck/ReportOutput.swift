@@ -8,9 +8,10 @@ extension UsageReport.Period: ExpressibleByArgument {}
 /// Loading and printing shared by the report commands: one exhaustive switch over the formats
 /// every report prints.
 enum ReportOutput {
-    /// The garage with its activities, or its errors printed (exit 1); unknown bikes are a usage error.
+    /// The garage with its activities' summaries (what status reads: the activity index when it is
+    /// warm), or its errors printed (exit 1); unknown bikes are a usage error.
     static func load(_ global: GlobalOptions, bikes: [String]) throws -> LoadedGarage {
-        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .full, today: today()))
+        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
         if loaded.hasErrors {
             global.report(loaded.diagnostics, sources: loaded.sources)
             throw ExitCode(1)
@@ -26,9 +27,9 @@ enum ReportOutput {
 
     static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat) throws {
         switch format {
-        case .text: Terminal.standardOutput.write(TableTextRenderer(width: terminalWidth()).render(table))
+        case .text: TableTextRenderer(width: terminalWidth()).render(table) { Terminal.standardOutput.write($0) }
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(model))
-        case .csv: Terminal.standardOutput.write(TableCSVRenderer.render(table))
+        case .csv: TableCSVRenderer.render(table) { Terminal.standardOutput.write($0) }
         case .markdown: Terminal.standardOutput.write(TableMarkdownRenderer.render(table))
         }
     }

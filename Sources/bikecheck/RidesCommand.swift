@@ -37,10 +37,10 @@ struct RidesCommand: ParsableCommand {
     func run() throws {
         let day = asOf ?? today()
         let loaded = try ReportOutput.load(global, bikes: bikes)
-        let report: RidesReport
+        var report: RidesReport
         do {
             report = try RidesReport.build(
-                loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day,
+                loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day,
                 since: since, until: until, interval: interval.map(IntervalID.init))
         } catch .unknownInterval(let id, let known) {
             let hint = likelyMeant(id, among: known).map { "; did you mean '\($0)'?" } ?? ""
@@ -49,6 +49,8 @@ struct RidesCommand: ParsableCommand {
             )
             throw ExitCode(2)
         }
+        // Summaries carry no names: read them from the month files of the rides shown.
+        report.names = ActivityNames.load(root: loaded.garage.root, summaries: loaded.activitySummaries, records: report.activityRecords)
         try ReportOutput.write(report, table: report.table, as: format)
     }
 }

@@ -33,7 +33,7 @@ struct UsageCommand: ParsableCommand {
     func run() throws {
         let day = asOf ?? today()
         let loaded = try ReportOutput.load(global, bikes: bikes)
-        let report = UsageReport.build(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day, since: since, period: per)
+        let report = UsageReport.build(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day, since: since, period: per)
         try ReportOutput.write(report, table: report.table, as: format)
     }
 }

@@ -10,37 +10,105 @@ public struct TableTextRenderer: Sendable {
     public init(width: Int? = nil) { self.width = width }
 
     public func render(_ table: ReportTable) -> TerminalText {
+        var out: TerminalText = ""
+        render(table) { out += $0 }
+        return out
+    }
+
+    /// The table in pieces of about a megabyte, so that a table of a million rows is never
+    /// held whole.
+    public func render(_ table: ReportTable, into write: (TerminalText) -> Void) {
         // Escape first, so widths count what the terminal shows.
         let header = table.columns.map { TerminalText(escaping: $0.title).string }
-        let rows = table.rows.map { $0.map { TerminalText(escaping: $0).string } }
+        guard let stream = table.stream, width == nil else {
+            return write(render(header: header, rows: table.allRows, table))
+        }
+        // Streamed rows: cells of printable ASCII are their own width and need no escaping; a
+        // row with any other goes through the Strings path, line for line the same.
+        var widths = header.map(\.count)
+        var cells = ReportCells()
+        for k in 0..<stream.count {
+            cells.removeAll()
+            stream.write(k, &cells)
+            for c in 0..<min(cells.count, widths.count) {
+                let range = cells.range(c)
+                let w = Self.printableASCII(cells.bytes[range]) ? range.count : Self.escaped(cells.bytes[range]).count
+                if w > widths[c] { widths[c] = w }
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 20)
+        func flush() {
+            write(TerminalText(stringLiteral: String(decoding: out, as: UTF8.self)))
+            out.removeAll(keepingCapacity: true)
+        }
+        out += Array(line(header, widths: widths, table).utf8)
+        for k in 0..<stream.count {
+            cells.removeAll()
+            stream.write(k, &cells)
+            let n = min(cells.count, widths.count)
+            guard (0..<n).allSatisfy({ Self.printableASCII(cells.bytes[cells.range($0)]) }) else {
+                out += Array(line(cells.strings.map { TerminalText(escaping: $0).string }, widths: widths, table).utf8)
+                continue
+            }
+            for c in 0..<n {
+                let range = cells.range(c)
+                let pad = widths[c] - range.count
+                if c > 0 { out += [0x20, 0x20] }
+                if table.columns[c].numeric {
+                    out += repeatElement(0x20, count: pad)
+                    out += cells.bytes[range]
+                } else {
+                    out += cells.bytes[range]
+                    if c != cells.count - 1 { out += repeatElement(0x20, count: pad) }
+                }
+            }
+            while out.last == 0x20 { out.removeLast() }
+            out.append(0x0A)
+            if out.count >= 1 << 20 { flush() }
+        }
+        if stream.count == 0 { out += Array("(nothing in this span)\n".utf8) }
+        for f in table.footer { out += Array((TerminalText(escaping: f).string + "\n").utf8) }
+        flush()
+    }
+
+    /// Bytes a terminal shows as they are, one column each.
+    static func printableASCII(_ bytes: ArraySlice<UInt8>) -> Bool { bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+
+    static func escaped(_ bytes: ArraySlice<UInt8>) -> String { TerminalText(escaping: String(decoding: bytes, as: UTF8.self)).string }
+
+    private func render(header: [String], rows table: [[String]], _ t: ReportTable) -> TerminalText {
+        let rows = table.map { $0.map { TerminalText(escaping: $0).string } }
         var widths = header.map(\.count)
         for row in rows { for (k, cell) in row.enumerated() where k < widths.count { widths[k] = max(widths[k], cell.count) } }
         if let width {
             var overflow = widths.reduce(0, +) + 2 * max(0, widths.count - 1) - width
             while overflow > 0 {
-                let candidates = widths.indices.filter { !table.columns[$0].numeric && widths[$0] > max(6, header[$0].count) }
+                let candidates = widths.indices.filter { !t.columns[$0].numeric && widths[$0] > max(6, header[$0].count) }
                 guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
                 widths[widest] -= 1
                 overflow -= 1
             }
         }
-        func line(_ cells: [String]) -> String {
-            var out = ""
-            for (k, cell) in cells.enumerated() where k < widths.count {
-                let fitted = cell.count > widths[k] ? String(cell.prefix(widths[k] - 1)) + "…" : cell
-                let pad = String(repeating: " ", count: widths[k] - fitted.count)
-                if k > 0 { out += "  " }
-                out += table.columns[k].numeric ? pad + fitted : fitted + (k == cells.count - 1 ? "" : pad)
-            }
-            while out.hasSuffix(" ") { out.removeLast() }
-            return out + "\n"
-        }
-        var out = line(header)
-        for row in rows { out += line(row) }
+        var out = line(header, widths: widths, t)
+        for row in rows { out += line(row, widths: widths, t) }
         if rows.isEmpty { out += "(nothing in this span)\n" }
-        for f in table.footer { out += TerminalText(escaping: f).string + "\n" }
+        for f in t.footer { out += TerminalText(escaping: f).string + "\n" }
         // Every cell was escaped above.
         return TerminalText(stringLiteral: out)
+    }
+
+    /// One line of escaped cells.
+    private func line(_ cells: [String], widths: [Int], _ table: ReportTable) -> String {
+        var out = ""
+        for (k, cell) in cells.enumerated() where k < widths.count {
+            let fitted = cell.count > widths[k] ? String(cell.prefix(widths[k] - 1)) + "…" : cell
+            let pad = String(repeating: " ", count: widths[k] - fitted.count)
+            if k > 0 { out += "  " }
+            out += table.columns[k].numeric ? pad + fitted : fitted + (k == cells.count - 1 ? "" : pad)
+        }
+        while out.hasSuffix(" ") { out.removeLast() }
+        return out + "\n"
     }
 }
 
@@ -48,16 +116,50 @@ public struct TableTextRenderer: Sendable {
 /// a line break in double quotes (quotes doubled). Numbers are plain, in the units the names say.
 public enum TableCSVRenderer {
     public static func render(_ table: ReportTable) -> TerminalText {
+        var out: TerminalText = ""
+        render(table) { out += $0 }
+        return out
+    }
+
+    /// The table in pieces of about a megabyte.
+    public static func render(_ table: ReportTable, into write: (TerminalText) -> Void) {
+        guard let stream = table.stream else {
+            var out: TerminalText = ""
+            for row in [table.columns.map(\.name)] + table.rows { out += line(row) }
+            return write(out)
+        }
+        var out: [UInt8] = Array(line(table.columns.map(\.name)).string.utf8)
+        func flush() {
+            write(TerminalText(stringLiteral: String(decoding: out, as: UTF8.self)))
+            out.removeAll(keepingCapacity: true)
+        }
+        var cells = ReportCells()
+        for k in 0..<stream.count {
+            cells.removeAll()
+            stream.write(k, &cells)
+            // Printable ASCII without a comma or quote is written as it is; anything else the
+            // same way as unstreamed rows.
+            guard cells.bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "\"") }) else {
+                out += Array(line(cells.strings).string.utf8)
+                continue
+            }
+            for c in 0..<cells.count {
+                if c > 0 { out.append(UInt8(ascii: ",")) }
+                out += cells.bytes[cells.range(c)]
+            }
+            out += [0x0D, 0x0A]
+            if out.count >= 1 << 20 { flush() }
+        }
+        flush()
+    }
+
+    private static func line(_ row: [String]) -> TerminalText {
         func field(_ s: String) -> String {
             guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
             return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
-        var out: TerminalText = ""
-        for row in [table.columns.map(\.name)] + table.rows {
-            // A line break inside a quoted field is data; any other control character is escaped.
-            out += "\(lines: row.map(field).joined(separator: ","))" + "\r\n"
-        }
-        return out
+        // A line break inside a quoted field is data; any other control character is escaped.
+        return "\(lines: row.map(field).joined(separator: ","))" + "\r\n"
     }
 }
 
@@ -70,7 +172,7 @@ public enum TableMarkdownRenderer {
         }
         var out: TerminalText = "| \(table.columns.map { cell($0.title) }.joined(separator: " | ")) |\n"
         out += "|" + TerminalText(stringLiteral: table.columns.map { $0.numeric ? " ---: |" : " --- |" }.joined()) + "\n"
-        for row in table.rows { out += "| \(row.map(cell).joined(separator: " | ")) |\n" }
+        for row in table.allRows { out += "| \(row.map(cell).joined(separator: " | ")) |\n" }
         if !table.footer.isEmpty {
             out += "\n\(table.footer.map(cell).joined(separator: "\n\n"))\n"
         }

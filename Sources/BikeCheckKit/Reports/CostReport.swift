@@ -100,14 +100,15 @@ public struct CostReport: Sendable, Encodable {
         _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
         by: Grouping
     ) -> CostReport {
-        let index = CountedRides.Index(activities)
+        build(garage, summaries: ActivitySummaries(activities), only: only, asOf: asOf, since: since, by: by)
+    }
+
+    public static func build(
+        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        by: Grouping
+    ) -> CostReport {
+        let index = CountedRides.Index(summaries)
         let items = items(garage, only: only, asOf: asOf, since: since)
-        // Counted rides in the span, per bike: the distance and time the costs are spread over.
-        var rides: [ReportSubject: [ReportRide]] = [:]
-        for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
-            rides[.bike(resolved.bike)] = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
-                .filter { r in r.verdict == .counted && since.map { r.day >= $0 } ?? true }
-        }
         func group(_ item: Item) -> String {
             switch by {
             case .bike: return item.subject.id
@@ -116,20 +117,60 @@ public struct CostReport: Sendable, Encodable {
             case .category: return item.category ?? uncategorised
             }
         }
-        func usage(group key: String, subject: ReportSubject?) -> (Double, Double) {
-            var distance = 0.0, time = 0.0
-            for (s, list) in rides where subject == nil || s == subject {
-                for r in list {
-                    switch by {
-                    case .year: guard UsageReport.periodKey(r.day, .year) == key else { continue }
-                    case .month: guard UsageReport.periodKey(r.day, .month) == key else { continue }
-                    case .bike, .category: break
+        // Counted rides in the span: the distance and time the costs are spread over, summed per
+        // bike and, by year or month, per period (one pass over the rides, not one per line).
+        struct Spread: Hashable {
+            var subject: ReportSubject?
+            var period: String?
+        }
+        var spread: [Spread: (distance: Double, time: Double)] = [:]
+        let first = since.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+        for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
+            let subject = ReportSubject.bike(resolved.bike)
+            var bikeSum = (distance: 0.0, time: 0.0)
+            var periodSum = (distance: 0.0, time: 0.0)
+            var current = -1
+            var currentKey: String?
+            func flush() {
+                guard let key = currentKey else { return }
+                var all = spread[Spread(subject: nil, period: key)] ?? (0, 0)
+                all.distance += periodSum.distance
+                all.time += periodSum.time
+                spread[Spread(subject: nil, period: key)] = all
+                periodSum = (0, 0)
+            }
+            for r in CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: asOf, countedOnly: true)
+            where r.day >= first {
+                bikeSum.distance += r.distance
+                bikeSum.time += r.movingTime
+                if by == .year || by == .month {
+                    let day = Day(ordinal: Int(r.day))
+                    let period: UsageReport.Period = by == .year ? .year : .month
+                    let number = UsageReport.periodNumber(day, period)
+                    if number != current {
+                        flush()
+                        current = number
+                        currentKey = UsageReport.periodKey(day, period)
                     }
-                    distance += r.distance
-                    time += r.movingTime
+                    periodSum.distance += r.distance
+                    periodSum.time += r.movingTime
                 }
             }
-            return (distance, time)
+            flush()
+            spread[Spread(subject: subject, period: nil)] = bikeSum
+            var all = spread[Spread(subject: nil, period: nil)] ?? (0, 0)
+            all.distance += bikeSum.distance
+            all.time += bikeSum.time
+            spread[Spread(subject: nil, period: nil)] = all
+        }
+        func usage(group key: String, subject: ReportSubject?) -> (Double, Double) {
+            let found: (distance: Double, time: Double)?
+            switch by {
+            case .year, .month: found = spread[Spread(subject: nil, period: key)]
+            case .bike: found = spread[Spread(subject: subject, period: nil)]
+            case .category: found = spread[Spread(subject: nil, period: nil)]
+            }
+            return found.map { ($0.distance, $0.time) } ?? (0, 0)
         }
 
         struct Key: Hashable { var group: String; var currency: String? }

@@ -45,65 +45,165 @@ public struct ReportRide: Sendable, Encodable {
 /// the bike counts); a hand-entered ride counts unless its sport type is not counted.
 /// Strava rides of a counted sport type with no gear are listed too, as not counted, since they
 /// are the usual answer to "why does this ride not count?". `ReportTests` holds usage to status.
+///
+/// Rides are read from the cache's summaries (what status reads, from the activity index when it
+/// is warm), as compact entries; a `ReportRide`, with its Strings, is made only for the rides a
+/// report shows one by one.
 public enum CountedRides {
-    /// Cached activities by gear id, built once per report so that each bike reads only its own
+    /// Cached activities by gear, built once per report so that each bike reads only its own
     /// (50 bikes over a million activities would otherwise scan fifty million).
     public struct Index: Sendable {
-        let activities: [Activity]
-        let byGear: [String: [Int]]
-        let noGear: [Int]
+        public let summaries: ActivitySummaries
+        /// Record indices by the gear id's index in `summaries.strings`, in cache order.
+        let byGear: [[Int32]]
+        /// Record indices of activities with no gear, in cache order.
+        let noGear: [Int32]
+        /// Each string's first index in `summaries.strings`.
+        let number: [String: Int32]
 
-        public init(_ activities: [Activity]) {
-            self.activities = activities
-            var byGear: [String: [Int]] = [:]
-            var noGear: [Int] = []
-            for (k, a) in activities.enumerated() {
-                if let g = a.gearID { byGear[g, default: []].append(k) } else { noGear.append(k) }
+        public init(_ summaries: ActivitySummaries) {
+            self.summaries = summaries
+            var byGear = [[Int32]](repeating: [], count: summaries.strings.count)
+            var noGear: [Int32] = []
+            for (k, a) in summaries.records.enumerated() {
+                if a.gear >= 0 { byGear[Int(a.gear)].append(Int32(k)) } else { noGear.append(Int32(k)) }
             }
+            var number: [String: Int32] = [:]
+            for (k, s) in summaries.strings.enumerated() where number[s] == nil { number[s] = Int32(k) }
             self.byGear = byGear
             self.noGear = noGear
+            self.number = number
         }
+
+        public init(_ activities: [Activity]) { self.init(ActivitySummaries(activities)) }
+    }
+
+    /// One ride of a bike: a cached activity (`record`, its index in the summaries) or a
+    /// hand-entered ride (`hand`, its index in the garage's rides).
+    public struct Entry: Sendable {
+        public var day: Int32
+        /// Index in `Index.summaries.records`, or -1.
+        public var record: Int32
+        /// Index in `Garage.rides`, or -1.
+        public var hand: Int32
+        public var verdict: ReportRide.Verdict
+        public var movingTime: Double
+        public var distance: Double
+        public var elevation: Double
+
+        public var isCounted: Bool { verdict == .counted }
+    }
+
+    /// The rides of `bike`, oldest first (then by activity id, hand-entered rides last), counted
+    /// or not, up to `through`; only the counted ones when `countedOnly`.
+    public static func entries(
+        of resolved: ResolvedBike, index: Index, handEntered: [Ride], through: Day? = nil, countedOnly: Bool = false
+    ) -> [Entry] {
+        let bike = resolved.bike
+        let summaries = index.summaries
+        let last = through.map { Int32(clamping: $0.ordinal) } ?? Int32.max
+        var out: [Entry] = []
+        if let gear = bike.strava?.value {
+            // The verdict per sport type and trainer flag, by string index: no String per ride.
+            let strings = summaries.strings
+            var outdoors = [ReportRide.Verdict](repeating: .sportType, count: strings.count)
+            var indoors = outdoors
+            var noGearListed = [Bool](repeating: false, count: strings.count)
+            for (k, s) in strings.enumerated() where resolved.counts.contains(s) {
+                outdoors[k] = resolved.filter.admits(sport: s, indoor: false) ? .counted : .indoor
+                // The bike's own filter, as status applies it (`trainer:`; a VirtualRide counts
+                // where `counts` lists it).
+                indoors[k] = resolved.filter.admits(sport: s, indoor: true) ? .counted : .indoor
+                noGearListed[k] = true
+            }
+            let own = index.number[gear].map { index.byGear[Int($0)] } ?? []
+            var records: [Int32]
+            if countedOnly {
+                records = own
+            } else {
+                // Own rides and unassigned rides of a counted sport type, in cache order.
+                let unassigned = index.noGear.filter { noGearListed[Int(summaries.records[Int($0)].sport)] }
+                records = own
+                if !unassigned.isEmpty {
+                    records += unassigned
+                    records.sort()
+                }
+            }
+            out.reserveCapacity(records.count)
+            summaries.records.withUnsafeBufferPointer { all in
+                for k in records {
+                    let a = all[Int(k)]
+                    guard a.day <= last else { continue }
+                    let verdict: ReportRide.Verdict = a.gear < 0 ? .noGear : a.trainer ? indoors[Int(a.sport)] : outdoors[Int(a.sport)]
+                    if countedOnly && verdict != .counted { continue }
+                    out.append(
+                        Entry(
+                            day: a.day, record: k, hand: -1, verdict: verdict, movingTime: a.movingTime, distance: a.distance,
+                            elevation: a.elevation))
+                }
+            }
+        }
+        var hand: [Entry] = []
+        for (k, r) in handEntered.enumerated() where r.bike.value == bike.id && (through.map { r.date <= $0 } ?? true) {
+            let verdict: ReportRide.Verdict = resolved.filter.admitsHandEntered(sport: r.sport) ? .counted : .sportType
+            if countedOnly && verdict != .counted { continue }
+            hand.append(
+                Entry(
+                    day: Int32(clamping: r.date.ordinal), record: -1, hand: Int32(k), verdict: verdict, movingTime: r.movingTime,
+                    distance: r.distance, elevation: 0))
+        }
+        // By day, then activity id, hand-entered rides after the activities of their day in the
+        // order written: cache order is by UTC start, so a few rides change places.
+        let records = summaries.records
+        func before(_ x: Entry, _ y: Entry) -> Bool {
+            if x.day != y.day { return x.day < y.day }
+            let a = x.record >= 0 ? records[Int(x.record)].id : Int64.max
+            let b = y.record >= 0 ? records[Int(y.record)].id : Int64.max
+            if a != b { return a < b }
+            return x.record >= 0 ? x.record < y.record : x.hand < y.hand
+        }
+        if !out.isEmpty && !isSorted(out, by: before) { out.sort(by: before) }
+        if !hand.isEmpty {
+            out += hand
+            out.sort(by: before)
+        }
+        return out
+    }
+
+    private static func isSorted(_ entries: [Entry], by before: (Entry, Entry) -> Bool) -> Bool {
+        var k = 1
+        while k < entries.count {
+            if before(entries[k], entries[k - 1]) { return false }
+            k += 1
+        }
+        return true
+    }
+
+    /// The ride an entry stands for, with its Strings; `name` gives a cached activity's name by
+    /// record index.
+    public static func ride(
+        _ e: Entry, subject: ReportSubject, index: Index, handEntered: [Ride], name: (Int32) -> String?
+    ) -> ReportRide {
+        if e.record >= 0 {
+            let a = index.summaries.records[Int(e.record)]
+            return ReportRide(
+                subject: subject, day: Day(ordinal: Int(e.day)), source: .strava, activity: a.id, name: name(e.record),
+                sport: index.summaries.strings[Int(a.sport)], trainer: a.trainer, movingTime: a.movingTime, distance: a.distance,
+                elevation: a.elevation, verdict: e.verdict)
+        }
+        let r = handEntered[Int(e.hand)]
+        return ReportRide(
+            subject: subject, day: r.date, source: .hand, activity: nil, name: r.name, sport: r.sport, trainer: false,
+            movingTime: r.movingTime, distance: r.distance, elevation: 0, verdict: e.verdict)
     }
 
     /// The rides of `bike`, oldest first (then by activity id), counted or not, up to `through`.
     public static func rides(of resolved: ResolvedBike, activities: [Activity], handEntered: [Ride], through: Day? = nil) -> [ReportRide] {
-        rides(of: resolved, index: Index(activities), handEntered: handEntered, through: through)
-    }
-
-    public static func rides(of resolved: ResolvedBike, index: Index, handEntered: [Ride], through: Day? = nil) -> [ReportRide] {
-        let bike = resolved.bike
-        let subject = ReportSubject.bike(bike)
-        var out: [ReportRide] = []
-        if let gear = bike.strava?.value {
-            let own = (index.byGear[gear] ?? []) + index.noGear.filter { resolved.counts.contains(index.activities[$0].sportType) }
-            for a in own.sorted().map({ index.activities[$0] }) {
-                guard let day = a.localDay, through.map({ day <= $0 }) ?? true else { continue }
-                let verdict: ReportRide.Verdict
-                if a.gearID == nil {
-                    verdict = .noGear
-                } else if !resolved.counts.contains(a.sportType) {
-                    verdict = .sportType
-                } else if !resolved.filter.admits(sport: a.sportType, indoor: a.trainer) {
-                    // The bike's own filter, as status applies it (`trainer:`; a VirtualRide
-                    // counts where `counts` lists it).
-                    verdict = .indoor
-                } else {
-                    verdict = .counted
-                }
-                out.append(
-                    ReportRide(
-                        subject: subject, day: day, source: .strava, activity: a.id, name: a.name, sport: a.sportType,
-                        trainer: a.trainer, movingTime: Double(a.movingTime), distance: a.distance,
-                        elevation: a.totalElevationGain, verdict: verdict))
-            }
+        let dated = activities.filter { $0.localDay != nil }
+        let index = Index(dated)
+        let subject = ReportSubject.bike(resolved.bike)
+        return entries(of: resolved, index: index, handEntered: handEntered, through: through).map {
+            ride($0, subject: subject, index: index, handEntered: handEntered) { dated[Int($0)].name }
         }
-        for r in handEntered where r.bike.value == bike.id && (through.map { r.date <= $0 } ?? true) {
-            let verdict: ReportRide.Verdict = resolved.filter.admitsHandEntered(sport: r.sport) ? .counted : .sportType
-            out.append(
-                ReportRide(
-                    subject: subject, day: r.date, source: .hand, activity: nil, name: r.name, sport: r.sport, trainer: false,
-                    movingTime: r.movingTime, distance: r.distance, elevation: 0, verdict: verdict))
-        }
-        return out.sorted { ($0.day, $0.activity ?? Int64.max) < ($1.day, $1.activity ?? Int64.max) }
     }
 }

@@ -42,14 +42,20 @@ public struct HistoryReport: Sendable, Encodable {
         _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
         until: Day? = nil, interval: IntervalID? = nil
     ) -> HistoryReport {
-        let index = CountedRides.Index(activities)
+        build(garage, summaries: ActivitySummaries(activities), only: only, asOf: asOf, since: since, until: until, interval: interval)
+    }
+
+    public static func build(
+        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        until: Day? = nil, interval: IntervalID? = nil
+    ) -> HistoryReport {
+        let index = CountedRides.Index(summaries)
         var entries: [Entry] = []
         let end = min(until ?? asOf, asOf)
         for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
-            let counted = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
-                .filter { $0.verdict == .counted }
+            let counted = CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: asOf, countedOnly: true)
             // Status's ledger (prefix sums in day order): each task's span is two binary searches.
-            let ledger = StatusPlanner.RideLedger(counted.map { ($0.day.ordinal, $0.movingTime, $0.distance) })
+            let ledger = StatusPlanner.RideLedger(counted.map { (Int($0.day), $0.movingTime, $0.distance) })
             let subject = ReportSubject.bike(resolved.bike)
             var last: [IntervalID: Day] = [:]
             let log = resolved.bike.log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)

@@ -39,28 +39,42 @@ public struct UsageReport: Sendable, Encodable {
         _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
         period: Period
     ) -> UsageReport {
-        let index = CountedRides.Index(activities)
+        build(garage, summaries: ActivitySummaries(activities), only: only, asOf: asOf, since: since, period: period)
+    }
+
+    /// Builds the report from the cache's summaries, as status reads them.
+    public static func build(
+        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        period: Period
+    ) -> UsageReport {
+        let index = CountedRides.Index(summaries)
         var rows: [Row] = []
         var totals: [Row] = []
+        let first = since.map { Int32(clamping: $0.ordinal) } ?? Int32.min
         for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
             let subject = ReportSubject.bike(resolved.bike)
-            let counted = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
-                .filter { $0.verdict == .counted }
+            let counted = CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: asOf, countedOnly: true)
             var odometer = 0.0
             var total = Row(
                 subject: subject, period: since.map { "\($0)..\(asOf)" } ?? "..\(asOf)", rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0)
+            // The period of the row being summed, as a number (days are in order): a String only per row.
+            var current = -1
+            var row = -1
             for ride in counted {
                 odometer += ride.distance
-                guard since.map({ ride.day >= $0 }) ?? true else { continue }
-                let key = periodKey(ride.day, period)
-                if rows.last?.subject != subject || rows.last?.period != key {
-                    rows.append(Row(subject: subject, period: key, rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0))
+                guard ride.day >= first else { continue }
+                let day = Day(ordinal: Int(ride.day))
+                let key = periodNumber(day, period)
+                if key != current {
+                    current = key
+                    rows.append(Row(subject: subject, period: periodKey(day, period), rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0))
+                    row = rows.count - 1
                 }
-                rows[rows.count - 1].rides += 1
-                rows[rows.count - 1].movingTime += ride.movingTime
-                rows[rows.count - 1].distance += ride.distance
-                rows[rows.count - 1].elevation += ride.elevation
-                rows[rows.count - 1].odometer = odometer
+                rows[row].rides += 1
+                rows[row].movingTime += ride.movingTime
+                rows[row].distance += ride.distance
+                rows[row].elevation += ride.elevation
+                rows[row].odometer = odometer
                 total.rides += 1
                 total.movingTime += ride.movingTime
                 total.distance += ride.distance
@@ -78,6 +92,12 @@ public struct UsageReport: Sendable, Encodable {
             return r
         }
         return UsageReport(asOf: asOf, since: since, period: period, rows: rows.map(rounded), totals: totals.map(rounded))
+    }
+
+    /// `periodKey` as a number: `year * 100 + month`, or the year.
+    static func periodNumber(_ day: Day, _ period: Period) -> Int {
+        let (y, m, _) = day.components
+        return period == .month ? y * 100 + m : y
     }
 
     static func periodKey(_ day: Day, _ period: Period) -> String {
