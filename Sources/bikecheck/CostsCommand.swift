@@ -33,8 +33,9 @@ struct CostsCommand: ParsableCommand {
 
     func run() throws {
         let day = asOf ?? today()
-        let loaded = try ReportOutput.load(global, bikes: bikes)
-        let report = CostReport.build(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day, since: since, by: by)
+        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        let report = CostReport.build(
+            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day, since: since, by: by)
         try ReportOutput.write(report, table: report.table, as: format)
     }
 }

@@ -35,8 +35,8 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let day = asOf ?? today()
-        let loaded = try ReportOutput.load(global, bikes: bikes)
-        let export = LedgerExport.build(loaded.garage, only: bikes.map(BikeID.init), asOf: day, since: since, dialect: dialect)
+        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        let export = LedgerExport.build(loaded.garage, only: selection.bikes, parts: selection.parts, asOf: day, since: since, dialect: dialect)
         for line in export.skipped { Terminal.standardError.write("warning: left out: \(line)\n") }
         switch format {
         case .text: Terminal.standardOutput.write("\(lines: export.text)")

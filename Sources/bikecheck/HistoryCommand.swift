@@ -33,9 +33,9 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         let day = asOf ?? today()
-        let loaded = try ReportOutput.load(global, bikes: bikes)
+        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
         let report = HistoryReport.build(
-            loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day,
+            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,
             since: since, until: until, interval: interval.map(IntervalID.init))
         try ReportOutput.write(report, table: report.table, as: format)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BikeCheckKit
+import Diagnostics
 import Foundation
 
 extension CostReport.Grouping: ExpressibleByArgument {}
@@ -9,20 +10,23 @@ extension UsageReport.Period: ExpressibleByArgument {}
 /// every report prints.
 enum ReportOutput {
     /// The garage with its activities' summaries (what status reads: the activity index when it is
-    /// warm), or its errors printed (exit 1); unknown bikes are a usage error.
-    static func load(_ global: GlobalOptions, bikes: [String]) throws -> LoadedGarage {
+    /// warm), or its errors printed (exit 1), and the bikes and parts named (a bike when there is
+    /// one of the name, as status decides); a name that is neither is a usage error.
+    static func load(_ global: GlobalOptions, names: [String]) throws -> (LoadedGarage, ReportSelection) {
         let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
         if loaded.hasErrors {
             global.report(loaded.diagnostics, sources: loaded.sources)
             throw ExitCode(1)
         }
-        let known = loaded.garage.bikes.map(\.bike.id.rawValue)
-        for name in bikes where !known.contains(name) {
-            let hint = likelyMeant(name, among: known).map { "; did you mean '\($0)'?" } ?? ""
-            Terminal.standardError.write("error: no bike '\(name)'\(hint)\n  help: bikes: \(known.joined(separator: ", "))\n")
+        let (selection, unknown) = ReportSelection.resolve(names, in: loaded.garage)
+        if let name = unknown.first {
+            let failure = loaded.garage.noBikeOrPart(name)
+            var text: TerminalText = "error: \(failure.message)\n"
+            if let help = failure.help { text += "  help: \(help)\n" }
+            Terminal.standardError.write(text)
             throw ExitCode(2)
         }
-        return loaded
+        return (loaded, selection)
     }
 
     static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat) throws {

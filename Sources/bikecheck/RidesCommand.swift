@@ -36,11 +36,11 @@ struct RidesCommand: ParsableCommand {
 
     func run() throws {
         let day = asOf ?? today()
-        let loaded = try ReportOutput.load(global, bikes: bikes)
+        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
         var report: RidesReport
         do {
             report = try RidesReport.build(
-                loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day,
+                loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,
                 since: since, until: until, interval: interval.map(IntervalID.init))
         } catch .unknownInterval(let id, let known) {
             let hint = likelyMeant(id, among: known).map { "; did you mean '\($0)'?" } ?? ""

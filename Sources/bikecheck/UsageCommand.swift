@@ -32,8 +32,9 @@ struct UsageCommand: ParsableCommand {
 
     func run() throws {
         let day = asOf ?? today()
-        let loaded = try ReportOutput.load(global, bikes: bikes)
-        let report = UsageReport.build(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day, since: since, period: per)
+        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        let report = UsageReport.build(
+            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day, since: since, period: per)
         try ReportOutput.write(report, table: report.table, as: format)
     }
 }

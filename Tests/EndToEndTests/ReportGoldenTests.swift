@@ -14,6 +14,10 @@ import Testing
         ("history", ["history", "--since", "2025-06-01"]), ("history-interval", ["history", "grail", "--interval", "chain-lube"]),
         ("rides-interval", ["rides", "grail", "--interval", "chain-lube"]),
         ("rides-span", ["rides", "tarmac", "--since", "2026-01-01", "--until", "2026-01-31"]),
+        // A part as the subject: the wheelset went from grail to tarmac on 2026-05-01.
+        ("usage-part", ["usage", "race-wheels"]), ("history-part", ["history", "race-wheels"]),
+        ("rides-part", ["rides", "race-wheels", "--since", "2026-04-24", "--until", "2026-05-08"]),
+        ("costs-part", ["costs", "race-wheels", "grail"]),
     ]
     static let formats = [("text", "txt"), ("json", "json"), ("csv", "csv"), ("markdown", "md")]
 

@@ -30,10 +30,12 @@ public struct TableTextRenderer: Sendable {
         for k in 0..<stream.count {
             cells.removeAll()
             stream.write(k, &cells)
-            for c in 0..<min(cells.count, widths.count) {
-                let range = cells.range(c)
-                let w = Self.printableASCII(cells.bytes[range]) ? range.count : Self.escaped(cells.bytes[range]).count
-                if w > widths[c] { widths[c] = w }
+            cells.bytes.withUnsafeBufferPointer { b in
+                for c in 0..<min(cells.count, widths.count) {
+                    let range = cells.range(c)
+                    let w = Self.printableASCII(b, range) ? range.count : Self.escaped(cells.bytes[range]).count
+                    if w > widths[c] { widths[c] = w }
+                }
             }
         }
         var out: [UInt8] = []
@@ -43,24 +45,28 @@ public struct TableTextRenderer: Sendable {
             out.removeAll(keepingCapacity: true)
         }
         out += Array(line(header, widths: widths, table).utf8)
+        let numeric = table.columns.map(\.numeric)
         for k in 0..<stream.count {
             cells.removeAll()
             stream.write(k, &cells)
             let n = min(cells.count, widths.count)
-            guard (0..<n).allSatisfy({ Self.printableASCII(cells.bytes[cells.range($0)]) }) else {
+            let plain = cells.bytes.withUnsafeBufferPointer { b in (0..<n).allSatisfy { Self.printableASCII(b, cells.range($0)) } }
+            guard plain else {
                 out += Array(line(cells.strings.map { TerminalText(escaping: $0).string }, widths: widths, table).utf8)
                 continue
             }
-            for c in 0..<n {
-                let range = cells.range(c)
-                let pad = widths[c] - range.count
-                if c > 0 { out += [0x20, 0x20] }
-                if table.columns[c].numeric {
-                    out += repeatElement(0x20, count: pad)
-                    out += cells.bytes[range]
-                } else {
-                    out += cells.bytes[range]
-                    if c != cells.count - 1 { out += repeatElement(0x20, count: pad) }
+            cells.bytes.withUnsafeBufferPointer { b in
+                for c in 0..<n {
+                    let range = cells.range(c)
+                    let pad = widths[c] - range.count
+                    if c > 0 { out.append(contentsOf: [0x20, 0x20]) }
+                    if numeric[c] {
+                        out.append(contentsOf: repeatElement(0x20, count: pad))
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
+                    } else {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
+                        if c != cells.count - 1 { out.append(contentsOf: repeatElement(0x20, count: pad)) }
+                    }
                 }
             }
             while out.last == 0x20 { out.removeLast() }
@@ -73,7 +79,10 @@ public struct TableTextRenderer: Sendable {
     }
 
     /// Bytes a terminal shows as they are, one column each.
-    static func printableASCII(_ bytes: ArraySlice<UInt8>) -> Bool { bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+    static func printableASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        for k in range where bytes[k] < 0x20 || bytes[k] >= 0x7F { return false }
+        return true
+    }
 
     static func escaped(_ bytes: ArraySlice<UInt8>) -> String { TerminalText(escaping: String(decoding: bytes, as: UTF8.self)).string }
 

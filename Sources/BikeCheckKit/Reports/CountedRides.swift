@@ -17,6 +17,8 @@ public struct ReportRide: Sendable, Encodable {
     }
 
     public var subject: ReportSubject
+    /// The bike it was ridden on, when the subject is a part.
+    public var bike: String?
     public var day: Day
     public var source: Source
     /// Strava's activity id, for rides from the cache.
@@ -33,7 +35,7 @@ public struct ReportRide: Sendable, Encodable {
     public var verdict: Verdict
 
     enum CodingKeys: String, CodingKey {
-        case subject, day, source, activity, name, sport, trainer, verdict
+        case subject, bike, day, source, activity, name, sport, trainer, verdict
         case movingTime = "moving_time"
         case distance, elevation
     }
@@ -90,16 +92,26 @@ public enum CountedRides {
         public var movingTime: Double
         public var distance: Double
         public var elevation: Double
+        /// For a part's rides: the index in `Garage.bikes` of the bike it was on, else -1.
+        public var bike: Int32 = -1
+        /// A cached activity's id (`Int64.max` for a hand-entered ride) and its sport type's
+        /// index in the summaries' strings (-1): what a listing needs without going back to the
+        /// summaries, a million times.
+        public var activity: Int64 = .max
+        public var sport: Int32 = -1
 
         public var isCounted: Bool { verdict == .counted }
     }
 
     /// The rides of `bike`, oldest first (then by activity id, hand-entered rides last), counted
-    /// or not, up to `through`; only the counted ones when `countedOnly`.
+    /// or not, up to `through`; only the counted ones when `countedOnly`. `filter` (by default
+    /// the bike's) decides what counts: a part's over the bike's, for the rides behind a part.
     public static func entries(
-        of resolved: ResolvedBike, index: Index, handEntered: [Ride], through: Day? = nil, countedOnly: Bool = false
+        of resolved: ResolvedBike, filter: RideFilter? = nil, index: Index, handEntered: [Ride], through: Day? = nil,
+        countedOnly: Bool = false
     ) -> [Entry] {
         let bike = resolved.bike
+        let filter = filter ?? resolved.filter
         let summaries = index.summaries
         let last = through.map { Int32(clamping: $0.ordinal) } ?? Int32.max
         var out: [Entry] = []
@@ -109,11 +121,11 @@ public enum CountedRides {
             var outdoors = [ReportRide.Verdict](repeating: .sportType, count: strings.count)
             var indoors = outdoors
             var noGearListed = [Bool](repeating: false, count: strings.count)
-            for (k, s) in strings.enumerated() where resolved.counts.contains(s) {
-                outdoors[k] = resolved.filter.admits(sport: s, indoor: false) ? .counted : .indoor
-                // The bike's own filter, as status applies it (`trainer:`; a VirtualRide counts
-                // where `counts` lists it).
-                indoors[k] = resolved.filter.admits(sport: s, indoor: true) ? .counted : .indoor
+            for (k, s) in strings.enumerated() where filter.counts.contains(s) {
+                outdoors[k] = filter.admits(sport: s, indoor: false) ? .counted : .indoor
+                // The filter as status applies it (`trainer:`; a VirtualRide counts where
+                // `counts` lists it).
+                indoors[k] = filter.admits(sport: s, indoor: true) ? .counted : .indoor
                 noGearListed[k] = true
             }
             let own = index.number[gear].map { index.byGear[Int($0)] } ?? []
@@ -139,13 +151,13 @@ public enum CountedRides {
                     out.append(
                         Entry(
                             day: a.day, record: k, hand: -1, verdict: verdict, movingTime: a.movingTime, distance: a.distance,
-                            elevation: a.elevation))
+                            elevation: a.elevation, activity: a.id, sport: a.sport))
                 }
             }
         }
         var hand: [Entry] = []
         for (k, r) in handEntered.enumerated() where r.bike.value == bike.id && (through.map { r.date <= $0 } ?? true) {
-            let verdict: ReportRide.Verdict = resolved.filter.admitsHandEntered(sport: r.sport) ? .counted : .sportType
+            let verdict: ReportRide.Verdict = filter.admitsHandEntered(sport: r.sport) ? .counted : .sportType
             if countedOnly && verdict != .counted { continue }
             hand.append(
                 Entry(
@@ -154,18 +166,38 @@ public enum CountedRides {
         }
         // By day, then activity id, hand-entered rides after the activities of their day in the
         // order written: cache order is by UTC start, so a few rides change places.
-        let records = summaries.records
         func before(_ x: Entry, _ y: Entry) -> Bool {
             if x.day != y.day { return x.day < y.day }
-            let a = x.record >= 0 ? records[Int(x.record)].id : Int64.max
-            let b = y.record >= 0 ? records[Int(y.record)].id : Int64.max
-            if a != b { return a < b }
+            if x.activity != y.activity { return x.activity < y.activity }
             return x.record >= 0 ? x.record < y.record : x.hand < y.hand
         }
         if !out.isEmpty && !isSorted(out, by: before) { out.sort(by: before) }
         if !hand.isEmpty {
             out += hand
             out.sort(by: before)
+        }
+        return out
+    }
+
+    /// The rides behind a part: those of each bike it was mounted on, on the days it was there
+    /// (through `through` and the day it was retired), through the part's filter over the
+    /// bike's, as `part list` and status count them; each entry says its bike.
+    public static func entries(
+        of part: Part, garage: Garage, index: Index, through: Day, countedOnly: Bool = false
+    ) -> [Entry] {
+        let end = min(through, part.retired ?? through)
+        var out: [Entry] = []
+        for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from <= end {
+            guard let b = garage.bikes.firstIndex(where: { $0.bike.id == m.bike.value }) else { continue }
+            let resolved = garage.bikes[b]
+            let first = Int32(clamping: m.from.ordinal)
+            for var e in entries(
+                of: resolved, filter: part.rideFilter.over(resolved.filter), index: index, handEntered: garage.rides,
+                through: min(m.to ?? end, end), countedOnly: countedOnly) where e.day >= first
+            {
+                e.bike = Int32(b)
+                out.append(e)
+            }
         }
         return out
     }
@@ -182,18 +214,18 @@ public enum CountedRides {
     /// The ride an entry stands for, with its Strings; `name` gives a cached activity's name by
     /// record index.
     public static func ride(
-        _ e: Entry, subject: ReportSubject, index: Index, handEntered: [Ride], name: (Int32) -> String?
+        _ e: Entry, subject: ReportSubject, bike: String? = nil, index: Index, handEntered: [Ride], name: (Int32) -> String?
     ) -> ReportRide {
         if e.record >= 0 {
             let a = index.summaries.records[Int(e.record)]
             return ReportRide(
-                subject: subject, day: Day(ordinal: Int(e.day)), source: .strava, activity: a.id, name: name(e.record),
+                subject: subject, bike: bike, day: Day(ordinal: Int(e.day)), source: .strava, activity: a.id, name: name(e.record),
                 sport: index.summaries.strings[Int(a.sport)], trainer: a.trainer, movingTime: a.movingTime, distance: a.distance,
                 elevation: a.elevation, verdict: e.verdict)
         }
         let r = handEntered[Int(e.hand)]
         return ReportRide(
-            subject: subject, day: r.date, source: .hand, activity: nil, name: r.name, sport: r.sport, trainer: false,
+            subject: subject, bike: bike, day: r.date, source: .hand, activity: nil, name: r.name, sport: r.sport, trainer: false,
             movingTime: r.movingTime, distance: r.distance, elevation: 0, verdict: e.verdict)
     }
 

@@ -19,6 +19,8 @@ public struct HistoryReport: Sendable, Encodable {
 
     public struct Entry: Sendable, Encodable {
         public var subject: ReportSubject
+        /// For a part's entry, the bike it was on that day (none on the shelf).
+        public var bike: String?
         public var date: Day
         public var tasks: [Task]
         public var cost: ReportAmount?
@@ -39,31 +41,34 @@ public struct HistoryReport: Sendable, Encodable {
     }
 
     public static func build(
-        _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        _ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         until: Day? = nil, interval: IntervalID? = nil
     ) -> HistoryReport {
-        build(garage, summaries: ActivitySummaries(activities), only: only, asOf: asOf, since: since, until: until, interval: interval)
+        build(garage, summaries: ActivitySummaries(activities), only: only, parts: parts, asOf: asOf, since: since, until: until, interval: interval)
     }
 
+    /// From the cache's summaries: the logs of the named bikes and parts, or of all of both. A
+    /// part's entries are its own log's; the riding between them is what counted for each bike
+    /// it was on, on the days it was there (`CountedRides.entries(of: Part…)`).
     public static func build(
-        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         until: Day? = nil, interval: IntervalID? = nil
     ) -> HistoryReport {
         let index = CountedRides.Index(summaries)
+        let selection = ReportSelection(bikes: only, parts: parts)
         var entries: [Entry] = []
         let end = min(until ?? asOf, asOf)
-        for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
-            let counted = CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: asOf, countedOnly: true)
+        // Each subject's log, with the counted rides behind it and its intervals' names.
+        func add(_ subject: ReportSubject, log: [LogEntry], counted: [CountedRides.Entry], intervals: [ResolvedInterval], part: Part?) {
             // Status's ledger (prefix sums in day order): each task's span is two binary searches.
             let ledger = StatusPlanner.RideLedger(counted.map { (Int($0.day), $0.movingTime, $0.distance) })
-            let subject = ReportSubject.bike(resolved.bike)
             var last: [IntervalID: Day] = [:]
-            let log = resolved.bike.log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+            let log = log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
             for entry in log where entry.date <= asOf {
                 var tasks: [Task] = []
                 for done in entry.done {
                     let id = done.value
-                    let name = resolved.intervals.first { $0.id == id }?.task ?? id.rawValue
+                    let name = intervals.first { $0.id == id }?.task ?? id.rawValue
                     var task = Task(id: id.rawValue, task: name, previous: last[id])
                     if let previous = last[id] {
                         let used = ledger.usage(from: previous.ordinal, through: entry.date.ordinal)
@@ -79,25 +84,38 @@ public struct HistoryReport: Sendable, Encodable {
                 else { continue }
                 entries.append(
                     Entry(
-                        subject: subject, date: entry.date, tasks: tasks, cost: entry.cost.map { ReportAmount($0.value.amount) },
-                        currency: entry.cost?.value.currency, category: entry.category, note: entry.note))
+                        subject: subject, bike: part?.mount(on: entry.date)?.bike.value.rawValue, date: entry.date, tasks: tasks,
+                        cost: entry.cost.map { ReportAmount($0.value.amount) }, currency: entry.cost?.value.currency, category: entry.category,
+                        note: entry.note))
             }
+        }
+        for resolved in garage.bikes where selection.includes(resolved.bike.id) {
+            let counted = CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: asOf, countedOnly: true)
+            add(.bike(resolved.bike), log: resolved.bike.log, counted: counted, intervals: resolved.intervals, part: nil)
+        }
+        for rp in garage.parts where selection.includes(rp.part.id) {
+            let counted = CountedRides.entries(of: rp.part, garage: garage, index: index, through: asOf, countedOnly: true)
+            add(.part(rp.part), log: rp.part.log, counted: counted, intervals: rp.intervals, part: rp.part)
         }
         entries.sort { ($0.date, $1.subject) > ($1.date, $0.subject) }
         return HistoryReport(asOf: asOf, since: since, until: until, interval: interval?.rawValue, entries: entries)
     }
 
     public var table: ReportTable {
-        let columns: [ReportTable.Column] = [
-            .init("date", "DATE"), .init("bike", "BIKE"), .init("tasks", "DONE"), .init("cost", "COST", numeric: true),
-            .init("currency", "CUR"), .init("category", "CATEGORY"), .init("note", "NOTE"),
-        ]
+        let parts = entries.contains { $0.subject.kind == .part }
+        let columns: [ReportTable.Column] =
+            [.init("date", "DATE")] + ReportTable.subjectColumns(parts: parts) + [
+                .init("tasks", "DONE"), .init("cost", "COST", numeric: true),
+                .init("currency", "CUR"), .init("category", "CATEGORY"), .init("note", "NOTE"),
+            ]
         let rows = entries.map { e in
             let tasks = e.tasks.map { t in
                 guard let previous = t.previous, let d = t.distance, let h = t.movingTime else { return "\(t.task) (first logged)" }
                 return "\(t.task) (after \(ReportNumber.km(d)) km / \(ReportNumber.hours(h)) h since \(previous))"
             }.joined(separator: "; ")
-            return [e.date.description, e.subject.id, tasks, e.cost?.description ?? "", e.cost == nil ? "" : e.currency ?? "", e.category ?? "", e.note ?? ""]
+            return [e.date.description] + ReportTable.subjectCells(e.subject, bike: e.bike, parts: parts) + [
+                tasks, e.cost?.description ?? "", e.cost == nil ? "" : e.currency ?? "", e.category ?? "", e.note ?? "",
+            ]
         }
         return ReportTable(columns: columns, rows: rows)
     }

@@ -40,6 +40,17 @@ public struct ReportTable: Sendable, Equatable {
         self.stream = stream
     }
 
+    /// The first columns of a report by subject: `bike`, and `part` when some line is a part's.
+    public static func subjectColumns(parts: Bool) -> [Column] { parts ? [.init("bike", "BIKE"), .init("part", "PART")] : [.init("bike", "BIKE")] }
+
+    /// Those columns' cells: a bike's id; for a part, the bike it was on (when one is meant) and its id.
+    public static func subjectCells(_ subject: ReportSubject, bike: String? = nil, parts: Bool) -> [String] {
+        switch subject.kind {
+        case .bike: return parts ? [subject.id, ""] : [subject.id]
+        case .part: return [bike ?? "", subject.id]
+        }
+    }
+
     /// Every row as Strings, streamed or not.
     public var allRows: [[String]] {
         guard let stream else { return rows }
@@ -95,6 +106,12 @@ public struct ReportCells {
 
     public mutating func empty() { ends.append(bytes.count) }
 
+    /// A cell of UTF-8 bytes.
+    public mutating func bytes(_ utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: utf8)
+        ends.append(bytes.count)
+    }
+
     /// A whole number in decimal.
     public mutating func integer(_ n: Int64) {
         appendInteger(n)
@@ -139,7 +156,7 @@ public enum ReportNumber {
     /// (no minus sign on zero), written as digits: the scaled, rounded value is a whole number,
     /// and below 2^50 printing it with the point moved is exact.
     static func appendFixed(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
-        let scale = pow(10.0, Double(decimals))
+        let scale = decimals >= 0 && decimals < powersOfTen.count ? powersOfTen[decimals] : pow(10.0, Double(decimals))
         let scaled = (value * scale).rounded()
         let rounded = scaled / scale
         guard decimals >= 0, decimals <= 6, abs(scaled) < 1e15 else {
@@ -164,6 +181,9 @@ public enum ReportNumber {
         }
         bytes += digits
     }
+
+    /// `pow(10.0, Double(n))`, which is exact for these.
+    private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000]
 
     static func appendInteger(_ n: Int64, to bytes: inout [UInt8]) {
         if n < 0 {

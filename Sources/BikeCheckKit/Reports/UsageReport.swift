@@ -36,25 +36,36 @@ public struct UsageReport: Sendable, Encodable {
 
     /// Builds the report for the named bikes (every bike when `only` is empty).
     public static func build(
-        _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        _ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         period: Period
     ) -> UsageReport {
-        build(garage, summaries: ActivitySummaries(activities), only: only, asOf: asOf, since: since, period: period)
+        build(garage, summaries: ActivitySummaries(activities), only: only, parts: parts, asOf: asOf, since: since, period: period)
     }
 
-    /// Builds the report from the cache's summaries, as status reads them.
+    /// Builds the report from the cache's summaries, as status reads them: the named bikes and
+    /// parts (`only`, `parts`), or every bike and every part when none is named. A part's rides
+    /// are those behind it (`CountedRides.entries(of: Part…)`), and its odometer starts from its
+    /// distance before tracking.
     public static func build(
-        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         period: Period
     ) -> UsageReport {
         let index = CountedRides.Index(summaries)
+        let selection = ReportSelection(bikes: only, parts: parts)
         var rows: [Row] = []
         var totals: [Row] = []
         let first = since.map { Int32(clamping: $0.ordinal) } ?? Int32.min
-        for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
-            let subject = ReportSubject.bike(resolved.bike)
-            let counted = CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: asOf, countedOnly: true)
-            var odometer = 0.0
+        var subjects: [(ReportSubject, [CountedRides.Entry], Double)] = []
+        for resolved in garage.bikes where selection.includes(resolved.bike.id) {
+            subjects.append(
+                (.bike(resolved.bike), CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: asOf, countedOnly: true), 0))
+        }
+        for rp in garage.parts where selection.includes(rp.part.id) {
+            subjects.append(
+                (.part(rp.part), CountedRides.entries(of: rp.part, garage: garage, index: index, through: asOf, countedOnly: true), rp.part.priorDistance))
+        }
+        for (subject, counted, prior) in subjects {
+            var odometer = prior
             var total = Row(
                 subject: subject, period: since.map { "\($0)..\(asOf)" } ?? "..\(asOf)", rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0)
             // The period of the row being summed, as a number (days are in order): a String only per row.
@@ -110,19 +121,21 @@ public struct UsageReport: Sendable, Encodable {
 
     /// Rows and a total line per bike, in fixed units: km, hours, metres.
     public var table: ReportTable {
-        let columns: [ReportTable.Column] = [
-            .init("bike", "BIKE"), .init(period.rawValue, period == .month ? "MONTH" : "YEAR"), .init("rides", "RIDES", numeric: true),
-            .init("moving_time_h", "HOURS", numeric: true), .init("distance_km", "KM", numeric: true),
-            .init("elevation_m", "CLIMB M", numeric: true), .init("odometer_km", "ODOMETER KM", numeric: true),
-        ]
+        let parts = totals.contains { $0.subject.kind == .part }
+        let columns: [ReportTable.Column] =
+            ReportTable.subjectColumns(parts: parts) + [
+                .init(period.rawValue, period == .month ? "MONTH" : "YEAR"), .init("rides", "RIDES", numeric: true),
+                .init("moving_time_h", "HOURS", numeric: true), .init("distance_km", "KM", numeric: true),
+                .init("elevation_m", "CLIMB M", numeric: true), .init("odometer_km", "ODOMETER KM", numeric: true),
+            ]
         func cells(_ r: Row, _ period: String) -> [String] {
-            [
-                r.subject.id, period, "\(r.rides)", ReportNumber.hours(r.movingTime), ReportNumber.km(r.distance),
+            ReportTable.subjectCells(r.subject, parts: parts) + [
+                period, "\(r.rides)", ReportNumber.hours(r.movingTime), ReportNumber.km(r.distance),
                 ReportNumber.metres(r.elevation), ReportNumber.km(r.odometer),
             ]
         }
         let footer = totals.map { t in
-            "\(t.subject.id): \(t.rides) ride\(t.rides == 1 ? "" : "s"), \(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km, odometer \(ReportNumber.km(t.odometer)) km"
+            "\(t.subject.label): \(t.rides) ride\(t.rides == 1 ? "" : "s"), \(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km, odometer \(ReportNumber.km(t.odometer)) km"
         }
         return ReportTable(columns: columns, rows: rows.map { cells($0, $0.period) }, footer: footer)
     }
