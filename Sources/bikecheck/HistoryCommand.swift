@@ -7,16 +7,19 @@ struct HistoryCommand: ParsableCommand {
         abstract: "Every service in the logs, newest first, with the riding since the task was last done.",
         discussion: """
             Each task says the counted rides' distance and time from the previous log entry that \
-            did it through this one, as status counts them; the first time it says so.
+            did it through this one, as status counts them; the first time it says so. A part's \
+            entries are its own log's, with the bike it was on that day; its riding is counted \
+            on each bike it was on, on the days it was there.
 
-            Example:
+            Examples:
               bikecheck history grail --interval chain-replace --since 2025-01-01
+              bikecheck history race-wheels
             """
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Bikes to show (default: every bike).")
+    @Argument(help: ArgumentHelp("Bikes and parts to show (default: every bike and every part).", valueName: "bike-or-part"))
     var bikes: [String] = []
 
     @Option(help: ArgumentHelp("Entries from this date (YYYY-MM-DD).", valueName: "date"))

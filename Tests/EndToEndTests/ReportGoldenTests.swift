@@ -38,4 +38,15 @@ import Testing
             #expect(r.stdout == expected, "\(name): re-record with BIKECHECK_RECORD=1 and review the diff")
         }
     }
+
+    @Test func aNameThatIsNeitherABikeNorAPartIsAUsageErrorWithDidYouMean() throws {
+        for command in ["usage", "costs", "history", "rides"] {
+            let r = try runBikecheck([command, "race-wheel", "--garage", exampleGarage.path, "--as-of", "2026-11-15"], in: repositoryRoot)
+            #expect(r.status == 2 && r.stdout.isEmpty, "\(command): \(r.status)")
+            #expect(
+                r.stderr
+                    == "error: no bike or part 'race-wheel'; did you mean 'race-wheels'?\n  help: bikes: charger, grail, stumpy, tarmac; parts: race-wheels, spare-chain\n",
+                "\(command): \(r.stderr)")
+        }
+    }
 }
