@@ -188,9 +188,10 @@ public struct CostReport: Sendable, Encodable {
             spread[Spread(subject: nil, period: nil)] = all
         }
         if by == .bike {
+            var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
             for rp in garage.parts where selection.includes(rp.part.id) {
                 var sum = (distance: 0.0, time: 0.0)
-                for r in CountedRides.entries(of: rp.part, garage: garage, index: index, through: asOf, countedOnly: true) where r.day >= first {
+                for r in CountedRides.entries(of: rp.part, cache: &cache) where r.day >= first {
                     sum.distance += r.distance
                     sum.time += r.movingTime
                 }

@@ -185,21 +185,73 @@ public enum CountedRides {
     public static func entries(
         of part: Part, garage: Garage, index: Index, through: Day, countedOnly: Bool = false
     ) -> [Entry] {
-        let end = min(through, part.retired ?? through)
+        var cache = BikeRides(garage: garage, index: index, through: through, countedOnly: countedOnly)
+        return entries(of: part, cache: &cache)
+    }
+
+    /// The same, from each bike's rides through each filter made once for every part that was
+    /// on the bike (a garage of 200 wheelsets has thousands of mounts on 50 bikes).
+    public static func entries(of part: Part, cache: inout BikeRides) -> [Entry] {
+        let end = min(cache.through, part.retired ?? cache.through)
         var out: [Entry] = []
         for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from <= end {
-            guard let b = garage.bikes.firstIndex(where: { $0.bike.id == m.bike.value }) else { continue }
-            let resolved = garage.bikes[b]
-            let first = Int32(clamping: m.from.ordinal)
-            for var e in entries(
-                of: resolved, filter: part.rideFilter.over(resolved.filter), index: index, handEntered: garage.rides,
-                through: min(m.to ?? end, end), countedOnly: countedOnly) where e.day >= first
-            {
+            guard let b = cache.bikeIndex[m.bike.value] else { continue }
+            let all = cache.rides(bike: b, filter: part.rideFilter.over(cache.garage.bikes[b].filter))
+            // Days are in order: the mount's days are one run of the bike's rides.
+            let first = Int32(clamping: m.from.ordinal), last = Int32(clamping: min(m.to ?? end, end).ordinal)
+            var k = lowerBound(all, first)
+            let stop = lowerBound(all, last == Int32.max ? last : last + 1)
+            out.reserveCapacity(out.count + max(0, stop - k))
+            while k < stop {
+                var e = all[k]
                 e.bike = Int32(b)
                 out.append(e)
+                k += 1
             }
         }
         return out
+    }
+
+    /// The first entry on or after `day` in entries in day order.
+    static func lowerBound(_ entries: [Entry], _ day: Int32) -> Int {
+        var lo = 0, hi = entries.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if entries[mid].day < day { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Each bike's rides through each filter asked for, made once, up to `through`.
+    public struct BikeRides {
+        let garage: Garage
+        let index: Index
+        let through: Day
+        let countedOnly: Bool
+        let bikeIndex: [BikeID: Int]
+        private var lists: [Key: [Entry]] = [:]
+
+        struct Key: Hashable {
+            var bike: Int
+            var filter: RideFilter
+        }
+
+        public init(garage: Garage, index: Index, through: Day, countedOnly: Bool) {
+            self.garage = garage
+            self.index = index
+            self.through = through
+            self.countedOnly = countedOnly
+            bikeIndex = Dictionary(garage.bikes.enumerated().map { ($1.bike.id, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+
+        mutating func rides(bike: Int, filter: RideFilter) -> [Entry] {
+            let key = Key(bike: bike, filter: filter)
+            if let known = lists[key] { return known }
+            let made = CountedRides.entries(
+                of: garage.bikes[bike], filter: filter, index: index, handEntered: garage.rides, through: through, countedOnly: countedOnly)
+            lists[key] = made
+            return made
+        }
     }
 
     private static func isSorted(_ entries: [Entry], by before: (Entry, Entry) -> Bool) -> Bool {

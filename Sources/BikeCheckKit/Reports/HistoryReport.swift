@@ -93,8 +93,9 @@ public struct HistoryReport: Sendable, Encodable {
             let counted = CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: asOf, countedOnly: true)
             add(.bike(resolved.bike), log: resolved.bike.log, counted: counted, intervals: resolved.intervals, part: nil)
         }
+        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
         for rp in garage.parts where selection.includes(rp.part.id) {
-            let counted = CountedRides.entries(of: rp.part, garage: garage, index: index, through: asOf, countedOnly: true)
+            let counted = CountedRides.entries(of: rp.part, cache: &cache)
             add(.part(rp.part), log: rp.part.log, counted: counted, intervals: rp.intervals, part: rp.part)
         }
         entries.sort { ($0.date, $1.subject) > ($1.date, $0.subject) }

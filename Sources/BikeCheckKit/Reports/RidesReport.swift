@@ -127,10 +127,11 @@ public struct RidesReport: Sendable, Encodable {
                     notCounted: list.count - counted, movingTime: ReportNumber.tenth(movingTime), distance: ReportNumber.tenth(distance)))
             shown.append((.bike(resolved.bike), list))
         }
+        var cache = CountedRides.BikeRides(garage: garage, index: index, through: end, countedOnly: false)
         for rp in chosenParts {
             let start = [since, partAnchors[rp.part.id]].compactMap { $0 }.max()
             let first = start.map { Int32(clamping: $0.ordinal) } ?? Int32.min
-            var list = CountedRides.entries(of: rp.part, garage: garage, index: index, through: end)
+            var list = CountedRides.entries(of: rp.part, cache: &cache)
             if first > Int32.min { list.removeAll { $0.day < first } }
             let counted = list.filter(\.isCounted)
             totals.append(

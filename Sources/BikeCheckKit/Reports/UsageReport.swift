@@ -60,9 +60,9 @@ public struct UsageReport: Sendable, Encodable {
             subjects.append(
                 (.bike(resolved.bike), CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: asOf, countedOnly: true), 0))
         }
+        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
         for rp in garage.parts where selection.includes(rp.part.id) {
-            subjects.append(
-                (.part(rp.part), CountedRides.entries(of: rp.part, garage: garage, index: index, through: asOf, countedOnly: true), rp.part.priorDistance))
+            subjects.append((.part(rp.part), CountedRides.entries(of: rp.part, cache: &cache), rp.part.priorDistance))
         }
         for (subject, counted, prior) in subjects {
             var odometer = prior
