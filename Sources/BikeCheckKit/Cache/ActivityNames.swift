@@ -17,16 +17,26 @@ public struct ActivityNames: Sendable {
         var names = ActivityNames()
         guard !records.isEmpty else { return names }
         names.byRecord = Array(repeating: nil, count: summaries.records.count)
-        var months: Set<String> = []
+        // Each record once (a ride with no gear is listed under every bike that counts its sport).
+        var wanted = [Bool](repeating: false, count: summaries.records.count)
+        var unique = 0
+        for r in records where !wanted[Int(r)] {
+            wanted[Int(r)] = true
+            unique += 1
+        }
+        var monthNumbers: Set<Int> = []
         var lastDay = Int32.min
-        var table = ActivityIDTable(capacity: records.count)
-        for r in records {
-            let a = summaries.records[Int(r)]
-            _ = table.updateValue(r, forKey: a.id)
+        var table = ActivityIDTable(capacity: unique)
+        for (r, a) in summaries.records.enumerated() where wanted[r] {
+            _ = table.updateValue(Int32(r), forKey: a.id)
             guard a.day != lastDay else { continue }
             lastDay = a.day
-            for d in -1...1 { months.insert(Day(ordinal: Int(a.day) + d).monthKey + ".json") }
+            for d in -1...1 {
+                let (y, m, _) = Day(ordinal: Int(a.day) + d).components
+                monthNumbers.insert(y * 12 + m - 1)
+            }
         }
+        let months = Set(monthNumbers.map { Day(year: $0 / 12, month: $0 % 12 + 1, day: 1)?.monthKey ?? "" }.map { $0 + ".json" })
         let files = ActivityCacheLoader.read(root: root, NameBuilder.self) { name, _, named, read in
             named && months.contains(name) ? read() : ActivityCacheLoader.File<NameBuilder>(name: name)
         }

@@ -40,10 +40,6 @@ public struct TableTextRenderer: Sendable {
         }
         var out: [UInt8] = []
         out.reserveCapacity(1 << 20)
-        func flush() {
-            write(TerminalText(stringLiteral: String(decoding: out, as: UTF8.self)))
-            out.removeAll(keepingCapacity: true)
-        }
         out += Array(line(header, widths: widths, table).utf8)
         let numeric = table.columns.map(\.numeric)
         for k in 0..<stream.count {
@@ -61,21 +57,21 @@ public struct TableTextRenderer: Sendable {
                     let pad = widths[c] - range.count
                     if c > 0 { out.append(contentsOf: [0x20, 0x20]) }
                     if numeric[c] {
-                        out.append(contentsOf: repeatElement(0x20, count: pad))
+                        for _ in 0..<pad { out.append(0x20) }
                         out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
                     } else {
                         out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
-                        if c != cells.count - 1 { out.append(contentsOf: repeatElement(0x20, count: pad)) }
+                        if c != cells.count - 1 { for _ in 0..<pad { out.append(0x20) } }
                     }
                 }
             }
             while out.last == 0x20 { out.removeLast() }
             out.append(0x0A)
-            if out.count >= 1 << 20 { flush() }
+            if out.count >= 1 << 20 { flushBytes(&out, write) }
         }
         if stream.count == 0 { out += Array("(nothing in this span)\n".utf8) }
         for f in table.footer { out += Array((TerminalText(escaping: f).string + "\n").utf8) }
-        flush()
+        flushBytes(&out, write)
     }
 
     /// Bytes a terminal shows as they are, one column each.
@@ -138,10 +134,6 @@ public enum TableCSVRenderer {
             return write(out)
         }
         var out: [UInt8] = Array(line(table.columns.map(\.name)).string.utf8)
-        func flush() {
-            write(TerminalText(stringLiteral: String(decoding: out, as: UTF8.self)))
-            out.removeAll(keepingCapacity: true)
-        }
         var cells = ReportCells()
         for k in 0..<stream.count {
             cells.removeAll()
@@ -157,9 +149,9 @@ public enum TableCSVRenderer {
                 out += cells.bytes[cells.range(c)]
             }
             out += [0x0D, 0x0A]
-            if out.count >= 1 << 20 { flush() }
+            if out.count >= 1 << 20 { flushBytes(&out, write) }
         }
-        flush()
+        flushBytes(&out, write)
     }
 
     private static func line(_ row: [String]) -> TerminalText {
@@ -187,4 +179,12 @@ public enum TableMarkdownRenderer {
         }
         return out
     }
+}
+
+/// Writes the bytes so far as text (valid UTF-8: every cell was escaped or is ASCII) and empties
+/// them. A function of its own, not a closure over the buffer, which would box it and check
+/// exclusive access on every byte appended.
+private func flushBytes(_ out: inout [UInt8], _ write: (TerminalText) -> Void) {
+    write(TerminalText(stringLiteral: String(decoding: out, as: UTF8.self)))
+    out.removeAll(keepingCapacity: true)
 }
