@@ -149,6 +149,7 @@ public struct CostReport: Sendable, Encodable {
         }
         var spread: [Spread: (distance: Double, time: Double)] = [:]
         let first = since.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
         for resolved in garage.bikes where selection.includes(resolved.bike.id) {
             let subject = ReportSubject.bike(resolved.bike)
             var bikeSum = (distance: 0.0, time: 0.0)
@@ -163,7 +164,7 @@ public struct CostReport: Sendable, Encodable {
                 spread[Spread(subject: nil, period: key)] = all
                 periodSum = (0, 0)
             }
-            for r in CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: asOf, countedOnly: true)
+            for r in cache.rides(of: resolved.bike.id)
             where r.day >= first {
                 bikeSum.distance += r.distance
                 bikeSum.time += r.movingTime
@@ -188,10 +189,10 @@ public struct CostReport: Sendable, Encodable {
             spread[Spread(subject: nil, period: nil)] = all
         }
         if by == .bike {
-            var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
             for rp in garage.parts where selection.includes(rp.part.id) {
                 var sum = (distance: 0.0, time: 0.0)
-                for r in CountedRides.entries(of: rp.part, cache: &cache) where r.day >= first {
+                CountedRides.forEachEntry(of: rp.part, cache: &cache) { r in
+                    guard r.day >= first else { return }
                     sum.distance += r.distance
                     sum.time += r.movingTime
                 }

@@ -192,8 +192,15 @@ public enum CountedRides {
     /// The same, from each bike's rides through each filter made once for every part that was
     /// on the bike (a garage of 200 wheelsets has thousands of mounts on 50 bikes).
     public static func entries(of part: Part, cache: inout BikeRides) -> [Entry] {
-        let end = min(cache.through, part.retired ?? cache.through)
         var out: [Entry] = []
+        forEachEntry(of: part, cache: &cache) { out.append($0) }
+        return out
+    }
+
+    /// The same one by one, in order, without gathering them: a part's rides are runs of its
+    /// bikes' lists.
+    public static func forEachEntry(of part: Part, cache: inout BikeRides, _ body: (Entry) -> Void) {
+        let end = min(cache.through, part.retired ?? cache.through)
         for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from <= end {
             guard let b = cache.bikeIndex[m.bike.value] else { continue }
             let all = cache.rides(bike: b, filter: part.rideFilter.over(cache.garage.bikes[b].filter))
@@ -201,15 +208,13 @@ public enum CountedRides {
             let first = Int32(clamping: m.from.ordinal), last = Int32(clamping: min(m.to ?? end, end).ordinal)
             var k = lowerBound(all, first)
             let stop = lowerBound(all, last == Int32.max ? last : last + 1)
-            out.reserveCapacity(out.count + max(0, stop - k))
             while k < stop {
                 var e = all[k]
                 e.bike = Int32(b)
-                out.append(e)
+                body(e)
                 k += 1
             }
         }
-        return out
     }
 
     /// The first entry on or after `day` in entries in day order.
@@ -242,6 +247,12 @@ public enum CountedRides {
             self.through = through
             self.countedOnly = countedOnly
             bikeIndex = Dictionary(garage.bikes.enumerated().map { ($1.bike.id, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+
+        /// A bike's rides through its own filter.
+        mutating func rides(of bike: BikeID) -> [Entry] {
+            guard let b = bikeIndex[bike] else { return [] }
+            return rides(bike: b, filter: garage.bikes[b].filter)
         }
 
         mutating func rides(bike: Int, filter: RideFilter) -> [Entry] {

@@ -59,9 +59,9 @@ public struct HistoryReport: Sendable, Encodable {
         var entries: [Entry] = []
         let end = min(until ?? asOf, asOf)
         // Each subject's log, with the counted rides behind it and its intervals' names.
-        func add(_ subject: ReportSubject, log: [LogEntry], counted: [CountedRides.Entry], intervals: [ResolvedInterval], part: Part?) {
+        func add(_ subject: ReportSubject, log: [LogEntry], counted: [(day: Int, time: Double, distance: Double)], intervals: [ResolvedInterval], part: Part?) {
             // Status's ledger (prefix sums in day order): each task's span is two binary searches.
-            let ledger = StatusPlanner.RideLedger(counted.map { (Int($0.day), $0.movingTime, $0.distance) })
+            let ledger = StatusPlanner.RideLedger(counted)
             var last: [IntervalID: Day] = [:]
             let log = log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
             for entry in log where entry.date <= asOf {
@@ -89,13 +89,15 @@ public struct HistoryReport: Sendable, Encodable {
                         note: entry.note))
             }
         }
+        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
         for resolved in garage.bikes where selection.includes(resolved.bike.id) {
-            let counted = CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: asOf, countedOnly: true)
+            let counted = cache.rides(of: resolved.bike.id).map { (Int($0.day), $0.movingTime, $0.distance) }
             add(.bike(resolved.bike), log: resolved.bike.log, counted: counted, intervals: resolved.intervals, part: nil)
         }
-        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
+        var counted: [(day: Int, time: Double, distance: Double)] = []
         for rp in garage.parts where selection.includes(rp.part.id) {
-            let counted = CountedRides.entries(of: rp.part, cache: &cache)
+            counted.removeAll(keepingCapacity: true)
+            CountedRides.forEachEntry(of: rp.part, cache: &cache) { counted.append((Int($0.day), $0.movingTime, $0.distance)) }
             add(.part(rp.part), log: rp.part.log, counted: counted, intervals: rp.intervals, part: rp.part)
         }
         entries.sort { ($0.date, $1.subject) > ($1.date, $0.subject) }

@@ -54,33 +54,36 @@ public struct UsageReport: Sendable, Encodable {
         let selection = ReportSelection(bikes: only, parts: parts)
         var rows: [Row] = []
         var totals: [Row] = []
-        let first = since.map { Int32(clamping: $0.ordinal) } ?? Int32.min
-        var subjects: [(ReportSubject, [CountedRides.Entry], Double)] = []
-        for resolved in garage.bikes where selection.includes(resolved.bike.id) {
-            subjects.append(
-                (.bike(resolved.bike), CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: asOf, countedOnly: true), 0))
-        }
-        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
-        for rp in garage.parts where selection.includes(rp.part.id) {
-            subjects.append((.part(rp.part), CountedRides.entries(of: rp.part, cache: &cache), rp.part.priorDistance))
-        }
-        for (subject, counted, prior) in subjects {
-            var odometer = prior
-            var total = Row(
-                subject: subject, period: since.map { "\($0)..\(asOf)" } ?? "..\(asOf)", rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0)
-            // The period of the row being summed, as a number (days are in order): a String only per row.
+        /// One subject's rows and total, from its counted rides in day order.
+        struct Summer {
+            var rows: [Row] = []
+            var total: Row
+            var odometer: Double
+            let subject: ReportSubject, period: Period, first: Int32
+            /// The period of the row being summed, as a number (days are in order): a String only per row.
             var current = -1
-            var row = -1
-            for ride in counted {
+
+            init(_ subject: ReportSubject, prior: Double, since: Day?, asOf: Day, period: Period) {
+                self.subject = subject
+                self.period = period
+                first = since.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+                odometer = prior
+                total = Row(
+                    subject: subject, period: since.map { "\($0)..\(asOf)" } ?? "..\(asOf)", rides: 0, movingTime: 0, distance: 0, elevation: 0,
+                    odometer: 0)
+            }
+
+            mutating func add(_ ride: CountedRides.Entry) {
                 odometer += ride.distance
-                guard ride.day >= first else { continue }
+                guard ride.day >= first else { return }
                 let day = Day(ordinal: Int(ride.day))
-                let key = periodNumber(day, period)
+                let key = UsageReport.periodNumber(day, period)
                 if key != current {
                     current = key
-                    rows.append(Row(subject: subject, period: periodKey(day, period), rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0))
-                    row = rows.count - 1
+                    rows.append(
+                        Row(subject: subject, period: UsageReport.periodKey(day, period), rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0))
                 }
+                let row = rows.count - 1
                 rows[row].rides += 1
                 rows[row].movingTime += ride.movingTime
                 rows[row].distance += ride.distance
@@ -91,8 +94,21 @@ public struct UsageReport: Sendable, Encodable {
                 total.distance += ride.distance
                 total.elevation += ride.elevation
             }
-            total.odometer = odometer
-            totals.append(total)
+        }
+        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
+        for resolved in garage.bikes where selection.includes(resolved.bike.id) {
+            var summer = Summer(.bike(resolved.bike), prior: 0, since: since, asOf: asOf, period: period)
+            for ride in cache.rides(of: resolved.bike.id) { summer.add(ride) }
+            summer.total.odometer = summer.odometer
+            rows += summer.rows
+            totals.append(summer.total)
+        }
+        for rp in garage.parts where selection.includes(rp.part.id) {
+            var summer = Summer(.part(rp.part), prior: rp.part.priorDistance, since: since, asOf: asOf, period: period)
+            CountedRides.forEachEntry(of: rp.part, cache: &cache) { summer.add($0) }
+            summer.total.odometer = summer.odometer
+            rows += summer.rows
+            totals.append(summer.total)
         }
         func rounded(_ r: Row) -> Row {
             var r = r
