@@ -84,8 +84,8 @@ public struct TableTextRenderer: Sendable {
 
     private func render(header: [String], rows table: [[String]], _ t: ReportTable) -> TerminalText {
         let rows = table.map { $0.map { TerminalText(escaping: $0).string } }
-        var widths = header.map(\.count)
-        for row in rows { for (k, cell) in row.enumerated() where k < widths.count { widths[k] = max(widths[k], cell.count) } }
+        var widths = header.map(Self.columns)
+        for row in rows { for (k, cell) in row.enumerated() where k < widths.count { widths[k] = max(widths[k], Self.columns(cell)) } }
         if let width {
             var overflow = widths.reduce(0, +) + 2 * max(0, widths.count - 1) - width
             while overflow > 0 {
@@ -103,12 +103,16 @@ public struct TableTextRenderer: Sendable {
         return TerminalText(stringLiteral: out)
     }
 
+    /// The columns an escaped cell takes: its characters, which for ASCII (escaped: no control
+    /// characters, so no CR LF pair) are its bytes, counted without breaking graphemes.
+    static func columns(_ cell: String) -> Int { cell.utf8.allSatisfy { $0 < 0x80 } ? cell.utf8.count : cell.count }
+
     /// One line of escaped cells.
     private func line(_ cells: [String], widths: [Int], _ table: ReportTable) -> String {
         var out = ""
         for (k, cell) in cells.enumerated() where k < widths.count {
-            let fitted = cell.count > widths[k] ? String(cell.prefix(widths[k] - 1)) + "…" : cell
-            let pad = String(repeating: " ", count: widths[k] - fitted.count)
+            let fitted = Self.columns(cell) > widths[k] ? String(cell.prefix(widths[k] - 1)) + "…" : cell
+            let pad = String(repeating: " ", count: widths[k] - Self.columns(fitted))
             if k > 0 { out += "  " }
             out += table.columns[k].numeric ? pad + fitted : fitted + (k == cells.count - 1 ? "" : pad)
         }

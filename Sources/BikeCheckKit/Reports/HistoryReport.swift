@@ -59,9 +59,11 @@ public struct HistoryReport: Sendable, Encodable {
         var entries: [Entry] = []
         let end = min(until ?? asOf, asOf)
         // Each subject's log, with the counted rides behind it and its intervals' names.
-        func add(_ subject: ReportSubject, log: [LogEntry], counted: [(day: Int, time: Double, distance: Double)], intervals: [ResolvedInterval], part: Part?) {
-            // Status's ledger (prefix sums in day order): each task's span is two binary searches.
-            let ledger = StatusPlanner.RideLedger(counted)
+        // `usage(from, through)`: the counted riding over those days, both inclusive.
+        func add(
+            _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?,
+            usage: (Int, Int) -> (time: Double, distance: Double, rides: Int)
+        ) {
             var last: [IntervalID: Day] = [:]
             let log = log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
             for entry in log where entry.date <= asOf {
@@ -71,7 +73,7 @@ public struct HistoryReport: Sendable, Encodable {
                     let name = intervals.first { $0.id == id }?.task ?? id.rawValue
                     var task = Task(id: id.rawValue, task: name, previous: last[id])
                     if let previous = last[id] {
-                        let used = ledger.usage(from: previous.ordinal, through: entry.date.ordinal)
+                        let used = usage(previous.ordinal, entry.date.ordinal)
                         task.rides = used.rides
                         task.movingTime = ReportNumber.tenth(used.time)
                         task.distance = ReportNumber.tenth(used.distance)
@@ -89,16 +91,40 @@ public struct HistoryReport: Sendable, Encodable {
                         note: entry.note))
             }
         }
+        // Status's ledgers (prefix sums in day order): each task's span is two binary searches, on
+        // each bike and through each filter, made once.
         var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
-        for resolved in garage.bikes where selection.includes(resolved.bike.id) {
-            let counted = cache.rides(of: resolved.bike.id).map { (Int($0.day), $0.movingTime, $0.distance) }
-            add(.bike(resolved.bike), log: resolved.bike.log, counted: counted, intervals: resolved.intervals, part: nil)
+        var ledgers: [Int: [RideFilter: StatusPlanner.RideLedger]] = [:]
+        func ledger(_ bike: Int, _ filter: RideFilter) -> StatusPlanner.RideLedger {
+            if let known = ledgers[bike]?[filter] { return known }
+            let made = StatusPlanner.RideLedger(cache.rides(bike: bike, filter: filter).map { (Int($0.day), $0.movingTime, $0.distance) })
+            ledgers[bike, default: [:]][filter] = made
+            return made
         }
-        var counted: [(day: Int, time: Double, distance: Double)] = []
+        for (b, resolved) in garage.bikes.enumerated() where selection.includes(resolved.bike.id) {
+            let own = ledger(b, resolved.filter)
+            add(.bike(resolved.bike), log: resolved.bike.log, intervals: resolved.intervals, part: nil) { own.usage(from: $0, through: $1) }
+        }
         for rp in garage.parts where selection.includes(rp.part.id) {
-            counted.removeAll(keepingCapacity: true)
-            CountedRides.forEachEntry(of: rp.part, cache: &cache) { counted.append((Int($0.day), $0.movingTime, $0.distance)) }
-            add(.part(rp.part), log: rp.part.log, counted: counted, intervals: rp.intervals, part: rp.part)
+            // A part's riding is that of each bike it was on, on the days it was there, as
+            // status counts a part's usage (up to the day it was retired).
+            let part = rp.part
+            let stop = min(asOf, part.retired ?? asOf).ordinal
+            var spans: [(from: Int, to: Int, ledger: StatusPlanner.RideLedger)] = []
+            for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= stop {
+                guard let b = cache.bikeIndex[m.bike.value] else { continue }
+                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), ledger(b, part.rideFilter.over(garage.bikes[b].filter))))
+            }
+            add(.part(part), log: part.log, intervals: rp.intervals, part: part) { from, through in
+                var sum: (time: Double, distance: Double, rides: Int) = (0, 0, 0)
+                for s in spans where max(s.from, from) <= min(s.to, through) {
+                    let u = s.ledger.usage(from: max(s.from, from), through: min(s.to, through))
+                    sum.time += u.time
+                    sum.distance += u.distance
+                    sum.rides += u.rides
+                }
+                return sum
+            }
         }
         entries.sort { ($0.date, $1.subject) > ($1.date, $0.subject) }
         return HistoryReport(asOf: asOf, since: since, until: until, interval: interval?.rawValue, entries: entries)
