@@ -95,12 +95,29 @@ public struct TableTextRenderer: Sendable {
                 overflow -= 1
             }
         }
-        var out = line(header, widths: widths, t)
-        for row in rows { out += line(row, widths: widths, t) }
-        if rows.isEmpty { out += "(nothing in this span)\n" }
-        for f in t.footer { out += TerminalText(escaping: f).string + "\n" }
+        var out = Array(line(header, widths: widths, t).utf8)
+        let numeric = t.columns.map(\.numeric)
+        for row in rows {
+            // A row of ASCII cells that fit is laid out in bytes; any other the Strings way.
+            let n = min(row.count, widths.count)
+            guard (0..<n).allSatisfy({ k in row[k].utf8.allSatisfy { $0 < 0x80 } && row[k].utf8.count <= widths[k] }) else {
+                out += Array(line(row, widths: widths, t).utf8)
+                continue
+            }
+            for k in 0..<n {
+                let pad = widths[k] - row[k].utf8.count
+                if k > 0 { out.append(contentsOf: [0x20, 0x20]) }
+                if numeric[k] { for _ in 0..<pad { out.append(0x20) } }
+                out.append(contentsOf: row[k].utf8)
+                if !numeric[k] && k != row.count - 1 { for _ in 0..<pad { out.append(0x20) } }
+            }
+            while out.last == 0x20 { out.removeLast() }
+            out.append(0x0A)
+        }
+        if rows.isEmpty { out += Array("(nothing in this span)\n".utf8) }
+        for f in t.footer { out += Array((TerminalText(escaping: f).string + "\n").utf8) }
         // Every cell was escaped above.
-        return TerminalText(stringLiteral: out)
+        return TerminalText(stringLiteral: String(decoding: out, as: UTF8.self))
     }
 
     /// The columns an escaped cell takes: its characters, which for ASCII (escaped: no control
