@@ -173,13 +173,12 @@ public enum ReportNumber {
         appendInteger(n / unit, to: &bytes)
         guard decimals > 0 else { return }
         bytes.append(UInt8(ascii: "."))
-        var fraction = n % unit
-        var digits = [UInt8](repeating: 48, count: decimals)
-        for k in stride(from: decimals - 1, through: 0, by: -1) {
-            digits[k] = UInt8(48 + fraction % 10)
-            fraction /= 10
+        let fraction = n % unit
+        var digit = unit / 10
+        while digit > 0 {
+            bytes.append(UInt8(48 + fraction / digit % 10))
+            digit /= 10
         }
-        bytes += digits
     }
 
     /// `pow(10.0, Double(n))`, which is exact for these.
