@@ -62,6 +62,8 @@ public struct UsageReport: Sendable, Encodable {
             let subject: ReportSubject, period: Period, first: Int32
             /// The period of the row being summed, as a number (days are in order): a String only per row.
             var current = -1
+            /// The first day after the current period.
+            var periodEnd = Int32.min
 
             init(_ subject: ReportSubject, prior: Double, since: Day?, asOf: Day, period: Period) {
                 self.subject = subject
@@ -76,12 +78,20 @@ public struct UsageReport: Sendable, Encodable {
             mutating func add(_ ride: CountedRides.Entry) {
                 odometer += ride.distance
                 guard ride.day >= first else { return }
-                let day = Day(ordinal: Int(ride.day))
-                let key = UsageReport.periodNumber(day, period)
-                if key != current {
-                    current = key
-                    rows.append(
-                        Row(subject: subject, period: UsageReport.periodKey(day, period), rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0))
+                // Days come in order: a ride before the end of the current period is in it.
+                if ride.day >= periodEnd {
+                    let day = Day(ordinal: Int(ride.day))
+                    let key = UsageReport.periodNumber(day, period)
+                    if key != current {
+                        current = key
+                        rows.append(
+                            Row(subject: subject, period: UsageReport.periodKey(day, period), rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0))
+                    }
+                    let (y, m, _) = day.components
+                    let next =
+                        period == .month
+                        ? (m == 12 ? Day(year: y + 1, month: 1, day: 1) : Day(year: y, month: m + 1, day: 1)) : Day(year: y + 1, month: 1, day: 1)
+                    periodEnd = next.map { Int32(clamping: $0.ordinal) } ?? ride.day + 1
                 }
                 let row = rows.count - 1
                 rows[row].rides += 1
