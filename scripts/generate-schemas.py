@@ -372,6 +372,7 @@ PART = schema("part.schema.json", "bikecheck part file",
         "name": p({"$ref": "#/definitions/text"}, "The part's name, e.g. `DT Swiss ARC 1100 wheelset`.", examples=["DT Swiss ARC 1100 wheelset"]),
         "bought": p({"$ref": "#/definitions/date"}, "When the part was bought, `YYYY-MM-DD`; a mount before it is a warning."),
         "retired": p({"$ref": "#/definitions/date"}, "When the part was retired (sold, worn out), `YYYY-MM-DD`."),
+        "price": p(MONEY, "What the part cost, counted by `costs` on the part's own line in the year it was bought (not in a bike's): `1299`, or `1299 USD` in another currency than the garage's."),
         "slot": p({"$ref": "#/definitions/identifier"}, "The place on a bike the part fills, e.g. `wheels` or `fork`: two parts with the same slot may not be on one bike on the same day.", examples=["wheels"]),
         "hours": p({"type": "number", "minimum": 0}, "Ride hours it had before tracking started (a second-hand part), e.g. `120`."),
         "distance": p({"$ref": "#/definitions/distance"}, "Distance it had before tracking started, e.g. `800 km`."),
@@ -596,8 +597,8 @@ VALIDATE = schema("validate.schema.json", "bikecheck validate --format json",
 }, [])
 
 SUBJECT = closed({
-    "kind": p({"enum": ["bike"]}, "What the line is about: `bike` (parts come later)."),
-    "id": p({"type": "string"}, "Its id (the file name)."),
+    "kind": p({"enum": ["bike", "part"]}, "What the line is about: a `bike` (`bikes/ID.yaml`) or a `part` (`parts/ID.yaml`)."),
+    "id": p({"type": "string"}, "Its id (the file name); a bike and a part may share one, so read it with `kind`."),
     "name": p({"type": "string"}, "Its name."),
 }, md="What a line is about.")
 AMOUNT = p({"type": "string", "pattern": "^-?[0-9]+\\.[0-9]{2,4}$"}, "An exact amount as a decimal string with 2 to 4 decimals, e.g. `\"0.30\"`, so no reader turns it into binary floating point.")
@@ -618,7 +619,7 @@ COSTS = report("costs.schema.json", "bikecheck costs --format json",
     "What `bikecheck costs --format json` prints: exact totals per group and currency; currencies are never summed.", {
     "by": p({"enum": ["bike", "year", "month", "category"]}, "How lines are grouped."),
     "rows": p({"type": "array", "items": closed({
-        "group": p({"type": "string"}, "The bike id, `2025`, `2025-03`, `undated`, or the category (`purchase` for prices, `uncategorised`)."),
+        "group": p({"type": "string"}, "The bike's or part's id (see `subject`), `2025`, `2025-03`, `undated`, or the category (`purchase` for prices, `uncategorised`)."),
         "subject": SUBJECT,
         "currency": CURRENCY,
         "services": AMOUNT, "purchases": AMOUNT, "total": AMOUNT,
@@ -640,12 +641,12 @@ USAGE_ROW = closed({
     "moving_time": SECONDS, "distance": METRES,
     "elevation": p({"type": "number", "minimum": 0}, "Metres climbed."),
     "odometer": p({"type": "number", "minimum": 0}, "Metres of every counted ride up to the end of the period."),
-}, md="One bike's riding in one period.")
+}, md="One bike's or part's riding in one period (a part's odometer starts from its distance before tracking).")
 USAGE = report("usage.schema.json", "bikecheck usage --format json",
     "What `bikecheck usage --format json` prints: counted rides per bike per month or year.", {
     "period": p({"enum": ["month", "year"]}, "The period of each line."),
-    "rows": p({"type": "array", "items": USAGE_ROW}, "Periods with counted rides, per bike."),
-    "totals": p({"type": "array", "items": USAGE_ROW}, "One per bike over the whole span."),
+    "rows": p({"type": "array", "items": USAGE_ROW}, "Periods with counted rides, per bike, then per part."),
+    "totals": p({"type": "array", "items": USAGE_ROW}, "One per bike or part over the whole span."),
 }, ["as_of", "period", "rows", "totals"])
 
 HISTORY = report("history.schema.json", "bikecheck history --format json",
@@ -654,6 +655,7 @@ HISTORY = report("history.schema.json", "bikecheck history --format json",
     "interval": p({"type": ["string", "null"]}, "Only entries that did this interval (`--interval`)."),
     "entries": p({"type": "array", "items": closed({
         "subject": SUBJECT,
+        "bike": p({"type": ["string", "null"]}, "For a part's entry, the bike it was on that day; absent when it was on none."),
         "date": p(DAY, "When it was done."),
         "tasks": p({"type": "array", "items": closed({
             "id": p({"type": "string"}, "The interval id."),
@@ -677,6 +679,7 @@ RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json
     "interval": p({"type": ["string", "null"]}, "Rides since this interval's anchor (`--interval`)."),
     "rides": p({"type": "array", "items": closed({
         "subject": SUBJECT,
+        "bike": p({"type": ["string", "null"]}, "For the rides behind a part, the bike it was on for this ride."),
         "day": p(DAY, "The day ridden."),
         "source": p({"enum": ["strava", "rides.yaml"]}, "Where the ride comes from."),
         "activity": p({"type": ["integer", "null"]}, "Strava's activity id."),
@@ -693,7 +696,7 @@ RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json
         "counted": p({"type": "integer", "minimum": 0}, "Rides that count."),
         "not_counted": p({"type": "integer", "minimum": 0}, "Rides that do not."),
         "moving_time": SECONDS, "distance": METRES,
-    }, required=["subject", "counted", "not_counted", "moving_time", "distance"], md="One bike's counted rides.")}, "One per bike."),
+    }, required=["subject", "counted", "not_counted", "moving_time", "distance"], md="One bike's or part's counted rides.")}, "One per bike or part."),
 }, ["as_of", "rides", "totals"])
 
 NOTIFY_WEBHOOK = schema("notify-webhook.schema.json", "bikecheck notify: the webhook's JSON",

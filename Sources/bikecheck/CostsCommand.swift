@@ -6,20 +6,22 @@ struct CostsCommand: ParsableCommand {
         commandName: "costs",
         abstract: "What the bikes cost: service costs and purchase prices, per bike, year, month or category.",
         discussion: """
-            Costs come from the logs' 'cost:' (grouped by 'category:') and the bikes' 'price:', \
-            counted on the day they were bought. Amounts are exact decimals; each currency has \
+            Costs come from the logs' 'cost:' (grouped by 'category:') and the bikes' and parts' \
+            'price:', counted on the day they were bought. Each cost is counted once, where it is \
+            written: a part's price and log are on the part's own line, never in a bike's. Amounts are exact decimals; each currency has \
             lines and a total of its own, never added to another. Cost per 1,000 km and per ride \
             hour spread a line's total over the counted rides behind it (the bike's, or every \
             bike's in that year or month), counted as status counts them.
 
-            Example:
+            Examples:
               bikecheck costs --by year --since 2025-01-01 --format csv
+              bikecheck costs grail race-wheels
             """
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Bikes to count (default: every bike).")
+    @Argument(help: ArgumentHelp("Bikes and parts to count (default: every bike and every part).", valueName: "bike-or-part"))
     var bikes: [String] = []
 
     @Option(help: "Group by bike, year, month or category.")
@@ -33,8 +35,9 @@ struct CostsCommand: ParsableCommand {
 
     func run() throws {
         let day = asOf ?? today()
-        let loaded = try ReportOutput.load(global, bikes: bikes)
-        let report = CostReport.build(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day, since: since, by: by)
+        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        let report = CostReport.build(
+            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day, since: since, by: by)
         try ReportOutput.write(report, table: report.table, as: format)
     }
 }

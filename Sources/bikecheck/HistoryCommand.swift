@@ -7,16 +7,19 @@ struct HistoryCommand: ParsableCommand {
         abstract: "Every service in the logs, newest first, with the riding since the task was last done.",
         discussion: """
             Each task says the counted rides' distance and time from the previous log entry that \
-            did it through this one, as status counts them; the first time it says so.
+            did it through this one, as status counts them; the first time it says so. A part's \
+            entries are its own log's, with the bike it was on that day; its riding is counted \
+            on each bike it was on, on the days it was there.
 
-            Example:
+            Examples:
               bikecheck history grail --interval chain-replace --since 2025-01-01
+              bikecheck history race-wheels
             """
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Bikes to show (default: every bike).")
+    @Argument(help: ArgumentHelp("Bikes and parts to show (default: every bike and every part).", valueName: "bike-or-part"))
     var bikes: [String] = []
 
     @Option(help: ArgumentHelp("Entries from this date (YYYY-MM-DD).", valueName: "date"))
@@ -33,9 +36,9 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         let day = asOf ?? today()
-        let loaded = try ReportOutput.load(global, bikes: bikes)
+        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
         let report = HistoryReport.build(
-            loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day,
+            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,
             since: since, until: until, interval: interval.map(IntervalID.init))
         try ReportOutput.write(report, table: report.table, as: format)
     }

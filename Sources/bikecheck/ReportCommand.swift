@@ -41,8 +41,13 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let day = asOf ?? today()
-        let loaded = try ReportOutput.load(global, bikes: bikes)
-        let report = GarageReport.build(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day)
+        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        if let part = selection.parts.first {
+            Terminal.standardError.write(
+                "error: '\(part.rawValue)' is a part; report --bike takes bikes\n  help: the report of a bike lists the parts that were on it\n")
+            throw ExitCode(2)
+        }
+        let report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day)
         switch format {
         case .html:
             let page = HTMLReportRenderer().render(report)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BikeCheckKit
+import Diagnostics
 import Foundation
 
 extension CostReport.Grouping: ExpressibleByArgument {}
@@ -8,27 +9,31 @@ extension UsageReport.Period: ExpressibleByArgument {}
 /// Loading and printing shared by the report commands: one exhaustive switch over the formats
 /// every report prints.
 enum ReportOutput {
-    /// The garage with its activities, or its errors printed (exit 1); unknown bikes are a usage error.
-    static func load(_ global: GlobalOptions, bikes: [String]) throws -> LoadedGarage {
-        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .full, today: today()))
+    /// The garage with its activities' summaries (what status reads: the activity index when it is
+    /// warm), or its errors printed (exit 1), and the bikes and parts named (a bike when there is
+    /// one of the name, as status decides); a name that is neither is a usage error.
+    static func load(_ global: GlobalOptions, names: [String]) throws -> (LoadedGarage, ReportSelection) {
+        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
         if loaded.hasErrors {
             global.report(loaded.diagnostics, sources: loaded.sources)
             throw ExitCode(1)
         }
-        let known = loaded.garage.bikes.map(\.bike.id.rawValue)
-        for name in bikes where !known.contains(name) {
-            let hint = likelyMeant(name, among: known).map { "; did you mean '\($0)'?" } ?? ""
-            Terminal.standardError.write("error: no bike '\(name)'\(hint)\n  help: bikes: \(known.joined(separator: ", "))\n")
+        let (selection, unknown) = ReportSelection.resolve(names, in: loaded.garage)
+        if let name = unknown.first {
+            let failure = loaded.garage.noBikeOrPart(name)
+            var text: TerminalText = "error: \(failure.message)\n"
+            if let help = failure.help { text += "  help: \(help)\n" }
+            Terminal.standardError.write(text)
             throw ExitCode(2)
         }
-        return loaded
+        return (loaded, selection)
     }
 
     static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat) throws {
         switch format {
-        case .text: Terminal.standardOutput.write(TableTextRenderer(width: terminalWidth()).render(table))
+        case .text: TableTextRenderer(width: terminalWidth()).render(table) { Terminal.standardOutput.write($0) }
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(model))
-        case .csv: Terminal.standardOutput.write(TableCSVRenderer.render(table))
+        case .csv: TableCSVRenderer.render(table) { Terminal.standardOutput.write($0) }
         case .markdown: Terminal.standardOutput.write(TableMarkdownRenderer.render(table))
         }
     }

@@ -10,16 +10,18 @@ struct RidesCommand: ParsableCommand {
             gear of a sport type the bike counts. A ride does not count when its sport type is not \
             among the bike's counts, when it was on a trainer and the bike does not count those, or \
             when it has no gear. With --interval, the rides since that interval's anchor, as \
-            status computes it: the answer to "why does my chain say 104 h?".
+            status computes it: the answer to "why does my chain say 104 h?". A part's rides are \
+            those of each bike it was on, on the days it was there, each with its bike.
 
-            Example:
+            Examples:
               bikecheck rides grail --interval chain-lube
+              bikecheck rides race-wheels --interval hub-service
             """
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Bikes to show (default: every bike).")
+    @Argument(help: ArgumentHelp("Bikes and parts to show (default: every bike).", valueName: "bike-or-part"))
     var bikes: [String] = []
 
     @Option(help: ArgumentHelp("Rides from this date (YYYY-MM-DD).", valueName: "date"))
@@ -36,11 +38,11 @@ struct RidesCommand: ParsableCommand {
 
     func run() throws {
         let day = asOf ?? today()
-        let loaded = try ReportOutput.load(global, bikes: bikes)
-        let report: RidesReport
+        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        var report: RidesReport
         do {
             report = try RidesReport.build(
-                loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day,
+                loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,
                 since: since, until: until, interval: interval.map(IntervalID.init))
         } catch .unknownInterval(let id, let known) {
             let hint = likelyMeant(id, among: known).map { "; did you mean '\($0)'?" } ?? ""
@@ -49,6 +51,8 @@ struct RidesCommand: ParsableCommand {
             )
             throw ExitCode(2)
         }
+        // Summaries carry no names: read them from the month files of the rides shown.
+        report.names = ActivityNames.load(root: loaded.garage.root, summaries: loaded.activitySummaries, records: report.activityRecords)
         try ReportOutput.write(report, table: report.table, as: format)
     }
 }

@@ -9,16 +9,19 @@ struct UsageCommand: ParsableCommand {
             Counts the rides status counts: cached Strava activities with the bike's gear id and \
             hand-entered rides, of the sport types that count for the bike (trainer rides only \
             where the bike counts them). The odometer is the distance of every counted ride up to \
-            the end of the month or year, including those before --since.
+            the end of the month or year, including those before --since. A part's rides are \
+            those that counted for each bike it was on, on the days it was mounted there; its \
+            odometer starts from its usage before tracking.
 
-            Example:
+            Examples:
               bikecheck usage grail --per year --as-of 2026-11-15
+              bikecheck usage race-wheels
             """
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Bikes to show (default: every bike).")
+    @Argument(help: ArgumentHelp("Bikes and parts to show (default: every bike and every part).", valueName: "bike-or-part"))
     var bikes: [String] = []
 
     @Option(help: "One line per month or per year.")
@@ -32,8 +35,9 @@ struct UsageCommand: ParsableCommand {
 
     func run() throws {
         let day = asOf ?? today()
-        let loaded = try ReportOutput.load(global, bikes: bikes)
-        let report = UsageReport.build(loaded.garage, activities: loaded.activities, only: bikes.map(BikeID.init), asOf: day, since: since, period: per)
+        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        let report = UsageReport.build(
+            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day, since: since, period: per)
         try ReportOutput.write(report, table: report.table, as: format)
     }
 }

@@ -147,3 +147,140 @@ import Testing
         #expect(compared >= 20)
     }
 }
+/// A part as a report subject, on a small garage whose numbers are computed by hand: a wheelset
+/// on bike `a` through January 2025, then on bike `b`.
+@Suite struct PartReportTests {
+    static func garage() throws -> (TemporaryFolder, LoadedGarage, [Activity]) {
+        let folder = try TemporaryFolder()
+        try folder.write("garage.yaml", "currency: EUR\n")
+        try folder.write(
+            "bikes/a.yaml",
+            """
+            name: Bike A
+            strava: b1
+            counts: [Ride]
+            intervals:
+              chain-lube:
+                every: 10 h
+            log:
+              - date: 2025-01-15
+                done: chain-lube
+                cost: 5
+                category: consumables
+
+            """)
+        try folder.write("bikes/b.yaml", "name: Bike B\nstrava: b2\ncounts: [Ride]\n")
+        try folder.write(
+            "parts/wheels.yaml",
+            """
+            name: Wheels
+            bought: 2025-01-01
+            price: 500
+            distance: 100 km
+            intervals:
+              hub-service:
+                every: 1000 km
+            mounts:
+              - {bike: a, from: 2025-01-01, to: 2025-01-31}
+              - {bike: b, from: 2025-02-01}
+            log:
+              - date: 2025-01-20
+                done: hub-service
+                cost: 10
+                category: labour
+              - date: 2025-02-20
+                done: hub-service
+                cost: 20.20
+                category: labour
+                note: new bearings
+
+            """)
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Day("2025-06-01")))
+        func ride(_ id: Int64, _ day: String, km: Double, gear: String, sport: String = "Ride") -> Activity {
+            Activity(
+                id: id, name: "ride \(id)", sportType: sport, startDate: day + "T08:00:00Z", startDateLocal: day + "T09:00:00Z",
+                movingTime: 3600, elapsedTime: 3600, distance: km * 1000, totalElevationGain: 100, gearID: gear)
+        }
+        let activities = [
+            ride(1, "2025-01-05", km: 50, gear: "b1"),  // a, wheels on: counts
+            ride(2, "2025-01-10", km: 60, gear: "b2"),  // b, before the wheels came: not theirs
+            ride(3, "2025-01-25", km: 40, gear: "b1"),  // a, wheels on
+            ride(4, "2025-02-05", km: 70, gear: "b1"),  // a, after the wheels left
+            ride(5, "2025-02-10", km: 30, gear: "b2"),  // b, wheels on
+            ride(6, "2025-02-15", km: 10, gear: "b2", sport: "Run"),  // b, a sport type b does not count
+            ride(7, "2025-03-01", km: 20, gear: "b2"),  // b, wheels on
+        ]
+        return (folder, loaded, activities)
+    }
+
+    static let asOf = Day("2025-06-01")!
+
+    @Test func aNameIsABikeWhenThereIsOneElseAPart() throws {
+        let (_, loaded, _) = try Self.garage()
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
+        let (selection, unknown) = ReportSelection.resolve(["wheels", "a", "wheel"], in: loaded.garage)
+        #expect(selection.bikes == [BikeID("a")] && selection.parts == [PartID("wheels")] && unknown == ["wheel"])
+    }
+
+    @Test func usageOfAPartCountsTheRidesOfEachBikeWhileItWasThere() throws {
+        let (_, loaded, activities) = try Self.garage()
+        let report = UsageReport.build(loaded.garage, activities: activities, parts: [PartID("wheels")], asOf: Self.asOf, period: .month)
+        // January on a: rides 1 and 3; February on b: ride 5 (the run does not count); March: ride 7.
+        // The odometer starts from the 100 km before tracking.
+        #expect(
+            report.rows.map { "\($0.subject.kind) \($0.period) \($0.rides) \($0.distance) \($0.elevation) \($0.odometer)" } == [
+                "part 2025-01 2 90000.0 200.0 190000.0", "part 2025-02 1 30000.0 100.0 220000.0", "part 2025-03 1 20000.0 100.0 240000.0",
+            ])
+        #expect(report.totals.map { "\($0.subject.id) \($0.rides) \($0.movingTime) \($0.distance)" } == ["wheels 4 14400.0 140000.0"])
+        // Named alone, the part has no bike lines; with nothing named, bikes then parts.
+        let all = UsageReport.build(loaded.garage, activities: activities, asOf: Self.asOf, period: .year)
+        #expect(all.totals.map { "\($0.subject.kind) \($0.subject.id) \($0.rides)" } == ["bike a 3", "bike b 3", "part wheels 4"])
+    }
+
+    @Test func historyOfAPartCountsTheRidingBetweenItsEntriesAcrossBikes() throws {
+        let (_, loaded, activities) = try Self.garage()
+        let report = HistoryReport.build(loaded.garage, activities: activities, parts: [PartID("wheels")], asOf: Self.asOf)
+        #expect(report.entries.map { "\($0.date) \($0.bike ?? "-") \($0.cost?.description ?? "-")" } == ["2025-02-20 b 20.20", "2025-01-20 a 10.00"])
+        // From 2025-01-20 through 2025-02-20: ride 3 on a and ride 5 on b, not ride 4 (a, wheels gone).
+        let task = try #require(report.entries.first?.tasks.first)
+        #expect(task.previous == Day("2025-01-20") && task.rides == 2 && task.distance == 70_000 && task.movingTime == 7200)
+        let table = report.table
+        #expect(table.columns.map(\.name) == ["date", "bike", "part", "tasks", "cost", "currency", "category", "note"])
+        #expect(table.rows.first?.prefix(3) == ["2025-02-20", "b", "wheels"])
+    }
+
+    @Test func aPartsCostsAreItsOwnLineAndCountedOnceInTheTotals() throws {
+        let (_, loaded, activities) = try Self.garage()
+        let report = CostReport.build(loaded.garage, activities: activities, asOf: Self.asOf, by: .bike)
+        // a: 5.00 in its log; wheels: 500 bought + 10 + 20.20, over the 140 km behind them.
+        #expect(
+            report.rows.map { "\($0.subject?.kind.rawValue ?? "-") \($0.group) \($0.services) \($0.purchases) \($0.total) \($0.distance)" } == [
+                "bike a 5.00 0.00 5.00 160000.0", "part wheels 30.20 500.00 530.20 140000.0",
+            ])
+        #expect(report.totals.map { "\($0.total) \($0.services) \($0.purchases) \($0.entries)" } == ["535.20 35.20 500.00 3"])
+        // 530.20 over 140 km: 3787.14 per 1,000 km; over 4 h: 132.55 an hour.
+        #expect(report.rows.last?.per1000km?.description == "3787.14" && report.rows.last?.perHour?.description == "132.55")
+        // Naming the bike leaves the part's costs out, and the export has each cost once.
+        #expect(
+            CostReport.build(loaded.garage, activities: activities, only: [BikeID("a")], asOf: Self.asOf, by: .bike).totals.first?.total.description == "5.00")
+        let ledger = LedgerExport.build(loaded.garage, asOf: Self.asOf, dialect: .ledger).text
+        #expect(ledger.components(separatedBy: "\n2025-").count - 1 == 4)
+        #expect(ledger.contains("2025-01-01 Wheels | Bought Wheels\n    Expenses:Bikes:Purchase  500.00 EUR"))
+    }
+
+    @Test func theRidesBehindAPartSayWhichBikeTheyWereOn() throws {
+        let (_, loaded, activities) = try Self.garage()
+        let report = try RidesReport.build(loaded.garage, activities: activities, parts: [PartID("wheels")], asOf: Self.asOf)
+        #expect(
+            report.rides.map { "\($0.activity ?? 0) \($0.bike ?? "-") \($0.verdict.rawValue)" } == [
+                "1 a counted", "3 a counted", "5 b counted", "6 b sport-type", "7 b counted",
+            ])
+        #expect(report.totals.map { "\($0.subject.label) \($0.counted) \($0.notCounted) \($0.distance)" } == ["wheels (part) 4 1 140000.0"])
+        let rows = report.table.allRows
+        #expect(rows.first?.prefix(3) == ["a", "wheels", "2025-01-05"])
+        // With --interval: from the part's last hub service.
+        let since = try RidesReport.build(
+            loaded.garage, activities: activities, parts: [PartID("wheels")], asOf: Self.asOf, interval: IntervalID("hub-service"))
+        #expect(since.totals.first?.since == Day("2025-02-20") && since.rides.map { $0.activity ?? 0 } == [7])
+    }
+}

@@ -1,10 +1,43 @@
 import BikeCheckKit
+import Foundation
 import Testing
 
 @Suite struct TableRendererTests {
     let table = ReportTable(
         columns: [.init("bike", "BIKE"), .init("total", "TOTAL", numeric: true)],
         rows: [["grail, \"the gravel one\"", "45.99"], ["tarmac", "1200.00"]], footer: ["total EUR: 1245.99"])
+
+    /// Numbers are written digit by digit (a million rows cannot afford a formatter each): the
+    /// same text as `String(format: "%.Nf")` of the rounded value, as before.
+    @Test func fixedNumbersAreWhatPrintfPrintsOfTheRoundedValue() {
+        var values: [Double] = [0, -0.0, 0.04, -0.04, 0.05, -0.05, 0.15, 0.25, 2.675, 1e-9, 123_456.789, -98.76, 9.95, 99.95, 1e12 + 0.55]
+        var x = 0.37
+        for _ in 0..<2000 {
+            x = (x * 7919.123).truncatingRemainder(dividingBy: 100_000) - 20_000
+            values.append(x)
+            values.append(x / 3600)
+        }
+        for v in values {
+            for decimals in 0...2 {
+                let scale = pow(10.0, Double(decimals))
+                let rounded = (v * scale).rounded() / scale
+                #expect(ReportNumber.fixed(v, decimals) == String(format: "%.\(decimals)f", rounded == 0 ? 0 : rounded), "\(v) \(decimals)")
+            }
+        }
+    }
+
+    /// A streamed table prints what the same rows as Strings print, in every format.
+    @Test func streamedRowsRenderLikeRowsOfStrings() {
+        let rows = [["grail", "12.5", "plain"], ["tarmac", "3.0", "tab\there, comma"], ["stumpy", "0.1", "Wald & Wiese ö"], ["x", "1", "quote \" and |"]]
+        let stream = ReportTable.RowStream(count: rows.count) { k, cells in for c in rows[k] { cells.text(c) } }
+        let columns: [ReportTable.Column] = [.init("bike", "BIKE"), .init("km", "KM", numeric: true), .init("name", "NAME")]
+        let streamed = ReportTable(columns: columns, stream: stream, footer: ["total"])
+        let plain = ReportTable(columns: columns, rows: rows, footer: ["total"])
+        #expect(TableTextRenderer().render(streamed) == TableTextRenderer().render(plain))
+        #expect(TableCSVRenderer.render(streamed) == TableCSVRenderer.render(plain))
+        #expect(TableMarkdownRenderer.render(streamed) == TableMarkdownRenderer.render(plain))
+        #expect(TableTextRenderer(width: 20).render(streamed) == TableTextRenderer(width: 20).render(plain))
+    }
 
     @Test func textAlignsNumbersRightAndTextLeft() {
         #expect(

@@ -14,6 +14,10 @@ import Testing
         ("history", ["history", "--since", "2025-06-01"]), ("history-interval", ["history", "grail", "--interval", "chain-lube"]),
         ("rides-interval", ["rides", "grail", "--interval", "chain-lube"]),
         ("rides-span", ["rides", "tarmac", "--since", "2026-01-01", "--until", "2026-01-31"]),
+        // A part as the subject: the wheelset went from grail to tarmac on 2026-05-01.
+        ("usage-part", ["usage", "race-wheels"]), ("history-part", ["history", "race-wheels"]),
+        ("rides-part", ["rides", "race-wheels", "--since", "2026-04-24", "--until", "2026-05-08"]),
+        ("costs-part", ["costs", "race-wheels", "grail"]),
     ]
     static let formats = [("text", "txt"), ("json", "json"), ("csv", "csv"), ("markdown", "md")]
 
@@ -32,6 +36,17 @@ import Testing
         } else {
             let expected = try String(decoding: Data(contentsOf: url), as: UTF8.self)
             #expect(r.stdout == expected, "\(name): re-record with BIKECHECK_RECORD=1 and review the diff")
+        }
+    }
+
+    @Test func aNameThatIsNeitherABikeNorAPartIsAUsageErrorWithDidYouMean() throws {
+        for command in ["usage", "costs", "history", "rides"] {
+            let r = try runBikecheck([command, "race-wheel", "--garage", exampleGarage.path, "--as-of", "2026-11-15"], in: repositoryRoot)
+            #expect(r.status == 2 && r.stdout.isEmpty, "\(command): \(r.status)")
+            #expect(
+                r.stderr
+                    == "error: no bike or part 'race-wheel'; did you mean 'race-wheels'?\n  help: bikes: charger, grail, stumpy, tarmac; parts: race-wheels, spare-chain\n",
+                "\(command): \(r.stderr)")
         }
     }
 }

@@ -236,4 +236,15 @@ struct ActivityIDTable {
         files[slot] = file
         return nil
     }
+
+    /// The value recorded for `id`, if any.
+    func value(forKey id: Int64) -> Int32? {
+        let mask = ids.count - 1
+        var slot = Int((UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        while ids[slot] != 0 {
+            if ids[slot] == id { return files[slot] }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
 }

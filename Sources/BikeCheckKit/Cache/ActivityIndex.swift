@@ -15,8 +15,9 @@ import Foundation
 struct ActivityIndex: @unchecked Sendable {
     static let folder = "activity-index"
     static let magic: [UInt8] = Array("BCAIDX\r\n".utf8)
-    static let version: UInt32 = 1
-    static let recordSize = 40
+    /// 2: records carry the elevation gain (48 bytes); indexes of version 1 are rebuilt.
+    static let version: UInt32 = 2
+    static let recordSize = 48
     /// magic, version, record size, key (7 × 8), name length, counts, string bytes.
     static let headerSize = 8 + 4 + 4 + 56 + 6 * 4
     /// A file changed this recently (seconds) may change again within the same timestamp tick
@@ -174,6 +175,7 @@ struct ActivityIndex: @unchecked Sendable {
             put(UInt32(r.trainer ? 1 : 0))
             put(r.movingTime.bitPattern)
             put(r.distance.bitPattern)
+            put(r.elevation.bitPattern)
         }
         for s in stringBytes { put(UInt32(s.count)) }
         for s in stringBytes { out += s }
@@ -206,10 +208,11 @@ struct ActivityIndex: @unchecked Sendable {
                 let r = ActivitySummary(
                     id: Int64(bitPattern: u64(at)), day: Int32(bitPattern: UInt32(u32(at + 8))), gear: Int32(bitPattern: UInt32(u32(at + 12))),
                     sport: Int32(bitPattern: UInt32(u32(at + 16))), trainer: u32(at + 20) != 0,
-                    movingTime: Double(bitPattern: u64(at + 24)), distance: Double(bitPattern: u64(at + 32)))
+                    movingTime: Double(bitPattern: u64(at + 24)), distance: Double(bitPattern: u64(at + 32)),
+                    elevation: Double(bitPattern: u64(at + 40)))
                 // What the reader can produce, and what the loader relies on.
                 guard r.id > 0, r.gear >= -1, r.gear < stringCount, r.sport >= 0, r.sport < stringCount, u32(at + 20) <= 1,
-                    r.movingTime.isFinite, r.distance.isFinite
+                    r.movingTime.isFinite, r.distance.isFinite, r.elevation.isFinite
                 else { return nil }
                 records.append(r)
                 at += recordSize

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What status needs of one cached activity: 40 bytes and no Strings, where a whole `Activity`
-/// takes 160 bytes and up to seven Strings.
+/// What status and the reports need of one cached activity: 48 bytes and no Strings, where a
+/// whole `Activity` takes 160 bytes and up to seven Strings.
 public struct ActivitySummary: Sendable, Equatable {
     public var id: Int64
     /// The day the rider rode, on their own calendar (`Day.ordinal`).
@@ -16,6 +16,8 @@ public struct ActivitySummary: Sendable, Equatable {
     public var movingTime: Double
     /// Metres.
     public var distance: Double
+    /// Metres climbed (`Activity.totalElevationGain`).
+    public var elevation: Double = 0
 }
 
 /// Cached activities as summaries, with the gear ids and sport types their indices name.
@@ -40,7 +42,7 @@ public struct ActivitySummaries: Sendable {
             records.append(
                 ActivitySummary(
                     id: a.id, day: Int32(day.ordinal), gear: a.gearID.map(symbol) ?? -1, sport: symbol(a.sportType), trainer: a.trainer,
-                    movingTime: Double(a.movingTime), distance: a.distance))
+                    movingTime: Double(a.movingTime), distance: a.distance, elevation: a.totalElevationGain))
         }
     }
 }
@@ -188,7 +190,8 @@ struct SummaryBuilder: ActivityRecordBuilder {
     mutating func record(_ f: ActivityFields) -> ActivitySummary {
         ActivitySummary(
             id: f.id, day: Int32(truncatingIfNeeded: f.localDay.ordinal), gear: f.gearID.map { symbol($0) } ?? -1,
-            sport: symbol(f.sportType), trainer: f.trainer, movingTime: Double(Int(f.movingTime)), distance: f.distance)
+            sport: symbol(f.sportType), trainer: f.trainer, movingTime: Double(Int(f.movingTime)), distance: f.distance,
+            elevation: f.totalElevationGain)
     }
 }
 

@@ -52,11 +52,15 @@ public struct GarageReport: Sendable {
     /// Per bike id, newest first: `history`'s entries with the odometer at each.
     public var services: [String: [Service]]
 
-    /// Builds the report of the named bikes (every bike not retired on `asOf` when none).
+    /// The same, from whole activities (tests and small garages).
     public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day) -> GarageReport {
+        build(garage, summaries: ActivitySummaries(activities), only: only, asOf: asOf)
+    }
+
+    /// Builds the report of the named bikes (every bike not retired on `asOf` when none).
+    public static func build(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], asOf: Day) -> GarageReport {
         let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
         let ids = chosen.map(\.bike.id)
-        let summaries = ActivitySummaries(activities)
         let planner = StatusPlanner(asOf: asOf)
         let status = planner.plan(garage, summaries: summaries, only: only)
         var lives = planner.lives(garage, summaries: summaries)
@@ -71,8 +75,10 @@ public struct GarageReport: Sendable {
         let (year, month, _) = asOf.components
         let firstMonth = Day(year: year, month: month, day: 1)?.adding(months: -11) ?? asOf
         let months = (0..<12).map { firstMonth.adding(months: $0).monthKey }
-        let usage = UsageReport.build(garage, activities: activities, only: ids, asOf: asOf, since: firstMonth, period: .month)
-        let costsByYear = CostReport.build(garage, activities: activities, only: ids, asOf: asOf, by: .year)
+        // The parts shown count in the costs and the history, as they do in `costs` and `history`.
+        let partIDs = lives.parts.filter { $0.kind == .part }.map { PartID($0.id) }
+        let usage = UsageReport.build(garage, summaries: summaries, only: ids, asOf: asOf, since: firstMonth, period: .month)
+        let costsByYear = CostReport.build(garage, summaries: summaries, only: ids, parts: partIDs, asOf: asOf, by: .year)
         var costLines: [String: [CostLine]] = [:]
         struct Key: Hashable { var year: String, category: String, currency: String? }
         for bike in ids {
@@ -90,11 +96,15 @@ public struct GarageReport: Sendable {
                 CostLine(year: key.year, category: key.category, currency: key.currency, amount: sum.0, entries: sum.1)
             }.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
         }
-        let history = HistoryReport.build(garage, activities: activities, only: ids, asOf: asOf)
+        let history = HistoryReport.build(garage, summaries: summaries, only: ids, parts: partIDs, asOf: asOf)
         // The odometer at each service: status's ride ledger of the bike's counted rides.
         let ledgers = planner.ledgers(chosen.map { .init(bike: $0.bike.id, filter: $0.filter) }, garage: garage, summaries: summaries)
         var services: [String: [Service]] = [:]
-        for entry in history.entries { services[entry.subject.id, default: []].append(Service(entry: entry, distance: 0, movingTime: 0)) }
+        // A part's service is in the record of the bike it was on that day.
+        for entry in history.entries {
+            guard let bike = entry.subject.kind == .bike ? entry.subject.id : entry.bike, shown.contains(bike) else { continue }
+            services[bike, default: []].append(Service(entry: entry, distance: 0, movingTime: 0))
+        }
         for resolved in chosen {
             let id = resolved.bike.id.rawValue
             guard var list = services[id], let ledger = ledgers[.init(bike: resolved.bike.id, filter: resolved.filter)] else { continue }

@@ -263,7 +263,9 @@ public struct HTMLReportRenderer: Sendable {
         // no end tags that HTML implies, alignment from the style sheet, no empty last cell.
         for s in services {
             let e = s.entry
-            let done = e.tasks.map { HTML(escaping: $0.id) }.joined(separator: ", ")
+            var done = e.tasks.map { HTML(escaping: $0.id) }.joined(separator: ", ")
+            if let todo = e.todo { done += (done.isEmpty ? "" : ", ") + "to-do: \(todo)" }
+            if e.subject.kind == .part { done = "part \(e.subject.id): " + done }
             let cost: HTML = e.cost.map { "\($0)" + (e.currency.map { " \($0)" } ?? "") } ?? ""
             let note: HTML = [e.category.map { HTML(escaping: "(\($0))") }, e.note.map { HTML(escaping: $0) }].compactMap { $0 }.joined(separator: " ")
             let last: HTML = note.isEmpty ? "" : "<td>\(note)"

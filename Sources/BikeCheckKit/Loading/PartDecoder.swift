@@ -3,8 +3,8 @@ import LocatedYAML
 
 extension FileDecoders {
     static let partKeys = [
-        "name", "bought", "retired", "slot", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log", "snooze", "todo",
-        "notes",
+        "name", "bought", "retired", "price", "slot", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log", "snooze",
+        "todo", "notes",
     ]
     static let mountKeys = ["bike", "from", "to", "note"]
 
@@ -18,6 +18,10 @@ extension FileDecoders {
         if let e = f["name"], let name = r.string(e.value, "the part's name") { part.name = name }
         if let e = f["bought"] { part.bought = r.day(e.value, "bought") }
         if let e = f["retired"] { part.retired = r.day(e.value, "retired") }
+        if let e = f["price"], let price = r.money(e.value, "price", currency: currency) {
+            part.price = price
+            checkCurrency(price, "price", garage: currency, &r)
+        }
         if let e = f["slot"], let slot = r.identifier(e.value, "slot") { part.slot = Located(slot, at: r.location(e.value)) }
         if let e = f["notes"] { _ = r.string(e.value, "notes") }
         part.rideFilter = rideFilter(f, &r)

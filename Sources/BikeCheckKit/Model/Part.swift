@@ -26,6 +26,9 @@ public struct Part: Sendable {
     public var name: String
     public var bought: Day?
     public var retired: Day?
+    /// What it cost, exact, in its own currency or else the garage's: `costs` counts it on the
+    /// day it was bought, on the part's own line.
+    public var price: Located<Money>?
     /// A slot on a bike (`wheels`, `fork`): one part at a time fills it.
     public var slot: Located<String>?
     /// Usage before tracking started.

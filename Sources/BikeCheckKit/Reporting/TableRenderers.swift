@@ -10,37 +10,131 @@ public struct TableTextRenderer: Sendable {
     public init(width: Int? = nil) { self.width = width }
 
     public func render(_ table: ReportTable) -> TerminalText {
+        var out: TerminalText = ""
+        render(table) { out += $0 }
+        return out
+    }
+
+    /// The table in pieces of about a megabyte, so that a table of a million rows is never
+    /// held whole.
+    public func render(_ table: ReportTable, into write: (TerminalText) -> Void) {
         // Escape first, so widths count what the terminal shows.
         let header = table.columns.map { TerminalText(escaping: $0.title).string }
-        let rows = table.rows.map { $0.map { TerminalText(escaping: $0).string } }
+        guard let stream = table.stream, width == nil else {
+            return write(render(header: header, rows: table.allRows, table))
+        }
+        // Streamed rows: cells of printable ASCII are their own width and need no escaping; a
+        // row with any other goes through the Strings path, line for line the same.
         var widths = header.map(\.count)
-        for row in rows { for (k, cell) in row.enumerated() where k < widths.count { widths[k] = max(widths[k], cell.count) } }
+        var cells = ReportCells()
+        for k in 0..<stream.count {
+            cells.removeAll()
+            stream.write(k, &cells)
+            cells.bytes.withUnsafeBufferPointer { b in
+                for c in 0..<min(cells.count, widths.count) {
+                    let range = cells.range(c)
+                    let w = Self.printableASCII(b, range) ? range.count : Self.escaped(cells.bytes[range]).count
+                    if w > widths[c] { widths[c] = w }
+                }
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 20)
+        out += Array(line(header, widths: widths, table).utf8)
+        let numeric = table.columns.map(\.numeric)
+        for k in 0..<stream.count {
+            cells.removeAll()
+            stream.write(k, &cells)
+            let n = min(cells.count, widths.count)
+            let plain = cells.bytes.withUnsafeBufferPointer { b in (0..<n).allSatisfy { Self.printableASCII(b, cells.range($0)) } }
+            guard plain else {
+                out += Array(line(cells.strings.map { TerminalText(escaping: $0).string }, widths: widths, table).utf8)
+                continue
+            }
+            cells.bytes.withUnsafeBufferPointer { b in
+                for c in 0..<n {
+                    let range = cells.range(c)
+                    let pad = widths[c] - range.count
+                    if c > 0 { out.append(contentsOf: [0x20, 0x20]) }
+                    if numeric[c] {
+                        for _ in 0..<pad { out.append(0x20) }
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
+                    } else {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
+                        if c != cells.count - 1 { for _ in 0..<pad { out.append(0x20) } }
+                    }
+                }
+            }
+            while out.last == 0x20 { out.removeLast() }
+            out.append(0x0A)
+            if out.count >= 1 << 20 { flushBytes(&out, write) }
+        }
+        if stream.count == 0 { out += Array("(nothing in this span)\n".utf8) }
+        for f in table.footer { out += Array((TerminalText(escaping: f).string + "\n").utf8) }
+        flushBytes(&out, write)
+    }
+
+    /// Bytes a terminal shows as they are, one column each.
+    static func printableASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        for k in range where bytes[k] < 0x20 || bytes[k] >= 0x7F { return false }
+        return true
+    }
+
+    static func escaped(_ bytes: ArraySlice<UInt8>) -> String { TerminalText(escaping: String(decoding: bytes, as: UTF8.self)).string }
+
+    private func render(header: [String], rows table: [[String]], _ t: ReportTable) -> TerminalText {
+        let rows = table.map { $0.map { TerminalText(escaping: $0).string } }
+        var widths = header.map(Self.columns)
+        for row in rows { for (k, cell) in row.enumerated() where k < widths.count { widths[k] = max(widths[k], Self.columns(cell)) } }
         if let width {
             var overflow = widths.reduce(0, +) + 2 * max(0, widths.count - 1) - width
             while overflow > 0 {
-                let candidates = widths.indices.filter { !table.columns[$0].numeric && widths[$0] > max(6, header[$0].count) }
+                let candidates = widths.indices.filter { !t.columns[$0].numeric && widths[$0] > max(6, header[$0].count) }
                 guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
                 widths[widest] -= 1
                 overflow -= 1
             }
         }
-        func line(_ cells: [String]) -> String {
-            var out = ""
-            for (k, cell) in cells.enumerated() where k < widths.count {
-                let fitted = cell.count > widths[k] ? String(cell.prefix(widths[k] - 1)) + "…" : cell
-                let pad = String(repeating: " ", count: widths[k] - fitted.count)
-                if k > 0 { out += "  " }
-                out += table.columns[k].numeric ? pad + fitted : fitted + (k == cells.count - 1 ? "" : pad)
+        var out = Array(line(header, widths: widths, t).utf8)
+        let numeric = t.columns.map(\.numeric)
+        for row in rows {
+            // A row of ASCII cells that fit is laid out in bytes; any other the Strings way.
+            let n = min(row.count, widths.count)
+            guard (0..<n).allSatisfy({ k in row[k].utf8.allSatisfy { $0 < 0x80 } && row[k].utf8.count <= widths[k] }) else {
+                out += Array(line(row, widths: widths, t).utf8)
+                continue
             }
-            while out.hasSuffix(" ") { out.removeLast() }
-            return out + "\n"
+            for k in 0..<n {
+                let pad = widths[k] - row[k].utf8.count
+                if k > 0 { out.append(contentsOf: [0x20, 0x20]) }
+                if numeric[k] { for _ in 0..<pad { out.append(0x20) } }
+                out.append(contentsOf: row[k].utf8)
+                if !numeric[k] && k != row.count - 1 { for _ in 0..<pad { out.append(0x20) } }
+            }
+            while out.last == 0x20 { out.removeLast() }
+            out.append(0x0A)
         }
-        var out = line(header)
-        for row in rows { out += line(row) }
-        if rows.isEmpty { out += "(nothing in this span)\n" }
-        for f in table.footer { out += TerminalText(escaping: f).string + "\n" }
+        if rows.isEmpty { out += Array("(nothing in this span)\n".utf8) }
+        for f in t.footer { out += Array((TerminalText(escaping: f).string + "\n").utf8) }
         // Every cell was escaped above.
-        return TerminalText(stringLiteral: out)
+        return TerminalText(stringLiteral: String(decoding: out, as: UTF8.self))
+    }
+
+    /// The columns an escaped cell takes: its characters, which for ASCII (escaped: no control
+    /// characters, so no CR LF pair) are its bytes, counted without breaking graphemes.
+    static func columns(_ cell: String) -> Int { cell.utf8.allSatisfy { $0 < 0x80 } ? cell.utf8.count : cell.count }
+
+    /// One line of escaped cells.
+    private func line(_ cells: [String], widths: [Int], _ table: ReportTable) -> String {
+        var out = ""
+        for (k, cell) in cells.enumerated() where k < widths.count {
+            let fitted = Self.columns(cell) > widths[k] ? String(cell.prefix(widths[k] - 1)) + "…" : cell
+            let pad = String(repeating: " ", count: widths[k] - Self.columns(fitted))
+            if k > 0 { out += "  " }
+            out += table.columns[k].numeric ? pad + fitted : fitted + (k == cells.count - 1 ? "" : pad)
+        }
+        while out.hasSuffix(" ") { out.removeLast() }
+        return out + "\n"
     }
 }
 
@@ -48,16 +142,46 @@ public struct TableTextRenderer: Sendable {
 /// a line break in double quotes (quotes doubled). Numbers are plain, in the units the names say.
 public enum TableCSVRenderer {
     public static func render(_ table: ReportTable) -> TerminalText {
+        var out: TerminalText = ""
+        render(table) { out += $0 }
+        return out
+    }
+
+    /// The table in pieces of about a megabyte.
+    public static func render(_ table: ReportTable, into write: (TerminalText) -> Void) {
+        guard let stream = table.stream else {
+            var out: TerminalText = ""
+            for row in [table.columns.map(\.name)] + table.rows { out += line(row) }
+            return write(out)
+        }
+        var out: [UInt8] = Array(line(table.columns.map(\.name)).string.utf8)
+        var cells = ReportCells()
+        for k in 0..<stream.count {
+            cells.removeAll()
+            stream.write(k, &cells)
+            // Printable ASCII without a comma or quote is written as it is; anything else the
+            // same way as unstreamed rows.
+            guard cells.bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "\"") }) else {
+                out += Array(line(cells.strings).string.utf8)
+                continue
+            }
+            for c in 0..<cells.count {
+                if c > 0 { out.append(UInt8(ascii: ",")) }
+                out += cells.bytes[cells.range(c)]
+            }
+            out += [0x0D, 0x0A]
+            if out.count >= 1 << 20 { flushBytes(&out, write) }
+        }
+        flushBytes(&out, write)
+    }
+
+    private static func line(_ row: [String]) -> TerminalText {
         func field(_ s: String) -> String {
             guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
             return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
-        var out: TerminalText = ""
-        for row in [table.columns.map(\.name)] + table.rows {
-            // A line break inside a quoted field is data; any other control character is escaped.
-            out += "\(lines: row.map(field).joined(separator: ","))" + "\r\n"
-        }
-        return out
+        // A line break inside a quoted field is data; any other control character is escaped.
+        return "\(lines: row.map(field).joined(separator: ","))" + "\r\n"
     }
 }
 
@@ -70,10 +194,18 @@ public enum TableMarkdownRenderer {
         }
         var out: TerminalText = "| \(table.columns.map { cell($0.title) }.joined(separator: " | ")) |\n"
         out += "|" + TerminalText(stringLiteral: table.columns.map { $0.numeric ? " ---: |" : " --- |" }.joined()) + "\n"
-        for row in table.rows { out += "| \(row.map(cell).joined(separator: " | ")) |\n" }
+        for row in table.allRows { out += "| \(row.map(cell).joined(separator: " | ")) |\n" }
         if !table.footer.isEmpty {
             out += "\n\(table.footer.map(cell).joined(separator: "\n\n"))\n"
         }
         return out
     }
+}
+
+/// Writes the bytes so far as text (valid UTF-8: every cell was escaped or is ASCII) and empties
+/// them. A function of its own, not a closure over the buffer, which would box it and check
+/// exclusive access on every byte appended.
+private func flushBytes(_ out: inout [UInt8], _ write: (TerminalText) -> Void) {
+    write(TerminalText(stringLiteral: String(decoding: out, as: UTF8.self)))
+    out.removeAll(keepingCapacity: true)
 }

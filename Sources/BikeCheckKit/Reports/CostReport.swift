@@ -68,15 +68,18 @@ public struct CostReport: Sendable, Encodable {
     static let uncategorised = "uncategorised"
     static let undated = "undated"
 
-    /// Every cost of the named bikes (all when `only` is empty) from `since` through `asOf`; a
-    /// price counts on the day the bike was bought (undated prices only when there is no `since`).
-    public static func items(_ garage: Garage, only: [BikeID] = [], asOf: Day, since: Day? = nil) -> [Item] {
+    /// Every cost of the named bikes and parts (all of both when none is named) from `since`
+    /// through `asOf`; a price counts on the day the bike or part was bought (undated prices only
+    /// when there is no `since`). Each cost is counted once, where it is written: a bike's line
+    /// has the costs in the bike's log; a part's price and its own log are the part's.
+    public static func items(_ garage: Garage, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil) -> [Item] {
+        let selection = ReportSelection(bikes: only, parts: parts)
         var items: [Item] = []
         func inSpan(_ day: Day?) -> Bool {
             guard let day else { return since == nil }
             return day <= asOf && since.map { day >= $0 } ?? true
         }
-        for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
+        for resolved in garage.bikes where selection.includes(resolved.bike.id) {
             let bike = resolved.bike, subject = ReportSubject.bike(bike)
             if let price = bike.price?.value, inSpan(bike.bought) {
                 items.append(
@@ -95,21 +98,43 @@ public struct CostReport: Sendable, Encodable {
                         tasks: tasks, note: entry.note))
             }
         }
+        for rp in garage.parts where selection.includes(rp.part.id) {
+            let part = rp.part, subject = ReportSubject.part(part)
+            if let price = part.price?.value, inSpan(part.bought) {
+                items.append(
+                    Item(
+                        subject: subject, day: part.bought, money: price, category: "purchase", isPurchase: true,
+                        tasks: ["Bought \(part.name)"]))
+            }
+            for entry in part.log where inSpan(entry.date) {
+                guard let cost = entry.cost?.value else { continue }
+                let tasks = entry.done.map { d in rp.intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
+                items.append(
+                    Item(
+                        subject: subject, day: entry.date, money: cost, category: entry.category, isPurchase: false,
+                        tasks: tasks, note: entry.note))
+            }
+        }
         return items
     }
 
     public static func build(
-        _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        _ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         by: Grouping
     ) -> CostReport {
-        let index = CountedRides.Index(activities)
-        let items = items(garage, only: only, asOf: asOf, since: since)
-        // Counted rides in the span, per bike: the distance and time the costs are spread over.
-        var rides: [ReportSubject: [ReportRide]] = [:]
-        for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
-            rides[.bike(resolved.bike)] = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
-                .filter { r in r.verdict == .counted && since.map { r.day >= $0 } ?? true }
-        }
+        build(garage, summaries: ActivitySummaries(activities), only: only, parts: parts, asOf: asOf, since: since, by: by)
+    }
+
+    /// From the cache's summaries: the named bikes and parts, or all of both. Grouped by bike, a
+    /// part has lines of its own, spread over the rides behind it; by year or month, the rides
+    /// of every bike in the period (a part's are among them).
+    public static func build(
+        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
+        by: Grouping
+    ) -> CostReport {
+        let index = CountedRides.Index(summaries)
+        let items = items(garage, only: only, parts: parts, asOf: asOf, since: since)
+        let selection = ReportSelection(bikes: only, parts: parts)
         func group(_ item: Item) -> String {
             switch by {
             case .bike: return item.subject.id
@@ -118,26 +143,83 @@ public struct CostReport: Sendable, Encodable {
             case .category: return item.category ?? uncategorised
             }
         }
-        func usage(group key: String, subject: ReportSubject?) -> (Double, Double) {
-            var distance = 0.0, time = 0.0
-            for (s, list) in rides where subject == nil || s == subject {
-                for r in list {
-                    switch by {
-                    case .year: guard UsageReport.periodKey(r.day, .year) == key else { continue }
-                    case .month: guard UsageReport.periodKey(r.day, .month) == key else { continue }
-                    case .bike, .category: break
+        // Counted rides in the span: the distance and time the costs are spread over, summed per
+        // bike and, by year or month, per period (one pass over the rides, not one per line).
+        struct Spread: Hashable {
+            var subject: ReportSubject?
+            var period: String?
+        }
+        var spread: [Spread: (distance: Double, time: Double)] = [:]
+        let first = since.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
+        for resolved in garage.bikes where selection.includes(resolved.bike.id) {
+            let subject = ReportSubject.bike(resolved.bike)
+            var bikeSum = (distance: 0.0, time: 0.0)
+            var periodSum = (distance: 0.0, time: 0.0)
+            var current = -1
+            var currentKey: String?
+            func flush() {
+                guard let key = currentKey else { return }
+                var all = spread[Spread(subject: nil, period: key)] ?? (0, 0)
+                all.distance += periodSum.distance
+                all.time += periodSum.time
+                spread[Spread(subject: nil, period: key)] = all
+                periodSum = (0, 0)
+            }
+            for r in cache.rides(of: resolved.bike.id)
+            where r.day >= first {
+                bikeSum.distance += r.distance
+                bikeSum.time += r.movingTime
+                if by == .year || by == .month {
+                    let day = Day(ordinal: Int(r.day))
+                    let period: UsageReport.Period = by == .year ? .year : .month
+                    let number = UsageReport.periodNumber(day, period)
+                    if number != current {
+                        flush()
+                        current = number
+                        currentKey = UsageReport.periodKey(day, period)
                     }
-                    distance += r.distance
-                    time += r.movingTime
+                    periodSum.distance += r.distance
+                    periodSum.time += r.movingTime
                 }
             }
-            return (distance, time)
+            flush()
+            spread[Spread(subject: subject, period: nil)] = bikeSum
+            var all = spread[Spread(subject: nil, period: nil)] ?? (0, 0)
+            all.distance += bikeSum.distance
+            all.time += bikeSum.time
+            spread[Spread(subject: nil, period: nil)] = all
+        }
+        if by == .bike {
+            for rp in garage.parts where selection.includes(rp.part.id) {
+                var sum = (distance: 0.0, time: 0.0)
+                CountedRides.forEachEntry(of: rp.part, cache: &cache) { r in
+                    guard r.day >= first else { return }
+                    sum.distance += r.distance
+                    sum.time += r.movingTime
+                }
+                spread[Spread(subject: .part(rp.part), period: nil)] = sum
+            }
+        }
+        func usage(group key: String, subject: ReportSubject?) -> (Double, Double) {
+            let found: (distance: Double, time: Double)?
+            switch by {
+            case .year, .month: found = spread[Spread(subject: nil, period: key)]
+            case .bike: found = spread[Spread(subject: subject, period: nil)]
+            case .category: found = spread[Spread(subject: nil, period: nil)]
+            }
+            return found.map { ($0.distance, $0.time) } ?? (0, 0)
         }
 
-        struct Key: Hashable { var group: String; var currency: String? }
+        struct Key: Hashable {
+            var group: String
+            var currency: String?
+            /// By bike: a bike and a part may share an id.
+            var kind: ReportSubject.Kind?
+        }
         var sums: [Key: (services: Decimal, purchases: Decimal, entries: Int, subject: ReportSubject?)] = [:]
         for item in items {
-            let key = Key(group: group(item), currency: item.money.currency)
+            let key = Key(group: group(item), currency: item.money.currency, kind: by == .bike ? item.subject.kind : nil)
             var sum = sums[key] ?? (0, 0, 0, by == .bike ? item.subject : nil)
             if item.isPurchase {
                 sum.purchases += item.money.amount
@@ -156,7 +238,7 @@ public struct CostReport: Sendable, Encodable {
                 distance: ReportNumber.tenth(distance), movingTime: ReportNumber.tenth(time),
                 per1000km: distance > 0 ? ReportAmount(rate(total, per: distance / 1_000_000)) : nil,
                 perHour: time > 0 ? ReportAmount(rate(total, per: time / 3600)) : nil)
-        }.sorted { ($0.group, $0.currency ?? "") < ($1.group, $1.currency ?? "") }
+        }.sorted { ($0.subject?.kind ?? .bike, $0.group, $0.currency ?? "") < ($1.subject?.kind ?? .bike, $1.group, $1.currency ?? "") }
 
         var totals: [String?: Total] = [:]
         for item in items {
@@ -184,15 +266,17 @@ public struct CostReport: Sendable, Encodable {
     }
 
     public var table: ReportTable {
-        let columns: [ReportTable.Column] = [
-            .init(by.rawValue, by.rawValue.uppercased()), .init("currency", "CUR"), .init("services", "SERVICES", numeric: true),
-            .init("purchases", "PURCHASES", numeric: true), .init("total", "TOTAL", numeric: true), .init("entries", "ENTRIES", numeric: true),
-            .init("distance_km", "KM", numeric: true), .init("moving_time_h", "HOURS", numeric: true),
-            .init("per_1000_km", "PER 1000 KM", numeric: true), .init("per_hour", "PER HOUR", numeric: true),
-        ]
+        let parts = rows.contains { $0.subject?.kind == .part }
+        let columns: [ReportTable.Column] =
+            (by == .bike ? ReportTable.subjectColumns(parts: parts) : [.init(by.rawValue, by.rawValue.uppercased())]) + [
+                .init("currency", "CUR"), .init("services", "SERVICES", numeric: true),
+                .init("purchases", "PURCHASES", numeric: true), .init("total", "TOTAL", numeric: true), .init("entries", "ENTRIES", numeric: true),
+                .init("distance_km", "KM", numeric: true), .init("moving_time_h", "HOURS", numeric: true),
+                .init("per_1000_km", "PER 1000 KM", numeric: true), .init("per_hour", "PER HOUR", numeric: true),
+            ]
         let rows = rows.map { r in
-            [
-                r.group, r.currency ?? "", r.services.description, r.purchases.description, r.total.description, "\(r.entries)",
+            (by == .bike ? r.subject.map { ReportTable.subjectCells($0, parts: parts) } ?? [r.group] : [r.group]) + [
+                r.currency ?? "", r.services.description, r.purchases.description, r.total.description, "\(r.entries)",
                 ReportNumber.km(r.distance), ReportNumber.hours(r.movingTime), r.per1000km?.description ?? "", r.perHour?.description ?? "",
             ]
         }

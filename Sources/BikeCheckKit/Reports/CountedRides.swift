@@ -17,6 +17,8 @@ public struct ReportRide: Sendable, Encodable {
     }
 
     public var subject: ReportSubject
+    /// The bike it was ridden on, when the subject is a part.
+    public var bike: String?
     public var day: Day
     public var source: Source
     /// Strava's activity id, for rides from the cache.
@@ -33,7 +35,7 @@ public struct ReportRide: Sendable, Encodable {
     public var verdict: Verdict
 
     enum CodingKeys: String, CodingKey {
-        case subject, day, source, activity, name, sport, trainer, verdict
+        case subject, bike, day, source, activity, name, sport, trainer, verdict
         case movingTime = "moving_time"
         case distance, elevation
     }
@@ -45,65 +47,258 @@ public struct ReportRide: Sendable, Encodable {
 /// the bike counts); a hand-entered ride counts unless its sport type is not counted.
 /// Strava rides of a counted sport type with no gear are listed too, as not counted, since they
 /// are the usual answer to "why does this ride not count?". `ReportTests` holds usage to status.
+///
+/// Rides are read from the cache's summaries (what status reads, from the activity index when it
+/// is warm), as compact entries; a `ReportRide`, with its Strings, is made only for the rides a
+/// report shows one by one.
 public enum CountedRides {
-    /// Cached activities by gear id, built once per report so that each bike reads only its own
+    /// Cached activities by gear, built once per report so that each bike reads only its own
     /// (50 bikes over a million activities would otherwise scan fifty million).
     public struct Index: Sendable {
-        let activities: [Activity]
-        let byGear: [String: [Int]]
-        let noGear: [Int]
+        public let summaries: ActivitySummaries
+        /// Record indices by the gear id's index in `summaries.strings`, in cache order.
+        let byGear: [[Int32]]
+        /// Record indices of activities with no gear, in cache order.
+        let noGear: [Int32]
+        /// Each string's first index in `summaries.strings`.
+        let number: [String: Int32]
 
-        public init(_ activities: [Activity]) {
-            self.activities = activities
-            var byGear: [String: [Int]] = [:]
-            var noGear: [Int] = []
-            for (k, a) in activities.enumerated() {
-                if let g = a.gearID { byGear[g, default: []].append(k) } else { noGear.append(k) }
+        public init(_ summaries: ActivitySummaries) {
+            self.summaries = summaries
+            var byGear = [[Int32]](repeating: [], count: summaries.strings.count)
+            var noGear: [Int32] = []
+            for (k, a) in summaries.records.enumerated() {
+                if a.gear >= 0 { byGear[Int(a.gear)].append(Int32(k)) } else { noGear.append(Int32(k)) }
             }
+            var number: [String: Int32] = [:]
+            for (k, s) in summaries.strings.enumerated() where number[s] == nil { number[s] = Int32(k) }
             self.byGear = byGear
             self.noGear = noGear
+            self.number = number
         }
+
+        public init(_ activities: [Activity]) { self.init(ActivitySummaries(activities)) }
+    }
+
+    /// One ride of a bike: a cached activity (`record`, its index in the summaries) or a
+    /// hand-entered ride (`hand`, its index in the garage's rides).
+    public struct Entry: Sendable {
+        public var day: Int32
+        /// Index in `Index.summaries.records`, or -1.
+        public var record: Int32
+        /// Index in `Garage.rides`, or -1.
+        public var hand: Int32
+        public var verdict: ReportRide.Verdict
+        public var movingTime: Double
+        public var distance: Double
+        public var elevation: Double
+        /// For a part's rides: the index in `Garage.bikes` of the bike it was on, else -1.
+        public var bike: Int32 = -1
+        /// A cached activity's id (`Int64.max` for a hand-entered ride) and its sport type's
+        /// index in the summaries' strings (-1): what a listing needs without going back to the
+        /// summaries, a million times.
+        public var activity: Int64 = .max
+        public var sport: Int32 = -1
+
+        public var isCounted: Bool { verdict == .counted }
+    }
+
+    /// The rides of `bike`, oldest first (then by activity id, hand-entered rides last), counted
+    /// or not, up to `through`; only the counted ones when `countedOnly`. `filter` (by default
+    /// the bike's) decides what counts: a part's over the bike's, for the rides behind a part.
+    public static func entries(
+        of resolved: ResolvedBike, filter: RideFilter? = nil, index: Index, handEntered: [Ride], through: Day? = nil,
+        countedOnly: Bool = false
+    ) -> [Entry] {
+        let bike = resolved.bike
+        let filter = filter ?? resolved.filter
+        let summaries = index.summaries
+        let last = through.map { Int32(clamping: $0.ordinal) } ?? Int32.max
+        var out: [Entry] = []
+        if let gear = bike.strava?.value {
+            // The verdict per sport type and trainer flag, by string index: no String per ride.
+            let strings = summaries.strings
+            var outdoors = [ReportRide.Verdict](repeating: .sportType, count: strings.count)
+            var indoors = outdoors
+            var noGearListed = [Bool](repeating: false, count: strings.count)
+            for (k, s) in strings.enumerated() where filter.counts.contains(s) {
+                outdoors[k] = filter.admits(sport: s, indoor: false) ? .counted : .indoor
+                // The filter as status applies it (`trainer:`; a VirtualRide counts where
+                // `counts` lists it).
+                indoors[k] = filter.admits(sport: s, indoor: true) ? .counted : .indoor
+                noGearListed[k] = true
+            }
+            let own = index.number[gear].map { index.byGear[Int($0)] } ?? []
+            var records: [Int32]
+            if countedOnly {
+                records = own
+            } else {
+                // Own rides and unassigned rides of a counted sport type, in cache order.
+                let unassigned = index.noGear.filter { noGearListed[Int(summaries.records[Int($0)].sport)] }
+                records = own
+                if !unassigned.isEmpty {
+                    records += unassigned
+                    records.sort()
+                }
+            }
+            out.reserveCapacity(records.count)
+            summaries.records.withUnsafeBufferPointer { all in
+                for k in records {
+                    let a = all[Int(k)]
+                    guard a.day <= last else { continue }
+                    let verdict: ReportRide.Verdict = a.gear < 0 ? .noGear : a.trainer ? indoors[Int(a.sport)] : outdoors[Int(a.sport)]
+                    if countedOnly && verdict != .counted { continue }
+                    out.append(
+                        Entry(
+                            day: a.day, record: k, hand: -1, verdict: verdict, movingTime: a.movingTime, distance: a.distance,
+                            elevation: a.elevation, activity: a.id, sport: a.sport))
+                }
+            }
+        }
+        var hand: [Entry] = []
+        for (k, r) in handEntered.enumerated() where r.bike.value == bike.id && (through.map { r.date <= $0 } ?? true) {
+            let verdict: ReportRide.Verdict = filter.admitsHandEntered(sport: r.sport) ? .counted : .sportType
+            if countedOnly && verdict != .counted { continue }
+            hand.append(
+                Entry(
+                    day: Int32(clamping: r.date.ordinal), record: -1, hand: Int32(k), verdict: verdict, movingTime: r.movingTime,
+                    distance: r.distance, elevation: 0))
+        }
+        // By day, then activity id, hand-entered rides after the activities of their day in the
+        // order written: cache order is by UTC start, so a few rides change places.
+        func before(_ x: Entry, _ y: Entry) -> Bool {
+            if x.day != y.day { return x.day < y.day }
+            if x.activity != y.activity { return x.activity < y.activity }
+            return x.record >= 0 ? x.record < y.record : x.hand < y.hand
+        }
+        if !out.isEmpty && !isSorted(out, by: before) { out.sort(by: before) }
+        if !hand.isEmpty {
+            out += hand
+            out.sort(by: before)
+        }
+        return out
+    }
+
+    /// The rides behind a part: those of each bike it was mounted on, on the days it was there
+    /// (through `through` and the day it was retired), through the part's filter over the
+    /// bike's, as `part list` and status count them; each entry says its bike.
+    public static func entries(
+        of part: Part, garage: Garage, index: Index, through: Day, countedOnly: Bool = false
+    ) -> [Entry] {
+        var cache = BikeRides(garage: garage, index: index, through: through, countedOnly: countedOnly)
+        return entries(of: part, cache: &cache)
+    }
+
+    /// The same, from each bike's rides through each filter made once for every part that was
+    /// on the bike (a garage of 200 wheelsets has thousands of mounts on 50 bikes).
+    public static func entries(of part: Part, cache: inout BikeRides) -> [Entry] {
+        var out: [Entry] = []
+        forEachEntry(of: part, cache: &cache) { out.append($0) }
+        return out
+    }
+
+    /// The same one by one, in order, without gathering them: a part's rides are runs of its
+    /// bikes' lists.
+    public static func forEachEntry(of part: Part, cache: inout BikeRides, _ body: (Entry) -> Void) {
+        let end = min(cache.through, part.retired ?? cache.through)
+        for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from <= end {
+            guard let b = cache.bikeIndex[m.bike.value] else { continue }
+            let all = cache.rides(bike: b, filter: part.rideFilter.over(cache.garage.bikes[b].filter))
+            // Days are in order: the mount's days are one run of the bike's rides.
+            let first = Int32(clamping: m.from.ordinal), last = Int32(clamping: min(m.to ?? end, end).ordinal)
+            var k = lowerBound(all, first)
+            let stop = lowerBound(all, last == Int32.max ? last : last + 1)
+            while k < stop {
+                var e = all[k]
+                e.bike = Int32(b)
+                body(e)
+                k += 1
+            }
+        }
+    }
+
+    /// The first entry on or after `day` in entries in day order.
+    static func lowerBound(_ entries: [Entry], _ day: Int32) -> Int {
+        var lo = 0, hi = entries.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if entries[mid].day < day { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Each bike's rides through each filter asked for, made once, up to `through`.
+    public struct BikeRides {
+        let garage: Garage
+        let index: Index
+        let through: Day
+        let countedOnly: Bool
+        let bikeIndex: [BikeID: Int]
+        private var lists: [Key: [Entry]] = [:]
+
+        struct Key: Hashable {
+            var bike: Int
+            var filter: RideFilter
+        }
+
+        public init(garage: Garage, index: Index, through: Day, countedOnly: Bool) {
+            self.garage = garage
+            self.index = index
+            self.through = through
+            self.countedOnly = countedOnly
+            bikeIndex = Dictionary(garage.bikes.enumerated().map { ($1.bike.id, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+
+        /// A bike's rides through its own filter.
+        mutating func rides(of bike: BikeID) -> [Entry] {
+            guard let b = bikeIndex[bike] else { return [] }
+            return rides(bike: b, filter: garage.bikes[b].filter)
+        }
+
+        mutating func rides(bike: Int, filter: RideFilter) -> [Entry] {
+            let key = Key(bike: bike, filter: filter)
+            if let known = lists[key] { return known }
+            let made = CountedRides.entries(
+                of: garage.bikes[bike], filter: filter, index: index, handEntered: garage.rides, through: through, countedOnly: countedOnly)
+            lists[key] = made
+            return made
+        }
+    }
+
+    private static func isSorted(_ entries: [Entry], by before: (Entry, Entry) -> Bool) -> Bool {
+        var k = 1
+        while k < entries.count {
+            if before(entries[k], entries[k - 1]) { return false }
+            k += 1
+        }
+        return true
+    }
+
+    /// The ride an entry stands for, with its Strings; `name` gives a cached activity's name by
+    /// record index.
+    public static func ride(
+        _ e: Entry, subject: ReportSubject, bike: String? = nil, index: Index, handEntered: [Ride], name: (Int32) -> String?
+    ) -> ReportRide {
+        if e.record >= 0 {
+            let a = index.summaries.records[Int(e.record)]
+            return ReportRide(
+                subject: subject, bike: bike, day: Day(ordinal: Int(e.day)), source: .strava, activity: a.id, name: name(e.record),
+                sport: index.summaries.strings[Int(a.sport)], trainer: a.trainer, movingTime: a.movingTime, distance: a.distance,
+                elevation: a.elevation, verdict: e.verdict)
+        }
+        let r = handEntered[Int(e.hand)]
+        return ReportRide(
+            subject: subject, bike: bike, day: r.date, source: .hand, activity: nil, name: r.name, sport: r.sport, trainer: false,
+            movingTime: r.movingTime, distance: r.distance, elevation: 0, verdict: e.verdict)
     }
 
     /// The rides of `bike`, oldest first (then by activity id), counted or not, up to `through`.
     public static func rides(of resolved: ResolvedBike, activities: [Activity], handEntered: [Ride], through: Day? = nil) -> [ReportRide] {
-        rides(of: resolved, index: Index(activities), handEntered: handEntered, through: through)
-    }
-
-    public static func rides(of resolved: ResolvedBike, index: Index, handEntered: [Ride], through: Day? = nil) -> [ReportRide] {
-        let bike = resolved.bike
-        let subject = ReportSubject.bike(bike)
-        var out: [ReportRide] = []
-        if let gear = bike.strava?.value {
-            let own = (index.byGear[gear] ?? []) + index.noGear.filter { resolved.counts.contains(index.activities[$0].sportType) }
-            for a in own.sorted().map({ index.activities[$0] }) {
-                guard let day = a.localDay, through.map({ day <= $0 }) ?? true else { continue }
-                let verdict: ReportRide.Verdict
-                if a.gearID == nil {
-                    verdict = .noGear
-                } else if !resolved.counts.contains(a.sportType) {
-                    verdict = .sportType
-                } else if !resolved.filter.admits(sport: a.sportType, indoor: a.trainer) {
-                    // The bike's own filter, as status applies it (`trainer:`; a VirtualRide
-                    // counts where `counts` lists it).
-                    verdict = .indoor
-                } else {
-                    verdict = .counted
-                }
-                out.append(
-                    ReportRide(
-                        subject: subject, day: day, source: .strava, activity: a.id, name: a.name, sport: a.sportType,
-                        trainer: a.trainer, movingTime: Double(a.movingTime), distance: a.distance,
-                        elevation: a.totalElevationGain, verdict: verdict))
-            }
+        let dated = activities.filter { $0.localDay != nil }
+        let index = Index(dated)
+        let subject = ReportSubject.bike(resolved.bike)
+        return entries(of: resolved, index: index, handEntered: handEntered, through: through).map {
+            ride($0, subject: subject, index: index, handEntered: handEntered) { dated[Int($0)].name }
         }
-        for r in handEntered where r.bike.value == bike.id && (through.map { r.date <= $0 } ?? true) {
-            let verdict: ReportRide.Verdict = resolved.filter.admitsHandEntered(sport: r.sport) ? .counted : .sportType
-            out.append(
-                ReportRide(
-                    subject: subject, day: r.date, source: .hand, activity: nil, name: r.name, sport: r.sport, trainer: false,
-                    movingTime: r.movingTime, distance: r.distance, elevation: 0, verdict: verdict))
-        }
-        return out.sorted { ($0.day, $0.activity ?? Int64.max) < ($1.day, $1.activity ?? Int64.max) }
     }
 }

@@ -19,6 +19,8 @@ public struct HistoryReport: Sendable, Encodable {
 
     public struct Entry: Sendable, Encodable {
         public var subject: ReportSubject
+        /// For a part's entry, the bike it was on that day (none on the shelf).
+        public var bike: String?
         public var date: Day
         public var tasks: [Task]
         public var cost: ReportAmount?
@@ -41,28 +43,39 @@ public struct HistoryReport: Sendable, Encodable {
     }
 
     public static func build(
-        _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        _ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         until: Day? = nil, interval: IntervalID? = nil
     ) -> HistoryReport {
-        let index = CountedRides.Index(activities)
+        build(garage, summaries: ActivitySummaries(activities), only: only, parts: parts, asOf: asOf, since: since, until: until, interval: interval)
+    }
+
+    /// From the cache's summaries: the logs of the named bikes and parts, or of all of both. A
+    /// part's entries are its own log's; the riding between them is what counted for each bike
+    /// it was on, on the days it was there (`CountedRides.entries(of: Part…)`).
+    public static func build(
+        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
+        until: Day? = nil, interval: IntervalID? = nil
+    ) -> HistoryReport {
+        let index = CountedRides.Index(summaries)
+        let selection = ReportSelection(bikes: only, parts: parts)
         var entries: [Entry] = []
         let end = min(until ?? asOf, asOf)
-        for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
-            let counted = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
-                .filter { $0.verdict == .counted }
-            // Status's ledger (prefix sums in day order): each task's span is two binary searches.
-            let ledger = StatusPlanner.RideLedger(counted.map { ($0.day.ordinal, $0.movingTime, $0.distance) })
-            let subject = ReportSubject.bike(resolved.bike)
+        // Each subject's log, with the counted rides behind it and its intervals' names.
+        // `usage(from, through)`: the counted riding over those days, both inclusive.
+        func add(
+            _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?,
+            usage: (Int, Int) -> (time: Double, distance: Double, rides: Int)
+        ) {
             var last: [IntervalID: Day] = [:]
-            let log = resolved.bike.log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+            let log = log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
             for entry in log where entry.date <= asOf {
                 var tasks: [Task] = []
                 for done in entry.done {
                     let id = done.value
-                    let name = resolved.intervals.first { $0.id == id }?.task ?? id.rawValue
+                    let name = intervals.first { $0.id == id }?.task ?? id.rawValue
                     var task = Task(id: id.rawValue, task: name, previous: last[id])
                     if let previous = last[id] {
-                        let used = ledger.usage(from: previous.ordinal, through: entry.date.ordinal)
+                        let used = usage(previous.ordinal, entry.date.ordinal)
                         task.rides = used.rides
                         task.movingTime = ReportNumber.tenth(used.time)
                         task.distance = ReportNumber.tenth(used.distance)
@@ -75,8 +88,44 @@ public struct HistoryReport: Sendable, Encodable {
                 else { continue }
                 entries.append(
                     Entry(
-                        subject: subject, date: entry.date, tasks: tasks, cost: entry.cost.map { ReportAmount($0.value.amount) },
-                        currency: entry.cost?.value.currency, category: entry.category, note: entry.note, todo: entry.todo))
+                        subject: subject, bike: part?.mount(on: entry.date)?.bike.value.rawValue, date: entry.date, tasks: tasks,
+                        cost: entry.cost.map { ReportAmount($0.value.amount) }, currency: entry.cost?.value.currency, category: entry.category,
+                        note: entry.note, todo: entry.todo))
+            }
+        }
+        // Status's ledgers (prefix sums in day order): each task's span is two binary searches, on
+        // each bike and through each filter, made once.
+        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
+        var ledgers: [Int: [RideFilter: StatusPlanner.RideLedger]] = [:]
+        func ledger(_ bike: Int, _ filter: RideFilter) -> StatusPlanner.RideLedger {
+            if let known = ledgers[bike]?[filter] { return known }
+            let made = StatusPlanner.RideLedger(cache.rides(bike: bike, filter: filter).map { (Int($0.day), $0.movingTime, $0.distance) })
+            ledgers[bike, default: [:]][filter] = made
+            return made
+        }
+        for (b, resolved) in garage.bikes.enumerated() where selection.includes(resolved.bike.id) {
+            let own = ledger(b, resolved.filter)
+            add(.bike(resolved.bike), log: resolved.bike.log, intervals: resolved.intervals, part: nil) { own.usage(from: $0, through: $1) }
+        }
+        for rp in garage.parts where selection.includes(rp.part.id) {
+            // A part's riding is that of each bike it was on, on the days it was there, as
+            // status counts a part's usage (up to the day it was retired).
+            let part = rp.part
+            let stop = min(asOf, part.retired ?? asOf).ordinal
+            var spans: [(from: Int, to: Int, ledger: StatusPlanner.RideLedger)] = []
+            for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= stop {
+                guard let b = cache.bikeIndex[m.bike.value] else { continue }
+                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), ledger(b, part.rideFilter.over(garage.bikes[b].filter))))
+            }
+            add(.part(part), log: part.log, intervals: rp.intervals, part: part) { from, through in
+                var sum: (time: Double, distance: Double, rides: Int) = (0, 0, 0)
+                for s in spans where max(s.from, from) <= min(s.to, through) {
+                    let u = s.ledger.usage(from: max(s.from, from), through: min(s.to, through))
+                    sum.time += u.time
+                    sum.distance += u.distance
+                    sum.rides += u.rides
+                }
+                return sum
             }
         }
         entries.sort { ($0.date, $1.subject) > ($1.date, $0.subject) }
@@ -84,17 +133,21 @@ public struct HistoryReport: Sendable, Encodable {
     }
 
     public var table: ReportTable {
-        let columns: [ReportTable.Column] = [
-            .init("date", "DATE"), .init("bike", "BIKE"), .init("tasks", "DONE"), .init("cost", "COST", numeric: true),
-            .init("currency", "CUR"), .init("category", "CATEGORY"), .init("note", "NOTE"),
-        ]
+        let parts = entries.contains { $0.subject.kind == .part }
+        let columns: [ReportTable.Column] =
+            [.init("date", "DATE")] + ReportTable.subjectColumns(parts: parts) + [
+                .init("tasks", "DONE"), .init("cost", "COST", numeric: true),
+                .init("currency", "CUR"), .init("category", "CATEGORY"), .init("note", "NOTE"),
+            ]
         let rows = entries.map { e in
             let described = e.tasks.map { t in
                 guard let previous = t.previous, let d = t.distance, let h = t.movingTime else { return "\(t.task) (first logged)" }
                 return "\(t.task) (after \(ReportNumber.km(d)) km / \(ReportNumber.hours(h)) h since \(previous))"
             }
             let tasks = (described + (e.todo.map { ["to-do: \($0)"] } ?? [])).joined(separator: "; ")
-            return [e.date.description, e.subject.id, tasks, e.cost?.description ?? "", e.cost == nil ? "" : e.currency ?? "", e.category ?? "", e.note ?? ""]
+            return [e.date.description] + ReportTable.subjectCells(e.subject, bike: e.bike, parts: parts) + [
+                tasks, e.cost?.description ?? "", e.cost == nil ? "" : e.currency ?? "", e.category ?? "", e.note ?? "",
+            ]
         }
         return ReportTable(columns: columns, rows: rows)
     }

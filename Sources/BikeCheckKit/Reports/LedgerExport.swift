@@ -14,8 +14,10 @@ public struct LedgerExport: Sendable {
     /// Costs left out: without a date or a currency they cannot be a transaction.
     public var skipped: [String]
 
-    public static func build(_ garage: Garage, only: [BikeID] = [], asOf: Day, since: Day? = nil, dialect: Dialect) -> LedgerExport {
-        let all = CostReport.items(garage, only: only, asOf: asOf, since: since)
+    /// The costs of the named bikes and parts (all of both when none is named), each once: a
+    /// part's price and log are the part's own transactions, its name the payee.
+    public static func build(_ garage: Garage, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil, dialect: Dialect) -> LedgerExport {
+        let all = CostReport.items(garage, only: only, parts: parts, asOf: asOf, since: since)
         var skipped: [String] = []
         var items: [(day: Day, currency: String, item: CostReport.Item)] = []
         for item in all {

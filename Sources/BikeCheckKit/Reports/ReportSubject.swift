@@ -1,8 +1,8 @@
-/// What a report line is about. Bikes today; a part (`parts/ID.yaml`) becomes a second case, so
-/// every report that groups by subject takes parts without changing shape.
+/// What a report line is about: a bike, or a part (`parts/ID.yaml`), which every report that
+/// groups by subject takes without changing shape.
 public struct ReportSubject: Sendable, Hashable, Comparable, Encodable {
     public enum Kind: String, Sendable, Hashable, Comparable, Encodable {
-        case bike
+        case bike, part
         public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
     }
 
@@ -11,6 +11,49 @@ public struct ReportSubject: Sendable, Hashable, Comparable, Encodable {
     public var name: String
 
     public static func bike(_ bike: Bike) -> ReportSubject { ReportSubject(kind: .bike, id: bike.id.rawValue, name: bike.name) }
+    public static func part(_ part: Part) -> ReportSubject { ReportSubject(kind: .part, id: part.id.rawValue, name: part.name) }
 
+    /// Bikes first, then parts, each by id.
     public static func < (a: ReportSubject, b: ReportSubject) -> Bool { (a.kind, a.id) < (b.kind, b.id) }
+
+    /// In a sentence (a footer): the bike's id, or `ID (part)`.
+    public var label: String { kind == .bike ? id : id + " (part)" }
+}
+
+/// The bikes and parts a report is about, as named on the command line: with none named,
+/// every bike and every part (reports that list rides: every bike).
+public struct ReportSelection: Sendable {
+    public var bikes: [BikeID]
+    public var parts: [PartID]
+
+    public init(bikes: [BikeID] = [], parts: [PartID] = []) {
+        self.bikes = bikes
+        self.parts = parts
+    }
+
+    public static let everything = ReportSelection()
+
+    public var isEverything: Bool { bikes.isEmpty && parts.isEmpty }
+
+    public func includes(_ bike: BikeID) -> Bool { isEverything || bikes.contains(bike) }
+
+    /// Whether a part is shown; `byDefault` says whether parts are shown when nothing is named.
+    public func includes(_ part: PartID, byDefault: Bool = true) -> Bool { isEverything ? byDefault : parts.contains(part) }
+
+    /// Names from the command line: a bike when there is one of that id (as `status` decides),
+    /// else a part; nil and the names that are neither.
+    public static func resolve(_ names: [String], in garage: Garage) -> (ReportSelection, unknown: [String]) {
+        var selection = ReportSelection()
+        var unknown: [String] = []
+        for name in names {
+            if garage.bike(BikeID(name)) != nil {
+                selection.bikes.append(BikeID(name))
+            } else if garage.part(PartID(name)) != nil {
+                selection.parts.append(PartID(name))
+            } else {
+                unknown.append(name)
+            }
+        }
+        return (selection, unknown)
+    }
 }

@@ -19,23 +19,191 @@ public struct ReportTable: Sendable, Equatable {
     }
 
     public var columns: [Column]
+    /// The rows, unless the table streams them.
     public var rows: [[String]]
     /// Lines after the table (totals per currency, notes), for text and Markdown.
     public var footer: [String] = []
+    /// Rows written cell by cell into bytes when asked, for tables of a million rows (`rides`):
+    /// the renderers read these instead of `rows`, without a String per cell.
+    public var stream: RowStream?
 
     public init(columns: [Column], rows: [[String]], footer: [String] = []) {
         self.columns = columns
         self.rows = rows
         self.footer = footer
     }
+
+    public init(columns: [Column], stream: RowStream, footer: [String] = []) {
+        self.columns = columns
+        self.rows = []
+        self.footer = footer
+        self.stream = stream
+    }
+
+    /// The first columns of a report by subject: `bike`, and `part` when some line is a part's.
+    public static func subjectColumns(parts: Bool) -> [Column] { parts ? [.init("bike", "BIKE"), .init("part", "PART")] : [.init("bike", "BIKE")] }
+
+    /// Those columns' cells: a bike's id; for a part, the bike it was on (when one is meant) and its id.
+    public static func subjectCells(_ subject: ReportSubject, bike: String? = nil, parts: Bool) -> [String] {
+        switch subject.kind {
+        case .bike: return parts ? [subject.id, ""] : [subject.id]
+        case .part: return [bike ?? "", subject.id]
+        }
+    }
+
+    /// Every row as Strings, streamed or not.
+    public var allRows: [[String]] {
+        guard let stream else { return rows }
+        var cells = ReportCells()
+        return (0..<stream.count).map { k in
+            cells.removeAll()
+            stream.write(k, &cells)
+            return cells.strings
+        }
+    }
+
+    public static func == (a: ReportTable, b: ReportTable) -> Bool {
+        a.columns == b.columns && a.allRows == b.allRows && a.footer == b.footer
+    }
+
+    /// `count` rows, each written by `write(k, &cells)` (the rows in order, one at a time).
+    public struct RowStream: Sendable {
+        public var count: Int
+        public var write: @Sendable (Int, inout ReportCells) -> Void
+
+        public init(count: Int, write: @escaping @Sendable (Int, inout ReportCells) -> Void) {
+            self.count = count
+            self.write = write
+        }
+    }
+}
+
+/// The cells of one row as UTF-8 bytes, one after the other: numbers and dates are written
+/// without a String or a formatter.
+public struct ReportCells {
+    public private(set) var bytes: [UInt8] = []
+    /// Where each cell ends in `bytes`.
+    public private(set) var ends: [Int] = []
+
+    public init() {}
+
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+    }
+
+    public var count: Int { ends.count }
+
+    public func range(_ k: Int) -> Range<Int> { (k == 0 ? 0 : ends[k - 1])..<ends[k] }
+
+    public var strings: [String] { ends.indices.map { String(decoding: bytes[range($0)], as: UTF8.self) } }
+
+    public mutating func text(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
+        ends.append(bytes.count)
+    }
+
+    public mutating func empty() { ends.append(bytes.count) }
+
+    /// A cell of UTF-8 bytes.
+    public mutating func bytes(_ utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: utf8)
+        ends.append(bytes.count)
+    }
+
+    /// A whole number in decimal.
+    public mutating func integer(_ n: Int64) {
+        appendInteger(n)
+        ends.append(bytes.count)
+    }
+
+    /// `ReportNumber.fixed(value, decimals)`.
+    public mutating func fixed(_ value: Double, _ decimals: Int) {
+        ReportNumber.appendFixed(value, decimals, to: &bytes)
+        ends.append(bytes.count)
+    }
+
+    /// `Day.description`: `YYYY-MM-DD`.
+    public mutating func day(_ day: Day) {
+        let (y, m, d) = day.components
+        guard (0...9999).contains(y) else { return text(day.description) }
+        bytes.append(UInt8(48 + y / 1000))
+        bytes.append(UInt8(48 + y / 100 % 10))
+        bytes.append(UInt8(48 + y / 10 % 10))
+        bytes.append(UInt8(48 + y % 10))
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(UInt8(48 + m / 10))
+        bytes.append(UInt8(48 + m % 10))
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(UInt8(48 + d / 10))
+        bytes.append(UInt8(48 + d % 10))
+        ends.append(bytes.count)
+    }
+
+    private mutating func appendInteger(_ n: Int64) { ReportNumber.appendInteger(n, to: &bytes) }
 }
 
 /// Plain numbers in fixed units, the same on every machine (no locale, no grouping).
 public enum ReportNumber {
     public static func fixed(_ value: Double, _ decimals: Int) -> String {
-        let scale = pow(10.0, Double(decimals))
-        let rounded = (value * scale).rounded() / scale
-        return String(format: "%.\(decimals)f", rounded == 0 ? 0 : rounded)
+        var bytes: [UInt8] = []
+        appendFixed(value, decimals, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `value` rounded to `decimals` places, as `String(format: "%.Nf")` prints the rounded value
+    /// (no minus sign on zero), written as digits: the scaled, rounded value is a whole number,
+    /// and below 2^50 printing it with the point moved is exact.
+    static func appendFixed(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
+        let scale = decimals >= 0 && decimals < powersOfTen.count ? powersOfTen[decimals] : pow(10.0, Double(decimals))
+        let scaled = (value * scale).rounded()
+        let rounded = scaled / scale
+        guard decimals >= 0, decimals <= 6, abs(scaled) < 1e15 else {
+            bytes += Array(String(format: "%.\(decimals)f", rounded == 0 ? 0 : rounded).utf8)
+            return
+        }
+        var n = Int64(scaled)
+        if n < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            n = -n
+        }
+        var unit: Int64 = 1
+        for _ in 0..<decimals { unit *= 10 }
+        appendInteger(n / unit, to: &bytes)
+        guard decimals > 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        let fraction = n % unit
+        var digit = unit / 10
+        while digit > 0 {
+            bytes.append(UInt8(48 + fraction / digit % 10))
+            digit /= 10
+        }
+    }
+
+    /// `pow(10.0, Double(n))`, which is exact for these.
+    private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000]
+
+    static func appendInteger(_ n: Int64, to bytes: inout [UInt8]) {
+        if n < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            guard n != .min else { return bytes += Array("9223372036854775808".utf8) }
+            return appendInteger(-n, to: &bytes)
+        }
+        if n < 10 { return bytes.append(UInt8(48 + n)) }
+        var digits:
+            (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var v = n
+        withUnsafeMutableBytes(of: &digits) { d in
+            while v > 0 {
+                d[19 - count] = UInt8(48 + v % 10)
+                v /= 10
+                count += 1
+            }
+            bytes.append(contentsOf: d[(20 - count)...])
+        }
     }
 
     /// A sum of measured values to a tenth, so JSON shows `829078.3`, not `829078.2999999999`.

@@ -21,12 +21,43 @@ public struct RidesReport: Sendable, Encodable {
     public var since: Day?
     public var until: Day?
     public var interval: String?
-    public var rides: [ReportRide]
     public var totals: [Total]
+    /// The rides shown, each bike's in order, as compact entries; `rides` makes them whole.
+    public private(set) var shown: [(subject: ReportSubject, entries: [CountedRides.Entry])]
+    let index: CountedRides.Index
+    let handEntered: [Ride]
+    /// The garage's bike ids, by index: the bike each of a part's rides was on.
+    let bikeIDs: [String]
+    /// The names of the cached activities shown (see `activityRecords`).
+    public var names = ActivityNames()
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
         case since, until, interval, rides, totals
+    }
+
+    /// Every ride shown, with its Strings.
+    public var rides: [ReportRide] {
+        shown.flatMap { list in
+            list.entries.map {
+                CountedRides.ride($0, subject: list.subject, bike: $0.bike >= 0 ? bikeIDs[Int($0.bike)] : nil, index: index, handEntered: handEntered) {
+                    names[$0]
+                }
+            }
+        }
+    }
+
+    /// The cached activities shown, by index in the summaries: whose names to load.
+    public var activityRecords: [Int32] { shown.flatMap { $0.entries.compactMap { $0.record >= 0 ? $0.record : nil } } }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(asOf, forKey: .asOf)
+        try c.encodeIfPresent(since, forKey: .since)
+        try c.encodeIfPresent(until, forKey: .until)
+        try c.encodeIfPresent(interval, forKey: .interval)
+        try c.encode(rides, forKey: .rides)
+        try c.encode(totals, forKey: .totals)
     }
 
     /// Why `--interval` cannot be answered.
@@ -38,64 +69,164 @@ public struct RidesReport: Sendable, Encodable {
     /// The rides of the named bikes (all when `only` is empty) from `since` through `until` (else
     /// `asOf`); with `interval`, from that interval's anchor on each bike that has it.
     public static func build(
-        _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        _ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         until: Day? = nil, interval: IntervalID? = nil
     ) throws(Problem) -> RidesReport {
-        let index = CountedRides.Index(activities)
-        var bikes = garage.bikes.filter { only.isEmpty || only.contains($0.bike.id) }
+        let dated = activities.filter { $0.localDay != nil }
+        var report = try build(
+            garage, summaries: ActivitySummaries(dated), only: only, parts: parts, asOf: asOf, since: since, until: until, interval: interval)
+        report.names = ActivityNames(dated: dated)
+        return report
+    }
+
+    /// The same from the cache's summaries; the activities' names are left to load
+    /// (`ActivityNames.load` with `activityRecords`). A part named in `parts` has the rides
+    /// behind it: those of each bike it was on, on the days it was there, each saying its bike.
+    public static func build(
+        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
+        until: Day? = nil, interval: IntervalID? = nil
+    ) throws(Problem) -> RidesReport {
+        let index = CountedRides.Index(summaries)
+        let selection = ReportSelection(bikes: only, parts: parts)
+        var bikes = garage.bikes.filter { selection.includes($0.bike.id) }
+        var chosenParts = garage.parts.filter { selection.includes($0.part.id, byDefault: false) }
         var anchors: [BikeID: Day] = [:]
+        var partAnchors: [PartID: Day] = [:]
         if let interval {
-            let known = Set(bikes.flatMap { $0.intervals.map(\.id.rawValue) }).sorted()
+            let known = Set(bikes.flatMap { $0.intervals.map(\.id.rawValue) } + chosenParts.flatMap { $0.intervals.map(\.id.rawValue) }).sorted()
             bikes = bikes.filter { $0.intervals.contains { $0.id == interval } }
-            guard !bikes.isEmpty else { throw .unknownInterval(interval.rawValue, known: known) }
-            let status = StatusPlanner(asOf: asOf).plan(garage, activities: activities, only: bikes.map(\.bike.id))
+            chosenParts = chosenParts.filter { $0.intervals.contains { $0.id == interval } }
+            guard !bikes.isEmpty || !chosenParts.isEmpty else { throw .unknownInterval(interval.rawValue, known: known) }
+            let status = StatusPlanner(asOf: asOf).plan(
+                garage, summaries: summaries, only: bikes.map(\.bike.id), parts: chosenParts.map(\.part.id))
             for b in status.bikes {
-                if let s = b.intervals.first(where: { $0.id == interval.rawValue })?.since { anchors[BikeID(b.id)] = s }
+                if let s = b.intervals.first(where: { $0.id == interval.rawValue && $0.part == nil })?.since { anchors[BikeID(b.id)] = s }
+            }
+            for p in status.parts {
+                if let s = p.intervals.first(where: { $0.id == interval.rawValue })?.since { partAnchors[PartID(p.id)] = s }
             }
         }
         let end = min(until ?? asOf, asOf)
-        var rides: [ReportRide] = []
+        var shown: [(subject: ReportSubject, entries: [CountedRides.Entry])] = []
         var totals: [Total] = []
         for resolved in bikes {
             let start = [since, anchors[resolved.bike.id]].compactMap { $0 }.max()
-            let list = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: end)
-                .filter { r in start.map { r.day >= $0 } ?? true }
-            let counted = list.filter { $0.verdict == .counted }
+            let first = start.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+            var list = CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: end)
+            if first > Int32.min { list.removeAll { $0.day < first } }
+            var counted = 0
+            var movingTime = 0.0, distance = 0.0
+            for r in list where r.isCounted {
+                counted += 1
+                movingTime += r.movingTime
+                distance += r.distance
+            }
             totals.append(
                 Total(
-                    subject: .bike(resolved.bike), since: anchors[resolved.bike.id], counted: counted.count,
-                    notCounted: list.count - counted.count,
+                    subject: .bike(resolved.bike), since: anchors[resolved.bike.id], counted: counted,
+                    notCounted: list.count - counted, movingTime: ReportNumber.tenth(movingTime), distance: ReportNumber.tenth(distance)))
+            shown.append((.bike(resolved.bike), list))
+        }
+        var cache = CountedRides.BikeRides(garage: garage, index: index, through: end, countedOnly: false)
+        for rp in chosenParts {
+            let start = [since, partAnchors[rp.part.id]].compactMap { $0 }.max()
+            let first = start.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+            var list = CountedRides.entries(of: rp.part, cache: &cache)
+            if first > Int32.min { list.removeAll { $0.day < first } }
+            let counted = list.filter(\.isCounted)
+            totals.append(
+                Total(
+                    subject: .part(rp.part), since: partAnchors[rp.part.id], counted: counted.count, notCounted: list.count - counted.count,
                     movingTime: ReportNumber.tenth(counted.reduce(0) { $0 + $1.movingTime }),
                     distance: ReportNumber.tenth(counted.reduce(0) { $0 + $1.distance })))
-            rides += list
+            shown.append((.part(rp.part), list))
         }
-        return RidesReport(asOf: asOf, since: since, until: until, interval: interval?.rawValue, rides: rides, totals: totals)
+        return RidesReport(
+            asOf: asOf, since: since, until: until, interval: interval?.rawValue, totals: totals, shown: shown, index: index,
+            handEntered: garage.rides, bikeIDs: garage.bikes.map(\.bike.id.rawValue))
     }
 
-    static func why(_ ride: ReportRide) -> String {
-        switch ride.verdict {
+    static func why(_ verdict: ReportRide.Verdict, sport: String?) -> String {
+        switch verdict {
         case .counted: return "yes"
-        case .sportType: return "no: sport type \(ride.sport ?? "?") does not count"
+        case .sportType: return "no: sport type \(sport ?? "?") does not count"
         case .indoor: return "no: on a trainer"
         case .noGear: return "no: no gear on Strava"
         }
     }
 
+    /// A row per ride, streamed: a million rides are written cell by cell, not held as Strings.
     public var table: ReportTable {
-        let columns: [ReportTable.Column] = [
-            .init("bike", "BIKE"), .init("date", "DATE"), .init("source", "SOURCE"), .init("activity", "ACTIVITY"), .init("sport", "SPORT"),
-            .init("moving_time_h", "HOURS", numeric: true), .init("distance_km", "KM", numeric: true), .init("counts", "COUNTS"),
-            .init("name", "NAME"),
-        ]
-        let rows = rides.map { r in
-            [
-                r.subject.id, r.day.description, r.source.rawValue, r.activity.map { "\($0)" } ?? "", r.sport ?? "",
-                ReportNumber.hours(r.movingTime), ReportNumber.km(r.distance), Self.why(r), r.name ?? "",
+        let parts = shown.contains { $0.subject.kind == .part }
+        let columns: [ReportTable.Column] =
+            ReportTable.subjectColumns(parts: parts) + [
+                .init("date", "DATE"), .init("source", "SOURCE"), .init("activity", "ACTIVITY"), .init("sport", "SPORT"),
+                .init("moving_time_h", "HOURS", numeric: true), .init("distance_km", "KM", numeric: true), .init("counts", "COUNTS"),
+                .init("name", "NAME"),
             ]
-        }
         let footer = totals.map { t in
-            "\(t.subject.id)\(t.since.map { " since \($0)" } ?? ""): \(t.counted) counted (\(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km), \(t.notCounted) not counted"
+            "\(t.subject.label)\(t.since.map { " since \($0)" } ?? ""): \(t.counted) counted (\(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km), \(t.notCounted) not counted"
         }
-        return ReportTable(columns: columns, rows: rows, footer: footer)
+        // Row k's bike: the lists' first rows.
+        var offsets: [Int] = []
+        var count = 0
+        for list in shown {
+            offsets.append(count)
+            count += list.entries.count
+        }
+        // What each row needs, in row order, so that both passes of the text renderer read
+        // memory in order: the names of a million rides as one run of bytes.
+        var nameBytes: [UInt8] = []
+        var nameEnds: [Int] = []
+        nameEnds.reserveCapacity(count)
+        for list in shown {
+            for e in list.entries {
+                if var name = e.record >= 0 ? names[e.record] : handEntered[Int(e.hand)].name {
+                    name.withUTF8 { nameBytes.append(contentsOf: $0) }
+                }
+                nameEnds.append(nameBytes.count)
+            }
+        }
+        let starts = offsets, shown = self.shown, strings = index.summaries.strings, hand = handEntered, bikeIDs = bikeIDs
+        let allNames = nameBytes, ends = nameEnds
+        // "no: sport type X does not count" once per sport type.
+        let notCounted = strings.map { Self.why(.sportType, sport: $0) }
+        let stream = ReportTable.RowStream(count: count) { k, cells in
+            var lo = 0, hi = starts.count - 1
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if starts[mid] <= k { lo = mid } else { hi = mid - 1 }
+            }
+            let e = shown[lo].entries[k - starts[lo]]
+            let subject = shown[lo].subject
+            if !parts {
+                cells.text(subject.id)
+            } else if subject.kind == .bike {
+                cells.text(subject.id)
+                cells.empty()
+            } else {
+                cells.text(e.bike >= 0 ? bikeIDs[Int(e.bike)] : "")
+                cells.text(subject.id)
+            }
+            cells.day(Day(ordinal: Int(e.day)))
+            if e.record >= 0 {
+                cells.text(ReportRide.Source.strava.rawValue)
+                cells.integer(e.activity)
+                cells.text(strings[Int(e.sport)])
+                cells.fixed(e.movingTime / 3600, 1)
+                cells.fixed(e.distance / 1000, 1)
+                cells.text(e.verdict == .sportType ? notCounted[Int(e.sport)] : Self.why(e.verdict, sport: nil))
+            } else {
+                let r = hand[Int(e.hand)]
+                cells.text(ReportRide.Source.hand.rawValue)
+                cells.empty()
+                cells.text(r.sport ?? "")
+                cells.fixed(r.movingTime / 3600, 1)
+                cells.fixed(r.distance / 1000, 1)
+                cells.text(Self.why(e.verdict, sport: r.sport))
+            }
+            allNames.withUnsafeBufferPointer { cells.bytes(UnsafeBufferPointer(rebasing: $0[(k == 0 ? 0 : ends[k - 1])..<ends[k]])) }
+        }
+        return ReportTable(columns: columns, stream: stream, footer: footer)
     }
 }

@@ -36,38 +36,89 @@ public struct UsageReport: Sendable, Encodable {
 
     /// Builds the report for the named bikes (every bike when `only` is empty).
     public static func build(
-        _ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day, since: Day? = nil,
+        _ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         period: Period
     ) -> UsageReport {
-        let index = CountedRides.Index(activities)
+        build(garage, summaries: ActivitySummaries(activities), only: only, parts: parts, asOf: asOf, since: since, period: period)
+    }
+
+    /// Builds the report from the cache's summaries, as status reads them: the named bikes and
+    /// parts (`only`, `parts`), or every bike and every part when none is named. A part's rides
+    /// are those behind it (`CountedRides.entries(of: Part…)`), and its odometer starts from its
+    /// distance before tracking.
+    public static func build(
+        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
+        period: Period
+    ) -> UsageReport {
+        let index = CountedRides.Index(summaries)
+        let selection = ReportSelection(bikes: only, parts: parts)
         var rows: [Row] = []
         var totals: [Row] = []
-        for resolved in garage.bikes where only.isEmpty || only.contains(resolved.bike.id) {
-            let subject = ReportSubject.bike(resolved.bike)
-            let counted = CountedRides.rides(of: resolved, index: index, handEntered: garage.rides, through: asOf)
-                .filter { $0.verdict == .counted }
-            var odometer = 0.0
-            var total = Row(
-                subject: subject, period: since.map { "\($0)..\(asOf)" } ?? "..\(asOf)", rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0)
-            for ride in counted {
+        /// One subject's rows and total, from its counted rides in day order.
+        struct Summer {
+            var rows: [Row] = []
+            var total: Row
+            var odometer: Double
+            let subject: ReportSubject, period: Period, first: Int32
+            /// The period of the row being summed, as a number (days are in order): a String only per row.
+            var current = -1
+            /// The first day after the current period.
+            var periodEnd = Int32.min
+
+            init(_ subject: ReportSubject, prior: Double, since: Day?, asOf: Day, period: Period) {
+                self.subject = subject
+                self.period = period
+                first = since.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+                odometer = prior
+                total = Row(
+                    subject: subject, period: since.map { "\($0)..\(asOf)" } ?? "..\(asOf)", rides: 0, movingTime: 0, distance: 0, elevation: 0,
+                    odometer: 0)
+            }
+
+            mutating func add(_ ride: CountedRides.Entry) {
                 odometer += ride.distance
-                guard since.map({ ride.day >= $0 }) ?? true else { continue }
-                let key = periodKey(ride.day, period)
-                if rows.last?.subject != subject || rows.last?.period != key {
-                    rows.append(Row(subject: subject, period: key, rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0))
+                guard ride.day >= first else { return }
+                // Days come in order: a ride before the end of the current period is in it.
+                if ride.day >= periodEnd {
+                    let day = Day(ordinal: Int(ride.day))
+                    let key = UsageReport.periodNumber(day, period)
+                    if key != current {
+                        current = key
+                        rows.append(
+                            Row(subject: subject, period: UsageReport.periodKey(day, period), rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0))
+                    }
+                    let (y, m, _) = day.components
+                    let next =
+                        period == .month
+                        ? (m == 12 ? Day(year: y + 1, month: 1, day: 1) : Day(year: y, month: m + 1, day: 1)) : Day(year: y + 1, month: 1, day: 1)
+                    periodEnd = next.map { Int32(clamping: $0.ordinal) } ?? ride.day + 1
                 }
-                rows[rows.count - 1].rides += 1
-                rows[rows.count - 1].movingTime += ride.movingTime
-                rows[rows.count - 1].distance += ride.distance
-                rows[rows.count - 1].elevation += ride.elevation
-                rows[rows.count - 1].odometer = odometer
+                let row = rows.count - 1
+                rows[row].rides += 1
+                rows[row].movingTime += ride.movingTime
+                rows[row].distance += ride.distance
+                rows[row].elevation += ride.elevation
+                rows[row].odometer = odometer
                 total.rides += 1
                 total.movingTime += ride.movingTime
                 total.distance += ride.distance
                 total.elevation += ride.elevation
             }
-            total.odometer = odometer
-            totals.append(total)
+        }
+        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
+        for resolved in garage.bikes where selection.includes(resolved.bike.id) {
+            var summer = Summer(.bike(resolved.bike), prior: 0, since: since, asOf: asOf, period: period)
+            for ride in cache.rides(of: resolved.bike.id) { summer.add(ride) }
+            summer.total.odometer = summer.odometer
+            rows += summer.rows
+            totals.append(summer.total)
+        }
+        for rp in garage.parts where selection.includes(rp.part.id) {
+            var summer = Summer(.part(rp.part), prior: rp.part.priorDistance, since: since, asOf: asOf, period: period)
+            CountedRides.forEachEntry(of: rp.part, cache: &cache) { summer.add($0) }
+            summer.total.odometer = summer.odometer
+            rows += summer.rows
+            totals.append(summer.total)
         }
         func rounded(_ r: Row) -> Row {
             var r = r
@@ -80,6 +131,12 @@ public struct UsageReport: Sendable, Encodable {
         return UsageReport(asOf: asOf, since: since, period: period, rows: rows.map(rounded), totals: totals.map(rounded))
     }
 
+    /// `periodKey` as a number: `year * 100 + month`, or the year.
+    static func periodNumber(_ day: Day, _ period: Period) -> Int {
+        let (y, m, _) = day.components
+        return period == .month ? y * 100 + m : y
+    }
+
     static func periodKey(_ day: Day, _ period: Period) -> String {
         let (y, m, _) = day.components
         switch period {
@@ -90,19 +147,21 @@ public struct UsageReport: Sendable, Encodable {
 
     /// Rows and a total line per bike, in fixed units: km, hours, metres.
     public var table: ReportTable {
-        let columns: [ReportTable.Column] = [
-            .init("bike", "BIKE"), .init(period.rawValue, period == .month ? "MONTH" : "YEAR"), .init("rides", "RIDES", numeric: true),
-            .init("moving_time_h", "HOURS", numeric: true), .init("distance_km", "KM", numeric: true),
-            .init("elevation_m", "CLIMB M", numeric: true), .init("odometer_km", "ODOMETER KM", numeric: true),
-        ]
+        let parts = totals.contains { $0.subject.kind == .part }
+        let columns: [ReportTable.Column] =
+            ReportTable.subjectColumns(parts: parts) + [
+                .init(period.rawValue, period == .month ? "MONTH" : "YEAR"), .init("rides", "RIDES", numeric: true),
+                .init("moving_time_h", "HOURS", numeric: true), .init("distance_km", "KM", numeric: true),
+                .init("elevation_m", "CLIMB M", numeric: true), .init("odometer_km", "ODOMETER KM", numeric: true),
+            ]
         func cells(_ r: Row, _ period: String) -> [String] {
-            [
-                r.subject.id, period, "\(r.rides)", ReportNumber.hours(r.movingTime), ReportNumber.km(r.distance),
+            ReportTable.subjectCells(r.subject, parts: parts) + [
+                period, "\(r.rides)", ReportNumber.hours(r.movingTime), ReportNumber.km(r.distance),
                 ReportNumber.metres(r.elevation), ReportNumber.km(r.odometer),
             ]
         }
         let footer = totals.map { t in
-            "\(t.subject.id): \(t.rides) ride\(t.rides == 1 ? "" : "s"), \(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km, odometer \(ReportNumber.km(t.odometer)) km"
+            "\(t.subject.label): \(t.rides) ride\(t.rides == 1 ? "" : "s"), \(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km, odometer \(ReportNumber.km(t.odometer)) km"
         }
         return ReportTable(columns: columns, rows: rows.map { cells($0, $0.period) }, footer: footer)
     }

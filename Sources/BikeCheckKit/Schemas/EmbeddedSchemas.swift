@@ -1583,6 +1583,21 @@ public enum EmbeddedSchemas {
                   "markdownDescription": "When the part was retired (sold, worn out), `YYYY-MM-DD`.",
                   "$ref": "#/definitions/date"
                 },
+                "price": {
+                  "description": "What the part cost, counted by costs on the part's own line in the year it was bought (not in a bike's): 1299, or 1299 USD in another currency than the garage's.",
+                  "markdownDescription": "What the part cost, counted by `costs` on the part's own line in the year it was bought (not in a bike's): `1299`, or `1299 USD` in another currency than the garage's.",
+                  "anyOf": [
+                    {
+                      "type": "number",
+                      "minimum": 0,
+                      "maximum": 1000000000
+                    },
+                    {
+                      "type": "string",
+                      "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"
+                    }
+                  ]
+                },
                 "slot": {
                   "description": "The place on a bike the part fills, e.g. wheels or fork: two parts with the same slot may not be on one bike on the same day.",
                   "markdownDescription": "The place on a bike the part fills, e.g. `wheels` or `fork`: two parts with the same slot may not be on one bike on the same day.",
