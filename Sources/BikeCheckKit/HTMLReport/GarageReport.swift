@@ -61,7 +61,8 @@ public struct GarageReport: Sendable {
     public static func build(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], asOf: Day) -> GarageReport {
         let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
         let ids = chosen.map(\.bike.id)
-        let planner = StatusPlanner(asOf: asOf)
+        // One planner for status, part lives and odometers: each bike's rides are counted once.
+        let planner = StatusPlanner(asOf: asOf, sharingLedgers: true)
         let status = planner.plan(garage, summaries: summaries, only: only)
         var lives = planner.lives(garage, summaries: summaries)
         let shown = Set(ids.map(\.rawValue))
@@ -77,8 +78,10 @@ public struct GarageReport: Sendable {
         let months = (0..<12).map { firstMonth.adding(months: $0).monthKey }
         // The parts shown count in the costs and the history, as they do in `costs` and `history`.
         let partIDs = lives.parts.filter { $0.kind == .part }.map { PartID($0.id) }
-        let usage = UsageReport.build(garage, summaries: summaries, only: ids, asOf: asOf, since: firstMonth, period: .month)
-        let costsByYear = CostReport.build(garage, summaries: summaries, only: ids, parts: partIDs, asOf: asOf, by: .year)
+        // One count of each bike's rides for usage, costs and history.
+        let rides = CountedRides.BikeRides(garage: garage, summaries: summaries, through: asOf)
+        let usage = UsageReport.build(garage, summaries: summaries, only: ids, asOf: asOf, since: firstMonth, period: .month, sharing: rides)
+        let costsByYear = CostReport.build(garage, summaries: summaries, only: ids, parts: partIDs, asOf: asOf, by: .year, sharing: rides)
         var costLines: [String: [CostLine]] = [:]
         struct Key: Hashable { var year: String, category: String, currency: String? }
         for bike in ids {
@@ -96,7 +99,7 @@ public struct GarageReport: Sendable {
                 CostLine(year: key.year, category: key.category, currency: key.currency, amount: sum.0, entries: sum.1)
             }.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
         }
-        let history = HistoryReport.build(garage, summaries: summaries, only: ids, parts: partIDs, asOf: asOf)
+        let history = HistoryReport.build(garage, summaries: summaries, only: ids, parts: partIDs, asOf: asOf, sharing: rides)
         // The odometer at each service: status's ride ledger of the bike's counted rides.
         let ledgers = planner.ledgers(chosen.map { .init(bike: $0.bike.id, filter: $0.filter) }, garage: garage, summaries: summaries)
         var services: [String: [Service]] = [:]

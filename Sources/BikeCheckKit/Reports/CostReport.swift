@@ -130,9 +130,9 @@ public struct CostReport: Sendable, Encodable {
     /// of every bike in the period (a part's are among them).
     public static func build(
         _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
-        by: Grouping
+        by: Grouping,
+        sharing shared: CountedRides.BikeRides? = nil
     ) -> CostReport {
-        let index = CountedRides.Index(summaries)
         let items = items(garage, only: only, parts: parts, asOf: asOf, since: since)
         let selection = ReportSelection(bikes: only, parts: parts)
         func group(_ item: Item) -> String {
@@ -151,7 +151,10 @@ public struct CostReport: Sendable, Encodable {
         }
         var spread: [Spread: (distance: Double, time: Double)] = [:]
         let first = since.map { Int32(clamping: $0.ordinal) } ?? Int32.min
-        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
+        // Rides another report already counted, when it counted the same (up to `asOf`, counted only).
+        var cache =
+            shared.flatMap { $0.through == asOf && $0.countedOnly ? $0 : nil }
+            ?? CountedRides.BikeRides(garage: garage, index: CountedRides.Index(summaries), through: asOf, countedOnly: true)
         for resolved in garage.bikes where selection.includes(resolved.bike.id) {
             let subject = ReportSubject.bike(resolved.bike)
             var bikeSum = (distance: 0.0, time: 0.0)

@@ -227,18 +227,28 @@ public enum CountedRides {
         return lo
     }
 
-    /// Each bike's rides through each filter asked for, made once, up to `through`.
+    /// Each bike's rides through each filter asked for, made once, up to `through`. Copies share
+    /// what is made, so that reports built one after the other (the HTML report's) count once.
     public struct BikeRides {
         let garage: Garage
         let index: Index
         let through: Day
         let countedOnly: Bool
         let bikeIndex: [BikeID: Int]
-        private var lists: [Key: [Entry]] = [:]
+        private let made = Made()
+
+        private final class Made {
+            var lists: [Key: [Entry]] = [:]
+        }
 
         struct Key: Hashable {
             var bike: Int
             var filter: RideFilter
+        }
+
+        /// Counted rides only (`countedOnly`) up to `through`, for several reports of one garage.
+        public init(garage: Garage, summaries: ActivitySummaries, through: Day) {
+            self.init(garage: garage, index: Index(summaries), through: through, countedOnly: true)
         }
 
         public init(garage: Garage, index: Index, through: Day, countedOnly: Bool) {
@@ -257,11 +267,11 @@ public enum CountedRides {
 
         mutating func rides(bike: Int, filter: RideFilter) -> [Entry] {
             let key = Key(bike: bike, filter: filter)
-            if let known = lists[key] { return known }
-            let made = CountedRides.entries(
+            if let known = made.lists[key] { return known }
+            let list = CountedRides.entries(
                 of: garage.bikes[bike], filter: filter, index: index, handEntered: garage.rides, through: through, countedOnly: countedOnly)
-            lists[key] = made
-            return made
+            made.lists[key] = list
+            return list
         }
     }
 

@@ -54,9 +54,9 @@ public struct HistoryReport: Sendable, Encodable {
     /// it was on, on the days it was there (`CountedRides.entries(of: Part…)`).
     public static func build(
         _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
-        until: Day? = nil, interval: IntervalID? = nil
+        until: Day? = nil, interval: IntervalID? = nil,
+        sharing shared: CountedRides.BikeRides? = nil
     ) -> HistoryReport {
-        let index = CountedRides.Index(summaries)
         let selection = ReportSelection(bikes: only, parts: parts)
         var entries: [Entry] = []
         let end = min(until ?? asOf, asOf)
@@ -95,7 +95,10 @@ public struct HistoryReport: Sendable, Encodable {
         }
         // Status's ledgers (prefix sums in day order): each task's span is two binary searches, on
         // each bike and through each filter, made once.
-        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
+        // Rides another report already counted, when it counted the same (up to `asOf`, counted only).
+        var cache =
+            shared.flatMap { $0.through == asOf && $0.countedOnly ? $0 : nil }
+            ?? CountedRides.BikeRides(garage: garage, index: CountedRides.Index(summaries), through: asOf, countedOnly: true)
         var ledgers: [Int: [RideFilter: StatusPlanner.RideLedger]] = [:]
         func ledger(_ bike: Int, _ filter: RideFilter) -> StatusPlanner.RideLedger {
             if let known = ledgers[bike]?[filter] { return known }

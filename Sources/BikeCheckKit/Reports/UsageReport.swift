@@ -48,9 +48,9 @@ public struct UsageReport: Sendable, Encodable {
     /// distance before tracking.
     public static func build(
         _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
-        period: Period
+        period: Period,
+        sharing shared: CountedRides.BikeRides? = nil
     ) -> UsageReport {
-        let index = CountedRides.Index(summaries)
         let selection = ReportSelection(bikes: only, parts: parts)
         var rows: [Row] = []
         var totals: [Row] = []
@@ -105,7 +105,10 @@ public struct UsageReport: Sendable, Encodable {
                 total.elevation += ride.elevation
             }
         }
-        var cache = CountedRides.BikeRides(garage: garage, index: index, through: asOf, countedOnly: true)
+        // Rides another report already counted, when it counted the same (up to `asOf`, counted only).
+        var cache =
+            shared.flatMap { $0.through == asOf && $0.countedOnly ? $0 : nil }
+            ?? CountedRides.BikeRides(garage: garage, index: CountedRides.Index(summaries), through: asOf, countedOnly: true)
         for resolved in garage.bikes where selection.includes(resolved.bike.id) {
             var summer = Summer(.bike(resolved.bike), prior: 0, since: since, asOf: asOf, period: period)
             for ride in cache.rides(of: resolved.bike.id) { summer.add(ride) }

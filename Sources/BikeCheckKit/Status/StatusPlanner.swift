@@ -6,7 +6,29 @@ public struct StatusPlanner: Sendable {
     /// Half-life, in days, of the weights behind the recent pace used for forecasts.
     public var paceHalfLife: Double = 30
 
-    public init(asOf: Day) { self.asOf = asOf }
+    /// Ledgers already made, shared by every call of this planner (and its copies) when set: a
+    /// report that plans status, lists part lives and reads odometers counts each bike's rides
+    /// through each filter once. Only for one garage and one set of summaries.
+    public var ledgerCache: LedgerCache?
+
+    public init(asOf: Day, sharingLedgers: Bool = false) {
+        self.asOf = asOf
+        ledgerCache = sharingLedgers ? LedgerCache() : nil
+    }
+
+    /// Ride ledgers by bike and ride filter, made once for a planner that shares them.
+    public final class LedgerCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var ledgers: [LedgerKey: RideLedger] = [:]
+
+        init() {}
+
+        func known(_ keys: [LedgerKey]) -> [LedgerKey: RideLedger] {
+            lock.withLock { Dictionary(keys.compactMap { k in ledgers[k].map { (k, $0) } }, uniquingKeysWith: { a, _ in a }) }
+        }
+
+        func add(_ made: [LedgerKey: RideLedger]) { lock.withLock { ledgers.merge(made) { a, _ in a } } }
+    }
 
     /// A bike's counted rides as parallel arrays sorted by day, with prefix sums for fast ranges.
     struct RideLedger {
@@ -126,8 +148,18 @@ public struct StatusPlanner: Sendable {
         var filter: RideFilter
     }
 
-    /// The counted rides of each bike through each filter, as ledgers with prefix sums.
+    /// The counted rides of each bike through each filter, as ledgers with prefix sums; from the
+    /// planner's cache when it keeps one.
     func ledgers(_ keys: [LedgerKey], garage: Garage, summaries: ActivitySummaries) -> [LedgerKey: RideLedger] {
+        guard let ledgerCache else { return makeLedgers(keys, garage: garage, summaries: summaries) }
+        let known = ledgerCache.known(keys)
+        let made = makeLedgers(keys.filter { known[$0] == nil }, garage: garage, summaries: summaries)
+        ledgerCache.add(made)
+        return known.merging(made) { a, _ in a }
+    }
+
+    private func makeLedgers(_ keys: [LedgerKey], garage: Garage, summaries: ActivitySummaries) -> [LedgerKey: RideLedger] {
+        if keys.isEmpty { return [:] }
         // Which keys each gear id feeds, and which sport types each admits outdoors and on a
         // trainer, by index in `summaries.strings`: no String is hashed or compared per activity.
         var keysOfGear = [[Int]](repeating: [], count: summaries.strings.count)
