@@ -176,20 +176,27 @@ static int classify(CURLcode code, const buffer *body, const buffer *headers, in
     }
 }
 
-void bc_http_perform(void *session, const bc_http_request *request, bc_http_reply *reply) {
+/// Clears `reply` and returns the session's handle; NULL, with the reply saying why, when libcurl
+/// could not be loaded or initialised.
+static CURL *bc_session_curl(bc_session *s, bc_http_reply *reply) {
     memset(reply, 0, sizeof *reply);
-    bc_session *s = session;
     if (!s || !s->library) {
         reply->failure = BC_HTTP_NO_LIBRARY;
         snprintf(reply->message, sizeof reply->message, "%s", s ? s->load_error : "out of memory");
-        return;
+        return NULL;
     }
-    CURL *curl = s->curl;
-    if (!curl) {
+    if (!s->curl) {
         reply->failure = BC_HTTP_OTHER;
         strcpy(reply->message, "libcurl could not be initialised");
-        return;
+        return NULL;
     }
+    return s->curl;
+}
+
+void bc_http_perform(void *session, const bc_http_request *request, bc_http_reply *reply) {
+    bc_session *s = session;
+    CURL *curl = bc_session_curl(s, reply);
+    if (!curl) return;
     const bc_curl_api *api = &s->api;
     api->easy_reset(curl);  // keeps live connections and the DNS cache
 
@@ -285,19 +292,9 @@ static size_t on_read(char *out, size_t size, size_t count, void *context) {
 }
 
 void bc_smtp_send(void *session, const bc_smtp_request *request, bc_http_reply *reply) {
-    memset(reply, 0, sizeof *reply);
     bc_session *s = session;
-    if (!s || !s->library) {
-        reply->failure = BC_HTTP_NO_LIBRARY;
-        snprintf(reply->message, sizeof reply->message, "%s", s ? s->load_error : "out of memory");
-        return;
-    }
-    CURL *curl = s->curl;
-    if (!curl) {
-        reply->failure = BC_HTTP_OTHER;
-        strcpy(reply->message, "libcurl could not be initialised");
-        return;
-    }
+    CURL *curl = bc_session_curl(s, reply);
+    if (!curl) return;
     const bc_curl_api *api = &s->api;
     api->easy_reset(curl);
 

@@ -27,14 +27,9 @@ struct CalendarCommand: ParsableCommand {
 
     func run() throws {
         let day = asOf ?? today()
-        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
-        if let part = selection.parts.first {
-            // A part's intervals are forecast under the bike it is on.
-            Terminal.standardError.write(
-                "error: '\(part.rawValue)' is a part; calendar takes bikes\n  help: a part's intervals show under the bike it is mounted on\n")
-            throw ExitCode(2)
-        }
-        let status = StatusPlanner(asOf: day).plan(loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes)
+        // A part's intervals are forecast under the bike it is on.
+        let loaded = try ReportOutput.loadBikes(global, names: bikes, command: "calendar", help: "a part's intervals show under the bike it is mounted on")
+        let status = StatusPlanner(asOf: day).plan(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init))
         switch format {
         case .text:
             // RFC 5545 ends lines with CRLF; what comes from files is escaped line by line.

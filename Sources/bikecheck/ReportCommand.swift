@@ -41,12 +41,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let day = asOf ?? today()
-        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
-        if let part = selection.parts.first {
-            Terminal.standardError.write(
-                "error: '\(part.rawValue)' is a part; report --bike takes bikes\n  help: the report of a bike lists the parts that were on it\n")
-            throw ExitCode(2)
-        }
+        let loaded = try ReportOutput.loadBikes(global, names: bikes, command: "report --bike", help: "the report of a bike lists the parts that were on it")
         let report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day)
         switch format {
         case .html:

@@ -29,6 +29,16 @@ enum ReportOutput {
         return (loaded, selection)
     }
 
+    /// The same for a command that takes bikes only: a part named is a usage error that says why.
+    static func loadBikes(_ global: GlobalOptions, names: [String], command: String, help: String) throws -> LoadedGarage {
+        let (loaded, selection) = try load(global, names: names)
+        if let part = selection.parts.first {
+            Terminal.standardError.write("error: '\(part.rawValue)' is a part; \(command) takes bikes\n  help: \(help)\n")
+            throw ExitCode(2)
+        }
+        return loaded
+    }
+
     static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat) throws {
         switch format {
         case .text: TableTextRenderer(width: terminalWidth()).render(table) { Terminal.standardOutput.write($0) }

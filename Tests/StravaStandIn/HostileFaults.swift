@@ -199,26 +199,21 @@ public actor LoopbackRecorder {
     }
 
     public private(set) var received: [Received] = []
-    private var server: HTTPServer?
-    private var runTask: Task<Void, Error>?
-    public private(set) var port: UInt16 = 0
+    private var loopback: LoopbackServer?
+    public var port: UInt16 { loopback?.port ?? 0 }
 
     public init() {}
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     public func start() async throws {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
-        await server.appendRoute("*") { await self.record($0) }
-        self.server = server
-        runTask = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 10)
-        if case .ip4(_, let p) = await server.listeningAddress { port = p }
+        loopback = try await LoopbackServer.start(timeout: 30) { server in
+            await server.appendRoute("*") { await self.record($0) }
+        }
     }
 
     public func stop() async {
-        await server?.stop(timeout: 0.1)
-        runTask?.cancel()
+        await loopback?.stop()
     }
 
     private func record(_ request: HTTPRequest) -> HTTPResponse {

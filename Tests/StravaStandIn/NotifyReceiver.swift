@@ -20,9 +20,8 @@ public actor NotifyReceiver {
 
     public private(set) var requests: [Request] = []
     private var answers: [String: Answer] = [:]
-    private var server: HTTPServer?
-    private var runTask: Task<Void, Error>?
-    public private(set) var port: UInt16 = 0
+    private var loopback: LoopbackServer?
+    public var port: UInt16 { loopback?.port ?? 0 }
 
     public init() {}
 
@@ -36,17 +35,13 @@ public actor NotifyReceiver {
     public func requests(to path: String) -> [Request] { requests.filter { $0.path == path } }
 
     public func start() async throws {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 60, logger: .disabled)
-        await server.appendRoute("*") { await self.handle($0) }
-        self.server = server
-        runTask = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 10)
-        if case .ip4(_, let p) = await server.listeningAddress { port = p }
+        loopback = try await LoopbackServer.start(timeout: 60) { server in
+            await server.appendRoute("*") { await self.handle($0) }
+        }
     }
 
     public func stop() async {
-        await server?.stop(timeout: 0.1)
-        runTask?.cancel()
+        await loopback?.stop()
     }
 
     private func handle(_ request: HTTPRequest) async -> HTTPResponse {

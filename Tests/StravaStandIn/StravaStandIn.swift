@@ -46,9 +46,8 @@ public actor StravaStandIn {
     /// Faults of the HTTP layer (redirects, stalls, endless bodies…): HostileFaults.swift.
     public nonisolated let hostile = HostileFaults()
 
-    private var server: HTTPServer?
-    private var runTask: Task<Void, Error>?
-    public private(set) var port: UInt16 = 0
+    private var loopback: LoopbackServer?
+    public var port: UInt16 { loopback?.port ?? 0 }
 
     public init() {}
 
@@ -56,24 +55,20 @@ public actor StravaStandIn {
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     public func start() async throws {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
-        await server.appendRoute("*") { [hostile] in try await hostile.respond(to: $0) { await self.answer($0) } }
-        await server.appendRoute("POST /oauth/token") { await self.handleToken($0) }
-        await server.appendRoute("POST /oauth/deauthorize") { await self.handleDeauthorize($0) }
-        await server.appendRoute("GET /api/v3/athlete") { await self.handleAPI($0) }
-        await server.appendRoute("GET /api/v3/athlete/activities") { await self.handleAPI($0) }
-        await server.appendRoute("GET /api/v3/gear/*") { await self.handleAPI($0) }
-        await server.appendRoute("GET /api/v3/activities/*") { await self.handleAPI($0) }
-        await server.appendRoute("*") { await self.handleUnknown($0) }
-        self.server = server
-        runTask = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 10)
-        if case .ip4(_, let p) = await server.listeningAddress { port = p }
+        loopback = try await LoopbackServer.start(timeout: 30) { server in
+            await server.appendRoute("*") { [hostile] in try await hostile.respond(to: $0) { await self.answer($0) } }
+            await server.appendRoute("POST /oauth/token") { await self.handleToken($0) }
+            await server.appendRoute("POST /oauth/deauthorize") { await self.handleDeauthorize($0) }
+            await server.appendRoute("GET /api/v3/athlete") { await self.handleAPI($0) }
+            await server.appendRoute("GET /api/v3/athlete/activities") { await self.handleAPI($0) }
+            await server.appendRoute("GET /api/v3/gear/*") { await self.handleAPI($0) }
+            await server.appendRoute("GET /api/v3/activities/*") { await self.handleAPI($0) }
+            await server.appendRoute("*") { await self.handleUnknown($0) }
+        }
     }
 
     public func stop() async {
-        await server?.stop(timeout: 0.1)
-        runTask?.cancel()
+        await loopback?.stop()
     }
 
     // MARK: - Test controls
