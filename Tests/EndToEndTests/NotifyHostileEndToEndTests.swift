@@ -44,7 +44,8 @@ extension NotifyEndToEndTests {
         let root = world.garage.root, environment = world.environment
         // This process holds the notify lock, as a run sending would.
         try FileManager.default.createDirectory(at: root.appendingPathComponent(".bikecheck"), withIntermediateDirectories: true)
-        var lock = try #require(try FileLock(path: root.appendingPathComponent(".bikecheck/notify.lock").path, wait: 1)) as FileLock?
+        var lock: FileLock? = try FileLock(path: root.appendingPathComponent(".bikecheck/notify.lock").path, wait: 1)
+        try #require(lock != nil, "the test holds the lock")
         let results = Box()
         Thread { results.append(try? runBikecheck(["notify", "--as-of", "2026-01-25"], in: root, environment: environment)) }.start()
         // The run has started and waits for the lock; meanwhile the rider lubes the chain.

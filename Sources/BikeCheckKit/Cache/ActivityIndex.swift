@@ -145,7 +145,7 @@ struct ActivityIndex: @unchecked Sendable {
             })
         else { return }
         // The index can always be rebuilt: no fsync (a torn file fails its checksum).
-        try? AtomicFile.write(Self.encode(entry, name: name, key: key), to: path, durable: false)
+        _ = try? AtomicFile.write(Self.encode(entry, name: name, key: key), to: path, durable: false)
     }
 
     // MARK: - Format (little-endian)

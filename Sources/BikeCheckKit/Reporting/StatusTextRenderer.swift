@@ -112,7 +112,7 @@ public struct StatusTextRenderer: Sendable {
         // columns that do not fit wrap with the task and dates.
         var aligned = 4
         if let width {
-            while aligned > 1, 2 + widths[..<aligned].reduce(0) { $0 + $1 + 2 } > width { aligned -= 1 }
+            while aligned > 1, 2 + widths[..<aligned].reduce(0, { $0 + $1 + 2 }) > width { aligned -= 1 }
         }
         for (interval, cells) in zip(intervals, rows) {
             var prefix: TerminalText = "  "
