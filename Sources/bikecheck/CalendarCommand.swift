@@ -8,8 +8,9 @@ struct CalendarCommand: ParsableCommand {
         abstract: "Forecast due dates as an iCalendar file, for a calendar app to subscribe to.",
         discussion: """
             One all-day event per interval with a forecast (the day status forecasts at the recent \
-            pace), with a UID stable per bike and interval so calendar apps update events rather \
-            than duplicate them. Nothing depends on the clock: the same garage and --as-of give \
+            pace; an overdue interval on the as-of day, marked overdue) and per to-do with a due \
+            day, with a UID stable per bike and interval (or to-do) so calendar apps update events \
+            rather than duplicate them. Nothing depends on the clock: the same garage and --as-of give \
             the same bytes. Refresh the file from cron and subscribe to it.
 
             Example:

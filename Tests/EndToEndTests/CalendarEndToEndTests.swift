@@ -30,6 +30,12 @@ import Testing
         return r.stdout.split(separator: "\n").map(String.init)
     }
 
+    /// `UID DAY` of a parsed event line: the UID may hold spaces (a to-do's text), the day never.
+    static func uidAndDay(_ line: String) -> String {
+        guard let match = line.firstMatch(of: #/^(.*?@bikecheck) (\d{4}-\d{2}-\d{2}) /#) else { return line }
+        return "\(match.1) \(match.2)"
+    }
+
     @Test func everyForecastIsOneAllDayEventWithAStableUID() throws {
         let garage = try TempGarage(copying: true)
         let r = try garage.run(["calendar", "--as-of", "2026-11-15"])
@@ -40,15 +46,38 @@ import Testing
         // The same intervals and days as status forecasts.
         let status = try garage.run(["status", "--as-of", "2026-11-15", "--format", "json"])
         struct Report: Decodable {
-            struct Bike: Decodable { struct Interval: Decodable { var id: String; var due: String? }; var id: String; var intervals: [Interval] }
+            struct Bike: Decodable {
+                struct Interval: Decodable { var id: String; var state: String; var due: String? }
+                struct Todo: Decodable { var task: String; var id: String?; var due: String? }
+                var id: String; var intervals: [Interval]; var todos: [Todo]
+            }
             var bikes: [Bike]
         }
         let report = try JSONDecoder().decode(Report.self, from: Data(status.stdout.utf8))
-        let expected = report.bikes.flatMap { b in b.intervals.compactMap { i in i.due.map { "\(b.id).\(i.id)@bikecheck \($0)" } } }.sorted()
-        #expect(events.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }.sorted() == expected)
-        #expect(expected.count >= 10)
+        // Overdue intervals on the as-of day; to-dos with a due day on that day (none is past it here).
+        let intervals = report.bikes.flatMap { b in
+            b.intervals.compactMap { i in (i.state == "overdue" ? "2026-11-15" : i.due).map { "\(b.id).\(i.id)@bikecheck \($0)" } }
+        }
+        let todos = report.bikes.flatMap { b in b.todos.compactMap { t in t.due.map { "\(b.id).todo.\(t.id ?? t.task)@bikecheck \($0)" } } }
+        let expected = (intervals + todos).sorted()
+        #expect(events.map(Self.uidAndDay).sorted() == expected)
+        #expect(intervals.count >= 10 && !todos.isEmpty)
+        #expect(events.contains { $0.hasPrefix("tarmac.brake-pads@bikecheck 2026-11-15 ") && $0.contains("(overdue)") }, "\(events)")
         let again = try garage.run(["calendar", "--as-of", "2026-11-15"])
         #expect(again.stdout == r.stdout, "same garage and --as-of, same bytes")
+    }
+
+    @Test func aToDoPastItsDayIsOnTheAsOfDayAndMovesWithIt() throws {
+        let garage = try TempGarage(copying: true)
+        for (asOf, day) in [("2026-11-20", "2026-11-30"), ("2026-12-05", "2026-12-05"), ("2026-12-06", "2026-12-06")] {
+            let r = try garage.run(["calendar", "grail", "--as-of", asOf])
+            #expect(r.status == 0, "\(r.stderr)")
+            guard let events = try Self.parse(r.stdout, in: garage) else { return }
+            let mudguards = events.filter { $0.hasPrefix("grail.todo.fit mudguards for the winter@bikecheck ") }
+            #expect(mudguards.count == 1 && mudguards.first.map(Self.uidAndDay)?.hasSuffix(" \(day)") == true, "\(asOf): \(events)")
+            #expect(mudguards.first?.contains("(overdue)") == (asOf > "2026-11-30"), "\(mudguards)")
+            #expect(!events.contains { $0.contains("rear derailleur hanger") }, "a to-do without a day has no event")
+        }
     }
 
     @Test func namesWithICalendarSpecialCharactersAndLongLinesReadBackExactly() throws {

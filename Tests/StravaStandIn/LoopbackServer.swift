@@ -13,7 +13,9 @@ struct LoopbackServer: Sendable {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: timeout, logger: .disabled)
         await routes(server)
         let runTask = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 10)
+        // Generous: a test process busy running binaries can take seconds to get the listener
+        // going on a loaded machine; a server that never listens still fails the test.
+        try await server.waitUntilListening(timeout: 60)
         guard case .ip4(_, let port) = await server.listeningAddress else {
             runTask.cancel()
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the loopback server has no IPv4 address"])

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Forecast due dates as an iCalendar (RFC 5545) file: one all-day event per interval with a
-/// forecast, its UID stable per bike and interval so a calendar app updates the event rather than
-/// adding another. Nothing in it depends on the wall clock: DTSTAMP is the as-of day, so the same
+/// forecast (an overdue one on the as-of day) and per to-do with a due day, its UID stable per bike
+/// and interval (or to-do) so a calendar app updates the event rather than adding another. Nothing in it depends on the wall clock: DTSTAMP is the as-of day, so the same
 /// garage and `--as-of` give the same bytes.
 public enum CalendarExport {
     public static func build(_ status: StatusReport, garageName: String?) -> String {
@@ -11,21 +11,38 @@ public enum CalendarExport {
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bikecheck//bikecheck calendar//EN", "CALSCALE:GREGORIAN",
             "X-WR-CALNAME:" + escape(garageName.map { "\($0): bike maintenance" } ?? "Bike maintenance"),
         ]
+        func event(uid: String, day: Day, summary: String, description: String) {
+            lines += [
+                "BEGIN:VEVENT", "UID:" + escape(uid), "DTSTAMP:" + stamp, "DTSTART;VALUE=DATE:" + compact(day),
+                "DTEND;VALUE=DATE:" + compact(Day(ordinal: day.ordinal + 1)), "SUMMARY:" + escape(summary),
+                "DESCRIPTION:" + escape(description), "TRANSP:TRANSPARENT", "END:VEVENT",
+            ]
+        }
         for bike in status.bikes {
             for interval in bike.intervals {
-                guard let due = interval.due else { continue }
                 let limits = interval.limits.map { "\($0.every): \(Int(($0.progress * 100).rounded())) %" }.joined(separator: ", ")
-                lines += [
-                    "BEGIN:VEVENT",
-                    "UID:" + escape("\(bike.id).\(interval.id)@bikecheck"),
-                    "DTSTAMP:" + stamp,
-                    "DTSTART;VALUE=DATE:" + compact(due),
-                    "DTEND;VALUE=DATE:" + compact(Day(ordinal: due.ordinal + 1)),
-                    "SUMMARY:" + escape("\(bike.name): \(interval.task)"),
-                    "DESCRIPTION:" + escape("Forecast at the recent pace, as of \(status.asOf): \(limits). bikecheck status \(bike.id)"),
-                    "TRANSP:TRANSPARENT",
-                    "END:VEVENT",
-                ]
+                // Overdue has no forecast: the event is on the as-of day, so it stays in sight
+                // (each refresh moves it) until the service is logged.
+                if interval.state == .overdue {
+                    event(
+                        uid: "\(bike.id).\(interval.id)@bikecheck", day: status.asOf, summary: "\(bike.name): \(interval.task) (overdue)",
+                        description: "Overdue as of \(status.asOf): \(limits). bikecheck status \(bike.id)")
+                    continue
+                }
+                guard let due = interval.due else { continue }
+                event(
+                    uid: "\(bike.id).\(interval.id)@bikecheck", day: due, summary: "\(bike.name): \(interval.task)",
+                    description: "Forecast at the recent pace, as of \(status.asOf): \(limits). bikecheck status \(bike.id)")
+            }
+            // A to-do with a due day: on that day, or on the as-of day once it is past.
+            for todo in bike.todos {
+                guard let due = todo.due else { continue }
+                let late = todo.state == .overdue
+                let key = [todo.part, todo.id ?? todo.task].compactMap { $0 }.joined(separator: ".")
+                event(
+                    uid: "\(bike.id).todo.\(key)@bikecheck", day: late ? status.asOf : due,
+                    summary: "\(bike.name): \(todo.task)" + (late ? " (overdue)" : ""),
+                    description: "To do by \(due). bikecheck status \(bike.id)")
             }
         }
         lines.append("END:VCALENDAR")
