@@ -1,0 +1,103 @@
+import BikeCheckKit
+import Foundation
+import TestSupport
+import Testing
+
+/// Reports with parts where they are easy to get wrong: a part that moved between bikes, a
+/// retired bike, a part on the shelf, ids that look alike, an empty garage.
+@Suite struct ReportReviewTests {
+    static let asOf = Day("2025-06-01")!
+
+    /// `PartReportTests`' garage (wheels on `a` in January, then on `b`) and a retired bike `c`
+    /// with a service cost, and a part `spare` on the shelf with a price.
+    static func garage() throws -> (TemporaryFolder, LoadedGarage, [Activity]) {
+        let (folder, _, activities) = try PartReportTests.garage()
+        try folder.write(
+            "bikes/c.yaml",
+            """
+            name: Bike C
+            strava: b3
+            counts: [Ride]
+            bought: 2024-01-01
+            retired: 2025-03-01
+            intervals:
+              brakes:
+                every: 1 year
+            log:
+              - date: 2025-02-01
+                done: brakes
+                cost: 40
+                category: labour
+
+            """)
+        try folder.write("parts/spare.yaml", "name: Spare tyre\nbought: 2025-01-10\nprice: 30\n")
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: asOf))
+        return (folder, loaded, activities)
+    }
+
+    static func describe(_ report: CostReport) -> [String] {
+        report.rows.map { "\($0.group) \($0.currency ?? "-") \($0.services) \($0.purchases) \($0.total)" }
+            + report.totals.map { "total \($0.currency ?? "-") \($0.services) \($0.purchases) \($0.total) \($0.entries)" }
+    }
+
+    @Test func theHTMLReportsCostsPerYearAreCostsByYear() throws {
+        let (_, loaded, activities) = try Self.garage()
+        #expect(loaded.diagnostics.allSatisfy { $0.severity != .error }, "\(loaded.diagnostics.map(\.message))")
+        let html = GarageReport.build(loaded.garage, activities: activities, asOf: Self.asOf).costsByYear
+        let costs = CostReport.build(loaded.garage, activities: activities, asOf: Self.asOf, by: .year)
+        // a 5 + c 40 + wheels 500 + 10 + 20.20 + spare 30: every cost once, the retired bike's too.
+        #expect(Self.describe(costs) == ["2025 EUR 75.20 530.00 605.20", "total EUR 75.20 530.00 605.20 4"])
+        #expect(Self.describe(html) == Self.describe(costs))
+    }
+
+    @Test func anEmptyGarageGivesAWholePage() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("garage.yaml", "currency: EUR\n")
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
+        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, activities: [], asOf: Self.asOf)).string
+        #expect(page.hasPrefix("<!DOCTYPE html>\n") && page.hasSuffix("</html>\n"))
+        #expect(page.contains("0 bikes") && page.contains("No costs in the logs or prices yet."))
+    }
+
+    @Test func aBikeWithoutRidesHasAChartOfFiniteNumbers() throws {
+        let (_, loaded, _) = try Self.garage()
+        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, activities: [], asOf: Self.asOf)).string
+        // Every number in the charts' paths and positions is a plain decimal.
+        let charts = page.components(separatedBy: "<svg viewBox=\"0 0 640 220\"").dropFirst().map { $0.components(separatedBy: "</svg>")[0] }
+        #expect(charts.count == 2)
+        for chart in charts {
+            let drawn =
+                chart.components(separatedBy: " d=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+                + chart.components(separatedBy: " y=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+            #expect(!drawn.isEmpty)
+            #expect(drawn.allSatisfy { $0.allSatisfy { "0123456789.-MHVvhz ".contains($0) } }, "\(drawn)")
+        }
+    }
+
+    @Test func theRecordOfARetiredBikeIsItsWholeRecord() throws {
+        let (_, loaded, activities) = try Self.garage()
+        let report = GarageReport.build(loaded.garage, activities: activities, only: [BikeID("c")], asOf: Self.asOf)
+        #expect(report.bikes.map(\.id) == ["c"] && report.bikes.first?.retired == Day("2025-03-01"))
+        let page = HTMLReportRenderer().render(report).string
+        #expect(page.contains("<title>Service record: Bike C</title>") && page.contains("<dt>Retired</dt><dd>2025-03-01</dd>"))
+        #expect(page.contains("<tr><td>2025-02-01<td>"))
+    }
+
+    @Test func aPartOnTheShelfOrRetiredHasNoRidesAndNoUsage() throws {
+        let (folder, _, activities) = try Self.garage()
+        // The wheels retired on 2025-01-25: ride 1 counts, ride 3 (that day) too, nothing after.
+        let wheels = try String(contentsOf: folder.url.appendingPathComponent("parts/wheels.yaml"), encoding: .utf8)
+        try folder.write("parts/wheels.yaml", wheels.replacingOccurrences(of: "price: 500\n", with: "price: 500\nretired: 2025-01-25\n"))
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
+        #expect(loaded.diagnostics.allSatisfy { $0.severity != .error }, "\(loaded.diagnostics.map(\.message))")
+        let parts = [PartID("spare"), PartID("wheels")]
+        let rides = try RidesReport.build(loaded.garage, activities: activities, parts: parts, asOf: Self.asOf)
+        #expect(rides.rides.map { "\($0.subject.id) \($0.activity ?? 0)" } == ["wheels 1", "wheels 3"])
+        let usage = UsageReport.build(loaded.garage, activities: activities, parts: parts, asOf: Self.asOf, period: .month)
+        #expect(usage.rows.map { "\($0.subject.id) \($0.period) \($0.rides)" } == ["wheels 2025-01 2"])
+        let history = HistoryReport.build(loaded.garage, activities: activities, parts: parts, asOf: Self.asOf)
+        #expect(history.entries.map { "\($0.subject.id) \($0.date) \($0.bike ?? "-")" } == ["wheels 2025-02-20 b", "wheels 2025-01-20 a"])
+        let costs = CostReport.build(loaded.garage, activities: activities, parts: parts, asOf: Self.asOf, by: .bike)
+        #expect(costs.rows.map { "\($0.group) \($0.total) \($0.distance)" } == ["spare 30.00 0.0", "wheels 530.20 90000.0"])
+    }
+}
