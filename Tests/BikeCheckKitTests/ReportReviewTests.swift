@@ -50,6 +50,32 @@ import Testing
         #expect(Self.describe(html) == Self.describe(costs))
     }
 
+    /// Every `id="…"` on a page.
+    static func ids(_ page: String) -> [String] {
+        page.components(separatedBy: " id=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+
+    @Test func bikeIdsThatExtendEachOtherNeverGiveTwoElementsOneId() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("garage.yaml", "currency: EUR\n")
+        // `x`'s heading and `x-h`'s section, `x`'s chart title and `x-t`'s chart.
+        for id in ["x", "x-h", "x-t", "x-d", "h-x"] { try folder.write("bikes/\(id).yaml", "name: Bike \(id)\n") }
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
+        #expect(loaded.diagnostics.allSatisfy { $0.severity != .error }, "\(loaded.diagnostics.map(\.message))")
+        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, activities: [], asOf: Self.asOf)).string
+        let ids = Self.ids(page)
+        #expect(ids.count > 10)
+        #expect(Set(ids).count == ids.count, "\(Dictionary(grouping: ids, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted())")
+        // Every link and every aria reference names an element of the page.
+        let known = Set(ids)
+        let targets = page.components(separatedBy: "href=\"#").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let labels = page.components(separatedBy: "aria-labelledby=\"").dropFirst().flatMap {
+            $0.prefix { $0 != "\"" }.split(separator: " ").map(String.init)
+        }
+        #expect(!targets.isEmpty && !labels.isEmpty)
+        #expect((targets + labels).filter { !known.contains($0) }.isEmpty)
+    }
+
     @Test func anEmptyGarageGivesAWholePage() throws {
         let folder = try TemporaryFolder()
         try folder.write("garage.yaml", "currency: EUR\n")

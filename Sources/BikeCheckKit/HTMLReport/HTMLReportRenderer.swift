@@ -103,8 +103,10 @@ public struct HTMLReportRenderer: Sendable {
     }
 
     private func section(_ bike: GarageReport.BikeFacts, status: BikeStatus?, report: GarageReport) -> HTML {
-        var out: HTML = "<section class=\"bike\" id=\"bike-\(bike.id)\" aria-labelledby=\"bike-\(bike.id)-h\">\n"
-        out += "<h2 id=\"bike-\(bike.id)-h\">\(bike.name) <span class=\"id\">\(bike.id)</span></h2>\n"
+        // `bike-ID` and `h-bike-ID`: no bike's id can make one the other's (a suffix could:
+        // bike `x`'s heading `bike-x-h` would be bike `x-h`'s section).
+        var out: HTML = "<section class=\"bike\" id=\"bike-\(bike.id)\" aria-labelledby=\"h-bike-\(bike.id)\">\n"
+        out += "<h2 id=\"h-bike-\(bike.id)\">\(bike.name) <span class=\"id\">\(bike.id)</span></h2>\n"
         var facts: [HTML] = []
         if let bought = bike.bought { facts.append("<dt>Bought</dt><dd>\(bought)</dd>") }
         if let price = bike.price { facts.append("<dt>Price</dt><dd>\(money(price.amount, price.currency))</dd>") }
