@@ -37,6 +37,13 @@ struct HistoryCommand: ParsableCommand {
     func run() throws {
         let day = asOf ?? today()
         let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        if let interval {
+            let known = selection.intervalIDs(in: loaded.garage)
+            if !known.contains(interval) {
+                ReportOutput.noInterval(interval, on: bikes.isEmpty ? "any bike or part" : bikes.joined(separator: ", "), known: known)
+                throw ExitCode(2)
+            }
+        }
         let report = HistoryReport.build(
             loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,
             since: since, until: until, interval: interval.map(IntervalID.init))

@@ -39,6 +39,13 @@ enum ReportOutput {
         return loaded
     }
 
+    /// `--interval ID` that none of the subjects has, on standard error: what it is not on, the
+    /// likely one, and the ones there are (or `help`).
+    static func noInterval(_ id: String, on subjects: String, known: [String], help: String? = nil) {
+        let hint = help == nil ? likelyMeant(id, among: known).map { "; did you mean '\($0)'?" } ?? "" : ""
+        Terminal.standardError.write("error: no interval '\(id)' on \(subjects)\(hint)\n  help: \(help ?? "intervals: \(known.joined(separator: ", "))")\n")
+    }
+
     static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat) throws {
         switch format {
         case .text: TableTextRenderer(width: terminalWidth()).render(table) { Terminal.standardOutput.write($0) }

@@ -49,4 +49,27 @@ import Testing
                 "\(command): \(r.stderr)")
         }
     }
+
+    @Test func anIntervalNoneOfTheSubjectsHasIsAUsageErrorWithDidYouMean() throws {
+        for (arguments, message) in [
+            (["history", "--interval", "chain-lub"], "error: no interval 'chain-lub' on any bike or part; did you mean 'chain-lube'?\n"),
+            (["history", "grail", "--interval", "chain-lub"], "error: no interval 'chain-lub' on grail; did you mean 'chain-lube'?\n"),
+            (["history", "race-wheels", "--interval", "hub-servce"], "error: no interval 'hub-servce' on race-wheels; did you mean 'hub-service'?\n"),
+            (["rides", "race-wheels", "--interval", "hub-servce"], "error: no interval 'hub-servce' on race-wheels; did you mean 'hub-service'?\n"),
+            // A part's interval, with no part named: the rides listed are the bikes'.
+            (
+                ["rides", "--interval", "hub-service"],
+                "error: no interval 'hub-service' on any bike\n  help: 'hub-service' is an interval of part race-wheels: bikecheck rides race-wheels --interval hub-service\n"
+            ),
+        ] {
+            let r = try runBikecheck(arguments + ["--garage", exampleGarage.path, "--as-of", "2026-11-15"], in: repositoryRoot)
+            #expect(r.status == 2 && r.stdout.isEmpty, "\(arguments): \(r.status) \(r.stdout)")
+            #expect(r.stderr.hasPrefix(message), "\(arguments): \(r.stderr)")
+        }
+        // An interval a subject has, done or not in the range, is no error.
+        let none = try runBikecheck(
+            ["history", "grail", "--interval", "chain-lube", "--since", "2026-11-14", "--garage", exampleGarage.path, "--as-of", "2026-11-15"],
+            in: repositoryRoot)
+        #expect(none.status == 0, "\(none.stderr)")
+    }
 }
