@@ -126,4 +126,51 @@ import Testing
         let costs = CostReport.build(loaded.garage, activities: activities, parts: parts, asOf: Self.asOf, by: .bike)
         #expect(costs.rows.map { "\($0.group) \($0.total) \($0.distance)" } == ["spare 30.00 0.0", "wheels 530.20 90000.0"])
     }
+
+    @Test func thePagesAllYearsRowsAreCostsByYearsTotals() throws {
+        let (_, loaded, activities) = try Self.garage()
+        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, activities: activities, asOf: Self.asOf)).string
+        let costs = CostReport.build(loaded.garage, activities: activities, asOf: Self.asOf, by: .year)
+        let rows = page.components(separatedBy: "<tr><th scope=\"row\">All years</th>").dropFirst().map { String($0.prefix { $0 != "\n" }) }
+        #expect(
+            rows
+                == costs.totals.map {
+                    "<td>\($0.currency ?? "")</td><td class=\"n\">\($0.services)</td><td class=\"n\">\($0.purchases)</td><td class=\"n\">\($0.total)</td><td></td><td></td></tr>"
+                })
+        #expect(rows.first?.contains("605.20") == true)
+    }
+
+    @Test func markupEndingsAndSchemesInNamesAndNotesStayText() throws {
+        let (folder, _, activities) = try Self.garage()
+        let hostile = "</style><!-- --> ]]> <![CDATA[ javascript:alert(1)"
+        try folder.write(
+            "parts/spare.yaml",
+            """
+            name: '\(hostile)'
+            bought: 2025-01-10
+            price: 30
+            mounts:
+              - {bike: b, from: 2025-03-01}
+            intervals:
+              check:
+                task: '\(hostile)'
+                every: 1 year
+            log:
+              - date: 2025-04-01
+                done: check
+                cost: 2
+                category: '\(hostile)'
+                note: '\(hostile)'
+
+            """)
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
+        #expect(loaded.diagnostics.allSatisfy { $0.severity != .error }, "\(loaded.diagnostics.map(\.message))")
+        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, activities: activities, asOf: Self.asOf)).string
+        #expect(page.components(separatedBy: "</style>").count == 2, "one style sheet, closed once")
+        for raw in ["<!--", "-->", "]]>", "<![CDATA["] { #expect(!page.contains(raw), "\(raw)") }
+        #expect(page.contains("&lt;/style&gt;&lt;!-- --&gt; ]]&gt; &lt;![CDATA[ javascript:alert(1)"))
+        // The scheme is only ever text: every link is to a place on the page.
+        #expect(page.components(separatedBy: "href=\"").dropFirst().allSatisfy { $0.hasPrefix("#") })
+        #expect(!page.contains("=\"javascript:"))
+    }
 }
