@@ -173,4 +173,25 @@ import Testing
         #expect(page.components(separatedBy: "href=\"").dropFirst().allSatisfy { $0.hasPrefix("#") })
         #expect(!page.contains("=\"javascript:"))
     }
+
+    @Test func aPartsCostsPerYearMonthOrCategoryAreSpreadOverItsRiding() throws {
+        let (_, loaded, activities) = try PartReportTests.garage()
+        let wheels = [PartID("wheels")]
+        // The wheels alone: rides 1 and 3 on a, 5 and 7 on b, 140 km in 4 h; 530.20 in all.
+        for by in [CostReport.Grouping.year, .category] {
+            let report = CostReport.build(loaded.garage, activities: activities, parts: wheels, asOf: PartReportTests.asOf, by: by)
+            #expect(report.rows.allSatisfy { $0.distance == 140_000 && $0.movingTime == 14_400 }, "\(by)")
+        }
+        let year = CostReport.build(loaded.garage, activities: activities, parts: wheels, asOf: PartReportTests.asOf, by: .year)
+        #expect(year.rows.map { "\($0.group) \($0.total) \($0.per1000km?.description ?? "-")" } == ["2025 530.20 3787.14"])
+        // By month, each month's riding: January on a (90 km), February on b (30 km; the run does not count).
+        let month = CostReport.build(loaded.garage, activities: activities, parts: wheels, asOf: PartReportTests.asOf, by: .month)
+        #expect(month.rows.map { "\($0.group) \($0.total) \($0.distance)" } == ["2025-01 510.00 90000.0", "2025-02 20.20 30000.0"])
+        // Bike a and the wheels: a's rides (1, 3, 4) and the wheels' on b (5, 7), each ride once.
+        let both = CostReport.build(loaded.garage, activities: activities, only: [BikeID("a")], parts: wheels, asOf: PartReportTests.asOf, by: .year)
+        #expect(both.rows.map { "\($0.group) \($0.total) \($0.distance)" } == ["2025 535.20 210000.0"])
+        // Everything: every bike's rides (the wheels' are among them), the 6 rides that count.
+        let all = CostReport.build(loaded.garage, activities: activities, asOf: PartReportTests.asOf, by: .year)
+        #expect(all.rows.map { "\($0.group) \($0.total) \($0.distance)" } == ["2025 535.20 270000.0"])
+    }
 }
