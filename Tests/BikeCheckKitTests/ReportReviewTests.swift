@@ -194,4 +194,67 @@ import Testing
         let all = CostReport.build(loaded.garage, activities: activities, asOf: PartReportTests.asOf, by: .year)
         #expect(all.rows.map { "\($0.group) \($0.total) \($0.distance)" } == ["2025 535.20 270000.0"])
     }
+
+    @Test func aPartMovedMidMonthHasOneMonthOfBothBikesRidesAndHistorySpansTheMove() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("garage.yaml", "currency: EUR\n")
+        try folder.write("bikes/a.yaml", "name: Bike A\nstrava: b1\ncounts: [Ride]\n")
+        try folder.write("bikes/b.yaml", "name: Bike B\nstrava: b2\ncounts: [Ride]\n")
+        try folder.write(
+            "parts/wheels.yaml",
+            """
+            name: Wheels
+            intervals:
+              hub-service:
+                every: 1000 km
+            mounts:
+              - {bike: a, from: 2025-01-01, to: 2025-01-14}
+              - {bike: b, from: 2025-01-15}
+            log:
+              - {date: 2025-01-05, done: hub-service}
+              - {date: 2025-02-10, done: hub-service}
+
+            """)
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
+        #expect(loaded.diagnostics.allSatisfy { $0.severity != .error }, "\(loaded.diagnostics.map(\.message))")
+        func ride(_ id: Int64, _ day: String, km: Double, gear: String) -> Activity {
+            Activity(
+                id: id, name: "ride \(id)", sportType: "Ride", startDate: day + "T08:00:00Z", startDateLocal: day + "T09:00:00Z",
+                movingTime: 3600, elapsedTime: 3600, distance: km * 1000, totalElevationGain: 0, gearID: gear)
+        }
+        let activities = [
+            ride(1, "2025-01-10", km: 10, gear: "b1"),  // a, wheels on
+            ride(2, "2025-01-12", km: 20, gear: "b2"),  // b, wheels not yet there
+            ride(3, "2025-01-18", km: 30, gear: "b2"),  // b, wheels on
+            ride(4, "2025-01-20", km: 40, gear: "b1"),  // a, wheels gone
+            ride(5, "2025-02-03", km: 50, gear: "b2"),  // b, wheels on
+        ]
+        let wheels = [PartID("wheels")]
+        let usage = UsageReport.build(loaded.garage, activities: activities, parts: wheels, asOf: Self.asOf, period: .month)
+        #expect(usage.rows.map { "\($0.period) \($0.rides) \($0.distance) \($0.odometer)" } == ["2025-01 2 40000.0 40000.0", "2025-02 1 50000.0 90000.0"])
+        let history = HistoryReport.build(loaded.garage, activities: activities, parts: wheels, asOf: Self.asOf)
+        let task = try #require(history.entries.first?.tasks.first)
+        #expect(history.entries.first?.bike == "b")
+        #expect(task.previous == Day("2025-01-05") && task.rides == 3 && task.distance == 90_000)
+        #expect(history.table.rows.first?.contains { $0.contains("after 90.0 km / 3.0 h since 2025-01-05") } == true, "\(history.table.rows)")
+        let rides = try RidesReport.build(loaded.garage, activities: activities, parts: wheels, asOf: Self.asOf)
+        #expect(rides.rides.map { "\($0.activity ?? 0) \($0.bike ?? "-")" } == ["1 a", "3 b", "5 b"])
+    }
+
+    @Test func aPartWithABikesIdIsWarnedAboutAndNeverMergedWithTheBike() throws {
+        let (folder, _, activities) = try PartReportTests.garage()
+        let wheels = try String(contentsOf: folder.url.appendingPathComponent("parts/wheels.yaml"), encoding: .utf8)
+        try folder.write("parts/a.yaml", wheels)
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("parts/wheels.yaml"))
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
+        #expect(loaded.diagnostics.map(\.id) == ["part-id-is-bike-id"])
+        // The name is the bike, as status and done take it.
+        let (selection, unknown) = ReportSelection.resolve(["a"], in: loaded.garage)
+        #expect(selection.bikes == [BikeID("a")] && selection.parts.isEmpty && unknown.isEmpty)
+        // With nothing named, a line each.
+        let costs = CostReport.build(loaded.garage, activities: activities, asOf: Self.asOf, by: .bike)
+        #expect(costs.rows.map { "\($0.subject?.kind.rawValue ?? "-") \($0.group) \($0.total)" } == ["bike a 5.00", "part a 530.20"])
+        let usage = UsageReport.build(loaded.garage, activities: activities, asOf: Self.asOf, period: .year)
+        #expect(usage.totals.map { "\($0.subject.kind) \($0.subject.id) \($0.rides)" } == ["bike a 3", "bike b 3", "part a 4"])
+    }
 }
