@@ -26,6 +26,12 @@ enum ReportOutput {
             Terminal.standardError.write(text)
             throw ExitCode(2)
         }
+        // A part with a bike's id cannot be named (the loader warns): say which one is shown.
+        for bike in selection.bikes {
+            guard let part = loaded.garage.part(PartID(bike.rawValue)) else { continue }
+            Terminal.standardError.write(
+                "note: '\(bike.rawValue)' is the bike; part '\(bike.rawValue)' has the same id: rename \(part.part.location.file) to name the part\n")
+        }
         return (loaded, selection)
     }
 

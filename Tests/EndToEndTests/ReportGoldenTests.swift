@@ -72,4 +72,19 @@ import Testing
             in: repositoryRoot)
         #expect(none.status == 0, "\(none.stderr)")
     }
+
+    @Test func aNameThatIsABikeAndAPartIsTheBikeAndTheReportSaysSo() throws {
+        let garage = try TempGarage(copying: true)
+        try garage.write("parts/grail.yaml", "name: Spare grail wheels\nbought: 2025-01-01\nprice: 10\n")
+        let bike = try garage.run(["history", "grail", "--as-of", "2026-11-15", "--format", "json"])
+        #expect(bike.status == 0, "\(bike.stderr)")
+        #expect(!bike.stdout.contains("\"kind\" : \"part\"") && bike.stdout.contains("\"kind\" : \"bike\""), "\(bike.stdout)")
+        for command in ["history", "costs", "usage", "rides"] {
+            let r = try garage.run([command, "grail", "--as-of", "2026-11-15"])
+            #expect(r.status == 0, "\(command): \(r.stderr)")
+            #expect(
+                r.stderr == "note: 'grail' is the bike; part 'grail' has the same id: rename parts/grail.yaml to name the part\n",
+                "\(command): \(r.stderr)")
+        }
+    }
 }
