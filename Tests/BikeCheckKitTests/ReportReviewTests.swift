@@ -257,4 +257,22 @@ import Testing
         let usage = UsageReport.build(loaded.garage, activities: activities, asOf: Self.asOf, period: .year)
         #expect(usage.totals.map { "\($0.subject.kind) \($0.subject.id) \($0.rides)" } == ["bike a 3", "bike b 3", "part a 4"])
     }
+
+    @Test func aServiceRecordSaysWhichCostsInItsHistoryAreThePartsNotTheBikes() throws {
+        let (_, loaded, activities) = try PartReportTests.garage()
+        // b's record: the wheels' 20.20 service on b is in its history, not in b's costs (b has none).
+        let b = HTMLReportRenderer().render(GarageReport.build(loaded.garage, activities: activities, only: [BikeID("b")], asOf: PartReportTests.asOf))
+            .string
+        #expect(b.contains("<td>part wheels: hub-service<td>"))
+        #expect(
+            b.contains(
+                "<p>No costs in the log, and no price.</p>\n<p>Not counted here: 20.20 EUR of parts' services in the history below (the parts' own costs).</p>\n"
+            ))
+        // a's record: its own 5.00, and the wheels' 10.00 service while on a.
+        let a = HTMLReportRenderer().render(GarageReport.build(loaded.garage, activities: activities, only: [BikeID("a")], asOf: PartReportTests.asOf))
+            .string
+        #expect(
+            a.contains("</table>\n<p>Not counted here: 10.00 EUR of parts' services in the history below (the parts' own costs).</p>\n<h3>Service history</h3>")
+        )
+    }
 }
