@@ -275,4 +275,24 @@ import Testing
             a.contains("</table>\n<p>Not counted here: 10.00 EUR of parts' services in the history below (the parts' own costs).</p>\n<h3>Service history</h3>")
         )
     }
+
+    @Test func aPartsToDoEntryIsNamedInTheExportsLikeABikes() throws {
+        let (folder, _, _) = try PartReportTests.garage()
+        try folder.write(
+            "parts/spare.yaml",
+            """
+            name: Spare wheel
+            todo:
+              - replace the valve
+            log:
+              - {date: 2025-03-01, todo: new rim tape, cost: 12}
+
+            """)
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
+        #expect(loaded.diagnostics.allSatisfy { $0.severity != .error }, "\(loaded.diagnostics.map(\.message))")
+        let ledger = LedgerExport.build(loaded.garage, asOf: Self.asOf, dialect: .ledger).text
+        #expect(ledger.contains("\n2025-03-01 Spare wheel | to-do: new rim tape\n    Expenses:Bikes:Uncategorised  12.00 EUR\n"), "\(ledger)")
+        let beancount = LedgerExport.build(loaded.garage, asOf: Self.asOf, dialect: .beancount).text
+        #expect(beancount.contains("\n2025-03-01 * \"Spare wheel\" \"to-do: new rim tape\"\n"), "\(beancount)")
+    }
 }

@@ -108,7 +108,9 @@ public struct CostReport: Sendable, Encodable {
             }
             for entry in part.log where inSpan(entry.date) {
                 guard let cost = entry.cost?.value else { continue }
-                let tasks = entry.done.map { d in rp.intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
+                let tasks =
+                    entry.done.map { d in rp.intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
+                    + (entry.todo.map { ["to-do: \($0)"] } ?? [])
                 items.append(
                     Item(
                         subject: subject, day: entry.date, money: cost, category: entry.category, isPurchase: false,
