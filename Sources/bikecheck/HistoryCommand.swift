@@ -40,7 +40,15 @@ struct HistoryCommand: ParsableCommand {
         if let interval {
             let known = selection.intervalIDs(in: loaded.garage)
             if !known.contains(interval) {
-                ReportOutput.noInterval(interval, on: bikes.isEmpty ? "any bike or part" : bikes.joined(separator: ", "), known: known)
+                // A part's interval, with its part not named: say which part has it.
+                let owners = loaded.garage.parts.map(\.part.id).filter {
+                    !selection.parts.contains($0) && ReportSelection(parts: [$0]).intervalIDs(in: loaded.garage).contains(interval)
+                }
+                ReportOutput.noInterval(
+                    interval, on: bikes.isEmpty ? "any bike or part" : bikes.joined(separator: ", "), known: known,
+                    help: owners.first.map {
+                        "'\(interval)' is an interval of part \(owners.map(\.rawValue).joined(separator: ", ")): bikecheck history \($0.rawValue) --interval \(interval)"
+                    })
                 throw ExitCode(2)
             }
         }

@@ -56,6 +56,10 @@ import Testing
             (["history", "grail", "--interval", "chain-lub"], "error: no interval 'chain-lub' on grail; did you mean 'chain-lube'?\n"),
             (["history", "race-wheels", "--interval", "hub-servce"], "error: no interval 'hub-servce' on race-wheels; did you mean 'hub-service'?\n"),
             (["rides", "race-wheels", "--interval", "hub-servce"], "error: no interval 'hub-servce' on race-wheels; did you mean 'hub-service'?\n"),
+            (
+                ["history", "grail", "--interval", "hub-service"],
+                "error: no interval 'hub-service' on grail\n  help: 'hub-service' is an interval of part race-wheels: bikecheck history race-wheels --interval hub-service\n"
+            ),
             // A part's interval, with no part named: the rides listed are the bikes'.
             (
                 ["rides", "--interval", "hub-service"],
