@@ -37,6 +37,21 @@ struct HistoryCommand: ParsableCommand {
     func run() throws {
         let day = asOf ?? today()
         let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        if let interval {
+            let known = selection.intervalIDs(in: loaded.garage)
+            if !known.contains(interval) {
+                // A part's interval, with its part not named: say which part has it.
+                let owners = loaded.garage.parts.map(\.part.id).filter {
+                    !selection.parts.contains($0) && ReportSelection(parts: [$0]).intervalIDs(in: loaded.garage).contains(interval)
+                }
+                ReportOutput.noInterval(
+                    interval, on: bikes.isEmpty ? "any bike or part" : bikes.joined(separator: ", "), known: known,
+                    help: owners.first.map {
+                        "'\(interval)' is an interval of part \(owners.map(\.rawValue).joined(separator: ", ")): bikecheck history \($0.rawValue) --interval \(interval)"
+                    })
+                throw ExitCode(2)
+            }
+        }
         let report = HistoryReport.build(
             loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,
             since: since, until: until, interval: interval.map(IntervalID.init))

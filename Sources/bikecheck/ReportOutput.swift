@@ -26,6 +26,12 @@ enum ReportOutput {
             Terminal.standardError.write(text)
             throw ExitCode(2)
         }
+        // A part with a bike's id cannot be named (the loader warns): say which one is shown.
+        for bike in selection.bikes {
+            guard let part = loaded.garage.part(PartID(bike.rawValue)) else { continue }
+            Terminal.standardError.write(
+                "note: '\(bike.rawValue)' is the bike; part '\(bike.rawValue)' has the same id: rename \(part.part.location.file) to name the part\n")
+        }
         return (loaded, selection)
     }
 
@@ -37,6 +43,13 @@ enum ReportOutput {
             throw ExitCode(2)
         }
         return loaded
+    }
+
+    /// `--interval ID` that none of the subjects has, on standard error: what it is not on, the
+    /// likely one, and the ones there are (or `help`).
+    static func noInterval(_ id: String, on subjects: String, known: [String], help: String? = nil) {
+        let hint = help == nil ? likelyMeant(id, among: known).map { "; did you mean '\($0)'?" } ?? "" : ""
+        Terminal.standardError.write("error: no interval '\(id)' on \(subjects)\(hint)\n  help: \(help ?? "intervals: \(known.joined(separator: ", "))")\n")
     }
 
     static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat) throws {

@@ -45,10 +45,13 @@ struct RidesCommand: ParsableCommand {
                 loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,
                 since: since, until: until, interval: interval.map(IntervalID.init))
         } catch .unknownInterval(let id, let known) {
-            let hint = likelyMeant(id, among: known).map { "; did you mean '\($0)'?" } ?? ""
-            Terminal.standardError.write(
-                "error: no interval '\(id)' on \(bikes.isEmpty ? "any bike" : bikes.joined(separator: ", "))\(hint)\n  help: intervals: \(known.joined(separator: ", "))\n"
-            )
+            // With no part named, the rides listed are the bikes': a part's interval needs its part.
+            let owners = selection.parts.isEmpty ? loaded.garage.parts.filter { $0.intervals.contains { $0.id.rawValue == id } }.map(\.part.id.rawValue) : []
+            ReportOutput.noInterval(
+                id, on: bikes.isEmpty ? "any bike" : bikes.joined(separator: ", "), known: known,
+                help: owners.first.map {
+                    "'\(id)' is an interval of part \(owners.joined(separator: ", ")): bikecheck rides \($0) --interval \(id)"
+                })
             throw ExitCode(2)
         }
         // Summaries carry no names: read them from the month files of the rides shown.

@@ -49,4 +49,46 @@ import Testing
                 "\(command): \(r.stderr)")
         }
     }
+
+    @Test func anIntervalNoneOfTheSubjectsHasIsAUsageErrorWithDidYouMean() throws {
+        for (arguments, message) in [
+            (["history", "--interval", "chain-lub"], "error: no interval 'chain-lub' on any bike or part; did you mean 'chain-lube'?\n"),
+            (["history", "grail", "--interval", "chain-lub"], "error: no interval 'chain-lub' on grail; did you mean 'chain-lube'?\n"),
+            (["history", "race-wheels", "--interval", "hub-servce"], "error: no interval 'hub-servce' on race-wheels; did you mean 'hub-service'?\n"),
+            (["rides", "race-wheels", "--interval", "hub-servce"], "error: no interval 'hub-servce' on race-wheels; did you mean 'hub-service'?\n"),
+            (
+                ["history", "grail", "--interval", "hub-service"],
+                "error: no interval 'hub-service' on grail\n  help: 'hub-service' is an interval of part race-wheels: bikecheck history race-wheels --interval hub-service\n"
+            ),
+            // A part's interval, with no part named: the rides listed are the bikes'.
+            (
+                ["rides", "--interval", "hub-service"],
+                "error: no interval 'hub-service' on any bike\n  help: 'hub-service' is an interval of part race-wheels: bikecheck rides race-wheels --interval hub-service\n"
+            ),
+        ] {
+            let r = try runBikecheck(arguments + ["--garage", exampleGarage.path, "--as-of", "2026-11-15"], in: repositoryRoot)
+            #expect(r.status == 2 && r.stdout.isEmpty, "\(arguments): \(r.status) \(r.stdout)")
+            #expect(r.stderr.hasPrefix(message), "\(arguments): \(r.stderr)")
+        }
+        // An interval a subject has, done or not in the range, is no error.
+        let none = try runBikecheck(
+            ["history", "grail", "--interval", "chain-lube", "--since", "2026-11-14", "--garage", exampleGarage.path, "--as-of", "2026-11-15"],
+            in: repositoryRoot)
+        #expect(none.status == 0, "\(none.stderr)")
+    }
+
+    @Test func aNameThatIsABikeAndAPartIsTheBikeAndTheReportSaysSo() throws {
+        let garage = try TempGarage(copying: true)
+        try garage.write("parts/grail.yaml", "name: Spare grail wheels\nbought: 2025-01-01\nprice: 10\n")
+        let bike = try garage.run(["history", "grail", "--as-of", "2026-11-15", "--format", "json"])
+        #expect(bike.status == 0, "\(bike.stderr)")
+        #expect(!bike.stdout.contains("\"kind\" : \"part\"") && bike.stdout.contains("\"kind\" : \"bike\""), "\(bike.stdout)")
+        for command in ["history", "costs", "usage", "rides"] {
+            let r = try garage.run([command, "grail", "--as-of", "2026-11-15"])
+            #expect(r.status == 0, "\(command): \(r.stderr)")
+            #expect(
+                r.stderr == "note: 'grail' is the bike; part 'grail' has the same id: rename parts/grail.yaml to name the part\n",
+                "\(command): \(r.stderr)")
+        }
+    }
 }

@@ -123,7 +123,7 @@ struct ReportHTMLBrowserTests {
             let section = dom.stdout[start.lowerBound...].prefix { _ in true }
             let end = section.dropFirst().range(of: "<section")?.lowerBound ?? section.endIndex
             let own = String(section[..<end])
-            #expect(own.contains("<h2 id=\"bike-\(id)-h\">\(Self.serialised(name)) "), "\(id)")
+            #expect(own.contains("<h2 id=\"h-bike-\(id)\">\(Self.serialised(name)) "), "\(id)")
             for interval in try #require(bike["intervals"] as? [[String: Any]]) {
                 let task = try #require(interval["task"] as? String), state = try #require(interval["state"] as? String)
                 #expect(own.contains("<tr class=\"\(state)\"><th scope=\"row\">\(Self.serialised(task)) "), "\(id): \(task)")

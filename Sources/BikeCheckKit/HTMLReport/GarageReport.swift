@@ -46,6 +46,7 @@ public struct GarageReport: Sendable {
     public var usage: UsageReport
     /// The twelve months of `usage`, oldest first (`2025-12` … `2026-11`).
     public var months: [String]
+    /// `costs --by year` of every bike and part, or of the named bikes and their parts.
     public var costsByYear: CostReport
     /// Per bike id, by year then category.
     public var costLines: [String: [CostLine]]
@@ -81,7 +82,10 @@ public struct GarageReport: Sendable {
         // One count of each bike's rides for usage, costs and history.
         let rides = CountedRides.BikeRides(garage: garage, summaries: summaries, through: asOf)
         let usage = UsageReport.build(garage, summaries: summaries, only: ids, asOf: asOf, since: firstMonth, period: .month, sharing: rides)
-        let costsByYear = CostReport.build(garage, summaries: summaries, only: ids, parts: partIDs, asOf: asOf, by: .year, sharing: rides)
+        // The garage's costs are `costs --by year`'s: every bike's, retired ones too, and every
+        // part's; with bikes named, theirs and their parts'.
+        let costsByYear = CostReport.build(
+            garage, summaries: summaries, only: only, parts: only.isEmpty ? [] : partIDs, asOf: asOf, by: .year, sharing: rides)
         var costLines: [String: [CostLine]] = [:]
         struct Key: Hashable { var year: String, category: String, currency: String? }
         for bike in ids {

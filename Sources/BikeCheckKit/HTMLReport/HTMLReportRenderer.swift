@@ -103,8 +103,10 @@ public struct HTMLReportRenderer: Sendable {
     }
 
     private func section(_ bike: GarageReport.BikeFacts, status: BikeStatus?, report: GarageReport) -> HTML {
-        var out: HTML = "<section class=\"bike\" id=\"bike-\(bike.id)\" aria-labelledby=\"bike-\(bike.id)-h\">\n"
-        out += "<h2 id=\"bike-\(bike.id)-h\">\(bike.name) <span class=\"id\">\(bike.id)</span></h2>\n"
+        // `bike-ID` and `h-bike-ID`: no bike's id can make one the other's (a suffix could:
+        // bike `x`'s heading `bike-x-h` would be bike `x-h`'s section).
+        var out: HTML = "<section class=\"bike\" id=\"bike-\(bike.id)\" aria-labelledby=\"h-bike-\(bike.id)\">\n"
+        out += "<h2 id=\"h-bike-\(bike.id)\">\(bike.name) <span class=\"id\">\(bike.id)</span></h2>\n"
         var facts: [HTML] = []
         if let bought = bike.bought { facts.append("<dt>Bought</dt><dd>\(bought)</dd>") }
         if let price = bike.price { facts.append("<dt>Price</dt><dd>\(money(price.amount, price.currency))</dd>") }
@@ -234,7 +236,18 @@ public struct HTMLReportRenderer: Sendable {
     private func costs(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
         let lines = report.costLines[bike.id] ?? []
         var out: HTML = "<h3>Costs</h3>\n"
-        guard !lines.isEmpty else { return out + "<p>No costs in the log, and no price.</p>\n" }
+        // A part's services while on the bike are in its history with their cost, but they are
+        // the part's costs (as in `costs`): say so, so that the record adds up.
+        var partsCosts: [String: Decimal] = [:]
+        for s in report.services[bike.id] ?? [] where s.entry.subject.kind == .part {
+            if let cost = s.entry.cost { partsCosts[s.entry.currency ?? "", default: 0] += cost.value }
+        }
+        var partsNote: HTML = ""
+        if !partsCosts.isEmpty {
+            let amounts = partsCosts.sorted { $0.key < $1.key }.map { money($0.value, $0.key.isEmpty ? nil : $0.key) }
+            partsNote = "<p>Not counted here: \(amounts.joined(separator: " and ")) of parts' services in the history below (the parts' own costs).</p>\n"
+        }
+        guard !lines.isEmpty else { return out + "<p>No costs in the log, and no price.</p>\n" + partsNote }
         out +=
             "<table>\n<thead><tr><th scope=\"col\">Year</th><th scope=\"col\">Category</th><th scope=\"col\" class=\"n\">Entries</th><th scope=\"col\" class=\"n\">Amount</th></tr></thead>\n<tbody>\n"
         var totals: [String: Decimal] = [:]
@@ -248,7 +261,7 @@ public struct HTMLReportRenderer: Sendable {
         for (currency, amount) in totals.sorted(by: { $0.key < $1.key }) {
             out += "<tr><th scope=\"row\" colspan=\"3\">Total</th><td class=\"n\">\(money(amount, currency.isEmpty ? nil : currency))</td></tr>\n"
         }
-        return out + "</tfoot>\n</table>\n"
+        return out + "</tfoot>\n</table>\n" + partsNote
     }
 
     private func history(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {

@@ -108,7 +108,9 @@ public struct CostReport: Sendable, Encodable {
             }
             for entry in part.log where inSpan(entry.date) {
                 guard let cost = entry.cost?.value else { continue }
-                let tasks = entry.done.map { d in rp.intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
+                let tasks =
+                    entry.done.map { d in rp.intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
+                    + (entry.todo.map { ["to-do: \($0)"] } ?? [])
                 items.append(
                     Item(
                         subject: subject, day: entry.date, money: cost, category: entry.category, isPurchase: false,
@@ -126,8 +128,9 @@ public struct CostReport: Sendable, Encodable {
     }
 
     /// From the cache's summaries: the named bikes and parts, or all of both. Grouped by bike, a
-    /// part has lines of its own, spread over the rides behind it; by year or month, the rides
-    /// of every bike in the period (a part's are among them).
+    /// part has lines of its own, spread over the rides behind it; by year, month or category,
+    /// the rides of the named bikes in the period and those of the named parts on other bikes,
+    /// each ride once (with nothing named, every bike's: a part's are among them).
     public static func build(
         _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         by: Grouping,
@@ -193,15 +196,28 @@ public struct CostReport: Sendable, Encodable {
             all.time += bikeSum.time
             spread[Spread(subject: nil, period: nil)] = all
         }
-        if by == .bike {
+        // A part's rides: its line's by bike; by year, month or category, those on bikes not
+        // shown join the bikes' (each ride once), so a part named alone has its own riding.
+        if by == .bike || !selection.isEverything {
             for rp in garage.parts where selection.includes(rp.part.id) {
                 var sum = (distance: 0.0, time: 0.0)
                 CountedRides.forEachEntry(of: rp.part, cache: &cache) { r in
                     guard r.day >= first else { return }
                     sum.distance += r.distance
                     sum.time += r.movingTime
+                    guard by != .bike, !selection.includes(garage.bikes[Int(r.bike)].bike.id) else { return }
+                    var keys = [Spread(subject: nil, period: nil)]
+                    if by == .year || by == .month {
+                        keys.append(Spread(subject: nil, period: UsageReport.periodKey(Day(ordinal: Int(r.day)), by == .year ? .year : .month)))
+                    }
+                    for key in keys {
+                        var all = spread[key] ?? (0, 0)
+                        all.distance += r.distance
+                        all.time += r.movingTime
+                        spread[key] = all
+                    }
                 }
-                spread[Spread(subject: .part(rp.part), period: nil)] = sum
+                if by == .bike { spread[Spread(subject: .part(rp.part), period: nil)] = sum }
             }
         }
         func usage(group key: String, subject: ReportSubject?) -> (Double, Double) {

@@ -56,4 +56,19 @@ public struct ReportSelection: Sendable {
         }
         return (selection, unknown)
     }
+
+    /// The interval ids `--interval` may name for these bikes and parts (every bike, and every
+    /// part when `parts`, when none is named): those their files list and those their logs did.
+    public func intervalIDs(in garage: Garage, parts byDefault: Bool = true) -> [String] {
+        var ids = Set<String>()
+        for resolved in garage.bikes where includes(resolved.bike.id) {
+            ids.formUnion(resolved.intervals.map(\.id.rawValue))
+            for entry in resolved.bike.log { ids.formUnion(entry.done.map(\.value.rawValue)) }
+        }
+        for rp in garage.parts where includes(rp.part.id, byDefault: byDefault) {
+            ids.formUnion(rp.intervals.map(\.id.rawValue))
+            for entry in rp.part.log { ids.formUnion(entry.done.map(\.value.rawValue)) }
+        }
+        return ids.sorted()
+    }
 }
