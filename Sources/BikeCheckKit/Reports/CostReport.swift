@@ -79,18 +79,15 @@ public struct CostReport: Sendable, Encodable {
             guard let day else { return since == nil }
             return day <= asOf && since.map { day >= $0 } ?? true
         }
-        for resolved in garage.bikes where selection.includes(resolved.bike.id) {
-            let bike = resolved.bike, subject = ReportSubject.bike(bike)
-            if let price = bike.price?.value, inSpan(bike.bought) {
-                items.append(
-                    Item(
-                        subject: subject, day: bike.bought, money: price, category: "purchase", isPurchase: true,
-                        tasks: ["Bought \(bike.name)"]))
+        // A bike's or part's purchase (counted in the year it was bought) and its log's costs.
+        func add(_ subject: ReportSubject, name: String, price: Money?, bought: Day?, log: [LogEntry], intervals: [ResolvedInterval]) {
+            if let price, inSpan(bought) {
+                items.append(Item(subject: subject, day: bought, money: price, category: "purchase", isPurchase: true, tasks: ["Bought \(name)"]))
             }
-            for entry in bike.log where inSpan(entry.date) {
+            for entry in log where inSpan(entry.date) {
                 guard let cost = entry.cost?.value else { continue }
                 let tasks =
-                    entry.done.map { d in resolved.intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
+                    entry.done.map { d in intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
                     + (entry.todo.map { ["to-do: \($0)"] } ?? [])
                 items.append(
                     Item(
@@ -98,24 +95,13 @@ public struct CostReport: Sendable, Encodable {
                         tasks: tasks, note: entry.note))
             }
         }
+        for resolved in garage.bikes where selection.includes(resolved.bike.id) {
+            let bike = resolved.bike
+            add(.bike(bike), name: bike.name, price: bike.price?.value, bought: bike.bought, log: bike.log, intervals: resolved.intervals)
+        }
         for rp in garage.parts where selection.includes(rp.part.id) {
-            let part = rp.part, subject = ReportSubject.part(part)
-            if let price = part.price?.value, inSpan(part.bought) {
-                items.append(
-                    Item(
-                        subject: subject, day: part.bought, money: price, category: "purchase", isPurchase: true,
-                        tasks: ["Bought \(part.name)"]))
-            }
-            for entry in part.log where inSpan(entry.date) {
-                guard let cost = entry.cost?.value else { continue }
-                let tasks =
-                    entry.done.map { d in rp.intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
-                    + (entry.todo.map { ["to-do: \($0)"] } ?? [])
-                items.append(
-                    Item(
-                        subject: subject, day: entry.date, money: cost, category: entry.category, isPurchase: false,
-                        tasks: tasks, note: entry.note))
-            }
+            let part = rp.part
+            add(.part(part), name: part.name, price: part.price?.value, bought: part.bought, log: part.log, intervals: rp.intervals)
         }
         return items
     }
