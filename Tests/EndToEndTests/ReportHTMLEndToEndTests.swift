@@ -31,6 +31,26 @@ import Testing
         #expect(plain.stdout.hasPrefix("<!DOCTYPE html>") && plain.stdout.contains("As of <time datetime=\"2026-11-15\">"))
     }
 
+    @Test func nextUpListsTheToDosDueWithinAWeekOrPastTheirDay() throws {
+        let garage = try TempGarage(copying: true)
+        func nextUp(_ asOf: String) throws -> String {
+            let r = try garage.run(["report", "--as-of", asOf])
+            #expect(r.status == 0, "\(r.stderr)")
+            guard let start = r.stdout.range(of: "<section id=\"next-up\""), let end = r.stdout[start.upperBound...].range(of: "</section>") else {
+                Issue.record("no next-up section")
+                return ""
+            }
+            return String(r.stdout[start.lowerBound..<end.upperBound])
+        }
+        // grail's "fit mudguards for the winter" is due 2026-11-30; the hanger has no day.
+        #expect(try !nextUp("2026-11-15").contains("mudguards"), "15 days ahead: not yet")
+        let soon = try nextUp("2026-11-25")
+        #expect(soon.contains("<th scope=\"row\">fit mudguards for the winter</th><td>Due soon</td>"), "\(soon)")
+        let late = try nextUp("2026-12-02")
+        #expect(late.contains("<th scope=\"row\">fit mudguards for the winter</th><td><strong>Overdue</strong></td>"), "\(late)")
+        #expect(!late.contains("hanger"))
+    }
+
     @Test func anUnknownBikeIsAUsageErrorAndAnUnwritableFileAnError() throws {
         let garage = try TempGarage(copying: true)
         let unknown = try garage.run(["report", "--bike", "grial"])

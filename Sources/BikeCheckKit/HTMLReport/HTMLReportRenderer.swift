@@ -68,18 +68,33 @@ public struct HTMLReportRenderer: Sendable {
 
     private func nextUp(_ report: GarageReport) -> HTML {
         let all = report.nextUp
+        // To-dos past or within a week of their day, most urgent first, after the intervals.
+        let todos = report.status.bikes.flatMap { b in b.todos.filter { $0.state != .ok }.map { (bike: b, todo: $0) } }
+            .sorted { ($0.todo.state, $0.todo.due?.ordinal ?? Int.max, $0.bike.id) < ($1.todo.state, $1.todo.due?.ordinal ?? Int.max, $1.bike.id) }
         var out: HTML = "<section id=\"next-up\" aria-labelledby=\"next-up-h\">\n<h2 id=\"next-up-h\">Next up</h2>\n"
-        guard !all.isEmpty else { return out + "<p>Nothing is overdue or due soon.</p>\n</section>\n" }
-        out +=
-            "<table class=\"intervals\">\n<thead><tr><th scope=\"col\">Bike</th><th scope=\"col\">Task</th><th scope=\"col\">State</th><th scope=\"col\">Progress</th><th scope=\"col\">Used</th><th scope=\"col\">Forecast</th></tr></thead>\n<tbody>\n"
-        for (bike, i) in all.prefix(nextUpLimit) {
+        guard !all.isEmpty || !todos.isEmpty else { return out + "<p>Nothing is overdue or due soon.</p>\n</section>\n" }
+        if !all.isEmpty {
             out +=
-                "<tr class=\"\(stateClass(i.state))\"><td><a href=\"#bike-\(bike.id)\">\(bike.name)</a></td><th scope=\"row\">\(i.task)</th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i))</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
+                "<table class=\"intervals\">\n<thead><tr><th scope=\"col\">Bike</th><th scope=\"col\">Task</th><th scope=\"col\">State</th><th scope=\"col\">Progress</th><th scope=\"col\">Used</th><th scope=\"col\">Forecast</th></tr></thead>\n<tbody>\n"
+            for (bike, i) in all.prefix(nextUpLimit) {
+                out +=
+                    "<tr class=\"\(stateClass(i.state))\"><td><a href=\"#bike-\(bike.id)\">\(bike.name)</a></td><th scope=\"row\">\(i.task)</th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i))</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
+            }
+            out += "</tbody>\n</table>\n"
+            if all.count > nextUpLimit {
+                let more = all.count - nextUpLimit
+                out += "<p>And \(more) more overdue or due soon: see each bike below.</p>\n"
+            }
         }
-        out += "</tbody>\n</table>\n"
-        if all.count > nextUpLimit {
-            let more = all.count - nextUpLimit
-            out += "<p>And \(more) more overdue or due soon: see each bike below.</p>\n"
+        if !todos.isEmpty {
+            out +=
+                "<table class=\"todos\">\n<thead><tr><th scope=\"col\">Bike</th><th scope=\"col\">To do</th><th scope=\"col\">State</th><th scope=\"col\">Due</th></tr></thead>\n<tbody>\n"
+            for (bike, t) in todos {
+                let due: HTML = t.due.map { "<time datetime=\"\($0)\">\($0)</time>" } ?? ""
+                out +=
+                    "<tr class=\"\(stateClass(t.state))\"><td><a href=\"#bike-\(bike.id)\">\(bike.name)</a></td><th scope=\"row\">\(t.task)</th><td>\(stateWord(t.state))</td><td class=\"nw\">\(due)</td></tr>\n"
+            }
+            out += "</tbody>\n</table>\n"
         }
         return out + "</section>\n"
     }
