@@ -37,20 +37,9 @@ struct HistoryCommand: ParsableCommand {
     func run() throws {
         let day = asOf ?? today()
         let (loaded, selection) = try ReportOutput.load(global, names: bikes)
-        if let interval {
-            let known = selection.intervalIDs(in: loaded.garage)
-            if !known.contains(interval) {
-                // A part's interval, with its part not named: say which part has it.
-                let owners = loaded.garage.parts.map(\.part.id).filter {
-                    !selection.parts.contains($0) && ReportSelection(parts: [$0]).intervalIDs(in: loaded.garage).contains(interval)
-                }
-                ReportOutput.noInterval(
-                    interval, on: bikes.isEmpty ? "any bike or part" : bikes.joined(separator: ", "), known: known,
-                    help: owners.first.map {
-                        "'\(interval)' is an interval of part \(owners.map(\.rawValue).joined(separator: ", ")): bikecheck history \($0.rawValue) --interval \(interval)"
-                    })
-                throw ExitCode(2)
-            }
+        if let interval, case let known = selection.intervalIDs(in: loaded.garage), !known.contains(interval) {
+            throw ReportOutput.noInterval(
+                interval, command: "history", names: bikes, everything: "any bike or part", known: known, garage: loaded.garage, selection: selection)
         }
         let report = HistoryReport.build(
             loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,

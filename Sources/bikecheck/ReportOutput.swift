@@ -45,11 +45,20 @@ enum ReportOutput {
         return loaded
     }
 
-    /// `--interval ID` that none of the subjects has, on standard error: what it is not on, the
-    /// likely one, and the ones there are (or `help`).
-    static func noInterval(_ id: String, on subjects: String, known: [String], help: String? = nil) {
+    /// `--interval ID` that none of the subjects has: on standard error, what it is not on and,
+    /// when parts not named have it, which (`bikecheck COMMAND PART --interval ID`), else the
+    /// likely one and the ones there are. The caller exits with the usage error returned.
+    static func noInterval(
+        _ id: String, command: String, names: [String], everything: String, known: [String], garage: Garage, selection: ReportSelection
+    ) -> ExitCode {
+        let owners = garage.parts.map(\.part.id.rawValue).filter {
+            !selection.parts.contains(PartID($0)) && ReportSelection(parts: [PartID($0)]).intervalIDs(in: garage).contains(id)
+        }
+        let help = owners.first.map { "'\(id)' is an interval of part \(owners.joined(separator: ", ")): bikecheck \(command) \($0) --interval \(id)" }
         let hint = help == nil ? likelyMeant(id, among: known).map { "; did you mean '\($0)'?" } ?? "" : ""
+        let subjects = names.isEmpty ? everything : names.joined(separator: ", ")
         Terminal.standardError.write("error: no interval '\(id)' on \(subjects)\(hint)\n  help: \(help ?? "intervals: \(known.joined(separator: ", "))")\n")
+        return ExitCode(2)
     }
 
     static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat) throws {

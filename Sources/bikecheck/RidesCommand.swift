@@ -45,14 +45,8 @@ struct RidesCommand: ParsableCommand {
                 loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,
                 since: since, until: until, interval: interval.map(IntervalID.init))
         } catch .unknownInterval(let id, let known) {
-            // With no part named, the rides listed are the bikes': a part's interval needs its part.
-            let owners = selection.parts.isEmpty ? loaded.garage.parts.filter { $0.intervals.contains { $0.id.rawValue == id } }.map(\.part.id.rawValue) : []
-            ReportOutput.noInterval(
-                id, on: bikes.isEmpty ? "any bike" : bikes.joined(separator: ", "), known: known,
-                help: owners.first.map {
-                    "'\(id)' is an interval of part \(owners.joined(separator: ", ")): bikecheck rides \($0) --interval \(id)"
-                })
-            throw ExitCode(2)
+            throw ReportOutput.noInterval(
+                id, command: "rides", names: bikes, everything: "any bike", known: known, garage: loaded.garage, selection: selection)
         }
         // Summaries carry no names: read them from the month files of the rides shown.
         report.names = ActivityNames.load(root: loaded.garage.root, summaries: loaded.activitySummaries, records: report.activityRecords)

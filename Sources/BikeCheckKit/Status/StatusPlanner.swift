@@ -9,7 +9,7 @@ public struct StatusPlanner: Sendable {
     /// Ledgers already made, shared by every call of this planner (and its copies) when set: a
     /// report that plans status, lists part lives and reads odometers counts each bike's rides
     /// through each filter once. Only for one garage and one set of summaries.
-    public var ledgerCache: LedgerCache?
+    var ledgerCache: LedgerCache?
 
     public init(asOf: Day, sharingLedgers: Bool = false) {
         self.asOf = asOf
@@ -17,7 +17,7 @@ public struct StatusPlanner: Sendable {
     }
 
     /// Ride ledgers by bike and ride filter, made once for a planner that shares them.
-    public final class LedgerCache: @unchecked Sendable {
+    final class LedgerCache: @unchecked Sendable {
         private let lock = NSLock()
         private var ledgers: [LedgerKey: RideLedger] = [:]
 
