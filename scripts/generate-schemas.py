@@ -688,7 +688,7 @@ RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json
         "trainer": p({"type": "boolean"}, "Ridden on a trainer."),
         "moving_time": SECONDS, "distance": METRES,
         "elevation": p({"type": "number"}, "Metres climbed."),
-        "verdict": p({"enum": ["counted", "sport-type", "indoor", "no-gear"]}, "Whether it counts, or why not."),
+        "verdict": p({"enum": ["counted", "sport-type", "indoor", "no-gear", "before-bought", "after-retired"]}, "Whether it counts, or why not: `indoor` a trainer ride (every VirtualRide is one) where trainer rides do not count; `before-bought` and `after-retired` outside the days the bike was the rider's."),
     }, required=["subject", "day", "source", "trainer", "moving_time", "distance", "elevation", "verdict"], md="One ride.")}, "Rides, per bike, oldest first."),
     "totals": p({"type": "array", "items": closed({
         "subject": SUBJECT,
@@ -696,6 +696,9 @@ RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json
         "counted": p({"type": "integer", "minimum": 0}, "Rides that count."),
         "not_counted": p({"type": "integer", "minimum": 0}, "Rides that do not."),
         "moving_time": SECONDS, "distance": METRES,
+        "prior": p(closed({"moving_time": SECONDS, "distance": METRES, "rides": p({"type": "integer", "minimum": 0}, "Rides.")},
+            required=["moving_time", "distance", "rides"], md="Usage before tracking."),
+            "With `--interval`: the usage before tracking (a second-hand part's) that status adds to the counted rides; counted plus prior is the status figure."),
     }, required=["subject", "counted", "not_counted", "moving_time", "distance"], md="One bike's or part's counted rides.")}, "One per bike or part."),
 }, ["as_of", "rides", "totals"])
 

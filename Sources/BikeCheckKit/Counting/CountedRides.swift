@@ -9,6 +9,10 @@ public struct ReportRide: Sendable, Encodable {
         case indoor
         /// A ride of a counted sport type with no gear on Strava: it counts for no bike.
         case noGear = "no-gear"
+        /// Ridden before the bike's `bought:` day: the bike was not the rider's yet.
+        case beforeBought = "before-bought"
+        /// Ridden after the bike's `retired:` day, on its gear: a retired bike's clock has stopped.
+        case afterRetired = "after-retired"
     }
 
     public enum Source: String, Sendable, Encodable {
@@ -41,12 +45,15 @@ public struct ReportRide: Sendable, Encodable {
     }
 }
 
-/// The rides of each bike, each with its verdict, by the same rule as `StatusPlanner`: a cached
-/// activity is the bike's when its gear id is the bike's; it counts when its sport type is in the
-/// bike's `counts` and, on a trainer, when the bike counts trainer rides (or it is a VirtualRide
-/// the bike counts); a hand-entered ride counts unless its sport type is not counted.
-/// Strava rides of a counted sport type with no gear are listed too, as not counted, since they
-/// are the usual answer to "why does this ride not count?". `ReportTests` holds usage to status.
+/// Which rides count: the one engine every command reads (status through `RideLedger`s made
+/// here, part lives, usage, costs, history, rides, the report, the calendar and reminders).
+///
+/// A cached activity is the bike's when its gear id is the bike's, a hand-entered ride when it
+/// names the bike. It counts when it was ridden on the days the bike was the rider's (from
+/// `bought:` through `retired:`, both inclusive), its sport type is in the filter's `counts` and,
+/// when it was indoors (on a trainer, or a VirtualRide), the filter counts trainer rides
+/// (`RideFilter.admits`). Strava rides of a counted sport type with no gear are listed too, as
+/// not counted, since they are the usual answer to "why does this ride not count?".
 ///
 /// Rides are read from the cache's summaries (what status reads, from the activity index when it
 /// is warm), as compact entries; a `ReportRide`, with its Strings, is made only for the rides a
@@ -114,6 +121,12 @@ public enum CountedRides {
         let filter = filter ?? resolved.filter
         let summaries = index.summaries
         let last = through.map { Int32(clamping: $0.ordinal) } ?? Int32.max
+        // The days the bike was the rider's: rides outside them are its, but do not count.
+        let bought = bike.bought.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+        let retired = bike.retired.map { Int32(clamping: $0.ordinal) } ?? Int32.max
+        func dated(_ verdict: ReportRide.Verdict, _ day: Int32) -> ReportRide.Verdict {
+            day < bought ? .beforeBought : day > retired ? .afterRetired : verdict
+        }
         var out: [Entry] = []
         if let gear = bike.strava?.value {
             // The verdict per sport type and trainer flag, by string index: no String per ride.
@@ -146,7 +159,7 @@ public enum CountedRides {
                 for k in records {
                     let a = all[Int(k)]
                     guard a.day <= last else { continue }
-                    let verdict: ReportRide.Verdict = a.gear < 0 ? .noGear : a.trainer ? indoors[Int(a.sport)] : outdoors[Int(a.sport)]
+                    let verdict: ReportRide.Verdict = a.gear < 0 ? .noGear : dated(a.trainer ? indoors[Int(a.sport)] : outdoors[Int(a.sport)], a.day)
                     if countedOnly && verdict != .counted { continue }
                     out.append(
                         Entry(
@@ -157,11 +170,12 @@ public enum CountedRides {
         }
         var hand: [Entry] = []
         for (k, r) in handEntered.enumerated() where r.bike.value == bike.id && (through.map { r.date <= $0 } ?? true) {
-            let verdict: ReportRide.Verdict = filter.admitsHandEntered(sport: r.sport) ? .counted : .sportType
+            let day = Int32(clamping: r.date.ordinal)
+            let verdict = dated(filter.admitsHandEntered(sport: r.sport) ? .counted : .sportType, day)
             if countedOnly && verdict != .counted { continue }
             hand.append(
                 Entry(
-                    day: Int32(clamping: r.date.ordinal), record: -1, hand: Int32(k), verdict: verdict, movingTime: r.movingTime,
+                    day: day, record: -1, hand: Int32(k), verdict: verdict, movingTime: r.movingTime,
                     distance: r.distance, elevation: 0))
         }
         // By day, then activity id, hand-entered rides after the activities of their day in the
@@ -191,19 +205,21 @@ public enum CountedRides {
 
     /// The same, from each bike's rides through each filter made once for every part that was
     /// on the bike (a garage of 200 wheelsets has thousands of mounts on 50 bikes).
-    public static func entries(of part: Part, cache: inout BikeRides) -> [Entry] {
+    public static func entries(of part: Part, filter: RideFilterSpec? = nil, cache: inout BikeRides) -> [Entry] {
         var out: [Entry] = []
-        forEachEntry(of: part, cache: &cache) { out.append($0) }
+        forEachEntry(of: part, filter: filter, cache: &cache) { out.append($0) }
         return out
     }
 
     /// The same one by one, in order, without gathering them: a part's rides are runs of its
     /// bikes' lists.
-    public static func forEachEntry(of part: Part, cache: inout BikeRides, _ body: (Entry) -> Void) {
+    /// `filter` is the part's by default; an interval's (over the part's) for the rides behind it.
+    public static func forEachEntry(of part: Part, filter: RideFilterSpec? = nil, cache: inout BikeRides, _ body: (Entry) -> Void) {
         let end = min(cache.through, part.retired ?? cache.through)
+        let spec = filter ?? part.rideFilter
         for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from <= end {
             guard let b = cache.bikeIndex[m.bike.value] else { continue }
-            let all = cache.rides(bike: b, filter: part.rideFilter.over(cache.garage.bikes[b].filter))
+            let all = cache.rides(bike: b, filter: spec.over(cache.garage.bikes[b].filter))
             // Days are in order: the mount's days are one run of the bike's rides.
             let first = Int32(clamping: m.from.ordinal), last = Int32(clamping: min(m.to ?? end, end).ordinal)
             var k = lowerBound(all, first)
@@ -215,6 +231,12 @@ public enum CountedRides {
                 k += 1
             }
         }
+    }
+
+    /// A bike's rides through one filter: what a ledger is made of.
+    struct LedgerKey: Hashable {
+        var bike: BikeID
+        var filter: RideFilter
     }
 
     /// The first entry on or after `day` in entries in day order.
@@ -239,6 +261,7 @@ public enum CountedRides {
 
         private final class Made {
             var lists: [Key: [Entry]] = [:]
+            var ledgers: [Key: RideLedger] = [:]
         }
 
         struct Key: Hashable {
@@ -263,6 +286,34 @@ public enum CountedRides {
         mutating func rides(of bike: BikeID) -> [Entry] {
             guard let b = bikeIndex[bike] else { return [] }
             return rides(bike: b, filter: garage.bikes[b].filter)
+        }
+
+        /// The counted rides of each bike through each filter as ledgers of prefix sums (status,
+        /// part lives, odometers), made once; the missing ones on all cores.
+        mutating func ledgers(_ keys: [(bike: BikeID, filter: RideFilter)]) -> [LedgerKey: RideLedger] {
+            var out: [LedgerKey: RideLedger] = [:]
+            var missing: [(LedgerKey, Key)] = []
+            for (bike, filter) in keys {
+                guard let b = bikeIndex[bike] else { continue }
+                let key = Key(bike: b, filter: filter), name = LedgerKey(bike: bike, filter: filter)
+                if let known = made.ledgers[key] { out[name] = known } else if out[name] == nil { missing.append((name, key)) }
+            }
+            var seen: Set<Key> = []
+            missing = missing.filter { seen.insert($0.1).inserted }
+            let garage = self.garage, index = self.index, through = self.through, known = made.lists
+            let built = concurrentMap(missing.count) { k -> RideLedger in
+                let key = missing[k].1
+                let list =
+                    known[key]
+                    ?? CountedRides.entries(
+                        of: garage.bikes[key.bike], filter: key.filter, index: index, handEntered: garage.rides, through: through, countedOnly: true)
+                return RideLedger(list)
+            }
+            for (k, (name, key)) in missing.enumerated() {
+                made.ledgers[key] = built[k]
+                out[name] = built[k]
+            }
+            return out
         }
 
         mutating func rides(bike: Int, filter: RideFilter) -> [Entry] {

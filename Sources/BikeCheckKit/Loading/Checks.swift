@@ -39,7 +39,27 @@ enum Checks {
                         at: bike.fieldLocations["retired"] ?? bike.location, help: "check the dates of 'bought' and 'retired'"))
             }
         }
-        for ride in rides { future(ride.date, "ride", at: ride.dateLocation) }
+        let byID = Dictionary(bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for ride in rides {
+            future(ride.date, "ride", at: ride.dateLocation)
+            // Rides outside the days a bike was the rider's do not count (`rides` says so);
+            // entered by hand, such a date is almost always a slip.
+            guard let bike = byID[ride.bike.value] else { continue }
+            if let bought = bike.bought, ride.date < bought {
+                out.append(
+                    .warning(
+                        .rideBeforeBought, "ride \(ride.date) is before bike '\(bike.id)' was bought (\(bought)); it does not count",
+                        at: ride.dateLocation, notes: [.init("bought here", at: bike.fieldLocations["bought"] ?? bike.location)],
+                        help: "check the year and month of the ride, or the 'bought' date"))
+            }
+            if let retired = bike.retired, ride.date > retired {
+                out.append(
+                    .warning(
+                        .rideAfterRetired, "ride \(ride.date) is after bike '\(bike.id)' was retired (\(retired)); it does not count",
+                        at: ride.dateLocation, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
+                        help: "check the date and the bike of the ride, or the 'retired' date"))
+            }
+        }
         for bike in bikes { out += expiredSnoozes(bike.snoozes, today: today) }
         return out
     }

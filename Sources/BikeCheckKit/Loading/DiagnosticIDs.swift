@@ -43,9 +43,12 @@ extension DiagnosticID {
     public static let numberTooLarge = DiagnosticID("number-too-large")
     public static let overlappingMounts = DiagnosticID("overlapping-mounts")
     public static let partIdIsBikeId = DiagnosticID("part-id-is-bike-id")
+    public static let partOnRetiredBike = DiagnosticID("part-on-retired-bike")
     public static let quantityTooLarge = DiagnosticID("quantity-too-large")
     public static let retiredBeforeBought = DiagnosticID("retired-before-bought")
     public static let rideAlsoOnStrava = DiagnosticID("ride-also-on-strava")
+    public static let rideAfterRetired = DiagnosticID("ride-after-retired")
+    public static let rideBeforeBought = DiagnosticID("ride-before-bought")
     public static let secretInGarage = DiagnosticID("secret-in-garage")
     public static let slotTaken = DiagnosticID("slot-taken")
     public static let snoozeExpired = DiagnosticID("snooze-expired")
@@ -70,7 +73,8 @@ extension DiagnosticID {
         .cacheUnsorted, .duplicateGearId, .duplicateId, .duplicateTodo, .emptyTodo, .futureDate, .likelyOverride, .logAfterRetired,
         .logBeforeBought, .missingKey, .missingLimit, .mountAfterRetired, .mountBeforeBought,
         .mountEndsBeforeStart, .negativeNumber, .nonPositiveQuantity, .numberTooLarge, .overlappingMounts,
-        .partIdIsBikeId, .quantityTooLarge, .retiredBeforeBought, .rideAlsoOnStrava, .secretInGarage, .slotTaken, .snoozeExpired,
+        .partIdIsBikeId, .partOnRetiredBike, .quantityTooLarge, .retiredBeforeBought, .rideAfterRetired, .rideAlsoOnStrava, .rideBeforeBought, .secretInGarage,
+        .slotTaken, .snoozeExpired,
         .symlinkOutsideGarage, .unknownBand, .unknownBike, .unknownComponent, .unknownInterval, .unknownKey,
         .unknownOverride, .unknownSportType, .unknownTemplate, .unreadableFile, .wrongType,
     ]

@@ -89,6 +89,17 @@ extension Resolver {
                             at: mount.fromLocation, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
                             help: "nothing is ridden on a retired bike; check the date or the bike"))
                 }
+                // Left on when the bike was retired: it stops counting with the bike, which is
+                // seldom what the rider meant (the wheels went on the next bike, or the shelf).
+                if let retired = bike.retired, mount.from <= retired, mount.to.map({ $0 > retired }) ?? true,
+                    part.retired.map({ $0 > retired }) ?? true
+                {
+                    diagnostics.append(
+                        .warning(
+                            .partOnRetiredBike, "part '\(part.id)' is still on bike '\(bike.id)', retired \(retired); it stops counting that day",
+                            at: mount.toLocation ?? mount.location, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
+                            help: "take it off on the day after: bikecheck part unmount \(part.id) --date \(retired.adding(days: 1))"))
+                }
             }
             // One bike at a time: in date order, each mount starts after the one before ends.
             let sorted = part.mounts.sorted { $0.from < $1.from }

@@ -1,8 +1,7 @@
 /// Whether rides on a trainer count: Strava marks them `trainer: true`, and a `VirtualRide` is
-/// indoors by nature.
+/// indoors by nature, so it is a trainer ride whatever its flag says.
 public enum TrainerRule: String, Sendable, Hashable, Codable {
-    /// `trainer: false`: outdoor rides only (a VirtualRide still counts where `counts` lists it:
-    /// listing it is the rider saying so).
+    /// `trainer: false`: outdoor rides only; no VirtualRide, even where `counts` lists it.
     case no = "false"
     /// `trainer: true`: indoor and outdoor rides.
     case yes = "true"
@@ -20,14 +19,15 @@ public struct RideFilter: Sendable, Hashable {
         self.trainer = trainer
     }
 
-    /// Whether a ride of `sport` counts; `indoor` is Strava's trainer flag.
+    /// Whether a ride of `sport` counts; `indoor` is Strava's trainer flag. One rule: `counts`
+    /// says which sport types, `trainer` whether indoor rides, and a VirtualRide is indoors.
     public func admits(sport: String, indoor: Bool) -> Bool {
         guard counts.contains(sport) else { return false }
-        let virtual = sport == "VirtualRide"
+        let indoors = indoor || sport == "VirtualRide"
         switch trainer {
         case .yes: return true
-        case .no: return !indoor || virtual
-        case .only: return indoor || virtual
+        case .no: return !indoors
+        case .only: return indoors
         }
     }
 

@@ -63,9 +63,10 @@ public struct GarageReport: Sendable {
         let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
         let ids = chosen.map(\.bike.id)
         // One planner for status, part lives and odometers: each bike's rides are counted once.
-        let planner = StatusPlanner(asOf: asOf, sharingLedgers: true)
-        let status = planner.plan(garage, summaries: summaries, only: only)
-        var lives = planner.lives(garage, summaries: summaries)
+        var rides = CountedRides.BikeRides(garage: garage, summaries: summaries, through: asOf)
+        let planner = StatusPlanner(asOf: asOf)
+        let status = planner.plan(garage, rides: &rides, only: only)
+        var lives = planner.lives(garage, rides: &rides)
         let shown = Set(ids.map(\.rawValue))
         lives.parts = lives.parts.filter { life in
             switch life.kind {
@@ -80,7 +81,6 @@ public struct GarageReport: Sendable {
         // The parts shown count in the costs and the history, as they do in `costs` and `history`.
         let partIDs = lives.parts.filter { $0.kind == .part }.map { PartID($0.id) }
         // One count of each bike's rides for usage, costs and history.
-        let rides = CountedRides.BikeRides(garage: garage, summaries: summaries, through: asOf)
         let usage = UsageReport.build(garage, summaries: summaries, only: ids, asOf: asOf, since: firstMonth, period: .month, sharing: rides)
         // The garage's costs are `costs --by year`'s: every bike's, retired ones too, and every
         // part's; with bikes named, theirs and their parts'.
@@ -105,7 +105,7 @@ public struct GarageReport: Sendable {
         }
         let history = HistoryReport.build(garage, summaries: summaries, only: ids, parts: partIDs, asOf: asOf, sharing: rides)
         // The odometer at each service: status's ride ledger of the bike's counted rides.
-        let ledgers = planner.ledgers(chosen.map { .init(bike: $0.bike.id, filter: $0.filter) }, garage: garage, summaries: summaries)
+        let ledgers = rides.ledgers(chosen.map { ($0.bike.id, $0.filter) })
         var services: [String: [Service]] = [:]
         // A part's service is in the record of the bike it was on that day.
         for entry in history.entries {
@@ -133,15 +133,14 @@ public struct GarageReport: Sendable {
             costLines: costLines, services: services)
     }
 
-    /// The most urgent intervals across the shown bikes: overdue, then due soon, the furthest
-    /// along first; nothing that is ok.
+    /// The intervals across the shown bikes that are overdue or due soon, in the one order of
+    /// "what is next" (`StatusReport.byUrgency`, as `status --by urgency`, `notify` and the
+    /// calendar read it).
     public var nextUp: [(bike: BikeStatus, interval: IntervalStatus)] {
-        var all: [(bike: BikeStatus, interval: IntervalStatus)] = []
-        for bike in status.bikes { for i in bike.intervals where i.state == .overdue || i.state == .dueSoon { all.append((bike, i)) } }
-        return all.sorted { a, b in
-            if a.interval.state != b.interval.state { return a.interval.state < b.interval.state }
-            if a.interval.progress != b.interval.progress { return a.interval.progress > b.interval.progress }
-            return (a.bike.id, a.interval.id) < (b.bike.id, b.interval.id)
+        let bikes = Dictionary(status.bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return status.byUrgency().compactMap { u in
+            guard u.status.state == .overdue || u.status.state == .dueSoon, u.bikeName != nil, let bike = u.bike.flatMap({ bikes[$0] }) else { return nil }
+            return (bike, u.status)
         }
     }
 }

@@ -99,12 +99,9 @@ public struct HistoryReport: Sendable, Encodable {
         var cache =
             shared.flatMap { $0.through == asOf && $0.countedOnly ? $0 : nil }
             ?? CountedRides.BikeRides(garage: garage, index: CountedRides.Index(summaries), through: asOf, countedOnly: true)
-        var ledgers: [Int: [RideFilter: StatusPlanner.RideLedger]] = [:]
-        func ledger(_ bike: Int, _ filter: RideFilter) -> StatusPlanner.RideLedger {
-            if let known = ledgers[bike]?[filter] { return known }
-            let made = StatusPlanner.RideLedger(cache.rides(bike: bike, filter: filter).map { (Int($0.day), $0.movingTime, $0.distance) })
-            ledgers[bike, default: [:]][filter] = made
-            return made
+        func ledger(_ bike: Int, _ filter: RideFilter) -> RideLedger {
+            let id = garage.bikes[bike].bike.id
+            return cache.ledgers([(id, filter)])[.init(bike: id, filter: filter)] ?? RideLedger()
         }
         for (b, resolved) in garage.bikes.enumerated() where selection.includes(resolved.bike.id) {
             let own = ledger(b, resolved.filter)
@@ -115,7 +112,7 @@ public struct HistoryReport: Sendable, Encodable {
             // status counts a part's usage (up to the day it was retired).
             let part = rp.part
             let stop = min(asOf, part.retired ?? asOf).ordinal
-            var spans: [(from: Int, to: Int, ledger: StatusPlanner.RideLedger)] = []
+            var spans: [(from: Int, to: Int, ledger: RideLedger)] = []
             for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= stop {
                 guard let b = cache.bikeIndex[m.bike.value] else { continue }
                 spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), ledger(b, part.rideFilter.over(garage.bikes[b].filter))))

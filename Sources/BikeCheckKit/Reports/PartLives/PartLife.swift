@@ -104,7 +104,7 @@ public struct PartLifeReport: Sendable, Encodable, Equatable {
     }
 }
 
-extension StatusPlanner.RideLedger {
+extension RideLedger {
     /// The rides from `from` through `through`, both inclusive.
     func life(from: Int, through: Int) -> LifeUsage {
         let a = lowerBound(from), b = lowerBound(through + 1)
@@ -119,6 +119,12 @@ extension StatusPlanner {
     /// The life so far of every part (or only those named) and, when none is named, of every
     /// component written in a bike file, as of `asOf`.
     public func lives(_ garage: Garage, summaries: ActivitySummaries, only: [PartID] = []) -> PartLifeReport {
+        var rides = CountedRides.BikeRides(garage: garage, summaries: summaries, through: asOf)
+        return lives(garage, rides: &rides, only: only)
+    }
+
+    /// The same from rides counted once for several reports of one garage.
+    public func lives(_ garage: Garage, rides: inout CountedRides.BikeRides, only: [PartID] = []) -> PartLifeReport {
         let parts = only.isEmpty ? garage.parts : garage.parts.filter { only.contains($0.part.id) }
         let bikeFilters = Dictionary(garage.bikes.map { ($0.bike.id, $0.filter) }, uniquingKeysWith: { a, _ in a })
         // Ledgers through the part's filter on each bike it was on, a component's on its bike, and the bike's own.
@@ -133,7 +139,7 @@ extension StatusPlanner {
                 for c in b.bike.components { if let k = key(b.bike.id, c.rideFilter) { need(k) } }
             }
         }
-        let ledgers = self.ledgers(keys, garage: garage, summaries: summaries)
+        let ledgers = rides.ledgers(keys.map { ($0.bike, $0.filter) })
         let end = asOf.ordinal
         var out: [PartLife] = []
         for rp in parts.sorted(by: { $0.part.id < $1.part.id }) {

@@ -9,10 +9,33 @@ public struct RidesReport: Sendable, Encodable {
         /// Seconds and metres of the counted rides.
         public var movingTime: Double
         public var distance: Double
+        /// With `--interval`: the usage before tracking that status adds to the counted rides
+        /// (a second-hand part's `hours:`/`distance:`/`rides:`, until it is first serviced), so
+        /// that the total is the status figure.
+        public var prior: Prior?
 
         enum CodingKeys: String, CodingKey {
-            case subject, since, counted, distance
+            case subject, since, counted, distance, prior
             case notCounted = "not_counted"
+            case movingTime = "moving_time"
+        }
+    }
+
+    /// Usage before tracking: seconds, metres, rides.
+    public struct Prior: Sendable, Encodable, Equatable {
+        public var movingTime: Double
+        public var distance: Double
+        public var rides: Int
+
+        init?(hours: Double, distance: Double, rides: Double) {
+            guard hours != 0 || distance != 0 || rides != 0 else { return nil }
+            movingTime = hours * 3600
+            self.distance = distance
+            self.rides = Int(rides)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case distance, rides
             case movingTime = "moving_time"
         }
     }
@@ -92,6 +115,11 @@ public struct RidesReport: Sendable, Encodable {
         var chosenParts = garage.parts.filter { selection.includes($0.part.id, byDefault: false) }
         var anchors: [BikeID: Day] = [:]
         var partAnchors: [PartID: Day] = [:]
+        // With --interval, the rides behind the interval's figure: through its own filter, from
+        // its anchor, plus the usage before tracking that status adds.
+        var filters: [BikeID: RideFilter] = [:]
+        var partFilters: [PartID: RideFilterSpec] = [:]
+        var priors: [String: Prior] = [:]
         if let interval {
             let known = Set(bikes.flatMap { $0.intervals.map(\.id.rawValue) } + chosenParts.flatMap { $0.intervals.map(\.id.rawValue) }).sorted()
             bikes = bikes.filter { $0.intervals.contains { $0.id == interval } }
@@ -100,10 +128,27 @@ public struct RidesReport: Sendable, Encodable {
             let status = StatusPlanner(asOf: asOf).plan(
                 garage, summaries: summaries, only: bikes.map(\.bike.id), parts: chosenParts.map(\.part.id))
             for b in status.bikes {
-                if let s = b.intervals.first(where: { $0.id == interval.rawValue && $0.part == nil })?.since { anchors[BikeID(b.id)] = s }
+                guard let s = b.intervals.first(where: { $0.id == interval.rawValue && $0.part == nil }),
+                    let resolved = bikes.first(where: { $0.bike.id.rawValue == b.id }),
+                    let spec = resolved.intervals.first(where: { $0.id == interval })
+                else { continue }
+                anchors[resolved.bike.id] = s.since
+                filters[resolved.bike.id] = spec.rideFilter.over(resolved.filter)
+                if s.anchor == .installed, let c = (spec.component ?? spec.replaces).flatMap(resolved.bike.component) {
+                    priors["bike/" + b.id] = Prior(hours: c.priorHours, distance: c.priorDistance, rides: c.priorRides)
+                }
             }
             for p in status.parts {
-                if let s = p.intervals.first(where: { $0.id == interval.rawValue })?.since { partAnchors[PartID(p.id)] = s }
+                guard let s = p.intervals.first(where: { $0.id == interval.rawValue }),
+                    let rp = chosenParts.first(where: { $0.part.id.rawValue == p.id }),
+                    let spec = rp.intervals.first(where: { $0.id == interval })
+                else { continue }
+                partAnchors[rp.part.id] = s.since
+                partFilters[rp.part.id] = spec.rideFilter
+                if s.since != nil, s.anchor != .done {
+                    let part = rp.part
+                    priors["part/" + p.id] = Prior(hours: part.priorHours, distance: part.priorDistance, rides: part.priorRides)
+                }
             }
         }
         let end = min(until ?? asOf, asOf)
@@ -112,7 +157,7 @@ public struct RidesReport: Sendable, Encodable {
         for resolved in bikes {
             let start = [since, anchors[resolved.bike.id]].compactMap { $0 }.max()
             let first = start.map { Int32(clamping: $0.ordinal) } ?? Int32.min
-            var list = CountedRides.entries(of: resolved, index: index, handEntered: garage.rides, through: end)
+            var list = CountedRides.entries(of: resolved, filter: filters[resolved.bike.id], index: index, handEntered: garage.rides, through: end)
             if first > Int32.min { list.removeAll { $0.day < first } }
             var counted = 0
             var movingTime = 0.0, distance = 0.0
@@ -124,21 +169,23 @@ public struct RidesReport: Sendable, Encodable {
             totals.append(
                 Total(
                     subject: .bike(resolved.bike), since: anchors[resolved.bike.id], counted: counted,
-                    notCounted: list.count - counted, movingTime: ReportNumber.tenth(movingTime), distance: ReportNumber.tenth(distance)))
+                    notCounted: list.count - counted, movingTime: ReportNumber.tenth(movingTime), distance: ReportNumber.tenth(distance),
+                    prior: priors["bike/" + resolved.bike.id.rawValue]))
             shown.append((.bike(resolved.bike), list))
         }
         var cache = CountedRides.BikeRides(garage: garage, index: index, through: end, countedOnly: false)
         for rp in chosenParts {
             let start = [since, partAnchors[rp.part.id]].compactMap { $0 }.max()
             let first = start.map { Int32(clamping: $0.ordinal) } ?? Int32.min
-            var list = CountedRides.entries(of: rp.part, cache: &cache)
+            var list = CountedRides.entries(of: rp.part, filter: partFilters[rp.part.id], cache: &cache)
             if first > Int32.min { list.removeAll { $0.day < first } }
             let counted = list.filter(\.isCounted)
             totals.append(
                 Total(
                     subject: .part(rp.part), since: partAnchors[rp.part.id], counted: counted.count, notCounted: list.count - counted.count,
                     movingTime: ReportNumber.tenth(counted.reduce(0) { $0 + $1.movingTime }),
-                    distance: ReportNumber.tenth(counted.reduce(0) { $0 + $1.distance })))
+                    distance: ReportNumber.tenth(counted.reduce(0) { $0 + $1.distance }),
+                    prior: priors["part/" + rp.part.id.rawValue]))
             shown.append((.part(rp.part), list))
         }
         return RidesReport(
@@ -152,6 +199,8 @@ public struct RidesReport: Sendable, Encodable {
         case .sportType: return "no: sport type \(sport ?? "?") does not count"
         case .indoor: return "no: on a trainer"
         case .noGear: return "no: no gear on Strava"
+        case .beforeBought: return "no: before the bike was bought"
+        case .afterRetired: return "no: after the bike was retired"
         }
     }
 
@@ -164,8 +213,17 @@ public struct RidesReport: Sendable, Encodable {
                 .init("moving_time_h", "HOURS", numeric: true), .init("distance_km", "KM", numeric: true), .init("counts", "COUNTS"),
                 .init("name", "NAME"),
             ]
-        let footer = totals.map { t in
-            "\(t.subject.label)\(t.since.map { " since \($0)" } ?? ""): \(t.counted) counted (\(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km), \(t.notCounted) not counted"
+        let footer = totals.flatMap { t in
+            var lines = [
+                "\(t.subject.label)\(t.since.map { " since \($0)" } ?? ""): \(t.counted) counted (\(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km), \(t.notCounted) not counted"
+            ]
+            if let p = t.prior {
+                let hours = ReportNumber.hours(t.movingTime + p.movingTime), km = ReportNumber.km(t.distance + p.distance)
+                lines.append(
+                    "  + usage before tracking: \(ReportNumber.hours(p.movingTime)) h, \(ReportNumber.km(p.distance)) km, \(p.rides) rides = \(hours) h, \(km) km, as status counts"
+                )
+            }
+            return lines
         }
         // Row k's bike: the lists' first rows.
         var offsets: [Int] = []

@@ -56,18 +56,25 @@ extension StatusPlanner {
     }
 
     /// The status of each of a part's intervals, forecast at the pace of the bike it is on now.
-    func statuses(of resolved: ResolvedPart, ledgers: [LedgerKey: RideLedger], bikeFilters: [BikeID: RideFilter]) -> [IntervalStatus] {
+    func statuses(
+        of resolved: ResolvedPart, ledgers: [LedgerKey: RideLedger], bikeFilters: [BikeID: RideFilter], bikes: [BikeID: Bike]
+    ) -> [IntervalStatus] {
         let part = resolved.part
-        // A retired part's clock stops on the day it was retired, as a retired bike's does.
+        // A retired part's clock stops on the day it was retired, as a retired bike's does; one
+        // left on a retired bike stops with the bike.
         var planner = self
-        let stopped = part.retired.map { $0 < asOf } ?? false
-        if stopped, let retired = part.retired { planner.asOf = retired }
         let current = part.mount(on: asOf)?.bike.value
+        let end = [part.retired, current.flatMap { bikes[$0]?.retired }].compactMap { $0 }.min()
+        let stopped = end.map { $0 < asOf } ?? false
+        if stopped, let end { planner.asOf = end }
         return resolved.intervals.map { interval in
             let (since, kind) = planner.anchor(of: interval, part: part, asOf: planner.asOf)
             var pace = Pace()
             if let current, let base = bikeFilters[current], let ledger = ledgers[LedgerKey(bike: current, filter: interval.rideFilter.over(base))] {
-                pace = planner.recentPace(ledger)
+                // The days both the part and the bike it is on existed.
+                let bikeFirst = bikes[current]?.bought ?? ledger.firstDay.map(Day.init(ordinal:))
+                let partFirst = part.bought ?? part.mounts.map(\.from).min()
+                pace = planner.recentPace(ledger, since: [bikeFirst, partFirst].compactMap { $0 }.max())
             }
             var usage = Usage()
             if let since {

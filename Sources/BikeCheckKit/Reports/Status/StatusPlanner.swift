@@ -6,60 +6,11 @@ public struct StatusPlanner: Sendable {
     /// Half-life, in days, of the weights behind the recent pace used for forecasts.
     public var paceHalfLife: Double = 30
 
-    /// Ledgers already made, shared by every call of this planner (and its copies) when set: a
-    /// report that plans status, lists part lives and reads odometers counts each bike's rides
-    /// through each filter once. Only for one garage and one set of summaries.
-    var ledgerCache: LedgerCache?
-
-    public init(asOf: Day, sharingLedgers: Bool = false) {
+    public init(asOf: Day) {
         self.asOf = asOf
-        ledgerCache = sharingLedgers ? LedgerCache() : nil
     }
 
-    /// Ride ledgers by bike and ride filter, made once for a planner that shares them.
-    final class LedgerCache: @unchecked Sendable {
-        private let lock = NSLock()
-        private var ledgers: [LedgerKey: RideLedger] = [:]
-
-        init() {}
-
-        func known(_ keys: [LedgerKey]) -> [LedgerKey: RideLedger] {
-            lock.withLock { Dictionary(keys.compactMap { k in ledgers[k].map { (k, $0) } }, uniquingKeysWith: { a, _ in a }) }
-        }
-
-        func add(_ made: [LedgerKey: RideLedger]) { lock.withLock { ledgers.merge(made) { a, _ in a } } }
-    }
-
-    /// A bike's counted rides as parallel arrays sorted by day, with prefix sums for fast ranges.
-    struct RideLedger {
-        var days: [Int] = []
-        var time: [Double] = [0]
-        var distance: [Double] = [0]
-
-        init(_ rides: [(day: Int, time: Double, distance: Double)]) {
-            for r in rides.sorted(by: { $0.day < $1.day }) {
-                days.append(r.day)
-                time.append(time.last! + r.time)
-                distance.append(distance.last! + r.distance)
-            }
-        }
-
-        /// Index of the first ride on or after `day`.
-        func lowerBound(_ day: Int) -> Int {
-            var lo = 0, hi = days.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if days[mid] < day { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
-        }
-
-        func usage(from: Int, through: Int) -> (time: Double, distance: Double, rides: Int) {
-            let a = lowerBound(from), b = lowerBound(through + 1)
-            guard b > a else { return (0, 0, 0) }
-            return (time[b] - time[a], distance[b] - distance[a], b - a)
-        }
-    }
+    typealias LedgerKey = CountedRides.LedgerKey
 
     /// Status for the named bikes (all active bikes when `only` is empty).
     public func plan(_ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = []) -> StatusReport {
@@ -70,6 +21,12 @@ public struct StatusPlanner: Sendable {
     /// both are empty), from the cache's summaries. A part's intervals show under the bike it is
     /// mounted on as of `asOf`.
     public func plan(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts onlyParts: [PartID] = []) -> StatusReport {
+        var rides = CountedRides.BikeRides(garage: garage, summaries: summaries, through: asOf)
+        return plan(garage, rides: &rides, only: only, parts: onlyParts)
+    }
+
+    /// The same from rides counted once for several reports of one garage (the HTML report's).
+    public func plan(_ garage: Garage, rides: inout CountedRides.BikeRides, only: [BikeID] = [], parts onlyParts: [PartID] = []) -> StatusReport {
         let everything = only.isEmpty && onlyParts.isEmpty
         // A bike retired after the as-of day was still in use then.
         let chosen = garage.bikes.filter { everything ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
@@ -78,6 +35,7 @@ public struct StatusPlanner: Sendable {
         // One ledger per bike and ride filter in use: the bike's own, its intervals' (a chain may
         // count trainer rides the tyres do not), and those of the parts it carried.
         let bikeFilters = Dictionary(garage.bikes.map { ($0.bike.id, $0.filter) }, uniquingKeysWith: { a, _ in a })
+        let bikesByID = Dictionary(garage.bikes.map { ($0.bike.id, $0.bike) }, uniquingKeysWith: { a, _ in a })
         var keys: [LedgerKey] = []
         var seen: Set<LedgerKey> = []
         func need(_ key: LedgerKey) { if seen.insert(key).inserted { keys.append(key) } }
@@ -92,7 +50,7 @@ public struct StatusPlanner: Sendable {
                 }
             }
         }
-        let ledgers = self.ledgers(keys, garage: garage, summaries: summaries)
+        let ledgers = rides.ledgers(keys.map { ($0.bike, $0.filter) })
 
         // Bikes are independent: plan them on all cores, in the order chosen.
         let bikes = concurrentMap(chosen.count) { k in
@@ -106,8 +64,8 @@ public struct StatusPlanner: Sendable {
             let services = Services(of: resolved, asOf: planner.asOf)
             var intervals = resolved.intervals.map { interval -> IntervalStatus in
                 let filter = interval.rideFilter.over(resolved.filter)
-                let ledger = ledgers[LedgerKey(bike: bike.id, filter: filter)] ?? RideLedger([])
-                let pace = paces[filter] ?? planner.recentPace(ledger)
+                let ledger = ledgers[LedgerKey(bike: bike.id, filter: filter)] ?? RideLedger()
+                let pace = paces[filter] ?? planner.recentPace(ledger, since: bike.bought ?? ledger.firstDay.map(Day.init(ordinal:)))
                 paces[filter] = pace
                 var s = planner.status(of: interval, bike: bike, services: services, ledger: ledger, pace: pace)
                 if stopped { s.stopForecasts() }
@@ -116,7 +74,7 @@ public struct StatusPlanner: Sendable {
             }
             var todos = bike.todos.map { (todo: $0, part: String?.none) }
             for part in selection.mounted[bike.id] ?? [] {
-                intervals += self.statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters)
+                intervals += self.statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters, bikes: bikesByID)
                 todos += part.part.todos.map { ($0, part.part.id.rawValue) }
             }
             // Most urgent first; what the rider put off goes last.
@@ -129,7 +87,7 @@ public struct StatusPlanner: Sendable {
                 id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals, todos: TodoStatus.sorted(todos, asOf: asOf))
         }
         let parts = selection.shown.map { part -> PartStatus in
-            let intervals = statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters).sorted {
+            let intervals = statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters, bikes: bikesByID).sorted {
                 ($0.state == .snoozed) != ($1.state == .snoozed)
                     ? $1.state == .snoozed : $0.progress != $1.progress ? $0.progress > $1.progress : $0.id < $1.id
             }
@@ -140,56 +98,6 @@ public struct StatusPlanner: Sendable {
         var report = StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes, parts: parts)
         report.assignBands(windows: garage.settings.notify?.windows ?? UrgencyBand.defaultWindows)
         return report
-    }
-
-    /// A bike's rides through one ride filter.
-    struct LedgerKey: Hashable {
-        var bike: BikeID
-        var filter: RideFilter
-    }
-
-    /// The counted rides of each bike through each filter, as ledgers with prefix sums; from the
-    /// planner's cache when it keeps one.
-    func ledgers(_ keys: [LedgerKey], garage: Garage, summaries: ActivitySummaries) -> [LedgerKey: RideLedger] {
-        guard let ledgerCache else { return makeLedgers(keys, garage: garage, summaries: summaries) }
-        let known = ledgerCache.known(keys)
-        let made = makeLedgers(keys.filter { known[$0] == nil }, garage: garage, summaries: summaries)
-        ledgerCache.add(made)
-        return known.merging(made) { a, _ in a }
-    }
-
-    private func makeLedgers(_ keys: [LedgerKey], garage: Garage, summaries: ActivitySummaries) -> [LedgerKey: RideLedger] {
-        if keys.isEmpty { return [:] }
-        // Which keys each gear id feeds, and which sport types each admits outdoors and on a
-        // trainer, by index in `summaries.strings`: no String is hashed or compared per activity.
-        var keysOfGear = [[Int]](repeating: [], count: summaries.strings.count)
-        var outdoors = [[Bool]](repeating: [], count: keys.count)
-        var indoors = [[Bool]](repeating: [], count: keys.count)
-        let gearOf = Dictionary(garage.bikes.compactMap { b in b.bike.strava.map { (b.bike.id, $0.value) } }, uniquingKeysWith: { a, _ in a })
-        var index: [String: Int] = [:]
-        for (k, s) in summaries.strings.enumerated() where index[s] == nil { index[s] = k }
-        for (k, key) in keys.enumerated() {
-            guard let gear = gearOf[key.bike], let g = index[gear] else { continue }
-            keysOfGear[g].append(k)
-            outdoors[k] = summaries.strings.map { key.filter.admits(sport: $0, indoor: false) }
-            indoors[k] = summaries.strings.map { key.filter.admits(sport: $0, indoor: true) }
-        }
-        var rides = [[(day: Int, time: Double, distance: Double)]](repeating: [], count: keys.count)
-        for a in summaries.records where a.gear >= 0 && a.day != Int32.min {
-            for k in keysOfGear[Int(a.gear)] where a.trainer ? indoors[k][Int(a.sport)] : outdoors[k][Int(a.sport)] {
-                rides[k].append((Int(a.day), a.movingTime, a.distance))
-            }
-        }
-        let activityRides = rides
-        let built = concurrentMap(keys.count) { k in
-            let key = keys[k]
-            var rides = activityRides[k]
-            for r in garage.rides where r.bike.value == key.bike && key.filter.admitsHandEntered(sport: r.sport) {
-                rides.append((r.date.ordinal, r.movingTime, r.distance))
-            }
-            return RideLedger(rides)
-        }
-        return Dictionary(zip(keys, built), uniquingKeysWith: { a, _ in a })
     }
 
     /// A bike's log up to `asOf`, by interval and by component: the latest day each was serviced
@@ -322,9 +230,14 @@ public struct StatusPlanner: Sendable {
         var rides = 0.0
     }
 
-    /// Daily pace over the last year, weighting recent days more (exponential, `paceHalfLife`).
-    func recentPace(_ ledger: RideLedger) -> Pace {
-        let window = 365
+    /// Daily pace over the last year, weighting recent days more (exponential, `paceHalfLife`),
+    /// over the days the bike (or part) existed: from `first` (its `bought:` day, else its first
+    /// ride) on. A two-month-old bike's pace is that of its two months, not diluted by ten
+    /// months of days on which it was not the rider's.
+    func recentPace(_ ledger: RideLedger, since first: Day?) -> Pace {
+        let lived = first.map { asOf.ordinal - $0.ordinal + 1 } ?? Int.max
+        let window = min(365, lived)
+        guard window > 0 else { return Pace() }
         let decay = log(2) / paceHalfLife
         var totalWeight = 0.0
         for age in 0..<window { totalWeight += exp(-decay * Double(age)) }
