@@ -17,12 +17,35 @@ public struct YAMLDocument: Sendable {
     public struct Limits: Sendable {
         public var maxDepth: Int
         public var maxDiagnostics: Int
+        /// The help lines of this layer's diagnostics, in the words of the files' owner.
+        public var help: Help
 
-        public init(maxDepth: Int = 64, maxDiagnostics: Int = Diagnostic.perFileLimit) {
+        public init(maxDepth: Int = 64, maxDiagnostics: Int = Diagnostic.perFileLimit, help: Help = Help()) {
             self.maxDepth = maxDepth
             self.maxDiagnostics = maxDiagnostics
+            self.help = help
         }
     }
+
+    /// The help lines a user of this layer may word for its own files: the layer knows YAML,
+    /// not what the files hold, so its defaults speak of YAML only.
+    public struct Help: Sendable {
+        /// Under an anchor or alias that was refused.
+        public var alias = "write the value out where it is used"
+        /// Under a file that nests too deep.
+        public var depth = "nest fewer levels"
+        /// Under a '[' that is never closed.
+        public var unclosedList = "end the list with ']' on the same line"
+        /// Under a '{' that is never closed.
+        public var unclosedMapping = "end it with '}' on the same line"
+        /// Under an edit refused because the file has YAML problems.
+        public var editRefused = "fix the file's YAML problems, then try again"
+
+        public init() {}
+    }
+
+    /// The limits and help lines it was parsed with; an edit of it re-parses with the same.
+    public let limits: Limits
 
     /// Parses `bytes` as a single YAML document. Never throws: every problem is a diagnostic.
     public init(path: String, bytes: [UInt8], limits: Limits = Limits()) {
@@ -30,6 +53,7 @@ public struct YAMLDocument: Sendable {
         var composer = Composer(source: source, limits: limits)
         let root = composer.compose()
         self.source = source
+        self.limits = limits
         self.root = root
         var diagnostics = composer.diagnostics
         if let first = composer.firstOmitted {
@@ -213,7 +237,7 @@ private struct Composer {
                         .error(
                             .yamlAlias, "aliases ('*name') are not supported",
                             at: location(range),
-                            help: "write the value out, or share intervals through a template"))
+                            help: limits.help.alias))
                 }
                 fatal = true
                 add(.scalar(YAMLScalar(value: "", style: .plain, range: range)), to: &stack, root: &root)
@@ -223,7 +247,7 @@ private struct Composer {
                         .error(
                             .yamlTooDeep, "the file nests deeper than \(limits.maxDepth) levels",
                             at: location(range),
-                            help: "a garage file needs only a few levels of nesting"))
+                            help: limits.help.depth))
                     fatal = true
                     return nil
                 }
@@ -318,7 +342,7 @@ private struct Composer {
                 .error(
                     .yamlAnchor, "anchors ('&\(name)') are not supported",
                     at: location(SourceRange(at: range.start)),
-                    help: "write the value out, or share intervals through a template"))
+                    help: limits.help.alias))
         }
         if let tag, !implicit {
             let name = String(cString: tag)
@@ -388,9 +412,9 @@ private struct Composer {
             let quote = opener == UInt8(ascii: "'") ? "'" : "\""
             return ("this \(quote) quote is never closed", "end the text with \(quote) on the same line, or leave the quotes out", start)
         case ("while parsing a flow sequence", UInt8(ascii: "[")):
-            return ("this '[' is never closed", "end the list with ']' on the same line, e.g. done: [chain-lube, brake-bleed]", start)
+            return ("this '[' is never closed", limits.help.unclosedList, start)
         case ("while parsing a flow mapping", UInt8(ascii: "{")):
-            return ("this '{' is never closed", "end it with '}' on the same line, e.g. {date: 2025-11-12, bike: grail, time: 1h30}", start)
+            return ("this '{' is never closed", limits.help.unclosedMapping, start)
         default:
             return nil
         }

@@ -11,7 +11,9 @@ public struct YAMLEditor: Sendable {
     public init(document: YAMLDocument) { self.document = document }
 
     /// An editor for a file's bytes, parsed here.
-    public init(path: String, bytes: [UInt8]) { self.init(document: YAMLDocument(path: path, bytes: bytes)) }
+    public init(path: String, bytes: [UInt8], limits: YAMLDocument.Limits = .init()) {
+        self.init(document: YAMLDocument(path: path, bytes: bytes, limits: limits))
+    }
 
     /// A new file's text for a mapping, in the common style (two-space indent, `- ` items,
     /// LF), after `header` comment lines; verified to read back as `pairs`.
@@ -46,7 +48,7 @@ public struct YAMLEditor: Sendable {
                 [
                     .error(
                         .yamlEditRefused, "cannot edit '\(doc.path)' while it has YAML problems",
-                        at: at, help: "fix the problems 'bikecheck validate' reports, then try again")
+                        at: at, help: doc.limits.help.editRefused)
                 ] + doc.diagnostics)
         }
         let planner = Planner(doc: doc, root: root)
@@ -55,7 +57,7 @@ public struct YAMLEditor: Sendable {
         for splice in splices.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
             bytes.replaceSubrange(splice.range, with: splice.text)
         }
-        let next = YAMLDocument(path: doc.path, bytes: bytes)
+        let next = YAMLDocument(path: doc.path, bytes: bytes, limits: doc.limits)
         let anchor = planner.location(splices.map(\.range.lowerBound).min() ?? 0)
         guard next.diagnostics.isEmpty, let newRoot = next.root, next.isUsable else {
             throw YAMLEditFailure([

@@ -127,8 +127,13 @@ import Testing
         let status = StatusPlanner(asOf: asOf).plan(loaded.garage, activities: loaded.activities)
         var compared = 0
         for bike in status.bikes {
+            let resolved = try #require(loaded.garage.bike(BikeID(bike.id)))
             for interval in bike.intervals {
-                guard let since = interval.since else { continue }
+                // Usage counts through the bike's filter: compare the intervals that count by it
+                // (the tarmac's chain counts its Zwift rides, the bike does not).
+                guard let since = interval.since, interval.part == nil,
+                    resolved.intervals.first(where: { $0.id.rawValue == interval.id })?.rideFilter.over(resolved.filter) == resolved.filter
+                else { continue }
                 let usage = UsageReport.build(loaded.garage, activities: loaded.activities, only: [BikeID(bike.id)], asOf: asOf, since: since, period: .year)
                 let total = try #require(usage.totals.first)
                 // Status adds a second-hand part's usage before tracking to its install anchor.

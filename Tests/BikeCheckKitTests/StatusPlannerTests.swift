@@ -64,10 +64,14 @@ import Testing
             activities: activities, asOf: "2026-03-01")
         #expect(try interval(bikeOff, "a", "tyres").usage.movingTime == 2 * 3600)
 
-        // A VirtualRide is indoors by nature: listing it in counts is the rider saying so.
-        let zwift = ride(3, "2026-02-03", hours: 1.5, km: 45, sport: "VirtualRide", trainer: true)
-        let virtual = try status(files: ["bikes/a.yaml": bike + "counts: [Ride, VirtualRide]\n"], activities: activities + [zwift], asOf: "2026-03-01")
-        #expect(try interval(virtual, "a", "tyres").usage.movingTime == 3.5 * 3600)
+        // A VirtualRide is a trainer ride, flag or not: listed in counts, it counts only where
+        // trainer rides do.
+        let zwift = ride(3, "2026-02-03", hours: 1.5, km: 45, sport: "VirtualRide")
+        let listed = try status(files: ["bikes/a.yaml": bike + "counts: [Ride, VirtualRide]\n"], activities: activities + [zwift], asOf: "2026-03-01")
+        #expect(try interval(listed, "a", "tyres").usage.movingTime == 2 * 3600)
+        let indoors = try status(
+            files: ["bikes/a.yaml": bike + "counts: [Ride, VirtualRide]\ntrainer: true\n"], activities: activities + [zwift], asOf: "2026-03-01")
+        #expect(try interval(indoors, "a", "tyres").usage.movingTime == 4.5 * 3600)
     }
 
     @Test func aRetiredBikesCalendarStopsOnTheDayItWasRetired() throws {
@@ -122,6 +126,10 @@ import Testing
 
         var virtual = files
         virtual["bikes/a.yaml"] = "name: A\nstrava: b1\nbought: 2026-01-01\ncounts: [Ride, VirtualRide]\nintervals:\n  service:\n    every: 10 h\n"
+        // Listing VirtualRide is not enough: it is a trainer ride, and A does not count those.
+        let listed = try status(files: virtual, activities: activities, asOf: "2026-03-01")
+        #expect(try interval(listed, "a", "service").usage.movingTime == 2 * 3600)
+        virtual["bikes/a.yaml"]! += "trainer: true\n"
         let withTrainer = try status(files: virtual, activities: activities, asOf: "2026-03-01")
         #expect(try interval(withTrainer, "a", "service").usage.movingTime == 3 * 3600)
     }

@@ -168,4 +168,16 @@ import Testing
         }
         #expect(nulls == [true, true, true, false])
     }
+
+    @Test func theLayersOwnHelpSpeaksOfYAMLOnlyAndItsUserMayWordIt() throws {
+        let files = ["a: &x 1\nb: *x\n", "a: [1, 2\n", "a: {b: 1\n"]
+        let helps = files.flatMap { parse($0).diagnostics.compactMap(\.help) }
+        #expect(helps.count >= 3, "\(helps)")
+        for help in helps { #expect(!["bike", "garage", "interval", "template", "bikecheck"].contains { help.contains($0) }, "\(help)") }
+        var limits = YAMLDocument.Limits()
+        limits.help.alias = "share it through a template"
+        let worded = YAMLDocument(path: "t.yaml", bytes: Array(files[0].utf8), limits: limits)
+        #expect(worded.diagnostics.first?.help == "share it through a template")
+        #expect(worded.limits.help.alias == "share it through a template", "an edit re-parses with the same wording")
+    }
 }

@@ -146,7 +146,7 @@ public enum GarageLoader {
     /// Parses and decodes one file's bytes.
     static func parse<T>(_ relative: String, _ bytes: [UInt8], _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
         var file = DecodedFile<T>(value: nil)
-        let doc = YAMLDocument(path: relative, bytes: bytes)
+        let doc = YAMLDocument(path: relative, bytes: bytes, limits: .garage)
         file.source = doc.source
         file.diagnostics = doc.diagnostics
         guard doc.isUsable, let node = doc.root else { return file }

@@ -15,7 +15,7 @@ public enum TemplateImporter {
                 files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
                 summary: ["bike '\(bikeID)' already uses template '\(templateID)'"])
         }
-        let doc = YAMLDocument(path: file, bytes: bytes)
+        let doc = YAMLDocument(path: file, bytes: bytes, limits: .garage)
         guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
         let edit: YAMLEdit
         switch root["templates"] {
@@ -43,7 +43,7 @@ public enum TemplateImporter {
             case let value? where YAMLShape(value).isEmptyValue: edits = [.set(["components"], .mapping(parts))]
             default: edits = []
             }
-            if !edits.isEmpty, let withParts = try? YAMLEditor(path: file, bytes: after).apply(edits) {
+            if !edits.isEmpty, let withParts = try? YAMLEditor(path: file, bytes: after, limits: .garage).apply(edits) {
                 after = withParts
                 summary.append(
                     "added component\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) to '\(bikeID)': add 'installed:' dates so their lives count from then"
@@ -139,7 +139,7 @@ public enum TemplateImporter {
         _ bytes: [UInt8], id: String, label: String, source: YAMLValue, replacing: Bool,
         context: WriteContext
     ) throws(WriteFailure) -> [UInt8] {
-        let doc = YAMLDocument(path: label, bytes: bytes)
+        let doc = YAMLDocument(path: label, bytes: bytes, limits: .garage)
         var reader = NodeReader(file: label)
         if doc.isUsable, let root = doc.root { _ = FileDecoders.template(id: TemplateID(id), root, &reader) }
         let problems = (doc.diagnostics + reader.diagnostics).filter { $0.severity == .error }

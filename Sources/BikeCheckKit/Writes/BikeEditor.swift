@@ -78,7 +78,7 @@ public enum BikeEditor {
         }
         let file = bike.location.file
         guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
-        let doc = YAMLDocument(path: file, bytes: bytes)
+        let doc = YAMLDocument(path: file, bytes: bytes, limits: .garage)
         guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
         let edit: YAMLEdit =
             root["retired"] != nil

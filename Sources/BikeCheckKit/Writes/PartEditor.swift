@@ -188,7 +188,7 @@ extension WriteContext {
     func partSource(_ part: Part) throws(WriteFailure) -> (String, [UInt8], YAMLMapping) {
         let file = part.location.file
         guard let bytes = read(file) else { throw .refused("cannot read '\(file)'") }
-        let doc = YAMLDocument(path: file, bytes: bytes)
+        let doc = YAMLDocument(path: file, bytes: bytes, limits: .garage)
         guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
         return (file, bytes, root)
     }

@@ -58,7 +58,7 @@ public enum RideRecorder {
         let after: [UInt8]
         if let before {
             try context.requireClean(file)
-            let doc = YAMLDocument(path: file, bytes: before)
+            let doc = YAMLDocument(path: file, bytes: before, limits: .garage)
             guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
             after = try context.edit(file, before, [.appendOrCreate(entry, list: "rides", current: root["rides"])])
         } else {

@@ -53,7 +53,7 @@ public enum ServiceRecorder {
         let file = owner.file
         try context.requireClean(file)
         guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
-        let doc = YAMLDocument(path: file, bytes: bytes)
+        let doc = YAMLDocument(path: file, bytes: bytes, limits: .garage)
         guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
 
         // An interval the log already has on that day is not logged twice (a retried script, a

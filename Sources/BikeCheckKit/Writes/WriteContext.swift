@@ -69,7 +69,7 @@ public struct WriteContext: Sendable {
     /// Applies located edits to a file, turning a refusal into a `WriteFailure` with excerpts.
     func edit(_ relative: String, _ bytes: [UInt8], _ edits: [YAMLEdit]) throws(WriteFailure) -> [UInt8] {
         do {
-            return try YAMLEditor(path: relative, bytes: bytes).apply(edits)
+            return try YAMLEditor(path: relative, bytes: bytes, limits: .garage).apply(edits)
         } catch {
             throw WriteFailure(
                 .refused, "bikecheck cannot make this change to '\(relative)' safely; nothing was written",
