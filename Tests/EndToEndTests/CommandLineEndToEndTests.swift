@@ -53,7 +53,7 @@ import Testing
         (["done"], "error: missing expected argument '<bike-or-part>'"),
         (["--format", "yaml", "status"], "error: the value 'yaml' is invalid for '--format <format>'"),
         (["status", "--bogus"], "error: unknown option '--bogus'"),
-        (["done", "grail", "chain-lube", "--date", "2026-13-01"], "error: the value '2026-13-01' is invalid for '--date <date>'"),
+        (["done", "grail", "chain-lube", "--date", "2026-13-01"], "error: --date '2026-13-01' is not a real date: there is no month 13"),
     ])
     func usageErrorsFromTheParserSpeakInBikechecksStyleAndExitTwo(arguments: [String], first: String) throws {
         let garage = try TempGarage(copying: true)
