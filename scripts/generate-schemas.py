@@ -177,7 +177,7 @@ GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
     "properties": {
         "name": p({"$ref": "#/definitions/text"}, "The garage's name, for reports.", examples=["Sam's garage"]),
         "units": p({"enum": ["metric", "imperial"]}, "Units for reports: `metric` (km) or `imperial` (mi). Default `metric`."),
-        "currency": p({"$ref": "#/definitions/text"}, "Currency of log costs, e.g. `EUR`, `USD`, `GBP`.", examples=["EUR", "USD", "GBP"]),
+        "currency": p({"type": "string", "pattern": "^[A-Z]{3}$"}, "The currency of costs written without a code of their own, three capital letters: `EUR`, `USD`, `GBP` (`bikecheck init` writes the locale's, or `--currency`).", examples=["EUR", "USD", "GBP"]),
         "due_soon": p({"$ref": "#/definitions/fraction"}, "An interval is *due soon* past this share of its limit: `80%` or `0.8`. Default `80%`."),
         "counts": sport_types_list("Strava sport types that wear a bike, for bikes that do not say otherwise. One type or a list."),
         "trainer": p(TRAINER, "Which rides wear a bike, indoors or out, for bikes that do not say otherwise. Default `false`: an indoor ride does not wear tyres, brakes or suspension. " + TRAINER_HELP),
