@@ -333,6 +333,17 @@ enum FileDecoders {
                         help: "remove one, or give each an 'id:' so 'bikecheck done --todo' can tell them apart"))
                 continue
             }
+            // Nor one whose text is another's id: `done --todo` reads an id first, and reminders
+            // and calendar events, named by id or else text, would have one name for both.
+            if let first = result.first(where: { ($0.id == nil && $0.task == todo.id) || (todo.id == nil && $0.id == todo.task) }) {
+                let name = todo.id ?? todo.task
+                r.diagnostics.append(
+                    .error(
+                        .duplicateTodo, "to-do '\(shown(name))' names two to-dos: one by its id, the other by its text", at: todo.location,
+                        notes: [.init("the other is listed here", at: first.location)],
+                        help: "give the one without an 'id:' an id of its own, so 'bikecheck done --todo' can tell them apart"))
+                continue
+            }
             result.append(todo)
         }
         return result
