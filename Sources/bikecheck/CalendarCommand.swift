@@ -22,7 +22,7 @@ struct CalendarCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Bikes to include (default: every bike not retired).")
+    @Argument(help: "Bikes to include (default: every bike not retired).", completion: Completions.bikes)
     var bikes: [String] = []
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Forecast as of this date (default: today).", valueName: "date"))

@@ -34,7 +34,7 @@ struct DoneCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp("The bike (its file name in bikes/), or a part (in parts/) for the part's own intervals.", valueName: "bike-or-part"),
-        completion: Completions.bikes)
+        completion: Completions.bikesAndParts)
     var bike: String
 
     @Argument(help: "The intervals that were done, e.g. chain-lube.", completion: Completions.doneIntervals)

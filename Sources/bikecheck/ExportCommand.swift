@@ -30,7 +30,8 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "ledger (hledger, Ledger) or beancount.")
     var dialect: LedgerExport.Dialect
 
-    @Argument(help: ArgumentHelp("Bikes and parts to export (default: every bike and every part).", valueName: "bike-or-part"))
+    @Argument(
+        help: ArgumentHelp("Bikes and parts to export (default: every bike and every part).", valueName: "bike-or-part"), completion: Completions.bikesAndParts)
     var bikes: [String] = []
 
     @Option(help: ArgumentHelp("Costs from this date (YYYY-MM-DD).", valueName: "date"))

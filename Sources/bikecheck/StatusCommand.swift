@@ -14,7 +14,7 @@ struct StatusCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp("Bikes and parts to show (default: every bike not retired, and the parts on no bike).", valueName: "bike-or-part"),
-        completion: Completions.bikes)
+        completion: Completions.bikesAndParts)
     var bikes: [String] = []
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD), for reproducible reports.", valueName: "date"))
