@@ -131,7 +131,7 @@ import Testing
         guard let events = try Self.parse(r.stdout, in: garage) else { return }
         #expect(events.count == 1)
         let unescaped = "Grail; the, \"gravel\" one \\ with a name far longer than seventy-five octets: üüüüüüüüüüüü"
-        #expect(events.first?.hasPrefix("bike/grail/chain-lube@bikecheck 2026-12-14 ") == true, "\(events)")
+        #expect(events.first?.hasPrefix("bike/grail/chain-lube@bikecheck 2026-12-01 ") == true, "\(events)")
         #expect(events.first?.contains(" \(unescaped): Lube, then wipe; twice |") == true, "\(events)")
     }
 }
