@@ -136,15 +136,13 @@ public struct NotifyState: Equatable, Sendable {
             self.band = band
         }
 
-        static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        static let unreserved = TodoStatus.keyCharacters
 
         /// `stale/sync`, or `stale/bike/ID` for a bike gone quiet.
         static func staleSubject(bike: String?) -> String { bike.map { "stale/bike/\($0)" } ?? "stale/sync" }
 
         /// `OWNER/todo/TODO` for `OWNER` `bike/ID` or `part/ID`, and a to-do's id or text.
-        static func todoSubject(owner: String, todo: String) -> String {
-            owner + "/todo/" + (todo.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")
-        }
+        static func todoSubject(owner: String, todo: String) -> String { TodoStatus.key(owner: owner, todo: todo) }
     }
 
     /// The state as written: keys sorted, one line per field, so successive files diff well.

@@ -58,7 +58,7 @@ struct BikeCheck: ParsableCommand {
             // printed already) as ArgumentParser has them.
             let code = exitCode(for: error)
             if code == .success || error is ExitCode { exit(withError: error) }
-            Terminal.standardError.write(UsageErrorStyle.render(fullMessage(for: error)))
+            Terminal.standardError.write(UsageErrorStyle.render(Day.explainingDates(fullMessage(for: error))))
             Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
         }
     }

@@ -9,8 +9,10 @@ struct CalendarCommand: ParsableCommand {
         discussion: """
             One all-day event per interval with a forecast (the day status forecasts at the recent \
             pace; an overdue interval on the as-of day, marked overdue) and per to-do with a due \
-            day, with a UID stable per bike and interval (or to-do) so calendar apps update events \
-            rather than duplicate them. Nothing depends on the clock: the same garage and --as-of give \
+            day. Each event's UID names its item, the same from run to run and day to day \
+            (bike/BIKE/INTERVAL@bikecheck, part/PART/INTERVAL@bikecheck for a part's wherever it \
+            is mounted, OWNER/todo/ID-OR-TEXT@bikecheck for a to-do), so calendar apps update \
+            events rather than duplicate them. Nothing depends on the clock: the same garage and --as-of give \
             the same bytes. Refresh the file from cron and subscribe to it.
 
             Example:
@@ -20,7 +22,7 @@ struct CalendarCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Bikes to include (default: every bike not retired).")
+    @Argument(help: "Bikes to include (default: every bike not retired).", completion: Completions.bikes)
     var bikes: [String] = []
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Forecast as of this date (default: today).", valueName: "date"))

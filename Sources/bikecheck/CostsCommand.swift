@@ -21,7 +21,8 @@ struct CostsCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Bikes and parts to count (default: every bike and every part).", valueName: "bike-or-part"))
+    @Argument(
+        help: ArgumentHelp("Bikes and parts to count (default: every bike and every part).", valueName: "bike-or-part"), completion: Completions.bikesAndParts)
     var bikes: [String] = []
 
     @Option(help: "Group by bike, year, month or category.")

@@ -6,10 +6,13 @@ struct DoneCommand: ParsableCommand {
         commandName: "done",
         abstract: "Record a service: append an entry to the bike's (or the part's) log.",
         discussion: """
-            Adds '- date: …, done: [intervals], cost, note' to the bike's log, in the style of the \
+            Adds '- date: …, done: [intervals], cost, category, note' to the bike's log, in the style of the \
             entries already there, changing no other line: at the end, or, in a log kept in date \
             order, before the first later entry. An interval already logged on that day is not \
-            logged again (a different --cost or --note for it is refused: edit that entry by hand). \
+            logged again (a different --cost, --category or --note for it is refused: edit that \
+            entry by hand). --cost is read as the file reads 'cost:' (45.99, or 45.99 USD); a cost \
+            in another currency than garage.yaml's, or in none, is written and warned about as the \
+            file is: costs and exports report it apart. \
             A task that 'replaces' a component starts that component's life again. An interval \
             done is no longer snoozed: its line leaves 'snooze:' (not for an entry older than its \
             last service). --todo closes a one-off job: \
@@ -18,7 +21,8 @@ struct DoneCommand: ParsableCommand {
 
             Examples:
               bikecheck done grail chain-lube
-              bikecheck done grail chain-replace chain-lube --date 2025-11-16 --cost 45.99
+              bikecheck done grail chain-replace chain-lube --date 2025-11-16 --cost 45.99 --category parts
+              bikecheck done tarmac brake-pads --cost "27.80 EUR" --category parts
               bikecheck done stumpy fork-lowers --note "new wipers" --commit
               bikecheck done race-wheels hub-service --cost 40
               bikecheck done grail --todo "replace rear derailleur hanger" --cost 19
@@ -30,7 +34,7 @@ struct DoneCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp("The bike (its file name in bikes/), or a part (in parts/) for the part's own intervals.", valueName: "bike-or-part"),
-        completion: Completions.bikes)
+        completion: Completions.bikesAndParts)
     var bike: String
 
     @Argument(help: "The intervals that were done, e.g. chain-lube.", completion: Completions.doneIntervals)
@@ -42,15 +46,21 @@ struct DoneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("When it was done, YYYY-MM-DD (default: today).", valueName: "date"))
     var date: Day?
 
-    @Option(help: ArgumentHelp("What it cost, a number.", valueName: "amount"))
+    @Option(
+        help: ArgumentHelp(
+            "What it cost, as the log's 'cost:' takes it: 45.99, or with a currency code, \"45.99 USD\" (default: the garage's currency).",
+            valueName: "amount"))
     var cost: String?
+
+    @Option(help: ArgumentHelp("What kind of cost it was, for 'costs --by category' and exports: parts, labour…", valueName: "text"))
+    var category: String?
 
     @Option(help: ArgumentHelp("A note for the log.", valueName: "text"))
     var note: String?
 
     func run() throws {
         let root = try global.garageRoot()
-        let record = ServiceRecord(bike: bike, intervals: intervals, date: date, cost: cost, note: note, todo: todo)
+        let record = ServiceRecord(bike: bike, intervals: intervals, date: date, cost: cost, note: note, todo: todo, category: category)
         try write.perform(
             { () throws(WriteFailure) in
                 try ServiceRecorder.plan(record, in: WriteContext(root: root, today: today()))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BikeCheckKit
+import Diagnostics
 
 extension LedgerExport.Dialect: ExpressibleByArgument {}
 
@@ -14,6 +15,11 @@ struct ExportCommand: ParsableCommand {
             balanced against Assets:Bikecheck (rename it with an alias in your journal). The same \
             garage and --as-of give the same bytes, so the file can be regenerated and included.
 
+            A cost that cannot be a transaction (no currency: neither the cost nor garage.yaml \
+            names one; a price without a 'bought:' day) is left out of the journal and named on \
+            standard error with its file and line, and export exits 1, so a script that writes \
+            the journal notices; it exits 0 when every cost is in it.
+
             Example:
               bikecheck export beancount --since 2025-01-01 > bikes.beancount
             """
@@ -24,7 +30,8 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "ledger (hledger, Ledger) or beancount.")
     var dialect: LedgerExport.Dialect
 
-    @Argument(help: ArgumentHelp("Bikes and parts to export (default: every bike and every part).", valueName: "bike-or-part"))
+    @Argument(
+        help: ArgumentHelp("Bikes and parts to export (default: every bike and every part).", valueName: "bike-or-part"), completion: Completions.bikesAndParts)
     var bikes: [String] = []
 
     @Option(help: ArgumentHelp("Costs from this date (YYYY-MM-DD).", valueName: "date"))
@@ -37,9 +44,17 @@ struct ExportCommand: ParsableCommand {
         let day = asOf ?? today()
         let (loaded, selection) = try ReportOutput.load(global, names: bikes)
         let export = LedgerExport.build(loaded.garage, only: selection.bikes, parts: selection.parts, asOf: day, since: since, dialect: dialect)
-        for line in export.skipped { Terminal.standardError.write("warning: left out: \(line)\n") }
         switch format {
         case .text: Terminal.standardOutput.write("\(lines: export.text)")
         }
+        // The journal is written whole all the same; a cost it does not have is a problem found.
+        guard !export.skipped.isEmpty else { return }
+        for item in export.skipped {
+            let at: TerminalText = item.location.map { DiagnosticRenderer.header(of: $0) + " " } ?? ""
+            Terminal.standardError.write(at + "warning: left out: \(item.message)\n")
+        }
+        let count = export.skipped.count
+        Terminal.standardError.write("\(count) cost\(count == 1 ? "" : "s") left out of the journal\n")
+        throw ExitCode(1)
     }
 }

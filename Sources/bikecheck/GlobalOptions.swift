@@ -13,7 +13,25 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension Day: ExpressibleByArgument {
-    public init?(argument: String) { self.init(argument) }
+    /// What the files accept as a date (`Day.parse`); when it is not one, `explainingDates`
+    /// says why.
+    public init?(argument: String) {
+        guard case .success(let day) = Day.parse(argument) else { return nil }
+        self = day
+    }
+
+    /// ArgumentParser says only that a value is invalid for an option (`The value '2025-13-01'
+    /// is invalid for '--as-of <date>'`); every date option is named `<date>`, so such a message
+    /// becomes `Day.parse`'s reason and help, the same the files get.
+    static func explainingDates(_ message: String) -> String {
+        var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let first = lines.first, let match = first.firstMatch(of: #/^Error: The value '(.*)' is invalid for '(-[^ ']+) <date>'$/#),
+            case .failure(let why) = Day.parse(String(match.1))
+        else { return message }
+        lines[0] = "Error: \(match.2) \(why.message(String(match.1)))"
+        if lines.count > 1, lines[1].hasPrefix("Help:") { lines[1] = "Help: \(Day.help)" }
+        return lines.joined(separator: "\n")
+    }
 }
 
 /// Options every command shares.

@@ -19,7 +19,8 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Bikes and parts to show (default: every bike and every part).", valueName: "bike-or-part"))
+    @Argument(
+        help: ArgumentHelp("Bikes and parts to show (default: every bike and every part).", valueName: "bike-or-part"), completion: Completions.bikesAndParts)
     var bikes: [String] = []
 
     @Option(help: ArgumentHelp("Entries from this date (YYYY-MM-DD).", valueName: "date"))

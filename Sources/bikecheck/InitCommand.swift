@@ -13,8 +13,15 @@ struct InitCommand: ParsableCommand {
             out of git, and the JSON Schemas editors \
             use for completion (.schemas/). Refuses to touch a folder that already has a garage.yaml.
 
+            garage.yaml names the currency of costs written without one (currency:): --currency, \
+            else the locale's (LC_ALL, LC_MONETARY or LANG, e.g. de_DE.UTF-8; else the system's), \
+            with a comment saying how to change it. \
+            Without either, the line is written commented out: costs without a currency are left \
+            out of totals and exports until it is set.
+
             Example:
               bikecheck init my-garage && cd my-garage && git init && git add . && git commit -m "My garage"
+              bikecheck init my-garage --currency GBP
             """
     )
 
@@ -27,10 +34,31 @@ struct InitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The garage's name, written to garage.yaml.", valueName: "text"))
     var name: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The currency of costs written without one, a code of three capital letters such as EUR, written to garage.yaml (default: the locale's).",
+            valueName: "code"))
+    var currency: String?
+
     func run() throws {
         let cwd = FileManager.default.currentDirectoryPath
         let target = directory ?? global.garage ?? "."
         let root = URL(fileURLWithPath: target.hasPrefix("/") ? target : cwd + "/" + target).standardizedFileURL.path
-        try write.perform({ () throws(WriteFailure) in try GarageInitializer.plan(at: root, name: name) }, root: root, global: global)
+        let chosen: GarageInitializer.Currency = currency.map { .given($0) } ?? .locale(Self.localeCurrency(ProcessInfo.processInfo.environment))
+        try write.perform(
+            { () throws(WriteFailure) in try GarageInitializer.plan(at: root, name: name, currency: chosen) }, root: root, global: global)
+    }
+
+    /// The rider's currency by their locale: the first of LC_ALL, LC_MONETARY and LANG that
+    /// names a country (`de_DE.UTF-8` → EUR), else Foundation's current locale (which on Linux
+    /// does not follow those variables); nil when neither names one.
+    static func localeCurrency(_ environment: [String: String]) -> String? {
+        for key in ["LC_ALL", "LC_MONETARY", "LANG"] {
+            guard let value = environment[key], !value.isEmpty else { continue }
+            // `de_DE.UTF-8@euro` → `de_DE`.
+            let name = value.prefix { $0 != "." && $0 != "@" }
+            if let code = Locale(identifier: String(name)).currency?.identifier { return code }
+        }
+        return Locale.current.currency?.identifier
     }
 }

@@ -57,10 +57,10 @@ struct PartCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var write: WriteOptions
 
-        @Argument(help: "The part.")
+        @Argument(help: "The part.", completion: Completions.parts)
         var part: String
 
-        @Argument(help: "The bike it goes on.")
+        @Argument(help: "The bike it goes on.", completion: Completions.bikes)
         var bike: String
 
         @Option(help: ArgumentHelp("The first day on the bike, YYYY-MM-DD (default: today).", valueName: "date"))
@@ -83,7 +83,7 @@ struct PartCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var write: WriteOptions
 
-        @Argument(help: "The part.")
+        @Argument(help: "The part.", completion: Completions.parts)
         var part: String
 
         @Option(help: ArgumentHelp("The first day off the bike, YYYY-MM-DD (default: today).", valueName: "date"))
@@ -107,7 +107,7 @@ struct PartCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var write: WriteOptions
 
-        @Argument(help: "The part.")
+        @Argument(help: "The part.", completion: Completions.parts)
         var part: String
 
         @Option(help: ArgumentHelp("When it was retired, YYYY-MM-DD (default: today).", valueName: "date"))
@@ -152,7 +152,7 @@ struct PartCommand: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The part (its file name in parts/).")
+        @Argument(help: "The part (its file name in parts/).", completion: Completions.parts)
         var part: String
 
         @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD).", valueName: "date"))

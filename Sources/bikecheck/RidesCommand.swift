@@ -21,7 +21,7 @@ struct RidesCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Bikes and parts to show (default: every bike).", valueName: "bike-or-part"))
+    @Argument(help: ArgumentHelp("Bikes and parts to show (default: every bike).", valueName: "bike-or-part"), completion: Completions.bikesAndParts)
     var bikes: [String] = []
 
     @Option(help: ArgumentHelp("Rides from this date (YYYY-MM-DD).", valueName: "date"))

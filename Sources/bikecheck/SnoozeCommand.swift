@@ -24,7 +24,7 @@ struct SnoozeCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp("The bike (its file name in bikes/), or a part (in parts/) for the part's own intervals.", valueName: "bike-or-part"),
-        completion: Completions.bikes)
+        completion: Completions.bikesAndParts)
     var bike: String
 
     @Argument(help: "The interval to put off, e.g. chain-lube.", completion: Completions.snoozeIntervals)

@@ -164,7 +164,8 @@ struct TemplateCommand: ParsableCommand {
             discussion: """
                 Fetches the tag or branch each template imported from git follows (its 'source:') \
                 and compares it with the commit the garage's copy came from: intervals added and \
-                removed upstream, limits changed. Writes nothing.
+                removed upstream, limits changed. Writes nothing. Exits 1 when a template is \
+                outdated (for cron, like 'status --check'), 0 when every one is up to date.
 
                 Examples:
                   bikecheck template outdated
@@ -204,6 +205,8 @@ struct TemplateCommand: ParsableCommand {
                     Terminal.standardOutput.write(line + "\n")
                 }
             }
+            // Something to update is a problem found, for scripts and cron.
+            if statuses.contains(where: \.isOutdated) { throw ExitCode(1) }
         }
     }
 

@@ -38,7 +38,7 @@ struct TodoCommand: ParsableCommand {
 
         @Argument(
             help: ArgumentHelp("The bike (its file name in bikes/), or a part (in parts/).", valueName: "bike-or-part"),
-            completion: Completions.bikes)
+            completion: Completions.bikesAndParts)
         var bike: String
 
         @Argument(help: ArgumentHelp("What needs doing.", valueName: "text"))

@@ -27,19 +27,20 @@ struct UrgencyOptions: ParsableArguments {
             "Only what is overdue or forecast due within this window: days or weeks (14d, 2w, 14 days).", valueName: "window"))
     var within: DayWindowArgument?
 
-    @Flag(
+    // `--check` alone, `--check LEVEL` and `--check=LEVEL` all arrive as `--check=LEVEL` (see
+    // `rewritingCheckLevels`): a bare `--check` followed by a bike stays a check of overdue, and
+    // the bike stays a bike. Declared with a value that may be left out, so --help shows that;
+    // `.next`, because `.scanningForValue` drops the value of `--check=X` before another option.
+    @Option(
+        name: .customLong("check"), defaultAsFlag: CheckLevel.overdue.description, parsing: .next,
         help: ArgumentHelp(
-            "Exit 1 when anything is overdue (for cron and CI). '--check LEVEL' fires at another level: \(CheckLevel.accepted)."))
-    var check = false
-
-    // `--check LEVEL` and `--check=LEVEL` arrive here (see `rewritingCheckLevels`); a bare
-    // `--check` stays the flag it always was, so `status --check grail` keeps its meaning.
-    @Option(name: .customLong("check-level"), help: .hidden)
-    var checkLevel: String?
+            "Exit 1 when anything is overdue (for cron and CI); '--check LEVEL' or '--check=LEVEL' fires at another level: \(CheckLevel.accepted).",
+            valueName: "level"))
+    var check: String? = nil
 
     func validate() throws {
-        if let checkLevel, CheckLevel(checkLevel) == nil {
-            throw ValidationError("'\(checkLevel)' is not a level for --check\nHelp: write \(CheckLevel.accepted)")
+        if let check, CheckLevel(check) == nil {
+            throw ValidationError("'\(check)' is not a level for --check\nHelp: write \(CheckLevel.accepted)")
         }
     }
 
@@ -53,13 +54,12 @@ struct UrgencyOptions: ParsableArguments {
     }
 
     /// The level to check, if any: a bare `--check` means overdue.
-    var level: CheckLevel? { checkLevel.flatMap(CheckLevel.init) ?? (check ? .overdue : nil) }
+    var level: CheckLevel? { check.flatMap(CheckLevel.init) }
 
     static let checkFlag = "--check"
-    static let checkLevelOption = "--check-level"
 
-    /// `--check overdue` → `--check-level overdue`, when the word after `--check` reads as a
-    /// level (a bike named like a level can follow `--`); `--check=X` → `--check-level X`.
+    /// `--check overdue` → `--check=overdue`, when the word after `--check` reads as a level (a
+    /// bike named like a level can follow `--`); a bare `--check` → `--check=overdue`.
     static func rewritingCheckLevels(_ arguments: [String]) -> [String] {
         var out: [String] = []
         var k = 0
@@ -69,11 +69,11 @@ struct UrgencyOptions: ParsableArguments {
                 out += arguments[k...]
                 break
             }
-            if word.hasPrefix(checkFlag + "=") {
-                out += [checkLevelOption, String(word.dropFirst(checkFlag.count + 1))]
-            } else if word == checkFlag, k + 1 < arguments.count, looksLikeLevel(arguments[k + 1]) {
-                out += [checkLevelOption, arguments[k + 1]]
+            if word == checkFlag, k + 1 < arguments.count, looksLikeLevel(arguments[k + 1]) {
+                out.append(checkFlag + "=" + arguments[k + 1])
                 k += 1
+            } else if word == checkFlag {
+                out.append(checkFlag + "=" + CheckLevel.overdue.description)
             } else {
                 out.append(word)
             }

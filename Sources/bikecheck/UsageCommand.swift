@@ -21,7 +21,8 @@ struct UsageCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Bikes and parts to show (default: every bike and every part).", valueName: "bike-or-part"))
+    @Argument(
+        help: ArgumentHelp("Bikes and parts to show (default: every bike and every part).", valueName: "bike-or-part"), completion: Completions.bikesAndParts)
     var bikes: [String] = []
 
     @Option(help: "One line per month or per year.")

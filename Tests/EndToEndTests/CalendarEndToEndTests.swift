@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// `calendar` read back by a real iCalendar parser (PyPI icalendar, in .build-tools/venv): one
-/// all-day event per forecast, UIDs stable per bike and interval, the same bytes for the same
-/// garage and --as-of. A missing parser fails the test, never skips it.
+/// all-day event per forecast, UIDs unique and stable per bike or part and interval (or to-do),
+/// the same bytes for the same garage and --as-of. A missing parser fails the test, never skips it.
 @Suite struct CalendarEndToEndTests {
     /// Each event as `UID DTSTART SUMMARY | DESCRIPTION`, parsed by icalendar.
     static func parse(_ ics: String, in garage: TempGarage) throws -> [String]? {
@@ -36,6 +36,39 @@ import Testing
         return "\(match.1) \(match.2)"
     }
 
+    /// A to-do's text in a UID, as reminders key it: RFC 3986's unreserved characters kept.
+    static func encoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~"))
+            ?? ""
+    }
+
+    /// A bike and the part mounted on it with an interval of the same id, and a to-do of the same
+    /// text each: four events, four UIDs; the part's stay the same when it moves to another bike.
+    @Test func aPartAndItsBikeSharingAnIntervalIDAreTwoEventsWithUIDsThatFollowThePart() throws {
+        let every = "intervals:\n  service:\n    task: Service\n    every: 6 months\ntodo:\n  - {task: bleed the brakes, due: 2026-12-01}\n"
+        let garage = try TempGarage([
+            "garage.yaml": "name: Shared ids\n",
+            "bikes/grail.yaml": "name: Grail\nbought: 2025-01-01\n" + every,
+            "bikes/stumpy.yaml": "name: Stumpy\nbought: 2025-01-01\n",
+            "parts/fork.yaml": "name: Fork\nbought: 2025-01-01\n" + every
+                + "mounts:\n  - {bike: grail, from: 2025-01-01, to: 2026-02-28}\n  - {bike: stumpy, from: 2026-03-01}\n",
+        ])
+        let expected = [
+            "bike/grail/service@bikecheck", "part/fork/service@bikecheck", "bike/grail/todo/bleed%20the%20brakes@bikecheck",
+            "part/fork/todo/bleed%20the%20brakes@bikecheck",
+        ]
+        for (asOf, bike) in [("2026-01-15", "Grail"), ("2026-06-15", "Stumpy")] {
+            let r = try garage.run(["calendar", "--as-of", asOf])
+            #expect(r.status == 0, "\(r.stderr)")
+            guard let events = try Self.parse(r.stdout, in: garage) else { return }
+            let uids = events.map { Self.uidAndDay($0).split(separator: " ").first.map(String.init) ?? "" }
+            #expect(uids.sorted() == expected.sorted(), "\(asOf): \(events)")
+            #expect(Set(uids).count == uids.count, "unique UIDs: \(uids)")
+            // The part's events name the bike it is on that day.
+            #expect(events.contains { $0.hasPrefix("part/fork/service@bikecheck \(asOf) \(bike): ") && $0.contains("(overdue)") }, "\(events)")
+        }
+    }
+
     @Test func everyForecastIsOneAllDayEventWithAStableUID() throws {
         let garage = try TempGarage(copying: true)
         let r = try garage.run(["calendar", "--as-of", "2026-11-15"])
@@ -47,8 +80,8 @@ import Testing
         let status = try garage.run(["status", "--as-of", "2026-11-15", "--format", "json"])
         struct Report: Decodable {
             struct Bike: Decodable {
-                struct Interval: Decodable { var id: String; var state: String; var due: String? }
-                struct Todo: Decodable { var task: String; var id: String?; var due: String? }
+                struct Interval: Decodable { var id: String; var state: String; var due: String?; var part: String? }
+                struct Todo: Decodable { var task: String; var id: String?; var due: String?; var part: String? }
                 var id: String; var intervals: [Interval]; var todos: [Todo]
             }
             var bikes: [Bike]
@@ -56,13 +89,18 @@ import Testing
         let report = try JSONDecoder().decode(Report.self, from: Data(status.stdout.utf8))
         // Overdue intervals on the as-of day; to-dos with a due day on that day (none is past it here).
         let intervals = report.bikes.flatMap { b in
-            b.intervals.compactMap { i in (i.state == "overdue" ? "2026-11-15" : i.due).map { "\(b.id).\(i.id)@bikecheck \($0)" } }
+            b.intervals.compactMap { i in
+                (i.state == "overdue" ? "2026-11-15" : i.due).map { "\(i.part.map { "part/\($0)" } ?? "bike/\(b.id)")/\(i.id)@bikecheck \($0)" }
+            }
         }
-        let todos = report.bikes.flatMap { b in b.todos.compactMap { t in t.due.map { "\(b.id).todo.\(t.id ?? t.task)@bikecheck \($0)" } } }
+        let todos = report.bikes.flatMap { b in
+            b.todos.compactMap { t in t.due.map { "\(t.part.map { "part/\($0)" } ?? "bike/\(b.id)")/todo/\(Self.encoded(t.id ?? t.task))@bikecheck \($0)" } }
+        }
         let expected = (intervals + todos).sorted()
         #expect(events.map(Self.uidAndDay).sorted() == expected)
         #expect(intervals.count >= 10 && !todos.isEmpty)
-        #expect(events.contains { $0.hasPrefix("tarmac.brake-pads@bikecheck 2026-11-15 ") && $0.contains("(overdue)") }, "\(events)")
+        #expect(intervals.contains { $0.hasPrefix("part/race-wheels/") }, "the example's wheelset shows under tarmac")
+        #expect(events.contains { $0.hasPrefix("bike/tarmac/brake-pads@bikecheck 2026-11-15 ") && $0.contains("(overdue)") }, "\(events)")
         let again = try garage.run(["calendar", "--as-of", "2026-11-15"])
         #expect(again.stdout == r.stdout, "same garage and --as-of, same bytes")
     }
@@ -73,7 +111,7 @@ import Testing
             let r = try garage.run(["calendar", "grail", "--as-of", asOf])
             #expect(r.status == 0, "\(r.stderr)")
             guard let events = try Self.parse(r.stdout, in: garage) else { return }
-            let mudguards = events.filter { $0.hasPrefix("grail.todo.fit mudguards for the winter@bikecheck ") }
+            let mudguards = events.filter { $0.hasPrefix("bike/grail/todo/fit%20mudguards%20for%20the%20winter@bikecheck ") }
             #expect(mudguards.count == 1 && mudguards.first.map(Self.uidAndDay)?.hasSuffix(" \(day)") == true, "\(asOf): \(events)")
             #expect(mudguards.first?.contains("(overdue)") == (asOf > "2026-11-30"), "\(mudguards)")
             #expect(!events.contains { $0.contains("rear derailleur hanger") }, "a to-do without a day has no event")
@@ -94,7 +132,7 @@ import Testing
         #expect(events.count == 1)
         let unescaped = "Grail; the, \"gravel\" one \\ with a name far longer than seventy-five octets: üüüüüüüüüüüü"
         // Six 1 h rides in the 41 days the bike has existed: 4 h left at 0.193 h a day.
-        #expect(events.first?.hasPrefix("grail.chain-lube@bikecheck 2026-12-01 ") == true, "\(events)")
+        #expect(events.first?.hasPrefix("bike/grail/chain-lube@bikecheck 2026-12-01 ") == true, "\(events)")
         #expect(events.first?.contains(" \(unescaped): Lube, then wipe; twice |") == true, "\(events)")
     }
 }

@@ -53,7 +53,7 @@ import Testing
         (["done"], "error: missing expected argument '<bike-or-part>'"),
         (["--format", "yaml", "status"], "error: the value 'yaml' is invalid for '--format <format>'"),
         (["status", "--bogus"], "error: unknown option '--bogus'"),
-        (["done", "grail", "chain-lube", "--date", "2026-13-01"], "error: the value '2026-13-01' is invalid for '--date <date>'"),
+        (["done", "grail", "chain-lube", "--date", "2026-13-01"], "error: --date '2026-13-01' is not a real date: there is no month 13"),
     ])
     func usageErrorsFromTheParserSpeakInBikechecksStyleAndExitTwo(arguments: [String], first: String) throws {
         let garage = try TempGarage(copying: true)
@@ -102,14 +102,37 @@ import Testing
         #expect(templates.stdout == "tubeless\n", "\(templates.stdout)\(templates.stderr)")
         let option = try complete(["bike", "add"], "--template", words: ["bikecheck", "bike", "add", "x", "--template", "fox"], in: garage.root)
         #expect(option.stdout == "fox-36\nfox-float-x\n", "\(option.stdout)\(option.stderr)")
-        // A broken file does not stop bike names; nothing is printed to the prompt.
+        // A broken file does not stop bike and part names; nothing is printed to the prompt.
         try garage.write("bikes/grail.yaml", "name: [\n")
         let broken = try complete(["status"], "positional@0", words: ["bikecheck", "status", ""], in: garage.root)
-        #expect(broken.stdout == "charger\ngrail\nstumpy\ntarmac\n")
+        #expect(broken.stdout == "charger\ngrail\nrace-wheels\nspare-chain\nstumpy\ntarmac\n")
         #expect(broken.stderr.isEmpty)
         let nowhere = try TemporaryFolder()
         let none = try complete(["status"], "positional@0", words: ["bikecheck", "status", ""], in: nowhere.url)
         #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.isEmpty)
+    }
+
+    /// Where a command takes a bike or a part, both are offered; where it takes a part, the parts;
+    /// the intervals after a part are the part's.
+    @Test func partsAreOfferedWhereACommandTakesThem() throws {
+        let garage = try TempGarage(copying: true)
+        let everything = "charger\ngrail\nrace-wheels\nspare-chain\nstumpy\ntarmac\n"
+        for command in [["done"], ["snooze"], ["status"], ["history"], ["costs"], ["usage"], ["rides"], ["todo", "add"]] {
+            let r = try complete(command, "positional@0", words: ["bikecheck"] + command + [""], in: garage.root)
+            #expect(r.stdout == everything, "\(command): \(r.stdout)\(r.stderr)")
+        }
+        let export = try complete(["export"], "positional@1", words: ["bikecheck", "export", "ledger", "r"], in: garage.root)
+        #expect(export.stdout == "race-wheels\n", "\(export.stdout)\(export.stderr)")
+        let done = try complete(["done"], "positional@0", words: ["bikecheck", "done", "r"], in: garage.root)
+        #expect(done.stdout == "race-wheels\n")
+        let intervals = try complete(["done"], "positional@1", words: ["bikecheck", "done", "race-wheels", ""], in: garage.root)
+        #expect(intervals.stdout == "hub-service\ntrue-wheels\n", "\(intervals.stdout)\(intervals.stderr)")
+        for sub in ["show", "mount", "unmount", "retire"] {
+            let r = try complete(["part", sub], "positional@0", words: ["bikecheck", "part", sub, ""], in: garage.root)
+            #expect(r.stdout == "race-wheels\nspare-chain\n", "\(sub): \(r.stdout)\(r.stderr)")
+        }
+        let mountOn = try complete(["part", "mount"], "positional@1", words: ["bikecheck", "part", "mount", "race-wheels", "t"], in: garage.root)
+        #expect(mountOn.stdout == "tarmac\n", "\(mountOn.stdout)\(mountOn.stderr)")
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])

@@ -95,4 +95,39 @@ import Testing
         try garage.write(".bikecheck/last-sync.json", "{\"finished\": 12}\n")
         #expect(try Self.warnings(garage, asOf: "2026-04-10").first?["kind"] as? String == "stale-sync")
     }
+
+    /// Every bike quiet and a sync that ran yesterday: the newest ride is two years old, and that
+    /// is stale data, said once for the garage (the quiet-bike check has no bike to compare with).
+    @Test func aGarageWhoseNewestRideIsOlderThanQuietAfterWarnsThoughEveryBikeIsQuietAndASyncRan() throws {
+        let garage = try Self.garage()
+        try garage.write(".bikecheck/last-sync.json", "{\"finished\":\"2028-03-24T12:00:00Z\"}\n")
+        let r = try garage.run(["status", "--as-of", "2028-03-25"])
+        #expect(
+            r.stderr.contains(
+                "warning: no bike on Strava has had a ride since 2026-03-20, 736 days before 2028-03-25, though the last Strava sync was on 2028-03-24 [quiet-garage]\n"
+                    + "  help: run 'bikecheck sync'; if it ran, check that your rides on Strava carry the bikes' gear ids, or retire the bikes no longer ridden; quiet_after in garage.yaml sets the limit (60 days)\n"
+            ), "\(r.stderr)")
+        let warnings = try Self.warnings(garage, asOf: "2028-03-25")
+        #expect(warnings.map { $0["kind"] as? String } == ["quiet-garage"], "\(warnings)")
+        #expect(warnings.first?["since"] as? String == "2026-03-20" && warnings.first?["bike"] == nil)
+        let json = try garage.run(["status", "--format", "json", "--as-of", "2028-03-25"])
+        try garage.write("status.json", json.stdout)
+        if let check = try checkJSONSchema(
+            ["--schemafile", repositoryRoot.appendingPathComponent("schemas/status.schema.json").path, garage.path + "/status.json"], in: garage.root)
+        {
+            #expect(check.status == 0, "\(check.stdout)")
+        }
+        // Within quiet_after of the newest ride, only a bike gone quiet warns; a hand-entered ride is a
+        // ride too.
+        #expect(try Self.warnings(garage, asOf: "2026-05-19").map { $0["kind"] as? String } == ["quiet-bike"])
+        try garage.write("rides.yaml", "rides:\n  - {date: 2028-03-01, bike: stumpy, time: 1h}\n")
+        let ridden = try Self.warnings(garage, asOf: "2028-03-25")
+        #expect(ridden.map { "\($0["kind"] ?? "")/\($0["bike"] ?? "")" } == ["quiet-bike/grail"], "\(ridden)")
+        try FileManager.default.removeItem(at: garage.root.appendingPathComponent("rides.yaml"))
+        // Bikes bought within quiet_after have not had the time; retired bikes are not asked.
+        try garage.write("bikes/grail.yaml", "name: Grail\nstrava: b1\nbought: 2028-03-01\n")
+        try garage.write("bikes/stumpy.yaml", "name: Stumpy\nstrava: b2\nbought: 2025-01-01\nretired: 2027-01-01\n")
+        let none = try Self.warnings(garage, asOf: "2028-03-25")
+        #expect(none.isEmpty, "\(none)")
+    }
 }

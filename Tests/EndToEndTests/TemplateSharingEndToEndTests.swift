@@ -162,17 +162,23 @@ let fox36 = """
         let mine = try garage.read("templates/fox-36.yaml").replacingOccurrences(of: "every: 125 h", with: "every: 100 h   # I ride in mud")
         try garage.write("templates/fox-36.yaml", mine)
         try git(["commit", "--quiet", "-am", "shorter damper"], in: garage.root)
+
+        // Before upstream moves on, every template is current: exit 0.
+        let current = try garage.run(["template", "outdated"])
+        #expect(current.status == 0 && current.stdout.contains("fox-36  up to date at \(v1.prefix(12))"), "\(current.stdout)\(current.stderr)")
         let v2 = try club.publish(
             [
                 "templates/fox-36.yaml": fox36.replacingOccurrences(of: "50 h", with: "40 h")
                     + "  air-can:\n    task: Air can service\n    component: fork\n    every: 1 year\n"
             ], tag: "v2")
 
+        // Something outdated is a problem found, for cron: exit 1, in text and in JSON.
         let outdated = try garage.run(["template", "outdated"])
-        #expect(outdated.status == 0, "\(outdated.stderr)")
+        #expect(outdated.status == 1, "\(outdated.stderr)")
         #expect(outdated.stdout.contains("fox-36  outdated: \(v1.prefix(12)) → \(v2.prefix(12))"), "\(outdated.stdout)")
         #expect(outdated.stdout.contains("added 'air-can'; 'lowers' every 50 h → 40 h"), "\(outdated.stdout)")
         let json = try garage.run(["template", "outdated", "--format", "json"])
+        #expect(json.status == 1)
         #expect(json.stdout.contains("\"outdated\" : true") || json.stdout.contains("\"outdated\": true"), "\(json.stdout)")
 
         let dry = try garage.run(["template", "update", "--dry-run"])
@@ -188,7 +194,8 @@ let fox36 = """
         #expect(try git(["log", "--format=%s", "-1"], in: garage.root) == "Update template fox-36 \(v1.prefix(12))..\(v2.prefix(12))\n")
         #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
         #expect(try garage.run(["validate"]).status == 0)
-        #expect(try garage.run(["template", "outdated"]).stdout.contains("fox-36  up to date at \(v2.prefix(12))"))
+        let after = try garage.run(["template", "outdated"])
+        #expect(after.status == 0 && after.stdout.contains("fox-36  up to date at \(v2.prefix(12))"), "\(after.stdout)\(after.stderr)")
 
         // --ref moves the template to another tag, and source: follows it.
         let v3 = try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "Damper service", with: "Damper and seal service")], tag: "v3")

@@ -213,12 +213,13 @@ let handEditedBikes: [HandEditedBike] = [
     @Test(arguments: [
         (["done", "vélo", "chain-lub"], Int32(2), "did you mean 'chain-lube'?"),
         (["done", "velo", "chain-lube"], Int32(2), "did you mean 'vélo'?"),
-        (["done", "vélo", "chain-lube", "--date", "2999-01-01"], Int32(2), "in the future"),
+        (["done", "vélo", "chain-lube", "--date", "2099-01-01"], Int32(2), "in the future"),
+        (["done", "vélo", "chain-lube", "--date", "2999-01-01"], Int32(2), "not a plausible date"),
         (["done", "vélo", "chain-lube", "--date", "1989-12-31"], Int32(2), "before 1990"),
         (["done", "vélo", "chain-lube", "--cost", "cheap"], Int32(2), "not an amount"),
         // What the log would then refuse to read as an exact amount is refused before it is written.
         (["done", "vélo", "chain-lube", "--cost", "1e3"], Int32(2), "not an amount"),
-        (["done", "vélo", "chain-lube", "--cost", "0.12345"], Int32(2), "not an amount"),
+        (["done", "vélo", "chain-lube", "--cost", "0.12345"], Int32(2), "has more than 4 decimals"),
         (["done", "vélo", "chain-lube", "--cost", "inf"], Int32(2), "not an amount"),
         (["done", "vélo", "chain-lube", "--commit", "--date", "2026-01-01"], Int32(1), "git repository"),
     ])

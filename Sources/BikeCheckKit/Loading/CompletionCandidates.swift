@@ -1,6 +1,6 @@
 import Foundation
 
-/// Names for shell completion: bikes, intervals, parts and templates of the garage a command line
+/// Names for shell completion: bikes, parts, intervals, components and templates of the garage a command line
 /// points at (`--garage DIR` in it, else `BIKECHECK_GARAGE`, else upward from the working
 /// directory, as every command finds it). Fast and silent: bike and template names come from file
 /// names; intervals and parts load the garage's YAML without the activity cache; any problem gives
@@ -47,11 +47,18 @@ public struct CompletionCandidates: Sendable {
     /// `templates/*.yaml` by id.
     public var templates: [String] { matching(fileStems(in: "templates")) }
 
-    /// The intervals of `bike` (templates' and its own), or of every bike when it is nil or
-    /// unknown.
+    /// `parts/*.yaml` by id: the parts that move between bikes.
+    public var movableParts: [String] { matching(fileStems(in: "parts")) }
+
+    /// Bikes and parts, for the arguments that take either (`done`, `status`, the reports).
+    public var bikesAndParts: [String] { matching(fileStems(in: "bikes") + fileStems(in: "parts")) }
+
+    /// The intervals of `bike` (templates' and its own), or of the part of that name (a bike's
+    /// name wins, as the commands decide), or of every bike when it is nil or neither.
     public func intervals(of bike: String?) -> [String] {
         guard let garage = loadedGarage() else { return [] }
         let chosen = garage.bikes.filter { $0.bike.id.rawValue == bike }
+        if chosen.isEmpty, let bike, let part = garage.part(PartID(bike)) { return matching(part.intervals.map(\.id.rawValue)) }
         return matching((chosen.isEmpty ? garage.bikes : chosen).flatMap { $0.intervals.map(\.id.rawValue) })
     }
 

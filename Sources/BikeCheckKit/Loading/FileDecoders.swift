@@ -333,6 +333,17 @@ enum FileDecoders {
                         help: "remove one, or give each an 'id:' so 'bikecheck done --todo' can tell them apart"))
                 continue
             }
+            // Nor one whose text is another's id: `done --todo` reads an id first, and reminders
+            // and calendar events, named by id or else text, would have one name for both.
+            if let first = result.first(where: { ($0.id == nil && $0.task == todo.id) || (todo.id == nil && $0.id == todo.task) }) {
+                let name = todo.id ?? todo.task
+                r.diagnostics.append(
+                    .error(
+                        .duplicateTodo, "to-do '\(shown(name))' names two to-dos: one by its id, the other by its text", at: todo.location,
+                        notes: [.init("the other is listed here", at: first.location)],
+                        help: "give the one without an 'id:' an id of its own, so 'bikecheck done --todo' can tell them apart"))
+                continue
+            }
             result.append(todo)
         }
         return result
@@ -341,21 +352,25 @@ enum FileDecoders {
     /// An amount in another currency than the garage's, or in none: kept, and reported apart,
     /// never added to the garage's totals without a word.
     static func checkCurrency(_ money: Located<Money>, _ what: String, garage: String?, _ r: inout NodeReader) {
-        let amount = Money.format(money.value.amount, fractionDigits: Money.fractionDigits(of: money.value.amount))
-        if let currency = money.value.currency {
-            if let garage, currency != garage {
-                r.diagnostics.append(
-                    .warning(
-                        .foreignCurrency, "\(what) \(amount) \(currency) is not in the garage's currency \(garage)", at: money.location,
-                        help: "costs and exports report \(currency) apart from \(garage), never summed; write the amount in \(garage) to count it with the rest"
-                    ))
-            }
-        } else {
-            r.diagnostics.append(
-                .warning(
-                    .costWithoutCurrency, "\(what) \(amount) has no currency, and garage.yaml names none", at: money.location,
-                    help: "add 'currency: EUR' (your currency's code) to garage.yaml"))
+        guard let problem = currencyProblem(money.value, what, garage: garage) else { return }
+        r.diagnostics.append(.warning(problem.id, problem.message, at: money.location, help: problem.help))
+    }
+
+    /// What is wrong with an amount's currency for a garage in `garage` (its `currency:`): the
+    /// warning a file gets, which `done --cost` repeats for the entry it writes.
+    static func currencyProblem(_ money: Money, _ what: String, garage: String?) -> (id: DiagnosticID, message: String, help: String)? {
+        let amount = Money.format(money.amount, fractionDigits: Money.fractionDigits(of: money.amount))
+        guard let currency = money.currency else {
+            return (
+                .costWithoutCurrency, "\(what) \(amount) has no currency, and garage.yaml names none",
+                "add 'currency: EUR' (your currency's code) to garage.yaml"
+            )
         }
+        guard let garage, currency != garage else { return nil }
+        return (
+            .foreignCurrency, "\(what) \(amount) \(currency) is not in the garage's currency \(garage)",
+            "costs and exports report \(currency) apart from \(garage), never summed; write the amount in \(garage) to count it with the rest"
+        )
     }
 
     static func template(id: TemplateID, _ root: YAMLNode, _ r: inout NodeReader) -> Template? {

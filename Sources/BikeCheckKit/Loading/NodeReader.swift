@@ -94,24 +94,12 @@ struct NodeReader {
 
     mutating func day(_ node: YAMLNode, _ what: String) -> Day? {
         guard let text = string(node, what) else { return nil }
-        if let day = Day(text) {
-            // Bicycles are younger than 1817; a year far outside that is a typo.
-            guard (1800...2200).contains(day.components.year) else {
-                error(.badDate, "'\(shown(text))' is not a plausible date", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
-                return nil
-            }
-            return day
+        switch Day.parse(text) {
+        case .success(let day): return day
+        case .failure(let why):
+            error(.badDate, why.message(shown(text)), node, help: Day.help)
+            return nil
         }
-        if let (y, m, _) = Day.parts(of: text) {
-            let why =
-                (1...12).contains(m)
-                ? "\(monthNames[m - 1]) \(y) has \(Day.daysIn(month: m, year: y)) days"
-                : "there is no month \(m)"
-            error(.badDate, "'\(shown(text))' is not a real date: \(why)", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
-        } else {
-            error(.badDate, "'\(shown(text))' is not a date", node, help: "write a date as YYYY-MM-DD, e.g. 2025-03-01")
-        }
-        return nil
     }
 
     /// A plain number from zero (or just above) up to `maximum`, which keeps every sum exact.
@@ -136,26 +124,23 @@ struct NodeReader {
     /// `currency` (the garage's); with neither it is kept and reported, never silently summed.
     mutating func money(_ node: YAMLNode, _ what: String, currency: String?) -> Located<Money>? {
         guard case .scalar(let s) = node, !s.isNull else {
-            error(.wrongType, "\(what) should be an amount, found \(node.kindDescription)", node, help: Self.amountHelp)
+            error(.wrongType, "\(what) should be an amount, found \(node.kindDescription)", node, help: Money.amountHelp)
             return nil
         }
         switch Money.parse(s.value) {
         case .success(var money):
             if money.currency == nil { money.currency = currency }
             return Located(money, at: location(node))
-        case .failure(.negative):
-            error(.negativeNumber, "\(what) must be zero or more, found '\(shown(s.value))'", node)
-        case .failure(.tooLarge):
-            error(.numberTooLarge, "\(what) '\(shown(s.value))' is too large (at most 1000000000)", node)
-        case .failure(.tooPrecise):
-            error(.badAmount, "\(what) '\(shown(s.value))' has more than \(Money.maximumFractionDigits) decimals", node, help: Self.amountHelp)
-        case .failure(.notAnAmount):
-            error(.badAmount, "\(what) '\(shown(s.value))' is not an amount", node, help: Self.amountHelp)
+        case .failure(let why):
+            let message = why.message(what, shown(s.value))
+            switch why {
+            case .negative: error(.negativeNumber, message, node)
+            case .tooLarge: error(.numberTooLarge, message, node)
+            case .tooPrecise, .notAnAmount: error(.badAmount, message, node, help: Money.amountHelp)
+            }
         }
         return nil
     }
-
-    static let amountHelp = "write a plain number with a point for decimals, optionally with a currency code: 45.99, or 45.99 EUR"
 
     mutating func bool(_ node: YAMLNode, _ what: String) -> Bool? {
         if case .scalar(let s) = node, s.style == .plain {
@@ -247,8 +232,6 @@ struct NodeReader {
         return result
     }
 }
-
-let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 
 func isIdentifier(_ text: String) -> Bool {
     guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || ("0"..."9").contains(first) else { return false }

@@ -22,6 +22,45 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         self.init(year: parts.year, month: parts.month, day: parts.day)
     }
 
+    /// Why a text is not a day a rider means.
+    public enum ParseError: Error, Equatable, Sendable {
+        /// Not `YYYY-MM-DD`.
+        case notADate
+        /// `YYYY-MM-DD`, but no such month (`2025-13-01`).
+        case noSuchMonth(year: Int, month: Int)
+        /// `YYYY-MM-DD`, but the month has fewer days (`2025-04-31`).
+        case noSuchDay(year: Int, month: Int)
+        /// A real date in a year no bicycle has seen (`0025-03-01`, `9999-01-01`): a typo.
+        case implausible
+
+        /// The one sentence that says why `text` is not a date: a file's diagnostic and the
+        /// command line's usage error say the same.
+        public func message(_ text: String) -> String {
+            switch self {
+            case .notADate: return "'\(text)' is not a date"
+            case .noSuchMonth(_, let m): return "'\(text)' is not a real date: there is no month \(m)"
+            case .noSuchDay(let y, let m): return "'\(text)' is not a real date: \(Day.monthNames[m - 1]) \(y) has \(Day.daysIn(month: m, year: y)) days"
+            case .implausible: return "'\(text)' is not a plausible date"
+            }
+        }
+    }
+
+    /// How to write a date, for every message that refuses one.
+    public static let help = "write a date as YYYY-MM-DD, e.g. 2025-03-01"
+    /// Bicycles are younger than 1817; a year far outside these is a typo.
+    public static let plausibleYears = 1800...2200
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+
+    /// Reads exactly `YYYY-MM-DD`, a day that exists, in a plausible year: what the files and
+    /// the command line accept as a date, with the reason when the text is not one.
+    public static func parse(_ text: String) -> Result<Day, ParseError> {
+        guard let (y, m, d) = parts(of: text) else { return .failure(.notADate) }
+        guard (1...12).contains(m) else { return .failure(.noSuchMonth(year: y, month: m)) }
+        guard let day = Day(year: y, month: m, day: d) else { return .failure(.noSuchDay(year: y, month: m)) }
+        guard plausibleYears.contains(y) else { return .failure(.implausible) }
+        return .success(day)
+    }
+
     /// `YYYY-MM-DD` split into numbers, without checking that the day exists.
     public static func parts(of text: String) -> (year: Int, month: Int, day: Int)? {
         var text = text

@@ -23,6 +23,17 @@ public struct Money: Sendable, Hashable {
         case negative
         case tooLarge
         case tooPrecise
+
+        /// The one sentence that says why `text`, given as `what` (`cost`, `price`), is not an
+        /// amount: a file's diagnostic and the command line's refusal say the same.
+        public func message(_ what: String, _ text: String) -> String {
+            switch self {
+            case .negative: return "\(what) must be zero or more, found '\(text)'"
+            case .tooLarge: return "\(what) '\(text)' is too large (at most \(Money.format(Money.maximum, fractionDigits: 0)))"
+            case .tooPrecise: return "\(what) '\(text)' has more than \(Money.maximumFractionDigits) decimals"
+            case .notAnAmount: return "\(what) '\(text)' is not an amount"
+            }
+        }
     }
 
     /// Reads `45.99`, `45`, `45.99 EUR` or `0.5`: a plain decimal number, optionally followed by a
@@ -77,7 +88,11 @@ public struct Money: Sendable, Hashable {
         return .success(amount)
     }
 
-    static func isCurrencyCode<S: StringProtocol>(_ text: S) -> Bool {
+    /// How to write an amount, for every message that refuses one (the files' and the command line's).
+    public static let amountHelp = "write a plain number with a point for decimals, optionally with a currency code: 45.99, or 45.99 EUR"
+
+    /// A currency code as costs and `garage.yaml` name one: three capital letters (`EUR`).
+    public static func isCurrencyCode<S: StringProtocol>(_ text: S) -> Bool {
         text.utf8.count == 3 && text.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
     }
 

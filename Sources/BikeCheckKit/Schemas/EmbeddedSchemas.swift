@@ -35,9 +35,10 @@ public enum EmbeddedSchemas {
                   ]
                 },
                 "currency": {
-                  "description": "Currency of log costs, e.g. EUR, USD, GBP.",
-                  "markdownDescription": "Currency of log costs, e.g. `EUR`, `USD`, `GBP`.",
-                  "$ref": "#/definitions/text",
+                  "description": "The currency of costs written without a code of their own, three capital letters: EUR, USD, GBP (bikecheck init writes the locale's, or --currency).",
+                  "markdownDescription": "The currency of costs written without a code of their own, three capital letters: `EUR`, `USD`, `GBP` (`bikecheck init` writes the locale's, or `--currency`).",
+                  "type": "string",
+                  "pattern": "^[A-Z]{3}$",
                   "examples": [
                     "EUR",
                     "USD",

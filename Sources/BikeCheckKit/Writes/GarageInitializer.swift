@@ -8,8 +8,27 @@ public enum GarageInitializer {
     /// the temporary files of a write that was killed before it finished.
     public static let ignored = ["activities/", ".bikecheck/", AtomicFile.temporaryPattern]
 
+    /// Where a new garage's `currency:` comes from.
+    public enum Currency: Sendable, Equatable {
+        /// `init --currency CODE`: a code the rider chose, refused when it is not one.
+        case given(String)
+        /// The locale's currency code (nil when it names none): used when it is a code.
+        case locale(String?)
+    }
+
     /// Plans every file of a new garage in `root`; refuses a folder that has a garage.
-    public static func plan(at root: String, name: String?) throws(WriteFailure) -> GarageChange {
+    public static func plan(at root: String, name: String?, currency: Currency = .locale(nil)) throws(WriteFailure) -> GarageChange {
+        let code: String?
+        switch currency {
+        case .given(let text):
+            guard Money.isCurrencyCode(text) else {
+                throw .usage("currency '\(text)' should be a currency code of three capital letters", help: "write e.g. --currency EUR, USD, GBP")
+            }
+            code = text
+        case .locale(let text):
+            // `XXX` is ISO 4217's "no currency", what a C or POSIX locale may say.
+            code = text.flatMap { Money.isCurrencyCode($0) && $0 != "XXX" ? $0 : nil }
+        }
         let fm = FileManager.default
         if fm.fileExists(atPath: root + "/garage.yaml") {
             throw .refused(
@@ -36,7 +55,7 @@ public enum GarageInitializer {
             ]
         let garage: [UInt8]
         do {
-            garage = try YAMLEditor.render(settings, header: header)
+            garage = try YAMLEditor.render(settings, header: header) + currencyLines(code)
         } catch {
             throw .usage("cannot write the garage name '\(name ?? "")'")
         }
@@ -70,11 +89,24 @@ public enum GarageInitializer {
                         ("# Written by bikecheck init.\n# Activities synced from Strava stay on this machine (Strava's terms); local state and\n# the temporary files of an interrupted write too.\n"
                             + ignored.joined(separator: "\n") + "\n").utf8)))
         }
-        return GarageChange(
-            files: files, message: "New bikecheck garage",
-            summary: [
-                "created a garage in \(root) with templates: \(TemplateLibrary.templates.map(\.id).joined(separator: ", "))",
-                "next: bikecheck bike add ID --name NAME --template \(TemplateLibrary.templates[0].id)",
-            ])
+        var summary = ["created a garage in \(root) with templates: \(TemplateLibrary.templates.map(\.id).joined(separator: ", "))"]
+        summary.append(
+            code.map { "costs without a currency are in \($0) (currency: in garage.yaml)" }
+                ?? "no currency: the locale names none; set one in garage.yaml (currency: EUR) so that costs count")
+        summary.append("next: bikecheck bike add ID --name NAME --template \(TemplateLibrary.templates[0].id)")
+        return GarageChange(files: files, message: "New bikecheck garage", summary: summary)
+    }
+
+    /// garage.yaml's `currency:` with a comment that says what it does and how to change it;
+    /// without a code, the line commented out, to fill in.
+    static func currencyLines(_ code: String?) throws(YAMLEditFailure) -> [UInt8] {
+        let comment = [
+            "# Costs written without a currency code (cost: 45.99) are in this currency; a cost can name",
+            "# its own (cost: 45.99 USD). To change it, write your currency's code, e.g. currency: GBP.",
+        ]
+        guard let code else {
+            return Array((comment + ["# currency: EUR"]).map { $0 + "\n" }.joined().utf8)
+        }
+        return try YAMLEditor.render([YAMLPair("currency", .plain(code))], header: comment)
     }
 }

@@ -7,19 +7,24 @@ public struct ServiceRecord: Sendable {
     public var bike: String
     public var intervals: [String]
     public var date: Day?
-    /// As typed, e.g. `45.99`; written as is.
+    /// As typed, e.g. `45.99` or `45.99 USD`: read as the file reads a cost, written as typed.
     public var cost: String?
     public var note: String?
     /// A one-off job closed by this entry: its id or its text (`--todo`).
     public var todo: String?
+    /// What kind of cost it was (`parts`, `labour`): the entry's `category:`.
+    public var category: String?
 
-    public init(bike: String, intervals: [String], date: Day? = nil, cost: String? = nil, note: String? = nil, todo: String? = nil) {
+    public init(
+        bike: String, intervals: [String], date: Day? = nil, cost: String? = nil, note: String? = nil, todo: String? = nil, category: String? = nil
+    ) {
         self.bike = bike
         self.intervals = intervals
         self.date = date
         self.cost = cost
         self.note = note
         self.todo = todo
+        self.category = category
     }
 }
 
@@ -41,14 +46,25 @@ public enum ServiceRecorder {
         let todo = try record.todo.map { name throws(WriteFailure) in try owner.todo(name) }
         let date = record.date ?? context.today
         try context.checkDate(date, "the date")
-        var amount: Decimal?
+        // The cost is read as the file reads one (`45.99`, `45.99 USD`), and in the garage's
+        // currency when it names none, so the same-day check compares what the file will hold.
+        let garageCurrency = context.garage.settings.currency
+        var money: Money?
+        var costText: String?
         if let cost = record.cost {
-            guard case .success(let value) = Money.parseAmount(Substring(cost)) else {
-                throw .usage("cost '\(cost)' is not an amount", help: "write a number such as 45.99, without the currency")
+            switch Money.parse(cost) {
+            case .success(var value):
+                if value.currency == nil { value.currency = garageCurrency }
+                money = value
+                costText = cost.split(separator: " ").joined(separator: " ")
+            case .failure(let why):
+                throw .usage(why.message("cost", cost), help: Money.amountHelp)
             }
-            amount = value
         }
         if let note = record.note, note.isEmpty { throw .usage("the note is empty", help: "leave out --note, or write some text") }
+        if let category = record.category, category.allSatisfy(\.isWhitespace) {
+            throw .usage("the category is empty", help: "leave out --category, or name one, e.g. parts or labour")
+        }
 
         let file = owner.file
         try context.requireClean(file)
@@ -67,11 +83,14 @@ public enum ServiceRecorder {
             if remaining.isEmpty {
                 // The same command again is nothing to do; a different cost or note for a service
                 // already logged is a change to make by hand.
-                let same = sameDay.contains { $0.cost?.value.amount == amount && $0.note == record.note && Set($0.done.map(\.value.rawValue)) == Set(ids) }
-                if !same && (record.cost != nil || record.note != nil) {
+                let same = sameDay.contains {
+                    $0.cost?.value == money && $0.note == record.note && $0.category == record.category
+                        && Set($0.done.map(\.value.rawValue)) == Set(ids)
+                }
+                if !same && (record.cost != nil || record.note != nil || record.category != nil) {
                     throw .refused(
                         "\(already.joined(separator: ", ")) on \(date) is already in the log\(at); nothing was written",
-                        help: "edit that entry by hand to change its cost or note")
+                        help: "edit that entry by hand to change its cost, category or note")
                 }
                 return GarageChange(
                     files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
@@ -81,7 +100,7 @@ public enum ServiceRecorder {
         }
 
         if todo != nil, !already.isEmpty { ids = ids.filter { !already.contains($0) } }
-        let style = EntryStyle(root["log"], defaultOrder: ["date", "done", "todo", "cost", "note"])
+        let style = EntryStyle(root["log"], defaultOrder: ["date", "done", "todo", "cost", "category", "note"])
         var fields: [String: YAMLValue] = ["date": .plain(date.description)]
         if ids.isEmpty {
             // A to-do alone: the entry names the job and no interval.
@@ -93,7 +112,8 @@ public enum ServiceRecorder {
             fields["done"] = .flowList(ids.map { .plain($0) })
         }
         if let todo { fields["todo"] = .text(todo.task) }
-        if let cost = record.cost { fields["cost"] = .plain(cost) }
+        if let costText { fields["cost"] = .plain(costText) }
+        if let category = record.category { fields["category"] = .text(category) }
         if let note = record.note { fields["note"] = .text(note) }
         let entry = style.entry(fields)
 
@@ -118,6 +138,10 @@ public enum ServiceRecorder {
         if let todo { done.append("to-do '\(todo.task)'") }
         var summary = ["\(bike.id): logged \(done.joined(separator: ", ")) on \(date) in \(file)"]
         if !unsnoozed.isEmpty { summary.append("\(bike.id): \(unsnoozed.joined(separator: ", ")) no longer snoozed") }
+        // The warning the file now gives for this cost (as `validate` shows it), said at once.
+        if let money, let problem = FileDecoders.currencyProblem(money, "cost", garage: garageCurrency) {
+            summary.append("\(bike.id): warning: \(problem.message) [\(problem.id)]; \(problem.help)")
+        }
         if !already.isEmpty { summary.append("\(bike.id): \(already.joined(separator: ", ")) on \(date) was already in the log") }
         for id in ids {
             if let part = resolved.intervals.first(where: { $0.id.rawValue == id })?.replaces {

@@ -1,9 +1,11 @@
 import Foundation
 
 /// Forecast due dates as an iCalendar (RFC 5545) file: one all-day event per interval with a
-/// forecast (an overdue one on the as-of day) and per to-do with a due day, its UID stable per bike
-/// and interval (or to-do) so a calendar app updates the event rather than adding another. Nothing in it depends on the wall clock: DTSTAMP is the as-of day, so the same
-/// garage and `--as-of` give the same bytes.
+/// forecast (an overdue one on the as-of day) and per to-do with a due day. Its UID is the item's
+/// key (`UrgentInterval.key`, `TodoStatus.key`, as reminders name it) and `@bikecheck`: unique,
+/// and the same from run to run and day to day, a part's wherever it is mounted, so a calendar
+/// app updates the event rather than adding another. Nothing in it depends on the wall clock:
+/// DTSTAMP is the as-of day, so the same garage and `--as-of` give the same bytes.
 public enum CalendarExport {
     public static func build(_ status: StatusReport, garageName: String?) -> String {
         let stamp = compact(status.asOf) + "T000000Z"
@@ -20,27 +22,29 @@ public enum CalendarExport {
         }
         for bike in status.bikes {
             for interval in bike.intervals {
+                // A part's interval is the part's, not the bike's: a bike and a part on it may
+                // both have an interval of one id.
+                let uid = UrgentInterval(bike: bike.id, bikeName: bike.name, part: interval.part, status: interval).key + "@bikecheck"
                 let limits = interval.limits.map { "\($0.every): \(Int(($0.progress * 100).rounded())) %" }.joined(separator: ", ")
                 // Overdue has no forecast: the event is on the as-of day, so it stays in sight
                 // (each refresh moves it) until the service is logged.
                 if interval.state == .overdue {
                     event(
-                        uid: "\(bike.id).\(interval.id)@bikecheck", day: status.asOf, summary: "\(bike.name): \(interval.task) (overdue)",
+                        uid: uid, day: status.asOf, summary: "\(bike.name): \(interval.task) (overdue)",
                         description: "Overdue as of \(status.asOf): \(limits). bikecheck status \(bike.id)")
                     continue
                 }
                 guard let due = interval.due else { continue }
                 event(
-                    uid: "\(bike.id).\(interval.id)@bikecheck", day: due, summary: "\(bike.name): \(interval.task)",
+                    uid: uid, day: due, summary: "\(bike.name): \(interval.task)",
                     description: "Forecast at the recent pace, as of \(status.asOf): \(limits). bikecheck status \(bike.id)")
             }
             // A to-do with a due day: on that day, or on the as-of day once it is past.
             for todo in bike.todos {
                 guard let due = todo.due else { continue }
                 let late = todo.state == .overdue
-                let key = [todo.part, todo.id ?? todo.task].compactMap { $0 }.joined(separator: ".")
                 event(
-                    uid: "\(bike.id).todo.\(key)@bikecheck", day: late ? status.asOf : due,
+                    uid: todo.key(bike: bike.id) + "@bikecheck", day: late ? status.asOf : due,
                     summary: "\(bike.name): \(todo.task)" + (late ? " (overdue)" : ""),
                     description: "To do by \(due). bikecheck status \(bike.id)")
             }

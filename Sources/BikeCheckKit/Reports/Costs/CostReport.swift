@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 
 /// What the bikes cost: service costs from the logs and purchase prices, grouped by bike, year,
@@ -18,6 +19,8 @@ public struct CostReport: Sendable, Encodable {
         /// The tasks done (their names) and the entry's note, for exports' narrations.
         public var tasks: [String] = []
         public var note: String?
+        /// Where the cost or price is written, for messages about it.
+        public var location: SourceLocation?
     }
 
     public struct Row: Sendable, Encodable {
@@ -80,28 +83,32 @@ public struct CostReport: Sendable, Encodable {
             return day <= asOf && since.map { day >= $0 } ?? true
         }
         // A bike's or part's purchase (counted in the year it was bought) and its log's costs.
-        func add(_ subject: ReportSubject, name: String, price: Money?, bought: Day?, log: [LogEntry], intervals: [ResolvedInterval]) {
+        func add(_ subject: ReportSubject, name: String, price: Located<Money>?, bought: Day?, log: [LogEntry], intervals: [ResolvedInterval]) {
             if let price, inSpan(bought) {
-                items.append(Item(subject: subject, day: bought, money: price, category: "purchase", isPurchase: true, tasks: ["Bought \(name)"]))
+                items.append(
+                    Item(
+                        subject: subject, day: bought, money: price.value, category: "purchase", isPurchase: true, tasks: ["Bought \(name)"],
+                        location: price.location))
             }
             for entry in log where inSpan(entry.date) {
-                guard let cost = entry.cost?.value else { continue }
+                guard let located = entry.cost else { continue }
+                let cost = located.value
                 let tasks =
                     entry.done.map { d in intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
                     + (entry.todo.map { ["to-do: \($0)"] } ?? [])
                 items.append(
                     Item(
                         subject: subject, day: entry.date, money: cost, category: entry.category, isPurchase: false,
-                        tasks: tasks, note: entry.note))
+                        tasks: tasks, note: entry.note, location: located.location))
             }
         }
         for resolved in garage.bikes where selection.includes(resolved.bike.id) {
             let bike = resolved.bike
-            add(.bike(bike), name: bike.name, price: bike.price?.value, bought: bike.bought, log: bike.log, intervals: resolved.intervals)
+            add(.bike(bike), name: bike.name, price: bike.price, bought: bike.bought, log: bike.log, intervals: resolved.intervals)
         }
         for rp in garage.parts where selection.includes(rp.part.id) {
             let part = rp.part
-            add(.part(part), name: part.name, price: part.price?.value, bought: part.bought, log: part.log, intervals: rp.intervals)
+            add(.part(part), name: part.name, price: part.price, bought: part.bought, log: part.log, intervals: rp.intervals)
         }
         return items
     }

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 
 /// The costs `costs` counts, as plain-text accounting transactions a rider can `include` in a
@@ -12,19 +13,28 @@ public struct LedgerExport: Sendable {
 
     public var text: String
     /// Costs left out: without a date or a currency they cannot be a transaction.
-    public var skipped: [String]
+    public var skipped: [LeftOut]
+
+    /// A cost or price the journal does not have, where it is written and why.
+    public struct LeftOut: Sendable, Equatable {
+        public var location: SourceLocation?
+        /// `grail: cost 45.00 has no currency (add 'currency:' to garage.yaml)`.
+        public var message: String
+    }
 
     /// The costs of the named bikes and parts (all of both when none is named), each once: a
     /// part's price and log are the part's own transactions, its name the payee.
     public static func build(_ garage: Garage, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil, dialect: Dialect) -> LedgerExport {
         let all = CostReport.items(garage, only: only, parts: parts, asOf: asOf, since: since)
-        var skipped: [String] = []
+        var skipped: [LeftOut] = []
         var items: [(day: Day, currency: String, item: CostReport.Item)] = []
         for item in all {
             guard let day = item.day, let currency = item.money.currency else {
                 skipped.append(
-                    "\(item.subject.id): \(item.isPurchase ? "price" : "cost") \(ReportAmount(item.money.amount))"
-                        + (item.day == nil ? " has no date (add 'bought:')" : " has no currency (add 'currency:' to garage.yaml)"))
+                    LeftOut(
+                        location: item.location,
+                        message: "\(item.subject.id): \(item.isPurchase ? "price" : "cost") \(ReportAmount(item.money.amount))"
+                            + (item.day == nil ? " has no date (add 'bought:')" : " has no currency (add 'currency:' to garage.yaml)")))
                 continue
             }
             items.append((day, currency, item))

@@ -38,12 +38,15 @@ public struct StaleWarning: Sendable, Codable, Equatable {
         case staleSync = "stale-sync"
         /// A bike on Strava has had no ride for long while other bikes have.
         case quietBike = "quiet-bike"
+        /// No bike on Strava has had a ride for long, though the sync is recent.
+        case quietGarage = "quiet-garage"
     }
 
     public var kind: Kind
     /// The bike it is about (`quiet-bike`).
     public var bike: String?
-    /// The day the data stops: the last sync, or the bike's last ride (absent when it has none).
+    /// The day the data stops: the last sync, or the bike's (or the garage's) last ride (absent
+    /// when it has none).
     public var since: Day?
     public var message: String
     public var help: String
@@ -131,6 +134,25 @@ public enum Staleness {
                     kind: .quietBike, bike: bike.id.rawValue, since: lastRide.map(Day.init(ordinal:)), message: message,
                     help:
                         "check that its rides on Strava carry this gear id, or retire the bike; quiet_after in garage.yaml sets the limit (\(plural(settings.quietAfter)))"
+                ))
+        }
+
+        // Every bike quiet at once, while the sync is recent: the quiet-bike check has no other
+        // bike to compare with, yet the garage's newest ride is old (gear ids that all changed,
+        // rides recorded elsewhere, or bikes no longer ridden). Said once, for the garage.
+        let newestRide = last.compactMap { $0 }.max()
+        let hadTime = onStrava.contains { b in b.bought.map { $0.ordinal < limit } ?? true }
+        if (newestRide ?? Int.min) < limit, hadTime, !out.contains(where: { $0.kind == .staleSync }) {
+            let sync = lastSync.flatMap { $0 <= asOf ? ", though the last Strava sync was on \($0)" : nil } ?? ""
+            let message =
+                newestRide.map {
+                    "no bike on Strava has had a ride since \(Day(ordinal: $0)), \(plural(asOf.ordinal - $0)) before \(asOf)\(sync)"
+                } ?? "no bike on Strava has a cached ride at all\(sync)"
+            out.append(
+                StaleWarning(
+                    kind: .quietGarage, since: newestRide.map(Day.init(ordinal:)), message: message,
+                    help:
+                        "run 'bikecheck sync'; if it ran, check that your rides on Strava carry the bikes' gear ids, or retire the bikes no longer ridden; quiet_after in garage.yaml sets the limit (\(plural(settings.quietAfter)))"
                 ))
         }
         return out

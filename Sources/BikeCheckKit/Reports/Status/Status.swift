@@ -1,3 +1,5 @@
+import Foundation
+
 /// How urgent an interval (or a to-do) is.
 public enum IntervalState: String, Sendable, Codable, Comparable {
     case overdue
@@ -133,6 +135,21 @@ public struct TodoStatus: Sendable, Codable, Equatable {
     public var state: IntervalState
     /// The part (in `parts/`) it belongs to, when it is a part's shown under its bike.
     public var part: String? = nil
+
+    /// A key that names the to-do wherever its owner is: `bike/ID/todo/TODO`, or `part/ID/todo/TODO`
+    /// for a part's (shown under `bike` or not), `TODO` its id, else its text percent-encoded.
+    /// Reminders and calendar events are named by it.
+    public func key(bike: String?) -> String {
+        Self.key(owner: part.map { "part/\($0)" } ?? "bike/\(bike ?? "")", todo: id ?? task)
+    }
+
+    /// `OWNER/todo/TODO`, for `OWNER` `bike/ID` or `part/ID` and a to-do's id or text.
+    public static func key(owner: String, todo: String) -> String {
+        owner + "/todo/" + (todo.addingPercentEncoding(withAllowedCharacters: keyCharacters) ?? "")
+    }
+
+    /// What a to-do's text keeps in a key: RFC 3986's unreserved characters.
+    public static let keyCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// How many days before its due day a to-do is due soon.
     public static let dueSoonDays = 7
