@@ -20,7 +20,7 @@ public enum CalendarExport {
         }
         for bike in status.bikes {
             for interval in bike.intervals {
-                let limits = interval.limits.map { "\($0.every): \(Int(($0.progress * 100).rounded())) %" }.joined(separator: ", ")
+                let limits = interval.limits.map { "\(status.units.limitText($0)): \(Int(($0.progress * 100).rounded())) %" }.joined(separator: ", ")
                 // Overdue has no forecast: the event is on the as-of day, so it stays in sight
                 // (each refresh moves it) until the service is logged.
                 if interval.state == .overdue {
