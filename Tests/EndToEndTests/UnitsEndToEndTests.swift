@@ -158,6 +158,15 @@ import Testing
         #expect(unfolded.contains("as of 2026-04-20: 900 mi: 33 %."), "\(unfolded)")
     }
 
+    @Test func templateShowGivesLimitsInTheRidersUnits() throws {
+        let garage = try Self.garage("imperial")
+        try garage.write("templates/road.yaml", "name: Road\nintervals:\n  chain-replace:\n    task: Replace the chain\n    every: [3000 km, 12 months]\n")
+        // 3000 km is 1864.1 mi.
+        let r = try garage.run(["template", "show", "road"])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        #expect(r.stdout.contains("  chain-replace  every 1864 mi (3000 km) or 12 months  Replace the chain\n"), "\(r.stdout)")
+    }
+
     @Test(arguments: [
         ["status"], ["part", "list"], ["part", "show", "wheels"], ["usage"], ["costs"], ["history"], ["rides", "grail"],
     ])

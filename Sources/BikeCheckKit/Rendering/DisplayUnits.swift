@@ -57,14 +57,21 @@ extension UnitSystem {
         metres > 0 ? CostReport.rate(amount, per: metres / (distanceSize * 1000)) : nil
     }
 
-    /// Whether a limit reads as written: anything but a distance, or a distance written in
+    /// Whether a quantity reads as written: anything but a distance, or a distance written in
     /// these units (`1500 km` for metric, `900 mi` for imperial).
-    func readsAsWritten(_ limit: LimitStatus) -> Bool { limit.measure != .distance || limit.unitSize == distanceSize }
+    func readsAsWritten(_ measure: Measure, unitSize: Double) -> Bool { measure != .distance || unitSize == distanceSize }
+    func readsAsWritten(_ limit: LimitStatus) -> Bool { readsAsWritten(limit.measure, unitSize: limit.unitSize) }
 
-    /// A limit as the rider reads it: as written when `readsAsWritten`, else in these units with
-    /// the written form after it, so the file's words stay in sight: `932 mi (1500 km)`.
-    public func limitText(_ limit: LimitStatus) -> String {
-        readsAsWritten(limit) ? limit.every : "\(Self.amount(distance(limit.limit))) \(distanceUnit) (\(limit.every))"
+    /// A quantity from the files as the rider reads it: as written when `readsAsWritten`, else in
+    /// these units with the written form after it, so the file's words stay in sight:
+    /// `932 mi (1500 km)`.
+    public func quantityText(_ q: Quantity) -> String { text(q.text, measure: q.measure, unitSize: q.unitSize, amount: q.amount) }
+
+    /// A limit as the rider reads it, as `quantityText` does.
+    public func limitText(_ limit: LimitStatus) -> String { text(limit.every, measure: limit.measure, unitSize: limit.unitSize, amount: limit.limit) }
+
+    private func text(_ written: String, measure: Measure, unitSize: Double, amount: Double) -> String {
+        readsAsWritten(measure, unitSize: unitSize) ? written : "\(Self.amount(distance(amount))) \(distanceUnit) (\(written))"
     }
 
     /// How much of a limit is used, in the unit `limitText` shows: `412`, `6.8`.
