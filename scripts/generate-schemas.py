@@ -176,7 +176,7 @@ GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
     "additionalProperties": False,
     "properties": {
         "name": p({"$ref": "#/definitions/text"}, "The garage's name, for reports.", examples=["Sam's garage"]),
-        "units": p({"enum": ["metric", "imperial"]}, "Units for reports: `metric` (km) or `imperial` (mi). Default `metric`."),
+        "units": p({"enum": ["metric", "imperial"]}, "Units you read in: `metric` (km, metres of climb) or `imperial` (miles, feet of climb), in text, CSV, Markdown, HTML and calendars, limits written in the other unit included. JSON stays in metres and seconds. Default `metric`."),
         "currency": p({"type": "string", "pattern": "^[A-Z]{3}$"}, "The currency of costs written without a code of their own, three capital letters: `EUR`, `USD`, `GBP` (`bikecheck init` writes the locale's, or `--currency`).", examples=["EUR", "USD", "GBP"]),
         "due_soon": p({"$ref": "#/definitions/fraction"}, "An interval is *due soon* past this share of its limit: `80%` or `0.8`. Default `80%`."),
         "counts": sport_types_list("Strava sport types that wear a bike, for bikes that do not say otherwise. One type or a list."),
@@ -441,6 +441,10 @@ NULLABLE_DAY = {"type": ["string", "null"], "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]
 MEASURES = ["time", "distance", "days", "months", "rides"]
 
 
+JSON_UNITS = p({"const": "si"}, "The units of every figure here: `si`, distances and climb in metres, times in seconds, whatever garage.yaml's `units` says.")
+DISPLAY_UNITS = p({"enum": ["metric", "imperial"]}, "garage.yaml's `units`: what the text, CSV, Markdown and HTML of this report are in (km or mi), never these figures.")
+
+
 def closed(props, required=None, md=""):
     return p({"type": "object", "additionalProperties": False, "required": required or list(props), "properties": props}, md)
 
@@ -492,10 +496,11 @@ STATUS = schema("status.schema.json", "bikecheck status --format json",
     "What `bikecheck status --format json` prints: every bike's intervals, most urgent first.", {
     "type": "object",
     "additionalProperties": False,
-    "required": ["as_of", "units", "bikes", "parts"],
+    "required": ["as_of", "units", "display_units", "bikes", "parts"],
     "properties": {
         "as_of": p(DAY, "The day the report is computed for."),
-        "units": p({"enum": ["metric", "imperial"]}, "The garage's units."),
+        "units": JSON_UNITS,
+        "display_units": DISPLAY_UNITS,
         "bikes": p({"type": "array", "items": closed({
             "id": p({"type": "string"}, "The bike id (its file name)."),
             "name": p({"type": "string"}, "The bike's name."),
@@ -540,10 +545,11 @@ PARTS = schema("parts.schema.json", "bikecheck part list / part show --format js
     "What `bikecheck part list --format json` and `part show PART --format json` print: each part's (and, for `part list`, each component's) life so far, in Strava's units.", {
     "type": "object",
     "additionalProperties": False,
-    "required": ["as_of", "units", "parts"],
+    "required": ["as_of", "units", "display_units", "parts"],
     "properties": {
         "as_of": p(DAY, "The day the report is computed for."),
-        "units": p({"enum": ["metric", "imperial"]}, "The garage's units (the figures are in metres and seconds whatever they are)."),
+        "units": JSON_UNITS,
+        "display_units": DISPLAY_UNITS,
         "parts": p({"type": "array", "items": closed({
             "kind": p({"enum": ["part", "component"]}, "`part`: a file in `parts/`; `component`: a key under a bike's `components:`."),
             "id": p({"type": "string"}, "The part's id, or the component's key in its bike file."),
@@ -611,6 +617,8 @@ SECONDS = p({"type": "number", "minimum": 0}, "Seconds of moving time.")
 def report(name, title, md, props, required):
     return schema(name, title, md, {"type": "object", "additionalProperties": False, "required": required, "properties": {
         "as_of": p(DAY, "The day the report is computed for."),
+        "units": JSON_UNITS,
+        "display_units": DISPLAY_UNITS,
         "since": p(NULLABLE_DAY, "The first day counted (`--since`)."),
         **props}}, [])
 
@@ -625,14 +633,14 @@ COSTS = report("costs.schema.json", "bikecheck costs --format json",
         "services": AMOUNT, "purchases": AMOUNT, "total": AMOUNT,
         "entries": p({"type": "integer", "minimum": 0}, "Log entries with a cost."),
         "distance": METRES, "moving_time": SECONDS,
-        "per_1000_km": p(NULLABLE_AMOUNT, "The total per 1,000 km of counted rides behind the line, to the cent."),
+        "per_1000_km": p(NULLABLE_AMOUNT, "The total per 1,000 km of counted rides behind the line, to the cent (per 1,000 km whatever `display_units` says; text, CSV and Markdown show per 1,000 mi for `imperial`)."),
         "per_hour": p(NULLABLE_AMOUNT, "The total per hour of counted rides behind the line, to the cent."),
     }, required=["group", "services", "purchases", "total", "entries", "distance", "moving_time"], md="One group in one currency.")}, "Lines, by group then currency."),
     "totals": p({"type": "array", "items": closed({
         "currency": CURRENCY, "services": AMOUNT, "purchases": AMOUNT, "total": AMOUNT,
         "entries": p({"type": "integer", "minimum": 0}, "Log entries with a cost."),
     }, required=["services", "purchases", "total", "entries"], md="The total in one currency.")}, "One total per currency."),
-}, ["as_of", "by", "rows", "totals"])
+}, ["as_of", "units", "display_units", "by", "rows", "totals"])
 
 USAGE_ROW = closed({
     "subject": SUBJECT,
@@ -647,7 +655,7 @@ USAGE = report("usage.schema.json", "bikecheck usage --format json",
     "period": p({"enum": ["month", "year"]}, "The period of each line."),
     "rows": p({"type": "array", "items": USAGE_ROW}, "Periods with counted rides, per bike, then per part."),
     "totals": p({"type": "array", "items": USAGE_ROW}, "One per bike or part over the whole span."),
-}, ["as_of", "period", "rows", "totals"])
+}, ["as_of", "units", "display_units", "period", "rows", "totals"])
 
 HISTORY = report("history.schema.json", "bikecheck history --format json",
     "What `bikecheck history --format json` prints: log entries, newest first.", {
@@ -671,7 +679,7 @@ HISTORY = report("history.schema.json", "bikecheck history --format json",
         "note": p({"type": ["string", "null"]}, "The entry's note."),
         "todo": p({"type": ["string", "null"]}, "The one-off job (`todo:`) the entry closed; absent when none."),
     }, required=["subject", "date", "tasks"], md="One log entry.")}, "Entries, newest first."),
-}, ["as_of", "entries"])
+}, ["as_of", "units", "display_units", "entries"])
 
 RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json",
     "What `bikecheck rides --format json` prints: each ride, counted or not and why.", {
@@ -700,7 +708,7 @@ RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json
             required=["moving_time", "distance", "rides"], md="Usage before tracking."),
             "With `--interval`: the usage before tracking (a second-hand part's) that status adds to the counted rides; counted plus prior is the status figure."),
     }, required=["subject", "counted", "not_counted", "moving_time", "distance"], md="One bike's or part's counted rides.")}, "One per bike or part."),
-}, ["as_of", "rides", "totals"])
+}, ["as_of", "units", "display_units", "rides", "totals"])
 
 NOTIFY_WEBHOOK = schema("notify-webhook.schema.json", "bikecheck notify: the webhook's JSON",
     "What `bikecheck notify` posts to `notify: webhook: url` (Content-Type `application/json`): the intervals and to-dos that newly crossed a band, most urgent first, and the stale-data warnings not yet sent; at least one of the two lists has an item.", {

@@ -9,7 +9,7 @@ struct CostsCommand: ParsableCommand {
             Costs come from the logs' 'cost:' (grouped by 'category:') and the bikes' and parts' \
             'price:', counted on the day they were bought. Each cost is counted once, where it is \
             written: a part's price and log are on the part's own line, never in a bike's. Amounts are exact decimals; each currency has \
-            lines and a total of its own, never added to another. Cost per 1,000 km and per ride \
+            lines and a total of its own, never added to another. Cost per 1,000 km (mi for units: imperial) and per ride \
             hour spread a line's total over the counted rides behind it (the bike's, or every \
             bike's in that year or month), counted as status counts them.
 

@@ -126,7 +126,7 @@ struct PartCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Every part and every component in a bike file, with its life so far.",
             discussion:
-                "For each part: distance, moving time, rides, first and last use, where it is now. For each component: the current one's life (since its install or latest replacement) and the slot's total (every counted ride of its bike). JSON: schemas/parts.schema.json, in Strava's units (distance m, moving_time s)."
+                "For each part: distance, moving time, rides, first and last use, where it is now. For each component: the current one's life (since its install or latest replacement) and the slot's total (every counted ride of its bike). Text is in garage.yaml's units (km or mi); JSON (schemas/parts.schema.json) in Strava's units (distance m, moving_time s)."
         )
 
         @OptionGroup var global: GlobalOptions

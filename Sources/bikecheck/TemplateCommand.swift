@@ -71,7 +71,9 @@ struct TemplateCommand: ParsableCommand {
             for i in t.intervals {
                 let id = TerminalText(escaping: i.id)
                 var line: TerminalText = "  \(id)" + .spaces(width - id.string.count)
-                line += "  every \(i.every?.value.map(\.text).joined(separator: " or ") ?? "?")"
+                // In the garage's units, as status shows the limit: `1864 mi (3000 km)`.
+                let units = loaded.garage.settings.units
+                line += "  every \(i.every?.value.map(units.quantityText).joined(separator: " or ") ?? "?")"
                 if let task = i.task { line += "  \(task)" }
                 if let c = i.replaces { line += "  (replaces \(c.value))" }
                 out += line + "\n"

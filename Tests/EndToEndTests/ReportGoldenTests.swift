@@ -23,11 +23,28 @@ import Testing
 
     static var cases: [String] { reports.flatMap { r in formats.map { "\(r.0).\($0.1)" } } }
 
+    /// The same reports for a rider with `units: imperial`: miles, feet of climb, per 1000 mi
+    /// (JSON is SI, the same as metric's: `UnitsEndToEndTests`).
+    static let imperialReports = ["costs-by-bike", "usage-by-month", "history-interval", "rides-interval"]
+    static var imperialCases: [String] { imperialReports.flatMap { r in formats.filter { $0.0 != "json" }.map { "\(r)-imperial.\($0.1)" } } }
+
     @Test(arguments: cases)
     func reportMatchesItsGoldenFile(_ name: String) throws {
-        let report = Self.reports.first { name.hasPrefix($0.0 + ".") }!
+        try Self.check(name, garage: exampleGarage)
+    }
+
+    @Test(arguments: imperialCases)
+    func anImperialRidersReportMatchesItsGoldenFile(_ name: String) throws {
+        let garage = try TempGarage(copying: true)
+        try garage.write("garage.yaml", try garage.read("garage.yaml").replacingOccurrences(of: "\nunits: metric\n", with: "\nunits: imperial\n"))
+        try Self.check(name, garage: garage.root, report: name.replacingOccurrences(of: "-imperial.", with: "."))
+    }
+
+    /// Runs the report `report` (else `name`) names in the format its extension names, against the file `name`.
+    static func check(_ name: String, garage: URL, report reportName: String? = nil) throws {
+        let report = Self.reports.first { (reportName ?? name).hasPrefix($0.0 + ".") }!
         let format = Self.formats.first { name.hasSuffix("." + $0.1) }!
-        let r = try runBikecheck(report.1 + ["--garage", exampleGarage.path, "--as-of", "2026-11-15", "--format", format.0], in: repositoryRoot)
+        let r = try runBikecheck(report.1 + ["--garage", garage.path, "--as-of", "2026-11-15", "--format", format.0], in: repositoryRoot)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.isEmpty, "\(r.stderr)")
         let url = Self.folder.appendingPathComponent(name)

@@ -7,9 +7,15 @@ import Testing
 @Suite struct ReportHTMLGoldenTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/Reports")
 
-    @Test(arguments: [("report.html", [String]()), ("report-grail.html", ["--bike", "grail"])])
+    @Test(arguments: [("report.html", [String]()), ("report-grail.html", ["--bike", "grail"]), ("report-imperial.html", [])])
     func thePageMatchesItsGoldenFile(_ name: String, _ arguments: [String]) throws {
-        let r = try runBikecheck(["report", "--garage", exampleGarage.path, "--as-of", "2026-11-15"] + arguments, in: repositoryRoot)
+        // `-imperial`: the garage copied with `units: imperial`, its page in miles throughout.
+        let copy = name.contains("-imperial") ? try TempGarage(copying: true) : nil
+        if let copy {
+            try copy.write("garage.yaml", try copy.read("garage.yaml").replacingOccurrences(of: "\nunits: metric\n", with: "\nunits: imperial\n"))
+        }
+        let garage = copy?.root ?? exampleGarage
+        let r = try runBikecheck(["report", "--garage", garage.path, "--as-of", "2026-11-15"] + arguments, in: repositoryRoot)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.isEmpty, "\(r.stderr)")
         let url = Self.folder.appendingPathComponent(name)

@@ -78,7 +78,7 @@ public struct HTMLReportRenderer: Sendable {
                 "<table class=\"intervals\">\n<thead><tr><th scope=\"col\">Bike</th><th scope=\"col\">Task</th><th scope=\"col\">State</th><th scope=\"col\">Progress</th><th scope=\"col\">Used</th><th scope=\"col\">Forecast</th></tr></thead>\n<tbody>\n"
             for (bike, i) in all.prefix(nextUpLimit) {
                 out +=
-                    "<tr class=\"\(stateClass(i.state))\"><td><a href=\"#bike-\(bike.id)\">\(bike.name)</a></td><th scope=\"row\">\(i.task)</th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i))</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
+                    "<tr class=\"\(stateClass(i.state))\"><td><a href=\"#bike-\(bike.id)\">\(bike.name)</a></td><th scope=\"row\">\(i.task)</th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i, report.units))</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
             }
             out += "</tbody>\n</table>\n"
             if all.count > nextUpLimit {
@@ -104,10 +104,10 @@ public struct HTMLReportRenderer: Sendable {
         var out: HTML = "<section id=\"costs\" aria-labelledby=\"costs-h\">\n<h2 id=\"costs-h\">Costs per year</h2>\n"
         guard !costs.rows.isEmpty else { return out + "<p>No costs in the logs or prices yet.</p>\n</section>\n" }
         out +=
-            "<table>\n<thead><tr><th scope=\"col\">Year</th><th scope=\"col\">Currency</th><th scope=\"col\" class=\"n\">Services</th><th scope=\"col\" class=\"n\">Purchases</th><th scope=\"col\" class=\"n\">Total</th><th scope=\"col\" class=\"n\">Per 1000 km</th><th scope=\"col\" class=\"n\">Per ride hour</th></tr></thead>\n<tbody>\n"
+            "<table>\n<thead><tr><th scope=\"col\">Year</th><th scope=\"col\">Currency</th><th scope=\"col\" class=\"n\">Services</th><th scope=\"col\" class=\"n\">Purchases</th><th scope=\"col\" class=\"n\">Total</th><th scope=\"col\" class=\"n\">Per 1000 \(costs.units.distanceUnit)</th><th scope=\"col\" class=\"n\">Per ride hour</th></tr></thead>\n<tbody>\n"
         for r in costs.rows {
             out +=
-                "<tr><th scope=\"row\">\(r.group)</th><td>\(r.currency ?? "")</td><td class=\"n\">\(r.services)</td><td class=\"n\">\(r.purchases)</td><td class=\"n\">\(r.total)</td><td class=\"n\">\(r.per1000km.map(\.description) ?? "–")</td><td class=\"n\">\(r.perHour.map(\.description) ?? "–")</td></tr>\n"
+                "<tr><th scope=\"row\">\(r.group)</th><td>\(r.currency ?? "")</td><td class=\"n\">\(r.services)</td><td class=\"n\">\(r.purchases)</td><td class=\"n\">\(r.total)</td><td class=\"n\">\(r.per1000.map(\.description) ?? "–")</td><td class=\"n\">\(r.perHour.map(\.description) ?? "–")</td></tr>\n"
         }
         out += "</tbody>\n<tfoot>\n"
         for t in costs.totals {
@@ -131,7 +131,7 @@ public struct HTMLReportRenderer: Sendable {
             facts.append("<dt>Last service</dt><dd>\(last.entry.date)</dd>")
         }
         if !facts.isEmpty { out += "<dl class=\"facts\">\(facts)</dl>\n" }
-        out += intervals(status, bike: bike)
+        out += intervals(status, bike: bike, units: report.units)
         out += todos(status)
         out += usageChart(bike, report: report)
         out += partsOn(bike, report: report)
@@ -140,7 +140,7 @@ public struct HTMLReportRenderer: Sendable {
         return out + "</section>\n"
     }
 
-    private func intervals(_ status: BikeStatus?, bike: GarageReport.BikeFacts) -> HTML {
+    private func intervals(_ status: BikeStatus?, bike: GarageReport.BikeFacts, units: UnitSystem) -> HTML {
         var out: HTML = "<h3>Service intervals</h3>\n"
         guard let status, !status.intervals.isEmpty else { return out + "<p>No intervals: add a template or intervals to bikes/\(bike.id).yaml.</p>\n" }
         out +=
@@ -151,7 +151,7 @@ public struct HTMLReportRenderer: Sendable {
             if let component = i.component, component != i.id { what.append("\(component)") }
             let since: HTML = i.since.map { "\($0)" } ?? "never done"
             out +=
-                "<tr class=\"\(stateClass(i.state))\"><th scope=\"row\">\(i.task) <span class=\"id\">\(what.joined(separator: " · "))</span></th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i))</td><td class=\"nw\">\(since)</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
+                "<tr class=\"\(stateClass(i.state))\"><th scope=\"row\">\(i.task) <span class=\"id\">\(what.joined(separator: " · "))</span></th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i, units))</td><td class=\"nw\">\(since)</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n"
     }
@@ -173,8 +173,8 @@ public struct HTMLReportRenderer: Sendable {
     private func usageChart(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
         let rows = Dictionary(
             report.usage.rows.filter { $0.subject.id == bike.id }.map { ($0.period, $0) }, uniquingKeysWith: { a, _ in a })
-        let unit = distanceUnit(report.units)
-        let values = report.months.map { rows[$0].map { distanceValue($0.distance, report.units) } ?? 0 }
+        let unit = report.units.distanceUnit
+        let values = report.months.map { rows[$0].map { report.units.distance($0.distance) } ?? 0 }
         let first = report.months.first.map(monthName) ?? "", last = report.months.last.map(monthName) ?? ""
         let total = values.reduce(0, +)
         let chartID: HTML = "chart-\(bike.id)"
@@ -225,9 +225,9 @@ public struct HTMLReportRenderer: Sendable {
             "<thead><tr><th scope=\"col\">Month</th><th scope=\"col\" class=\"n\">Rides</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Distance (\(unit))</th><th scope=\"col\" class=\"n\">Odometer (\(unit))</th></tr></thead>\n<tbody>\n"
         for month in report.months {
             let r = rows[month]
-            let odometer: HTML = r.map { "\(number(distanceValue($0.odometer, report.units)))" } ?? ""
+            let odometer: HTML = r.map { "\(number(report.units.distance($0.odometer)))" } ?? ""
             out +=
-                "<tr><th scope=\"row\">\(monthName(month))</th><td>\(r?.rides ?? 0)</td><td>\(ReportNumber.hours(r?.movingTime ?? 0))</td><td>\(number(distanceValue(r?.distance ?? 0, report.units)))</td><td>\(odometer)</td></tr>\n"
+                "<tr><th scope=\"row\">\(monthName(month))</th><td>\(r?.rides ?? 0)</td><td>\(ReportNumber.hours(r?.movingTime ?? 0))</td><td>\(number(report.units.distance(r?.distance ?? 0)))</td><td>\(odometer)</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n</details>\n"
     }
@@ -236,7 +236,7 @@ public struct HTMLReportRenderer: Sendable {
         let lives = report.lives.parts.filter { $0.bike == bike.id }
         var out: HTML = "<h3>Parts and components</h3>\n"
         guard !lives.isEmpty else { return out + "<p>No components or parts recorded on this bike.</p>\n" }
-        let unit = distanceUnit(report.units)
+        let unit = report.units.distanceUnit
         out +=
             "<table>\n<thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Kind</th><th scope=\"col\">Counted since</th><th scope=\"col\" class=\"n\">Distance (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Rides</th><th scope=\"col\">Ridden</th></tr></thead>\n<tbody>\n"
         for life in lives.sorted(by: { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }) {
@@ -283,7 +283,7 @@ public struct HTMLReportRenderer: Sendable {
         let services = report.services[bike.id] ?? []
         var out: HTML = "<h3>Service history</h3>\n"
         guard !services.isEmpty else { return out + "<p>Nothing in the log yet.</p>\n" }
-        let unit = distanceUnit(report.units)
+        let unit = report.units.distanceUnit
         out += "<p>What was done, by interval id (the intervals above name their tasks), newest first.</p>\n"
         out +=
             "<table class=\"history\">\n<thead><tr><th scope=\"col\">Date</th><th scope=\"col\">Done</th><th scope=\"col\" class=\"n\">Odometer (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Cost</th><th scope=\"col\">Note</th></tr></thead>\n<tbody>\n"
@@ -298,7 +298,7 @@ public struct HTMLReportRenderer: Sendable {
             let note: HTML = [e.category.map { HTML(escaping: "(\($0))") }, e.note.map { HTML(escaping: $0) }].compactMap { $0 }.joined(separator: " ")
             let last: HTML = note.isEmpty ? "" : "<td>\(note)"
             out +=
-                "<tr><td>\(e.date)<td>\(done)<td>\(number(distanceValue(s.distance, report.units)))<td>\(ReportNumber.fixed(s.movingTime / 3600, 0))<td>\(cost)\(last)\n"
+                "<tr><td>\(e.date)<td>\(done)<td>\(number(report.units.distance(s.distance)))<td>\(ReportNumber.fixed(s.movingTime / 3600, 0))<td>\(cost)\(last)\n"
         }
         return out + "</tbody>\n</table>\n"
     }
@@ -307,7 +307,7 @@ public struct HTMLReportRenderer: Sendable {
     private func parts(_ report: GarageReport) -> HTML {
         let parts = report.lives.parts.filter { $0.kind == .part }
         guard !parts.isEmpty else { return "" }
-        let unit = distanceUnit(report.units)
+        let unit = report.units.distanceUnit
         let names = Dictionary(report.bikes.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         var out: HTML = "<section id=\"parts\" aria-labelledby=\"parts-h\">\n<h2 id=\"parts-h\">Parts</h2>\n"
         out +=
@@ -318,7 +318,7 @@ public struct HTMLReportRenderer: Sendable {
                 ? "retired \(p.retired.map(\.description) ?? "")" : p.bike.map { "on \(names[$0] ?? $0)" } ?? "on the shelf"
             let mounts = (p.mounts ?? []).map { m -> HTML in
                 let to: HTML = m.to.map { "\($0)" } ?? "now"
-                return "<li>\(m.bike), \(m.from) to \(to): \(number(distanceValue(m.usage.distance, report.units))) \(unit)</li>"
+                return "<li>\(m.bike), \(m.from) to \(to): \(number(report.units.distance(m.usage.distance))) \(unit)</li>"
             }
             let list: HTML = mounts.isEmpty ? "never mounted" : "<ul>\(mounts)</ul>"
             out +=
@@ -332,7 +332,7 @@ public struct HTMLReportRenderer: Sendable {
     private func lifeCells(_ u: LifeUsage, _ units: UnitSystem) -> HTML {
         let span: HTML = u.firstUse.map { f in "\(f) to \(u.lastUse.map(\.description) ?? "")" } ?? "never ridden"
         return
-            "<td class=\"n\">\(number(distanceValue(u.distance, units)))</td><td class=\"n\">\(ReportNumber.hours(u.movingTime))</td><td class=\"n\">\(u.rides)</td><td>\(span)</td>"
+            "<td class=\"n\">\(number(units.distance(u.distance)))</td><td class=\"n\">\(ReportNumber.hours(u.movingTime))</td><td class=\"n\">\(u.rides)</td><td>\(span)</td>"
     }
 
     private func stateWord(_ i: IntervalStatus) -> HTML {
@@ -361,10 +361,10 @@ public struct HTMLReportRenderer: Sendable {
             "<svg class=\"bar\" viewBox=\"0 0 100 10\" aria-hidden=\"true\"><rect width=\"100\" height=\"10\"/><rect class=\"fill\" width=\"\(width)\" height=\"10\"/></svg> \(percent) %"
     }
 
-    /// The limit furthest along: `6.8 of 8 h`.
-    private func used(_ i: IntervalStatus) -> HTML {
+    /// The limit furthest along, in the rider's units: `6.8 of 8 h`, `412 of 932 mi (1500 km)`.
+    private func used(_ i: IntervalStatus, _ units: UnitSystem) -> HTML {
         guard let deciding = i.limits.max(by: { $0.progress < $1.progress }) else { return "" }
-        return "\(amount(deciding.used / deciding.unitSize)) of \(deciding.every)"
+        return "\(units.usedText(deciding)) of \(units.limitText(deciding))"
     }
 
     private func forecast(_ i: IntervalStatus) -> HTML {
@@ -375,16 +375,6 @@ public struct HTMLReportRenderer: Sendable {
     private func money(_ amount: Decimal, _ currency: String?) -> HTML {
         "\(Money.format(amount, fractionDigits: Money.fractionDigits(of: amount)))" + (currency.map { " \($0)" } ?? "")
     }
-
-    private func amount(_ v: Double) -> String {
-        if v >= 100 { return String(Int(v.rounded())) }
-        let tenths = (v * 10).rounded() / 10
-        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
-    }
-
-    private func distanceUnit(_ units: UnitSystem) -> String { units == .metric ? "km" : "mi" }
-
-    private func distanceValue(_ metres: Double, _ units: UnitSystem) -> Double { metres / (units == .metric ? 1000 : 1609.344) }
 
     /// A distance or tick value: whole numbers from 100, one decimal below.
     private func number(_ v: Double) -> String { v >= 100 || v == v.rounded() ? ReportNumber.fixed(v, 0) : ReportNumber.fixed(v, 1) }

@@ -69,12 +69,8 @@ public struct PartLifeTextRenderer: Sendable {
         return [distance(u.distance, units), hours(u.movingTime), "\(u.rides) rides", span]
     }
 
-    private func distance(_ metres: Double, _ units: UnitSystem) -> String {
-        switch units {
-        case .metric: "\(Int((metres / 1000).rounded())) km"
-        case .imperial: "\(Int((metres / 1609.344).rounded())) mi"
-        }
-    }
+    /// Whole kilometres or miles.
+    private func distance(_ metres: Double, _ units: UnitSystem) -> String { "\(Int(units.distance(metres).rounded())) \(units.distanceUnit)" }
 
     private func hours(_ seconds: Double) -> String { "\((seconds / 360).rounded() / 10) h" }
 

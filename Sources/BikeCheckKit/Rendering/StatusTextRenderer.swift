@@ -51,7 +51,7 @@ public struct StatusTextRenderer: Sendable {
                 row.part = nil
                 return row
             }
-            if !rows.isEmpty { out += "\n" + table(rows, underBike: false) }
+            if !rows.isEmpty { out += "\n" + table(rows, underBike: false, report.units) }
             let named = (report.bikes.map { ($0.id, $0.todos) } + report.parts.map { ($0.id, $0.todos) }).flatMap { owner, todos in
                 todos.map { t -> TodoStatus in
                     var t = t
@@ -69,7 +69,7 @@ public struct StatusTextRenderer: Sendable {
             if bike.intervals.isEmpty {
                 out += fit(["no intervals: add a template or intervals to bikes/\(bike.id).yaml"], after: "  ", indent: 4)
             } else {
-                out += table(bike.intervals, underBike: true)
+                out += table(bike.intervals, underBike: true, report.units)
             }
             out += todoLines(bike.todos, underBike: true)
         }
@@ -79,7 +79,7 @@ public struct StatusTextRenderer: Sendable {
             if part.intervals.isEmpty {
                 out += fit(["no intervals: add a template or intervals to parts/\(part.id).yaml"], after: "  ", indent: 4)
             } else {
-                out += table(part.intervals, underBike: false)
+                out += table(part.intervals, underBike: false, report.units)
             }
             out += todoLines(part.todos, underBike: false)
         }
@@ -104,9 +104,9 @@ public struct StatusTextRenderer: Sendable {
     }
 
     /// Rows of intervals: state, id, progress and amount are aligned columns; task and dates may wrap.
-    private func table(_ intervals: [IntervalStatus], underBike: Bool) -> TerminalText {
+    private func table(_ intervals: [IntervalStatus], underBike: Bool, _ units: UnitSystem) -> TerminalText {
         var out: TerminalText = ""
-        let rows = intervals.map { row($0, underBike: underBike) }
+        let rows = intervals.map { row($0, underBike: underBike, units) }
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].string.count }.max() ?? 0 }
         // As many aligned columns as fit the width (a part's interval has a longer id); the
         // columns that do not fit wrap with the task and dates.
@@ -127,7 +127,8 @@ public struct StatusTextRenderer: Sendable {
         return out
     }
 
-    private func row(_ i: IntervalStatus, underBike: Bool) -> [TerminalText] {
+    /// A limit in a distance unit other than the rider's reads in theirs (`units.limitText`).
+    private func row(_ i: IntervalStatus, underBike: Bool, _ units: UnitSystem) -> [TerminalText] {
         let state: TerminalText
         switch i.state {
         case .overdue: state = "overdue"
@@ -136,7 +137,7 @@ public struct StatusTextRenderer: Sendable {
         case .snoozed: state = "snoozed"
         }
         let deciding = i.limits.max { $0.progress < $1.progress }
-        let amount: TerminalText = deciding.map { "\(format($0.used / $0.unitSize)) / \($0.every)" } ?? ""
+        let amount: TerminalText = deciding.map { "\(units.usedText($0)) / \(units.limitText($0))" } ?? ""
         var when: [String] = []
         if let since = i.since { when.append("since \(since)") } else { when.append("never done") }
         if let until = i.snoozedUntil { when.append("snoozed until \(until)") } else if let due = i.due { when.append("due ~\(due)") }
@@ -199,12 +200,6 @@ public struct StatusTextRenderer: Sendable {
         var out: TerminalText = lines[0].isEmpty ? prefix.trimmingTrailingSpaces() : prefix + painted(lines[0])
         for line in lines.dropFirst() { out += "\n" + .spaces(hanging) + painted(line) }
         return out + "\n"
-    }
-
-    private func format(_ v: Double) -> String {
-        if v >= 100 { return String(Int(v.rounded())) }
-        let tenths = (v * 10).rounded() / 10
-        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
     }
 
     private func color(_ s: IntervalState) -> StaticString {

@@ -209,9 +209,7 @@ public enum ReportNumber {
     /// A sum of measured values to a tenth, so JSON shows `829078.3`, not `829078.2999999999`.
     public static func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 
-    public static func km(_ metres: Double) -> String { fixed(metres / 1000, 1) }
     public static func hours(_ seconds: Double) -> String { fixed(seconds / 3600, 1) }
-    public static func metres(_ metres: Double) -> String { fixed(metres, 0) }
 }
 
 /// An exact amount in JSON: a string with at least two decimals (`"0.30"`), so no reader turns it

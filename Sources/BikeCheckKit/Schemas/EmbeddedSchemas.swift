@@ -27,8 +27,8 @@ public enum EmbeddedSchemas {
                   ]
                 },
                 "units": {
-                  "description": "Units for reports: metric (km) or imperial (mi). Default metric.",
-                  "markdownDescription": "Units for reports: `metric` (km) or `imperial` (mi). Default `metric`.",
+                  "description": "Units you read in: metric (km, metres of climb) or imperial (miles, feet of climb), in text, CSV, Markdown, HTML and calendars, limits written in the other unit included. JSON stays in metres and seconds. Default metric.",
+                  "markdownDescription": "Units you read in: `metric` (km, metres of climb) or `imperial` (miles, feet of climb), in text, CSV, Markdown, HTML and calendars, limits written in the other unit included. JSON stays in metres and seconds. Default `metric`.",
                   "enum": [
                     "metric",
                     "imperial"

@@ -2,8 +2,9 @@ import Diagnostics
 import Foundation
 
 /// What the bikes cost: service costs from the logs and purchase prices, grouped by bike, year,
-/// month or category, with cost per 1,000 km and per ride hour. Money is exact, and amounts in
-/// different currencies are reported on lines of their own, never summed.
+/// month or category, with cost per 1,000 km (or mi, in the rider's units) and per ride hour.
+/// Money is exact, and amounts in different currencies are reported on lines of their own,
+/// never summed.
 public struct CostReport: Sendable, Encodable {
     public enum Grouping: String, Sendable, Encodable, CaseIterable { case bike, year, month, category }
 
@@ -39,6 +40,9 @@ public struct CostReport: Sendable, Encodable {
         public var movingTime: Double
         public var per1000km: ReportAmount?
         public var perHour: ReportAmount?
+        /// Per 1,000 of the rider's distance unit (km or mi), for what people read; JSON has
+        /// `per_1000_km`.
+        public var per1000: ReportAmount? = nil
 
         enum CodingKeys: String, CodingKey {
             case group, subject, currency, services, purchases, total, entries, distance
@@ -57,6 +61,9 @@ public struct CostReport: Sendable, Encodable {
     }
 
     public var asOf: Day
+    /// The figures are SI (`"units": "si"`); `units` is what the rider reads (`display_units`).
+    public var jsonUnits = JSONUnits.si
+    public var units: UnitSystem
     public var since: Day?
     public var by: Grouping
     public var rows: [Row]
@@ -65,6 +72,8 @@ public struct CostReport: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
+        case jsonUnits = "units"
+        case units = "display_units"
         case since, by, rows, totals
     }
 
@@ -248,8 +257,9 @@ public struct CostReport: Sendable, Encodable {
                 group: key.group, subject: sum.subject, currency: key.currency, services: ReportAmount(sum.services),
                 purchases: ReportAmount(sum.purchases), total: ReportAmount(total), entries: sum.entries,
                 distance: ReportNumber.tenth(distance), movingTime: ReportNumber.tenth(time),
-                per1000km: distance > 0 ? ReportAmount(rate(total, per: distance / 1_000_000)) : nil,
-                perHour: time > 0 ? ReportAmount(rate(total, per: time / 3600)) : nil)
+                per1000km: UnitSystem.metric.per1000(total, metres: distance).map(ReportAmount.init),
+                perHour: time > 0 ? ReportAmount(rate(total, per: time / 3600)) : nil,
+                per1000: garage.settings.units.per1000(total, metres: distance).map(ReportAmount.init))
         }.sorted { ($0.subject?.kind ?? .bike, $0.group, $0.currency ?? "") < ($1.subject?.kind ?? .bike, $1.group, $1.currency ?? "") }
 
         var totals: [String?: Total] = [:]
@@ -265,7 +275,7 @@ public struct CostReport: Sendable, Encodable {
             totals[item.money.currency] = t
         }
         return CostReport(
-            asOf: asOf, since: since, by: by, rows: rows,
+            asOf: asOf, units: garage.settings.units, since: since, by: by, rows: rows,
             totals: totals.values.sorted { ($0.currency ?? "") < ($1.currency ?? "") })
     }
 
@@ -277,19 +287,21 @@ public struct CostReport: Sendable, Encodable {
         return rounded
     }
 
+    /// In the rider's units: km and per 1000 km, or mi and per 1000 mi.
     public var table: ReportTable {
         let parts = rows.contains { $0.subject?.kind == .part }
+        let km = units.distanceUnit
         let columns: [ReportTable.Column] =
             (by == .bike ? ReportTable.subjectColumns(parts: parts) : [.init(by.rawValue, by.rawValue.uppercased())]) + [
                 .init("currency", "CUR"), .init("services", "SERVICES", numeric: true),
                 .init("purchases", "PURCHASES", numeric: true), .init("total", "TOTAL", numeric: true), .init("entries", "ENTRIES", numeric: true),
-                .init("distance_km", "KM", numeric: true), .init("moving_time_h", "HOURS", numeric: true),
-                .init("per_1000_km", "PER 1000 KM", numeric: true), .init("per_hour", "PER HOUR", numeric: true),
+                .init("distance_\(km)", km.uppercased(), numeric: true), .init("moving_time_h", "HOURS", numeric: true),
+                .init("per_1000_\(km)", "PER 1000 \(km.uppercased())", numeric: true), .init("per_hour", "PER HOUR", numeric: true),
             ]
         let rows = rows.map { r in
             (by == .bike ? r.subject.map { ReportTable.subjectCells($0, parts: parts) } ?? [r.group] : [r.group]) + [
                 r.currency ?? "", r.services.description, r.purchases.description, r.total.description, "\(r.entries)",
-                ReportNumber.km(r.distance), ReportNumber.hours(r.movingTime), r.per1000km?.description ?? "", r.perHour?.description ?? "",
+                units.distanceText(r.distance), ReportNumber.hours(r.movingTime), r.per1000?.description ?? "", r.perHour?.description ?? "",
             ]
         }
         let footer = totals.map { t in

@@ -32,6 +32,9 @@ public struct HistoryReport: Sendable, Encodable {
     }
 
     public var asOf: Day
+    /// The figures are SI (`"units": "si"`); `units` is what the rider reads (`display_units`).
+    public var jsonUnits = JSONUnits.si
+    public var units: UnitSystem
     public var since: Day?
     public var until: Day?
     public var interval: String?
@@ -39,6 +42,8 @@ public struct HistoryReport: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
+        case jsonUnits = "units"
+        case units = "display_units"
         case since, until, interval, entries
     }
 
@@ -129,7 +134,8 @@ public struct HistoryReport: Sendable, Encodable {
             }
         }
         entries.sort { ($0.date, $1.subject) > ($1.date, $0.subject) }
-        return HistoryReport(asOf: asOf, since: since, until: until, interval: interval?.rawValue, entries: entries)
+        return HistoryReport(
+            asOf: asOf, units: garage.settings.units, since: since, until: until, interval: interval?.rawValue, entries: entries)
     }
 
     public var table: ReportTable {
@@ -142,7 +148,7 @@ public struct HistoryReport: Sendable, Encodable {
         let rows = entries.map { e in
             let described = e.tasks.map { t in
                 guard let previous = t.previous, let d = t.distance, let h = t.movingTime else { return "\(t.task) (first logged)" }
-                return "\(t.task) (after \(ReportNumber.km(d)) km / \(ReportNumber.hours(h)) h since \(previous))"
+                return "\(t.task) (after \(units.distanceText(d)) \(units.distanceUnit) / \(ReportNumber.hours(h)) h since \(previous))"
             }
             let tasks = (described + (e.todo.map { ["to-do: \($0)"] } ?? [])).joined(separator: "; ")
             return [e.date.description] + ReportTable.subjectCells(e.subject, bike: e.bike, parts: parts) + [

@@ -95,12 +95,16 @@ public struct PartLife: Sendable, Encodable, Equatable {
 /// What `bikecheck part list` and `part show` report.
 public struct PartLifeReport: Sendable, Encodable, Equatable {
     public var asOf: Day
+    /// The figures are SI (`"units": "si"`); `units` is what the rider reads (`display_units`).
+    public var jsonUnits = JSONUnits.si
     public var units: UnitSystem
     public var parts: [PartLife]
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
-        case units, parts
+        case jsonUnits = "units"
+        case units = "display_units"
+        case parts
     }
 }
 

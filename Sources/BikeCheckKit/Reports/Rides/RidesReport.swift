@@ -41,6 +41,8 @@ public struct RidesReport: Sendable, Encodable {
     }
 
     public var asOf: Day
+    /// What the rider reads (`display_units` in JSON, whose figures are SI: `"units": "si"`).
+    public var units: UnitSystem
     public var since: Day?
     public var until: Day?
     public var interval: String?
@@ -56,6 +58,8 @@ public struct RidesReport: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
+        case jsonUnits = "units"
+        case units = "display_units"
         case since, until, interval, rides, totals
     }
 
@@ -76,6 +80,8 @@ public struct RidesReport: Sendable, Encodable {
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(asOf, forKey: .asOf)
+        try c.encode(JSONUnits.si, forKey: .jsonUnits)
+        try c.encode(units, forKey: .units)
         try c.encodeIfPresent(since, forKey: .since)
         try c.encodeIfPresent(until, forKey: .until)
         try c.encodeIfPresent(interval, forKey: .interval)
@@ -189,7 +195,7 @@ public struct RidesReport: Sendable, Encodable {
             shown.append((.part(rp.part), list))
         }
         return RidesReport(
-            asOf: asOf, since: since, until: until, interval: interval?.rawValue, totals: totals, shown: shown, index: index,
+            asOf: asOf, units: garage.settings.units, since: since, until: until, interval: interval?.rawValue, totals: totals, shown: shown, index: index,
             handEntered: garage.rides, bikeIDs: garage.bikes.map(\.bike.id.rawValue))
     }
 
@@ -205,22 +211,24 @@ public struct RidesReport: Sendable, Encodable {
     }
 
     /// A row per ride, streamed: a million rides are written cell by cell, not held as Strings.
+    /// Distances in the rider's units.
     public var table: ReportTable {
         let parts = shown.contains { $0.subject.kind == .part }
+        let units = units, km = units.distanceUnit, size = units.distanceSize
         let columns: [ReportTable.Column] =
             ReportTable.subjectColumns(parts: parts) + [
                 .init("date", "DATE"), .init("source", "SOURCE"), .init("activity", "ACTIVITY"), .init("sport", "SPORT"),
-                .init("moving_time_h", "HOURS", numeric: true), .init("distance_km", "KM", numeric: true), .init("counts", "COUNTS"),
+                .init("moving_time_h", "HOURS", numeric: true), .init("distance_\(km)", km.uppercased(), numeric: true), .init("counts", "COUNTS"),
                 .init("name", "NAME"),
             ]
         let footer = totals.flatMap { t in
             var lines = [
-                "\(t.subject.label)\(t.since.map { " since \($0)" } ?? ""): \(t.counted) counted (\(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km), \(t.notCounted) not counted"
+                "\(t.subject.label)\(t.since.map { " since \($0)" } ?? ""): \(t.counted) counted (\(ReportNumber.hours(t.movingTime)) h, \(units.distanceText(t.distance)) \(km)), \(t.notCounted) not counted"
             ]
             if let p = t.prior {
-                let hours = ReportNumber.hours(t.movingTime + p.movingTime), km = ReportNumber.km(t.distance + p.distance)
+                let hours = ReportNumber.hours(t.movingTime + p.movingTime), distance = units.distanceText(t.distance + p.distance)
                 lines.append(
-                    "  + usage before tracking: \(ReportNumber.hours(p.movingTime)) h, \(ReportNumber.km(p.distance)) km, \(p.rides) rides = \(hours) h, \(km) km, as status counts"
+                    "  + usage before tracking: \(ReportNumber.hours(p.movingTime)) h, \(units.distanceText(p.distance)) \(km), \(p.rides) rides = \(hours) h, \(distance) \(km), as status counts"
                 )
             }
             return lines
@@ -272,7 +280,7 @@ public struct RidesReport: Sendable, Encodable {
                 cells.integer(e.activity)
                 cells.text(strings[Int(e.sport)])
                 cells.fixed(e.movingTime / 3600, 1)
-                cells.fixed(e.distance / 1000, 1)
+                cells.fixed(e.distance / size, 1)
                 cells.text(e.verdict == .sportType ? notCounted[Int(e.sport)] : Self.why(e.verdict, sport: nil))
             } else {
                 let r = hand[Int(e.hand)]
@@ -280,7 +288,7 @@ public struct RidesReport: Sendable, Encodable {
                 cells.empty()
                 cells.text(r.sport ?? "")
                 cells.fixed(r.movingTime / 3600, 1)
-                cells.fixed(r.distance / 1000, 1)
+                cells.fixed(r.distance / size, 1)
                 cells.text(Self.why(e.verdict, sport: r.sport))
             }
             allNames.withUnsafeBufferPointer { cells.bytes(UnsafeBufferPointer(rebasing: $0[(k == 0 ? 0 : ends[k - 1])..<ends[k]])) }

@@ -210,6 +210,8 @@ public struct PartStatus: Sendable, Codable, Equatable {
 /// What `bikecheck status` reports: a typed model, rendered at the edge.
 public struct StatusReport: Sendable, Codable, Equatable {
     public var asOf: Day
+    /// The figures are SI (`"units": "si"`); `units` is what the rider reads (`display_units`).
+    public var jsonUnits = JSONUnits.si
     public var units: UnitSystem
     public var bikes: [BikeStatus]
     /// Parts on no bike (or named), with their own intervals.
@@ -221,7 +223,9 @@ public struct StatusReport: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
-        case units, bikes, parts, warnings, urgency
+        case jsonUnits = "units"
+        case units = "display_units"
+        case bikes, parts, warnings, urgency
     }
 
     /// Whether an interval or a to-do is overdue (a snoozed interval is not, until its day).

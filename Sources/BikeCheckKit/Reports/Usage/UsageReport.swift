@@ -23,6 +23,9 @@ public struct UsageReport: Sendable, Encodable {
     }
 
     public var asOf: Day
+    /// The figures are SI (`"units": "si"`); `units` is what the rider reads (`display_units`).
+    public var jsonUnits = JSONUnits.si
+    public var units: UnitSystem
     public var since: Day?
     public var period: Period
     public var rows: [Row]
@@ -31,6 +34,8 @@ public struct UsageReport: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
+        case jsonUnits = "units"
+        case units = "display_units"
         case since, period, rows, totals
     }
 
@@ -131,7 +136,8 @@ public struct UsageReport: Sendable, Encodable {
             r.odometer = ReportNumber.tenth(r.odometer)
             return r
         }
-        return UsageReport(asOf: asOf, since: since, period: period, rows: rows.map(rounded), totals: totals.map(rounded))
+        return UsageReport(
+            asOf: asOf, units: garage.settings.units, since: since, period: period, rows: rows.map(rounded), totals: totals.map(rounded))
     }
 
     /// `periodKey` as a number: `year * 100 + month`, or the year.
@@ -148,23 +154,24 @@ public struct UsageReport: Sendable, Encodable {
         }
     }
 
-    /// Rows and a total line per bike, in fixed units: km, hours, metres.
+    /// Rows and a total line per bike, in the rider's units: hours, km and m (or mi and ft).
     public var table: ReportTable {
         let parts = totals.contains { $0.subject.kind == .part }
+        let km = units.distanceUnit, m = units.climbUnit
         let columns: [ReportTable.Column] =
             ReportTable.subjectColumns(parts: parts) + [
                 .init(period.rawValue, period == .month ? "MONTH" : "YEAR"), .init("rides", "RIDES", numeric: true),
-                .init("moving_time_h", "HOURS", numeric: true), .init("distance_km", "KM", numeric: true),
-                .init("elevation_m", "CLIMB M", numeric: true), .init("odometer_km", "ODOMETER KM", numeric: true),
+                .init("moving_time_h", "HOURS", numeric: true), .init("distance_\(km)", km.uppercased(), numeric: true),
+                .init("elevation_\(m)", "CLIMB \(m.uppercased())", numeric: true), .init("odometer_\(km)", "ODOMETER \(km.uppercased())", numeric: true),
             ]
         func cells(_ r: Row, _ period: String) -> [String] {
             ReportTable.subjectCells(r.subject, parts: parts) + [
-                period, "\(r.rides)", ReportNumber.hours(r.movingTime), ReportNumber.km(r.distance),
-                ReportNumber.metres(r.elevation), ReportNumber.km(r.odometer),
+                period, "\(r.rides)", ReportNumber.hours(r.movingTime), units.distanceText(r.distance),
+                units.climbText(r.elevation), units.distanceText(r.odometer),
             ]
         }
         let footer = totals.map { t in
-            "\(t.subject.label): \(t.rides) ride\(t.rides == 1 ? "" : "s"), \(ReportNumber.hours(t.movingTime)) h, \(ReportNumber.km(t.distance)) km, odometer \(ReportNumber.km(t.odometer)) km"
+            "\(t.subject.label): \(t.rides) ride\(t.rides == 1 ? "" : "s"), \(ReportNumber.hours(t.movingTime)) h, \(units.distanceText(t.distance)) \(km), odometer \(units.distanceText(t.odometer)) \(km)"
         }
         return ReportTable(columns: columns, rows: rows.map { cells($0, $0.period) }, footer: footer)
     }
