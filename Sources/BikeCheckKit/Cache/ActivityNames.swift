@@ -36,7 +36,7 @@ public struct ActivityNames: Sendable {
                 monthNumbers.insert(y * 12 + m - 1)
             }
         }
-        let months = Set(monthNumbers.map { Day(year: $0 / 12, month: $0 % 12 + 1, day: 1)?.monthKey ?? "" }.map { $0 + ".json" })
+        let months = Set(monthNumbers.map { Day(year: $0 / 12, month: $0 % 12 + 1, day: 1)?.monthKey ?? "" }.map(ActivityCacheFormat.fileName(month:)))
         let files = ActivityCacheLoader.read(root: root, NameBuilder.self) { name, _, named, read in
             named && months.contains(name) ? read() : ActivityCacheLoader.File<NameBuilder>(name: name)
         }
