@@ -12,6 +12,8 @@ public struct LoadedGarage: Sendable {
     public var activitySummaries: ActivitySummaries
     public var diagnostics: [Diagnostic]
     public var sources: [String: SourceText]
+    /// The YAML files as parsed, when loaded with `keepsParsedFiles`: a write's re-check reuses them.
+    public var parsedFiles: ParsedFiles?
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
@@ -24,14 +26,13 @@ public enum GarageLoader {
         public var activities: ActivityData
         /// Today, for plausibility checks (dates in the future); nil skips them.
         public var today: Day?
-        /// Keep the parsed YAML files, and reuse those whose bytes are unchanged from an earlier
-        /// such load (`ParsedFileMemo`): a write's re-check parses only what it wrote.
-        public var reusesParsedFiles: Bool
+        /// Keep the parsed YAML files in `LoadedGarage.parsedFiles`, for a write's re-check.
+        public var keepsParsedFiles: Bool
 
-        public init(activities: ActivityData = .full, today: Day? = nil, reusesParsedFiles: Bool = false) {
+        public init(activities: ActivityData = .full, today: Day? = nil, keepsParsedFiles: Bool = false) {
             self.activities = activities
             self.today = today
-            self.reusesParsedFiles = reusesParsedFiles
+            self.keepsParsedFiles = keepsParsedFiles
         }
     }
 
@@ -46,7 +47,9 @@ public enum GarageLoader {
         case summaries
     }
 
-    public static func load(at root: String, options: Options = Options()) -> LoadedGarage {
+    /// `reusing`: the files an earlier load parsed; those whose bytes are unchanged are not
+    /// parsed again (see `ParsedFiles`).
+    public static func load(at root: String, options: Options = Options(), reusing: ParsedFiles? = nil) -> LoadedGarage {
         var diagnostics: [Diagnostic] = []
         var sources: [String: SourceText] = [:]
 
@@ -60,21 +63,23 @@ public enum GarageLoader {
         case .summaries: DispatchQueue.global().async(group: reading) { summaries = ActivityCacheLoader.loadSummaries(root: root) }
         }
 
-        let memo = options.reusesParsedFiles ? ParsedFileMemo.shared : nil
-        let settings = decode("garage.yaml", root: root, memo: memo, &diagnostics, &sources) { FileDecoders.settings($0, &$1) } ?? GarageSettings()
-        let templates = decodeFolder("templates", kind: "template", root: root, memo: memo, &diagnostics, &sources) {
+        var files = Files(root: root, reusing: reusing, keeping: options.keepsParsedFiles)
+        let settings = files.decode("garage.yaml", \.settings, &diagnostics, &sources) { FileDecoders.settings($0, &$1) } ?? GarageSettings()
+        let templates = files.decodeFolder("templates", kind: "template", \.templates, &diagnostics, &sources) {
             FileDecoders.template(id: TemplateID($0), $1, &$2)
         }
-        let bikes = decodeFolder("bikes", kind: "bike", root: root, memo: memo, &diagnostics, &sources) {
+        // Bikes and parts are decoded with the garage's currency: kept ones only serve the same.
+        files.currency(settings.currency)
+        let bikes = files.decodeFolder("bikes", kind: "bike", \.bikes, &diagnostics, &sources) {
             FileDecoders.bike(id: BikeID($0), $1, &$2, currency: settings.currency)
         }
-        let parts = decodeFolder("parts", kind: "part", root: root, memo: memo, &diagnostics, &sources) {
+        let parts = files.decodeFolder("parts", kind: "part", \.parts, &diagnostics, &sources) {
             FileDecoders.part(id: PartID($0), $1, &$2, currency: settings.currency)
         }
         // rides.yaml is optional.
         let rides =
             FileManager.default.fileExists(atPath: root + "/rides.yaml")
-            ? decode("rides.yaml", root: root, memo: memo, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
+            ? files.decode("rides.yaml", \.rides, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
 
         // Resolve and check.
         var resolver = Resolver(settings: settings, templates: templates)
@@ -110,37 +115,39 @@ public enum GarageLoader {
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides, parts: resolvedParts)
         return LoadedGarage(
             garage: garage, activities: activities, activitySummaries: activitySummaries,
-            diagnostics: Diagnostic.limitedPerFile(Diagnostic.sortedForDisplay(diagnostics)), sources: sources)
+            diagnostics: Diagnostic.limitedPerFile(Diagnostic.sortedForDisplay(diagnostics)), sources: sources,
+            parsedFiles: options.keepsParsedFiles ? files.kept : nil)
     }
 
     /// One YAML file read, parsed and decoded: its value (nil when missing or broken), its
     /// diagnostics and its source text.
-    struct DecodedFile<T> {
+    struct DecodedFile<T: Sendable>: Sendable {
         var value: T?
         var diagnostics: [Diagnostic] = []
         var source: SourceText?
     }
 
+    /// Reads and decodes one file: the kept parse when `kept` was made from the same bytes. Also
+    /// returns what to keep of it (nil when it could not be read) and whether it was parsed.
     static func decodeFile<T>(
-        _ relative: String, root: String, memo: ParsedFileMemo? = nil,
+        _ relative: String, root: String, kept: ParsedFiles.Kept<T>? = nil,
         _ body: (YAMLNode, inout NodeReader) -> T?
-    ) -> DecodedFile<T> {
+    ) -> (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool) {
         var file = DecodedFile<T>(value: nil)
         guard case .read(let path) = GarageBoundary(root: root).access(relative) else {
             file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
-            return file
+            return (file, nil, false)
         }
         guard let bytes = readBytes(path) else {
             file.diagnostics.append(
                 .error(
                     .unreadableFile, "cannot read the file", at: SourceLocation(file: relative),
                     help: "check that it is a file you may read"))
-            return file
+            return (file, nil, false)
         }
-        if let memo {
-            return memo.file(root + "/" + relative, bytes: bytes) { parse(relative, bytes, body) }
-        }
-        return parse(relative, bytes, body)
+        if let kept, kept.bytes == bytes { return (kept.file, kept, false) }
+        file = parse(relative, bytes, body)
+        return (file, ParsedFiles.Kept(bytes: bytes, file: file), true)
     }
 
     /// Parses and decodes one file's bytes.
@@ -156,57 +163,96 @@ public enum GarageLoader {
         return file
     }
 
-    /// Parses and decodes one file; nil when the file is missing or broken.
-    static func decode<T>(
-        _ relative: String, root: String, memo: ParsedFileMemo? = nil, _ diagnostics: inout [Diagnostic],
-        _ sources: inout [String: SourceText], _ body: (YAMLNode, inout NodeReader) -> T?
-    ) -> T? {
-        let file = decodeFile(relative, root: root, memo: memo, body)
-        diagnostics += file.diagnostics
-        if let source = file.source { sources[relative] = source }
-        return file.value
-    }
+    /// The YAML files of one load: where they are, the kept parses it may reuse, and what it keeps.
+    struct Files {
+        let root: String
+        var reusing: ParsedFiles?
+        let keeping: Bool
+        var kept = ParsedFiles()
 
-    /// Every YAML file of a folder, each named after the id of what it holds. Files are
-    /// independent, so they are parsed and decoded on all cores; results and diagnostics are
-    /// merged in file name order, as if read one by one.
-    static func decodeFolder<T>(
-        _ folder: String, kind: String, root: String, memo: ParsedFileMemo? = nil, _ diagnostics: inout [Diagnostic],
-        _ sources: inout [String: SourceText], _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?
-    ) -> [T] {
-        // A folder that links outside the garage is not listed, let alone read.
-        if GarageBoundary(root: root).access(folder) == .outside {
-            diagnostics.append(GarageBoundary.outsideDiagnostic(folder))
-            return []
+        init(root: String, reusing: ParsedFiles?, keeping: Bool) {
+            self.root = root
+            self.reusing = reusing
+            self.keeping = keeping
         }
-        let names = yamlFiles(in: root + "/" + folder)
-        let decoded = concurrentMap(names.count) { index -> (idDiagnostics: [Diagnostic], file: DecodedFile<T>?) in
-            let relative = folder + "/" + names[index]
-            var idDiagnostics: [Diagnostic] = []
-            guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
-            return ([], decodeFile(relative, root: root, memo: memo) { node, r in body(id, node, &r) })
-        }
-        var values: [T] = []
-        var firstFile: [String: String] = [:]
-        for (index, name) in names.enumerated() {
-            diagnostics += decoded[index].idDiagnostics
-            guard let file = decoded[index].file else { continue }
-            // grail.yaml and grail.yml would be two bikes with one id.
-            let relative = folder + "/" + name
-            if let first = firstFile.updateValue(relative, forKey: stem(name)) {
-                firstFile[stem(name)] = first
-                diagnostics.append(
-                    .error(
-                        .duplicateId, "\(relative) and \(first) both define \(kind) '\(stem(name))'",
-                        at: SourceLocation(file: relative), notes: [.init("first defined here", at: SourceLocation(file: first))],
-                        help: "keep one of the two files"))
-                continue
+
+        /// Notes the currency bikes and parts are decoded with; kept ones made with another are
+        /// not reused.
+        mutating func currency(_ currency: String?) {
+            kept.currency = currency
+            if let earlier = reusing, earlier.currency != currency {
+                reusing?.bikes = [:]
+                reusing?.parts = [:]
             }
-            diagnostics += file.diagnostics
-            if let source = file.source { sources[folder + "/" + name] = source }
-            if let value = file.value { values.append(value) }
         }
-        return values
+
+        /// Parses and decodes one file; nil when the file is missing or broken.
+        mutating func decode<T>(
+            _ relative: String, _ kind: WritableKeyPath<ParsedFiles, [String: ParsedFiles.Kept<T>]>, _ diagnostics: inout [Diagnostic],
+            _ sources: inout [String: SourceText], _ body: (YAMLNode, inout NodeReader) -> T?
+        ) -> T? {
+            let (file, keep, parsed) = decodeFile(relative, root: root, kept: reusing?[keyPath: kind][relative], body)
+            note(relative, keep, parsed, kind)
+            diagnostics += file.diagnostics
+            if let source = file.source { sources[relative] = source }
+            return file.value
+        }
+
+        /// What this load keeps of a file, and whether it parsed it.
+        mutating func note<T>(
+            _ relative: String, _ keep: ParsedFiles.Kept<T>?, _ parsed: Bool, _ kind: WritableKeyPath<ParsedFiles, [String: ParsedFiles.Kept<T>]>
+        ) {
+            guard keeping else { return }
+            if parsed { kept.parsed.insert(relative) }
+            kept[keyPath: kind][relative] = keep
+        }
+
+        /// Every YAML file of a folder, each named after the id of what it holds. Files are
+        /// independent, so they are parsed and decoded on all cores; results and diagnostics are
+        /// merged in file name order, as if read one by one.
+        mutating func decodeFolder<T>(
+            _ folder: String, kind: String, _ keyPath: WritableKeyPath<ParsedFiles, [String: ParsedFiles.Kept<T>]>,
+            _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText],
+            _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?
+        ) -> [T] {
+            // A folder that links outside the garage is not listed, let alone read.
+            if GarageBoundary(root: root).access(folder) == .outside {
+                diagnostics.append(GarageBoundary.outsideDiagnostic(folder))
+                return []
+            }
+            let root = root
+            let names = yamlFiles(in: root + "/" + folder)
+            let earlier = reusing?[keyPath: keyPath] ?? [:]
+            let decoded = concurrentMap(names.count) {
+                index -> (idDiagnostics: [Diagnostic], file: (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool)?) in
+                let relative = folder + "/" + names[index]
+                var idDiagnostics: [Diagnostic] = []
+                guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
+                return ([], decodeFile(relative, root: root, kept: earlier[relative]) { node, r in body(id, node, &r) })
+            }
+            var values: [T] = []
+            var firstFile: [String: String] = [:]
+            for (index, name) in names.enumerated() {
+                diagnostics += decoded[index].idDiagnostics
+                guard let (file, keep, parsed) = decoded[index].file else { continue }
+                // grail.yaml and grail.yml would be two bikes with one id.
+                let relative = folder + "/" + name
+                note(relative, keep, parsed, keyPath)
+                if let first = firstFile.updateValue(relative, forKey: stem(name)) {
+                    firstFile[stem(name)] = first
+                    diagnostics.append(
+                        .error(
+                            .duplicateId, "\(relative) and \(first) both define \(kind) '\(stem(name))'",
+                            at: SourceLocation(file: relative), notes: [.init("first defined here", at: SourceLocation(file: first))],
+                            help: "keep one of the two files"))
+                    continue
+                }
+                diagnostics += file.diagnostics
+                if let source = file.source { sources[folder + "/" + name] = source }
+                if let value = file.value { values.append(value) }
+            }
+            return values
+        }
     }
 
     /// `*.yaml` and `*.yml` files of a folder, sorted by name; none when it does not exist.
