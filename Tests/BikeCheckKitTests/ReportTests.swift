@@ -124,7 +124,7 @@ import Testing
         let asOf = Day("2026-11-15")!
         let loaded = GarageLoader.load(at: exampleGarage.path, options: .init(activities: .full, today: asOf))
         #expect(!loaded.hasErrors)
-        let status = StatusPlanner(asOf: asOf).plan(loaded.garage, activities: loaded.activities)
+        let status = StatusPlanner(asOf: asOf).plan(loaded.garage, activities: loaded.wholeActivities)
         var compared = 0
         for bike in status.bikes {
             let resolved = try #require(loaded.garage.bike(BikeID(bike.id)))
@@ -134,7 +134,7 @@ import Testing
                 guard let since = interval.since, interval.part == nil,
                     resolved.intervals.first(where: { $0.id.rawValue == interval.id })?.rideFilter.over(resolved.filter) == resolved.filter
                 else { continue }
-                let usage = UsageReport.build(loaded.garage, activities: loaded.activities, only: [BikeID(bike.id)], asOf: asOf, since: since, period: .year)
+                let usage = UsageReport.build(loaded.garage, activities: loaded.wholeActivities, only: [BikeID(bike.id)], asOf: asOf, since: since, period: .year)
                 let total = try #require(usage.totals.first)
                 // Status adds a second-hand part's usage before tracking to its install anchor.
                 var prior = (time: 0.0, distance: 0.0, rides: 0)

@@ -61,3 +61,11 @@ func exampleTemplates() throws -> [String: [UInt8]] {
     files["templates/road.yaml"] = Array("name: Road\nintervals:\n  chain-lube:\n    every: 10 h\n  bar-tape:\n    every: 12 months\n".utf8)
     return files
 }
+
+extension LoadedGarage {
+    /// The activities of a load with `.full`; none otherwise.
+    var wholeActivities: [Activity] {
+        if case .full(let all) = activities { return all }
+        return []
+    }
+}

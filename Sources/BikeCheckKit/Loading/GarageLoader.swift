@@ -5,17 +5,33 @@ import LocatedYAML
 /// Everything the loading pipeline produced: the garage as far as it could be read, the cached
 /// activities, every diagnostic, and the source texts for showing them.
 public struct LoadedGarage: Sendable {
+    /// The cached activities, as much of them as the load read (`GarageLoader.ActivityData`).
+    public enum Activities: Sendable {
+        /// Not read (`.skip`).
+        case none
+        /// Every field of every activity (`.full`).
+        case full([Activity])
+        /// What status and the reports need (`.summaries`).
+        case summaries(ActivitySummaries)
+    }
+
     public var garage: Garage
-    /// The cached activities, when loaded with `.full`.
-    public var activities: [Activity]
-    /// The cached activities as summaries, when loaded with `.summaries`.
-    public var activitySummaries: ActivitySummaries
+    public var activities: Activities
     public var diagnostics: [Diagnostic]
     public var sources: [String: SourceText]
     /// The YAML files as parsed, when loaded with `keepsParsedFiles`: a write's re-check reuses them.
     public var parsedFiles: ParsedFiles?
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// The activities as summaries: those read, those of the full activities, or none.
+    public var activitySummaries: ActivitySummaries {
+        switch activities {
+        case .none: ActivitySummaries()
+        case .full(let all): ActivitySummaries(all)
+        case .summaries(let summaries): summaries
+        }
+    }
 }
 
 /// The loading pipeline: read → compose YAML → decode → resolve → check. A broken file skips the
@@ -41,9 +57,9 @@ public enum GarageLoader {
     public enum ActivityData: Sendable, Equatable {
         /// None: for commands that do not look at activities.
         case skip
-        /// `LoadedGarage.activities`, for commands that need every field.
+        /// `LoadedGarage.Activities.full`, for commands that need every field.
         case full
-        /// `LoadedGarage.activitySummaries`, enough for status and for validating.
+        /// `LoadedGarage.Activities.summaries`, enough for status and for validating.
         case summaries
     }
 
@@ -92,29 +108,28 @@ public enum GarageLoader {
         diagnostics += resolver.diagnostics
         if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) + Checks.parts(parts, today: today) }
 
-        var activities: [Activity] = []
-        var activitySummaries = ActivitySummaries()
+        var activities = LoadedGarage.Activities.none
         reading.wait()
         if let cache {
-            activities = cache.activities
+            activities = .full(cache.activities)
             diagnostics += cache.diagnostics
             sources.merge(cache.sources) { a, _ in a }
         }
         if let summaries {
-            activitySummaries = summaries.summaries
+            activities = .summaries(summaries.summaries)
             diagnostics += summaries.diagnostics
             sources.merge(summaries.sources) { a, _ in a }
         }
-
-        if options.activities != .skip {
-            // Whole activities are summarised only when some hand-entered ride needs the check.
-            diagnostics += Checks.ridesAlsoOnStrava(
-                rides, bikes: bikes, summaries: options.activities == .full ? ActivitySummaries(activities) : activitySummaries)
+        switch activities {
+        case .none: break
+        // Whole activities are summarised only when some hand-entered ride needs the check.
+        case .full(let all): diagnostics += Checks.ridesAlsoOnStrava(rides, bikes: bikes, summaries: ActivitySummaries(all))
+        case .summaries(let read): diagnostics += Checks.ridesAlsoOnStrava(rides, bikes: bikes, summaries: read)
         }
 
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides, parts: resolvedParts)
         return LoadedGarage(
-            garage: garage, activities: activities, activitySummaries: activitySummaries,
+            garage: garage, activities: activities,
             diagnostics: Diagnostic.limitedPerFile(Diagnostic.sortedForDisplay(diagnostics)), sources: sources,
             parsedFiles: options.keepsParsedFiles ? files.kept : nil)
     }
