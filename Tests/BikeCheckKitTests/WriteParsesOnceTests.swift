@@ -41,6 +41,15 @@ import Testing
         #expect(outcome.reparsed == every)
     }
 
+    @Test func bypassingTheDerivedCachesParsesEveryFileAgain() throws {
+        let g = try garage()
+        let keep = GarageLoader.Options(activities: .skip, keepsParsedFiles: true, environment: [:])
+        let first = try #require(GarageLoader.load(at: g.root, options: keep).parsedFiles)
+        #expect(GarageLoader.load(at: g.root, options: keep, reusing: first).parsedFiles?.parsed == [], "nothing changed: nothing is parsed")
+        let bypass = GarageLoader.Options(activities: .skip, keepsParsedFiles: true, environment: ["BIKECHECK_NO_CACHE": "1"])
+        #expect(GarageLoader.load(at: g.root, options: bypass, reusing: first).parsedFiles?.parsed == first.parsed)
+    }
+
     @Test func bikesAndPartsAreParsedAgainWhenTheGarageCurrencyChanged() throws {
         let g = try garage()
         let first = try #require(GarageLoader.load(at: g.root, options: .init(activities: .skip, keepsParsedFiles: true)).parsedFiles)

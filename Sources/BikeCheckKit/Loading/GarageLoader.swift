@@ -44,11 +44,28 @@ public enum GarageLoader {
         public var today: Day?
         /// Keep the parsed YAML files in `LoadedGarage.parsedFiles`, for a write's re-check.
         public var keepsParsedFiles: Bool
+        /// Read everything from the garage's own files, bypassing every derived cache: the
+        /// activity index is neither read nor written, and earlier parses are not reused (a
+        /// write's re-check parses every file). Output is the same either way; this is for
+        /// debugging the fast paths. `BIKECHECK_NO_CACHE=1` turns it on.
+        public var bypassesDerivedCaches: Bool
+        /// Gets the time each stage took (`BIKECHECK_TIMINGS=1`: printed on standard error).
+        public var timings: (@Sendable (LoadTimings) -> Void)?
 
-        public init(activities: ActivityData = .full, today: Day? = nil, keepsParsedFiles: Bool = false) {
+        /// `environment` gives the two debugging switches, `BIKECHECK_NO_CACHE` and
+        /// `BIKECHECK_TIMINGS` (on when set to anything but empty or `0`).
+        public init(
+            activities: ActivityData = .full, today: Day? = nil, keepsParsedFiles: Bool = false,
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) {
             self.activities = activities
             self.today = today
             self.keepsParsedFiles = keepsParsedFiles
+            func on(_ name: String) -> Bool { environment[name].map { !$0.isEmpty && $0 != "0" } ?? false }
+            bypassesDerivedCaches = on("BIKECHECK_NO_CACHE")
+            if on("BIKECHECK_TIMINGS") {
+                timings = { (taken: LoadTimings) in FileHandle.standardError.write(Data((taken.line + "\n").utf8)) }
+            }
         }
     }
 
@@ -66,20 +83,33 @@ public enum GarageLoader {
     /// `reusing`: the files an earlier load parsed; those whose bytes are unchanged are not
     /// parsed again (see `ParsedFiles`).
     public static func load(at root: String, options: Options = Options(), reusing: ParsedFiles? = nil) -> LoadedGarage {
+        let started = LoadTimings.now()
         var diagnostics: [Diagnostic] = []
         var sources: [String: SourceText] = [:]
 
         // The activity cache does not depend on the YAML files: read it meanwhile, on other threads.
         let reading = DispatchGroup()
+        let index = !options.bypassesDerivedCaches
         nonisolated(unsafe) var cache: ActivityCacheLoader.Result?
         nonisolated(unsafe) var summaries: ActivityCacheLoader.SummaryResult?
+        nonisolated(unsafe) var activitiesTime = 0.0
         switch options.activities {
         case .skip: break
-        case .full: DispatchQueue.global().async(group: reading) { cache = ActivityCacheLoader.load(root: root) }
-        case .summaries: DispatchQueue.global().async(group: reading) { summaries = ActivityCacheLoader.loadSummaries(root: root) }
+        case .full:
+            DispatchQueue.global().async(group: reading) {
+                let start = LoadTimings.now()
+                cache = ActivityCacheLoader.load(root: root)
+                activitiesTime = LoadTimings.since(start)
+            }
+        case .summaries:
+            DispatchQueue.global().async(group: reading) {
+                let start = LoadTimings.now()
+                summaries = ActivityCacheLoader.loadSummaries(root: root, index: index)
+                activitiesTime = LoadTimings.since(start)
+            }
         }
 
-        var files = Files(root: root, reusing: reusing, keeping: options.keepsParsedFiles)
+        var files = Files(root: root, reusing: options.bypassesDerivedCaches ? nil : reusing, keeping: options.keepsParsedFiles)
         let settings = files.decode("garage.yaml", \.settings, &diagnostics, &sources) { FileDecoders.settings($0, &$1) } ?? GarageSettings()
         let templates = files.decodeFolder("templates", kind: "template", \.templates, &diagnostics, &sources) {
             FileDecoders.template(id: TemplateID($0), $1, &$2)
@@ -98,6 +128,7 @@ public enum GarageLoader {
             ? files.decode("rides.yaml", \.rides, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
 
         // Resolve and check.
+        var stage = LoadTimings.now()
         var resolver = Resolver(settings: settings, templates: templates)
         let resolved = bikes.map { resolver.resolve($0) }
         resolver.reportTemplateGaps()
@@ -106,10 +137,14 @@ public enum GarageLoader {
         let resolvedParts = parts.map { resolver.resolve($0) }
         resolver.checkMounts(parts, bikes: bikes)
         diagnostics += resolver.diagnostics
+        files.timings.resolve = LoadTimings.since(stage)
+        stage = LoadTimings.now()
         if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) + Checks.parts(parts, today: today) }
 
+        files.timings.check = LoadTimings.since(stage)
         var activities = LoadedGarage.Activities.none
         reading.wait()
+        files.timings.activities = activitiesTime
         if let cache {
             activities = .full(cache.activities)
             diagnostics += cache.diagnostics
@@ -120,14 +155,19 @@ public enum GarageLoader {
             diagnostics += summaries.diagnostics
             sources.merge(summaries.sources) { a, _ in a }
         }
+        stage = LoadTimings.now()
         switch activities {
         case .none: break
         // Whole activities are summarised only when some hand-entered ride needs the check.
         case .full(let all): diagnostics += Checks.ridesAlsoOnStrava(rides, bikes: bikes, summaries: ActivitySummaries(all))
         case .summaries(let read): diagnostics += Checks.ridesAlsoOnStrava(rides, bikes: bikes, summaries: read)
         }
+        files.timings.check += LoadTimings.since(stage)
+        files.timings.indexed = summaries?.indexed ?? 0
 
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides, parts: resolvedParts)
+        files.timings.total = LoadTimings.since(started)
+        options.timings?(files.timings)
         return LoadedGarage(
             garage: garage, activities: activities,
             diagnostics: Diagnostic.limitedPerFile(Diagnostic.sortedForDisplay(diagnostics)), sources: sources,
@@ -140,6 +180,8 @@ public enum GarageLoader {
         var value: T?
         var diagnostics: [Diagnostic] = []
         var source: SourceText?
+        /// Seconds spent reading, composing and decoding it in the load that returned it.
+        var time = LoadTimings.FileTime()
     }
 
     /// Reads and decodes one file: the kept parse when `kept` was made from the same bytes. Also
@@ -153,28 +195,40 @@ public enum GarageLoader {
             file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
             return (file, nil, false)
         }
-        guard let bytes = readBytes(path) else {
+        let readStart = LoadTimings.now()
+        let read = readBytes(path)
+        let readTime = LoadTimings.since(readStart)
+        guard let bytes = read else {
             file.diagnostics.append(
                 .error(
                     .unreadableFile, "cannot read the file", at: SourceLocation(file: relative),
                     help: "check that it is a file you may read"))
             return (file, nil, false)
         }
-        if let kept, kept.bytes == bytes { return (kept.file, kept, false) }
+        if let kept, kept.bytes == bytes {
+            file = kept.file
+            file.time = LoadTimings.FileTime(read: readTime)
+            return (file, kept, false)
+        }
         file = parse(relative, bytes, body)
+        file.time.read = readTime
         return (file, ParsedFiles.Kept(bytes: bytes, file: file), true)
     }
 
     /// Parses and decodes one file's bytes.
     static func parse<T>(_ relative: String, _ bytes: [UInt8], _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
         var file = DecodedFile<T>(value: nil)
+        var start = LoadTimings.now()
         let doc = YAMLDocument(path: relative, bytes: bytes, limits: .garage)
+        file.time.compose = LoadTimings.since(start)
         file.source = doc.source
         file.diagnostics = doc.diagnostics
         guard doc.isUsable, let node = doc.root else { return file }
+        start = LoadTimings.now()
         var r = NodeReader(file: relative)
         file.value = body(node, &r)
         file.diagnostics += r.diagnostics
+        file.time.decode = LoadTimings.since(start)
         return file
     }
 
@@ -184,6 +238,7 @@ public enum GarageLoader {
         var reusing: ParsedFiles?
         let keeping: Bool
         var kept = ParsedFiles()
+        var timings = LoadTimings()
 
         init(root: String, reusing: ParsedFiles?, keeping: Bool) {
             self.root = root
@@ -208,6 +263,7 @@ public enum GarageLoader {
         ) -> T? {
             let (file, keep, parsed) = decodeFile(relative, root: root, kept: reusing?[keyPath: kind][relative], body)
             note(relative, keep, parsed, kind)
+            timings.add(file.time)
             diagnostics += file.diagnostics
             if let source = file.source { sources[relative] = source }
             return file.value
@@ -253,6 +309,7 @@ public enum GarageLoader {
                 // grail.yaml and grail.yml would be two bikes with one id.
                 let relative = folder + "/" + name
                 note(relative, keep, parsed, keyPath)
+                timings.add(file.time)
                 if let first = firstFile.updateValue(relative, forKey: stem(name)) {
                     firstFile[stem(name)] = first
                     diagnostics.append(
