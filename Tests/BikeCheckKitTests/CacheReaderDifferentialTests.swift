@@ -45,7 +45,7 @@ import Testing
         #expect(!full.wholeActivities.isEmpty)
         // Every bike, retired ones too, so no bike escapes the comparison.
         let all = full.garage.bikes.map(\.bike.id)
-        let viaActivities = StatusPlanner(asOf: day).plan(full.garage, activities: full.wholeActivities, only: all)
+        let viaActivities = StatusPlanner(asOf: day).plan(full.garage, summaries: ActivitySummaries(full.wholeActivities), only: all)
         for pass in ["cold", "warm"] {
             let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
             #expect(full.diagnostics.map(\.message) == summarised.diagnostics.map(\.message), "index \(pass)")
@@ -80,7 +80,8 @@ import Testing
                 let day = try #require(Day(asOf))
                 #expect(
                     StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: all)
-                        == StatusPlanner(asOf: day).plan(full.garage, activities: full.wholeActivities, only: all), "as of \(asOf), index \(pass)")
+                        == StatusPlanner(asOf: day).plan(full.garage, summaries: ActivitySummaries(full.wholeActivities), only: all),
+                    "as of \(asOf), index \(pass)")
             }
         }
         let months = try FileManager.default.contentsOfDirectory(atPath: folder.url.path + "/activities").filter { $0.hasSuffix(".json") }.count

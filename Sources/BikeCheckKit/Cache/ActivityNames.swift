@@ -5,9 +5,6 @@ public struct ActivityNames: Sendable {
 
     public init() { byRecord = [] }
 
-    /// Names taken from whole activities, in the order `ActivitySummaries(activities)` keeps them.
-    init(dated activities: [Activity]) { byRecord = activities.map(\.name) }
-
     public subscript(record: Int32) -> String? { Int(record) < byRecord.count ? byRecord[Int(record)] : nil }
 
     /// The names of `records` (indices into `summaries.records`), read from the month files of the
