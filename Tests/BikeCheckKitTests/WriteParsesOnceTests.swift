@@ -1,15 +1,16 @@
 @testable import BikeCheckKit
 import Foundation
+import TestSupport
 import Testing
 
 /// A write parses the garage once: the re-check after writing parses only the files it wrote
 /// (and any changed meanwhile), reuses the rest, and still runs the checks across files.
 @Suite struct WriteParsesOnceTests {
-    func garage() throws -> ScratchGarage {
+    func garage() throws -> TemporaryFolder {
         var files = try exampleTemplates()
         files["garage.yaml"] = Array("units: metric\n".utf8)
         for id in ["grail", "tarmac", "stumpy"] { files["bikes/\(id).yaml"] = Array("name: \(id)\ntemplates: [road]\n".utf8) }
-        return try ScratchGarage(files)
+        return try TemporaryFolder(files)
     }
 
     @Test func theRecheckParsesOnlyTheFileTheWriteTouched() throws {
