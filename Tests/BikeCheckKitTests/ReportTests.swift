@@ -137,7 +137,8 @@ import Testing
                 guard let since = interval.since, interval.part == nil,
                     resolved.intervals.first(where: { $0.id.rawValue == interval.id })?.rideFilter.over(resolved.filter) == resolved.filter
                 else { continue }
-                let usage = UsageReport.build(loaded.garage, summaries: ActivitySummaries(loaded.wholeActivities), only: [BikeID(bike.id)], asOf: asOf, since: since, period: .year)
+                let usage = UsageReport.build(
+                    loaded.garage, summaries: ActivitySummaries(loaded.wholeActivities), only: [BikeID(bike.id)], asOf: asOf, since: since, period: .year)
                 let total = try #require(usage.totals.first)
                 // Status adds a second-hand part's usage before tracking to its install anchor.
                 var prior = (time: 0.0, distance: 0.0, rides: 0)

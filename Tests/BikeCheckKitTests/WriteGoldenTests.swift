@@ -41,7 +41,7 @@ import Testing
         var files = try exampleTemplates()
         files["garage.yaml"] = Array("name: test\ncurrency: EUR\n".utf8)
         files["bikes/bike.yaml"] = before
-        let garage = try ScratchGarage(files)
+        let garage = try TemporaryFolder(files)
         let record = ServiceRecord(bike: "bike", intervals: ["chain-lube"], date: Day("2026-11-16"), cost: "45.99  USD", category: "chain & lube")
         let change = try ServiceRecorder.plan(record, in: garage.context())
         let after = try #require(change.files.first?.after)

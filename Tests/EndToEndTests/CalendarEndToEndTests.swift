@@ -46,7 +46,7 @@ import Testing
     /// text each: four events, four UIDs; the part's stay the same when it moves to another bike.
     @Test func aPartAndItsBikeSharingAnIntervalIDAreTwoEventsWithUIDsThatFollowThePart() throws {
         let every = "intervals:\n  service:\n    task: Service\n    every: 6 months\ntodo:\n  - {task: bleed the brakes, due: 2026-12-01}\n"
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: Shared ids\n",
             "bikes/grail.yaml": "name: Grail\nbought: 2025-01-01\n" + every,
             "bikes/stumpy.yaml": "name: Stumpy\nbought: 2025-01-01\n",

@@ -115,7 +115,7 @@ import Testing
     /// Where a command takes a bike or a part, both are offered; where it takes a part, the parts;
     /// the intervals after a part are the part's.
     @Test func partsAreOfferedWhereACommandTakesThem() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let everything = "charger\ngrail\nrace-wheels\nspare-chain\nstumpy\ntarmac\n"
         for command in [["done"], ["snooze"], ["status"], ["history"], ["costs"], ["usage"], ["rides"], ["todo", "add"]] {
             let r = try complete(command, "positional@0", words: ["bikecheck"] + command + [""], in: garage.root)

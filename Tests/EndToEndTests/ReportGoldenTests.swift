@@ -35,7 +35,7 @@ import Testing
 
     @Test(arguments: imperialCases)
     func anImperialRidersReportMatchesItsGoldenFile(_ name: String) throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         try garage.write("garage.yaml", try garage.read("garage.yaml").replacingOccurrences(of: "\nunits: metric\n", with: "\nunits: imperial\n"))
         try Self.check(name, garage: garage.root, report: name.replacingOccurrences(of: "-imperial.", with: "."))
     }

@@ -10,7 +10,7 @@ import Testing
     @Test(arguments: [("report.html", [String]()), ("report-grail.html", ["--bike", "grail"]), ("report-imperial.html", [])])
     func thePageMatchesItsGoldenFile(_ name: String, _ arguments: [String]) throws {
         // `-imperial`: the garage copied with `units: imperial`, its page in miles throughout.
-        let copy = name.contains("-imperial") ? try TempGarage(copying: true) : nil
+        let copy = name.contains("-imperial") ? try TemporaryFolder(copying: true) : nil
         if let copy {
             try copy.write("garage.yaml", try copy.read("garage.yaml").replacingOccurrences(of: "\nunits: metric\n", with: "\nunits: imperial\n"))
         }
