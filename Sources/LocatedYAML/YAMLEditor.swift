@@ -162,13 +162,6 @@ extension FileStyle {
         }
     }
 
-    func unquotedValue(_ v: YAMLValue) -> String {
-        switch v {
-        case .text(let s), .plain(let s): s
-        default: ""
-        }
-    }
-
     /// A value on one line: a scalar, `[a, b]` or `{k: v}`; a quoted value being replaced keeps
     /// its quotes.
     /// `{k: v, …}` with scalar values only.

@@ -59,9 +59,17 @@ public struct Channels: Sendable {
     /// contacted. Returns each contacted channel's failure, or nil for success.
     public func send(_ pending: [String: [Reminder]], asOf: Day) -> [String: ChannelFailure?] {
         let work = pending.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
-        let results = Results()
+        // A slot per channel, each written by its own thread only; `group.wait()` orders every
+        // write before the read (concurrentMap's pattern, without a pool).
+        let slots = UnsafeMutableBufferPointer<ChannelFailure??>.allocate(capacity: work.count)
+        slots.initialize(repeating: nil)
+        defer {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+        nonisolated(unsafe) let results = slots
         let group = DispatchGroup()
-        for (channel, reminders) in work {
+        for (slot, (channel, reminders)) in work.enumerated() {
             group.enter()
             // Threads, not a dispatch queue: each send blocks for up to the timeout, and a pool
             // sized to the cores could leave a channel waiting behind a hanging one.
@@ -75,28 +83,17 @@ public struct Channels: Sendable {
                 } catch {
                     outcome = ChannelFailure("\(error)")
                 }
-                results.set(channel, outcome)
+                results[slot] = .some(outcome)
                 group.leave()
             }
             thread.start()
         }
         group.wait()
-        return results.values
-    }
-
-    final class Results: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: [String: ChannelFailure?] = [:]
-        func set(_ channel: String, _ outcome: ChannelFailure?) {
-            lock.lock()
-            stored[channel] = .some(outcome)
-            lock.unlock()
+        var outcomes: [String: ChannelFailure?] = [:]
+        for (slot, (channel, _)) in work.enumerated() {
+            if let outcome = results[slot] { outcomes[channel] = .some(outcome) }
         }
-        var values: [String: ChannelFailure?] {
-            lock.lock()
-            defer { lock.unlock() }
-            return stored
-        }
+        return outcomes
     }
 
     func send(_ channel: String, _ reminders: [Reminder], asOf: Day) throws {

@@ -71,6 +71,9 @@ public struct HTTPTransportError: Error, CustomStringConvertible, Equatable {
 /// followed (a bearer token must not travel to another origin); only http and https; the
 /// decoded body is bounded (a gzip bomb or an endless body is cut there); each request has a
 /// total time bound and a low-speed bound, and waiting polls in libcurl, burning no CPU.
+///
+/// Sendable checked by hand, not by the compiler: the libcurl session is a C pointer; every use
+/// of it is under `lock`, and `Mutex` (which would make this checked) needs macOS 15.
 public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     public struct Limits: Sendable {
         /// The whole request, connection included.

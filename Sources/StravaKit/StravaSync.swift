@@ -144,6 +144,12 @@ public final class StravaSync {
 
         summary.unclaimedBikes = lookUpBikes(athlete: athlete, cache: cache, state: &state, summary: &summary)
         try state.save(garage: garageRoot)
+        // What status measures staleness by; a sync that stopped early (it threw) is not noted.
+        do {
+            try LastSync.record(garage: garageRoot, at: client.now())
+        } catch {
+            warn("cannot note the sync in \(LastSync.displayPath): \(error)")
+        }
         return summary
     }
 

@@ -42,12 +42,6 @@ struct SyncCommand: ParsableCommand {
         sync.warn = { Terminal.standardError.write("warning: \($0)\n") }
         do {
             let summary = try sync.run(full: full)
-            // What status measures staleness by; a sync that stopped early does not count.
-            do {
-                try LastSync.record(garage: root, at: Date())
-            } catch {
-                Terminal.standardError.write("warning: cannot note the sync in \(LastSync.displayPath): \(error)\n")
-            }
             let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
             if let problem = summary.gearLookupProblem { Terminal.standardError.write("warning: \(problem)\n") }
             if format == .json {

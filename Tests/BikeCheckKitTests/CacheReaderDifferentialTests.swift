@@ -10,6 +10,28 @@ import Testing
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let exampleGarage = repository.appendingPathComponent("example-garage").path
 
+    @Test func aLoadHoldsTheActivitiesAsItAskedForThemAndNothingElse() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("garage.yaml", "units: metric\n")
+        let ride = Activity(id: 5, name: "r", sportType: "Ride", startDate: "2025-10-02T06:00:00Z", movingTime: 60, elapsedTime: 60, distance: 900)
+        try folder.write("activities/2025-10.json", try ActivityCacheFormat.encode([ride]))
+        let root = folder.url.path
+        guard case .none = GarageLoader.load(at: root, options: .init(activities: .skip)).activities else {
+            Issue.record("a load that skips the cache holds no activities")
+            return
+        }
+        guard case .full(let all) = GarageLoader.load(at: root, options: .init(activities: .full)).activities else {
+            Issue.record("a full load holds whole activities")
+            return
+        }
+        #expect(all == [ride])
+        guard case .summaries(let summaries) = GarageLoader.load(at: root, options: .init(activities: .summaries)).activities else {
+            Issue.record("a summary load holds summaries")
+            return
+        }
+        #expect(summaries.records.map(\.id) == [5])
+    }
+
     @Test(arguments: ["2026-01-15", "2026-06-30", "2026-11-15"])
     func statusFromSummariesEqualsStatusFromWholeActivitiesOnTheExampleGarage(_ asOf: String) throws {
         let day = try #require(Day(asOf))
@@ -20,10 +42,10 @@ import Testing
         }
         Thread.sleep(forTimeInterval: 0.07)  // settled files can be indexed
         let full = GarageLoader.load(at: folder.url.path, options: .init(activities: .full))
-        #expect(!full.activities.isEmpty)
+        #expect(!full.wholeActivities.isEmpty)
         // Every bike, retired ones too, so no bike escapes the comparison.
         let all = full.garage.bikes.map(\.bike.id)
-        let viaActivities = StatusPlanner(asOf: day).plan(full.garage, activities: full.activities, only: all)
+        let viaActivities = StatusPlanner(asOf: day).plan(full.garage, summaries: ActivitySummaries(full.wholeActivities), only: all)
         for pass in ["cold", "warm"] {
             let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
             #expect(full.diagnostics.map(\.message) == summarised.diagnostics.map(\.message), "index \(pass)")
@@ -49,7 +71,7 @@ import Testing
 
         Thread.sleep(forTimeInterval: 0.07)  // settled files can be indexed
         let full = GarageLoader.load(at: folder.url.path, options: .init(activities: .full))
-        #expect(full.activities.count == 2000)
+        #expect(full.wholeActivities.count == 2000)
         let all = full.garage.bikes.map(\.bike.id)
         for pass in ["cold", "warm"] {
             let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
@@ -58,7 +80,8 @@ import Testing
                 let day = try #require(Day(asOf))
                 #expect(
                     StatusPlanner(asOf: day).plan(summarised.garage, summaries: summarised.activitySummaries, only: all)
-                        == StatusPlanner(asOf: day).plan(full.garage, activities: full.activities, only: all), "as of \(asOf), index \(pass)")
+                        == StatusPlanner(asOf: day).plan(full.garage, summaries: ActivitySummaries(full.wholeActivities), only: all),
+                    "as of \(asOf), index \(pass)")
             }
         }
         let months = try FileManager.default.contentsOfDirectory(atPath: folder.url.path + "/activities").filter { $0.hasSuffix(".json") }.count

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import BikeCheckKit
 
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func initHooksEveryNewFileUpToItsSchema() throws {
-        let garage = try ScratchGarage([:])
+        let garage = try TemporaryFolder([:])
         let change = try GarageInitializer.plan(at: garage.root, name: nil)
         let byPath = Dictionary(uniqueKeysWithValues: change.files.map { ($0.path, String(decoding: $0.after, as: UTF8.self)) })
         #expect(byPath["garage.yaml"]?.hasPrefix("# yaml-language-server: $schema=.schemas/garage.schema.json\n") == true)

@@ -75,7 +75,7 @@ import Testing
     @Test func hostileNamesInTheGarageNeverBecomeMarkup() throws {
         let (_, loaded) = try Self.hostileGarage()
         #expect(!loaded.hasErrors, "\(loaded.diagnostics.map(\.message))")
-        let report = GarageReport.build(loaded.garage, activities: [], asOf: Day("2026-06-01")!)
+        let report = GarageReport.build(loaded.garage, summaries: ActivitySummaries([]), asOf: Day("2026-06-01")!)
         let page = HTMLReportRenderer().render(report).string
         for tag in ["<script", "<img", "<svg onload", "</td><script"] {
             #expect(!page.contains(tag), "\(tag) reached the page as markup")
@@ -88,8 +88,10 @@ import Testing
     }
 
     @Test func thePageLoadsNothingAndRunsNothing() throws {
-        let page = HTMLReportRenderer().render(GarageReport.build(try ReportTests.garage().1.garage, activities: [], asOf: Day("2026-06-01")!))
-            .string
+        let page = HTMLReportRenderer().render(
+            GarageReport.build(try ReportTests.garage().1.garage, summaries: ActivitySummaries([]), asOf: Day("2026-06-01")!)
+        )
+        .string
         #expect(page.hasPrefix("<!DOCTYPE html>\n"))
         for forbidden in ["<script", "src=", "url(", "@import", "http:", "https:", "<link", "<img", "<iframe", "<object"] {
             #expect(!page.contains(forbidden), "\(forbidden)")
@@ -103,12 +105,12 @@ import Testing
     @Test func theReportShowsWhatStatusAndTheReportBuildersSay() throws {
         let (_, loaded, activities) = try ReportTests.garage()
         let day = Day("2026-06-01")!
-        let report = GarageReport.build(loaded.garage, activities: activities, asOf: day)
-        let status = StatusPlanner(asOf: day).plan(loaded.garage, activities: activities)
+        let report = GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: day)
+        let status = StatusPlanner(asOf: day).plan(loaded.garage, summaries: ActivitySummaries(activities))
         #expect(report.status == status)
         #expect(report.months.first == "2025-07" && report.months.last == "2026-06" && report.months.count == 12)
         // The 12 months' usage is usage's, from the first of the month eleven months back.
-        let usage = UsageReport.build(loaded.garage, activities: activities, asOf: day, since: Day("2025-07-01"), period: .month)
+        let usage = UsageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: day, since: Day("2025-07-01"), period: .month)
         #expect(report.usage.rows.map(\.period) == usage.rows.map(\.period))
         #expect(report.usage.rows.map(\.distance) == [50_000])
         // The odometer at each service: the counted rides through its day (rides 1 and 2; the
@@ -134,8 +136,8 @@ import Testing
 
     @Test func theSameReportGivesTheSameBytes() throws {
         let (_, loaded, activities) = try ReportTests.garage()
-        let a = HTMLReportRenderer().render(GarageReport.build(loaded.garage, activities: activities, asOf: Day("2026-06-01")!))
-        let b = HTMLReportRenderer().render(GarageReport.build(loaded.garage, activities: activities, asOf: Day("2026-06-01")!))
+        let a = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Day("2026-06-01")!))
+        let b = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Day("2026-06-01")!))
         #expect(a == b)
     }
 }

@@ -120,7 +120,7 @@ extension StatusPlannerTests {
         let day = try #require(Day(asOf))
         let full = GarageLoader.load(at: folder.url.path)
         #expect(full.diagnostics.isEmpty, "\(full.diagnostics.map(\.message))")
-        let viaActivities = StatusPlanner(asOf: day).lives(full.garage, summaries: ActivitySummaries(full.activities), only: parts.map(PartID.init))
+        let viaActivities = StatusPlanner(asOf: day).lives(full.garage, summaries: ActivitySummaries(full.wholeActivities), only: parts.map(PartID.init))
         let summarised = GarageLoader.load(at: folder.url.path, options: .init(activities: .summaries))
         let viaSummaries = StatusPlanner(asOf: day).lives(summarised.garage, summaries: summarised.activitySummaries, only: parts.map(PartID.init))
         #expect(viaSummaries == viaActivities, "the summary path and the full path disagree")

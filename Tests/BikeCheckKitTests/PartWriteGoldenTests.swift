@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import BikeCheckKit
 
 /// Golden files for `part mount`: `NAME.before.yaml` is a hand-written part, `NAME.after.yaml`
 /// what bikecheck writes when it moves the part to the tarmac on 2026-11-16. Set
-/// BIKECHECK_RECORD_GOLDEN=1 to re-record after a deliberate change.
+/// BIKECHECK_RECORD=1 to re-record after a deliberate change.
 @Suite struct PartWriteGoldenTests {
     static let folder = testsFolder.appendingPathComponent("Golden/mount")
     static let cases = goldenCases(in: folder)
@@ -18,7 +19,7 @@ import Testing
         files["bikes/grail.yaml"] = Array("name: Grail\n".utf8)
         files["bikes/tarmac.yaml"] = Array("name: Tarmac\n".utf8)
         files["parts/wheels.yaml"] = before
-        let garage = try ScratchGarage(files)
+        let garage = try TemporaryFolder(files)
         let change = try PartEditor.mount("wheels", on: "tarmac", date: Day("2026-11-16"), in: garage.context())
         let after = try #require(change.files.first?.after)
 

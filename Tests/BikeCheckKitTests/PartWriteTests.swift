@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import BikeCheckKit
 
 /// The refusals of the part write commands: each says why, and nothing is planned.
 @Suite struct PartWriteTests {
-    func garage(_ extra: [String: String] = [:]) throws -> ScratchGarage {
+    func garage(_ extra: [String: String] = [:]) throws -> TemporaryFolder {
         var files = try exampleTemplates()
         files["bikes/grail.yaml"] = Array("name: Grail\n".utf8)
         files["bikes/tarmac.yaml"] = Array("name: Tarmac\nretired: 2026-06-30\n".utf8)
@@ -12,7 +13,7 @@ import Testing
         files["parts/wheels.yaml"] = Array(
             "name: Wheels\nslot: wheels\nmounts:\n  - {bike: grail, from: 2026-01-01, to: 2026-03-31}\n  - {bike: stumpy, from: 2026-04-01}\n".utf8)
         for (path, text) in extra { files[path] = Array(text.utf8) }
-        return try ScratchGarage(files)
+        return try TemporaryFolder(files)
     }
 
     func refusal(_ plan: () throws(WriteFailure) -> GarageChange) -> String? {

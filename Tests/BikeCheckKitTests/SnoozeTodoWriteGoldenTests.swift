@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import BikeCheckKit
 
 /// Golden files for YAML after `snooze`, `done --todo` and `todo add`: `NAME.before.yaml` is a
-/// hand-written bike, `NAME.after.yaml` what bikecheck writes (BIKECHECK_RECORD_GOLDEN=1
+/// hand-written bike, `NAME.after.yaml` what bikecheck writes (BIKECHECK_RECORD=1
 /// re-records). Each write is also read back: the garage holds exactly the intended change.
 @Suite struct SnoozeTodoWriteGoldenTests {
     static let snoozeFolder = testsFolder.appendingPathComponent("Golden/snooze")
@@ -17,15 +18,15 @@ import Testing
     }
 
     /// A scratch garage whose `bikes/bike.yaml` is the case's before file.
-    static func garage(_ folder: URL, _ name: String) throws -> (ScratchGarage, [UInt8]) {
+    static func garage(_ folder: URL, _ name: String) throws -> (TemporaryFolder, [UInt8]) {
         let before = [UInt8](try Data(contentsOf: folder.appendingPathComponent("\(name).before.yaml")))
         var files = try exampleTemplates()
         files["bikes/bike.yaml"] = before
-        return (try ScratchGarage(files), before)
+        return (try TemporaryFolder(files), before)
     }
 
     /// The bike as the loader reads it after the write, with no diagnostics about its file.
-    static func reread(_ garage: ScratchGarage, _ after: [UInt8]) throws -> Bike {
+    static func reread(_ garage: TemporaryFolder, _ after: [UInt8]) throws -> Bike {
         try garage.write("bikes/bike.yaml", after)
         let loaded = GarageLoader.load(at: garage.root, options: .init(activities: .skip, today: Day("2026-11-20")))
         #expect(loaded.diagnostics.filter { $0.location.file == "bikes/bike.yaml" }.isEmpty, "\(loaded.diagnostics.map(\.message))")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import BikeCheckKit
 
@@ -6,7 +7,7 @@ import Testing
 /// `bands:` do.
 @Suite struct StalenessSettingsTests {
     static func settings(_ yaml: String) throws -> (GarageSettings, [String]) {
-        let garage = try ScratchGarage(["garage.yaml": Array(yaml.utf8)])
+        let garage = try TemporaryFolder(["garage.yaml": Array(yaml.utf8)])
         let loaded = GarageLoader.load(at: garage.root, options: .init(activities: .skip, today: Day("2026-11-20")))
         return (loaded.garage.settings, loaded.diagnostics.map(\.message))
     }

@@ -23,7 +23,7 @@ import Testing
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
         let day = try #require(Day(asOf))
         let viaActivities = StatusPlanner(asOf: day).plan(
-            loaded.garage, activities: loaded.activities, only: only.map(BikeID.init),
+            loaded.garage, summaries: ActivitySummaries(loaded.wholeActivities), only: only.map(BikeID.init),
             parts: parts.map(PartID.init))
         // What `bikecheck status` runs: the summaries, from the cache files with the activity index
         // cold (made by this run), then warm (read instead of the files).

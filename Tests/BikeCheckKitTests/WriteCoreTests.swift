@@ -107,7 +107,7 @@ import Testing
 
 @Suite struct AtomicFileTests {
     @Test func writingTheSameBytesLeavesTheFileAlone() throws {
-        let garage = try ScratchGarage(["a.yaml": Array("x: 1\n".utf8)])
+        let garage = try TemporaryFolder(["a.yaml": Array("x: 1\n".utf8)])
         let path = garage.root + "/a.yaml"
         let before = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
         #expect(try AtomicFile.write(Array("x: 1\n".utf8), to: path) == false)
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func aReplacedFileKeepsItsPermissions() throws {
-        let garage = try ScratchGarage(["a.yaml": Array("x: 1\n".utf8)])
+        let garage = try TemporaryFolder(["a.yaml": Array("x: 1\n".utf8)])
         let path = garage.root + "/a.yaml"
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         try AtomicFile.write(Array("x: 2\n".utf8), to: path)
@@ -128,17 +128,17 @@ import Testing
     }
 
     @Test func aNewFileGetsItsFolder() throws {
-        let garage = try ScratchGarage([:])
+        let garage = try TemporaryFolder([:])
         #expect(try AtomicFile.write(Array("rides:\n".utf8), to: garage.root + "/deep/er/rides.yaml"))
         #expect(garage.read("deep/er/rides.yaml") == Array("rides:\n".utf8))
     }
 }
 
 @Suite struct ServiceRecorderTests {
-    func garage(_ bike: String) throws -> ScratchGarage {
+    func garage(_ bike: String) throws -> TemporaryFolder {
         var files = try exampleTemplates()
         files["bikes/grail.yaml"] = Array(bike.utf8)
-        return try ScratchGarage(files)
+        return try TemporaryFolder(files)
     }
 
     @Test func newEntriesFollowTheKeyOrderOfTheLastEntry() throws {
@@ -175,7 +175,7 @@ import Testing
     let valid = Array("name: Grail\n".utf8)
 
     @Test func aChangeThatBreaksTheGarageIsPutBack() throws {
-        let garage = try ScratchGarage(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": valid])
+        let garage = try TemporaryFolder(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": valid])
         let broken = Array("name: [not, text]\n".utf8)
         let change = GarageChange(
             files: [
@@ -193,14 +193,14 @@ import Testing
     }
 
     @Test func aFileChangedSincePlanningIsNotOverwritten() throws {
-        let garage = try ScratchGarage(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": Array("name: Edited meanwhile\n".utf8)])
+        let garage = try TemporaryFolder(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": Array("name: Edited meanwhile\n".utf8)])
         let change = GarageChange(files: [FileChange(path: "bikes/grail.yaml", before: valid, after: Array("name: Mine\n".utf8))], message: "m")
         #expect(throws: WriteFailure.self) { try ChangeWriter(root: garage.root, options: .init()).apply(change) }
         #expect(garage.read("bikes/grail.yaml") == Array("name: Edited meanwhile\n".utf8))
     }
 
     @Test func aDryRunReturnsTheDiffAndWritesNothing() throws {
-        let garage = try ScratchGarage(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": valid])
+        let garage = try TemporaryFolder(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": valid])
         let change = GarageChange(
             files: [FileChange(path: "bikes/grail.yaml", before: valid, after: Array("name: Grail\nbought: 2024-01-01\n".utf8))], message: "m")
         let outcome = try ChangeWriter(root: garage.root, options: .init(dryRun: true)).apply(change)
@@ -210,7 +210,7 @@ import Testing
     }
 
     @Test func unchangedFilesAreNotWritten() throws {
-        let garage = try ScratchGarage(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": valid])
+        let garage = try TemporaryFolder(["garage.yaml": Array("name: g\n".utf8), "bikes/grail.yaml": valid])
         let outcome = try ChangeWriter(root: garage.root, options: .init(commit: true))
             .apply(GarageChange(files: [FileChange(path: "bikes/grail.yaml", before: valid, after: valid)], message: "m"))
         // Not even --commit outside a repository complains: there is nothing to do.
@@ -221,7 +221,7 @@ import Testing
 
 @Suite struct WriteLockTests {
     @Test func aHeldLockMakesTheNextWaitThenGiveUpAndIsFreeOnceReleased() throws {
-        let garage = try ScratchGarage([:])
+        let garage = try TemporaryFolder([:])
         try LocalState.prepare(garage: garage.root)
         let path = ChangeWriter.lockPath(garage: garage.root)
         var first = try FileLock(path: path, wait: 0)
@@ -235,7 +235,7 @@ import Testing
     }
 
     @Test func localStateIsIgnoredByGitFromItsOwnFolder() throws {
-        let garage = try ScratchGarage([:])
+        let garage = try TemporaryFolder([:])
         try LocalState.prepare(garage: garage.root)
         #expect(garage.read(".bikecheck/.gitignore") == Array("# local state of bikecheck; not for git\n*\n".utf8))
     }

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import BikeCheckKit
 
 /// Golden files for YAML after `done`: `NAME.before.yaml` is a hand-written bike, `NAME.after.yaml`
-/// what bikecheck writes. Set BIKECHECK_RECORD_GOLDEN=1 to re-record after a deliberate change.
+/// what bikecheck writes. Set BIKECHECK_RECORD=1 to re-record after a deliberate change.
 @Suite struct WriteGoldenTests {
     static let folder = testsFolder.appendingPathComponent("Golden/done")
     static let cases = goldenCases(in: folder)
@@ -15,7 +16,7 @@ import Testing
         let before = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent("\(name).before.yaml")))
         var files = try exampleTemplates()
         files["bikes/bike.yaml"] = before
-        let garage = try ScratchGarage(files)
+        let garage = try TemporaryFolder(files)
         let record = ServiceRecord(bike: "bike", intervals: ["chain-lube"], date: Day("2026-11-16"), cost: "9.90", note: "Ünïcode note: yes")
         let change = try ServiceRecorder.plan(record, in: garage.context())
         let after = try #require(change.files.first?.after)
@@ -40,7 +41,7 @@ import Testing
         var files = try exampleTemplates()
         files["garage.yaml"] = Array("name: test\ncurrency: EUR\n".utf8)
         files["bikes/bike.yaml"] = before
-        let garage = try ScratchGarage(files)
+        let garage = try TemporaryFolder(files)
         let record = ServiceRecord(bike: "bike", intervals: ["chain-lube"], date: Day("2026-11-16"), cost: "45.99  USD", category: "chain & lube")
         let change = try ServiceRecorder.plan(record, in: garage.context())
         let after = try #require(change.files.first?.after)

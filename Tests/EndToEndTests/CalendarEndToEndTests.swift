@@ -7,7 +7,7 @@ import Testing
 /// the same bytes for the same garage and --as-of. A missing parser fails the test, never skips it.
 @Suite struct CalendarEndToEndTests {
     /// Each event as `UID DTSTART SUMMARY | DESCRIPTION`, parsed by icalendar.
-    static func parse(_ ics: String, in garage: TempGarage) throws -> [String]? {
+    static func parse(_ ics: String, in garage: TemporaryFolder) throws -> [String]? {
         guard FileManager.default.isExecutableFile(atPath: toolsPython.path),
             (try? runProcess(toolsPython, ["-c", "import icalendar"], in: garage.root))?.status == 0
         else {
@@ -46,7 +46,7 @@ import Testing
     /// text each: four events, four UIDs; the part's stay the same when it moves to another bike.
     @Test func aPartAndItsBikeSharingAnIntervalIDAreTwoEventsWithUIDsThatFollowThePart() throws {
         let every = "intervals:\n  service:\n    task: Service\n    every: 6 months\ntodo:\n  - {task: bleed the brakes, due: 2026-12-01}\n"
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: Shared ids\n",
             "bikes/grail.yaml": "name: Grail\nbought: 2025-01-01\n" + every,
             "bikes/stumpy.yaml": "name: Stumpy\nbought: 2025-01-01\n",
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func everyForecastIsOneAllDayEventWithAStableUID() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let r = try garage.run(["calendar", "--as-of", "2026-11-15"])
         #expect(r.status == 0, "\(r.stderr)")
         let bytes = Array(r.stdout.utf8)
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func aToDoPastItsDayIsOnTheAsOfDayAndMovesWithIt() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         for (asOf, day) in [("2026-11-20", "2026-11-30"), ("2026-12-05", "2026-12-05"), ("2026-12-06", "2026-12-06")] {
             let r = try garage.run(["calendar", "grail", "--as-of", asOf])
             #expect(r.status == 0, "\(r.stderr)")
@@ -120,7 +120,7 @@ import Testing
 
     @Test func namesWithICalendarSpecialCharactersAndLongLinesReadBackExactly() throws {
         let name = "Grail; the, \\\"gravel\\\" one \\\\ with a name far longer than seventy-five octets: üüüüüüüüüüüü"
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: Sam's garage\n",
             "bikes/grail.yaml": "name: \"\(name)\"\nbought: 2026-10-01\nintervals:\n  chain-lube:\n    task: Lube, then wipe; twice\n    every: 10 h\n",
             "rides.yaml": "rides:\n" + (1...6).map { "  - {date: 2026-11-0\($0), bike: grail, time: 1h}\n" }.joined(),

@@ -13,7 +13,7 @@ import Testing
         (["help", "stauts"], "stauts", "status"),
     ])
     func aMistypedCommandNamesTheNearestOneInsteadOfLookingForABike(arguments: [String], typed: String, meant: String) throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let r = try garage.run(arguments)
         #expect(r.status == 2)
         #expect(r.stdout.isEmpty)
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func aBikeWithoutACommandIsAUsageErrorThatShowsHowToAskForItsStatus() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let r = try garage.run(["grail"])
         #expect(r.status == 2)
         #expect(r.stderr.contains("'bikecheck' has no command 'grail'\n"), "\(r.stderr)")
@@ -56,7 +56,7 @@ import Testing
         (["done", "grail", "chain-lube", "--date", "2026-13-01"], "error: --date '2026-13-01' is not a real date: there is no month 13"),
     ])
     func usageErrorsFromTheParserSpeakInBikechecksStyleAndExitTwo(arguments: [String], first: String) throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let r = try garage.run(arguments)
         #expect(r.status == 2)
         #expect(r.stderr.hasPrefix(first), "\(r.stderr)")
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func theScriptsAskTheBinaryForTheGaragesNames() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let intervals = try complete(["done"], "positional@1", words: ["bikecheck", "done", "stumpy", "fork"], in: garage.root)
         #expect(intervals.status == 0)
         #expect(intervals.stdout == "fork-full\nfork-lowers\n", "\(intervals.stdout)\(intervals.stderr)")
@@ -115,7 +115,7 @@ import Testing
     /// Where a command takes a bike or a part, both are offered; where it takes a part, the parts;
     /// the intervals after a part are the part's.
     @Test func partsAreOfferedWhereACommandTakesThem() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let everything = "charger\ngrail\nrace-wheels\nspare-chain\nstumpy\ntarmac\n"
         for command in [["done"], ["snooze"], ["status"], ["history"], ["costs"], ["usage"], ["rides"], ["todo", "add"]] {
             let r = try complete(command, "positional@0", words: ["bikecheck"] + command + [""], in: garage.root)

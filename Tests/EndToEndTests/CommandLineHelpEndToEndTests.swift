@@ -16,7 +16,7 @@ import Testing
         #expect(help.contains("'--check LEVEL' or '--check=LEVEL'") && help.contains("overdue, due-soon, or within:N"), "\(help)")
         #expect(help.contains("(default as flag: overdue)"), "\(help)")
         // The three ways still parse as before: alone, with a level, and before a bike.
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         for (arguments, status) in [
             (["--check"], 1), (["--check", "due-soon", "grail"], 1), (["--check=overdue", "grail"], 0), (["--check", "grail"], 0),
             (["--check=due-soon", "--as-of", "2026-11-15", "grail"], 1),
@@ -39,7 +39,7 @@ import Testing
         ("0025-03-01", "'0025-03-01' is not a plausible date"),
     ])
     func aBadDateSaysWhatIsWrongWithItAsTheFilesDo(date: String, message: String) throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         for arguments in [
             ["done", "grail", "chain-lube", "--date", date], ["status", "--as-of", date], ["history", "--since", date],
             ["rides", "grail", "--until", date], ["todo", "add", "grail", "x", "--due", date],

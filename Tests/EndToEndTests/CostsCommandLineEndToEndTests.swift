@@ -21,7 +21,7 @@ import Testing
         """
 
     @Test func doneWritesACostInAnotherCurrencyAndACategoryAsTheFileHoldsThem() throws {
-        let garage = try TempGarage(["garage.yaml": "currency: EUR\n", "bikes/grail.yaml": Self.grail])
+        let garage = try TemporaryFolder(["garage.yaml": "currency: EUR\n", "bikes/grail.yaml": Self.grail])
         let r = try garage.run(["done", "grail", "chain-lube", "--date", "2025-04-01", "--cost", "45 USD", "--category", "parts"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try garage.read("bikes/grail.yaml") == Self.grail + "  - date: 2025-04-01\n    done: [chain-lube]\n    cost: 45 USD\n    category: parts\n")
@@ -44,7 +44,7 @@ import Testing
     /// with the same sentence and help.
     @Test(arguments: ["45 usd", "45 EURO", "45,99", "1.23456", "€45", "2000000000"])
     func aCostTheFileRefusesIsRefusedWithTheFilesMessage(cost: String) throws {
-        let garage = try TempGarage(["garage.yaml": "currency: EUR\n", "bikes/grail.yaml": Self.grail])
+        let garage = try TemporaryFolder(["garage.yaml": "currency: EUR\n", "bikes/grail.yaml": Self.grail])
         let r = try garage.run(["done", "grail", "chain-lube", "--date", "2025-04-01", "--cost", cost])
         #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
         #expect(try garage.read("bikes/grail.yaml") == Self.grail, "nothing written")
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func aDifferentCategoryForAServiceAlreadyLoggedIsRefused() throws {
-        let garage = try TempGarage(["garage.yaml": "currency: EUR\n", "bikes/grail.yaml": Self.grail])
+        let garage = try TemporaryFolder(["garage.yaml": "currency: EUR\n", "bikes/grail.yaml": Self.grail])
         let r = try garage.run(["done", "grail", "chain-lube", "--date", "2025-03-01", "--cost", "5", "--category", "labour"])
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
         #expect(r.stderr.contains("already in the log (bikes/grail.yaml:7); nothing was written"), "\(r.stderr)")
@@ -112,7 +112,7 @@ import Testing
     /// The export names every cost it left out, where it is written, and exits 1; the journal it
     /// prints is still whole. With nothing left out it exits 0.
     @Test func exportExitsOneNamingEachCostItLeftOut() throws {
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: No currency\n",
             "bikes/grail.yaml": Self.grail + "  - date: 2025-04-01\n    done: [chain-lube]\n    cost: 45 USD\n",
             "parts/wheels.yaml": "name: Wheels\nprice: 300\n",

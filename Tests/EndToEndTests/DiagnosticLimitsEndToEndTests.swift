@@ -13,7 +13,7 @@ import Testing
         // 600 KB on one line, 110,000 wrong entries: rendering each excerpt from the whole line
         // made this minutes of work.
         let log = (0..<110_000).map(String.init).joined(separator: ",")
-        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/x.yaml": "name: x\nlog: [\(log)]\n"])
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/x.yaml": "name: x\nlog: [\(log)]\n"])
         let started = Date()
         let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
         let elapsed = Date().timeIntervalSince(started)
@@ -31,7 +31,7 @@ import Testing
 
     @Test func aHugeValueIsNeverEchoedWhole() throws {
         let huge = String(repeating: "1", count: 1_000_000)
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "units: metric\n",
             "bikes/x.yaml": "name: x\nintervals:\n  a:\n    every: \"\(huge) km\"\n  b:\n    every: \(huge)x\n",
         ])
@@ -46,7 +46,7 @@ import Testing
 
     @Test func manyUnknownKeysGiveFiftyDiagnosticsAndACount() throws {
         let keys = (0..<20_000).map { "key\($0): 1\n" }.joined()
-        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/x.yaml": "name: x\n" + keys])
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/x.yaml": "name: x\n" + keys])
         let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
         #expect(Self.diagnosticCount(r.stderr) == 51)
         let counted = r.stderr.contains("bikes/x.yaml:52:1: error: and 19950 more problems in this file [too-many-problems]")
@@ -61,7 +61,7 @@ import Testing
         // walking the line from its start, and each excerpt copied the whole line.
         let one = #"{"id":ID,"name":"Ride","sport_type":"Ride","start_date":"2026-01-05T06:00:00Z","moving_time":-5,"distance":1.5}"#
         let body = (1...20_000).map { one.replacingOccurrences(of: "ID", with: String($0)) }.joined(separator: ",")
-        let garage = try TempGarage(["garage.yaml": "units: metric\n", "activities/2026-01.json": "[" + body + "]"])
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "activities/2026-01.json": "[" + body + "]"])
         let started = Date()
         let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
         #expect(Date().timeIntervalSince(started) < 8)

@@ -18,15 +18,15 @@ import Testing
     }
 
     /// `costs --format json`'s totals, as `CURRENCY AMOUNT` lines.
-    static func costTotals(_ garage: TempGarage) throws -> [String] {
+    static func costTotals(_ garage: TemporaryFolder) throws -> [String] {
         let r = try garage.run(["costs", "--as-of", "2026-11-15", "--format", "json"])
         #expect(r.status == 0, "\(r.stderr)")
         struct Report: Decodable { struct Total: Decodable { var currency: String?; var total: String }; var totals: [Total] }
         return try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8)).totals.map { "\($0.currency ?? "-") \($0.total)" }
     }
 
-    static func mixedGarage() throws -> TempGarage {
-        try TempGarage([
+    static func mixedGarage() throws -> TemporaryFolder {
+        try TemporaryFolder([
             "garage.yaml": "currency: EUR\n",
             "bikes/grail.yaml": """
             name: Grail "the gravel one"; 2x
@@ -58,7 +58,7 @@ import Testing
     @Test(arguments: [false, true])
     func hledgerAcceptsTheLedgerExportAndItsExpensesEqualCosts(mixed: Bool) throws {
         guard Self.require(Self.hledger, "hledger (Debian package)") else { return }
-        let garage = mixed ? try Self.mixedGarage() : try TempGarage(copying: true)
+        let garage = mixed ? try Self.mixedGarage() : try TemporaryFolder(copying: true)
         let export = try garage.run(["export", "ledger", "--as-of", "2026-11-15"])
         #expect(export.status == 0, "\(export.stderr)")
         try garage.write("bikes.journal", export.stdout)
@@ -83,7 +83,7 @@ import Testing
     @Test(arguments: [false, true])
     func beanCheckAcceptsTheBeancountExportAndItsExpensesEqualCosts(mixed: Bool) throws {
         guard Self.require(Self.beanCheck, "bean-check (PyPI beancount)") else { return }
-        let garage = mixed ? try Self.mixedGarage() : try TempGarage(copying: true)
+        let garage = mixed ? try Self.mixedGarage() : try TemporaryFolder(copying: true)
         let export = try garage.run(["export", "beancount", "--as-of", "2026-11-15"])
         #expect(export.status == 0, "\(export.stderr)")
         try garage.write("bikes.beancount", export.stdout)

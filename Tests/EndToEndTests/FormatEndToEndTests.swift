@@ -29,7 +29,7 @@ import Testing
     ]
 
     @Test func templateShowRefusesJSONInsteadOfPrintingText() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let r = try garage.run(["template", "show", "road-basics", "--format", "json"])
         #expect(r.status == 2)
         #expect(r.stdout.isEmpty)
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func everyCommandRefusesAFormatItDoesNotPrintAndChangesNothing() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let before = try FileManager.default.subpathsOfDirectory(atPath: garage.path).sorted()
         for (arguments, served) in Self.commands {
             guard let refused = ["csv", "markdown", "json"].first(where: { !served.contains($0) }) else {

@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func initRefusesAnExistingGarageAndWritesNothing() throws {
-        let garage = try TempGarage(["garage.yaml": "name: mine # keep\n"])
+        let garage = try TemporaryFolder(["garage.yaml": "name: mine # keep\n"])
         let r = try runBikecheck(["init", garage.path], in: garage.root)
         #expect(r.status == 1)
         #expect(r.stderr.contains("already holds a garage"))
@@ -72,8 +72,8 @@ import Testing
 }
 
 @Suite struct BikeAndTemplateEndToEndTests {
-    func startedGarage() throws -> TempGarage {
-        let folder = try TempGarage()
+    func startedGarage() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
         let r = try runBikecheck(["init", "."], in: folder.root)
         #expect(r.status == 0, "\(r.stderr)")
         try git(["init", "--quiet"], in: folder.root)
@@ -241,7 +241,7 @@ import Testing
 
 @Suite struct ExampleGarageWritesEndToEndTests {
     @Test func aRideAddedToTheExampleGarageMatchesItsOneLineEntries() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let before = try garage.read("rides.yaml")
         let r = try garage.run(["ride", "add", "charger", "--date", "2026-11-15", "--time", "45 min", "--distance", "18.2 km"])
         #expect(r.status == 0, "\(r.stderr)")

@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func garageNamesTasksAndRidesNeverReachTheTerminalRaw() throws {
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: \(Self.yamlHostile)\n",
             "bikes/grail.yaml": """
             name: \(Self.yamlHostile)
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func diagnosticsQuoteHostileValuesVisibly() throws {
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "units: metric\n",
             // A file name, an unknown key, a reference and a bad quantity, each hostile.
             "bikes/\u{1B}[31mx.yaml": "name: x\n",
@@ -98,7 +98,7 @@ import Testing
         let header =
             "Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort,Commute,Activity Private Note,Activity Gear,Filename,Athlete Weight,Bike Weight,Elapsed Time,Moving Time,Distance"
         let h = Self.hostile
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: x\n",
             "export/activities.csv": header + "\n"
                 + "17000000001,\"Mar 3, 2026, 6:12:00 AM\",\(h),Ride,\(h),3700,30.12,,,false,,\(h),,,,3700.0,3500.0,30120.5\n"

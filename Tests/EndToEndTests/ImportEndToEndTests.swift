@@ -18,7 +18,7 @@ import ZIPFoundation
         ].joined(separator: "\n") + "\n"
 
     @Test func anExportFolderIsImportedIntoMonthFilesAndAgainChangesNothing() throws {
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: Import test\n",
             "bikes/grail.yaml": "name: Grail\nstrava: b4242\n",
             "export/activities.csv": Self.activities,
@@ -49,7 +49,7 @@ import ZIPFoundation
     }
 
     @Test func aMissingArchiveIsAClearError() throws {
-        let garage = try TempGarage(["garage.yaml": "name: x\n"])
+        let garage = try TemporaryFolder(["garage.yaml": "name: x\n"])
         let r = try garage.run(["import", "strava-archive", "nowhere.zip"])
         #expect(r.status == 1)
         #expect(r.stderr == "error: no such file or folder '\(garage.path)/nowhere.zip'\n")
@@ -58,7 +58,7 @@ import ZIPFoundation
     // MARK: - Matching bikes, re-imports, limits
 
     /// Writes a zip as Strava sends it: the files in a folder named after the export.
-    func zip(_ files: [String: String], in garage: TempGarage, named name: String = "export.zip") throws -> String {
+    func zip(_ files: [String: String], in garage: TemporaryFolder, named name: String = "export.zip") throws -> String {
         let path = garage.path + "/" + name
         try? FileManager.default.removeItem(atPath: path)
         let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
@@ -80,7 +80,7 @@ import ZIPFoundation
         """
 
     @Test func anArchiveBikeWhoseNameIsABikeFilesIdIsThatBikeNotANewOne() throws {
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: Import test\n",
             "bikes/grail.yaml": "name: Canyon Grail CF SL\nstrava: b4242\n",
         ])
@@ -94,7 +94,7 @@ import ZIPFoundation
     }
 
     @Test func aReImportAfterTheRiderNamesTheBikeFileGivesTheRidesTheirGearAndDropsManual() throws {
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: Import test\n",
             "bikes/allroad.yaml": "name: Canyon\nstrava: b4242\n",
         ])
@@ -126,7 +126,7 @@ import ZIPFoundation
     @Test func aReImportCorrectsManualAndGearAnOlderImportWroteButLeavesSyncedActivities() throws {
         // As the old import left them: 501 from the archive (no local time, no time zone, no type),
         // 502 from a sync; both with no gear and marked manual.
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: Import test\n",
             "bikes/grail.yaml": "name: Grail\nstrava: b4242\n",
             "activities/2018-01.json":
@@ -144,7 +144,7 @@ import ZIPFoundation
     }
 
     @Test func aBikeFileWithTheArchivesNameButNoStravaIdIsToldWhichIdToAdd() throws {
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: Import test\n",
             "bikes/grail.yaml": "name: Grail\n",
         ])
@@ -165,7 +165,7 @@ import ZIPFoundation
     }
 
     @Test func aRowOutsideTheCachesLimitsIsSkippedWithItsLineAndTheCacheStaysValid() throws {
-        let garage = try TempGarage(["garage.yaml": "name: Import test\n", "bikes/grail.yaml": "name: Grail\nstrava: b4242\n"])
+        let garage = try TemporaryFolder(["garage.yaml": "name: Import test\n", "bikes/grail.yaml": "name: Grail\nstrava: b4242\n"])
         let csv =
             Self.header + "\n"
             + [
@@ -188,7 +188,7 @@ import ZIPFoundation
     }
 
     @Test func aBikeFileThatCannotBeReadIsNeverProposedAgain() throws {
-        let garage = try TempGarage(["garage.yaml": "name: Import test\n", "bikes/grail.yaml": "name: [Grail\nstrava: b4242\n"])
+        let garage = try TemporaryFolder(["garage.yaml": "name: Import test\n", "bikes/grail.yaml": "name: [Grail\nstrava: b4242\n"])
         let r = try garage.run(["import", "strava-archive", try zip(["activities.csv": Self.legacy], in: garage)])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stdout.contains("bike add"), "bikes/grail.yaml exists, though broken: \(r.stdout)")

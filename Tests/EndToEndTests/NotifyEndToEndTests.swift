@@ -139,7 +139,7 @@ final class Box: @unchecked Sendable {
 @Suite(.serialized) struct NotifyEndToEndTests {
     /// The urgency tests' garage, with channels pointing at the receivers.
     final class World {
-        let garage: TempGarage
+        let garage: TemporaryFolder
         let http = NotifyReceiver()
         let smtp: SMTPReceiver
         var environment: [String: String] = [:]

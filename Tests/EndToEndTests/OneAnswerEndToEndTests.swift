@@ -15,8 +15,8 @@ import Testing
         #"{"distance":\#(km * 1000),"gear_id":"\#(gear)","id":\#(id),"moving_time":\#(Int(hours * 3600)),"sport_type":"\#(sport)","start_date":"\#(day)T08:00:00Z","trainer":\#(trainer)}"#
     }
 
-    static func garage() throws -> TempGarage {
-        try TempGarage([
+    static func garage() throws -> TemporaryFolder {
+        try TemporaryFolder([
             "garage.yaml": """
             units: metric
             currency: EUR
@@ -108,7 +108,7 @@ import Testing
         return asOf.adding(days: Int(days)).description
     }
 
-    func json(_ garage: TempGarage, _ arguments: [String]) throws -> [String: Any] {
+    func json(_ garage: TemporaryFolder, _ arguments: [String]) throws -> [String: Any] {
         let r = try garage.run(arguments + ["--format", "json", "--as-of", Self.asOf])
         #expect(r.status == 0, "\(arguments): \(r.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(arguments): \(r.stdout)")
@@ -206,7 +206,7 @@ import Testing
         // Two due-soon intervals: the one further along (slow, 74 %) is forecast later (09-01)
         // than the other (fast, 60 %, ~08-02). Status by urgency and
         // the report's Next up list them in one order: the sooner forecast first.
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "units: metric\ncounts: [Ride]\ndue_soon: 50%\n",
             "bikes/a.yaml": "name: A\nstrava: b1\nbought: 2026-01-01\nintervals:\n  slow:\n    every: 8 months\n  fast:\n    every: 1000 km\n",
             "activities/2026-06.json": "[\n\(Self.ride(1, gear: "b1", km: 600, hours: 20, day: "2026-06-25"))\n]\n",

@@ -14,7 +14,7 @@ import Testing
     /// Runs the real binary under `sh` with SIGPIPE ignored (as some shells, CI runners and
     /// Python subprocesses leave it), standard output going to `output`, standard error to a file
     /// unless given.
-    static func run(_ arguments: [String], in garage: TempGarage, output: FileHandle, error: FileHandle? = nil) throws -> Ended {
+    static func run(_ arguments: [String], in garage: TemporaryFolder, output: FileHandle, error: FileHandle? = nil) throws -> Ended {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", #"trap "" PIPE; exec "$0" "$@""#, bikecheckBinary.path] + arguments
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func aFullDeviceOnStandardOutputIsAnErrorNotACrash() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         for arguments in [["status", "--as-of", "2026-11-20"], ["bike", "list"], ["validate", "--format", "json"]] {
             let r = try Self.run(arguments, in: garage, output: full)
@@ -48,14 +48,14 @@ import Testing
     }
 
     @Test func aFullDeviceOnStandardErrorEndsWithStatusOne() throws {
-        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/x.yaml": "name: [\n"])
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/x.yaml": "name: [\n"])
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         let r = try Self.run(["validate"], in: garage, output: FileHandle.nullDevice, error: full)
         #expect(r.reason == .exit && r.status == 1, "\(r.reason) \(r.status)")
     }
 
     @Test func aReaderThatWentAwayEndsTheProgramQuietly() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         for arguments in [["status", "--as-of", "2026-11-20"], ["bike", "list", "--format", "json"], ["template", "show", "fox-36"]] {
             let pipe = Pipe()
             // The reader is gone before bikecheck writes: every write fails with EPIPE.

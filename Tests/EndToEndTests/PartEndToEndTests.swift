@@ -39,7 +39,7 @@ import Testing
 
 @Suite struct PartWritesEndToEndTests {
     @Test func swapsCommittedOneByOneReadAsThePartsHistoryInGitLog() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         try git(["init", "--quiet"], in: garage.root)
         try git(["add", "-A"], in: garage.root)
         try git(["commit", "--quiet", "-m", "garage"], in: garage.root)
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func refusedMountsChangeNothing() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let before = try garage.read("parts/race-wheels.yaml")
         // Before the wheels went on the tarmac, on a bike that does not exist, a part that does not exist.
         for (arguments, status, text) in [
@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func aPartAddedIsOnTheShelfUntilMounted() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let add = try garage.run(["part", "add", "rain-wheels", "--name", "Hunt 4 Season", "--bought", "2026-10-01", "--template", "wheelset"])
         #expect(add.status == 0, "\(add.stderr)")
         #expect(try garage.read("parts/rain-wheels.yaml").hasSuffix("name: Hunt 4 Season\nbought: 2026-10-01\ntemplates: [wheelset]\n"))

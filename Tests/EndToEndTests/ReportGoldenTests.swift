@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Each report in each format on example-garage, as of a fixed day, against a golden file.
-/// Re-record with `BIKECHECK_RECORD=1 swift test --filter ReportGoldenTests`, then read the diff.
+/// Re-record with `BIKECHECK_RECORD=1 swift test --filter ReportGoldenTests` (the run fails, as every recording run does), then read the diff.
 @Suite struct ReportGoldenTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/Reports")
 
@@ -35,7 +35,7 @@ import Testing
 
     @Test(arguments: imperialCases)
     func anImperialRidersReportMatchesItsGoldenFile(_ name: String) throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         try garage.write("garage.yaml", try garage.read("garage.yaml").replacingOccurrences(of: "\nunits: metric\n", with: "\nunits: imperial\n"))
         try Self.check(name, garage: garage.root, report: name.replacingOccurrences(of: "-imperial.", with: "."))
     }
@@ -47,13 +47,7 @@ import Testing
         let r = try runBikecheck(report.1 + ["--garage", garage.path, "--as-of", "2026-11-15", "--format", format.0], in: repositoryRoot)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.isEmpty, "\(r.stderr)")
-        let url = Self.folder.appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["BIKECHECK_RECORD"] == "1" {
-            try Data(r.stdout.utf8).write(to: url)
-        } else {
-            let expected = try String(decoding: Data(contentsOf: url), as: UTF8.self)
-            #expect(r.stdout == expected, "\(name): re-record with BIKECHECK_RECORD=1 and review the diff")
-        }
+        expectGolden(r.stdout, file: Self.folder.appendingPathComponent(name))
     }
 
     @Test func aNameThatIsNeitherABikeNorAPartIsAUsageErrorWithDidYouMean() throws {
@@ -95,7 +89,7 @@ import Testing
     }
 
     @Test func aNameThatIsABikeAndAPartIsTheBikeAndTheReportSaysSo() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         try garage.write("parts/grail.yaml", "name: Spare grail wheels\nbought: 2025-01-01\nprice: 10\n")
         let bike = try garage.run(["history", "grail", "--as-of", "2026-11-15", "--format", "json"])
         #expect(bike.status == 0, "\(bike.stderr)")

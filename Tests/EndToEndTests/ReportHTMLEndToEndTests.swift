@@ -3,14 +3,14 @@ import TestSupport
 import Testing
 
 /// `bikecheck report` on example-garage, as of a fixed day, against golden pages.
-/// Re-record with `BIKECHECK_RECORD=1 swift test --filter ReportHTMLGoldenTests`, then read the diff.
+/// Re-record with `BIKECHECK_RECORD=1 swift test --filter ReportHTMLGoldenTests` (the run fails, as every recording run does), then read the diff.
 @Suite struct ReportHTMLGoldenTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/Reports")
 
     @Test(arguments: [("report.html", [String]()), ("report-grail.html", ["--bike", "grail"]), ("report-imperial.html", [])])
     func thePageMatchesItsGoldenFile(_ name: String, _ arguments: [String]) throws {
         // `-imperial`: the garage copied with `units: imperial`, its page in miles throughout.
-        let copy = name.contains("-imperial") ? try TempGarage(copying: true) : nil
+        let copy = name.contains("-imperial") ? try TemporaryFolder(copying: true) : nil
         if let copy {
             try copy.write("garage.yaml", try copy.read("garage.yaml").replacingOccurrences(of: "\nunits: metric\n", with: "\nunits: imperial\n"))
         }
@@ -18,17 +18,11 @@ import Testing
         let r = try runBikecheck(["report", "--garage", garage.path, "--as-of", "2026-11-15"] + arguments, in: repositoryRoot)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.isEmpty, "\(r.stderr)")
-        let url = Self.folder.appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["BIKECHECK_RECORD"] == "1" {
-            try Data(r.stdout.utf8).write(to: url)
-        } else {
-            let expected = try String(decoding: Data(contentsOf: url), as: UTF8.self)
-            #expect(r.stdout == expected, "\(name): re-record with BIKECHECK_RECORD=1 and review the diff")
-        }
+        expectGolden(r.stdout, file: Self.folder.appendingPathComponent(name))
     }
 
     @Test func htmlFormatAndOutputFileGiveTheSameBytesAsStandardOutput() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let plain = try garage.run(["report", "--as-of", "2026-11-15"])
         let flagged = try garage.run(["report", "--html", "--format", "html", "--as-of", "2026-11-15", "--output", "out/garage.html"])
         #expect(plain.status == 0 && flagged.status == 0, "\(plain.stderr) \(flagged.stderr)")
@@ -38,7 +32,7 @@ import Testing
     }
 
     @Test func nextUpListsTheToDosDueWithinAWeekOrPastTheirDay() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         func nextUp(_ asOf: String) throws -> String {
             let r = try garage.run(["report", "--as-of", asOf])
             #expect(r.status == 0, "\(r.stderr)")
@@ -58,7 +52,7 @@ import Testing
     }
 
     @Test func anUnknownBikeIsAUsageErrorAndAnUnwritableFileAnError() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let unknown = try garage.run(["report", "--bike", "grial"])
         #expect(unknown.status == 2 && unknown.stdout.isEmpty)
         #expect(unknown.stderr.hasPrefix("error: no bike or part 'grial'; did you mean 'grail'?\n"), "\(unknown.stderr)")
@@ -120,8 +114,8 @@ enum Browser {
 @Suite(.enabled(if: Browser.executable != nil, "\(Browser.missing)"))
 struct ReportHTMLBrowserTests {
     /// The example garage's report written to a temporary folder, and the folder.
-    static func report(_ arguments: [String] = [], garage: TempGarage? = nil) throws -> (TempGarage, URL) {
-        let garage = try garage ?? TempGarage(copying: true)
+    static func report(_ arguments: [String] = [], garage: TemporaryFolder? = nil) throws -> (TemporaryFolder, URL) {
+        let garage = try garage ?? TemporaryFolder(copying: true)
         let page = garage.root.appendingPathComponent("report-\(UUID().uuidString).html")
         let r = try garage.run(["report", "--as-of", "2026-11-15", "--output", page.path] + arguments)
         #expect(r.status == 0, "\(r.stderr)")
@@ -182,7 +176,7 @@ struct ReportHTMLBrowserTests {
     @Test(arguments: ["<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>"])
     func hostileNamesRenderAsTextNotAsElements(_ name: String) throws {
         let yaml = "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: \(yaml)\n",
             "bikes/evil.yaml": """
             name: \(yaml)

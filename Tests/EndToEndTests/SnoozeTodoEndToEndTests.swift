@@ -6,8 +6,8 @@ import Testing
 /// either side of their days, and the writes of `snooze`, `todo add` and `done` with real git.
 @Suite struct SnoozeTodoEndToEndTests {
     /// A bike whose bar tape (every month, last done 2026-01-01) is overdue from 2026-02-01.
-    static func garage(extra: String) throws -> TempGarage {
-        try TempGarage([
+    static func garage(extra: String) throws -> TemporaryFolder {
+        try TemporaryFolder([
             "garage.yaml": "name: Test\n",
             "bikes/grail.yaml": """
             name: Grail
@@ -32,7 +32,7 @@ import Testing
     }
 
     /// Holds status JSON to `schemas/status.schema.json` with check-jsonschema.
-    static func expectStatusSchema(_ text: String, in garage: TempGarage) throws {
+    static func expectStatusSchema(_ text: String, in garage: TemporaryFolder) throws {
         try garage.write("status.json", text)
         let schema = repositoryRoot.appendingPathComponent("schemas/status.schema.json").path
         if let result = try checkJSONSchema(["--schemafile", schema, garage.path + "/status.json"], in: garage.root) {
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func aPartsSnoozeAndToDoShowUnderTheBikeItIsOnAndItsOwnCommandsWriteItsFile() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let snooze = try garage.run(["snooze", "race-wheels", "true-wheels", "--until", "2099-01-01"])
         #expect(snooze.status == 0, "\(snooze.stderr)")
         let add = try garage.run(["todo", "add", "race-wheels", "replace the rim tape", "--id", "rim-tape"])

@@ -16,7 +16,7 @@ import Testing
 
     /// Grail (b1) ridden through 2026-03-20; Stumpy (b2) last ridden 2025-12-01; a sync noted
     /// on 2026-03-21.
-    static func garage(settings: String = "", noted: Bool = true) throws -> TempGarage {
+    static func garage(settings: String = "", noted: Bool = true) throws -> TemporaryFolder {
         var files = [
             "garage.yaml": "name: Test\n\(settings)",
             "bikes/grail.yaml": "name: Grail\nstrava: b1\nbought: 2025-01-01\nintervals:\n  chain-lube: {every: 10 h}\n",
@@ -26,10 +26,10 @@ import Testing
             "activities/2026-03.json": "[\n\(activity(3, "2026-03-02", gear: "b1")),\n\(activity(4, "2026-03-20", gear: "b1"))\n]\n",
         ]
         if noted { files[".bikecheck/last-sync.json"] = "{\"finished\":\"2026-03-21T08:00:00Z\"}\n" }
-        return try TempGarage(files)
+        return try TemporaryFolder(files)
     }
 
-    static func warnings(_ garage: TempGarage, asOf: String) throws -> [[String: Any]] {
+    static func warnings(_ garage: TemporaryFolder, asOf: String) throws -> [[String: Any]] {
         let r = try garage.run(["status", "--format", "json", "--as-of", asOf])
         #expect(r.status == 0, "\(r.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])

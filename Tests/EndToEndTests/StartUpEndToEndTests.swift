@@ -19,7 +19,7 @@ import Testing
         let ride = { (id: Int, day: String) in
             "{\"distance\":30000,\"id\":\(id),\"moving_time\":3600,\"sport_type\":\"Ride\",\"gear_id\":\"b1\",\"start_date\":\"\(day)T08:00:00Z\"}"
         }
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "units: metric\n", "bikes/grail.yaml": bike,
             "activities/2026-02.json": "[\n\(ride(1, "2026-02-01"))\n]\n",
             // A problem the index must not hide on a warm run: an activity of March in April's file.

@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func checkExitsOneWhenSomethingIsOverdue() throws {
-        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.bike, "activities/2026-02.json": Self.activities])
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.bike, "activities/2026-02.json": Self.activities])
         let overdue = try garage.run(["status", "--check", "--as-of", "2026-02-02"])
         #expect(overdue.status == 1)
         #expect(overdue.stdout.contains("overdue  lube"))
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func jsonStatusHasTheDocumentedShape() throws {
-        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.bike, "activities/2026-02.json": Self.activities])
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.bike, "activities/2026-02.json": Self.activities])
         let r = try garage.run(["status", "--format", "json", "--as-of", "2026-02-02"])
         #expect(r.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func aBrokenGarageGetsDiagnosticsNotAStatus() throws {
-        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/grail.yaml": "name: Grail\nbought: 2025-02-30\n"])
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": "name: Grail\nbought: 2025-02-30\n"])
         let r = try garage.run(["status"])
         #expect(r.status == 1)
         #expect(r.stdout.isEmpty)
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func validateReportsEveryProblemAndExitsOne() throws {
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "units: metric\n",
             "bikes/a.yaml": "name: A\nbougth: 2025-01-01\n",
             "bikes/b.yaml": "name: [B]\n",
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func warningsFailOnlyWithStrict() throws {
-        let garage = try TempGarage(["garage.yaml": "units: metric\ncounts: [Ride, GravleRide]\n"])
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\ncounts: [Ride, GravleRide]\n"])
         let relaxed = try garage.run(["validate"])
         #expect(relaxed.status == 0)
         #expect(relaxed.stderr.contains("warning: 'GravleRide' is not a Strava sport type; did you mean 'GravelRide'?"))
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func theGarageIsFoundUpwardFromTheWorkingDirectoryOrFromTheEnvironment() throws {
-        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.bike])
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.bike])
         let nested = garage.root.appendingPathComponent("bikes")
         let upward = try runBikecheck(["status", "--as-of", "2026-01-02"], in: nested)
         #expect(upward.status == 0, "\(upward.stderr)")
@@ -119,12 +119,12 @@ import Testing
     }
 
     @Test func usageErrorsExitTwo() throws {
-        let empty = try TempGarage()
+        let empty = try TemporaryFolder()
         let noGarage = try runBikecheck(["status"], in: empty.root)
         #expect(noGarage.status == 2)
         #expect(noGarage.stderr.contains("no garage.yaml"))
 
-        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.bike])
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.bike])
         let unknownBike = try garage.run(["status", "grial"])
         #expect(unknownBike.status == 2)
         #expect(unknownBike.stderr.contains("error: no bike 'grial'; did you mean 'grail'?\n"), "\(unknownBike.stderr)")
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func colourIsUsedOnlyWhenAskedOrOnATerminal() throws {
-        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.bike, "activities/2026-02.json": Self.activities])
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.bike, "activities/2026-02.json": Self.activities])
         let always = try garage.run(["status", "--color", "always", "--as-of", "2026-02-02"])
         #expect(always.stdout.contains("\u{1B}[1;31moverdue"))
         let never = try garage.run(["status", "--color", "never", "--as-of", "2026-02-02"])

@@ -8,7 +8,7 @@ import Testing
     static let asOf = ["--as-of", "2026-11-15"]
 
     @Test func aBrokenBikeFileLeavesOutThatBikeAndShowsTheOthersWithExitOne() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let grail = try garage.read("bikes/grail.yaml")
         try garage.write("bikes/grail.yaml", grail.replacingOccurrences(of: "\nname: Canyon", with: "\nnmae: Canyon"))
         let r = try garage.run(["status"] + Self.asOf)
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func aBrokenTemplateLeavesOutEveryBikeThatUsesIt() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let road = try garage.read("templates/road-basics.yaml")
         try garage.write("templates/road-basics.yaml", road + "bogus-key: 1\n")
         let r = try garage.run(["status"] + Self.asOf)
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func anErrorThatCouldTouchEveryBikeShowsNoStatus() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         try garage.write("garage.yaml", "units: imperial-ish\n")
         let r = try garage.run(["status"] + Self.asOf)
         #expect(r.status == 1)
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func warningsAreCountedInOneLineThatPointsAtValidate() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let clean = try garage.run(["status"] + Self.asOf)
         #expect(clean.status == 0)
         #expect(clean.stderr.isEmpty, "\(clean.stderr)")

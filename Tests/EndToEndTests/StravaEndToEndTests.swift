@@ -11,14 +11,14 @@ import Testing
 final class StravaWorld: @unchecked Sendable {
     let server = StravaStandIn()
     let config: URL
-    let garage: TempGarage
+    let garage: TemporaryFolder
 
     init(garageFiles: [String: String] = [:]) async throws {
         config = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         var files = ["garage.yaml": "name: Test garage\n"]
         for (k, v) in garageFiles { files[k] = v }
-        garage = try TempGarage(files)
+        garage = try TemporaryFolder(files)
         try await server.start()
     }
 

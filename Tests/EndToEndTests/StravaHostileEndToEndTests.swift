@@ -150,7 +150,7 @@ import Testing
         defer { Task { await world.stop() } }
         await world.server.setActivities(StandInActivity.generate(count: 30))
         _ = try await Self.seedNearExpiry(world)
-        let second = try TempGarage(["garage.yaml": "name: Second garage\n"])
+        let second = try TemporaryFolder(["garage.yaml": "name: Second garage\n"])
         // The refresh reply takes a while, so both processes want one at the same time.
         world.server.hostile.arm(.delayReply(seconds: 0.5), on: "/oauth/token", times: 2)
         async let a = world.run(["sync"])

@@ -221,7 +221,7 @@ import Testing
         defer { Task { await world.stop() } }
         await world.server.setActivities(StandInActivity.generate(count: 20))
         try await world.login()
-        let elsewhere = try TempGarage(["2025-01.json": "[]\n", "2025-02.json": "my own\n", "notes.txt": "x\n"])
+        let elsewhere = try TemporaryFolder(["2025-01.json": "[]\n", "2025-02.json": "my own\n", "notes.txt": "x\n"])
         try FileManager.default.createSymbolicLink(atPath: world.garage.path + "/activities", withDestinationPath: elsewhere.path)
         await world.server.resetCounts()
         for arguments in [["sync", "--full"], ["sync"]] {
@@ -240,7 +240,7 @@ import Testing
         let activities = StandInActivity.generate(count: 90, end: 1_764_000_000)
         let months = Set(activities.map { String($0.startDate.prefix(7)) })
         #expect(months.isSuperset(of: ["2025-09", "2025-10", "2025-11"]))
-        let outside = try TempGarage(["linked.json": "[]\n"])
+        let outside = try TemporaryFolder(["linked.json": "[]\n"])
         let world = try await StravaWorld(garageFiles: [
             "activities/2025-10.json": "[\n{\"id\": oops}\n]\n",
             "activities/notes.json": "my own notes\n",

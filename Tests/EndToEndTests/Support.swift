@@ -2,13 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A garage in a fresh temporary folder, removed when the test ends.
-final class TempGarage {
-    let root: URL
+/// A garage in a temporary folder, for the binary to run in.
+extension TemporaryFolder {
+    var root: URL { url }
 
-    init(_ files: [String: String] = [:], copying example: Bool = false) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    /// A garage of `files` (relative path → text), on a copy of example-garage when `copying`.
+    convenience init(_ files: [String: String], copying example: Bool = false) throws {
+        try self.init()
         if example {
             // Not its local state: other tests' runs on the example garage write its activity index.
             for item in try FileManager.default.contentsOfDirectory(atPath: exampleGarage.path) where item != ".bikecheck" {
@@ -18,15 +18,8 @@ final class TempGarage {
         for (path, text) in files { try write(path, text) }
     }
 
-    deinit { try? FileManager.default.removeItem(at: root) }
-
-    var path: String { root.path }
-
-    func write(_ relative: String, _ text: String) throws {
-        let url = root.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-    }
+    /// A copy of example-garage.
+    convenience init(copying example: Bool) throws { try self.init([:], copying: example) }
 
     func writeBytes(_ relative: String, _ bytes: [UInt8]) throws {
         let url = root.appendingPathComponent(relative)

@@ -10,11 +10,11 @@ import Testing
     static let tokenFile = #"{"access_token": "SECRET-ACCESS-TOKEN-5f2c", "refresh_token": "SECRET-ACCESS-TOKEN-5f2c-refresh", "expires_at": 1}"# + "\n"
 
     /// The example garage with links out of it: a bike, a template, rides.yaml and the cache folder.
-    static func clubGarage(outside: TemporaryFolder) throws -> TempGarage {
+    static func clubGarage(outside: TemporaryFolder) throws -> TemporaryFolder {
         try outside.write("strava-token.json", tokenFile)
         try outside.write("cache/2026-01.json", "[" + tokenFile + "]")
         let token = outside.url.appendingPathComponent("strava-token.json").path
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let fm = FileManager.default
         try fm.createSymbolicLink(atPath: garage.path + "/bikes/evil.yaml", withDestinationPath: token)
         try fm.createSymbolicLink(atPath: garage.path + "/templates/evil.yaml", withDestinationPath: token)
@@ -54,7 +54,7 @@ import Testing
     @Test func templateImportNeverReadsALinkOutOfTheGarageItImportsFrom() throws {
         let outside = try TemporaryFolder()
         let club = try Self.clubGarage(outside: outside)
-        let mine = try TempGarage(["garage.yaml": "name: mine\n"])
+        let mine = try TemporaryFolder(["garage.yaml": "name: mine\n"])
         for arguments in [
             ["template", "import", club.path], ["template", "import", club.path, "evil"],
             ["template", "import", club.path + "/templates/evil.yaml"], ["template", "import", club.path + "/templates"],
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func linksThatStayInsideTheGarageAreFollowed() throws {
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: x\n",
             "shared/commuter.yaml": "name: Commuter\nbought: 2025-01-01\n",
             "library/basics.yaml": "name: Basics\nintervals:\n  chain-lube:\n    every: 300 km\n",

@@ -51,8 +51,8 @@ let fox36 = """
     """
 
 @Suite struct TemplateSharingEndToEndTests {
-    func startedGarage() throws -> TempGarage {
-        let folder = try TempGarage()
+    func startedGarage() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
         #expect(try runBikecheck(["init", "."], in: folder.root).status == 0)
         try git(["init", "--quiet"], in: folder.root)
         try git(["add", "."], in: folder.root)
@@ -61,7 +61,7 @@ let fox36 = """
     }
 
     /// Every file of the garage's work tree, for "nothing was written".
-    func snapshot(_ garage: TempGarage) throws -> [String: Data] {
+    func snapshot(_ garage: TemporaryFolder) throws -> [String: Data] {
         var files: [String: Data] = [:]
         let e = FileManager.default.enumerator(atPath: garage.path)
         while let item = e?.nextObject() as? String {
@@ -147,7 +147,7 @@ let fox36 = """
     }
 
     /// A garage that imported fox-36 from the club at v1 and committed it.
-    func importedFromClub() throws -> (Club, TempGarage, String) {
+    func importedFromClub() throws -> (Club, TemporaryFolder, String) {
         let club = try Club()
         let v1 = try club.publish(["templates/fox-36.yaml": fox36], tag: "v1")
         let garage = try startedGarage()

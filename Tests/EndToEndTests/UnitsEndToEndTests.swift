@@ -13,7 +13,7 @@ import Testing
 @Suite struct UnitsEndToEndTests {
     static let asOf = ["--as-of", "2026-04-20"]
 
-    static func garage(_ units: String) throws -> TempGarage {
+    static func garage(_ units: String) throws -> TemporaryFolder {
         var files = [
             "garage.yaml": "units: \(units)\ncurrency: EUR\n",
             "bikes/grail.yaml": """
@@ -42,11 +42,11 @@ import Testing
             files["activities/2026-\(month).json"] =
                 "[\n{\"distance\":160934.4,\"elapsed_time\":19000,\"gear_id\":\"b1\",\"id\":10\(month),\"moving_time\":18000,\"name\":\"Hundred\",\"sport_type\":\"Ride\",\"start_date\":\"2026-\(month)-10T08:00:00Z\",\"start_date_local\":\"2026-\(month)-10T09:00:00Z\",\"total_elevation_gain\":304.8,\"trainer\":false,\"type\":\"Ride\"}\n]\n"
         }
-        return try TempGarage(files)
+        return try TemporaryFolder(files)
     }
 
     /// Standard output of a command that must succeed quietly.
-    static func output(_ garage: TempGarage, _ arguments: [String]) throws -> String {
+    static func output(_ garage: TemporaryFolder, _ arguments: [String]) throws -> String {
         let r = try garage.run(arguments + asOf)
         #expect(r.status == 0 && r.stderr.isEmpty, "\(arguments): \(r.status) \(r.stderr)")
         return r.stdout

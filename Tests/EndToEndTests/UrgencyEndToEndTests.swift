@@ -7,8 +7,8 @@ import Testing
     /// Calendar limits give forecast due days without a pace: grail's sealant is due 2026-01-31,
     /// its service 2026-04-11; gravel's check 2026-01-30 and its wax 2026-01-20. Grail's lube is
     /// overdue from a ride on 2026-01-20.
-    static func garage() throws -> TempGarage {
-        try TempGarage([
+    static func garage() throws -> TemporaryFolder {
+        try TemporaryFolder([
             "garage.yaml": "units: metric\n",
             "bikes/grail.yaml": """
             name: Grail

@@ -26,8 +26,8 @@ let roadTemplate = """
     """
 
 /// A git-tracked garage with one bike file written exactly as given.
-func trackedGarage(bike: String, bytes: [UInt8]? = nil) throws -> TempGarage {
-    let garage = try TempGarage([
+func trackedGarage(bike: String, bytes: [UInt8]? = nil) throws -> TemporaryFolder {
+    let garage = try TemporaryFolder([
         "garage.yaml": "# my bikes\nname: Test garage\n",
         "templates/road.yaml": roadTemplate,
     ])
@@ -48,7 +48,7 @@ func changedLines(_ diff: String) -> (added: [String], removed: [String]) {
 
 /// Every file of a garage folder (not .git, nor the local state in .bikecheck/ where the
 /// write lock lives), with its bytes.
-func snapshot(_ garage: TempGarage) throws -> [String: Data] {
+func snapshot(_ garage: TemporaryFolder) throws -> [String: Data] {
     var files: [String: Data] = [:]
     let enumerator = FileManager.default.enumerator(atPath: garage.path)
     while let item = enumerator?.nextObject() as? String {
@@ -62,7 +62,7 @@ func snapshot(_ garage: TempGarage) throws -> [String: Data] {
 }
 
 /// An interval's anchor in `status --format json`: (since, anchor kind).
-func statusAnchor(_ garage: TempGarage, bike: String, interval: String) throws -> (String?, String?) {
+func statusAnchor(_ garage: TemporaryFolder, bike: String, interval: String) throws -> (String?, String?) {
     let r = try garage.run(["status", "--format", "json", "--as-of", "2026-11-15"])
     #expect(r.status == 0, "\(r.stderr)")
     let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
@@ -224,7 +224,7 @@ let handEditedBikes: [HandEditedBike] = [
         (["done", "vélo", "chain-lube", "--commit", "--date", "2026-01-01"], Int32(1), "git repository"),
     ])
     func refusedWritesLeaveEveryFileByteIdentical(arguments: [String], status: Int32, message: String) throws {
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: x\n", "templates/road.yaml": roadTemplate,
             "bikes/vélo.yaml": handEditedBikes[0].text,
         ])
@@ -340,7 +340,7 @@ let handEditedBikes: [HandEditedBike] = [
     @Test func aBackdatedServiceGoesInDateOrderInALogKeptInDateOrder() throws {
         let bike =
             "name: Grail\nintervals:\n  chain-lube:\n    every: 10 h\nlog:\n  - date: 2026-03-01\n    done: [chain-lube]\n  # summer\n  - date: 2026-07-01\n    done: [chain-lube]\n"
-        let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/grail.yaml": bike])
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": bike])
         let r = try garage.run(["done", "grail", "chain-lube", "--date", "2026-05-01", "--garage", garage.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(

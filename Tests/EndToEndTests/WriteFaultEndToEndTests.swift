@@ -8,7 +8,7 @@ import Testing
 /// with ENOSPC) and, with `limitKB`, caps the size of any file it writes (`ulimit -f`).
 /// A file-size limit makes writes fail for real without mounting anything or needing root.
 func runLimited(
-    _ arguments: [String], in garage: TempGarage, limitKB: Int? = nil, pidFile: String? = nil,
+    _ arguments: [String], in garage: TemporaryFolder, limitKB: Int? = nil, pidFile: String? = nil,
     environment: [String: String] = [:]
 ) throws -> CommandResult {
     var env = environment
@@ -22,13 +22,13 @@ func runLimited(
 }
 
 /// Installs an executable git hook.
-func installHook(_ name: String, _ script: String, in garage: TempGarage) throws {
+func installHook(_ name: String, _ script: String, in garage: TemporaryFolder) throws {
     try garage.write(".git/hooks/\(name)", script)
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: garage.path + "/.git/hooks/\(name)")
 }
 
 /// Names of bikecheck's temporary files left anywhere in the garage (not .git).
-func leftoverTemporaries(_ garage: TempGarage) -> [String] {
+func leftoverTemporaries(_ garage: TemporaryFolder) -> [String] {
     let enumerator = FileManager.default.enumerator(atPath: garage.path)
     var found: [String] = []
     while let item = enumerator?.nextObject() as? String {
@@ -54,7 +54,7 @@ func bigBike(size: Int) -> String {
         // 4,090 bytes fit under the limit of 4 KiB; with the new entry the file would not.
         let text = bigBike(size: 4090)
         #expect(text.utf8.count == 4090)
-        let garage = try TempGarage(["garage.yaml": "name: g\n", "templates/road.yaml": roadTemplate, "bikes/vélo.yaml": text])
+        let garage = try TemporaryFolder(["garage.yaml": "name: g\n", "templates/road.yaml": roadTemplate, "bikes/vélo.yaml": text])
         let r = try runLimited(["done", "vélo", "chain-lube", "--date", "2026-11-16"], in: garage, limitKB: 4)
         #expect(r.status == 1)
         #expect(r.stderr.contains("error: cannot write '\(garage.path)/bikes/vélo.yaml': File too large; nothing was written"), "\(r.stderr)")
@@ -63,7 +63,7 @@ func bigBike(size: Int) -> String {
     }
 
     @Test func whenTheSecondFileCannotBeWrittenTheFirstIsTakenBackAndTheMessageSaysSo() throws {
-        let garage = try TempGarage(["garage.yaml": "name: g\n"])
+        let garage = try TemporaryFolder(["garage.yaml": "name: g\n"])
         try garage.write("club/templates/a-small.yaml", "name: Small\nintervals:\n  chain-lube:\n    every: 10 h\n")
         try garage.write(
             "club/templates/b-big.yaml",
@@ -120,7 +120,7 @@ func bigBike(size: Int) -> String {
 
     /// A tracked garage where `done vélo chain-lube --date 2026-11-16 --commit` was killed
     /// between writing the bike file and committing it.
-    func garageWithAKilledCommit() throws -> TempGarage {
+    func garageWithAKilledCommit() throws -> TemporaryFolder {
         let garage = try trackedGarage(bike: handEditedBikes[2].text)
         let pidFile = garage.path + "/../\(UUID().uuidString).pid"
         defer { try? FileManager.default.removeItem(atPath: pidFile) }

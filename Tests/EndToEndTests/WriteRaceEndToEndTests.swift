@@ -59,7 +59,7 @@ final class StartedBikecheck {
 }
 
 /// Starts every command at once in `garage`, then waits for all of them.
-func runAtOnce(_ commands: [[String]], in garage: TempGarage, environment: [String: String] = [:]) throws -> [StartedBikecheck.Finished] {
+func runAtOnce(_ commands: [[String]], in garage: TemporaryFolder, environment: [String: String] = [:]) throws -> [StartedBikecheck.Finished] {
     let started = try commands.map { try StartedBikecheck($0, in: garage.root, environment: environment) }
     return try started.map { try $0.finish() }
 }
@@ -72,8 +72,8 @@ func trialDate(_ i: Int) -> String {
 }
 
 /// A garage with one bike whose log is written in block style, so a new entry is appended.
-func raceGarage() throws -> TempGarage {
-    try TempGarage([
+func raceGarage() throws -> TemporaryFolder {
+    try TemporaryFolder([
         "garage.yaml": "name: Race garage\n",
         "templates/road.yaml": roadTemplate,
         "bikes/vélo.yaml": "name: Vélo\ntemplates: [road]\nlog:\n  - date: 1995-01-01\n    done: [chain-lube]\n",
@@ -136,7 +136,7 @@ func raceGarage() throws -> TempGarage {
     }
 
     @Test func fiveInitsAtOnceInOneFolderMakeOneGarageAndTheOthersRefuse() throws {
-        let garage = try TempGarage()
+        let garage = try TemporaryFolder()
         let results = try runAtOnce((0..<5).map { ["init", ".", "--name", "Garage \($0)"] }, in: garage)
         let winners = results.indices.filter { results[$0].status == 0 }
         #expect(winners.count == 1, "\(results.map(\.stderr))")

@@ -390,19 +390,4 @@ import ZIPFoundation
         #expect(Timestamps.epoch("2025-13-18T12:49:52Z") == nil)
     }
 
-    @Test func theCacheNeverStoresAnActivityOutsideItsLimits() throws {
-        let garage = try tempDirectory()
-        let cache = ActivityCacheStore(garageRoot: garage)
-        let nan = Activity(
-            id: 7, name: "x", sportType: "Ride", startDate: "2026-05-09T07:09:27Z", movingTime: 1, elapsedTime: 1,
-            distance: .nan, totalElevationGain: 3)
-        #expect(cache.upsert(nan) == .rejected(.init(field: .distance, value: "nan")))
-        var far = nan
-        far.distance = 200_000_000_000
-        #expect(cache.upsert(far) == .rejected(.init(field: .distance, value: "200000000000")))
-        #expect(cache.count == 0)
-        #expect(try cache.flush() == 0)
-        #expect(!FileManager.default.fileExists(atPath: garage + "/activities"))
-    }
-
 }

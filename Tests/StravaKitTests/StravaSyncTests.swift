@@ -42,6 +42,21 @@ import Testing
         StandInActivity(id: id, name: "Ride \(id)", sportType: "Ride", start: start, movingTime: 3600, elapsedTime: 3700, distance: 30_000)
     }
 
+    @Test func aCompletedSyncNotesItselfAndOneThatStoppedDoesNot() async throws {
+        try await withSync { server, client, garage in
+            await server.setActivities([ride(1, at: 1_760_000_000)])
+            #expect(LastSync.read(garage: garage) == nil)
+            _ = try await sync(client, garage, full: false)
+            let noted = try #require(LastSync.read(garage: garage), "the sync itself notes when it finished")
+            #expect(abs(noted.timeIntervalSinceNow) < 120)
+
+            try FileManager.default.removeItem(atPath: garage + "/.bikecheck/last-sync.json")
+            await server.setActivities((1...250).map { ride(Int64($0), at: 1_760_000_000) })
+            await #expect(throws: StravaError.self) { try await sync(client, garage, full: true) }
+            #expect(LastSync.read(garage: garage) == nil, "a sync that stopped is not noted")
+        }
+    }
+
     @Test func moreActivitiesInOneSecondThanAPageHoldsStopTheListingWithoutDeleting() async throws {
         try await withSync { server, client, garage in
             let crowd = (1...250).map { ride(Int64($0), at: 1_760_000_000) }

@@ -94,16 +94,22 @@ public func checkJSONSchema(_ arguments: [String], in directory: URL) throws -> 
     return result
 }
 
-/// A temporary folder, removed when the value is released.
+/// A temporary folder, removed when the value is released: the one temporary-folder helper of
+/// the tests (each test target adds what it needs of it in an extension: a garage's write
+/// context, running the binary in it).
 public final class TemporaryFolder {
     public let url: URL
 
-    public init() throws {
+    /// A new folder holding `files` (relative path → bytes).
+    public init(_ files: [String: [UInt8]] = [:]) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for (relative, bytes) in files { try write(relative, bytes) }
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }
+
+    public var path: String { url.path }
 
     public func write(_ relative: String, _ bytes: [UInt8]) throws {
         let file = url.appendingPathComponent(relative)
@@ -113,6 +119,50 @@ public final class TemporaryFolder {
 
     public func write(_ relative: String, _ text: String) throws { try write(relative, Array(text.utf8)) }
 }
+
+/// The one golden-file check: `actual` must be exactly the bytes of `file`. With
+/// `BIKECHECK_RECORD=1` the file is written instead, and the test fails all the same, so that a
+/// recording run can never pass by accident: review the diff, then run again without it.
+public func expectGolden(
+    _ actual: [UInt8], file: URL, recording: Bool = isRecordingGoldenFiles, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let name = file.lastPathComponent
+    if recording {
+        do {
+            if (try? [UInt8](Data(contentsOf: file))) != actual { try Data(actual).write(to: file) }
+        } catch {
+            Issue.record("cannot record \(file.path): \(error)", sourceLocation: sourceLocation)
+        }
+        Issue.record("recorded \(name) (BIKECHECK_RECORD=1): review the diff, then run the tests again without it", sourceLocation: sourceLocation)
+        return
+    }
+    guard let expected = try? [UInt8](Data(contentsOf: file)) else {
+        Issue.record("no golden file \(file.path): record it with BIKECHECK_RECORD=1 and review it", sourceLocation: sourceLocation)
+        return
+    }
+    guard expected != actual else { return }
+    let got = String(decoding: actual, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    let want = String(decoding: expected, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    let line = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
+    Issue.record(
+        """
+        \(name) differs at line \(line + 1): re-record with BIKECHECK_RECORD=1 and review the diff
+          golden: \(line < want.count ? String(want[line]).debugDescription : "(end)")
+          got:    \(line < got.count ? String(got[line]).debugDescription : "(end)")
+        got in full:
+        \(String(decoding: actual, as: UTF8.self))
+        """, sourceLocation: sourceLocation)
+}
+
+/// `expectGolden` for text.
+public func expectGolden(
+    _ actual: String, file: URL, recording: Bool = isRecordingGoldenFiles, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    expectGolden(Array(actual.utf8), file: file, recording: recording, sourceLocation: sourceLocation)
+}
+
+/// `BIKECHECK_RECORD=1`: the one switch that re-records every golden file.
+public let isRecordingGoldenFiles = ProcessInfo.processInfo.environment["BIKECHECK_RECORD"] == "1"
 
 /// A small seeded generator (SplitMix64), so every run checks the same cases and a failing one
 /// can be replayed from its seed.

@@ -5,6 +5,23 @@ import Diagnostics
 /// activities always give the same bytes. Its limits are `ActivityLimits`, checked both ways:
 /// what `encode` writes, `decode` reads without a diagnostic.
 public enum ActivityCacheFormat {
+    /// Whether a name in `activities/` is a cache file at all (`*.json`, not hidden): the
+    /// reader reads each, and refuses one not named after a month.
+    static func isCacheFile(_ name: String) -> Bool { name.hasSuffix(".json") && !name.hasPrefix(".") }
+
+    /// `YYYY-MM` when `name` is `YYYY-MM.json`, else nil: the one rule for which files hold a
+    /// month's activities, for the reader (`ActivityCacheLoader`) and the writer
+    /// (`ActivityCacheStore`) alike.
+    public static func month(ofFileNamed name: String) -> String? {
+        guard isCacheFile(name) else { return nil }
+        let month = String(name.dropLast(5))
+        guard month.utf8.count == 7, Day(month + "-01")?.monthKey == month else { return nil }
+        return month
+    }
+
+    /// The name of the file holding the activities of `month` (`YYYY-MM`).
+    static func fileName(month: String) -> String { month + ".json" }
+
     /// The bytes of a month file. Throws, writing nothing, when an activity is outside
     /// `ActivityLimits`: bikecheck never writes a cache its own reader would reject.
     public static func encode(_ activities: [Activity]) throws(ActivityLimits.Failure) -> [UInt8] {

@@ -91,14 +91,14 @@ public enum ActivityCacheLoader {
             return [file]
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+            .filter(ActivityCacheFormat.isCacheFile).sorted()
 
         // Files are independent: decode them on all cores, then merge in name order.
         return concurrentMap(names.count) { index in
             let relative = "activities/" + names[index]
             var file = File<Builder>(name: names[index])
-            let month = String(names[index].dropLast(5))
-            file.named = isMonthKey(month)
+            let month = ActivityCacheFormat.month(ofFileNamed: names[index])
+            file.named = month != nil
             guard case .read(let path) = boundary.access(relative) else {
                 file.diagnostics = [GarageBoundary.outsideDiagnostic(relative)]
                 return file
@@ -106,7 +106,7 @@ public enum ActivityCacheLoader {
             let readJSON = { [file] in
                 var file = file
                 let read: Void? = withFileBytes(path) { buffer in
-                    var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: file.named ? month : nil)
+                    var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: month)
                     (file.records, file.diagnostics) = reader.readFile()
                     file.strings = reader.builder.strings
                     file.misplaced = reader.misplaced
@@ -192,11 +192,6 @@ public enum ActivityCacheLoader {
         }
         defer { munmap(mapped, size) }
         return body(UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: size))
-    }
-
-    static func isMonthKey(_ s: String) -> Bool {
-        guard let day = Day(s + "-01") else { return false }
-        return day.monthKey == s
     }
 }
 

@@ -12,7 +12,7 @@ import Foundation
 /// no problem in are indexed, so the diagnostics of a file are always the reader's own.
 /// Writes of the cache (sync, import) do not touch the index: they replace files, which changes
 /// the inode and times.
-struct ActivityIndex: @unchecked Sendable {
+struct ActivityIndex: Sendable {
     static let folder = "activity-index"
     static let magic: [UInt8] = Array("BCAIDX\r\n".utf8)
     /// 2: records carry the elevation gain (48 bytes); indexes of version 1 are rebuilt.
@@ -27,7 +27,6 @@ struct ActivityIndex: @unchecked Sendable {
     /// The index folder, or nil when the index is not to be used (`.bikecheck` links outside).
     let directory: String?
     private let root: String
-    private let prepared = PrepareOnce()
 
     init(root: String) {
         self.root = root
@@ -133,16 +132,10 @@ struct ActivityIndex: @unchecked Sendable {
 
     /// Saves the entry for `name` made from the version `key`; a failure only means no index.
     func store(_ entry: Entry, name: String, key: Key) {
-        guard let path = path(name), let directory,
-            prepared.run({
-                do {
-                    try LocalState.prepare(garage: root)
-                    try AtomicFile.makeDirectory(directory)
-                    return true
-                } catch {
-                    return false
-                }
-            })
+        // Making the folders again for each file costs a few system calls, and both steps are
+        // safe to race: no state shared between the threads that index files at once.
+        guard let path = path(name), let directory, (try? LocalState.prepare(garage: root)) != nil,
+            (try? AtomicFile.makeDirectory(directory)) != nil
         else { return }
         // The index can always be rebuilt: no fsync (a torn file fails its checksum).
         _ = try? AtomicFile.write(Self.encode(entry, name: name, key: key), to: path, durable: false)
@@ -250,20 +243,5 @@ struct ActivityIndex: @unchecked Sendable {
             at += 1
         }
         return h ^ (h >> 32)
-    }
-}
-
-/// Runs a preparation once per index, from any thread, and remembers whether it worked.
-private final class PrepareOnce: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done: Bool?
-
-    func run(_ body: () -> Bool) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if let done { return done }
-        let ok = body()
-        done = ok
-        return ok
     }
 }

@@ -5,9 +5,6 @@ public struct ActivityNames: Sendable {
 
     public init() { byRecord = [] }
 
-    /// Names taken from whole activities, in the order `ActivitySummaries(activities)` keeps them.
-    init(dated activities: [Activity]) { byRecord = activities.map(\.name) }
-
     public subscript(record: Int32) -> String? { Int(record) < byRecord.count ? byRecord[Int(record)] : nil }
 
     /// The names of `records` (indices into `summaries.records`), read from the month files of the
@@ -36,7 +33,7 @@ public struct ActivityNames: Sendable {
                 monthNumbers.insert(y * 12 + m - 1)
             }
         }
-        let months = Set(monthNumbers.map { Day(year: $0 / 12, month: $0 % 12 + 1, day: 1)?.monthKey ?? "" }.map { $0 + ".json" })
+        let months = Set(monthNumbers.map { Day(year: $0 / 12, month: $0 % 12 + 1, day: 1)?.monthKey ?? "" }.map(ActivityCacheFormat.fileName(month:)))
         let files = ActivityCacheLoader.read(root: root, NameBuilder.self) { name, _, named, read in
             named && months.contains(name) ? read() : ActivityCacheLoader.File<NameBuilder>(name: name)
         }

@@ -84,7 +84,6 @@ public enum CountedRides {
             self.number = number
         }
 
-        public init(_ activities: [Activity]) { self.init(ActivitySummaries(activities)) }
     }
 
     /// One ride of a bike: a cached activity (`record`, its index in the summaries) or a
@@ -353,13 +352,4 @@ public enum CountedRides {
             movingTime: r.movingTime, distance: r.distance, elevation: 0, verdict: e.verdict)
     }
 
-    /// The rides of `bike`, oldest first (then by activity id), counted or not, up to `through`.
-    public static func rides(of resolved: ResolvedBike, activities: [Activity], handEntered: [Ride], through: Day? = nil) -> [ReportRide] {
-        let dated = activities.filter { $0.localDay != nil }
-        let index = Index(dated)
-        let subject = ReportSubject.bike(resolved.bike)
-        return entries(of: resolved, index: index, handEntered: handEntered, through: through).map {
-            ride($0, subject: subject, index: index, handEntered: handEntered) { dated[Int($0)].name }
-        }
-    }
 }

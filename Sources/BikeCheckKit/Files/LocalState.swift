@@ -26,7 +26,7 @@ public enum LocalState {
 
 /// An exclusive lock on a file (`flock`), released by the kernel when the process ends however
 /// it ends (a `kill -9` included), so a crash can never leave a garage locked.
-public final class FileLock: @unchecked Sendable {
+public final class FileLock: Sendable {
     private let fd: Int32
     public let path: String
 

@@ -31,9 +31,6 @@ public struct GitCommitter: Sendable {
         return Repository(prefix: lines.count > 1 ? String(lines[1]) : "", hasHead: r.status == 0)
     }
 
-    /// True when the garage is inside a git work tree.
-    public func isRepository() -> Bool { repository() != nil }
-
     /// Those of `paths` (relative to the garage) whose content git has not committed: changed
     /// since the last commit (staged or not), or present but untracked. Before the first commit
     /// every file is new, and none counts.

@@ -5,15 +5,33 @@ import LocatedYAML
 /// Everything the loading pipeline produced: the garage as far as it could be read, the cached
 /// activities, every diagnostic, and the source texts for showing them.
 public struct LoadedGarage: Sendable {
+    /// The cached activities, as much of them as the load read (`GarageLoader.ActivityData`).
+    public enum Activities: Sendable {
+        /// Not read (`.skip`).
+        case none
+        /// Every field of every activity (`.full`).
+        case full([Activity])
+        /// What status and the reports need (`.summaries`).
+        case summaries(ActivitySummaries)
+    }
+
     public var garage: Garage
-    /// The cached activities, when loaded with `.full`.
-    public var activities: [Activity]
-    /// The cached activities as summaries, when loaded with `.summaries`.
-    public var activitySummaries: ActivitySummaries
+    public var activities: Activities
     public var diagnostics: [Diagnostic]
     public var sources: [String: SourceText]
+    /// The YAML files as parsed, when loaded with `keepsParsedFiles`: a write's re-check reuses them.
+    public var parsedFiles: ParsedFiles?
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// The activities as summaries: those read, those of the full activities, or none.
+    public var activitySummaries: ActivitySummaries {
+        switch activities {
+        case .none: ActivitySummaries()
+        case .full(let all): ActivitySummaries(all)
+        case .summaries(let summaries): summaries
+        }
+    }
 }
 
 /// The loading pipeline: read → compose YAML → decode → resolve → check. A broken file skips the
@@ -24,14 +42,30 @@ public enum GarageLoader {
         public var activities: ActivityData
         /// Today, for plausibility checks (dates in the future); nil skips them.
         public var today: Day?
-        /// Keep the parsed YAML files, and reuse those whose bytes are unchanged from an earlier
-        /// such load (`ParsedFileMemo`): a write's re-check parses only what it wrote.
-        public var reusesParsedFiles: Bool
+        /// Keep the parsed YAML files in `LoadedGarage.parsedFiles`, for a write's re-check.
+        public var keepsParsedFiles: Bool
+        /// Read everything from the garage's own files, bypassing every derived cache: the
+        /// activity index is neither read nor written, and earlier parses are not reused (a
+        /// write's re-check parses every file). Output is the same either way; this is for
+        /// debugging the fast paths. `BIKECHECK_NO_CACHE=1` turns it on.
+        public var bypassesDerivedCaches: Bool
+        /// Gets the time each stage took (`BIKECHECK_TIMINGS=1`: printed on standard error).
+        public var timings: (@Sendable (LoadTimings) -> Void)?
 
-        public init(activities: ActivityData = .full, today: Day? = nil, reusesParsedFiles: Bool = false) {
+        /// `environment` gives the two debugging switches, `BIKECHECK_NO_CACHE` and
+        /// `BIKECHECK_TIMINGS` (on when set to anything but empty or `0`).
+        public init(
+            activities: ActivityData = .full, today: Day? = nil, keepsParsedFiles: Bool = false,
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) {
             self.activities = activities
             self.today = today
-            self.reusesParsedFiles = reusesParsedFiles
+            self.keepsParsedFiles = keepsParsedFiles
+            func on(_ name: String) -> Bool { environment[name].map { !$0.isEmpty && $0 != "0" } ?? false }
+            bypassesDerivedCaches = on("BIKECHECK_NO_CACHE")
+            if on("BIKECHECK_TIMINGS") {
+                timings = { (taken: LoadTimings) in FileHandle.standardError.write(Data((taken.line + "\n").utf8)) }
+            }
         }
     }
 
@@ -40,43 +74,61 @@ public enum GarageLoader {
     public enum ActivityData: Sendable, Equatable {
         /// None: for commands that do not look at activities.
         case skip
-        /// `LoadedGarage.activities`, for commands that need every field.
+        /// `LoadedGarage.Activities.full`, for commands that need every field.
         case full
-        /// `LoadedGarage.activitySummaries`, enough for status and for validating.
+        /// `LoadedGarage.Activities.summaries`, enough for status and for validating.
         case summaries
     }
 
-    public static func load(at root: String, options: Options = Options()) -> LoadedGarage {
+    /// `reusing`: the files an earlier load parsed; those whose bytes are unchanged are not
+    /// parsed again (see `ParsedFiles`).
+    public static func load(at root: String, options: Options = Options(), reusing: ParsedFiles? = nil) -> LoadedGarage {
+        let started = LoadTimings.now()
         var diagnostics: [Diagnostic] = []
         var sources: [String: SourceText] = [:]
 
         // The activity cache does not depend on the YAML files: read it meanwhile, on other threads.
         let reading = DispatchGroup()
+        let index = !options.bypassesDerivedCaches
         nonisolated(unsafe) var cache: ActivityCacheLoader.Result?
         nonisolated(unsafe) var summaries: ActivityCacheLoader.SummaryResult?
+        nonisolated(unsafe) var activitiesTime = 0.0
         switch options.activities {
         case .skip: break
-        case .full: DispatchQueue.global().async(group: reading) { cache = ActivityCacheLoader.load(root: root) }
-        case .summaries: DispatchQueue.global().async(group: reading) { summaries = ActivityCacheLoader.loadSummaries(root: root) }
+        case .full:
+            DispatchQueue.global().async(group: reading) {
+                let start = LoadTimings.now()
+                cache = ActivityCacheLoader.load(root: root)
+                activitiesTime = LoadTimings.since(start)
+            }
+        case .summaries:
+            DispatchQueue.global().async(group: reading) {
+                let start = LoadTimings.now()
+                summaries = ActivityCacheLoader.loadSummaries(root: root, index: index)
+                activitiesTime = LoadTimings.since(start)
+            }
         }
 
-        let memo = options.reusesParsedFiles ? ParsedFileMemo.shared : nil
-        let settings = decode("garage.yaml", root: root, memo: memo, &diagnostics, &sources) { FileDecoders.settings($0, &$1) } ?? GarageSettings()
-        let templates = decodeFolder("templates", kind: "template", root: root, memo: memo, &diagnostics, &sources) {
+        var files = Files(root: root, reusing: options.bypassesDerivedCaches ? nil : reusing, keeping: options.keepsParsedFiles)
+        let settings = files.decode("garage.yaml", \.settings, &diagnostics, &sources) { FileDecoders.settings($0, &$1) } ?? GarageSettings()
+        let templates = files.decodeFolder("templates", kind: "template", \.templates, &diagnostics, &sources) {
             FileDecoders.template(id: TemplateID($0), $1, &$2)
         }
-        let bikes = decodeFolder("bikes", kind: "bike", root: root, memo: memo, &diagnostics, &sources) {
+        // Bikes and parts are decoded with the garage's currency: kept ones only serve the same.
+        files.currency(settings.currency)
+        let bikes = files.decodeFolder("bikes", kind: "bike", \.bikes, &diagnostics, &sources) {
             FileDecoders.bike(id: BikeID($0), $1, &$2, currency: settings.currency)
         }
-        let parts = decodeFolder("parts", kind: "part", root: root, memo: memo, &diagnostics, &sources) {
+        let parts = files.decodeFolder("parts", kind: "part", \.parts, &diagnostics, &sources) {
             FileDecoders.part(id: PartID($0), $1, &$2, currency: settings.currency)
         }
         // rides.yaml is optional.
         let rides =
             FileManager.default.fileExists(atPath: root + "/rides.yaml")
-            ? decode("rides.yaml", root: root, memo: memo, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
+            ? files.decode("rides.yaml", \.rides, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
 
         // Resolve and check.
+        var stage = LoadTimings.now()
         var resolver = Resolver(settings: settings, templates: templates)
         let resolved = bikes.map { resolver.resolve($0) }
         resolver.reportTemplateGaps()
@@ -85,128 +137,194 @@ public enum GarageLoader {
         let resolvedParts = parts.map { resolver.resolve($0) }
         resolver.checkMounts(parts, bikes: bikes)
         diagnostics += resolver.diagnostics
+        files.timings.resolve = LoadTimings.since(stage)
+        stage = LoadTimings.now()
         if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) + Checks.parts(parts, today: today) }
 
-        var activities: [Activity] = []
-        var activitySummaries = ActivitySummaries()
+        files.timings.check = LoadTimings.since(stage)
+        var activities = LoadedGarage.Activities.none
         reading.wait()
+        files.timings.activities = activitiesTime
         if let cache {
-            activities = cache.activities
+            activities = .full(cache.activities)
             diagnostics += cache.diagnostics
             sources.merge(cache.sources) { a, _ in a }
         }
         if let summaries {
-            activitySummaries = summaries.summaries
+            activities = .summaries(summaries.summaries)
             diagnostics += summaries.diagnostics
             sources.merge(summaries.sources) { a, _ in a }
         }
-
-        if options.activities != .skip {
-            // Whole activities are summarised only when some hand-entered ride needs the check.
-            diagnostics += Checks.ridesAlsoOnStrava(
-                rides, bikes: bikes, summaries: options.activities == .full ? ActivitySummaries(activities) : activitySummaries)
+        stage = LoadTimings.now()
+        switch activities {
+        case .none: break
+        // Whole activities are summarised only when some hand-entered ride needs the check.
+        case .full(let all): diagnostics += Checks.ridesAlsoOnStrava(rides, bikes: bikes, summaries: ActivitySummaries(all))
+        case .summaries(let read): diagnostics += Checks.ridesAlsoOnStrava(rides, bikes: bikes, summaries: read)
         }
+        files.timings.check += LoadTimings.since(stage)
+        files.timings.indexed = summaries?.indexed ?? 0
 
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides, parts: resolvedParts)
+        files.timings.total = LoadTimings.since(started)
+        options.timings?(files.timings)
         return LoadedGarage(
-            garage: garage, activities: activities, activitySummaries: activitySummaries,
-            diagnostics: Diagnostic.limitedPerFile(Diagnostic.sortedForDisplay(diagnostics)), sources: sources)
+            garage: garage, activities: activities,
+            diagnostics: Diagnostic.limitedPerFile(Diagnostic.sortedForDisplay(diagnostics)), sources: sources,
+            parsedFiles: options.keepsParsedFiles ? files.kept : nil)
     }
 
     /// One YAML file read, parsed and decoded: its value (nil when missing or broken), its
     /// diagnostics and its source text.
-    struct DecodedFile<T> {
+    struct DecodedFile<T: Sendable>: Sendable {
         var value: T?
         var diagnostics: [Diagnostic] = []
         var source: SourceText?
+        /// Seconds spent reading, composing and decoding it in the load that returned it.
+        var time = LoadTimings.FileTime()
     }
 
+    /// Reads and decodes one file: the kept parse when `kept` was made from the same bytes. Also
+    /// returns what to keep of it (nil when it could not be read) and whether it was parsed.
     static func decodeFile<T>(
-        _ relative: String, root: String, memo: ParsedFileMemo? = nil,
+        _ relative: String, root: String, kept: ParsedFiles.Kept<T>? = nil,
         _ body: (YAMLNode, inout NodeReader) -> T?
-    ) -> DecodedFile<T> {
+    ) -> (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool) {
         var file = DecodedFile<T>(value: nil)
         guard case .read(let path) = GarageBoundary(root: root).access(relative) else {
             file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
-            return file
+            return (file, nil, false)
         }
-        guard let bytes = readBytes(path) else {
+        let readStart = LoadTimings.now()
+        let read = readBytes(path)
+        let readTime = LoadTimings.since(readStart)
+        guard let bytes = read else {
             file.diagnostics.append(
                 .error(
                     .unreadableFile, "cannot read the file", at: SourceLocation(file: relative),
                     help: "check that it is a file you may read"))
-            return file
+            return (file, nil, false)
         }
-        if let memo {
-            return memo.file(root + "/" + relative, bytes: bytes) { parse(relative, bytes, body) }
+        if let kept, kept.bytes == bytes {
+            file = kept.file
+            file.time = LoadTimings.FileTime(read: readTime)
+            return (file, kept, false)
         }
-        return parse(relative, bytes, body)
+        file = parse(relative, bytes, body)
+        file.time.read = readTime
+        return (file, ParsedFiles.Kept(bytes: bytes, file: file), true)
     }
 
     /// Parses and decodes one file's bytes.
     static func parse<T>(_ relative: String, _ bytes: [UInt8], _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
         var file = DecodedFile<T>(value: nil)
+        var start = LoadTimings.now()
         let doc = YAMLDocument(path: relative, bytes: bytes, limits: .garage)
+        file.time.compose = LoadTimings.since(start)
         file.source = doc.source
         file.diagnostics = doc.diagnostics
         guard doc.isUsable, let node = doc.root else { return file }
+        start = LoadTimings.now()
         var r = NodeReader(file: relative)
         file.value = body(node, &r)
         file.diagnostics += r.diagnostics
+        file.time.decode = LoadTimings.since(start)
         return file
     }
 
-    /// Parses and decodes one file; nil when the file is missing or broken.
-    static func decode<T>(
-        _ relative: String, root: String, memo: ParsedFileMemo? = nil, _ diagnostics: inout [Diagnostic],
-        _ sources: inout [String: SourceText], _ body: (YAMLNode, inout NodeReader) -> T?
-    ) -> T? {
-        let file = decodeFile(relative, root: root, memo: memo, body)
-        diagnostics += file.diagnostics
-        if let source = file.source { sources[relative] = source }
-        return file.value
-    }
+    /// The YAML files of one load: where they are, the kept parses it may reuse, and what it keeps.
+    struct Files {
+        let root: String
+        var reusing: ParsedFiles?
+        let keeping: Bool
+        var kept = ParsedFiles()
+        var timings = LoadTimings()
 
-    /// Every YAML file of a folder, each named after the id of what it holds. Files are
-    /// independent, so they are parsed and decoded on all cores; results and diagnostics are
-    /// merged in file name order, as if read one by one.
-    static func decodeFolder<T>(
-        _ folder: String, kind: String, root: String, memo: ParsedFileMemo? = nil, _ diagnostics: inout [Diagnostic],
-        _ sources: inout [String: SourceText], _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?
-    ) -> [T] {
-        // A folder that links outside the garage is not listed, let alone read.
-        if GarageBoundary(root: root).access(folder) == .outside {
-            diagnostics.append(GarageBoundary.outsideDiagnostic(folder))
-            return []
+        init(root: String, reusing: ParsedFiles?, keeping: Bool) {
+            self.root = root
+            self.reusing = reusing
+            self.keeping = keeping
         }
-        let names = yamlFiles(in: root + "/" + folder)
-        let decoded = concurrentMap(names.count) { index -> (idDiagnostics: [Diagnostic], file: DecodedFile<T>?) in
-            let relative = folder + "/" + names[index]
-            var idDiagnostics: [Diagnostic] = []
-            guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
-            return ([], decodeFile(relative, root: root, memo: memo) { node, r in body(id, node, &r) })
-        }
-        var values: [T] = []
-        var firstFile: [String: String] = [:]
-        for (index, name) in names.enumerated() {
-            diagnostics += decoded[index].idDiagnostics
-            guard let file = decoded[index].file else { continue }
-            // grail.yaml and grail.yml would be two bikes with one id.
-            let relative = folder + "/" + name
-            if let first = firstFile.updateValue(relative, forKey: stem(name)) {
-                firstFile[stem(name)] = first
-                diagnostics.append(
-                    .error(
-                        .duplicateId, "\(relative) and \(first) both define \(kind) '\(stem(name))'",
-                        at: SourceLocation(file: relative), notes: [.init("first defined here", at: SourceLocation(file: first))],
-                        help: "keep one of the two files"))
-                continue
+
+        /// Notes the currency bikes and parts are decoded with; kept ones made with another are
+        /// not reused.
+        mutating func currency(_ currency: String?) {
+            kept.currency = currency
+            if let earlier = reusing, earlier.currency != currency {
+                reusing?.bikes = [:]
+                reusing?.parts = [:]
             }
-            diagnostics += file.diagnostics
-            if let source = file.source { sources[folder + "/" + name] = source }
-            if let value = file.value { values.append(value) }
         }
-        return values
+
+        /// Parses and decodes one file; nil when the file is missing or broken.
+        mutating func decode<T>(
+            _ relative: String, _ kind: WritableKeyPath<ParsedFiles, [String: ParsedFiles.Kept<T>]>, _ diagnostics: inout [Diagnostic],
+            _ sources: inout [String: SourceText], _ body: (YAMLNode, inout NodeReader) -> T?
+        ) -> T? {
+            let (file, keep, parsed) = decodeFile(relative, root: root, kept: reusing?[keyPath: kind][relative], body)
+            note(relative, keep, parsed, kind)
+            timings.add(file.time)
+            diagnostics += file.diagnostics
+            if let source = file.source { sources[relative] = source }
+            return file.value
+        }
+
+        /// What this load keeps of a file, and whether it parsed it.
+        mutating func note<T>(
+            _ relative: String, _ keep: ParsedFiles.Kept<T>?, _ parsed: Bool, _ kind: WritableKeyPath<ParsedFiles, [String: ParsedFiles.Kept<T>]>
+        ) {
+            guard keeping else { return }
+            if parsed { kept.parsed.insert(relative) }
+            kept[keyPath: kind][relative] = keep
+        }
+
+        /// Every YAML file of a folder, each named after the id of what it holds. Files are
+        /// independent, so they are parsed and decoded on all cores; results and diagnostics are
+        /// merged in file name order, as if read one by one.
+        mutating func decodeFolder<T>(
+            _ folder: String, kind: String, _ keyPath: WritableKeyPath<ParsedFiles, [String: ParsedFiles.Kept<T>]>,
+            _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText],
+            _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?
+        ) -> [T] {
+            // A folder that links outside the garage is not listed, let alone read.
+            if GarageBoundary(root: root).access(folder) == .outside {
+                diagnostics.append(GarageBoundary.outsideDiagnostic(folder))
+                return []
+            }
+            let root = root
+            let names = yamlFiles(in: root + "/" + folder)
+            let earlier = reusing?[keyPath: keyPath] ?? [:]
+            let decoded = concurrentMap(names.count) {
+                index -> (idDiagnostics: [Diagnostic], file: (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool)?) in
+                let relative = folder + "/" + names[index]
+                var idDiagnostics: [Diagnostic] = []
+                guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
+                return ([], decodeFile(relative, root: root, kept: earlier[relative]) { node, r in body(id, node, &r) })
+            }
+            var values: [T] = []
+            var firstFile: [String: String] = [:]
+            for (index, name) in names.enumerated() {
+                diagnostics += decoded[index].idDiagnostics
+                guard let (file, keep, parsed) = decoded[index].file else { continue }
+                // grail.yaml and grail.yml would be two bikes with one id.
+                let relative = folder + "/" + name
+                note(relative, keep, parsed, keyPath)
+                timings.add(file.time)
+                if let first = firstFile.updateValue(relative, forKey: stem(name)) {
+                    firstFile[stem(name)] = first
+                    diagnostics.append(
+                        .error(
+                            .duplicateId, "\(relative) and \(first) both define \(kind) '\(stem(name))'",
+                            at: SourceLocation(file: relative), notes: [.init("first defined here", at: SourceLocation(file: first))],
+                            help: "keep one of the two files"))
+                    continue
+                }
+                diagnostics += file.diagnostics
+                if let source = file.source { sources[folder + "/" + name] = source }
+                if let value = file.value { values.append(value) }
+            }
+            return values
+        }
     }
 
     /// `*.yaml` and `*.yml` files of a folder, sorted by name; none when it does not exist.

@@ -44,7 +44,7 @@ public enum TemplateExporter {
             put("templates/\(id).yaml", try withoutGarageReferences(bytes, file: file, context: context), replacing: true)
         }
         let touched = files.filter(\.isChange).map(\.path).filter { $0.hasPrefix("templates/") }
-        return GarageChange(
+        return context.change(
             files: files, message: "Export template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", "))",
             summary: [
                 "exported \(ids.joined(separator: ", ")) to \(destination)" + (touched.isEmpty ? " (unchanged)" : ""),

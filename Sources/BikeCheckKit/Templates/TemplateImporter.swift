@@ -11,7 +11,7 @@ public enum TemplateImporter {
         let file = bike.location.file
         guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
         if bike.templates.contains(where: { $0.value.rawValue == templateID }) {
-            return GarageChange(
+            return context.change(
                 files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
                 summary: ["bike '\(bikeID)' already uses template '\(templateID)'"])
         }
@@ -50,7 +50,7 @@ public enum TemplateImporter {
                 )
             }
         }
-        return GarageChange(
+        return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
             message: "\(bikeID): apply template \(templateID)", summary: summary)
     }
@@ -129,7 +129,7 @@ public enum TemplateImporter {
             summary.append("imported template '\(id)' from \(label) into \(target)")
         }
         let ids = files.map { ($0.path as NSString).lastPathComponent }.map(GarageLoader.stem)
-        return GarageChange(files: files, message: "Import template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", "))", summary: summary)
+        return context.change(files: files, message: "Import template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", "))", summary: summary)
     }
 
     /// A fetched template checked on its own and made the garage's copy: `source:` set (kept
@@ -223,7 +223,7 @@ public enum TemplateImporter {
             summary.append("imported template '\(id)' from \(location.recorded) \(source.entry.path) at \(short) into \(target)")
         }
         let ids = files.map { GarageLoader.stem(($0.path as NSString).lastPathComponent) }
-        return GarageChange(
+        return context.change(
             files: files, message: "Import template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", ")) from \(location.recorded) at \(short)",
             summary: summary)
     }

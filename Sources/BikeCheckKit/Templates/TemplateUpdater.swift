@@ -115,7 +115,7 @@ public enum TemplateUpdater {
                     + (what.isEmpty ? "" : ": " + what.joined(separator: "; ")))
             moves.append("\(id) \(origin.commit.prefix(12))..\(repo.commit.prefix(12))")
         }
-        return GarageChange(files: files, message: "Update template\(moves.count == 1 ? "" : "s") \(moves.joined(separator: ", "))", summary: summary)
+        return context.change(files: files, message: "Update template\(moves.count == 1 ? "" : "s") \(moves.joined(separator: ", "))", summary: summary)
     }
 
     /// The file with `source: ref:` set to `ref`.

@@ -62,7 +62,7 @@ public enum BikeEditor {
             throw .usage("cannot write this bike's name as YAML")
         }
         let path = "bikes/\(new.id).yaml"
-        return GarageChange(
+        return context.change(
             files: [FileChange(path: path, before: nil, after: bytes)],
             message: "\(new.id): new bike \(name)",
             summary: ["added bike '\(new.id)' (\(name)) in \(path)"])
@@ -85,7 +85,7 @@ public enum BikeEditor {
             ? .set(["retired"], .plain(day.description))
             : .addKey("retired", .plain(day.description), in: [], after: ["bought", "strava", "name"])
         let after = try context.edit(file, bytes, [edit])
-        return GarageChange(
+        return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
             message: "\(id): retired \(day)",
             summary: [after == bytes ? "bike '\(id)' was already retired on \(day)" : "retired bike '\(id)' on \(day)"])

@@ -32,6 +32,8 @@ public struct ChangeWriter: Sendable {
         public var written: [String]
         /// The commit's short hash, when one was made.
         public var commit: String?
+        /// The files the re-check after writing parsed again, rather than reused (for tests).
+        var reparsed: Set<String> = []
     }
 
     /// Seconds a write waits for another one to finish before it refuses.
@@ -140,8 +142,7 @@ public struct ChangeWriter: Sendable {
         }
 
         // The load before planning kept its parsed files: only the files written are parsed again.
-        let after = GarageLoader.load(at: root, options: GarageLoader.Options(activities: .skip, reusesParsedFiles: true))
-        ParsedFileMemo.shared.forget(root: root)
+        let after = GarageLoader.load(at: root, options: GarageLoader.Options(activities: .skip, keepsParsedFiles: true), reusing: change.parsedFiles)
         let touched = Set(files.map(\.path))
         let broken = after.diagnostics.filter { $0.severity == .error && touched.contains($0.location.file) }
         if !broken.isEmpty {
@@ -163,7 +164,7 @@ public struct ChangeWriter: Sendable {
                     help: Self.help(problems, otherwise: "check 'git status' and 'git config user.name', then run the command again"))
             }
         }
-        return Outcome(diff: diff, written: files.map(\.path), commit: hash)
+        return Outcome(diff: diff, written: files.map(\.path), commit: hash, reparsed: after.parsedFiles?.parsed ?? [])
     }
 
     func path(_ file: FileChange) -> String { root + "/" + file.path }

@@ -24,11 +24,15 @@ public struct GarageChange: Sendable {
     public var message: String
     /// What happened, one line each, for the terminal.
     public var summary: [String]
+    /// The garage's files as parsed when the change was planned (`WriteContext.change`): the
+    /// re-check after writing parses again only those whose bytes changed.
+    public var parsedFiles: ParsedFiles?
 
-    public init(files: [FileChange], message: String, summary: [String] = []) {
+    public init(files: [FileChange], message: String, summary: [String] = [], parsedFiles: ParsedFiles? = nil) {
         self.files = files
         self.message = message
         self.summary = summary
+        self.parsedFiles = parsedFiles
     }
 
     /// The unified diff of every file that changes.

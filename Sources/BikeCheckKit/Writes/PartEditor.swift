@@ -44,7 +44,7 @@ public enum PartEditor {
             throw .usage("cannot write this part's name as YAML")
         }
         let path = "parts/\(new.id).yaml"
-        return GarageChange(
+        return context.change(
             files: [FileChange(path: path, before: nil, after: bytes)],
             message: "\(new.id): new part \(name)",
             summary: ["added part '\(new.id)' (\(name)) in \(path); it is on the shelf until 'bikecheck part mount \(new.id) BIKE'"])
@@ -84,7 +84,7 @@ public enum PartEditor {
         if let k = open {
             let current = part.mounts[k]
             if current.bike.value == bike.id {
-                return GarageChange(
+                return context.change(
                     files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
                     summary: ["part '\(id)' has been on '\(bike.id)' since \(current.from); nothing to do"])
             }
@@ -105,7 +105,7 @@ public enum PartEditor {
         let message = moved.map { "\(id): moved from \($0) to \(bike.id) \(day)" } ?? "\(id): mounted on \(bike.id) \(day)"
         var summary = ["\(id): on '\(bike.id)' from \(day) (\(file))"]
         if let moved { summary.insert("\(id): off '\(moved)' after \(day.adding(days: -1))", at: 0) }
-        return GarageChange(files: [FileChange(path: file, before: bytes, after: after)], message: message, summary: summary)
+        return context.change(files: [FileChange(path: file, before: bytes, after: after)], message: message, summary: summary)
     }
 
     /// Takes a part off its bike from `date` (default today): its open mount ends the day before.
@@ -124,7 +124,7 @@ public enum PartEditor {
         }
         let (file, bytes, root) = try context.partSource(part)
         let after = try context.edit(file, bytes, [try closeMount(at: k, on: day.adding(days: -1), in: root, file: file)])
-        return GarageChange(
+        return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
             message: "\(id): off \(current.bike.value) \(day), on the shelf",
             summary: ["\(id): off '\(current.bike.value)' after \(day.adding(days: -1)), on the shelf from \(day) (\(file))"])
@@ -153,7 +153,7 @@ public enum PartEditor {
         }
         let after = try context.edit(file, bytes, edits)
         if after == bytes { summary = ["part '\(id)' was already retired on \(day)"] }
-        return GarageChange(files: [FileChange(path: file, before: bytes, after: after)], message: "\(id): retired \(day)", summary: summary)
+        return context.change(files: [FileChange(path: file, before: bytes, after: after)], message: "\(id): retired \(day)", summary: summary)
     }
 
     /// Ends mount `k` on `day` (its last day on the bike): `to:` set where written empty, else added after `from`.

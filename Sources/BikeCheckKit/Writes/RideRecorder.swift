@@ -70,7 +70,7 @@ public enum RideRecorder {
                 throw .usage("cannot write this ride as YAML")
             }
         }
-        return GarageChange(
+        return context.change(
             files: [FileChange(path: file, before: before, after: after)],
             message: "\(ride.bike): ride \(described)",
             summary: ["\(ride.bike): added a ride on \(described) to \(file)"])

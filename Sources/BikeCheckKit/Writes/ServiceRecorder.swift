@@ -92,7 +92,7 @@ public enum ServiceRecorder {
                         "\(already.joined(separator: ", ")) on \(date) is already in the log\(at); nothing was written",
                         help: "edit that entry by hand to change its cost, category or note")
                 }
-                return GarageChange(
+                return context.change(
                     files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
                     summary: ["\(bike.id): \(ids.joined(separator: ", ")) on \(date) is already in the log\(at); nothing to do"])
             }
@@ -148,7 +148,7 @@ public enum ServiceRecorder {
                 summary.append("\(bike.id): '\(id)' replaces \(part): its life counts from \(date)")
             }
         }
-        return GarageChange(
+        return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
             message: "\(bike.id): \(done.joined(separator: ", ")) done \(date)", summary: summary)
     }

@@ -39,7 +39,7 @@ public enum SnoozeRecorder {
         case .mapping(let m)? where !m.entries.isEmpty:
             if case .scalar(let old)? = m[interval] {
                 if Day(old.value) == record.until {
-                    return GarageChange(
+                    return context.change(
                         files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
                         summary: ["\(owner.id): \(interval) is already snoozed until \(record.until); nothing to do"])
                 }
@@ -53,7 +53,7 @@ public enum SnoozeRecorder {
             edit = .set(["snooze"], .mapping([YAMLPair(interval, date)]))
         }
         let after = try context.edit(file, bytes, [edit])
-        return GarageChange(
+        return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
             message: "\(owner.id): snooze \(interval) until \(record.until)",
             summary: ["\(owner.id): \(interval) snoozed until \(record.until) in \(file)"])

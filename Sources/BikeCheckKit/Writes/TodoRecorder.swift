@@ -54,7 +54,7 @@ public enum TodoRecorder {
         let entry: YAMLValue = pairs.count == 1 ? .text(task) : flow ? .flowMapping(pairs) : .mapping(pairs)
         let after = try context.edit(file, bytes, [.appendOrCreate(entry, list: "todo", current: root["todo"])])
         let due = new.due.map { ", due \($0)" } ?? ""
-        return GarageChange(
+        return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
             message: "\(owner.id): to-do \(task)\(due)",
             summary: ["\(owner.id): added the to-do '\(task)'\(due) to \(file)"])

@@ -12,8 +12,14 @@ public struct WriteContext: Sendable {
     public init(root: String, today: Day) {
         self.root = root
         self.today = today
-        // Its parsed files are kept for the re-check after writing (see ChangeWriter.apply).
-        self.loaded = GarageLoader.load(at: root, options: GarageLoader.Options(activities: .skip, reusesParsedFiles: true))
+        // Its parsed files are kept for the re-check after writing (see `change`, ChangeWriter.apply).
+        self.loaded = GarageLoader.load(at: root, options: GarageLoader.Options(activities: .skip, keepsParsedFiles: true))
+    }
+
+    /// A change planned from this context: it carries the files parsed here to the re-check
+    /// after writing, which then parses only the files whose bytes changed.
+    func change(files: [FileChange], message: String, summary: [String] = []) -> GarageChange {
+        GarageChange(files: files, message: message, summary: summary, parsedFiles: loaded.parsedFiles)
     }
 
     var garage: Garage { loaded.garage }

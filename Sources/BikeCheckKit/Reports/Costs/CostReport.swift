@@ -122,13 +122,6 @@ public struct CostReport: Sendable, Encodable {
         return items
     }
 
-    public static func build(
-        _ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
-        by: Grouping
-    ) -> CostReport {
-        build(garage, summaries: ActivitySummaries(activities), only: only, parts: parts, asOf: asOf, since: since, by: by)
-    }
-
     /// From the cache's summaries: the named bikes and parts, or all of both. Grouped by bike, a
     /// part has lines of its own, spread over the rides behind it; by year, month or category,
     /// the rides of the named bikes in the period and those of the named parts on other bikes,

@@ -53,11 +53,6 @@ public struct GarageReport: Sendable {
     /// Per bike id, newest first: `history`'s entries with the odometer at each.
     public var services: [String: [Service]]
 
-    /// The same, from whole activities (tests and small garages).
-    public static func build(_ garage: Garage, activities: [Activity], only: [BikeID] = [], asOf: Day) -> GarageReport {
-        build(garage, summaries: ActivitySummaries(activities), only: only, asOf: asOf)
-    }
-
     /// Builds the report of the named bikes (every bike not retired on `asOf` when none).
     public static func build(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], asOf: Day) -> GarageReport {
         let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }

@@ -47,13 +47,6 @@ public struct HistoryReport: Sendable, Encodable {
         case since, until, interval, entries
     }
 
-    public static func build(
-        _ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
-        until: Day? = nil, interval: IntervalID? = nil
-    ) -> HistoryReport {
-        build(garage, summaries: ActivitySummaries(activities), only: only, parts: parts, asOf: asOf, since: since, until: until, interval: interval)
-    }
-
     /// From the cache's summaries: the logs of the named bikes and parts, or of all of both. A
     /// part's entries are its own log's; the riding between them is what counted for each bike
     /// it was on, on the days it was there (`CountedRides.entries(of: Part…)`).

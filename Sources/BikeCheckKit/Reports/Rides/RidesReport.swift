@@ -96,20 +96,8 @@ public struct RidesReport: Sendable, Encodable {
     }
 
     /// The rides of the named bikes (all when `only` is empty) from `since` through `until` (else
-    /// `asOf`); with `interval`, from that interval's anchor on each bike that has it.
-    public static func build(
-        _ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
-        until: Day? = nil, interval: IntervalID? = nil
-    ) throws(Problem) -> RidesReport {
-        let dated = activities.filter { $0.localDay != nil }
-        var report = try build(
-            garage, summaries: ActivitySummaries(dated), only: only, parts: parts, asOf: asOf, since: since, until: until, interval: interval)
-        report.names = ActivityNames(dated: dated)
-        return report
-    }
-
-    /// The same from the cache's summaries; the activities' names are left to load
-    /// (`ActivityNames.load` with `activityRecords`). A part named in `parts` has the rides
+    /// `asOf`); with `interval`, from that interval's anchor on each bike that has it. The
+    /// activities' names are left to load (`ActivityNames.load` with `activityRecords`). A part named in `parts` has the rides
     /// behind it: those of each bike it was on, on the days it was there, each saying its bike.
     public static func build(
         _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// When the last Strava sync finished: `.bikecheck/last-sync.json` (local state, never in git),
-/// written by `bikecheck sync` when a sync completes and read by status and reminders. Its
+/// written by the sync itself (`StravaSync.run`) when it completes, and read by status and reminders. Its
 /// encoder and decoder live here, together.
 public enum LastSync {
     public static let displayPath = ".bikecheck/last-sync.json"

@@ -12,11 +12,6 @@ public struct StatusPlanner: Sendable {
 
     typealias LedgerKey = CountedRides.LedgerKey
 
-    /// Status for the named bikes (all active bikes when `only` is empty).
-    public func plan(_ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = []) -> StatusReport {
-        plan(garage, summaries: ActivitySummaries(activities), only: only, parts: parts)
-    }
-
     /// Status for the named bikes and parts (all active bikes, and the parts on no bike, when
     /// both are empty), from the cache's summaries. A part's intervals show under the bike it is
     /// mounted on as of `asOf`.

@@ -39,14 +39,6 @@ public struct UsageReport: Sendable, Encodable {
         case since, period, rows, totals
     }
 
-    /// Builds the report for the named bikes (every bike when `only` is empty).
-    public static func build(
-        _ garage: Garage, activities: [Activity], only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
-        period: Period
-    ) -> UsageReport {
-        build(garage, summaries: ActivitySummaries(activities), only: only, parts: parts, asOf: asOf, since: since, period: period)
-    }
-
     /// Builds the report from the cache's summaries, as status reads them: the named bikes and
     /// parts (`only`, `parts`), or every bike and every part when none is named. A part's rides
     /// are those behind it (`CountedRides.entries(of: Part…)`), and its odometer starts from its

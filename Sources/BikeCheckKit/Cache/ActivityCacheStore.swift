@@ -1,4 +1,3 @@
-import BikeCheckKit
 import Foundation
 
 /// The activity cache as a mutable set of activities by month, written back one month file at a
@@ -7,7 +6,8 @@ import Foundation
 /// It changes only the month files it read whole. A month file with read errors, or one that is a
 /// symbolic link or not a regular file, is left alone: its activities are kept as read, and any
 /// change that would rewrite or remove it is held back (`held`), so a file bikecheck did not write
-/// (or cannot read) is never lost. Files not named `YYYY-MM.json` are the rider's and never touched.
+/// (or cannot read) is never lost. Files not named `YYYY-MM.json` are the rider's and never touched
+/// (`ActivityCacheFormat.month(ofFileNamed:)`, the reader's rule too).
 /// An `activities/` folder that is a symbolic link is refused (`checkFolder`): the cache is
 /// written only into a real folder inside the garage.
 public final class ActivityCacheStore {
@@ -32,11 +32,11 @@ public final class ActivityCacheStore {
         var leftAlone: [String: String] = [:]
         for d in errors {
             let name = (d.location.file as NSString).lastPathComponent
-            if let month = Self.month(ofFileNamed: name) { leftAlone[month] = "it could not be read whole" }
+            if let month = ActivityCacheFormat.month(ofFileNamed: name) { leftAlone[month] = "it could not be read whole" }
         }
         let directory = garageRoot + "/activities"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
-            guard let month = Self.month(ofFileNamed: name) else { continue }
+            guard let month = ActivityCacheFormat.month(ofFileNamed: name) else { continue }
             var info = stat()
             if lstat(directory + "/" + name, &info) != 0 {
                 leftAlone[month] = "it could not be examined"
@@ -47,14 +47,6 @@ public final class ActivityCacheStore {
             }
         }
         self.leftAlone = leftAlone
-    }
-
-    /// `YYYY-MM` when `name` is `YYYY-MM.json` (a file bikecheck may write), else nil.
-    static func month(ofFileNamed name: String) -> String? {
-        guard name.hasSuffix(".json"), !name.hasPrefix(".") else { return nil }
-        let month = String(name.dropLast(5))
-        guard month.utf8.count == 7, Day(month + "-01")?.monthKey == month else { return nil }
-        return month
     }
 
     /// Throws unless `activities/` is a real folder (or absent): never write or delete through a link.
@@ -123,7 +115,7 @@ public final class ActivityCacheStore {
     public func markAllDirty() {
         dirtyMonths.formUnion(byID.values.map(\.monthKey))
         for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/activities")) ?? [] {
-            if let month = Self.month(ofFileNamed: name) { dirtyMonths.insert(month) }
+            if let month = ActivityCacheFormat.month(ofFileNamed: name) { dirtyMonths.insert(month) }
         }
         dirtyMonths.subtract(leftAlone.keys)
     }
@@ -140,7 +132,7 @@ public final class ActivityCacheStore {
         for a in byID.values where dirtyMonths.contains(a.monthKey) { grouped[a.monthKey, default: []].append(a) }
         var written = 0
         for month in dirtyMonths.sorted() {
-            let path = directory + "/" + month + ".json"
+            let path = directory + "/" + ActivityCacheFormat.fileName(month: month)
             if let list = grouped[month], !list.isEmpty {
                 if try AtomicFile.write(ActivityCacheFormat.encode(list), to: path, syncDirectory: false) { written += 1 }
             } else if FileManager.default.fileExists(atPath: path) {

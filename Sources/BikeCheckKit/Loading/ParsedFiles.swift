@@ -1,0 +1,28 @@
+import Foundation
+
+/// The YAML files one load parsed, each kept with the bytes it was parsed from. A write carries
+/// it as a value from the load it plans from (`WriteContext`, through `GarageChange.parsedFiles`)
+/// to the re-check after it writes (`GarageLoader.load(at:options:reusing:)`): a file whose bytes
+/// are exactly the same gives exactly the same parse, so the re-check parses only the files the
+/// write touched (and any someone else changed meanwhile) and reuses the rest; the checks across
+/// files run again on everything.
+public struct ParsedFiles: Sendable {
+    /// One decoded file and the bytes it was decoded from.
+    struct Kept<T: Sendable>: Sendable {
+        var bytes: [UInt8]
+        var file: GarageLoader.DecodedFile<T>
+    }
+
+    var settings: [String: Kept<GarageSettings>] = [:]
+    var templates: [String: Kept<Template>] = [:]
+    var bikes: [String: Kept<Bike>] = [:]
+    var parts: [String: Kept<Part>] = [:]
+    var rides: [String: Kept<[Ride]>] = [:]
+    /// The currency bikes and parts were decoded with (from garage.yaml): when it differs, their
+    /// files are parsed again even with the same bytes.
+    var currency: String?
+    /// The files the load that made this parsed rather than reused, relative to the garage.
+    public internal(set) var parsed: Set<String> = []
+
+    public init() {}
+}
