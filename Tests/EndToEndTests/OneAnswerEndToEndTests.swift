@@ -192,6 +192,44 @@ import Testing
         #expect(report.stdout.contains(Self.tyresDue))
     }
 
+    @Test func anImperialCopyCountsTheSameRidesAndReadsThemInMiles() throws {
+        let metric = try Self.garage()
+        let imperial = try Self.garage()
+        try imperial.write("garage.yaml", try imperial.read("garage.yaml").replacingOccurrences(of: "units: metric", with: "units: imperial"))
+        for command in [["status", "old", "young", "wheels", "lights"], ["part", "list"], ["usage"], ["costs"], ["history"], ["rides", "old"]] {
+            let args = command + ["--format", "json", "--as-of", Self.asOf]
+            let m = try metric.run(args).stdout, i = try imperial.run(args).stdout
+            #expect(!m.isEmpty)
+            // The same SI figures; only the setting that says how to show them differs.
+            #expect(i.replacingOccurrences(of: "\"display_units\" : \"imperial\"", with: "\"display_units\" : \"metric\"") == m, "\(command)")
+        }
+        // Young's 200 km are 124.3 mi; its tyres' 3000 km limit reads 1864 mi (3000 km).
+        let status = try imperial.run(["status", "young", "--as-of", Self.asOf]).stdout
+        #expect(status.contains("124 / 1864 mi (3000 km)"), "\(status)")
+        let usage = try imperial.run(["usage", "young", "--as-of", Self.asOf]).stdout
+        #expect(usage.contains("young: 2 rides, 8.0 h, 124.3 mi"), "\(usage)")
+    }
+
+    @Test func theRidesBehindAnIntervalAddUpToItsStatusFigureWithThePriorUsageOnALineOfItsOwn() throws {
+        // The demo's stumpy fork came second-hand with 40 h; status counts them until it is
+        // first serviced.
+        let args = ["--garage", exampleGarage.path, "--as-of", "2026-11-15"]
+        let status = try runBikecheck(["status", "stumpy", "--format", "json"] + args, in: repositoryRoot)
+        let bike = try #require((try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["bikes"] as? [[String: Any]])
+        let fork = try #require((bike.first?["intervals"] as? [[String: Any]])?.first { $0["id"] as? String == "fork-full" })
+        let used = try #require(fork["usage"] as? [String: Any])
+        let rides = try runBikecheck(["rides", "stumpy", "--interval", "fork-full", "--format", "json"] + args, in: repositoryRoot)
+        let total = try #require(((try JSONSerialization.jsonObject(with: Data(rides.stdout.utf8)) as? [String: Any])?["totals"] as? [[String: Any]])?.first)
+        let prior = try #require(total["prior"] as? [String: Any], "\(total)")
+        let priorSeconds = try #require(prior["moving_time"] as? Double)
+        #expect(priorSeconds == 144_000, "40 h before tracking")
+        let sum = (total["moving_time"] as? Double ?? 0) + (prior["moving_time"] as? Double ?? 0)
+        #expect(abs(sum - (used["moving_time"] as? Double ?? -1)) < 0.1, "rides \(sum) s, status \(used)")
+        let text = try runBikecheck(["rides", "stumpy", "--interval", "fork-full"] + args, in: repositoryRoot).stdout
+        let hours = String(format: "%.1f", (used["moving_time"] as? Double ?? 0) / 3600)
+        #expect(text.contains("  + usage before tracking: 40.0 h") && text.contains("= \(hours) h"), "\(text)")
+    }
+
     @Test func validateWarnsOfAPartLeftOnARetiredBikeWithTheCommandThatTakesItOff() throws {
         let garage = try Self.garage()
         let r = try garage.run(["validate"])

@@ -17,20 +17,13 @@ enum Checks {
                 future(entry.date, "log entry", at: entry.dateLocation)
                 // A service before the bike was bought is almost always a slip of the year or the
                 // month; it would also move the anchor of a part back before the bike existed.
-                if let bought = bike.bought, entry.date < bought {
-                    out.append(
-                        .warning(
-                            .logBeforeBought, "log entry \(entry.date) is before bike '\(bike.id)' was bought (\(bought))",
-                            at: entry.dateLocation, notes: [.init("bought here", at: bike.fieldLocations["bought"] ?? bike.location)],
-                            help: "check the year and month of the entry, or the 'bought' date"))
-                }
-                if let retired = bike.retired, entry.date > retired, entry.date <= today {
-                    out.append(
-                        .warning(
-                            .logAfterRetired, "log entry \(entry.date) is after bike '\(bike.id)' was retired (\(retired))",
-                            at: entry.dateLocation, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
-                            help: "check the date of the entry, or the 'retired' date; status stops counting on the day a bike is retired"))
-                }
+                out += outsideOwnership(
+                    "log entry", entry.date, of: bike, at: entry.dateLocation, ids: (.logBeforeBought, .logAfterRetired), today: today,
+                    consequence: "",
+                    help: (
+                        "check the year and month of the entry, or the 'bought' date",
+                        "check the date of the entry, or the 'retired' date; status stops counting on the day a bike is retired"
+                    ))
             }
             if let bought = bike.bought, let retired = bike.retired, retired < bought {
                 out.append(
@@ -45,23 +38,39 @@ enum Checks {
             // Rides outside the days a bike was the rider's do not count (`rides` says so);
             // entered by hand, such a date is almost always a slip.
             guard let bike = byID[ride.bike.value] else { continue }
-            if let bought = bike.bought, ride.date < bought {
-                out.append(
-                    .warning(
-                        .rideBeforeBought, "ride \(ride.date) is before bike '\(bike.id)' was bought (\(bought)); it does not count",
-                        at: ride.dateLocation, notes: [.init("bought here", at: bike.fieldLocations["bought"] ?? bike.location)],
-                        help: "check the year and month of the ride, or the 'bought' date"))
-            }
-            if let retired = bike.retired, ride.date > retired {
-                out.append(
-                    .warning(
-                        .rideAfterRetired, "ride \(ride.date) is after bike '\(bike.id)' was retired (\(retired)); it does not count",
-                        at: ride.dateLocation, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
-                        help: "check the date and the bike of the ride, or the 'retired' date"))
-            }
+            out += outsideOwnership(
+                "ride", ride.date, of: bike, at: ride.dateLocation, ids: (.rideBeforeBought, .rideAfterRetired), today: nil,
+                consequence: "; it does not count",
+                help: (
+                    "check the year and month of the ride, or the 'bought' date",
+                    "check the date and the bike of the ride, or the 'retired' date"
+                ))
         }
         for bike in bikes { out += expiredSnoozes(bike.snoozes, today: today) }
         return out
+    }
+
+    /// Something dated before its bike was bought, or after it was retired (up to `today`, when
+    /// given: a future date has its own warning).
+    static func outsideOwnership(
+        _ what: String, _ day: Day, of bike: Bike, at location: SourceLocation, ids: (before: DiagnosticID, after: DiagnosticID), today: Day?,
+        consequence: String, help: (before: String, after: String)
+    ) -> [Diagnostic] {
+        if let bought = bike.bought, day < bought {
+            return [
+                .warning(
+                    ids.before, "\(what) \(day) is before bike '\(bike.id)' was bought (\(bought))\(consequence)", at: location,
+                    notes: [.init("bought here", at: bike.fieldLocations["bought"] ?? bike.location)], help: help.before)
+            ]
+        }
+        if let retired = bike.retired, day > retired, today.map({ day <= $0 }) ?? true {
+            return [
+                .warning(
+                    ids.after, "\(what) \(day) is after bike '\(bike.id)' was retired (\(retired))\(consequence)", at: location,
+                    notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)], help: help.after)
+            ]
+        }
+        return []
     }
 
     /// A snooze whose day has come: it no longer does anything, and is best removed.
