@@ -11,6 +11,7 @@ struct PartCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a part: writes parts/ID.yaml (on the shelf until mounted).",
             discussion: "Example:\n  bikecheck part add race-wheels --name \"DT Swiss ARC 1100\" --bought 2025-03-01 --template wheelset"
         )
@@ -42,6 +43,7 @@ struct PartCommand: ParsableCommand {
 
     struct Mount: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "mount",
             abstract: "Mount a part on a bike: ends its open mount the day before and opens a new one.",
             discussion: """
                 Appends '- {bike: BIKE, from: DATE}' to the part's mounts, in the style of those \
@@ -77,6 +79,7 @@ struct PartCommand: ParsableCommand {
 
     struct Unmount: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "unmount",
             abstract: "Take a part off its bike, back on the shelf: its open mount ends the day before the date."
         )
 
@@ -100,6 +103,7 @@ struct PartCommand: ParsableCommand {
 
     struct Retire: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "retire",
             abstract: "Retire a part: sets 'retired:'; a mount still open ends that day.",
             discussion: "Example:\n  bikecheck part retire old-chain --date 2026-01-01"
         )
@@ -124,6 +128,7 @@ struct PartCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "Every part and every component in a bike file, with its life so far.",
             discussion:
                 "For each part: distance, moving time, rides, first and last use, where it is now. For each component: the current one's life (since its install or latest replacement) and the slot's total (every counted ride of its bike). Text is in garage.yaml's units (km or mi); JSON (schemas/parts.schema.json) in Strava's units (distance m, moving_time s)."
@@ -146,6 +151,7 @@ struct PartCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "A part's mount history, with the usage on each bike.",
             discussion: "Example:\n  bikecheck part show race-wheels"
         )
