@@ -36,23 +36,17 @@ struct BikeCheck: ParsableCommand {
         defaultSubcommand: StatusCommand.self
     )
 
-    /// Runs the command. Usage errors, bikecheck's and ArgumentParser's, print in bikecheck's
-    /// style (`error:` and `help:` lines) and exit 2.
+    /// Runs the command. Usage errors, bikecheck's (`UsageError`) and ArgumentParser's, print in
+    /// bikecheck's style (`error:` and `help:` lines) and exit 2.
     static func main() {
-        let arguments: [String]
         do {
-            arguments = try CommandRouting.route(Array(CommandLine.arguments.dropFirst()), root: Self.self)
-        } catch let error as CommandRouting.UnknownCommand {
-            Terminal.standardError.write("error: \(error.message)\n  help: \(error.help)\n")
-            Foundation.exit(2)
-        } catch {
-            Terminal.standardError.write("error: \(error)\n")
-            Foundation.exit(2)
-        }
-        do {
+            let arguments = try CommandRouting.route(Array(CommandLine.arguments.dropFirst()), root: Self.self)
             var command = try parseAsRoot(arguments)
             if let formatted = command as? any FormattedCommand { try formatted.checkFormat() }
             try command.run()
+        } catch let error as UsageError {
+            Terminal.standardError.write(UsageErrorStyle.render(error))
+            Foundation.exit(2)
         } catch {
             // Help, --version, completions (all exit 0) and exit codes of bikecheck's own (which
             // printed already) as ArgumentParser has them.
@@ -64,8 +58,18 @@ struct BikeCheck: ParsableCommand {
     }
 }
 
-/// ArgumentParser's usage errors in bikecheck's style.
+/// The one place errors with a help line are written: bikecheck's usage errors, refused writes,
+/// and ArgumentParser's usage errors restyled.
 enum UsageErrorStyle {
+    /// `error: MESSAGE`, then `  help: HELP` when there is one.
+    static func render(_ error: UsageError) -> TerminalText { render(message: error.message, help: error.help) }
+
+    static func render(message: String, help: String?) -> TerminalText {
+        var text: TerminalText = "error: \(message)\n"
+        if let help { text += "  help: \(help)\n" }
+        return text
+    }
+
     /// `Error: Missing …` / `Help: …` / `Usage: …` / `See '…' for more information.` become
     /// `error: missing …`, `  help: …`, `  usage: …`, `  help: see '…'`.
     static func render(_ message: String) -> TerminalText {

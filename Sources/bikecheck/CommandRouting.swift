@@ -18,12 +18,6 @@ enum CommandRouting {
     /// Arguments ArgumentParser handles itself, left exactly as they are.
     static let builtIns: Set<String> = ["-h", "--help", "--version", "--generate-completion-script", "--experimental-dump-help", "help"]
 
-    /// A word where a command was expected that is none.
-    struct UnknownCommand: Error {
-        var message: TerminalText
-        var help: TerminalText
-    }
-
     /// A command's name and its subcommands, read once from the commands' configurations.
     struct Node {
         var name: String
@@ -83,9 +77,9 @@ enum CommandRouting {
             let names = subcommands.map(\.name)
             let parent = ([root.name] + path).joined(separator: " ")
             let hint = didYouMean(word, among: names)
-            var help: TerminalText = "commands of '\(parent)': \(names.joined(separator: ", "))"
+            var help = "commands of '\(parent)': \(names.joined(separator: ", "))"
             if isRoot, hint.isEmpty { help += "; a bike's status: '\(parent) status \(word)'" }
-            throw UnknownCommand(message: "'\(parent)' has no command '\(word)'\(hint)", help: help)
+            throw UsageError("'\(parent)' has no command '\(word)'\(hint)", help: help)
         }
         // `status --check LEVEL` (status is also what runs with no command).
         if path.isEmpty || path == [StatusCommand._commandName] { return path + UrgencyOptions.rewritingCheckLevels(options + rest) }

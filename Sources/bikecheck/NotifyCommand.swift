@@ -36,8 +36,7 @@ struct NotifyCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD) instead of today.", valueName: "date"))
-    var asOf: Day?
+    @OptionGroup var asOf: AsOfOptions
 
     @Flag(name: .customLong("dry-run"), help: "Print what would be sent on each channel; send nothing and change no state.")
     var dryRun = false
@@ -78,7 +77,7 @@ struct NotifyCommand: ParsableCommand {
             Terminal.standardError.write("error: \(problem)\n  help: unset it for 30000 (30 s), or write e.g. BIKECHECK_NOTIFY_TIMEOUT_MS=10000\n")
             throw ExitCode(2)
         }
-        let report = StatusPlanner(asOf: asOf ?? today()).plan(loaded.garage, summaries: loaded.activitySummaries)
+        let report = StatusPlanner(asOf: asOf.day).plan(loaded.garage, summaries: loaded.activitySummaries)
         // Stale data is told like a reminder, and on every run on standard error, as status does:
         // "nothing is due" must never be the result of a sync that stopped.
         let warnings = Staleness.warnings(loaded, root: root, asOf: report.asOf)

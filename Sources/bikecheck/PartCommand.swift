@@ -136,8 +136,7 @@ struct PartCommand: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD).", valueName: "date"))
-        var asOf: Day?
+        @OptionGroup var asOf: AsOfOptions
 
         func run() throws {
             let (loaded, planner) = try load(global, asOf: asOf)
@@ -161,17 +160,15 @@ struct PartCommand: ParsableCommand {
         @Argument(help: "The part (its file name in parts/).", completion: Completions.parts)
         var part: String
 
-        @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD).", valueName: "date"))
-        var asOf: Day?
+        @OptionGroup var asOf: AsOfOptions
 
         func run() throws {
             let (loaded, planner) = try load(global, asOf: asOf)
             let known = loaded.garage.parts.map(\.part.id.rawValue)
             guard known.contains(part) else {
                 let hint = didYouMean(part, among: known)
-                let help: TerminalText = known.isEmpty ? "add one with a file parts/ID.yaml\n" : "parts: \(known.joined(separator: ", "))\n"
-                Terminal.standardError.write("error: no part '\(part)'\(hint)\n  help: " + help)
-                throw ExitCode(2)
+                throw UsageError(
+                    "no part '\(part)'\(hint)", help: known.isEmpty ? "add one with a file parts/ID.yaml" : "parts: \(known.joined(separator: ", "))")
             }
             let report = planner.lives(loaded.garage, summaries: loaded.activitySummaries, only: [PartID(part)])
             switch format {
@@ -183,7 +180,7 @@ struct PartCommand: ParsableCommand {
 }
 
 /// The garage with its activity summaries, or its diagnostics and exit 1 when it has errors.
-private func load(_ global: GlobalOptions, asOf: Day?) throws -> (LoadedGarage, StatusPlanner) {
+private func load(_ global: GlobalOptions, asOf: AsOfOptions) throws -> (LoadedGarage, StatusPlanner) {
     let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
     if loaded.hasErrors {
         switch global.served(TextOrJSON.self) ?? .text {
@@ -192,5 +189,5 @@ private func load(_ global: GlobalOptions, asOf: Day?) throws -> (LoadedGarage, 
         }
         throw ExitCode(1)
     }
-    return (loaded, StatusPlanner(asOf: asOf ?? today()))
+    return (loaded, StatusPlanner(asOf: asOf.day))
 }

@@ -61,8 +61,7 @@ struct TemplateCommand: ParsableCommand {
             } catch {
                 // A template file with errors does not load: say why, then what there is.
                 global.report(loaded.diagnostics.filter { $0.location.file.hasPrefix("templates/\(template).") }, sources: loaded.sources)
-                Terminal.standardError.write("error: \(error.message)\n" + (error.help.map { "  help: \($0)\n" } ?? ""))
-                throw ExitCode(2)
+                throw UsageError(error.message, help: error.help)
             }
             var out: TerminalText = "\(t.id) · \(t.name)\n"
             if let d = t.description { out += "\(lines: d.trimmingCharacters(in: .whitespacesAndNewlines))\n" }
