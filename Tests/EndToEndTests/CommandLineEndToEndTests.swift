@@ -49,6 +49,22 @@ import Testing
         #expect(bare.stdout == after.stdout)
     }
 
+    /// Whether an option takes a value comes from its declaration, so any command's option may
+    /// come first: `2026-01-01` was read as a command ("'bikecheck' has no command '2026-01-01'").
+    @Test(arguments: [
+        (["--since", "2026-01-01", "costs"], ["costs", "--since", "2026-01-01"]),
+        (["--since=2026-01-01", "--by", "year", "costs", "grail"], ["costs", "grail", "--since", "2026-01-01", "--by", "year"]),
+        (["--interval", "chain-lube", "history", "grail"], ["history", "grail", "--interval", "chain-lube"]),
+        (["--by", "urgency"], ["status", "--by", "urgency"]),
+    ])
+    func anyCommandsOptionsMayComeBeforeIt(before: [String], after: [String]) throws {
+        let common = ["--garage", exampleGarage.path, "--as-of", "2026-11-15"]
+        let first = try runBikecheck(common + before, in: repositoryRoot)
+        let last = try runBikecheck(after + common, in: repositoryRoot)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == last.stdout && !first.stdout.isEmpty)
+    }
+
     @Test(arguments: [
         (["done"], "error: missing expected argument '<bike-or-part>'"),
         (["--format", "yaml", "status"], "error: the value 'yaml' is invalid for '--format <format>'"),
