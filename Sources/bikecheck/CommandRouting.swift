@@ -59,7 +59,7 @@ enum CommandRouting {
                 let levelFollows = name == UrgencyOptions.checkFlag && rest.dropFirst().first.map(UrgencyOptions.looksLikeLevel) == true
                 // Options of the leaf command, or a global one: both fine after the command words.
                 guard !command.children.isEmpty else { break }
-                let takesValue = declared.takesValue(name) || (isRoot && levelFollows)
+                let takesValue = declared.takesValue(name, before: command, later: rest.dropFirst()) || (isRoot && levelFollows)
                 options.append(word)
                 rest = rest.dropFirst()
                 if takesValue, !word.contains("="), let value = rest.first {
@@ -112,28 +112,37 @@ struct DeclaredOptions {
         }
     }
 
-    /// Asks the cheapest declarations first: the options every command shares, then the default
-    /// command's (`bikecheck --as-of DAY`), then every command's, each read once when needed.
+    /// Asks the cheapest declarations first, each read once when needed: the options every
+    /// command shares; the default command's (`bikecheck --as-of DAY`); those of the commands
+    /// named later on the line (`bikecheck --since DAY costs`); then every command's.
     struct Lookup {
         var root: ParsableCommand.Type
-        private var levels: [DeclaredOptions] = []
+        private var shared: DeclaredOptions?
+        private var defaultCommand: DeclaredOptions?
+        private var named: [String: DeclaredOptions] = [:]
+        private var everything: DeclaredOptions?
 
         init(root: ParsableCommand.Type) { self.root = root }
 
-        mutating func takesValue(_ name: String) -> Bool {
-            var k = 0
-            while true {
-                if k == levels.count {
-                    switch k {
-                    case 0: levels.append(DeclaredOptions(GlobalOptions.self))
-                    case 1: levels.append(root.configuration.defaultSubcommand.map { DeclaredOptions($0) } ?? DeclaredOptions())
-                    case 2: levels.append(DeclaredOptions(root))
-                    default: return false
-                    }
-                }
-                if levels[k].valueTaking.contains(name) { return true }
-                k += 1
+        /// Whether `name`, written before the words of `command`'s subcommands, takes a value;
+        /// `later` are the words after it.
+        mutating func takesValue(_ name: String, before command: CommandRouting.Node, later: ArraySlice<String>) -> Bool {
+            if shared == nil { shared = DeclaredOptions(GlobalOptions.self) }
+            if shared!.valueTaking.contains(name) { return true }
+            if command.type == root {
+                if defaultCommand == nil { defaultCommand = root.configuration.defaultSubcommand.map { DeclaredOptions($0) } ?? DeclaredOptions() }
+                if defaultCommand!.valueTaking.contains(name) { return true }
             }
+            var found = false
+            for child in command.children where later.contains(child.name) {
+                if named[child.name] == nil { named[child.name] = DeclaredOptions(child.type) }
+                if named[child.name]!.valueTaking.contains(name) { return true }
+                found = true
+            }
+            // A command is named later and does not declare it: a flag, or ArgumentParser's error.
+            if found { return false }
+            if everything == nil { everything = DeclaredOptions(root) }
+            return everything!.valueTaking.contains(name)
         }
     }
 
