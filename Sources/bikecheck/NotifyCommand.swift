@@ -48,7 +48,7 @@ struct NotifyCommand: ParsableCommand {
         do {
             outcome = try run.run()
         } catch .lock(let problem) {
-            Terminal.standardError.write("error: \(problem)\n")
+            Terminal.standardError.write(ErrorStyle.render(message: problem))
             throw ExitCode(1)
         } catch .garageErrors(let loaded) {
             global.report(loaded.diagnostics, sources: loaded.sources)
@@ -57,7 +57,7 @@ struct NotifyCommand: ParsableCommand {
         } catch .usage(let error) {
             throw error
         }
-        for w in outcome.warnings { Terminal.standardError.write("warning: \(w.message) [\(w.kind.rawValue)]\n  help: \(w.help)\n") }
+        for w in outcome.warnings { Terminal.standardError.write(ErrorStyle.render(w)) }
         if let warning = outcome.stateWarning { Terminal.standardError.write("warning: \(warning)\n") }
         let plan = outcome.plan, channels = outcome.channels
         if dryRun {
@@ -65,7 +65,7 @@ struct NotifyCommand: ParsableCommand {
             return
         }
         if let failure = outcome.saveFailure {
-            Terminal.standardError.write("error: \(failure); what was sent may be sent again next run\n")
+            Terminal.standardError.write(ErrorStyle.render(message: "\(failure); what was sent may be sent again next run"))
             throw ExitCode(1)
         }
         var out: TerminalText = ""
@@ -83,7 +83,7 @@ struct NotifyCommand: ParsableCommand {
         Terminal.standardOutput.write(out)
         for (channel, failure) in outcome.failed {
             let count = NotifyMessages.count(plan.pending[channel] ?? [])
-            Terminal.standardError.write("error: \(channel): \(failure.description); its \(count) will be tried again on the next run\n")
+            Terminal.standardError.write(ErrorStyle.render(message: "\(channel): \(failure.description); its \(count) will be tried again on the next run"))
         }
         if !outcome.failed.isEmpty { throw ExitCode(1) }
     }

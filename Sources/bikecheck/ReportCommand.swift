@@ -52,7 +52,7 @@ struct ReportCommand: ParsableCommand {
             do {
                 try AtomicFile.write(Array(page.string.utf8), to: output)
             } catch {
-                Terminal.standardError.write("error: \(error)\n")
+                Terminal.standardError.write(ErrorStyle.render(message: "\(error)"))
                 throw ExitCode(1)
             }
         }

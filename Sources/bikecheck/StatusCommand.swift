@@ -62,7 +62,7 @@ struct StatusCommand: ParsableCommand {
                 colored: global.colored(for: .standardOutput), width: Terminal.standardOutput.columns, byUrgency: urgency.by == .urgency,
                 window: urgency.within?.days)
             Terminal.standardOutput.write(renderer.render(report))
-            for w in report.warnings { Terminal.standardError.write("warning: \(w.message) [\(w.kind.rawValue)]\n  help: \(w.help)\n") }
+            for w in report.warnings { Terminal.standardError.write(ErrorStyle.render(w)) }
         }
         if loaded.hasErrors { throw ExitCode(1) }
         let warnings = loaded.diagnostics.filter { $0.severity == .warning }.count

@@ -87,7 +87,7 @@ struct WriteOptions: ParsableArguments {
                         diagnostics: error.diagnostics.map(DiagnosticRecord.init)))) ?? "")
         } else {
             if !error.diagnostics.isEmpty { global.report(error.diagnostics, sources: error.sources) }
-            Terminal.standardError.write(UsageErrorStyle.render(message: error.message, help: error.help))
+            Terminal.standardError.write(ErrorStyle.render(message: error.message, help: error.help))
         }
         return ExitCode(error.kind == .usage ? 2 : 1)
     }
