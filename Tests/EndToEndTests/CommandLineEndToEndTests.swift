@@ -125,6 +125,11 @@ import Testing
         let intervals = try complete(["done"], "positional@1", words: ["bikecheck", "done", "stumpy", "fork"], in: garage.root)
         #expect(intervals.status == 0)
         #expect(intervals.stdout == "fork-full\nfork-lowers\n", "\(intervals.stdout)\(intervals.stderr)")
+        // The options of done that take a value are read from its declarations: their values are no bike.
+        for options in [["--category", "grail"], ["--cost", "45 EUR", "--note", "grail"], ["--date", "2026-01-01"]] {
+            let r = try complete(["done"], "positional@1", words: ["bikecheck", "done"] + options + ["stumpy", "fork"], in: garage.root)
+            #expect(r.stdout == "fork-full\nfork-lowers\n", "\(options): \(r.stdout)\(r.stderr)")
+        }
         let bikes = try complete(["done"], "positional@0", words: ["bikecheck", "done", "g"], in: garage.root)
         #expect(bikes.stdout == "grail\n")
         // --garage on the command line, from a folder with no garage.
