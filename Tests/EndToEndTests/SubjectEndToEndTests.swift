@@ -9,7 +9,7 @@ import Testing
         ["status", "grial"], ["costs", "grial"], ["done", "grial", "chain-lube"], ["snooze", "grial", "chain-lube", "--until", "2026-12-01"],
     ])
     func anUnknownNameIsTheSameUsageErrorEverywhere(arguments: [String]) throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let r = try garage.run(arguments + ["--dry-run"].filter { _ in ["done", "snooze"].contains(arguments[0]) })
         #expect(r.status == 2)
         // The writes said "no bike 'grial'" with the bikes only; a part could be meant too.
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func aNameABikeAndAPartShareIsTheBikeAndStatusSaysSoAsTheReportsDo() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         try garage.write("parts/grail.yaml", "name: Spare grail wheels\nbought: 2025-01-01\nprice: 10\n")
         let r = try garage.run(["status", "grail", "--as-of", "2026-11-15"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func aWriteToAPartWhoseFileHasErrorsIsRefusedForThemNotCalledMissing() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         try garage.write("parts/spare-chain.yaml", "name: [unclosed\n")
         let r = try garage.run(["done", "spare-chain", "chain-lube", "--dry-run"])
         #expect(r.status == 1, "\(r.stderr)")
