@@ -36,67 +36,24 @@ struct BikeCheck: ParsableCommand {
         defaultSubcommand: StatusCommand.self
     )
 
-    /// Runs the command. Usage errors, bikecheck's and ArgumentParser's, print in bikecheck's
-    /// style (`error:` and `help:` lines) and exit 2.
+    /// Runs the command. Usage errors, bikecheck's (`UsageError`) and ArgumentParser's, print in
+    /// bikecheck's style (`error:` and `help:` lines) and exit 2.
     static func main() {
-        let arguments: [String]
         do {
-            arguments = try CommandRouting.route(Array(CommandLine.arguments.dropFirst()), root: Self.self)
-        } catch let error as CommandRouting.UnknownCommand {
-            Terminal.standardError.write("error: \(error.message)\n  help: \(error.help)\n")
-            Foundation.exit(2)
-        } catch {
-            Terminal.standardError.write("error: \(error)\n")
-            Foundation.exit(2)
-        }
-        do {
+            let arguments = try CommandRouting.route(Array(CommandLine.arguments.dropFirst()), root: Self.self)
             var command = try parseAsRoot(arguments)
             if let formatted = command as? any FormattedCommand { try formatted.checkFormat() }
             try command.run()
+        } catch let error as UsageError {
+            Terminal.standardError.write(ErrorStyle.render(error))
+            Foundation.exit(2)
         } catch {
             // Help, --version, completions (all exit 0) and exit codes of bikecheck's own (which
             // printed already) as ArgumentParser has them.
             let code = exitCode(for: error)
             if code == .success || error is ExitCode { exit(withError: error) }
-            Terminal.standardError.write(UsageErrorStyle.render(Day.explainingDates(fullMessage(for: error))))
+            Terminal.standardError.write(ErrorStyle.render(Day.explainingDates(fullMessage(for: error))))
             Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
         }
-    }
-}
-
-/// ArgumentParser's usage errors in bikecheck's style.
-enum UsageErrorStyle {
-    /// `Error: Missing …` / `Help: …` / `Usage: …` / `See '…' for more information.` become
-    /// `error: missing …`, `  help: …`, `  usage: …`, `  help: see '…'`.
-    static func render(_ message: String) -> TerminalText {
-        var out: TerminalText = ""
-        for raw in message.split(separator: "\n", omittingEmptySubsequences: true) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if let text = line.dropping(prefix: "Error:") {
-                out += "error: \(lowercasingFirst(text))\n"
-            } else if let text = line.dropping(prefix: "Help:") {
-                out += "  help: \(text)\n"
-            } else if let text = line.dropping(prefix: "Usage:") {
-                out += "  usage: \(text)\n"
-            } else if let text = line.dropping(prefix: "See ") {
-                out += "  help: see \(text.hasSuffix(".") ? String(text.dropLast()) : text)\n"
-            } else {
-                out += out.isEmpty ? "error: \(lowercasingFirst(line))\n" : "  \(line)\n"
-            }
-        }
-        return out
-    }
-
-    /// "Missing expected argument" → "missing expected argument"; "URL …" stays.
-    static func lowercasingFirst(_ text: String) -> String {
-        guard let first = text.first, first.isUppercase, text.dropFirst().first?.isUppercase != true else { return text }
-        return first.lowercased() + text.dropFirst()
-    }
-}
-
-extension String {
-    /// The rest after `prefix`, trimmed; nil when the text does not start with it.
-    func dropping(prefix: String) -> String? {
-        hasPrefix(prefix) ? String(dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces) : nil
     }
 }

@@ -12,6 +12,7 @@ struct BikeCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a bike: writes bikes/ID.yaml.",
             discussion: """
                 Example:
@@ -50,7 +51,7 @@ struct BikeCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the garage's bikes.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the garage's bikes.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -88,6 +89,7 @@ struct BikeCommand: ParsableCommand {
 
     struct Retire: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "retire",
             abstract: "Retire a bike: sets 'retired:' so status leaves it out.",
             discussion: "Example:\n  bikecheck bike retire tarmac --date 2026-01-01"
         )

@@ -25,11 +25,10 @@ struct CalendarCommand: ParsableCommand {
     @Argument(help: "Bikes to include (default: every bike not retired).", completion: Completions.bikes)
     var bikes: [String] = []
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Forecast as of this date (default: today).", valueName: "date"))
-    var asOf: Day?
+    @OptionGroup var asOf: AsOfOptions
 
     func run() throws {
-        let day = asOf ?? today()
+        let day = asOf.day
         // A part's intervals are forecast under the bike it is on.
         let loaded = try ReportOutput.loadBikes(global, names: bikes, command: "calendar", help: "a part's intervals show under the bike it is mounted on")
         let status = StatusPlanner(asOf: day).plan(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BikeCheckKit
 import Diagnostics
+import Foundation
 
 /// What bikecheck does with its arguments before ArgumentParser reads them.
 ///
@@ -9,29 +10,22 @@ import Diagnostics
 /// expected must be a command: otherwise it is a usage error that names the nearest command.
 /// Bikes go after `status` (`bikecheck status grail`); `bikecheck` with options only still runs
 /// `status`. Global options written before the command (`bikecheck --garage . status`) are moved
-/// after it, where ArgumentParser reads them.
+/// after it, where ArgumentParser reads them; whether one takes a value, so the word after it is
+/// no command, comes from the options' declarations (`DeclaredOptions`), not from a list here.
 enum CommandRouting {
-    /// Options every command has that take a value (see `GlobalOptions`).
-    static let globalValueOptions: Set<String> = ["--garage", "--format", "--color"]
-    /// Options of the default command, `status`, that take a value.
-    static let defaultCommandValueOptions: Set<String> = ["--as-of", "--by", "--within"]
     /// Arguments ArgumentParser handles itself, left exactly as they are.
     static let builtIns: Set<String> = ["-h", "--help", "--version", "--generate-completion-script", "--experimental-dump-help", "help"]
-
-    /// A word where a command was expected that is none.
-    struct UnknownCommand: Error {
-        var message: TerminalText
-        var help: TerminalText
-    }
 
     /// A command's name and its subcommands, read once from the commands' configurations.
     struct Node {
         var name: String
         var children: [Node]
+        var type: ParsableCommand.Type
 
         init(_ type: ParsableCommand.Type) {
             name = type._commandName
             children = type.configuration.subcommands.map(Node.init)
+            self.type = type
         }
     }
 
@@ -48,6 +42,9 @@ enum CommandRouting {
         var rest = arguments[...]
         var command = root
         var isRoot = true
+        // Read only when an option comes before the command words (`bikecheck --garage DIR …`),
+        // the shared options first: describing every command costs more than the run.
+        var declared = DeclaredOptions.Lookup(root: root.type)
         while let word = rest.first {
             // `help COMMAND…` names commands too: a mistyped one gets the same answer.
             if word == "help", isRoot {
@@ -60,9 +57,9 @@ enum CommandRouting {
                 if builtIns.contains(name) { break }
                 // `--check` takes a level when one follows (`bikecheck --check due-soon`).
                 let levelFollows = name == UrgencyOptions.checkFlag && rest.dropFirst().first.map(UrgencyOptions.looksLikeLevel) == true
-                let takesValue = globalValueOptions.contains(name) || (isRoot && (defaultCommandValueOptions.contains(name) || levelFollows))
                 // Options of the leaf command, or a global one: both fine after the command words.
                 guard !command.children.isEmpty else { break }
+                let takesValue = declared.takesValue(name, before: command, later: rest.dropFirst()) || (isRoot && levelFollows)
                 options.append(word)
                 rest = rest.dropFirst()
                 if takesValue, !word.contains("="), let value = rest.first {
@@ -83,12 +80,84 @@ enum CommandRouting {
             let names = subcommands.map(\.name)
             let parent = ([root.name] + path).joined(separator: " ")
             let hint = didYouMean(word, among: names)
-            var help: TerminalText = "commands of '\(parent)': \(names.joined(separator: ", "))"
+            var help = "commands of '\(parent)': \(names.joined(separator: ", "))"
             if isRoot, hint.isEmpty { help += "; a bike's status: '\(parent) status \(word)'" }
-            throw UnknownCommand(message: "'\(parent)' has no command '\(word)'\(hint)", help: help)
+            throw UsageError("'\(parent)' has no command '\(word)'\(hint)", help: help)
         }
         // `status --check LEVEL` (status is also what runs with no command).
         if path.isEmpty || path == [StatusCommand._commandName] { return path + UrgencyOptions.rewritingCheckLevels(options + rest) }
         return path + options + rest
+    }
+}
+
+/// The options the commands declare, as ArgumentParser describes them (`_dumpHelp()`, what
+/// `--experimental-dump-help` prints): the names of those that take a value, in any command, so
+/// `bikecheck --since 2026-01-01 costs` reads `2026-01-01` as `--since`'s value. An option
+/// added to any command is known here without a second list.
+struct DeclaredOptions {
+    /// `--since`, `-h`: every name of an option (not a flag) of any command in the tree.
+    var valueTaking: Set<String> = []
+
+    init() {}
+
+    /// The options of `type` and, for a command, of its subcommands.
+    init(_ type: ParsableArguments.Type) {
+        guard let tool = try? JSONDecoder().decode(Tool.self, from: Data(type._dumpHelp().utf8)) else { return }
+        var pending = [tool.command]
+        while let command = pending.popLast() {
+            pending += command.subcommands ?? []
+            for argument in command.arguments ?? [] where argument.kind == "option" {
+                for name in argument.names ?? [] { valueTaking.insert((name.kind == "long" ? "--" : "-") + name.name) }
+            }
+        }
+    }
+
+    /// Asks the cheapest declarations first, each read once when needed: the options every
+    /// command shares; the default command's (`bikecheck --as-of DAY`); those of the commands
+    /// named later on the line (`bikecheck --since DAY costs`); then every command's.
+    struct Lookup {
+        var root: ParsableCommand.Type
+        private var shared: DeclaredOptions?
+        private var defaultCommand: DeclaredOptions?
+        private var named: [String: DeclaredOptions] = [:]
+        private var everything: DeclaredOptions?
+
+        init(root: ParsableCommand.Type) { self.root = root }
+
+        /// Whether `name`, written before the words of `command`'s subcommands, takes a value;
+        /// `later` are the words after it.
+        mutating func takesValue(_ name: String, before command: CommandRouting.Node, later: ArraySlice<String>) -> Bool {
+            if shared == nil { shared = DeclaredOptions(GlobalOptions.self) }
+            if shared!.valueTaking.contains(name) { return true }
+            if command.type == root {
+                if defaultCommand == nil { defaultCommand = root.configuration.defaultSubcommand.map { DeclaredOptions($0) } ?? DeclaredOptions() }
+                if defaultCommand!.valueTaking.contains(name) { return true }
+            }
+            var found = false
+            for child in command.children where later.contains(child.name) {
+                if named[child.name] == nil { named[child.name] = DeclaredOptions(child.type) }
+                if named[child.name]!.valueTaking.contains(name) { return true }
+                found = true
+            }
+            // A command is named later and does not declare it: a flag, or ArgumentParser's error.
+            if found { return false }
+            if everything == nil { everything = DeclaredOptions(root) }
+            return everything!.valueTaking.contains(name)
+        }
+    }
+
+    // The part of ArgumentParser's tool description (ToolInfoV0) read here.
+    private struct Tool: Decodable { var command: Command }
+    private struct Command: Decodable {
+        var subcommands: [Command]?
+        var arguments: [Argument]?
+    }
+    private struct Argument: Decodable {
+        var kind: String
+        var names: [Name]?
+    }
+    private struct Name: Decodable {
+        var kind: String
+        var name: String
     }
 }

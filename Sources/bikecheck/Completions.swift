@@ -4,13 +4,6 @@ import BikeCheckKit
 /// Shell completion of the garage's names (see `CompletionCandidates`), for the arguments and
 /// options that take them.
 enum Completions {
-    /// Options that take a value, so the word after one is not an argument.
-    static let valueOptions: Set<String> = [
-        "--garage", "--format", "--color", "--as-of", "--date", "--cost", "--note",
-        "--name", "--strava", "--bought", "--template", "--time", "--distance", "--sport", "--as", "--until", "--todo", "--due", "--id",
-        "--category",
-    ]
-
     static let bikes = CompletionKind.custom { words, _, prefix in CompletionCandidates(words: words, prefix: prefix).bikes }
     /// Bikes and parts (`parts/`), where an argument takes either.
     static let bikesAndParts = CompletionKind.custom { words, _, prefix in CompletionCandidates(words: words, prefix: prefix).bikesAndParts }
@@ -20,11 +13,11 @@ enum Completions {
     /// The intervals of the bike (or part) named after `done` (all bikes' when none is yet).
     static let doneIntervals = CompletionKind.custom { words, _, prefix in
         let candidates = CompletionCandidates(words: words, prefix: prefix)
-        return candidates.intervals(of: candidates.firstArgument(after: "done", valueOptions: valueOptions))
+        return candidates.intervals(of: candidates.firstArgument(after: "done", valueOptions: DeclaredOptions(DoneCommand.self).valueTaking))
     }
     /// The intervals of the bike (or part) named after `snooze`.
     static let snoozeIntervals = CompletionKind.custom { words, _, prefix in
         let candidates = CompletionCandidates(words: words, prefix: prefix)
-        return candidates.intervals(of: candidates.firstArgument(after: "snooze", valueOptions: valueOptions))
+        return candidates.intervals(of: candidates.firstArgument(after: "snooze", valueOptions: DeclaredOptions(SnoozeCommand.self).valueTaking))
     }
 }

@@ -20,25 +20,15 @@ struct CostsCommand: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-
-    @Argument(
-        help: ArgumentHelp("Bikes and parts to count (default: every bike and every part).", valueName: "bike-or-part"), completion: Completions.bikesAndParts)
-    var bikes: [String] = []
+    @OptionGroup var query: ReportOptions
 
     @Option(help: "Group by bike, year, month or category.")
     var by: CostReport.Grouping = .bike
 
-    @Option(help: ArgumentHelp("Count costs from this date (YYYY-MM-DD).", valueName: "date"))
-    var since: Day?
-
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Count costs up to this date (default: today).", valueName: "date"))
-    var asOf: Day?
-
     func run() throws {
-        let day = asOf ?? today()
-        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        let (loaded, selection) = try query.load(global)
         let report = CostReport.build(
-            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day, since: since, by: by)
+            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day, since: query.since, by: by)
         try ReportOutput.write(report, table: report.table, as: format)
     }
 }

@@ -30,20 +30,11 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "ledger (hledger, Ledger) or beancount.")
     var dialect: LedgerExport.Dialect
 
-    @Argument(
-        help: ArgumentHelp("Bikes and parts to export (default: every bike and every part).", valueName: "bike-or-part"), completion: Completions.bikesAndParts)
-    var bikes: [String] = []
-
-    @Option(help: ArgumentHelp("Costs from this date (YYYY-MM-DD).", valueName: "date"))
-    var since: Day?
-
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Costs up to this date (default: today).", valueName: "date"))
-    var asOf: Day?
+    @OptionGroup var query: ReportOptions
 
     func run() throws {
-        let day = asOf ?? today()
-        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
-        let export = LedgerExport.build(loaded.garage, only: selection.bikes, parts: selection.parts, asOf: day, since: since, dialect: dialect)
+        let (loaded, selection) = try query.load(global)
+        let export = LedgerExport.build(loaded.garage, only: selection.bikes, parts: selection.parts, asOf: query.day, since: query.since, dialect: dialect)
         switch format {
         case .text: Terminal.standardOutput.write("\(lines: export.text)")
         }

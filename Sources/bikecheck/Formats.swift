@@ -1,4 +1,5 @@
 import ArgumentParser
+import BikeCheckKit
 
 /// The formats one command serves: an enum whose cases are named as `OutputFormat`'s, so the
 /// command renders with an exhaustive `switch` over exactly those, and a format added later
@@ -27,8 +28,7 @@ extension FormattedCommand {
     func checkFormat() throws {
         guard global.served(Format.self) == nil else { return }
         let served = Format.allCases.map(\.rawValue).joined(separator: ", ")
-        Terminal.standardError.write("error: '\(Self._commandName)' does not print format '\(global.format.rawValue)'\n  help: it prints: \(served)\n")
-        throw ExitCode(2)
+        throw UsageError("'\(Self._commandName)' does not print format '\(global.format.rawValue)'", help: "it prints: \(served)")
     }
 }
 

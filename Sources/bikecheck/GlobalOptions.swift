@@ -61,8 +61,7 @@ struct GlobalOptions: ParsableArguments {
                 explicit: garage, environment: ProcessInfo.processInfo.environment,
                 workingDirectory: FileManager.default.currentDirectoryPath)
         } catch {
-            Terminal.standardError.write("error: \(error)\n")
-            throw ExitCode(2)
+            throw UsageError("\(error)")
         }
     }
 

@@ -18,13 +18,7 @@ struct HistoryCommand: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-
-    @Argument(
-        help: ArgumentHelp("Bikes and parts to show (default: every bike and every part).", valueName: "bike-or-part"), completion: Completions.bikesAndParts)
-    var bikes: [String] = []
-
-    @Option(help: ArgumentHelp("Entries from this date (YYYY-MM-DD).", valueName: "date"))
-    var since: Day?
+    @OptionGroup var query: ReportOptions
 
     @Option(help: ArgumentHelp("Entries up to this date (YYYY-MM-DD).", valueName: "date"))
     var until: Day?
@@ -32,19 +26,15 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only entries that did this interval.", valueName: "id"))
     var interval: String?
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("As of this date (default: today).", valueName: "date"))
-    var asOf: Day?
-
     func run() throws {
-        let day = asOf ?? today()
-        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        let (loaded, selection) = try query.load(global)
         if let interval, case let known = selection.intervalIDs(in: loaded.garage), !known.contains(interval) {
             throw ReportOutput.noInterval(
-                interval, command: "history", names: bikes, everything: "any bike or part", known: known, garage: loaded.garage, selection: selection)
+                interval, command: "history", names: query.subjects, everything: "any bike or part", known: known, garage: loaded.garage, selection: selection)
         }
         let report = HistoryReport.build(
-            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,
-            since: since, until: until, interval: interval.map(IntervalID.init))
+            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day,
+            since: query.since, until: until, interval: interval.map(IntervalID.init))
         try ReportOutput.write(report, table: report.table, as: format)
     }
 }

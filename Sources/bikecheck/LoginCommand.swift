@@ -90,7 +90,7 @@ struct LoginCommand: ParsableCommand {
             let (token, scope) = try outcome.get()
             try report(token, scope: scope)
         } catch StravaError.pastedWithoutState {
-            Terminal.standardError.write("error: \(StravaError.pastedWithoutState)\n")
+            Terminal.standardError.write(ErrorStyle.render(message: "\(StravaError.pastedWithoutState)"))
             throw ExitCode(2)
         } catch {
             throw StravaCommandSupport.fail(error)

@@ -36,94 +36,56 @@ struct NotifyCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD) instead of today.", valueName: "date"))
-    var asOf: Day?
+    @OptionGroup var asOf: AsOfOptions
 
     @Flag(name: .customLong("dry-run"), help: "Print what would be sent on each channel; send nothing and change no state.")
     var dryRun = false
 
     func run() throws {
-        let root = try global.garageRoot()
-        // One run at a time sends: a second waits for the first, then finds its reminders sent.
-        // Taken before the garage is read, so a run that waited sees what was done meanwhile.
-        var lock: FileLock?
-        if !dryRun {
-            do {
-                try LocalState.prepare(garage: root)
-                lock = try FileLock(path: NotifyState.lockPath(garage: root), wait: 120)
-            } catch {
-                Terminal.standardError.write("error: \(error)\n")
-                throw ExitCode(1)
-            }
-            guard lock != nil else {
-                Terminal.standardError.write("error: another 'bikecheck notify' has been sending for 2 minutes; try again later\n")
-                throw ExitCode(1)
-            }
-        }
-        // Held until the state is saved: ARC may otherwise end it after its last use above.
-        defer { withExtendedLifetime(lock) {} }
-        let loaded = GarageLoader.load(at: root, options: .init(activities: .summaries, today: today()))
-        if loaded.hasErrors {
+        let run = NotifyRun(
+            root: try global.garageRoot(), asOf: asOf.day, today: today(), dryRun: dryRun, environment: ProcessInfo.processInfo.environment)
+        let outcome: NotifyRun.Outcome
+        do {
+            outcome = try run.run()
+        } catch .lock(let problem) {
+            Terminal.standardError.write(ErrorStyle.render(message: problem))
+            throw ExitCode(1)
+        } catch .garageErrors(let loaded) {
             global.report(loaded.diagnostics, sources: loaded.sources)
             Terminal.standardError.write("notify sent nothing: fix the errors above first\n")
             throw ExitCode(1)
+        } catch .usage(let error) {
+            throw error
         }
-        guard let settings = loaded.garage.settings.notify, !settings.channelNames.isEmpty else {
-            Terminal.standardError.write(
-                "error: garage.yaml sets no notify channel\n  help: add e.g. 'notify: {ntfy: {topic: my-bikes}}' (see the README's Reminders section)\n")
-            throw ExitCode(2)
-        }
-        let channels = settings.channelNames
-        if let problem = ChannelEnvironment.timeoutProblem(environment: ProcessInfo.processInfo.environment) {
-            Terminal.standardError.write("error: \(problem)\n  help: unset it for 30000 (30 s), or write e.g. BIKECHECK_NOTIFY_TIMEOUT_MS=10000\n")
-            throw ExitCode(2)
-        }
-        let report = StatusPlanner(asOf: asOf ?? today()).plan(loaded.garage, summaries: loaded.activitySummaries)
-        // Stale data is told like a reminder, and on every run on standard error, as status does:
-        // "nothing is due" must never be the result of a sync that stopped.
-        let warnings = Staleness.warnings(loaded, root: root, asOf: report.asOf)
-        for w in warnings { Terminal.standardError.write("warning: \(w.message) [\(w.kind.rawValue)]\n  help: \(w.help)\n") }
-
-        let (state, warning) = NotifyState.load(garage: root)
-        if let warning { Terminal.standardError.write("warning: \(warning)\n") }
-        let plan = NotifyPlan(report: report, warnings: warnings, settings: settings, channels: channels, state: state)
-
+        for w in outcome.warnings { Terminal.standardError.write(ErrorStyle.render(w)) }
+        if let warning = outcome.stateWarning { Terminal.standardError.write("warning: \(warning)\n") }
+        let plan = outcome.plan, channels = outcome.channels
         if dryRun {
             Terminal.standardOutput.write(Self.describe(plan, channels: channels, verb: "would send"))
             return
         }
-        let sender = Channels(
-            settings: settings, environment: ChannelEnvironment(environment: ProcessInfo.processInfo.environment), garageName: loaded.garage.settings.name)
-        let outcomes = sender.send(plan.pending, asOf: plan.asOf)
-        let delivered = Set(outcomes.compactMap { $0.value == nil ? $0.key : nil })
-        let after = plan.state(after: state, delivered: delivered, channels: channels)
-        if after != state {
-            do {
-                try after.save(garage: root)
-            } catch {
-                Terminal.standardError.write("error: \(error); what was sent may be sent again next run\n")
-                throw ExitCode(1)
-            }
+        if let failure = outcome.saveFailure {
+            Terminal.standardError.write(ErrorStyle.render(message: "\(failure); what was sent may be sent again next run"))
+            throw ExitCode(1)
         }
         var out: TerminalText = ""
         for channel in channels {
             let pending = plan.pending[channel] ?? []
             if pending.isEmpty { continue }
-            if delivered.contains(channel) { out += "\(channel): sent \(NotifyMessages.count(pending))\n" }
+            if outcome.delivered.contains(channel) { out += "\(channel): sent \(NotifyMessages.count(pending))\n" }
         }
-        if out.string.isEmpty && outcomes.isEmpty {
+        if out.string.isEmpty && outcome.outcomes.isEmpty {
             out =
                 plan.due.isEmpty
-                ? "nothing to send: nothing is in a band (\(settings.bands.map(\.description).joined(separator: ", ")))\n"
+                ? "nothing to send: nothing is in a band (\(outcome.settings.bands.map(\.description).joined(separator: ", ")))\n"
                 : "nothing new to send (\(NotifyMessages.count(plan.due)) due, all sent)\n"
         }
         Terminal.standardOutput.write(out)
-        let failed = channels.compactMap { c in outcomes[c].flatMap { $0 }.map { (c, $0) } }
-        for (channel, failure) in failed {
+        for (channel, failure) in outcome.failed {
             let count = NotifyMessages.count(plan.pending[channel] ?? [])
-            Terminal.standardError.write("error: \(channel): \(failure.description); its \(count) will be tried again on the next run\n")
+            Terminal.standardError.write(ErrorStyle.render(message: "\(channel): \(failure.description); its \(count) will be tried again on the next run"))
         }
-        if !failed.isEmpty { throw ExitCode(1) }
+        if !outcome.failed.isEmpty { throw ExitCode(1) }
     }
 
     /// Each channel's list: `ntfy: would send 2 reminders` and a line per reminder (a warning's:

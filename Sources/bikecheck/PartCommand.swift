@@ -11,6 +11,7 @@ struct PartCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a part: writes parts/ID.yaml (on the shelf until mounted).",
             discussion: "Example:\n  bikecheck part add race-wheels --name \"DT Swiss ARC 1100\" --bought 2025-03-01 --template wheelset"
         )
@@ -42,6 +43,7 @@ struct PartCommand: ParsableCommand {
 
     struct Mount: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "mount",
             abstract: "Mount a part on a bike: ends its open mount the day before and opens a new one.",
             discussion: """
                 Appends '- {bike: BIKE, from: DATE}' to the part's mounts, in the style of those \
@@ -77,6 +79,7 @@ struct PartCommand: ParsableCommand {
 
     struct Unmount: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "unmount",
             abstract: "Take a part off its bike, back on the shelf: its open mount ends the day before the date."
         )
 
@@ -100,6 +103,7 @@ struct PartCommand: ParsableCommand {
 
     struct Retire: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "retire",
             abstract: "Retire a part: sets 'retired:'; a mount still open ends that day.",
             discussion: "Example:\n  bikecheck part retire old-chain --date 2026-01-01"
         )
@@ -124,6 +128,7 @@ struct PartCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "Every part and every component in a bike file, with its life so far.",
             discussion:
                 "For each part: distance, moving time, rides, first and last use, where it is now. For each component: the current one's life (since its install or latest replacement) and the slot's total (every counted ride of its bike). Text is in garage.yaml's units (km or mi); JSON (schemas/parts.schema.json) in Strava's units (distance m, moving_time s)."
@@ -131,8 +136,7 @@ struct PartCommand: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD).", valueName: "date"))
-        var asOf: Day?
+        @OptionGroup var asOf: AsOfOptions
 
         func run() throws {
             let (loaded, planner) = try load(global, asOf: asOf)
@@ -146,6 +150,7 @@ struct PartCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "A part's mount history, with the usage on each bike.",
             discussion: "Example:\n  bikecheck part show race-wheels"
         )
@@ -155,17 +160,15 @@ struct PartCommand: ParsableCommand {
         @Argument(help: "The part (its file name in parts/).", completion: Completions.parts)
         var part: String
 
-        @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD).", valueName: "date"))
-        var asOf: Day?
+        @OptionGroup var asOf: AsOfOptions
 
         func run() throws {
             let (loaded, planner) = try load(global, asOf: asOf)
             let known = loaded.garage.parts.map(\.part.id.rawValue)
             guard known.contains(part) else {
                 let hint = didYouMean(part, among: known)
-                let help: TerminalText = known.isEmpty ? "add one with a file parts/ID.yaml\n" : "parts: \(known.joined(separator: ", "))\n"
-                Terminal.standardError.write("error: no part '\(part)'\(hint)\n  help: " + help)
-                throw ExitCode(2)
+                throw UsageError(
+                    "no part '\(part)'\(hint)", help: known.isEmpty ? "add one with a file parts/ID.yaml" : "parts: \(known.joined(separator: ", "))")
             }
             let report = planner.lives(loaded.garage, summaries: loaded.activitySummaries, only: [PartID(part)])
             switch format {
@@ -177,7 +180,7 @@ struct PartCommand: ParsableCommand {
 }
 
 /// The garage with its activity summaries, or its diagnostics and exit 1 when it has errors.
-private func load(_ global: GlobalOptions, asOf: Day?) throws -> (LoadedGarage, StatusPlanner) {
+private func load(_ global: GlobalOptions, asOf: AsOfOptions) throws -> (LoadedGarage, StatusPlanner) {
     let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
     if loaded.hasErrors {
         switch global.served(TextOrJSON.self) ?? .text {
@@ -186,5 +189,5 @@ private func load(_ global: GlobalOptions, asOf: Day?) throws -> (LoadedGarage, 
         }
         throw ExitCode(1)
     }
-    return (loaded, StatusPlanner(asOf: asOf ?? today()))
+    return (loaded, StatusPlanner(asOf: asOf.day))
 }

@@ -36,11 +36,10 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the page to this file (default: standard output).", valueName: "file"), completion: .file())
     var output: String?
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Report as of this date (default: today).", valueName: "date"))
-    var asOf: Day?
+    @OptionGroup var asOf: AsOfOptions
 
     func run() throws {
-        let day = asOf ?? today()
+        let day = asOf.day
         let loaded = try ReportOutput.loadBikes(global, names: bikes, command: "report --bike", help: "the report of a bike lists the parts that were on it")
         let report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day)
         switch format {
@@ -53,7 +52,7 @@ struct ReportCommand: ParsableCommand {
             do {
                 try AtomicFile.write(Array(page.string.utf8), to: output)
             } catch {
-                Terminal.standardError.write("error: \(error)\n")
+                Terminal.standardError.write(ErrorStyle.render(message: "\(error)"))
                 throw ExitCode(1)
             }
         }

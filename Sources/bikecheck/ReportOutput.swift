@@ -10,55 +10,39 @@ extension UsageReport.Period: ExpressibleByArgument {}
 /// every report prints.
 enum ReportOutput {
     /// The garage with its activities' summaries (what status reads: the activity index when it is
-    /// warm), or its errors printed (exit 1), and the bikes and parts named (a bike when there is
-    /// one of the name, as status decides); a name that is neither is a usage error.
+    /// warm), or its errors printed (exit 1), and the bikes and parts named (see
+    /// `Garage.subjects(named:)`); a name that is neither is a usage error.
     static func load(_ global: GlobalOptions, names: [String]) throws -> (LoadedGarage, ReportSelection) {
         let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
         if loaded.hasErrors {
             global.report(loaded.diagnostics, sources: loaded.sources)
             throw ExitCode(1)
         }
-        let (selection, unknown) = ReportSelection.resolve(names, in: loaded.garage)
-        if let name = unknown.first {
-            let failure = loaded.garage.noBikeOrPart(name)
-            var text: TerminalText = "error: \(failure.message)\n"
-            if let help = failure.help { text += "  help: \(help)\n" }
-            Terminal.standardError.write(text)
-            throw ExitCode(2)
-        }
-        // A part with a bike's id cannot be named (the loader warns): say which one is shown.
-        for bike in selection.bikes {
-            guard let part = loaded.garage.part(PartID(bike.rawValue)) else { continue }
-            Terminal.standardError.write(
-                "note: '\(bike.rawValue)' is the bike; part '\(bike.rawValue)' has the same id: rename \(part.part.location.file) to name the part\n")
-        }
+        let (selection, notes) = try loaded.garage.subjects(named: names)
+        for note in notes { Terminal.standardError.write("note: \(note)\n") }
         return (loaded, selection)
     }
 
     /// The same for a command that takes bikes only: a part named is a usage error that says why.
     static func loadBikes(_ global: GlobalOptions, names: [String], command: String, help: String) throws -> LoadedGarage {
         let (loaded, selection) = try load(global, names: names)
-        if let part = selection.parts.first {
-            Terminal.standardError.write("error: '\(part.rawValue)' is a part; \(command) takes bikes\n  help: \(help)\n")
-            throw ExitCode(2)
-        }
+        if let part = selection.parts.first { throw UsageError("'\(part.rawValue)' is a part; \(command) takes bikes", help: help) }
         return loaded
     }
 
-    /// `--interval ID` that none of the subjects has: on standard error, what it is not on and,
-    /// when parts not named have it, which (`bikecheck COMMAND PART --interval ID`), else the
-    /// likely one and the ones there are. The caller exits with the usage error returned.
+    /// `--interval ID` that none of the subjects has: what it is not on and, when parts not named
+    /// have it, which (`bikecheck COMMAND PART --interval ID`), else the likely one and the ones
+    /// there are.
     static func noInterval(
         _ id: String, command: String, names: [String], everything: String, known: [String], garage: Garage, selection: ReportSelection
-    ) -> ExitCode {
+    ) -> UsageError {
         let owners = garage.parts.map(\.part.id.rawValue).filter {
             !selection.parts.contains(PartID($0)) && ReportSelection(parts: [PartID($0)]).intervalIDs(in: garage).contains(id)
         }
         let help = owners.first.map { "'\(id)' is an interval of part \(owners.joined(separator: ", ")): bikecheck \(command) \($0) --interval \(id)" }
-        let hint = help == nil ? likelyMeant(id, among: known).map { "; did you mean '\($0)'?" } ?? "" : ""
+        let hint = help == nil ? didYouMean(id, among: known) : ""
         let subjects = names.isEmpty ? everything : names.joined(separator: ", ")
-        Terminal.standardError.write("error: no interval '\(id)' on \(subjects)\(hint)\n  help: \(help ?? "intervals: \(known.joined(separator: ", "))")\n")
-        return ExitCode(2)
+        return UsageError("no interval '\(id)' on \(subjects)\(hint)", help: help ?? "intervals: \(known.joined(separator: ", "))")
     }
 
     static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat) throws {

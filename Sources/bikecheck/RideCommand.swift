@@ -10,6 +10,7 @@ struct RideCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a ride to rides.yaml (created when missing).",
             discussion: "Example:\n  bikecheck ride add charger --date 2026-06-01 --time 1h30 --distance 35km"
         )

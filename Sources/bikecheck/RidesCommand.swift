@@ -20,12 +20,7 @@ struct RidesCommand: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-
-    @Argument(help: ArgumentHelp("Bikes and parts to show (default: every bike).", valueName: "bike-or-part"), completion: Completions.bikesAndParts)
-    var bikes: [String] = []
-
-    @Option(help: ArgumentHelp("Rides from this date (YYYY-MM-DD).", valueName: "date"))
-    var since: Day?
+    @OptionGroup var query: ReportOptions
 
     @Option(help: ArgumentHelp("Rides up to this date (YYYY-MM-DD).", valueName: "date"))
     var until: Day?
@@ -33,20 +28,16 @@ struct RidesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The rides since this interval's anchor, on each bike that has it.", valueName: "id"))
     var interval: String?
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("As of this date (default: today).", valueName: "date"))
-    var asOf: Day?
-
     func run() throws {
-        let day = asOf ?? today()
-        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        let (loaded, selection) = try query.load(global)
         var report: RidesReport
         do {
             report = try RidesReport.build(
-                loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,
-                since: since, until: until, interval: interval.map(IntervalID.init))
+                loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day,
+                since: query.since, until: until, interval: interval.map(IntervalID.init))
         } catch .unknownInterval(let id, let known) {
             throw ReportOutput.noInterval(
-                id, command: "rides", names: bikes, everything: "any bike", known: known, garage: loaded.garage, selection: selection)
+                id, command: "rides", names: query.subjects, everything: "any bike", known: known, garage: loaded.garage, selection: selection)
         }
         // Summaries carry no names: read them from the month files of the rides shown.
         report.names = ActivityNames.load(root: loaded.garage.root, summaries: loaded.activitySummaries, records: report.activityRecords)

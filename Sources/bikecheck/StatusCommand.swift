@@ -17,22 +17,15 @@ struct StatusCommand: ParsableCommand {
         completion: Completions.bikesAndParts)
     var bikes: [String] = []
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Compute as of this date (YYYY-MM-DD), for reproducible reports.", valueName: "date"))
-    var asOf: Day?
+    @OptionGroup var asOf: AsOfOptions
 
     @OptionGroup var urgency: UrgencyOptions
 
     func run() throws {
         let root = try global.garageRoot()
         let loaded = GarageLoader.load(at: root, options: .init(activities: .summaries, today: today()))
-        let knownParts = Set(loaded.garage.parts.map(\.part.id.rawValue))
-        for name in bikes where loaded.garage.bike(BikeID(name)) == nil && !loaded.garage.hasBikeFile(name) && !knownParts.contains(name) {
-            let failure = loaded.garage.noBikeOrPart(name)
-            var text: TerminalText = "error: \(failure.message)\n"
-            if let help = failure.help { text += "  help: \(help)\n" }
-            Terminal.standardError.write(text)
-            throw ExitCode(2)
-        }
+        let (named, notes) = try loaded.garage.subjects(named: bikes)
+        for note in notes { Terminal.standardError.write("note: \(note)\n") }
         var garage = loaded.garage
         if loaded.hasErrors {
             // Machines asking for JSON get the diagnostics as validate prints them.
@@ -52,11 +45,12 @@ struct StatusCommand: ParsableCommand {
             }
             garage = scope.garage
         }
-        let shown = bikes.filter { garage.bike(BikeID($0)) != nil }
-        let shownParts = bikes.filter { knownParts.contains($0) && garage.bike(BikeID($0)) == nil }
+        // Those the errors leave out are named above.
+        let shown = named.bikes.filter { garage.bike($0) != nil }
+        let shownParts = named.parts.filter { garage.part($0) != nil }
         if loaded.hasErrors, shown.isEmpty, shownParts.isEmpty, !bikes.isEmpty { throw ExitCode(1) }
-        let planner = StatusPlanner(asOf: asOf ?? today())
-        let planned = planner.plan(garage, summaries: loaded.activitySummaries, only: shown.map(BikeID.init), parts: shownParts.map(PartID.init))
+        let planner = StatusPlanner(asOf: asOf.day)
+        let planned = planner.plan(garage, summaries: loaded.activitySummaries, only: shown, parts: shownParts)
         if loaded.hasErrors, planned.bikes.isEmpty, planned.parts.isEmpty { throw ExitCode(1) }
         var report = urgency.shaping(planned)
         // Stale data warns, on standard error and in the JSON, and never changes the exit code.
@@ -68,7 +62,7 @@ struct StatusCommand: ParsableCommand {
                 colored: global.colored(for: .standardOutput), width: Terminal.standardOutput.columns, byUrgency: urgency.by == .urgency,
                 window: urgency.within?.days)
             Terminal.standardOutput.write(renderer.render(report))
-            for w in report.warnings { Terminal.standardError.write("warning: \(w.message) [\(w.kind.rawValue)]\n  help: \(w.help)\n") }
+            for w in report.warnings { Terminal.standardError.write(ErrorStyle.render(w)) }
         }
         if loaded.hasErrors { throw ExitCode(1) }
         let warnings = loaded.diagnostics.filter { $0.severity == .warning }.count

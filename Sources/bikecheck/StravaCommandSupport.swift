@@ -35,7 +35,7 @@ enum StravaCommandSupport {
     /// Prints an error on one line and returns the exit code to throw: 1.
     static func fail(_ error: Error) -> ExitCode {
         if let e = error as? ExitCode { return e }
-        Terminal.standardError.write("error: \(error)\n")
+        Terminal.standardError.write(ErrorStyle.render(message: "\(error)"))
         return ExitCode(1)
     }
 

@@ -11,7 +11,7 @@ struct TemplateCommand: ParsableCommand {
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the garage's templates.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the garage's templates.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -45,7 +45,7 @@ struct TemplateCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a template's intervals.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a template's intervals.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -61,8 +61,7 @@ struct TemplateCommand: ParsableCommand {
             } catch {
                 // A template file with errors does not load: say why, then what there is.
                 global.report(loaded.diagnostics.filter { $0.location.file.hasPrefix("templates/\(template).") }, sources: loaded.sources)
-                Terminal.standardError.write("error: \(error.message)\n" + (error.help.map { "  help: \($0)\n" } ?? ""))
-                throw ExitCode(2)
+                throw UsageError(error.message, help: error.help)
             }
             var out: TerminalText = "\(t.id) · \(t.name)\n"
             if let d = t.description { out += "\(lines: d.trimmingCharacters(in: .whitespacesAndNewlines))\n" }
@@ -86,6 +85,7 @@ struct TemplateCommand: ParsableCommand {
 
     struct Apply: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "apply",
             abstract: "Add a template to a bike's 'templates:' list.",
             discussion: "Example:\n  bikecheck template apply tubeless grail"
         )
@@ -110,6 +110,7 @@ struct TemplateCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Copy templates from a git repository, a file or another garage, noting their source.",
             discussion: """
                 SOURCE is a git repository (any URL git clone takes: https, ssh, git, file://, or a \
@@ -162,6 +163,7 @@ struct TemplateCommand: ParsableCommand {
 
     struct Outdated: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "outdated",
             abstract: "Show which imported templates' git sources have moved on, and what changed.",
             discussion: """
                 Fetches the tag or branch each template imported from git follows (its 'source:') \
@@ -214,6 +216,7 @@ struct TemplateCommand: ParsableCommand {
 
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Bring upstream changes into imported templates, keeping your own edits.",
             discussion: """
                 A three-way merge, key by key, of the version the garage's copy was imported from \
@@ -250,6 +253,7 @@ struct TemplateCommand: ParsableCommand {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write templates to a folder other riders can import from (a templates repository).",
             discussion: """
                 DIR becomes (or stays) a small garage of its own: garage.yaml, templates/, the \

@@ -20,25 +20,15 @@ struct UsageCommand: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-
-    @Argument(
-        help: ArgumentHelp("Bikes and parts to show (default: every bike and every part).", valueName: "bike-or-part"), completion: Completions.bikesAndParts)
-    var bikes: [String] = []
+    @OptionGroup var query: ReportOptions
 
     @Option(help: "One line per month or per year.")
     var per: UsageReport.Period = .month
 
-    @Option(help: ArgumentHelp("Show rides from this date (YYYY-MM-DD).", valueName: "date"))
-    var since: Day?
-
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Count rides up to this date (default: today).", valueName: "date"))
-    var asOf: Day?
-
     func run() throws {
-        let day = asOf ?? today()
-        let (loaded, selection) = try ReportOutput.load(global, names: bikes)
+        let (loaded, selection) = try query.load(global)
         let report = UsageReport.build(
-            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day, since: since, period: per)
+            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day, since: query.since, period: per)
         try ReportOutput.write(report, table: report.table, as: format)
     }
 }

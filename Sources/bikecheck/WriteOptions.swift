@@ -87,9 +87,7 @@ struct WriteOptions: ParsableArguments {
                         diagnostics: error.diagnostics.map(DiagnosticRecord.init)))) ?? "")
         } else {
             if !error.diagnostics.isEmpty { global.report(error.diagnostics, sources: error.sources) }
-            var text: TerminalText = "error: \(error.message)\n"
-            if let help = error.help { text += "  help: \(help)\n" }
-            Terminal.standardError.write(text)
+            Terminal.standardError.write(ErrorStyle.render(message: error.message, help: error.help))
         }
         return ExitCode(error.kind == .usage ? 2 : 1)
     }

@@ -250,8 +250,9 @@ import Testing
         let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
         #expect(loaded.diagnostics.map(\.id) == ["part-id-is-bike-id"])
         // The name is the bike, as status and done take it.
-        let (selection, unknown) = ReportSelection.resolve(["a"], in: loaded.garage)
-        #expect(selection.bikes == [BikeID("a")] && selection.parts.isEmpty && unknown.isEmpty)
+        let (selection, notes) = try loaded.garage.subjects(named: ["a"])
+        #expect(selection.bikes == [BikeID("a")] && selection.parts.isEmpty)
+        #expect(notes == ["'a' is the bike; part 'a' has the same id: rename parts/a.yaml to name the part"])
         // With nothing named, a line each.
         let costs = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Self.asOf, by: .bike)
         #expect(costs.rows.map { "\($0.subject?.kind.rawValue ?? "-") \($0.group) \($0.total)" } == ["bike a 5.00", "part a 530.20"])

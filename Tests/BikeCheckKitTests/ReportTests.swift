@@ -227,8 +227,13 @@ import Testing
     @Test func aNameIsABikeWhenThereIsOneElseAPart() throws {
         let (_, loaded, _) = try Self.garage()
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
-        let (selection, unknown) = ReportSelection.resolve(["wheels", "a", "wheel"], in: loaded.garage)
-        #expect(selection.bikes == [BikeID("a")] && selection.parts == [PartID("wheels")] && unknown == ["wheel"])
+        let (selection, notes) = try loaded.garage.subjects(named: ["wheels", "a"])
+        #expect(selection.bikes == [BikeID("a")] && selection.parts == [PartID("wheels")] && notes.isEmpty)
+        #expect(try loaded.garage.subject(named: "wheels") == .part(PartID("wheels")))
+        // A name that is neither is a usage error naming the nearest of both.
+        #expect(throws: UsageError("no bike or part 'wheel'; did you mean 'wheels'?", help: "bikes: a, b; parts: wheels")) {
+            try loaded.garage.subjects(named: ["wheels", "a", "wheel"])
+        }
     }
 
     @Test func usageOfAPartCountsTheRidesOfEachBikeWhileItWasThere() throws {

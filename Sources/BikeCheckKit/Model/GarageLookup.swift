@@ -9,19 +9,19 @@ extension Garage {
 
     /// The usage error for a bike id the garage has no bike of: "no bike 'x'; did you mean 'y'?",
     /// with the bikes there are (or how to add one).
-    public func noBike(_ id: String) -> WriteFailure {
+    public func noBike(_ id: String) -> UsageError {
         let ids = bikes.map(\.bike.id.rawValue)
         let hint = didYouMean(id, among: ids)
-        return .usage(
+        return UsageError(
             "no bike '\(id)'\(hint)", help: ids.isEmpty ? "add one with 'bikecheck bike add ID --name NAME'" : "bikes: \(ids.joined(separator: ", "))")
     }
 
     /// The usage error for a name that is neither a bike nor a part, with both lists.
-    public func noBikeOrPart(_ id: String) -> WriteFailure {
+    public func noBikeOrPart(_ id: String) -> UsageError {
         guard !parts.isEmpty else { return noBike(id) }
         let bikeIDs = bikes.map(\.bike.id.rawValue), partIDs = parts.map(\.part.id.rawValue)
         let hint = didYouMean(id, among: bikeIDs + partIDs)
-        return .usage("no bike or part '\(id)'\(hint)", help: "bikes: \(bikeIDs.joined(separator: ", ")); parts: \(partIDs.joined(separator: ", "))")
+        return UsageError("no bike or part '\(id)'\(hint)", help: "bikes: \(bikeIDs.joined(separator: ", ")); parts: \(partIDs.joined(separator: ", "))")
     }
 
     /// Which bike each Strava gear id belongs to: gear id → bike id.

@@ -20,8 +20,9 @@ public struct ReportSubject: Sendable, Hashable, Comparable, Encodable {
     public var label: String { kind == .bike ? id : id + " (part)" }
 }
 
-/// The bikes and parts a report is about, as named on the command line: with none named,
-/// every bike and every part (reports that list rides: every bike).
+/// The bikes and parts a report is about, as named on the command line (see
+/// `Garage.subjects(named:)`): with none named, every bike and every part (reports that list
+/// rides: every bike).
 public struct ReportSelection: Sendable {
     public var bikes: [BikeID]
     public var parts: [PartID]
@@ -39,23 +40,6 @@ public struct ReportSelection: Sendable {
 
     /// Whether a part is shown; `byDefault` says whether parts are shown when nothing is named.
     public func includes(_ part: PartID, byDefault: Bool = true) -> Bool { isEverything ? byDefault : parts.contains(part) }
-
-    /// Names from the command line: a bike when there is one of that id (as `status` decides),
-    /// else a part; nil and the names that are neither.
-    public static func resolve(_ names: [String], in garage: Garage) -> (ReportSelection, unknown: [String]) {
-        var selection = ReportSelection()
-        var unknown: [String] = []
-        for name in names {
-            if garage.bike(BikeID(name)) != nil {
-                selection.bikes.append(BikeID(name))
-            } else if garage.part(PartID(name)) != nil {
-                selection.parts.append(PartID(name))
-            } else {
-                unknown.append(name)
-            }
-        }
-        return (selection, unknown)
-    }
 
     /// The interval ids `--interval` may name for these bikes and parts (every bike, and every
     /// part when `parts`, when none is named): those their files list and those their logs did.

@@ -156,27 +156,30 @@ public enum ServiceRecorder {
 
 /// Whose log a service goes in: a bike's or a part's.
 struct LogOwner {
-    var kind: String
+    var kind: ReportSubject.Kind
     var id: String
     var file: String
     var intervals: [ResolvedInterval]
     var log: [LogEntry]
     var todos: [Todo]
 
-    /// The bike, or else the part (parts/ID.yaml), named `name`: a bike's name wins if both exist.
+    /// The subject `name` means (see `Garage.subject(named:)`): its file must have no errors.
     init(_ name: String, in context: WriteContext) throws(WriteFailure) {
-        if context.garage.bike(BikeID(name)) == nil, context.garage.part(PartID(name)) != nil {
+        let subject: Subject
+        do { subject = try context.garage.subject(named: name) } catch { throw WriteFailure(error) }
+        switch subject {
+        case .part:
             let part = try context.part(name)
-            self.init(kind: "part", id: name, file: part.part.location.file, intervals: part.intervals, log: part.part.log, todos: part.part.todos)
-        } else {
+            self.init(kind: .part, id: name, file: part.part.location.file, intervals: part.intervals, log: part.part.log, todos: part.part.todos)
+        case .bike:
             let resolved = try context.bike(name)
             self.init(
-                kind: "bike", id: name, file: resolved.bike.location.file, intervals: resolved.intervals, log: resolved.bike.log,
+                kind: .bike, id: name, file: resolved.bike.location.file, intervals: resolved.intervals, log: resolved.bike.log,
                 todos: resolved.bike.todos)
         }
     }
 
-    init(kind: String, id: String, file: String, intervals: [ResolvedInterval], log: [LogEntry], todos: [Todo]) {
+    init(kind: ReportSubject.Kind, id: String, file: String, intervals: [ResolvedInterval], log: [LogEntry], todos: [Todo]) {
         self.kind = kind
         self.id = id
         self.file = file

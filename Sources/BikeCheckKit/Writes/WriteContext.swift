@@ -28,7 +28,7 @@ public struct WriteContext: Sendable {
     func bike(_ id: String) throws(WriteFailure) -> ResolvedBike {
         if let file = bikeFile(id) { try requireClean(file) }
         if let bike = garage.bike(BikeID(id)) { return bike }
-        throw garage.noBike(id)
+        throw WriteFailure(garage.noBike(id))
     }
 
     /// The template with this id, or a usage error that suggests the nearest one (shared by

@@ -1,0 +1,105 @@
+import BikeCheckKit
+import Foundation
+
+/// One run of `bikecheck notify`: take the lock, load the garage, plan what newly crossed a
+/// band, send it on every channel, and save what was delivered. The command calls `run()` once
+/// and prints the outcome.
+public struct NotifyRun: Sendable {
+    public var root: String
+    /// The day planned as of (`--as-of`, else today).
+    public var asOf: Day
+    /// The rider's today, for the garage's checks.
+    public var today: Day
+    /// Plan only: no lock, nothing sent, no state changed.
+    public var dryRun: Bool
+    /// Where the channels' credentials and timeout come from.
+    public var environment: [String: String]
+
+    public init(root: String, asOf: Day, today: Day, dryRun: Bool, environment: [String: String]) {
+        self.root = root
+        self.asOf = asOf
+        self.today = today
+        self.dryRun = dryRun
+        self.environment = environment
+    }
+
+    /// Why a run sent nothing.
+    public enum Failure: Error {
+        /// The lock could not be taken, or another run held it too long (exit 1).
+        case lock(String)
+        /// The garage has errors: a reminder left out by a broken file must not look like
+        /// nothing due (exit 1).
+        case garageErrors(LoadedGarage)
+        /// garage.yaml sets no channel, or the environment a bad timeout (exit 2).
+        case usage(UsageError)
+    }
+
+    /// What a run planned and what became of it.
+    public struct Outcome: Sendable {
+        public var plan: NotifyPlan
+        public var settings: NotifySettings
+        public var channels: [String]
+        /// Stale data, told like a reminder and printed on every run, as status does.
+        public var warnings: [StaleWarning]
+        /// Why the saved state could not be read, if it could not (it starts afresh).
+        public var stateWarning: String?
+        /// Each channel tried (none on a dry run): nil when it delivered.
+        public var outcomes: [String: ChannelFailure?] = [:]
+        /// Why what was delivered could not be saved, if it could not (exit 1).
+        public var saveFailure: String?
+
+        /// The channels that delivered.
+        public var delivered: Set<String> { Set(outcomes.compactMap { $0.value == nil ? $0.key : nil }) }
+
+        /// The channels that failed, in the channels' order, with why.
+        public var failed: [(channel: String, failure: ChannelFailure)] {
+            channels.compactMap { c in outcomes[c].flatMap { $0 }.map { (c, $0) } }
+        }
+    }
+
+    public func run() throws(Failure) -> Outcome {
+        // One run at a time sends: a second waits for the first, then finds its reminders sent.
+        // Taken before the garage is read, so a run that waited sees what was done meanwhile.
+        var lock: FileLock?
+        if !dryRun {
+            do {
+                try LocalState.prepare(garage: root)
+                lock = try FileLock(path: NotifyState.lockPath(garage: root), wait: 120)
+            } catch {
+                throw .lock("\(error)")
+            }
+            guard lock != nil else { throw .lock("another 'bikecheck notify' has been sending for 2 minutes; try again later") }
+        }
+        // Held until the state is saved: ARC may otherwise end it after its last use above.
+        defer { withExtendedLifetime(lock) {} }
+        let loaded = GarageLoader.load(at: root, options: .init(activities: .summaries, today: today))
+        if loaded.hasErrors { throw .garageErrors(loaded) }
+        guard let settings = loaded.garage.settings.notify, !settings.channelNames.isEmpty else {
+            throw .usage(
+                UsageError("garage.yaml sets no notify channel", help: "add e.g. 'notify: {ntfy: {topic: my-bikes}}' (see the README's Reminders section)"))
+        }
+        let channels = settings.channelNames
+        if let problem = ChannelEnvironment.timeoutProblem(environment: environment) {
+            throw .usage(UsageError(problem, help: "unset it for 30000 (30 s), or write e.g. BIKECHECK_NOTIFY_TIMEOUT_MS=10000"))
+        }
+        let report = StatusPlanner(asOf: asOf).plan(loaded.garage, summaries: loaded.activitySummaries)
+        // "Nothing is due" must never be the result of a sync that stopped.
+        let warnings = Staleness.warnings(loaded, root: root, asOf: report.asOf)
+        let (state, stateWarning) = NotifyState.load(garage: root)
+        let plan = NotifyPlan(report: report, warnings: warnings, settings: settings, channels: channels, state: state)
+        var outcome = Outcome(plan: plan, settings: settings, channels: channels, warnings: warnings, stateWarning: stateWarning)
+        if dryRun { return outcome }
+
+        let sender = Channels(settings: settings, environment: ChannelEnvironment(environment: environment), garageName: loaded.garage.settings.name)
+        outcome.outcomes = sender.send(plan.pending, asOf: plan.asOf)
+        let after = plan.state(after: state, delivered: outcome.delivered, channels: channels)
+        if after != state {
+            do {
+                try after.save(garage: root)
+            } catch {
+                outcome.saveFailure = "\(error)"
+            }
+        }
+        return outcome
+    }
+}
