@@ -47,19 +47,10 @@ enum ReportOutput {
 
     static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat) throws {
         switch format {
-        case .text: TableTextRenderer(width: terminalWidth()).render(table) { Terminal.standardOutput.write($0) }
+        case .text: TableTextRenderer(width: Terminal.standardOutput.columns).render(table) { Terminal.standardOutput.write($0) }
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(model))
         case .csv: TableCSVRenderer.render(table) { Terminal.standardOutput.write($0) }
         case .markdown: Terminal.standardOutput.write(TableMarkdownRenderer.render(table))
         }
-    }
-
-    /// The terminal's width when standard output is one (`COLUMNS` first, as shells set it).
-    static func terminalWidth() -> Int? {
-        guard Terminal.standardOutput.isTerminal else { return nil }
-        if let c = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), c > 0 { return c }
-        var size = winsize()
-        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return nil
     }
 }
