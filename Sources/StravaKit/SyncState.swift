@@ -87,7 +87,13 @@ public struct SyncState: Codable, Equatable, Sendable {
     /// The saved state, and a warning when there was one that could not be used (then the
     /// state is empty: no listing to resume, no gear remembered).
     public static func load(garage root: String, now: Date = Date()) -> (state: SyncState, warning: String?) {
-        guard let data = FileManager.default.contents(atPath: path(garage: root)) else { return (SyncState(), nil) }
+        let data: Data
+        switch readFile(path(garage: root), limit: FileSizeLimit.localState) {
+        case .bytes(let bytes): data = Data(bytes)
+        case .tooLarge(let size):
+            return (SyncState(), discarded("it is \(FileSizeLimit.describe(size)), more than \(FileSizeLimit.describe(FileSizeLimit.localState))"))
+        case .unreadable: return (SyncState(), nil)
+        }
         let state: SyncState
         do {
             state = try JSONDecoder().decode(SyncState.self, from: data)

@@ -126,7 +126,7 @@ struct ActivityIndex: Sendable {
     /// The entry for cache file `name` in the version `key`, or nil when there is none that can
     /// be trusted.
     func entry(_ name: String, key: Key) -> Entry? {
-        guard let path = path(name), let bytes = readBytes(path) else { return nil }
+        guard let path = path(name), let bytes = readBytes(path, limit: FileSizeLimit.activityIndex) else { return nil }
         return Self.decode(bytes, name: name, key: key)
     }
 
