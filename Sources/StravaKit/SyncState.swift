@@ -175,8 +175,8 @@ public final class SyncLock {
     public init(garage root: String) throws {
         try SyncState.prepareDirectory(garage: root)
         let path = SyncState.directory(garage: root) + "/sync.lock"
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw AtomicFile.Failure(path: path, reason: String(cString: strerror(errno))) }
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw AtomicFile.Failure(path: path, reason: LocalState.openFailure(errno)) }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             close(fd)
             throw StravaError.locked(path)

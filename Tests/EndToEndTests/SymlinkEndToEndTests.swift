@@ -113,3 +113,29 @@ extension SymlinkEndToEndTests {
         #expect(try git(["show", "--stat", "--format=", "HEAD"], in: garage.root).contains("shared/grail.yaml"))
     }
 }
+
+extension SymlinkEndToEndTests {
+    /// A `.bikecheck` that linked out of the garage received the locks, the index and a
+    /// `.gitignore` of `*` (in someone's work tree, git then ignored every new file there); a lock
+    /// file that was a link was created at its target. Both are refused, nothing written there.
+    @Test func localStateNeverFollowsALinkOutOfTheGarage() throws {
+        let outside = try TemporaryFolder()
+        let garage = try TempGarage(copying: true)
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: garage.path + "/.bikecheck", withDestinationPath: outside.url.path)
+        let write = try garage.run(["done", "grail", "chain-lube", "--date", "2026-01-10"])
+        #expect(write.status == 1, "\(write.stderr)")
+        #expect(write.stderr.contains("symbolic link that leads outside the garage"), "\(write.stderr)")
+        _ = try garage.run(["status"])
+        let written = try fm.contentsOfDirectory(atPath: outside.url.path)
+        #expect(written.isEmpty, "written outside: \(written)")
+
+        // A lock file that is a link, inside a real .bikecheck.
+        try fm.removeItem(atPath: garage.path + "/.bikecheck")
+        try fm.createDirectory(atPath: garage.path + "/.bikecheck", withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: garage.path + "/.bikecheck/write.lock", withDestinationPath: outside.url.path + "/planted.lock")
+        let locked = try garage.run(["done", "grail", "chain-lube", "--date", "2026-01-10"])
+        #expect(locked.status == 1 && locked.stderr.contains("never follows links in its local state"), "\(locked.stderr)")
+        #expect(!fm.fileExists(atPath: outside.url.path + "/planted.lock"))
+    }
+}
