@@ -143,7 +143,7 @@ extension CalendarEndToEndTests {
     @Test func aGraphemeClusterLongerThanALineIsFoldedAndReadsBackExactly() throws {
         let cluster = "e" + String(repeating: "\u{0301}", count: 60)
         let name = "Grail " + cluster + " and " + String(repeating: "\u{1F6B2}\u{200D}", count: 30) + "x"
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: Sam's garage\n",
             "bikes/grail.yaml": "name: \"\(name)\"\nbought: 2026-10-01\nintervals:\n  chain-lube:\n    task: Lube\n    every: 10 h\n",
             "rides.yaml": "rides:\n" + (1...6).map { "  - {date: 2026-11-0\($0), bike: grail, time: 1h}\n" }.joined(),

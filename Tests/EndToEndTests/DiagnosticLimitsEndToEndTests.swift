@@ -77,7 +77,7 @@ extension DiagnosticLimitsEndToEndTests {
     /// `validate` (rc 134, "failed to allocate"). Each is now a located `file-too-large`.
     @Test(arguments: ["garage.yaml", "bikes/grail.yaml", "parts/spare-chain.yaml", "templates/tubeless.yaml", "rides.yaml", "activities/2026-01.json"])
     func aSparse200GBFileIsALocatedFileTooLargeNotAnAbort(_ file: String) throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let handle = try FileHandle(forWritingTo: garage.root.appendingPathComponent(file))
         try handle.truncate(atOffset: 200 << 30)
         try handle.close()
@@ -91,7 +91,7 @@ extension DiagnosticLimitsEndToEndTests {
 
     /// An index file is derived: one too large is not trusted, and the answer comes from the cache.
     @Test func aSparse200GBIndexFileIsRebuiltNotRead() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let before = try garage.run(["status", "--format", "json"])
         #expect(before.status == 0, "\(before.stderr)")
         let index = garage.root.appendingPathComponent(".bikecheck/activity-index")

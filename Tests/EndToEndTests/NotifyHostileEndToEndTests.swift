@@ -117,7 +117,7 @@ extension NotifyEndToEndTests {
     /// `secret-in-garage` never quoted the secret, but the line under it did: in CI logs. The
     /// excerpt shows each secret as '****', the carets under it, in every command and format.
     @Test func aSecretInGarageYamlIsMaskedInTheExcerptUnderItsDiagnostic() throws {
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         var settings = try garage.read("garage.yaml")
         settings += """
 

@@ -47,7 +47,7 @@ extension SnoozeTodoHostileEndToEndTests {
             var text = "name: Big\nbought: 2023-01-01\ntodo:\n"
             for i in 0..<count { text += "  - task number \(i)\n" }
             text += "  - task number 0\n"  // one duplicate, still found
-            let garage = try TempGarage(["garage.yaml": "units: metric\n", "bikes/big.yaml": text])
+            let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/big.yaml": text])
             let start = Date()
             let r = try garage.run(["validate"])
             let elapsed = Date().timeIntervalSince(start)

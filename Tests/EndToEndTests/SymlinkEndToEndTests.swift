@@ -94,7 +94,7 @@ extension SymlinkEndToEndTests {
     /// file and left the shared file stale. The write goes to the target, the link stays, and
     /// `--commit` commits the target.
     @Test func aWriteThroughALinkInsideTheGarageChangesItsTargetAndKeepsTheLink() throws {
-        let garage = try TempGarage([
+        let garage = try TemporaryFolder([
             "garage.yaml": "name: x\n",
             "shared/grail.yaml": "name: Grail\nbought: 2025-01-01\nintervals:\n  chain-lube:\n    every: 300 km\n",
         ])
@@ -120,7 +120,7 @@ extension SymlinkEndToEndTests {
     /// file that was a link was created at its target. Both are refused, nothing written there.
     @Test func localStateNeverFollowsALinkOutOfTheGarage() throws {
         let outside = try TemporaryFolder()
-        let garage = try TempGarage(copying: true)
+        let garage = try TemporaryFolder(copying: true)
         let fm = FileManager.default
         try fm.createSymbolicLink(atPath: garage.path + "/.bikecheck", withDestinationPath: outside.url.path)
         let write = try garage.run(["done", "grail", "chain-lube", "--date", "2026-01-10"])

@@ -264,7 +264,7 @@ public struct ChangeWriter: Sendable {
     /// changed since is swept in. Returns a line for the rider when it committed something.
     func finishInterruptedCommit() throws(WriteFailure) -> String? {
         let journal = Self.journalPath(garage: root)
-        guard let data = FileManager.default.contents(atPath: journal) else { return nil }
+        guard let data = readBytes(journal, limit: FileSizeLimit.localState).map({ Data($0) }) else { return nil }
         defer { unlink(journal) }
         guard let pending = try? JSONDecoder().decode(PendingCommit.self, from: data),
             pending.files.allSatisfy({ readBytes(root + "/" + $0.path) == [UInt8]($0.after) })
