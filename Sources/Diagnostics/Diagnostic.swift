@@ -72,6 +72,9 @@ public struct Diagnostic: Sendable, Hashable {
     public var help: String?
     /// For `too-many-problems`: how many diagnostics of the file it stands for.
     public var omittedCount: Int?
+    /// Byte ranges of the location's file that no excerpt may show (a secret written in the file):
+    /// each run of them is shown as `****`.
+    public var redactions: [Range<Int>] = []
 
     public init(
         _ severity: Severity, _ id: DiagnosticID, _ message: String, at location: SourceLocation,
@@ -124,6 +127,13 @@ extension Diagnostic {
         return d
     }
 
+    /// This diagnostic with a span of its file that excerpts must never show.
+    public func redacting(_ range: SourceRange) -> Diagnostic {
+        var d = self
+        d.redactions.append(range.start.offset..<max(range.start.offset, range.end.offset))
+        return d
+    }
+
     /// At most `limit` diagnostics for each run of one file (sort first to group them), the rest
     /// counted in one located `too-many-problems` of their worst severity. Existing
     /// `too-many-problems` diagnostics are merged into it, so limiting twice changes nothing.
@@ -135,6 +145,7 @@ extension Diagnostic {
             var kept = 0, omitted = 0
             var first: Diagnostic?
             var worst = Severity.note
+            var redactions: [Range<Int>] = []
             while i < diagnostics.endIndex, diagnostics[i].location.file == file {
                 let d = diagnostics[i]
                 i += 1
@@ -144,10 +155,16 @@ extension Diagnostic {
                     continue
                 }
                 omitted += d.omittedCount ?? 1
+                redactions += d.redactions
                 if first == nil || (d.omittedCount == nil && first?.omittedCount != nil) { first = d }
                 worst = min(worst, d.severity)
             }
-            if let first, omitted > 0 { out.append(.tooManyProblems(omitted, at: first.location, severity: worst)) }
+            if let first, omitted > 0 {
+                // The excerpt under it shows a line an omitted diagnostic may have masked.
+                var summary = Diagnostic.tooManyProblems(omitted, at: first.location, severity: worst)
+                summary.redactions = redactions
+                out.append(summary)
+            }
         }
         return out
     }

@@ -16,7 +16,10 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     public func render(_ diagnostics: [Diagnostic]) -> TerminalText {
-        diagnostics.map(render).joined()
+        // A secret one diagnostic masks stays masked in every excerpt of its file.
+        var masked: [String: [Range<Int>]] = [:]
+        for d in diagnostics where !d.redactions.isEmpty { masked[d.location.file, default: []] += d.redactions }
+        return diagnostics.map { render($0, masking: masked) }.joined()
     }
 
     /// Messages and help quote values cut to a readable length where they are made; this bounds
@@ -24,6 +27,10 @@ public struct DiagnosticRenderer: Sendable {
     static let longestText = 1000
 
     public func render(_ d: Diagnostic) -> TerminalText {
+        render(d, masking: d.redactions.isEmpty ? [:] : [d.location.file: d.redactions])
+    }
+
+    private func render(_ d: Diagnostic, masking masked: [String: [Range<Int>]]) -> TerminalText {
         var out: TerminalText = ""
         let color: (plain: StaticString, bold: StaticString)
         switch d.severity {
@@ -34,10 +41,10 @@ public struct DiagnosticRenderer: Sendable {
         out += paint(Self.header(of: d.location), "1")
         out += " " + paint("\(d.severity.rawValue):", color.bold)
         out += " " + paint("\(Self.bounded(d.message))", "1") + " [\(d.id)]\n"
-        out += excerpt(d.location, color: color.bold)
+        out += excerpt(d.location, color: color.bold, masking: masked[d.location.file] ?? [])
         for note in d.notes {
             out += "\(Self.header(of: note.location)) " + paint("note:", "1;36") + " \(Self.bounded(note.message))\n"
-            out += excerpt(note.location, color: "1;36")
+            out += excerpt(note.location, color: "1;36", masking: masked[note.location.file] ?? [])
         }
         if let help = d.help {
             out += "   = " + paint("help:", "1") + " \(Self.bounded(help))\n"
@@ -61,7 +68,7 @@ public struct DiagnosticRenderer: Sendable {
 
     /// The line of a location with carets under its span. Works on the line's bytes around the
     /// position only: its cost does not grow with the length of the line.
-    private func excerpt(_ location: SourceLocation, color: StaticString) -> TerminalText {
+    private func excerpt(_ location: SourceLocation, color: StaticString, masking masked: [Range<Int>]) -> TerminalText {
         guard let range = location.range, let text = sources[location.file],
             var line = text.lineRange(range.start.line)
         else { return "" }
@@ -104,13 +111,6 @@ public struct DiagnosticRenderer: Sendable {
             while start > line.lowerBound, bytes[start] & 0xC0 == 0x80 { start -= 1 }
         }
         let end = shownAfter == 0 ? caret : ends[shownAfter - 1]
-        var shown = String(decoding: bytes[start..<end], as: UTF8.self).shownInExcerpt()
-        var pad = shownBefore
-        if shownBefore < before {
-            shown = "…" + shown
-            pad += 1
-        }
-        if shownAfter < after { shown += "…" }
 
         // Carets: under the span on this line, or to the end of the line for a span running on.
         var width: Int
@@ -124,6 +124,40 @@ public struct DiagnosticRenderer: Sendable {
             width = shownAfter
         }
         width = max(1, min(width, shownAfter == 0 ? 1 : shownAfter))
+
+        // The shown bytes, each masked run as one '****'; columns are counted as they come out,
+        // so the carets stay under their text wherever a mask shortens the line.
+        let spanEnd = shownAfter == 0 ? caret : ends[width - 1]
+        var out = ""
+        var column = 0, caretColumn = 0, spanEndColumn = 0
+        var i = start, run = start  // `run`: where the bytes not yet copied into `text` begin
+        while i < end {
+            if i == caret { caretColumn = column }
+            if i == spanEnd { spanEndColumn = column }
+            var next = i + 1
+            while next < end, bytes[next] & 0xC0 == 0x80 { next += 1 }
+            if masked.contains(where: { $0.contains(i) }) {
+                if run < i || i == start {
+                    out += String(decoding: bytes[run..<i], as: UTF8.self) + "****"
+                    column += 4
+                }
+                run = next
+            } else {
+                column += 1
+            }
+            i = next
+        }
+        out += String(decoding: bytes[run..<end], as: UTF8.self)
+        if end == caret { caretColumn = column }
+        if end == spanEnd { spanEndColumn = column }
+        var shown = out.shownInExcerpt()
+        var pad = caretColumn
+        if shownBefore < before {
+            shown = "…" + shown
+            pad += 1
+        }
+        if shownAfter < after { shown += "…" }
+        if !masked.isEmpty { width = max(1, spanEndColumn - caretColumn) }
         let number = String(range.start.line)
         let gutter = String(repeating: " ", count: number.count)
         let carets = String(repeating: "^", count: width)

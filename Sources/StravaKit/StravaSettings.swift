@@ -168,11 +168,15 @@ public struct TokenStore: Sendable {
     /// decoded is `StravaError.unreadableToken`, never taken for "not logged in".
     public func read() throws -> StravaToken? {
         let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
+        switch readFile(path, limit: FileSizeLimit.localState) {
+        case .bytes(let bytes): data = Data(bytes)
+        case .tooLarge(let size):
+            throw StravaError.unreadableToken(
+                path: path, reason: "it is \(FileSizeLimit.describe(size)), more than a token file may be (\(FileSizeLimit.describe(FileSizeLimit.localState)))"
+            )
+        case .unreadable:
             if !FileManager.default.fileExists(atPath: path) { return nil }
-            throw StravaError.unreadableToken(path: path, reason: (error as NSError).localizedFailureReason ?? "cannot be read")
+            throw StravaError.unreadableToken(path: path, reason: "it cannot be read, or is not a regular file")
         }
         do {
             return try JSONDecoder().decode(StravaToken.self, from: data)

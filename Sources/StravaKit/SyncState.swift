@@ -87,7 +87,13 @@ public struct SyncState: Codable, Equatable, Sendable {
     /// The saved state, and a warning when there was one that could not be used (then the
     /// state is empty: no listing to resume, no gear remembered).
     public static func load(garage root: String, now: Date = Date()) -> (state: SyncState, warning: String?) {
-        guard let data = FileManager.default.contents(atPath: path(garage: root)) else { return (SyncState(), nil) }
+        let data: Data
+        switch readFile(path(garage: root), limit: FileSizeLimit.localState) {
+        case .bytes(let bytes): data = Data(bytes)
+        case .tooLarge(let size):
+            return (SyncState(), discarded("it is \(FileSizeLimit.describe(size)), more than \(FileSizeLimit.describe(FileSizeLimit.localState))"))
+        case .unreadable: return (SyncState(), nil)
+        }
         let state: SyncState
         do {
             state = try JSONDecoder().decode(SyncState.self, from: data)
@@ -169,8 +175,8 @@ public final class SyncLock {
     public init(garage root: String) throws {
         try SyncState.prepareDirectory(garage: root)
         let path = SyncState.directory(garage: root) + "/sync.lock"
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw AtomicFile.Failure(path: path, reason: String(cString: strerror(errno))) }
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw AtomicFile.Failure(path: path, reason: LocalState.openFailure(errno)) }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             close(fd)
             throw StravaError.locked(path)

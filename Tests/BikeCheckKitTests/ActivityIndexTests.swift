@@ -222,3 +222,30 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.url.path).isEmpty)
     }
 }
+
+extension ActivityIndexTests {
+    /// With one-second timestamps, a same-size edit later in the second the index was built in
+    /// left every part of the key as it was: the index served the old answer (10 of 12 trials).
+    /// A file whose times have no nanoseconds is not indexed until two seconds have passed.
+    @Test func aMonthFileWithWholeSecondTimesIsNotIndexedWithinItsTick() throws {
+        let folder = try garage()
+        let path = folder.url.path + "/activities/2026-02.json"
+        // A coarse filesystem's modification time: this second, no nanoseconds.
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var times = [timespec(tv_sec: now.tv_sec, tv_nsec: 0), timespec(tv_sec: now.tv_sec, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        settle()
+        let first = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        expectSameAnswer(first, expected(folder))
+        #expect(!FileManager.default.fileExists(atPath: indexFile(folder, "2026-02")), "indexed within its tick")
+        #expect(FileManager.default.fileExists(atPath: indexFile(folder, "2026-01")), "a file with fine times is indexed at once")
+
+        // Two seconds on, the tick is over: the file is indexed and read from the index.
+        times = [timespec(tv_sec: now.tv_sec - 3, tv_nsec: 0), timespec(tv_sec: now.tv_sec - 3, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        Thread.sleep(forTimeInterval: ActivityIndex.settleTime + 0.02)
+        _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(FileManager.default.fileExists(atPath: indexFile(folder, "2026-02")))
+    }
+}

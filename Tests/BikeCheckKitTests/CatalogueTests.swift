@@ -33,6 +33,12 @@ import Testing
                 let link = garage.url.appendingPathComponent(String(path[..<arrow.lowerBound]))
                 try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: String(path[arrow.upperBound...]))
+            } else if let sparse = path.range(of: " sparse ") {
+                // `== bikes/huge.yaml sparse 214748364800`: a file of that size that takes no disk.
+                try garage.write(String(path[..<sparse.lowerBound]), [])
+                let handle = try FileHandle(forWritingTo: garage.url.appendingPathComponent(String(path[..<sparse.lowerBound])))
+                try handle.truncate(atOffset: UInt64(path[sparse.upperBound...]) ?? 0)
+                try handle.close()
             } else {
                 try garage.write(path, bytes)
             }
@@ -50,7 +56,8 @@ import Testing
 }
 
 /// One catalogue file: a comment, `== path` sections with file contents, and `== expected`.
-/// A section `== LINK -> TARGET` makes LINK a symbolic link to TARGET (its body is ignored).
+/// A section `== LINK -> TARGET` makes LINK a symbolic link to TARGET (its body is ignored);
+/// `== PATH sparse SIZE` makes a sparse file of SIZE bytes, which takes no disk.
 /// In file sections `{{tab}}`, `{{byte FC}}` and `{{repeat N TEXT}}` stand for bytes that are
 /// awkward to keep in a text file.
 struct CatalogueCase {

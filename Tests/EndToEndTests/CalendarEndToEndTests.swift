@@ -136,3 +136,23 @@ import Testing
         #expect(events.first?.contains(" \(unescaped): Lube, then wipe; twice |") == true, "\(events)")
     }
 }
+
+extension CalendarEndToEndTests {
+    /// Folding went by grapheme cluster, so one longer than a line (a letter with 60 combining
+    /// marks is 121 octets) was never folded. It is now folded between its scalars.
+    @Test func aGraphemeClusterLongerThanALineIsFoldedAndReadsBackExactly() throws {
+        let cluster = "e" + String(repeating: "\u{0301}", count: 60)
+        let name = "Grail " + cluster + " and " + String(repeating: "\u{1F6B2}\u{200D}", count: 30) + "x"
+        let garage = try TemporaryFolder([
+            "garage.yaml": "name: Sam's garage\n",
+            "bikes/grail.yaml": "name: \"\(name)\"\nbought: 2026-10-01\nintervals:\n  chain-lube:\n    task: Lube\n    every: 10 h\n",
+            "rides.yaml": "rides:\n" + (1...6).map { "  - {date: 2026-11-0\($0), bike: grail, time: 1h}\n" }.joined(),
+        ])
+        let r = try garage.run(["calendar", "--as-of", "2026-11-10"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let long = r.stdout.components(separatedBy: "\r\n").filter { $0.utf8.count > 75 }
+        #expect(long.isEmpty, "lines over 75 octets: \(long.map { $0.utf8.count })")
+        guard let events = try Self.parse(r.stdout, in: garage) else { return }
+        #expect(events.first?.contains(" \(name): Lube |") == true, "\(events)")
+    }
+}

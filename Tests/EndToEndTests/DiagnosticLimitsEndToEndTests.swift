@@ -71,3 +71,38 @@ import Testing
         #expect(r.stderr.utf8.count < 60_000, "\(r.stderr.utf8.count) bytes")
     }
 }
+
+extension DiagnosticLimitsEndToEndTests {
+    /// Every file was read whole, whatever its size: a sparse 200 GB file aborted `status` and
+    /// `validate` (rc 134, "failed to allocate"). Each is now a located `file-too-large`.
+    @Test(arguments: ["garage.yaml", "bikes/grail.yaml", "parts/spare-chain.yaml", "templates/tubeless.yaml", "rides.yaml", "activities/2026-01.json"])
+    func aSparse200GBFileIsALocatedFileTooLargeNotAnAbort(_ file: String) throws {
+        let garage = try TemporaryFolder(copying: true)
+        let handle = try FileHandle(forWritingTo: garage.root.appendingPathComponent(file))
+        try handle.truncate(atOffset: 200 << 30)
+        try handle.close()
+        for command in ["validate", "status"] {
+            let r = try garage.run([command, "--color", "never"])
+            #expect(r.status == 1, "\(command): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains("\(file):1:1: error: the file is 200 GiB, more than"), "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("[file-too-large]"), "\(command): \(r.stderr)")
+        }
+    }
+
+    /// An index file is derived: one too large is not trusted, and the answer comes from the cache.
+    @Test func aSparse200GBIndexFileIsRebuiltNotRead() throws {
+        let garage = try TemporaryFolder(copying: true)
+        let before = try garage.run(["status", "--format", "json"])
+        #expect(before.status == 0, "\(before.stderr)")
+        let index = garage.root.appendingPathComponent(".bikecheck/activity-index")
+        let files = try FileManager.default.contentsOfDirectory(atPath: index.path).filter { $0.hasSuffix(".idx") }
+        try #require(!files.isEmpty)
+        for name in files {
+            let handle = try FileHandle(forWritingTo: index.appendingPathComponent(name))
+            try handle.truncate(atOffset: 200 << 30)
+            try handle.close()
+        }
+        let after = try garage.run(["status", "--format", "json"])
+        #expect(after.status == 0 && after.stdout == before.stdout, "\(after.stderr)")
+    }
+}

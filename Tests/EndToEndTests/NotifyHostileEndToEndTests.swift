@@ -112,3 +112,40 @@ extension NotifyEndToEndTests {
         await world.stop()
     }
 }
+
+extension NotifyEndToEndTests {
+    /// `secret-in-garage` never quoted the secret, but the line under it did: in CI logs. The
+    /// excerpt shows each secret as '****', the carets under it, in every command and format.
+    @Test func aSecretInGarageYamlIsMaskedInTheExcerptUnderItsDiagnostic() throws {
+        let garage = try TemporaryFolder(copying: true)
+        var settings = try garage.read("garage.yaml")
+        settings += """
+
+            notify:
+              webhook: {url: "https://example.org/hooks/bikes?token=tk_abc123"}
+              ntfy: {url: "https://bob:hunter2@ntfy.example.org", topic: my-bikes, token: tk_ntfy99}
+              email:
+                to: me@example.org
+                from: bikecheck@example.org
+                smtp: "carol:s3cr3tpw@mail.example.org:587"
+                password: pw_in_yaml
+
+            """
+        try garage.write("garage.yaml", settings)
+        let secrets = ["tk_abc123", "hunter2", "tk_ntfy99", "s3cr3tpw", "pw_in_yaml"]
+        for arguments in [["validate"], ["status"], ["validate", "--format", "json"], ["status", "--format", "json"]] {
+            let r = try garage.run(arguments + ["--color", "never"])
+            #expect(r.status != 0, "\(arguments)")
+            let output = r.stdout + r.stderr
+            #expect(output.contains("[secret-in-garage]") || output.contains("\"secret-in-garage\""), "\(arguments): \(output)")
+            for secret in secrets { #expect(!output.contains(secret), "\(arguments) printed \(secret): \(output)") }
+        }
+        let text = try garage.run(["validate", "--color", "never"]).stderr
+        let lines = text.components(separatedBy: "\n")
+        // The masked value with the carets under it, and the key of a secret kept in view.
+        let webhook = try #require(lines.firstIndex { $0.contains("webhook: {url: ****}") }, "\(text)")
+        #expect(lines[webhook + 1].hasSuffix("|                  ^^^^"), "\(lines[webhook + 1])")
+        let password = try #require(lines.firstIndex { $0.contains("    password: ****") }, "\(text)")
+        #expect(lines[password + 1].hasSuffix("|     ^^^^^^^^"), "\(lines[password + 1])")
+    }
+}

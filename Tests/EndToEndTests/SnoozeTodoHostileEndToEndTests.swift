@@ -38,3 +38,26 @@ extension SnoozeTodoHostileEndToEndTests {
         #expect(try garage.read("bikes/grail.yaml") == before)
     }
 }
+
+extension SnoozeTodoHostileEndToEndTests {
+    /// The duplicate check once compared each to-do with every earlier one: 40,000 took seconds
+    /// and a million never finished. Four times the to-dos must cost about four times as long.
+    @Test func validateTimeGrowsLinearlyWithTheNumberOfToDos() throws {
+        func seconds(_ count: Int) throws -> Double {
+            var text = "name: Big\nbought: 2023-01-01\ntodo:\n"
+            for i in 0..<count { text += "  - task number \(i)\n" }
+            text += "  - task number 0\n"  // one duplicate, still found
+            let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/big.yaml": text])
+            let start = Date()
+            let r = try garage.run(["validate"])
+            let elapsed = Date().timeIntervalSince(start)
+            #expect(r.status == 1 && r.stderr.contains("to-do 'task number 0' is listed twice [duplicate-todo]"), "\(r.stderr)")
+            return elapsed
+        }
+        let small = try seconds(10_000)
+        // Quadratic, the small run alone takes half a minute in a debug build: stop there.
+        try #require(small < 20, "10,000 to-dos took \(small) s")
+        let large = try seconds(40_000)
+        #expect(large < small * 8 + 0.5, "10,000 to-dos: \(small) s, 40,000: \(large) s")
+    }
+}

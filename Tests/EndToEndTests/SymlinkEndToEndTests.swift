@@ -88,3 +88,54 @@ import Testing
         #expect(try garage.run(["template", "list"]).stdout.contains("basics"))
     }
 }
+
+extension SymlinkEndToEndTests {
+    /// `done` through `bikes/grail.yaml → ../shared/grail.yaml` turned the link into a regular
+    /// file and left the shared file stale. The write goes to the target, the link stays, and
+    /// `--commit` commits the target.
+    @Test func aWriteThroughALinkInsideTheGarageChangesItsTargetAndKeepsTheLink() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": "name: x\n",
+            "shared/grail.yaml": "name: Grail\nbought: 2025-01-01\nintervals:\n  chain-lube:\n    every: 300 km\n",
+        ])
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: garage.path + "/bikes", withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: garage.path + "/bikes/grail.yaml", withDestinationPath: "../shared/grail.yaml")
+        try git(["init", "--quiet"], in: garage.root)
+        try git(["add", "."], in: garage.root)
+        try git(["commit", "--quiet", "-m", "start"], in: garage.root)
+
+        let r = try garage.run(["done", "grail", "chain-lube", "--date", "2026-01-10", "--commit"], environment: gitAuthor)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try fm.destinationOfSymbolicLink(atPath: garage.path + "/bikes/grail.yaml") == "../shared/grail.yaml")
+        #expect(try garage.read("shared/grail.yaml").contains("2026-01-10"))
+        #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty, "the target was committed")
+        #expect(try git(["show", "--stat", "--format=", "HEAD"], in: garage.root).contains("shared/grail.yaml"))
+    }
+}
+
+extension SymlinkEndToEndTests {
+    /// A `.bikecheck` that linked out of the garage received the locks, the index and a
+    /// `.gitignore` of `*` (in someone's work tree, git then ignored every new file there); a lock
+    /// file that was a link was created at its target. Both are refused, nothing written there.
+    @Test func localStateNeverFollowsALinkOutOfTheGarage() throws {
+        let outside = try TemporaryFolder()
+        let garage = try TemporaryFolder(copying: true)
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: garage.path + "/.bikecheck", withDestinationPath: outside.url.path)
+        let write = try garage.run(["done", "grail", "chain-lube", "--date", "2026-01-10"])
+        #expect(write.status == 1, "\(write.stderr)")
+        #expect(write.stderr.contains("symbolic link that leads outside the garage"), "\(write.stderr)")
+        _ = try garage.run(["status"])
+        let written = try fm.contentsOfDirectory(atPath: outside.url.path)
+        #expect(written.isEmpty, "written outside: \(written)")
+
+        // A lock file that is a link, inside a real .bikecheck.
+        try fm.removeItem(atPath: garage.path + "/.bikecheck")
+        try fm.createDirectory(atPath: garage.path + "/.bikecheck", withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: garage.path + "/.bikecheck/write.lock", withDestinationPath: outside.url.path + "/planted.lock")
+        let locked = try garage.run(["done", "grail", "chain-lube", "--date", "2026-01-10"])
+        #expect(locked.status == 1 && locked.stderr.contains("never follows links in its local state"), "\(locked.stderr)")
+        #expect(!fm.fileExists(atPath: outside.url.path + "/planted.lock"))
+    }
+}

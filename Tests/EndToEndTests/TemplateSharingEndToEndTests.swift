@@ -290,3 +290,48 @@ let fox36 = """
         #expect(bad.status == 2 && bad.stderr.contains("BIKECHECK_GIT_TIMEOUT 'soon'"), "\(bad.stderr)")
     }
 }
+
+extension TemplateSharingEndToEndTests {
+    /// Every failed fetch left its clone in `$TMPDIR` (96 MB each for an oversized repository):
+    /// an hourly `template outdated` against a repository that is down filled /tmp.
+    @Test func aFailedFetchLeavesNothingInTheTemporaryFolder() throws {
+        let club = try Club()
+        try club.publish(["templates/fox-36.yaml": fox36], tag: "v1")
+        // A repository with more files than a fetch accepts: one blob under 20,002 names.
+        let many = try Club()
+        let script = """
+            blob=$(echo x | git hash-object -w --stdin) &&
+            seq 0 20001 | sed "s|^|100644 $blob\tt/f|" | git update-index --add --index-info &&
+            git -c user.name=Test -c user.email=t@example.com commit -q -m many && git push -q origin main
+            """
+        #expect(try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: many.work).status == 0)
+        let empty = try Club()  // a repository with no commit
+        // A server on 127.0.0.1 that takes the connection and never says a word.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        #expect(bound)
+        let silent = "git://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/club.git"
+
+        let garage = try startedGarage()
+        let temporary = try TemporaryFolder()
+        let cases: [(arguments: [String], says: String)] = [
+            (["template", "import", club.bare.path, "--ref", "v9"], "cannot fetch"),
+            (["template", "import", many.bare.path], "has more than 20000 files"),
+            (["template", "import", empty.bare.path], "has no commit to import from"),
+            (["template", "import", silent], "took longer than 1 s"),
+        ]
+        for (arguments, says) in cases {
+            let r = try garage.run(arguments, environment: ["TMPDIR": temporary.url.path, "BIKECHECK_GIT_TIMEOUT": "1"])
+            #expect(r.status == 1 && r.stderr.contains(says), "\(arguments): \(r.stderr)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: temporary.url.path)
+            #expect(left.isEmpty, "\(arguments) left \(left) in TMPDIR")
+        }
+    }
+}

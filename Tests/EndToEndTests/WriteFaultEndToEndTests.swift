@@ -312,3 +312,32 @@ func bigBike(size: Int) -> String {
         #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
     }
 }
+
+extension WriteFaultEndToEndTests {
+    /// A `git commit` that outlived a `kill -9` of bikecheck holds `.git/index.lock` until it ends;
+    /// the next `--commit` write failed at once, with advice about 'git config user.name'. It now
+    /// waits for the lock, and names the file when it stays.
+    @Test func aCommitWaitsForAnotherGitsIndexLockAndNamesItWhenItStays() throws {
+        let garage = try TemporaryFolder(copying: true)
+        try git(["init", "--quiet"], in: garage.root)
+        try git(["add", "."], in: garage.root)
+        try git(["commit", "--quiet", "-m", "start"], in: garage.root)
+        let lock = garage.root.appendingPathComponent(".git/index.lock")
+        FileManager.default.createFile(atPath: lock.path, contents: nil)
+        // The other git finishes a second later.
+        let release = Thread {
+            Thread.sleep(forTimeInterval: 1); try? FileManager.default.removeItem(at: lock)
+        }
+        release.start()
+        let r = try garage.run(["done", "grail", "chain-lube", "--date", "2026-01-10", "--commit"], environment: gitAuthor)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty, "committed")
+
+        FileManager.default.createFile(atPath: lock.path, contents: nil)
+        let before = try garage.read("bikes/grail.yaml")
+        let held = try garage.run(["done", "grail", "chain-lube", "--date", "2026-01-11", "--commit"], environment: gitAuthor)
+        #expect(held.status == 1 && held.stderr.contains(".git/index.lock' has been held for 10 s"), "\(held.stderr)")
+        #expect(held.stderr.contains("if no git is running, remove that file"), "\(held.stderr)")
+        #expect(try garage.read("bikes/grail.yaml") == before, "put back")
+    }
+}

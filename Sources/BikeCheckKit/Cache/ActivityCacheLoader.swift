@@ -105,6 +105,12 @@ public enum ActivityCacheLoader {
             }
             let readJSON = { [file] in
                 var file = file
+                if let size = size(of: path, over: FileSizeLimit.activityMonth) {
+                    file.diagnostics = [
+                        FileSizeLimit.tooLarge(relative, size: size, limit: FileSizeLimit.activityMonth, kind: "a month of the activity cache")
+                    ]
+                    return file
+                }
                 let read: Void? = withFileBytes(path) { buffer in
                     var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: month)
                     (file.records, file.diagnostics) = reader.readFile()
@@ -180,6 +186,11 @@ public enum ActivityCacheLoader {
         guard fd >= 0 else { return nil }
         var info = stat()
         let size = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
+        // Never more than a month file may be: the caller reports a larger one.
+        guard size <= FileSizeLimit.activityMonth else {
+            close(fd)
+            return nil
+        }
         #if os(Linux)
             let flags = MAP_PRIVATE | MAP_POPULATE  // the pages are in the page cache: map them all at once
         #else
@@ -188,10 +199,17 @@ public enum ActivityCacheLoader {
         let mapped = size > 0 ? mmap(nil, size, PROT_READ, flags, fd, 0) : nil
         close(fd)
         guard let mapped, mapped != MAP_FAILED else {
-            return readBytes(path)?.withUnsafeBufferPointer(body)
+            return readBytes(path, limit: FileSizeLimit.activityMonth)?.withUnsafeBufferPointer(body)
         }
         defer { munmap(mapped, size) }
         return body(UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: size))
+    }
+
+    /// The size of a regular file larger than `limit`, else nil.
+    static func size(of path: String, over limit: Int) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > limit else { return nil }
+        return Int(info.st_size)
     }
 }
 

@@ -23,6 +23,10 @@ struct ActivityIndex: Sendable {
     /// A file changed this recently (seconds) may change again within the same timestamp tick
     /// without its times changing: it is read from JSON and not indexed until it has settled.
     static let settleTime = 0.05
+    /// On a filesystem with whole-second (FAT: two-second) timestamps, an in-place edit of the
+    /// same size later in the tick a file was indexed in changes none of its key: such a file,
+    /// known by times without nanoseconds, settles only when its tick is surely over.
+    static let coarseSettleTime = 2 + settleTime
 
     /// The index folder, or nil when the index is not to be used (`.bikecheck` links outside).
     let directory: String?
@@ -63,7 +67,8 @@ struct ActivityIndex: Sendable {
             clock_gettime(CLOCK_REALTIME, &now)
             let age = Double(Int64(now.tv_sec) - changed.0) + Double(Int64(now.tv_nsec) - changed.1) / 1e9
             let modifiedAge = Double(Int64(now.tv_sec) - modified.0) + Double(Int64(now.tv_nsec) - modified.1) / 1e9
-            return age < ActivityIndex.settleTime || modifiedAge < ActivityIndex.settleTime
+            func settle(_ time: (Int64, Int64)) -> Double { time.1 == 0 ? ActivityIndex.coarseSettleTime : ActivityIndex.settleTime }
+            return age < settle(changed) || modifiedAge < settle(modified)
         }
     }
 
@@ -126,7 +131,7 @@ struct ActivityIndex: Sendable {
     /// The entry for cache file `name` in the version `key`, or nil when there is none that can
     /// be trusted.
     func entry(_ name: String, key: Key) -> Entry? {
-        guard let path = path(name), let bytes = readBytes(path) else { return nil }
+        guard let path = path(name), let bytes = readBytes(path, limit: FileSizeLimit.activityIndex) else { return nil }
         return Self.decode(bytes, name: name, key: key)
     }
 

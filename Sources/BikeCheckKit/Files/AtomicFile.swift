@@ -27,8 +27,9 @@ public enum AtomicFile {
     ) throws(Failure) -> Bool {
         var info = stat()
         let exists = stat(path, &info) == 0
-        if exists, mode == nil || info.st_mode & 0o777 == mode! & 0o777,
-            let current = FileManager.default.contents(atPath: path), current.elementsEqual(bytes)
+        // Compared only at the same size: a huge (or sparse) file in the way is never read.
+        if exists, info.st_size == bytes.count, mode == nil || info.st_mode & 0o777 == mode! & 0o777,
+            let current = readBytes(path, limit: bytes.count), current.elementsEqual(bytes)
         {
             return false
         }

@@ -11,8 +11,18 @@ public enum LocalState {
 
     /// Creates `.bikecheck/` with a `.gitignore` of `*`, so local state never shows in git status
     /// even in a garage whose own `.gitignore` does not name the folder.
+    /// A `.bikecheck` that is a link leading outside the garage is refused: state written there
+    /// would land in another folder (a `.gitignore` of `*` in someone's work tree makes git ignore
+    /// every new file in it).
     public static func prepare(garage root: String) throws(AtomicFile.Failure) {
         let dir = directory(garage: root)
+        if GarageBoundary(root: root).access(".bikecheck") == .outside {
+            throw AtomicFile.Failure(
+                path: dir,
+                reason:
+                    "it is a symbolic link that leads outside the garage, and bikecheck keeps its local state inside the garage only; replace the link with a folder"
+            )
+        }
         do {
             try AtomicFile.makeDirectory(dir)
         } catch {
@@ -21,6 +31,13 @@ public enum LocalState {
         if !FileManager.default.fileExists(atPath: dir + "/.gitignore") {
             try AtomicFile.write(Array("# local state of bikecheck; not for git\n*\n".utf8), to: dir + "/.gitignore")
         }
+    }
+}
+
+extension LocalState {
+    /// Why a file of local state could not be opened, for a message.
+    public static func openFailure(_ code: Int32) -> String {
+        code == ELOOP ? "it is a symbolic link, and bikecheck never follows links in its local state; remove it" : String(cString: strerror(code))
     }
 }
 
@@ -35,8 +52,9 @@ public final class FileLock: Sendable {
     public init?(path: String, wait: Double) throws(AtomicFile.Failure) {
         self.path = path
         // Read-only is enough for flock, and works on a lock file someone else created.
-        fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw AtomicFile.Failure(path: path, reason: String(cString: strerror(errno))) }
+        // O_NOFOLLOW: a lock file that is a link is refused, never created at the link's target.
+        fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw AtomicFile.Failure(path: path, reason: LocalState.openFailure(errno)) }
         let deadline = Date().addingTimeInterval(max(0, wait))
         // Polling, not a blocking flock: a blocking call cannot be given a deadline without
         // signals. The pause grows to 20 ms, so a waiter costs no CPU to speak of.

@@ -60,6 +60,7 @@ public struct GitCommitter: Sendable {
     /// are only announced to git (`add --intent-to-add`, no content) so the commit may name them.
     /// Returns the new commit's short hash.
     public func commit(_ paths: [String], message: String) throws(Failure) -> String {
+        try waitForIndexLock()
         let known = try run(["ls-files", "-z", "--"] + paths)
         guard known.status == 0 else { throw Failure(description: "git ls-files failed: \(known.error)") }
         let tracked = Set(known.output.split(separator: "\0").map(String.init))
@@ -78,6 +79,29 @@ public struct GitCommitter: Sendable {
         }
         let head = try run(["rev-parse", "--short", "HEAD"])
         return head.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// How long a commit waits for another git to let go of the index.
+    static let indexLockWait = 10.0
+
+    /// Waits while `.git/index.lock` exists: a `git commit` that outlived a killed bikecheck (or
+    /// the rider's own git) holds it until it ends. One still there after the wait is named, with
+    /// what to do, instead of git's error behind unrelated advice.
+    func waitForIndexLock() throws(Failure) {
+        let where_ = try run(["rev-parse", "--git-path", "index.lock"])
+        let relative = where_.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard where_.status == 0, !relative.isEmpty else { return }
+        let path = relative.hasPrefix("/") ? relative : root + "/" + relative
+        let deadline = Date().addingTimeInterval(Self.indexLockWait)
+        while FileManager.default.fileExists(atPath: path) {
+            guard Date() < deadline else {
+                throw Failure(
+                    description:
+                        "'\(path)' has been held for \(Int(Self.indexLockWait)) s: another git is working in this repository, or one was stopped before it could remove it; if no git is running, remove that file"
+                )
+            }
+            usleep(50_000)
+        }
     }
 
     func run(_ arguments: [String]) throws(Failure) -> GitProcess.Output {

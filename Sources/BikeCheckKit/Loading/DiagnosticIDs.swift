@@ -62,6 +62,7 @@ extension DiagnosticID {
     public static let unknownSportType = DiagnosticID("unknown-sport-type")
     public static let unknownTemplate = DiagnosticID("unknown-template")
     public static let unreadableFile = DiagnosticID("unreadable-file")
+    public static let fileTooLarge = DiagnosticID("file-too-large")
     public static let wrongType = DiagnosticID("wrong-type")
 
     /// Every id the garage's loading reports.
@@ -70,7 +71,7 @@ extension DiagnosticID {
         .badDate, .badDuration, .badEmailAddress, .badGearId, .badId, .badMailServer, .badPercentage, .badQuantity, .badURL,
         .badValue, .cacheBadField,
         .cacheDuplicateActivity, .cacheFileName, .cacheMisplaced, .cacheMissingField, .cacheSyntax,
-        .cacheUnsorted, .duplicateGearId, .duplicateId, .duplicateTodo, .emptyTodo, .futureDate, .likelyOverride, .logAfterRetired,
+        .cacheUnsorted, .duplicateGearId, .duplicateId, .duplicateTodo, .emptyTodo, .fileTooLarge, .futureDate, .likelyOverride, .logAfterRetired,
         .logBeforeBought, .missingKey, .missingLimit, .mountAfterRetired, .mountBeforeBought,
         .mountEndsBeforeStart, .negativeNumber, .nonPositiveQuantity, .numberTooLarge, .overlappingMounts,
         .partIdIsBikeId, .partOnRetiredBike, .quantityTooLarge, .retiredBeforeBought, .rideAfterRetired, .rideAlsoOnStrava, .rideBeforeBought, .secretInGarage,

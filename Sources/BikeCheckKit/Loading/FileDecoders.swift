@@ -288,6 +288,9 @@ enum FileDecoders {
             return []
         }
         var result: [Todo] = []
+        // The first to-do with each id, each text, and each text without an id: the duplicate
+        // check looks up instead of scanning, so a long list costs linear time.
+        var firstWithID: [String: Int] = [:], firstWithTask: [String: Int] = [:], firstWithTaskNoID: [String: Int] = [:]
         for item in q.items {
             var todo: Todo
             switch item {
@@ -324,7 +327,14 @@ enum FileDecoders {
             }
             // `done --todo NAME` closes one to-do: two with one id, or with one text and not both
             // an id to tell them apart, could not be named.
-            if let first = result.first(where: { ($0.id != nil && $0.id == todo.id) || ($0.task == todo.task && ($0.id == nil || todo.id == nil)) }) {
+            let earlier: Int? =
+                if let id = todo.id {
+                    [firstWithID[id], firstWithTaskNoID[todo.task]].compactMap { $0 }.min()
+                } else {
+                    firstWithTask[todo.task]
+                }
+            if let earlier {
+                let first = result[earlier]
                 let name = todo.id.flatMap { first.id == $0 ? $0 : nil } ?? todo.task
                 r.diagnostics.append(
                     .error(
@@ -335,7 +345,9 @@ enum FileDecoders {
             }
             // Nor one whose text is another's id: `done --todo` reads an id first, and reminders
             // and calendar events, named by id or else text, would have one name for both.
-            if let first = result.first(where: { ($0.id == nil && $0.task == todo.id) || (todo.id == nil && $0.id == todo.task) }) {
+            let crossed: Int? = if let id = todo.id { firstWithTaskNoID[id] } else { firstWithID[todo.task] }
+            if let crossed {
+                let first = result[crossed]
                 let name = todo.id ?? todo.task
                 r.diagnostics.append(
                     .error(
@@ -344,6 +356,9 @@ enum FileDecoders {
                         help: "give the one without an 'id:' an id of its own, so 'bikecheck done --todo' can tell them apart"))
                 continue
             }
+            if let id = todo.id { firstWithID[id] = firstWithID[id] ?? result.count }
+            firstWithTask[todo.task] = firstWithTask[todo.task] ?? result.count
+            if todo.id == nil { firstWithTaskNoID[todo.task] = firstWithTaskNoID[todo.task] ?? result.count }
             result.append(todo)
         }
         return result

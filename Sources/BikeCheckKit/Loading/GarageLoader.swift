@@ -196,9 +196,15 @@ public enum GarageLoader {
             return (file, nil, false)
         }
         let readStart = LoadTimings.now()
-        let read = readBytes(path)
+        let read = readFile(path, limit: FileSizeLimit.garageFile)
         let readTime = LoadTimings.since(readStart)
-        guard let bytes = read else {
+        let bytes: [UInt8]
+        switch read {
+        case .bytes(let read): bytes = read
+        case .tooLarge(let size):
+            file.diagnostics.append(FileSizeLimit.tooLarge(relative, size: size, limit: FileSizeLimit.garageFile, kind: "a garage file"))
+            return (file, nil, false)
+        case .unreadable:
             file.diagnostics.append(
                 .error(
                     .unreadableFile, "cannot read the file", at: SourceLocation(file: relative),
@@ -350,23 +356,4 @@ public enum GarageLoader {
         }
         return id
     }
-}
-
-/// Reads a whole file, or nil when it cannot be read.
-func readBytes(_ path: String) -> [UInt8]? {
-    // Regular files go straight into the array: through Data, every cache file was copied twice.
-    // O_NONBLOCK: opening a named pipe must not wait for a writer; only regular files are read.
-    let fd = open(path, O_RDONLY | O_NONBLOCK)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-    var failed = false
-    let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, count in
-        while count < buffer.count {
-            let n = read(fd, buffer.baseAddress! + count, buffer.count - count)
-            if n > 0 { count += n } else if n < 0, errno == EINTR { continue } else { failed = n < 0; break }
-        }
-    }
-    return failed ? nil : bytes
 }

@@ -27,6 +27,12 @@ struct NodeReader {
         diagnostics.append(.error(id, message, at: location(node), notes: notes, help: help))
     }
 
+    /// A `secret-in-garage` error at `node`; `value` (the node itself unless given) is masked in
+    /// every excerpt, so the secret never reaches a terminal or a CI log.
+    mutating func secret(_ message: String, _ node: YAMLNode, value: YAMLNode? = nil, help: String) {
+        diagnostics.append(Diagnostic.error(.secretInGarage, message, at: location(node), help: help).redacting((value ?? node).range))
+    }
+
     mutating func warning(_ id: DiagnosticID, _ message: String, _ node: YAMLNode, help: String? = nil) {
         diagnostics.append(.warning(id, message, at: location(node), help: help))
     }

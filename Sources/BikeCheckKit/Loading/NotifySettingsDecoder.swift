@@ -105,8 +105,8 @@ extension FileDecoders {
         guard var m = r.mapping(node, what) else { return nil }
         for entry in m.entries {
             guard let key = entry.keyText, secretKeys.contains(key.lowercased()) else { continue }
-            r.error(
-                .secretInGarage, "'\(shown(key))' in \(what) would put a secret in garage.yaml, which is meant for git", entry.key,
+            r.secret(
+                "'\(shown(key))' in \(what) would put a secret in garage.yaml, which is meant for git", entry.key, value: entry.value,
                 help:
                     "remove it; bikecheck reads credentials from the environment only: BIKECHECK_SMTP_USER and BIKECHECK_SMTP_PASSWORD for email, BIKECHECK_NTFY_TOKEN for ntfy, BIKECHECK_WEBHOOK_TOKEN for the webhook"
             )
@@ -124,13 +124,13 @@ extension FileDecoders {
         // Before any message quotes the address: `https://user:password@host` is a secret.
         let authority = (text.range(of: "://").map { text[$0.upperBound...] } ?? text[...]).prefix { !"/?#".contains($0) }
         if authority.contains("@") {
-            r.error(.secretInGarage, "\(what) has a user or password in it, which would put a secret in garage.yaml", node, help: tokenHelp)
+            r.secret("\(what) has a user or password in it, which would put a secret in garage.yaml", node, help: tokenHelp)
             return nil
         }
         let names = URLComponents(string: text)?.queryItems?.map { $0.name.lowercased() } ?? []
         if let name = names.first(where: { secretKeys.contains($0) || $0 == "key" }) {
-            r.error(
-                .secretInGarage, "\(what) has '\(shown(name))' in its query, which would put a secret in garage.yaml", node,
+            r.secret(
+                "\(what) has '\(shown(name))' in its query, which would put a secret in garage.yaml", node,
                 help: tokenHelp + " (sent as 'Authorization: Bearer …')")
             return nil
         }
@@ -141,7 +141,7 @@ extension FileDecoders {
             return nil
         }
         if components.user != nil || components.password != nil {
-            r.error(.secretInGarage, "\(what) has a user or password in it, which would put a secret in garage.yaml", node, help: tokenHelp)
+            r.secret("\(what) has a user or password in it, which would put a secret in garage.yaml", node, help: tokenHelp)
             return nil
         }
         if !query, components.query != nil {
@@ -162,8 +162,8 @@ extension FileDecoders {
         let help = "write host:port, e.g. smtp: mail.example.org:587 (STARTTLS) or mail.example.org:465 (TLS)"
         // Before any message quotes it: `user:password@host` is a secret.
         if text.contains("@") {
-            r.error(
-                .secretInGarage, "the SMTP server has a user or password in it, which would put a secret in garage.yaml", node,
+            r.secret(
+                "the SMTP server has a user or password in it, which would put a secret in garage.yaml", node,
                 help: "remove it; set BIKECHECK_SMTP_USER and BIKECHECK_SMTP_PASSWORD in the environment instead")
             return nil
         }

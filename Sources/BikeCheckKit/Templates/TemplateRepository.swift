@@ -119,6 +119,10 @@ final class TemplateRepository {
         }
         self.folder = temp
         self.location = location
+        // deinit runs only for an instance that was made: every failure below removes the clone
+        // here, or each failed fetch would leave one in the temporary folder.
+        var made = false
+        defer { if !made { try? FileManager.default.removeItem(atPath: temp) } }
         // Nothing of this machine's or the user's git configuration applies: no credential
         // helpers, url rewrites, hooks or prompts.
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") && $0.key != "SSH_ASKPASS" }
@@ -177,6 +181,7 @@ final class TemplateRepository {
             }
         }
         self.entries = entries
+        made = true
     }
 
     /// The folder templates are read from: `templates/` when the repository has one (a garage or

@@ -91,7 +91,7 @@ public struct ChangeWriter: Sendable {
             // The commit takes whole files: a rider's own edits in them would go in unnoticed.
             let dirty: [String]
             do {
-                dirty = try git.uncommitted(change.files.map(\.path), in: repository)
+                dirty = try git.uncommitted(change.files.map { target($0.path).relative }, in: repository)
             } catch {
                 throw .refused(error.description + "; nothing was written", help: "check 'git status', then run the command again")
             }
@@ -156,7 +156,7 @@ public struct ChangeWriter: Sendable {
         var hash: String?
         if options.commit {
             do {
-                hash = try git.commit(files.map(\.path), message: change.message)
+                hash = try git.commit(files.map { target($0.path).relative }, message: change.message)
             } catch {
                 let problems = restore(done)
                 throw .refused(
@@ -167,7 +167,20 @@ public struct ChangeWriter: Sendable {
         return Outcome(diff: diff, written: files.map(\.path), commit: hash, reparsed: after.parsedFiles?.parsed ?? [])
     }
 
-    func path(_ file: FileChange) -> String { root + "/" + file.path }
+    func path(_ file: FileChange) -> String { target(file.path).path }
+
+    /// Where a garage file is written: through a link that stays inside the garage
+    /// (`bikes/grail.yaml` → `../shared/grail.yaml`) to the file it leads to, so the link is kept
+    /// and its target changed, and git commits the target; else the path itself. (A link leading
+    /// outside was refused when the garage was read, and is never written through.)
+    func target(_ relative: String) -> (path: String, relative: String) {
+        let boundary = GarageBoundary(root: root)
+        let path = root + "/" + relative
+        guard case .read(let real) = boundary.access(relative), real != path, let realRoot = boundary.realRoot,
+            GarageBoundary.isInside(real, realRoot), real.count > realRoot.count
+        else { return (path, relative) }
+        return (real, String(real.dropFirst(realRoot.hasSuffix("/") ? realRoot.count : realRoot.count + 1)))
+    }
 
     /// Puts files back as they were before the change: old bytes rewritten, new files removed.
     /// Returns, for each file that could not be, why and what it holds now.
@@ -251,14 +264,14 @@ public struct ChangeWriter: Sendable {
     /// changed since is swept in. Returns a line for the rider when it committed something.
     func finishInterruptedCommit() throws(WriteFailure) -> String? {
         let journal = Self.journalPath(garage: root)
-        guard let data = FileManager.default.contents(atPath: journal) else { return nil }
+        guard let data = readBytes(journal, limit: FileSizeLimit.localState).map({ Data($0) }) else { return nil }
         defer { unlink(journal) }
         guard let pending = try? JSONDecoder().decode(PendingCommit.self, from: data),
             pending.files.allSatisfy({ readBytes(root + "/" + $0.path) == [UInt8]($0.after) })
         else { return nil }
         let git = GitCommitter(root: root, environment: options.gitEnvironment)
         guard let repository = git.repository() else { return nil }
-        let paths = pending.files.map(\.path)
+        let paths = pending.files.map { target($0.path).relative }
         do {
             let left = repository.hasHead ? try git.uncommitted(paths, in: repository) : paths
             guard !left.isEmpty else { return nil }

@@ -71,17 +71,26 @@ public enum CalendarExport {
         return out
     }
 
-    /// Lines longer than 75 octets are folded: CRLF and a space, never inside a UTF-8 sequence.
+    /// Lines longer than 75 octets are folded: CRLF and a space, never inside a UTF-8 sequence,
+    /// and between grapheme clusters where one fits on a line; a cluster longer than a line
+    /// (a long run of combining marks) is folded between its scalars, so no line is ever longer.
     static func fold(_ line: String) -> String {
         var out = "", count = 0
-        for ch in line {
-            let size = String(ch).utf8.count
+        func append(_ piece: String, size: Int) {
             if count + size > 75 {
                 out += "\r\n "
                 count = 1
             }
-            out += String(ch)
+            out += piece
             count += size
+        }
+        for ch in line {
+            let size = ch.utf8.count
+            if size <= 74 {
+                append(String(ch), size: size)
+            } else {
+                for scalar in ch.unicodeScalars { append(String(scalar), size: scalar.utf8.count) }
+            }
         }
         return out
     }

@@ -24,7 +24,7 @@ public enum LastSync {
     /// When the last sync finished, or nil when none is on record (or the file is not what
     /// `record` writes: then it says nothing, and status falls back on the cache).
     public static func read(garage root: String) -> Date? {
-        guard let data = FileManager.default.contents(atPath: path(garage: root)), data.count < 4096,
+        guard let bytes = readBytes(path(garage: root), limit: 4096), case let data = Data(bytes),
             let record = try? JSONDecoder().decode(Record.self, from: data)
         else { return nil }
         return ISO8601DateFormatter().date(from: record.finished)
