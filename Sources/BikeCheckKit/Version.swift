@@ -1,3 +1,3 @@
 /// bikecheck's version: what `bikecheck --version` prints, and the heading of CHANGELOG.md's top
 /// entry (a test keeps the two equal).
-public let bikecheckVersion = "0.2.0"
+package let bikecheckVersion = "0.2.0"

@@ -1,82 +1,82 @@
 /// A position in a source file: a UTF-8 byte offset plus the 1-based line and column a person sees.
 /// Columns count Unicode scalars, as libyaml's marks and most terminals do.
-public struct SourcePosition: Sendable, Hashable, Comparable {
-    public var offset: Int
-    public var line: Int
-    public var column: Int
+package struct SourcePosition: Sendable, Hashable, Comparable {
+    package var offset: Int
+    package var line: Int
+    package var column: Int
 
-    public init(offset: Int, line: Int, column: Int) {
+    package init(offset: Int, line: Int, column: Int) {
         self.offset = offset
         self.line = line
         self.column = column
     }
 
-    public static func < (a: SourcePosition, b: SourcePosition) -> Bool { a.offset < b.offset }
+    package static func < (a: SourcePosition, b: SourcePosition) -> Bool { a.offset < b.offset }
 }
 
 /// A half-open span of a source file, `start..<end` in bytes.
-public struct SourceRange: Sendable, Hashable {
-    public var start: SourcePosition
-    public var end: SourcePosition
+package struct SourceRange: Sendable, Hashable {
+    package var start: SourcePosition
+    package var end: SourcePosition
 
-    public init(start: SourcePosition, end: SourcePosition) {
+    package init(start: SourcePosition, end: SourcePosition) {
         self.start = start
         self.end = end
     }
 
     /// An empty range at one position.
-    public init(at position: SourcePosition) {
+    package init(at position: SourcePosition) {
         self.init(start: position, end: position)
     }
 }
 
 /// Where something is: a file (relative to the garage) and, when known, a span of it.
-public struct SourceLocation: Sendable, Hashable {
-    public var file: String
-    public var range: SourceRange?
+package struct SourceLocation: Sendable, Hashable {
+    package var file: String
+    package var range: SourceRange?
 
-    public init(file: String, range: SourceRange? = nil) {
+    package init(file: String, range: SourceRange? = nil) {
         self.file = file
         self.range = range
     }
 }
 
 /// One problem found in user data: a value, never an exception.
-public struct Diagnostic: Sendable, Hashable {
-    public enum Severity: String, Sendable, Codable, Comparable {
+package struct Diagnostic: Sendable, Hashable {
+    package enum Severity: String, Sendable, Codable, Comparable {
         case error, warning, note
 
         private var rank: Int { self == .error ? 0 : self == .warning ? 1 : 2 }
-        public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+        package static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
     }
 
     /// A secondary location that explains the main one ("first defined here").
-    public struct Note: Sendable, Hashable {
-        public var message: String
-        public var location: SourceLocation
+    package struct Note: Sendable, Hashable {
+        package var message: String
+        package var location: SourceLocation
 
-        public init(_ message: String, at location: SourceLocation) {
+        package init(_ message: String, at location: SourceLocation) {
             self.message = message
             self.location = location
         }
     }
 
     /// Stable kebab-case identifier, e.g. `bad-quantity`; documented in the README.
-    public var id: String
-    public var severity: Severity
+    package var id: String
+    package var severity: Severity
     /// One sentence, lower case, quoting the offending value.
-    public var message: String
-    public var location: SourceLocation
-    public var notes: [Note]
+    package var message: String
+    package var location: SourceLocation
+    package var notes: [Note]
     /// What to write instead.
-    public var help: String?
+    package var help: String?
     /// For `too-many-problems`: how many diagnostics of the file it stands for.
-    public var omittedCount: Int?
+    package var omittedCount: Int?
     /// Byte ranges of the location's file that no excerpt may show (a secret written in the file):
     /// each run of them is shown as `****`.
-    public var redactions: [Range<Int>] = []
+    package var redactions: [Range<Int>] = []
 
-    public init(
+    package init(
         _ severity: Severity, _ id: DiagnosticID, _ message: String, at location: SourceLocation,
         notes: [Note] = [], help: String? = nil
     ) {
@@ -88,13 +88,13 @@ public struct Diagnostic: Sendable, Hashable {
         self.help = help
     }
 
-    public static func error(
+    package static func error(
         _ id: DiagnosticID, _ message: String, at location: SourceLocation, notes: [Note] = [], help: String? = nil
     ) -> Diagnostic {
         Diagnostic(.error, id, message, at: location, notes: notes, help: help)
     }
 
-    public static func warning(
+    package static func warning(
         _ id: DiagnosticID, _ message: String, at location: SourceLocation, notes: [Note] = [], help: String? = nil
     ) -> Diagnostic {
         Diagnostic(.warning, id, message, at: location, notes: notes, help: help)
@@ -103,7 +103,7 @@ public struct Diagnostic: Sendable, Hashable {
 
 extension Diagnostic {
     /// Sorts by file, then position, so output is stable whatever order checks ran in.
-    public static func sortedForDisplay(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    package static func sortedForDisplay(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { a, b in
             let l = a.element.location, r = b.element.location
             if l.file != r.file { return l.file < r.file }
@@ -116,10 +116,10 @@ extension Diagnostic {
 
 extension Diagnostic {
     /// The most diagnostics shown for one file; the rest are counted in one `too-many-problems`.
-    public static let perFileLimit = 50
+    package static let perFileLimit = 50
 
     /// The one diagnostic that stands for `count` others of a file, located at the first of them.
-    public static func tooManyProblems(_ count: Int, at location: SourceLocation, severity: Severity) -> Diagnostic {
+    package static func tooManyProblems(_ count: Int, at location: SourceLocation, severity: Severity) -> Diagnostic {
         var d = Diagnostic(
             severity, .tooManyProblems, "and \(count) more problem\(count == 1 ? "" : "s") in this file", at: location,
             help: "fix the ones shown and check again; at most \(perFileLimit) are shown for each file")
@@ -128,7 +128,7 @@ extension Diagnostic {
     }
 
     /// This diagnostic with a span of its file that excerpts must never show.
-    public func redacting(_ range: SourceRange) -> Diagnostic {
+    package func redacting(_ range: SourceRange) -> Diagnostic {
         var d = self
         d.redactions.append(range.start.offset..<max(range.start.offset, range.end.offset))
         return d
@@ -137,7 +137,7 @@ extension Diagnostic {
     /// At most `limit` diagnostics for each run of one file (sort first to group them), the rest
     /// counted in one located `too-many-problems` of their worst severity. Existing
     /// `too-many-problems` diagnostics are merged into it, so limiting twice changes nothing.
-    public static func limitedPerFile(_ diagnostics: [Diagnostic], limit: Int = perFileLimit) -> [Diagnostic] {
+    package static func limitedPerFile(_ diagnostics: [Diagnostic], limit: Int = perFileLimit) -> [Diagnostic] {
         var out: [Diagnostic] = []
         var i = diagnostics.startIndex
         while i < diagnostics.endIndex {
@@ -172,7 +172,7 @@ extension Diagnostic {
 
 /// User text as quoted in a message: cut to a readable length (the excerpt shows the rest), so a
 /// 50 MB value is never echoed whole.
-public func shown(_ text: String) -> String {
+package func shown(_ text: String) -> String {
     // Counts no further into a huge value than it shows.
     var end = text.startIndex
     var count = 0
@@ -184,4 +184,4 @@ public func shown(_ text: String) -> String {
 }
 
 /// Any value as quoted in a message (an id, a key), cut the same way.
-public func shown(_ value: some CustomStringConvertible) -> String { shown(value.description) }
+package func shown(_ value: some CustomStringConvertible) -> String { shown(value.description) }

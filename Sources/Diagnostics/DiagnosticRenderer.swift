@@ -5,17 +5,17 @@
 ///     12 |     every: 10 hrs
 ///        |            ^^^^^^
 ///        = help: write a number and a unit: 10 h, 90 min, 1500 km
-public struct DiagnosticRenderer: Sendable {
-    public var colored: Bool
+package struct DiagnosticRenderer: Sendable {
+    package var colored: Bool
     /// Source texts by the path diagnostics use, for excerpts.
-    public var sources: [String: SourceText]
+    package var sources: [String: SourceText]
 
-    public init(sources: [String: SourceText] = [:], colored: Bool = false) {
+    package init(sources: [String: SourceText] = [:], colored: Bool = false) {
         self.sources = sources
         self.colored = colored
     }
 
-    public func render(_ diagnostics: [Diagnostic]) -> TerminalText {
+    package func render(_ diagnostics: [Diagnostic]) -> TerminalText {
         // A secret one diagnostic masks stays masked in every excerpt of its file.
         var masked: [String: [Range<Int>]] = [:]
         for d in diagnostics where !d.redactions.isEmpty { masked[d.location.file, default: []] += d.redactions }
@@ -26,7 +26,7 @@ public struct DiagnosticRenderer: Sendable {
     /// what any one of them can print, whatever made it.
     static let longestText = 1000
 
-    public func render(_ d: Diagnostic) -> TerminalText {
+    package func render(_ d: Diagnostic) -> TerminalText {
         render(d, masking: d.redactions.isEmpty ? [:] : [d.location.file: d.redactions])
     }
 
@@ -53,7 +53,7 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     /// `file:line:column:` or `file:` when the position is unknown.
-    public static func header(of location: SourceLocation) -> TerminalText {
+    package static func header(of location: SourceLocation) -> TerminalText {
         guard let r = location.range else { return "\(location.file):" }
         return "\(location.file):\(r.start.line):\(r.start.column):"
     }
@@ -183,29 +183,29 @@ extension String {
 }
 
 /// A diagnostic as plain data, for `--format json`.
-public struct DiagnosticRecord: Sendable, Codable, Equatable {
-    public struct Position: Sendable, Codable, Equatable {
-        public var line: Int
-        public var column: Int
+package struct DiagnosticRecord: Sendable, Codable, Equatable {
+    package struct Position: Sendable, Codable, Equatable {
+        package var line: Int
+        package var column: Int
     }
 
-    public struct Note: Sendable, Codable, Equatable {
-        public var message: String
-        public var file: String
-        public var line: Int?
-        public var column: Int?
+    package struct Note: Sendable, Codable, Equatable {
+        package var message: String
+        package var file: String
+        package var line: Int?
+        package var column: Int?
     }
 
-    public var id: String
-    public var severity: String
-    public var message: String
-    public var file: String
-    public var start: Position?
-    public var end: Position?
-    public var notes: [Note]
-    public var help: String?
+    package var id: String
+    package var severity: String
+    package var message: String
+    package var file: String
+    package var start: Position?
+    package var end: Position?
+    package var notes: [Note]
+    package var help: String?
 
-    public init(_ d: Diagnostic) {
+    package init(_ d: Diagnostic) {
         id = d.id
         severity = d.severity.rawValue
         message = d.message

@@ -1,15 +1,15 @@
 /// The text of one file with a line index, for showing excerpts under diagnostics.
-public struct SourceText: Sendable {
-    public let path: String
-    public let bytes: [UInt8]
+package struct SourceText: Sendable {
+    package let path: String
+    package let bytes: [UInt8]
     /// Byte offset where each line starts (line 1 at index 0).
-    public let lineStarts: [Int]
+    package let lineStarts: [Int]
     /// For files that are not ASCII: how many bytes before each multiple of `checkpoint` start a
     /// Unicode scalar, so a column is found without walking the whole line (nil: bytes are scalars).
     private let scalarCheckpoints: [Int]?
     private static let checkpoint = 1024
 
-    public init(path: String, bytes: [UInt8]) {
+    package init(path: String, bytes: [UInt8]) {
         self.path = path
         self.bytes = bytes
         var starts = [0]
@@ -30,13 +30,13 @@ public struct SourceText: Sendable {
     }
 
     /// The text of a 1-based line without its line break, or nil past the end.
-    public func line(_ number: Int) -> String? {
+    package func line(_ number: Int) -> String? {
         guard let r = lineRange(number) else { return nil }
         return String(decoding: bytes[r], as: UTF8.self)
     }
 
     /// The bytes of a 1-based line without its line break, or nil past the end.
-    public func lineRange(_ number: Int) -> Range<Int>? {
+    package func lineRange(_ number: Int) -> Range<Int>? {
         guard number >= 1, number <= lineStarts.count else { return nil }
         let start = lineStarts[number - 1]
         var end = number < lineStarts.count ? lineStarts[number] : bytes.count
@@ -61,7 +61,7 @@ public struct SourceText: Sendable {
 
     /// The position of a byte offset, with the column counted in Unicode scalars. Costs a binary
     /// search of the line index and at most a few kilobytes of walking, however long the line.
-    public func position(ofOffset offset: Int) -> SourcePosition {
+    package func position(ofOffset offset: Int) -> SourcePosition {
         let clamped = max(0, min(offset, bytes.count))
         var lo = 0, hi = lineStarts.count - 1
         while lo < hi {

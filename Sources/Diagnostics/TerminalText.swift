@@ -9,56 +9,56 @@
 /// feed, so a value cannot forge a line of its own), the Unicode bidirectional controls and the
 /// line and paragraph separators; each is shown as `\u{1B}`. `\(lines: text)` keeps line feeds
 /// and tabs, for values that are several lines by nature (a description, a diff).
-public struct TerminalText: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
+package struct TerminalText: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The text, safe to print.
-    public private(set) var string: String
+    package private(set) var string: String
 
-    public init(stringLiteral value: String) { string = value }
+    package init(stringLiteral value: String) { string = value }
 
-    public init(stringInterpolation: Interpolation) { string = stringInterpolation.string }
+    package init(stringInterpolation: Interpolation) { string = stringInterpolation.string }
 
     /// User-controlled text, escaped: the same as `"\(value)"`.
-    public init(escaping value: some Any) { string = TerminalEscaping.escape(String(describing: value)) }
+    package init(escaping value: some Any) { string = TerminalEscaping.escape(String(describing: value)) }
 
-    public var description: String { string }
+    package var description: String { string }
 
     /// `count` spaces, for aligning columns.
-    public static func spaces(_ count: Int) -> TerminalText { TerminalText(stringLiteral: String(repeating: " ", count: max(0, count))) }
+    package static func spaces(_ count: Int) -> TerminalText { TerminalText(stringLiteral: String(repeating: " ", count: max(0, count))) }
 
     /// `text` in an SGR style (`"1;31"`: bold red) when `enabled`.
-    public static func styled(_ text: TerminalText, _ code: StaticString, if enabled: Bool) -> TerminalText {
+    package static func styled(_ text: TerminalText, _ code: StaticString, if enabled: Bool) -> TerminalText {
         enabled ? TerminalText(stringLiteral: "\u{1B}[\(code)m") + text + "\u{1B}[0m" : text
     }
-    public var isEmpty: Bool { string.isEmpty }
+    package var isEmpty: Bool { string.isEmpty }
 
-    public struct Interpolation: StringInterpolationProtocol {
+    package struct Interpolation: StringInterpolationProtocol {
         var string = ""
 
-        public init(literalCapacity: Int, interpolationCount: Int) { string.reserveCapacity(literalCapacity + 16 * interpolationCount) }
+        package init(literalCapacity: Int, interpolationCount: Int) { string.reserveCapacity(literalCapacity + 16 * interpolationCount) }
 
-        public mutating func appendLiteral(_ literal: String) { string += literal }
+        package mutating func appendLiteral(_ literal: String) { string += literal }
 
         /// Already safe: text built the same way.
-        public mutating func appendInterpolation(_ text: TerminalText) { string += text.string }
+        package mutating func appendInterpolation(_ text: TerminalText) { string += text.string }
 
         /// Anything else, escaped.
-        public mutating func appendInterpolation(_ value: some Any) { string += TerminalEscaping.escape(String(describing: value)) }
+        package mutating func appendInterpolation(_ value: some Any) { string += TerminalEscaping.escape(String(describing: value)) }
 
         /// Text of several lines: line feeds and tabs kept, every other control escaped.
-        public mutating func appendInterpolation(lines value: String) { string += TerminalEscaping.escape(value, keepingLines: true) }
+        package mutating func appendInterpolation(lines value: String) { string += TerminalEscaping.escape(value, keepingLines: true) }
     }
 
-    public static func + (a: TerminalText, b: TerminalText) -> TerminalText {
+    package static func + (a: TerminalText, b: TerminalText) -> TerminalText {
         var out = a
         out.string += b.string
         return out
     }
 
-    public static func += (a: inout TerminalText, b: TerminalText) { a.string += b.string }
+    package static func += (a: inout TerminalText, b: TerminalText) { a.string += b.string }
 }
 
 extension Sequence where Element == TerminalText {
-    public func joined(separator: TerminalText = "") -> TerminalText {
+    package func joined(separator: TerminalText = "") -> TerminalText {
         var out: TerminalText = ""
         var first = true
         for t in self {
@@ -71,12 +71,12 @@ extension Sequence where Element == TerminalText {
 }
 
 /// The one escaper for text that reaches a terminal (and, through `TerminalText`, every output).
-public enum TerminalEscaping {
+package enum TerminalEscaping {
     /// Whether a scalar must never reach a terminal as it is: C0 and C1 controls, DEL, the bidi
     /// embedding, override, isolate and mark characters (U+061C, U+200E, U+200F, U+202A–U+202E,
     /// U+2066–U+2069), and the line and paragraph separators U+2028, U+2029.
     @inline(__always)
-    public static func isUnsafe(_ s: Unicode.Scalar) -> Bool {
+    package static func isUnsafe(_ s: Unicode.Scalar) -> Bool {
         let v = s.value
         if v < 0x20 || (0x7F...0x9F).contains(v) { return true }
         if v < 0x61C { return false }
@@ -84,7 +84,7 @@ public enum TerminalEscaping {
     }
 
     /// `text` with each unsafe scalar written as `\u{1B}`; line feeds and tabs kept when asked.
-    public static func escape(_ text: String, keepingLines: Bool = false) -> String {
+    package static func escape(_ text: String, keepingLines: Bool = false) -> String {
         func unsafe(_ s: Unicode.Scalar) -> Bool { isUnsafe(s) && !(keepingLines && (s == "\n" || s == "\t")) }
         guard text.unicodeScalars.contains(where: unsafe) else { return text }
         var out = String.UnicodeScalarView()
@@ -101,7 +101,7 @@ public enum TerminalEscaping {
     /// JSON text with the unsafe scalars JSON encoders leave as they are (DEL, C1, bidi controls,
     /// U+2028, U+2029) written as `\u00XX` escapes: the same JSON value, harmless on a terminal.
     /// Those scalars can only occur inside strings, where the escape means the same scalar.
-    public static func escapeJSON(_ json: String) -> String {
+    package static func escapeJSON(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: isUnsafe) else { return json }
         var out = String.UnicodeScalarView()
         for s in json.unicodeScalars {

@@ -2,25 +2,25 @@ import CYAML
 import Diagnostics
 
 /// A parsed YAML file: its text, its located tree, and what went wrong on the way.
-public struct YAMLDocument: Sendable {
-    public let source: SourceText
+package struct YAMLDocument: Sendable {
+    package let source: SourceText
     /// The root node, when the file could be composed at all.
-    public let root: YAMLNode?
+    package let root: YAMLNode?
     /// Problems found while reading and composing, in file order.
-    public let diagnostics: [Diagnostic]
+    package let diagnostics: [Diagnostic]
     /// False when the tree is missing or untrustworthy (syntax error, alias), so later stages skip it.
-    public let isUsable: Bool
+    package let isUsable: Bool
 
-    public var path: String { source.path }
+    package var path: String { source.path }
 
     /// Limits that keep hostile input cheap: nesting depth and diagnostics per file.
-    public struct Limits: Sendable {
-        public var maxDepth: Int
-        public var maxDiagnostics: Int
+    package struct Limits: Sendable {
+        package var maxDepth: Int
+        package var maxDiagnostics: Int
         /// The help lines of this layer's diagnostics, in the words of the files' owner.
-        public var help: Help
+        package var help: Help
 
-        public init(maxDepth: Int = 64, maxDiagnostics: Int = Diagnostic.perFileLimit, help: Help = Help()) {
+        package init(maxDepth: Int = 64, maxDiagnostics: Int = Diagnostic.perFileLimit, help: Help = Help()) {
             self.maxDepth = maxDepth
             self.maxDiagnostics = maxDiagnostics
             self.help = help
@@ -29,26 +29,26 @@ public struct YAMLDocument: Sendable {
 
     /// The help lines a user of this layer may word for its own files: the layer knows YAML,
     /// not what the files hold, so its defaults speak of YAML only.
-    public struct Help: Sendable {
+    package struct Help: Sendable {
         /// Under an anchor or alias that was refused.
-        public var alias = "write the value out where it is used"
+        package var alias = "write the value out where it is used"
         /// Under a file that nests too deep.
-        public var depth = "nest fewer levels"
+        package var depth = "nest fewer levels"
         /// Under a '[' that is never closed.
-        public var unclosedList = "end the list with ']' on the same line"
+        package var unclosedList = "end the list with ']' on the same line"
         /// Under a '{' that is never closed.
-        public var unclosedMapping = "end it with '}' on the same line"
+        package var unclosedMapping = "end it with '}' on the same line"
         /// Under an edit refused because the file has YAML problems.
-        public var editRefused = "fix the file's YAML problems, then try again"
+        package var editRefused = "fix the file's YAML problems, then try again"
 
-        public init() {}
+        package init() {}
     }
 
     /// The limits and help lines it was parsed with; an edit of it re-parses with the same.
-    public let limits: Limits
+    package let limits: Limits
 
     /// Parses `bytes` as a single YAML document. Never throws: every problem is a diagnostic.
-    public init(path: String, bytes: [UInt8], limits: Limits = Limits()) {
+    package init(path: String, bytes: [UInt8], limits: Limits = Limits()) {
         let source = SourceText(path: path, bytes: bytes)
         var composer = Composer(source: source, limits: limits)
         let root = composer.compose()

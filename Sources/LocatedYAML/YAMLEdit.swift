@@ -1,14 +1,14 @@
 import Diagnostics
 
 /// One step of a path into a YAML tree: a mapping key or a sequence index.
-public enum YAMLPathComponent: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+package enum YAMLPathComponent: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     case key(String)
     case index(Int)
 
-    public init(stringLiteral value: String) { self = .key(value) }
-    public init(integerLiteral value: Int) { self = .index(value) }
+    package init(stringLiteral value: String) { self = .key(value) }
+    package init(integerLiteral value: Int) { self = .index(value) }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .key(let k): k
         case .index(let i): "[\(i)]"
@@ -17,10 +17,10 @@ public enum YAMLPathComponent: Sendable, Hashable, CustomStringConvertible, Expr
 }
 
 /// A path from the root of a document to one node; empty means the root.
-public typealias YAMLPath = [YAMLPathComponent]
+package typealias YAMLPath = [YAMLPathComponent]
 
 /// A value to write: the edit engine renders it in the file's own style.
-public indirect enum YAMLValue: Sendable, Hashable {
+package indirect enum YAMLValue: Sendable, Hashable {
     /// Text: written plain when plain style reads back as the same text, else quoted.
     case text(String)
     /// A typed plain scalar the reader interprets (a date, a number, an id): written as is
@@ -39,10 +39,10 @@ public indirect enum YAMLValue: Sendable, Hashable {
 }
 
 /// A key and its value, for building mappings to write.
-public struct YAMLPair: Sendable, Hashable {
-    public var key: String
-    public var value: YAMLValue
-    public init(_ key: String, _ value: YAMLValue) {
+package struct YAMLPair: Sendable, Hashable {
+    package var key: String
+    package var value: YAMLValue
+    package init(_ key: String, _ value: YAMLValue) {
         self.key = key
         self.value = value
     }
@@ -50,7 +50,7 @@ public struct YAMLPair: Sendable, Hashable {
 
 /// One intended change to a document. The engine turns it into a text splice on the exact
 /// ranges of the located tree and checks the re-parsed result before handing back bytes.
-public enum YAMLEdit: Sendable, Hashable {
+package enum YAMLEdit: Sendable, Hashable {
     /// Replaces the value at `path` (a scalar, or an empty `[]`/`{}`/null) with `value`.
     case set(YAMLPath, YAMLValue)
     /// Adds `key: value` to the block mapping at `path`, after the first of `after` that exists
@@ -72,7 +72,7 @@ public enum YAMLEdit: Sendable, Hashable {
 extension YAMLEdit {
     /// Adds `entry` to the top-level list `key` whose node is `current`: a new key when there is
     /// none, a new block list in place of a null or empty value, else an append.
-    public static func appendOrCreate(_ entry: YAMLValue, list key: String, current: YAMLNode?) -> YAMLEdit {
+    package static func appendOrCreate(_ entry: YAMLValue, list key: String, current: YAMLNode?) -> YAMLEdit {
         switch current {
         case nil: .addKey(key, .list([entry]), in: [])
         case .sequence(let q)? where !q.isFlow: .append(entry, to: [.key(key)])
@@ -84,12 +84,12 @@ extension YAMLEdit {
 
 /// The meaning of a tree with positions and quoting styles left out, for checking edits:
 /// a scalar keeps its text and whether it was plain (plain `2024` and quoted `'2024'` differ).
-public indirect enum YAMLShape: Sendable, Hashable, CustomStringConvertible {
+package indirect enum YAMLShape: Sendable, Hashable, CustomStringConvertible {
     case scalar(String, plain: Bool)
     case mapping([YAMLShapeEntry])
     case sequence([YAMLShape])
 
-    public init(_ node: YAMLNode) {
+    package init(_ node: YAMLNode) {
         switch node {
         case .scalar(let s): self = .scalar(s.value, plain: s.style == .plain)
         case .mapping(let m): self = .mapping(m.entries.map { YAMLShapeEntry(key: $0.keyText ?? "", value: YAMLShape($0.value)) })
@@ -98,7 +98,7 @@ public indirect enum YAMLShape: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True for a null or empty value, which a new value may replace outright.
-    public var isEmptyValue: Bool {
+    package var isEmptyValue: Bool {
         switch self {
         case .scalar(let text, let plain): plain && ["", "~", "null", "Null", "NULL"].contains(text)
         case .mapping(let entries): entries.isEmpty
@@ -106,7 +106,7 @@ public indirect enum YAMLShape: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .scalar(let text, let plain): plain ? text : "'\(text)'"
         case .mapping(let entries): "{" + entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
@@ -116,17 +116,17 @@ public indirect enum YAMLShape: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One `key: value` of a `YAMLShape` mapping.
-public struct YAMLShapeEntry: Sendable, Hashable {
-    public var key: String
-    public var value: YAMLShape
-    public init(key: String, value: YAMLShape) {
+package struct YAMLShapeEntry: Sendable, Hashable {
+    package var key: String
+    package var value: YAMLShape
+    package init(key: String, value: YAMLShape) {
         self.key = key
         self.value = value
     }
 }
 
 /// Why an edit was refused: located diagnostics, and nothing written.
-public struct YAMLEditFailure: Error, Sendable {
-    public var diagnostics: [Diagnostic]
-    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+package struct YAMLEditFailure: Error, Sendable {
+    package var diagnostics: [Diagnostic]
+    package init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 }

@@ -4,20 +4,20 @@ import Diagnostics
 /// the exact byte ranges of the located tree, in the file's own indentation, line endings and
 /// quoting; the result is re-parsed and must equal the old tree plus exactly the intended change.
 /// When an edit cannot be made safely it is refused with a located diagnostic.
-public struct YAMLEditor: Sendable {
-    public let document: YAMLDocument
+package struct YAMLEditor: Sendable {
+    package let document: YAMLDocument
 
     /// An editor for a parsed file; edits of a file with YAML problems are refused.
-    public init(document: YAMLDocument) { self.document = document }
+    package init(document: YAMLDocument) { self.document = document }
 
     /// An editor for a file's bytes, parsed here.
-    public init(path: String, bytes: [UInt8], limits: YAMLDocument.Limits = .init()) {
+    package init(path: String, bytes: [UInt8], limits: YAMLDocument.Limits = .init()) {
         self.init(document: YAMLDocument(path: path, bytes: bytes, limits: limits))
     }
 
     /// A new file's text for a mapping, in the common style (two-space indent, `- ` items,
     /// LF), after `header` comment lines; verified to read back as `pairs`.
-    public static func render(_ pairs: [YAMLPair], header: [String] = []) throws(YAMLEditFailure) -> [UInt8] {
+    package static func render(_ pairs: [YAMLPair], header: [String] = []) throws(YAMLEditFailure) -> [UInt8] {
         let style = FileStyle()
         let lines = header + pairs.flatMap { style.entryLines($0.key, $0.value, indent: 0) }
         let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
@@ -31,7 +31,7 @@ public struct YAMLEditor: Sendable {
     }
 
     /// Applies `edits` in order and returns the new bytes; no edits gives the same bytes back.
-    public func apply(_ edits: [YAMLEdit]) throws(YAMLEditFailure) -> [UInt8] {
+    package func apply(_ edits: [YAMLEdit]) throws(YAMLEditFailure) -> [UInt8] {
         guard !edits.isEmpty else { return document.source.bytes }
         var current = document
         for edit in edits {

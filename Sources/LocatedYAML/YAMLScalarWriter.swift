@@ -1,17 +1,17 @@
 /// Writes scalars the way a careful person would: plain unless plain style would read back as
 /// something else, then quoted in the file's preferred quote.
-public struct YAMLScalarWriter: Sendable {
+package struct YAMLScalarWriter: Sendable {
     /// `'single'` or `"double"` quotes.
-    public enum Quote: Sendable { case single, double }
+    package enum Quote: Sendable { case single, double }
 
     /// The quote used when one is needed.
-    public var quote: Quote
+    package var quote: Quote
 
-    public init(quote: Quote = .double) { self.quote = quote }
+    package init(quote: Quote = .double) { self.quote = quote }
 
     /// The text of a scalar and whether it is plain, for block context (`inFlow` false) or
     /// inside `[ ]` (`inFlow` true).
-    public func render(_ value: YAMLValue, inFlow: Bool = false) -> (text: String, plain: Bool) {
+    package func render(_ value: YAMLValue, inFlow: Bool = false) -> (text: String, plain: Bool) {
         switch value {
         case .text(let s):
             if Self.isSafePlain(s, inFlow: inFlow) && Self.readsBackAsText(s) { return (s, true) }
@@ -54,7 +54,7 @@ public struct YAMLScalarWriter: Sendable {
     }
 
     /// True when `s` parses as one plain scalar with exactly this text.
-    public static func isSafePlain(_ s: String, inFlow: Bool) -> Bool {
+    package static func isSafePlain(_ s: String, inFlow: Bool) -> Bool {
         let scalars = Array(s.unicodeScalars)
         guard let first = scalars.first, let last = scalars.last else { return false }
         if first == " " || last == " " || last == ":" { return false }
@@ -75,7 +75,7 @@ public struct YAMLScalarWriter: Sendable {
     }
 
     /// False when a YAML reader would take plain `s` for a null, boolean, number or date.
-    public static func readsBackAsText(_ s: String) -> Bool {
+    package static func readsBackAsText(_ s: String) -> Bool {
         let lower = s.lowercased()
         if ["", "~", "null", "true", "false", "yes", "no", "on", "off", "y", "n", ".inf", "-.inf", "+.inf", ".nan", "<<", "="].contains(lower) {
             return false

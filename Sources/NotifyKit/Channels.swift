@@ -5,33 +5,33 @@ import StravaKit
 
 /// Sends one list of reminders on one channel; throws `ChannelFailure` when the channel did not
 /// take them (they stay pending, and the next run tries again).
-public struct ChannelFailure: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct ChannelFailure: Error, Sendable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// What the channels need from outside the garage: secrets and bounds, read once from the
 /// environment and passed in.
-public struct ChannelEnvironment: Sendable {
+package struct ChannelEnvironment: Sendable {
     /// The bound on one channel's whole send (`BIKECHECK_NOTIFY_TIMEOUT_MS`, default 30,000).
-    public var timeoutMilliseconds: Int
-    public var ntfyToken: String?
-    public var webhookToken: String?
-    public var smtpUser: String?
-    public var smtpPassword: String?
+    package var timeoutMilliseconds: Int
+    package var ntfyToken: String?
+    package var webhookToken: String?
+    package var smtpUser: String?
+    package var smtpPassword: String?
     /// Certificates to trust for SMTP's TLS instead of the system's (`BIKECHECK_SMTP_CA_FILE`).
-    public var smtpCAFile: String?
+    package var smtpCAFile: String?
 
     /// Why `BIKECHECK_NOTIFY_TIMEOUT_MS` cannot be used, or nil when it is unset or a number of
     /// milliseconds from 1 to 600,000: a typo must not silently become the default.
-    public static func timeoutProblem(environment env: [String: String]) -> String? {
+    package static func timeoutProblem(environment env: [String: String]) -> String? {
         guard let text = env["BIKECHECK_NOTIFY_TIMEOUT_MS"], !text.isEmpty else { return nil }
         if let n = Int(text), (1...600_000).contains(n) { return nil }
         let shown = text.count <= 20 && text.unicodeScalars.allSatisfy { (0x20..<0x7F).contains($0.value) } ? "'\(text)'" : "(an unusual value)"
         return "BIKECHECK_NOTIFY_TIMEOUT_MS \(shown) is not a number of milliseconds from 1 to 600000"
     }
 
-    public init(environment env: [String: String]) {
+    package init(environment env: [String: String]) {
         func value(_ name: String) -> String? { env[name].flatMap { $0.isEmpty ? nil : $0 } }
         timeoutMilliseconds = max(1, value("BIKECHECK_NOTIFY_TIMEOUT_MS").flatMap(Int.init) ?? 30_000)
         ntfyToken = value("BIKECHECK_NTFY_TOKEN")
@@ -43,12 +43,12 @@ public struct ChannelEnvironment: Sendable {
 }
 
 /// The channels of a garage's `notify:` settings, each sent on a thread of its own.
-public struct Channels: Sendable {
-    public var settings: NotifySettings
-    public var environment: ChannelEnvironment
-    public var garageName: String?
+package struct Channels: Sendable {
+    package var settings: NotifySettings
+    package var environment: ChannelEnvironment
+    package var garageName: String?
 
-    public init(settings: NotifySettings, environment: ChannelEnvironment, garageName: String?) {
+    package init(settings: NotifySettings, environment: ChannelEnvironment, garageName: String?) {
         self.settings = settings
         self.environment = environment
         self.garageName = garageName
@@ -57,7 +57,7 @@ public struct Channels: Sendable {
     /// Sends each channel's reminders at once, on threads of their own, each bounded by the
     /// timeout: a slow channel never holds up another. Channels with nothing to send are not
     /// contacted. Returns each contacted channel's failure, or nil for success.
-    public func send(_ pending: [String: [Reminder]], asOf: Day) -> [String: ChannelFailure?] {
+    package func send(_ pending: [String: [Reminder]], asOf: Day) -> [String: ChannelFailure?] {
         let work = pending.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
         // A slot per channel, each written by its own thread only; `group.wait()` orders every
         // write before the read (concurrentMap's pattern, without a pool).

@@ -2,9 +2,9 @@ import BikeCheckKit
 import Foundation
 
 /// The words and bytes each channel sends for a list of reminders.
-public enum NotifyMessages {
+package enum NotifyMessages {
     /// `4 reminders`, `4 reminders and 1 stale-data warning`, `1 stale-data warning`.
-    public static func count(_ reminders: [Reminder]) -> String {
+    package static func count(_ reminders: [Reminder]) -> String {
         let warnings = reminders.filter(\.isWarning).count
         let others = reminders.count - warnings
         let parts = [
@@ -15,11 +15,11 @@ public enum NotifyMessages {
     }
 
     /// `bikecheck: 2 reminders`; ASCII only, as it travels in headers.
-    public static func title(_ reminders: [Reminder]) -> String { "bikecheck: \(count(reminders))" }
+    package static func title(_ reminders: [Reminder]) -> String { "bikecheck: \(count(reminders))" }
 
     /// One line per reminder: `grail: chain-lube: Clean and lube the chain — overdue (112%)`,
     /// after a line per stale-data warning, which says that the list may be short.
-    public static func text(_ reminders: [Reminder], asOf: Day, garage: String?) -> String {
+    package static func text(_ reminders: [Reminder], asOf: Day, garage: String?) -> String {
         var lines = ["As of \(asOf)\(garage.map { " (\(clean($0)))" } ?? ""):"]
         for r in reminders { lines.append("- \(line(r))") }
         lines.append("")
@@ -41,19 +41,19 @@ public enum NotifyMessages {
     }
 
     /// ntfy: `high` when something is overdue or forecast due within a day, else `default`.
-    public static func ntfyPriority(_ reminders: [Reminder]) -> String {
+    package static func ntfyPriority(_ reminders: [Reminder]) -> String {
         reminders.contains { $0.band.map { $0 <= .within(days: 1) } ?? false } ? "high" : "default"
     }
 
     /// ntfy's tags (emoji short codes): a bicycle, and a warning sign when something is overdue
     /// or the data is stale.
-    public static func ntfyTags(_ reminders: [Reminder]) -> String {
+    package static func ntfyTags(_ reminders: [Reminder]) -> String {
         reminders.contains { $0.band == .overdue || $0.isWarning } ? "bicycle,warning" : "bicycle"
     }
 
     /// The webhook's JSON (schemas/notify-webhook.schema.json): intervals and to-dos under
     /// `reminders`, stale-data warnings under `warnings`.
-    public static func webhookJSON(_ reminders: [Reminder], asOf: Day, garage: String?) -> Data {
+    package static func webhookJSON(_ reminders: [Reminder], asOf: Day, garage: String?) -> Data {
         var items: [WebhookPayload.Item] = []
         var warnings: [WebhookPayload.Warning] = []
         for r in reminders {
@@ -164,7 +164,7 @@ public enum NotifyMessages {
 
     /// An RFC 5322 message: plain text in UTF-8, base64 in lines of 76, so no line is too long
     /// and none starts with a dot; CRLF line ends throughout.
-    public static func email(_ reminders: [Reminder], asOf: Day, garage: String?, from: String, to: [String], date: Date, messageID: String) -> [UInt8] {
+    package static func email(_ reminders: [Reminder], asOf: Day, garage: String?, from: String, to: [String], date: Date, messageID: String) -> [UInt8] {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

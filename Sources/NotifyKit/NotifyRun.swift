@@ -4,18 +4,18 @@ import Foundation
 /// One run of `bikecheck notify`: take the lock, load the garage, plan what newly crossed a
 /// band, send it on every channel, and save what was delivered. The command calls `run()` once
 /// and prints the outcome.
-public struct NotifyRun: Sendable {
-    public var root: String
+package struct NotifyRun: Sendable {
+    package var root: String
     /// The day planned as of (`--as-of`, else today).
-    public var asOf: Day
+    package var asOf: Day
     /// The rider's today, for the garage's checks.
-    public var today: Day
+    package var today: Day
     /// Plan only: no lock, nothing sent, no state changed.
-    public var dryRun: Bool
+    package var dryRun: Bool
     /// Where the channels' credentials and timeout come from.
-    public var environment: [String: String]
+    package var environment: [String: String]
 
-    public init(root: String, asOf: Day, today: Day, dryRun: Bool, environment: [String: String]) {
+    package init(root: String, asOf: Day, today: Day, dryRun: Bool, environment: [String: String]) {
         self.root = root
         self.asOf = asOf
         self.today = today
@@ -24,7 +24,7 @@ public struct NotifyRun: Sendable {
     }
 
     /// Why a run sent nothing.
-    public enum Failure: Error {
+    package enum Failure: Error {
         /// The lock could not be taken, or another run held it too long (exit 1).
         case lock(String)
         /// The garage has errors: a reminder left out by a broken file must not look like
@@ -35,29 +35,29 @@ public struct NotifyRun: Sendable {
     }
 
     /// What a run planned and what became of it.
-    public struct Outcome: Sendable {
-        public var plan: NotifyPlan
-        public var settings: NotifySettings
-        public var channels: [String]
+    package struct Outcome: Sendable {
+        package var plan: NotifyPlan
+        package var settings: NotifySettings
+        package var channels: [String]
         /// Stale data, told like a reminder and printed on every run, as status does.
-        public var warnings: [StaleWarning]
+        package var warnings: [StaleWarning]
         /// Why the saved state could not be read, if it could not (it starts afresh).
-        public var stateWarning: String?
+        package var stateWarning: String?
         /// Each channel tried (none on a dry run): nil when it delivered.
-        public var outcomes: [String: ChannelFailure?] = [:]
+        package var outcomes: [String: ChannelFailure?] = [:]
         /// Why what was delivered could not be saved, if it could not (exit 1).
-        public var saveFailure: String?
+        package var saveFailure: String?
 
         /// The channels that delivered.
-        public var delivered: Set<String> { Set(outcomes.compactMap { $0.value == nil ? $0.key : nil }) }
+        package var delivered: Set<String> { Set(outcomes.compactMap { $0.value == nil ? $0.key : nil }) }
 
         /// The channels that failed, in the channels' order, with why.
-        public var failed: [(channel: String, failure: ChannelFailure)] {
+        package var failed: [(channel: String, failure: ChannelFailure)] {
             channels.compactMap { c in outcomes[c].flatMap { $0 }.map { (c, $0) } }
         }
     }
 
-    public func run() throws(Failure) -> Outcome {
+    package func run() throws(Failure) -> Outcome {
         // One run at a time sends: a second waits for the first, then finds its reminders sent.
         // Taken before the garage is read, so a run that waited sees what was done meanwhile.
         var lock: FileLock?

@@ -6,39 +6,39 @@ import Foundation
 /// took it. Checked when loaded, never trusted: a file that is not what this bikecheck writes is
 /// set aside with a warning and the state starts empty, so a reminder may be sent again once but
 /// is never lost.
-public struct NotifyState: Equatable, Sendable {
+package struct NotifyState: Equatable, Sendable {
     /// One reminder's record.
-    public struct Entry: Equatable, Sendable {
+    package struct Entry: Equatable, Sendable {
         /// What it counted from when sent (`Reminder.since`): a service, a new due day, a sync or a
         /// ride moves it, which resolves the reminder.
-        public var since: Day?
+        package var since: Day?
         /// The day each channel took it, by channel name.
-        public var sent: [String: Day]
+        package var sent: [String: Day]
 
-        public init(since: Day?, sent: [String: Day] = [:]) {
+        package init(since: Day?, sent: [String: Day] = [:]) {
             self.since = since
             self.sent = sent
         }
     }
 
     /// By reminder key (see `Key`): `bike/ID/INTERVAL/BAND`, `bike/ID/todo/TODO/BAND`, `stale/sync`…
-    public var entries: [String: Entry]
+    package var entries: [String: Entry]
 
-    public init(entries: [String: Entry] = [:]) { self.entries = entries }
+    package init(entries: [String: Entry] = [:]) { self.entries = entries }
 
-    public static let version = 1
+    package static let version = 1
     /// The state file, as messages name it.
-    public static let displayPath = ".bikecheck/notify-state.json"
+    package static let displayPath = ".bikecheck/notify-state.json"
     static func path(garage root: String) -> String { LocalState.directory(garage: root) + "/notify-state.json" }
     /// Held while a run sends, so two runs (cron's and a hand's) never send the same reminder twice.
-    public static func lockPath(garage root: String) -> String { LocalState.directory(garage: root) + "/notify.lock" }
+    package static func lockPath(garage root: String) -> String { LocalState.directory(garage: root) + "/notify.lock" }
 
     /// The largest state file read; a bigger one is not what bikecheck writes.
     static let maximumBytes = 16 << 20
     static let channelNames: Set<String> = ["ntfy", "webhook", "email"]
 
     /// The saved state, and a warning when there was one that could not be used.
-    public static func load(garage root: String) -> (state: NotifyState, warning: String?) {
+    package static func load(garage root: String) -> (state: NotifyState, warning: String?) {
         let path = path(garage: root)
         guard FileManager.default.fileExists(atPath: path) else { return (NotifyState(), nil) }
         guard let data = FileManager.default.contents(atPath: path) else { return (NotifyState(), discarded("it could not be read")) }
@@ -146,7 +146,7 @@ public struct NotifyState: Equatable, Sendable {
     }
 
     /// The state as written: keys sorted, one line per field, so successive files diff well.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var out = "{\n  \"version\" : \(Self.version),\n  \"reminders\" : {"
         for (n, key) in entries.keys.sorted().enumerated() {
             let entry = entries[key]!
@@ -159,7 +159,7 @@ public struct NotifyState: Equatable, Sendable {
     }
 
     /// Writes the state atomically (a reader sees the old file or the new one, never half).
-    public func save(garage root: String) throws(AtomicFile.Failure) {
+    package func save(garage root: String) throws(AtomicFile.Failure) {
         try LocalState.prepare(garage: root)
         try AtomicFile.write(encoded(), to: Self.path(garage: root))
     }

@@ -2,9 +2,9 @@ import BikeCheckKit
 import Foundation
 
 /// One thing worth telling the rider: an interval or a to-do in a band, or a sign of stale data.
-public struct Reminder: Sendable, Equatable {
+package struct Reminder: Sendable, Equatable {
     /// What a reminder is about.
-    public enum Subject: Sendable, Equatable {
+    package enum Subject: Sendable, Equatable {
         /// An interval in a band.
         case interval(IntervalStatus)
         /// A one-off job with a due day, in a band by that day.
@@ -15,19 +15,19 @@ public struct Reminder: Sendable, Equatable {
 
     /// The state file's key (see `NotifyState.Key`): `bike/ID/INTERVAL/BAND`,
     /// `bike/ID/todo/TODO/BAND` (`part/…` for a part's), `stale/sync` or `stale/bike/ID`.
-    public var key: String
+    package var key: String
     /// The key without the band: one interval, to-do or warning whatever its band.
-    public var subjectKey: String
-    public var bike: String?
-    public var bikeName: String?
-    public var part: String?
+    package var subjectKey: String
+    package var bike: String?
+    package var bikeName: String?
+    package var part: String?
     /// The band crossed; nil for a stale-data warning, which has none.
-    public var band: UrgencyBand?
-    public var subject: Subject
+    package var band: UrgencyBand?
+    package var subject: Subject
 
     /// What it counts from: a service moves an interval's anchor, a new due day a to-do's, a
     /// sync or a ride a warning's; any of these makes it a new reminder.
-    public var since: Day? {
+    package var since: Day? {
         switch subject {
         case .interval(let status): status.since
         case .todo(let todo): todo.due
@@ -36,13 +36,13 @@ public struct Reminder: Sendable, Equatable {
     }
 
     /// Whether it is a stale-data warning rather than something to do.
-    public var isWarning: Bool {
+    package var isWarning: Bool {
         if case .stale = subject { return true }
         return false
     }
 
     /// `grail: chain-lube`, `grail: race-wheels: true-wheels`, `grail: to-do`, `warning`.
-    public var label: String {
+    package var label: String {
         switch subject {
         case .interval(let status): [bike, part, status.id].compactMap { $0 }.joined(separator: ": ")
         case .todo: [bike, part, "to-do"].compactMap { $0 }.joined(separator: ": ")
@@ -51,7 +51,7 @@ public struct Reminder: Sendable, Equatable {
     }
 
     /// What to do: the interval's task, the to-do's text, or the warning's help.
-    public var task: String {
+    package var task: String {
         switch subject {
         case .interval(let status): status.task
         case .todo(let todo): todo.task
@@ -61,7 +61,7 @@ public struct Reminder: Sendable, Equatable {
 
     /// `overdue (112%)`, `due within 7 days (~2026-11-19, 84%)`, `due soon (85%)`, for a to-do
     /// `overdue (due 2026-11-10)`, `due within 7 days (2026-11-19)`; a warning's message.
-    public var urgencyText: String {
+    package var urgencyText: String {
         switch subject {
         case .interval(let status):
             let percent = "\(Int((status.progress * 100).rounded(.down)))%"
@@ -127,16 +127,16 @@ public struct Reminder: Sendable, Equatable {
 }
 
 /// What one run of `bikecheck notify` sends on each channel, and the state after it.
-public struct NotifyPlan: Sendable {
-    public var asOf: Day
+package struct NotifyPlan: Sendable {
+    package var asOf: Day
     /// The stale-data warnings, then every interval and to-do now in a band the garage sends,
     /// most urgent first.
-    public var due: [Reminder]
+    package var due: [Reminder]
     /// What each channel is to send: what it has not taken yet, or took `repeat` days ago or more.
-    public var pending: [String: [Reminder]]
+    package var pending: [String: [Reminder]]
 
     /// Plans a run: `channels` by name, `state` as loaded, `warnings` as `Staleness` finds them.
-    public init(report: StatusReport, warnings: [StaleWarning] = [], settings: NotifySettings, channels: [String], state: NotifyState) {
+    package init(report: StatusReport, warnings: [StaleWarning] = [], settings: NotifySettings, channels: [String], state: NotifyState) {
         asOf = report.asOf
         due = Reminder.all(report, settings: settings, warnings: warnings)
         var pending: [String: [Reminder]] = [:]
@@ -162,7 +162,7 @@ public struct NotifyPlan: Sendable {
     /// today; reminders no longer due (serviced, done, out of every band, or a warning that
     /// went away) are forgotten, as are the channels no longer set. A channel that failed keeps
     /// its old record, so it is retried.
-    public func state(after old: NotifyState, delivered: Set<String>, channels: [String]) -> NotifyState {
+    package func state(after old: NotifyState, delivered: Set<String>, channels: [String]) -> NotifyState {
         var state = NotifyState()
         let current = Dictionary(due.map { ($0.subjectKey, $0.since) }, uniquingKeysWith: { a, _ in a })
         for (key, entry) in old.entries {

@@ -9,33 +9,33 @@ import Foundation
 /// after fixing a bike file's `name:` or `strava:` gives their rides the gear the archive now
 /// maps to (a gear the archive no longer names is kept, not cleared). Activities from the API
 /// know more (local times, time zones, Strava's own gear) and are left as they are.
-public enum ArchiveImport {
-    public struct Summary: Sendable {
-        public var archive: StravaArchive
-        public var new = 0
+package enum ArchiveImport {
+    package struct Summary: Sendable {
+        package var archive: StravaArchive
+        package var new = 0
         /// Cached already and left as they were (from the API, or the same as the archive says).
-        public var alreadyCached = 0
+        package var alreadyCached = 0
         /// Imported before and changed now (gear, fields an earlier import wrote differently).
-        public var corrected = 0
+        package var corrected = 0
         /// Not written because their month file is left alone (see ActivityCacheStore).
-        public var held = 0
-        public var filesWritten = 0
+        package var held = 0
+        package var filesWritten = 0
         /// Each bike the archive names, and what it is in the garage.
-        public var bikes: [BikeMatch] = []
+        package var bikes: [BikeMatch] = []
         /// Bikes in the archive that no bike file is (each with the command that adds one).
-        public var unclaimedBikes: [BikeMatch] { bikes.filter { if case .unclaimed = $0.outcome { true } else { false } } }
+        package var unclaimedBikes: [BikeMatch] { bikes.filter { if case .unclaimed = $0.outcome { true } else { false } } }
     }
 
     /// A bike file, as the import matches archive bikes to it.
-    public struct GarageBike: Sendable, Equatable {
+    package struct GarageBike: Sendable, Equatable {
         /// The file's id (`bikes/ID.yaml`).
-        public var id: String
-        public var name: String
+        package var id: String
+        package var name: String
         /// Its Strava gear id, `strava:`.
-        public var strava: String?
+        package var strava: String?
         /// False for a file that could not be loaded: known by its id alone, never proposed again.
-        public var readable: Bool
-        public init(id: String, name: String, strava: String?, readable: Bool = true) {
+        package var readable: Bool
+        package init(id: String, name: String, strava: String?, readable: Bool = true) {
             self.id = id
             self.name = name
             self.strava = strava
@@ -45,19 +45,19 @@ public enum ArchiveImport {
 
     /// One bike of the archive (from `bikes.csv` or a gear name on its activities), and the bike
     /// file it is.
-    public struct BikeMatch: Sendable, Equatable {
-        public var name: String
-        public var brand: String?
-        public var model: String?
+    package struct BikeMatch: Sendable, Equatable {
+        package var name: String
+        package var brand: String?
+        package var model: String?
         /// Whether `bikes.csv` lists it (else only activities name it).
-        public var listed: Bool
+        package var listed: Bool
         /// The Strava gear id its activities get, when anything tells it.
-        public var gearID: String?
+        package var gearID: String?
         /// Activities that name it.
-        public var rides = 0
-        public var outcome: Outcome
+        package var rides = 0
+        package var outcome: Outcome
 
-        public enum Outcome: Sendable, Equatable {
+        package enum Outcome: Sendable, Equatable {
             /// The bike file with its Strava id: its rides count for it.
             case matched(file: String)
             /// A bike file is this bike (by name or id) but has no `strava:`; the archive knows the id.
@@ -75,11 +75,11 @@ public enum ArchiveImport {
 
     /// Whether a cached activity was written by an archive import, not by a sync: it has none of
     /// the fields the export lacks and Strava's API always sends.
-    public static func cameFromArchive(_ a: Activity) -> Bool {
+    package static func cameFromArchive(_ a: Activity) -> Bool {
         a.startDateLocal == nil && a.timezone == nil && a.type == nil
     }
 
-    public static func run(path: String, garageRoot: String, bikes: [GarageBike]) throws -> Summary {
+    package static func run(path: String, garageRoot: String, bikes: [GarageBike]) throws -> Summary {
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }
         var archive = try StravaArchive.read(path: path)

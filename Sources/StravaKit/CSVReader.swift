@@ -1,8 +1,8 @@
 /// An RFC 4180 CSV reader: quoted fields may hold commas, doubled quotes and line breaks;
 /// CRLF or LF line ends; a UTF-8 byte-order mark is dropped.
-public enum CSVReader {
+package enum CSVReader {
     /// Records with the 1-based line each starts on.
-    public static func records(_ bytes: [UInt8]) -> [(line: Int, fields: [String])] {
+    package static func records(_ bytes: [UInt8]) -> [(line: Int, fields: [String])] {
         var out: [(Int, [String])] = []
         var i = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }

@@ -2,13 +2,13 @@ import CCurlShim
 import Foundation
 
 /// One HTTP request, as the client builds it.
-public struct HTTPRequestSpec: Sendable {
-    public var method: String
-    public var url: URL
-    public var headers: [String: String]
-    public var body: Data?
+package struct HTTPRequestSpec: Sendable {
+    package var method: String
+    package var url: URL
+    package var headers: [String: String]
+    package var body: Data?
 
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+    package init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -17,12 +17,12 @@ public struct HTTPRequestSpec: Sendable {
 }
 
 /// One HTTP response; header names are lower-cased, since casing varies on the wire.
-public struct HTTPReply: Sendable {
-    public var status: Int
-    public var headers: [String: String]
-    public var body: Data
+package struct HTTPReply: Sendable {
+    package var status: Int
+    package var headers: [String: String]
+    package var body: Data
 
-    public init(status: Int, headers: [String: String], body: Data) {
+    package init(status: Int, headers: [String: String], body: Data) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
         self.body = body
@@ -31,13 +31,13 @@ public struct HTTPReply: Sendable {
 
 /// Sends HTTP requests. Throws only for network failures (`HTTPTransportError`); any HTTP
 /// status, redirects included, is a reply.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequestSpec) throws -> HTTPReply
 }
 
 /// Why no whole reply arrived, in words for the rider, and whether the server may have the request.
-public struct HTTPTransportError: Error, CustomStringConvertible, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct HTTPTransportError: Error, CustomStringConvertible, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The host name could not be resolved: no network, or no DNS. Retrying at once is pointless.
         case unresolved
         /// No connection: refused, no route, or the connection timed out.
@@ -55,12 +55,12 @@ public struct HTTPTransportError: Error, CustomStringConvertible, Equatable {
         case unsupported
         case other
     }
-    public var kind: Kind
+    package var kind: Kind
     /// True when the server may have received (and acted on) the request: its outcome is unknown.
-    public var requestSent: Bool
-    public var description: String
+    package var requestSent: Bool
+    package var description: String
 
-    public init(kind: Kind, requestSent: Bool, description: String) {
+    package init(kind: Kind, requestSent: Bool, description: String) {
         self.kind = kind
         self.requestSent = requestSent
         self.description = description
@@ -74,20 +74,20 @@ public struct HTTPTransportError: Error, CustomStringConvertible, Equatable {
 ///
 /// Sendable checked by hand, not by the compiler: the libcurl session is a C pointer; every use
 /// of it is under `lock`, and `Mutex` (which would make this checked) needs macOS 15.
-public final class CurlTransport: HTTPTransport, @unchecked Sendable {
-    public struct Limits: Sendable {
+package final class CurlTransport: HTTPTransport, @unchecked Sendable {
+    package struct Limits: Sendable {
         /// The whole request, connection included.
-        public var totalMilliseconds: Int
+        package var totalMilliseconds: Int
         /// Seconds with less than 1 byte/s before a transfer counts as stalled.
-        public var stallSeconds: Int
-        public var connectMilliseconds: Int
+        package var stallSeconds: Int
+        package var connectMilliseconds: Int
         /// Decoded body bytes.
-        public var maxBodyBytes: Int
-        public var maxHeaderBytes: Int
+        package var maxBodyBytes: Int
+        package var maxHeaderBytes: Int
 
         /// 60 s in all; a stall ends after 15 s (or a quarter of a shorter total, at least 2 s:
         /// libcurl samples the speed once a second); 16 MiB of body, 256 KiB of headers.
-        public init(totalMilliseconds: Int = 60_000, maxBodyBytes: Int = 16 << 20, maxHeaderBytes: Int = 256 << 10) {
+        package init(totalMilliseconds: Int = 60_000, maxBodyBytes: Int = 16 << 20, maxHeaderBytes: Int = 256 << 10) {
             self.totalMilliseconds = max(1, totalMilliseconds)
             stallSeconds = max(2, min(15, totalMilliseconds / 4000))
             connectMilliseconds = min(10_000, self.totalMilliseconds)
@@ -96,19 +96,19 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    public let limits: Limits
+    package let limits: Limits
     private let session: UnsafeMutableRawPointer?
     private let lock = NSLock()
 
     /// `library` names the libcurl to load (tests name a missing one); nil is the system's.
-    public init(limits: Limits = Limits(), library: String? = nil) {
+    package init(limits: Limits = Limits(), library: String? = nil) {
         self.limits = limits
         session = library.map { bc_http_session_new($0) } ?? bc_http_session_new(nil)
     }
 
     deinit { bc_http_session_free(session) }
 
-    public func send(_ spec: HTTPRequestSpec) throws -> HTTPReply {
+    package func send(_ spec: HTTPRequestSpec) throws -> HTTPReply {
         lock.lock()
         defer { lock.unlock() }
         let lines = spec.headers.sorted { $0.key < $1.key }.map { strdup("\($0.key): \($0.value)") }

@@ -14,12 +14,12 @@ import Foundation
 
 /// A one-shot HTTP listener on 127.0.0.1 that waits for Strava's redirect after the rider
 /// authorises bikecheck in the browser.
-public final class LoopbackRedirect {
+package final class LoopbackRedirect {
     private let fd: Int32
     /// The port it listens on (chosen by the system when 0 was asked for).
-    public let port: UInt16
+    package let port: UInt16
 
-    public init(port: UInt16 = 0) throws {
+    package init(port: UInt16 = 0) throws {
         let fd = socket(AF_INET, streamSocket, 0)
         self.fd = fd
         guard fd >= 0 else { throw StravaError.network("cannot open a socket: \(String(cString: strerror(errno)))") }
@@ -47,11 +47,11 @@ public final class LoopbackRedirect {
 
     deinit { close(fd) }
 
-    public var redirectURI: String { "http://127.0.0.1:\(port)/callback" }
+    package var redirectURI: String { "http://127.0.0.1:\(port)/callback" }
 
     /// Waits for a request to `/callback` and returns its query parameters; answers it with
     /// `page(parameters)`. Other requests (a browser's favicon) get a 404.
-    public func waitForCallback(timeout: TimeInterval, page: ([String: String]) -> String) throws -> [String: String] {
+    package func waitForCallback(timeout: TimeInterval, page: ([String: String]) -> String) throws -> [String: String] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let remaining = deadline.timeIntervalSinceNow
@@ -104,15 +104,15 @@ public final class LoopbackRedirect {
 }
 
 /// What the rider granted, compared with what bikecheck asked for.
-public struct GrantedScopes: Sendable {
-    public var granted: Set<String>
+package struct GrantedScopes: Sendable {
+    package var granted: Set<String>
 
-    public init(_ scope: String?) {
+    package init(_ scope: String?) {
         granted = Set((scope ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
 
     /// One line per missing scope, saying what bikecheck cannot do without it.
-    public var missing: [String] {
+    package var missing: [String] {
         var out: [String] = []
         if !granted.contains("profile:read_all") {
             out.append("profile:read_all (\"View data about your profile\"): without it Strava hides your bikes")
@@ -128,5 +128,5 @@ public struct GrantedScopes: Sendable {
     }
 
     /// Without any activity scope, sync cannot work at all.
-    public var canListActivities: Bool { granted.contains("activity:read") || granted.contains("activity:read_all") }
+    package var canListActivities: Bool { granted.contains("activity:read") || granted.contains("activity:read_all") }
 }

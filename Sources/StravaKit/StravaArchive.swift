@@ -5,51 +5,51 @@ import ZIPFoundation
 /// Reads Strava's bulk export ("Download your archive"): `activities.csv` in the current
 /// (2019–today, English or localised headers) or the legacy (before mid-2019) layout, and
 /// `bikes.csv`. Columns with duplicated names are told apart by position.
-public struct StravaArchive: Sendable {
+package struct StravaArchive: Sendable {
     /// A bike named in `bikes.csv`, with its Strava id when an activity row linked the two.
-    public struct Bike: Sendable, Equatable {
-        public var name: String
-        public var brand: String?
-        public var model: String?
-        public var gearID: String?
+    package struct Bike: Sendable, Equatable {
+        package var name: String
+        package var brand: String?
+        package var model: String?
+        package var gearID: String?
     }
 
     /// A row that could not be read, and why.
-    public struct Skipped: Sendable, Equatable {
-        public var line: Int
-        public var reason: String
+    package struct Skipped: Sendable, Equatable {
+        package var line: Int
+        package var reason: String
     }
 
     /// An activity row as read: the activity, its line, and the gear name it gives.
-    public struct Row: Sendable, Equatable {
-        public var line: Int
+    package struct Row: Sendable, Equatable {
+        package var line: Int
         /// Its `gearID` is the row's own `Bike` id, else what `link(gearByName:)` found for its gear name.
-        public var activity: Activity
+        package var activity: Activity
         /// `Activity Gear` (legacy: `gear`), when the gear is a bike or may be one (not shoes: a
         /// row with a `Gear` id and no `Bike` id).
-        public var gearName: String?
+        package var gearName: String?
         /// Whether `Bike` gave the gear id (else it came from the gear name, or nowhere).
-        public var hasBikeID: Bool
+        package var hasBikeID: Bool
     }
 
-    public var rows: [Row] = []
-    public var activities: [Activity] { rows.map(\.activity) }
-    public var bikes: [Bike] = []
-    public var skipped: [Skipped] = []
+    package var rows: [Row] = []
+    package var activities: [Activity] { rows.map(\.activity) }
+    package var bikes: [Bike] = []
+    package var skipped: [Skipped] = []
     /// Gear names on activities that no id could be found for, with their counts.
-    public var unlinkedGear: [String: Int] {
+    package var unlinkedGear: [String: Int] {
         rows.reduce(into: [:]) { counts, row in
             if row.activity.gearID == nil, let name = row.gearName { counts[name, default: 0] += 1 }
         }
     }
     /// "current", "current (localised, read by column position)", "legacy".
-    public var layout = ""
+    package var layout = ""
     /// Whether the archive had a `bikes.csv`.
-    public var hasBikesFile = false
+    package var hasBikesFile = false
 
     /// Reads a zip file or an unpacked folder, and links gear names to Strava ids with
     /// `gearByName` where the rows carry none (legacy exports name gear only).
-    public static func read(path: String, gearByName: [String: String] = [:]) throws -> StravaArchive {
+    package static func read(path: String, gearByName: [String: String] = [:]) throws -> StravaArchive {
         let files = try loadFiles(path: path)
         guard let activities = files.activities else {
             throw ArchiveError("no activities.csv in '\(path)'; give the zip Strava emailed, or the folder it unpacks to")
@@ -66,7 +66,7 @@ public struct StravaArchive: Sendable {
 
     /// Gives each row without a `Bike` id the id of its gear name: first as the archive's own
     /// rows link them, then as `gearByName` (any case) does. A row keeps an id it has.
-    public mutating func link(gearByName: [String: String]) {
+    package mutating func link(gearByName: [String: String]) {
         var ids = gearByName.reduce(into: [String: String]()) { $0[Self.key($1.key)] = $1.value }
         for (name, id) in gearIDsByName { ids[name] = id }
         for k in rows.indices where !rows[k].hasBikeID && rows[k].activity.gearID == nil {
@@ -76,7 +76,7 @@ public struct StravaArchive: Sendable {
     }
 
     /// A name as gear names are compared: trimmed, lower case, runs of spaces as one.
-    public static func key(_ name: String) -> String {
+    package static func key(_ name: String) -> String {
         name.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
@@ -223,7 +223,7 @@ public struct StravaArchive: Sendable {
     }
 
     /// Gear names linked to ids by the archive's own rows (`Bike` column), by `key(_:)`.
-    public private(set) var gearIDsByName: [String: String] = [:]
+    package private(set) var gearIDsByName: [String: String] = [:]
 
     mutating func readBikes(_ bytes: [UInt8]) {
         let records = CSVReader.records(bytes)
@@ -294,7 +294,7 @@ public struct StravaArchive: Sendable {
 }
 
 /// An archive that could not be read at all.
-public struct ArchiveError: Error, CustomStringConvertible {
-    public var description: String
+package struct ArchiveError: Error, CustomStringConvertible {
+    package var description: String
     init(_ message: String) { description = message }
 }

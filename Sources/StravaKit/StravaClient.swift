@@ -6,18 +6,18 @@ import Foundation
 /// for 5xx and network errors (never for a request whose outcome is unknown and must not be
 /// repeated), one refresh on 401, a clean stop before a rate limit is crossed or on 429, and no
 /// redirect followed. Text from the server reaches messages only with every secret removed.
-public final class StravaClient {
-    public let settings: StravaSettings
+package final class StravaClient {
+    package let settings: StravaSettings
     let transport: HTTPTransport
     let tokens: TokenStore
     let now: () -> Date
     /// Called with one line per notable event (a retry, a refresh); never with secrets.
-    public var log: (String) -> Void = { _ in }
+    package var log: (String) -> Void = { _ in }
 
-    public private(set) var budget = RateLimitBudget()
+    package private(set) var budget = RateLimitBudget()
     /// Requests sent, by path (`/api/v3/athlete/activities`, `/oauth/token`), retries included.
-    public private(set) var requestCounts: [String: Int] = [:]
-    public var requestCount: Int { requestCounts.values.reduce(0, +) }
+    package private(set) var requestCounts: [String: Int] = [:]
+    package var requestCount: Int { requestCounts.values.reduce(0, +) }
     private var token: StravaToken?
     /// Every secret sent or received (client secret, codes, tokens): removed from server text.
     private var secrets: Set<String> = []
@@ -25,7 +25,7 @@ public final class StravaClient {
     private var renewalFailed = false
 
     /// The transport defaults to libcurl with `settings.requestTimeoutMilliseconds` as its bound.
-    public init(settings: StravaSettings, transport: HTTPTransport? = nil, now: @escaping () -> Date = Date.init) {
+    package init(settings: StravaSettings, transport: HTTPTransport? = nil, now: @escaping () -> Date = Date.init) {
         self.settings = settings
         self.transport = transport ?? CurlTransport(limits: .init(totalMilliseconds: settings.requestTimeoutMilliseconds))
         self.tokens = TokenStore(path: settings.tokenPath)
@@ -36,10 +36,10 @@ public final class StravaClient {
     // MARK: - OAuth
 
     /// The scopes bikecheck asks for: bikes need `profile:read_all`, private rides `activity:read_all`.
-    public static let scopes = ["read", "profile:read_all", "activity:read_all"]
+    package static let scopes = ["read", "profile:read_all", "activity:read_all"]
 
     /// The page the rider opens to authorise bikecheck.
-    public func authorizeURL(redirectURI: String, state: String, force: Bool) throws -> URL {
+    package func authorizeURL(redirectURI: String, state: String, force: Bool) throws -> URL {
         guard let id = settings.clientID else { throw StravaError.missingClientID }
         var c = URLComponents(url: settings.baseURL.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!
         c.queryItems = [
@@ -55,7 +55,7 @@ public final class StravaClient {
 
     /// Exchanges an authorisation code for tokens and saves them (and the app's credentials).
     @discardableResult
-    public func exchange(code: String, grantedScope: String?) throws -> StravaToken {
+    package func exchange(code: String, grantedScope: String?) throws -> StravaToken {
         let app = try appCredentials()
         let reply = try send(
             form: [
@@ -82,7 +82,7 @@ public final class StravaClient {
     }
 
     /// What `deauthorize` did.
-    public enum Logout: Equatable, Sendable {
+    package enum Logout: Equatable, Sendable {
         /// Strava confirmed the revocation; the tokens are deleted.
         case revoked
         /// Strava did not confirm (unreachable, or it said no); the tokens are deleted.
@@ -94,7 +94,7 @@ public final class StravaClient {
     }
 
     /// Revokes bikecheck's access on Strava, then deletes the local tokens whatever Strava said.
-    public func deauthorize() -> Logout {
+    package func deauthorize() -> Logout {
         let saved: StravaToken?
         do {
             saved = try tokens.read()
@@ -117,10 +117,10 @@ public final class StravaClient {
     }
 
     /// The saved token, if any (without contacting Strava); nil also when the file is unreadable.
-    public var savedToken: StravaToken? { tokens.load() }
+    package var savedToken: StravaToken? { tokens.load() }
 
     /// The saved token, nil when not logged in; a corrupt token file is an error that says so.
-    public func readSavedToken() throws -> StravaToken? { try tokens.read() }
+    package func readSavedToken() throws -> StravaToken? { try tokens.read() }
 
     func appCredentials() throws -> AppCredentials {
         guard let id = settings.clientID else { throw StravaError.missingClientID }
@@ -224,12 +224,12 @@ public final class StravaClient {
     // MARK: - API
 
     /// `GET /api/v3/athlete`.
-    public func athlete() throws -> StravaAthlete {
+    package func athlete() throws -> StravaAthlete {
         try decode(StravaAthlete.self, try get("athlete"), what: "the athlete")
     }
 
     /// `GET /api/v3/gear/{id}`; nil when Strava does not know it (404).
-    public func gear(_ id: String) throws -> StravaGear? {
+    package func gear(_ id: String) throws -> StravaGear? {
         let reply = try get("gear/" + id, allowNotFound: true)
         if reply.status == 404 { return nil }
         return try decode(StravaGear.self, reply, what: "gear \(id)")
@@ -237,7 +237,7 @@ public final class StravaClient {
 
     /// One page of `/api/v3/athlete/activities` (`after` and `before` in epoch seconds, both
     /// exclusive as Strava applies them), every element as read (see `PageItem`).
-    public func activities(after: Int64?, before: Int64?, perPage: Int) throws -> ActivityPage {
+    package func activities(after: Int64?, before: Int64?, perPage: Int) throws -> ActivityPage {
         var query = [("per_page", String(perPage))]
         if let before { query.insert(("before", String(before)), at: 0) }
         if let after { query.insert(("after", String(after)), at: 0) }
@@ -250,7 +250,7 @@ public final class StravaClient {
 
     /// Whether `GET /api/v3/activities/{id}` finds the activity: false only on a 404; any other
     /// failure throws.
-    public func activityExists(_ id: Int64) throws -> Bool {
+    package func activityExists(_ id: Int64) throws -> Bool {
         try get("activities/\(id)", allowNotFound: true).status != 404
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a Strava operation stopped; each has a one-line message for the rider.
-public enum StravaError: Error, CustomStringConvertible, Equatable {
+package enum StravaError: Error, CustomStringConvertible, Equatable {
     case notLoggedIn
     /// The token file exists but cannot be read or decoded.
     case unreadableToken(path: String, reason: String)
@@ -28,7 +28,7 @@ public enum StravaError: Error, CustomStringConvertible, Equatable {
     /// The refresh lock could not be taken (another process holds it too long, or it cannot be opened).
     case refreshBusy(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notLoggedIn: return "not logged in to Strava; run 'bikecheck login'"
         case .unreadableToken(let path, let reason):

@@ -10,40 +10,40 @@ import Foundation
 /// pastes the whole address the browser ends on, and its state must match the saved one. A bare
 /// code carries no state, so it is refused. The saved state is used once: a successful login
 /// deletes it.
-public struct StravaLogin: Sendable {
-    public let settings: StravaSettings
+package struct StravaLogin: Sendable {
+    package let settings: StravaSettings
 
-    public init(settings: StravaSettings) { self.settings = settings }
+    package init(settings: StravaSettings) { self.settings = settings }
 
     /// How long a manual login waits for its pasted address.
-    public static let pendingLifetime: TimeInterval = 3600
+    package static let pendingLifetime: TimeInterval = 3600
 
     /// Where a manual login's state waits for the pasted address.
-    public var pendingPath: String { settings.configDirectory + "/strava-login-state.json" }
+    package var pendingPath: String { settings.configDirectory + "/strava-login-state.json" }
 
     /// What Strava's redirect carried, once checked.
-    public struct Callback: Equatable, Sendable {
-        public var code: String
+    package struct Callback: Equatable, Sendable {
+        package var code: String
         /// The scopes the rider granted; nil when the redirect did not say.
-        public var scope: String?
+        package var scope: String?
     }
 
     /// A fresh random state: 16 bytes, hex.
-    public static func randomState() -> String {
+    package static func randomState() -> String {
         var g = SystemRandomNumberGenerator()
         return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &g)) }.joined()
     }
 
     /// Refuses to start a login that could not finish: the app's client id and secret must be
     /// known before the rider is sent to approve anything.
-    public func requireCredentials() throws {
+    package func requireCredentials() throws {
         guard settings.clientID != nil else { throw StravaError.missingClientID }
         guard settings.clientSecret != nil else { throw StravaError.missingClientSecret }
     }
 
     /// The code and scope of a redirect whose state must be `expected`. A denial is reported as
     /// one whatever its state (it grants nothing).
-    public static func callback(_ parameters: [String: String], expectedState expected: String) throws -> Callback {
+    package static func callback(_ parameters: [String: String], expectedState expected: String) throws -> Callback {
         if let error = parameters["error"] {
             throw error == "access_denied" ? StravaError.accessDenied : StravaError.badCode(error)
         }
@@ -54,7 +54,7 @@ public struct StravaLogin: Sendable {
 
     /// The query parameters of a pasted redirect address (or of a pasted query, `state=…&code=…`);
     /// a lone word is taken for a bare code.
-    public static func parameters(fromPasted text: String) -> [String: String] {
+    package static func parameters(fromPasted text: String) -> [String: String] {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.contains("?") || trimmed.contains("="),
             let c = URLComponents(string: trimmed.contains("?") ? trimmed : "x:?" + trimmed)
@@ -73,13 +73,13 @@ public struct StravaLogin: Sendable {
     }
 
     /// Saves a manual login's state for the pasted address to be checked against.
-    public func savePending(state: String, now: Date = Date()) throws {
+    package func savePending(state: String, now: Date = Date()) throws {
         try AtomicFile.makeDirectory(settings.configDirectory, mode: 0o700)
         _ = try AtomicFile.write(SecretFile.encode(Pending(state: state, created: Int64(now.timeIntervalSince1970))), to: pendingPath, mode: 0o600)
     }
 
     /// The code and scope of a pasted address, checked against the saved manual login.
-    public func checkPasted(_ text: String, now: Date = Date()) throws -> Callback {
+    package func checkPasted(_ text: String, now: Date = Date()) throws -> Callback {
         let parameters = Self.parameters(fromPasted: text)
         if parameters["error"] == nil, (parameters["state"] ?? "").isEmpty { throw StravaError.pastedWithoutState }
         guard let data = FileManager.default.contents(atPath: pendingPath) else {
@@ -95,5 +95,5 @@ public struct StravaLogin: Sendable {
     }
 
     /// Forgets the saved manual login (after it was used).
-    public func clearPending() { try? FileManager.default.removeItem(atPath: pendingPath) }
+    package func clearPending() { try? FileManager.default.removeItem(atPath: pendingPath) }
 }

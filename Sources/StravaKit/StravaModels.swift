@@ -27,15 +27,15 @@ struct AthleteSummary: Decodable {
 }
 
 /// A bike (or shoe) on Strava, from `/athlete`'s `bikes` or `/gear/{id}`.
-public struct StravaGear: Codable, Equatable, Sendable {
-    public var id: String
-    public var name: String
-    public var nickname: String?
-    public var brandName: String?
-    public var modelName: String?
-    public var retired: Bool
+package struct StravaGear: Codable, Equatable, Sendable {
+    package var id: String
+    package var name: String
+    package var nickname: String?
+    package var brandName: String?
+    package var modelName: String?
+    package var retired: Bool
     /// Metres, as Strava totals them.
-    public var distance: Double?
+    package var distance: Double?
 
     enum CodingKeys: String, CodingKey {
         case id, name, nickname, retired, distance
@@ -43,7 +43,7 @@ public struct StravaGear: Codable, Equatable, Sendable {
         case modelName = "model_name"
     }
 
-    public init(
+    package init(
         id: String, name: String, nickname: String? = nil, brandName: String? = nil, modelName: String? = nil,
         retired: Bool = false, distance: Double? = nil
     ) {
@@ -56,7 +56,7 @@ public struct StravaGear: Codable, Equatable, Sendable {
         self.distance = distance
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
         name = c.lenient(String.self, .name) ?? id
@@ -68,22 +68,22 @@ public struct StravaGear: Codable, Equatable, Sendable {
     }
 
     /// The name the rider gave it, else Strava's.
-    public var displayName: String {
+    package var displayName: String {
         if let n = nickname, !n.isEmpty { return n }
         return name
     }
 }
 
 /// The logged-in athlete: who, and their (unretired) bikes.
-public struct StravaAthlete: Decodable, Sendable {
-    public var id: Int64
-    public var firstname: String?
-    public var lastname: String?
-    public var bikes: [StravaGear]
+package struct StravaAthlete: Decodable, Sendable {
+    package var id: Int64
+    package var firstname: String?
+    package var lastname: String?
+    package var bikes: [StravaGear]
 
     enum CodingKeys: String, CodingKey { case id, firstname, lastname, bikes }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(Int64.self, forKey: .id)
         firstname = c.lenient(String.self, .firstname)
@@ -91,7 +91,7 @@ public struct StravaAthlete: Decodable, Sendable {
         bikes = c.lenient([Lenient<StravaGear>].self, .bikes)?.compactMap(\.value) ?? []
     }
 
-    public var displayName: String {
+    package var displayName: String {
         [firstname, lastname].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 }
@@ -289,19 +289,19 @@ enum Timestamps {
 }
 
 /// One page of `/athlete/activities` as read.
-public struct ActivityPage {
+package struct ActivityPage {
     var items: [PageItem]
 
     /// The activities that could be read.
-    public var activities: [Activity] { items.compactMap(\.activity) }
+    package var activities: [Activity] { items.compactMap(\.activity) }
     /// The elements that could not be read: id and start when those could be, and why.
-    public var unreadable: [(id: Int64?, start: Int64?, problem: String)] {
+    package var unreadable: [(id: Int64?, start: Int64?, problem: String)] {
         items.compactMap { item in item.problem.map { (item.id, item.start, $0) } }
     }
     /// How many elements the page had (a page of only unreadable items is not the end).
-    public var count: Int { items.count }
+    package var count: Int { items.count }
     /// Each element's start in epoch seconds, in the page's order (nil where it could not be read).
-    public var starts: [Int64?] { items.map(\.start) }
+    package var starts: [Int64?] { items.map(\.start) }
     /// Each element's id, in the page's order (nil where it could not be read).
-    public var ids: [Int64?] { items.map(\.id) }
+    package var ids: [Int64?] { items.map(\.id) }
 }

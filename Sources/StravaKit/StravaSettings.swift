@@ -3,21 +3,21 @@ import Foundation
 
 /// Where Strava lives, who the app is, and where its secrets are kept: read once from the
 /// environment (and garage.yaml), then passed in, so nothing reads globals later.
-public struct StravaSettings: Sendable {
+package struct StravaSettings: Sendable {
     /// `https://www.strava.com`, or `BIKECHECK_STRAVA_URL` (tests point it at 127.0.0.1).
-    public var baseURL: URL
+    package var baseURL: URL
     /// `$XDG_CONFIG_HOME/bikecheck`, else `~/.config/bikecheck`.
-    public var configDirectory: String
-    public var clientID: String?
-    public var clientSecret: String?
+    package var configDirectory: String
+    package var clientID: String?
+    package var clientSecret: String?
     /// First retry delay; doubles each time (`BIKECHECK_RETRY_BASE_MS`, default 1000).
-    public var retryBaseMilliseconds: Int
-    public var maxAttempts: Int
+    package var retryBaseMilliseconds: Int
+    package var maxAttempts: Int
     /// The bound on one request's total time (`BIKECHECK_HTTP_TIMEOUT_MS`, default 60,000); a
     /// stall ends it sooner (see `CurlTransport.Limits`).
-    public var requestTimeoutMilliseconds: Int
+    package var requestTimeoutMilliseconds: Int
 
-    public init(
+    package init(
         baseURL: URL, configDirectory: String, clientID: String?, clientSecret: String?,
         retryBaseMilliseconds: Int = 1000, maxAttempts: Int = 4, requestTimeoutMilliseconds: Int = 60_000
     ) {
@@ -32,7 +32,7 @@ public struct StravaSettings: Sendable {
 
     /// Settings from the environment: `STRAVA_CLIENT_ID`, else garage.yaml's client id, else the
     /// credentials file; `STRAVA_CLIENT_SECRET`, else the credentials file.
-    public static func from(environment env: [String: String], garageClientID: String?) -> StravaSettings {
+    package static func from(environment env: [String: String], garageClientID: String?) -> StravaSettings {
         let base = env["BIKECHECK_STRAVA_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? URL(string: "https://www.strava.com")!
         var config = env["XDG_CONFIG_HOME"] ?? ""
         if !config.hasPrefix("/") {
@@ -50,15 +50,15 @@ public struct StravaSettings: Sendable {
             retryBaseMilliseconds: max(0, retry), requestTimeoutMilliseconds: max(1, timeout))
     }
 
-    public var tokenPath: String { configDirectory + "/strava-token.json" }
-    public var credentialsPath: String { configDirectory + "/strava-credentials.json" }
+    package var tokenPath: String { configDirectory + "/strava-token.json" }
+    package var credentialsPath: String { configDirectory + "/strava-credentials.json" }
     /// Held (flock) while a refresh runs, so processes sharing the login refresh one at a time.
-    public var refreshLockPath: String { configDirectory + "/strava-token.lock" }
+    package var refreshLockPath: String { configDirectory + "/strava-token.lock" }
 
     /// Refuses a config folder inside the garage: tokens must never be committed with it. The
     /// folder need not exist yet: the real location of its nearest existing ancestor counts, with
     /// every symbolic link on the way followed (a dangling one too), as creating it would.
-    public func checkOutside(garage root: String) throws {
+    package func checkOutside(garage root: String) throws {
         let dir = RealPath.location(of: configDirectory) + "/"
         let garage = RealPath.location(of: root) + "/"
         if dir == "//" || dir.hasPrefix(garage) || garage == "//" { throw StravaError.insideGarage(configDirectory) }
@@ -66,7 +66,7 @@ public struct StravaSettings: Sendable {
 
     /// Tightens what others could read or change: the config folder to 0700, the token,
     /// credentials and lock files to 0600. Returns one warning per change (or failure to change).
-    public func tightenPermissions() -> [String] {
+    package func tightenPermissions() -> [String] {
         var warnings: [String] = []
         func tighten(_ path: String, to wanted: mode_t, directory: Bool) {
             var info = stat()
@@ -95,16 +95,16 @@ public struct StravaSettings: Sendable {
 
 /// The rider's own Strava API application, kept (mode 0600) so refreshes work without the
 /// environment variables.
-public struct AppCredentials: Codable, Equatable, Sendable {
-    public var clientID: String
-    public var clientSecret: String
+package struct AppCredentials: Codable, Equatable, Sendable {
+    package var clientID: String
+    package var clientSecret: String
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
         case clientSecret = "client_secret"
     }
 
-    public init(clientID: String, clientSecret: String) {
+    package init(clientID: String, clientSecret: String) {
         self.clientID = clientID
         self.clientSecret = clientSecret
     }
@@ -121,15 +121,15 @@ public struct AppCredentials: Codable, Equatable, Sendable {
 }
 
 /// The tokens from Strava's OAuth exchange. Never printed: `description` hides them.
-public struct StravaToken: Codable, Equatable, Sendable, CustomStringConvertible {
-    public var accessToken: String
-    public var refreshToken: String
+package struct StravaToken: Codable, Equatable, Sendable, CustomStringConvertible {
+    package var accessToken: String
+    package var refreshToken: String
     /// Epoch seconds.
-    public var expiresAt: Int64
+    package var expiresAt: Int64
     /// The scopes the rider granted, as the redirect reported them (nil when unknown).
-    public var scope: String?
-    public var athleteID: Int64?
-    public var athleteName: String?
+    package var scope: String?
+    package var athleteID: Int64?
+    package var athleteName: String?
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
@@ -140,7 +140,7 @@ public struct StravaToken: Codable, Equatable, Sendable, CustomStringConvertible
         case athleteName = "athlete_name"
     }
 
-    public init(
+    package init(
         accessToken: String, refreshToken: String, expiresAt: Int64, scope: String? = nil,
         athleteID: Int64? = nil, athleteName: String? = nil
     ) {
@@ -152,21 +152,21 @@ public struct StravaToken: Codable, Equatable, Sendable, CustomStringConvertible
         self.athleteName = athleteName
     }
 
-    public var description: String { "StravaToken(athlete: \(athleteID.map(String.init) ?? "?"), expires_at: \(expiresAt))" }
+    package var description: String { "StravaToken(athlete: \(athleteID.map(String.init) ?? "?"), expires_at: \(expiresAt))" }
 }
 
 /// The token file, `strava-token.json` in the config folder, mode 0600 from creation.
-public struct TokenStore: Sendable {
-    public let path: String
+package struct TokenStore: Sendable {
+    package let path: String
 
-    public init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
     /// The saved token; nil when there is none, or when the file cannot be read (see `read`).
-    public func load() -> StravaToken? { try? read() }
+    package func load() -> StravaToken? { try? read() }
 
     /// The saved token, nil when there is no token file; a file that exists but cannot be read or
     /// decoded is `StravaError.unreadableToken`, never taken for "not logged in".
-    public func read() throws -> StravaToken? {
+    package func read() throws -> StravaToken? {
         let data: Data
         switch readFile(path, limit: FileSizeLimit.localState) {
         case .bytes(let bytes): data = Data(bytes)
@@ -185,7 +185,7 @@ public struct TokenStore: Sendable {
         }
     }
 
-    public func save(_ token: StravaToken) throws {
+    package func save(_ token: StravaToken) throws {
         let directory = (path as NSString).deletingLastPathComponent
         try AtomicFile.makeDirectory(directory, mode: 0o700)
         try AtomicFile.write(SecretFile.encode(token), to: path, mode: 0o600)
@@ -193,7 +193,7 @@ public struct TokenStore: Sendable {
 
     /// Deletes the token file; true if there was one.
     @discardableResult
-    public func delete() -> Bool {
+    package func delete() -> Bool {
         (try? FileManager.default.removeItem(atPath: path)) != nil
     }
 }

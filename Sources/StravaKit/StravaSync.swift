@@ -2,40 +2,40 @@ import BikeCheckKit
 import Foundation
 
 /// What a sync did, per bike and in total.
-public struct SyncSummary: Sendable, Equatable {
-    public struct Counts: Sendable, Equatable {
-        public var new = 0, changed = 0, deleted = 0
-        public var isEmpty: Bool { new == 0 && changed == 0 && deleted == 0 }
+package struct SyncSummary: Sendable, Equatable {
+    package struct Counts: Sendable, Equatable {
+        package var new = 0, changed = 0, deleted = 0
+        package var isEmpty: Bool { new == 0 && changed == 0 && deleted == 0 }
     }
     /// Keyed by bike file id, else by Strava gear id, else "no gear".
-    public var byBike: [String: Counts] = [:]
-    public var total = Counts()
+    package var byBike: [String: Counts] = [:]
+    package var total = Counts()
     /// Distinct activities listed (readable ones).
-    public var listed = 0
-    public var pages = 0
-    public var filesWritten = 0
-    public var full = false
+    package var listed = 0
+    package var pages = 0
+    package var filesWritten = 0
+    package var full = false
     /// Strava bikes no bike file claims: (gear, suggested id).
-    public var unclaimedBikes: [StravaGear] = []
+    package var unclaimedBikes: [StravaGear] = []
     /// Why retired bikes could not all be looked up (the sync itself succeeded).
-    public var gearLookupProblem: String?
+    package var gearLookupProblem: String?
     /// Activities Strava listed that could not be read (a field missing, of the wrong type or
     /// out of range); they were left as they were in the cache.
-    public var skipped = 0
+    package var skipped = 0
     /// The ids of the skipped activities that had a readable id, sorted.
-    public var skippedIDs: [Int64] = []
+    package var skippedIDs: [Int64] = []
     /// Set when a full sync deleted nothing though cached activities were missing from the
     /// listing: how many, and why they were kept.
-    public var deletionsHeldBack: (count: Int, reason: String)?
+    package var deletionsHeldBack: (count: Int, reason: String)?
     /// Month files left alone (`activities/YYYY-MM.json`: why), sorted.
-    public var leftAlone: [String] = []
+    package var leftAlone: [String] = []
     /// Changes not made because their month file is left alone.
-    public var heldChanges = 0
+    package var heldChanges = 0
     /// Set when a full sync resumed a listing an earlier run stopped: its cursor. Deletions were
     /// considered only for activities that start before it.
-    public var resumedBefore: Int64?
+    package var resumedBefore: Int64?
 
-    public static func == (a: SyncSummary, b: SyncSummary) -> Bool {
+    package static func == (a: SyncSummary, b: SyncSummary) -> Bool {
         a.byBike == b.byBike && a.total == b.total && a.listed == b.listed && a.pages == b.pages
             && a.filesWritten == b.filesWritten && a.full == b.full && a.unclaimedBikes == b.unclaimedBikes
             && a.gearLookupProblem == b.gearLookupProblem && a.skipped == b.skipped && a.skippedIDs == b.skippedIDs
@@ -44,7 +44,7 @@ public struct SyncSummary: Sendable, Equatable {
     }
 
     /// "3 new, 1 changed, 0 deleted (grail: 2 new, 1 changed; stumpy: 1 new)".
-    public var line: String {
+    package var line: String {
         func text(_ c: Counts) -> String {
             var parts: [String] = []
             if c.new > 0 { parts.append("\(c.new) new") }
@@ -88,27 +88,27 @@ public struct SyncSummary: Sendable, Equatable {
 /// run listed its whole time span to the end, could read every item's id, and Strava answers 404
 /// for it (for up to 20 of the candidates, spread over them); anything else keeps the cache and
 /// the summary says why.
-public final class StravaSync {
-    public let garageRoot: String
+package final class StravaSync {
+    package let garageRoot: String
     let client: StravaClient
     /// Bike file id by Strava gear id.
     let bikeFiles: [String: String]
     /// Progress lines (pages, activities, rate-limit budget).
-    public var progress: (String) -> Void = { _ in }
+    package var progress: (String) -> Void = { _ in }
     /// Warnings the rider must see whatever the output format (a discarded sync state).
-    public var warn: (String) -> Void = { _ in }
+    package var warn: (String) -> Void = { _ in }
 
-    public static let perPage = 200
+    package static let perPage = 200
     /// How often fetched pages are written to disk during a long listing.
-    public static let checkpointInterval: TimeInterval = 2
+    package static let checkpointInterval: TimeInterval = 2
     /// A listing longer than this (a million activities) means something is wrong.
-    public static let maxPages = 5000
+    package static let maxPages = 5000
     /// Incremental syncs re-list this much before the newest cached start, to catch late uploads and edits.
-    public static let overlap: Int64 = 7 * 86400
+    package static let overlap: Int64 = 7 * 86400
     /// How many deletion candidates are confirmed with `GET /activities/{id}` (all when fewer).
-    public static let deletionChecks = 20
+    package static let deletionChecks = 20
 
-    public init(garageRoot: String, client: StravaClient, bikeFiles: [String: String]) {
+    package init(garageRoot: String, client: StravaClient, bikeFiles: [String: String]) {
         self.garageRoot = garageRoot
         self.client = client
         self.bikeFiles = bikeFiles
@@ -116,7 +116,7 @@ public final class StravaSync {
 
     /// One sync: the listing (resumed, full or incremental), the deletions a full listing
     /// justifies, and the names of retired bikes.
-    public func run(full: Bool) throws -> SyncSummary {
+    package func run(full: Bool) throws -> SyncSummary {
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }
         let cache = ActivityCacheStore(garageRoot: garageRoot)
@@ -360,10 +360,10 @@ public final class StravaSync {
     }
 
     /// Epoch seconds as the cache writes times (`YYYY-MM-DDTHH:MM:SSZ`).
-    public static func utc(_ epoch: Int64) -> String { Timestamps.string(epoch: epoch) }
+    package static func utc(_ epoch: Int64) -> String { Timestamps.string(epoch: epoch) }
 
     /// A bike file id from a name: lower case letters, digits and dashes.
-    public static func suggestedID(for name: String) -> String {
+    package static func suggestedID(for name: String) -> String {
         var out = ""
         for ch in name.lowercased() {
             if ch.isASCII && (ch.isLetter || ch.isNumber) { out.append(ch) } else if !out.isEmpty && out.last != "-" { out.append("-") }
@@ -373,13 +373,13 @@ public final class StravaSync {
     }
 
     /// The command that creates a bike file for a Strava bike.
-    public static func addCommand(for gear: StravaGear, taken: Set<String>) -> String {
+    package static func addCommand(for gear: StravaGear, taken: Set<String>) -> String {
         addCommand(name: gear.displayName, gearID: gear.id, taken: taken)
     }
 
     /// The command that creates a bike file named `name` (with `--strava gearID` when known),
     /// under an id not in `taken`, quoted so it can be pasted into a POSIX shell.
-    public static func addCommand(name: String, gearID: String?, taken: Set<String>) -> String {
+    package static func addCommand(name: String, gearID: String?, taken: Set<String>) -> String {
         let base = suggestedID(for: name)
         var id = base
         if taken.contains(id) {
@@ -398,7 +398,7 @@ public final class StravaSync {
 
     /// `text` as one POSIX shell word: bare when it is only safe characters, else in single
     /// quotes, with each `'` written `'\''`.
-    public static func shellQuoted(_ text: String) -> String {
+    package static func shellQuoted(_ text: String) -> String {
         let safe =
             !text.isEmpty
             && text.unicodeScalars.allSatisfy {

@@ -9,18 +9,18 @@ import Foundation
 /// loaded, never trusted: a state that is not what this bikecheck writes, or names implausible
 /// times, is discarded with a warning and the listing starts over. Nothing in it can make a sync
 /// delete an activity: deletions rest on the run's own listing and Strava's 404s alone.
-public struct SyncState: Codable, Equatable, Sendable {
+package struct SyncState: Codable, Equatable, Sendable {
     /// A listing that has not finished yet.
-    public struct Pending: Codable, Equatable, Sendable {
-        public enum Mode: String, Codable, Sendable { case full, incremental }
-        public var mode: Mode
+    package struct Pending: Codable, Equatable, Sendable {
+        package enum Mode: String, Codable, Sendable { case full, incremental }
+        package var mode: Mode
         /// Epoch seconds of the `after` filter (incremental only).
-        public var after: Int64?
+        package var after: Int64?
         /// The time cursor: epoch seconds of the `before` filter of the next page; nil before the
         /// first page. Every activity starting at or after it has been written to the cache.
-        public var before: Int64?
+        package var before: Int64?
 
-        public init(mode: Mode, after: Int64? = nil, before: Int64? = nil) {
+        package init(mode: Mode, after: Int64? = nil, before: Int64? = nil) {
             self.mode = mode
             self.after = after
             self.before = before
@@ -28,7 +28,7 @@ public struct SyncState: Codable, Equatable, Sendable {
 
         enum CodingKeys: String, CodingKey, CaseIterable { case mode, after, before }
 
-        public init(from decoder: Decoder) throws {
+        package init(from decoder: Decoder) throws {
             try SyncState.rejectUnknownKeys(decoder, CodingKeys.self, in: "pending")
             let c = try decoder.container(keyedBy: CodingKeys.self)
             mode = try c.decode(Mode.self, forKey: .mode)
@@ -37,25 +37,25 @@ public struct SyncState: Codable, Equatable, Sendable {
         }
     }
 
-    public var pending: Pending?
+    package var pending: Pending?
     /// Gear fetched with `/gear/{id}` (retired bikes missing from `/athlete`); `null` when Strava did not know it.
-    public var gear: [String: StravaGear?]
+    package var gear: [String: StravaGear?]
 
-    public init(pending: Pending? = nil, gear: [String: StravaGear?] = [:]) {
+    package init(pending: Pending? = nil, gear: [String: StravaGear?] = [:]) {
         self.pending = pending
         self.gear = gear
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case pending, gear }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         try Self.rejectUnknownKeys(decoder, CodingKeys.self, in: nil)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         pending = try c.decodeIfPresent(Pending.self, forKey: .pending)
         gear = try c.decodeIfPresent([String: StravaGear?].self, forKey: .gear) ?? [:]
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(pending, forKey: .pending)
         try c.encode(gear, forKey: .gear)
@@ -79,14 +79,14 @@ public struct SyncState: Codable, Equatable, Sendable {
     /// Why a state file was discarded.
     struct Problem: Error { var reason: String }
 
-    public static func directory(garage root: String) -> String { LocalState.directory(garage: root) }
+    package static func directory(garage root: String) -> String { LocalState.directory(garage: root) }
     static func path(garage root: String) -> String { directory(garage: root) + "/strava-sync.json" }
     /// The state file, as messages name it.
-    public static let displayPath = ".bikecheck/strava-sync.json"
+    package static let displayPath = ".bikecheck/strava-sync.json"
 
     /// The saved state, and a warning when there was one that could not be used (then the
     /// state is empty: no listing to resume, no gear remembered).
-    public static func load(garage root: String, now: Date = Date()) -> (state: SyncState, warning: String?) {
+    package static func load(garage root: String, now: Date = Date()) -> (state: SyncState, warning: String?) {
         let data: Data
         switch readFile(path(garage: root), limit: FileSizeLimit.localState) {
         case .bytes(let bytes): data = Data(bytes)
@@ -155,7 +155,7 @@ public struct SyncState: Codable, Equatable, Sendable {
         }
     }
 
-    public func save(garage root: String) throws {
+    package func save(garage root: String) throws {
         try Self.prepareDirectory(garage: root)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -169,10 +169,10 @@ public struct SyncState: Codable, Equatable, Sendable {
 }
 
 /// An exclusive lock on a garage's sync, released by the kernel even if the process dies.
-public final class SyncLock {
+package final class SyncLock {
     private let fd: Int32
 
-    public init(garage root: String) throws {
+    package init(garage root: String) throws {
         try SyncState.prepareDirectory(garage: root)
         let path = SyncState.directory(garage: root) + "/sync.lock"
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)

@@ -1,26 +1,26 @@
 /// One ride (or other activity) as Strava describes it, with Strava's own field names and units:
 /// seconds, metres, ISO 8601 times.
-public struct Activity: Sendable, Hashable {
-    public var id: Int64
-    public var name: String
-    public var sportType: String
+package struct Activity: Sendable, Hashable {
+    package var id: Int64
+    package var name: String
+    package var sportType: String
     /// Strava's older, coarser activity type; kept as received.
-    public var type: String?
+    package var type: String?
     /// UTC, `YYYY-MM-DDTHH:MM:SSZ`.
-    public var startDate: String
+    package var startDate: String
     /// The rider's wall-clock time, written with a `Z` as Strava does.
-    public var startDateLocal: String?
-    public var timezone: String?
-    public var movingTime: Int
-    public var elapsedTime: Int
-    public var distance: Double
-    public var totalElevationGain: Double
-    public var gearID: String?
-    public var trainer: Bool
-    public var commute: Bool
-    public var manual: Bool
+    package var startDateLocal: String?
+    package var timezone: String?
+    package var movingTime: Int
+    package var elapsedTime: Int
+    package var distance: Double
+    package var totalElevationGain: Double
+    package var gearID: String?
+    package var trainer: Bool
+    package var commute: Bool
+    package var manual: Bool
 
-    public init(
+    package init(
         id: Int64, name: String, sportType: String, type: String? = nil, startDate: String, startDateLocal: String? = nil,
         timezone: String? = nil, movingTime: Int, elapsedTime: Int, distance: Double, totalElevationGain: Double = 0,
         gearID: String? = nil, trainer: Bool = false, commute: Bool = false, manual: Bool = false
@@ -43,24 +43,24 @@ public struct Activity: Sendable, Hashable {
     }
 
     /// The day the rider rode, on their own calendar.
-    public var localDay: Day? {
+    package var localDay: Day? {
         // Bytes, not Characters: status asks this of every cached activity.
         var text = startDateLocal ?? startDate
         return text.withUTF8 { $0.count >= 10 ? Day(utf8: UnsafeBufferPointer(rebasing: $0[0..<10])) : nil }
     }
 
     /// `YYYY-MM`, naming the cache file this activity lives in (by its UTC start).
-    public var monthKey: String { String(startDate.prefix(7)) }
+    package var monthKey: String { String(startDate.prefix(7)) }
 
     /// Whether this activity starts in `month` (`YYYY-MM`), i.e. `monthKey == month`, without
     /// making a String.
-    public func starts(inMonth month: String) -> Bool {
+    package func starts(inMonth month: String) -> Bool {
         var date = startDate, month = month
         return date.withUTF8 { d in month.withUTF8 { m in min(d.count, 7) == m.count && d.prefix(7).elementsEqual(m) } }
     }
 
     /// Cache order: start date, then id.
-    public static func cacheOrder(_ a: Activity, _ b: Activity) -> Bool {
+    package static func cacheOrder(_ a: Activity, _ b: Activity) -> Bool {
         a.startDate != b.startDate ? a.startDate < b.startDate : a.id < b.id
     }
 }

@@ -4,7 +4,7 @@ import Diagnostics
 /// then id, one activity per line with keys in sorted order, and a trailing newline. The same
 /// activities always give the same bytes. Its limits are `ActivityLimits`, checked both ways:
 /// what `encode` writes, `decode` reads without a diagnostic.
-public enum ActivityCacheFormat {
+package enum ActivityCacheFormat {
     /// Whether a name in `activities/` is a cache file at all (`*.json`, not hidden): the
     /// reader reads each, and refuses one not named after a month.
     static func isCacheFile(_ name: String) -> Bool { name.hasSuffix(".json") && !name.hasPrefix(".") }
@@ -12,7 +12,7 @@ public enum ActivityCacheFormat {
     /// `YYYY-MM` when `name` is `YYYY-MM.json`, else nil: the one rule for which files hold a
     /// month's activities, for the reader (`ActivityCacheLoader`) and the writer
     /// (`ActivityCacheStore`) alike.
-    public static func month(ofFileNamed name: String) -> String? {
+    package static func month(ofFileNamed name: String) -> String? {
         guard isCacheFile(name) else { return nil }
         let month = String(name.dropLast(5))
         guard month.utf8.count == 7, Day(month + "-01")?.monthKey == month else { return nil }
@@ -24,7 +24,7 @@ public enum ActivityCacheFormat {
 
     /// The bytes of a month file. Throws, writing nothing, when an activity is outside
     /// `ActivityLimits`: bikecheck never writes a cache its own reader would reject.
-    public static func encode(_ activities: [Activity]) throws(ActivityLimits.Failure) -> [UInt8] {
+    package static func encode(_ activities: [Activity]) throws(ActivityLimits.Failure) -> [UInt8] {
         for a in activities {
             if let violation = ActivityLimits.check(a) { throw ActivityLimits.Failure(activityID: a.id, violation: violation) }
         }
@@ -102,7 +102,7 @@ public enum ActivityCacheFormat {
 
     /// Reads a cache file. Every activity that can be read is returned; every problem is a
     /// located diagnostic. Unknown fields are skipped, so newer files still load.
-    public static func decode(_ bytes: [UInt8], path: String) -> (activities: [Activity], diagnostics: [Diagnostic]) {
+    package static func decode(_ bytes: [UInt8], path: String) -> (activities: [Activity], diagnostics: [Diagnostic]) {
         bytes.withUnsafeBufferPointer { buffer -> (activities: [Activity], diagnostics: [Diagnostic]) in
             var reader = ActivityCacheReader<ActivityBuilder>(buffer, path: path)
             let read = reader.readFile()

@@ -2,23 +2,23 @@ import Diagnostics
 import Foundation
 
 /// Loads every `activities/YYYY-MM.json` file, checking names, order and duplicate ids.
-public enum ActivityCacheLoader {
-    public struct Result: Sendable {
-        public var activities: [Activity]
-        public var diagnostics: [Diagnostic]
-        public var sources: [String: SourceText]
+package enum ActivityCacheLoader {
+    package struct Result: Sendable {
+        package var activities: [Activity]
+        package var diagnostics: [Diagnostic]
+        package var sources: [String: SourceText]
     }
 
     /// The cache as summaries, for status: the same checks and diagnostics as `load`.
-    public struct SummaryResult: Sendable {
-        public var summaries: ActivitySummaries
-        public var diagnostics: [Diagnostic]
-        public var sources: [String: SourceText]
+    package struct SummaryResult: Sendable {
+        package var summaries: ActivitySummaries
+        package var diagnostics: [Diagnostic]
+        package var sources: [String: SourceText]
         /// How many month files were answered from the activity index rather than their JSON.
-        public var indexed = 0
+        package var indexed = 0
     }
 
-    public static func load(root: String) -> Result {
+    package static func load(root: String) -> Result {
         let files = read(root: root, ActivityBuilder.self)
         var result = Result(activities: [], diagnostics: [], sources: [:])
         result.activities.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
@@ -28,7 +28,7 @@ public enum ActivityCacheLoader {
 
     /// `index: true` reads month files through the derived index (`ActivityIndex`), making it
     /// as needed: the same answer, from fixed-size records instead of JSON when it is warm.
-    public static func loadSummaries(root: String, index: Bool = true) -> SummaryResult {
+    package static func loadSummaries(root: String, index: Bool = true) -> SummaryResult {
         let activityIndex = index ? ActivityIndex(root: root) : nil
         let files = read(root: root, SummaryBuilder.self) { name, path, named, read in
             guard let activityIndex, named else { return read() }

@@ -10,20 +10,20 @@ import Foundation
 /// (`ActivityCacheFormat.month(ofFileNamed:)`, the reader's rule too).
 /// An `activities/` folder that is a symbolic link is refused (`checkFolder`): the cache is
 /// written only into a real folder inside the garage.
-public final class ActivityCacheStore {
-    public let root: String
+package final class ActivityCacheStore {
+    package let root: String
     private(set) var byID: [Int64: Activity] = [:]
     private var dirtyMonths: Set<String> = []
     /// Errors found when reading the existing cache.
-    public let errorCount: Int
+    package let errorCount: Int
     /// Month files left alone, by month (`YYYY-MM`): why each is.
-    public let leftAlone: [String: String]
+    package let leftAlone: [String: String]
     /// Months with a change held back because their file is left alone.
-    public private(set) var held: Set<String> = []
+    package private(set) var held: Set<String> = []
 
-    public var hasUnwrittenChanges: Bool { !dirtyMonths.isEmpty }
+    package var hasUnwrittenChanges: Bool { !dirtyMonths.isEmpty }
 
-    public init(garageRoot: String) {
+    package init(garageRoot: String) {
         root = garageRoot
         let loaded = ActivityCacheLoader.load(root: garageRoot)
         let errors = loaded.diagnostics.filter { $0.severity == .error }
@@ -50,7 +50,7 @@ public final class ActivityCacheStore {
     }
 
     /// Throws unless `activities/` is a real folder (or absent): never write or delete through a link.
-    public func checkFolder() throws {
+    package func checkFolder() throws {
         let directory = root + "/activities"
         var info = stat()
         guard lstat(directory, &info) == 0 else { return }
@@ -67,15 +67,15 @@ public final class ActivityCacheStore {
         }
     }
 
-    public var count: Int { byID.count }
-    public var ids: Set<Int64> { Set(byID.keys) }
-    public var activities: Dictionary<Int64, Activity>.Values { byID.values }
-    public subscript(id: Int64) -> Activity? { byID[id] }
+    package var count: Int { byID.count }
+    package var ids: Set<Int64> { Set(byID.keys) }
+    package var activities: Dictionary<Int64, Activity>.Values { byID.values }
+    package subscript(id: Int64) -> Activity? { byID[id] }
 
     /// The latest start date in the cache.
-    public var newestStart: String? { byID.values.map(\.startDate).max() }
+    package var newestStart: String? { byID.values.map(\.startDate).max() }
 
-    public enum Change: Equatable {
+    package enum Change: Equatable {
         case new, changed, unchanged, held
         case rejected(ActivityLimits.Violation)
     }
@@ -84,7 +84,7 @@ public final class ActivityCacheStore {
     /// left alone is not made (`.held`); an activity outside `ActivityLimits` is not stored at all
     /// (`.rejected`), so the cache never holds what its reader would refuse.
     @discardableResult
-    public func upsert(_ a: Activity) -> Change {
+    package func upsert(_ a: Activity) -> Change {
         if let violation = ActivityLimits.check(a) { return .rejected(violation) }
         let old = byID[a.id]
         if let old, old == a { return .unchanged }
@@ -99,7 +99,7 @@ public final class ActivityCacheStore {
     }
 
     /// Removes an activity and returns it; nil when it is not cached or its month file is left alone.
-    public func remove(_ id: Int64) -> Activity? {
+    package func remove(_ id: Int64) -> Activity? {
         guard let old = byID[id] else { return nil }
         if leftAlone[old.monthKey] != nil {
             held.insert(old.monthKey)
@@ -112,7 +112,7 @@ public final class ActivityCacheStore {
 
     /// Marks every month dirty, so the next flush rewrites files that drifted from the canonical
     /// form and removes month files left with no activities; files left alone stay as they are.
-    public func markAllDirty() {
+    package func markAllDirty() {
         dirtyMonths.formUnion(byID.values.map(\.monthKey))
         for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/activities")) ?? [] {
             if let month = ActivityCacheFormat.month(ofFileNamed: name) { dirtyMonths.insert(month) }
@@ -122,7 +122,7 @@ public final class ActivityCacheStore {
 
     /// Writes the months that changed; returns how many files were written or removed.
     @discardableResult
-    public func flush() throws -> Int {
+    package func flush() throws -> Int {
         dirtyMonths.subtract(leftAlone.keys)
         guard !dirtyMonths.isEmpty else { return 0 }
         try checkFolder()

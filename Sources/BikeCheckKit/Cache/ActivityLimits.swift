@@ -4,19 +4,19 @@
 /// export reader. So bikecheck never writes a cache that `validate` then rejects.
 ///
 /// The bounds keep every later sum exact and every conversion to an integer safe.
-public enum ActivityLimits {
+package enum ActivityLimits {
     /// The longest believable moving or elapsed time: 30 days, in seconds.
-    public static let maxDuration: Double = Quantity.longestRide
+    package static let maxDuration: Double = Quantity.longestRide
     /// The farthest believable distance, in metres (100,000 km).
-    public static let maxDistance: Double = 100_000_000
+    package static let maxDistance: Double = 100_000_000
 
     /// A field the limits apply to, by its name in the cache.
-    public enum Field: String, Sendable, CaseIterable {
+    package enum Field: String, Sendable, CaseIterable {
         case id, startDate = "start_date", startDateLocal = "start_date_local", movingTime = "moving_time"
         case elapsedTime = "elapsed_time", distance, totalElevationGain = "total_elevation_gain"
 
         /// What the field must hold, as messages say it.
-        public var expected: String {
+        package var expected: String {
             switch self {
             case .id: "a positive whole number"
             case .startDate: "a UTC time like 2025-10-02T06:12:00Z"
@@ -28,7 +28,7 @@ public enum ActivityLimits {
         }
 
         /// The range of a numeric field (nil for the others).
-        public var range: ClosedRange<Double>? {
+        package var range: ClosedRange<Double>? {
             switch self {
             case .movingTime, .elapsedTime: 0...ActivityLimits.maxDuration
             case .distance: 0...ActivityLimits.maxDistance
@@ -39,40 +39,40 @@ public enum ActivityLimits {
     }
 
     /// A value outside the limits: which field, the value as given, and what was expected.
-    public struct Violation: Error, Equatable, Sendable, CustomStringConvertible {
-        public var field: Field
-        public var value: String
-        public init(field: Field, value: String) {
+    package struct Violation: Error, Equatable, Sendable, CustomStringConvertible {
+        package var field: Field
+        package var value: String
+        package init(field: Field, value: String) {
             self.field = field
             self.value = value
         }
         /// A number outside the limits, shown as messages show numbers (whole ones without a fraction).
-        public init(field: Field, number: Double) {
+        package init(field: Field, number: Double) {
             self.init(field: field, value: ActivityLimits.format(number))
         }
         /// `distance 200000000000 is out of range: expected metres, from 0 to 100,000 km`.
-        public var description: String { "\(field.rawValue) \(value) is out of range: expected \(field.expected)" }
+        package var description: String { "\(field.rawValue) \(value) is out of range: expected \(field.expected)" }
     }
 
     /// An activity the cache may not hold: its id and the first field outside the limits.
-    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
-        public var activityID: Int64
-        public var violation: Violation
-        public init(activityID: Int64, violation: Violation) {
+    package struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        package var activityID: Int64
+        package var violation: Violation
+        package init(activityID: Int64, violation: Violation) {
             self.activityID = activityID
             self.violation = violation
         }
-        public var description: String { "activity \(activityID): \(violation)" }
+        package var description: String { "activity \(activityID): \(violation)" }
     }
 
     /// Whether `value` may be stored in the numeric `field` (finite, within its range).
-    public static func allows(_ value: Double, _ field: Field) -> Bool {
+    package static func allows(_ value: Double, _ field: Field) -> Bool {
         guard let range = field.range else { return false }
         return value.isFinite && range.contains(value)
     }
 
     /// The first field of `a` outside the limits, or nil when the cache may hold it.
-    public static func check(_ a: Activity) -> Violation? {
+    package static func check(_ a: Activity) -> Violation? {
         if a.id <= 0 { return Violation(field: .id, value: String(a.id)) }
         if timestampDay(a.startDate) == nil { return Violation(field: .startDate, value: "'\(a.startDate)'") }
         if let local = a.startDateLocal, timestampDay(local) == nil { return Violation(field: .startDateLocal, value: "'\(local)'") }
@@ -88,7 +88,7 @@ public enum ActivityLimits {
 
     /// The day of a cache timestamp `YYYY-MM-DDTHH:MM:SS…Z` (checked loosely: what
     /// `Activity.localDay` and the month checks rely on), or nil when it is not one.
-    public static func timestampDay(_ text: String) -> Day? {
+    package static func timestampDay(_ text: String) -> Day? {
         var text = text
         return text.withUTF8 { timestampDay(utf8: $0) }
     }
@@ -101,7 +101,7 @@ public enum ActivityLimits {
     }
 
     /// Whole seconds for a duration within the limits, else nil (so `Int` can never trap).
-    public static func wholeSeconds(_ value: Double) -> Int? {
+    package static func wholeSeconds(_ value: Double) -> Int? {
         allows(value, .movingTime) ? Int(value.rounded()) : nil
     }
 

@@ -1,16 +1,16 @@
 /// The names of some cached activities, by their index in `ActivitySummaries.records`: what a
 /// report that lists rides one by one shows beside the summaries, which carry no names.
-public struct ActivityNames: Sendable {
+package struct ActivityNames: Sendable {
     private var byRecord: [String?]
 
-    public init() { byRecord = [] }
+    package init() { byRecord = [] }
 
-    public subscript(record: Int32) -> String? { Int(record) < byRecord.count ? byRecord[Int(record)] : nil }
+    package subscript(record: Int32) -> String? { Int(record) < byRecord.count ? byRecord[Int(record)] : nil }
 
     /// The names of `records` (indices into `summaries.records`), read from the month files of the
     /// cache they can be in: an activity's file is named after the month of its UTC start, a day
     /// either side of the local day summaries keep. Only those files are read, on all cores.
-    public static func load(root: String, summaries: ActivitySummaries, records: [Int32]) -> ActivityNames {
+    package static func load(root: String, summaries: ActivitySummaries, records: [Int32]) -> ActivityNames {
         var names = ActivityNames()
         guard !records.isEmpty else { return names }
         names.byRecord = Array(repeating: nil, count: summaries.records.count)

@@ -2,34 +2,34 @@ import Foundation
 
 /// What status and the reports need of one cached activity: 48 bytes and no Strings, where a
 /// whole `Activity` takes 160 bytes and up to seven Strings.
-public struct ActivitySummary: Sendable, Equatable {
-    public var id: Int64
+package struct ActivitySummary: Sendable, Equatable {
+    package var id: Int64
     /// The day the rider rode, on their own calendar (`Day.ordinal`).
-    public var day: Int32
+    package var day: Int32
     /// Index of the gear id in `ActivitySummaries.strings`, or -1 when there is none.
-    public var gear: Int32
+    package var gear: Int32
     /// Index of the sport type in `ActivitySummaries.strings`.
-    public var sport: Int32
+    package var sport: Int32
     /// Ridden on a trainer (Strava's `trainer`): counts only where the garage or bike says so.
-    public var trainer: Bool = false
+    package var trainer: Bool = false
     /// Seconds, whole as in `Activity.movingTime`.
-    public var movingTime: Double
+    package var movingTime: Double
     /// Metres.
-    public var distance: Double
+    package var distance: Double
     /// Metres climbed (`Activity.totalElevationGain`).
-    public var elevation: Double = 0
+    package var elevation: Double = 0
 }
 
 /// Cached activities as summaries, with the gear ids and sport types their indices name.
-public struct ActivitySummaries: Sendable {
-    public var records: [ActivitySummary] = []
+package struct ActivitySummaries: Sendable {
+    package var records: [ActivitySummary] = []
     /// Distinct gear ids and sport types, each once.
-    public var strings: [String] = []
+    package var strings: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// The summaries of whole activities, in the same order; activities without a day are left out.
-    public init(_ activities: [Activity]) {
+    package init(_ activities: [Activity]) {
         var index: [String: Int32] = [:]
         func symbol(_ s: String) -> Int32 {
             if let known = index[s] { return known }

@@ -1,7 +1,7 @@
 /// One ride behind the numbers of a report, and whether it counts toward the bike's wear.
-public struct ReportRide: Sendable, Encodable {
+package struct ReportRide: Sendable, Encodable {
     /// Why a ride of the bike counts, or does not: the rule `status` counts by.
-    public enum Verdict: String, Sendable, Encodable, CaseIterable {
+    package enum Verdict: String, Sendable, Encodable, CaseIterable {
         case counted
         /// Its sport type is not among the bike's `counts`.
         case sportType = "sport-type"
@@ -15,28 +15,28 @@ public struct ReportRide: Sendable, Encodable {
         case afterRetired = "after-retired"
     }
 
-    public enum Source: String, Sendable, Encodable {
+    package enum Source: String, Sendable, Encodable {
         case strava
         case hand = "rides.yaml"
     }
 
-    public var subject: ReportSubject
+    package var subject: ReportSubject
     /// The bike it was ridden on, when the subject is a part.
-    public var bike: String?
-    public var day: Day
-    public var source: Source
+    package var bike: String?
+    package var day: Day
+    package var source: Source
     /// Strava's activity id, for rides from the cache.
-    public var activity: Int64?
-    public var name: String?
-    public var sport: String?
-    public var trainer: Bool
+    package var activity: Int64?
+    package var name: String?
+    package var sport: String?
+    package var trainer: Bool
     /// Seconds.
-    public var movingTime: Double
+    package var movingTime: Double
     /// Metres.
-    public var distance: Double
+    package var distance: Double
     /// Metres climbed.
-    public var elevation: Double
-    public var verdict: Verdict
+    package var elevation: Double
+    package var verdict: Verdict
 
     enum CodingKeys: String, CodingKey {
         case subject, bike, day, source, activity, name, sport, trainer, verdict
@@ -58,11 +58,11 @@ public struct ReportRide: Sendable, Encodable {
 /// Rides are read from the cache's summaries (what status reads, from the activity index when it
 /// is warm), as compact entries; a `ReportRide`, with its Strings, is made only for the rides a
 /// report shows one by one.
-public enum CountedRides {
+package enum CountedRides {
     /// Cached activities by gear, built once per report so that each bike reads only its own
     /// (50 bikes over a million activities would otherwise scan fifty million).
-    public struct Index: Sendable {
-        public let summaries: ActivitySummaries
+    package struct Index: Sendable {
+        package let summaries: ActivitySummaries
         /// Record indices by the gear id's index in `summaries.strings`, in cache order.
         let byGear: [[Int32]]
         /// Record indices of activities with no gear, in cache order.
@@ -70,7 +70,7 @@ public enum CountedRides {
         /// Each string's first index in `summaries.strings`.
         let number: [String: Int32]
 
-        public init(_ summaries: ActivitySummaries) {
+        package init(_ summaries: ActivitySummaries) {
             self.summaries = summaries
             var byGear = [[Int32]](repeating: [], count: summaries.strings.count)
             var noGear: [Int32] = []
@@ -88,31 +88,31 @@ public enum CountedRides {
 
     /// One ride of a bike: a cached activity (`record`, its index in the summaries) or a
     /// hand-entered ride (`hand`, its index in the garage's rides).
-    public struct Entry: Sendable {
-        public var day: Int32
+    package struct Entry: Sendable {
+        package var day: Int32
         /// Index in `Index.summaries.records`, or -1.
-        public var record: Int32
+        package var record: Int32
         /// Index in `Garage.rides`, or -1.
-        public var hand: Int32
-        public var verdict: ReportRide.Verdict
-        public var movingTime: Double
-        public var distance: Double
-        public var elevation: Double
+        package var hand: Int32
+        package var verdict: ReportRide.Verdict
+        package var movingTime: Double
+        package var distance: Double
+        package var elevation: Double
         /// For a part's rides: the index in `Garage.bikes` of the bike it was on, else -1.
-        public var bike: Int32 = -1
+        package var bike: Int32 = -1
         /// A cached activity's id (`Int64.max` for a hand-entered ride) and its sport type's
         /// index in the summaries' strings (-1): what a listing needs without going back to the
         /// summaries, a million times.
-        public var activity: Int64 = .max
-        public var sport: Int32 = -1
+        package var activity: Int64 = .max
+        package var sport: Int32 = -1
 
-        public var isCounted: Bool { verdict == .counted }
+        package var isCounted: Bool { verdict == .counted }
     }
 
     /// The rides of `bike`, oldest first (then by activity id, hand-entered rides last), counted
     /// or not, up to `through`; only the counted ones when `countedOnly`. `filter` (by default
     /// the bike's) decides what counts: a part's over the bike's, for the rides behind a part.
-    public static func entries(
+    package static func entries(
         of resolved: ResolvedBike, filter: RideFilter? = nil, index: Index, handEntered: [Ride], through: Day? = nil,
         countedOnly: Bool = false
     ) -> [Entry] {
@@ -195,7 +195,7 @@ public enum CountedRides {
     /// The rides behind a part: those of each bike it was mounted on, on the days it was there
     /// (through `through` and the day it was retired), through the part's filter over the
     /// bike's, as `part list` and status count them; each entry says its bike.
-    public static func entries(
+    package static func entries(
         of part: Part, garage: Garage, index: Index, through: Day, countedOnly: Bool = false
     ) -> [Entry] {
         var cache = BikeRides(garage: garage, index: index, through: through, countedOnly: countedOnly)
@@ -204,7 +204,7 @@ public enum CountedRides {
 
     /// The same, from each bike's rides through each filter made once for every part that was
     /// on the bike (a garage of 200 wheelsets has thousands of mounts on 50 bikes).
-    public static func entries(of part: Part, filter: RideFilterSpec? = nil, cache: inout BikeRides) -> [Entry] {
+    package static func entries(of part: Part, filter: RideFilterSpec? = nil, cache: inout BikeRides) -> [Entry] {
         var out: [Entry] = []
         forEachEntry(of: part, filter: filter, cache: &cache) { out.append($0) }
         return out
@@ -213,7 +213,7 @@ public enum CountedRides {
     /// The same one by one, in order, without gathering them: a part's rides are runs of its
     /// bikes' lists.
     /// `filter` is the part's by default; an interval's (over the part's) for the rides behind it.
-    public static func forEachEntry(of part: Part, filter: RideFilterSpec? = nil, cache: inout BikeRides, _ body: (Entry) -> Void) {
+    package static func forEachEntry(of part: Part, filter: RideFilterSpec? = nil, cache: inout BikeRides, _ body: (Entry) -> Void) {
         let end = min(cache.through, part.retired ?? cache.through)
         let spec = filter ?? part.rideFilter
         for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from <= end {
@@ -250,7 +250,7 @@ public enum CountedRides {
 
     /// Each bike's rides through each filter asked for, made once, up to `through`. Copies share
     /// what is made, so that reports built one after the other (the HTML report's) count once.
-    public struct BikeRides {
+    package struct BikeRides {
         let garage: Garage
         let index: Index
         let through: Day
@@ -269,11 +269,11 @@ public enum CountedRides {
         }
 
         /// Counted rides only (`countedOnly`) up to `through`, for several reports of one garage.
-        public init(garage: Garage, summaries: ActivitySummaries, through: Day) {
+        package init(garage: Garage, summaries: ActivitySummaries, through: Day) {
             self.init(garage: garage, index: Index(summaries), through: through, countedOnly: true)
         }
 
-        public init(garage: Garage, index: Index, through: Day, countedOnly: Bool) {
+        package init(garage: Garage, index: Index, through: Day, countedOnly: Bool) {
             self.garage = garage
             self.index = index
             self.through = through
@@ -336,7 +336,7 @@ public enum CountedRides {
 
     /// The ride an entry stands for, with its Strings; `name` gives a cached activity's name by
     /// record index.
-    public static func ride(
+    package static func ride(
         _ e: Entry, subject: ReportSubject, bike: String? = nil, index: Index, handEntered: [Ride], name: (Int32) -> String?
     ) -> ReportRide {
         if e.record >= 0 {

@@ -2,13 +2,13 @@ import Foundation
 
 /// Writes files the safe way: a temporary file in the same folder, flushed to disk, then
 /// renamed over the target, so a reader sees the old bytes or the new ones and never half.
-public enum AtomicFile {
-    public struct Failure: Error, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "cannot write '\(path)': \(reason)" }
+package enum AtomicFile {
+    package struct Failure: Error, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "cannot write '\(path)': \(reason)" }
 
-        public init(path: String, reason: String) {
+        package init(path: String, reason: String) {
             self.path = path
             self.reason = reason
         }
@@ -21,7 +21,7 @@ public enum AtomicFile {
     /// `durable: false` skips every fsync, for derived files that are checked when read and can
     /// be made again (the activity index): still all or nothing, not necessarily on disk.
     @discardableResult
-    public static func write(
+    package static func write(
         _ bytes: [UInt8], to path: String, mode: mode_t? = nil, syncDirectory: Bool = true,
         durable: Bool = true
     ) throws(Failure) -> Bool {
@@ -74,7 +74,7 @@ public enum AtomicFile {
 
     /// True for the name of a temporary file `write` makes (`.NAME.bikecheck-XXXXXX`), which a
     /// process killed before its rename leaves behind.
-    public static func isTemporaryName(_ name: String) -> Bool {
+    package static func isTemporaryName(_ name: String) -> Bool {
         let marker = ".bikecheck-"
         guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards),
             range.lowerBound > name.index(after: name.startIndex)
@@ -84,10 +84,10 @@ public enum AtomicFile {
     }
 
     /// The `.gitignore` pattern for those temporary files.
-    public static let temporaryPattern = ".*.bikecheck-??????"
+    package static let temporaryPattern = ".*.bikecheck-??????"
 
     /// Makes renames in `directory` durable.
-    public static func syncDirectory(_ directory: String) {
+    package static func syncDirectory(_ directory: String) {
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
         if fd >= 0 {
             fsync(fd)
@@ -96,7 +96,7 @@ public enum AtomicFile {
     }
 
     /// Creates `path` and its parents if missing, with `mode` for the folders it creates.
-    public static func makeDirectory(_ path: String, mode: Int = 0o755) throws {
+    package static func makeDirectory(_ path: String, mode: Int = 0o755) throws {
         try FileManager.default.createDirectory(
             atPath: path, withIntermediateDirectories: true,
             attributes: [.posixPermissions: mode])

@@ -5,19 +5,19 @@ import Foundation
 /// memory is allocated for it, so a huge (or sparse) file is a located `file-too-large`, never an
 /// abort. The limits are far above any real garage's: a bike file with decades of log is tens of
 /// kilobytes, a month of a busy rider's activities a few megabytes.
-public enum FileSizeLimit {
+package enum FileSizeLimit {
     /// garage.yaml, rides.yaml and the files of bikes/, parts/ and templates/: 64 MiB.
-    public static let garageFile = 64 << 20
+    package static let garageFile = 64 << 20
     /// One month file of the activity cache (`activities/*.json`): 256 MiB.
-    public static let activityMonth = 256 << 20
+    package static let activityMonth = 256 << 20
     /// One index file of the activity cache (`.bikecheck/index/*.idx`): 256 MiB; a larger one is
     /// not trusted and is rebuilt.
-    public static let activityIndex = 256 << 20
+    package static let activityIndex = 256 << 20
     /// A file of local state (`.bikecheck/`, the saved token, the sync state): 16 MiB.
-    public static let localState = 16 << 20
+    package static let localState = 16 << 20
 
     /// `200 GiB`, `64.5 MiB`, `900 bytes`: a size as messages show it, the same in every locale.
-    public static func describe(_ bytes: Int) -> String {
+    package static func describe(_ bytes: Int) -> String {
         for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] where bytes >= 1 << shift {
             // Without overflow, however large: whole units, then tenths of the rest.
             let tenths = (bytes >> shift) * 10 + ((bytes & ((1 << shift) - 1)) * 10) >> shift
@@ -27,7 +27,7 @@ public enum FileSizeLimit {
     }
 
     /// The located diagnostic for a file larger than its kind may be.
-    public static func tooLarge(_ relative: String, size: Int, limit: Int, kind: String) -> Diagnostic {
+    package static func tooLarge(_ relative: String, size: Int, limit: Int, kind: String) -> Diagnostic {
         .error(
             .fileTooLarge, "the file is \(describe(size)), more than \(kind) may be (\(describe(limit)))",
             at: SourceLocation(file: relative, range: SourceRange(at: SourcePosition(offset: 0, line: 1, column: 1))),

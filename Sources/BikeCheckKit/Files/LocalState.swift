@@ -6,15 +6,15 @@ import Foundation
 /// `<garage>/.bikecheck/`: state that belongs to this machine and never to git (sync progress,
 /// the write lock, the journal of a commit in progress). One home for the folder, so every
 /// user of it creates it the same way.
-public enum LocalState {
-    public static func directory(garage root: String) -> String { root + "/.bikecheck" }
+package enum LocalState {
+    package static func directory(garage root: String) -> String { root + "/.bikecheck" }
 
     /// Creates `.bikecheck/` with a `.gitignore` of `*`, so local state never shows in git status
     /// even in a garage whose own `.gitignore` does not name the folder.
     /// A `.bikecheck` that is a link leading outside the garage is refused: state written there
     /// would land in another folder (a `.gitignore` of `*` in someone's work tree makes git ignore
     /// every new file in it).
-    public static func prepare(garage root: String) throws(AtomicFile.Failure) {
+    package static func prepare(garage root: String) throws(AtomicFile.Failure) {
         let dir = directory(garage: root)
         if GarageBoundary(root: root).access(".bikecheck") == .outside {
             throw AtomicFile.Failure(
@@ -36,20 +36,20 @@ public enum LocalState {
 
 extension LocalState {
     /// Why a file of local state could not be opened, for a message.
-    public static func openFailure(_ code: Int32) -> String {
+    package static func openFailure(_ code: Int32) -> String {
         code == ELOOP ? "it is a symbolic link, and bikecheck never follows links in its local state; remove it" : String(cString: strerror(code))
     }
 }
 
 /// An exclusive lock on a file (`flock`), released by the kernel when the process ends however
 /// it ends (a `kill -9` included), so a crash can never leave a garage locked.
-public final class FileLock: Sendable {
+package final class FileLock: Sendable {
     private let fd: Int32
-    public let path: String
+    package let path: String
 
     /// Takes the lock, waiting up to `wait` seconds for another holder to let go; nil when it
     /// did not in time.
-    public init?(path: String, wait: Double) throws(AtomicFile.Failure) {
+    package init?(path: String, wait: Double) throws(AtomicFile.Failure) {
         self.path = path
         // Read-only is enough for flock, and works on a lock file someone else created.
         // O_NOFOLLOW: a lock file that is a link is refused, never created at the link's target.

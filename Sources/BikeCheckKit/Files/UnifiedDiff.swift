@@ -1,7 +1,7 @@
 /// A unified diff of two versions of a file, as `git diff` prints it, for `--dry-run`.
-public enum UnifiedDiff {
+package enum UnifiedDiff {
     /// The diff of `old` (nil: a new file) and `new`, labelled with `path`; empty when equal.
-    public static func diff(path: String, old: [UInt8]?, new: [UInt8], context: Int = 3) -> String {
+    package static func diff(path: String, old: [UInt8]?, new: [UInt8], context: Int = 3) -> String {
         if let old, old == new { return "" }
         let a = old.map(lines) ?? []
         let b = lines(new)

@@ -1,30 +1,30 @@
 import Foundation
 
 /// Commits garage changes with the real `git`, run as a subprocess.
-public struct GitCommitter: Sendable {
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+package struct GitCommitter: Sendable {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// The garage folder; git runs there.
-    public var root: String
-    public var environment: [String: String]?
+    package var root: String
+    package var environment: [String: String]?
 
-    public init(root: String, environment: [String: String]? = nil) {
+    package init(root: String, environment: [String: String]? = nil) {
         self.root = root
         self.environment = environment
     }
 
     /// Where the garage sits in git.
-    public struct Repository: Sendable {
+    package struct Repository: Sendable {
         /// The garage's folder below the top of the work tree: "" at the top, else "sub/".
-        public var prefix: String
+        package var prefix: String
         /// False before the first commit.
-        public var hasHead: Bool
+        package var hasHead: Bool
     }
 
     /// The repository the garage is in, or nil when it is not in a git work tree (one git call).
-    public func repository() -> Repository? {
+    package func repository() -> Repository? {
         guard let r = try? run(["rev-parse", "--is-inside-work-tree", "--show-prefix", "--verify", "--quiet", "HEAD"]) else { return nil }
         let lines = r.output.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.first == "true" else { return nil }
@@ -34,7 +34,7 @@ public struct GitCommitter: Sendable {
     /// Those of `paths` (relative to the garage) whose content git has not committed: changed
     /// since the last commit (staged or not), or present but untracked. Before the first commit
     /// every file is new, and none counts.
-    public func uncommitted(_ paths: [String], in repository: Repository) throws(Failure) -> [String] {
+    package func uncommitted(_ paths: [String], in repository: Repository) throws(Failure) -> [String] {
         guard !paths.isEmpty, repository.hasHead else { return [] }
         let status = try run(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--"] + paths)
         guard status.status == 0 else { throw Failure(description: "git status failed: \(status.error)") }
@@ -59,7 +59,7 @@ public struct GitCommitter: Sendable {
     /// staged but uncommitted, and whatever else the rider has staged stays as it is. New files
     /// are only announced to git (`add --intent-to-add`, no content) so the commit may name them.
     /// Returns the new commit's short hash.
-    public func commit(_ paths: [String], message: String) throws(Failure) -> String {
+    package func commit(_ paths: [String], message: String) throws(Failure) -> String {
         try waitForIndexLock()
         let known = try run(["ls-files", "-z", "--"] + paths)
         guard known.status == 0 else { throw Failure(description: "git ls-files failed: \(known.error)") }

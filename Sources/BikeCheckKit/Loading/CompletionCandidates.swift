@@ -5,15 +5,15 @@ import Foundation
 /// directory, as every command finds it). Fast and silent: bike and template names come from file
 /// names; intervals and parts load the garage's YAML without the activity cache; any problem gives
 /// no candidates rather than a message on the rider's prompt.
-public struct CompletionCandidates: Sendable {
+package struct CompletionCandidates: Sendable {
     /// The shell words of the command line being completed, the program's name first.
-    public var words: [String]
+    package var words: [String]
     /// What the word being completed starts with.
-    public var prefix: String
-    public var environment: [String: String]
-    public var workingDirectory: String
+    package var prefix: String
+    package var environment: [String: String]
+    package var workingDirectory: String
 
-    public init(
+    package init(
         words: [String], prefix: String, environment: [String: String] = ProcessInfo.processInfo.environment,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) {
@@ -30,7 +30,7 @@ public struct CompletionCandidates: Sendable {
     }
 
     /// The garage the command line names, or nil.
-    public var garageRoot: String? {
+    package var garageRoot: String? {
         var explicit: String?
         for (i, word) in words.enumerated() {
             if word == "--garage", i + 1 < words.count { explicit = Self.unquoted(words[i + 1]) }
@@ -42,20 +42,20 @@ public struct CompletionCandidates: Sendable {
     }
 
     /// `bikes/*.yaml` (and `.yml`) by id.
-    public var bikes: [String] { matching(fileStems(in: "bikes")) }
+    package var bikes: [String] { matching(fileStems(in: "bikes")) }
 
     /// `templates/*.yaml` by id.
-    public var templates: [String] { matching(fileStems(in: "templates")) }
+    package var templates: [String] { matching(fileStems(in: "templates")) }
 
     /// `parts/*.yaml` by id: the parts that move between bikes.
-    public var movableParts: [String] { matching(fileStems(in: "parts")) }
+    package var movableParts: [String] { matching(fileStems(in: "parts")) }
 
     /// Bikes and parts, for the arguments that take either (`done`, `status`, the reports).
-    public var bikesAndParts: [String] { matching(fileStems(in: "bikes") + fileStems(in: "parts")) }
+    package var bikesAndParts: [String] { matching(fileStems(in: "bikes") + fileStems(in: "parts")) }
 
     /// The intervals of `bike` (templates' and its own), or of the part of that name (a bike's
     /// name wins, as the commands decide), or of every bike when it is nil or neither.
-    public func intervals(of bike: String?) -> [String] {
+    package func intervals(of bike: String?) -> [String] {
         guard let garage = loadedGarage() else { return [] }
         let chosen = garage.bikes.filter { $0.bike.id.rawValue == bike }
         if chosen.isEmpty, let bike, let part = garage.part(PartID(bike)) { return matching(part.intervals.map(\.id.rawValue)) }
@@ -63,7 +63,7 @@ public struct CompletionCandidates: Sendable {
     }
 
     /// The parts (components) of `bike`, or of every bike when it is nil or unknown.
-    public func parts(of bike: String?) -> [String] {
+    package func parts(of bike: String?) -> [String] {
         guard let garage = loadedGarage() else { return [] }
         let chosen = garage.bikes.filter { $0.bike.id.rawValue == bike }
         return matching((chosen.isEmpty ? garage.bikes : chosen).flatMap { $0.bike.components.map(\.id.rawValue) })
@@ -71,7 +71,7 @@ public struct CompletionCandidates: Sendable {
 
     /// The first word after `command` that is not an option or an option's value: for `done`,
     /// the bike. `valueOptions` are the options of that command that take a value.
-    public func firstArgument(after command: String, valueOptions: Set<String>) -> String? {
+    package func firstArgument(after command: String, valueOptions: Set<String>) -> String? {
         guard let start = words.firstIndex(of: command) else { return nil }
         var i = start + 1
         while i < words.count {

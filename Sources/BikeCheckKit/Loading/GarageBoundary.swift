@@ -7,18 +7,18 @@ import Foundation
 /// through a linked folder, is refused with `symlink-outside-garage`, and nothing of what it
 /// points at is read, so nothing of it can be echoed. A cloned garage cannot make bikecheck print
 /// another file of the machine.
-public struct GarageBoundary: Sendable {
+package struct GarageBoundary: Sendable {
     /// The garage folder as given, and its real path (nil when it cannot be resolved).
-    public let root: String
+    package let root: String
     let realRoot: String?
 
-    public init(root: String) {
+    package init(root: String) {
         self.root = root
         realRoot = Self.realPath(root)
     }
 
     /// What to do with one file of the garage.
-    public enum Access: Sendable, Equatable {
+    package enum Access: Sendable, Equatable {
         /// Read it at this path (its resolved real path when it is a link inside the garage).
         case read(String)
         /// A link that leads outside the garage: do not read it.
@@ -26,7 +26,7 @@ public struct GarageBoundary: Sendable {
     }
 
     /// Whether `relative` (a path inside the garage) may be read, and where.
-    public func access(_ relative: String) -> Access {
+    package func access(_ relative: String) -> Access {
         let path = root + "/" + relative
         guard let realRoot, let real = Self.realPath(path) else { return .read(path) }
         if real == path { return .read(path) }
@@ -38,14 +38,14 @@ public struct GarageBoundary: Sendable {
     }
 
     /// The path with every link and `.`/`..` resolved, or nil when it does not exist.
-    public static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
     /// The located error for a file (or folder) of the garage that links outside it.
-    public static func outsideDiagnostic(_ relative: String) -> Diagnostic {
+    package static func outsideDiagnostic(_ relative: String) -> Diagnostic {
         .error(
             .symlinkOutsideGarage, "'\(shown(relative))' is a symbolic link that leads outside the garage; it was not read",
             at: SourceLocation(file: relative),

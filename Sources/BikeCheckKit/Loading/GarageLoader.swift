@@ -4,9 +4,9 @@ import LocatedYAML
 
 /// Everything the loading pipeline produced: the garage as far as it could be read, the cached
 /// activities, every diagnostic, and the source texts for showing them.
-public struct LoadedGarage: Sendable {
+package struct LoadedGarage: Sendable {
     /// The cached activities, as much of them as the load read (`GarageLoader.ActivityData`).
-    public enum Activities: Sendable {
+    package enum Activities: Sendable {
         /// Not read (`.skip`).
         case none
         /// Every field of every activity (`.full`).
@@ -15,17 +15,17 @@ public struct LoadedGarage: Sendable {
         case summaries(ActivitySummaries)
     }
 
-    public var garage: Garage
-    public var activities: Activities
-    public var diagnostics: [Diagnostic]
-    public var sources: [String: SourceText]
+    package var garage: Garage
+    package var activities: Activities
+    package var diagnostics: [Diagnostic]
+    package var sources: [String: SourceText]
     /// The YAML files as parsed, when loaded with `keepsParsedFiles`: a write's re-check reuses them.
-    public var parsedFiles: ParsedFiles?
+    package var parsedFiles: ParsedFiles?
 
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
     /// The activities as summaries: those read, those of the full activities, or none.
-    public var activitySummaries: ActivitySummaries {
+    package var activitySummaries: ActivitySummaries {
         switch activities {
         case .none: ActivitySummaries()
         case .full(let all): ActivitySummaries(all)
@@ -36,25 +36,25 @@ public struct LoadedGarage: Sendable {
 
 /// The loading pipeline: read → compose YAML → decode → resolve → check. A broken file skips the
 /// later stages; every other file keeps going, so one run reports every problem.
-public enum GarageLoader {
-    public struct Options: Sendable {
+package enum GarageLoader {
+    package struct Options: Sendable {
         /// How much of the activity cache to read: all of it, what status needs, or none.
-        public var activities: ActivityData
+        package var activities: ActivityData
         /// Today, for plausibility checks (dates in the future); nil skips them.
-        public var today: Day?
+        package var today: Day?
         /// Keep the parsed YAML files in `LoadedGarage.parsedFiles`, for a write's re-check.
-        public var keepsParsedFiles: Bool
+        package var keepsParsedFiles: Bool
         /// Read everything from the garage's own files, bypassing every derived cache: the
         /// activity index is neither read nor written, and earlier parses are not reused (a
         /// write's re-check parses every file). Output is the same either way; this is for
         /// debugging the fast paths. `BIKECHECK_NO_CACHE=1` turns it on.
-        public var bypassesDerivedCaches: Bool
+        package var bypassesDerivedCaches: Bool
         /// Gets the time each stage took (`BIKECHECK_TIMINGS=1`: printed on standard error).
-        public var timings: (@Sendable (LoadTimings) -> Void)?
+        package var timings: (@Sendable (LoadTimings) -> Void)?
 
         /// `environment` gives the two debugging switches, `BIKECHECK_NO_CACHE` and
         /// `BIKECHECK_TIMINGS` (on when set to anything but empty or `0`).
-        public init(
+        package init(
             activities: ActivityData = .full, today: Day? = nil, keepsParsedFiles: Bool = false,
             environment: [String: String] = ProcessInfo.processInfo.environment
         ) {
@@ -71,7 +71,7 @@ public enum GarageLoader {
 
     /// What to read of the activity cache. Each checks the whole cache and reports the same
     /// diagnostics; summaries take a fraction of the time and memory.
-    public enum ActivityData: Sendable, Equatable {
+    package enum ActivityData: Sendable, Equatable {
         /// None: for commands that do not look at activities.
         case skip
         /// `LoadedGarage.Activities.full`, for commands that need every field.
@@ -82,7 +82,7 @@ public enum GarageLoader {
 
     /// `reusing`: the files an earlier load parsed; those whose bytes are unchanged are not
     /// parsed again (see `ParsedFiles`).
-    public static func load(at root: String, options: Options = Options(), reusing: ParsedFiles? = nil) -> LoadedGarage {
+    package static func load(at root: String, options: Options = Options(), reusing: ParsedFiles? = nil) -> LoadedGarage {
         let started = LoadTimings.now()
         var diagnostics: [Diagnostic] = []
         var sources: [String: SourceText] = [:]

@@ -2,12 +2,12 @@ import Foundation
 
 /// Finds the garage: `--garage DIR`, else `BIKECHECK_GARAGE`, else the nearest folder upward
 /// from the working directory that holds a `garage.yaml` (as git finds `.git`).
-public enum GarageLocator {
-    public enum Failure: Error, CustomStringConvertible {
+package enum GarageLocator {
+    package enum Failure: Error, CustomStringConvertible {
         case noGarageFile(String)
         case notFound(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .noGarageFile(let dir): "no garage.yaml in '\(dir)'"
             case .notFound(let dir): "no garage.yaml in '\(dir)' or any folder above it; pass --garage DIR, set BIKECHECK_GARAGE, or run 'bikecheck init'"
@@ -15,7 +15,7 @@ public enum GarageLocator {
         }
     }
 
-    public static func locate(explicit: String?, environment: [String: String], workingDirectory: String) throws(Failure) -> String {
+    package static func locate(explicit: String?, environment: [String: String], workingDirectory: String) throws(Failure) -> String {
         if let dir = explicit ?? environment["BIKECHECK_GARAGE"].flatMap({ $0.isEmpty ? nil : $0 }) {
             let absolute = dir.hasPrefix("/") ? dir : workingDirectory + "/" + dir
             let normalized = URL(fileURLWithPath: absolute).standardizedFileURL.path

@@ -4,21 +4,21 @@ import Foundation
 /// the stages of the pipeline, and the activity cache, read meanwhile on another thread. Files
 /// are read, composed and decoded on all cores, so those three are summed over the files; the
 /// others are wall-clock time.
-public struct LoadTimings: Sendable, Equatable {
-    public var read = 0.0
-    public var compose = 0.0
-    public var decode = 0.0
-    public var resolve = 0.0
-    public var check = 0.0
-    public var activities = 0.0
-    public var total = 0.0
+package struct LoadTimings: Sendable, Equatable {
+    package var read = 0.0
+    package var compose = 0.0
+    package var decode = 0.0
+    package var resolve = 0.0
+    package var check = 0.0
+    package var activities = 0.0
+    package var total = 0.0
     /// Month files of the cache answered from the activity index.
-    public var indexed = 0
+    package var indexed = 0
 
-    public init() {}
+    package init() {}
 
     /// `timings: read 0.21 ms, compose 1.30 ms, …, total 9.80 ms (index: 12 month files)`.
-    public var line: String {
+    package var line: String {
         let stages = [
             ("read", read), ("compose", compose), ("decode", decode), ("resolve", resolve), ("check", check),
             ("activities", activities), ("total", total),

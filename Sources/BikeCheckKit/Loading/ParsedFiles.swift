@@ -6,7 +6,7 @@ import Foundation
 /// are exactly the same gives exactly the same parse, so the re-check parses only the files the
 /// write touched (and any someone else changed meanwhile) and reuses the rest; the checks across
 /// files run again on everything.
-public struct ParsedFiles: Sendable {
+package struct ParsedFiles: Sendable {
     /// One decoded file and the bytes it was decoded from.
     struct Kept<T: Sendable>: Sendable {
         var bytes: [UInt8]
@@ -22,7 +22,7 @@ public struct ParsedFiles: Sendable {
     /// files are parsed again even with the same bytes.
     var currency: String?
     /// The files the load that made this parsed rather than reused, relative to the garage.
-    public internal(set) var parsed: Set<String> = []
+    package internal(set) var parsed: Set<String> = []
 
-    public init() {}
+    package init() {}
 }

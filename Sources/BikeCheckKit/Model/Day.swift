@@ -1,29 +1,29 @@
 /// A calendar date with no time zone: the day a rider wrote down or rode on.
-public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+package struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// Days since 1970-01-01.
-    public let ordinal: Int
+    package let ordinal: Int
 
-    public init(ordinal: Int) { self.ordinal = ordinal }
+    package init(ordinal: Int) { self.ordinal = ordinal }
 
-    public init?(year: Int, month: Int, day: Int) {
+    package init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), day >= 1, day <= Day.daysIn(month: month, year: year) else { return nil }
         ordinal = Day.ordinal(year: year, month: month, day: day)
     }
 
     /// Parses exactly `YYYY-MM-DD`.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard let parts = Day.parts(of: text) else { return nil }
         self.init(year: parts.year, month: parts.month, day: parts.day)
     }
 
     /// Parses exactly `YYYY-MM-DD`, given as UTF-8 bytes.
-    public init?(utf8: UnsafeBufferPointer<UInt8>) {
+    package init?(utf8: UnsafeBufferPointer<UInt8>) {
         guard let parts = Day.parts(utf8: utf8) else { return nil }
         self.init(year: parts.year, month: parts.month, day: parts.day)
     }
 
     /// Why a text is not a day a rider means.
-    public enum ParseError: Error, Equatable, Sendable {
+    package enum ParseError: Error, Equatable, Sendable {
         /// Not `YYYY-MM-DD`.
         case notADate
         /// `YYYY-MM-DD`, but no such month (`2025-13-01`).
@@ -35,7 +35,7 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
 
         /// The one sentence that says why `text` is not a date: a file's diagnostic and the
         /// command line's usage error say the same.
-        public func message(_ text: String) -> String {
+        package func message(_ text: String) -> String {
             switch self {
             case .notADate: return "'\(text)' is not a date"
             case .noSuchMonth(_, let m): return "'\(text)' is not a real date: there is no month \(m)"
@@ -46,14 +46,14 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
     }
 
     /// How to write a date, for every message that refuses one.
-    public static let help = "write a date as YYYY-MM-DD, e.g. 2025-03-01"
+    package static let help = "write a date as YYYY-MM-DD, e.g. 2025-03-01"
     /// Bicycles are younger than 1817; a year far outside these is a typo.
-    public static let plausibleYears = 1800...2200
+    package static let plausibleYears = 1800...2200
     static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 
     /// Reads exactly `YYYY-MM-DD`, a day that exists, in a plausible year: what the files and
     /// the command line accept as a date, with the reason when the text is not one.
-    public static func parse(_ text: String) -> Result<Day, ParseError> {
+    package static func parse(_ text: String) -> Result<Day, ParseError> {
         guard let (y, m, d) = parts(of: text) else { return .failure(.notADate) }
         guard (1...12).contains(m) else { return .failure(.noSuchMonth(year: y, month: m)) }
         guard let day = Day(year: y, month: m, day: d) else { return .failure(.noSuchDay(year: y, month: m)) }
@@ -62,13 +62,13 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
     }
 
     /// `YYYY-MM-DD` split into numbers, without checking that the day exists.
-    public static func parts(of text: String) -> (year: Int, month: Int, day: Int)? {
+    package static func parts(of text: String) -> (year: Int, month: Int, day: Int)? {
         var text = text
         return text.withUTF8 { parts(utf8: $0) }
     }
 
     /// `YYYY-MM-DD` as UTF-8 bytes split into numbers, without checking that the day exists.
-    public static func parts(utf8 u: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
+    package static func parts(utf8 u: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
         guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-") else { return nil }
         // Unrolled: the activity cache has two dates an activity.
         let d0 = Int(u[0]) &- 48, d1 = Int(u[1]) &- 48, d2 = Int(u[2]) &- 48, d3 = Int(u[3]) &- 48
@@ -80,7 +80,7 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         return (((d0 * 10 + d1) * 10 + d2) * 10 + d3, d5 * 10 + d6, d8 * 10 + d9)
     }
 
-    public var components: (year: Int, month: Int, day: Int) {
+    package var components: (year: Int, month: Int, day: Int) {
         // Howard Hinnant's civil_from_days.
         let z = ordinal + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -94,21 +94,21 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         return (y, m, d)
     }
 
-    public var description: String {
+    package var description: String {
         let (y, m, d) = components
         return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
     }
 
     /// `YYYY-MM`, the name of the activity cache file this day belongs in.
-    public var monthKey: String {
+    package var monthKey: String {
         let (y, m, _) = components
         return "\(pad(y, 4))-\(pad(m, 2))"
     }
 
-    public func adding(days: Int) -> Day { Day(ordinal: ordinal + days) }
+    package func adding(days: Int) -> Day { Day(ordinal: ordinal + days) }
 
     /// Calendar arithmetic: Jan 31 + 1 month is the last day of February.
-    public func adding(months: Int) -> Day {
+    package func adding(months: Int) -> Day {
         let (y, m, d) = components
         let total = y * 12 + (m - 1) + months
         let ny = total >= 0 ? total / 12 : (total - 11) / 12
@@ -117,9 +117,9 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         return Day(ordinal: Day.ordinal(year: ny, month: nm, day: nd))
     }
 
-    public static func < (a: Day, b: Day) -> Bool { a.ordinal < b.ordinal }
+    package static func < (a: Day, b: Day) -> Bool { a.ordinal < b.ordinal }
 
-    public static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -127,7 +127,7 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         }
     }
 
-    public static func ordinal(year: Int, month: Int, day: Int) -> Int {
+    package static func ordinal(year: Int, month: Int, day: Int) -> Int {
         // Howard Hinnant's days_from_civil.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -138,7 +138,7 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         return era * 146_097 + doe - 719_468
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let day = Day(text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a YYYY-MM-DD date: \(text)"))
@@ -146,7 +146,7 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         self = day
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(description)
     }

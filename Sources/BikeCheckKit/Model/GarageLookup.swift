@@ -3,13 +3,13 @@ import Foundation
 /// Questions every command asks of a loaded garage, answered in one place.
 extension Garage {
     /// Whether `bikes/ID.yaml` (or `.yml`) exists, whether or not it loaded.
-    public func hasBikeFile(_ id: String) -> Bool {
+    package func hasBikeFile(_ id: String) -> Bool {
         ["yaml", "yml"].contains { FileManager.default.fileExists(atPath: root + "/bikes/\(id).\($0)") }
     }
 
     /// The usage error for a bike id the garage has no bike of: "no bike 'x'; did you mean 'y'?",
     /// with the bikes there are (or how to add one).
-    public func noBike(_ id: String) -> UsageError {
+    package func noBike(_ id: String) -> UsageError {
         let ids = bikes.map(\.bike.id.rawValue)
         let hint = didYouMean(id, among: ids)
         return UsageError(
@@ -17,7 +17,7 @@ extension Garage {
     }
 
     /// The usage error for a name that is neither a bike nor a part, with both lists.
-    public func noBikeOrPart(_ id: String) -> UsageError {
+    package func noBikeOrPart(_ id: String) -> UsageError {
         guard !parts.isEmpty else { return noBike(id) }
         let bikeIDs = bikes.map(\.bike.id.rawValue), partIDs = parts.map(\.part.id.rawValue)
         let hint = didYouMean(id, among: bikeIDs + partIDs)
@@ -25,7 +25,7 @@ extension Garage {
     }
 
     /// Which bike each Strava gear id belongs to: gear id → bike id.
-    public var bikeIDsByGearID: [String: String] {
+    package var bikeIDsByGearID: [String: String] {
         var out: [String: String] = [:]
         for resolved in bikes {
             if let gear = resolved.bike.strava?.value { out[gear] = resolved.bike.id.rawValue }
@@ -34,7 +34,7 @@ extension Garage {
     }
 
     /// The bikes that use a template, by id, in the garage's order.
-    public func bikes(using template: TemplateID) -> [String] {
+    package func bikes(using template: TemplateID) -> [String] {
         bikes.filter { $0.bike.templates.contains { $0.value == template } }.map(\.bike.id.rawValue)
     }
 }

@@ -2,23 +2,23 @@ import Foundation
 
 /// An exact amount of money in one currency. The amount is read from the text the rider wrote,
 /// digit by digit, never through binary floating point: 0.10 + 0.20 is 0.30.
-public struct Money: Sendable, Hashable {
-    public var amount: Decimal
+package struct Money: Sendable, Hashable {
+    package var amount: Decimal
     /// A currency code (`EUR`), or nil when neither the entry nor `garage.yaml` names one.
-    public var currency: String?
+    package var currency: String?
 
-    public init(_ amount: Decimal, _ currency: String? = nil) {
+    package init(_ amount: Decimal, _ currency: String? = nil) {
         self.amount = amount
         self.currency = currency
     }
 
     /// The most an amount may be: a bike costs less, and sums of many stay exact.
-    public static let maximum: Decimal = 1_000_000_000
+    package static let maximum: Decimal = 1_000_000_000
     /// Digits after the decimal point an amount may have (mills and tenths of cents exist).
-    public static let maximumFractionDigits = 4
+    package static let maximumFractionDigits = 4
 
     /// Why a text is not an amount.
-    public enum ParseError: Error, Equatable, Sendable {
+    package enum ParseError: Error, Equatable, Sendable {
         case notAnAmount
         case negative
         case tooLarge
@@ -26,7 +26,7 @@ public struct Money: Sendable, Hashable {
 
         /// The one sentence that says why `text`, given as `what` (`cost`, `price`), is not an
         /// amount: a file's diagnostic and the command line's refusal say the same.
-        public func message(_ what: String, _ text: String) -> String {
+        package func message(_ what: String, _ text: String) -> String {
             switch self {
             case .negative: return "\(what) must be zero or more, found '\(text)'"
             case .tooLarge: return "\(what) '\(text)' is too large (at most \(Money.format(Money.maximum, fractionDigits: 0)))"
@@ -38,7 +38,7 @@ public struct Money: Sendable, Hashable {
 
     /// Reads `45.99`, `45`, `45.99 EUR` or `0.5`: a plain decimal number, optionally followed by a
     /// currency code of three capital letters. No sign, exponent, thousands separator or symbol.
-    public static func parse(_ text: String) -> Result<Money, ParseError> {
+    package static func parse(_ text: String) -> Result<Money, ParseError> {
         let parts = text.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 1 || parts.count == 2 else { return .failure(.notAnAmount) }
         var currency: String?
@@ -53,7 +53,7 @@ public struct Money: Sendable, Hashable {
     }
 
     /// A plain decimal number of at most ``maximumFractionDigits`` decimals, zero or more.
-    public static func parseAmount(_ text: Substring) -> Result<Decimal, ParseError> {
+    package static func parseAmount(_ text: Substring) -> Result<Decimal, ParseError> {
         var digits = text.utf8[...]
         var negative = false
         if digits.first == UInt8(ascii: "-") {
@@ -89,16 +89,16 @@ public struct Money: Sendable, Hashable {
     }
 
     /// How to write an amount, for every message that refuses one (the files' and the command line's).
-    public static let amountHelp = "write a plain number with a point for decimals, optionally with a currency code: 45.99, or 45.99 EUR"
+    package static let amountHelp = "write a plain number with a point for decimals, optionally with a currency code: 45.99, or 45.99 EUR"
 
     /// A currency code as costs and `garage.yaml` name one: three capital letters (`EUR`).
-    public static func isCurrencyCode<S: StringProtocol>(_ text: S) -> Bool {
+    package static func isCurrencyCode<S: StringProtocol>(_ text: S) -> Bool {
         text.utf8.count == 3 && text.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
     }
 
     /// The amount with exactly `fractionDigits` decimals (`45.90`, `1234.00`), no grouping:
     /// the same text on every machine, for CSV and JSON as well as for people.
-    public static func format(_ amount: Decimal, fractionDigits: Int = 2) -> String {
+    package static func format(_ amount: Decimal, fractionDigits: Int = 2) -> String {
         var value = amount
         var rounded = Decimal()
         NSDecimalRound(&rounded, &value, max(fractionDigits, 0), .bankers)
@@ -117,7 +117,7 @@ public struct Money: Sendable, Hashable {
     }
 
     /// Decimals to show for an amount: two, or more when the rider wrote more (a price in mills).
-    public static func fractionDigits(of amount: Decimal) -> Int {
+    package static func fractionDigits(of amount: Decimal) -> Int {
         max(2, -min(0, Int(amount.exponent)))
     }
 }

@@ -1,5 +1,5 @@
 /// What a quantity measures.
-public enum Measure: String, Sendable, Hashable, Codable, CaseIterable {
+package enum Measure: String, Sendable, Hashable, Codable, CaseIterable {
     /// Moving time, in seconds.
     case time
     /// Distance, in metres.
@@ -13,17 +13,17 @@ public enum Measure: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// An amount with a unit, as a rider writes it: `10 h`, `1500 km`, `6 months`, `25 rides`.
-public struct Quantity: Sendable, Hashable, CustomStringConvertible {
-    public var measure: Measure
+package struct Quantity: Sendable, Hashable, CustomStringConvertible {
+    package var measure: Measure
     /// In the measure's base unit: seconds, metres, days, months or rides.
-    public var amount: Double
+    package var amount: Double
     /// As written, for messages and reports.
-    public var text: String
+    package var text: String
     /// The unit it was written in (`mi`, `weeks`) and its size in the base unit.
-    public var unit: String
-    public var unitSize: Double
+    package var unit: String
+    package var unitSize: Double
 
-    public init(measure: Measure, amount: Double, text: String, unit: String, unitSize: Double) {
+    package init(measure: Measure, amount: Double, text: String, unit: String, unitSize: Double) {
         self.measure = measure
         self.amount = amount
         self.text = text
@@ -31,10 +31,10 @@ public struct Quantity: Sendable, Hashable, CustomStringConvertible {
         self.unitSize = unitSize
     }
 
-    public var description: String { text }
+    package var description: String { text }
 
     /// The forms accepted, for help lines.
-    public static let accepted = "write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides"
+    package static let accepted = "write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides"
 
     static let units: [String: (Measure, Double)] = [
         "h": (.time, 3600), "hour": (.time, 3600), "hours": (.time, 3600),
@@ -45,7 +45,7 @@ public struct Quantity: Sendable, Hashable, CustomStringConvertible {
         "ride": (.rides, 1), "rides": (.rides, 1),
     ]
 
-    public enum ParseError: Error, Equatable {
+    package enum ParseError: Error, Equatable {
         case missingUnit
         case unknownUnit(String)
         case badNumber
@@ -64,7 +64,7 @@ public struct Quantity: Sendable, Hashable, CustomStringConvertible {
     ]
 
     /// Parses `NUMBER UNIT` (the space is optional). Zero and negative amounts are refused.
-    public static func parse(_ raw: String) -> Result<Quantity, ParseError> {
+    package static func parse(_ raw: String) -> Result<Quantity, ParseError> {
         let text = raw.trimmingSpaces()
         var numberEnd = text.startIndex
         for (i, c) in zip(text.indices, text) {
@@ -94,7 +94,7 @@ extension String {
 
 extension Quantity {
     /// A ride's duration in seconds: `1h30`, `1h 30min`, `1:30`, `90 min`, `1.5 h`.
-    public static func parseDuration(_ raw: String) -> Double? {
+    package static func parseDuration(_ raw: String) -> Double? {
         let text = raw.trimmingSpaces().lowercased()
         if text.isEmpty { return nil }
         let colon = text.split(separator: ":", omittingEmptySubsequences: false)
@@ -129,7 +129,7 @@ extension Quantity {
     }
 
     /// The longest ride bikecheck believes: thirty days of moving time.
-    public static let longestRide: Double = 30 * 24 * 3600
+    package static let longestRide: Double = 30 * 24 * 3600
 
     private static func plausibleRide(_ seconds: Double) -> Double? {
         seconds.isFinite && seconds > 0 && seconds <= longestRide ? seconds : nil

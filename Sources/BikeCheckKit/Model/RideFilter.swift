@@ -1,6 +1,6 @@
 /// Whether rides on a trainer count: Strava marks them `trainer: true`, and a `VirtualRide` is
 /// indoors by nature, so it is a trainer ride whatever its flag says.
-public enum TrainerRule: String, Sendable, Hashable, Codable {
+package enum TrainerRule: String, Sendable, Hashable, Codable {
     /// `trainer: false`: outdoor rides only; no VirtualRide, even where `counts` lists it.
     case no = "false"
     /// `trainer: true`: indoor and outdoor rides.
@@ -10,18 +10,18 @@ public enum TrainerRule: String, Sendable, Hashable, Codable {
 }
 
 /// Which rides wear something: the sport types that count, and what to do with trainer rides.
-public struct RideFilter: Sendable, Hashable {
-    public var counts: Set<String>
-    public var trainer: TrainerRule
+package struct RideFilter: Sendable, Hashable {
+    package var counts: Set<String>
+    package var trainer: TrainerRule
 
-    public init(counts: Set<String>, trainer: TrainerRule) {
+    package init(counts: Set<String>, trainer: TrainerRule) {
         self.counts = counts
         self.trainer = trainer
     }
 
     /// Whether a ride of `sport` counts; `indoor` is Strava's trainer flag. One rule: `counts`
     /// says which sport types, `trainer` whether indoor rides, and a VirtualRide is indoors.
-    public func admits(sport: String, indoor: Bool) -> Bool {
+    package func admits(sport: String, indoor: Bool) -> Bool {
         guard counts.contains(sport) else { return false }
         let indoors = indoor || sport == "VirtualRide"
         switch trainer {
@@ -32,7 +32,7 @@ public struct RideFilter: Sendable, Hashable {
     }
 
     /// Whether a hand-entered ride counts: outdoors, of its sport when it names one.
-    public func admitsHandEntered(sport: String?) -> Bool {
+    package func admitsHandEntered(sport: String?) -> Bool {
         guard let sport else { return trainer != .only }
         return admits(sport: sport, indoor: false)
     }
@@ -40,24 +40,24 @@ public struct RideFilter: Sendable, Hashable {
 
 /// A ride filter as written on one level (an interval, a component, a part); what it leaves
 /// out comes from the level above: the component or part, then the bike, then the garage.
-public struct RideFilterSpec: Sendable, Hashable {
-    public var counts: [String]?
-    public var trainer: TrainerRule?
+package struct RideFilterSpec: Sendable, Hashable {
+    package var counts: [String]?
+    package var trainer: TrainerRule?
 
-    public init(counts: [String]? = nil, trainer: TrainerRule? = nil) {
+    package init(counts: [String]? = nil, trainer: TrainerRule? = nil) {
         self.counts = counts
         self.trainer = trainer
     }
 
-    public var isEmpty: Bool { counts == nil && trainer == nil }
+    package var isEmpty: Bool { counts == nil && trainer == nil }
 
     /// This level over a more general one.
-    public func over(_ base: RideFilterSpec) -> RideFilterSpec {
+    package func over(_ base: RideFilterSpec) -> RideFilterSpec {
         RideFilterSpec(counts: counts ?? base.counts, trainer: trainer ?? base.trainer)
     }
 
     /// This level over a resolved filter.
-    public func over(_ base: RideFilter) -> RideFilter {
+    package func over(_ base: RideFilter) -> RideFilter {
         RideFilter(counts: counts.map(Set.init) ?? base.counts, trainer: trainer ?? base.trainer)
     }
 }

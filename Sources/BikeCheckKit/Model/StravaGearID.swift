@@ -2,7 +2,7 @@
 ///
 /// The one rule for every check of a gear id (reading a bike file, `bike add --strava`), so a
 /// write can never make a file the loader then refuses. 18 digits keep it inside Int64.
-public func isStravaBikeGearID(_ text: String) -> Bool {
+package func isStravaBikeGearID(_ text: String) -> Bool {
     let bytes = Array(text.utf8)
     guard bytes.first == UInt8(ascii: "b") else { return false }
     let digits = bytes.dropFirst()

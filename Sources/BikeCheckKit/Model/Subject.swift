@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a name on the command line means: a bike, or a part (`parts/ID.yaml`).
-public enum Subject: Sendable, Hashable {
+package enum Subject: Sendable, Hashable {
     case bike(BikeID)
     case part(PartID)
 }
@@ -12,7 +12,7 @@ extension Garage {
     /// warns, `part-id-is-bike-id`); a file that exists but did not load (it has errors) still
     /// names its bike or part, so the rider hears about its errors rather than that it is
     /// missing. Any other name is a usage error naming the nearest bike or part.
-    public func subject(named name: String) throws(UsageError) -> Subject {
+    package func subject(named name: String) throws(UsageError) -> Subject {
         // A path is never an id: `../garage` must not find garage.yaml through bikes/.
         let isFileName = !name.contains("/")
         if bike(BikeID(name)) != nil || isFileName && hasBikeFile(name) { return .bike(BikeID(name)) }
@@ -22,7 +22,7 @@ extension Garage {
 
     /// The subjects named, in order, as a selection (nothing named: everything), and a note for
     /// each name a bike and a part share, saying which one is meant.
-    public func subjects(named names: [String]) throws(UsageError) -> (selection: ReportSelection, notes: [String]) {
+    package func subjects(named names: [String]) throws(UsageError) -> (selection: ReportSelection, notes: [String]) {
         var selection = ReportSelection()
         var notes: [String] = []
         for name in names {
@@ -37,13 +37,13 @@ extension Garage {
     }
 
     /// Says that a name means the bike when a part has the same id, and how to name the part.
-    public func sharedNameNote(_ bike: BikeID) -> String? {
+    package func sharedNameNote(_ bike: BikeID) -> String? {
         guard let part = part(PartID(bike.rawValue)) else { return nil }
         return "'\(bike.rawValue)' is the bike; part '\(bike.rawValue)' has the same id: rename \(part.part.location.file) to name the part"
     }
 
     /// Whether `parts/ID.yaml` (or `.yml`) exists, whether or not it loaded.
-    public func hasPartFile(_ id: String) -> Bool {
+    package func hasPartFile(_ id: String) -> Bool {
         ["yaml", "yml"].contains { FileManager.default.fileExists(atPath: root + "/parts/\(id).\($0)") }
     }
 }

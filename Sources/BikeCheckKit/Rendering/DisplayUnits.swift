@@ -2,14 +2,14 @@ import Foundation
 
 /// What the JSON outputs say of their numbers: SI (distances and climb in metres, times in
 /// seconds), whatever the garage's `units:` is. Encoded as `"units": "si"`.
-public enum JSONUnits: String, Sendable, Codable { case si }
+package enum JSONUnits: String, Sendable, Codable { case si }
 
 /// The rider's units (`units:` in garage.yaml) for what people read: every renderer of text,
 /// CSV, Markdown, HTML and calendars turns the reports' SI figures (metres, seconds) into them
 /// here, and only here. JSON stays SI.
 extension UnitSystem {
     /// `km` or `mi`.
-    public var distanceUnit: String {
+    package var distanceUnit: String {
         switch self {
         case .metric: "km"
         case .imperial: "mi"
@@ -17,7 +17,7 @@ extension UnitSystem {
     }
 
     /// Metres in one `distanceUnit`.
-    public var distanceSize: Double {
+    package var distanceSize: Double {
         switch self {
         case .metric: 1000
         case .imperial: 1609.344
@@ -25,7 +25,7 @@ extension UnitSystem {
     }
 
     /// Climb: `m` or `ft`.
-    public var climbUnit: String {
+    package var climbUnit: String {
         switch self {
         case .metric: "m"
         case .imperial: "ft"
@@ -33,7 +33,7 @@ extension UnitSystem {
     }
 
     /// Metres in one `climbUnit`.
-    public var climbSize: Double {
+    package var climbSize: Double {
         switch self {
         case .metric: 1
         case .imperial: 0.3048
@@ -41,19 +41,19 @@ extension UnitSystem {
     }
 
     /// Metres as kilometres or miles.
-    public func distance(_ metres: Double) -> Double { metres / distanceSize }
+    package func distance(_ metres: Double) -> Double { metres / distanceSize }
 
     /// Metres climbed as metres or feet.
-    public func climb(_ metres: Double) -> Double { metres / climbSize }
+    package func climb(_ metres: Double) -> Double { metres / climbSize }
 
     /// A distance in `distanceUnit` to a tenth, without the unit: `1234.5`.
-    public func distanceText(_ metres: Double) -> String { ReportNumber.fixed(distance(metres), 1) }
+    package func distanceText(_ metres: Double) -> String { ReportNumber.fixed(distance(metres), 1) }
 
     /// Climb in `climbUnit`, whole: `850`.
-    public func climbText(_ metres: Double) -> String { ReportNumber.fixed(climb(metres), 0) }
+    package func climbText(_ metres: Double) -> String { ReportNumber.fixed(climb(metres), 0) }
 
     /// `per 1000 km` or `per 1000 mi`: an amount spread over metres ridden, to the cent.
-    public func per1000(_ amount: Decimal, metres: Double) -> Decimal? {
+    package func per1000(_ amount: Decimal, metres: Double) -> Decimal? {
         metres > 0 ? CostReport.rate(amount, per: metres / (distanceSize * 1000)) : nil
     }
 
@@ -65,17 +65,17 @@ extension UnitSystem {
     /// A quantity from the files as the rider reads it: as written when `readsAsWritten`, else in
     /// these units with the written form after it, so the file's words stay in sight:
     /// `932 mi (1500 km)`.
-    public func quantityText(_ q: Quantity) -> String { text(q.text, measure: q.measure, unitSize: q.unitSize, amount: q.amount) }
+    package func quantityText(_ q: Quantity) -> String { text(q.text, measure: q.measure, unitSize: q.unitSize, amount: q.amount) }
 
     /// A limit as the rider reads it, as `quantityText` does.
-    public func limitText(_ limit: LimitStatus) -> String { text(limit.every, measure: limit.measure, unitSize: limit.unitSize, amount: limit.limit) }
+    package func limitText(_ limit: LimitStatus) -> String { text(limit.every, measure: limit.measure, unitSize: limit.unitSize, amount: limit.limit) }
 
     private func text(_ written: String, measure: Measure, unitSize: Double, amount: Double) -> String {
         readsAsWritten(measure, unitSize: unitSize) ? written : "\(Self.amount(distance(amount))) \(distanceUnit) (\(written))"
     }
 
     /// How much of a limit is used, in the unit `limitText` shows: `412`, `6.8`.
-    public func usedText(_ limit: LimitStatus) -> String {
+    package func usedText(_ limit: LimitStatus) -> String {
         Self.amount(readsAsWritten(limit) ? limit.used / limit.unitSize : distance(limit.used))
     }
 

@@ -11,47 +11,47 @@ import Diagnostics
 /// and, as everywhere bikecheck prints, the control and bidirectional characters, shown as
 /// `\u{1B}` (the file is text a terminal may show too). Markup built the same way is spliced in
 /// whole: `"\(row)"` with `row: HTML` is not escaped again.
-public struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
+package struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The markup, safe to write out.
-    public private(set) var string: String
+    package private(set) var string: String
 
-    public init(stringLiteral value: String) { string = value }
+    package init(stringLiteral value: String) { string = value }
 
-    public init(stringInterpolation: Interpolation) { string = stringInterpolation.string }
+    package init(stringInterpolation: Interpolation) { string = stringInterpolation.string }
 
     /// User-controlled text, escaped: the same as `"\(value)"`.
-    public init(escaping value: some Any) { string = HTML.escape(String(describing: value)) }
+    package init(escaping value: some Any) { string = HTML.escape(String(describing: value)) }
 
-    public var description: String { string }
-    public var isEmpty: Bool { string.isEmpty }
+    package var description: String { string }
+    package var isEmpty: Bool { string.isEmpty }
 
-    public struct Interpolation: StringInterpolationProtocol {
+    package struct Interpolation: StringInterpolationProtocol {
         var string = ""
 
-        public init(literalCapacity: Int, interpolationCount: Int) { string.reserveCapacity(literalCapacity + 16 * interpolationCount) }
+        package init(literalCapacity: Int, interpolationCount: Int) { string.reserveCapacity(literalCapacity + 16 * interpolationCount) }
 
-        public mutating func appendLiteral(_ literal: String) { string += literal }
+        package mutating func appendLiteral(_ literal: String) { string += literal }
 
         /// Already safe: markup built the same way.
-        public mutating func appendInterpolation(_ html: HTML) { string += html.string }
+        package mutating func appendInterpolation(_ html: HTML) { string += html.string }
 
         /// Pieces of markup, one after the other.
-        public mutating func appendInterpolation(_ pieces: [HTML]) { for p in pieces { string += p.string } }
+        package mutating func appendInterpolation(_ pieces: [HTML]) { for p in pieces { string += p.string } }
 
         /// Anything else, escaped.
-        public mutating func appendInterpolation(_ value: some Any) { string += HTML.escape(String(describing: value)) }
+        package mutating func appendInterpolation(_ value: some Any) { string += HTML.escape(String(describing: value)) }
     }
 
-    public static func + (a: HTML, b: HTML) -> HTML {
+    package static func + (a: HTML, b: HTML) -> HTML {
         var out = a
         out.string += b.string
         return out
     }
 
-    public static func += (a: inout HTML, b: HTML) { a.string += b.string }
+    package static func += (a: inout HTML, b: HTML) { a.string += b.string }
 
     /// `text` for an HTML text node or a quoted attribute value.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         let visible = TerminalEscaping.escape(text)
         guard visible.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return visible }
         var out = ""
@@ -71,7 +71,7 @@ public struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custom
 }
 
 extension Sequence where Element == HTML {
-    public func joined(separator: HTML = "") -> HTML {
+    package func joined(separator: HTML = "") -> HTML {
         var out: HTML = ""
         var first = true
         for h in self {

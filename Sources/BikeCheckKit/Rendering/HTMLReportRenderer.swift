@@ -6,13 +6,13 @@ import Foundation
 ///
 /// Colour only repeats what the words say (each state is written out), the page follows the
 /// reader's light or dark scheme, and printed it starts each bike on a new page on white.
-public struct HTMLReportRenderer: Sendable {
+package struct HTMLReportRenderer: Sendable {
     /// How many of the most urgent intervals "Next up" lists.
-    public var nextUpLimit = 12
+    package var nextUpLimit = 12
 
-    public init() {}
+    package init() {}
 
-    public func render(_ report: GarageReport) -> HTML {
+    package func render(_ report: GarageReport) -> HTML {
         let title: HTML =
             report.named && report.bikes.count == 1
             ? "Service record: \(report.bikes[0].name)"

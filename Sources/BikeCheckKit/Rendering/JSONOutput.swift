@@ -2,10 +2,10 @@ import Diagnostics
 import Foundation
 
 /// Stable JSON for machines: sorted keys, two-space indentation, a trailing newline.
-public enum JSONOutput {
+package enum JSONOutput {
     /// Fails (rather than printing something that looks like an answer) when a value cannot be
     /// written as JSON, e.g. a number that is not finite.
-    public static func encode<T: Encodable>(_ value: T) throws(Failure) -> String {
+    package static func encode<T: Encodable>(_ value: T) throws(Failure) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
@@ -15,17 +15,17 @@ public enum JSONOutput {
         }
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// What `validate --format json` prints.
-    public struct ValidationResult: Encodable {
-        public var errors: Int
-        public var warnings: Int
-        public var diagnostics: [DiagnosticRecord]
+    package struct ValidationResult: Encodable {
+        package var errors: Int
+        package var warnings: Int
+        package var diagnostics: [DiagnosticRecord]
 
-        public init(_ diagnostics: [Diagnostic]) {
+        package init(_ diagnostics: [Diagnostic]) {
             self.diagnostics = diagnostics.map(DiagnosticRecord.init)
             errors = diagnostics.filter { $0.severity == .error }.count
             warnings = diagnostics.filter { $0.severity == .warning }.count

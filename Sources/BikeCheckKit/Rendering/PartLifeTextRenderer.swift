@@ -3,11 +3,11 @@ import Diagnostics
 /// Renders parts' and components' lives as aligned tables, in the garage's units. Every value
 /// from the garage's files is escaped for the terminal as it goes in (`shown`), so the tables can
 /// be laid out as plain strings and handed over as `TerminalText` whole.
-public struct PartLifeTextRenderer: Sendable {
-    public init() {}
+package struct PartLifeTextRenderer: Sendable {
+    package init() {}
 
     /// `part list`: every part, then every component by bike.
-    public func renderList(_ report: PartLifeReport) -> TerminalText {
+    package func renderList(_ report: PartLifeReport) -> TerminalText {
         var out = "As of \(report.asOf)\n"
         let parts = report.parts.filter { $0.kind == .part }
         let components = report.parts.filter { $0.kind == .component }
@@ -35,7 +35,7 @@ public struct PartLifeTextRenderer: Sendable {
     }
 
     /// `part show`: the part's life and its mounts, each with its usage.
-    public func renderShow(_ report: PartLifeReport) -> TerminalText {
+    package func renderShow(_ report: PartLifeReport) -> TerminalText {
         var out = ""
         for p in report.parts {
             let place = p.retired.map { $0 <= report.asOf } ?? false ? "retired \(p.retired!)" : p.bike.map { "on \(shown($0))" } ?? "on the shelf"

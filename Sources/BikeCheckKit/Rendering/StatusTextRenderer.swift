@@ -4,22 +4,22 @@ import Diagnostics
 /// With a `width` (a terminal's columns), no line is longer: a row's task and dates wrap at
 /// spaces onto lines indented under the task (or by four spaces when the columns before the task
 /// leave too little room). Without one, each row is one line, for pipes and files.
-public struct StatusTextRenderer: Sendable {
-    public var colored: Bool
-    public var width: Int?
+package struct StatusTextRenderer: Sendable {
+    package var colored: Bool
+    package var width: Int?
     /// One list across the garage, most urgent first (`status --by urgency`), not a table per bike.
-    public var byUrgency = false
+    package var byUrgency = false
     /// The window the report was cut to (`status --within`), in days, for the header.
-    public var window: Int?
+    package var window: Int?
 
-    public init(colored: Bool = false, width: Int? = nil, byUrgency: Bool = false, window: Int? = nil) {
+    package init(colored: Bool = false, width: Int? = nil, byUrgency: Bool = false, window: Int? = nil) {
         self.colored = colored
         self.width = width.map { max(20, $0) }
         self.byUrgency = byUrgency
         self.window = window
     }
 
-    public func render(_ report: StatusReport) -> TerminalText {
+    package func render(_ report: StatusReport) -> TerminalText {
         var counts: [IntervalState: Int] = [:]
         var todos: [TodoStatus] = []
         for bike in report.bikes {

@@ -3,13 +3,13 @@ import Diagnostics
 /// The one table layout for text: columns two spaces apart, numbers right-aligned, text
 /// left-aligned; on a terminal narrower than the table, text columns are cut with `…`, widest
 /// first, before any number is touched.
-public struct TableTextRenderer: Sendable {
+package struct TableTextRenderer: Sendable {
     /// Characters per line, or nil for no limit (not a terminal).
-    public var width: Int?
+    package var width: Int?
 
-    public init(width: Int? = nil) { self.width = width }
+    package init(width: Int? = nil) { self.width = width }
 
-    public func render(_ table: ReportTable) -> TerminalText {
+    package func render(_ table: ReportTable) -> TerminalText {
         var out: TerminalText = ""
         render(table) { out += $0 }
         return out
@@ -17,7 +17,7 @@ public struct TableTextRenderer: Sendable {
 
     /// The table in pieces of about a megabyte, so that a table of a million rows is never
     /// held whole.
-    public func render(_ table: ReportTable, into write: (TerminalText) -> Void) {
+    package func render(_ table: ReportTable, into write: (TerminalText) -> Void) {
         // Escape first, so widths count what the terminal shows.
         let header = table.columns.map { TerminalText(escaping: $0.title).string }
         guard let stream = table.stream, width == nil else {
@@ -140,15 +140,15 @@ public struct TableTextRenderer: Sendable {
 
 /// RFC 4180: a header row of the columns' names, CRLF line ends, fields with a comma, a quote or
 /// a line break in double quotes (quotes doubled). Numbers are plain, in the units the names say.
-public enum TableCSVRenderer {
-    public static func render(_ table: ReportTable) -> TerminalText {
+package enum TableCSVRenderer {
+    package static func render(_ table: ReportTable) -> TerminalText {
         var out: TerminalText = ""
         render(table) { out += $0 }
         return out
     }
 
     /// The table in pieces of about a megabyte.
-    public static func render(_ table: ReportTable, into write: (TerminalText) -> Void) {
+    package static func render(_ table: ReportTable, into write: (TerminalText) -> Void) {
         guard let stream = table.stream else {
             var out: TerminalText = ""
             for row in [table.columns.map(\.name)] + table.rows { out += line(row) }
@@ -186,8 +186,8 @@ public enum TableCSVRenderer {
 }
 
 /// A GitHub-flavoured Markdown table (numbers right-aligned), then the footer lines.
-public enum TableMarkdownRenderer {
-    public static func render(_ table: ReportTable) -> TerminalText {
+package enum TableMarkdownRenderer {
+    package static func render(_ table: ReportTable) -> TerminalText {
         func cell(_ s: String) -> String {
             s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
                 .replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")

@@ -2,38 +2,38 @@ import Foundation
 
 /// A report as rows and columns of plain text: what the text, CSV and Markdown renderers lay out.
 /// Each report builds its table from its typed model; JSON is encoded from the model itself.
-public struct ReportTable: Sendable, Equatable {
-    public struct Column: Sendable, Equatable {
+package struct ReportTable: Sendable, Equatable {
+    package struct Column: Sendable, Equatable {
         /// The CSV header: lower case, fixed units in the name (`distance_km`).
-        public var name: String
+        package var name: String
         /// The heading people read in text and Markdown.
-        public var title: String
+        package var title: String
         /// Numbers are right-aligned; text is left-aligned and the first to shorten on a narrow terminal.
-        public var numeric: Bool
+        package var numeric: Bool
 
-        public init(_ name: String, _ title: String, numeric: Bool = false) {
+        package init(_ name: String, _ title: String, numeric: Bool = false) {
             self.name = name
             self.title = title
             self.numeric = numeric
         }
     }
 
-    public var columns: [Column]
+    package var columns: [Column]
     /// The rows, unless the table streams them.
-    public var rows: [[String]]
+    package var rows: [[String]]
     /// Lines after the table (totals per currency, notes), for text and Markdown.
-    public var footer: [String] = []
+    package var footer: [String] = []
     /// Rows written cell by cell into bytes when asked, for tables of a million rows (`rides`):
     /// the renderers read these instead of `rows`, without a String per cell.
-    public var stream: RowStream?
+    package var stream: RowStream?
 
-    public init(columns: [Column], rows: [[String]], footer: [String] = []) {
+    package init(columns: [Column], rows: [[String]], footer: [String] = []) {
         self.columns = columns
         self.rows = rows
         self.footer = footer
     }
 
-    public init(columns: [Column], stream: RowStream, footer: [String] = []) {
+    package init(columns: [Column], stream: RowStream, footer: [String] = []) {
         self.columns = columns
         self.rows = []
         self.footer = footer
@@ -41,10 +41,10 @@ public struct ReportTable: Sendable, Equatable {
     }
 
     /// The first columns of a report by subject: `bike`, and `part` when some line is a part's.
-    public static func subjectColumns(parts: Bool) -> [Column] { parts ? [.init("bike", "BIKE"), .init("part", "PART")] : [.init("bike", "BIKE")] }
+    package static func subjectColumns(parts: Bool) -> [Column] { parts ? [.init("bike", "BIKE"), .init("part", "PART")] : [.init("bike", "BIKE")] }
 
     /// Those columns' cells: a bike's id; for a part, the bike it was on (when one is meant) and its id.
-    public static func subjectCells(_ subject: ReportSubject, bike: String? = nil, parts: Bool) -> [String] {
+    package static func subjectCells(_ subject: ReportSubject, bike: String? = nil, parts: Bool) -> [String] {
         switch subject.kind {
         case .bike: return parts ? [subject.id, ""] : [subject.id]
         case .part: return [bike ?? "", subject.id]
@@ -52,7 +52,7 @@ public struct ReportTable: Sendable, Equatable {
     }
 
     /// Every row as Strings, streamed or not.
-    public var allRows: [[String]] {
+    package var allRows: [[String]] {
         guard let stream else { return rows }
         var cells = ReportCells()
         return (0..<stream.count).map { k in
@@ -62,16 +62,16 @@ public struct ReportTable: Sendable, Equatable {
         }
     }
 
-    public static func == (a: ReportTable, b: ReportTable) -> Bool {
+    package static func == (a: ReportTable, b: ReportTable) -> Bool {
         a.columns == b.columns && a.allRows == b.allRows && a.footer == b.footer
     }
 
     /// `count` rows, each written by `write(k, &cells)` (the rows in order, one at a time).
-    public struct RowStream: Sendable {
-        public var count: Int
-        public var write: @Sendable (Int, inout ReportCells) -> Void
+    package struct RowStream: Sendable {
+        package var count: Int
+        package var write: @Sendable (Int, inout ReportCells) -> Void
 
-        public init(count: Int, write: @escaping @Sendable (Int, inout ReportCells) -> Void) {
+        package init(count: Int, write: @escaping @Sendable (Int, inout ReportCells) -> Void) {
             self.count = count
             self.write = write
         }
@@ -80,52 +80,52 @@ public struct ReportTable: Sendable, Equatable {
 
 /// The cells of one row as UTF-8 bytes, one after the other: numbers and dates are written
 /// without a String or a formatter.
-public struct ReportCells {
-    public private(set) var bytes: [UInt8] = []
+package struct ReportCells {
+    package private(set) var bytes: [UInt8] = []
     /// Where each cell ends in `bytes`.
-    public private(set) var ends: [Int] = []
+    package private(set) var ends: [Int] = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
     }
 
-    public var count: Int { ends.count }
+    package var count: Int { ends.count }
 
-    public func range(_ k: Int) -> Range<Int> { (k == 0 ? 0 : ends[k - 1])..<ends[k] }
+    package func range(_ k: Int) -> Range<Int> { (k == 0 ? 0 : ends[k - 1])..<ends[k] }
 
-    public var strings: [String] { ends.indices.map { String(decoding: bytes[range($0)], as: UTF8.self) } }
+    package var strings: [String] { ends.indices.map { String(decoding: bytes[range($0)], as: UTF8.self) } }
 
-    public mutating func text(_ s: String) {
+    package mutating func text(_ s: String) {
         var s = s
         s.withUTF8 { bytes.append(contentsOf: $0) }
         ends.append(bytes.count)
     }
 
-    public mutating func empty() { ends.append(bytes.count) }
+    package mutating func empty() { ends.append(bytes.count) }
 
     /// A cell of UTF-8 bytes.
-    public mutating func bytes(_ utf8: UnsafeBufferPointer<UInt8>) {
+    package mutating func bytes(_ utf8: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: utf8)
         ends.append(bytes.count)
     }
 
     /// A whole number in decimal.
-    public mutating func integer(_ n: Int64) {
+    package mutating func integer(_ n: Int64) {
         appendInteger(n)
         ends.append(bytes.count)
     }
 
     /// `ReportNumber.fixed(value, decimals)`.
-    public mutating func fixed(_ value: Double, _ decimals: Int) {
+    package mutating func fixed(_ value: Double, _ decimals: Int) {
         ReportNumber.appendFixed(value, decimals, to: &bytes)
         ends.append(bytes.count)
     }
 
     /// `Day.description`: `YYYY-MM-DD`.
-    public mutating func day(_ day: Day) {
+    package mutating func day(_ day: Day) {
         let (y, m, d) = day.components
         guard (0...9999).contains(y) else { return text(day.description) }
         bytes.append(UInt8(48 + y / 1000))
@@ -145,8 +145,8 @@ public struct ReportCells {
 }
 
 /// Plain numbers in fixed units, the same on every machine (no locale, no grouping).
-public enum ReportNumber {
-    public static func fixed(_ value: Double, _ decimals: Int) -> String {
+package enum ReportNumber {
+    package static func fixed(_ value: Double, _ decimals: Int) -> String {
         var bytes: [UInt8] = []
         appendFixed(value, decimals, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -207,18 +207,18 @@ public enum ReportNumber {
     }
 
     /// A sum of measured values to a tenth, so JSON shows `829078.3`, not `829078.2999999999`.
-    public static func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+    package static func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 
-    public static func hours(_ seconds: Double) -> String { fixed(seconds / 3600, 1) }
+    package static func hours(_ seconds: Double) -> String { fixed(seconds / 3600, 1) }
 }
 
 /// An exact amount in JSON: a string with at least two decimals (`"0.30"`), so no reader turns it
 /// into binary floating point on the way in.
-public struct ReportAmount: Sendable, Hashable, Encodable, CustomStringConvertible {
-    public var value: Decimal
-    public init(_ value: Decimal) { self.value = value }
-    public var description: String { Money.format(value, fractionDigits: Money.fractionDigits(of: value)) }
-    public func encode(to encoder: Encoder) throws {
+package struct ReportAmount: Sendable, Hashable, Encodable, CustomStringConvertible {
+    package var value: Decimal
+    package init(_ value: Decimal) { self.value = value }
+    package var description: String { Money.format(value, fractionDigits: Money.fractionDigits(of: value)) }
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(description)
     }

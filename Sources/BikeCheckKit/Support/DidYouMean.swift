@@ -1,6 +1,6 @@
 /// The candidate nearest to `word` by edit distance, when near enough to be a likely typo: the
 /// rule every "did you mean" in bikecheck uses.
-public func likelyMeant(_ word: String, among candidates: [String]) -> String? {
+package func likelyMeant(_ word: String, among candidates: [String]) -> String? {
     let w = Array(word.lowercased())
     var best: (String, Int)?
     for candidate in candidates {
@@ -16,6 +16,6 @@ public func likelyMeant(_ word: String, among candidates: [String]) -> String? {
 
 /// "; did you mean 'x'?" for the likely meant candidate, else nothing: the one way bikecheck's
 /// messages end with a suggestion.
-public func didYouMean(_ word: String, among candidates: [String]) -> String {
+package func didYouMean(_ word: String, among candidates: [String]) -> String {
     likelyMeant(word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
 }

@@ -1,10 +1,10 @@
 /// The command line asked for something that does not exist or makes no sense: one sentence and
 /// a help line, which the command line prints as `error: …` and `  help: …` and exits 2.
-public struct UsageError: Error, Sendable, Equatable {
-    public var message: String
-    public var help: String?
+package struct UsageError: Error, Sendable, Equatable {
+    package var message: String
+    package var help: String?
 
-    public init(_ message: String, help: String? = nil) {
+    package init(_ message: String, help: String? = nil) {
         self.message = message
         self.help = help
     }
@@ -12,5 +12,5 @@ public struct UsageError: Error, Sendable, Equatable {
 
 extension WriteFailure {
     /// A usage error met while planning a write (exit 2).
-    public init(_ usage: UsageError) { self.init(.usage, usage.message, help: usage.help) }
+    package init(_ usage: UsageError) { self.init(.usage, usage.message, help: usage.help) }
 }

@@ -4,9 +4,9 @@ import LocatedYAML
 /// Writes templates as a folder another rider can import: a small garage of its own (`garage.yaml`,
 /// `templates/`, the schemas), with nothing that refers back to this garage, so a club can keep
 /// it as a git repository and run `bikecheck validate` on it in CI.
-public enum TemplateExporter {
+package enum TemplateExporter {
     /// Plans the folder `destination` (absolute) with the named templates of `context`'s garage.
-    public static func export(_ ids: [String], to destination: String, from context: WriteContext) throws(WriteFailure) -> GarageChange {
+    package static func export(_ ids: [String], to destination: String, from context: WriteContext) throws(WriteFailure) -> GarageChange {
         guard !ids.isEmpty else { throw .usage("name the templates to export") }
         let fm = FileManager.default
         let garageReal = GarageBoundary.realPath(context.root) ?? context.root

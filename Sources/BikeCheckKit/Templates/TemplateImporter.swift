@@ -3,9 +3,9 @@ import Foundation
 import LocatedYAML
 
 /// Applies templates to bikes and imports them from files or other garages.
-public enum TemplateImporter {
+package enum TemplateImporter {
     /// Adds `TEMPLATE` to the bike's `templates:` list.
-    public static func apply(_ templateID: String, to bikeID: String, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+    package static func apply(_ templateID: String, to bikeID: String, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         let template = try context.template(templateID)
         let bike = try context.bike(bikeID).bike
         let file = bike.location.file
@@ -58,7 +58,7 @@ public enum TemplateImporter {
     /// Copies templates from a file or from another garage (its templates/ folder: the named
     /// ones, or all), noting where each came from in `source:`. A template of the same name
     /// that differs is never overwritten.
-    public static func importTemplates(
+    package static func importTemplates(
         from path: String, names: [String], as newID: String?, in context: WriteContext,
         workingDirectory: String
     ) throws(WriteFailure) -> GarageChange {
@@ -159,7 +159,7 @@ public enum TemplateImporter {
 
     /// Imports from `source`: a git repository (a URL, or a local folder in git) with
     /// `importFromGit`, else a file or folder copied as it is.
-    public static func importTemplates(
+    package static func importTemplates(
         from source: String, names: [String], ref: String?, as newID: String?, in context: WriteContext,
         workingDirectory: String, timeout: Double
     ) throws(WriteFailure) -> GarageChange {
@@ -172,7 +172,7 @@ public enum TemplateImporter {
     /// Imports templates from a git repository at `ref` (default branch when nil): the named
     /// ones, or all of its `templates/` folder (or top folder). Each copy records
     /// `source: {url, path, commit}`; nothing is written unless every template is valid.
-    public static func importFromGit(
+    package static func importFromGit(
         _ url: String, names: [String], ref: String?, as newID: String?, in context: WriteContext,
         workingDirectory: String, timeout: Double
     ) throws(WriteFailure) -> GarageChange {

@@ -1,7 +1,7 @@
 /// Service templates `bikecheck init` puts in a new garage: common schedules riders can apply
 /// to their bikes and then tune. Each is a template file's text, without the schema modeline.
-public enum TemplateLibrary {
-    public static let templates: [(id: String, text: String)] = [
+package enum TemplateLibrary {
+    package static let templates: [(id: String, text: String)] = [
         (
             "road",
             """

@@ -4,23 +4,23 @@ import LocatedYAML
 
 /// Follows templates imported from git: whether their source moved on (`template outdated`),
 /// and bringing upstream's changes in while keeping the rider's own edits (`template update`).
-public enum TemplateUpdater {
+package enum TemplateUpdater {
     /// One imported template and where its source stands.
-    public struct Status: Sendable, Encodable {
-        public var template: String
-        public var url: String
-        public var path: String
-        public var ref: String?
+    package struct Status: Sendable, Encodable {
+        package var template: String
+        package var url: String
+        package var path: String
+        package var ref: String?
         /// The commit the garage's copy was taken from.
-        public var commit: String
+        package var commit: String
         /// The commit the source is at now.
-        public var upstream: String
+        package var upstream: String
         /// What upstream changed since `commit`: intervals added, removed, limits changed.
-        public var changes: [String]
-        public var isOutdated: Bool { upstream != commit }
+        package var changes: [String]
+        package var isOutdated: Bool { upstream != commit }
 
         enum CodingKeys: String, CodingKey { case template, url, path, ref, commit, upstream, outdated, changes }
-        public func encode(to encoder: Encoder) throws {
+        package func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(template, forKey: .template)
             try c.encode(url, forKey: .url)
@@ -52,7 +52,7 @@ public enum TemplateUpdater {
     }
 
     /// For each imported template, whether its source moved on and what changed there.
-    public static func outdated(_ names: [String], in context: WriteContext, timeout: Double) throws(WriteFailure) -> [Status] {
+    package static func outdated(_ names: [String], in context: WriteContext, timeout: Double) throws(WriteFailure) -> [Status] {
         var result: [Status] = []
         var fetched: [String: TemplateRepository] = [:]
         for (template, origin) in try imported(names, in: context) {
@@ -70,7 +70,7 @@ public enum TemplateUpdater {
     /// upstream's: a change on one side only is taken; the same key changed differently on both
     /// sides is a conflict, which refuses the whole update naming the intervals.
     /// With `ref`, the templates move to that tag or branch (`source: ref:` follows).
-    public static func update(_ names: [String], ref newRef: String? = nil, in context: WriteContext, timeout: Double) throws(WriteFailure) -> GarageChange {
+    package static func update(_ names: [String], ref newRef: String? = nil, in context: WriteContext, timeout: Double) throws(WriteFailure) -> GarageChange {
         var files: [FileChange] = []
         var summary: [String] = []
         var moves: [String] = []

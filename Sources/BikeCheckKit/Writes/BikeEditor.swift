@@ -2,14 +2,14 @@ import Foundation
 import LocatedYAML
 
 /// A new bike: `bikecheck bike add ID --name … [--strava GEARID] [--template T…]`.
-public struct NewBike: Sendable {
-    public var id: String
-    public var name: String
-    public var strava: String?
-    public var bought: Day?
-    public var templates: [String]
+package struct NewBike: Sendable {
+    package var id: String
+    package var name: String
+    package var strava: String?
+    package var bought: Day?
+    package var templates: [String]
 
-    public init(id: String, name: String, strava: String? = nil, bought: Day? = nil, templates: [String] = []) {
+    package init(id: String, name: String, strava: String? = nil, bought: Day? = nil, templates: [String] = []) {
         self.id = id
         self.name = name
         self.strava = strava
@@ -19,9 +19,9 @@ public struct NewBike: Sendable {
 }
 
 /// Adds and retires bikes.
-public enum BikeEditor {
+package enum BikeEditor {
     /// Plans `bikes/ID.yaml` for a new bike, with the components its templates track.
-    public static func add(_ new: NewBike, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+    package static func add(_ new: NewBike, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         guard isIdentifier(new.id) else {
             throw .usage("'\(new.id)' is not a valid bike id", help: "use letters, digits, '-', '_' and '.', e.g. grail (it becomes bikes/grail.yaml)")
         }
@@ -69,7 +69,7 @@ public enum BikeEditor {
     }
 
     /// Sets `retired:` (kept out of status), added after `bought:` when the file has one.
-    public static func retire(_ id: String, on date: Day?, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+    package static func retire(_ id: String, on date: Day?, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         let bike = try context.bike(id).bike
         let day = date ?? context.today
         try context.checkDate(day, "the retirement date")

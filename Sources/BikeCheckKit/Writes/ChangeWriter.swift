@@ -4,16 +4,16 @@ import Foundation
 /// Carries out a `GarageChange`: shows it (dry run), or writes every file atomically, checks
 /// the garage still validates, and commits the touched files. On any failure every file is
 /// put back as it was, and when one cannot be, the failure says which and what it now holds.
-public struct ChangeWriter: Sendable {
-    public struct Options: Sendable {
-        public var dryRun: Bool
-        public var commit: Bool
+package struct ChangeWriter: Sendable {
+    package struct Options: Sendable {
+        package var dryRun: Bool
+        package var commit: Bool
         /// The environment for git (tests pass an author); nil inherits.
-        public var gitEnvironment: [String: String]?
+        package var gitEnvironment: [String: String]?
         /// How long to wait for another write to the same garage to finish, in seconds.
-        public var lockWait: Double
+        package var lockWait: Double
 
-        public init(
+        package init(
             dryRun: Bool = false, commit: Bool = false, gitEnvironment: [String: String]? = nil,
             lockWait: Double = ChangeWriter.defaultLockWait
         ) {
@@ -25,29 +25,29 @@ public struct ChangeWriter: Sendable {
     }
 
     /// What was done.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The unified diff of the change (what was, or with `--dry-run` would be, written).
-        public var diff: String
+        package var diff: String
         /// Files written, relative to the garage; empty for a dry run or when nothing changed.
-        public var written: [String]
+        package var written: [String]
         /// The commit's short hash, when one was made.
-        public var commit: String?
+        package var commit: String?
         /// The files the re-check after writing parsed again, rather than reused (for tests).
         var reparsed: Set<String> = []
     }
 
     /// Seconds a write waits for another one to finish before it refuses.
-    public static let defaultLockWait = 10.0
+    package static let defaultLockWait = 10.0
     /// The lock every write holds from before it reads the garage until its commit is over.
-    public static func lockPath(garage root: String) -> String { LocalState.directory(garage: root) + "/write.lock" }
+    package static func lockPath(garage root: String) -> String { LocalState.directory(garage: root) + "/write.lock" }
     /// What a `--commit` write is about to commit, kept until the commit is made, so a write
     /// killed between writing and committing is committed by the next one.
     static func journalPath(garage root: String) -> String { LocalState.directory(garage: root) + "/commit-pending.json" }
 
-    public var root: String
-    public var options: Options
+    package var root: String
+    package var options: Options
 
-    public init(root: String, options: Options) {
+    package init(root: String, options: Options) {
         self.root = root
         self.options = options
     }
@@ -55,7 +55,7 @@ public struct ChangeWriter: Sendable {
     /// Plans and carries out a change under the garage's write lock, taken before `plan` reads
     /// the garage and held until the files are written and committed: two writes at once run
     /// one after the other, and neither can lose the other's change. A dry run takes no lock.
-    public func perform(_ plan: () throws(WriteFailure) -> GarageChange) throws(WriteFailure) -> (change: GarageChange, outcome: Outcome) {
+    package func perform(_ plan: () throws(WriteFailure) -> GarageChange) throws(WriteFailure) -> (change: GarageChange, outcome: Outcome) {
         if options.dryRun {
             let change = try plan()
             return (change, try apply(change))
@@ -80,7 +80,7 @@ public struct ChangeWriter: Sendable {
 
     /// Shows or writes the change; throws with every file as it was when anything fails (or,
     /// when putting a file back failed too, says so).
-    public func apply(_ change: GarageChange) throws(WriteFailure) -> Outcome {
+    package func apply(_ change: GarageChange) throws(WriteFailure) -> Outcome {
         let files = change.files.filter(\.isChange)
         let diff = change.diff
         if options.dryRun { return Outcome(diff: diff, written: [], commit: nil) }

@@ -1,34 +1,34 @@
 import Diagnostics
 
 /// One file a write command wants to create or change.
-public struct FileChange: Sendable {
+package struct FileChange: Sendable {
     /// Relative to the garage, with `/`.
-    public var path: String
+    package var path: String
     /// The bytes read before planning; nil for a new file.
-    public var before: [UInt8]?
-    public var after: [UInt8]
+    package var before: [UInt8]?
+    package var after: [UInt8]
 
-    public init(path: String, before: [UInt8]?, after: [UInt8]) {
+    package init(path: String, before: [UInt8]?, after: [UInt8]) {
         self.path = path
         self.before = before
         self.after = after
     }
 
-    public var isChange: Bool { before != after }
+    package var isChange: Bool { before != after }
 }
 
 /// What a write command plans to do: the files, a commit message, and lines to tell the rider.
-public struct GarageChange: Sendable {
-    public var files: [FileChange]
+package struct GarageChange: Sendable {
+    package var files: [FileChange]
     /// A descriptive commit message, e.g. `grail: chain-lube done 2025-11-16`.
-    public var message: String
+    package var message: String
     /// What happened, one line each, for the terminal.
-    public var summary: [String]
+    package var summary: [String]
     /// The garage's files as parsed when the change was planned (`WriteContext.change`): the
     /// re-check after writing parses again only those whose bytes changed.
-    public var parsedFiles: ParsedFiles?
+    package var parsedFiles: ParsedFiles?
 
-    public init(files: [FileChange], message: String, summary: [String] = [], parsedFiles: ParsedFiles? = nil) {
+    package init(files: [FileChange], message: String, summary: [String] = [], parsedFiles: ParsedFiles? = nil) {
         self.files = files
         self.message = message
         self.summary = summary
@@ -36,28 +36,28 @@ public struct GarageChange: Sendable {
     }
 
     /// The unified diff of every file that changes.
-    public var diff: String {
+    package var diff: String {
         files.filter(\.isChange).map { UnifiedDiff.diff(path: $0.path, old: $0.before, new: $0.after) }.joined()
     }
 }
 
 /// Why a write did not happen. Nothing was written (or everything was put back), unless the
 /// message names a file that could not be put back.
-public struct WriteFailure: Error, Sendable {
-    public enum Kind: Sendable {
+package struct WriteFailure: Error, Sendable {
+    package enum Kind: Sendable {
         /// The command line asked for something that does not exist or makes no sense (exit 2).
         case usage
         /// The garage or the change is not safe to write (exit 1).
         case refused
     }
 
-    public var kind: Kind
-    public var message: String
-    public var help: String?
-    public var diagnostics: [Diagnostic]
-    public var sources: [String: SourceText]
+    package var kind: Kind
+    package var message: String
+    package var help: String?
+    package var diagnostics: [Diagnostic]
+    package var sources: [String: SourceText]
 
-    public init(_ kind: Kind, _ message: String, help: String? = nil, diagnostics: [Diagnostic] = [], sources: [String: SourceText] = [:]) {
+    package init(_ kind: Kind, _ message: String, help: String? = nil, diagnostics: [Diagnostic] = [], sources: [String: SourceText] = [:]) {
         self.kind = kind
         self.message = message
         self.help = help

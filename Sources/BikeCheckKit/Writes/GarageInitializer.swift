@@ -3,13 +3,13 @@ import LocatedYAML
 
 /// Creates a new garage: garage.yaml, bikes/, templates/ with a starter library, a .gitignore
 /// for the activity cache and local state, and the JSON Schemas editors use.
-public enum GarageInitializer {
+package enum GarageInitializer {
     /// What `.gitignore` keeps out of git: the Strava cache (Strava's terms), local state, and
     /// the temporary files of a write that was killed before it finished.
-    public static let ignored = ["activities/", ".bikecheck/", AtomicFile.temporaryPattern]
+    package static let ignored = ["activities/", ".bikecheck/", AtomicFile.temporaryPattern]
 
     /// Where a new garage's `currency:` comes from.
-    public enum Currency: Sendable, Equatable {
+    package enum Currency: Sendable, Equatable {
         /// `init --currency CODE`: a code the rider chose, refused when it is not one.
         case given(String)
         /// The locale's currency code (nil when it names none): used when it is a code.
@@ -17,7 +17,7 @@ public enum GarageInitializer {
     }
 
     /// Plans every file of a new garage in `root`; refuses a folder that has a garage.
-    public static func plan(at root: String, name: String?, currency: Currency = .locale(nil)) throws(WriteFailure) -> GarageChange {
+    package static func plan(at root: String, name: String?, currency: Currency = .locale(nil)) throws(WriteFailure) -> GarageChange {
         let code: String?
         switch currency {
         case .given(let text):

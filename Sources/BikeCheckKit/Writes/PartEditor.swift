@@ -2,13 +2,13 @@ import Foundation
 import LocatedYAML
 
 /// A new part: `bikecheck part add ID --name … [--bought D] [--template T…]`.
-public struct NewPart: Sendable {
-    public var id: String
-    public var name: String
-    public var bought: Day?
-    public var templates: [String]
+package struct NewPart: Sendable {
+    package var id: String
+    package var name: String
+    package var bought: Day?
+    package var templates: [String]
 
-    public init(id: String, name: String, bought: Day? = nil, templates: [String] = []) {
+    package init(id: String, name: String, bought: Day? = nil, templates: [String] = []) {
         self.id = id
         self.name = name
         self.bought = bought
@@ -17,8 +17,8 @@ public struct NewPart: Sendable {
 }
 
 /// Adds, mounts, unmounts and retires parts (`parts/ID.yaml`), changing only the lines it must.
-public enum PartEditor {
-    public static func add(_ new: NewPart, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+package enum PartEditor {
+    package static func add(_ new: NewPart, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         guard isIdentifier(new.id) else {
             throw .usage(
                 "'\(new.id)' is not a valid part id", help: "use letters, digits, '-', '_' and '.', e.g. race-wheels (it becomes parts/race-wheels.yaml)")
@@ -52,7 +52,7 @@ public enum PartEditor {
 
     /// Mounts a part on a bike from `date` (default today): the open mount, if any, ends the day
     /// before, and a new one starts on `date`.
-    public static func mount(_ id: String, on bikeID: String, date: Day?, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+    package static func mount(_ id: String, on bikeID: String, date: Day?, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         let part = try context.part(id).part
         let bike = try context.bike(bikeID).bike
         let day = date ?? context.today
@@ -109,7 +109,7 @@ public enum PartEditor {
     }
 
     /// Takes a part off its bike from `date` (default today): its open mount ends the day before.
-    public static func unmount(_ id: String, date: Day?, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+    package static func unmount(_ id: String, date: Day?, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         let part = try context.part(id).part
         let day = date ?? context.today
         try context.checkDate(day, "the date")
@@ -131,7 +131,7 @@ public enum PartEditor {
     }
 
     /// Retires a part on `date` (default today): `retired:`, and its open mount ends that day.
-    public static func retire(_ id: String, on date: Day?, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+    package static func retire(_ id: String, on date: Day?, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         let part = try context.part(id).part
         let day = date ?? context.today
         try context.checkDate(day, "the retirement date")

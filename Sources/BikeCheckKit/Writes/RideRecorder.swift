@@ -1,15 +1,15 @@
 import LocatedYAML
 
 /// A ride entered by hand: `bikecheck ride add BIKE --date D --time 1h30 [--distance 35km]`.
-public struct NewRide: Sendable {
-    public var bike: String
-    public var date: Day
-    public var time: String
-    public var distance: String?
-    public var sport: String?
-    public var name: String?
+package struct NewRide: Sendable {
+    package var bike: String
+    package var date: Day
+    package var time: String
+    package var distance: String?
+    package var sport: String?
+    package var name: String?
 
-    public init(bike: String, date: Day, time: String, distance: String? = nil, sport: String? = nil, name: String? = nil) {
+    package init(bike: String, date: Day, time: String, distance: String? = nil, sport: String? = nil, name: String? = nil) {
         self.bike = bike
         self.date = date
         self.time = time
@@ -20,11 +20,11 @@ public struct NewRide: Sendable {
 }
 
 /// Appends hand-entered rides to rides.yaml, creating it when missing.
-public enum RideRecorder {
-    public static let file = "rides.yaml"
+package enum RideRecorder {
+    package static let file = "rides.yaml"
 
     /// Plans the new ride, after checking the bike, the date, the time and the distance.
-    public static func plan(_ ride: NewRide, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+    package static func plan(_ ride: NewRide, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         _ = try context.bike(ride.bike)
         try context.checkDate(ride.date, "the ride's date")
         let time = ride.time.trimmingSpaces()

@@ -3,19 +3,19 @@ import Foundation
 import LocatedYAML
 
 /// A service to record: `bikecheck done BIKE INTERVAL… [--date --cost --note]`.
-public struct ServiceRecord: Sendable {
-    public var bike: String
-    public var intervals: [String]
-    public var date: Day?
+package struct ServiceRecord: Sendable {
+    package var bike: String
+    package var intervals: [String]
+    package var date: Day?
     /// As typed, e.g. `45.99` or `45.99 USD`: read as the file reads a cost, written as typed.
-    public var cost: String?
-    public var note: String?
+    package var cost: String?
+    package var note: String?
     /// A one-off job closed by this entry: its id or its text (`--todo`).
-    public var todo: String?
+    package var todo: String?
     /// What kind of cost it was (`parts`, `labour`): the entry's `category:`.
-    public var category: String?
+    package var category: String?
 
-    public init(
+    package init(
         bike: String, intervals: [String], date: Day? = nil, cost: String? = nil, note: String? = nil, todo: String? = nil, category: String? = nil
     ) {
         self.bike = bike
@@ -29,9 +29,9 @@ public struct ServiceRecord: Sendable {
 }
 
 /// Appends services to a bike's log, in the style of the entries already there.
-public enum ServiceRecorder {
+package enum ServiceRecorder {
     /// Plans the log entry, after checking the bike, the intervals, the date and the cost.
-    public static func plan(_ record: ServiceRecord, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+    package static func plan(_ record: ServiceRecord, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         let owner = try LogOwner(record.bike, in: context)
         let resolved = owner
         let bike = owner

@@ -2,12 +2,12 @@ import Diagnostics
 import LocatedYAML
 
 /// An interval to put off: `bikecheck snooze BIKE-OR-PART INTERVAL --until D`.
-public struct SnoozeRecord: Sendable {
-    public var owner: String
-    public var interval: String
-    public var until: Day
+package struct SnoozeRecord: Sendable {
+    package var owner: String
+    package var interval: String
+    package var until: Day
 
-    public init(owner: String, interval: String, until: Day) {
+    package init(owner: String, interval: String, until: Day) {
         self.owner = owner
         self.interval = interval
         self.until = until
@@ -16,9 +16,9 @@ public struct SnoozeRecord: Sendable {
 
 /// Writes `snooze: {INTERVAL: DATE}` in a bike's or a part's file, and takes it out again when
 /// `done` records the interval.
-public enum SnoozeRecorder {
+package enum SnoozeRecorder {
     /// Plans the snooze, after checking the bike or part, the interval and the day.
-    public static func plan(_ record: SnoozeRecord, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+    package static func plan(_ record: SnoozeRecord, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         let owner = try LogOwner(record.owner, in: context)
         let interval = try owner.interval(record.interval).id.rawValue
         guard record.until > context.today else {

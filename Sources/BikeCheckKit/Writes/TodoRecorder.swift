@@ -2,13 +2,13 @@ import Diagnostics
 import LocatedYAML
 
 /// A one-off job to add: `bikecheck todo add BIKE-OR-PART TEXT [--due D] [--id ID]`.
-public struct NewTodo: Sendable {
-    public var owner: String
-    public var task: String
-    public var due: Day?
-    public var id: String?
+package struct NewTodo: Sendable {
+    package var owner: String
+    package var task: String
+    package var due: Day?
+    package var id: String?
 
-    public init(owner: String, task: String, due: Day? = nil, id: String? = nil) {
+    package init(owner: String, task: String, due: Day? = nil, id: String? = nil) {
         self.owner = owner
         self.task = task
         self.due = due
@@ -17,9 +17,9 @@ public struct NewTodo: Sendable {
 }
 
 /// Adds to-dos to a bike's or a part's `todo:` list; `done --todo` takes them out again.
-public enum TodoRecorder {
+package enum TodoRecorder {
     /// Plans the new to-do, after checking the bike or part, the text, the id and the due day.
-    public static func plan(_ new: NewTodo, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+    package static func plan(_ new: NewTodo, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         let owner = try LogOwner(new.owner, in: context)
         let task = new.task.trimmingSpaces()
         guard !task.isEmpty else { throw .usage("the to-do's text is empty", help: "write what needs doing, e.g. \"replace rear derailleur hanger\"") }

@@ -3,13 +3,13 @@ import Foundation
 import LocatedYAML
 
 /// The loaded garage a write command starts from, with the checks every command shares.
-public struct WriteContext: Sendable {
-    public var root: String
-    public var loaded: LoadedGarage
+package struct WriteContext: Sendable {
+    package var root: String
+    package var loaded: LoadedGarage
     /// The rider's today, for default dates and refusing dates in the future.
-    public var today: Day
+    package var today: Day
 
-    public init(root: String, today: Day) {
+    package init(root: String, today: Day) {
         self.root = root
         self.today = today
         // Its parsed files are kept for the re-check after writing (see `change`, ChangeWriter.apply).
@@ -33,7 +33,7 @@ public struct WriteContext: Sendable {
 
     /// The template with this id, or a usage error that suggests the nearest one (shared by
     /// every command that names a template).
-    public func template(_ id: String) throws(WriteFailure) -> Template {
+    package func template(_ id: String) throws(WriteFailure) -> Template {
         if let t = garage.templates.first(where: { $0.id.rawValue == id }) { return t }
         let ids = garage.templates.map(\.id.rawValue)
         let hint = didYouMean(id, among: ids)

@@ -6,8 +6,8 @@ import Foundation
 /// and the same from run to run and day to day, a part's wherever it is mounted, so a calendar
 /// app updates the event rather than adding another. Nothing in it depends on the wall clock:
 /// DTSTAMP is the as-of day, so the same garage and `--as-of` give the same bytes.
-public enum CalendarExport {
-    public static func build(_ status: StatusReport, garageName: String?) -> String {
+package enum CalendarExport {
+    package static func build(_ status: StatusReport, garageName: String?) -> String {
         let stamp = compact(status.asOf) + "T000000Z"
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bikecheck//bikecheck calendar//EN", "CALSCALE:GREGORIAN",

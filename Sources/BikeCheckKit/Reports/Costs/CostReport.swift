@@ -5,44 +5,44 @@ import Foundation
 /// month or category, with cost per 1,000 km (or mi, in the rider's units) and per ride hour.
 /// Money is exact, and amounts in different currencies are reported on lines of their own,
 /// never summed.
-public struct CostReport: Sendable, Encodable {
-    public enum Grouping: String, Sendable, Encodable, CaseIterable { case bike, year, month, category }
+package struct CostReport: Sendable, Encodable {
+    package enum Grouping: String, Sendable, Encodable, CaseIterable { case bike, year, month, category }
 
     /// One cost: a log entry's or a purchase price.
-    public struct Item: Sendable {
-        public var subject: ReportSubject
+    package struct Item: Sendable {
+        package var subject: ReportSubject
         /// Nil for a price without a `bought` date.
-        public var day: Day?
-        public var money: Money
+        package var day: Day?
+        package var money: Money
         /// The entry's category; `purchase` for a price; nil when the entry has none.
-        public var category: String?
-        public var isPurchase: Bool
+        package var category: String?
+        package var isPurchase: Bool
         /// The tasks done (their names) and the entry's note, for exports' narrations.
-        public var tasks: [String] = []
-        public var note: String?
+        package var tasks: [String] = []
+        package var note: String?
         /// Where the cost or price is written, for messages about it.
-        public var location: SourceLocation?
+        package var location: SourceLocation?
     }
 
-    public struct Row: Sendable, Encodable {
+    package struct Row: Sendable, Encodable {
         /// The bike's id, `2025`, `2025-03` or the category (`uncategorised` when none).
-        public var group: String
-        public var subject: ReportSubject?
+        package var group: String
+        package var subject: ReportSubject?
         /// Nil when neither the cost nor the garage names one.
-        public var currency: String?
-        public var services: ReportAmount
-        public var purchases: ReportAmount
-        public var total: ReportAmount
+        package var currency: String?
+        package var services: ReportAmount
+        package var purchases: ReportAmount
+        package var total: ReportAmount
         /// Log entries with a cost.
-        public var entries: Int
+        package var entries: Int
         /// Metres and seconds of counted rides behind the group (the bike's, or all bikes' in the period).
-        public var distance: Double
-        public var movingTime: Double
-        public var per1000km: ReportAmount?
-        public var perHour: ReportAmount?
+        package var distance: Double
+        package var movingTime: Double
+        package var per1000km: ReportAmount?
+        package var perHour: ReportAmount?
         /// Per 1,000 of the rider's distance unit (km or mi), for what people read; JSON has
         /// `per_1000_km`.
-        public var per1000: ReportAmount? = nil
+        package var per1000: ReportAmount? = nil
 
         enum CodingKeys: String, CodingKey {
             case group, subject, currency, services, purchases, total, entries, distance
@@ -52,23 +52,23 @@ public struct CostReport: Sendable, Encodable {
         }
     }
 
-    public struct Total: Sendable, Encodable {
-        public var currency: String?
-        public var services: ReportAmount
-        public var purchases: ReportAmount
-        public var total: ReportAmount
-        public var entries: Int
+    package struct Total: Sendable, Encodable {
+        package var currency: String?
+        package var services: ReportAmount
+        package var purchases: ReportAmount
+        package var total: ReportAmount
+        package var entries: Int
     }
 
-    public var asOf: Day
+    package var asOf: Day
     /// The figures are SI (`"units": "si"`); `units` is what the rider reads (`display_units`).
-    public var jsonUnits = JSONUnits.si
-    public var units: UnitSystem
-    public var since: Day?
-    public var by: Grouping
-    public var rows: [Row]
+    package var jsonUnits = JSONUnits.si
+    package var units: UnitSystem
+    package var since: Day?
+    package var by: Grouping
+    package var rows: [Row]
     /// One per currency: amounts in different currencies are never added together.
-    public var totals: [Total]
+    package var totals: [Total]
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
@@ -84,7 +84,7 @@ public struct CostReport: Sendable, Encodable {
     /// through `asOf`; a price counts on the day the bike or part was bought (undated prices only
     /// when there is no `since`). Each cost is counted once, where it is written: a bike's line
     /// has the costs in the bike's log; a part's price and its own log are the part's.
-    public static func items(_ garage: Garage, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil) -> [Item] {
+    package static func items(_ garage: Garage, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil) -> [Item] {
         let selection = ReportSelection(bikes: only, parts: parts)
         var items: [Item] = []
         func inSpan(_ day: Day?) -> Bool {
@@ -126,7 +126,7 @@ public struct CostReport: Sendable, Encodable {
     /// part has lines of its own, spread over the rides behind it; by year, month or category,
     /// the rides of the named bikes in the period and those of the named parts on other bikes,
     /// each ride once (with nothing named, every bike's: a part's are among them).
-    public static func build(
+    package static func build(
         _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         by: Grouping,
         sharing shared: CountedRides.BikeRides? = nil
@@ -281,7 +281,7 @@ public struct CostReport: Sendable, Encodable {
     }
 
     /// In the rider's units: km and per 1000 km, or mi and per 1000 mi.
-    public var table: ReportTable {
+    package var table: ReportTable {
         let parts = rows.contains { $0.subject?.kind == .part }
         let km = units.distanceUnit
         let columns: [ReportTable.Column] =

@@ -3,58 +3,58 @@ import Foundation
 /// Everything `bikecheck report` shows, from the same builders as `status`, `part list`,
 /// `history`, `costs` and `usage`: a typed model, rendered at the edge (`HTMLReportRenderer`).
 /// Nothing here counts rides or sums usage itself.
-public struct GarageReport: Sendable {
+package struct GarageReport: Sendable {
     /// What the report says about a bike beyond its status.
-    public struct BikeFacts: Sendable {
-        public var id: String
-        public var name: String
-        public var bought: Day?
-        public var retired: Day?
-        public var price: Money?
-        public var strava: String?
+    package struct BikeFacts: Sendable {
+        package var id: String
+        package var name: String
+        package var bought: Day?
+        package var retired: Day?
+        package var price: Money?
+        package var strava: String?
     }
 
     /// One line of a bike's costs: what its log (and price) cost in a year and category.
-    public struct CostLine: Sendable, Equatable {
+    package struct CostLine: Sendable, Equatable {
         /// `2025`, or `undated` for a price without a `bought` date.
-        public var year: String
+        package var year: String
         /// The entry's category, `purchase` for the price, `uncategorised` when none.
-        public var category: String
-        public var currency: String?
-        public var amount: Decimal
-        public var entries: Int
+        package var category: String
+        package var currency: String?
+        package var amount: Decimal
+        package var entries: Int
     }
 
     /// A service in a bike's log and the bike's odometer that day: its counted rides through it.
-    public struct Service: Sendable {
-        public var entry: HistoryReport.Entry
+    package struct Service: Sendable {
+        package var entry: HistoryReport.Entry
         /// Metres and seconds of every counted ride of the bike up to and including the day.
-        public var distance: Double
-        public var movingTime: Double
+        package var distance: Double
+        package var movingTime: Double
     }
 
-    public var asOf: Day
-    public var garageName: String?
-    public var units: UnitSystem
+    package var asOf: Day
+    package var garageName: String?
+    package var units: UnitSystem
     /// The bikes shown, in the garage's order: the named ones, else every bike not retired.
-    public var bikes: [BikeFacts]
+    package var bikes: [BikeFacts]
     /// Whether bikes were named (`--bike`): the report is then a record of those bikes.
-    public var named: Bool
-    public var status: StatusReport
-    public var lives: PartLifeReport
+    package var named: Bool
+    package var status: StatusReport
+    package var lives: PartLifeReport
     /// Per month over the twelve months through `asOf`'s.
-    public var usage: UsageReport
+    package var usage: UsageReport
     /// The twelve months of `usage`, oldest first (`2025-12` … `2026-11`).
-    public var months: [String]
+    package var months: [String]
     /// `costs --by year` of every bike and part, or of the named bikes and their parts.
-    public var costsByYear: CostReport
+    package var costsByYear: CostReport
     /// Per bike id, by year then category.
-    public var costLines: [String: [CostLine]]
+    package var costLines: [String: [CostLine]]
     /// Per bike id, newest first: `history`'s entries with the odometer at each.
-    public var services: [String: [Service]]
+    package var services: [String: [Service]]
 
     /// Builds the report of the named bikes (every bike not retired on `asOf` when none).
-    public static func build(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], asOf: Day) -> GarageReport {
+    package static func build(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], asOf: Day) -> GarageReport {
         let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
         let ids = chosen.map(\.bike.id)
         // One planner for status, part lives and odometers: each bike's rides are counted once.
@@ -131,7 +131,7 @@ public struct GarageReport: Sendable {
     /// The intervals across the shown bikes that are overdue or due soon, in the one order of
     /// "what is next" (`StatusReport.byUrgency`, as `status --by urgency`, `notify` and the
     /// calendar read it).
-    public var nextUp: [(bike: BikeStatus, interval: IntervalStatus)] {
+    package var nextUp: [(bike: BikeStatus, interval: IntervalStatus)] {
         let bikes = Dictionary(status.bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return status.byUrgency().compactMap { u in
             guard u.status.state == .overdue || u.status.state == .dueSoon, u.bikeName != nil, let bike = u.bike.flatMap({ bikes[$0] }) else { return nil }

@@ -1,15 +1,15 @@
 /// Every log entry, newest first, each task with the usage since the previous time it was done.
-public struct HistoryReport: Sendable, Encodable {
-    public struct Task: Sendable, Encodable {
-        public var id: String
-        public var task: String
+package struct HistoryReport: Sendable, Encodable {
+    package struct Task: Sendable, Encodable {
+        package var id: String
+        package var task: String
         /// The previous log entry that did this task, or nil the first time.
-        public var previous: Day?
+        package var previous: Day?
         /// Counted rides from the previous time through this entry's day, as status counts them.
-        public var rides: Int?
+        package var rides: Int?
         /// Seconds and metres.
-        public var movingTime: Double?
-        public var distance: Double?
+        package var movingTime: Double?
+        package var distance: Double?
 
         enum CodingKeys: String, CodingKey {
             case id, task, previous, rides, distance
@@ -17,28 +17,28 @@ public struct HistoryReport: Sendable, Encodable {
         }
     }
 
-    public struct Entry: Sendable, Encodable {
-        public var subject: ReportSubject
+    package struct Entry: Sendable, Encodable {
+        package var subject: ReportSubject
         /// For a part's entry, the bike it was on that day (none on the shelf).
-        public var bike: String?
-        public var date: Day
-        public var tasks: [Task]
-        public var cost: ReportAmount?
-        public var currency: String?
-        public var category: String?
-        public var note: String?
+        package var bike: String?
+        package var date: Day
+        package var tasks: [Task]
+        package var cost: ReportAmount?
+        package var currency: String?
+        package var category: String?
+        package var note: String?
         /// The one-off job the entry closed (`todo:`), if any.
-        public var todo: String? = nil
+        package var todo: String? = nil
     }
 
-    public var asOf: Day
+    package var asOf: Day
     /// The figures are SI (`"units": "si"`); `units` is what the rider reads (`display_units`).
-    public var jsonUnits = JSONUnits.si
-    public var units: UnitSystem
-    public var since: Day?
-    public var until: Day?
-    public var interval: String?
-    public var entries: [Entry]
+    package var jsonUnits = JSONUnits.si
+    package var units: UnitSystem
+    package var since: Day?
+    package var until: Day?
+    package var interval: String?
+    package var entries: [Entry]
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
@@ -50,7 +50,7 @@ public struct HistoryReport: Sendable, Encodable {
     /// From the cache's summaries: the logs of the named bikes and parts, or of all of both. A
     /// part's entries are its own log's; the riding between them is what counted for each bike
     /// it was on, on the days it was there (`CountedRides.entries(of: Part…)`).
-    public static func build(
+    package static func build(
         _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         until: Day? = nil, interval: IntervalID? = nil,
         sharing shared: CountedRides.BikeRides? = nil
@@ -131,7 +131,7 @@ public struct HistoryReport: Sendable, Encodable {
             asOf: asOf, units: garage.settings.units, since: since, until: until, interval: interval?.rawValue, entries: entries)
     }
 
-    public var table: ReportTable {
+    package var table: ReportTable {
         let parts = entries.contains { $0.subject.kind == .part }
         let columns: [ReportTable.Column] =
             [.init("date", "DATE")] + ReportTable.subjectColumns(parts: parts) + [

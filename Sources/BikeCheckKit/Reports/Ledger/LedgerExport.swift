@@ -5,26 +5,26 @@ import Foundation
 /// hledger/Ledger or Beancount journal: one transaction per cost, dated, payee the bike, narration
 /// the tasks and note, the expense account from the category, in the cost's own currency, balanced
 /// against `Assets:Bikecheck`. The same garage and `--as-of` give the same bytes.
-public struct LedgerExport: Sendable {
-    public enum Dialect: String, Sendable, CaseIterable { case ledger, beancount }
+package struct LedgerExport: Sendable {
+    package enum Dialect: String, Sendable, CaseIterable { case ledger, beancount }
 
     /// Where the money came from: one account to rename with an alias in the rider's journal.
-    public static let fundingAccount = "Assets:Bikecheck"
+    package static let fundingAccount = "Assets:Bikecheck"
 
-    public var text: String
+    package var text: String
     /// Costs left out: without a date or a currency they cannot be a transaction.
-    public var skipped: [LeftOut]
+    package var skipped: [LeftOut]
 
     /// A cost or price the journal does not have, where it is written and why.
-    public struct LeftOut: Sendable, Equatable {
-        public var location: SourceLocation?
+    package struct LeftOut: Sendable, Equatable {
+        package var location: SourceLocation?
         /// `grail: cost 45.00 has no currency (add 'currency:' to garage.yaml)`.
-        public var message: String
+        package var message: String
     }
 
     /// The costs of the named bikes and parts (all of both when none is named), each once: a
     /// part's price and log are the part's own transactions, its name the payee.
-    public static func build(_ garage: Garage, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil, dialect: Dialect) -> LedgerExport {
+    package static func build(_ garage: Garage, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil, dialect: Dialect) -> LedgerExport {
         let all = CostReport.items(garage, only: only, parts: parts, asOf: asOf, since: since)
         var skipped: [LeftOut] = []
         var items: [(day: Day, currency: String, item: CostReport.Item)] = []

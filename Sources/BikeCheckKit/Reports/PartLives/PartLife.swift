@@ -1,14 +1,14 @@
 /// Usage over a stretch of days, in Strava's units, with the first and last day ridden.
-public struct LifeUsage: Sendable, Codable, Equatable {
+package struct LifeUsage: Sendable, Codable, Equatable {
     /// Distance, in metres.
-    public var distance: Double = 0
+    package var distance: Double = 0
     /// Moving time, in seconds.
-    public var movingTime: Double = 0
-    public var rides: Int = 0
-    public var firstUse: Day?
-    public var lastUse: Day?
+    package var movingTime: Double = 0
+    package var rides: Int = 0
+    package var firstUse: Day?
+    package var lastUse: Day?
 
-    public init(distance: Double = 0, movingTime: Double = 0, rides: Int = 0, firstUse: Day? = nil, lastUse: Day? = nil) {
+    package init(distance: Double = 0, movingTime: Double = 0, rides: Int = 0, firstUse: Day? = nil, lastUse: Day? = nil) {
         self.distance = distance
         self.movingTime = movingTime
         self.rides = rides
@@ -34,16 +34,16 @@ public struct LifeUsage: Sendable, Codable, Equatable {
 }
 
 /// One stretch of a part on a bike and what it did there.
-public struct MountLife: Sendable, Encodable, Equatable {
-    public var bike: String
-    public var from: Day
-    public var to: Day?
-    public var usage: LifeUsage
+package struct MountLife: Sendable, Encodable, Equatable {
+    package var bike: String
+    package var from: Day
+    package var to: Day?
+    package var usage: LifeUsage
 
     enum CodingKeys: String, CodingKey { case bike, from, to }
 
     /// Flat, as Strava's own records: the usage's fields sit beside `bike`, `from` and `to`.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(bike, forKey: .bike)
         try c.encode(from, forKey: .from)
@@ -53,31 +53,31 @@ public struct MountLife: Sendable, Encodable, Equatable {
 }
 
 /// The life so far of a part (`parts/`) or of a component written in a bike file.
-public struct PartLife: Sendable, Encodable, Equatable {
-    public enum Kind: String, Sendable, Codable { case part, component }
-    public var kind: Kind
+package struct PartLife: Sendable, Encodable, Equatable {
+    package enum Kind: String, Sendable, Codable { case part, component }
+    package var kind: Kind
     /// The part's id, or the component's key in its bike file.
-    public var id: String
-    public var name: String?
+    package var id: String
+    package var name: String?
     /// Where it is now: a part's bike as of the report day (nil on the shelf), a component's bike.
-    public var bike: String?
-    public var retired: Day?
+    package var bike: String?
+    package var retired: Day?
     /// A component's current one: since when it counts (its install or latest replacement).
-    public var since: Day?
+    package var since: Day?
     /// Its whole life: every ride on the bikes it was on, on the days it was there, plus its
     /// usage before tracking. For a component, the current one's life.
-    public var usage: LifeUsage
+    package var usage: LifeUsage
     /// Usage before tracking, included in `usage`.
-    public var prior: LifeUsage
+    package var prior: LifeUsage
     /// A part's mounts, oldest first, with the usage on each.
-    public var mounts: [MountLife]?
+    package var mounts: [MountLife]?
     /// A component's slot: every counted ride of its bike, whichever component filled it.
-    public var slot: LifeUsage?
+    package var slot: LifeUsage?
 
     enum CodingKeys: String, CodingKey { case kind, id, name, bike, retired, since, prior, mounts, slot }
 
     /// Flat: `distance`, `moving_time`, `rides`, `first_use` and `last_use` beside `id`.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .kind)
         try c.encode(id, forKey: .id)
@@ -93,12 +93,12 @@ public struct PartLife: Sendable, Encodable, Equatable {
 }
 
 /// What `bikecheck part list` and `part show` report.
-public struct PartLifeReport: Sendable, Encodable, Equatable {
-    public var asOf: Day
+package struct PartLifeReport: Sendable, Encodable, Equatable {
+    package var asOf: Day
     /// The figures are SI (`"units": "si"`); `units` is what the rider reads (`display_units`).
-    public var jsonUnits = JSONUnits.si
-    public var units: UnitSystem
-    public var parts: [PartLife]
+    package var jsonUnits = JSONUnits.si
+    package var units: UnitSystem
+    package var parts: [PartLife]
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
@@ -122,13 +122,13 @@ extension RideLedger {
 extension StatusPlanner {
     /// The life so far of every part (or only those named) and, when none is named, of every
     /// component written in a bike file, as of `asOf`.
-    public func lives(_ garage: Garage, summaries: ActivitySummaries, only: [PartID] = []) -> PartLifeReport {
+    package func lives(_ garage: Garage, summaries: ActivitySummaries, only: [PartID] = []) -> PartLifeReport {
         var rides = CountedRides.BikeRides(garage: garage, summaries: summaries, through: asOf)
         return lives(garage, rides: &rides, only: only)
     }
 
     /// The same from rides counted once for several reports of one garage.
-    public func lives(_ garage: Garage, rides: inout CountedRides.BikeRides, only: [PartID] = []) -> PartLifeReport {
+    package func lives(_ garage: Garage, rides: inout CountedRides.BikeRides, only: [PartID] = []) -> PartLifeReport {
         let parts = only.isEmpty ? garage.parts : garage.parts.filter { only.contains($0.part.id) }
         let bikeFilters = Dictionary(garage.bikes.map { ($0.bike.id, $0.filter) }, uniquingKeysWith: { a, _ in a })
         // Ledgers through the part's filter on each bike it was on, a component's on its bike, and the bike's own.

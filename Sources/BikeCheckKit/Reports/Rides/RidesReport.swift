@@ -1,18 +1,18 @@
 /// The rides behind the numbers: each ride of the bikes in a span, counted or not and why.
-public struct RidesReport: Sendable, Encodable {
-    public struct Total: Sendable, Encodable {
-        public var subject: ReportSubject
+package struct RidesReport: Sendable, Encodable {
+    package struct Total: Sendable, Encodable {
+        package var subject: ReportSubject
         /// The day counting starts for `--interval` (its anchor, as status computes it).
-        public var since: Day?
-        public var counted: Int
-        public var notCounted: Int
+        package var since: Day?
+        package var counted: Int
+        package var notCounted: Int
         /// Seconds and metres of the counted rides.
-        public var movingTime: Double
-        public var distance: Double
+        package var movingTime: Double
+        package var distance: Double
         /// With `--interval`: the usage before tracking that status adds to the counted rides
         /// (a second-hand part's `hours:`/`distance:`/`rides:`, until it is first serviced), so
         /// that the total is the status figure.
-        public var prior: Prior?
+        package var prior: Prior?
 
         enum CodingKeys: String, CodingKey {
             case subject, since, counted, distance, prior
@@ -22,10 +22,10 @@ public struct RidesReport: Sendable, Encodable {
     }
 
     /// Usage before tracking: seconds, metres, rides.
-    public struct Prior: Sendable, Encodable, Equatable {
-        public var movingTime: Double
-        public var distance: Double
-        public var rides: Int
+    package struct Prior: Sendable, Encodable, Equatable {
+        package var movingTime: Double
+        package var distance: Double
+        package var rides: Int
 
         init?(hours: Double, distance: Double, rides: Double) {
             guard hours != 0 || distance != 0 || rides != 0 else { return nil }
@@ -40,21 +40,21 @@ public struct RidesReport: Sendable, Encodable {
         }
     }
 
-    public var asOf: Day
+    package var asOf: Day
     /// What the rider reads (`display_units` in JSON, whose figures are SI: `"units": "si"`).
-    public var units: UnitSystem
-    public var since: Day?
-    public var until: Day?
-    public var interval: String?
-    public var totals: [Total]
+    package var units: UnitSystem
+    package var since: Day?
+    package var until: Day?
+    package var interval: String?
+    package var totals: [Total]
     /// The rides shown, each bike's in order, as compact entries; `rides` makes them whole.
-    public private(set) var shown: [(subject: ReportSubject, entries: [CountedRides.Entry])]
+    package private(set) var shown: [(subject: ReportSubject, entries: [CountedRides.Entry])]
     let index: CountedRides.Index
     let handEntered: [Ride]
     /// The garage's bike ids, by index: the bike each of a part's rides was on.
     let bikeIDs: [String]
     /// The names of the cached activities shown (see `activityRecords`).
-    public var names = ActivityNames()
+    package var names = ActivityNames()
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
@@ -64,7 +64,7 @@ public struct RidesReport: Sendable, Encodable {
     }
 
     /// Every ride shown, with its Strings.
-    public var rides: [ReportRide] {
+    package var rides: [ReportRide] {
         shown.flatMap { list in
             list.entries.map {
                 CountedRides.ride($0, subject: list.subject, bike: $0.bike >= 0 ? bikeIDs[Int($0.bike)] : nil, index: index, handEntered: handEntered) {
@@ -75,9 +75,9 @@ public struct RidesReport: Sendable, Encodable {
     }
 
     /// The cached activities shown, by index in the summaries: whose names to load.
-    public var activityRecords: [Int32] { shown.flatMap { $0.entries.compactMap { $0.record >= 0 ? $0.record : nil } } }
+    package var activityRecords: [Int32] { shown.flatMap { $0.entries.compactMap { $0.record >= 0 ? $0.record : nil } } }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(asOf, forKey: .asOf)
         try c.encode(JSONUnits.si, forKey: .jsonUnits)
@@ -90,7 +90,7 @@ public struct RidesReport: Sendable, Encodable {
     }
 
     /// Why `--interval` cannot be answered.
-    public enum Problem: Error, Equatable, Sendable {
+    package enum Problem: Error, Equatable, Sendable {
         /// None of the bikes has the interval; the ids they have.
         case unknownInterval(String, known: [String])
     }
@@ -99,7 +99,7 @@ public struct RidesReport: Sendable, Encodable {
     /// `asOf`); with `interval`, from that interval's anchor on each bike that has it. The
     /// activities' names are left to load (`ActivityNames.load` with `activityRecords`). A part named in `parts` has the rides
     /// behind it: those of each bike it was on, on the days it was there, each saying its bike.
-    public static func build(
+    package static func build(
         _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         until: Day? = nil, interval: IntervalID? = nil
     ) throws(Problem) -> RidesReport {
@@ -200,7 +200,7 @@ public struct RidesReport: Sendable, Encodable {
 
     /// A row per ride, streamed: a million rides are written cell by cell, not held as Strings.
     /// Distances in the rider's units.
-    public var table: ReportTable {
+    package var table: ReportTable {
         let parts = shown.contains { $0.subject.kind == .part }
         let units = units, km = units.distanceUnit, size = units.distanceSize
         let columns: [ReportTable.Column] =

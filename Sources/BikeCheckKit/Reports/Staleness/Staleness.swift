@@ -3,8 +3,8 @@ import Foundation
 /// When the last Strava sync finished: `.bikecheck/last-sync.json` (local state, never in git),
 /// written by the sync itself (`StravaSync.run`) when it completes, and read by status and reminders. Its
 /// encoder and decoder live here, together.
-public enum LastSync {
-    public static let displayPath = ".bikecheck/last-sync.json"
+package enum LastSync {
+    package static let displayPath = ".bikecheck/last-sync.json"
     static func path(garage root: String) -> String { LocalState.directory(garage: root) + "/last-sync.json" }
 
     struct Record: Codable {
@@ -13,7 +13,7 @@ public enum LastSync {
     }
 
     /// Notes that a sync finished at `time`.
-    public static func record(garage root: String, at time: Date) throws {
+    package static func record(garage root: String, at time: Date) throws {
         try LocalState.prepare(garage: root)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -23,7 +23,7 @@ public enum LastSync {
 
     /// When the last sync finished, or nil when none is on record (or the file is not what
     /// `record` writes: then it says nothing, and status falls back on the cache).
-    public static func read(garage root: String) -> Date? {
+    package static func read(garage root: String) -> Date? {
         guard let bytes = readBytes(path(garage: root), limit: 4096), case let data = Data(bytes),
             let record = try? JSONDecoder().decode(Record.self, from: data)
         else { return nil }
@@ -32,8 +32,8 @@ public enum LastSync {
 }
 
 /// Something that may make "nothing is due" wrong: data that stopped arriving.
-public struct StaleWarning: Sendable, Codable, Equatable {
-    public enum Kind: String, Sendable, Codable {
+package struct StaleWarning: Sendable, Codable, Equatable {
+    package enum Kind: String, Sendable, Codable {
         /// The last sync (or, with none on record, the newest cached activity) is old.
         case staleSync = "stale-sync"
         /// A bike on Strava has had no ride for long while other bikes have.
@@ -42,16 +42,16 @@ public struct StaleWarning: Sendable, Codable, Equatable {
         case quietGarage = "quiet-garage"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The bike it is about (`quiet-bike`).
-    public var bike: String?
+    package var bike: String?
     /// The day the data stops: the last sync, or the bike's (or the garage's) last ride (absent
     /// when it has none).
-    public var since: Day?
-    public var message: String
-    public var help: String
+    package var since: Day?
+    package var message: String
+    package var help: String
 
-    public init(kind: Kind, bike: String? = nil, since: Day?, message: String, help: String) {
+    package init(kind: Kind, bike: String? = nil, since: Day?, message: String, help: String) {
         self.kind = kind
         self.bike = bike
         self.since = since
@@ -63,11 +63,11 @@ public struct StaleWarning: Sendable, Codable, Equatable {
 /// Warns when the garage's Strava data may be stale, so that "nothing is due" is never the
 /// result of a sync that stopped running or a gear id that no longer matches. For status, and
 /// for anything that sends reminders.
-public enum Staleness {
+package enum Staleness {
     /// The warnings as of `asOf`. `lastSync` is the local day the last sync finished (see
     /// `LastSync`); without one the newest cached activity stands in for it. Only bikes with a
     /// Strava gear id, not retired as of `asOf`, are considered; nothing after `asOf` counts.
-    public static func warnings(_ garage: Garage, summaries: ActivitySummaries, lastSync: Day?, asOf: Day) -> [StaleWarning] {
+    package static func warnings(_ garage: Garage, summaries: ActivitySummaries, lastSync: Day?, asOf: Day) -> [StaleWarning] {
         let onStrava = garage.bikes.map(\.bike).filter { b in b.strava != nil && (b.retired.map { $0 > asOf } ?? true) }
         guard !onStrava.isEmpty else { return [] }
         // The newest activity on or before `asOf`, overall and per gear id.
@@ -160,12 +160,12 @@ public enum Staleness {
 
     /// The warnings for a garage loaded with its activity summaries, by the sync noted in its
     /// local state: what status prints, for any command that reminds.
-    public static func warnings(_ loaded: LoadedGarage, root: String, asOf: Day) -> [StaleWarning] {
+    package static func warnings(_ loaded: LoadedGarage, root: String, asOf: Day) -> [StaleWarning] {
         warnings(loaded.garage, summaries: loaded.activitySummaries, lastSync: LastSync.read(garage: root).flatMap(localDay), asOf: asOf)
     }
 
     /// The rider's local day of an instant.
-    public static func localDay(_ time: Date) -> Day? {
+    package static func localDay(_ time: Date) -> Day? {
         let c = Calendar.current.dateComponents([.year, .month, .day], from: time)
         guard let y = c.year, let m = c.month, let d = c.day else { return nil }
         return Day(year: y, month: m, day: d)

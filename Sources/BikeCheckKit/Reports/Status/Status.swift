@@ -1,7 +1,7 @@
 import Foundation
 
 /// How urgent an interval (or a to-do) is.
-public enum IntervalState: String, Sendable, Codable, Comparable {
+package enum IntervalState: String, Sendable, Codable, Comparable {
     case overdue
     case dueSoon = "due-soon"
     case ok
@@ -17,20 +17,20 @@ public enum IntervalState: String, Sendable, Codable, Comparable {
         case .snoozed: 3
         }
     }
-    public static func < (a: IntervalState, b: IntervalState) -> Bool { a.rank < b.rank }
+    package static func < (a: IntervalState, b: IntervalState) -> Bool { a.rank < b.rank }
 }
 
 /// Usage since an anchor, in Strava's units.
-public struct Usage: Sendable, Codable, Equatable {
+package struct Usage: Sendable, Codable, Equatable {
     /// Moving time, in seconds.
-    public var movingTime: Double = 0
+    package var movingTime: Double = 0
     /// Distance, in metres.
-    public var distance: Double = 0
+    package var distance: Double = 0
     /// Calendar days since the anchor.
-    public var days: Int = 0
-    public var rides: Int = 0
+    package var days: Int = 0
+    package var rides: Int = 0
 
-    public init(movingTime: Double = 0, distance: Double = 0, days: Int = 0, rides: Int = 0) {
+    package init(movingTime: Double = 0, distance: Double = 0, days: Int = 0, rides: Int = 0) {
         self.movingTime = movingTime
         self.distance = distance
         self.days = days
@@ -44,20 +44,20 @@ public struct Usage: Sendable, Codable, Equatable {
 }
 
 /// One limit of an interval and how far along it is.
-public struct LimitStatus: Sendable, Codable, Equatable {
+package struct LimitStatus: Sendable, Codable, Equatable {
     /// As written: `10 h`, `6 months`.
-    public var every: String
-    public var measure: Measure
+    package var every: String
+    package var measure: Measure
     /// The unit the limit was written in, and its size in the base unit, for display.
-    public var unit: String
-    public var unitSize: Double
+    package var unit: String
+    package var unitSize: Double
     /// The limit in the measure's base unit (seconds, metres, days, months or rides).
-    public var limit: Double
+    package var limit: Double
     /// Used so far, in the same unit (months are counted as calendar days over the month's span).
-    public var used: Double
-    public var progress: Double
+    package var used: Double
+    package var progress: Double
     /// The day this limit is reached at the recent pace; nil without a pace.
-    public var due: Day?
+    package var due: Day?
 
     enum CodingKeys: String, CodingKey {
         case every, measure, unit
@@ -67,7 +67,7 @@ public struct LimitStatus: Sendable, Codable, Equatable {
 }
 
 /// Where an interval's count starts.
-public enum AnchorKind: String, Sendable, Codable {
+package enum AnchorKind: String, Sendable, Codable {
     /// The latest log entry that did it.
     case done
     /// The install date of its component.
@@ -82,27 +82,27 @@ public enum AnchorKind: String, Sendable, Codable {
     case none
 }
 
-public struct IntervalStatus: Sendable, Codable, Equatable {
-    public var id: String
-    public var task: String
-    public var component: String?
-    public var template: String?
-    public var state: IntervalState
+package struct IntervalStatus: Sendable, Codable, Equatable {
+    package var id: String
+    package var task: String
+    package var component: String?
+    package var template: String?
+    package var state: IntervalState
     /// The largest fraction over the limits; 1 or more is overdue.
-    public var progress: Double
-    public var since: Day?
-    public var anchor: AnchorKind
-    public var usage: Usage
-    public var limits: [LimitStatus]
+    package var progress: Double
+    package var since: Day?
+    package var anchor: AnchorKind
+    package var usage: Usage
+    package var limits: [LimitStatus]
     /// The earliest day a limit is reached at the recent pace.
-    public var due: Day?
+    package var due: Day?
     /// The part (in `parts/`) the interval belongs to, when it is a part's and not the bike's.
-    public var part: String? = nil
+    package var part: String? = nil
     /// Its urgency band (see `UrgencyBand`), set once the whole status is planned.
-    public var band: UrgencyBand = .ok
+    package var band: UrgencyBand = .ok
 
     /// While the interval is snoozed (`state` is `.snoozed`): the day it counts again.
-    public var snoozedUntil: Day? = nil
+    package var snoozedUntil: Day? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, task, component, template, state, progress, since, anchor, usage, limits, due, part, band
@@ -127,34 +127,34 @@ public struct IntervalStatus: Sendable, Codable, Equatable {
 }
 
 /// A one-off job (`todo:`) as of the report's day.
-public struct TodoStatus: Sendable, Codable, Equatable {
-    public var task: String
-    public var id: String?
-    public var due: Day?
+package struct TodoStatus: Sendable, Codable, Equatable {
+    package var task: String
+    package var id: String?
+    package var due: Day?
     /// `overdue` after its due day, `due-soon` within `TodoStatus.dueSoonDays` of it, else `ok`.
-    public var state: IntervalState
+    package var state: IntervalState
     /// The part (in `parts/`) it belongs to, when it is a part's shown under its bike.
-    public var part: String? = nil
+    package var part: String? = nil
 
     /// A key that names the to-do wherever its owner is: `bike/ID/todo/TODO`, or `part/ID/todo/TODO`
     /// for a part's (shown under `bike` or not), `TODO` its id, else its text percent-encoded.
     /// Reminders and calendar events are named by it.
-    public func key(bike: String?) -> String {
+    package func key(bike: String?) -> String {
         Self.key(owner: part.map { "part/\($0)" } ?? "bike/\(bike ?? "")", todo: id ?? task)
     }
 
     /// `OWNER/todo/TODO`, for `OWNER` `bike/ID` or `part/ID` and a to-do's id or text.
-    public static func key(owner: String, todo: String) -> String {
+    package static func key(owner: String, todo: String) -> String {
         owner + "/todo/" + (todo.addingPercentEncoding(withAllowedCharacters: keyCharacters) ?? "")
     }
 
     /// What a to-do's text keeps in a key: RFC 3986's unreserved characters.
-    public static let keyCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    package static let keyCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// How many days before its due day a to-do is due soon.
-    public static let dueSoonDays = 7
+    package static let dueSoonDays = 7
 
-    public init(_ todo: Todo, asOf: Day, part: String? = nil) {
+    package init(_ todo: Todo, asOf: Day, part: String? = nil) {
         self.part = part
         task = todo.task
         id = todo.id
@@ -167,7 +167,7 @@ public struct TodoStatus: Sendable, Codable, Equatable {
     }
 
     /// Most urgent first (by state, then due day, undated last), keeping the given order otherwise.
-    public static func sortedByUrgency(_ todos: [TodoStatus]) -> [TodoStatus] {
+    package static func sortedByUrgency(_ todos: [TodoStatus]) -> [TodoStatus] {
         todos.enumerated().sorted { a, b in
             if a.element.state != b.element.state { return a.element.state < b.element.state }
             if a.element.due != b.element.due { return (a.element.due?.ordinal ?? Int.max) < (b.element.due?.ordinal ?? Int.max) }
@@ -186,40 +186,40 @@ public struct TodoStatus: Sendable, Codable, Equatable {
     }
 }
 
-public struct BikeStatus: Sendable, Codable, Equatable {
-    public var id: String
-    public var name: String
-    public var retired: Day?
-    public var intervals: [IntervalStatus]
+package struct BikeStatus: Sendable, Codable, Equatable {
+    package var id: String
+    package var name: String
+    package var retired: Day?
+    package var intervals: [IntervalStatus]
     /// Its one-off jobs, most urgent first.
-    public var todos: [TodoStatus] = []
+    package var todos: [TodoStatus] = []
 }
 
 /// A part reported on its own: on the shelf, or named on the command line.
-public struct PartStatus: Sendable, Codable, Equatable {
-    public var id: String
-    public var name: String
+package struct PartStatus: Sendable, Codable, Equatable {
+    package var id: String
+    package var name: String
     /// The bike it is mounted on as of the report's day; nil on the shelf.
-    public var bike: String?
-    public var retired: Day?
-    public var intervals: [IntervalStatus]
+    package var bike: String?
+    package var retired: Day?
+    package var intervals: [IntervalStatus]
     /// Its one-off jobs, most urgent first.
-    public var todos: [TodoStatus] = []
+    package var todos: [TodoStatus] = []
 }
 
 /// What `bikecheck status` reports: a typed model, rendered at the edge.
-public struct StatusReport: Sendable, Codable, Equatable {
-    public var asOf: Day
+package struct StatusReport: Sendable, Codable, Equatable {
+    package var asOf: Day
     /// The figures are SI (`"units": "si"`); `units` is what the rider reads (`display_units`).
-    public var jsonUnits = JSONUnits.si
-    public var units: UnitSystem
-    public var bikes: [BikeStatus]
+    package var jsonUnits = JSONUnits.si
+    package var units: UnitSystem
+    package var bikes: [BikeStatus]
     /// Parts on no bike (or named), with their own intervals.
-    public var parts: [PartStatus] = []
+    package var parts: [PartStatus] = []
     /// Signs that the data behind the report stopped arriving (see `Staleness`).
-    public var warnings: [StaleWarning] = []
+    package var warnings: [StaleWarning] = []
     /// Every interval, most urgent first, when asked for (`status --by urgency`).
-    public var urgency: [IntervalReference]? = nil
+    package var urgency: [IntervalReference]? = nil
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
@@ -229,7 +229,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
     }
 
     /// Whether an interval or a to-do is overdue (a snoozed interval is not, until its day).
-    public var hasOverdue: Bool {
+    package var hasOverdue: Bool {
         bikes.contains { $0.intervals.contains { $0.state == .overdue } || $0.todos.contains { $0.state == .overdue } }
             || parts.contains { $0.intervals.contains { $0.state == .overdue } || $0.todos.contains { $0.state == .overdue } }
     }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Computes status: for each bike and interval, usage since the anchor against its limits.
-public struct StatusPlanner: Sendable {
-    public var asOf: Day
+package struct StatusPlanner: Sendable {
+    package var asOf: Day
     /// Half-life, in days, of the weights behind the recent pace used for forecasts.
-    public var paceHalfLife: Double = 30
+    package var paceHalfLife: Double = 30
 
-    public init(asOf: Day) {
+    package init(asOf: Day) {
         self.asOf = asOf
     }
 
@@ -15,13 +15,13 @@ public struct StatusPlanner: Sendable {
     /// Status for the named bikes and parts (all active bikes, and the parts on no bike, when
     /// both are empty), from the cache's summaries. A part's intervals show under the bike it is
     /// mounted on as of `asOf`.
-    public func plan(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts onlyParts: [PartID] = []) -> StatusReport {
+    package func plan(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts onlyParts: [PartID] = []) -> StatusReport {
         var rides = CountedRides.BikeRides(garage: garage, summaries: summaries, through: asOf)
         return plan(garage, rides: &rides, only: only, parts: onlyParts)
     }
 
     /// The same from rides counted once for several reports of one garage (the HTML report's).
-    public func plan(_ garage: Garage, rides: inout CountedRides.BikeRides, only: [BikeID] = [], parts onlyParts: [PartID] = []) -> StatusReport {
+    package func plan(_ garage: Garage, rides: inout CountedRides.BikeRides, only: [BikeID] = [], parts onlyParts: [PartID] = []) -> StatusReport {
         let everything = only.isEmpty && onlyParts.isEmpty
         // A bike retired after the as-of day was still in use then.
         let chosen = garage.bikes.filter { everything ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }

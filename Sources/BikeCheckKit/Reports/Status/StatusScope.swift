@@ -6,14 +6,14 @@ import Diagnostics
 /// that uses it. An error anywhere else (garage.yaml's units, rides.yaml, the activity cache, a
 /// file bikecheck cannot place) could change any bike's numbers, so no status is shown at all:
 /// a wrong number said without a word is worse than none.
-public struct StatusScope: Sendable {
+package struct StatusScope: Sendable {
     /// The garage with only the bikes whose status can be trusted.
-    public var garage: Garage
+    package var garage: Garage
     /// Bikes left out because of errors, by id, sorted.
-    public var leftOut: [String]
+    package var leftOut: [String]
 
     /// The scope of `loaded`; nil when its errors could touch every bike.
-    public init?(_ loaded: LoadedGarage) {
+    package init?(_ loaded: LoadedGarage) {
         var blocked = Set<String>()
         var templates = Set<String>()
         for d in loaded.diagnostics where d.severity == .error {

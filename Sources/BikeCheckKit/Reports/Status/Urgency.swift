@@ -6,7 +6,7 @@
 /// anything that changes the status (a service, a snooze) changes the band with it. Only an
 /// `overdue`, `due-soon` or `ok` state can be in a band: a state added later (snoozed, say)
 /// is in none until this says otherwise.
-public enum UrgencyBand: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
+package enum UrgencyBand: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
     case overdue
     /// The forecast due day is at most this many days after the report's day.
     case within(days: Int)
@@ -14,9 +14,9 @@ public enum UrgencyBand: Hashable, Sendable, Comparable, Codable, CustomStringCo
     case ok
 
     /// The forecast windows, in days, when the garage names none (`notify: bands:`).
-    public static let defaultWindows = [30, 7, 1, 0]
+    package static let defaultWindows = [30, 7, 1, 0]
     /// The widest window accepted: the forecast looks no further than ten years.
-    public static let maximumWindow = 3650
+    package static let maximumWindow = 3650
 
     /// Most urgent first: overdue, the nearest forecast window first, due soon, ok.
     private var rank: Int {
@@ -29,10 +29,10 @@ public enum UrgencyBand: Hashable, Sendable, Comparable, Codable, CustomStringCo
     }
 
     /// `a < b` when `a` is more urgent.
-    public static func < (a: UrgencyBand, b: UrgencyBand) -> Bool { a.rank < b.rank }
+    package static func < (a: UrgencyBand, b: UrgencyBand) -> Bool { a.rank < b.rank }
 
     /// `overdue`, `within:7d`, `due-soon`, `ok`: as `--check` and `notify: bands:` write them.
-    public var description: String {
+    package var description: String {
         switch self {
         case .overdue: "overdue"
         case .within(let days): "within:\(days)d"
@@ -42,7 +42,7 @@ public enum UrgencyBand: Hashable, Sendable, Comparable, Codable, CustomStringCo
     }
 
     /// In words, for messages: "overdue", "due within 7 days", "due today".
-    public var words: String {
+    package var words: String {
         switch self {
         case .overdue: "overdue"
         case .within(0): "due today"
@@ -54,7 +54,7 @@ public enum UrgencyBand: Hashable, Sendable, Comparable, Codable, CustomStringCo
     }
 
     /// Reads `overdue`, `due-soon`, `ok`, `within:7d` (also `within:2w`, `7d`, `2w`, `7 days`).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         switch text {
         case "overdue": self = .overdue
         case "due-soon": self = .dueSoon
@@ -66,7 +66,7 @@ public enum UrgencyBand: Hashable, Sendable, Comparable, Codable, CustomStringCo
         }
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let band = UrgencyBand(text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a band: \(text)"))
@@ -74,13 +74,13 @@ public enum UrgencyBand: Hashable, Sendable, Comparable, Codable, CustomStringCo
         self = band
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(description)
     }
 
     /// The band of `interval` on `asOf`, with these forecast windows (days, any order).
-    public static func of(_ interval: IntervalStatus, asOf: Day, windows: [Int] = defaultWindows) -> UrgencyBand {
+    package static func of(_ interval: IntervalStatus, asOf: Day, windows: [Int] = defaultWindows) -> UrgencyBand {
         // Only the states known here are in a band; see the type's comment.
         guard interval.state == .overdue || interval.state == .dueSoon || interval.state == .ok else { return .ok }
         if interval.state == .overdue { return .overdue }
@@ -90,7 +90,7 @@ public enum UrgencyBand: Hashable, Sendable, Comparable, Codable, CustomStringCo
 
     /// The band of a to-do on `asOf`, by its due day (exact, not forecast): overdue after it,
     /// the narrowest window that holds it, else due soon within a week of it; undated, ok.
-    public static func of(_ todo: TodoStatus, asOf: Day, windows: [Int] = defaultWindows) -> UrgencyBand {
+    package static func of(_ todo: TodoStatus, asOf: Day, windows: [Int] = defaultWindows) -> UrgencyBand {
         guard let due = todo.due else { return .ok }
         if todo.state == .overdue { return .overdue }
         if let days = windows.filter({ due.ordinal - asOf.ordinal <= $0 }).min() { return .within(days: days) }
@@ -99,7 +99,7 @@ public enum UrgencyBand: Hashable, Sendable, Comparable, Codable, CustomStringCo
 }
 
 /// What `status --check LEVEL` fires on.
-public enum CheckLevel: Equatable, Sendable, CustomStringConvertible {
+package enum CheckLevel: Equatable, Sendable, CustomStringConvertible {
     /// Anything overdue (a bare `--check`).
     case overdue
     /// Anything overdue or due soon by progress.
@@ -108,7 +108,7 @@ public enum CheckLevel: Equatable, Sendable, CustomStringConvertible {
     case within(days: Int)
 
     /// `overdue`, `due-soon`, `within:7d` (also `within:2w`, `within:14 days`).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         switch text {
         case "overdue": self = .overdue
         case "due-soon": self = .dueSoon
@@ -118,7 +118,7 @@ public enum CheckLevel: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .overdue: "overdue"
         case .dueSoon: "due-soon"
@@ -127,10 +127,10 @@ public enum CheckLevel: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The levels accepted, for help lines.
-    public static let accepted = "overdue, due-soon, or within:N with N days or weeks (within:7d, within:2w)"
+    package static let accepted = "overdue, due-soon, or within:N with N days or weeks (within:7d, within:2w)"
 
     /// Whether `interval` is at this level or a more urgent one, on `asOf`.
-    public func isReached(by interval: IntervalStatus, asOf: Day) -> Bool {
+    package func isReached(by interval: IntervalStatus, asOf: Day) -> Bool {
         switch self {
         case .overdue: interval.state == .overdue
         case .dueSoon: interval.state == .overdue || interval.state == .dueSoon
@@ -140,7 +140,7 @@ public enum CheckLevel: Equatable, Sendable, CustomStringConvertible {
 
     /// A to-do reaches a level by its own state (past its due day, or within a week of it), or
     /// when its due day is at most `days` days away.
-    public func isReached(by todo: TodoStatus, asOf: Day) -> Bool {
+    package func isReached(by todo: TodoStatus, asOf: Day) -> Bool {
         switch self {
         case .overdue: todo.state == .overdue
         case .dueSoon: todo.state == .overdue || todo.state == .dueSoon
@@ -149,7 +149,7 @@ public enum CheckLevel: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Overdue, or forecast due at most `days` days after `asOf`.
-    public static func isDue(_ interval: IntervalStatus, within days: Int, asOf: Day) -> Bool {
+    package static func isDue(_ interval: IntervalStatus, within days: Int, asOf: Day) -> Bool {
         if interval.state == .overdue { return true }
         guard interval.state == .dueSoon || interval.state == .ok, let due = interval.due else { return false }
         return due.ordinal - asOf.ordinal <= days
@@ -157,13 +157,13 @@ public enum CheckLevel: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A window of whole days: `14d`, `2w`, or the garage's own spelling, `14 days`, `2 weeks`.
-public enum DayWindow {
+package enum DayWindow {
     /// The forms accepted, for help lines.
-    public static let accepted = "a number of days or weeks: 14d, 2w, 14 days, 2 weeks"
+    package static let accepted = "a number of days or weeks: 14d, 2w, 14 days, 2 weeks"
 
     /// Days, from 0 up to `UrgencyBand.maximumWindow`; nil for anything else (months too: their
     /// length depends on the day they start from).
-    public static func parse(_ raw: String) -> Int? {
+    package static func parse(_ raw: String) -> Int? {
         let text = raw.trimmingSpaces()
         var days: Int?
         if let last = text.last, last == "d" || last == "w", let n = Int(text.dropLast()), text.dropLast().allSatisfy(\.isASCII), n >= 0 {
@@ -179,30 +179,30 @@ public enum DayWindow {
 }
 
 /// One interval in a list across the garage: whose it is, and its status.
-public struct UrgentInterval: Sendable, Equatable {
+package struct UrgentInterval: Sendable, Equatable {
     /// The bike it shows under; nil for a part reported on its own.
-    public var bike: String?
-    public var bikeName: String?
+    package var bike: String?
+    package var bikeName: String?
     /// The part it belongs to, when it is a part's.
-    public var part: String?
-    public var status: IntervalStatus
+    package var part: String?
+    package var status: IntervalStatus
 
     /// A key that names the interval wherever it is mounted: `bike/ID/INTERVAL` for a bike's own,
     /// `part/ID/INTERVAL` for a part's (a part keeps its intervals from bike to bike).
-    public var key: String {
+    package var key: String {
         if let part { return "part/\(part)/\(status.id)" }
         return "bike/\(bike ?? "")/\(status.id)"
     }
 }
 
 /// A reference to one interval, for JSON's urgency order.
-public struct IntervalReference: Sendable, Codable, Equatable {
-    public var bike: String?
-    public var part: String?
-    public var interval: String
-    public var band: UrgencyBand
+package struct IntervalReference: Sendable, Codable, Equatable {
+    package var bike: String?
+    package var part: String?
+    package var interval: String
+    package var band: UrgencyBand
 
-    public init(bike: String?, part: String?, interval: String, band: UrgencyBand) {
+    package init(bike: String?, part: String?, interval: String, band: UrgencyBand) {
         self.bike = bike
         self.part = part
         self.interval = interval
@@ -214,7 +214,7 @@ extension StatusReport {
     /// Every interval of the report once (a named part on a shown bike counts under the bike),
     /// most urgent first: overdue by progress, then by forecast due day (none last), then by
     /// progress; ties by bike, part and interval id.
-    public func byUrgency() -> [UrgentInterval] {
+    package func byUrgency() -> [UrgentInterval] {
         var all: [UrgentInterval] = []
         for bike in bikes {
             all += bike.intervals.map { UrgentInterval(bike: bike.id, bikeName: bike.name, part: $0.part, status: $0) }
@@ -237,7 +237,7 @@ extension StatusReport {
 
     /// The report with only the intervals overdue or forecast due within `days` days; bikes and
     /// parts left with none are left out.
-    public func keeping(within days: Int) -> StatusReport {
+    package func keeping(within days: Int) -> StatusReport {
         var out = self
         let level = CheckLevel.within(days: days)
         for k in out.bikes.indices {
@@ -254,7 +254,7 @@ extension StatusReport {
     }
 
     /// Whether any interval is at `level` or a more urgent one.
-    public func reaches(_ level: CheckLevel) -> Bool {
+    package func reaches(_ level: CheckLevel) -> Bool {
         bikes.contains { $0.intervals.contains { level.isReached(by: $0, asOf: asOf) } || $0.todos.contains { level.isReached(by: $0, asOf: asOf) } }
             || parts.contains { $0.intervals.contains { level.isReached(by: $0, asOf: asOf) } || $0.todos.contains { level.isReached(by: $0, asOf: asOf) } }
     }

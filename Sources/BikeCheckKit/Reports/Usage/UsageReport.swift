@@ -1,20 +1,20 @@
 /// How much each bike was ridden per month or year: the counted rides, as status counts them.
-public struct UsageReport: Sendable, Encodable {
-    public enum Period: String, Sendable, Encodable, CaseIterable { case month, year }
+package struct UsageReport: Sendable, Encodable {
+    package enum Period: String, Sendable, Encodable, CaseIterable { case month, year }
 
-    public struct Row: Sendable, Encodable {
-        public var subject: ReportSubject
+    package struct Row: Sendable, Encodable {
+        package var subject: ReportSubject
         /// `2025-03` or `2025`.
-        public var period: String
-        public var rides: Int
+        package var period: String
+        package var rides: Int
         /// Seconds.
-        public var movingTime: Double
+        package var movingTime: Double
         /// Metres.
-        public var distance: Double
+        package var distance: Double
         /// Metres climbed.
-        public var elevation: Double
+        package var elevation: Double
         /// Metres of counted rides from the first up to the end of this period (or the as-of day).
-        public var odometer: Double
+        package var odometer: Double
 
         enum CodingKeys: String, CodingKey {
             case subject, period, rides, distance, elevation, odometer
@@ -22,15 +22,15 @@ public struct UsageReport: Sendable, Encodable {
         }
     }
 
-    public var asOf: Day
+    package var asOf: Day
     /// The figures are SI (`"units": "si"`); `units` is what the rider reads (`display_units`).
-    public var jsonUnits = JSONUnits.si
-    public var units: UnitSystem
-    public var since: Day?
-    public var period: Period
-    public var rows: [Row]
+    package var jsonUnits = JSONUnits.si
+    package var units: UnitSystem
+    package var since: Day?
+    package var period: Period
+    package var rows: [Row]
     /// One per subject over the whole span.
-    public var totals: [Row]
+    package var totals: [Row]
 
     enum CodingKeys: String, CodingKey {
         case asOf = "as_of"
@@ -43,7 +43,7 @@ public struct UsageReport: Sendable, Encodable {
     /// parts (`only`, `parts`), or every bike and every part when none is named. A part's rides
     /// are those behind it (`CountedRides.entries(of: Part…)`), and its odometer starts from its
     /// distance before tracking.
-    public static func build(
+    package static func build(
         _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
         period: Period,
         sharing shared: CountedRides.BikeRides? = nil
@@ -147,7 +147,7 @@ public struct UsageReport: Sendable, Encodable {
     }
 
     /// Rows and a total line per bike, in the rider's units: hours, km and m (or mi and ft).
-    public var table: ReportTable {
+    package var table: ReportTable {
         let parts = totals.contains { $0.subject.kind == .part }
         let km = units.distanceUnit, m = units.climbUnit
         let columns: [ReportTable.Column] =
