@@ -267,17 +267,8 @@ let fox36 = """
 
     @Test func aRepositoryThatNeverAnswersIsStoppedAtTheTimeLimitAndNothingIsWritten() throws {
         // A server on 127.0.0.1 that takes the connection and never says a word.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try Self.silentListener()
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        #expect(bound)
-        let port = UInt16(bigEndian: address.sin_port)
         let garage = try startedGarage()
         let before = try snapshot(garage)
         let started = Date()
@@ -292,6 +283,20 @@ let fox36 = """
 }
 
 extension TemplateSharingEndToEndTests {
+    /// A listening socket on 127.0.0.1 that takes connections and never says a word; its port.
+    static func silentListener() throws -> (fd: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        try #require(bound, "a listener on 127.0.0.1")
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
     /// Every failed fetch left its clone in `$TMPDIR` (96 MB each for an oversized repository):
     /// an hourly `template outdated` against a repository that is down filled /tmp.
     @Test func aFailedFetchLeavesNothingInTheTemporaryFolder() throws {
@@ -306,18 +311,9 @@ extension TemplateSharingEndToEndTests {
             """
         #expect(try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: many.work).status == 0)
         let empty = try Club()  // a repository with no commit
-        // A server on 127.0.0.1 that takes the connection and never says a word.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try Self.silentListener()
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        #expect(bound)
-        let silent = "git://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/club.git"
+        let silent = "git://127.0.0.1:\(port)/club.git"
 
         let garage = try startedGarage()
         let temporary = try TemporaryFolder()
