@@ -27,11 +27,10 @@ package struct RidesReport: Sendable, Encodable {
         package var distance: Double
         package var rides: Int
 
-        init?(hours: Double, distance: Double, rides: Double) {
-            guard hours != 0 || distance != 0 || rides != 0 else { return nil }
-            movingTime = hours * 3600
-            self.distance = distance
-            self.rides = Int(rides)
+        init(_ usage: Usage) {
+            movingTime = usage.movingTime
+            distance = usage.distance
+            rides = usage.rides
         }
 
         enum CodingKeys: String, CodingKey {
@@ -128,9 +127,7 @@ package struct RidesReport: Sendable, Encodable {
                 else { continue }
                 anchors[resolved.bike.id] = s.since
                 filters[resolved.bike.id] = spec.rideFilter.over(resolved.filter)
-                if s.anchor == .installed, let c = (spec.component ?? spec.replaces).flatMap(resolved.bike.component) {
-                    priors["bike/" + b.id] = Prior(hours: c.priorHours, distance: c.priorDistance, rides: c.priorRides)
-                }
+                priors["bike/" + b.id] = s.prior.map(Prior.init)
             }
             for p in status.parts {
                 guard let s = p.intervals.first(where: { $0.id == interval.rawValue }),
@@ -139,10 +136,7 @@ package struct RidesReport: Sendable, Encodable {
                 else { continue }
                 partAnchors[rp.part.id] = s.since
                 partFilters[rp.part.id] = spec.rideFilter
-                if s.since != nil, s.anchor != .done {
-                    let part = rp.part
-                    priors["part/" + p.id] = Prior(hours: part.priorHours, distance: part.priorDistance, rides: part.priorRides)
-                }
+                priors["part/" + p.id] = s.prior.map(Prior.init)
             }
         }
         let end = min(until ?? asOf, asOf)

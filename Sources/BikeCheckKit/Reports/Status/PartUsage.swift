@@ -77,15 +77,13 @@ extension StatusPlanner {
                 pace = planner.recentPace(ledger, since: [bikeFirst, partFirst].compactMap { $0 }.max())
             }
             var usage = Usage()
+            var prior: Usage?
             if let since {
                 usage = planner.usage(of: part, filter: interval.rideFilter, since: since, through: planner.asOf, ledgers: ledgers, bikeFilters: bikeFilters)
                 usage.distance = rounded(usage.distance)
                 // Usage before tracking counts until the part is first serviced.
-                if kind != .done {
-                    usage.movingTime += part.priorHours * 3600
-                    usage.distance += part.priorDistance
-                    usage.rides += Int(part.priorRides)
-                }
+                if kind != .done { prior = Usage(prior: part.priorHours, distance: part.priorDistance, rides: part.priorRides) }
+                usage = usage.adding(prior)
             }
             let limits = interval.limits.map { planner.limitStatus($0, usage: usage, since: since, pace: pace) }
             let progress = limits.map(\.progress).max() ?? 0
@@ -93,7 +91,7 @@ extension StatusPlanner {
             var s = IntervalStatus(
                 id: interval.id.rawValue, task: interval.task, component: nil, template: interval.template?.rawValue,
                 state: state, progress: progress, since: since, anchor: kind, usage: usage, limits: limits,
-                due: state == .overdue ? nil : limits.compactMap(\.due).min(), part: part.id.rawValue)
+                due: state == .overdue ? nil : limits.compactMap(\.due).min(), part: part.id.rawValue, prior: prior)
             if stopped { s.stopForecasts() }
             s.applySnooze(part.snoozes, asOf: asOf)
             return s

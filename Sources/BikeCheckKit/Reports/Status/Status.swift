@@ -41,6 +41,22 @@ package struct Usage: Sendable, Codable, Equatable {
         case movingTime = "moving_time"
         case distance, days, rides
     }
+
+    /// Usage before tracking, as a part or component declares it: nil when it declares none.
+    init?(prior hours: Double, distance: Double, rides: Double) {
+        guard hours != 0 || distance != 0 || rides != 0 else { return nil }
+        self.init(movingTime: hours * 3600, distance: distance, rides: Int(rides))
+    }
+
+    /// This usage with `prior`'s added (days stay this usage's).
+    func adding(_ prior: Usage?) -> Usage {
+        guard let prior else { return self }
+        var sum = self
+        sum.movingTime += prior.movingTime
+        sum.distance += prior.distance
+        sum.rides += prior.rides
+        return sum
+    }
 }
 
 /// One limit of an interval and how far along it is.
@@ -103,6 +119,10 @@ package struct IntervalStatus: Sendable, Codable, Equatable {
 
     /// While the interval is snoozed (`state` is `.snoozed`): the day it counts again.
     package var snoozedUntil: Day? = nil
+    /// The usage before tracking that `usage` includes (a second-hand part's or component's
+    /// `hours:`/`distance:`/`rides:`, until it is first serviced); nil when it adds none. The
+    /// planner decides it once; `rides --interval` shows it beside the rides it counted.
+    package var prior: Usage? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, task, component, template, state, progress, since, anchor, usage, limits, due, part, band

@@ -156,15 +156,14 @@ package struct StatusPlanner: Sendable {
     func status(of interval: ResolvedInterval, bike: Bike, services: Services, ledger: RideLedger, pace: Pace) -> IntervalStatus {
         let (since, kind) = anchor(of: interval, bike: bike, services: services, ledger: ledger)
         var usage = Usage()
+        var prior: Usage?
         if let since {
             let u = ledger.usage(from: since.ordinal, through: asOf.ordinal)
-            usage = Usage(movingTime: u.time, distance: rounded(u.distance), days: asOf.ordinal - since.ordinal, rides: u.rides)
             // A second-hand part arrives with usage; it counts until the part is first serviced.
             if kind == .installed, let part = interval.component ?? interval.replaces, let c = bike.component(part) {
-                usage.movingTime += c.priorHours * 3600
-                usage.distance += c.priorDistance
-                usage.rides += Int(c.priorRides)
+                prior = Usage(prior: c.priorHours, distance: c.priorDistance, rides: c.priorRides)
             }
+            usage = Usage(movingTime: u.time, distance: rounded(u.distance), days: asOf.ordinal - since.ordinal, rides: u.rides).adding(prior)
         }
         let limits = interval.limits.map { limitStatus($0, usage: usage, since: since, pace: pace) }
         let progress = limits.map(\.progress).max() ?? 0
@@ -172,7 +171,7 @@ package struct StatusPlanner: Sendable {
         return IntervalStatus(
             id: interval.id.rawValue, task: interval.task, component: interval.component?.rawValue,
             template: interval.template?.rawValue, state: state, progress: progress, since: since, anchor: kind,
-            usage: usage, limits: limits, due: state == .overdue ? nil : limits.compactMap(\.due).min())
+            usage: usage, limits: limits, due: state == .overdue ? nil : limits.compactMap(\.due).min(), prior: prior)
     }
 
     func limitStatus(_ q: Quantity, usage: Usage, since: Day?, pace: Pace) -> LimitStatus {
