@@ -696,7 +696,7 @@ RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json
         "trainer": p({"type": "boolean"}, "Ridden on a trainer."),
         "moving_time": SECONDS, "distance": METRES,
         "elevation": p({"type": "number"}, "Metres climbed."),
-        "verdict": p({"enum": ["counted", "sport-type", "indoor", "no-gear", "before-bought", "after-retired"]}, "Whether it counts, or why not: `indoor` a trainer ride (every VirtualRide is one) where trainer rides do not count; `before-bought` and `after-retired` outside the days the bike was the rider's."),
+        "verdict": p({"enum": ["counted", "sport-type", "indoor", "outdoor", "no-gear", "before-bought", "after-retired"]}, "Whether it counts, or why not: `indoor` a trainer ride (every VirtualRide is one) where trainer rides do not count; `outdoor` an outdoor ride where only trainer rides count (`trainer: only`); `before-bought` and `after-retired` outside the days the bike was the rider's."),
     }, required=["subject", "day", "source", "trainer", "moving_time", "distance", "elevation", "verdict"], md="One ride.")}, "Rides, per bike, oldest first."),
     "totals": p({"type": "array", "items": closed({
         "subject": SUBJECT,

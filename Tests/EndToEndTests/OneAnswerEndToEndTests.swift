@@ -285,4 +285,28 @@ import Testing
         let used = try #require((tyres["usage"] as? [String: Any])?["distance"] as? Double)
         #expect(abs(used - outdoors) < 0.01, "tyres: \(used) m, outdoor rides since their install: \(outdoors) m")
     }
+
+    @Test func aTrainerOnlyIntervalSaysItsOutdoorRidesAreNotOnATrainer() throws {
+        // A trainer tyre (`trainer: only`) counts the trainer ride and the Zwift ride; the outdoor
+        // ride and the hand-entered one are left out because they were not on a trainer.
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\ncounts: [Ride, VirtualRide]\n",
+            "bikes/a.yaml": "name: A\nstrava: b1\nbought: 2026-01-01\ntrainer: true\nintervals:\n  trainer-tyre:\n    every: 50 h\n    trainer: only\n",
+            "rides.yaml": "rides:\n  - date: 2026-06-03\n    bike: a\n    time: 1 h\n",
+            "activities/2026-06.json": "[\n"
+                + [
+                    Self.ride(1, gear: "b1", km: 30, hours: 1, day: "2026-06-01"),
+                    Self.ride(2, gear: "b1", km: 20, hours: 1, day: "2026-06-02", trainer: true),
+                    Self.ride(3, gear: "b1", km: 25, hours: 1, day: "2026-06-04", sport: "VirtualRide"),
+                ].joined(separator: ",\n") + "\n]\n",
+        ])
+        let r = try garage.run(["rides", "a", "--interval", "trainer-tyre", "--as-of", Self.asOf])
+        let lines = r.stdout.components(separatedBy: "\n")
+        func verdict(_ day: String) -> String? { lines.first { $0.contains(" \(day) ") }.map { $0.trimmingCharacters(in: .whitespaces) } }
+        #expect(verdict("2026-06-01")?.hasSuffix("no: not on a trainer") == true, "\(r.stdout)")
+        #expect(verdict("2026-06-03")?.hasSuffix("no: not on a trainer") == true, "\(r.stdout)")
+        #expect(verdict("2026-06-02")?.hasSuffix("yes") == true, "\(r.stdout)")
+        #expect(verdict("2026-06-04")?.hasSuffix("yes") == true, "\(r.stdout)")
+        #expect(!r.stdout.contains("no: on a trainer"), "\(r.stdout)")
+    }
 }

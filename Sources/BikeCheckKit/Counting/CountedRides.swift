@@ -7,6 +7,8 @@ package struct ReportRide: Sendable, Encodable {
         case sportType = "sport-type"
         /// Ridden on a trainer, and the bike does not count trainer rides.
         case indoor
+        /// Ridden outdoors, and only trainer rides count (`trainer: only`).
+        case outdoor
         /// A ride of a counted sport type with no gear on Strava: it counts for no bike.
         case noGear = "no-gear"
         /// Ridden before the bike's `bought:` day: the bike was not the rider's yet.
@@ -59,6 +61,14 @@ package struct ReportRide: Sendable, Encodable {
 /// is warm), as compact entries; a `ReportRide`, with its Strings, is made only for the rides a
 /// report shows one by one.
 package enum CountedRides {
+    /// Whether a ride of `sport` counts through `filter`, and if not, why: the filter's own rule
+    /// (`RideFilter.admits`), named.
+    static func verdict(_ filter: RideFilter, sport: String, trainerFlag: Bool) -> ReportRide.Verdict {
+        guard filter.counts.contains(sport) else { return .sportType }
+        let indoors = RideFilter.isIndoors(sport: sport, trainerFlag: trainerFlag)
+        return filter.admitsPlace(indoors: indoors) ? .counted : indoors ? .indoor : .outdoor
+    }
+
     /// Cached activities by gear, built once per report so that each bike reads only its own
     /// (50 bikes over a million activities would otherwise scan fifty million).
     package struct Index: Sendable {
@@ -134,10 +144,8 @@ package enum CountedRides {
             var indoors = outdoors
             var noGearListed = [Bool](repeating: false, count: strings.count)
             for (k, s) in strings.enumerated() where filter.counts.contains(s) {
-                outdoors[k] = filter.admits(sport: s, indoor: false) ? .counted : .indoor
-                // The filter as status applies it (`trainer:`; a VirtualRide counts where
-                // `counts` lists it).
-                indoors[k] = filter.admits(sport: s, indoor: true) ? .counted : .indoor
+                outdoors[k] = Self.verdict(filter, sport: s, trainerFlag: false)
+                indoors[k] = Self.verdict(filter, sport: s, trainerFlag: true)
                 noGearListed[k] = true
             }
             let own = index.number[gear].map { index.byGear[Int($0)] } ?? []
@@ -170,7 +178,9 @@ package enum CountedRides {
         var hand: [Entry] = []
         for (k, r) in handEntered.enumerated() where r.bike.value == bike.id && (through.map { r.date <= $0 } ?? true) {
             let day = Int32(clamping: r.date.ordinal)
-            let verdict = dated(filter.admitsHandEntered(sport: r.sport) ? .counted : .sportType, day)
+            // Hand-entered rides are outdoors; one without a sport is of a sport that counts.
+            let verdict = dated(
+                r.sport.map { Self.verdict(filter, sport: $0, trainerFlag: false) } ?? (filter.admitsPlace(indoors: false) ? .counted : .outdoor), day)
             if countedOnly && verdict != .counted { continue }
             hand.append(
                 Entry(

@@ -22,8 +22,11 @@ package struct RideFilter: Sendable, Hashable {
     /// Whether a ride of `sport` counts; `indoor` is Strava's trainer flag. One rule: `counts`
     /// says which sport types, `trainer` whether indoor rides, and a VirtualRide is indoors.
     package func admits(sport: String, indoor: Bool) -> Bool {
-        guard counts.contains(sport) else { return false }
-        let indoors = indoor || sport == "VirtualRide"
+        counts.contains(sport) && admitsPlace(indoors: Self.isIndoors(sport: sport, trainerFlag: indoor))
+    }
+
+    /// Whether `trainer:` lets a ride ridden indoors (or outdoors) through.
+    package func admitsPlace(indoors: Bool) -> Bool {
         switch trainer {
         case .yes: return true
         case .no: return !indoors
@@ -31,11 +34,8 @@ package struct RideFilter: Sendable, Hashable {
         }
     }
 
-    /// Whether a hand-entered ride counts: outdoors, of its sport when it names one.
-    package func admitsHandEntered(sport: String?) -> Bool {
-        guard let sport else { return trainer != .only }
-        return admits(sport: sport, indoor: false)
-    }
+    /// Whether a ride was ridden indoors: Strava's trainer flag, or a VirtualRide.
+    package static func isIndoors(sport: String, trainerFlag: Bool) -> Bool { trainerFlag || sport == "VirtualRide" }
 }
 
 /// A ride filter as written on one level (an interval, a component, a part); what it leaves

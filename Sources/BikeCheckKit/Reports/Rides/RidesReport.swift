@@ -186,6 +186,7 @@ package struct RidesReport: Sendable, Encodable {
         case .counted: return "yes"
         case .sportType: return "no: sport type \(sport ?? "?") does not count"
         case .indoor: return "no: on a trainer"
+        case .outdoor: return "no: not on a trainer"
         case .noGear: return "no: no gear on Strava"
         case .beforeBought: return "no: before the bike was bought"
         case .afterRetired: return "no: after the bike was retired"
