@@ -41,6 +41,12 @@ let package = Package(
         // Reminders: what newly crossed a band, the state of what was sent, and the channels
         // (ntfy and webhooks over StravaKit's HTTP transport, email over libcurl's SMTP).
         .target(name: "NotifyKit", dependencies: ["BikeCheckKit", "StravaKit", "CCurlShim"]),
+        // Rides from files: FIT (decoded from the published protocol), TCX and GPX (Foundation's
+        // XML parser), each also gzipped, and their import into the activity cache.
+        .target(
+            name: "RideFiles",
+            dependencies: ["BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
         // The thin command-line front end.
         .executableTarget(
             name: "bikecheck",
@@ -48,6 +54,7 @@ let package = Package(
                 "BikeCheckKit",
                 "StravaKit",
                 "NotifyKit",
+                "RideFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,6 +77,7 @@ let package = Package(
             name: "StravaKitTests",
             dependencies: ["StravaKit", "StravaStandIn", "BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        .testTarget(name: "RideFilesTests", dependencies: ["RideFiles", "TestSupport"], exclude: ["Tools"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["BikeCheckKit", "bikecheck", "StravaStandIn", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],

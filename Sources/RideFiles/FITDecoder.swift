@@ -1,0 +1,333 @@
+/// Reads a FIT file (Garmin's Flexible and Interoperable Data Transfer protocol) as far as a ride
+/// needs: who recorded it (`file_id`, `device_info`), what it was (`session`), and, when a file
+/// has no session, its `record`s. Written from the published protocol: a 12- or 14-byte header,
+/// definition and data messages (little- or big-endian), compressed-timestamp headers, developer
+/// fields (skipped by their declared size) and a CRC over the whole file. Files chained one after
+/// another are read in turn.
+package enum FITDecoder {
+    /// Seconds from the Unix epoch to FIT's, 1989-12-31T00:00:00Z.
+    static let epochOffset: Int64 = 631_065_600
+
+    package static func decode(_ bytes: [UInt8]) throws(RideFileError) -> RecordedRide {
+        var reader = Reader(bytes: bytes)
+        var ride = Collected()
+        repeat {
+            try reader.readFile(into: &ride)
+        } while reader.offset < bytes.count
+        return try ride.ride()
+    }
+
+    /// What one file says, gathered from its messages in order.
+    struct Collected {
+        var creatorSerial: UInt32?
+        var deviceSerials: [UInt32] = []
+        var sessions: [Session] = []
+        var records = Records()
+
+        struct Session {
+            var start: Int64?
+            var sport: UInt8?
+            var subSport: UInt8?
+            var elapsed: Double?
+            var timer: Double?
+            var distance: Double?
+            var ascent: Double?
+            var timestamp: Int64?
+        }
+
+        /// The track, as a ride without a session has it.
+        struct Records {
+            var first: Int64?
+            var last: Int64?
+            var points: [TrackPoint] = []
+            var maxDistance: Double?
+            var hasPosition = false
+        }
+
+        func ride() throws(RideFileError) -> RecordedRide {
+            var serials: [UInt32] = []
+            for s in [creatorSerial].compactMap({ $0 }) + deviceSerials where !serials.contains(s) { serials.append(s) }
+            let track = Track(points: records.points)
+            if !sessions.isEmpty {
+                // A multisport file has a session per leg: the ride is the cycling ones, else all.
+                let cycling = sessions.filter { Sport.isCycling($0.sport) }
+                let chosen = cycling.isEmpty ? sessions : cycling
+                guard let start = chosen.compactMap({ $0.start ?? $0.timestamp }).min() else {
+                    throw RideFileError("the session has no start time")
+                }
+                let first = chosen[0]
+                let sport = Sport.stravaType(sport: first.sport, subSport: first.subSport)
+                let timer = chosen.compactMap(\.timer).reduce(0, +)
+                let elapsed = chosen.compactMap(\.elapsed).reduce(0, +)
+                let distance = chosen.compactMap(\.distance).reduce(0, +)
+                let ascent = chosen.compactMap(\.ascent).reduce(0, +)
+                let indoor = Sport.isIndoor(subSport: first.subSport) || (!records.hasPosition && !records.points.isEmpty) || sport == "VirtualRide"
+                return RecordedRide(
+                    format: .fit, start: start, sport: sport, indoor: indoor,
+                    movingTime: timer > 0 ? timer : track.movingTime, elapsedTime: elapsed > 0 ? elapsed : Double((records.last ?? start) - start),
+                    distance: distance > 0 ? distance : (records.maxDistance ?? track.distance), ascent: ascent, devices: serials)
+            }
+            guard let start = records.first, let last = records.last else { throw RideFileError("no session and no records: nothing to import") }
+            return RecordedRide(
+                format: .fit, start: start, sport: "Ride", indoor: !records.hasPosition, movingTime: track.movingTime,
+                elapsedTime: Double(last - start), distance: records.maxDistance ?? track.distance, ascent: track.ascent, devices: serials)
+        }
+    }
+
+    struct Definition {
+        var global: UInt16
+        var bigEndian: Bool
+        /// Field number, size, base type.
+        var fields: [(number: UInt8, size: Int, type: UInt8)]
+        /// Bytes of developer fields after the fields, skipped.
+        var developerBytes: Int
+    }
+
+    struct Reader {
+        let bytes: [UInt8]
+        var offset = 0
+        var definitions: [Definition?] = Array(repeating: nil, count: 16)
+        var lastTimestamp: Int64?
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        func error(_ message: String, at position: Int? = nil) -> RideFileError {
+            RideFileError(message, offset: position ?? offset)
+        }
+
+        mutating func readFile(into ride: inout Collected) throws(RideFileError) {
+            let fileStart = offset
+            guard bytes.count - offset >= 12 else { throw error("too short for a FIT header (\(bytes.count - offset) bytes)") }
+            let headerSize = Int(bytes[offset])
+            guard headerSize == 12 || headerSize == 14 else { throw error("not a FIT file: header size \(headerSize), not 12 or 14") }
+            guard bytes.count - offset >= headerSize else { throw error("the header is cut off") }
+            guard Array(bytes[(offset + 8)..<(offset + 12)]) == Array(".FIT".utf8) else { throw error("not a FIT file: no '.FIT' signature") }
+            let dataSize = Int(UInt32(bytes[offset + 4]) | UInt32(bytes[offset + 5]) << 8 | UInt32(bytes[offset + 6]) << 16 | UInt32(bytes[offset + 7]) << 24)
+            if headerSize == 14 {
+                let stored = UInt16(bytes[offset + 12]) | UInt16(bytes[offset + 13]) << 8
+                if stored != 0, stored != CRC.of(bytes[offset..<(offset + 12)]) { throw error("the header's CRC does not match") }
+            }
+            let dataStart = offset + headerSize
+            let dataEnd = dataStart + dataSize
+            guard dataEnd + 2 <= bytes.count else {
+                throw error("truncated: the header promises \(dataSize) bytes of data and a CRC, the file has \(bytes.count - dataStart)", at: dataStart)
+            }
+            let stored = UInt16(bytes[dataEnd]) | UInt16(bytes[dataEnd + 1]) << 8
+            // A CRC of 0 means none was written; any other must match.
+            if stored != 0, stored != CRC.of(bytes[fileStart..<dataEnd]) { throw error("the file's CRC does not match: corrupt or changed", at: dataEnd) }
+            offset = dataStart
+            definitions = Array(repeating: nil, count: 16)
+            while offset < dataEnd { try readMessage(end: dataEnd, into: &ride) }
+            offset = dataEnd + 2
+        }
+
+        mutating func readMessage(end: Int, into ride: inout Collected) throws(RideFileError) {
+            let start = offset
+            let header = bytes[offset]
+            offset += 1
+            if header & 0x80 != 0 {
+                // Compressed timestamp: the local type in bits 5-6, a 5-bit offset in 0-4.
+                let local = Int((header >> 5) & 0x3)
+                guard let last = lastTimestamp else { throw error("a compressed timestamp before any full timestamp", at: start) }
+                let low = Int64(header & 0x1F)
+                let timestamp = last + ((low - (last & 0x1F)) & 0x1F)
+                lastTimestamp = timestamp
+                try readData(local: local, end: end, timestamp: timestamp, into: &ride, at: start)
+            } else if header & 0x40 != 0 {
+                try readDefinition(local: Int(header & 0x0F), developer: header & 0x20 != 0, end: end, at: start)
+            } else {
+                try readData(local: Int(header & 0x0F), end: end, timestamp: nil, into: &ride, at: start)
+            }
+        }
+
+        mutating func take(_ count: Int, end: Int, _ what: String) throws(RideFileError) -> ArraySlice<UInt8> {
+            guard count >= 0, end - offset >= count else { throw error("truncated inside \(what)") }
+            defer { offset += count }
+            return bytes[offset..<(offset + count)]
+        }
+
+        mutating func readDefinition(local: Int, developer: Bool, end: Int, at start: Int) throws(RideFileError) {
+            let head = try take(5, end: end, "a definition message")
+            let base = head.startIndex
+            guard head[base + 1] <= 1 else { throw error("a definition's architecture is \(head[base + 1]), not 0 or 1", at: start) }
+            let big = head[base + 1] == 1
+            let global = big ? UInt16(head[base + 2]) << 8 | UInt16(head[base + 3]) : UInt16(head[base + 3]) << 8 | UInt16(head[base + 2])
+            let count = Int(head[base + 4])
+            let raw = try take(count * 3, end: end, "a definition message")
+            var fields: [(number: UInt8, size: Int, type: UInt8)] = []
+            fields.reserveCapacity(count)
+            var k = raw.startIndex
+            while k < raw.endIndex {
+                fields.append((raw[k], Int(raw[k + 1]), raw[k + 2]))
+                k += 3
+            }
+            var developerBytes = 0
+            if developer {
+                let n = Int(try take(1, end: end, "a definition message").first!)
+                let dev = try take(n * 3, end: end, "a definition's developer fields")
+                var j = dev.startIndex
+                while j < dev.endIndex {
+                    developerBytes += Int(dev[j + 1])
+                    j += 3
+                }
+            }
+            definitions[local] = Definition(global: global, bigEndian: big, fields: fields, developerBytes: developerBytes)
+        }
+
+        mutating func readData(local: Int, end: Int, timestamp: Int64?, into ride: inout Collected, at start: Int) throws(RideFileError) {
+            guard let definition = definitions[local] else { throw error("a data message of local type \(local), which nothing defined", at: start) }
+            var values = FieldValues(timestamp: timestamp)
+            for field in definition.fields {
+                let raw = try take(field.size, end: end, "a data message")
+                if let v = Self.value(raw, type: field.type, bigEndian: definition.bigEndian) { values.set(field.number, v) }
+            }
+            _ = try take(definition.developerBytes, end: end, "a data message's developer fields")
+            if let t = values[253] {
+                lastTimestamp = Int64(t)
+                values.timestamp = Int64(t)
+            }
+            collect(definition.global, values, into: &ride)
+        }
+
+        func collect(_ global: UInt16, _ v: FieldValues, into ride: inout Collected) {
+            func time(_ raw: Double?) -> Int64? { raw.map { Int64($0) + FITDecoder.epochOffset } }
+            switch global {
+            case 0:  // file_id
+                if let s = v[3] { ride.creatorSerial = ride.creatorSerial ?? UInt32(s) }
+            case 23:  // device_info
+                if let s = v[3], !ride.deviceSerials.contains(UInt32(s)) { ride.deviceSerials.append(UInt32(s)) }
+            case 18:  // session
+                ride.sessions.append(
+                    Collected.Session(
+                        start: time(v[2]), sport: v[5].map { UInt8($0) }, subSport: v[6].map { UInt8($0) }, elapsed: v[7].map { $0 / 1000 },
+                        timer: v[8].map { $0 / 1000 }, distance: v[9].map { $0 / 100 }, ascent: v[22], timestamp: time(v.timestamp.map(Double.init))))
+            case 20:  // record
+                guard let t = time(v.timestamp.map(Double.init)) else { return }
+                if ride.records.first == nil || t < ride.records.first! { ride.records.first = t }
+                if ride.records.last == nil || t > ride.records.last! { ride.records.last = t }
+                if let d = v[5] { ride.records.maxDistance = max(ride.records.maxDistance ?? 0, d / 100) }
+                var point = TrackPoint(time: t)
+                if let lat = v[0], let lon = v[1] {
+                    ride.records.hasPosition = true
+                    point.latitude = lat * (180 / 2_147_483_648)
+                    point.longitude = lon * (180 / 2_147_483_648)
+                }
+                if let alt = v[78] ?? v[2] { point.elevation = alt / 5 - 500 }
+                if let d = v[5] { point.distance = d / 100 }
+                ride.records.points.append(point)
+            default: break
+            }
+        }
+
+        /// A field's value, or nil when it holds its type's invalid value (or is a kind this
+        /// reader does not need: strings, arrays, bytes).
+        static func value(_ raw: ArraySlice<UInt8>, type: UInt8, bigEndian: Bool) -> Double? {
+            func unsigned(_ n: Int) -> UInt64? {
+                guard raw.count == n else { return nil }
+                var v: UInt64 = 0
+                if bigEndian {
+                    for b in raw { v = v << 8 | UInt64(b) }
+                } else {
+                    for b in raw.reversed() { v = v << 8 | UInt64(b) }
+                }
+                return v
+            }
+            switch type & 0x1F {
+            case 0x00, 0x02:  // enum, uint8
+                return unsigned(1).flatMap { $0 == 0xFF ? nil : Double($0) }
+            case 0x0A:  // uint8z
+                return unsigned(1).flatMap { $0 == 0 ? nil : Double($0) }
+            case 0x01:  // sint8
+                return unsigned(1).flatMap { $0 == 0x7F ? nil : Double(Int8(truncatingIfNeeded: $0)) }
+            case 0x04:  // uint16
+                return unsigned(2).flatMap { $0 == 0xFFFF ? nil : Double($0) }
+            case 0x0B:  // uint16z
+                return unsigned(2).flatMap { $0 == 0 ? nil : Double($0) }
+            case 0x03:  // sint16
+                return unsigned(2).flatMap { $0 == 0x7FFF ? nil : Double(Int16(truncatingIfNeeded: $0)) }
+            case 0x06:  // uint32
+                return unsigned(4).flatMap { $0 == 0xFFFF_FFFF ? nil : Double($0) }
+            case 0x0C:  // uint32z
+                return unsigned(4).flatMap { $0 == 0 ? nil : Double($0) }
+            case 0x05:  // sint32
+                return unsigned(4).flatMap { $0 == 0x7FFF_FFFF ? nil : Double(Int32(truncatingIfNeeded: $0)) }
+            case 0x08:  // float32
+                return unsigned(4).flatMap { v in
+                    let f = Float(bitPattern: UInt32(v))
+                    return f.isFinite ? Double(f) : nil
+                }
+            case 0x09:  // float64
+                return unsigned(8).flatMap { v in
+                    let f = Double(bitPattern: v)
+                    return f.isFinite ? f : nil
+                }
+            default: return nil
+            }
+        }
+    }
+
+    /// The values of one data message by field number (those this reader uses have small numbers,
+    /// and 253, the timestamp).
+    struct FieldValues {
+        var timestamp: Int64?
+        private var small: [Double?] = Array(repeating: nil, count: 80)
+        private var stamp: Double?
+
+        init(timestamp: Int64?) { self.timestamp = timestamp }
+
+        subscript(number: Int) -> Double? { number == 253 ? stamp : number < small.count ? small[number] : nil }
+
+        mutating func set(_ number: UInt8, _ value: Double) {
+            if number == 253 {
+                stamp = value
+            } else if Int(number) < small.count {
+                small[Int(number)] = value
+            }
+        }
+    }
+
+    /// FIT's CRC-16 (the protocol's nibble-table form).
+    enum CRC {
+        static let table: [UInt16] = [
+            0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
+            0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400,
+        ]
+
+        static func of(_ bytes: ArraySlice<UInt8>) -> UInt16 {
+            var crc: UInt16 = 0
+            for byte in bytes {
+                var tmp = table[Int(crc & 0xF)]
+                crc = (crc >> 4) & 0x0FFF
+                crc = crc ^ tmp ^ table[Int(byte & 0xF)]
+                tmp = table[Int(crc & 0xF)]
+                crc = (crc >> 4) & 0x0FFF
+                crc = crc ^ tmp ^ table[Int((byte >> 4) & 0xF)]
+            }
+            return crc
+        }
+    }
+
+    /// FIT's sport and sub-sport, as Strava names a ride's sport type.
+    enum Sport {
+        static func isCycling(_ sport: UInt8?) -> Bool { sport == 2 || sport == 21 }
+
+        static func isIndoor(subSport: UInt8?) -> Bool { subSport == 6 || subSport == 58 }
+
+        static func stravaType(sport: UInt8?, subSport: UInt8?) -> String {
+            switch (sport, subSport) {
+            case (2, 58): return "VirtualRide"
+            case (2, 8), (2, 9): return "MountainBikeRide"
+            case (2, 46): return "GravelRide"
+            case (21, 8), (21, 47), (2, 47): return "EMountainBikeRide"
+            case (21, _): return "EBikeRide"
+            case (2, _): return "Ride"
+            case (1, _): return "Run"
+            case (11, _): return "Walk"
+            case (17, _): return "Hike"
+            case (5, _): return "Swim"
+            case (nil, _), (0, _): return "Ride"
+            default: return "Workout"
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import BikeCheckKit
+import Foundation
+import ZIPFoundation
+
+/// Finds and reads ride files: `.fit`, `.tcx` and `.gpx`, each also gzipped (`.fit.gz`, as in
+/// Strava's bulk export), given as files or folders (searched recursively, in name order).
+package enum RideFileReader {
+    /// A file larger than this is refused before it is read (a ride's FIT file is a few MB; a
+    /// week-long GPX track with every extension is under 200 MB).
+    package static let maximumFileSize = 256 << 20
+
+    /// The format a file's name says, and whether it is gzipped; nil for other files.
+    package static func kind(of path: String) -> (format: RecordedRide.Format, gzipped: Bool)? {
+        var name = (path as NSString).lastPathComponent.lowercased()
+        let gzipped = name.hasSuffix(".gz")
+        if gzipped { name.removeLast(3) }
+        for format in [RecordedRide.Format.fit, .tcx, .gpx] where name.hasSuffix("." + format.rawValue) { return (format, gzipped) }
+        return nil
+    }
+
+    /// The ride files under `paths`, each once, in a stable order; paths that are neither a ride
+    /// file nor a folder are returned as `unreadable` with the reason.
+    package static func files(in paths: [String]) -> (files: [String], unreadable: [(path: String, reason: String)]) {
+        var found: [String] = []
+        var unreadable: [(String, String)] = []
+        var seen = Set<String>()
+        let fm = FileManager.default
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isFolder) else {
+                unreadable.append((path, "no such file or folder"))
+                continue
+            }
+            if isFolder.boolValue {
+                let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+                let inside = (fm.enumerator(atPath: base)?.compactMap { $0 as? String } ?? []).sorted()
+                for relative in inside where kind(of: relative) != nil {
+                    let full = base + "/" + relative
+                    if seen.insert(full).inserted { found.append(full) }
+                }
+            } else if kind(of: path) != nil {
+                if seen.insert(path).inserted { found.append(path) }
+            } else {
+                unreadable.append((path, "not a .fit, .tcx or .gpx file (or one of those gzipped)"))
+            }
+        }
+        return (found, unreadable)
+    }
+
+    /// The file's bytes as its format reads them (gunzipped), with the size limit applied.
+    package static func contents(of path: String) throws(RideFileError) -> [UInt8] {
+        let bytes: [UInt8]
+        switch readFile(path, limit: maximumFileSize) {
+        case .bytes(let b): bytes = b
+        case .tooLarge(let size):
+            throw RideFileError("the file is \(FileSizeLimit.describe(size)), more than a ride file may be (\(FileSizeLimit.describe(maximumFileSize)))")
+        case .unreadable: throw RideFileError("cannot be read (not a regular file, or no permission)")
+        }
+        guard kind(of: path)?.gzipped == true else { return bytes }
+        return try gunzip(bytes)
+    }
+
+    /// Reads one ride file.
+    package static func read(_ path: String) throws(RideFileError) -> (ride: RecordedRide, bytes: [UInt8]) {
+        guard let kind = kind(of: path) else { throw RideFileError("not a .fit, .tcx or .gpx file") }
+        let bytes = try contents(of: path)
+        switch kind.format {
+        case .fit: return (try FITDecoder.decode(bytes), bytes)
+        case .tcx, .gpx: return (try XMLRideReader.decode(bytes, format: kind.format), bytes)
+        }
+    }
+
+    /// A gzip member (RFC 1952): the header, the deflate stream, and the length and CRC it must
+    /// give. The output is limited to `maximumFileSize`.
+    static func gunzip(_ bytes: [UInt8]) throws(RideFileError) -> [UInt8] {
+        guard bytes.count >= 18, bytes[0] == 0x1F, bytes[1] == 0x8B, bytes[2] == 8 else { throw RideFileError("not a gzip file", offset: 0) }
+        let flags = bytes[3]
+        var k = 10
+        if flags & 0x04 != 0 {  // FEXTRA
+            guard k + 2 <= bytes.count else { throw RideFileError("the gzip header is cut off", offset: k) }
+            k += 2 + (Int(bytes[k]) | Int(bytes[k + 1]) << 8)
+        }
+        for flag in [UInt8(0x08), 0x10] where flags & flag != 0 {  // FNAME, FCOMMENT: zero-terminated
+            while k < bytes.count, bytes[k] != 0 { k += 1 }
+            k += 1
+        }
+        if flags & 0x02 != 0 { k += 2 }  // FHCRC
+        guard k < bytes.count - 8 else { throw RideFileError("the gzip file is cut off", offset: bytes.count) }
+        let payload = Data(bytes[k..<(bytes.count - 8)])
+        let n = bytes.count
+        let expectedSize = Int(UInt32(bytes[n - 4]) | UInt32(bytes[n - 3]) << 8 | UInt32(bytes[n - 2]) << 16 | UInt32(bytes[n - 1]) << 24)
+        let expectedCRC = UInt32(bytes[n - 8]) | UInt32(bytes[n - 7]) << 8 | UInt32(bytes[n - 6]) << 16 | UInt32(bytes[n - 5]) << 24
+        var out: [UInt8] = []
+        struct TooLarge: Error {}
+        struct CutOff: Error {}
+        let crc: UInt32
+        do {
+            // One chunk, the whole stream: the inflater reads exactly what it is given, and asking
+            // for more means the stream was cut off.
+            crc = try Data.decompress(
+                size: Int64(payload.count), bufferSize: payload.count, skipCRC32: false,
+                provider: { position, _ in
+                    guard position == 0 else { throw CutOff() }
+                    return payload
+                },
+                consumer: { chunk in
+                    guard out.count + chunk.count <= maximumFileSize else { throw TooLarge() }
+                    out.append(contentsOf: chunk)
+                })
+        } catch is TooLarge {
+            throw RideFileError("larger than \(maximumFileSize >> 20) MiB when unpacked")
+        } catch is CutOff {
+            throw RideFileError("the gzip stream is cut off")
+        } catch {
+            throw RideFileError("the gzip stream is corrupt")
+        }
+        guard crc == expectedCRC, out.count & 0xFFFF_FFFF == expectedSize else {
+            throw RideFileError("the gzip file's length or CRC does not match: corrupt or cut off")
+        }
+        return out
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import RideFiles
+import TestSupport
+import Testing
+
+/// The ride-file decoders against files other programs wrote (fit-tool, gpsbabel) and what other
+/// programs read from them (Garmin's FIT SDK, gpxpy): starts equal, times and distances within
+/// 1 %. The tools live in `.build-tools/ride-files` (`scripts/bootstrap --test`).
+@Suite struct RideFileTests {
+    static let python = repositoryRoot.appendingPathComponent(".build-tools/ride-files/bin/python3")
+    static let tool = repositoryRoot.appendingPathComponent("Tests/RideFilesTests/Tools/ridefiles.py").path
+
+    /// Runs the tool script; records a failure (never a skip) when the tools are not installed.
+    static func tool(_ arguments: [String], in folder: TemporaryFolder) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            Issue.record("no ride-file tools at \(python.path): run scripts/bootstrap --test")
+            return ""
+        }
+        let r = try runProcess(python, [tool] + arguments, in: folder.url)
+        #expect(r.status == 0, "ridefiles.py \(arguments.joined(separator: " ")): \(r.stderr)")
+        return r.stdout
+    }
+
+    static func gpsbabel(_ arguments: [String], in folder: TemporaryFolder) throws {
+        let path = "/usr/bin/gpsbabel"
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            Issue.record("no gpsbabel: run scripts/bootstrap --test (it installs Debian's gpsbabel)")
+            return
+        }
+        let r = try runProcess(URL(fileURLWithPath: path), arguments, in: folder.url)
+        #expect(r.status == 0, "gpsbabel \(arguments.joined(separator: " ")): \(r.stderr)")
+    }
+
+    static func reference(_ file: String, in folder: TemporaryFolder) throws -> [String: Any] {
+        let out = try tool(["reference", file], in: folder)
+        return (try? JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    static func within1Percent(_ a: Double, _ b: Double?) -> Bool {
+        guard let b else { return false }
+        return abs(a - b) <= max(abs(b) * 0.01, 1)
+    }
+
+    static func read(_ path: String) throws -> RecordedRide { try RideFileReader.read(path).ride }
+
+    @Test func aFitToolActivityReadsAsGarminsSDKReadsIt() throws {
+        let folder = try TemporaryFolder()
+        _ = try Self.tool(["fit", "a.fit", "--serial", "3980001234", "--device", "1234567", "--sub-sport", "7", "--stop-from", "1200"], in: folder)
+        let expected = try Self.reference("a.fit", in: folder)
+        let ride = try Self.read(folder.path + "/a.fit")
+        #expect(ride.start == expected["start"] as? Int64 ?? (expected["start"] as? Int).map(Int64.init))
+        #expect(Self.within1Percent(ride.distance, expected["distance"] as? Double), "\(ride.distance) vs \(expected)")
+        #expect(Self.within1Percent(ride.movingTime, expected["moving"] as? Double), "\(ride.movingTime) vs \(expected)")
+        #expect(Self.within1Percent(ride.elapsedTime, expected["elapsed"] as? Double), "\(ride.elapsedTime) vs \(expected)")
+        #expect(ride.devices == [3_980_001_234, 1_234_567])
+        #expect(ride.devices.map(Int.init) == (expected["serials"] as? [Int]))
+        #expect(ride.sport == "Ride")
+        #expect(!ride.indoor)
+        #expect(ride.ascent == 123)
+        #expect(ride.movingTime < ride.elapsedTime - 200, "the stop is not moving time")
+    }
+
+    @Test func anIndoorCyclingFITOrOneWithoutPositionsIsATrainerRide() throws {
+        let folder = try TemporaryFolder()
+        _ = try Self.tool(["fit", "indoor.fit", "--sub-sport", "6"], in: folder)
+        _ = try Self.tool(["fit", "virtual.fit", "--sub-sport", "58"], in: folder)
+        _ = try Self.tool(["fit", "nogps.fit", "--sub-sport", "0", "--no-positions"], in: folder)
+        #expect(try Self.read(folder.path + "/indoor.fit").indoor)
+        let virtual = try Self.read(folder.path + "/virtual.fit")
+        #expect(virtual.indoor && virtual.sport == "VirtualRide")
+        #expect(try Self.read(folder.path + "/nogps.fit").indoor)
+    }
+
+    @Test func gpsbabelsFITAndTCXOfAGPXTrackAgreeWithGpxpyAndTheSDK() throws {
+        let folder = try TemporaryFolder()
+        _ = try Self.tool(["gpx", "ride.gpx", "--stop-from", "1500"], in: folder)
+        try Self.gpsbabel(["-i", "gpx", "-f", "ride.gpx", "-o", "garmin_fit", "-F", "ride.fit"], in: folder)
+        try Self.gpsbabel(["-i", "gpx", "-f", "ride.gpx", "-o", "gtrnctr,course=0,sport=Biking", "-F", "ride.tcx"], in: folder)
+        let gpxRef = try Self.reference("ride.gpx", in: folder)
+        let fitRef = try Self.reference("ride.fit", in: folder)
+        let gpx = try Self.read(folder.path + "/ride.gpx")
+        let fit = try Self.read(folder.path + "/ride.fit")
+        let tcx = try Self.read(folder.path + "/ride.tcx")
+        let start = (gpxRef["start"] as? Int).map(Int64.init)
+        for ride in [gpx, fit, tcx] {
+            #expect(ride.start == start, "\(ride.format)")
+            #expect(Self.within1Percent(ride.distance, gpxRef["distance"] as? Double), "\(ride.format): \(ride.distance) vs \(gpxRef)")
+            #expect(Self.within1Percent(ride.elapsedTime, gpxRef["elapsed"] as? Double), "\(ride.format): \(ride.elapsedTime) vs \(gpxRef)")
+            #expect(ride.sport == "Ride" && !ride.indoor, "\(ride.format)")
+        }
+        // gpsbabel's FIT is a course of records (no session): read as the SDK reads it.
+        #expect(Self.within1Percent(fit.distance, fitRef["distance"] as? Double), "\(fit.distance) vs \(fitRef)")
+        // Moving time: gpxpy's (1 km/h) for the track; TCX's own lap total, which gpsbabel makes
+        // the elapsed time.
+        #expect(Self.within1Percent(gpx.movingTime, gpxRef["moving"] as? Double), "\(gpx.movingTime) vs \(gpxRef)")
+        #expect(Self.within1Percent(fit.movingTime, gpxRef["moving"] as? Double), "\(fit.movingTime) vs \(gpxRef)")
+        #expect(Self.within1Percent(tcx.movingTime, gpxRef["elapsed"] as? Double), "\(tcx.movingTime) vs \(gpxRef)")
+    }
+
+    @Test func aGzippedFileReadsAsTheFileItself() throws {
+        let folder = try TemporaryFolder()
+        _ = try Self.tool(["fit", "a.fit", "--device", "42"], in: folder)
+        _ = try Self.tool(["gpx", "b.gpx"], in: folder)
+        for name in ["a.fit", "b.gpx"] {
+            let r = try runProcess(URL(fileURLWithPath: "/bin/gzip"), ["-k", name], in: folder.url)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try Self.read(folder.path + "/" + name + ".gz") == (try Self.read(folder.path + "/" + name)))
+        }
+    }
+
+    @Test func everyCutOfAFITFileIsAnErrorAndAFlippedByteFailsItsCRC() throws {
+        let folder = try TemporaryFolder()
+        _ = try Self.tool(["fit", "a.fit", "--seconds", "120"], in: folder)
+        let bytes = try RideFileReader.contents(of: folder.path + "/a.fit")
+        for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
+            #expect(throws: RideFileError.self, "cut at \(length)") { try FITDecoder.decode(Array(bytes[..<length])) }
+        }
+        var flipped = bytes
+        flipped[bytes.count / 2] ^= 0x10
+        let error = try #require(throws: RideFileError.self) { try FITDecoder.decode(flipped) }
+        #expect(error.message.contains("CRC"), "\(error)")
+    }
+
+    @Test func aCutGzipIsAnErrorNotAHang() throws {
+        let folder = try TemporaryFolder()
+        _ = try Self.tool(["gpx", "b.gpx"], in: folder)
+        _ = try runProcess(URL(fileURLWithPath: "/bin/gzip"), ["b.gpx"], in: folder.url)
+        let whole = try #require(FileManager.default.contents(atPath: folder.path + "/b.gpx.gz"))
+        try folder.write("cut.gpx.gz", Array(whole.prefix(whole.count / 2)))
+        #expect(throws: RideFileError.self) { try Self.read(folder.path + "/cut.gpx.gz") }
+    }
+
+    @Test func brokenXMLNamesItsLine() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("bad.gpx", "<?xml version=\"1.0\"?>\n<gpx>\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><time>2026-01-01T00:00:00Z</time>\n</trk>\n")
+        try folder.write("nolat.gpx", "<gpx>\n<trk><trkseg>\n<trkpt lon=\"2\"></trkpt></trkseg></trk></gpx>\n")
+        let bad = try #require(throws: RideFileError.self) { try Self.read(folder.path + "/bad.gpx") }
+        #expect(bad.line != nil, "\(bad)")
+        let nolat = try #require(throws: RideFileError.self) { try Self.read(folder.path + "/nolat.gpx") }
+        #expect(nolat.line == 3, "\(nolat)")
+    }
+
+    /// Mutated FIT bytes and XML: every outcome is a ride or an error, never a crash or a hang.
+    @Test func mutatedFilesNeverCrashOrHang() throws {
+        let folder = try TemporaryFolder()
+        _ = try Self.tool(["fit", "a.fit", "--seconds", "300", "--device", "7"], in: folder)
+        _ = try Self.tool(["gpx", "b.gpx", "--seconds", "300"], in: folder)
+        let fit = try RideFileReader.contents(of: folder.path + "/a.fit")
+        let gpx = try RideFileReader.contents(of: folder.path + "/b.gpx")
+        var random = SeededGenerator(seed: Soak.seed)
+        let rounds = Soak.rounds(quick: 300, long: 20_000)
+        let started = Date()
+        for _ in 0..<rounds {
+            var f = fit
+            for _ in 0...random.next(8) { f[random.next(f.count)] = UInt8(truncatingIfNeeded: random.next()) }
+            // With the CRC cleared, the mutations reach the message parser.
+            if random.next(2) == 0 { (f[f.count - 2], f[f.count - 1]) = (0, 0) }
+            _ = try? FITDecoder.decode(Array(f.prefix(f.count - random.next(4))))
+            var x = gpx
+            for _ in 0...random.next(8) { x[random.next(x.count)] = UInt8(truncatingIfNeeded: random.next()) }
+            _ = try? XMLRideReader.decode(x, format: .gpx)
+        }
+        Soak.report("ride-file fuzz: \(rounds) rounds in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+    }
+}
