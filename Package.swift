@@ -45,7 +45,7 @@ let package = Package(
         // XML parser), each also gzipped, and their import into the activity cache.
         .target(
             name: "RideFiles",
-            dependencies: ["BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["BikeCheckKit", "StravaKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // The thin command-line front end.
         .executableTarget(

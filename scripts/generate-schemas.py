@@ -68,6 +68,9 @@ def plain(md):
     return re.sub(r"`([^`]*)`", r"\1", md)
 
 
+SERIAL = {"type": "integer", "minimum": 1, "maximum": 4294967295}
+
+
 def p(schema, md, **extra):
     """A property: its schema, with a plain description and a markdown one for hovers."""
     out = {"description": plain(md), "markdownDescription": md}
@@ -254,6 +257,9 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
         "name": p({"$ref": "#/definitions/text"}, "The bike's name, e.g. `Canyon Grail CF SL 7`.", examples=["Canyon Grail CF SL 7"]),
         "strava": p({"type": "string", "pattern": "^b[0-9]+$"}, "The bike's Strava gear id, `b` and digits (see `bikecheck sync`). Activities with this gear id count for this bike.",
                     examples=["b12345678"], patternErrorMessage="Bike gear ids look like b12345678."),
+        "devices": p({"anyOf": [SERIAL, {"type": "array", "items": SERIAL}, {"type": "null"}]},
+                     "Serial numbers of the devices (head units, watches) that record only this bike's rides: `bikecheck import files` puts the rides of their FIT and TCX files on this bike. One bike per device.",
+                     examples=[[3980001234]]),
         "bought": p({"$ref": "#/definitions/date"}, "When the bike was bought, `YYYY-MM-DD`; intervals with no other anchor count from here."),
         "retired": p({"$ref": "#/definitions/date"}, "When the bike was retired, `YYYY-MM-DD`; `status` leaves it out unless named."),
         "price": p(MONEY, "What the bike cost, counted by `costs` in the year it was bought: `1899`, or `1899 USD` in another currency than the garage's."),
@@ -408,7 +414,7 @@ PART = schema("part.schema.json", "bikecheck part file",
 TIMESTAMP = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$"
 NULLABLE_TEXT = {"type": ["string", "null"]}
 ACTIVITIES = schema("activities.schema.json", "bikecheck activity cache",
-    "A month of cached Strava activities (`activities/YYYY-MM.json`), written by `bikecheck sync`: sorted by start date then id, Strava's field names and units. Unknown fields are kept for newer versions.", {
+    "A month of cached activities (`activities/YYYY-MM.json`), written by `bikecheck sync` and `bikecheck import`: sorted by start date then id, Strava's field names and units. Unknown fields are kept for newer versions.", {
     "type": "array",
     "items": p({
         "type": "object",
@@ -417,7 +423,7 @@ ACTIVITIES = schema("activities.schema.json", "bikecheck activity cache",
         "anyOf": [{"required": ["sport_type"], "properties": {"sport_type": {"type": "string"}}},
                   {"required": ["type"], "properties": {"type": {"type": "string"}}}],
         "properties": {
-            "id": p({"type": "integer", "minimum": 1}, "Strava's activity id."),
+            "id": p({"type": "integer", "minimum": 1}, "Strava's activity id; for a ride imported from a file (`source`), an id derived from the file's content, 2^62 or more."),
             "name": p(NULLABLE_TEXT, "The activity's title."),
             "sport_type": p(NULLABLE_TEXT, "Strava sport type, e.g. `Ride`, `GravelRide`."),
             "type": p(NULLABLE_TEXT, "Strava's older, coarser activity type; used when `sport_type` is missing."),
@@ -428,10 +434,12 @@ ACTIVITIES = schema("activities.schema.json", "bikecheck activity cache",
             "elapsed_time": p({"type": ["number", "null"], "minimum": 0, "maximum": 2592000}, "Elapsed time in seconds (at most 30 days); the moving time when missing."),
             "distance": p({"type": "number", "minimum": 0, "maximum": 100000000}, "Distance in metres (at most 100,000 km)."),
             "total_elevation_gain": p({"type": ["number", "null"], "minimum": -100000000, "maximum": 100000000}, "Climbing in metres."),
-            "gear_id": p(NULLABLE_TEXT, "The gear (bike) id, e.g. `b12345678`; null when none was set."),
+            "gear_id": p(NULLABLE_TEXT, "The gear (bike) id, e.g. `b12345678`; null when none was set. A ride imported from a file onto a bike has `bike:` and the bike's id, e.g. `bike:grail`."),
             "trainer": p({"type": ["boolean", "null"]}, "Ridden on a trainer."),
             "commute": p({"type": ["boolean", "null"]}, "Marked as a commute."),
             "manual": p({"type": ["boolean", "null"]}, "Entered by hand on Strava."),
+            "source": p({"enum": ["fit", "tcx", "gpx"]}, "A ride `bikecheck import files` read from a file, and its format; absent for Strava's. `sync` never deletes these."),
+            "device": p({"type": "integer", "minimum": 1}, "The serial number of the device that recorded it, when its file says."),
         },
     }, "One activity, as Strava describes it."),
 }, [])
@@ -689,7 +697,7 @@ RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json
         "subject": SUBJECT,
         "bike": p({"type": ["string", "null"]}, "For the rides behind a part, the bike it was on for this ride."),
         "day": p(DAY, "The day ridden."),
-        "source": p({"enum": ["strava", "rides.yaml"]}, "Where the ride comes from."),
+        "source": p({"enum": ["strava", "file", "rides.yaml"]}, "Where the ride comes from: Strava, a file `import files` read, or `rides.yaml`."),
         "activity": p({"type": ["integer", "null"]}, "Strava's activity id."),
         "name": p({"type": ["string", "null"]}, "The ride's name."),
         "sport": p({"type": ["string", "null"]}, "Its sport type."),

@@ -23,6 +23,8 @@ package enum FITDecoder {
         var deviceSerials: [UInt32] = []
         var sessions: [Session] = []
         var records = Records()
+        /// From the `activity` message: local time minus UTC, in seconds.
+        var utcOffset: Int64?
 
         struct Session {
             var start: Int64?
@@ -65,12 +67,13 @@ package enum FITDecoder {
                 return RecordedRide(
                     format: .fit, start: start, sport: sport, indoor: indoor,
                     movingTime: timer > 0 ? timer : track.movingTime, elapsedTime: elapsed > 0 ? elapsed : Double((records.last ?? start) - start),
-                    distance: distance > 0 ? distance : (records.maxDistance ?? track.distance), ascent: ascent, devices: serials)
+                    distance: distance > 0 ? distance : (records.maxDistance ?? track.distance), ascent: ascent, devices: serials, utcOffset: utcOffset)
             }
             guard let start = records.first, let last = records.last else { throw RideFileError("no session and no records: nothing to import") }
             return RecordedRide(
                 format: .fit, start: start, sport: "Ride", indoor: !records.hasPosition, movingTime: track.movingTime,
-                elapsedTime: Double(last - start), distance: records.maxDistance ?? track.distance, ascent: track.ascent, devices: serials)
+                elapsedTime: Double(last - start), distance: records.maxDistance ?? track.distance, ascent: track.ascent, devices: serials,
+                utcOffset: utcOffset)
         }
     }
 
@@ -201,6 +204,8 @@ package enum FITDecoder {
                     Collected.Session(
                         start: time(v[2]), sport: v[5].map { UInt8($0) }, subSport: v[6].map { UInt8($0) }, elapsed: v[7].map { $0 / 1000 },
                         timer: v[8].map { $0 / 1000 }, distance: v[9].map { $0 / 100 }, ascent: v[22], timestamp: time(v.timestamp.map(Double.init))))
+            case 34:  // activity: its local time says the rider's offset from UTC (within a day).
+                if let t = v.timestamp, let local = v[5], abs(Int64(local) - t) <= 86_400 { ride.utcOffset = Int64(local) - t }
             case 20:  // record
                 guard let t = time(v.timestamp.map(Double.init)) else { return }
                 if ride.records.first == nil || t < ride.records.first! { ride.records.first = t }

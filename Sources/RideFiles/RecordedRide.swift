@@ -23,6 +23,8 @@ package struct RecordedRide: Sendable, Equatable {
     package var ascent: Double
     /// Serial numbers, the recording device's first.
     package var devices: [UInt32]
+    /// Seconds east of UTC of the rider's clock, when the file says (FIT's `activity` message).
+    package var utcOffset: Int64? = nil
 }
 
 /// Why a file could not be read, and where in it: a byte offset (FIT) or a line (XML).

@@ -231,7 +231,7 @@ struct Fault: Decodable {
 }
 
 /// UTC timestamps in the cache's form, `YYYY-MM-DDTHH:MM:SSZ`.
-enum Timestamps {
+package enum Timestamps {
     /// Accepts Strava's form (and fractional seconds or offsets), returns the cache's form.
     static func normalise(_ s: String) -> String? {
         let u = Array(s.utf8)
@@ -248,7 +248,7 @@ enum Timestamps {
         return nil
     }
 
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime]
         f.timeZone = TimeZone(identifier: "UTC")
@@ -257,7 +257,7 @@ enum Timestamps {
 
     /// Epoch seconds of a timestamp in the cache's form (`YYYY-MM-DDTHH:MM:SSZ`), else of any
     /// form `normalise` accepts; computed by hand, as a sync asks this of every listed activity.
-    static func epoch(_ s: String) -> Int64? {
+    package static func epoch(_ s: String) -> Int64? {
         let u = Array(s.utf8)
         guard u.count == 20, u[4] == 0x2D, u[7] == 0x2D, u[10] == 0x54, u[13] == 0x3A, u[16] == 0x3A, u[19] == 0x5A else {
             return normalise(s).flatMap { $0.utf8.count == 20 ? epoch($0) : nil }

@@ -268,6 +268,8 @@ package final class StravaSync {
     /// covered, once Strava confirms they are gone; else keeps them all and says why.
     func deleteWhatStravaNoLongerHas(_ listing: Listing, spanEnd: Int64?, cache: ActivityCacheStore, summary: inout SyncSummary) {
         let candidates = cache.activities.filter { a in
+            // Rides imported from files are not Strava's to delete.
+            guard a.source == nil, !Activity.importedIDs.contains(a.id) else { return false }
             guard !listing.seen.contains(a.id), cache.leftAlone[a.monthKey] == nil else { return false }
             guard let spanEnd else { return true }
             return (Timestamps.epoch(a.startDate) ?? .max) < spanEnd

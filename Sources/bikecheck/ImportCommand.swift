@@ -1,13 +1,14 @@
 import ArgumentParser
 import BikeCheckKit
 import Foundation
+import RideFiles
 import StravaKit
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import activities from elsewhere into the garage's cache.",
-        subcommands: [StravaArchiveCommand.self]
+        subcommands: [StravaArchiveCommand.self, FilesImportCommand.self]
     )
 }
 
@@ -86,5 +87,65 @@ struct StravaArchiveCommand: ParsableCommand {
         } catch {
             throw StravaCommandSupport.fail(error)
         }
+    }
+}
+
+struct FilesImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "files",
+        abstract: "Import rides from FIT, TCX and GPX files (each also .gz), and folders of them, offline.",
+        discussion: """
+            Each ride goes into the activity cache with an id made from its file's content, so \
+            importing a file again adds nothing, and 'sync --full' never deletes it. A ride goes on the \
+            bike given with --bike, else on the bike whose 'devices:' lists the serial number of the \
+            device that recorded it (FIT and TCX files say it), else on no bike: the import names those \
+            files. A ride the cache already has, from Strava or another file (a start within two \
+            minutes and a distance within 5 %), is not imported again. An indoor ride (FIT's indoor \
+            cycling or virtual sub-sport, or a file without positions) is a trainer ride. Strava's bulk \
+            export's activities/ folder can be given as it is. A file that cannot be read is named with \
+            where in it (byte or line); the others are imported. Exit 0 when every file was read, 1 when \
+            one could not be.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("Put every ride on this bike, whatever its device.", valueName: "BIKE"))
+    var bike: String?
+
+    @Argument(help: ArgumentHelp("Ride files and folders of them.", valueName: "PATH"))
+    var paths: [String]
+
+    func run() throws {
+        let root = try global.garageRoot()
+        let loaded = GarageLoader.load(at: root, options: .init(activities: .skip))
+        if let bike, !loaded.garage.bikes.contains(where: { $0.bike.id.rawValue == bike }) { throw loaded.garage.noBike(bike) }
+        let cwd = FileManager.default.currentDirectoryPath
+        let absolute = paths.map { $0.hasPrefix("/") ? $0 : cwd + "/" + $0 }
+        let s: FileImport.Summary
+        do {
+            s = try FileImport.run(paths: absolute, garageRoot: root, garage: loaded.garage, bike: bike.map(BikeID.init))
+        } catch {
+            throw StravaCommandSupport.fail(error)
+        }
+        func shown(_ path: String) -> String { path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path }
+        for failure in s.failed { Terminal.standardError.write(ErrorStyle.render(message: "\(shown(failure.file)): \(failure.reason)")) }
+        var line =
+            "imported \(s.files - s.failed.count) of \(s.files) ride file\(s.files == 1 ? "" : "s"): \(s.new) new, \(s.changed) changed, \(s.alreadyImported) already imported"
+        if !s.duplicates.isEmpty { line += ", \(s.duplicates.count) already cached from Strava or another file" }
+        Terminal.standardOutput.write("\(line)\n")
+        for d in s.duplicates { Terminal.standardOutput.write("  \(shown(d.file)): the cache has it as activity \(d.cached)\n") }
+        if !s.withoutBike.isEmpty {
+            Terminal.standardError.write(
+                "warning: \(s.withoutBike.count) ride\(s.withoutBike.count == 1 ? " has" : "s have") no bike; import again with --bike BIKE, or list the device under 'devices:' in its bike file\n"
+            )
+            for r in s.withoutBike {
+                Terminal.standardError.write("  \(shown(r.file))\(r.device.map { " (device \($0))" } ?? "")\n")
+            }
+        }
+        if s.held > 0 {
+            Terminal.standardError.write("warning: \(s.held) rides not written: their month file is left alone (see 'bikecheck validate')\n")
+        }
+        if !s.failed.isEmpty { throw ExitCode(1) }
     }
 }

@@ -19,11 +19,21 @@ package struct Activity: Sendable, Hashable {
     package var trainer: Bool
     package var commute: Bool
     package var manual: Bool
+    /// Where a ride not from Strava came from: `fit`, `tcx` or `gpx` for a file `import files`
+    /// read (its id is then `Activity.importedIDs`'); nil for Strava's.
+    package var source: String?
+    /// The serial number of the device that recorded it, when its file says.
+    package var device: Int64?
+
+    /// Ids of rides imported from files: derived from the file's content, at 2^62 and above,
+    /// where Strava's (about 2^34 today) never reach. `sync` never deletes these.
+    package static let importedIDs: PartialRangeFrom<Int64> = (1 << 62)...
 
     package init(
         id: Int64, name: String, sportType: String, type: String? = nil, startDate: String, startDateLocal: String? = nil,
         timezone: String? = nil, movingTime: Int, elapsedTime: Int, distance: Double, totalElevationGain: Double = 0,
-        gearID: String? = nil, trainer: Bool = false, commute: Bool = false, manual: Bool = false
+        gearID: String? = nil, trainer: Bool = false, commute: Bool = false, manual: Bool = false, source: String? = nil,
+        device: Int64? = nil
     ) {
         self.id = id
         self.name = name
@@ -40,6 +50,8 @@ package struct Activity: Sendable, Hashable {
         self.trainer = trainer
         self.commute = commute
         self.manual = manual
+        self.source = source
+        self.device = device
     }
 
     /// The day the rider rode, on their own calendar.

@@ -55,6 +55,7 @@ package enum ActivityCacheFormat {
         func bool(_ k: String, _ v: Bool) { key(k); out.append(contentsOf: (v ? "true" : "false").utf8) }
         func number(_ k: String, _ v: Double) { key(k); out.append(contentsOf: formatNumber(v).utf8) }
         bool("commute", a.commute)
+        if let device = a.device { key("device"); out.append(contentsOf: String(device).utf8) }
         number("distance", a.distance)
         number("elapsed_time", Double(a.elapsedTime))
         string("gear_id", a.gearID)
@@ -62,6 +63,7 @@ package enum ActivityCacheFormat {
         bool("manual", a.manual)
         number("moving_time", Double(a.movingTime))
         string("name", a.name)
+        if let source = a.source { string("source", source) }
         string("sport_type", a.sportType)
         string("start_date", a.startDate)
         if let local = a.startDateLocal { string("start_date_local", local) }

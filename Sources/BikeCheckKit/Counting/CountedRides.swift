@@ -19,6 +19,8 @@ package struct ReportRide: Sendable, Encodable {
 
     package enum Source: String, Sendable, Encodable {
         case strava
+        /// A ride `import files` read from a FIT, TCX or GPX file.
+        case file
         case hand = "rides.yaml"
     }
 
@@ -137,7 +139,9 @@ package enum CountedRides {
             day < bought ? .beforeBought : day > retired ? .afterRetired : verdict
         }
         var out: [Entry] = []
-        if let gear = bike.strava?.value {
+        // The bike's gear: its Strava gear id's activities and the rides imported onto it.
+        let gears = bike.gearIDs.compactMap { index.number[$0] }
+        if !gears.isEmpty || bike.strava != nil {
             // The verdict per sport type and trainer flag, by string index: no String per ride.
             let strings = summaries.strings
             var outdoors = [ReportRide.Verdict](repeating: .sportType, count: strings.count)
@@ -148,14 +152,10 @@ package enum CountedRides {
                 indoors[k] = Self.verdict(filter, sport: s, trainerFlag: true)
                 noGearListed[k] = true
             }
-            let own = index.number[gear].map { index.byGear[Int($0)] } ?? []
-            var records: [Int32]
-            if countedOnly {
-                records = own
-            } else {
-                // Own rides and unassigned rides of a counted sport type, in cache order.
+            var records = gears.count == 1 ? index.byGear[Int(gears[0])] : gears.flatMap { index.byGear[Int($0)] }.sorted()
+            // A Strava bike also lists the unassigned rides of a counted sport type, in cache order.
+            if !countedOnly, bike.strava != nil {
                 let unassigned = index.noGear.filter { noGearListed[Int(summaries.records[Int($0)].sport)] }
-                records = own
                 if !unassigned.isEmpty {
                     records += unassigned
                     records.sort()
@@ -352,7 +352,8 @@ package enum CountedRides {
         if e.record >= 0 {
             let a = index.summaries.records[Int(e.record)]
             return ReportRide(
-                subject: subject, bike: bike, day: Day(ordinal: Int(e.day)), source: .strava, activity: a.id, name: name(e.record),
+                subject: subject, bike: bike, day: Day(ordinal: Int(e.day)), source: Activity.importedIDs.contains(a.id) ? .file : .strava, activity: a.id,
+                name: name(e.record),
                 sport: index.summaries.strings[Int(a.sport)], trainer: a.trainer, movingTime: a.movingTime, distance: a.distance,
                 elevation: a.elevation, verdict: e.verdict)
         }

@@ -26,6 +26,7 @@ extension DiagnosticID {
     package static let cacheSyntax = DiagnosticID("cache-syntax")
     package static let cacheUnsorted = DiagnosticID("cache-unsorted")
     package static let duplicateGearId = DiagnosticID("duplicate-gear-id")
+    package static let duplicateDevice = DiagnosticID("duplicate-device")
     package static let duplicateId = DiagnosticID("duplicate-id")
     package static let duplicateTodo = DiagnosticID("duplicate-todo")
     package static let emptyTodo = DiagnosticID("empty-todo")
@@ -71,7 +72,8 @@ extension DiagnosticID {
         .badDate, .badDuration, .badEmailAddress, .badGearId, .badId, .badMailServer, .badPercentage, .badQuantity, .badURL,
         .badValue, .cacheBadField,
         .cacheDuplicateActivity, .cacheFileName, .cacheMisplaced, .cacheMissingField, .cacheSyntax,
-        .cacheUnsorted, .duplicateGearId, .duplicateId, .duplicateTodo, .emptyTodo, .fileTooLarge, .futureDate, .likelyOverride, .logAfterRetired,
+        .cacheUnsorted, .duplicateDevice, .duplicateGearId, .duplicateId, .duplicateTodo, .emptyTodo, .fileTooLarge, .futureDate, .likelyOverride,
+        .logAfterRetired,
         .logBeforeBought, .missingKey, .missingLimit, .mountAfterRetired, .mountBeforeBought,
         .mountEndsBeforeStart, .negativeNumber, .nonPositiveQuantity, .numberTooLarge, .overlappingMounts,
         .partIdIsBikeId, .partOnRetiredBike, .quantityTooLarge, .retiredBeforeBought, .rideAfterRetired, .rideAlsoOnStrava, .rideBeforeBought, .secretInGarage,

@@ -5,7 +5,8 @@ import LocatedYAML
 enum FileDecoders {
     static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "trainer", "strava", "stale_after", "quiet_after", "notify"]
     static let bikeKeys = [
-        "name", "strava", "bought", "retired", "price", "templates", "counts", "trainer", "components", "intervals", "log", "snooze", "todo", "notes",
+        "name", "strava", "devices", "bought", "retired", "price", "templates", "counts", "trainer", "components", "intervals", "log", "snooze", "todo",
+        "notes",
     ]
     static let componentKeys = ["name", "installed", "hours", "distance", "rides", "counts", "trainer", "notes"]
     static let intervalKeys = ["task", "component", "replaces", "every", "due_soon", "counts", "trainer", "notes"]
@@ -71,6 +72,21 @@ enum FileDecoders {
         return Int(q.amount)
     }
 
+    /// `devices:`: device serial numbers, whole numbers from 1 (a list, or one standing for a list).
+    static func serialNumbers(_ node: YAMLNode, _ r: inout NodeReader) -> [Located<Int64>] {
+        let items: [YAMLNode]
+        if case .sequence(let q) = node { items = q.items } else { items = [node] }
+        return items.compactMap { item in
+            guard case .scalar(let s) = item, s.style == .plain, let serial = Int64(s.value), serial > 0, serial <= UInt32.max else {
+                r.error(
+                    .badValue, "a device serial number should be a whole number from 1 to 4294967295, found \(item.kindDescription)", item,
+                    help: "the serial number the device shows (Garmin: Settings > About), e.g. devices: [3980001234]")
+                return nil
+            }
+            return Located(serial, at: r.location(item))
+        }
+    }
+
     static func sportTypes(_ node: YAMLNode, _ r: inout NodeReader) -> [String]? {
         guard let list = r.stringList(node, "a sport type") else { return nil }
         for item in list where !knownSportTypes.contains(item.value) {
@@ -115,6 +131,7 @@ enum FileDecoders {
                 r.error(.badGearId, "'\(shown(gear))' is not a Strava bike gear id", e.value, help: "bike gear ids look like b12345678 (see bikecheck sync)")
             }
         }
+        if let e = f["devices"], !r.isNull(e.value) { bike.devices = serialNumbers(e.value, &r) }
         if let e = f["bought"] { bike.bought = r.day(e.value, "bought") }
         if let e = f["retired"] { bike.retired = r.day(e.value, "retired") }
         if let e = f["price"], let price = r.money(e.value, "price", currency: currency) {

@@ -220,6 +220,21 @@ struct Resolver {
                 first[gear.value] = (bike.id, gear.location)
             }
         }
+        // A device records one bike's rides: two bikes cannot both claim it.
+        var claimed: [Int64: (BikeID, SourceLocation)] = [:]
+        for bike in bikes {
+            for device in bike.devices {
+                if let (other, at) = claimed[device.value] {
+                    diagnostics.append(
+                        .error(
+                            .duplicateDevice, "bikes '\(shown(other))' and '\(shown(bike.id))' both claim device \(device.value)",
+                            at: device.location, notes: [.init("'\(shown(other))' claims it here", at: at)],
+                            help: "a device's rides go on one bike; remove it from one of them, and import a ride of the other with --bike"))
+                } else {
+                    claimed[device.value] = (bike.id, device.location)
+                }
+            }
+        }
     }
 
     mutating func checkRides(_ rides: [Ride], bikes: [Bike]) {

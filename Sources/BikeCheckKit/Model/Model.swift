@@ -170,6 +170,9 @@ package struct Bike: Sendable {
     package var name: String
     /// Strava gear id (`b12345678`): activities with this gear count for the bike.
     package var strava: Located<String>?
+    /// Serial numbers of the devices that record only this bike's rides: `import files` puts
+    /// their files' rides on it.
+    package var devices: [Located<Int64>] = []
     package var bought: Day?
     package var retired: Day?
     /// What the bike cost when bought, counted in the year it was bought.
@@ -194,6 +197,13 @@ package struct Bike: Sendable {
     package var misspelledKeys: Set<String> = []
 
     package func component(_ id: ComponentID) -> Component? { components.first { $0.id == id } }
+
+    /// The gear id `import files` gives the rides it puts on this bike: `bike:` and its id, so
+    /// that they are the bike's with or without a Strava gear id.
+    package var importedGearID: String { "bike:" + id.rawValue }
+
+    /// The gear ids whose activities are this bike's: its Strava gear id and `importedGearID`.
+    package var gearIDs: [String] { [strava?.value, importedGearID].compactMap { $0 } }
 }
 
 /// A ride entered by hand in `rides.yaml`.

@@ -383,6 +383,33 @@ package enum EmbeddedSchemas {
                   ],
                   "patternErrorMessage": "Bike gear ids look like b12345678."
                 },
+                "devices": {
+                  "description": "Serial numbers of the devices (head units, watches) that record only this bike's rides: bikecheck import files puts the rides of their FIT and TCX files on this bike. One bike per device.",
+                  "markdownDescription": "Serial numbers of the devices (head units, watches) that record only this bike's rides: `bikecheck import files` puts the rides of their FIT and TCX files on this bike. One bike per device.",
+                  "anyOf": [
+                    {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 4294967295
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": 4294967295
+                      }
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ],
+                  "examples": [
+                    [
+                      3980001234
+                    ]
+                  ]
+                },
                 "bought": {
                   "description": "When the bike was bought, YYYY-MM-DD; intervals with no other anchor count from here.",
                   "markdownDescription": "When the bike was bought, `YYYY-MM-DD`; intervals with no other anchor count from here.",

@@ -259,7 +259,7 @@ package struct RidesReport: Sendable, Encodable {
             }
             cells.day(Day(ordinal: Int(e.day)))
             if e.record >= 0 {
-                cells.text(ReportRide.Source.strava.rawValue)
+                cells.text((Activity.importedIDs.contains(e.activity) ? ReportRide.Source.file : .strava).rawValue)
                 cells.integer(e.activity)
                 cells.text(strings[Int(e.sport)])
                 cells.fixed(e.movingTime / 3600, 1)

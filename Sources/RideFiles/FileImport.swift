@@ -1,0 +1,144 @@
+import BikeCheckKit
+import Foundation
+import StravaKit
+
+/// `bikecheck import files`: rides from FIT, TCX and GPX files into the activity cache, in its
+/// format, each with an id derived from its file's content (importing a file again adds
+/// nothing) and `source` saying its format (`sync` never deletes it). A ride goes on the bike
+/// named with `--bike`, else on the bike that lists its device's serial number under
+/// `devices:`, else on none (the summary says which). A ride the cache already has from Strava
+/// or from another file (a start within two minutes, a distance within 5 %) counts once: it is
+/// not imported again.
+package enum FileImport {
+    package struct Summary: Sendable {
+        package var files = 0
+        package var new = 0
+        package var changed = 0
+        package var alreadyImported = 0
+        /// Rides the cache already had from Strava or another file: the file, and the cached id.
+        package var duplicates: [(file: String, cached: Int64)] = []
+        /// Rides imported without a bike: the file, and its device's serial number if it gave one.
+        package var withoutBike: [(file: String, device: UInt32?)] = []
+        package var failed: [(file: String, reason: String)] = []
+        package var held = 0
+        package var filesWritten = 0
+    }
+
+    /// Two rides are one when they start within this many seconds...
+    static let sameStart: Int64 = 120
+    /// ...and their distances differ by at most this share of the longer.
+    static let sameDistance = 0.05
+
+    package static func run(paths: [String], garageRoot: String, garage: Garage, bike: BikeID?) throws -> Summary {
+        var summary = Summary()
+        let found = RideFileReader.files(in: paths)
+        summary.failed = found.unreadable.map { ($0.path, $0.reason) }
+        summary.files = found.unreadable.count
+        let lock = try SyncLock(garage: garageRoot)
+        defer { withExtendedLifetime(lock) {} }
+        let cache = ActivityCacheStore(garageRoot: garageRoot)
+        if cache.errorCount > 0 { throw StravaError.cacheUnreadable(cache.errorCount) }
+
+        var byDevice: [Int64: Bike] = [:]
+        for resolved in garage.bikes {
+            for device in resolved.bike.devices { byDevice[device.value] = byDevice[device.value] ?? resolved.bike }
+        }
+        let chosen = bike.flatMap { id in garage.bikes.first { $0.bike.id == id }?.bike }
+        var starts = Starts(cache.activities)
+        var withoutBike: Set<Int64> = []
+
+        for file in found.files {
+            summary.files += 1
+            let read: (ride: RecordedRide, bytes: [UInt8])
+            do { read = try RideFileReader.read(file) } catch {
+                summary.failed.append((file, error.description))
+                continue
+            }
+            let ride = read.ride
+            let id = importedID(read.bytes)
+            if cache[id] == nil, let cached = starts.match(ride.start, distance: ride.distance, except: id) {
+                summary.duplicates.append((file, cached))
+                continue
+            }
+            let owner = chosen ?? ride.devices.lazy.compactMap { byDevice[Int64($0)] }.first
+            // Named once, though two files (a.fit and a.fit.gz) may hold it.
+            if owner == nil, withoutBike.insert(id).inserted { summary.withoutBike.append((file, ride.devices.first)) }
+            let activity = Activity(
+                id: id, name: name(of: file), sportType: ride.sport, startDate: Timestamps.format(Date(timeIntervalSince1970: TimeInterval(ride.start))),
+                startDateLocal: Timestamps.format(Date(timeIntervalSince1970: TimeInterval(ride.start + localOffset(ride)))),
+                movingTime: Int(ride.movingTime.rounded()), elapsedTime: Int(ride.elapsedTime.rounded()), distance: (ride.distance * 10).rounded() / 10,
+                totalElevationGain: ride.ascent.rounded(), gearID: owner?.importedGearID, trainer: ride.indoor, source: ride.format.rawValue,
+                device: ride.devices.first.map(Int64.init))
+            switch cache.upsert(activity) {
+            case .new:
+                summary.new += 1
+                starts.add(activity)
+            case .changed: summary.changed += 1
+            case .unchanged: summary.alreadyImported += 1
+            case .held: summary.held += 1
+            case .rejected(let violation): summary.failed.append((file, "\(violation)"))
+            }
+        }
+        summary.filesWritten = try cache.flush()
+        return summary
+    }
+
+    /// An id from the file's content (FNV-1a, 62 bits, at 2^62 and above: `Activity.importedIDs`),
+    /// so that the same file, gzipped or not, is the same ride.
+    static func importedID(_ bytes: [UInt8]) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            hash ^= UInt64(b)
+            hash &*= 0x100_0000_01b3
+        }
+        return Activity.importedIDs.lowerBound | Int64(hash & ((1 << 62) - 1))
+    }
+
+    /// The ride's name: its file's, without the extensions.
+    static func name(of path: String) -> String {
+        var name = (path as NSString).lastPathComponent
+        if name.lowercased().hasSuffix(".gz") { name.removeLast(3) }
+        return (name as NSString).deletingPathExtension
+    }
+
+    /// The rider's offset from UTC at the ride's start: the file's, else this machine's time zone's.
+    static func localOffset(_ ride: RecordedRide) -> Int64 {
+        ride.utcOffset ?? Int64(TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(ride.start))))
+    }
+
+    /// The cached activities' starts, in order, to find the one a ride may already be.
+    struct Starts {
+        var entries: [(start: Int64, distance: Double, id: Int64)]
+
+        init(_ activities: some Sequence<Activity>) {
+            entries = activities.compactMap { a in Timestamps.epoch(a.startDate).map { ($0, a.distance, a.id) } }.sorted {
+                ($0.start, $0.id) < ($1.start, $1.id)
+            }
+        }
+
+        func match(_ start: Int64, distance: Double, except id: Int64) -> Int64? {
+            var low = 0, high = entries.count
+            while low < high {
+                let mid = (low + high) / 2
+                if entries[mid].start < start - FileImport.sameStart { low = mid + 1 } else { high = mid }
+            }
+            var k = low
+            while k < entries.count, entries[k].start <= start + FileImport.sameStart {
+                let e = entries[k]
+                if e.id != id, abs(e.distance - distance) <= FileImport.sameDistance * max(e.distance, distance) { return e.id }
+                k += 1
+            }
+            return nil
+        }
+
+        mutating func add(_ a: Activity) {
+            guard let start = Timestamps.epoch(a.startDate) else { return }
+            var low = 0, high = entries.count
+            while low < high {
+                let mid = (low + high) / 2
+                if (entries[mid].start, entries[mid].id) < (start, a.id) { low = mid + 1 } else { high = mid }
+            }
+            entries.insert((start, a.distance, a.id), at: low)
+        }
+    }
+}

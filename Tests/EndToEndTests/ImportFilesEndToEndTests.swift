@@ -1,0 +1,125 @@
+import BikeCheckKit
+import Foundation
+import StravaStandIn
+import TestSupport
+import Testing
+
+/// `bikecheck import files` with the real binary: FIT files fit-tool wrote, GPX, a broken file, a
+/// ride Strava already has, and a full sync against the stand-in afterwards.
+@Suite struct ImportFilesEndToEndTests {
+    static let python = repositoryRoot.appendingPathComponent(".build-tools/ride-files/bin/python3")
+    static let tool = repositoryRoot.appendingPathComponent("Tests/RideFilesTests/Tools/ridefiles.py").path
+
+    /// Writes a ride file with the tool script (fit-tool for FIT); a failure, never a skip, when
+    /// the tools are missing.
+    static func make(_ arguments: [String], in folder: TemporaryFolder) throws {
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            Issue.record("no ride-file tools at \(python.path): run scripts/bootstrap --test")
+            return
+        }
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("rides"), withIntermediateDirectories: true)
+        let r = try runProcess(python, [tool] + arguments, in: folder.url)
+        #expect(r.status == 0, "ridefiles.py \(arguments.joined(separator: " ")): \(r.stderr)")
+    }
+
+    static let grail = "name: Grail   # a comment\ndevices: [3980001234]\nbought: 2026-01-01\nintervals:\n  chain:\n    every: 10 h\n"
+
+    /// Every month file of the cache, name → bytes.
+    static func cache(_ garage: TemporaryFolder) throws -> [String: Data] {
+        let folder = garage.root.appendingPathComponent("activities")
+        var out: [String: Data] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".json") {
+            out[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return out
+    }
+
+    static func activities(_ garage: TemporaryFolder) throws -> [[String: Any]] {
+        try cache(garage).keys.sorted().flatMap { name in
+            (try JSONSerialization.jsonObject(with: cache(garage)[name]!) as? [[String: Any]]) ?? []
+        }
+    }
+
+    @Test func aFolderOfRidesGoesOnTheirDevicesBikeAndASecondImportChangesNothing() throws {
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail])
+        try Self.make(["fit", "rides/a.fit", "--serial", "3980001234", "--stop-from", "1200"], in: garage)
+        try Self.make(["fit", "rides/b.fit", "--serial", "3980001234", "--start", "2026-05-03T06:30:00Z", "--sub-sport", "6"], in: garage)
+        try Self.make(["gpx", "rides/c.gpx", "--start", "2026-05-05T17:00:00Z"], in: garage)
+        let a = try Data(contentsOf: garage.root.appendingPathComponent("rides/a.fit"))
+        try garage.writeBytes("rides/broken.fit", Array(a.prefix(300)))
+
+        let first = try garage.run(["import", "files", "rides"])
+        #expect(first.status == 1, "a file could not be read: \(first.stdout)\(first.stderr)")
+        #expect(first.stderr.contains("rides/broken.fit: byte "), "\(first.stderr)")
+        #expect(first.stdout.contains("3 new"), "\(first.stdout)")
+        #expect(first.stderr.contains("rides/c.gpx"), "the GPX names no device, so it needs a bike: \(first.stderr)")
+        let rides = try Self.activities(garage)
+        #expect(rides.count == 3)
+        #expect(rides.allSatisfy { ($0["id"] as? Int64 ?? 0) >= 1 << 62 })
+        #expect(rides.filter { $0["gear_id"] as? String == "bike:grail" }.count == 2)
+        #expect(rides.first { $0["source"] as? String == "fit" && $0["trainer"] as? Bool == true } != nil, "indoor cycling is a trainer ride")
+        #expect(rides.first { $0["source"] as? String == "gpx" }?["gear_id"] is NSNull)
+
+        let before = try Self.cache(garage)
+        let again = try garage.run(["import", "files", "rides"])
+        #expect(again.stdout.contains("0 new, 0 changed, 3 already imported"), "\(again.stdout)")
+        #expect(try Self.cache(garage) == before, "a second import changes no byte")
+
+        // The GPX onto the bike by hand: its gear changes, nothing else.
+        let onto = try garage.run(["import", "files", "rides/c.gpx", "--bike", "grail"])
+        #expect(onto.status == 0 && onto.stdout.contains("1 changed"), "\(onto.stdout)\(onto.stderr)")
+        #expect(try Self.activities(garage).filter { $0["gear_id"] as? String == "bike:grail" }.count == 3)
+
+        // Status counts the two outdoor rides (the trainer ride does not wear the chain).
+        let status = try garage.run(["status", "--as-of", "2026-05-10", "--format", "json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        let chain = try #require(((json["bikes"] as? [[String: Any]])?.first?["intervals"] as? [[String: Any]])?.first)
+        let usage = try #require(chain["usage"] as? [String: Any])
+        let outdoor = rides.filter { $0["trainer"] as? Bool != true }.reduce(0.0) { $0 + ($1["moving_time"] as? Double ?? 0) }
+        #expect(usage["rides"] as? Int == 2, "\(usage)")
+        #expect(usage["moving_time"] as? Double == outdoor, "\(usage)")
+        let listed = try garage.run(["rides", "grail", "--as-of", "2026-05-10"])
+        #expect(listed.stdout.contains(" file "), "rides says where a ride came from: \(listed.stdout)")
+    }
+
+    @Test func aRideStravaAlreadyHasCountsOnce() throws {
+        // Strava's copy starts a minute later and is 2 % longer: the same ride.
+        let strava =
+            #"{"distance":25600,"gear_id":"b1001","id":9000000001,"moving_time":3500,"sport_type":"Ride","start_date":"2026-05-01T06:31:00Z","trainer":false}"#
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail + "strava: b1001\n",
+            "activities/2026-05.json": "[\n\(strava)\n]\n",
+        ])
+        try Self.make(["fit", "rides/a.fit", "--serial", "3980001234"], in: garage)
+        let r = try garage.run(["import", "files", "rides/a.fit"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("0 new") && r.stdout.contains("activity 9000000001"), "\(r.stdout)")
+        #expect(try Self.activities(garage).count == 1)
+    }
+
+    @Test func aDeviceTwoBikesClaimIsAnErrorAndAnUnknownBikeAUsageError() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": "name: Tarmac\ndevices: 3980001234\n",
+        ])
+        let v = try garage.run(["validate"])
+        #expect(v.status == 1 && (v.stdout + v.stderr).contains("[duplicate-device]"), "\(v.stdout)\(v.stderr)")
+        let r = try garage.run(["import", "files", "nothing.fit", "--bike", "grial"])
+        #expect(r.status == 2 && r.stderr.contains("did you mean 'grail'"), "\(r.stderr)")
+    }
+
+    @Test func aFullSyncNeverDeletesImportedRides() async throws {
+        let world = try await StravaWorld(garageFiles: ["bikes/grail.yaml": StravaEndToEndTests.grailFile + "devices: [3980001234]\n"])
+        defer { Task { await world.stop() } }
+        await world.server.setActivities(StandInActivity.generate(count: 30))
+        await world.server.setBikes(athlete: StravaEndToEndTests.bikes, all: StravaEndToEndTests.bikes)
+        try await world.login()
+        try Self.make(["fit", "a.fit", "--serial", "3980001234", "--start", "2025-11-01T06:30:00Z"], in: world.garage)
+        let imported = try await world.run(["import", "files", "a.fit"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let full = try await world.run(["sync", "--full"])
+        #expect(full.status == 0, "\(full.stderr)")
+        let rides = try Self.activities(world.garage)
+        #expect(rides.contains { $0["source"] as? String == "fit" }, "the imported ride is still cached")
+        #expect(rides.count == 31 - 0, "30 from Strava and the imported one: \(rides.count)")
+    }
+}
