@@ -179,6 +179,16 @@ package enum FITDecoder {
 
         mutating func readData(local: Int, end: Int, timestamp: Int64?, into ride: inout Collected, at start: Int) throws(RideFileError) {
             guard let definition = definitions[local] else { throw error("a data message of local type \(local), which nothing defined", at: start) }
+            // Messages this reader does not use are skipped whole (a timestamp still counts, for
+            // compressed timestamps after it).
+            guard FieldValues.used.contains(definition.global) else {
+                for field in definition.fields {
+                    let raw = try take(field.size, end: end, "a data message")
+                    if field.number == 253, let t = Self.value(raw, type: field.type, bigEndian: definition.bigEndian) { lastTimestamp = Int64(t) }
+                }
+                _ = try take(definition.developerBytes, end: end, "a data message's developer fields")
+                return
+            }
             var values = FieldValues(timestamp: timestamp)
             for field in definition.fields {
                 let raw = try take(field.size, end: end, "a data message")
@@ -271,22 +281,54 @@ package enum FITDecoder {
         }
     }
 
-    /// The values of one data message by field number (those this reader uses have small numbers,
-    /// and 253, the timestamp).
+    /// The values of one data message that this reader uses, by field number: no allocation per
+    /// message (a ride has a record a second).
     struct FieldValues {
+        /// The messages read: file_id, session, record, device_info, activity.
+        static let used: Set<UInt16> = [0, 18, 20, 23, 34]
         var timestamp: Int64?
-        private var small: [Double?] = Array(repeating: nil, count: 80)
-        private var stamp: Double?
+        /// Fields 0-9, 22 (session: total ascent), 78 (record: enhanced altitude) and 253 (timestamp).
+        private var low: (Double?, Double?, Double?, Double?, Double?, Double?, Double?, Double?, Double?, Double?) =
+            (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+        private var ascent, enhancedAltitude, stamp: Double?
 
         init(timestamp: Int64?) { self.timestamp = timestamp }
 
-        subscript(number: Int) -> Double? { number == 253 ? stamp : number < small.count ? small[number] : nil }
+        subscript(number: Int) -> Double? {
+            switch number {
+            case 0: low.0
+            case 1: low.1
+            case 2: low.2
+            case 3: low.3
+            case 4: low.4
+            case 5: low.5
+            case 6: low.6
+            case 7: low.7
+            case 8: low.8
+            case 9: low.9
+            case 22: ascent
+            case 78: enhancedAltitude
+            case 253: stamp
+            default: nil
+            }
+        }
 
         mutating func set(_ number: UInt8, _ value: Double) {
-            if number == 253 {
-                stamp = value
-            } else if Int(number) < small.count {
-                small[Int(number)] = value
+            switch number {
+            case 0: low.0 = value
+            case 1: low.1 = value
+            case 2: low.2 = value
+            case 3: low.3 = value
+            case 4: low.4 = value
+            case 5: low.5 = value
+            case 6: low.6 = value
+            case 7: low.7 = value
+            case 8: low.8 = value
+            case 9: low.9 = value
+            case 22: ascent = value
+            case 78: enhancedAltitude = value
+            case 253: stamp = value
+            default: break
             }
         }
     }

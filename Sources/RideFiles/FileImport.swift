@@ -1,6 +1,7 @@
 import BikeCheckKit
 import Foundation
 import StravaKit
+import ZIPFoundation
 
 /// `bikecheck import files`: rides from FIT, TCX and GPX files into the activity cache, in its
 /// format, each with an id derived from its file's content (importing a file again adds
@@ -139,6 +140,72 @@ package enum FileImport {
                 if (entries[mid].start, entries[mid].id) < (start, a.id) { low = mid + 1 } else { high = mid }
             }
             entries.insert((start, a.distance, a.id), at: low)
+        }
+    }
+
+    /// After `import strava-archive`: reads the export's original files of the activities that
+    /// have no bike, and puts each on the bike whose `devices:` lists its device (gear: the bike's
+    /// Strava gear id, else `Bike.importedGearID`). Returns how many moved and the originals that
+    /// could not be read. `archive` is the zip or its folder; `originals` maps activity id to its
+    /// `Filename` in the export.
+    package static func linkOriginals(
+        archive: String, originals: [Int64: String], garageRoot: String, garage: Garage
+    ) throws -> (linked: Int, failed: [(file: String, reason: String)]) {
+        var byDevice: [Int64: Bike] = [:]
+        for resolved in garage.bikes {
+            for device in resolved.bike.devices { byDevice[device.value] = byDevice[device.value] ?? resolved.bike }
+        }
+        guard !byDevice.isEmpty, !originals.isEmpty else { return (0, []) }
+        let lock = try SyncLock(garage: garageRoot)
+        defer { withExtendedLifetime(lock) {} }
+        let cache = ActivityCacheStore(garageRoot: garageRoot)
+        if cache.errorCount > 0 { throw StravaError.cacheUnreadable(cache.errorCount) }
+        let source = try ArchiveFiles(path: archive)
+        var linked = 0
+        var failed: [(String, String)] = []
+        for (id, name) in originals.sorted(by: { $0.key < $1.key }) {
+            guard var a = cache[id], a.gearID == nil, RideFileReader.kind(of: name) != nil else { continue }
+            let ride: RecordedRide
+            do { ride = try source.ride(name) } catch {
+                failed.append((name, error.description))
+                continue
+            }
+            guard let bike = ride.devices.lazy.compactMap({ byDevice[Int64($0)] }).first else { continue }
+            a.gearID = bike.strava?.value ?? bike.importedGearID
+            a.device = ride.devices.first.map(Int64.init)
+            if case .changed = cache.upsert(a) { linked += 1 }
+        }
+        try cache.flush()
+        return (linked, failed)
+    }
+
+    /// The original files of a Strava export, in its folder or its zip.
+    struct ArchiveFiles {
+        let folder: String?
+        let zip: Archive?
+
+        init(path: String) throws(RideFileError) {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw RideFileError("no such file or folder") }
+            if isFolder.boolValue {
+                (folder, zip) = (path, nil)
+            } else {
+                let archive: Archive
+                do { archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch { throw RideFileError("not a zip file") }
+                (folder, zip) = (nil, archive)
+            }
+        }
+
+        func ride(_ name: String) throws(RideFileError) -> RecordedRide {
+            guard !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { throw RideFileError("a file name outside the export") }
+            if let folder { return try RideFileReader.read(folder + "/" + name).ride }
+            guard let zip, let entry = zip.first(where: { $0.type == .file && ($0.path == name || $0.path.hasSuffix("/" + name)) }) else {
+                throw RideFileError("not in the export")
+            }
+            guard entry.uncompressedSize <= UInt64(RideFileReader.maximumFileSize) else { throw RideFileError("larger than a ride file may be") }
+            var bytes: [UInt8] = []
+            do { _ = try zip.extract(entry, skipCRC32: false) { bytes += $0 } } catch { throw RideFileError("cannot be unpacked from the zip") }
+            return try RideFileReader.decode(bytes, name: name)
         }
     }
 }

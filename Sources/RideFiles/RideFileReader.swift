@@ -62,11 +62,18 @@ package enum RideFileReader {
 
     /// Reads one ride file.
     package static func read(_ path: String) throws(RideFileError) -> (ride: RecordedRide, bytes: [UInt8]) {
-        guard let kind = kind(of: path) else { throw RideFileError("not a .fit, .tcx or .gpx file") }
+        guard kind(of: path) != nil else { throw RideFileError("not a .fit, .tcx or .gpx file") }
         let bytes = try contents(of: path)
+        return (try decode(bytes, name: path, gunzipped: true), bytes)
+    }
+
+    /// Decodes a ride file's bytes, as its name's format says (gunzipping first unless done).
+    package static func decode(_ bytes: [UInt8], name: String, gunzipped: Bool = false) throws(RideFileError) -> RecordedRide {
+        guard let kind = kind(of: name) else { throw RideFileError("not a .fit, .tcx or .gpx file") }
+        let plain = kind.gzipped && !gunzipped ? try gunzip(bytes) : bytes
         switch kind.format {
-        case .fit: return (try FITDecoder.decode(bytes), bytes)
-        case .tcx, .gpx: return (try XMLRideReader.decode(bytes, format: kind.format), bytes)
+        case .fit: return try FITDecoder.decode(plain)
+        case .tcx, .gpx: return try XMLRideReader.decode(plain, format: kind.format)
         }
     }
 

@@ -30,6 +30,8 @@ package struct StravaArchive: Sendable {
         package var gearName: String?
         /// Whether `Bike` gave the gear id (else it came from the gear name, or nowhere).
         package var hasBikeID: Bool
+        /// The original file in the export (`Filename`: `activities/123.fit.gz`), when it has one.
+        package var filename: String? = nil
     }
 
     package var rows: [Row] = []
@@ -218,7 +220,8 @@ package struct StravaArchive: Sendable {
                 skipped.append(Skipped(line: line, reason: "activity \(id): \(violation)"))
                 continue
             }
-            self.rows.append(Row(line: line, activity: activity, gearName: gearName, hasBikeID: gear != nil))
+            self.rows.append(
+                Row(line: line, activity: activity, gearName: gearName, hasBikeID: gear != nil, filename: value(legacy ? "filename" : "Filename")))
         }
     }
 

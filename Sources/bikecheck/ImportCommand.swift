@@ -50,6 +50,16 @@ struct StravaArchiveCommand: ParsableCommand {
             Terminal.standardOutput.write(
                 "imported \(a.activities.count) activit\(a.activities.count == 1 ? "y" : "ies") from the Strava archive (\(a.layout) layout): \(s.new) new, \(s.alreadyCached) already cached, \(s.corrected) corrected\n"
             )
+            // The original files say which device recorded a ride with no bike: bikes' `devices:`.
+            let originals = a.rows.reduce(into: [Int64: String]()) { out, row in
+                if row.activity.gearID == nil, let name = row.filename { out[row.activity.id] = name }
+            }
+            let linked = try FileImport.linkOriginals(archive: absolute, originals: originals, garageRoot: root, garage: loaded.garage)
+            if linked.linked > 0 {
+                Terminal.standardOutput.write(
+                    "put \(linked.linked) ride\(linked.linked == 1 ? "" : "s") without gear on bikes by the device in their original file\n")
+            }
+            for f in linked.failed { Terminal.standardError.write("warning: \(f.file) in the archive: \(f.reason)\n") }
             for skip in a.skipped { Terminal.standardError.write("warning: activities.csv:\(skip.line): skipped: \(skip.reason)\n") }
             if s.held > 0 {
                 Terminal.standardError.write("warning: \(s.held) activities not written: their month file is left alone (see 'bikecheck validate')\n")
