@@ -17,7 +17,10 @@ import Testing
             Issue.record("no ride-file tools at \(python.path): run scripts/bootstrap --test")
             return
         }
-        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("rides"), withIntermediateDirectories: true)
+        if arguments.count > 1 {
+            let out = folder.url.appendingPathComponent(arguments[1]).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        }
         let r = try runProcess(python, [tool] + arguments, in: folder.url)
         #expect(r.status == 0, "ridefiles.py \(arguments.joined(separator: " ")): \(r.stderr)")
     }
@@ -121,5 +124,23 @@ import Testing
         let rides = try Self.activities(world.garage)
         #expect(rides.contains { $0["source"] as? String == "fit" }, "the imported ride is still cached")
         #expect(rides.count == 31 - 0, "30 from Strava and the imported one: \(rides.count)")
+    }
+
+    @Test func anArchivesRideWithoutGearGoesOnTheBikeOfTheDeviceInItsOriginalFile() throws {
+        // The export's ride has no gear; its original FIT names the Edge the Grail lists.
+        let csv =
+            ImportEndToEndTests.header + "\n"
+            + #"17000000009,"May 1, 2026, 6:30:00 AM",Dawn,Ride,,3600,25.18,,,false,,,activities/17000000009.fit.gz,,,3600.0,3600.0,25180.0,,,123.0"#
+            + "\n"
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail, "export/activities.csv": csv])
+        try Self.make(["fit", "export/activities/17000000009.fit", "--serial", "3980001234"], in: garage)
+        let gz = try runProcess(URL(fileURLWithPath: "/bin/gzip"), ["export/activities/17000000009.fit"], in: garage.url)
+        #expect(gz.status == 0, "\(gz.stderr)")
+        let r = try garage.run(["import", "strava-archive", "export"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("put 1 ride without gear on bikes by the device in their original file"), "\(r.stdout)")
+        let ride = try #require(try Self.activities(garage).first)
+        #expect(ride["gear_id"] as? String == "bike:grail")
+        #expect(ride["device"] as? Int == 3_980_001_234)
     }
 }
