@@ -28,7 +28,7 @@ extension Garage {
     package var bikeIDsByGearID: [String: String] {
         var out: [String: String] = [:]
         for resolved in bikes {
-            for gear in resolved.bike.gearIDs { out[gear] = resolved.bike.id.rawValue }
+            if let gear = resolved.bike.strava?.value { out[gear] = resolved.bike.id.rawValue }
         }
         return out
     }
