@@ -211,6 +211,55 @@ import Testing
         #expect(refused.status != 0 && refused.stderr.contains("rider-hook-ran"), "\(refused.stderr)")
     }
 
+    @Test func statusAtRevEqualsStatusOnAWorktreeOfThatCommitAndLeavesTheCloneClean() throws {
+        let club = try Club()
+        let (two, pull) = try twoServices(club, setup: true)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        let index = try Data(contentsOf: two.url.appendingPathComponent(".git/index"))
+        for rev in ["HEAD~1", "HEAD^2", "HEAD"] {
+            let worktree = club.folder.url.appendingPathComponent("at-\(rev.replacingOccurrences(of: "^", with: "-"))")
+            try git(["worktree", "add", "--quiet", "--detach", worktree.path, rev], in: two.url)
+            for arguments in [["status", "--as-of", "2025-12-01"], ["status", "--format", "json", "--as-of", "2025-12-01"], ["history", "--format", "csv"]] {
+                let there = try runBikecheck(arguments, in: worktree)
+                let atRev = try club.run(arguments + ["--rev", rev], in: two)
+                #expect(there.status == 0 && atRev.status == 0, "\(arguments) \(rev): \(there.stderr) \(atRev.stderr)")
+                #expect(atRev.stdout == there.stdout, "\(arguments) --rev \(rev)")
+            }
+        }
+        // The three revisions differ, so the comparison above means something.
+        let logs = try ["HEAD~1", "HEAD^2", "HEAD"].map { try club.run(["history", "--format", "csv", "--rev", $0], in: two).stdout }
+        #expect(Set(logs).count == 3)
+        #expect(try gitResult(["status", "--porcelain"], in: two).stdout.isEmpty)
+        #expect(try Data(contentsOf: two.url.appendingPathComponent(".git/index")) == index)
+    }
+
+    @Test func revReadsTheFilesOfThatCommitAndItsDayIsTheDefaultAsOf() throws {
+        let club = try Club()
+        let one = try club.clone("one", setup: true)
+        // A commit of a broken file made on 2025-10-05, then fixed in the next commit.
+        try one.write("bikes/grail.yaml", Self.bike.replacingOccurrences(of: "every: 10 h", with: "every: 10 hrs"))
+        var env = gitAuthor
+        env["GIT_COMMITTER_DATE"] = "2025-10-05T12:00:00+00:00"
+        let broken = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["git", "commit", "--quiet", "--no-verify", "-am", "broken"], in: one.url, environment: env)
+        #expect(broken.status == 0, "\(broken.stderr)")
+        try one.write("bikes/grail.yaml", Self.bike)
+        env["GIT_COMMITTER_DATE"] = "2025-10-06T12:00:00+00:00"
+        let fixed = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["git", "commit", "--quiet", "-am", "fixed"], in: one.url, environment: env)
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(try club.run(["validate"], in: one).status == 0)
+        let old = try club.run(["validate", "--rev", "HEAD~1"], in: one)
+        #expect(old.status == 1 && old.stderr.contains("bikes/grail.yaml:10:12: error: unknown unit 'hrs'"), "\(old.stderr)")
+        // Without --as-of, status at a commit is as of the commit's day; --as-of still wins.
+        let atFix = try club.run(["status", "--rev", "HEAD", "--format", "json"], in: one)
+        #expect(atFix.status == 0 && atFix.stdout.contains("\"as_of\" : \"2025-10-06\""), "\(atFix.stderr)\(atFix.stdout.prefix(200))")
+        let asked = try club.run(["status", "--rev", "HEAD", "--format", "json", "--as-of", "2025-12-24"], in: one)
+        #expect(asked.stdout.contains("\"as_of\" : \"2025-12-24\""), "\(asked.stdout.prefix(200))")
+        let bad = try club.run(["status", "--rev", "no-such-ref"], in: one)
+        #expect(bad.status == 2 && bad.stderr.contains("error: --rev no-such-ref: 'no-such-ref' is not a commit of this repository"), "\(bad.stderr)")
+        #expect(try gitResult(["status", "--porcelain"], in: one).stdout.isEmpty)
+    }
+
     @Test func setupOutsideAGitWorkTreeSaysToRunGitInitFirst() throws {
         let garage = try TemporaryFolder(["garage.yaml": "units: metric\n"])
         let r = try runBikecheck(["git", "setup"], in: garage.url)
