@@ -72,7 +72,7 @@ package enum GitSetup {
         let hooksOut = try git.run(["rev-parse", "--git-path", "hooks"])
         let hooksRelative = hooksOut.output.trimmingCharacters(in: .newlines)
         guard hooksOut.status == 0, !hooksRelative.isEmpty else { throw GitCommitter.Failure(description: "cannot find git's hooks folder: \(hooksOut.error)") }
-        let hooks = hooksRelative.hasPrefix("/") ? hooksRelative : root + "/" + hooksRelative
+        let hooks = URL(fileURLWithPath: hooksRelative.hasPrefix("/") ? hooksRelative : root + "/" + hooksRelative).standardizedFileURL.path
         let hookPath = hooks + "/pre-commit"
         let garage = repository.prefix.isEmpty ? "." : String(repository.prefix.dropLast())
         let hook = hookText(executable: executable, garage: garage)
