@@ -30,6 +30,6 @@ struct CostsCommand: ParsableCommand {
         let report = CostReport.build(
             loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: try query.day(global), since: query.since,
             by: by)
-        try ReportOutput.write(report, table: report.table, as: format)
+        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot()))
     }
 }

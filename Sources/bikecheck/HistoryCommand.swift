@@ -35,6 +35,6 @@ struct HistoryCommand: ParsableCommand {
         let report = HistoryReport.build(
             loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: try query.day(global),
             since: query.since, until: until, interval: interval.map(IntervalID.init))
-        try ReportOutput.write(report, table: report.table, as: format)
+        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot()))
     }
 }

@@ -31,6 +31,13 @@ struct RevisionOption: ParsableArguments {
         return today()
     }
 
+    /// The commit the report describes: the `--rev` commit (whose files are exactly what was
+    /// read), else the garage's HEAD and whether its files had changes; nil outside git.
+    func commit(_ root: String) -> GarageCommit? {
+        guard let rev else { return GarageCommit.of(garage: root) }
+        return (try? GitSnapshot.commit(rev, of: root)).map { GarageCommit(commit: $0.id, changes: false) }
+    }
+
     /// Loads the garage at `root`, or its files at the `--rev` commit (written out to a temporary
     /// folder, loaded, removed) with the activities of `root`. A ref that is not a commit is a
     /// usage error.

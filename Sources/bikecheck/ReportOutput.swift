@@ -45,10 +45,11 @@ enum ReportOutput {
         return UsageError("no interval '\(id)' on \(subjects)\(hint)", help: help ?? "intervals: \(known.joined(separator: ", "))")
     }
 
-    static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat) throws {
+    /// `git`: the commit the report describes, in its JSON (see `RevisionOption.commit`).
+    static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat, git: @autoclosure () throws -> GarageCommit?) throws {
         switch format {
         case .text: TableTextRenderer(width: Terminal.standardOutput.columns).render(table) { Terminal.standardOutput.write($0) }
-        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(model))
+        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(CommitStamped(model, git: try git())))
         case .csv: TableCSVRenderer.render(table) { Terminal.standardOutput.write($0) }
         case .markdown: Terminal.standardOutput.write(TableMarkdownRenderer.render(table))
         }

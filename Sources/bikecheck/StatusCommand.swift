@@ -58,7 +58,7 @@ struct StatusCommand: ParsableCommand {
         // Stale data warns, on standard error and in the JSON, and never changes the exit code.
         report.warnings = Staleness.warnings(loaded, root: root, asOf: planner.asOf)
         switch format {
-        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
+        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(CommitStamped(report, git: revision.commit(root))))
         case .text:
             let renderer = StatusTextRenderer(
                 colored: global.colored(for: .standardOutput), width: Terminal.standardOutput.columns, byUrgency: urgency.by == .urgency,

@@ -30,6 +30,6 @@ struct UsageCommand: ParsableCommand {
         let report = UsageReport.build(
             loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: try query.day(global), since: query.since,
             period: per)
-        try ReportOutput.write(report, table: report.table, as: format)
+        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot()))
     }
 }

@@ -260,6 +260,34 @@ import Testing
         #expect(try gitResult(["status", "--porcelain"], in: one).stdout.isEmpty)
     }
 
+    @Test func reportsNameTheCommitTheyDescribeAndWhetherTheFilesHadChanges() throws {
+        let club = try Club()
+        let one = try club.clone("one", setup: true)
+        let lube = try club.run(["done", "grail", "chain-lube", "--date", "2025-10-01", "--commit"], in: one)
+        #expect(lube.status == 0, "\(lube.stderr)")
+        let head = try git(["rev-parse", "HEAD"], in: one.url).trimmingCharacters(in: .newlines)
+        let previous = try git(["rev-parse", "HEAD~1"], in: one.url).trimmingCharacters(in: .newlines)
+        let clean = "\"git\" : {\n    \"changes\" : false,\n    \"commit\" : \"\(head)\"\n  }"
+        for arguments in [["status"], ["history"], ["costs"], ["usage"], ["rides"], ["part", "list"]] {
+            let r = try club.run(arguments + ["--format", "json", "--as-of", "2025-12-01"], in: one)
+            #expect(r.status == 0 && r.stdout.contains(clean), "\(arguments): \(r.stderr)\(r.stdout.prefix(300))")
+        }
+        let page = try club.run(["report", "--as-of", "2025-12-01"], in: one)
+        #expect(page.stdout.contains("at git commit <code class=\"commit\">\(head)</code> as of 2025-12-01"), "\(page.stderr)")
+        // A change not committed is said; --rev describes exactly its commit.
+        try one.write("bikes/grail.yaml", try one.read("bikes/grail.yaml") + "# a comment\n")
+        let changed = try club.run(["status", "--format", "json"], in: one)
+        #expect(changed.stdout.contains("\"git\" : {\n    \"changes\" : true,\n    \"commit\" : \"\(head)\"\n  }"), "\(changed.stdout.prefix(300))")
+        let changedPage = try club.run(["report"], in: one)
+        #expect(changedPage.stdout.contains("<code class=\"commit\">\(head)</code> with changes not yet committed"))
+        let atRev = try club.run(["history", "--format", "json", "--rev", "HEAD~1"], in: one)
+        #expect(atRev.stdout.contains("\"git\" : {\n    \"changes\" : false,\n    \"commit\" : \"\(previous)\"\n  }"), "\(atRev.stdout.prefix(300))")
+        // Outside git: null.
+        let loose = try TemporaryFolder(["garage.yaml": "units: metric\n"])
+        let none = try runBikecheck(["status", "--format", "json"], in: loose.url)
+        #expect(none.status == 0 && none.stdout.contains("\"git\" : null"), "\(none.stderr)\(none.stdout)")
+    }
+
     @Test func setupOutsideAGitWorkTreeSaysToRunGitInitFirst() throws {
         let garage = try TemporaryFolder(["garage.yaml": "units: metric\n"])
         let r = try runBikecheck(["git", "setup"], in: garage.url)
