@@ -457,6 +457,13 @@ def closed(props, required=None, md=""):
     return p({"type": "object", "additionalProperties": False, "required": required or list(props), "properties": props}, md)
 
 
+GIT = p({"anyOf": [{"type": "null"}, {
+    "type": "object", "additionalProperties": False, "required": ["commit", "changes"], "properties": {
+        "commit": p({"type": ["string", "null"], "pattern": "^[0-9a-f]{40,64}$"}, "The full id of the commit the report describes: the garage's HEAD, or the `--rev` commit; null before the first commit."),
+        "changes": p({"type": "boolean"}, "True when the garage's files in the work tree had changes not in that commit (changed, staged or new; ignored files such as the activity cache do not count); false with `--rev`."),
+    }}]}, "The git commit the report describes, so a report handed on can be traced to its data; null when the garage is not in a git work tree.")
+
+
 LIMIT = closed({
     "every": p({"type": "string"}, "The limit as written, e.g. `10 h`."),
     "measure": p({"enum": MEASURES}, "What it measures: `time` (seconds), `distance` (metres), `days`, `months` or `rides`."),
@@ -504,9 +511,10 @@ STATUS = schema("status.schema.json", "bikecheck status --format json",
     "What `bikecheck status --format json` prints: every bike's intervals, most urgent first.", {
     "type": "object",
     "additionalProperties": False,
-    "required": ["as_of", "units", "display_units", "bikes", "parts"],
+    "required": ["as_of", "units", "display_units", "bikes", "parts", "git"],
     "properties": {
         "as_of": p(DAY, "The day the report is computed for."),
+        "git": GIT,
         "units": JSON_UNITS,
         "display_units": DISPLAY_UNITS,
         "bikes": p({"type": "array", "items": closed({
@@ -553,9 +561,10 @@ PARTS = schema("parts.schema.json", "bikecheck part list / part show --format js
     "What `bikecheck part list --format json` and `part show PART --format json` print: each part's (and, for `part list`, each component's) life so far, in Strava's units.", {
     "type": "object",
     "additionalProperties": False,
-    "required": ["as_of", "units", "display_units", "parts"],
+    "required": ["as_of", "units", "display_units", "parts", "git"],
     "properties": {
         "as_of": p(DAY, "The day the report is computed for."),
+        "git": GIT,
         "units": JSON_UNITS,
         "display_units": DISPLAY_UNITS,
         "parts": p({"type": "array", "items": closed({
@@ -623,8 +632,9 @@ SECONDS = p({"type": "number", "minimum": 0}, "Seconds of moving time.")
 
 
 def report(name, title, md, props, required):
-    return schema(name, title, md, {"type": "object", "additionalProperties": False, "required": required, "properties": {
+    return schema(name, title, md, {"type": "object", "additionalProperties": False, "required": required + ["git"], "properties": {
         "as_of": p(DAY, "The day the report is computed for."),
+        "git": GIT,
         "units": JSON_UNITS,
         "display_units": DISPLAY_UNITS,
         "since": p(NULLABLE_DAY, "The first day counted (`--since`)."),

@@ -6,6 +6,7 @@ extension DiagnosticID {
     package static let duplicateKey = DiagnosticID("duplicate-key")
     package static let emptyFile = DiagnosticID("empty-file")
     package static let invalidUtf8 = DiagnosticID("invalid-utf8")
+    package static let mergeConflict = DiagnosticID("merge-conflict")
     package static let yamlAlias = DiagnosticID("yaml-alias")
     package static let yamlAnchor = DiagnosticID("yaml-anchor")
     package static let yamlComplexKey = DiagnosticID("yaml-complex-key")
@@ -19,7 +20,7 @@ extension DiagnosticID {
 
     /// Every id the YAML layer reports.
     package static let yaml: [DiagnosticID] = [
-        .duplicateKey, .emptyFile, .invalidUtf8, .yamlAlias, .yamlAnchor, .yamlComplexKey, .yamlEditRefused,
+        .duplicateKey, .emptyFile, .invalidUtf8, .mergeConflict, .yamlAlias, .yamlAnchor, .yamlComplexKey, .yamlEditRefused,
         .yamlEditUnsafe, .yamlMultipleDocuments, .yamlSyntax, .yamlTab, .yamlTag, .yamlTooDeep,
     ]
 }

@@ -34,7 +34,8 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let (loaded, selection) = try query.load(global)
-        let export = LedgerExport.build(loaded.garage, only: selection.bikes, parts: selection.parts, asOf: query.day, since: query.since, dialect: dialect)
+        let export = LedgerExport.build(
+            loaded.garage, only: selection.bikes, parts: selection.parts, asOf: try query.day(global), since: query.since, dialect: dialect)
         switch format {
         case .text: Terminal.standardOutput.write("\(lines: export.text)")
         }

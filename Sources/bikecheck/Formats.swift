@@ -79,3 +79,6 @@ extension ExportCommand: FormattedCommand { typealias Format = TextOnly }
 extension CalendarCommand: FormattedCommand { typealias Format = TextOnly }
 extension ReportCommand: FormattedCommand { typealias Format = HTMLOnly }
 extension NotifyCommand: FormattedCommand { typealias Format = TextOnly }
+extension GitCommand.Setup: FormattedCommand { typealias Format = TextOnly }
+extension GitCommand.MergeDriver: FormattedCommand { typealias Format = TextOnly }
+extension GitCommand.CheckStaged: FormattedCommand { typealias Format = TextOnly }

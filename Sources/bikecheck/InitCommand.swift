@@ -10,8 +10,9 @@ struct InitCommand: ParsableCommand {
             Writes garage.yaml, an empty bikes/ folder, templates/ with common schedules (road, gravel, \
             suspension-fork, rear-shock, ebike-drive, tubeless), a .gitignore that keeps the Strava \
             cache (activities/), local state (.bikecheck/) and the temporary files of an interrupted write \
-            out of git, and the JSON Schemas editors \
-            use for completion (.schemas/). Refuses to touch a folder that already has a garage.yaml.
+            out of git, the JSON Schemas editors \
+            use for completion (.schemas/), and .gitattributes lines that route the garage's files to \
+            bikecheck's merge driver; in a git work tree it also runs 'bikecheck git setup' (docs/git.md). Refuses to touch a folder that already has a garage.yaml.
 
             garage.yaml names the currency of costs written without one (currency:): --currency, \
             else the locale's (LC_ALL, LC_MONETARY or LANG, e.g. de_DE.UTF-8; else the system's), \
@@ -47,6 +48,21 @@ struct InitCommand: ParsableCommand {
         let chosen: GarageInitializer.Currency = currency.map { .given($0) } ?? .locale(Self.localeCurrency(ProcessInfo.processInfo.environment))
         try write.perform(
             { () throws(WriteFailure) in try GarageInitializer.plan(at: root, name: name, currency: chosen) }, root: root, global: global)
+        // In a git work tree, the rest of 'git setup' too: the driver's configuration and the hook.
+        guard !write.dryRun, GitCommitter(root: root).repository() != nil else { return }
+        do {
+            let lines = try GitSetup.run(root: root, executable: GitCommand.Setup.executable()).changes
+            // JSON on standard output is the write's result alone.
+            let out: Terminal
+            switch format {
+            case .text: out = .standardOutput
+            case .json: out = .standardError
+            }
+            for line in lines { out.write("\(line)\n") }
+        } catch {
+            Terminal.standardError.write(ErrorStyle.render(message: "the garage was created, but 'git setup' failed: \(error.description)"))
+            throw ExitCode(1)
+        }
     }
 
     /// The rider's currency by their locale: the first of LC_ALL, LC_MONETARY and LANG that

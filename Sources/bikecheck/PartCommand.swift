@@ -142,7 +142,8 @@ struct PartCommand: ParsableCommand {
             let (loaded, planner) = try load(global, asOf: asOf)
             let report = planner.lives(loaded.garage, summaries: loaded.activitySummaries)
             switch format {
-            case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
+            case .json:
+                Terminal.standardOutput.write(json: try JSONOutput.encode(CommitStamped(report, git: GarageCommit.of(garage: try global.garageRoot()))))
             case .text: Terminal.standardOutput.write(PartLifeTextRenderer().renderList(report))
             }
         }
@@ -172,7 +173,8 @@ struct PartCommand: ParsableCommand {
             }
             let report = planner.lives(loaded.garage, summaries: loaded.activitySummaries, only: [PartID(part)])
             switch format {
-            case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
+            case .json:
+                Terminal.standardOutput.write(json: try JSONOutput.encode(CommitStamped(report, git: GarageCommit.of(garage: try global.garageRoot()))))
             case .text: Terminal.standardOutput.write(PartLifeTextRenderer().renderShow(report))
             }
         }

@@ -38,10 +38,14 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var asOf: AsOfOptions
 
+    @OptionGroup var revision: RevisionOption
+
     func run() throws {
-        let day = asOf.day
-        let loaded = try ReportOutput.loadBikes(global, names: bikes, command: "report --bike", help: "the report of a bike lists the parts that were on it")
-        let report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day)
+        let day = revision.day(asOf, root: try global.garageRoot())
+        let loaded = try ReportOutput.loadBikes(
+            global, names: bikes, revision: revision, command: "report --bike", help: "the report of a bike lists the parts that were on it")
+        var report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day)
+        report.git = revision.commit(try global.garageRoot())
         switch format {
         case .html:
             let page = HTMLReportRenderer().render(report)

@@ -14,8 +14,51 @@ struct AsOfOptions: ParsableArguments {
     var day: Day { asOf ?? today() }
 }
 
+/// `--rev REF`: the garage's YAML files as git has them at a commit, read without touching the
+/// work tree or the index; the activities still come from the garage's cache.
+struct RevisionOption: ParsableArguments {
+    @Option(
+        name: .customLong("rev"),
+        help: ArgumentHelp(
+            "Read the garage's files as they were at this git commit (HEAD~1, a tag, an id) without touching the work tree; activities still come from the cache; --as-of defaults to the commit's day.",
+            valueName: "ref"))
+    var rev: String?
+
+    /// `--as-of`, else the day of the `--rev` commit (in the committer's zone), else today.
+    func day(_ asOf: AsOfOptions, root: String) -> Day {
+        if let day = asOf.asOf { return day }
+        if let rev, let commit = try? GitSnapshot.commit(rev, of: root) { return commit.day }
+        return today()
+    }
+
+    /// The commit the report describes: the `--rev` commit (whose files are exactly what was
+    /// read), else the garage's HEAD and whether its files had changes; nil outside git.
+    func commit(_ root: String) -> GarageCommit? {
+        guard let rev else { return GarageCommit.of(garage: root) }
+        return (try? GitSnapshot.commit(rev, of: root)).map { GarageCommit(commit: $0.id, changes: false) }
+    }
+
+    /// Loads the garage at `root`, or its files at the `--rev` commit (written out to a temporary
+    /// folder, loaded, removed) with the activities of `root`. A ref that is not a commit is a
+    /// usage error.
+    func load(_ root: String, _ options: GarageLoader.Options) throws -> LoadedGarage {
+        guard let rev else { return GarageLoader.load(at: root, options: options) }
+        let snapshot: GitSnapshot
+        do {
+            _ = try GitSnapshot.commit(rev, of: root)
+            snapshot = try GitSnapshot.take(.commit(rev), of: root)
+        } catch {
+            throw UsageError("--rev \(rev): \(error.description)", help: "name a commit of the garage's repository: HEAD~1, a tag, a commit id")
+        }
+        defer { snapshot.remove() }
+        var options = options
+        options.activitiesFrom = root
+        return GarageLoader.load(at: snapshot.garage, options: options)
+    }
+}
+
 /// What a report is about and when: the bikes and parts named, `--since` and `--as-of`, shared
-/// by the report commands (costs, usage, history, rides, export).
+/// by the report commands (costs, usage, history, rides, export), and `--rev`.
 struct ReportOptions: ParsableArguments {
     @Argument(
         help: ArgumentHelp("Bikes and parts to report on (default: every bike, and every part but in 'rides').", valueName: "bike-or-part"),
@@ -27,8 +70,10 @@ struct ReportOptions: ParsableArguments {
 
     @OptionGroup var asOf: AsOfOptions
 
-    /// `--as-of`, else today.
-    var day: Day { asOf.day }
+    @OptionGroup var revision: RevisionOption
+
+    /// `--as-of`, else the `--rev` commit's day, else today.
+    func day(_ global: GlobalOptions) throws -> Day { revision.day(asOf, root: try global.garageRoot()) }
 
     func validate() throws {
         // A range that ends before it starts is a mistake, not an empty report.
@@ -38,5 +83,5 @@ struct ReportOptions: ParsableArguments {
     }
 
     /// The garage, and the subjects named as a selection (see `ReportOutput.load`).
-    func load(_ global: GlobalOptions) throws -> (LoadedGarage, ReportSelection) { try ReportOutput.load(global, names: subjects) }
+    func load(_ global: GlobalOptions) throws -> (LoadedGarage, ReportSelection) { try ReportOutput.load(global, names: subjects, revision: revision) }
 }

@@ -12,8 +12,8 @@ enum ReportOutput {
     /// The garage with its activities' summaries (what status reads: the activity index when it is
     /// warm), or its errors printed (exit 1), and the bikes and parts named (see
     /// `Garage.subjects(named:)`); a name that is neither is a usage error.
-    static func load(_ global: GlobalOptions, names: [String]) throws -> (LoadedGarage, ReportSelection) {
-        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
+    static func load(_ global: GlobalOptions, names: [String], revision: RevisionOption) throws -> (LoadedGarage, ReportSelection) {
+        let loaded = try revision.load(try global.garageRoot(), .init(activities: .summaries, today: today()))
         if loaded.hasErrors {
             global.report(loaded.diagnostics, sources: loaded.sources)
             throw ExitCode(1)
@@ -24,8 +24,8 @@ enum ReportOutput {
     }
 
     /// The same for a command that takes bikes only: a part named is a usage error that says why.
-    static func loadBikes(_ global: GlobalOptions, names: [String], command: String, help: String) throws -> LoadedGarage {
-        let (loaded, selection) = try load(global, names: names)
+    static func loadBikes(_ global: GlobalOptions, names: [String], revision: RevisionOption, command: String, help: String) throws -> LoadedGarage {
+        let (loaded, selection) = try load(global, names: names, revision: revision)
         if let part = selection.parts.first { throw UsageError("'\(part.rawValue)' is a part; \(command) takes bikes", help: help) }
         return loaded
     }
@@ -45,10 +45,11 @@ enum ReportOutput {
         return UsageError("no interval '\(id)' on \(subjects)\(hint)", help: help ?? "intervals: \(known.joined(separator: ", "))")
     }
 
-    static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat) throws {
+    /// `git`: the commit the report describes, in its JSON (see `RevisionOption.commit`).
+    static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat, git: @autoclosure () throws -> GarageCommit?) throws {
         switch format {
         case .text: TableTextRenderer(width: Terminal.standardOutput.columns).render(table) { Terminal.standardOutput.write($0) }
-        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(model))
+        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(CommitStamped(model, git: try git())))
         case .csv: TableCSVRenderer.render(table) { Terminal.standardOutput.write($0) }
         case .markdown: Terminal.standardOutput.write(TableMarkdownRenderer.render(table))
         }

@@ -30,17 +30,18 @@ struct RidesCommand: ParsableCommand {
 
     func run() throws {
         let (loaded, selection) = try query.load(global)
+        let day = try query.day(global)
         var report: RidesReport
         do {
             report = try RidesReport.build(
-                loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day,
+                loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,
                 since: query.since, until: until, interval: interval.map(IntervalID.init))
         } catch .unknownInterval(let id, let known) {
             throw ReportOutput.noInterval(
                 id, command: "rides", names: query.subjects, everything: "any bike", known: known, garage: loaded.garage, selection: selection)
         }
         // Summaries carry no names: read them from the month files of the rides shown.
-        report.names = ActivityNames.load(root: loaded.garage.root, summaries: loaded.activitySummaries, records: report.activityRecords)
-        try ReportOutput.write(report, table: report.table, as: format)
+        report.names = ActivityNames.load(root: try global.garageRoot(), summaries: loaded.activitySummaries, records: report.activityRecords)
+        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot()))
     }
 }

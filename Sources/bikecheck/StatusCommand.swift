@@ -19,11 +19,13 @@ struct StatusCommand: ParsableCommand {
 
     @OptionGroup var asOf: AsOfOptions
 
+    @OptionGroup var revision: RevisionOption
+
     @OptionGroup var urgency: UrgencyOptions
 
     func run() throws {
         let root = try global.garageRoot()
-        let loaded = GarageLoader.load(at: root, options: .init(activities: .summaries, today: today()))
+        let loaded = try revision.load(root, .init(activities: .summaries, today: today()))
         let (named, notes) = try loaded.garage.subjects(named: bikes)
         for note in notes { Terminal.standardError.write("note: \(note)\n") }
         var garage = loaded.garage
@@ -49,14 +51,14 @@ struct StatusCommand: ParsableCommand {
         let shown = named.bikes.filter { garage.bike($0) != nil }
         let shownParts = named.parts.filter { garage.part($0) != nil }
         if loaded.hasErrors, shown.isEmpty, shownParts.isEmpty, !bikes.isEmpty { throw ExitCode(1) }
-        let planner = StatusPlanner(asOf: asOf.day)
+        let planner = StatusPlanner(asOf: revision.day(asOf, root: root))
         let planned = planner.plan(garage, summaries: loaded.activitySummaries, only: shown, parts: shownParts)
         if loaded.hasErrors, planned.bikes.isEmpty, planned.parts.isEmpty { throw ExitCode(1) }
         var report = urgency.shaping(planned)
         // Stale data warns, on standard error and in the JSON, and never changes the exit code.
         report.warnings = Staleness.warnings(loaded, root: root, asOf: planner.asOf)
         switch format {
-        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(report))
+        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(CommitStamped(report, git: revision.commit(root))))
         case .text:
             let renderer = StatusTextRenderer(
                 colored: global.colored(for: .standardOutput), width: Terminal.standardOutput.columns, byUrgency: urgency.by == .urgency,

@@ -11,12 +11,14 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @OptionGroup var revision: RevisionOption
+
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
     func run() throws {
         // Summaries: the same checks of the activity cache as whole activities, for less.
-        let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
+        let loaded = try revision.load(try global.garageRoot(), .init(activities: .summaries, today: today()))
         let diagnostics = loaded.diagnostics
         switch format {
         case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(JSONOutput.ValidationResult(diagnostics)))

@@ -26,6 +26,7 @@ import Testing
         (["part", "unmount", "race-wheels"], ["text", "json"]), (["part", "retire", "spare-chain"], ["text", "json"]),
         (["template", "outdated"], ["text", "json"]), (["template", "update"], ["text", "json"]),
         (["template", "export", "road-basics", "out"], ["text", "json"]),
+        (["git", "setup"], ["text"]), (["git", "check-staged"], ["text"]), (["git", "merge-driver", "o", "a", "b", "p"], ["text"]),
     ]
 
     @Test func templateShowRefusesJSONInsteadOfPrintingText() throws {

@@ -104,6 +104,17 @@ package struct GitCommitter: Sendable {
         }
     }
 
+    /// `git merge-file`: git's line merge of three files into `ours`, with conflict markers
+    /// where the lines clash (what git does for a file without a merge driver). Returns whether
+    /// it merged without conflicts.
+    @discardableResult
+    package static func mergeFile(ours: String, base: String, theirs: String, markerSize: Int = 7) throws(Failure) -> Bool {
+        let out = try GitProcess.run(
+            ["merge-file", "--marker-size=\(markerSize)", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs], environment: nil)
+        guard out.status >= 0, out.status < 128 else { throw Failure(description: "git merge-file failed: \(out.error)") }
+        return out.status == 0
+    }
+
     func run(_ arguments: [String]) throws(Failure) -> GitProcess.Output {
         try GitProcess.run(["-C", root] + arguments, environment: environment)
     }

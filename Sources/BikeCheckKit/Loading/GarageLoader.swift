@@ -49,6 +49,9 @@ package enum GarageLoader {
         /// write's re-check parses every file). Output is the same either way; this is for
         /// debugging the fast paths. `BIKECHECK_NO_CACHE=1` turns it on.
         package var bypassesDerivedCaches: Bool
+        /// The garage folder whose activity cache to read, when not `root` (`--rev`: the YAML from
+        /// a commit written out elsewhere, the activities from the rider's garage).
+        package var activitiesFrom: String?
         /// Gets the time each stage took (`BIKECHECK_TIMINGS=1`: printed on standard error).
         package var timings: (@Sendable (LoadTimings) -> Void)?
 
@@ -98,13 +101,13 @@ package enum GarageLoader {
         case .full:
             DispatchQueue.global().async(group: reading) {
                 let start = LoadTimings.now()
-                cache = ActivityCacheLoader.load(root: root)
+                cache = ActivityCacheLoader.load(root: options.activitiesFrom ?? root)
                 activitiesTime = LoadTimings.since(start)
             }
         case .summaries:
             DispatchQueue.global().async(group: reading) {
                 let start = LoadTimings.now()
-                summaries = ActivityCacheLoader.loadSummaries(root: root, index: index)
+                summaries = ActivityCacheLoader.loadSummaries(root: options.activitiesFrom ?? root, index: index)
                 activitiesTime = LoadTimings.since(start)
             }
         }

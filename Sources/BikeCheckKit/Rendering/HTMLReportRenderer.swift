@@ -43,11 +43,19 @@ package struct HTMLReportRenderer: Sendable {
             <body>
             <main>
             \(body)</main>
-            <footer><p>Made by bikecheck from the garage's files as of \(report.asOf). Usage counts the rides status counts.</p></footer>
+            <footer><p>Made by bikecheck from the garage's files\(commit(report.git)) as of \(report.asOf). Usage counts the rides status counts.</p></footer>
             </body>
             </html>
 
             """
+    }
+
+    /// `at commit <id>` (and whether the files had changes not in it), for tracing a page to its data.
+    private func commit(_ git: GarageCommit?) -> HTML {
+        guard let git else { return "" }
+        guard let id = git.commit else { return " (in git, before its first commit)" }
+        let changes: HTML = git.changes ? " with changes not yet committed" : ""
+        return " at git commit <code class=\"commit\">\(id)</code>\(changes)"
     }
 
     // MARK: Sections

@@ -156,84 +156,35 @@ package enum TemplateUpdater {
 
     // MARK: - The merge
 
+    /// The rider's file with upstream's changes, by the garage's one three-way merge of YAML
+    /// trees (`YAMLMerge`); `source:` is the rider's, and only its commit moves.
     static func merge(
         ours: [UInt8], base: [UInt8], theirs: [UInt8], file: String, id: String, commit: String,
         context: WriteContext
     ) throws(WriteFailure) -> [UInt8] {
-        guard case .mapping(let o)? = YAMLDocument(path: file, bytes: ours).root,
-            case .mapping(let b)? = YAMLDocument(path: "base", bytes: base).root,
+        let o = YAMLDocument(path: file, bytes: ours, limits: .garage)
+        guard case .mapping? = o.root, case .mapping(let b)? = YAMLDocument(path: "base", bytes: base).root,
             case .mapping(let t)? = YAMLDocument(path: "upstream", bytes: theirs).root
         else {
             throw .refused("'\(file)' or its upstream versions are not YAML mappings; nothing was written")
         }
-        var edits: [YAMLEdit] = []
+        let plan = YAMLMerge(skipped: { $0 == ["source"] }).plan(base: .mapping(b), ours: o, theirs: .mapping(t))
+        // Conflicts are named by interval (or by top key), once each.
         var conflicts: [String] = []
-        // Top keys other than the intervals and the source.
-        for key in keys(b, t) where key != "intervals" && key != "source" {
-            if let c = mergeKey(key, in: [], o[key], b[key], t[key], &edits) { conflicts.append(c == "" ? "'\(key)'" : c) }
-        }
-        if case .mapping(let oi)? = o["intervals"], case .mapping(let bi)? = b["intervals"], case .mapping(let ti)? = t["intervals"] {
-            for interval in keys(bi, ti) {
-                let (ov, bv, tv) = (oi[interval], bi[interval], ti[interval])
-                if case .mapping(let om)? = ov, case .mapping(let bm)? = bv, case .mapping(let tm)? = tv {
-                    var fieldConflict = false
-                    for field in keys(bm, tm) where mergeKey(field, in: ["intervals", .key(interval)], om[field], bm[field], tm[field], &edits) != nil {
-                        fieldConflict = true
-                    }
-                    if fieldConflict { conflicts.append("interval '\(interval)'") }
-                } else if mergeKey(interval, in: ["intervals"], ov, bv, tv, &edits) != nil {
-                    conflicts.append("interval '\(interval)'")
-                }
-            }
-        } else if let c = mergeKey("intervals", in: [], o["intervals"], b["intervals"], t["intervals"], &edits) {
-            conflicts.append(c == "" ? "'intervals'" : c)
+        for path in plan.conflictPaths {
+            let name: String
+            if path.first == "intervals", path.count > 1 { name = "interval '\(path[1])'" } else { name = "'\(path.first?.description ?? "")'" }
+            if !conflicts.contains(name) { conflicts.append(name) }
         }
         guard conflicts.isEmpty else {
             throw .refused(
                 "template '\(id)' has changes of yours and of upstream to the same \(conflicts.count == 1 ? "place" : "places"): \(conflicts.joined(separator: ", ")); nothing was written",
                 help: "take upstream's change into \(file) by hand (or undo yours), then run the update again")
         }
-        // The rider's `source:` keeps its url, path and ref; only the commit moves.
-        edits.insert(.set(["source", "commit"], .plain(commit)), at: 0)
         var bytes = ours
         // One edit at a time: each is planned on the file as the previous one left it.
-        for edit in edits { bytes = try context.edit(file, bytes, [edit]) }
+        for edit in [.set(["source", "commit"], .plain(commit))] + plan.edits { bytes = try context.edit(file, bytes, [edit]) }
         return bytes
-    }
-
-    /// Keys of upstream's two versions, base's order first.
-    static func keys(_ b: YAMLMapping, _ t: YAMLMapping) -> [String] {
-        var seen: [String] = []
-        for key in (b.entries + t.entries).compactMap(\.keyText) where !seen.contains(key) { seen.append(key) }
-        return seen
-    }
-
-    /// The three-way rule for one key: upstream's change is taken when the rider left the key as
-    /// it was; returns a conflict ("") when both changed it differently.
-    static func mergeKey(_ key: String, in path: YAMLPath, _ o: YAMLNode?, _ b: YAMLNode?, _ t: YAMLNode?, _ edits: inout [YAMLEdit]) -> String? {
-        let (os, bs, ts) = (o.map(YAMLShape.init), b.map(YAMLShape.init), t.map(YAMLShape.init))
-        if ts == bs || os == ts { return nil }
-        guard os == bs else { return "" }
-        switch (o, t) {
-        case (nil, let t?): edits.append(.addKey(key, value(t), in: path))
-        case (_?, nil): edits.append(.removeKey(key, from: path))
-        case (_?, let t?): edits.append(.set(path + [.key(key)], value(t)))
-        case (nil, nil): break
-        }
-        return nil
-    }
-
-    /// A node of upstream's file as a value to write, in its own style.
-    static func value(_ node: YAMLNode) -> YAMLValue {
-        switch node {
-        case .scalar(let s):
-            if s.isNull { return .null }
-            return s.style == .plain ? .plain(s.value) : .text(s.value)
-        case .sequence(let q): return q.isFlow ? .flowList(q.items.map(value)) : .list(q.items.map(value))
-        case .mapping(let m):
-            let pairs = m.entries.compactMap { e in e.keyText.map { YAMLPair($0, value(e.value)) } }
-            return m.isFlow ? .flowMapping(pairs) : .mapping(pairs)
-        }
     }
 
     // MARK: - What changed

@@ -89,6 +89,11 @@ package enum GarageInitializer {
                         ("# Written by bikecheck init.\n# Activities synced from Strava stay on this machine (Strava's terms); local state and\n# the temporary files of an interrupted write too.\n"
                             + ignored.joined(separator: "\n") + "\n").utf8)))
         }
+        // The merge driver's lines (`GitSetup`): committed with the garage, so every clone has them.
+        let attributesBefore = fm.contents(atPath: root + "/.gitattributes").map { [UInt8]($0) }
+        if let attributes = GitSetup.attributesFile(attributesBefore) {
+            files.append(FileChange(path: ".gitattributes", before: attributesBefore, after: attributes))
+        }
         var summary = ["created a garage in \(root) with templates: \(TemplateLibrary.templates.map(\.id).joined(separator: ", "))"]
         summary.append(
             code.map { "costs without a currency are in \($0) (currency: in garage.yaml)" }

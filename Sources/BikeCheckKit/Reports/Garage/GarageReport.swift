@@ -34,6 +34,8 @@ package struct GarageReport: Sendable {
     }
 
     package var asOf: Day
+    /// The commit of the garage the page describes (nil: not in git), named in its footer.
+    package var git: GarageCommit?
     package var garageName: String?
     package var units: UnitSystem
     /// The bikes shown, in the garage's order: the named ones, else every bike not retired.

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The garage's files as git holds them, at a commit or in the index, written out to a
+/// temporary folder to load from: the work tree and the rider's index are never touched.
+package struct GitSnapshot: Sendable {
+    /// The temporary folder (removed by `remove()`).
+    package let folder: String
+    /// The garage inside it (the folder, or the garage's subfolder of the repository).
+    package let garage: String
+
+    /// What was written out.
+    package enum Source: Sendable {
+        /// The index: what the next commit would hold (a hook's `GIT_INDEX_FILE`, when set).
+        case index
+        /// A commit (any revision git understands: `HEAD~1`, a tag, an id).
+        case commit(String)
+    }
+
+    /// Writes the garage at `root` as `source` has it into a new temporary folder.
+    package static func take(_ source: Source, of root: String) throws(GitCommitter.Failure) -> GitSnapshot {
+        let git = GitCommitter(root: root)
+        guard let repository = git.repository() else {
+            throw GitCommitter.Failure(description: "'\(root)' is not in a git work tree")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-snapshot-\(UUID().uuidString)").path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw GitCommitter.Failure(description: "cannot create a temporary folder: \(error.localizedDescription)")
+        }
+        let snapshot = GitSnapshot(folder: folder, garage: folder + "/" + repository.prefix)
+        do throws(GitCommitter.Failure) {
+            var environment: [String: String]? = nil
+            // A hook runs with git's paths relative to the top of the work tree; git below runs
+            // in the garage's folder, so they are made absolute.
+            var inherited = ProcessInfo.processInfo.environment
+            let cwd = FileManager.default.currentDirectoryPath
+            for key in ["GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY"] {
+                if let value = inherited[key], !value.isEmpty, !value.hasPrefix("/") {
+                    inherited[key] = cwd + "/" + value
+                    environment = inherited
+                }
+            }
+            if case .commit(let rev) = source {
+                // The commit's tree goes into an index of its own, so the rider's stays as it is.
+                var env = inherited
+                env["GIT_INDEX_FILE"] = folder + "/.index"
+                environment = env
+                let read = try GitProcess.run(["-C", root, "read-tree", rev + "^{tree}"], environment: environment)
+                guard read.status == 0 else {
+                    throw GitCommitter.Failure(
+                        description: "'\(rev)' is not a commit of this repository: \(read.error.trimmingCharacters(in: .whitespacesAndNewlines))")
+                }
+            }
+            // Only the garage's files (paths relative to it), written under the folder by their
+            // path from the top of the work tree.
+            let listed = try GitProcess.run(["-C", root, "ls-files", "-z", "--", "."], environment: environment)
+            guard listed.status == 0 else { throw GitCommitter.Failure(description: "git ls-files failed: \(listed.error)") }
+            let paths = listed.output.split(separator: "\0").map(String.init)
+            for batch in stride(from: 0, to: paths.count, by: 500).map({ Array(paths[$0..<min($0 + 500, paths.count)]) }) {
+                let out = try GitProcess.run(["-C", root, "checkout-index", "--prefix=\(folder)/", "--"] + batch, environment: environment)
+                guard out.status == 0 else { throw GitCommitter.Failure(description: "git checkout-index failed: \(out.error)") }
+            }
+            try? FileManager.default.removeItem(atPath: folder + "/.index")
+            try? FileManager.default.createDirectory(atPath: snapshot.garage, withIntermediateDirectories: true)
+        } catch {
+            snapshot.remove()
+            throw error
+        }
+        return snapshot
+    }
+
+    /// Removes the temporary folder.
+    package func remove() { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// A commit's full id and the day it was made (committer date, in the committer's zone).
+    package static func commit(_ rev: String, of root: String) throws(GitCommitter.Failure) -> (id: String, day: Day) {
+        let out = try GitProcess.run(["-C", root, "show", "-s", "--format=%H %cd", "--date=format:%Y-%m-%d", rev + "^{commit}", "--"], environment: nil)
+        let fields = out.output.split(separator: " ")
+        guard out.status == 0, fields.count == 2, let day = Day(String(fields[1]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw GitCommitter.Failure(description: "'\(rev)' is not a commit of this repository")
+        }
+        return (String(fields[0]), day)
+    }
+}
