@@ -9,6 +9,14 @@ Activities run from --years before 2026-11-15 up to that day; use `--as-of 2026-
 `bikecheck status`. About 85 % ride a bike, 10 % wear shoes, 5 % have no gear. --parts P writes
 P wheelsets in parts/ that move between the bikes every one to thirteen months, with spells on
 the shelf (a separate random stream: the rest of the garage is the same bytes with or without).
+
+--peer writes instead the garage of the cross-check against strava-gear
+(Tests/EndToEndTests/StravaGearCrossCheckTests.swift), scaled up: --bikes bikes with a Strava gear
+id and nothing else, --parts parts (say 6) moved between them every 20 to 220 days with spells on
+the shelf, and --activities rides (3 % without gear, 2 % on shoes, a tenth on a trainer), plus the
+same data as strava-gear's own workload: strava-gear/rules.yaml (its dated component rules) and
+strava-gear/activities.csv (its CSV input), for `strava-gear --rules strava-gear/rules.yaml --csv
+strava-gear/activities.csv -r components`.
 Python 3 standard library only.
 """
 import argparse
@@ -146,9 +154,12 @@ def main():
     p.add_argument("--years", type=int, default=10, help="years of history before 2026-11-15 (default 10)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--parts", type=int, default=200, help="wheelsets that move between bikes (default 200)")
+    p.add_argument("--peer", action="store_true", help="the strava-gear cross-check's garage, with strava-gear's input beside it")
     args = p.parse_args()
     if args.bikes < 1 or args.activities < 0 or args.years < 1 or args.parts < 0:
         p.error("--bikes and --years must be at least 1, --activities and --parts at least 0")
+    if args.peer:
+        return write_peer(args)
 
     rng = random.Random(args.seed)
     start = dt.date(END.year - args.years, END.month, END.day)
@@ -306,6 +317,93 @@ def write_activities(rng, args, bikes, start):
         written += len(lines)
     print(f"{args.out}: {len(bikes)} bikes, {written} activities in {sum(1 for c in counts if c)} months", file=sys.stderr)
     return ridden
+
+
+def write_peer(args):
+    """The strava-gear cross-check's garage at scale: bikes with only a gear id, parts moving
+    between them, rides of one sport type, and strava-gear's rules and CSV for the same data."""
+    rng = random.Random(args.seed)
+    start = dt.date(END.year - args.years, END.month, END.day)
+    if os.path.isdir(args.out):
+        shutil.rmtree(args.out)
+    for folder in ["bikes", "parts", "activities", "strava-gear"]:
+        os.makedirs(os.path.join(args.out, folder))
+    with open(os.path.join(args.out, "garage.yaml"), "w", encoding="utf-8") as f:
+        f.write("units: metric\ncounts: [Ride]\ntrainer: true\n")
+    bikes = [f"bike-{n + 1}" for n in range(args.bikes)]
+    gear = {b: f"b{1001 + n}" for n, b in enumerate(bikes)}
+    bought = start - dt.timedelta(days=31)
+    for b in bikes:
+        with open(os.path.join(args.out, "bikes", b + ".yaml"), "w", encoding="utf-8") as f:
+            f.write(f"name: Bike {b}\nstrava: {gear[b]}\nbought: {bought.isoformat()}\n")
+
+    # Rides: spread evenly over the days, starting 06:00 to 17:59 UTC (local time = UTC).
+    days = (END - start).days + 1
+    starts = sorted(rng.randrange(days) * 86400 + 6 * 3600 + rng.randrange(12 * 3600) for _ in range(args.activities))
+    by_month = {}
+    csv = ["name,gear_id,start_date,moving_time,distance,total_elevation_gain\n"]
+    for n, t in enumerate(starts):
+        day = start + dt.timedelta(days=t // 86400)
+        s = t % 86400
+        stamp = f"{day.isoformat()}T{s // 3600:02d}:{s // 60 % 60:02d}:{s % 60:02d}Z"
+        roll = rng.randrange(100)
+        g = None if roll < 3 else "g7" if roll < 5 else gear[bikes[rng.randrange(len(bikes))]]
+        moving = 1800 + rng.randrange(12_600)
+        distance = moving * (50 + rng.randrange(50)) / 10
+        trainer = rng.randrange(10) == 0
+        rid = n + 1
+        by_month.setdefault(day.strftime("%Y-%m"), []).append(
+            f'{{"commute":false,"distance":{num(distance)},"elapsed_time":{moving},"gear_id":{q(g) if g else "null"},'
+            f'"id":{rid},"manual":false,"moving_time":{moving},"name":"ride {rid}","sport_type":"Ride",'
+            f'"start_date":"{stamp}","start_date_local":"{stamp}","total_elevation_gain":0,'
+            f'"trainer":{"true" if trainer else "false"}}}')
+        csv.append(f"ride {rid},{g or ''},{stamp},{moving},{num(distance)},0\n")
+    for month, lines in by_month.items():
+        with open(os.path.join(args.out, "activities", month + ".json"), "w", encoding="utf-8") as f:
+            f.write("[\n" + ",\n".join(lines) + "\n]\n")
+    with open(os.path.join(args.out, "strava-gear", "activities.csv"), "w", encoding="utf-8") as f:
+        f.write("".join(csv))
+
+    # Parts moved between the bikes, with strava-gear's rule for each day something changes.
+    first, last = start.toordinal(), END.toordinal()
+    changes = {}
+    components = []
+    for p in range(1, args.parts + 1):
+        part = f"p{p}"
+        prior = (100 * p, 5 * p) if p % 2 == 0 else (0, 0)
+        components.append(f"  {part}: {{kms: {prior[0]}, hours: {prior[1]}}}\n")
+        mounts = []
+        day = first + rng.randrange(60)
+        bike = bikes[rng.randrange(len(bikes))]
+        while day <= last:
+            end = day + 20 + rng.randrange(200) - 1
+            changes.setdefault(day, {}).setdefault(gear[bike], {})[part] = part
+            if end >= last + 10:
+                mounts.append(f"  - {{bike: {bike}, from: {dt.date.fromordinal(day)}}}")
+                break
+            mounts.append(f"  - {{bike: {bike}, from: {dt.date.fromordinal(day)}, to: {dt.date.fromordinal(end)}}}")
+            following = end + 1
+            if rng.randrange(10) < 3:  # a spell on the shelf
+                changes.setdefault(following, {}).setdefault(gear[bike], {})[part] = None
+                following += 5 + rng.randrange(60)
+            if len(bikes) > 1:
+                bike = rng.choice([b for b in bikes if b != bike])
+            day = following
+        text = f"name: Part {p}\n"
+        if prior[0]:
+            text += f"distance: {prior[0]} km\nhours: {prior[1]}\n"
+        text += "intervals:\n  check: {task: Check, every: 1000 km}\nmounts:\n" + "\n".join(mounts) + "\n"
+        with open(os.path.join(args.out, "parts", part + ".yaml"), "w", encoding="utf-8") as f:
+            f.write(text)
+    rules = ["components:\n", *components, "rules:\n"]
+    for day in sorted(changes):
+        rules.append(f"  - since: {dt.date.fromordinal(day)}\n")
+        for g in sorted(changes[day]):
+            roles = ", ".join(f"{k}: {v if v else 'null'}" for k, v in sorted(changes[day][g].items()))
+            rules.append(f"    {g}: {{{roles}}}\n")
+    with open(os.path.join(args.out, "strava-gear", "rules.yaml"), "w", encoding="utf-8") as f:
+        f.write("".join(rules))
+    print(f"{args.out}: {len(bikes)} bikes, {args.parts} parts, {args.activities} rides in {len(by_month)} months (peer)", file=sys.stderr)
 
 
 if __name__ == "__main__":

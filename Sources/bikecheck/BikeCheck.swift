@@ -39,8 +39,16 @@ struct BikeCheck: ParsableCommand {
     /// Runs the command. Usage errors, bikecheck's (`UsageError`) and ArgumentParser's, print in
     /// bikecheck's style (`error:` and `help:` lines) and exit 2.
     static func main() {
+        // `bikecheck --help` alone: the root's help, printed as ArgumentParser prints it after a
+        // parse, without the parse (which reflects over status's options, the default command's,
+        // and then renders the page twice: once for the exit code, once to print).
+        let given = Array(CommandLine.arguments.dropFirst())
+        if given == ["--help"] || given == ["-h"] {
+            print(helpMessage())
+            Foundation.exit(0)
+        }
         do {
-            let arguments = try CommandRouting.route(Array(CommandLine.arguments.dropFirst()), root: Self.self)
+            let arguments = try CommandRouting.route(given, root: Self.self)
             var command = try parseAsRoot(arguments)
             if let formatted = command as? any FormattedCommand { try formatted.checkFormat() }
             try command.run()

@@ -6,6 +6,18 @@ import Testing
 /// option takes, a bad date that says what is wrong with it, and a manual synopsis that lists
 /// every command the binary has.
 @Suite struct CommandLineHelpEndToEndTests {
+    /// `--help` and `-h` alone print the root's help without parsing: the same bytes as `help`,
+    /// which ArgumentParser answers after a parse.
+    @Test func rootHelpIsTheSameBytesWithoutTheParseAsAfterIt() throws {
+        let parsed = try runBikecheck(["help"], in: repositoryRoot)
+        #expect(parsed.status == 0 && parsed.stderr.isEmpty && parsed.stdout.hasPrefix("OVERVIEW: Bike maintenance"), "\(parsed.stdout)")
+        for flag in ["--help", "-h"] {
+            let r = try runBikecheck([flag], in: repositoryRoot)
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(flag): \(r.stderr)")
+            #expect(r.stdout == parsed.stdout, "\(flag)")
+        }
+    }
+
     @Test func statusHelpShowsThatCheckTakesAnOptionalLevel() throws {
         let r = try runBikecheck(["status", "--help"], in: repositoryRoot)
         #expect(r.status == 0)

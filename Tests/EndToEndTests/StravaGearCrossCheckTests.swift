@@ -112,16 +112,41 @@ import Testing
         try folder.write("strava-gear/rules.yaml", g.rules)
         try folder.write("strava-gear/activities.csv", g.csv)
 
-        let ours = try runBikecheck(["part", "list", "--format", "json", "--as-of", "2026-11-15", "--garage", folder.url.path], in: folder.url)
-        #expect(ours.status == 0, "\(ours.stderr)")
+        try Self.expectSamePartTotals(folder.url, parts: 6)
+    }
+
+    /// The benchmark's peer garage (`scripts/generate-garage.py --peer`, what `scripts/bench
+    /// --sizes peer` measures beside strava-gear) is the same workload for both: small here.
+    @Test func theBenchmarksPeerGarageGivesTheSamePartTotalsAsStravaGearOnItsOwnInput() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.stravaGear.path) else {
+            Issue.record("strava-gear is not installed: run scripts/bootstrap (it installs it in .build-tools/strava-gear)")
+            return
+        }
+        let folder = try TemporaryFolder()
+        let generated = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", repositoryRoot.appendingPathComponent("scripts/generate-garage.py").path, folder.url.path + "/peer",
+                "--peer", "--bikes", "5", "--activities", "4000", "--years", "2", "--parts", "6",
+            ], in: folder.url)
+        #expect(generated.status == 0, "\(generated.stderr)")
+        try Self.expectSamePartTotals(folder.url.appendingPathComponent("peer"), parts: 6)
+    }
+
+    /// `part list`'s lifetime distance and moving time of every part, against strava-gear's
+    /// components report on `strava-gear/rules.yaml` and `strava-gear/activities.csv`.
+    static func expectSamePartTotals(_ garage: URL, parts count: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let folder = garage
+        let ours = try runBikecheck(["part", "list", "--format", "json", "--as-of", "2026-11-15", "--garage", folder.path], in: folder)
+        #expect(ours.status == 0, "\(ours.stderr)", sourceLocation: sourceLocation)
         let theirs = try runProcess(
             Self.stravaGear,
             [
                 "--rules", "strava-gear/rules.yaml", "--csv", "strava-gear/activities.csv",
                 "-r", "components", "-f", "csv", "--hide-name", "--hide-first-last",
             ],
-            in: folder.url, environment: ["TZ": "UTC"])
-        #expect(theirs.status == 0, "\(theirs.stderr)")
+            in: folder, environment: ["TZ": "UTC"])
+        #expect(theirs.status == 0, "\(theirs.stderr)", sourceLocation: sourceLocation)
 
         struct Report: Decodable {
             struct Part: Decodable { var kind: String, id: String, distance: Double, moving_time: Double }
@@ -135,11 +160,15 @@ import Testing
             reference[String(cells[0])] = (km * 1000, hours * 3600)
         }
         let parts = report.parts.filter { $0.kind == "part" }
-        #expect(parts.count == 6 && Set(reference.keys) == Set(parts.map(\.id)), "\(theirs.stdout)")
+        #expect(parts.count == count && Set(reference.keys) == Set(parts.map(\.id)), "\(theirs.stdout)", sourceLocation: sourceLocation)
         for part in parts {
-            let expected = try #require(reference[part.id])
-            #expect(abs(part.distance - expected.metres) < 0.01, "\(part.id): \(part.distance) m, strava-gear \(expected.metres) m")
-            #expect(abs(part.moving_time - expected.seconds) < 0.01, "\(part.id): \(part.moving_time) s, strava-gear \(expected.seconds) s")
+            let expected = try #require(reference[part.id], sourceLocation: sourceLocation)
+            #expect(
+                abs(part.distance - expected.metres) < 0.01, "\(part.id): \(part.distance) m, strava-gear \(expected.metres) m",
+                sourceLocation: sourceLocation)
+            #expect(
+                abs(part.moving_time - expected.seconds) < 0.01, "\(part.id): \(part.moving_time) s, strava-gear \(expected.seconds) s",
+                sourceLocation: sourceLocation)
         }
     }
 }

@@ -37,7 +37,7 @@ package enum ActivityCacheLoader {
         var result = SummaryResult(summaries: ActivitySummaries(), diagnostics: [], sources: [:])
         result.indexed = files.reduce(0) { $0 + ($1.fromIndex ? 1 : 0) }
         activityIndex?.prune(keeping: Set(files.map(\.name)))
-        result.summaries.records.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
+        result.summaries.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
         // Each file numbers its own strings; renumber them into one list of distinct Strings.
         var index: [String: Int32] = [:]
         check(files, &result.diagnostics, &result.sources) { file, records in
@@ -47,11 +47,7 @@ package enum ActivityCacheLoader {
                 index[s] = Int32(result.summaries.strings.count - 1)
                 return Int32(result.summaries.strings.count - 1)
             }
-            for var r in records {
-                if r.gear >= 0 { r.gear = renumber[Int(r.gear)] }
-                r.sport = renumber[Int(r.sport)]
-                result.summaries.records.append(r)
-            }
+            result.summaries.append(run: records, renumbering: renumber)
         }
         return result
     }

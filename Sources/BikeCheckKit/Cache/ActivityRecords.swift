@@ -22,9 +22,13 @@ package struct ActivitySummary: Sendable, Equatable {
 
 /// Cached activities as summaries, with the gear ids and sport types their indices name.
 package struct ActivitySummaries: Sendable {
-    package var records: [ActivitySummary] = []
+    /// Appended only run by run (`append(run:renumbering:)`), so that `runs` always covers them.
+    package private(set) var records: [ActivitySummary] = []
     /// Distinct gear ids and sport types, each once.
     package var strings: [String] = []
+    /// The records in runs, one per cache file, in order: what a question about days looks at
+    /// before it reads a run's records (`DayLookup`).
+    package private(set) var runs: [ActivityRun] = []
 
     package init() {}
 
@@ -37,13 +41,137 @@ package struct ActivitySummaries: Sendable {
             index[s] = Int32(strings.count - 1)
             return Int32(strings.count - 1)
         }
+        var run: [ActivitySummary] = []
         for a in activities {
             guard let day = a.localDay else { continue }
-            records.append(
+            run.append(
                 ActivitySummary(
                     id: a.id, day: Int32(day.ordinal), gear: a.gearID.map(symbol) ?? -1, sport: symbol(a.sportType), trainer: a.trainer,
                     movingTime: Double(a.movingTime), distance: a.distance, elevation: a.totalElevationGain))
         }
+        append(run: run)
+    }
+
+    /// Room for `count` more records.
+    mutating func reserveCapacity(_ count: Int) { records.reserveCapacity(records.count + count) }
+
+    /// Appends one run of records (a cache file's), their gear and sport numbers first mapped
+    /// through `renumber` when given, noting the run's days as they go by: the one pass over the
+    /// records that the questions about days then skip.
+    mutating func append(run: some Sequence<ActivitySummary>, renumbering renumber: [Int32]? = nil) {
+        let start = records.count
+        var first = Int32.max, last = Int32.min, previous = Int32.min
+        var inDayOrder = true
+        var newestOfGear: [Int32] = []
+        for var r in run {
+            if let renumber {
+                if r.gear >= 0 { r.gear = renumber[Int(r.gear)] }
+                r.sport = renumber[Int(r.sport)]
+            }
+            let day = r.day
+            if day < previous { inDayOrder = false }
+            previous = day
+            if day < first { first = day }
+            if day > last { last = day }
+            if r.gear >= 0 {
+                let g = Int(r.gear)
+                if g >= newestOfGear.count { newestOfGear += repeatElement(Int32.min, count: g + 1 - newestOfGear.count) }
+                if day > newestOfGear[g] { newestOfGear[g] = day }
+            }
+            records.append(r)
+        }
+        guard records.count > start else { return }
+        runs.append(ActivityRun(records: start..<records.count, firstDay: first, lastDay: last, inDayOrder: inDayOrder, newestOfGear: newestOfGear))
+    }
+}
+
+/// A run of `ActivitySummaries.records` (one cache file's) and its days: enough to skip it, or
+/// to answer from it without reading its records.
+package struct ActivityRun: Sendable, Equatable {
+    package var records: Range<Int>
+    /// Its earliest and latest day.
+    package var firstDay: Int32
+    package var lastDay: Int32
+    /// Whether its records are in day order. A cache file is in order of start time, so its local
+    /// days are too, unless the rider changed time zones within the month or the file is unsorted.
+    package var inDayOrder: Bool
+    /// The newest day of the run's records by gear index (into `ActivitySummaries.strings`);
+    /// `Int32.min` (or past the end) for a gear with none.
+    package var newestOfGear: [Int32]
+
+    func newest(ofGear gear: Int32) -> Int32 { Int(gear) < newestOfGear.count ? newestOfGear[Int(gear)] : Int32.min }
+}
+
+// MARK: - Questions about days, run by run
+
+extension ActivitySummaries {
+    /// The newest day on or before `limit` of every record (`any`) and of each gear (`byGear`, by
+    /// gear index), `Int32.min` where there is none; records dated `Int32.min` do not count. A run
+    /// wholly on or before `limit` answers from its newest days, one after it is skipped, and only
+    /// a run across `limit` is read record by record.
+    package func newestDays(onOrBefore limit: Int32) -> (any: Int32, byGear: [Int32]) {
+        var any = Int32.min
+        var byGear = [Int32](repeating: Int32.min, count: strings.count)
+        for run in runs where run.firstDay <= limit {
+            if run.lastDay <= limit {
+                any = max(any, run.lastDay)
+                for (g, day) in run.newestOfGear.enumerated() where day > byGear[g] { byGear[g] = day }
+                continue
+            }
+            for r in records[run.records] where r.day != Int32.min && r.day <= limit {
+                any = max(any, r.day)
+                if r.gear >= 0, r.day > byGear[Int(r.gear)] { byGear[Int(r.gear)] = r.day }
+            }
+        }
+        return (any, byGear)
+    }
+
+    /// Whether some record has each of `wanted`'s gear indices on its day. Only the runs whose
+    /// days take in a wanted day are read: by binary search when the run is in day order, else
+    /// record by record.
+    package func contains(gearDays wanted: [(gear: Int32, day: Int32)]) -> [Bool] {
+        var found = [Bool](repeating: false, count: wanted.count)
+        let order = wanted.indices.sorted { wanted[$0].day < wanted[$1].day }
+        func firstWanted(onOrAfter day: Int32) -> Int {
+            var lo = 0, hi = order.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if wanted[order[mid]].day < day { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        for run in runs {
+            var end = firstWanted(onOrAfter: run.firstDay)
+            let start = end
+            while end < order.count, wanted[order[end]].day <= run.lastDay { end += 1 }
+            guard start < end else { continue }
+            if run.inDayOrder {
+                for k in order[start..<end] where !found[k] {
+                    let (gear, day) = wanted[k]
+                    var lo = run.records.lowerBound, hi = run.records.upperBound
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if records[mid].day < day { lo = mid + 1 } else { hi = mid }
+                    }
+                    while lo < run.records.upperBound, records[lo].day == day, !found[k] {
+                        found[k] = records[lo].gear == gear
+                        lo += 1
+                    }
+                }
+            } else {
+                func key(_ gear: Int32, _ day: Int32) -> UInt64 { UInt64(UInt32(bitPattern: gear)) << 32 | UInt64(UInt32(bitPattern: day)) }
+                var keys = Set(order[start..<end].map { key(wanted[$0].gear, wanted[$0].day) })
+                var matched: Set<UInt64> = []
+                for r in records[run.records] where r.gear >= 0 {
+                    let k = key(r.gear, r.day)
+                    guard keys.remove(k) != nil else { continue }
+                    matched.insert(k)
+                    if keys.isEmpty { break }
+                }
+                for k in order[start..<end] where matched.contains(key(wanted[k].gear, wanted[k].day)) { found[k] = true }
+            }
+        }
+        return found
     }
 }
 

@@ -107,17 +107,22 @@ enum Checks {
     /// already has a ride of that bike: most likely the same ride, counted twice.
     static func ridesAlsoOnStrava(_ rides: [Ride], bikes: [Bike], summaries makeSummaries: @autoclosure () -> ActivitySummaries) -> [Diagnostic] {
         let gearOf = Dictionary(bikes.compactMap { b in b.strava.map { (b.id, $0.value) } }, uniquingKeysWith: { a, _ in a })
-        let wanted = Set(rides.compactMap { gearOf[$0.bike.value] })
-        guard !wanted.isEmpty else { return [] }
+        let gears = Set(rides.compactMap { gearOf[$0.bike.value] })
+        guard !gears.isEmpty else { return [] }
         let summaries = makeSummaries()
         var index: [String: Int32] = [:]
-        for (k, s) in summaries.strings.enumerated() where wanted.contains(s) { index[s] = Int32(k) }
-        var days: Set<Int64> = []
-        let gears = Set(index.values)
-        for r in summaries.records where gears.contains(r.gear) { days.insert(Int64(r.gear) << 32 | Int64(r.day)) }
+        for (k, s) in summaries.strings.enumerated() where gears.contains(s) { index[s] = Int32(k) }
+        // Each ride's (gear, day), looked up only in the summaries' runs that take in its day.
+        var asked: [Int] = []
+        var wanted: [(gear: Int32, day: Int32)] = []
+        for (k, ride) in rides.enumerated() {
+            guard let gear = gearOf[ride.bike.value], let g = index[gear], let day = Int32(exactly: ride.date.ordinal) else { continue }
+            asked.append(k)
+            wanted.append((g, day))
+        }
         var out: [Diagnostic] = []
-        for ride in rides {
-            guard let gear = gearOf[ride.bike.value], let g = index[gear], days.contains(Int64(g) << 32 | Int64(ride.date.ordinal)) else { continue }
+        for (k, found) in zip(asked, summaries.contains(gearDays: wanted)) where found {
+            let ride = rides[k]
             out.append(
                 .warning(
                     .rideAlsoOnStrava, "bike '\(ride.bike.value)' also has a Strava ride on \(ride.date); this one counts on top of it",

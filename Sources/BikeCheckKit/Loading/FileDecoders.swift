@@ -391,16 +391,17 @@ enum FileDecoders {
     /// What is wrong with an amount's currency for a garage in `garage` (its `currency:`): the
     /// warning a file gets, which `done --cost` repeats for the entry it writes.
     static func currencyProblem(_ money: Money, _ what: String, garage: String?) -> (id: DiagnosticID, message: String, help: String)? {
-        let amount = Money.format(money.amount, fractionDigits: Money.fractionDigits(of: money.amount))
+        // Formatting an amount (through `Decimal`) costs more than the check: only for a message.
+        func amount() -> String { Money.format(money.amount, fractionDigits: Money.fractionDigits(of: money.amount)) }
         guard let currency = money.currency else {
             return (
-                .costWithoutCurrency, "\(what) \(amount) has no currency, and garage.yaml names none",
+                .costWithoutCurrency, "\(what) \(amount()) has no currency, and garage.yaml names none",
                 "add 'currency: EUR' (your currency's code) to garage.yaml"
             )
         }
         guard let garage, currency != garage else { return nil }
         return (
-            .foreignCurrency, "\(what) \(amount) \(currency) is not in the garage's currency \(garage)",
+            .foreignCurrency, "\(what) \(amount()) \(currency) is not in the garage's currency \(garage)",
             "costs and exports report \(currency) apart from \(garage), never summed; write the amount in \(garage) to count it with the rest"
         )
     }

@@ -94,6 +94,8 @@ package struct LedgerExport: Sendable {
     /// Text safe in a payee or narration: one line; in Beancount no double quote or backslash; in
     /// Ledger no `;` (a comment), no `|` (payee from note) and no two spaces (a posting's amount separator).
     static func clean(_ text: String, for dialect: Dialect) -> String {
+        var text = text
+        if let ascii = text.withUTF8({ cleanASCII($0, for: dialect) }) { return ascii }
         var s = text.map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
         switch dialect {
         case .beancount: s = s.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: "\\", with: "/")
@@ -101,5 +103,28 @@ package struct LedgerExport: Sendable {
         }
         while s.contains("  ") { s = s.replacingOccurrences(of: "  ", with: " ") }
         return s
+    }
+
+    /// `clean` in one pass over the bytes, for ASCII text (most names and notes), or nil for
+    /// any other. In ASCII each byte is a character, but for CR LF, which `clean` makes one space
+    /// and this two: the same, once runs of spaces are one.
+    private static func cleanASCII(_ utf8: UnsafeBufferPointer<UInt8>, for dialect: Dialect) -> String? {
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
+        for byte in utf8 {
+            var c = byte
+            switch c {
+            case 0x09...0x0D: c = UInt8(ascii: " ")  // a tab, or a newline (LF, VT, FF, CR)
+            case UInt8(ascii: "\""): if dialect == .beancount { c = UInt8(ascii: "'") }
+            case UInt8(ascii: "\\"): if dialect == .beancount { c = UInt8(ascii: "/") }
+            case UInt8(ascii: ";"): if dialect == .ledger { c = UInt8(ascii: ",") }
+            case UInt8(ascii: "|"): if dialect == .ledger { c = UInt8(ascii: "/") }
+            default: break
+            }
+            if c == UInt8(ascii: " "), out.last == UInt8(ascii: " ") { continue }
+            out.append(c)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

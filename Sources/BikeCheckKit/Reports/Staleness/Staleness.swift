@@ -71,13 +71,9 @@ package enum Staleness {
         let onStrava = garage.bikes.map(\.bike).filter { b in b.strava != nil && (b.retired.map { $0 > asOf } ?? true) }
         guard !onStrava.isEmpty else { return [] }
         // The newest activity on or before `asOf`, overall and per gear id.
-        var newest: Int?
-        var newestOfGear: [Int32: Int] = [:]
-        for r in summaries.records where r.day != Int32.min && Int(r.day) <= asOf.ordinal {
-            let day = Int(r.day)
-            if newest.map({ day > $0 }) ?? true { newest = day }
-            if r.gear >= 0, newestOfGear[r.gear].map({ day > $0 }) ?? true { newestOfGear[r.gear] = day }
-        }
+        let newestDays = summaries.newestDays(onOrBefore: Int32(clamping: asOf.ordinal))
+        let newest = newestDays.any == Int32.min ? nil : Int(newestDays.any)
+        func newestOfGear(_ gear: Int32) -> Int? { newestDays.byGear[Int(gear)] == Int32.min ? nil : Int(newestDays.byGear[Int(gear)]) }
         var out: [StaleWarning] = []
         let settings = garage.settings
         func plural(_ n: Int) -> String { n == 1 ? "1 day" : "\(n) days" }
@@ -113,7 +109,7 @@ package enum Staleness {
         }
         // The bike's last ride: on Strava with its gear, or entered by hand.
         let last = onStrava.map { b -> Int? in
-            let strava = b.strava.flatMap { index[$0.value] }.flatMap { newestOfGear[$0] }
+            let strava = b.strava.flatMap { index[$0.value] }.flatMap(newestOfGear)
             return [strava, handEntered[b.id]].compactMap { $0 }.max()
         }
         let limit = asOf.ordinal - settings.quietAfter
