@@ -80,7 +80,9 @@ let package = Package(
         .testTarget(name: "RideFilesTests", dependencies: ["RideFiles", "TestSupport"], exclude: ["Tools"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BikeCheckKit", "bikecheck", "StravaStandIn", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "BikeCheckKit", "NotifyKit", "bikecheck", "StravaStandIn", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             // Read in place by ReportGoldenTests and SchemaTests (found from #filePath), not bundled.
             exclude: ["Golden"]
         ),

@@ -732,9 +732,10 @@ NOTIFY_WEBHOOK = schema("notify-webhook.schema.json", "bikecheck notify: the web
     "What `bikecheck notify` posts to `notify: webhook: url` (Content-Type `application/json`): the intervals and to-dos that newly crossed a band, most urgent first, and the stale-data warnings not yet sent; at least one of the two lists has an item.", {
     "type": "object",
     "additionalProperties": False,
-    "required": ["as_of", "garage", "reminders", "warnings"],
+    "required": ["id", "as_of", "garage", "reminders", "warnings"],
     "anyOf": [{"properties": {"reminders": {"minItems": 1}}}, {"properties": {"warnings": {"minItems": 1}}}],
     "properties": {
+        "id": p({"type": "string", "pattern": "^[0-9a-f]{32}$"}, "The message's stable id, from what it tells (the day, the garage's name, each reminder's key, anchor and line), never the time: a run interrupted after this webhook took the message, and run again, sends the same id, so a receiver can drop the repeat. Another day, or other reminders, give another id."),
         "as_of": p(DAY, "The day the reminders are computed for."),
         "garage": p({"type": ["string", "null"]}, "garage.yaml's `name`, if any."),
         "reminders": p({"type": "array", "items": closed({

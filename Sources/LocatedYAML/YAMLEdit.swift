@@ -97,6 +97,27 @@ package indirect enum YAMLShape: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether two nodes have the same meaning (`YAMLShape(a) == YAMLShape(b)`), found by
+    /// walking both: nothing is built.
+    package static func same(_ a: YAMLNode, _ b: YAMLNode) -> Bool {
+        switch (a, b) {
+        case (.scalar(let x), .scalar(let y)):
+            return x.value == y.value && (x.style == .plain) == (y.style == .plain)
+        case (.mapping(let x), .mapping(let y)):
+            guard x.entries.count == y.entries.count else { return false }
+            for (p, q) in zip(x.entries, y.entries) {
+                guard (p.keyText ?? "") == (q.keyText ?? ""), same(p.value, q.value) else { return false }
+            }
+            return true
+        case (.sequence(let x), .sequence(let y)):
+            guard x.items.count == y.items.count else { return false }
+            for (p, q) in zip(x.items, y.items) where !same(p, q) { return false }
+            return true
+        default:
+            return false
+        }
+    }
+
     /// True for a null or empty value, which a new value may replace outright.
     package var isEmptyValue: Bool {
         switch self {

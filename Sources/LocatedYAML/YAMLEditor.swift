@@ -40,7 +40,8 @@ package struct YAMLEditor: Sendable {
         return current.source.bytes
     }
 
-    /// One edit, checked: plan the splices, apply them back to front, re-parse, compare.
+    /// One edit, checked: plan the splices, apply them back to front, re-parse, compare (node by
+    /// node: the meaning of a whole large file is never built, see `Expected`).
     static func apply(_ edit: YAMLEdit, to doc: YAMLDocument) throws(YAMLEditFailure) -> YAMLDocument {
         guard doc.diagnostics.isEmpty, let root = doc.root, doc.isUsable else {
             let at = doc.diagnostics.first?.location ?? SourceLocation(file: doc.path)
@@ -66,7 +67,7 @@ package struct YAMLEditor: Sendable {
                     at: anchor, help: "make this change by hand")
             ])
         }
-        guard YAMLShape(newRoot) == expected else {
+        guard expected.isMet(by: newRoot, old: root) else {
             throw YAMLEditFailure([
                 .error(
                     .yamlEditUnsafe, "the change would not read back as intended, so nothing was written",
@@ -74,6 +75,91 @@ package struct YAMLEditor: Sendable {
             ])
         }
         return next
+    }
+}
+
+/// The tree an edit must leave: the old one with exactly one change at `path`, to the node
+/// there or to one entry or item of the mapping or list there. Checked against the re-parsed
+/// tree node by node, beside the old tree: the meaning (`YAMLShape`) of a whole file is never
+/// built, as for a 50 MB bike log two of them cost many times the file.
+struct Expected {
+    enum Change {
+        /// The node at `path` reads back as this.
+        case replaced(YAMLShape)
+        /// A new entry (with `key`) or item (key nil) at `index` of the mapping or list at `path`.
+        case inserted(key: String?, YAMLShape, at: Int)
+        /// The entry or item at `index` of the mapping or list at `path` is gone.
+        case removed(at: Int)
+    }
+
+    var path: YAMLPath
+    var change: Change
+
+    /// Whether `new` reads as `old` with exactly this change.
+    func isMet(by new: YAMLNode, old: YAMLNode) -> Bool { check(new, old, path[...]) }
+
+    private func check(_ new: YAMLNode, _ old: YAMLNode, _ path: ArraySlice<YAMLPathComponent>) -> Bool {
+        guard let first = path.first else { return changed(new, old) }
+        switch (first, old, new) {
+        case (.key(let k), .mapping(let o), .mapping(let n)):
+            guard o.entries.count == n.entries.count, let i = o.entries.firstIndex(where: { ($0.keyText ?? "") == k }) else { return false }
+            for j in o.entries.indices {
+                guard (o.entries[j].keyText ?? "") == (n.entries[j].keyText ?? "") else { return false }
+                let same = j == i ? check(n.entries[j].value, o.entries[j].value, path.dropFirst()) : YAMLShape.same(n.entries[j].value, o.entries[j].value)
+                guard same else { return false }
+            }
+            return true
+        case (.index(let i), .sequence(let o), .sequence(let n)):
+            guard o.items.count == n.items.count, o.items.indices.contains(i) else { return false }
+            for j in o.items.indices {
+                let same = j == i ? check(n.items[j], o.items[j], path.dropFirst()) : YAMLShape.same(n.items[j], o.items[j])
+                guard same else { return false }
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The node at `path`: the change, and everything else in it as it was.
+    private func changed(_ new: YAMLNode, _ old: YAMLNode) -> Bool {
+        switch (change, old, new) {
+        case (.replaced(let shape), _, _):
+            return YAMLShape(new) == shape
+        case (.inserted(let key?, let shape, let index), .mapping(let o), .mapping(let n)):
+            guard n.entries.count == o.entries.count + 1, (0...o.entries.count).contains(index) else { return false }
+            for j in n.entries.indices {
+                if j == index {
+                    guard n.entries[j].keyText == key, YAMLShape(n.entries[j].value) == shape else { return false }
+                } else {
+                    let was = o.entries[j < index ? j : j - 1]
+                    guard (n.entries[j].keyText ?? "") == (was.keyText ?? ""), YAMLShape.same(n.entries[j].value, was.value) else { return false }
+                }
+            }
+            return true
+        case (.inserted(nil, let shape, let index), .sequence(let o), .sequence(let n)):
+            guard n.items.count == o.items.count + 1, (0...o.items.count).contains(index) else { return false }
+            for j in n.items.indices {
+                let same = j == index ? YAMLShape(n.items[j]) == shape : YAMLShape.same(n.items[j], o.items[j < index ? j : j - 1])
+                guard same else { return false }
+            }
+            return true
+        case (.removed(let index), .mapping(let o), .mapping(let n)):
+            guard o.entries.indices.contains(index), n.entries.count == o.entries.count - 1 else { return false }
+            for j in n.entries.indices {
+                let was = o.entries[j < index ? j : j + 1]
+                guard (n.entries[j].keyText ?? "") == (was.keyText ?? ""), YAMLShape.same(n.entries[j].value, was.value) else { return false }
+            }
+            return true
+        case (.removed(let index), .sequence(let o), .sequence(let n)):
+            guard o.items.indices.contains(index), n.items.count == o.items.count - 1 else { return false }
+            for j in n.items.indices {
+                guard YAMLShape.same(n.items[j], o.items[j < index ? j : j + 1]) else { return false }
+            }
+            return true
+        default:
+            return false
+        }
     }
 }
 
@@ -271,7 +357,7 @@ private struct Planner {
     }
 
     /// The splices of one edit, and the tree it must leave (the old one plus exactly this change).
-    func plan(_ edit: YAMLEdit) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
+    func plan(_ edit: YAMLEdit) throws(YAMLEditFailure) -> ([Splice], Expected) {
         switch edit {
         case .set(let path, let value): return try planReplacement(at: path, with: value)
         case .addKey(let key, let value, let path, let after): return try planAddKey(key, value, in: path, after: after)
@@ -283,21 +369,19 @@ private struct Planner {
     }
 
     /// `.set`: the value at `path` replaced in place.
-    func planReplacement(at path: YAMLPath, with value: YAMLValue) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
-        let old = YAMLShape(root)
+    func planReplacement(at path: YAMLPath, with value: YAMLValue) throws(YAMLEditFailure) -> ([Splice], Expected) {
         guard let last = path.last else { throw refuse("cannot replace a whole document", root) }
         let parentPath = Array(path.dropLast())
         guard let parent = node(at: parentPath), let target = node(at: path) else {
             throw refuse("there is no '\(describe(path))' to set", nil)
         }
         let splices = try planSet(target, to: value, parent: parent, component: last)
-        let expected = try transform(old, at: path[...]) { _ in style.shape(of: value, keepQuotes: target) }
+        let expected = Expected(path: path, change: .replaced(style.shape(of: value, keepQuotes: target)))
         return (splices, expected)
     }
 
     /// `.addKey`: a new `key: value` line (or lines) after an existing entry of a block mapping.
-    func planAddKey(_ key: String, _ value: YAMLValue, in path: YAMLPath, after: [String]) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
-        let old = YAMLShape(root)
+    func planAddKey(_ key: String, _ value: YAMLValue, in path: YAMLPath, after: [String]) throws(YAMLEditFailure) -> ([Splice], Expected) {
         guard let target = node(at: path), case .mapping(let m) = target else {
             throw refuse("there is no mapping at '\(describe(path))' to add '\(key)' to", node(at: path))
         }
@@ -308,11 +392,8 @@ private struct Planner {
             let anchorIndex = after.lazy.compactMap { a in m.entries.firstIndex { $0.keyText == a } }.first ?? (m.entries.count - 1)
             let end = m.entries[anchorIndex].value.range.end.offset
             let text = ", " + style.writer.render(.text(key), inFlow: true).text + ": " + style.inlineText(value, keepQuotes: nil, inFlow: true)
-            let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
-                guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
-                entries.insert(YAMLShapeEntry(key: key, value: self.style.shape(of: value, keepQuotes: nil, inFlow: true)), at: anchorIndex + 1)
-                return .mapping(entries)
-            }
+            let expected = Expected(
+                path: path, change: .inserted(key: key, style.shape(of: value, keepQuotes: nil, inFlow: true), at: anchorIndex + 1))
             return ([Splice(range: end..<end, text: Array(text.utf8))], expected)
         }
         guard !m.isFlow, let lastEntry = m.entries.last, let firstEntry = m.entries.first else {
@@ -325,17 +406,12 @@ private struct Planner {
         let indent = lineColumn(of: firstEntry.key.range.start.offset)
         let lines = style.entryLines(key, value, indent: indent)
         let splice = insertion(after: anchorEntry.value, lines: lines, ownerColumn: indent)
-        let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
-            guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
-            entries.insert(YAMLShapeEntry(key: key, value: self.style.shape(of: value, keepQuotes: nil)), at: anchorIndex + 1)
-            return .mapping(entries)
-        }
+        let expected = Expected(path: path, change: .inserted(key: key, style.shape(of: value, keepQuotes: nil), at: anchorIndex + 1))
         return ([splice], expected)
     }
 
     /// `.append`: a new item after the last one, as `- item` lines or `, item` in a one-line flow list.
-    func planAppend(_ value: YAMLValue, to path: YAMLPath) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
-        let old = YAMLShape(root)
+    func planAppend(_ value: YAMLValue, to path: YAMLPath) throws(YAMLEditFailure) -> ([Splice], Expected) {
         guard let target = node(at: path), case .sequence(let q) = target else {
             throw refuse("there is no list at '\(describe(path))' to append to", node(at: path))
         }
@@ -373,17 +449,12 @@ private struct Planner {
             splice = insertion(after: lastItem, lines: lines, ownerColumn: lineColumn(of: dash))
             newShape = style.shape(of: value, keepQuotes: nil)
         }
-        let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
-            guard case .sequence(var items) = shape else { throw refuse("not a list", target) }
-            items.append(newShape)
-            return .sequence(items)
-        }
+        let expected = Expected(path: path, change: .inserted(key: nil, newShape, at: q.items.count))
         return ([splice], expected)
     }
 
     /// `.insert`: a new item of a block list, after the lines of the item before it.
-    func planInsert(_ value: YAMLValue, into path: YAMLPath, at index: Int) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
-        let old = YAMLShape(root)
+    func planInsert(_ value: YAMLValue, into path: YAMLPath, at index: Int) throws(YAMLEditFailure) -> ([Splice], Expected) {
         guard let target = node(at: path), case .sequence(let q) = target else {
             throw refuse("there is no list at '\(describe(path))' to insert into", node(at: path))
         }
@@ -410,18 +481,13 @@ private struct Planner {
             splice = Splice(range: lineStart..<lineStart, text: Array(lines.map { $0 + style.eol }.joined().utf8))
         }
         let newShape = style.shape(of: value, keepQuotes: nil)
-        let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
-            guard case .sequence(var items) = shape else { throw refuse("not a list", target) }
-            items.insert(newShape, at: index)
-            return .sequence(items)
-        }
+        let expected = Expected(path: path, change: .inserted(key: nil, newShape, at: index))
         return ([splice], expected)
     }
 
     /// `.removeKey`: the lines of one entry of a block mapping taken out, or one `key: value`
     /// of a one-line flow mapping.
-    func planRemoveKey(_ key: String, from path: YAMLPath) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
-        let old = YAMLShape(root)
+    func planRemoveKey(_ key: String, from path: YAMLPath) throws(YAMLEditFailure) -> ([Splice], Expected) {
         guard let target = node(at: path), case .mapping(let m) = target else {
             throw refuse("there is no mapping at '\(describe(path))' to remove '\(key)' from", node(at: path))
         }
@@ -429,11 +495,7 @@ private struct Planner {
             throw refuse("there is no '\(key)' to remove", target)
         }
         guard m.entries.count > 1 else { throw refuse("cannot remove the only entry of a mapping", target) }
-        let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
-            guard case .mapping(var entries) = shape else { throw refuse("not a mapping", target) }
-            entries.remove(at: index)
-            return .mapping(entries)
-        }
+        let expected = Expected(path: path, change: .removed(at: index))
         if m.isFlow {
             // `{a: 1, b: 2}` on one line: `b: 2` goes with the comma before it (the first entry
             // with the comma after it), and nothing else on the line moves.
@@ -467,8 +529,7 @@ private struct Planner {
     }
 
     /// `.removeItem`: the lines of one item of a block sequence taken out.
-    func planRemoveItem(_ index: Int, from path: YAMLPath) throws(YAMLEditFailure) -> ([Splice], YAMLShape) {
-        let old = YAMLShape(root)
+    func planRemoveItem(_ index: Int, from path: YAMLPath) throws(YAMLEditFailure) -> ([Splice], Expected) {
         guard let target = node(at: path), case .sequence(let q) = target else {
             throw refuse("there is no list at '\(describe(path))' to remove an item from", node(at: path))
         }
@@ -496,11 +557,7 @@ private struct Planner {
             if s > 0, bytes[s - 1] == UInt8(ascii: "\r") { s -= 1 }
             range = s..<bytes.count
         }
-        let expected = try transform(old, at: path[...]) { shape throws(YAMLEditFailure) in
-            guard case .sequence(var items) = shape else { throw refuse("not a list", target) }
-            items.remove(at: index)
-            return .sequence(items)
-        }
+        let expected = Expected(path: path, change: .removed(at: index))
         return ([Splice(range: range, text: [])], expected)
     }
 
@@ -633,24 +690,5 @@ private struct Planner {
 
     func describe(_ path: YAMLPath) -> String {
         path.isEmpty ? "the top level" : path.map(\.description).joined(separator: ".")
-    }
-
-    func transform(
-        _ shape: YAMLShape, at path: ArraySlice<YAMLPathComponent>,
-        _ change: (YAMLShape) throws(YAMLEditFailure) -> YAMLShape
-    ) throws(YAMLEditFailure) -> YAMLShape {
-        guard let first = path.first else { return try change(shape) }
-        switch (first, shape) {
-        case (.key(let k), .mapping(var entries)):
-            guard let i = entries.firstIndex(where: { $0.key == k }) else { throw refuse("no '\(k)'", nil) }
-            entries[i].value = try transform(entries[i].value, at: path.dropFirst(), change)
-            return .mapping(entries)
-        case (.index(let i), .sequence(var items)):
-            guard items.indices.contains(i) else { throw refuse("no item \(i)", nil) }
-            items[i] = try transform(items[i], at: path.dropFirst(), change)
-            return .sequence(items)
-        default:
-            throw refuse("no '\(first)'", nil)
-        }
     }
 }

@@ -56,8 +56,12 @@ package struct Channels: Sendable {
 
     /// Sends each channel's reminders at once, on threads of their own, each bounded by the
     /// timeout: a slow channel never holds up another. Channels with nothing to send are not
-    /// contacted. Returns each contacted channel's failure, or nil for success.
-    package func send(_ pending: [String: [Reminder]], asOf: Day) -> [String: ChannelFailure?] {
+    /// contacted. `answered` is called on the channel's thread as soon as it answers (so what it
+    /// took can be saved before another answers). Returns each contacted channel's failure, or
+    /// nil for success.
+    package func send(
+        _ pending: [String: [Reminder]], asOf: Day, answered: @escaping @Sendable (String, ChannelFailure?) -> Void = { _, _ in }
+    ) -> [String: ChannelFailure?] {
         let work = pending.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
         // A slot per channel, each written by its own thread only; `group.wait()` orders every
         // write before the read (concurrentMap's pattern, without a pool).
@@ -83,6 +87,7 @@ package struct Channels: Sendable {
                 } catch {
                     outcome = ChannelFailure("\(error)")
                 }
+                answered(channel, outcome)
                 results[slot] = .some(outcome)
                 group.leave()
             }
@@ -164,9 +169,7 @@ package struct Channels: Sendable {
 
     /// One message to every recipient, over TLS (STARTTLS, or at once on port 465).
     func mail(_ email: NotifySettings.Email, _ reminders: [Reminder], asOf: Day) throws {
-        let message = NotifyMessages.email(
-            reminders, asOf: asOf, garage: garageName, from: email.from, to: email.to, date: Date(),
-            messageID: "\(UUID().uuidString.lowercased())@bikecheck")
+        let message = NotifyMessages.email(reminders, asOf: asOf, garage: garageName, from: email.from, to: email.to, date: Date())
         let scheme = email.port == 465 ? "smtps" : "smtp"
         let url = "\(scheme)://\(email.host):\(email.port)"
         let session = bc_http_session_new(nil)

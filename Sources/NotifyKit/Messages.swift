@@ -51,8 +51,21 @@ package enum NotifyMessages {
         reminders.contains { $0.band == .overdue || $0.isWarning } ? "bicycle,warning" : "bicycle"
     }
 
-    /// The webhook's JSON (schemas/notify-webhook.schema.json): intervals and to-dos under
-    /// `reminders`, stale-data warnings under `warnings`.
+    /// A message's stable id, 32 hex digits: SHA-256 over what it tells (the day, the garage's
+    /// name, each reminder's key, anchor and line) and, for mail, whom it goes to; never the time
+    /// or chance. A run killed after a channel took its message, and run again, sends the same
+    /// id, so the receiver can drop the repeat; a repeat after `repeat` days is a new day, and new.
+    package static func id(_ reminders: [Reminder], asOf: Day, garage: String?, to recipients: [String] = []) -> String {
+        var fields = ["bikecheck notify 1", asOf.description, garage ?? ""]
+        for r in reminders { fields += [r.key, r.since?.description ?? "", line(r)] }
+        fields += recipients
+        // Each field after its length, so no two lists of fields run together alike.
+        let bytes = fields.flatMap { Array("\($0.utf8.count):".utf8) + Array($0.utf8) }
+        return String(SHA256.hex(bytes).prefix(32))
+    }
+
+    /// The webhook's JSON (schemas/notify-webhook.schema.json): its `id`, intervals and to-dos
+    /// under `reminders`, stale-data warnings under `warnings`.
     package static func webhookJSON(_ reminders: [Reminder], asOf: Day, garage: String?) -> Data {
         var items: [WebhookPayload.Item] = []
         var warnings: [WebhookPayload.Warning] = []
@@ -73,7 +86,8 @@ package enum NotifyMessages {
                 warnings.append(.init(key: r.key, kind: w.kind.rawValue, bike: w.bike, since: w.since, message: w.message, help: w.help, text: text))
             }
         }
-        let payload = WebhookPayload(asOf: asOf, garage: garage, reminders: items, warnings: warnings)
+        let payload = WebhookPayload(
+            id: id(reminders, asOf: asOf, garage: garage), asOf: asOf, garage: garage, reminders: items, warnings: warnings)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(payload)) ?? Data("{}".utf8)
@@ -143,6 +157,7 @@ package enum NotifyMessages {
             }
             enum CodingKeys: String, CodingKey { case key, kind, bike, since, message, help, text }
         }
+        var id: String
         var asOf: Day
         var garage: String?
         var reminders: [Item]
@@ -150,11 +165,12 @@ package enum NotifyMessages {
 
         enum CodingKeys: String, CodingKey {
             case asOf = "as_of"
-            case garage, reminders, warnings
+            case id, garage, reminders, warnings
         }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
             try c.encode(asOf, forKey: .asOf)
             try c.encode(garage, forKey: .garage)
             try c.encode(reminders, forKey: .reminders)
@@ -163,8 +179,10 @@ package enum NotifyMessages {
     }
 
     /// An RFC 5322 message: plain text in UTF-8, base64 in lines of 76, so no line is too long
-    /// and none starts with a dot; CRLF line ends throughout.
-    package static func email(_ reminders: [Reminder], asOf: Day, garage: String?, from: String, to: [String], date: Date, messageID: String) -> [UInt8] {
+    /// and none starts with a dot; CRLF line ends throughout. Its `Message-ID` is
+    /// `<ID@bikecheck>`, ID the message's stable `id`, so a repeat can be told.
+    package static func email(_ reminders: [Reminder], asOf: Day, garage: String?, from: String, to: [String], date: Date) -> [UInt8] {
+        let messageID = id(reminders, asOf: asOf, garage: garage, to: to) + "@bikecheck"
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

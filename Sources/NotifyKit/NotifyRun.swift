@@ -91,15 +91,67 @@ package struct NotifyRun: Sendable {
         if dryRun { return outcome }
 
         let sender = Channels(settings: settings, environment: ChannelEnvironment(environment: environment), garageName: loaded.garage.settings.name)
-        outcome.outcomes = sender.send(plan.pending, asOf: plan.asOf)
-        let after = plan.state(after: state, delivered: outcome.delivered, channels: channels)
-        if after != state {
-            do {
-                try after.save(garage: root)
-            } catch {
-                outcome.saveFailure = "\(error)"
-            }
-        }
+        // Each channel's delivery is saved as it answers: a run killed after one channel took
+        // its reminders and before another answered sends the first nothing again.
+        let saver = StateSaver(root: root, plan: plan, old: state, channels: channels)
+        outcome.outcomes = sender.send(plan.pending, asOf: plan.asOf) { channel, failure in saver.answered(channel, failure) }
+        outcome.saveFailure = saver.finish()
         return outcome
+    }
+}
+
+/// Saves a run's state as its channels answer, each on its thread: every save is the whole state
+/// after what has been delivered so far (`NotifyPlan.state(after:)`), written atomically under
+/// `lock` while the run holds the notify lock, so the file is always one a run could have ended
+/// with.
+///
+/// Sendable checked by hand: every use of its variables is under `lock`.
+private final class StateSaver: @unchecked Sendable {
+    let root: String
+    let plan: NotifyPlan
+    let old: NotifyState
+    let channels: [String]
+    private let lock = NSLock()
+    private var delivered: Set<String> = []
+    /// The state on disk.
+    private var saved: NotifyState
+    /// Why the last save failed; nil once one succeeds, as each save holds all delivered so far.
+    private var failure: String?
+
+    init(root: String, plan: NotifyPlan, old: NotifyState, channels: [String]) {
+        self.root = root
+        self.plan = plan
+        self.old = old
+        self.channels = channels
+        saved = old
+    }
+
+    func answered(_ channel: String, _ failure: ChannelFailure?) {
+        guard failure == nil else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        delivered.insert(channel)
+        save()
+    }
+
+    /// The state once every channel answered (which also forgets what is resolved, if nothing
+    /// was delivered); why it could not be saved, if it could not.
+    func finish() -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        save()
+        return failure
+    }
+
+    private func save() {
+        let after = plan.state(after: old, delivered: delivered, channels: channels)
+        guard after != saved else { return }
+        do {
+            try after.save(garage: root)
+            saved = after
+            failure = nil
+        } catch {
+            failure = "\(error)"
+        }
     }
 }

@@ -33,15 +33,20 @@ package struct NotifyState: Equatable, Sendable {
     /// Held while a run sends, so two runs (cron's and a hand's) never send the same reminder twice.
     package static func lockPath(garage root: String) -> String { LocalState.directory(garage: root) + "/notify.lock" }
 
-    /// The largest state file read; a bigger one is not what bikecheck writes.
-    static let maximumBytes = 16 << 20
     static let channelNames: Set<String> = ["ntfy", "webhook", "email"]
 
     /// The saved state, and a warning when there was one that could not be used.
     package static func load(garage root: String) -> (state: NotifyState, warning: String?) {
         let path = path(garage: root)
         guard FileManager.default.fileExists(atPath: path) else { return (NotifyState(), nil) }
-        guard let data = FileManager.default.contents(atPath: path) else { return (NotifyState(), discarded("it could not be read")) }
+        // The size is checked before anything is read: a sparse 20 GB file costs nothing.
+        let data: Data
+        switch readFile(path, limit: FileSizeLimit.localState) {
+        case .bytes(let bytes): data = Data(bytes)
+        case .tooLarge(let size):
+            return (NotifyState(), discarded("it is \(FileSizeLimit.describe(size)), more than \(FileSizeLimit.describe(FileSizeLimit.localState))"))
+        case .unreadable: return (NotifyState(), discarded("it could not be read"))
+        }
         do {
             return (try decode(data), nil)
         } catch let problem as Problem {
@@ -59,7 +64,6 @@ package struct NotifyState: Equatable, Sendable {
 
     /// Parses and checks every field: the version, each key's shape and band, days, channel names.
     static func decode(_ data: Data) throws -> NotifyState {
-        guard data.count <= maximumBytes else { throw Problem(reason: "larger than \(maximumBytes >> 20) MiB") }
         guard let object = try? JSONSerialization.jsonObject(with: data), let top = object as? [String: Any] else {
             throw Problem(reason: "not a JSON object")
         }

@@ -87,23 +87,50 @@ package struct StravaArchive: Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ArchiveError("no such file or folder '\(path)'")
         }
+        let limit = FileSizeLimit.stravaExportFile
+        /// `size` nil: an entry that inflated past the limit.
+        func tooLarge(_ name: String, _ size: Int?) -> ArchiveError {
+            let what = size.map { "is \(FileSizeLimit.describe($0))" } ?? "inflates to more than \(FileSizeLimit.describe(limit))"
+            return ArchiveError(
+                "'\(name)' in '\(path)' \(what), more than a Strava export's file may be (\(FileSizeLimit.describe(limit))); check that it is the export Strava emailed"
+            )
+        }
         if isDirectory.boolValue {
-            func read(_ name: String) -> [UInt8]? { FileManager.default.contents(atPath: path + "/" + name).map(Array.init) }
-            return (read("activities.csv"), read("bikes.csv"))
+            func read(_ name: String) throws -> [UInt8]? {
+                switch readFile(path + "/" + name, limit: limit) {
+                case .bytes(let bytes): return bytes
+                case .tooLarge(let size): throw tooLarge(name, size)
+                case .unreadable: return nil
+                }
+            }
+            return (try read("activities.csv"), try read("bikes.csv"))
         }
         let archive: Archive
         do { archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch {
             throw ArchiveError("'\(path)' is not a zip file or a folder")
         }
         // The export has them at the top; a re-zipped folder may nest them one level down.
-        func entry(_ name: String) -> [UInt8]? {
+        // An entry is bounded by the size its header gives and by the bytes it inflates to (a
+        // header can lie: a zip bomb's does).
+        struct Oversized: Error {}
+        func entry(_ name: String) throws -> [UInt8]? {
             let candidates = archive.filter { $0.type == .file && ($0.path == name || $0.path.hasSuffix("/" + name)) }
             guard let best = candidates.min(by: { $0.path.count < $1.path.count }) else { return nil }
+            if best.uncompressedSize > UInt64(limit) { throw tooLarge(name, Int(clamping: best.uncompressedSize)) }
             var bytes: [UInt8] = []
-            do { _ = try archive.extract(best, skipCRC32: false) { bytes += $0 } } catch { return nil }
+            do {
+                _ = try archive.extract(best, skipCRC32: false) { chunk in
+                    if bytes.count + chunk.count > limit { throw Oversized() }
+                    bytes += chunk
+                }
+            } catch is Oversized {
+                throw tooLarge(name, nil)
+            } catch {
+                return nil
+            }
             return bytes
         }
-        return (entry("activities.csv"), entry("bikes.csv"))
+        return (try entry("activities.csv"), try entry("bikes.csv"))
     }
 
     // MARK: - activities.csv

@@ -123,9 +123,7 @@ package final class StravaClient {
     package func readSavedToken() throws -> StravaToken? { try tokens.read() }
 
     func appCredentials() throws -> AppCredentials {
-        guard let id = settings.clientID else { throw StravaError.missingClientID }
-        guard let secret = settings.clientSecret else { throw StravaError.missingClientSecret }
-        return AppCredentials(clientID: id, clientSecret: secret)
+        try settings.appCredentials()
     }
 
     /// Why a refresh is wanted: the access token is about to expire, or Strava refused this one.

@@ -11,6 +11,8 @@ package enum StravaError: Error, CustomStringConvertible, Equatable {
     case noPendingLogin(String)
     case missingClientID
     case missingClientSecret
+    /// The credentials file exists and cannot be used, and the id or secret it would give is missing.
+    case unreadableCredentials(path: String, reason: String)
     /// Strava rejected the tokens even after a refresh; only a new login helps.
     case loginExpired(String)
     case accessDenied
@@ -41,6 +43,9 @@ package enum StravaError: Error, CustomStringConvertible, Equatable {
             return "no Strava client id; set STRAVA_CLIENT_ID or 'strava: {client_id: …}' in garage.yaml (create an app at https://www.strava.com/settings/api)"
         case .missingClientSecret:
             return "no Strava client secret; set STRAVA_CLIENT_SECRET (bikecheck keeps it in its credentials file after the first login)"
+        case .unreadableCredentials(let path, let reason):
+            return
+                "the Strava credentials file '\(path)' cannot be used (\(reason)); set STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET, and 'bikecheck login' replaces it"
         case .loginExpired(let why): return "Strava no longer accepts bikecheck's authorisation (\(why)); run 'bikecheck login' again"
         case .accessDenied: return "access was denied on Strava's page; run 'bikecheck login' and press Authorize"
         case .stateMismatch: return "the redirect's state does not match this login (a stale or forged redirect); run 'bikecheck login' again"

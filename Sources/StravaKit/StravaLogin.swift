@@ -37,8 +37,7 @@ package struct StravaLogin: Sendable {
     /// Refuses to start a login that could not finish: the app's client id and secret must be
     /// known before the rider is sent to approve anything.
     package func requireCredentials() throws {
-        guard settings.clientID != nil else { throw StravaError.missingClientID }
-        guard settings.clientSecret != nil else { throw StravaError.missingClientSecret }
+        _ = try settings.appCredentials()
     }
 
     /// The code and scope of a redirect whose state must be `expected`. A denial is reported as
@@ -82,8 +81,14 @@ package struct StravaLogin: Sendable {
     package func checkPasted(_ text: String, now: Date = Date()) throws -> Callback {
         let parameters = Self.parameters(fromPasted: text)
         if parameters["error"] == nil, (parameters["state"] ?? "").isEmpty { throw StravaError.pastedWithoutState }
-        guard let data = FileManager.default.contents(atPath: pendingPath) else {
-            throw StravaError.noPendingLogin("no manual login is waiting for a pasted address")
+        let data: Data
+        switch readFile(pendingPath, limit: FileSizeLimit.localState) {
+        case .bytes(let bytes): data = Data(bytes)
+        case .tooLarge(let size):
+            throw StravaError.noPendingLogin(
+                "the saved login state '\(pendingPath)' is \(FileSizeLimit.describe(size)), more than a file of local state may be (\(FileSizeLimit.describe(FileSizeLimit.localState)))"
+            )
+        case .unreadable: throw StravaError.noPendingLogin("no manual login is waiting for a pasted address")
         }
         guard let pending = try? JSONDecoder().decode(Pending.self, from: data) else {
             throw StravaError.noPendingLogin("the saved login state '\(pendingPath)' cannot be read")

@@ -16,6 +16,9 @@ package struct StravaSettings: Sendable {
     /// The bound on one request's total time (`BIKECHECK_HTTP_TIMEOUT_MS`, default 60,000); a
     /// stall ends it sooner (see `CurlTransport.Limits`).
     package var requestTimeoutMilliseconds: Int
+    /// Why the credentials file could not be used, when it exists and could not: told when the
+    /// id or the secret it would have given is missing.
+    package var credentialsProblem: String?
 
     package init(
         baseURL: URL, configDirectory: String, clientID: String?, clientSecret: String?,
@@ -39,15 +42,27 @@ package struct StravaSettings: Sendable {
             config = (env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.config"
         }
         let directory = config + "/bikecheck"
-        let saved = AppCredentials.load(directory: directory)
+        let (saved, problem) = AppCredentials.load(directory: directory)
         let id = nonEmpty(env["STRAVA_CLIENT_ID"]) ?? nonEmpty(garageClientID) ?? saved?.clientID
         var secret = nonEmpty(env["STRAVA_CLIENT_SECRET"])
         if secret == nil, let saved, saved.clientID == id { secret = saved.clientSecret }
         let retry = env["BIKECHECK_RETRY_BASE_MS"].flatMap(Int.init) ?? 1000
         let timeout = env["BIKECHECK_HTTP_TIMEOUT_MS"].flatMap(Int.init) ?? 60_000
-        return StravaSettings(
+        var settings = StravaSettings(
             baseURL: base, configDirectory: directory, clientID: id, clientSecret: secret,
             retryBaseMilliseconds: max(0, retry), requestTimeoutMilliseconds: max(1, timeout))
+        settings.credentialsProblem = problem
+        return settings
+    }
+
+    /// The app's id and secret, or why one is missing: the credentials file that could not be
+    /// used, if there is one, else the variable to set.
+    package func appCredentials() throws(StravaError) -> AppCredentials {
+        guard let clientID, let clientSecret else {
+            if let credentialsProblem { throw .unreadableCredentials(path: credentialsPath, reason: credentialsProblem) }
+            throw clientID == nil ? .missingClientID : .missingClientSecret
+        }
+        return AppCredentials(clientID: clientID, clientSecret: clientSecret)
     }
 
     package var tokenPath: String { configDirectory + "/strava-token.json" }
@@ -109,9 +124,21 @@ package struct AppCredentials: Codable, Equatable, Sendable {
         self.clientSecret = clientSecret
     }
 
-    static func load(directory: String) -> AppCredentials? {
-        guard let data = FileManager.default.contents(atPath: directory + "/strava-credentials.json") else { return nil }
-        return try? JSONDecoder().decode(AppCredentials.self, from: data)
+    /// The saved credentials, or why a file that exists cannot be used (the size is checked
+    /// before anything is read).
+    static func load(directory: String) -> (credentials: AppCredentials?, problem: String?) {
+        let path = directory + "/strava-credentials.json"
+        switch readFile(path, limit: FileSizeLimit.localState) {
+        case .bytes(let bytes):
+            guard let saved = try? JSONDecoder().decode(AppCredentials.self, from: Data(bytes)) else {
+                return (nil, bytes.isEmpty ? "it is empty" : "it is not a credentials file bikecheck wrote")
+            }
+            return (saved, nil)
+        case .tooLarge(let size):
+            return (nil, "it is \(FileSizeLimit.describe(size)), more than a file of local state may be (\(FileSizeLimit.describe(FileSizeLimit.localState)))")
+        case .unreadable:
+            return (nil, FileManager.default.fileExists(atPath: path) ? "it cannot be read, or is not a regular file" : nil)
+        }
     }
 
     func save(directory: String) throws {

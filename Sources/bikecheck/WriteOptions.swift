@@ -57,8 +57,9 @@ struct WriteOptions: ParsableArguments {
             return
         }
         if dryRun {
-            Terminal.standardOutput.write("\(lines: outcome.diff)")
-            if outcome.diff.isEmpty { Terminal.standardError.write("nothing would change\n") }
+            let diff = outcome.diff
+            Terminal.standardOutput.write("\(lines: diff)")
+            if diff.isEmpty { Terminal.standardError.write("nothing would change\n") }
             return
         }
         for line in change.summary { Terminal.standardOutput.write("\(line)\n") }

@@ -31,7 +31,7 @@ func expectGolden(_ after: [UInt8], before: [UInt8], name: String, in folder: UR
     -> [String]
 {
     expectGolden(after, file: folder.appendingPathComponent("\(name).after.yaml"), sourceLocation: sourceLocation)
-    let ops = UnifiedDiff.script(UnifiedDiff.lines(before), UnifiedDiff.lines(after))
+    let ops = UnifiedDiff.script(before, after)
     return ops.filter { $0.kind == .removed }.map { String(decoding: $0.text, as: UTF8.self) }
 }
 let repositoryFolder = testsFolder.deletingLastPathComponent().deletingLastPathComponent()

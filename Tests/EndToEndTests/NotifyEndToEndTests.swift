@@ -18,6 +18,7 @@ final class SMTPReceiver {
                 message = email.message_from_bytes(envelope.content, policy=policy.default)
                 record = {"from": envelope.mail_from, "to": envelope.rcpt_tos, "tls": session.ssl is not None,
                           "login": bool(session.authenticated), "subject": str(message["subject"]),
+                          "message_id": str(message["message-id"]),
                           "body": message.get_content().replace("\\r\\n", "\\n")}
                 name = os.path.join(out, "%03d.json" % len([f for f in os.listdir(out) if f.endswith(".json")]))
                 with open(name + ".tmp", "w") as f:

@@ -15,6 +15,9 @@ package enum FileSizeLimit {
     package static let activityIndex = 256 << 20
     /// A file of local state (`.bikecheck/`, the saved token, the sync state): 16 MiB.
     package static let localState = 16 << 20
+    /// `activities.csv` or `bikes.csv` of a Strava export, in its folder or its zip: 256 MiB
+    /// (a decade of a busy rider's activities is tens of megabytes).
+    package static let stravaExportFile = 256 << 20
 
     /// `200 GiB`, `64.5 MiB`, `900 bytes`: a size as messages show it, the same in every locale.
     package static func describe(_ bytes: Int) -> String {

@@ -1,11 +1,11 @@
 /// A unified diff of two versions of a file, as `git diff` prints it, for `--dry-run`.
 package enum UnifiedDiff {
     /// The diff of `old` (nil: a new file) and `new`, labelled with `path`; empty when equal.
+    /// Time in proportion to the files, memory to the lines that change: the common lines at
+    /// both ends are walked, never copied (a write to a 50 MB file changes a few lines).
     package static func diff(path: String, old: [UInt8]?, new: [UInt8], context: Int = 3) -> String {
         if let old, old == new { return "" }
-        let a = old.map(lines) ?? []
-        let b = lines(new)
-        let ops = script(a, b)
+        let ops = script(old ?? [], new, context: context)
         var out = "--- " + (old == nil ? "/dev/null" : "a/" + path) + "\n+++ b/" + path + "\n"
         // Group changes into hunks with `context` unchanged lines around them.
         var i = 0
@@ -54,18 +54,26 @@ package enum UnifiedDiff {
     }
 
     /// Lines with their line breaks, so a change of the final newline shows.
-    static func lines(_ bytes: [UInt8]) -> [[UInt8]] {
+    static func lines(_ bytes: ArraySlice<UInt8>) -> [[UInt8]] {
         var out: [[UInt8]] = []
-        var current: [UInt8] = []
-        for b in bytes {
-            current.append(b)
-            if b == UInt8(ascii: "\n") {
-                out.append(current)
-                current = []
-            }
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.endIndex
+            out.append(Array(bytes[start..<end]))
+            start = end
         }
-        if !current.isEmpty { out.append(current) }
         return out
+    }
+
+    /// The end of the line that starts at `start` (after its line break).
+    static func lineEnd(_ bytes: [UInt8], from start: Int) -> Int {
+        bytes[start...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count
+    }
+
+    /// The start of the line that ends at `end` (after its line break, or the end of the file).
+    static func lineStart(_ bytes: [UInt8], endingAt end: Int) -> Int {
+        guard end > 0 else { return 0 }
+        return bytes[..<(end - 1)].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
     }
 
     struct Op {
@@ -77,16 +85,40 @@ package enum UnifiedDiff {
         var newLine: Int
     }
 
-    /// An edit script by longest common subsequence, after trimming the common ends (edits
-    /// touch a few lines, so the middle is small).
-    static func script(_ a: [[UInt8]], _ b: [[UInt8]]) -> [Op] {
-        var prefix = 0
-        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
-        let midA = Array(a[prefix..<(a.count - suffix)]), midB = Array(b[prefix..<(b.count - suffix)])
+    /// An edit script by longest common subsequence, after walking past the lines both files
+    /// share at their ends (edits touch a few lines, so the middle is small). Only `context` of
+    /// those shared lines on each side are in the script: no hunk shows more.
+    static func script(_ a: [UInt8], _ b: [UInt8], context: Int = 3) -> [Op] {
+        // The common lines at the start: `head` lines, ending at byte `headEnd` of both.
+        var head = 0, headEnd = 0
+        while headEnd < a.count, headEnd < b.count {
+            let endA = lineEnd(a, from: headEnd), endB = lineEnd(b, from: headEnd)
+            guard endA == endB, a[headEnd..<endA] == b[headEnd..<endB] else { break }
+            head += 1
+            headEnd = endA
+        }
+        // The common lines at the end, not reaching into the head: from `tailA` and `tailB`.
+        var tail = 0, tailA = a.count, tailB = b.count
+        while tailA > headEnd, tailB > headEnd {
+            let startA = lineStart(a, endingAt: tailA), startB = lineStart(b, endingAt: tailB)
+            guard startA >= headEnd, startB >= headEnd, a[startA..<tailA] == b[startB..<tailB] else { break }
+            tail += 1
+            tailA = startA
+            tailB = startB
+        }
+        let midA = lines(a[headEnd..<tailA]), midB = lines(b[headEnd..<tailB])
         var ops: [Op] = []
-        for k in 0..<prefix { ops.append(Op(kind: .same, text: a[k], oldLine: k, newLine: k)) }
+        // The last `context` lines of the head.
+        var before: [[UInt8]] = []
+        var end = headEnd
+        while before.count < min(context, head) {
+            let start = lineStart(a, endingAt: end)
+            before.insert(Array(a[start..<end]), at: 0)
+            end = start
+        }
+        for (k, text) in before.enumerated() {
+            ops.append(Op(kind: .same, text: text, oldLine: head - before.count + k, newLine: head - before.count + k))
+        }
         var middle: [(Op.Kind, [UInt8])] = []
         if midA.count * midB.count > 4_000_000 {
             middle = midA.map { (.removed, $0) } + midB.map { (.added, $0) }
@@ -111,14 +143,18 @@ package enum UnifiedDiff {
                 }
             }
         }
-        var oldLine = prefix, newLine = prefix
+        var oldLine = head, newLine = head
         for (kind, text) in middle {
             ops.append(Op(kind: kind, text: text, oldLine: oldLine, newLine: newLine))
             if kind != .added { oldLine += 1 }
             if kind != .removed { newLine += 1 }
         }
-        for k in 0..<suffix {
-            ops.append(Op(kind: .same, text: a[a.count - suffix + k], oldLine: oldLine + k, newLine: newLine + k))
+        // The first `context` lines of the tail.
+        var start = tailA
+        for k in 0..<min(context, tail) {
+            let end = lineEnd(a, from: start)
+            ops.append(Op(kind: .same, text: Array(a[start..<end]), oldLine: oldLine + k, newLine: newLine + k))
+            start = end
         }
         return ops
     }

@@ -15,8 +15,18 @@ package enum TemplateExporter {
             throw .usage("'\(destination)' is inside the garage; export to a folder of its own")
         }
         var files: [FileChange] = []
-        func put(_ path: String, _ bytes: [UInt8], replacing: Bool) {
-            let existing = fm.contents(atPath: destination + "/" + path).map { [UInt8]($0) }
+        func put(_ path: String, _ bytes: [UInt8], replacing: Bool) throws(WriteFailure) {
+            let existing: [UInt8]?
+            switch readFile(destination + "/" + path, limit: FileSizeLimit.garageFile) {
+            case .bytes(let bytes): existing = bytes
+            case .tooLarge(let size):
+                if !replacing { return }
+                // What it holds is kept to put back if the export fails: too large to hold.
+                throw .refused(
+                    "'\(path)' in '\(destination)' is \(FileSizeLimit.describe(size)), more than a garage file may be (\(FileSizeLimit.describe(FileSizeLimit.garageFile))); nothing was written",
+                    help: "check that it is the file you meant; move it away, or export to another folder")
+            case .unreadable: existing = nil
+            }
             if existing != nil && !replacing { return }
             files.append(FileChange(path: path, before: existing, after: bytes))
         }
@@ -29,11 +39,11 @@ package enum TemplateExporter {
                     "# and CI checks it with: bikecheck validate --garage .",
                 ]
             let settings = (try? YAMLEditor.render([YAMLPair("units", .plain("metric"))], header: header)) ?? []
-            put("garage.yaml", settings, replacing: false)
-            put(".gitignore", Array((GarageInitializer.ignored.joined(separator: "\n") + "\n").utf8), replacing: false)
+            try put("garage.yaml", settings, replacing: false)
+            try put(".gitignore", Array((GarageInitializer.ignored.joined(separator: "\n") + "\n").utf8), replacing: false)
         }
         for schema in EmbeddedSchemas.files {
-            put("\(EmbeddedSchemas.folder)/\(schema.name)", Array(schema.text.utf8), replacing: true)
+            try put("\(EmbeddedSchemas.folder)/\(schema.name)", Array(schema.text.utf8), replacing: true)
         }
         var seen: Set<String> = []
         for id in ids where seen.insert(id).inserted {
@@ -41,7 +51,7 @@ package enum TemplateExporter {
             let file = template.location.file
             try context.requireClean(file)
             guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
-            put("templates/\(id).yaml", try withoutGarageReferences(bytes, file: file, context: context), replacing: true)
+            try put("templates/\(id).yaml", try withoutGarageReferences(bytes, file: file, context: context), replacing: true)
         }
         let touched = files.filter(\.isChange).map(\.path).filter { $0.hasPrefix("templates/") }
         return context.change(

@@ -84,7 +84,7 @@ package enum BikeEditor {
             root["retired"] != nil
             ? .set(["retired"], .plain(day.description))
             : .addKey("retired", .plain(day.description), in: [], after: ["bought", "strava", "name"])
-        let after = try context.edit(file, bytes, [edit])
+        let after = try context.edit(file, doc, [edit])
         return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
             message: "\(id): retired \(day)",

@@ -26,8 +26,11 @@ package struct ChangeWriter: Sendable {
 
     /// What was done.
     package struct Outcome: Sendable {
-        /// The unified diff of the change (what was, or with `--dry-run` would be, written).
-        package var diff: String
+        /// The files that change (what was, or with `--dry-run` would be, written).
+        var changed: [FileChange]
+        /// The unified diff of the change: made only when asked (`--dry-run`, `--format json`),
+        /// not on every write.
+        package var diff: String { changed.map(\.diff).joined() }
         /// Files written, relative to the garage; empty for a dry run or when nothing changed.
         package var written: [String]
         /// The commit's short hash, when one was made.
@@ -82,8 +85,7 @@ package struct ChangeWriter: Sendable {
     /// when putting a file back failed too, says so).
     package func apply(_ change: GarageChange) throws(WriteFailure) -> Outcome {
         let files = change.files.filter(\.isChange)
-        let diff = change.diff
-        if options.dryRun { return Outcome(diff: diff, written: [], commit: nil) }
+        if options.dryRun { return Outcome(changed: files, written: [], commit: nil) }
 
         let git = GitCommitter(root: root, environment: options.gitEnvironment)
         let repository = options.commit ? git.repository() : nil
@@ -102,7 +104,7 @@ package struct ChangeWriter: Sendable {
                     help: "commit or stash them first ('git status' shows them), or leave out --commit")
             }
         }
-        if files.isEmpty { return Outcome(diff: diff, written: [], commit: nil) }
+        if files.isEmpty { return Outcome(changed: files, written: [], commit: nil) }
         if options.commit && repository == nil {
             throw .refused(
                 "--commit needs the garage to be a git repository, and '\(root)' is not in one",
@@ -164,7 +166,7 @@ package struct ChangeWriter: Sendable {
                     help: Self.help(problems, otherwise: "check 'git status' and 'git config user.name', then run the command again"))
             }
         }
-        return Outcome(diff: diff, written: files.map(\.path), commit: hash, reparsed: after.parsedFiles?.parsed ?? [])
+        return Outcome(changed: files, written: files.map(\.path), commit: hash, reparsed: after.parsedFiles?.parsed ?? [])
     }
 
     func path(_ file: FileChange) -> String { target(file.path).path }

@@ -15,6 +15,9 @@ package struct FileChange: Sendable {
     }
 
     package var isChange: Bool { before != after }
+
+    /// Its unified diff; empty when it does not change.
+    package var diff: String { UnifiedDiff.diff(path: path, old: before, new: after) }
 }
 
 /// What a write command plans to do: the files, a commit message, and lines to tell the rider.
@@ -37,7 +40,7 @@ package struct GarageChange: Sendable {
 
     /// The unified diff of every file that changes.
     package var diff: String {
-        files.filter(\.isChange).map { UnifiedDiff.diff(path: $0.path, old: $0.before, new: $0.after) }.joined()
+        files.map(\.diff).joined()
     }
 }
 

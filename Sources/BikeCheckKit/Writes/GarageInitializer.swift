@@ -37,7 +37,14 @@ package enum GarageInitializer {
         }
         var files: [FileChange] = []
         func add(_ path: String, _ text: String) throws(WriteFailure) {
-            let existing = fm.contents(atPath: root + "/" + path).map { [UInt8]($0) }
+            // A file in the way larger than the one planned is different, whatever its size: it
+            // is refused without being read.
+            let existing: [UInt8]?
+            switch readFile(root + "/" + path, limit: text.utf8.count) {
+            case .bytes(let bytes): existing = bytes
+            case .tooLarge: throw .refused("'\(path)' already exists in '\(root)'; nothing was written", help: "move it away, or choose another folder")
+            case .unreadable: existing = nil
+            }
             if let existing, existing != Array(text.utf8) {
                 throw .refused("'\(path)' already exists in '\(root)'; nothing was written", help: "move it away, or choose another folder")
             }
@@ -71,7 +78,16 @@ package enum GarageInitializer {
 
         // An existing .gitignore keeps its lines; the missing ones are added at its end.
         let ignorePath = root + "/.gitignore"
-        if let existing = fm.contents(atPath: ignorePath).map({ [UInt8]($0) }) {
+        let existingIgnore: [UInt8]?
+        switch readFile(ignorePath, limit: FileSizeLimit.garageFile) {
+        case .bytes(let bytes): existingIgnore = bytes
+        case .tooLarge(let size):
+            throw .refused(
+                "'.gitignore' in '\(root)' is \(FileSizeLimit.describe(size)), more than a garage file may be (\(FileSizeLimit.describe(FileSizeLimit.garageFile))); nothing was written",
+                help: "check that it is the file you meant, or choose another folder")
+        case .unreadable: existingIgnore = nil
+        }
+        if let existing = existingIgnore {
             let text = String(decoding: existing, as: UTF8.self)
             let present = Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) })
             let missing = ignored.filter { !present.contains($0) }

@@ -72,7 +72,8 @@ package enum PartEditor {
                 "part '\(other.part.id)' fills slot '\(slot)' of bike '\(bike.id)' on \(day)",
                 help: "take it off first: bikecheck part unmount \(other.part.id) --date \(day)")
         }
-        let (file, bytes, root) = try context.partSource(part)
+        let (file, doc, root) = try context.partSource(part)
+        let bytes = doc.source.bytes
         var edits: [YAMLEdit] = []
         let open = part.mounts.firstIndex { $0.to == nil }
         if let later = part.mounts.first(where: { $0.to != nil && $0.to! >= day }) {
@@ -101,7 +102,7 @@ package enum PartEditor {
         if case .sequence(let q)? = root["mounts"], !q.items.isEmpty {} else { style.flow = true }
         let entry = style.entry(["bike": .plain(bike.id.rawValue), "from": .plain(day.description)])
         edits.append(.appendOrCreate(entry, list: "mounts", current: root["mounts"]))
-        let after = try context.edit(file, bytes, edits)
+        let after = try context.edit(file, doc, edits)
         let message = moved.map { "\(id): moved from \($0) to \(bike.id) \(day)" } ?? "\(id): mounted on \(bike.id) \(day)"
         var summary = ["\(id): on '\(bike.id)' from \(day) (\(file))"]
         if let moved { summary.insert("\(id): off '\(moved)' after \(day.adding(days: -1))", at: 0) }
@@ -122,8 +123,9 @@ package enum PartEditor {
                 "part '\(id)' went on '\(current.bike.value)' on \(current.from); it cannot come off on or before that day",
                 help: "the date is the first day off the bike")
         }
-        let (file, bytes, root) = try context.partSource(part)
-        let after = try context.edit(file, bytes, [try closeMount(at: k, on: day.adding(days: -1), in: root, file: file)])
+        let (file, doc, root) = try context.partSource(part)
+        let bytes = doc.source.bytes
+        let after = try context.edit(file, doc, [try closeMount(at: k, on: day.adding(days: -1), in: root, file: file)])
         return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
             message: "\(id): off \(current.bike.value) \(day), on the shelf",
@@ -136,7 +138,8 @@ package enum PartEditor {
         let day = date ?? context.today
         try context.checkDate(day, "the retirement date")
         if let bought = part.bought, day < bought { throw .usage("part '\(id)' was bought on \(bought), after \(day)") }
-        let (file, bytes, root) = try context.partSource(part)
+        let (file, doc, root) = try context.partSource(part)
+        let bytes = doc.source.bytes
         var edits: [YAMLEdit] = [
             root["retired"] != nil
                 ? .set(["retired"], .plain(day.description))
@@ -151,7 +154,7 @@ package enum PartEditor {
             edits.append(try closeMount(at: k, on: day, in: root, file: file))
             summary.append("\(id): off '\(current.bike.value)' after \(day)")
         }
-        let after = try context.edit(file, bytes, edits)
+        let after = try context.edit(file, doc, edits)
         if after == bytes { summary = ["part '\(id)' was already retired on \(day)"] }
         return context.change(files: [FileChange(path: file, before: bytes, after: after)], message: "\(id): retired \(day)", summary: summary)
     }
@@ -184,12 +187,12 @@ extension WriteContext {
         throw .usage("no part '\(id)'\(hint)", help: ids.isEmpty ? "add one with 'bikecheck part add ID --name NAME'" : "parts: \(ids.joined(separator: ", "))")
     }
 
-    /// A part's file: its path, bytes and top-level mapping.
-    func partSource(_ part: Part) throws(WriteFailure) -> (String, [UInt8], YAMLMapping) {
+    /// A part's file: its path, its parse (for the edit, and its bytes) and top-level mapping.
+    func partSource(_ part: Part) throws(WriteFailure) -> (String, YAMLDocument, YAMLMapping) {
         let file = part.location.file
         guard let bytes = read(file) else { throw .refused("cannot read '\(file)'") }
         let doc = YAMLDocument(path: file, bytes: bytes, limits: .garage)
         guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
-        return (file, bytes, root)
+        return (file, doc, root)
     }
 }

@@ -50,17 +50,16 @@ package enum RideRecorder {
         if let name = ride.name { fields["name"] = .text(name) }
 
         let before = context.read(file)
-        let existing = before.flatMap { bytes -> YAMLNode? in
-            guard case .mapping(let root)? = YAMLDocument(path: file, bytes: bytes).root else { return nil }
-            return root["rides"]
-        }
+        // Parsed once: for the style of its entries, and for the edit.
+        let doc = before.map { YAMLDocument(path: file, bytes: $0, limits: .garage) }
+        var existing: YAMLNode?
+        if case .mapping(let root)? = doc?.root { existing = root["rides"] }
         let entry = EntryStyle(existing, defaultOrder: FileDecoders.rideKeys).entry(fields)
         let after: [UInt8]
-        if let before {
+        if let before, let doc {
             try context.requireClean(file)
-            let doc = YAMLDocument(path: file, bytes: before, limits: .garage)
             guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
-            after = try context.edit(file, before, [.appendOrCreate(entry, list: "rides", current: root["rides"])])
+            after = try context.edit(file, doc, [.appendOrCreate(entry, list: "rides", current: root["rides"])])
         } else {
             do {
                 after = try YAMLEditor.render(

@@ -132,7 +132,7 @@ package enum ServiceRecorder {
         let unsnoozed = SnoozeRecorder.snoozed(newCycles, in: root)
         var edits = [edit] + SnoozeRecorder.removals(unsnoozed, in: root)
         if let todo { edits.append(try TodoRecorder.removal(todo, in: root, file: file)) }
-        let after = try context.edit(file, bytes, edits)
+        let after = try context.edit(file, doc, edits)
 
         var done = ids
         if let todo { done.append("to-do '\(todo.task)'") }

@@ -29,7 +29,8 @@ package enum SnoozeRecorder {
         let file = owner.file
         try context.requireClean(file)
         guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
-        guard case .mapping(let root)? = YAMLDocument(path: file, bytes: bytes).root else { throw .refused("'\(file)' is not a mapping") }
+        let doc = YAMLDocument(path: file, bytes: bytes, limits: .garage)
+        guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
 
         let date = YAMLValue.plain(record.until.description)
         let edit: YAMLEdit
@@ -52,7 +53,7 @@ package enum SnoozeRecorder {
             guard YAMLShape(value).isEmptyValue else { throw .refused("'snooze' in '\(file)' is not a mapping", help: "fix it by hand") }
             edit = .set(["snooze"], .mapping([YAMLPair(interval, date)]))
         }
-        let after = try context.edit(file, bytes, [edit])
+        let after = try context.edit(file, doc, [edit])
         return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
             message: "\(owner.id): snooze \(interval) until \(record.until)",

@@ -42,7 +42,8 @@ package enum TodoRecorder {
         let file = owner.file
         try context.requireClean(file)
         guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
-        guard case .mapping(let root)? = YAMLDocument(path: file, bytes: bytes).root else { throw .refused("'\(file)' is not a mapping") }
+        let doc = YAMLDocument(path: file, bytes: bytes, limits: .garage)
+        guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
 
         // A bare line of text reads best; a due day or an id makes it a mapping, on one line in
         // a `[ ]` list.
@@ -52,7 +53,7 @@ package enum TodoRecorder {
         let flow: Bool
         if case .sequence(let q)? = root["todo"] { flow = q.isFlow && !q.items.isEmpty } else { flow = false }
         let entry: YAMLValue = pairs.count == 1 ? .text(task) : flow ? .flowMapping(pairs) : .mapping(pairs)
-        let after = try context.edit(file, bytes, [.appendOrCreate(entry, list: "todo", current: root["todo"])])
+        let after = try context.edit(file, doc, [.appendOrCreate(entry, list: "todo", current: root["todo"])])
         let due = new.due.map { ", due \($0)" } ?? ""
         return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],

@@ -74,13 +74,19 @@ package struct WriteContext: Sendable {
 
     /// Applies located edits to a file, turning a refusal into a `WriteFailure` with excerpts.
     func edit(_ relative: String, _ bytes: [UInt8], _ edits: [YAMLEdit]) throws(WriteFailure) -> [UInt8] {
+        try edit(relative, YAMLDocument(path: relative, bytes: bytes, limits: .garage), edits)
+    }
+
+    /// Applies located edits to a file the command has parsed (with `.garage` limits): its tree
+    /// is edited, not parsed again, so a large file is in memory as two trees (before and after),
+    /// never more.
+    func edit(_ relative: String, _ doc: YAMLDocument, _ edits: [YAMLEdit]) throws(WriteFailure) -> [UInt8] {
         do {
-            return try YAMLEditor(path: relative, bytes: bytes, limits: .garage).apply(edits)
+            return try YAMLEditor(document: doc).apply(edits)
         } catch {
             throw WriteFailure(
                 .refused, "bikecheck cannot make this change to '\(relative)' safely; nothing was written",
-                help: "make the change by hand", diagnostics: error.diagnostics,
-                sources: [relative: SourceText(path: relative, bytes: bytes)])
+                help: "make the change by hand", diagnostics: error.diagnostics, sources: [relative: doc.source])
         }
     }
 }
