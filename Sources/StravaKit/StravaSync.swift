@@ -134,6 +134,7 @@ package final class StravaSync {
         defer { withExtendedLifetime(lock) {} }
         let cache = ActivityCacheStore(garageRoot: garageRoot)
         try cache.checkFolder()
+        cache.removeStaleTemporaries()
         var (state, stateWarning) = SyncState.load(garage: garageRoot, now: client.now())
         if let stateWarning { warn(stateWarning) }
         var summary = SyncSummary()

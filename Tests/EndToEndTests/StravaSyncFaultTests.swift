@@ -235,6 +235,37 @@ import Testing
         #expect(negative.stderr.contains("--max-delete must be 0 or more, not -1"), "\(negative.stderr)")
     }
 
+    // MARK: - Temporaries of a killed sync
+
+    @Test func aKilledSyncsTemporaryMonthFileIsRemovedByTheNextAndTheRidersFilesAreNot() async throws {
+        let (world, _) = try await syncedWorld(30)
+        defer { Task { await world.stop() } }
+        let folder = world.garage.path + "/activities"
+        let stale = ".2025-10.json.bikecheck-Ab12Cd"
+        let ridersOwn = [".notes.json.bikecheck-Ab12Cd", "notes.txt", ".2025-10.json.bak", ".2025-10.json.bikecheck-toolong1"]
+        try world.garage.write("activities/" + stale, "[\n{\"commute\":false,\"dist")  // a write cut off by kill -9
+        for name in ridersOwn { try world.garage.write("activities/" + name, "mine\n") }
+        let outside = try TemporaryFolder(["target": "kept\n"])
+        try FileManager.default.createSymbolicLink(atPath: folder + "/.2025-09.json.bikecheck-Zz99Yy", withDestinationPath: outside.path + "/target")
+
+        // While another bikecheck holds the sync lock, nothing is removed: the temporary may be its own.
+        let fd = open(world.garage.path + "/.bikecheck/sync.lock", O_RDWR | O_CREAT, 0o644)
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let refused = try await world.run(["sync"])
+        flock(fd, LOCK_UN)
+        close(fd)
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/" + stale))
+
+        let r = try await world.run(["sync"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/" + stale))
+        for name in ridersOwn { #expect(try world.garage.read("activities/" + name) == "mine\n", "\(name)") }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/.2025-09.json.bikecheck-Zz99Yy") == outside.path + "/target")
+        #expect(try outside.read("target") == "kept\n")
+        #expect(world.cachedActivities().count == 30)
+    }
+
     /// A minimal SummaryActivity with one field replaced.
     static func activityJSON(_ a: StandInActivity, _ replace: (String, String)? = nil) -> String {
         let local = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(a.start + Int64(a.utcOffset))))

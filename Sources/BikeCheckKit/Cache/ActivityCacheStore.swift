@@ -67,6 +67,31 @@ package final class ActivityCacheStore {
         }
     }
 
+    /// Removes the temporary month files (`.YYYY-MM.json.bikecheck-XXXXXX`, `AtomicFile`'s) that a
+    /// sync or import killed before its rename left in `activities/`; returns how many. Only with
+    /// the sync lock held: every writer of the cache holds it, so none of these is being written.
+    /// Anything else in the folder (the rider's own files, links, folders) is never touched, nor
+    /// anything through an `activities/` that is not a real folder.
+    @discardableResult
+    package func removeStaleTemporaries() -> Int {
+        let directory = root + "/activities"
+        var folder = stat()
+        guard lstat(directory, &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR else { return 0 }
+        var removed = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where Self.isTemporaryMonthFile(name) {
+            var info = stat()
+            guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            if unlink(directory + "/" + name) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Whether `name` is the temporary file `AtomicFile.write` makes for a month file.
+    static func isTemporaryMonthFile(_ name: String) -> Bool {
+        guard AtomicFile.isTemporaryName(name), let marker = name.range(of: ".bikecheck-", options: .backwards) else { return false }
+        return ActivityCacheFormat.month(ofFileNamed: String(name[name.index(after: name.startIndex)..<marker.lowerBound])) != nil
+    }
+
     package var count: Int { byID.count }
     package var ids: Set<Int64> { Set(byID.keys) }
     package var activities: Dictionary<Int64, Activity>.Values { byID.values }
