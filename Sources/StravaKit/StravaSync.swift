@@ -110,6 +110,8 @@ package final class StravaSync {
     /// The most cached activities a full sync may delete (`--max-delete`); nil for
     /// `deletionLimit`. An empty listing deletes only with this set.
     package var maxDelete: Int?
+    /// Whether a sync may learn what is cached from the activity index (off with `BIKECHECK_NO_CACHE`).
+    package var usesActivityIndex = true
 
     package static let perPage = 200
     /// How often fetched pages are written to disk during a long listing.
@@ -132,13 +134,14 @@ package final class StravaSync {
     package func run(full: Bool) throws -> SyncSummary {
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }
-        let cache = ActivityCacheStore(garageRoot: garageRoot)
+        // A full sync rewrites every month: it reads them all at once. Any other parses only the
+        // months its listing touches, and knows the rest from the activity index.
+        let cache = ActivityCacheStore(garageRoot: garageRoot, readsMonthsAsNeeded: !full && usesActivityIndex)
         try cache.checkFolder()
         cache.removeStaleTemporaries()
         var (state, stateWarning) = SyncState.load(garage: garageRoot, now: client.now())
         if let stateWarning { warn(stateWarning) }
         var summary = SyncSummary()
-        summary.leftAlone = cache.leftAlone.sorted { $0.key < $1.key }.map { "activities/\($0.key).json (\($0.value))" }
 
         let athlete = try client.athlete()
         var listing = Listing(plan: plan(full: full, state: state, cache: cache))
@@ -153,6 +156,7 @@ package final class StravaSync {
         summary.skippedIDs = listing.skippedIDs.sorted()
         if listing.plan.mode == .full { deleteWhatStravaNoLongerHas(listing, spanEnd: spanEnd, cache: cache, summary: &summary) }
         summary.filesWritten += try cache.flush()
+        summary.leftAlone = cache.leftAlone.sorted { $0.key < $1.key }.map { "activities/\($0.key).json (\($0.value))" }
         state.pending = nil
         try state.save(garage: garageRoot)
 
@@ -332,7 +336,7 @@ package final class StravaSync {
     func lookUpBikes(athlete: StravaAthlete, cache: ActivityCacheStore, state: inout SyncState, summary: inout SyncSummary) -> [StravaGear] {
         var known: [String: StravaGear] = [:]
         for bike in athlete.bikes { known[bike.id] = bike }
-        let rideGear = Set(cache.activities.compactMap(\.gearID).filter(isStravaBikeGearID))
+        let rideGear = cache.gearIDs.filter(isStravaBikeGearID)
         for id in rideGear.sorted() where known[id] == nil && bikeFiles[id] == nil {
             if let cached = state.gear[id] {
                 if let g = cached { known[id] = g }

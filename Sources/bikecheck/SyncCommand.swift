@@ -47,7 +47,8 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
-        let loaded = GarageLoader.load(at: root, options: .init(activities: .skip))
+        let options = GarageLoader.Options(activities: .skip)
+        let loaded = GarageLoader.load(at: root, options: options)
         let settings = try StravaCommandSupport.settings(garage: root, loaded: loaded)
         let client = StravaCommandSupport.client(settings)
         let sync = StravaSync(garageRoot: root, client: client, bikeFiles: loaded.garage.bikeIDsByGearID)
@@ -57,6 +58,7 @@ struct SyncCommand: ParsableCommand {
         }
         sync.warn = { Terminal.standardError.write("warning: \($0)\n") }
         sync.maxDelete = maxDelete
+        sync.usesActivityIndex = !options.bypassesDerivedCaches
         do {
             let summary = try sync.run(full: full)
             let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
