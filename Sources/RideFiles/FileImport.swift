@@ -38,6 +38,7 @@ package enum FileImport {
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }
         let cache = ActivityCacheStore(garageRoot: garageRoot)
+        cache.removeStaleTemporaries()
         if cache.errorCount > 0 { throw StravaError.cacheUnreadable(cache.errorCount) }
 
         var byDevice: [Int64: Bike] = [:]

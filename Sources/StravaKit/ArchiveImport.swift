@@ -88,6 +88,7 @@ package enum ArchiveImport {
         archive.link(gearByName: matches.reduce(into: [:]) { ids, m in if let id = m.gearID { ids[m.name] = id } })
 
         let cache = ActivityCacheStore(garageRoot: garageRoot)
+        cache.removeStaleTemporaries()
         if cache.errorCount > 0 { throw StravaError.cacheUnreadable(cache.errorCount) }
         var summary = Summary(archive: archive)
         for row in archive.rows {

@@ -25,8 +25,8 @@ package struct SyncSummary: Sendable, Equatable {
     /// The ids of the skipped activities that had a readable id, sorted.
     package var skippedIDs: [Int64] = []
     /// Set when a full sync deleted nothing though cached activities were missing from the
-    /// listing: how many, and why they were kept.
-    package var deletionsHeldBack: (count: Int, reason: String)?
+    /// listing: how many, why they were kept, and whether the rider can confirm them.
+    package var deletionsHeldBack: HeldDeletions?
     /// Month files left alone (`activities/YYYY-MM.json`: why), sorted.
     package var leftAlone: [String] = []
     /// Changes not made because their month file is left alone.
@@ -35,11 +35,20 @@ package struct SyncSummary: Sendable, Equatable {
     /// considered only for activities that start before it.
     package var resumedBefore: Int64?
 
+    /// Cached activities a full sync kept though the listing left them out.
+    package struct HeldDeletions: Sendable, Equatable {
+        package var count: Int
+        package var reason: String
+        /// Set when Strava confirmed them gone but they were too many to delete unasked (see
+        /// `StravaSync.deletionLimit`): the rider confirms with `--max-delete` this number.
+        package var confirmWith: Int?
+    }
+
     package static func == (a: SyncSummary, b: SyncSummary) -> Bool {
         a.byBike == b.byBike && a.total == b.total && a.listed == b.listed && a.pages == b.pages
             && a.filesWritten == b.filesWritten && a.full == b.full && a.unclaimedBikes == b.unclaimedBikes
             && a.gearLookupProblem == b.gearLookupProblem && a.skipped == b.skipped && a.skippedIDs == b.skippedIDs
-            && a.deletionsHeldBack?.count == b.deletionsHeldBack?.count && a.deletionsHeldBack?.reason == b.deletionsHeldBack?.reason
+            && a.deletionsHeldBack == b.deletionsHeldBack
             && a.leftAlone == b.leftAlone && a.heldChanges == b.heldChanges && a.resumedBefore == b.resumedBefore
     }
 
@@ -86,8 +95,9 @@ package struct SyncSummary: Sendable, Equatable {
 /// cursor saved before the listing goes on, so a sync stopped by a rate limit, a fault or Ctrl-C
 /// loses nothing and the next run resumes. A full sync deletes a cached activity only when the
 /// run listed its whole time span to the end, could read every item's id, and Strava answers 404
-/// for it (for up to 20 of the candidates, spread over them); anything else keeps the cache and
-/// the summary says why.
+/// for it (for up to 20 of the candidates, spread over them), and only when the listing was not
+/// empty and the deletions are few (`deletionLimit`) unless the rider allowed more
+/// (`maxDelete`); anything else keeps the cache and the summary says why.
 package final class StravaSync {
     package let garageRoot: String
     let client: StravaClient
@@ -97,6 +107,11 @@ package final class StravaSync {
     package var progress: (String) -> Void = { _ in }
     /// Warnings the rider must see whatever the output format (a discarded sync state).
     package var warn: (String) -> Void = { _ in }
+    /// The most cached activities a full sync may delete (`--max-delete`); nil for
+    /// `deletionLimit`. An empty listing deletes only with this set.
+    package var maxDelete: Int?
+    /// Whether a sync may learn what is cached from the activity index (off with `BIKECHECK_NO_CACHE`).
+    package var usesActivityIndex = true
 
     package static let perPage = 200
     /// How often fetched pages are written to disk during a long listing.
@@ -119,12 +134,14 @@ package final class StravaSync {
     package func run(full: Bool) throws -> SyncSummary {
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }
-        let cache = ActivityCacheStore(garageRoot: garageRoot)
+        // A full sync rewrites every month: it reads them all at once. Any other parses only the
+        // months its listing touches, and knows the rest from the activity index.
+        let cache = ActivityCacheStore(garageRoot: garageRoot, readsMonthsAsNeeded: !full && usesActivityIndex)
         try cache.checkFolder()
+        cache.removeStaleTemporaries()
         var (state, stateWarning) = SyncState.load(garage: garageRoot, now: client.now())
         if let stateWarning { warn(stateWarning) }
         var summary = SyncSummary()
-        summary.leftAlone = cache.leftAlone.sorted { $0.key < $1.key }.map { "activities/\($0.key).json (\($0.value))" }
 
         let athlete = try client.athlete()
         var listing = Listing(plan: plan(full: full, state: state, cache: cache))
@@ -139,6 +156,7 @@ package final class StravaSync {
         summary.skippedIDs = listing.skippedIDs.sorted()
         if listing.plan.mode == .full { deleteWhatStravaNoLongerHas(listing, spanEnd: spanEnd, cache: cache, summary: &summary) }
         summary.filesWritten += try cache.flush()
+        summary.leftAlone = cache.leftAlone.sorted { $0.key < $1.key }.map { "activities/\($0.key).json (\($0.value))" }
         state.pending = nil
         try state.save(garage: garageRoot)
 
@@ -265,18 +283,38 @@ package final class StravaSync {
     }
 
     /// After a full listing: deletes the cached activities it did not list, in the span it
-    /// covered, once Strava confirms they are gone; else keeps them all and says why.
+    /// covered, once Strava confirms they are gone and they are few enough (`deletionLimit`);
+    /// else keeps them all and says why.
     func deleteWhatStravaNoLongerHas(_ listing: Listing, spanEnd: Int64?, cache: ActivityCacheStore, summary: inout SyncSummary) {
-        let candidates = cache.activities.filter { a in
-            // Rides imported from files are not Strava's to delete.
+        // What this listing could delete: its span, less the month files left alone and the
+        // rides imported from files (not Strava's to delete).
+        let covered = cache.activities.filter { a in
             guard a.source == nil, !Activity.importedIDs.contains(a.id) else { return false }
-            guard !listing.seen.contains(a.id), cache.leftAlone[a.monthKey] == nil else { return false }
+            guard cache.leftAlone[a.monthKey] == nil else { return false }
             guard let spanEnd else { return true }
             return (Timestamps.epoch(a.startDate) ?? .max) < spanEnd
-        }.sorted(by: Activity.cacheOrder)
+        }
+        let candidates = covered.filter { !listing.seen.contains($0.id) }.sorted(by: Activity.cacheOrder)
         guard !candidates.isEmpty else { return }
         if let reason = listing.unidentified > 0 ? "an activity Strava listed could not be read, not even its id" : confirmDeleted(candidates) {
-            summary.deletionsHeldBack = (candidates.count, reason)
+            summary.deletionsHeldBack = .init(count: candidates.count, reason: reason)
+            return
+        }
+        // A 404 is weak evidence: a gateway, a maintenance page or a token without
+        // `activity:read_all` answers it for activities that exist. Shrinking the cache a lot,
+        // or to nothing, waits for the rider to say so.
+        let limit = maxDelete ?? Self.deletionLimit(covering: covered.count)
+        var reason: String?
+        if listing.seen.isEmpty, maxDelete == nil || candidates.count > limit {
+            reason = "Strava listed no activities at all"
+        } else if candidates.count > limit {
+            reason =
+                maxDelete == nil
+                ? "a full sync deletes at most \(limit) unasked (\(Self.deletionShare) % of the \(covered.count) cached, at least \(Self.deletionFloor))"
+                : "--max-delete allows \(limit)"
+        }
+        if let reason {
+            summary.deletionsHeldBack = .init(count: candidates.count, reason: reason, confirmWith: candidates.count)
             return
         }
         for a in candidates {
@@ -286,12 +324,19 @@ package final class StravaSync {
         }
     }
 
+    /// How many of the `covered` cached activities a full sync deletes without `--max-delete`:
+    /// `deletionShare` percent of them, and never fewer than `deletionFloor` (a rider with 30
+    /// rides who deletes 5 duplicates is not asked).
+    package static func deletionLimit(covering covered: Int) -> Int { max(deletionFloor, covered * deletionShare / 100) }
+    package static let deletionShare = 10
+    package static let deletionFloor = 20
+
     /// The Strava bikes no bike file claims: `/athlete` lists the active ones; retired bikes only
     /// show up as gear ids on rides, and are looked up once (remembered in the state).
     func lookUpBikes(athlete: StravaAthlete, cache: ActivityCacheStore, state: inout SyncState, summary: inout SyncSummary) -> [StravaGear] {
         var known: [String: StravaGear] = [:]
         for bike in athlete.bikes { known[bike.id] = bike }
-        let rideGear = Set(cache.activities.compactMap(\.gearID).filter(isStravaBikeGearID))
+        let rideGear = cache.gearIDs.filter(isStravaBikeGearID)
         for id in rideGear.sorted() where known[id] == nil && bikeFiles[id] == nil {
             if let cached = state.gear[id] {
                 if let g = cached { known[id] = g }

@@ -15,7 +15,8 @@ enum StravaCommandSupport {
 
     static func settings(garage: String?, loaded: LoadedGarage? = nil) throws -> StravaSettings {
         var clientID = loaded?.garage.settings.stravaClientID
-        if clientID == nil, let garage {
+        // Loaded already (sync): its answer stands; parsing the garage again costs as much as the first time.
+        if clientID == nil, loaded == nil, let garage {
             clientID = GarageLoader.load(at: garage, options: .init(activities: .skip)).garage.settings.stravaClientID
         }
         let settings = StravaSettings.from(environment: ProcessInfo.processInfo.environment, garageClientID: clientID)

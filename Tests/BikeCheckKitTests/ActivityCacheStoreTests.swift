@@ -69,4 +69,66 @@ import Testing
         #expect(try cache.flush() == 0)
         #expect(!FileManager.default.fileExists(atPath: garage + "/activities"))
     }
+
+    /// A store that reads months as needed answers and writes as one that reads the whole cache,
+    /// and parses only the months it is asked about.
+    @Test func readingMonthsAsNeededAnswersAndWritesAsReadingThemAll() throws {
+        func garage() throws -> TemporaryFolder {
+            let folder = try TemporaryFolder()
+            for month in 1...9 {
+                let rides = (0..<5).map { k in
+                    Activity(
+                        id: Int64(month * 100 + k), name: "r", sportType: "Ride", startDate: "2025-0\(month)-1\(k)T08:00:00Z", movingTime: 60,
+                        elapsedTime: 60, distance: 1000, gearID: k == 0 ? "b\(month)" : nil)
+                }
+                try folder.write("activities/2025-0\(month).json", try ActivityCacheFormat.encode(rides))
+            }
+            return folder
+        }
+        let (a, b) = (try garage(), try garage())
+        let whole = ActivityCacheStore(garageRoot: a.url.path)
+        let asNeeded = ActivityCacheStore(garageRoot: b.url.path, readsMonthsAsNeeded: true)
+        #expect(asNeeded.count == whole.count)
+        #expect(asNeeded.gearIDs == whole.gearIDs)
+        #expect(asNeeded.newestStart == whole.newestStart)
+        #expect(asNeeded[304] == whole[304])
+        #expect(asNeeded[999] == nil)
+        // The same changes: one new, one moved to another month, one removed, one unchanged.
+        for cache in [whole, asNeeded] {
+            #expect(
+                cache.upsert(Activity(id: 1000, name: "n", sportType: "Ride", startDate: "2025-09-20T08:00:00Z", movingTime: 1, elapsedTime: 1, distance: 1))
+                    == .new)
+            var moved = try #require(cache[502])
+            moved.startDate = "2025-06-01T08:00:00Z"
+            #expect(cache.upsert(moved) == .changed)
+            #expect(cache.remove(701) != nil)
+            #expect(cache.upsert(try #require(cache[801])) == .unchanged)
+            #expect(cache.count == 45)
+        }
+        #expect(try whole.flush() == 4)
+        #expect(try asNeeded.flush() == 4)
+        for month in 1...9 {
+            let name = "activities/2025-0\(month).json"
+            #expect(try Data(contentsOf: a.url.appendingPathComponent(name)) == Data(contentsOf: b.url.appendingPathComponent(name)), "\(name)")
+        }
+        #expect(asNeeded.ids == whole.ids)
+    }
+
+    @Test func aStoreReadingMonthsAsNeededParsesOnlyThoseItIsAskedAbout() throws {
+        let folder = try TemporaryFolder()
+        let ride = { (id: Int64, start: String) in
+            Activity(id: id, name: "r", sportType: "Ride", startDate: start, movingTime: 60, elapsedTime: 60, distance: 1000)
+        }
+        try folder.write("activities/2025-01.json", try ActivityCacheFormat.encode([ride(1, "2025-01-05T08:00:00Z")]))
+        try folder.write("activities/2025-02.json", try ActivityCacheFormat.encode([ride(2, "2025-02-05T08:00:00Z")]))
+        // The catalogue comes from the summaries; a month made unreadable after that is noticed
+        // only when it is parsed.
+        let cache = ActivityCacheStore(garageRoot: folder.url.path, readsMonthsAsNeeded: true)
+        try folder.write("activities/2025-01.json", Array("[\n{\"id\": oops}\n]\n".utf8))
+        #expect(cache.newestStart == "2025-02-05T08:00:00Z")
+        #expect(cache.leftAlone.isEmpty, "January was not parsed")
+        #expect(cache[1] == nil, "January parsed now: it no longer reads")
+        #expect(cache.leftAlone == ["2025-01": "it could not be read whole"])
+        #expect(cache.upsert(ride(3, "2025-01-06T08:00:00Z")) == .held)
+    }
 }

@@ -4,11 +4,14 @@ import StravaStandIn
 import TestSupport
 import Testing
 
-/// Random kills and faults across syncs and writes running at the same time, with the real
-/// binary, real processes and the stand-in Strava. Every run of the suite does a few rounds;
+/// Random kills and faults across syncs, writes, `notify` and `template update` running at the
+/// same time, with the real binary, real processes, the stand-in Strava, a webhook receiver on
+/// loopback and a club's template repository in git. Every run of the suite does a few rounds;
 /// `BIKECHECK_SOAK=1 swift test --filter GarageSoak` does 200 (`BIKECHECK_SOAK=N` for N). At the
 /// end the cache must hold exactly what Strava has, and every write must either be in its file or
-/// have been reported as failed (a killed write may be either; a half-written file never).
+/// have been reported as failed (a killed write may be either; a half-written file never); the
+/// notify state is always valid JSON, and the template never falls behind an update that said
+/// it was done.
 @Suite(.serialized) struct GarageSoakTests {
     static var rounds: Int { Soak.rounds(quick: 4, long: 200) }
 
@@ -24,9 +27,36 @@ import Testing
         log: []
         """ + "\n"
 
-    @Test func killsAndFaultsAcrossSyncsAndWritesLoseNothing() async throws {
-        let world = try await StravaWorld(garageFiles: ["bikes/grail.yaml": Self.bike, "rides.yaml": "rides: []\n"])
-        defer { Task { await world.stop() } }
+    /// The club's template at `version`: only its description changes, so every update merges.
+    static func template(_ version: Int) -> String {
+        "name: Soak template\ndescription: version \(version)\nintervals:\n  wash:\n    task: Wash the bike\n    every: 1 week\n"
+    }
+
+    /// The version in the garage's copy of the club's template.
+    static func templateVersion(_ text: String) -> Int? {
+        let lines = text.split(separator: "\n").filter { $0.hasPrefix("description: version ") }
+        guard lines.count == 1 else { return nil }
+        return Int(lines[0].dropFirst("description: version ".count))
+    }
+
+    @Test func killsAndFaultsAcrossSyncsWritesNotifyAndTemplateUpdatesLoseNothing() async throws {
+        let receiver = NotifyReceiver()
+        try await receiver.start()
+        let hooks = await receiver.baseURL + "/hooks/soak"
+        let world = try await StravaWorld(garageFiles: [
+            "garage.yaml": "name: Test garage\nnotify:\n  webhook: {url: \(hooks)}\n  repeat: 7 days\n",
+            "bikes/grail.yaml": Self.bike, "rides.yaml": "rides: []\n",
+        ])
+        defer {
+            Task {
+                await world.stop(); await receiver.stop()
+            }
+        }
+        let club = try Club()
+        try club.publish(["templates/soak.yaml": Self.template(0)])
+        let imported = try world.garage.run(["template", "import", club.bare.path, "soak", "--garage", world.garage.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let notifyState = world.garage.path + "/.bikecheck/notify-state.json"
         let seed = Soak.seed
         var random = SeededGenerator(seed: seed)
         var serverActivities = StandInActivity.generate(count: 900)
@@ -35,8 +65,11 @@ import Testing
         try await world.login()
         var nextID: Int64 = 9_100_000_000
         var stats = (syncs: 0, killedSyncs: 0, failedSyncs: 0, writes: 0, killedWrites: 0, failedWrites: 0, faults: 0)
+        var others = (notifies: 0, killedNotifies: 0, failedNotifies: 0, updates: 0, killedUpdates: 0, refusedUpdates: 0)
         /// Notes the writes said they made; each must be in its file at the end.
         var confirmed: [String] = []
+        /// The newest template version an update said it brought in: the copy never goes back before it.
+        var confirmedVersion = 0
         let environment = await world.environment
         let started = Date()
 
@@ -81,8 +114,15 @@ import Testing
                     : ["ride", "add", "grail", "--date", date, "--time", "1h", "--name", note]
                 writes.append((note, try Spawned(arguments, in: world.garage.root, environment: environment)))
             }
+            // The club publishes a new version; an update and a notify (a week later each round) run too.
+            try club.publish(["templates/soak.yaml": Self.template(round + 1)], message: "version \(round + 1)")
+            let update = try Spawned(["template", "update", "soak"], in: world.garage.root, environment: environment)
+            let asOf = Day(ordinal: Day("2026-01-01")!.ordinal + 8 * round).description
+            let notify = try Spawned(["notify", "--as-of", asOf], in: world.garage.root, environment: environment)
             if random.next(3) == 0 { sync.kill(afterMilliseconds: random.next(400)) }
             for w in writes where random.next(4) == 0 { w.process.kill(afterMilliseconds: random.next(150)) }
+            if random.next(3) == 0 { update.kill(afterMilliseconds: random.next(400)) }
+            if random.next(3) == 0 { notify.kill(afterMilliseconds: random.next(300)) }
             let syncResult = await sync.finish()
             stats.syncs += 1
             if syncResult.killed { stats.killedSyncs += 1 } else if syncResult.status != 0 { stats.failedSyncs += 1 }
@@ -100,16 +140,43 @@ import Testing
                     #expect(result.stderr.contains("error"), "a failed write says so: \(result.stderr)")
                 }
             }
+            let updated = await update.finish()
+            others.updates += 1
+            outputs.append(updated.stdout + updated.stderr)
+            if updated.killed {
+                others.killedUpdates += 1
+            } else if updated.status == 0 {
+                confirmedVersion = round + 1
+            } else {
+                others.refusedUpdates += 1
+                #expect(updated.stderr.contains("error"), "a refused update says so: \(updated.stderr)")
+            }
+            let notified = await notify.finish()
+            others.notifies += 1
+            outputs.append(notified.stdout + notified.stderr)
+            if notified.killed { others.killedNotifies += 1 } else if notified.status != 0 { others.failedNotifies += 1 }
             for output in outputs {
                 #expect(!output.contains("Fatal error") && !output.contains("Illegal instruction"), "\(output)")
             }
+
+            // Whatever was killed: the notify state is whole JSON, and the template is one
+            // version, never older than the last update that said it was done.
+            if let state = FileManager.default.contents(atPath: notifyState) {
+                #expect((try? JSONSerialization.jsonObject(with: state)) != nil, "round \(round): notify-state.json is not JSON")
+            }
+            let version = Self.templateVersion(try world.garage.read("templates/soak.yaml"))
+            #expect(
+                version != nil && version! >= confirmedVersion,
+                "round \(round): template version \(version.map(String.init) ?? "?") after update to \(confirmedVersion) was done")
 
             // Whatever was killed, every file is whole: the garage validates.
             let validate = try world.garage.run(["validate", "--garage", world.garage.path])
             #expect(validate.status == 0, "round \(round): \(validate.stderr)")
         }
 
-        // A last sync with no faults: the cache is exactly Strava's set, with Strava's gear.
+        // A last sync with no faults (a fault armed for a request the round never made is dropped):
+        // the cache is exactly Strava's set, with Strava's gear.
+        await world.server.clearInjectedFaults()
         await world.server.resetCounts()
         await world.server.setRateLimit(limit: (600, 30_000), readLimit: (300, 30_000), usage: (0, 0), readUsage: (0, 0))
         let last = try await world.run(["sync", "--full"])
@@ -130,10 +197,19 @@ import Testing
         #expect(lost.isEmpty, "\(lost.count) of \(confirmed.count) writes were reported done but are not in the garage: \(lost.prefix(5))")
         #expect(try world.garage.read("bikes/grail.yaml").contains("# a comment that must survive every write"))
 
+        // Every message the webhook received was whole JSON (a killed notify sends all of one or none of it).
+        let messages = await receiver.requests(to: "/hooks/soak")
+        let broken = messages.filter { (try? JSONSerialization.jsonObject(with: $0.body)) == nil }
+        #expect(broken.isEmpty, "\(broken.count) of \(messages.count) webhook messages were not JSON")
+        let finalVersion = Self.templateVersion(try world.garage.read("templates/soak.yaml")) ?? -1
+
         Soak.report(
             "seed \(seed): \(Self.rounds) rounds in \(Int(Date().timeIntervalSince(started))) s: \(stats.syncs) syncs (\(stats.killedSyncs) killed, "
                 + "\(stats.failedSyncs) stopped by a fault), \(stats.writes) writes (\(stats.killedWrites) killed, \(stats.failedWrites) refused), "
-                + "\(stats.faults) faults injected; \(confirmed.count) confirmed writes all present; cache = Strava's \(expected.count) activities")
+                + "\(stats.faults) faults injected; \(confirmed.count) confirmed writes, \(lost.count) lost; cache = Strava's \(expected.count) activities "
+                + "(\(missing.count) missing, \(extra.count) extra, \(wrongGear.count) wrong gear); \(others.notifies) notifies (\(others.killedNotifies) killed, "
+                + "\(others.failedNotifies) failed), \(messages.count) webhook messages, all JSON: \(broken.isEmpty); \(others.updates) template updates "
+                + "(\(others.killedUpdates) killed, \(others.refusedUpdates) refused), template at version \(finalVersion), last confirmed \(confirmedVersion)")
     }
 }
 

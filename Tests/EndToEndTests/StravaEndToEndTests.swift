@@ -1,4 +1,4 @@
-import BikeCheckKit
+@testable import BikeCheckKit
 import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -607,6 +607,84 @@ func fileMode(_ path: String) throws -> Int {
         print(
             "MEASURE full: \(String(format: "%.2f", seconds)) s (stand-in handlers \(String(format: "%.2f", serverSeconds)) s), \(total) requests (\(lists) list); idle re-sync: \(String(format: "%.2f", idleSeconds)) s, \(idleTotal) requests; \(r.stdout)\(idle.stdout)"
         )
+    }
+
+    // MARK: - A sync with nothing new
+
+    /// Every file in `activities/`: its bytes and inode (a rewrite renames a new file in).
+    static func cacheFiles(_ world: StravaWorld) throws -> [String: (Data, UInt64)] {
+        var out: [String: (Data, UInt64)] = [:]
+        let folder = world.garage.path + "/activities"
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            let inode = (try FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+            out[name] = (try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)), inode)
+        }
+        return out
+    }
+
+    @Test func aSyncWithNothingNewRewritesNoCacheFileAndSaysWhatTheWholeReadSays() async throws {
+        let world = try await StravaWorld(garageFiles: ["bikes/grail.yaml": Self.grailFile])
+        defer { Task { await world.stop() } }
+        await world.server.setActivities(StandInActivity.generate(count: 1_234, bikes: ["b1001", "b1002"]))
+        await world.server.setBikes(athlete: Self.bikes, all: Self.bikes)
+        try await world.login()
+        let first = try await world.run(["sync"])
+        #expect(first.status == 0, "\(first.stderr)")
+        try git(["init", "-q"], in: world.garage.root)
+        try git(["add", "-A"], in: world.garage.root)
+        try git(["commit", "-qm", "garage"], in: world.garage.root)
+        let before = try Self.cacheFiles(world)
+        #expect(before.count > 40, "a cache of many months")
+        // Cold (the index is made), warm (read from it), and bypassing it: the same answer.
+        var outputs: [String] = []
+        for environment in [[:], [:], ["BIKECHECK_NO_CACHE": "1"]] {
+            let idle = try await world.run(["sync"], extra: environment)
+            #expect(idle.status == 0, "\(idle.stderr)")
+            outputs.append(idle.stdout)
+            let after = try Self.cacheFiles(world)
+            #expect(Set(after.keys) == Set(before.keys))
+            for (name, (bytes, inode)) in before {
+                #expect(after[name]?.0 == bytes && after[name]?.1 == inode, "\(name) was rewritten")
+            }
+            #expect(try git(["status", "--porcelain"], in: world.garage.root).isEmpty)
+        }
+        #expect(outputs[0].contains(" activities from Strava: 0 new, 0 changed, 0 deleted in 2 requests"), "\(outputs[0])")
+        #expect(outputs[0].contains("b1002 'Stumpjumper' has no bike file"), "gear known from the index: \(outputs[0])")
+        #expect(outputs[1] == outputs[0] && outputs[2] == outputs[0], "\(outputs)")
+    }
+
+    @Test func aSyncWithNothingNewDoesNotParseTheMonthsItDoesNotList() async throws {
+        let world = try await StravaWorld()
+        defer { Task { await world.stop() } }
+        await world.server.setActivities(StandInActivity.generate(count: 400))
+        try await world.login()
+        #expect(try await world.run(["sync"]).status == 0)
+        try await Task.sleep(nanoseconds: 100_000_000)  // the index takes only settled files
+        #expect(try await world.run(["validate"]).status == 0, "makes the activity index")
+        let folder = world.garage.path + "/activities"
+        let oldest = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted().first)
+        let path = folder + "/" + oldest
+        // The oldest month turns unreadable, and its index entry is made to match the damaged
+        // file: only a reader that parses the JSON can tell.
+        let index = ActivityIndex(root: world.garage.path)
+        let key = try #require(ActivityIndex.key(path))
+        let entry = try #require(index.entry(oldest, key: key), "validate indexed \(oldest)")
+        let damaged = "[\n{\"id\": oops}\n]\n"
+        try world.garage.write("activities/" + oldest, damaged)
+        let damagedKey = try #require(ActivityIndex.key(path))
+        index.store(entry, name: oldest, key: damagedKey)
+
+        let idle = try await world.run(["sync"])
+        #expect(idle.status == 0, "\(idle.stderr)")
+        #expect(!idle.stdout.contains("left alone"), "the no-op sync parsed \(oldest): \(idle.stdout)")
+        #expect(try world.garage.read("activities/" + oldest) == damaged)
+        // Reading every month, as a full sync or the bypass does, finds it.
+        for (arguments, environment) in [(["sync"], ["BIKECHECK_NO_CACHE": "1"]), (["sync", "--full"], [:])] {
+            let whole = try await world.run(arguments, extra: environment)
+            #expect(whole.status == 0, "\(whole.stderr)")
+            #expect(whole.stdout.contains("left alone activities/\(oldest) (it could not be read whole)"), "\(whole.stdout)")
+            #expect(try world.garage.read("activities/" + oldest) == damaged)
+        }
     }
 }
 

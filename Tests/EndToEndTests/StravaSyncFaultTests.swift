@@ -107,7 +107,8 @@ import Testing
         await world.server.resetCounts()
         let late = Set(activities.prefix(50).map(\.id))
         await world.server.changeActivities(beforeRequest: 3) { list in list.removeAll { late.contains($0.id) } }
-        let full = try await world.run(["sync", "--full"])
+        // 150 of 1,000 is more than a full sync deletes unasked: the rider allows them.
+        let full = try await world.run(["sync", "--full", "--max-delete", "150"])
         #expect(full.status == 0, "\(full.stderr)")
         #expect(full.stdout.contains("0 new, 0 changed, 150 deleted"), "\(full.stdout)")
         onServer.subtract(late)
@@ -147,6 +148,122 @@ import Testing
         let fine = try await world.run(["sync", "--full"])
         #expect(fine.stdout.contains("0 new, 0 changed, 1 deleted"), "\(fine.stdout)")
         #expect(world.cachedActivities().count == 29)
+    }
+
+    // MARK: - Deletions on weak evidence
+
+    @Test func aServerThatListsNothingAndAnswers404EmptiesNothingUntilTheRiderConfirms() async throws {
+        let (world, activities) = try await syncedWorld(1_234)
+        defer { Task { await world.stop() } }
+        let before = try monthFiles(world)
+        // A gateway or a token without activity:read_all: an empty listing, and 404 for every activity that exists.
+        for a in activities { await world.server.answerDetail(of: a.id, with: 404) }
+        for json in [false, true] {
+            await world.server.resetCounts()
+            await world.server.answerListing(onRequest: 1, with: "[]")
+            let r = try await world.run(["sync", "--full"] + (json ? ["--format", "json"] : []))
+            #expect(r.status == 1, "held-back deletions need the rider: \(r.stderr)")
+            #expect(
+                r.stderr.contains(
+                    "warning: held back the deletion of 1234 cached activities Strava no longer lists (Strava listed no activities at all); if they are really gone from Strava, delete them with: bikecheck sync --full --max-delete 1234"
+                ), "\(r.stderr)")
+            if json {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+                let held = try #require(object["deletions_held_back"] as? [String: Any])
+                #expect(held["count"] as? Int == 1234)
+                #expect(held["confirm_max_delete"] as? Int == 1234)
+            } else {
+                #expect(
+                    r.stdout.contains(
+                        "0 new, 0 changed, 0 deleted; deleted nothing: kept 1234 cached activities missing from the listing, as Strava listed no activities at all"
+                    ),
+                    "\(r.stdout)")
+            }
+            #expect(await world.server.detailRequests.count == 20, "the 404s were asked for, and were not enough")
+            #expect(world.cachedActivities().count == 1_234)
+            #expect(try monthFiles(world) == before)
+        }
+
+        // The rider deleted everything on Strava after all, and says so.
+        await world.server.clearListingFaults()
+        await world.server.setActivities([])
+        let confirmed = try await world.run(["sync", "--full", "--max-delete", "1234"])
+        #expect(confirmed.status == 0, "\(confirmed.stderr)")
+        #expect(confirmed.stdout.contains("0 new, 0 changed, 1234 deleted"), "\(confirmed.stdout)")
+        #expect(world.cachedActivities().isEmpty)
+    }
+
+    @Test func aFullSyncDeletesAFewUnaskedButHoldsBackMoreThanItsShare() async throws {
+        let (world, activities) = try await syncedWorld(1_234)
+        defer { Task { await world.stop() } }
+        // Room for five full syncs in one rate-limit window.
+        await world.server.setRateLimit(limit: (600, 30_000), readLimit: (300, 30_000), usage: (0, 0), readUsage: (0, 0))
+        // 123 (10 % of 1,234) deleted on Strava: the rider is not asked.
+        let few = Set(activities.shuffled().prefix(123).map(\.id))
+        await world.server.update { $0.removeAll { few.contains($0.id) } }
+        let small = try await world.run(["sync", "--full"])
+        #expect(small.status == 0, "\(small.stderr)")
+        #expect(small.stdout.contains("0 new, 0 changed, 123 deleted"), "\(small.stdout)")
+        #expect(!small.stderr.contains("warning"), "\(small.stderr)")
+        #expect(world.cachedActivities().count == 1_111)
+
+        // 200 more of the 1,111 left: more than 111, so none go, and the rider is told how to confirm.
+        let many = Set(activities.filter { !few.contains($0.id) }.shuffled().prefix(200).map(\.id))
+        await world.server.update { $0.removeAll { many.contains($0.id) } }
+        let before = try monthFiles(world)
+        let held = try await world.run(["sync", "--full"])
+        #expect(held.status == 1)
+        #expect(
+            held.stdout.contains(
+                "0 deleted; deleted nothing: kept 200 cached activities missing from the listing, as a full sync deletes at most 111 unasked (10 % of the 1111 cached, at least 20)"
+            ), "\(held.stdout)")
+        #expect(held.stderr.contains("delete them with: bikecheck sync --full --max-delete 200"), "\(held.stderr)")
+        #expect(try monthFiles(world) == before)
+
+        // A limit below the count still holds them all; the count itself lets them go.
+        let short = try await world.run(["sync", "--full", "--max-delete", "199"])
+        #expect(short.status == 1)
+        #expect(short.stdout.contains("kept 200 cached activities missing from the listing, as --max-delete allows 199"), "\(short.stdout)")
+        #expect(world.cachedActivities().count == 1_111)
+        let allowed = try await world.run(["sync", "--full", "--max-delete", "200"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stdout.contains("0 new, 0 changed, 200 deleted"), "\(allowed.stdout)")
+        #expect(Set(world.cachedActivities().map(\.id)) == Set(activities.map(\.id)).subtracting(few).subtracting(many))
+
+        let negative = try await world.run(["sync", "--full", "--max-delete=-1"])
+        #expect(negative.status == 2)
+        #expect(negative.stderr.contains("--max-delete must be 0 or more, not -1"), "\(negative.stderr)")
+    }
+
+    // MARK: - Temporaries of a killed sync
+
+    @Test func aKilledSyncsTemporaryMonthFileIsRemovedByTheNextAndTheRidersFilesAreNot() async throws {
+        let (world, _) = try await syncedWorld(30)
+        defer { Task { await world.stop() } }
+        let folder = world.garage.path + "/activities"
+        let stale = ".2025-10.json.bikecheck-Ab12Cd"
+        let ridersOwn = [".notes.json.bikecheck-Ab12Cd", "notes.txt", ".2025-10.json.bak", ".2025-10.json.bikecheck-toolong1"]
+        try world.garage.write("activities/" + stale, "[\n{\"commute\":false,\"dist")  // a write cut off by kill -9
+        for name in ridersOwn { try world.garage.write("activities/" + name, "mine\n") }
+        let outside = try TemporaryFolder(["target": "kept\n"])
+        try FileManager.default.createSymbolicLink(atPath: folder + "/.2025-09.json.bikecheck-Zz99Yy", withDestinationPath: outside.path + "/target")
+
+        // While another bikecheck holds the sync lock, nothing is removed: the temporary may be its own.
+        let fd = open(world.garage.path + "/.bikecheck/sync.lock", O_RDWR | O_CREAT, 0o644)
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let refused = try await world.run(["sync"])
+        flock(fd, LOCK_UN)
+        close(fd)
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/" + stale))
+
+        let r = try await world.run(["sync"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/" + stale))
+        for name in ridersOwn { #expect(try world.garage.read("activities/" + name) == "mine\n", "\(name)") }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/.2025-09.json.bikecheck-Zz99Yy") == outside.path + "/target")
+        #expect(try outside.read("target") == "kept\n")
+        #expect(world.cachedActivities().count == 30)
     }
 
     /// A minimal SummaryActivity with one field replaced.

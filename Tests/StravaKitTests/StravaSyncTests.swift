@@ -33,9 +33,13 @@ import Testing
         try await withCheckedThrowingContinuation { c in DispatchQueue.global().async { c.resume(with: Result { try work() }) } }
     }
 
-    func sync(_ client: StravaClient, _ garage: String, full: Bool) async throws -> SyncSummary {
+    func sync(_ client: StravaClient, _ garage: String, full: Bool, maxDelete: Int? = nil) async throws -> SyncSummary {
         nonisolated(unsafe) let c = client
-        return try await blocking { try StravaSync(garageRoot: garage, client: c, bikeFiles: [:]).run(full: full) }
+        return try await blocking {
+            let sync = StravaSync(garageRoot: garage, client: c, bikeFiles: [:])
+            sync.maxDelete = maxDelete
+            return try sync.run(full: full)
+        }
     }
 
     func ride(_ id: Int64, at start: Int64) -> StandInActivity {
@@ -106,7 +110,7 @@ import Testing
             // 100 deleted on Strava: the candidates, oldest first, are ids 1000…1099.
             await server.setActivities(Array(all.suffix(20)))
             await server.resetCounts()
-            let summary = try await sync(client, garage, full: true)
+            let summary = try await sync(client, garage, full: true, maxDelete: 100)
             #expect(summary.total.deleted == 100)
             #expect(summary.deletionsHeldBack == nil)
             let expected = (0..<20).map { Int64(1000 + $0 * 99 / 19) }

@@ -94,6 +94,9 @@ public actor StravaStandIn {
     /// The `n`th request (1-based, counted since the last `resetCounts`) to `path` gets HTTP `status`, once.
     public func inject(status: Int, onRequest n: Int, to path: String) { faults[path, default: [:]][n] = status }
 
+    /// Forgets the injected statuses that have not fired yet.
+    public func clearInjectedFaults() { faults = [:] }
+
     /// Requests so far to `path` (e.g. `/api/v3/athlete/activities`).
     public func requests(to path: String) -> Int { counts[path] ?? 0 }
     public var totalRequests: Int { counts.values.reduce(0, +) }

@@ -18,8 +18,9 @@ package enum ActivityCacheLoader {
         package var indexed = 0
     }
 
-    package static func load(root: String) -> Result {
-        let files = read(root: root, ActivityBuilder.self)
+    /// `only`: just these cache files (names in `activities/`), checked among themselves.
+    package static func load(root: String, only: Set<String>? = nil) -> Result {
+        let files = read(root: root, ActivityBuilder.self, only: only)
         var result = Result(activities: [], diagnostics: [], sources: [:])
         result.activities.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
         check(files, &result.diagnostics, &result.sources) { _, activities in result.activities += activities }
@@ -30,13 +31,9 @@ package enum ActivityCacheLoader {
     /// as needed: the same answer, from fixed-size records instead of JSON when it is warm.
     package static func loadSummaries(root: String, index: Bool = true) -> SummaryResult {
         let activityIndex = index ? ActivityIndex(root: root) : nil
-        let files = read(root: root, SummaryBuilder.self) { name, path, named, read in
-            guard let activityIndex, named else { return read() }
-            return activityIndex.file(name, path: path, read)
-        }
+        let files = readSummaries(root: root, index: activityIndex)
         var result = SummaryResult(summaries: ActivitySummaries(), diagnostics: [], sources: [:])
         result.indexed = files.reduce(0) { $0 + ($1.fromIndex ? 1 : 0) }
-        activityIndex?.prune(keeping: Set(files.map(\.name)))
         result.summaries.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
         // Each file numbers its own strings; renumber them into one list of distinct Strings.
         var index: [String: Int32] = [:]
@@ -50,6 +47,17 @@ package enum ActivityCacheLoader {
             result.summaries.append(run: records, renumbering: renumber)
         }
         return result
+    }
+
+    /// Every cache file as summaries, each through `index` (when given) where it holds that
+    /// version of the file; the index's files of month files that are gone are removed.
+    static func readSummaries(root: String, index: ActivityIndex?) -> [File<SummaryBuilder>] {
+        let files = read(root: root, SummaryBuilder.self) { name, path, named, read in
+            guard let index, named else { return read() }
+            return index.file(name, path: path, read)
+        }
+        index?.prune(keeping: Set(files.map(\.name)))
+        return files
     }
 
     /// One cache file as read.
@@ -74,7 +82,7 @@ package enum ActivityCacheLoader {
     /// Reads and decodes every cache file, sorted by name. `through` may answer a file another way
     /// (name, path, whether named after a month, and the reading it stands in for).
     static func read<Builder: ActivityRecordBuilder>(
-        root: String, _: Builder.Type,
+        root: String, _: Builder.Type, only: Set<String>? = nil,
         through: ((String, String, Bool, () -> File<Builder>) -> File<Builder>)? = nil
     ) -> [File<Builder>] {
         let directory = root + "/activities"
@@ -87,7 +95,7 @@ package enum ActivityCacheLoader {
             return [file]
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter(ActivityCacheFormat.isCacheFile).sorted()
+            .filter { ActivityCacheFormat.isCacheFile($0) && only?.contains($0) != false }.sorted()
 
         // Files are independent: decode them on all cores, then merge in name order.
         return concurrentMap(names.count) { index in
@@ -125,10 +133,12 @@ package enum ActivityCacheLoader {
     }
 
     /// The checks across files, in name order; `accept` gets each file's records that count.
+    /// Returns which file (index in `files`) each activity id was last seen in.
+    @discardableResult
     static func check<Builder: ActivityRecordBuilder>(
         _ files: [File<Builder>], _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText],
         accept: (File<Builder>, [Builder.Record]) -> Void
-    ) where Builder.Record: CachedActivityRecord {
+    ) -> ActivityIDTable where Builder.Record: CachedActivityRecord {
         var seen = ActivityIDTable(capacity: files.reduce(0) { $0 + $1.records.count })  // id → the last file it was in
         for (index, file) in files.enumerated() {
             let name = file.name
@@ -171,6 +181,7 @@ package enum ActivityCacheLoader {
                         help: "re-create the cache with 'bikecheck sync --full'"))
             }
         }
+        return seen
     }
 
     /// Calls `body` with a file's bytes, or returns nil when it cannot be read. A regular file is
