@@ -44,6 +44,7 @@ import Testing
         """
         name: Sink Bike
         strava: b1234
+        devices: [3980001234, 12]
         bought: 2024-01-01
         retired: 2026-10-01
         price: 1999.90
@@ -91,6 +92,7 @@ import Testing
         """
         name: Other
         strava: b99
+        devices: 77
         price: 300 GBP
         templates: [road]
         counts: [GravelRide]

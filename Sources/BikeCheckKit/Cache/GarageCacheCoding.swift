@@ -84,7 +84,17 @@ struct CacheReader {
         return base[at]
     }
 
+    /// Most numbers (positions, counts, string numbers) take one byte: that case is inlined.
+    @inline(__always)
     mutating func uint() throws(Invalid) -> UInt64 {
+        if at < base.count, base[at] < 0x80 {
+            at += 1
+            return UInt64(base[at - 1])
+        }
+        return try longUInt()
+    }
+
+    private mutating func longUInt() throws(Invalid) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -130,9 +140,15 @@ struct CacheReader {
         return d
     }
 
+    /// A string seen before in the entry is one array lookup: that case is inlined.
+    @inline(__always)
     mutating func string() throws(Invalid) -> String {
         let n = try uint()
         if n < UInt64(strings.count) { return strings[Int(n)] }
+        return try newString(n)
+    }
+
+    private mutating func newString(_ n: UInt64) throws(Invalid) -> String {
         guard n == UInt64(strings.count) else { throw Invalid() }
         let length = try count()
         let utf8 = UnsafeRawBufferPointer(rebasing: base[at..<(at + length)]).bindMemory(to: UInt8.self)
@@ -162,6 +178,11 @@ extension String: CacheCodable {
 extension Int: CacheCodable {
     func write(to w: inout CacheWriter) { w.int(self) }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) { self = try r.int() }
+}
+
+extension Int64: CacheCodable {
+    func write(to w: inout CacheWriter) { w.int(Int(self)) }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) { self = Int64(try r.int()) }
 }
 
 extension Double: CacheCodable {
@@ -273,13 +294,16 @@ extension SourcePosition: CacheCodable {
     }
 }
 
+/// A range's end is written relative to its start: small numbers, one byte each.
 extension SourceLocation: CacheCodable {
     func write(to w: inout CacheWriter) {
         w.string(file)
         w.bool(range != nil)
         if let range {
             range.start.write(to: &w)
-            range.end.write(to: &w)
+            w.int(range.end.offset &- range.start.offset)
+            w.int(range.end.line &- range.start.line)
+            w.int(range.end.column &- range.start.column)
         }
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
@@ -288,7 +312,9 @@ extension SourceLocation: CacheCodable {
             self.init(file: file)
             return
         }
-        self.init(file: file, range: SourceRange(start: try SourcePosition(from: &r), end: try SourcePosition(from: &r)))
+        let start = try SourcePosition(from: &r)
+        let end = SourcePosition(offset: start.offset &+ (try r.int()), line: start.line &+ (try r.int()), column: start.column &+ (try r.int()))
+        self.init(file: file, range: SourceRange(start: start, end: end))
     }
 }
 
@@ -580,6 +606,7 @@ extension Bike: CacheCodable {
         id.write(to: &w)
         w.string(name)
         w.write(strava)
+        w.write(devices)
         w.write(bought)
         w.write(retired)
         w.write(price)
@@ -597,7 +624,8 @@ extension Bike: CacheCodable {
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         self.init(
-            id: try r.read(), name: try r.string(), strava: try r.read(), bought: try r.read(), retired: try r.read(), price: try r.read(),
+            id: try r.read(), name: try r.string(), strava: try r.read(), devices: try r.read(), bought: try r.read(), retired: try r.read(),
+            price: try r.read(),
             templates: try r.read(), counts: try r.read(), trainer: try r.read(), components: try r.read(), intervals: try r.read(),
             log: try r.read(), snoozes: try r.read(), todos: try r.read(), location: try r.read(), fieldLocations: try r.read(),
             misspelledKeys: try r.read())
