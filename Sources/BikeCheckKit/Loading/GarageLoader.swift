@@ -45,9 +45,9 @@ package enum GarageLoader {
         /// Keep the parsed YAML files in `LoadedGarage.parsedFiles`, for a write's re-check.
         package var keepsParsedFiles: Bool
         /// Read everything from the garage's own files, bypassing every derived cache: the
-        /// activity index is neither read nor written, and earlier parses are not reused (a
-        /// write's re-check parses every file). Output is the same either way; this is for
-        /// debugging the fast paths. `BIKECHECK_NO_CACHE=1` turns it on.
+        /// activity index and the garage cache are neither read nor written, and earlier parses
+        /// are not reused (a write's re-check parses every file). Output is the same either way;
+        /// this is for debugging the fast paths. `BIKECHECK_NO_CACHE=1` turns it on.
         package var bypassesDerivedCaches: Bool
         /// The garage folder whose activity cache to read, when not `root` (`--rev`: the YAML from
         /// a commit written out elsewhere, the activities from the rider's garage).
@@ -83,8 +83,10 @@ package enum GarageLoader {
         case summaries
     }
 
-    /// `reusing`: the files an earlier load parsed; those whose bytes are unchanged are not
-    /// parsed again (see `ParsedFiles`).
+    /// `reusing`: the files an earlier load parsed; those whose bytes (or, when they were settled,
+    /// size, times and inode) are unchanged are not parsed again (see `ParsedFiles`). Files neither
+    /// kept there nor changed since the garage cache's entry for them come from that entry
+    /// (`GarageCache`).
     package static func load(at root: String, options: Options = Options(), reusing: ParsedFiles? = nil) -> LoadedGarage {
         let started = LoadTimings.now()
         var diagnostics: [Diagnostic] = []
@@ -112,17 +114,19 @@ package enum GarageLoader {
             }
         }
 
-        var files = Files(root: root, reusing: options.bypassesDerivedCaches ? nil : reusing, keeping: options.keepsParsedFiles)
+        var files = Files(
+            root: root, reusing: options.bypassesDerivedCaches ? nil : reusing, keeping: options.keepsParsedFiles,
+            cache: options.bypassesDerivedCaches ? nil : GarageCache(root: root))
         let settings = files.decode("garage.yaml", \.settings, &diagnostics, &sources) { FileDecoders.settings($0, &$1) } ?? GarageSettings()
         let templates = files.decodeFolder("templates", kind: "template", \.templates, &diagnostics, &sources) {
             FileDecoders.template(id: TemplateID($0), $1, &$2)
         }
         // Bikes and parts are decoded with the garage's currency: kept ones only serve the same.
         files.currency(settings.currency)
-        let bikes = files.decodeFolder("bikes", kind: "bike", \.bikes, &diagnostics, &sources) {
+        let bikes = files.decodeFolder("bikes", kind: "bike", \.bikes, context: settings.currency, &diagnostics, &sources) {
             FileDecoders.bike(id: BikeID($0), $1, &$2, currency: settings.currency)
         }
-        let parts = files.decodeFolder("parts", kind: "part", \.parts, &diagnostics, &sources) {
+        let parts = files.decodeFolder("parts", kind: "part", \.parts, context: settings.currency, &diagnostics, &sources) {
             FileDecoders.part(id: PartID($0), $1, &$2, currency: settings.currency)
         }
         // rides.yaml is optional.
@@ -169,6 +173,8 @@ package enum GarageLoader {
         files.timings.indexed = summaries?.indexed ?? 0
 
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides, parts: resolvedParts)
+        files.readSources(shownBy: diagnostics, into: &sources)
+        files.cache?.prune(keeping: files.present)
         files.timings.total = LoadTimings.since(started)
         options.timings?(files.timings)
         return LoadedGarage(
@@ -183,14 +189,26 @@ package enum GarageLoader {
         var value: T?
         var diagnostics: [Diagnostic] = []
         var source: SourceText?
+        /// Where the source text is, when the file came from the garage cache: it is read only to
+        /// show it under a diagnostic (`Files.readSources`).
+        var unreadSource: UnreadSource?
         /// Seconds spent reading, composing and decoding it in the load that returned it.
         var time = LoadTimings.FileTime()
     }
 
-    /// Reads and decodes one file: the kept parse when `kept` was made from the same bytes. Also
-    /// returns what to keep of it (nil when it could not be read) and whether it was parsed.
-    static func decodeFile<T>(
-        _ relative: String, root: String, kept: ParsedFiles.Kept<T>? = nil,
+    /// A file's text not read yet, and which bytes it must be.
+    struct UnreadSource: Sendable {
+        var path: String
+        var stamp: GarageCache.SourceStamp
+    }
+
+    /// Reads and decodes one file: the kept parse when `kept` was made from the same file, else
+    /// the garage cache's entry when `cache` has one for this version of it, else a parse (saved
+    /// in `cache`). `context` is what decoding depends on besides the bytes (the garage currency,
+    /// for bikes and parts). Also returns what to keep of it (nil when it could not be read) and
+    /// whether it was parsed.
+    static func decodeFile<T: CacheCodable>(
+        _ relative: String, root: String, kept: ParsedFiles.Kept<T>? = nil, cache: GarageCache? = nil, context: String? = nil,
         _ body: (YAMLNode, inout NodeReader) -> T?
     ) -> (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool) {
         var file = DecodedFile<T>(value: nil)
@@ -199,6 +217,21 @@ package enum GarageLoader {
             return (file, nil, false)
         }
         let readStart = LoadTimings.now()
+        // The file's version before its bytes are read: an entry made from it is that version's.
+        let key = cache == nil ? nil : ActivityIndex.key(path)
+        if let key {
+            if let kept, kept.key == key {
+                file = kept.file
+                file.time = LoadTimings.FileTime(read: LoadTimings.since(readStart))
+                return (file, kept, false)
+            }
+            if let entry: GarageCache.Entry<T> = cache?.entry(relative, key: key, context: context) {
+                file = entry.file
+                file.unreadSource = UnreadSource(path: path, stamp: entry.source)
+                file.time = LoadTimings.FileTime(read: LoadTimings.since(readStart), cached: true)
+                return (file, ParsedFiles.Kept(bytes: nil, key: key, file: file), false)
+            }
+        }
         let read = readFile(path, limit: FileSizeLimit.garageFile)
         let readTime = LoadTimings.since(readStart)
         let bytes: [UInt8]
@@ -214,14 +247,24 @@ package enum GarageLoader {
                     help: "check that it is a file you may read"))
             return (file, nil, false)
         }
+        let parsed: Bool
         if let kept, kept.bytes == bytes {
             file = kept.file
             file.time = LoadTimings.FileTime(read: readTime)
-            return (file, kept, false)
+            parsed = false
+        } else {
+            file = parse(relative, bytes, body)
+            file.time.read = readTime
+            parsed = true
         }
-        file = parse(relative, bytes, body)
-        file.time.read = readTime
-        return (file, ParsedFiles.Kept(bytes: bytes, file: file), true)
+        // Cached only when the file did not change while it was read, and is settled: a file
+        // changed within its timestamps' granularity could change again with the same key.
+        var settled: ActivityIndex.Key?
+        if let cache, let key, !key.isSettling, ActivityIndex.key(path) == key {
+            cache.store(file, relative: relative, key: key, context: context, source: bytes)
+            settled = key
+        }
+        return (file, ParsedFiles.Kept(bytes: bytes, key: settled, file: file), parsed)
     }
 
     /// Parses and decodes one file's bytes.
@@ -241,18 +284,51 @@ package enum GarageLoader {
         return file
     }
 
-    /// The YAML files of one load: where they are, the kept parses it may reuse, and what it keeps.
+    /// The YAML files of one load: where they are, the kept parses it may reuse, the garage
+    /// cache, and what it keeps.
     struct Files {
         let root: String
         var reusing: ParsedFiles?
         let keeping: Bool
+        let cache: GarageCache?
         var kept = ParsedFiles()
         var timings = LoadTimings()
+        /// The files there are (relative to the garage), whether or not they could be read.
+        var present: Set<String> = []
+        /// The files whose source text was not read (they came from the cache), for `readSources`.
+        var unread: [String: UnreadSource] = [:]
 
-        init(root: String, reusing: ParsedFiles?, keeping: Bool) {
+        init(root: String, reusing: ParsedFiles?, keeping: Bool, cache: GarageCache? = nil) {
             self.root = root
             self.reusing = reusing
             self.keeping = keeping
+            self.cache = cache
+        }
+
+        /// Reads the text of every file from the cache that one of `diagnostics` shows (its own
+        /// location or a note's), so excerpts are as a parse would have shown them. A file whose
+        /// bytes are no longer those its entry was made from (changed during this load) is left
+        /// without an excerpt rather than shown with text that was not parsed.
+        func readSources(shownBy diagnostics: [Diagnostic], into sources: inout [String: SourceText]) {
+            guard !unread.isEmpty else { return }
+            for d in diagnostics {
+                for file in [d.location.file] + d.notes.map(\.location.file) where sources[file] == nil {
+                    guard let source = unread[file], let bytes = readBytes(source.path, limit: FileSizeLimit.garageFile),
+                        GarageCache.SourceStamp(bytes) == source.stamp
+                    else { continue }
+                    sources[file] = SourceText(path: file, bytes: bytes)
+                }
+            }
+        }
+
+        /// Notes one file's outcome: its time, its source text (or where to read it).
+        mutating func account<T>(_ relative: String, _ file: DecodedFile<T>, _ sources: inout [String: SourceText]) {
+            timings.add(file.time)
+            if let source = file.source {
+                sources[relative] = source
+            } else if let unreadSource = file.unreadSource {
+                unread[relative] = unreadSource
+            }
         }
 
         /// Notes the currency bikes and parts are decoded with; kept ones made with another are
@@ -266,15 +342,15 @@ package enum GarageLoader {
         }
 
         /// Parses and decodes one file; nil when the file is missing or broken.
-        mutating func decode<T>(
+        mutating func decode<T: CacheCodable>(
             _ relative: String, _ kind: WritableKeyPath<ParsedFiles, [String: ParsedFiles.Kept<T>]>, _ diagnostics: inout [Diagnostic],
             _ sources: inout [String: SourceText], _ body: (YAMLNode, inout NodeReader) -> T?
         ) -> T? {
-            let (file, keep, parsed) = decodeFile(relative, root: root, kept: reusing?[keyPath: kind][relative], body)
+            present.insert(relative)
+            let (file, keep, parsed) = decodeFile(relative, root: root, kept: reusing?[keyPath: kind][relative], cache: cache, body)
             note(relative, keep, parsed, kind)
-            timings.add(file.time)
+            account(relative, file, &sources)
             diagnostics += file.diagnostics
-            if let source = file.source { sources[relative] = source }
             return file.value
         }
 
@@ -290,9 +366,9 @@ package enum GarageLoader {
         /// Every YAML file of a folder, each named after the id of what it holds. Files are
         /// independent, so they are parsed and decoded on all cores; results and diagnostics are
         /// merged in file name order, as if read one by one.
-        mutating func decodeFolder<T>(
+        mutating func decodeFolder<T: CacheCodable>(
             _ folder: String, kind: String, _ keyPath: WritableKeyPath<ParsedFiles, [String: ParsedFiles.Kept<T>]>,
-            _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText],
+            context: String? = nil, _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText],
             _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?
         ) -> [T] {
             // A folder that links outside the garage is not listed, let alone read.
@@ -300,15 +376,16 @@ package enum GarageLoader {
                 diagnostics.append(GarageBoundary.outsideDiagnostic(folder))
                 return []
             }
-            let root = root
+            let root = root, cache = cache
             let names = yamlFiles(in: root + "/" + folder)
+            for name in names { present.insert(folder + "/" + name) }
             let earlier = reusing?[keyPath: keyPath] ?? [:]
             let decoded = concurrentMap(names.count) {
                 index -> (idDiagnostics: [Diagnostic], file: (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool)?) in
                 let relative = folder + "/" + names[index]
                 var idDiagnostics: [Diagnostic] = []
                 guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
-                return ([], decodeFile(relative, root: root, kept: earlier[relative]) { node, r in body(id, node, &r) })
+                return ([], decodeFile(relative, root: root, kept: earlier[relative], cache: cache, context: context) { node, r in body(id, node, &r) })
             }
             var values: [T] = []
             var firstFile: [String: String] = [:]
@@ -318,7 +395,6 @@ package enum GarageLoader {
                 // grail.yaml and grail.yml would be two bikes with one id.
                 let relative = folder + "/" + name
                 note(relative, keep, parsed, keyPath)
-                timings.add(file.time)
                 if let first = firstFile.updateValue(relative, forKey: stem(name)) {
                     firstFile[stem(name)] = first
                     diagnostics.append(
@@ -326,10 +402,11 @@ package enum GarageLoader {
                             .duplicateId, "\(relative) and \(first) both define \(kind) '\(stem(name))'",
                             at: SourceLocation(file: relative), notes: [.init("first defined here", at: SourceLocation(file: first))],
                             help: "keep one of the two files"))
+                    timings.add(file.time)
                     continue
                 }
                 diagnostics += file.diagnostics
-                if let source = file.source { sources[folder + "/" + name] = source }
+                account(relative, file, &sources)
                 if let value = file.value { values.append(value) }
             }
             return values

@@ -14,10 +14,12 @@ package struct LoadTimings: Sendable, Equatable {
     package var total = 0.0
     /// Month files of the cache answered from the activity index.
     package var indexed = 0
+    /// Garage files answered from the garage cache.
+    package var cached = 0
 
     package init() {}
 
-    /// `timings: read 0.21 ms, compose 1.30 ms, …, total 9.80 ms (index: 12 month files)`.
+    /// `timings: read 0.21 ms, compose 1.30 ms, …, total 9.80 ms (index: 12 month files) (garage cache: 8 files)`.
     package var line: String {
         let stages = [
             ("read", read), ("compose", compose), ("decode", decode), ("resolve", resolve), ("check", check),
@@ -25,6 +27,7 @@ package struct LoadTimings: Sendable, Equatable {
         ]
         let text = stages.map { "\($0.0) \(String(format: "%.2f", $0.1 * 1000)) ms" }.joined(separator: ", ")
         return "timings: " + text + " (index: \(indexed) month file\(indexed == 1 ? "" : "s"))"
+            + " (garage cache: \(cached) file\(cached == 1 ? "" : "s"))"
     }
 
     /// One file's share of the first three stages.
@@ -32,12 +35,15 @@ package struct LoadTimings: Sendable, Equatable {
         var read = 0.0
         var compose = 0.0
         var decode = 0.0
+        /// Answered from the garage cache.
+        var cached = false
     }
 
     mutating func add(_ file: FileTime) {
         read += file.read
         compose += file.compose
         decode += file.decode
+        if file.cached { cached += 1 }
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

@@ -1,15 +1,20 @@
 import Foundation
 
-/// The YAML files one load parsed, each kept with the bytes it was parsed from. A write carries
-/// it as a value from the load it plans from (`WriteContext`, through `GarageChange.parsedFiles`)
-/// to the re-check after it writes (`GarageLoader.load(at:options:reusing:)`): a file whose bytes
-/// are exactly the same gives exactly the same parse, so the re-check parses only the files the
-/// write touched (and any someone else changed meanwhile) and reuses the rest; the checks across
-/// files run again on everything.
+/// The YAML files one load decoded, each kept with what identifies the file it was decoded from:
+/// the per-file memo in memory, whose persistent form is the garage cache (`GarageCache`). A write
+/// carries it as a value from the load it plans from (`WriteContext`, through
+/// `GarageChange.parsedFiles`) to the re-check after it writes
+/// (`GarageLoader.load(at:options:reusing:)`): a file whose bytes are exactly the same gives
+/// exactly the same parse, so the re-check parses only the files the write touched (and any
+/// someone else changed meanwhile) and reuses the rest; the checks across files run again on
+/// everything. A text held in memory (an editor's buffer) is kept by its bytes just the same.
 package struct ParsedFiles: Sendable {
-    /// One decoded file and the bytes it was decoded from.
+    /// One decoded file and what it was decoded from: its bytes, and its size, times and inode
+    /// when it was settled (as the garage cache keys its entries). An entry that came from the
+    /// garage cache has only the key; a text not from a file has only the bytes.
     struct Kept<T: Sendable>: Sendable {
-        var bytes: [UInt8]
+        var bytes: [UInt8]?
+        var key: ActivityIndex.Key?
         var file: GarageLoader.DecodedFile<T>
     }
 
