@@ -54,6 +54,13 @@ package enum GarageLoader {
         package var activitiesFrom: String?
         /// Gets the time each stage took (`BIKECHECK_TIMINGS=1`: printed on standard error).
         package var timings: (@Sendable (LoadTimings) -> Void)?
+        /// Bytes to read instead of a file's on disk, by path relative to the garage: the unsaved
+        /// buffers of an editor (`bikecheck lsp`). Only files that exist on disk are read.
+        package var overlay: [String: [UInt8]] = [:]
+        /// With `.summaries`: the activity cache as the caller already read it
+        /// (`ActivityCacheLoader.loadSummaries`), used instead of reading it again. The language
+        /// server re-checks on every edit and reads the cache again only when its files changed.
+        package var readSummaries: ActivityCacheLoader.SummaryResult?
 
         /// `environment` gives the two debugging switches, `BIKECHECK_NO_CACHE` and
         /// `BIKECHECK_TIMINGS` (on when set to anything but empty or `0`).
@@ -104,6 +111,8 @@ package enum GarageLoader {
                 cache = ActivityCacheLoader.load(root: options.activitiesFrom ?? root)
                 activitiesTime = LoadTimings.since(start)
             }
+        case .summaries where options.readSummaries != nil:
+            summaries = options.readSummaries
         case .summaries:
             DispatchQueue.global().async(group: reading) {
                 let start = LoadTimings.now()
@@ -113,6 +122,7 @@ package enum GarageLoader {
         }
 
         var files = Files(root: root, reusing: options.bypassesDerivedCaches ? nil : reusing, keeping: options.keepsParsedFiles)
+        files.overlay = options.overlay
         let settings = files.decode("garage.yaml", \.settings, &diagnostics, &sources) { FileDecoders.settings($0, &$1) } ?? GarageSettings()
         let templates = files.decodeFolder("templates", kind: "template", \.templates, &diagnostics, &sources) {
             FileDecoders.template(id: TemplateID($0), $1, &$2)
@@ -190,7 +200,7 @@ package enum GarageLoader {
     /// Reads and decodes one file: the kept parse when `kept` was made from the same bytes. Also
     /// returns what to keep of it (nil when it could not be read) and whether it was parsed.
     static func decodeFile<T>(
-        _ relative: String, root: String, kept: ParsedFiles.Kept<T>? = nil,
+        _ relative: String, root: String, kept: ParsedFiles.Kept<T>? = nil, overlay: [UInt8]? = nil,
         _ body: (YAMLNode, inout NodeReader) -> T?
     ) -> (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool) {
         var file = DecodedFile<T>(value: nil)
@@ -199,7 +209,10 @@ package enum GarageLoader {
             return (file, nil, false)
         }
         let readStart = LoadTimings.now()
-        let read = readFile(path, limit: FileSizeLimit.garageFile)
+        let read: FileRead =
+            if let overlay { overlay.count > FileSizeLimit.garageFile ? .tooLarge(overlay.count) : .bytes(overlay) } else {
+                readFile(path, limit: FileSizeLimit.garageFile)
+            }
         let readTime = LoadTimings.since(readStart)
         let bytes: [UInt8]
         switch read {
@@ -248,6 +261,8 @@ package enum GarageLoader {
         let keeping: Bool
         var kept = ParsedFiles()
         var timings = LoadTimings()
+        /// `Options.overlay`.
+        var overlay: [String: [UInt8]] = [:]
 
         init(root: String, reusing: ParsedFiles?, keeping: Bool) {
             self.root = root
@@ -270,7 +285,7 @@ package enum GarageLoader {
             _ relative: String, _ kind: WritableKeyPath<ParsedFiles, [String: ParsedFiles.Kept<T>]>, _ diagnostics: inout [Diagnostic],
             _ sources: inout [String: SourceText], _ body: (YAMLNode, inout NodeReader) -> T?
         ) -> T? {
-            let (file, keep, parsed) = decodeFile(relative, root: root, kept: reusing?[keyPath: kind][relative], body)
+            let (file, keep, parsed) = decodeFile(relative, root: root, kept: reusing?[keyPath: kind][relative], overlay: overlay[relative], body)
             note(relative, keep, parsed, kind)
             timings.add(file.time)
             diagnostics += file.diagnostics
@@ -301,6 +316,7 @@ package enum GarageLoader {
                 return []
             }
             let root = root
+            let overlay = overlay
             let names = yamlFiles(in: root + "/" + folder)
             let earlier = reusing?[keyPath: keyPath] ?? [:]
             let decoded = concurrentMap(names.count) {
@@ -308,7 +324,7 @@ package enum GarageLoader {
                 let relative = folder + "/" + names[index]
                 var idDiagnostics: [Diagnostic] = []
                 guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
-                return ([], decodeFile(relative, root: root, kept: earlier[relative]) { node, r in body(id, node, &r) })
+                return ([], decodeFile(relative, root: root, kept: earlier[relative], overlay: overlay[relative]) { node, r in body(id, node, &r) })
             }
             var values: [T] = []
             var firstFile: [String: String] = [:]
