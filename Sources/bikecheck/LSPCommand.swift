@@ -1,0 +1,28 @@
+import ArgumentParser
+import BikeCheckKit
+import BikeCheckLSP
+import Foundation
+
+struct LSPCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lsp",
+        abstract: "Run the language server (LSP 3.17 over standard input and output) for an editor.",
+        discussion: """
+            Started by the editor, not by hand. It finds the garage from the editor's workspace folder, \
+            else from the first file opened (the nearest folder upward that holds garage.yaml), and \
+            shows validate's diagnostics as you type (the open buffers over the files on disk), \
+            completes template, interval, component and bike ids, goes to their definitions, \
+            outlines a file and shows an interval's status on hover. Set-ups for Neovim, Helix, \
+            Emacs and VS Code: docs/editor.md. Exit 0 after the editor's shutdown and exit, else 1.
+            """
+    )
+
+    func run() throws {
+        // A client that closes the pipe must end the server with an error, not a signal.
+        signal(SIGPIPE, SIG_IGN)
+        let code = ServerLoop.run(LanguageServer(today: { today() })) { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        throw ExitCode(code)
+    }
+}
