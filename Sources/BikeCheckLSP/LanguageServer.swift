@@ -99,6 +99,9 @@ package final class LanguageServer {
         case "textDocument/documentSymbol":
             let p = try params(DocumentParams.self, data)
             return .result(id, symbols(p.textDocument.uri))
+        case "textDocument/codeAction":
+            let p = try params(CodeActionParams.self, data)
+            return .result(id, quickFixes(p))
         case "textDocument/hover":
             let p = try params(PositionParams.self, data)
             return hover(p).map { .result(id, $0) } ?? .result(id, Null())
@@ -209,6 +212,32 @@ package final class LanguageServer {
     private func symbols(_ uri: String) -> [DocumentSymbol] {
         guard let path = Self.path(ofURI: uri), let document = documents[path] else { return [] }
         return DocumentOutline(text: document.text).symbols
+    }
+
+    /// The did-you-mean of each diagnostic in the range as a quick fix: its range (the misspelt
+    /// value, quoted in its message) replaced by the name it suggests.
+    private func quickFixes(_ p: CodeActionParams) -> [CodeAction] {
+        guard let (document, relative, check) = document(p.textDocument.uri), let loaded = check.loaded else { return [] }
+        let wanted = (document.text.offset(of: p.range.start), document.text.offset(of: p.range.end))
+        return loaded.diagnostics.compactMap { d -> CodeAction? in
+            guard d.location.file == relative, let range = d.location.range, range.start.offset <= wanted.1, wanted.0 <= range.end.offset,
+                range.start.offset < range.end.offset, range.end.offset <= document.bytes.count,
+                let suggested = Self.suggestion(in: d.message)
+            else { return nil }
+            let written = String(decoding: document.bytes[range.start.offset..<range.end.offset], as: UTF8.self)
+            guard d.message.contains("'\(written)'"), written != suggested, !written.contains(where: { $0 == ":" || $0 == "\n" }) else { return nil }
+            let edit = TextEdit(range: document.text.range(of: range), newText: suggested)
+            return CodeAction(
+                title: "change '\(written)' to '\(suggested)'", diagnostics: [check.lspDiagnostic(d, loaded.sources)],
+                edit: WorkspaceEdit(changes: [document.uri: [edit]]))
+        }
+    }
+
+    /// `x` of a message ending "; did you mean 'x'?" (the one way bikecheck suggests a name).
+    static func suggestion(in message: String) -> String? {
+        guard message.hasSuffix("'?"), let marker = message.range(of: "; did you mean '", options: .backwards) else { return nil }
+        let name = message[marker.upperBound..<message.index(message.endIndex, offsetBy: -2)]
+        return name.isEmpty || name.contains("'") ? nil : String(name)
     }
 
     private func hover(_ p: PositionParams) -> Hover? {

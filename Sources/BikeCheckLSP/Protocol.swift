@@ -103,6 +103,7 @@ struct ServerCapabilities: Encodable, Sendable {
     var definitionProvider = true
     var documentSymbolProvider = true
     var hoverProvider = true
+    var codeActionProvider = ["codeActionKinds": ["quickfix"]]
 }
 
 struct ServerInfo: Encodable, Sendable {
@@ -168,4 +169,21 @@ struct MarkupContent: Encodable, Sendable {
 struct Hover: Encodable, Sendable {
     var contents: MarkupContent
     var range: TextRange?
+}
+
+struct CodeActionParams: Decodable {
+    var textDocument: TextDocumentIdentifier
+    var range: TextRange
+}
+
+struct WorkspaceEdit: Encodable, Sendable {
+    var changes: [String: [TextEdit]]
+}
+
+struct CodeAction: Encodable, Sendable {
+    var title: String
+    var kind = "quickfix"
+    var diagnostics: [LSPDiagnostic]
+    var isPreferred = true
+    var edit: WorkspaceEdit
 }

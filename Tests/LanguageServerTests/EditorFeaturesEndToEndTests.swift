@@ -107,4 +107,19 @@ import Testing
         let log = result?.first { $0["name"] as? String == "log" }?["children"] as? [[String: Any]]
         #expect(log?.first?["name"] as? String == "2025-05-03")
     }
+
+    @Test func theDidYouMeanOfADiagnosticIsAQuickFix() throws {
+        let text = try garage.read("bikes/tarmac.yaml").replacingOccurrences(of: "templates: [road-basics]", with: "templates: [road-basic]")
+        client.open(uri("bikes/tarmac.yaml"), text)
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("templates:") }!
+        let response = client.request(
+            "textDocument/codeAction",
+            ["textDocument": ["uri": uri("bikes/tarmac.yaml")], "range": lspRange(line, 14, line, 14), "context": ["diagnostics": [Any]()]])
+        let actions = response?["result"] as? [[String: Any]] ?? []
+        #expect(actions.count == 1)
+        #expect(actions.first?["title"] as? String == "change 'road-basic' to 'road-basics'")
+        let changes = ((actions.first?["edit"] as? [String: Any])?["changes"] as? [String: Any])?[uri("bikes/tarmac.yaml")] as? [[String: Any]]
+        #expect(changes?.first?["newText"] as? String == "road-basics")
+        #expect(numbers(changes?.first?["range"]) == [line, 12, line, 22])
+    }
 }
