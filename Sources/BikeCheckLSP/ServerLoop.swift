@@ -85,17 +85,22 @@ private final class Inbox: @unchecked Sendable {
     private var events: [MessageFramer.Event] = []
     private var closed = false
 
+    /// The most messages held: a client that writes faster than the server answers waits (the
+    /// pipe fills) rather than the server's memory growing.
+    static let limit = 1000
+
     func put(_ event: MessageFramer.Event) {
         condition.lock()
+        while events.count >= Self.limit { condition.wait() }
         events.append(event)
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
     }
 
     func close() {
         condition.lock()
         closed = true
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -106,6 +111,7 @@ private final class Inbox: @unchecked Sendable {
         while events.isEmpty, !closed { condition.wait() }
         let taken = events
         events = []
+        condition.broadcast()
         return (taken, closed)
     }
 }
