@@ -49,7 +49,9 @@ package struct MessageFramer: Sendable {
             if skipping > 0 { return nil }
         }
         guard pending > 0 else { return nil }
-        guard let end = find(Self.separator, from: start) else {
+        // Headers end within the limit or are garbage, even when an end comes later: a header cut
+        // short must not swallow the bytes up to the next message's end of headers.
+        guard let end = find(Self.separator, from: start, before: start + Self.headerLimit + Self.separator.count) else {
             guard pending > Self.headerLimit else { return nil }
             return resynchronise(after: start, "no end of headers within \(Self.headerLimit) bytes")
         }
@@ -98,10 +100,12 @@ package struct MessageFramer: Sendable {
         return .garbage(reason)
     }
 
-    private func find(_ needle: [UInt8], from: Int) -> Int? {
-        guard buffer.count - from >= needle.count else { return nil }
+    /// Where `needle` starts, if it lies wholly in `buffer[from..<before]`.
+    private func find(_ needle: [UInt8], from: Int, before: Int) -> Int? {
+        let upper = min(before, buffer.count)
+        guard upper - from >= needle.count else { return nil }
         var i = from
-        let last = buffer.count - needle.count
+        let last = upper - needle.count
         while i <= last {
             if buffer[i] == needle[0], buffer[i + 1] == needle[1], buffer[i + 2] == needle[2], buffer[i + 3] == needle[3] { return i }
             i += 1

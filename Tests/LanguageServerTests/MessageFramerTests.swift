@@ -72,4 +72,12 @@ import Testing
         #expect(framer.next() == .message(body(Self.one)))
         #expect(framer.pending == 0)
     }
+
+    @Test func aHeaderCutShortDoesNotSwallowALaterMessage() {
+        // "Content-Length: 12\r\n" and then no end of headers for longer than the limit: the next
+        // message's end of headers must not make all of it one header block.
+        let filler = [UInt8](repeating: 120, count: MessageFramer.headerLimit + 100)
+        let got = events([Array("Content-Length: 12\r\n".utf8) + filler + Self.one])
+        #expect(got.last == .message(body(Self.one)), "\(got)")
+    }
 }
