@@ -22,7 +22,11 @@ package enum ServerLoop {
                 if n < 0, errno == EINTR { continue }
                 guard n > 0 else { break }
                 framer.append(chunk[0..<n])
-                while let event = framer.next() { inbox.put(event) }
+                // What one read brought goes in at once: a request and its cancellation written
+                // together are seen together.
+                var events: [MessageFramer.Event] = []
+                while let event = framer.next() { events.append(event) }
+                if !events.isEmpty { inbox.put(events) }
             }
             inbox.close()
         }
@@ -89,10 +93,10 @@ private final class Inbox: @unchecked Sendable {
     /// pipe fills) rather than the server's memory growing.
     static let limit = 1000
 
-    func put(_ event: MessageFramer.Event) {
+    func put(_ new: [MessageFramer.Event]) {
         condition.lock()
         while events.count >= Self.limit { condition.wait() }
-        events.append(event)
+        events += new
         condition.broadcast()
         condition.unlock()
     }
