@@ -10,6 +10,8 @@ struct CursorContext {
     var key: String?
     /// The word is a key of the mapping under `key` (`intervals:` overrides, `snooze:` entries).
     var isMapKey = false
+    /// The word follows a number (`every: 10 h`, `every: [3000 km, 6 mo`): a unit.
+    var isUnit = false
     /// Bytes of the word around the cursor, and the part before the cursor (what completion matches).
     var word: Swift.Range<Int>
     var typed: Swift.Range<Int>
@@ -25,6 +27,23 @@ struct CursorContext {
         word = start..<end
         typed = start..<cursor
         let before = String(decoding: bytes[line.lowerBound..<start], as: UTF8.self)
+        if before.last == " " {
+            var rest = Substring(before)
+            while rest.last == " " { rest.removeLast() }
+            let number = rest.reversed().prefix { $0.isNumber || $0 == "." }
+            if !number.isEmpty {
+                rest.removeLast(number.count)
+                while rest.last == " " || rest.last == "," || rest.last == "[" { rest.removeLast() }
+                // What stays is `every:` or the list's earlier quantities after it.
+                while let last = rest.last, last != ":" && last != "[" { rest.removeLast() }
+                if rest.last == "[" { rest.removeLast() }
+                if Self.inlineKey(String(rest) + " ") == "every" {
+                    key = "every"
+                    isUnit = true
+                    return
+                }
+            }
+        }
         if let inline = Self.inlineKey(before) {
             key = inline
             return
@@ -116,6 +135,9 @@ struct CompletionProvider {
         let range = text.range(of: SourceRange(start: at(context.typed.lowerBound), end: at(context.typed.upperBound)))
         func item(_ label: String, _ kind: Int, _ detail: String?) -> CompletionItem {
             CompletionItem(label: label, kind: kind, detail: detail, textEdit: TextEdit(range: range, newText: label))
+        }
+        if context.isUnit {
+            return Quantity.units.keys.filter { $0.hasPrefix(prefix) }.sorted().map { item($0, 11, "unit") }
         }
         switch (context.key, context.isMapKey) {
         case ("templates", false):

@@ -122,4 +122,16 @@ import Testing
         #expect(changes?.first?["newText"] as? String == "road-basics")
         #expect(numbers(changes?.first?["range"]) == [line, 12, line, 22])
     }
+
+    @Test func unitsCompleteAfterANumberInEvery() throws {
+        let position = open("templates/new.yaml", marked: "name: New\nintervals:\n  wax:\n    every: 10 |\n")
+        let got = labels(client.request("textDocument/completion", ["textDocument": ["uri": uri("templates/new.yaml")], "position": position]))
+        #expect(["h", "km", "mi", "months", "rides"].allSatisfy(got.contains), "\(got)")
+        let inList = open("templates/other.yaml", marked: "name: Other\nintervals:\n  wax:\n    every: [3000 km, 6 mo|]\n")
+        let months = labels(client.request("textDocument/completion", ["textDocument": ["uri": uri("templates/other.yaml")], "position": inList]))
+        #expect(months == ["month", "months"])
+        // A number elsewhere is not a quantity.
+        let task = open("templates/third.yaml", marked: "name: Third\nintervals:\n  wax:\n    task: Replace 2 |\n")
+        #expect(labels(client.request("textDocument/completion", ["textDocument": ["uri": uri("templates/third.yaml")], "position": task])).isEmpty)
+    }
 }
