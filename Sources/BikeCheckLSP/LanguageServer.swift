@@ -22,7 +22,10 @@ package final class LanguageServer {
     private var needsCheck = false
     private let today: @Sendable () -> Day
 
-    package init(today: @escaping @Sendable () -> Day) {
+    /// `garage`: the garage's folder when the command line named it; else the workspace's or the
+    /// first opened file's.
+    package init(garage: String? = nil, today: @escaping @Sendable () -> Day) {
+        self.garage = garage.map { GarageCheck(root: $0) }
         self.today = today
     }
 

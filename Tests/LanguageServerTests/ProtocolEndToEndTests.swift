@@ -119,4 +119,16 @@ import Testing
         #expect((answer?["error"] as? [String: Any])?["code"] as? Int == -32602)
         #expect(client.stop() == 0)
     }
+
+    @Test func aGarageNamedOnTheCommandLineWinsOverTheWorkspace() throws {
+        let other = try TemporaryFolder(["garage.yaml": Array("units: metric\n".utf8), "bikes/x.yaml": Array("name: X\ntemplates: [nope]\n".utf8)])
+        let client = try LSPClient(in: garage.url, arguments: ["lsp", "--garage", other.path])
+        client.start(root: garage.url)
+        let from = client.count
+        _ = client.request("textDocument/hover", ["textDocument": ["uri": "file:///x.yaml"], "position": ["line": 0, "character": 0]])
+        let published = client.messages[from...].filter { ($0["method"] as? String) == "textDocument/publishDiagnostics" }
+        let uris = published.compactMap { ($0["params"] as? [String: Any])?["uri"] as? String }
+        #expect(uris == [other.url.appendingPathComponent("bikes/x.yaml").absoluteString])
+        #expect(client.stop() == 0)
+    }
 }
