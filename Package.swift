@@ -47,11 +47,15 @@ let package = Package(
             name: "RideFiles",
             dependencies: ["BikeCheckKit", "StravaKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        // The language server (`bikecheck lsp`): JSON-RPC over stdio, the garage's diagnostics,
+        // completion and definitions in the editor.
+        .target(name: "BikeCheckLSP", dependencies: ["BikeCheckKit", "LocatedYAML", "Diagnostics"]),
         // The thin command-line front end.
         .executableTarget(
             name: "bikecheck",
             dependencies: [
                 "BikeCheckKit",
+                "BikeCheckLSP",
                 "StravaKit",
                 "NotifyKit",
                 "RideFiles",
@@ -78,6 +82,13 @@ let package = Package(
             dependencies: ["StravaKit", "StravaStandIn", "BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .testTarget(name: "RideFilesTests", dependencies: ["RideFiles", "TestSupport"], exclude: ["Tools"]),
+        // The language server: its framing, and the real binary driven over pipes and by real clients.
+        .testTarget(
+            name: "LanguageServerTests",
+            dependencies: ["BikeCheckLSP", "BikeCheckKit", "Diagnostics", "bikecheck", "TestSupport"],
+            // Read in place by RealClientTests (found from #filePath), not bundled.
+            exclude: ["Clients"]
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

@@ -31,7 +31,7 @@ struct BikeCheck: ParsableCommand {
             StatusCommand.self, ValidateCommand.self, InitCommand.self, DoneCommand.self, SnoozeCommand.self, TodoCommand.self, BikeCommand.self,
             TemplateCommand.self, RideCommand.self, PartCommand.self, HistoryCommand.self, CostsCommand.self, UsageCommand.self, RidesCommand.self,
             ExportCommand.self, CalendarCommand.self, ReportCommand.self, NotifyCommand.self,
-            LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self, GitCommand.self,
+            LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self, GitCommand.self, LSPCommand.self,
         ],
         defaultSubcommand: StatusCommand.self
     )

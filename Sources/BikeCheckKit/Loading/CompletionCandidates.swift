@@ -12,6 +12,9 @@ package struct CompletionCandidates: Sendable {
     package var prefix: String
     package var environment: [String: String]
     package var workingDirectory: String
+    /// The garage already loaded, when the caller holds one (the language server): intervals and
+    /// parts come from it rather than from a new load.
+    package var loaded: Garage?
 
     package init(
         words: [String], prefix: String, environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -86,6 +89,7 @@ package struct CompletionCandidates: Sendable {
     }
 
     func loadedGarage() -> Garage? {
+        if let loaded { return loaded }
         guard let root = garageRoot else { return nil }
         return GarageLoader.load(at: root, options: .init(activities: .skip)).garage
     }

@@ -54,6 +54,13 @@ package enum GarageLoader {
         package var activitiesFrom: String?
         /// Gets the time each stage took (`BIKECHECK_TIMINGS=1`: printed on standard error).
         package var timings: (@Sendable (LoadTimings) -> Void)?
+        /// Bytes to read instead of a file's on disk, by path relative to the garage: the unsaved
+        /// buffers of an editor (`bikecheck lsp`). Only files that exist on disk are read.
+        package var overlay: [String: [UInt8]] = [:]
+        /// With `.summaries`: the activity cache as the caller already read it
+        /// (`ActivityCacheLoader.loadSummaries`), used instead of reading it again. The language
+        /// server re-checks on every edit and reads the cache again only when its files changed.
+        package var readSummaries: ActivityCacheLoader.SummaryResult?
 
         /// `environment` gives the two debugging switches, `BIKECHECK_NO_CACHE` and
         /// `BIKECHECK_TIMINGS` (on when set to anything but empty or `0`).
@@ -106,6 +113,8 @@ package enum GarageLoader {
                 cache = ActivityCacheLoader.load(root: options.activitiesFrom ?? root)
                 activitiesTime = LoadTimings.since(start)
             }
+        case .summaries where options.readSummaries != nil:
+            summaries = options.readSummaries
         case .summaries:
             DispatchQueue.global().async(group: reading) {
                 let start = LoadTimings.now()
@@ -117,6 +126,7 @@ package enum GarageLoader {
         var files = Files(
             root: root, reusing: options.bypassesDerivedCaches ? nil : reusing, keeping: options.keepsParsedFiles,
             cache: options.bypassesDerivedCaches ? nil : GarageCache(root: root))
+        files.overlay = options.overlay
         let settings = files.decode("garage.yaml", \.settings, &diagnostics, &sources) { FileDecoders.settings($0, &$1) } ?? GarageSettings()
         let templates = files.decodeFolder("templates", kind: "template", \.templates, &diagnostics, &sources) {
             FileDecoders.template(id: TemplateID($0), $1, &$2)
@@ -205,10 +215,12 @@ package enum GarageLoader {
     /// Reads and decodes one file: the kept parse when `kept` was made from the same file, else
     /// the garage cache's entry when `cache` has one for this version of it, else a parse (saved
     /// in `cache`). `context` is what decoding depends on besides the bytes (the garage currency,
-    /// for bikes and parts). Also returns what to keep of it (nil when it could not be read) and
-    /// whether it was parsed.
+    /// for bikes and parts). `overlay` is the file's bytes when an editor holds them (neither
+    /// looked up in nor saved to `cache`: the entry is the file on disk's). Also returns what to
+    /// keep of it (nil when it could not be read) and whether it was parsed.
     static func decodeFile<T: CacheCodable>(
         _ relative: String, root: String, kept: ParsedFiles.Kept<T>? = nil, cache: GarageCache? = nil, context: String? = nil,
+        overlay: [UInt8]? = nil,
         _ body: (YAMLNode, inout NodeReader) -> T?
     ) -> (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool) {
         var file = DecodedFile<T>(value: nil)
@@ -218,7 +230,7 @@ package enum GarageLoader {
         }
         let readStart = LoadTimings.now()
         // The file's version before its bytes are read: an entry made from it is that version's.
-        let key = cache == nil ? nil : ActivityIndex.key(path)
+        let key = cache == nil || overlay != nil ? nil : ActivityIndex.key(path)
         if let key {
             if let kept, kept.key == key {
                 file = kept.file
@@ -232,7 +244,10 @@ package enum GarageLoader {
                 return (file, ParsedFiles.Kept(bytes: nil, key: key, file: file), false)
             }
         }
-        let read = readFile(path, limit: FileSizeLimit.garageFile)
+        let read: FileRead =
+            if let overlay { overlay.count > FileSizeLimit.garageFile ? .tooLarge(overlay.count) : .bytes(overlay) } else {
+                readFile(path, limit: FileSizeLimit.garageFile)
+            }
         let readTime = LoadTimings.since(readStart)
         let bytes: [UInt8]
         switch read {
@@ -297,6 +312,8 @@ package enum GarageLoader {
         var present: Set<String> = []
         /// The files whose source text was not read (they came from the cache), for `readSources`.
         var unread: [String: UnreadSource] = [:]
+        /// `Options.overlay`.
+        var overlay: [String: [UInt8]] = [:]
 
         init(root: String, reusing: ParsedFiles?, keeping: Bool, cache: GarageCache? = nil) {
             self.root = root
@@ -347,7 +364,8 @@ package enum GarageLoader {
             _ sources: inout [String: SourceText], _ body: (YAMLNode, inout NodeReader) -> T?
         ) -> T? {
             present.insert(relative)
-            let (file, keep, parsed) = decodeFile(relative, root: root, kept: reusing?[keyPath: kind][relative], cache: cache, body)
+            let (file, keep, parsed) = decodeFile(
+                relative, root: root, kept: reusing?[keyPath: kind][relative], cache: cache, overlay: overlay[relative], body)
             note(relative, keep, parsed, kind)
             account(relative, file, &sources)
             diagnostics += file.diagnostics
@@ -377,6 +395,7 @@ package enum GarageLoader {
                 return []
             }
             let root = root, cache = cache
+            let overlay = overlay
             let names = yamlFiles(in: root + "/" + folder)
             for name in names { present.insert(folder + "/" + name) }
             let earlier = reusing?[keyPath: keyPath] ?? [:]
@@ -385,7 +404,12 @@ package enum GarageLoader {
                 let relative = folder + "/" + names[index]
                 var idDiagnostics: [Diagnostic] = []
                 guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
-                return ([], decodeFile(relative, root: root, kept: earlier[relative], cache: cache, context: context) { node, r in body(id, node, &r) })
+                return (
+                    [],
+                    decodeFile(relative, root: root, kept: earlier[relative], cache: cache, context: context, overlay: overlay[relative]) { node, r in
+                        body(id, node, &r)
+                    }
+                )
             }
             var values: [T] = []
             var firstFile: [String: String] = [:]

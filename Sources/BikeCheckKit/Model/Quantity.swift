@@ -36,7 +36,7 @@ package struct Quantity: Sendable, Hashable, CustomStringConvertible {
     /// The forms accepted, for help lines.
     package static let accepted = "write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides"
 
-    static let units: [String: (Measure, Double)] = [
+    package static let units: [String: (Measure, Double)] = [
         "h": (.time, 3600), "hour": (.time, 3600), "hours": (.time, 3600),
         "min": (.time, 60), "mins": (.time, 60), "minute": (.time, 60), "minutes": (.time, 60),
         "km": (.distance, 1000), "mi": (.distance, 1609.344), "mile": (.distance, 1609.344), "miles": (.distance, 1609.344),

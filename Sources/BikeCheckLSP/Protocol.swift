@@ -1,0 +1,189 @@
+/// The parts of the Language Server Protocol (3.17) this server reads and writes, as plain
+/// Codable values. Positions are 0-based lines and UTF-16 code units, as the protocol's default.
+
+package struct Position: Codable, Sendable, Hashable, Comparable {
+    package var line: Int
+    package var character: Int
+
+    package init(line: Int, character: Int) {
+        self.line = line
+        self.character = character
+    }
+
+    package static func < (a: Position, b: Position) -> Bool { (a.line, a.character) < (b.line, b.character) }
+}
+
+package struct TextRange: Codable, Sendable, Hashable {
+    package var start: Position
+    package var end: Position
+
+    package init(start: Position, end: Position) {
+        self.start = start
+        self.end = end
+    }
+}
+
+package struct Location: Codable, Sendable, Hashable {
+    package var uri: String
+    package var range: TextRange
+}
+
+struct TextDocumentIdentifier: Codable, Sendable {
+    var uri: String
+}
+
+struct WorkspaceFolder: Codable, Sendable {
+    var uri: String
+    var name: String?
+}
+
+struct InitializeParams: Decodable {
+    var rootUri: String?
+    var rootPath: String?
+    var workspaceFolders: [WorkspaceFolder]?
+}
+
+struct TextDocumentItem: Decodable {
+    var uri: String
+    var version: Int?
+    var text: String
+}
+
+struct DidOpenParams: Decodable {
+    var textDocument: TextDocumentItem
+}
+
+struct ContentChange: Decodable {
+    /// Absent: the change is the whole text.
+    var range: TextRange?
+    var text: String
+}
+
+struct VersionedTextDocumentIdentifier: Decodable {
+    var uri: String
+    var version: Int?
+}
+
+struct DidChangeParams: Decodable {
+    var textDocument: VersionedTextDocumentIdentifier
+    var contentChanges: [ContentChange]
+}
+
+struct DocumentParams: Decodable {
+    var textDocument: TextDocumentIdentifier
+}
+
+struct DidSaveParams: Decodable {
+    var textDocument: TextDocumentIdentifier
+    var text: String?
+}
+
+struct PositionParams: Decodable {
+    var textDocument: TextDocumentIdentifier
+    var position: Position
+}
+
+struct CancelParams: Decodable {
+    var id: RequestID
+}
+
+struct ServerCapabilities: Encodable, Sendable {
+    struct Sync: Encodable, Sendable {
+        var openClose = true
+        /// 2: incremental; a change without a range (a full text) is read as well.
+        var change = 2
+        var save = ["includeText": false]
+    }
+    struct CompletionOptions: Encodable, Sendable {
+        var triggerCharacters = [" ", "[", ",", "-"]
+    }
+    var positionEncoding = "utf-16"
+    var textDocumentSync = Sync()
+    var completionProvider = CompletionOptions()
+    var definitionProvider = true
+    var documentSymbolProvider = true
+    var hoverProvider = true
+    var codeActionProvider = ["codeActionKinds": ["quickfix"]]
+}
+
+struct ServerInfo: Encodable, Sendable {
+    var name: String
+    var version: String
+}
+
+struct InitializeResult: Encodable, Sendable {
+    var capabilities = ServerCapabilities()
+    var serverInfo: ServerInfo
+}
+
+package struct DiagnosticRelatedInformation: Codable, Sendable, Hashable {
+    package var location: Location
+    package var message: String
+}
+
+/// A diagnostic as the protocol has it: `code` is bikecheck's diagnostic id.
+package struct LSPDiagnostic: Codable, Sendable, Hashable {
+    package var range: TextRange
+    /// 1 error, 2 warning, 3 information.
+    package var severity: Int
+    package var code: String
+    package var source = "bikecheck"
+    package var message: String
+    package var relatedInformation: [DiagnosticRelatedInformation]?
+}
+
+package struct PublishDiagnosticsParams: Codable, Sendable {
+    package var uri: String
+    package var version: Int?
+    package var diagnostics: [LSPDiagnostic]
+}
+
+struct TextEdit: Encodable, Sendable {
+    var range: TextRange
+    var newText: String
+}
+
+struct CompletionItem: Encodable, Sendable {
+    var label: String
+    /// 12 value, 18 reference, 7 class.
+    var kind: Int
+    var detail: String?
+    var textEdit: TextEdit
+}
+
+struct DocumentSymbol: Encodable, Sendable {
+    var name: String
+    var detail: String?
+    /// 2 module, 5 class, 6 method, 8 field, 13 variable, 20 key, 23 struct.
+    var kind: Int
+    var range: TextRange
+    var selectionRange: TextRange
+    var children: [DocumentSymbol]?
+}
+
+struct MarkupContent: Encodable, Sendable {
+    var kind = "markdown"
+    var value: String
+}
+
+struct Hover: Encodable, Sendable {
+    var contents: MarkupContent
+    var range: TextRange?
+}
+
+struct CodeActionParams: Decodable {
+    var textDocument: TextDocumentIdentifier
+    var range: TextRange
+}
+
+struct WorkspaceEdit: Encodable, Sendable {
+    var changes: [String: [TextEdit]]
+}
+
+struct CodeAction: Encodable, Sendable {
+    var title: String
+    var kind = "quickfix"
+    var diagnostics: [LSPDiagnostic]
+    var isPreferred = true
+    var edit: WorkspaceEdit
+}

@@ -1,0 +1,137 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Completion, go-to-definition, outline and hover on a copy of example-garage.
+@Suite struct EditorFeaturesEndToEndTests {
+    let garage: TemporaryFolder
+    let client: LSPClient
+
+    init() throws {
+        garage = try TemporaryFolder()
+        for item in try FileManager.default.contentsOfDirectory(atPath: exampleGarage.path) where item != ".bikecheck" {
+            try FileManager.default.copyItem(at: exampleGarage.appendingPathComponent(item), to: garage.url.appendingPathComponent(item))
+        }
+        client = try LSPClient(in: garage.url)
+        client.start(root: garage.url)
+    }
+
+    func uri(_ file: String) -> String { garage.url.appendingPathComponent(file).absoluteString }
+
+    /// Opens `file` with `text` and returns the position of `|` in it (removed).
+    func open(_ file: String, marked text: String) -> [String: Int] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = lines.firstIndex { $0.contains("|") }!
+        let character = lines[line].prefix { $0 != "|" }.utf16.count
+        client.open(uri(file), text.replacingOccurrences(of: "|", with: ""))
+        return ["line": line, "character": character]
+    }
+
+    func labels(_ response: [String: Any]?) -> [String] {
+        ((response?["result"] as? [[String: Any]]) ?? []).compactMap { $0["label"] as? String }
+    }
+
+    @Test func templateIdsCompleteInTemplates() throws {
+        let position = open("bikes/new.yaml", marked: "name: New\ntemplates: [road-basics, |]\n")
+        let got = labels(client.request("textDocument/completion", ["textDocument": ["uri": uri("bikes/new.yaml")], "position": position]))
+        #expect(got.contains("mtb-basics") && got.contains("fox-36") && got.contains("tubeless"))
+    }
+
+    @Test func intervalIdsOfTheBikeCompleteInDoneAndReplaceWhatIsTyped() throws {
+        let text = try garage.read("bikes/tarmac.yaml") + "  - date: 2026-11-15\n    done: [chain-l|]\n"
+        let position = open("bikes/tarmac.yaml", marked: text)
+        let response = client.request("textDocument/completion", ["textDocument": ["uri": uri("bikes/tarmac.yaml")], "position": position])
+        #expect(labels(response) == ["chain-lube"])
+        let edit = ((response?["result"] as? [[String: Any]])?.first?["textEdit"] as? [String: Any])
+        #expect(numbers(edit?["range"]) == [position["line"]!, position["character"]! - 7, position["line"]!, position["character"]!])
+    }
+
+    @Test func bikeIdsCompleteInAPartsMounts() throws {
+        let position = open("parts/spare.yaml", marked: "name: Spare wheels\nmounts:\n  - {bike: |, from: 2026-01-01}\n")
+        let got = labels(client.request("textDocument/completion", ["textDocument": ["uri": uri("parts/spare.yaml")], "position": position]))
+        #expect(got == ["charger", "grail", "stumpy", "tarmac"])
+    }
+
+    @Test func componentsOfTheBikeCompleteInAnIntervalsComponent() throws {
+        let text = try garage.read("bikes/tarmac.yaml").replacingOccurrences(
+            of: "\nlog:\n", with: "\nintervals:\n  wax:\n    component: |\n    every: 5 h\nlog:\n")
+        let position = open("bikes/tarmac.yaml", marked: text)
+        let got = labels(client.request("textDocument/completion", ["textDocument": ["uri": uri("bikes/tarmac.yaml")], "position": position]))
+        #expect(got == ["chain", "tyres"])
+    }
+
+    @Test func definitionGoesToTheTemplateFileAndToWhereAnIntervalIsDefined() throws {
+        let text = try garage.read("bikes/tarmac.yaml")
+        client.open(uri("bikes/tarmac.yaml"), text)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let templatesLine = lines.firstIndex { $0.hasPrefix("templates:") }!
+        let toTemplate = client.request(
+            "textDocument/definition", ["textDocument": ["uri": uri("bikes/tarmac.yaml")], "position": ["line": templatesLine, "character": 14]])
+        #expect((toTemplate?["result"] as? [String: Any])?["uri"] as? String == uri("templates/road-basics.yaml"))
+
+        let doneLine = lines.firstIndex { $0.contains("done: [chain-lube]") }!
+        let toInterval = client.request(
+            "textDocument/definition", ["textDocument": ["uri": uri("bikes/tarmac.yaml")], "position": ["line": doneLine, "character": 14]])
+        let location = toInterval?["result"] as? [String: Any]
+        #expect(location?["uri"] as? String == uri("templates/road-basics.yaml"))
+        let template = try garage.read("templates/road-basics.yaml").split(separator: "\n", omittingEmptySubsequences: false)
+        let definedAt = numbers(location?["range"]).first ?? -1
+        #expect(definedAt >= 0 && definedAt < template.count && template[definedAt].contains("chain-lube"), "line \(definedAt)")
+    }
+
+    @Test func hoverOnAnIntervalShowsItsStatusLineAndOnATemplateItsIntervals() throws {
+        let text = try garage.read("bikes/tarmac.yaml")
+        client.open(uri("bikes/tarmac.yaml"), text)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let doneLine = lines.firstIndex { $0.contains("done: [brake-pads]") }!
+        let hover = client.request("textDocument/hover", ["textDocument": ["uri": uri("bikes/tarmac.yaml")], "position": ["line": doneLine, "character": 14]])
+        let value = ((hover?["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String ?? ""
+        let status = try runBikecheck(["status", "tarmac", "--garage", garage.path], in: garage.url).stdout
+        let statusLine = status.split(separator: "\n").first { $0.contains(" brake-pads ") }?.trimmingCharacters(in: .whitespaces)
+        #expect(statusLine != nil && value.contains(statusLine!), "\(value) vs \(statusLine ?? "none")")
+
+        let templatesLine = lines.firstIndex { $0.hasPrefix("templates:") }!
+        let onTemplate = client.request(
+            "textDocument/hover", ["textDocument": ["uri": uri("bikes/tarmac.yaml")], "position": ["line": templatesLine, "character": 14]])
+        let listed = ((onTemplate?["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String ?? ""
+        #expect(listed.contains("`chain-lube`") && listed.contains("`brake-pads`"))
+    }
+
+    @Test func theOutlineListsComponentsAndLogEntries() throws {
+        client.open(uri("bikes/tarmac.yaml"), try garage.read("bikes/tarmac.yaml"))
+        let result = client.request("textDocument/documentSymbol", ["textDocument": ["uri": uri("bikes/tarmac.yaml")]])?["result"] as? [[String: Any]]
+        let names = result?.compactMap { $0["name"] as? String } ?? []
+        #expect(Array(names.prefix(3)) == ["name", "strava", "bought"])
+        let components = result?.first { $0["name"] as? String == "components" }?["children"] as? [[String: Any]]
+        #expect(components?.compactMap { $0["name"] as? String } == ["chain", "tyres"])
+        let log = result?.first { $0["name"] as? String == "log" }?["children"] as? [[String: Any]]
+        #expect(log?.first?["name"] as? String == "2025-05-03")
+    }
+
+    @Test func theDidYouMeanOfADiagnosticIsAQuickFix() throws {
+        let text = try garage.read("bikes/tarmac.yaml").replacingOccurrences(of: "templates: [road-basics]", with: "templates: [road-basic]")
+        client.open(uri("bikes/tarmac.yaml"), text)
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("templates:") }!
+        let response = client.request(
+            "textDocument/codeAction",
+            ["textDocument": ["uri": uri("bikes/tarmac.yaml")], "range": lspRange(line, 14, line, 14), "context": ["diagnostics": [Any]()]])
+        let actions = response?["result"] as? [[String: Any]] ?? []
+        #expect(actions.count == 1)
+        #expect(actions.first?["title"] as? String == "change 'road-basic' to 'road-basics'")
+        let changes = ((actions.first?["edit"] as? [String: Any])?["changes"] as? [String: Any])?[uri("bikes/tarmac.yaml")] as? [[String: Any]]
+        #expect(changes?.first?["newText"] as? String == "road-basics")
+        #expect(numbers(changes?.first?["range"]) == [line, 12, line, 22])
+    }
+
+    @Test func unitsCompleteAfterANumberInEvery() throws {
+        let position = open("templates/new.yaml", marked: "name: New\nintervals:\n  wax:\n    every: 10 |\n")
+        let got = labels(client.request("textDocument/completion", ["textDocument": ["uri": uri("templates/new.yaml")], "position": position]))
+        #expect(["h", "km", "mi", "months", "rides"].allSatisfy(got.contains), "\(got)")
+        let inList = open("templates/other.yaml", marked: "name: Other\nintervals:\n  wax:\n    every: [3000 km, 6 mo|]\n")
+        let months = labels(client.request("textDocument/completion", ["textDocument": ["uri": uri("templates/other.yaml")], "position": inList]))
+        #expect(months == ["month", "months"])
+        // A number elsewhere is not a quantity.
+        let task = open("templates/third.yaml", marked: "name: Third\nintervals:\n  wax:\n    task: Replace 2 |\n")
+        #expect(labels(client.request("textDocument/completion", ["textDocument": ["uri": uri("templates/third.yaml")], "position": task])).isEmpty)
+    }
+}
