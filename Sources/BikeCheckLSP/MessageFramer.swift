@@ -89,14 +89,21 @@ package struct MessageFramer: Sendable {
     private static let header: [UInt8] = Array("content-length".utf8)
 
     /// Drops bytes up to the next `Content-Length` after `from` (or all but a possible start of
-    /// one), and says why.
+    /// one at the very end), and says why.
     private mutating func resynchronise(after from: Int, _ reason: String) -> Event {
         var i = from + 1
         while i + Self.header.count <= buffer.count {
-            if zip(buffer[i..<i + Self.header.count], Self.header).allSatisfy({ $0 | 0x20 == $1 }) { break }
+            if zip(buffer[i..<i + Self.header.count], Self.header).allSatisfy({ $0 | 0x20 == $1 }) {
+                start = i
+                return .garbage(reason)
+            }
             i += 1
         }
-        start = min(i, buffer.count)
+        // None: keep only a tail that may begin one (`Cont` of a header still arriving), so the
+        // rest of the garbage is not reported again a byte at a time.
+        var keep = min(Self.header.count - 1, buffer.count - (from + 1))
+        while keep > 0, !zip(buffer[(buffer.count - keep)...], Self.header).allSatisfy({ $0 | 0x20 == $1 }) { keep -= 1 }
+        start = buffer.count - keep
         return .garbage(reason)
     }
 

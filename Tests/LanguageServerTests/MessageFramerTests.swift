@@ -36,6 +36,17 @@ import Testing
         #expect(got.last == .message(body(Self.one)))
     }
 
+    @Test func garbageArrivingAloneIsReportedOnceNotAByteAtATime() {
+        // The pipe delivers the garbage in a read of its own, then a message: one report.
+        let e = events([Array("this is not a header\r\n\r\n".utf8), Self.one])
+        #expect(e.count == 2, "\(e)")
+        #expect(e.last == .message(body(Self.one)))
+        // A header's start at the end of the garbage is kept for the rest of it.
+        let cut = Self.one.count / 3
+        let split = events([Array("junk\r\n\r\n".utf8) + Array(Self.one[..<4]), Array(Self.one[4..<cut]), Array(Self.one[cut...])])
+        #expect(split.count == 2 && split.last == .message(body(Self.one)), "\(split)")
+    }
+
     @Test func aHeaderWithoutContentLengthOrWithABadOneIsGarbage() {
         for header in ["Content-Type: x\r\n\r\n", "Content-Length: -5\r\n\r\n", "Content-Length: 1e3\r\n\r\n", "Content-Length: 99999999999999999\r\n\r\n"] {
             let got = events([Array(header.utf8) + Self.one])
