@@ -206,32 +206,31 @@ struct Resolver {
         }
     }
 
+    /// What belongs to one bike only: its Strava gear id, and the devices that record its rides.
     mutating func checkGearIDs(_ bikes: [Bike]) {
-        var first: [String: (BikeID, SourceLocation)] = [:]
+        checkClaims(
+            bikes, id: .duplicateGearId, { $0.strava.map { [$0] } ?? [] }, what: { "Strava gear '\(shown($0))'" },
+            help: "a Strava gear id belongs to one bike; remove it from one of them")
+        checkClaims(
+            bikes, id: .duplicateDevice, \.devices, what: { "device \($0)" },
+            help: "a device's rides go on one bike; remove it from one of them, and import a ride of the other with --bike")
+    }
+
+    /// Reports each value (`claims` of a bike) that a second bike claims too, at the second claim,
+    /// with a note at the first.
+    private mutating func checkClaims<Value: Hashable>(
+        _ bikes: [Bike], id: DiagnosticID, _ claims: (Bike) -> [Located<Value>], what: (Value) -> String, help: String
+    ) {
+        var first: [Value: (BikeID, SourceLocation)] = [:]
         for bike in bikes {
-            guard let gear = bike.strava else { continue }
-            if let (other, at) = first[gear.value] {
-                diagnostics.append(
-                    .error(
-                        .duplicateGearId, "bikes '\(shown(other))' and '\(shown(bike.id))' both claim Strava gear '\(shown(gear.value))'",
-                        at: gear.location, notes: [.init("'\(shown(other))' claims it here", at: at)],
-                        help: "a Strava gear id belongs to one bike; remove it from one of them"))
-            } else {
-                first[gear.value] = (bike.id, gear.location)
-            }
-        }
-        // A device records one bike's rides: two bikes cannot both claim it.
-        var claimed: [Int64: (BikeID, SourceLocation)] = [:]
-        for bike in bikes {
-            for device in bike.devices {
-                if let (other, at) = claimed[device.value] {
+            for claim in claims(bike) {
+                if let (other, at) = first[claim.value] {
                     diagnostics.append(
                         .error(
-                            .duplicateDevice, "bikes '\(shown(other))' and '\(shown(bike.id))' both claim device \(device.value)",
-                            at: device.location, notes: [.init("'\(shown(other))' claims it here", at: at)],
-                            help: "a device's rides go on one bike; remove it from one of them, and import a ride of the other with --bike"))
+                            id, "bikes '\(shown(other))' and '\(shown(bike.id))' both claim \(what(claim.value))", at: claim.location,
+                            notes: [.init("'\(shown(other))' claims it here", at: at)], help: help))
                 } else {
-                    claimed[device.value] = (bike.id, device.location)
+                    first[claim.value] = (bike.id, claim.location)
                 }
             }
         }
