@@ -41,10 +41,7 @@ package enum FileImport {
         cache.removeStaleTemporaries()
         if cache.errorCount > 0 { throw StravaError.cacheUnreadable(cache.errorCount) }
 
-        var byDevice: [Int64: Bike] = [:]
-        for resolved in garage.bikes {
-            for device in resolved.bike.devices { byDevice[device.value] = byDevice[device.value] ?? resolved.bike }
-        }
+        let byDevice = bikesByDevice(garage)
         let chosen = bike.flatMap { id in garage.bikes.first { $0.bike.id == id }?.bike }
         var starts = Starts(cache.activities)
         var withoutBike: Set<Int64> = []
@@ -83,6 +80,16 @@ package enum FileImport {
         }
         summary.filesWritten = try cache.flush()
         return summary
+    }
+
+    /// Each device serial number a bike lists, to that bike (the first, if `validate` would
+    /// report two: `duplicate-device`).
+    static func bikesByDevice(_ garage: Garage) -> [Int64: Bike] {
+        var byDevice: [Int64: Bike] = [:]
+        for resolved in garage.bikes {
+            for device in resolved.bike.devices where byDevice[device.value] == nil { byDevice[device.value] = resolved.bike }
+        }
+        return byDevice
     }
 
     /// An id from the file's content (FNV-1a, 62 bits, at 2^62 and above: `Activity.importedIDs`),
@@ -152,10 +159,7 @@ package enum FileImport {
     package static func linkOriginals(
         archive: String, originals: [Int64: String], garageRoot: String, garage: Garage
     ) throws -> (linked: Int, failed: [(file: String, reason: String)]) {
-        var byDevice: [Int64: Bike] = [:]
-        for resolved in garage.bikes {
-            for device in resolved.bike.devices { byDevice[device.value] = byDevice[device.value] ?? resolved.bike }
-        }
+        let byDevice = bikesByDevice(garage)
         guard !byDevice.isEmpty, !originals.isEmpty else { return (0, []) }
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }

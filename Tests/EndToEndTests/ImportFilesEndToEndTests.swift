@@ -7,23 +7,8 @@ import Testing
 /// `bikecheck import files` with the real binary: FIT files fit-tool wrote, GPX, a broken file, a
 /// ride Strava already has, and a full sync against the stand-in afterwards.
 @Suite struct ImportFilesEndToEndTests {
-    static let python = repositoryRoot.appendingPathComponent(".build-tools/ride-files/bin/python3")
-    static let tool = repositoryRoot.appendingPathComponent("Tests/RideFilesTests/Tools/ridefiles.py").path
-
-    /// Writes a ride file with the tool script (fit-tool for FIT); a failure, never a skip, when
-    /// the tools are missing.
-    static func make(_ arguments: [String], in folder: TemporaryFolder) throws {
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            Issue.record("no ride-file tools at \(python.path): run scripts/bootstrap --test")
-            return
-        }
-        if arguments.count > 1 {
-            let out = folder.url.appendingPathComponent(arguments[1]).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        }
-        let r = try runProcess(python, [tool] + arguments, in: folder.url)
-        #expect(r.status == 0, "ridefiles.py \(arguments.joined(separator: " ")): \(r.stderr)")
-    }
+    /// Writes a ride file with the tool script (fit-tool for FIT).
+    static func make(_ arguments: [String], in folder: TemporaryFolder) throws { try rideFilesTool(arguments, in: folder.url) }
 
     static let grail = "name: Grail   # a comment\ndevices: [3980001234]\nbought: 2026-01-01\nintervals:\n  chain:\n    every: 10 h\n"
 

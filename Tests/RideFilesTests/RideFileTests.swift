@@ -7,19 +7,8 @@ import Testing
 /// programs read from them (Garmin's FIT SDK, gpxpy): starts equal, times and distances within
 /// 1 %. The tools live in `.build-tools/ride-files` (`scripts/bootstrap --test`).
 @Suite struct RideFileTests {
-    static let python = repositoryRoot.appendingPathComponent(".build-tools/ride-files/bin/python3")
-    static let tool = repositoryRoot.appendingPathComponent("Tests/RideFilesTests/Tools/ridefiles.py").path
-
-    /// Runs the tool script; records a failure (never a skip) when the tools are not installed.
-    static func tool(_ arguments: [String], in folder: TemporaryFolder) throws -> String {
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            Issue.record("no ride-file tools at \(python.path): run scripts/bootstrap --test")
-            return ""
-        }
-        let r = try runProcess(python, [tool] + arguments, in: folder.url)
-        #expect(r.status == 0, "ridefiles.py \(arguments.joined(separator: " ")): \(r.stderr)")
-        return r.stdout
-    }
+    @discardableResult
+    static func tool(_ arguments: [String], in folder: TemporaryFolder) throws -> String { try rideFilesTool(arguments, in: folder.url) }
 
     static func gpsbabel(_ arguments: [String], in folder: TemporaryFolder) throws {
         let path = "/usr/bin/gpsbabel"

@@ -94,6 +94,27 @@ public func checkJSONSchema(_ arguments: [String], in directory: URL) throws -> 
     return result
 }
 
+/// Runs `Tests/RideFilesTests/Tools/ridefiles.py` (it writes ride files with fit-tool and reads
+/// them with Garmin's FIT SDK and gpxpy) in `folder`, from `.build-tools/ride-files`
+/// (`scripts/bootstrap --test`), making the folder of the file it writes. Records a failure,
+/// never a skip, when the tools are not installed. Returns its standard output.
+@discardableResult
+public func rideFilesTool(_ arguments: [String], in folder: URL) throws -> String {
+    let python = repositoryRoot.appendingPathComponent(".build-tools/ride-files/bin/python3")
+    guard FileManager.default.isExecutableFile(atPath: python.path) else {
+        Issue.record("no ride-file tools at \(python.path): run scripts/bootstrap --test")
+        return ""
+    }
+    if arguments.count > 1, arguments[0] != "reference" {
+        let out = folder.appendingPathComponent(arguments[1]).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+    }
+    let tool = repositoryRoot.appendingPathComponent("Tests/RideFilesTests/Tools/ridefiles.py").path
+    let r = try runProcess(python, [tool] + arguments, in: folder)
+    #expect(r.status == 0, "ridefiles.py \(arguments.joined(separator: " ")): \(r.stderr)")
+    return r.stdout
+}
+
 /// A temporary folder, removed when the value is released: the one temporary-folder helper of
 /// the tests (each test target adds what it needs of it in an extension: a garage's write
 /// context, running the binary in it).
