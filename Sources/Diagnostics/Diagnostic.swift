@@ -1,14 +1,30 @@
 /// A position in a source file: a UTF-8 byte offset plus the 1-based line and column a person sees.
 /// Columns count Unicode scalars, as libyaml's marks and most terminals do.
+///
+/// Stored in 32 bits each: every node of a parsed file holds two, so a large file's tree is a
+/// third smaller, and no file bikecheck reads may be near 2 GiB (see `FileSizeLimit`).
 package struct SourcePosition: Sendable, Hashable, Comparable {
-    package var offset: Int
-    package var line: Int
-    package var column: Int
+    private var storedOffset: Int32
+    private var storedLine: Int32
+    private var storedColumn: Int32
+
+    package var offset: Int {
+        get { Int(storedOffset) }
+        set { storedOffset = Int32(clamping: newValue) }
+    }
+    package var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = Int32(clamping: newValue) }
+    }
+    package var column: Int {
+        get { Int(storedColumn) }
+        set { storedColumn = Int32(clamping: newValue) }
+    }
 
     package init(offset: Int, line: Int, column: Int) {
-        self.offset = offset
-        self.line = line
-        self.column = column
+        storedOffset = Int32(clamping: offset)
+        storedLine = Int32(clamping: line)
+        storedColumn = Int32(clamping: column)
     }
 
     package static func < (a: SourcePosition, b: SourcePosition) -> Bool { a.offset < b.offset }

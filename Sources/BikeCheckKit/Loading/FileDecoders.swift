@@ -227,6 +227,7 @@ enum FileDecoders {
             return []
         }
         var result: [LogEntry] = []
+        result.reserveCapacity(q.items.count)  // a long log is not copied as it grows
         for item in q.items {
             guard let m = r.mapping(item, "a log entry") else { continue }
             let f = r.fields(m, of: "a log entry", allowed: logKeys, required: ["date"], at: item)

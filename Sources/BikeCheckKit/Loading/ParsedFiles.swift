@@ -30,4 +30,18 @@ package struct ParsedFiles: Sendable {
     package internal(set) var parsed: Set<String> = []
 
     package init() {}
+
+    /// The same memo without the files at these paths: a write forgets the files it changes, whose
+    /// old parses could never be reused, so they are not held in memory beside their new ones.
+    func forgetting(_ paths: some Sequence<String>) -> ParsedFiles {
+        var copy = self
+        for path in paths {
+            copy.settings[path] = nil
+            copy.templates[path] = nil
+            copy.bikes[path] = nil
+            copy.parts[path] = nil
+            copy.rides[path] = nil
+        }
+        return copy
+    }
 }

@@ -17,9 +17,12 @@ package struct WriteContext: Sendable {
     }
 
     /// A change planned from this context: it carries the files parsed here to the re-check
-    /// after writing, which then parses only the files whose bytes changed.
+    /// after writing, which then parses only the files whose bytes changed. The parses of the
+    /// files it changes are left behind: a large file is not in memory twice while its new bytes
+    /// are checked.
     func change(files: [FileChange], message: String, summary: [String] = []) -> GarageChange {
-        GarageChange(files: files, message: message, summary: summary, parsedFiles: loaded.parsedFiles)
+        let changed = files.filter(\.isChange).map(\.path)
+        return GarageChange(files: files, message: message, summary: summary, parsedFiles: loaded.parsedFiles?.forgetting(changed))
     }
 
     var garage: Garage { loaded.garage }
