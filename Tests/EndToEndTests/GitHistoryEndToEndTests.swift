@@ -211,23 +211,47 @@ import Testing
         #expect(refused.status != 0 && refused.stderr.contains("rider-hook-ran"), "\(refused.stderr)")
     }
 
+    /// Two rides in the activity cache, which git never holds (`.git/info/exclude` here).
+    static let month = """
+        [
+        {"commute":false,"distance":47513.3,"elapsed_time":8058,"gear_id":"b1000001","id":16002190383,"manual":false,"moving_time":7688,"name":"Forest roads","sport_type":"GravelRide","start_date":"2025-11-01T16:19:34Z","start_date_local":"2025-11-01T17:19:34Z","timezone":"(GMT+01:00) Europe/Berlin","total_elevation_gain":427.6,"trainer":false,"type":"Ride"},
+        {"commute":false,"distance":32301.5,"elapsed_time":5093,"gear_id":null,"id":16002213117,"manual":false,"moving_time":4114,"name":"Lunch ride","sport_type":"Ride","start_date":"2025-11-05T11:46:08Z","start_date_local":"2025-11-05T12:46:08Z","timezone":"(GMT+01:00) Europe/Berlin","total_elevation_gain":120.0,"trainer":false,"type":"Ride"}
+        ]
+
+        """
+
     @Test func statusAtRevEqualsStatusOnAWorktreeOfThatCommitAndLeavesTheCloneClean() throws {
         let club = try Club()
         let (two, pull) = try twoServices(club, setup: true)
         #expect(pull.status == 0, "\(pull.stderr)")
+        // The rides come from the work tree's cache at every revision (each worktree gets a copy);
+        // from the last commit on, the bike has the gear id of one of them.
+        try two.write(".git/info/exclude", "activities/\n")
+        try two.write("activities/2025-11.json", Self.month)
+        try two.write("bikes/grail.yaml", try two.read("bikes/grail.yaml").replacingOccurrences(of: "name: Grail", with: "name: Grail\nstrava: b1000001"))
+        try git(["commit", "--quiet", "-am", "grail on Strava"], in: two.url)
         let index = try Data(contentsOf: two.url.appendingPathComponent(".git/index"))
-        for rev in ["HEAD~1", "HEAD^2", "HEAD"] {
+        let commands = [
+            ["status", "--as-of", "2025-12-01"], ["status", "--format", "json", "--as-of", "2025-12-01"], ["history", "--format", "csv"],
+            ["usage", "--as-of", "2025-12-01"], ["costs", "--format", "json", "--as-of", "2025-12-01"], ["rides", "--as-of", "2025-12-01"],
+            ["calendar", "--as-of", "2025-12-01"], ["export", "ledger", "--as-of", "2025-12-01"], ["report", "--as-of", "2025-12-01"],
+        ]
+        for rev in ["HEAD~2", "HEAD~1^2", "HEAD~1", "HEAD"] {
             let worktree = club.folder.url.appendingPathComponent("at-\(rev.replacingOccurrences(of: "^", with: "-"))")
             try git(["worktree", "add", "--quiet", "--detach", worktree.path, rev], in: two.url)
-            for arguments in [["status", "--as-of", "2025-12-01"], ["status", "--format", "json", "--as-of", "2025-12-01"], ["history", "--format", "csv"]] {
+            try TemporaryFolderView(url: worktree).write("activities/2025-11.json", Self.month)
+            for arguments in commands {
                 let there = try runBikecheck(arguments, in: worktree)
                 let atRev = try club.run(arguments + ["--rev", rev], in: two)
                 #expect(there.status == 0 && atRev.status == 0, "\(arguments) \(rev): \(there.stderr) \(atRev.stderr)")
                 #expect(atRev.stdout == there.stdout, "\(arguments) --rev \(rev)")
             }
         }
+        // The rides were read from the cache with the bike as it was at each commit.
+        let rides = try ["HEAD~1", "HEAD"].map { try club.run(["rides", "--as-of", "2025-12-01", "--rev", $0], in: two).stdout }
+        #expect(!rides[0].contains("Forest roads") && rides[1].contains("Forest roads"), "\(rides)")
         // The three revisions differ, so the comparison above means something.
-        let logs = try ["HEAD~1", "HEAD^2", "HEAD"].map { try club.run(["history", "--format", "csv", "--rev", $0], in: two).stdout }
+        let logs = try ["HEAD~2", "HEAD~1^2", "HEAD~1"].map { try club.run(["history", "--format", "csv", "--rev", $0], in: two).stdout }
         #expect(Set(logs).count == 3)
         #expect(try gitResult(["status", "--porcelain"], in: two).stdout.isEmpty)
         #expect(try Data(contentsOf: two.url.appendingPathComponent(".git/index")) == index)
