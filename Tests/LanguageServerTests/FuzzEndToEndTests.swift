@@ -45,6 +45,7 @@ import Testing
         let methods = ["textDocument/completion", "textDocument/definition", "textDocument/hover", "textDocument/documentSymbol", "textDocument/nothing"]
         var version = 1
         var midpoint = 0
+        var edits = 0
         for i in 0..<iterations {
             if i == iterations / 4 { midpoint = Self.residentKilobytes(client.process.processIdentifier) }
             switch Int.random(in: 0..<10, using: &random) {
@@ -65,6 +66,7 @@ import Testing
             default:
                 // A random edit: a range anywhere (past the end, inside a surrogate pair, reversed).
                 version += 1
+                edits += 1
                 let a = [Int.random(in: 0..<10, using: &random), Int.random(in: 0..<30, using: &random)]
                 let b = [Int.random(in: 0..<10, using: &random), Int.random(in: 0..<30, using: &random)]
                 let text = (0..<Int.random(in: 0..<4, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
@@ -84,6 +86,9 @@ import Testing
         #expect(after?.compactMap { $0["code"] as? String } == ["unknown-template"], "seed \(seed)")
         let end = Self.residentKilobytes(client.process.processIdentifier)
         #expect(end <= max(midpoint * 2, midpoint + 64 << 10), "resident memory grew from \(midpoint) kB to \(end) kB (seed \(seed))")
+        if environment["BIKECHECK_LSP_FUZZ"] != nil {
+            print("LSP FUZZ seed \(seed): \(iterations) messages, \(edits) of them edits; resident \(midpoint) kB after a quarter, \(end) kB at the end")
+        }
         #expect(client.stop() == 0, "seed \(seed): \(client.stderr.suffix(500))")
     }
 }
