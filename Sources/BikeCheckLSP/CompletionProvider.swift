@@ -205,6 +205,23 @@ struct CompletionProvider {
         return nil
     }
 
+    /// The interval under the cursor that `bikecheck done` can log for this file's bike or part:
+    /// an id under `intervals:` or `snooze:`, or in a log entry's `done:`, that it has (its own
+    /// or from its templates).
+    func loggableInterval(at position: Position) -> (subject: String, interval: String)? {
+        guard let subject else { return nil }
+        let context = CursorContext(text, at: position)
+        switch (context.key, context.isMapKey) {
+        case ("done", false), ("snooze", true), ("intervals", true): break
+        default: return nil
+        }
+        let word = String(decoding: text.bytes[context.word], as: UTF8.self)
+        let intervals =
+            garage.bikes.first { $0.bike.id.rawValue == subject }?.intervals ?? garage.parts.first { $0.part.id.rawValue == subject }?.intervals ?? []
+        guard !word.isEmpty, intervals.contains(where: { $0.id.rawValue == word }) else { return nil }
+        return (subject, word)
+    }
+
     /// On an interval of a bike: its line of `bikecheck status`; on a template id: its intervals.
     func hover(at position: Position, activities: ActivitySummaries, today: Day) -> Hover? {
         let context = CursorContext(text, at: position)

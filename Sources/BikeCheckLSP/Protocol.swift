@@ -103,7 +103,7 @@ struct ServerCapabilities: Encodable, Sendable {
     var definitionProvider = true
     var documentSymbolProvider = true
     var hoverProvider = true
-    var codeActionProvider = ["codeActionKinds": ["quickfix"]]
+    var codeActionProvider = ["codeActionKinds": ["quickfix", "refactor.rewrite"]]
 }
 
 struct ServerInfo: Encodable, Sendable {
@@ -182,8 +182,9 @@ struct WorkspaceEdit: Encodable, Sendable {
 
 struct CodeAction: Encodable, Sendable {
     var title: String
+    /// `quickfix` for a diagnostic's fix, `refactor.rewrite` for "log this service today".
     var kind = "quickfix"
-    var diagnostics: [LSPDiagnostic]
-    var isPreferred = true
+    var diagnostics: [LSPDiagnostic]?
+    var isPreferred: Bool? = true
     var edit: WorkspaceEdit
 }
