@@ -134,7 +134,7 @@ struct CompletionProvider {
         let names = candidates(prefix)
         let range = text.range(of: SourceRange(start: at(context.typed.lowerBound), end: at(context.typed.upperBound)))
         func item(_ label: String, _ kind: Int, _ detail: String?) -> CompletionItem {
-            CompletionItem(label: label, kind: kind, detail: detail, textEdit: TextEdit(range: range, newText: label))
+            CompletionItem(label: label, kind: kind, detail: detail, documentation: nil, textEdit: TextEdit(range: range, newText: label))
         }
         if context.isUnit {
             return Quantity.units.keys.filter { $0.hasPrefix(prefix) }.sorted().map { item($0, 11, "unit") }
@@ -150,7 +150,20 @@ struct CompletionProvider {
         case ("bike", false):
             return names.bikes.map { id in item(id, 7, garage.bikes.first { $0.bike.id.rawValue == id }?.bike.name) }
         default:
-            return []
+            return keys(at: position)
+        }
+    }
+
+    /// At a key's place: the keys the file's JSON Schema allows in that mapping and it does not
+    /// have yet, each with the schema's description.
+    private func keys(at position: Position) -> [CompletionItem] {
+        guard let schema = SchemaKeys(file: file), let place = KeyPosition(text, at: position) else { return [] }
+        let prefix = String(decoding: text.bytes[place.typed], as: UTF8.self)
+        let range = text.range(ofBytes: place.typed)
+        return schema.keys(at: place.path, except: place.present).filter { $0.name.hasPrefix(prefix) }.map { key in
+            CompletionItem(
+                label: key.name, kind: 10, detail: nil, documentation: key.documentation.map { MarkupContent(value: $0) },
+                textEdit: TextEdit(range: range, newText: key.name + (key.takesScalar ? ": " : ":")))
         }
     }
 

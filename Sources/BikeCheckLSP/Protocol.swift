@@ -145,9 +145,11 @@ struct TextEdit: Encodable, Sendable {
 
 struct CompletionItem: Encodable, Sendable {
     var label: String
-    /// 12 value, 18 reference, 7 class.
+    /// 12 value, 18 reference, 7 class, 10 property.
     var kind: Int
     var detail: String?
+    /// A key's description from its JSON Schema.
+    var documentation: MarkupContent?
     var textEdit: TextEdit
 }
 

@@ -12,9 +12,10 @@ struct LSPCommand: ParsableCommand {
             given, else from the editor's workspace folder, else from the first file opened (the \
             nearest folder upward that holds garage.yaml), and \
             shows validate's diagnostics as you type (the open buffers over the files on disk), \
-            completes template, interval, component and bike ids, goes to their definitions, \
-            outlines a file, shows an interval's status on hover and offers "log this service \
-            today" on an interval (done's edit, for the editor to apply; --as-of fixes today). Set-ups for Neovim, Helix, \
+            completes template, interval, component and bike ids and the schemas' keys, goes to \
+            definitions, outlines a file, shows an interval's status and a bike's or part's summary \
+            on hover, and offers "log this service today" on an interval (done's own edit, for the \
+            editor to apply; --as-of fixes today). Set-ups for Neovim, Helix, \
             Emacs and VS Code: docs/editor.md. Exit 0 after the editor's shutdown and exit, else 1.
             """
     )
