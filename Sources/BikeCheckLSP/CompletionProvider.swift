@@ -134,7 +134,7 @@ struct CompletionProvider {
         let names = candidates(prefix)
         let range = text.range(of: SourceRange(start: at(context.typed.lowerBound), end: at(context.typed.upperBound)))
         func item(_ label: String, _ kind: Int, _ detail: String?) -> CompletionItem {
-            CompletionItem(label: label, kind: kind, detail: detail, textEdit: TextEdit(range: range, newText: label))
+            CompletionItem(label: label, kind: kind, detail: detail, documentation: nil, textEdit: TextEdit(range: range, newText: label))
         }
         if context.isUnit {
             return Quantity.units.keys.filter { $0.hasPrefix(prefix) }.sorted().map { item($0, 11, "unit") }
@@ -150,7 +150,20 @@ struct CompletionProvider {
         case ("bike", false):
             return names.bikes.map { id in item(id, 7, garage.bikes.first { $0.bike.id.rawValue == id }?.bike.name) }
         default:
-            return []
+            return keys(at: position)
+        }
+    }
+
+    /// At a key's place: the keys the file's JSON Schema allows in that mapping and it does not
+    /// have yet, each with the schema's description.
+    private func keys(at position: Position) -> [CompletionItem] {
+        guard let schema = SchemaKeys(file: file), let place = KeyPosition(text, at: position) else { return [] }
+        let prefix = String(decoding: text.bytes[place.typed], as: UTF8.self)
+        let range = text.range(ofBytes: place.typed)
+        return schema.keys(at: place.path, except: place.present).filter { $0.name.hasPrefix(prefix) }.map { key in
+            CompletionItem(
+                label: key.name, kind: 10, detail: nil, documentation: key.documentation.map { MarkupContent(value: $0) },
+                textEdit: TextEdit(range: range, newText: key.name + (key.takesScalar ? ": " : ":")))
         }
     }
 
@@ -205,27 +218,78 @@ struct CompletionProvider {
         return nil
     }
 
-    /// On an interval of a bike: its line of `bikecheck status`; on a template id: its intervals.
+    /// The interval under the cursor that `bikecheck done` can log for this file's bike or part:
+    /// an id under `intervals:` or `snooze:`, or in a log entry's `done:`, that it has (its own
+    /// or from its templates).
+    func loggableInterval(at position: Position) -> (subject: String, interval: String)? {
+        guard let subject else { return nil }
+        let context = CursorContext(text, at: position)
+        switch (context.key, context.isMapKey) {
+        case ("done", false), ("snooze", true), ("intervals", true): break
+        default: return nil
+        }
+        let word = String(decoding: text.bytes[context.word], as: UTF8.self)
+        let intervals =
+            garage.bikes.first { $0.bike.id.rawValue == subject }?.intervals ?? garage.parts.first { $0.part.id.rawValue == subject }?.intervals ?? []
+        guard !word.isEmpty, intervals.contains(where: { $0.id.rawValue == word }) else { return nil }
+        return (subject, word)
+    }
+
+    /// On an interval of a bike: its line of `bikecheck status`; on a template id: its
+    /// intervals; on a bike id (a part's mount) or on the `name:` of a bike's or part's own
+    /// file: its summary, as `status` and `part show` give it.
     func hover(at position: Position, activities: ActivitySummaries, today: Day) -> Hover? {
         let context = CursorContext(text, at: position)
         let word = String(decoding: text.bytes[context.word], as: UTF8.self)
+        let range = text.range(ofBytes: context.word)
+        let line = text.line(position.line + 1) ?? ""
+        if let subject, line.hasPrefix("name:"), let summary = summary(of: subject, activities: activities, today: today) {
+            return Hover(contents: MarkupContent(value: summary), range: range)
+        }
         guard !word.isEmpty else { return nil }
-        let range = text.range(of: SourceRange(start: at(context.word.lowerBound), end: at(context.word.upperBound)))
         switch (context.key, context.isMapKey) {
         case ("done", false), ("snooze", true), ("intervals", true):
             guard let subject else { return nil }
-            let onlyBike = garage.bikes.contains { $0.bike.id.rawValue == subject }
-            let report = StatusPlanner(asOf: today).plan(
-                garage, summaries: activities, only: onlyBike ? [BikeID(subject)] : [], parts: onlyBike ? [] : [PartID(subject)])
-            let lines = StatusTextRenderer().render(report).string.split(separator: "\n")
+            let lines = statusText(of: subject, activities: activities, today: today).split(separator: "\n")
             guard let line = lines.first(where: { $0.split(separator: " ").dropFirst(1).contains { $0 == word } }) else { return nil }
             return Hover(contents: MarkupContent(value: "```\n" + line.trimmingCharacters(in: .whitespaces) + "\n```"), range: range)
         case ("templates", false):
             guard let template = garage.templates.first(where: { $0.id.rawValue == word }) else { return nil }
             let intervals = template.intervals.map { "- `\($0.id)`" + ($0.task.map { ": " + $0 } ?? "") }
             return Hover(contents: MarkupContent(value: (["**\(template.name)**"] + intervals).joined(separator: "\n")), range: range)
+        case ("bike", false):
+            return summary(of: word, activities: activities, today: today).map { Hover(contents: MarkupContent(value: $0), range: range) }
         default:
             return nil
         }
+    }
+
+    /// `bikecheck status ID` for a bike or a part, as text.
+    private func statusText(of id: String, activities: ActivitySummaries, today: Day) -> String {
+        let isBike = garage.bikes.contains { $0.bike.id.rawValue == id }
+        let report = StatusPlanner(asOf: today).plan(
+            garage, summaries: activities, only: isBike ? [BikeID(id)] : [], parts: isBike ? [] : [PartID(id)])
+        return StatusTextRenderer().render(report).string
+    }
+
+    /// A bike's or a part's summary: its name and kind, then what `bikecheck status ID` says of
+    /// its intervals and, for a part, what `bikecheck part show ID` says of where it has been.
+    private func summary(of id: String, activities: ActivitySummaries, today: Day) -> String? {
+        var blocks: [String]
+        if let bike = garage.bikes.first(where: { $0.bike.id.rawValue == id }) {
+            blocks = ["**\(bike.bike.name)** (bike `\(id)`)", statusText(of: id, activities: activities, today: today)]
+        } else if let part = garage.parts.first(where: { $0.part.id.rawValue == id }) {
+            let lives = StatusPlanner(asOf: today).lives(garage, summaries: activities, only: [part.part.id])
+            blocks = [
+                "**\(part.part.name)** (part `\(id)`)", statusText(of: id, activities: activities, today: today),
+                PartLifeTextRenderer().renderShow(lives).string,
+            ]
+        } else {
+            return nil
+        }
+        for i in blocks.indices.dropFirst() {
+            blocks[i] = "```text\n" + blocks[i].trimmingCharacters(in: .newlines) + "\n```"
+        }
+        return blocks.joined(separator: "\n\n")
     }
 }

@@ -104,7 +104,7 @@ package final class LanguageServer {
             return .result(id, symbols(p.textDocument.uri))
         case "textDocument/codeAction":
             let p = try params(CodeActionParams.self, data)
-            return .result(id, quickFixes(p))
+            return .result(id, quickFixes(p) + serviceActions(p))
         case "textDocument/hover":
             let p = try params(PositionParams.self, data)
             return hover(p).map { .result(id, $0) } ?? .result(id, Null())
@@ -166,10 +166,7 @@ package final class LanguageServer {
     package func checkIfNeeded() -> [Outgoing] {
         guard needsCheck, phase == .running, var check = garage else { return [] }
         needsCheck = false
-        var overlay: [String: [UInt8]] = [:]
-        for (path, document) in documents {
-            if let relative = check.relative(path) { overlay[relative] = document.bytes }
-        }
+        let overlay = overlay(of: check)
         let touchedFiles = Set(touched.compactMap { check.relative($0) })
         touched = []
         let published = check.run(overlay: overlay, today: today(), alwaysPublishing: touchedFiles)
@@ -181,6 +178,15 @@ package final class LanguageServer {
                 "textDocument/publishDiagnostics",
                 PublishDiagnosticsParams(uri: document?.uri ?? check.uri(of: file), version: document?.version, diagnostics: diagnostics))
         }
+    }
+
+    /// The open buffers of the garage's files, by path relative to it.
+    private func overlay(of check: GarageCheck) -> [String: [UInt8]] {
+        var overlay: [String: [UInt8]] = [:]
+        for (path, document) in documents {
+            if let relative = check.relative(path) { overlay[relative] = document.bytes }
+        }
+        return overlay
     }
 
     /// The absolute, normalised path of a `file:` URI.
@@ -234,6 +240,29 @@ package final class LanguageServer {
                 title: "change '\(written)' to '\(suggested)'", diagnostics: [check.lspDiagnostic(d, loaded.sources)],
                 edit: WorkspaceEdit(changes: [document.uri: [edit]]))
         }
+    }
+
+    /// "log this service today" on an interval of the file's bike or part: the edit `bikecheck
+    /// done BIKE INTERVAL` would make, planned by the same recorder over the open buffer, for the
+    /// editor to apply (the file is not written here).
+    private func serviceActions(_ p: CodeActionParams) -> [CodeAction] {
+        guard let (document, relative, check) = document(p.textDocument.uri), let loaded = check.loaded else { return [] }
+        let provider = CompletionProvider(garage: loaded.garage, root: check.root, file: relative, text: document.text)
+        guard let (subject, interval) = provider.loggableInterval(at: p.range.start) else { return [] }
+        let day = today()
+        let context = WriteContext(root: check.root, today: day, loaded: loaded, overlay: overlay(of: check))
+        guard let change = try? ServiceRecorder.plan(ServiceRecord(bike: subject, intervals: [interval]), in: context),
+            let file = change.files.first(where: { $0.path == relative && $0.isChange }), change.files.allSatisfy({ $0.path == relative || !$0.isChange }),
+            file.before == document.bytes
+        else { return [] }
+        let edits = UnifiedDiff.changedSpans(document.bytes, file.after).map { span in
+            TextEdit(range: document.text.range(ofBytes: span.old), newText: String(decoding: span.new, as: UTF8.self))
+        }
+        return [
+            CodeAction(
+                title: "log \(interval) done today (\(day))", kind: "refactor.rewrite", diagnostics: nil, isPreferred: nil,
+                edit: WorkspaceEdit(changes: [document.uri: edits]))
+        ]
     }
 
     /// `x` of a message ending "; did you mean 'x'?" (the one way bikecheck suggests a name).

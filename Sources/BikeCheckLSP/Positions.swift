@@ -37,6 +37,11 @@ extension SourceText {
         return TextRange(start: position(ofByte: range.start.offset), end: position(ofByte: max(range.start.offset, range.end.offset)))
     }
 
+    /// A span of bytes as a protocol range.
+    package func range(ofBytes span: Swift.Range<Int>) -> TextRange {
+        TextRange(start: position(ofByte: span.lowerBound), end: position(ofByte: span.upperBound))
+    }
+
     private func lineIndex(containing offset: Int) -> Int {
         var lo = 0, hi = lineStarts.count - 1
         while lo < hi {

@@ -103,7 +103,7 @@ struct ServerCapabilities: Encodable, Sendable {
     var definitionProvider = true
     var documentSymbolProvider = true
     var hoverProvider = true
-    var codeActionProvider = ["codeActionKinds": ["quickfix"]]
+    var codeActionProvider = ["codeActionKinds": ["quickfix", "refactor.rewrite"]]
 }
 
 struct ServerInfo: Encodable, Sendable {
@@ -145,9 +145,11 @@ struct TextEdit: Encodable, Sendable {
 
 struct CompletionItem: Encodable, Sendable {
     var label: String
-    /// 12 value, 18 reference, 7 class.
+    /// 12 value, 18 reference, 7 class, 10 property.
     var kind: Int
     var detail: String?
+    /// A key's description from its JSON Schema.
+    var documentation: MarkupContent?
     var textEdit: TextEdit
 }
 
@@ -182,8 +184,9 @@ struct WorkspaceEdit: Encodable, Sendable {
 
 struct CodeAction: Encodable, Sendable {
     var title: String
+    /// `quickfix` for a diagnostic's fix, `refactor.rewrite` for "log this service today".
     var kind = "quickfix"
-    var diagnostics: [LSPDiagnostic]
-    var isPreferred = true
+    var diagnostics: [LSPDiagnostic]?
+    var isPreferred: Bool? = true
     var edit: WorkspaceEdit
 }

@@ -12,13 +12,18 @@ struct LSPCommand: ParsableCommand {
             given, else from the editor's workspace folder, else from the first file opened (the \
             nearest folder upward that holds garage.yaml), and \
             shows validate's diagnostics as you type (the open buffers over the files on disk), \
-            completes template, interval, component and bike ids, goes to their definitions, \
-            outlines a file and shows an interval's status on hover. Set-ups for Neovim, Helix, \
+            completes template, interval, component and bike ids and the schemas' keys, goes to \
+            definitions, outlines a file, shows an interval's status and a bike's or part's summary \
+            on hover, and offers "log this service today" on an interval (done's own edit, for the \
+            editor to apply; --as-of fixes today). Set-ups for Neovim, Helix, \
             Emacs and VS Code: docs/editor.md. Exit 0 after the editor's shutdown and exit, else 1.
             """
     )
 
     @OptionGroup var global: GlobalOptions
+
+    /// The day hover computes as of and "log this service today" logs (for tests and demos).
+    @OptionGroup var asOf: AsOfOptions
 
     func run() throws {
         // Only a garage named outright: the working directory an editor starts servers in says
@@ -27,7 +32,8 @@ struct LSPCommand: ParsableCommand {
         let garage = named ? try global.garageRoot() : nil
         // A client that closes the pipe must end the server with an error, not a signal.
         signal(SIGPIPE, SIG_IGN)
-        let code = ServerLoop.run(LanguageServer(garage: garage, today: { today() })) { line in
+        let fixed = asOf.asOf
+        let code = ServerLoop.run(LanguageServer(garage: garage, today: { fixed ?? today() })) { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         throw ExitCode(code)

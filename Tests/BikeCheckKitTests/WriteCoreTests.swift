@@ -47,6 +47,25 @@ import Testing
         #expect(appended == "--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n-a\n\\ No newline at end of file\n+a\n+b\n\\ No newline at end of file\n")
     }
 
+    @Test(arguments: [
+        ("a\nb\nc\n", "a\nB\nc\n", 1),
+        ("a\nb\nc\nd\ne\n", "b\nc\nd\ne\nf\n", 2),
+        ("a\nb", "a\nb\nc", 1),
+        ("", "new\n", 1),
+        ("same\n", "same\n", 0),
+        ("x\n\u{E9}t\u{E9}\ny\n", "x\n\u{E9}t\u{E9} \u{1F6B2}\ny\nz\n", 2),
+    ])
+    func theChangedSpansTurnTheOldBytesIntoTheNewAndTouchNoSameLine(old: String, new: String, spans: Int) {
+        let a = Array(old.utf8), b = Array(new.utf8)
+        let found = UnifiedDiff.changedSpans(a, b)
+        #expect(found.count == spans)
+        var applied = a
+        for span in found.reversed() { applied.replaceSubrange(span.old, with: span.new) }
+        #expect(applied == b)
+        // Whole lines: every span starts at a line's start.
+        #expect(found.allSatisfy { $0.old.lowerBound == 0 || a[$0.old.lowerBound - 1] == UInt8(ascii: "\n") })
+    }
+
     @Test func farApartChangesMakeTwoHunks() {
         let old = (1...20).map { "\($0)\n" }.joined()
         let new = old.replacingOccurrences(of: "2\n", with: "two\n").replacingOccurrences(of: "19\n", with: "nineteen\n")

@@ -97,6 +97,36 @@ import Testing
         #expect(listed.contains("`chain-lube`") && listed.contains("`brake-pads`"))
     }
 
+    func hoverText(_ file: String, line marker: String, word: String) throws -> String {
+        let text = try garage.read(file)
+        client.open(uri(file), text)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = try #require(lines.firstIndex { $0.contains(marker) })
+        let character = try #require(lines[line].range(of: word)).lowerBound.utf16Offset(in: lines[line]) + 1
+        let hover = client.request("textDocument/hover", ["textDocument": ["uri": uri(file)], "position": ["line": line, "character": character]])
+        return ((hover?["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String ?? ""
+    }
+
+    @Test func hoverOnABikeInAPartsMountsShowsItsNameAndWhatStatusSaysOfIt() throws {
+        let value = try hoverText("parts/race-wheels.yaml", line: "{bike: tarmac", word: "tarmac")
+        let status = try runBikecheck(["status", "tarmac", "--garage", garage.path], in: garage.url)
+        #expect(status.status == 0 && status.stdout.contains("brake-pads"))
+        #expect(value.hasPrefix("**Specialized Tarmac SL7** (bike `tarmac`)"), "\(value)")
+        #expect(value.contains("```text\n" + status.stdout.trimmingCharacters(in: .newlines) + "\n```"), "\(value)")
+    }
+
+    @Test func hoverOnAPartsNameShowsWhereItIsMountedAndItsIntervalsAsStatusAndPartShowDo() throws {
+        let value = try hoverText("parts/race-wheels.yaml", line: "name: DT Swiss", word: "Swiss")
+        let status = try runBikecheck(["status", "race-wheels", "--garage", garage.path], in: garage.url).stdout
+        let show = try runBikecheck(["part", "show", "race-wheels", "--garage", garage.path], in: garage.url).stdout
+        #expect(show.contains("(on tarmac") && status.contains("hub-service"))
+        #expect(value.hasPrefix("**DT Swiss ARC 1100 wheelset** (part `race-wheels`)"), "\(value)")
+        #expect(value.contains("```text\n" + status.trimmingCharacters(in: .newlines) + "\n```"), "\(value)")
+        #expect(value.contains("```text\n" + show.trimmingCharacters(in: .newlines) + "\n```"), "\(value)")
+        // Elsewhere in the file, a date is not a bike.
+        #expect(try hoverText("parts/race-wheels.yaml", line: "bought:", word: "2025").isEmpty)
+    }
+
     @Test func theOutlineListsComponentsAndLogEntries() throws {
         client.open(uri("bikes/tarmac.yaml"), try garage.read("bikes/tarmac.yaml"))
         let result = client.request("textDocument/documentSymbol", ["textDocument": ["uri": uri("bikes/tarmac.yaml")]])?["result"] as? [[String: Any]]

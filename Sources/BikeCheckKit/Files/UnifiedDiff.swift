@@ -159,3 +159,29 @@ package enum UnifiedDiff {
         return ops
     }
 }
+
+extension UnifiedDiff {
+    /// The changes that turn `old` into `new`, line by line as the diff sees them: each span of
+    /// `old`'s bytes that is replaced (empty for an insertion) and what replaces it, in order.
+    /// The language server's edits: an editor applies them without touching the other lines.
+    package static func changedSpans(_ old: [UInt8], _ new: [UInt8]) -> [(old: Range<Int>, new: [UInt8])] {
+        guard old != new else { return [] }
+        var lineStarts = [0]
+        for (i, byte) in old.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(i + 1) }
+        func offset(_ line: Int) -> Int { line < lineStarts.count ? min(lineStarts[line], old.count) : old.count }
+        var spans: [(old: Range<Int>, new: [UInt8])] = []
+        var run: (first: Int, removed: Int, added: [UInt8])?
+        for op in script(old, new, context: 0) {
+            if op.kind == .same {
+                if let r = run { spans.append((offset(r.first)..<offset(r.first + r.removed), r.added)) }
+                run = nil
+                continue
+            }
+            var r = run ?? (op.oldLine, 0, [])
+            if op.kind == .removed { r.removed += 1 } else { r.added += op.text }
+            run = r
+        }
+        if let r = run { spans.append((offset(r.first)..<offset(r.first + r.removed), r.added)) }
+        return spans
+    }
+}

@@ -8,12 +8,24 @@ package struct WriteContext: Sendable {
     package var loaded: LoadedGarage
     /// The rider's today, for default dates and refusing dates in the future.
     package var today: Day
+    /// Bytes by relative path that stand in for the files on disk: an editor's open buffers,
+    /// which the language server plans a change over (the same plan, never written by it).
+    private var overlay: [String: [UInt8]] = [:]
 
     package init(root: String, today: Day) {
         self.root = root
         self.today = today
         // Its parsed files are kept for the re-check after writing (see `change`, ChangeWriter.apply).
         self.loaded = GarageLoader.load(at: root, options: GarageLoader.Options(activities: .skip, keepsParsedFiles: true))
+    }
+
+    /// A context over a garage already loaded with `overlay` laid over its files (as
+    /// `GarageLoader.Options.overlay`): planning reads those bytes, not the files'.
+    package init(root: String, today: Day, loaded: LoadedGarage, overlay: [String: [UInt8]]) {
+        self.root = root
+        self.today = today
+        self.loaded = loaded
+        self.overlay = overlay
     }
 
     /// A change planned from this context: it carries the files parsed here to the re-check
@@ -72,8 +84,8 @@ package struct WriteContext: Sendable {
         }
     }
 
-    /// The bytes of a garage file, or nil when it does not exist.
-    func read(_ relative: String) -> [UInt8]? { readBytes(root + "/" + relative) }
+    /// The bytes of a garage file (its overlay's, if any), or nil when it does not exist.
+    func read(_ relative: String) -> [UInt8]? { overlay[relative] ?? readBytes(root + "/" + relative) }
 
     /// Applies located edits to a file, turning a refusal into a `WriteFailure` with excerpts.
     func edit(_ relative: String, _ bytes: [UInt8], _ edits: [YAMLEdit]) throws(WriteFailure) -> [UInt8] {
