@@ -108,8 +108,8 @@ struct FilesImportCommand: ParsableCommand {
             Each ride goes into the activity cache with an id made from its file's content, so \
             importing a file again adds nothing, and 'sync --full' never deletes it. A ride goes on the \
             bike given with --bike, else on the bike whose 'devices:' lists the serial number of the \
-            device that recorded it (FIT and TCX files say it), else on no bike: the import names those \
-            files. A ride the cache already has, from Strava or another file (a start within two \
+            device that recorded it (FIT and TCX files say it), or the bike a part that lists it was \
+            mounted on that day, else on no bike: the import names those files. A ride the cache already has, from Strava or another file (a start within two \
             minutes and a distance within 5 %), is not imported again. An indoor ride (FIT's indoor \
             cycling or virtual sub-sport, or a file without positions) is a trainer ride. Strava's bulk \
             export's activities/ folder can be given as it is. A file that cannot be read is named with \
@@ -147,7 +147,7 @@ struct FilesImportCommand: ParsableCommand {
         for d in s.duplicates { Terminal.standardOutput.write("  \(shown(d.file)): the cache has it as activity \(d.cached)\n") }
         if !s.withoutBike.isEmpty {
             Terminal.standardError.write(
-                "warning: \(s.withoutBike.count) ride\(s.withoutBike.count == 1 ? " has" : "s have") no bike; import again with --bike BIKE, or list the device under 'devices:' in its bike file\n"
+                "warning: \(s.withoutBike.count) ride\(s.withoutBike.count == 1 ? " has" : "s have") no bike; import again with --bike BIKE, or list the device under 'devices:' in its bike or part file\n"
             )
             for r in s.withoutBike {
                 Terminal.standardError.write("  \(shown(r.file))\(r.device.map { " (device \($0))" } ?? "")\n")

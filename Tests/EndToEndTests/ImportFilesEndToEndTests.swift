@@ -85,6 +85,43 @@ import Testing
         #expect(try Self.activities(garage).count == 1)
     }
 
+    /// A wheelset with a power meter moves from the Grail to the Tarmac on 1 May.
+    static let wheels = """
+        name: Power wheels
+        devices: [3980005678]
+        mounts:
+          - {bike: grail, from: 2026-04-01, to: 2026-04-30}
+          - {bike: tarmac, from: 2026-05-01}
+        """ + "\n"
+
+    @Test func aPartsDevicePutsItsRideOnTheBikeThePartWasMountedOnThatDay() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": "name: Tarmac\n", "parts/wheels.yaml": Self.wheels,
+        ])
+        try Self.make(["fit", "rides/april.fit", "--serial", "3980005678", "--start", "2026-04-20T06:30:00Z"], in: garage)
+        try Self.make(["fit", "rides/may.fit", "--serial", "3980005678", "--start", "2026-05-03T06:30:00Z"], in: garage)
+        try Self.make(["fit", "rides/march.fit", "--serial", "3980005678", "--start", "2026-03-10T06:30:00Z"], in: garage)
+        let v = try garage.run(["validate"])
+        #expect(v.status == 0, "a part may list a device: \(v.stdout)\(v.stderr)")
+        let r = try garage.run(["import", "files", "rides"])
+        #expect(r.status == 0 && r.stdout.contains("3 new"), "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("rides/march.fit (device 3980005678)"), "the wheels were on no bike in March: \(r.stderr)")
+        #expect(!r.stderr.contains("april.fit") && !r.stderr.contains("may.fit"), "\(r.stderr)")
+        let gear = Dictionary(try Self.activities(garage).map { (($0["name"] as? String) ?? "", $0["gear_id"] as? String) }) { a, _ in a }
+        #expect(gear == ["april": "bike:grail", "may": "bike:tarmac", "march": nil], "\(gear)")
+    }
+
+    @Test func aDeviceABikeAndAPartBothClaimIsAnError() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": "name: Tarmac\n",
+            "parts/wheels.yaml": Self.wheels.replacingOccurrences(of: "3980005678", with: "3980001234"),
+        ])
+        let v = try garage.run(["validate"])
+        #expect(v.status == 1, "\(v.stdout)\(v.stderr)")
+        #expect(
+            (v.stdout + v.stderr).contains("bike 'grail' and part 'wheels' both claim device 3980001234 [duplicate-device]"), "\(v.stdout)\(v.stderr)")
+    }
+
     @Test func aDeviceTwoBikesClaimIsAnErrorAndAnUnknownBikeAUsageError() throws {
         let garage = try TemporaryFolder([
             "garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": "name: Tarmac\ndevices: 3980001234\n",
