@@ -8,28 +8,24 @@ import ZIPFoundation
 /// nothing) and `source` saying its format (`sync` never deletes it). A ride goes on the bike
 /// named with `--bike`, else on the bike that lists its device's serial number under
 /// `devices:`, or on the bike a part that lists it was mounted on that day, else on none (the
-/// summary says which). A ride the cache already has from Strava
-/// or from another file (a start within two minutes, a distance within 5 %) counts once: it is
-/// not imported again.
+/// summary says which). A ride the cache already has from Strava or from another file
+/// (`SameRide`) counts once: it is not imported again, and a Strava copy that names no bike
+/// takes this ride's.
 package enum FileImport {
     package struct Summary: Sendable {
         package var files = 0
         package var new = 0
         package var changed = 0
         package var alreadyImported = 0
-        /// Rides the cache already had from Strava or another file: the file, and the cached id.
-        package var duplicates: [(file: String, cached: Int64)] = []
+        /// Rides the cache already had from Strava or another file: the file, the cached id, and
+        /// whether the cached Strava copy took this ride's bike (it named none).
+        package var duplicates: [(file: String, cached: Int64, gaveBike: Bool)] = []
         /// Rides imported without a bike: the file, and its device's serial number if it gave one.
         package var withoutBike: [(file: String, device: UInt32?)] = []
         package var failed: [(file: String, reason: String)] = []
         package var held = 0
         package var filesWritten = 0
     }
-
-    /// Two rides are one when they start within this many seconds...
-    static let sameStart: Int64 = 120
-    /// ...and their distances differ by at most this share of the longer.
-    static let sameDistance = 0.05
 
     package static func run(paths: [String], garageRoot: String, garage: Garage, bike: BikeID?) throws -> Summary {
         var summary = Summary()
@@ -44,7 +40,7 @@ package enum FileImport {
 
         let owners = DeviceOwners(garage)
         let chosen = bike.flatMap { id in garage.bikes.first { $0.bike.id == id }?.bike }
-        var starts = Starts(cache.activities)
+        var starts = SameRide.Starts(cache.activities)
         var withoutBike: Set<Int64> = []
 
         for file in found.files {
@@ -56,10 +52,6 @@ package enum FileImport {
             }
             let ride = read.ride
             let id = importedID(read.bytes)
-            if cache[id] == nil, let cached = starts.match(ride.start, distance: ride.distance, except: id) {
-                summary.duplicates.append((file, cached))
-                continue
-            }
             var activity = Activity(
                 id: id, name: name(of: file), sportType: ride.sport, startDate: Timestamps.format(Date(timeIntervalSince1970: TimeInterval(ride.start))),
                 startDateLocal: Timestamps.format(Date(timeIntervalSince1970: TimeInterval(ride.start + localOffset(ride)))),
@@ -68,6 +60,16 @@ package enum FileImport {
                 device: ride.devices.first.map(Int64.init))
             let owner = chosen ?? activity.localDay.flatMap { owners.bike(recording: ride.devices, on: $0) }
             activity.gearID = owner?.importedGearID
+            if cache[id] == nil, let cached = starts.match(ride.start, distance: ride.distance, except: id) {
+                // Strava's copy stays (`SameRide`); it takes this ride's bike if it names none.
+                var gaveBike = false
+                if let other = cache[cached], other.source == nil {
+                    let kept = SameRide.kept(strava: other, file: activity)
+                    if kept != other, case .changed = cache.upsert(kept) { gaveBike = true }
+                }
+                summary.duplicates.append((file, cached, gaveBike))
+                continue
+            }
             // Named once, though two files (a.fit and a.fit.gz) may hold it.
             if owner == nil, withoutBike.insert(id).inserted { summary.withoutBike.append((file, ride.devices.first)) }
             switch cache.upsert(activity) {
@@ -139,42 +141,6 @@ package enum FileImport {
     /// The rider's offset from UTC at the ride's start: the file's, else this machine's time zone's.
     static func localOffset(_ ride: RecordedRide) -> Int64 {
         ride.utcOffset ?? Int64(TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(ride.start))))
-    }
-
-    /// The cached activities' starts, in order, to find the one a ride may already be.
-    struct Starts {
-        var entries: [(start: Int64, distance: Double, id: Int64)]
-
-        init(_ activities: some Sequence<Activity>) {
-            entries = activities.compactMap { a in Timestamps.epoch(a.startDate).map { ($0, a.distance, a.id) } }.sorted {
-                ($0.start, $0.id) < ($1.start, $1.id)
-            }
-        }
-
-        func match(_ start: Int64, distance: Double, except id: Int64) -> Int64? {
-            var low = 0, high = entries.count
-            while low < high {
-                let mid = (low + high) / 2
-                if entries[mid].start < start - FileImport.sameStart { low = mid + 1 } else { high = mid }
-            }
-            var k = low
-            while k < entries.count, entries[k].start <= start + FileImport.sameStart {
-                let e = entries[k]
-                if e.id != id, abs(e.distance - distance) <= FileImport.sameDistance * max(e.distance, distance) { return e.id }
-                k += 1
-            }
-            return nil
-        }
-
-        mutating func add(_ a: Activity) {
-            guard let start = Timestamps.epoch(a.startDate) else { return }
-            var low = 0, high = entries.count
-            while low < high {
-                let mid = (low + high) / 2
-                if (entries[mid].start, entries[mid].id) < (start, a.id) { low = mid + 1 } else { high = mid }
-            }
-            entries.insert((start, a.distance, a.id), at: low)
-        }
     }
 
     /// After `import strava-archive`: reads the export's original files of the activities that
