@@ -7,28 +7,25 @@ import ZIPFoundation
 /// format, each with an id derived from its file's content (importing a file again adds
 /// nothing) and `source` saying its format (`sync` never deletes it). A ride goes on the bike
 /// named with `--bike`, else on the bike that lists its device's serial number under
-/// `devices:`, else on none (the summary says which). A ride the cache already has from Strava
-/// or from another file (a start within two minutes, a distance within 5 %) counts once: it is
-/// not imported again.
+/// `devices:`, or on the bike a part that lists it was mounted on that day, else on none (the
+/// summary says which). A ride the cache already has from Strava or from another file
+/// (`SameRide`) counts once: it is not imported again, and a Strava copy that names no bike
+/// takes this ride's.
 package enum FileImport {
     package struct Summary: Sendable {
         package var files = 0
         package var new = 0
         package var changed = 0
         package var alreadyImported = 0
-        /// Rides the cache already had from Strava or another file: the file, and the cached id.
-        package var duplicates: [(file: String, cached: Int64)] = []
+        /// Rides the cache already had from Strava or another file: the file, the cached id, and
+        /// whether the cached Strava copy took this ride's bike (it named none).
+        package var duplicates: [(file: String, cached: Int64, gaveBike: Bool)] = []
         /// Rides imported without a bike: the file, and its device's serial number if it gave one.
         package var withoutBike: [(file: String, device: UInt32?)] = []
         package var failed: [(file: String, reason: String)] = []
         package var held = 0
         package var filesWritten = 0
     }
-
-    /// Two rides are one when they start within this many seconds...
-    static let sameStart: Int64 = 120
-    /// ...and their distances differ by at most this share of the longer.
-    static let sameDistance = 0.05
 
     package static func run(paths: [String], garageRoot: String, garage: Garage, bike: BikeID?) throws -> Summary {
         var summary = Summary()
@@ -41,9 +38,9 @@ package enum FileImport {
         cache.removeStaleTemporaries()
         if cache.errorCount > 0 { throw StravaError.cacheUnreadable(cache.errorCount) }
 
-        let byDevice = bikesByDevice(garage)
+        let owners = DeviceOwners(garage)
         let chosen = bike.flatMap { id in garage.bikes.first { $0.bike.id == id }?.bike }
-        var starts = Starts(cache.activities)
+        var starts = SameRide.Starts(cache.activities)
         var withoutBike: Set<Int64> = []
 
         for file in found.files {
@@ -55,19 +52,26 @@ package enum FileImport {
             }
             let ride = read.ride
             let id = importedID(read.bytes)
-            if cache[id] == nil, let cached = starts.match(ride.start, distance: ride.distance, except: id) {
-                summary.duplicates.append((file, cached))
-                continue
-            }
-            let owner = chosen ?? ride.devices.lazy.compactMap { byDevice[Int64($0)] }.first
-            // Named once, though two files (a.fit and a.fit.gz) may hold it.
-            if owner == nil, withoutBike.insert(id).inserted { summary.withoutBike.append((file, ride.devices.first)) }
-            let activity = Activity(
+            var activity = Activity(
                 id: id, name: name(of: file), sportType: ride.sport, startDate: Timestamps.format(Date(timeIntervalSince1970: TimeInterval(ride.start))),
                 startDateLocal: Timestamps.format(Date(timeIntervalSince1970: TimeInterval(ride.start + localOffset(ride)))),
                 movingTime: Int(ride.movingTime.rounded()), elapsedTime: Int(ride.elapsedTime.rounded()), distance: (ride.distance * 10).rounded() / 10,
-                totalElevationGain: ride.ascent.rounded(), gearID: owner?.importedGearID, trainer: ride.indoor, source: ride.format.rawValue,
+                totalElevationGain: ride.ascent.rounded(), trainer: ride.indoor, source: ride.format.rawValue,
                 device: ride.devices.first.map(Int64.init))
+            let owner = chosen ?? activity.localDay.flatMap { owners.bike(recording: ride.devices, on: $0) }
+            activity.gearID = owner?.importedGearID
+            if cache[id] == nil, let cached = starts.match(ride.start, distance: ride.distance, except: id) {
+                // Strava's copy stays (`SameRide`); it takes this ride's bike if it names none.
+                var gaveBike = false
+                if let other = cache[cached], other.source == nil {
+                    let kept = SameRide.kept(strava: other, file: activity)
+                    if kept != other, case .changed = cache.upsert(kept) { gaveBike = true }
+                }
+                summary.duplicates.append((file, cached, gaveBike))
+                continue
+            }
+            // Named once, though two files (a.fit and a.fit.gz) may hold it.
+            if owner == nil, withoutBike.insert(id).inserted { summary.withoutBike.append((file, ride.devices.first)) }
             switch cache.upsert(activity) {
             case .new:
                 summary.new += 1
@@ -82,14 +86,38 @@ package enum FileImport {
         return summary
     }
 
-    /// Each device serial number a bike lists, to that bike (the first, if `validate` would
-    /// report two: `duplicate-device`).
-    static func bikesByDevice(_ garage: Garage) -> [Int64: Bike] {
-        var byDevice: [Int64: Bike] = [:]
-        for resolved in garage.bikes {
-            for device in resolved.bike.devices where byDevice[device.value] == nil { byDevice[device.value] = resolved.bike }
+    /// Whose rides each device serial number records: a bike's, or a part's (which go on the bike
+    /// the part was mounted on that day). A serial listed twice (`validate` reports it:
+    /// `duplicate-device`) goes to the first bike, else the first part.
+    struct DeviceOwners {
+        var bikes: [Int64: Bike] = [:]
+        var parts: [Int64: Part] = [:]
+        var bikesByID: [BikeID: Bike] = [:]
+
+        init(_ garage: Garage) {
+            for resolved in garage.bikes {
+                bikesByID[resolved.bike.id] = bikesByID[resolved.bike.id] ?? resolved.bike
+                for device in resolved.bike.devices where bikes[device.value] == nil { bikes[device.value] = resolved.bike }
+            }
+            for resolved in garage.parts {
+                for device in resolved.part.devices where bikes[device.value] == nil && parts[device.value] == nil {
+                    parts[device.value] = resolved.part
+                }
+            }
         }
-        return byDevice
+
+        var isEmpty: Bool { bikes.isEmpty && parts.isEmpty }
+
+        /// The bike of the first of `devices` that has an owner, on `day` (the rider's day): a
+        /// part's device names the bike the part was mounted on then, or none when it was on
+        /// no bike.
+        func bike(recording devices: [UInt32], on day: Day) -> Bike? {
+            for device in devices.map(Int64.init) {
+                if let bike = bikes[device] { return bike }
+                if let part = parts[device] { return part.mount(on: day).flatMap { bikesByID[$0.bike.value] } }
+            }
+            return nil
+        }
     }
 
     /// An id from the file's content (FNV-1a, 62 bits, at 2^62 and above: `Activity.importedIDs`),
@@ -115,52 +143,17 @@ package enum FileImport {
         ride.utcOffset ?? Int64(TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(ride.start))))
     }
 
-    /// The cached activities' starts, in order, to find the one a ride may already be.
-    struct Starts {
-        var entries: [(start: Int64, distance: Double, id: Int64)]
-
-        init(_ activities: some Sequence<Activity>) {
-            entries = activities.compactMap { a in Timestamps.epoch(a.startDate).map { ($0, a.distance, a.id) } }.sorted {
-                ($0.start, $0.id) < ($1.start, $1.id)
-            }
-        }
-
-        func match(_ start: Int64, distance: Double, except id: Int64) -> Int64? {
-            var low = 0, high = entries.count
-            while low < high {
-                let mid = (low + high) / 2
-                if entries[mid].start < start - FileImport.sameStart { low = mid + 1 } else { high = mid }
-            }
-            var k = low
-            while k < entries.count, entries[k].start <= start + FileImport.sameStart {
-                let e = entries[k]
-                if e.id != id, abs(e.distance - distance) <= FileImport.sameDistance * max(e.distance, distance) { return e.id }
-                k += 1
-            }
-            return nil
-        }
-
-        mutating func add(_ a: Activity) {
-            guard let start = Timestamps.epoch(a.startDate) else { return }
-            var low = 0, high = entries.count
-            while low < high {
-                let mid = (low + high) / 2
-                if (entries[mid].start, entries[mid].id) < (start, a.id) { low = mid + 1 } else { high = mid }
-            }
-            entries.insert((start, a.distance, a.id), at: low)
-        }
-    }
-
     /// After `import strava-archive`: reads the export's original files of the activities that
-    /// have no bike, and puts each on the bike whose `devices:` lists its device (gear: the bike's
+    /// have no bike, and puts each on the bike whose `devices:` lists its device, or the bike a
+    /// part that lists it was mounted on that day (gear: the bike's
     /// Strava gear id, else `Bike.importedGearID`). Returns how many moved and the originals that
     /// could not be read. `archive` is the zip or its folder; `originals` maps activity id to its
     /// `Filename` in the export.
     package static func linkOriginals(
         archive: String, originals: [Int64: String], garageRoot: String, garage: Garage
     ) throws -> (linked: Int, failed: [(file: String, reason: String)]) {
-        let byDevice = bikesByDevice(garage)
-        guard !byDevice.isEmpty, !originals.isEmpty else { return (0, []) }
+        let owners = DeviceOwners(garage)
+        guard !owners.isEmpty, !originals.isEmpty else { return (0, []) }
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }
         let cache = ActivityCacheStore(garageRoot: garageRoot)
@@ -175,7 +168,7 @@ package enum FileImport {
                 failed.append((name, error.description))
                 continue
             }
-            guard let bike = ride.devices.lazy.compactMap({ byDevice[Int64($0)] }).first else { continue }
+            guard let day = a.localDay, let bike = owners.bike(recording: ride.devices, on: day) else { continue }
             a.gearID = bike.strava?.value ?? bike.importedGearID
             a.device = ride.devices.first.map(Int64.init)
             if case .changed = cache.upsert(a) { linked += 1 }

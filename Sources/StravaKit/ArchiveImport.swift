@@ -97,7 +97,8 @@ package enum ArchiveImport {
                 guard cameFromArchive(cached) else { summary.alreadyCached += 1; continue }
                 if a.gearID == nil { a.gearID = cached.gearID }
             }
-            switch cache.upsert(a) {
+            // Strava's copy, as a sync writes it: a ride imported from a file counts once (`SameRide`).
+            switch cache.upsertListed(a).change {
             case .new: summary.new += 1
             case .changed: summary.corrected += 1
             case .unchanged: summary.alreadyCached += 1

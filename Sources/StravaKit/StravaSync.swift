@@ -31,6 +31,8 @@ package struct SyncSummary: Sendable, Equatable {
     package var leftAlone: [String] = []
     /// Changes not made because their month file is left alone.
     package var heldChanges = 0
+    /// Rides imported from files that Strava listed too: Strava's copy replaced each (`SameRide`).
+    package var replacedImports = 0
     /// Set when a full sync resumed a listing an earlier run stopped: its cursor. Deletions were
     /// considered only for activities that start before it.
     package var resumedBefore: Int64?
@@ -50,6 +52,7 @@ package struct SyncSummary: Sendable, Equatable {
             && a.gearLookupProblem == b.gearLookupProblem && a.skipped == b.skipped && a.skippedIDs == b.skippedIDs
             && a.deletionsHeldBack == b.deletionsHeldBack
             && a.leftAlone == b.leftAlone && a.heldChanges == b.heldChanges && a.resumedBefore == b.resumedBefore
+            && a.replacedImports == b.replacedImports
     }
 
     /// "3 new, 1 changed, 0 deleted (grail: 2 new, 1 changed; stumpy: 1 new)".
@@ -65,6 +68,10 @@ package struct SyncSummary: Sendable, Equatable {
         var s = "synced \(plural(listed, "activity", "activities")) from Strava: \(total.new) new, \(total.changed) changed, \(total.deleted) deleted"
         let bikes = byBike.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
         if !bikes.isEmpty { s += " (" + bikes.map { "\($0.key): \(text($0.value))" }.joined(separator: "; ") + ")" }
+        if replacedImports > 0 {
+            s +=
+                "; \(plural(replacedImports, "ride", "rides")) imported from files also came from Strava: Strava's copy replaced \(replacedImports == 1 ? "it" : "them")"
+        }
         if skipped > 0 {
             s += "; skipped \(plural(skipped, "activity", "activities")) that could not be read (left as cached)"
             if !skippedIDs.isEmpty {
@@ -253,12 +260,17 @@ package final class StravaSync {
         }
     }
 
-    /// Puts a page's activities into the cache and counts what changed, per bike.
+    /// Puts a page's activities into the cache and counts what changed, per bike. A ride the
+    /// cache has from a file too is kept once, as Strava's copy (`ActivityCacheStore.upsertListed`).
     func record(_ page: ActivityPage, into listing: inout Listing, cache: ActivityCacheStore, summary: inout SyncSummary) {
-        for a in page.activities where listing.seen.insert(a.id).inserted {
+        for var a in page.activities where listing.seen.insert(a.id).inserted {
             summary.listed += 1
             let old = cache[a.id]
-            switch cache.upsert(a) {
+            let (change, replaced) = cache.upsertListed(a)
+            summary.replacedImports += replaced.count
+            // What was stored: it may carry the bike a file gave the ride.
+            a = cache[a.id] ?? a
+            switch change {
             case .new:
                 summary.total.new += 1
                 summary.byBike[bikeKey(a.gearID), default: .init()].new += 1
@@ -357,6 +369,8 @@ package final class StravaSync {
     /// The key a bike's counts go under in the summary: its file id, else its gear id.
     func bikeKey(_ gear: String?) -> String {
         guard let gear else { return "no gear" }
+        // The gear a ride from a file gives a bike without a Strava gear id: `Bike.importedGearID`.
+        if gear.hasPrefix("bike:") { return String(gear.dropFirst(5)) }
         return bikeFiles[gear] ?? gear
     }
 

@@ -120,6 +120,8 @@ struct SyncCommand: ParsableCommand {
         /// Month files a sync does not change, each with why.
         var leftAlone: [String]
         var heldChanges: Int
+        /// Rides imported from files that Strava listed too, replaced by Strava's copy.
+        var replacedImports: Int
         /// A resumed full listing's cursor (UTC): deletions were considered only before it; absent otherwise.
         var resumedBefore: String?
         var total: Counts
@@ -134,6 +136,7 @@ struct SyncCommand: ParsableCommand {
             case deletionsHeldBack = "deletions_held_back"
             case leftAlone = "left_alone"
             case heldChanges = "held_changes"
+            case replacedImports = "replaced_imports"
             case resumedBefore = "resumed_before"
         }
     }
@@ -144,7 +147,7 @@ struct SyncCommand: ParsableCommand {
                 full: s.full, listed: s.listed, pages: s.pages, requests: requests, filesWritten: s.filesWritten, skipped: s.skipped,
                 skippedIDs: s.skippedIDs,
                 deletionsHeldBack: s.deletionsHeldBack.map { .init(count: $0.count, reason: $0.reason, confirmMaxDelete: $0.confirmWith) },
-                leftAlone: s.leftAlone, heldChanges: s.heldChanges, resumedBefore: s.resumedBefore.map(StravaSync.utc),
+                leftAlone: s.leftAlone, heldChanges: s.heldChanges, replacedImports: s.replacedImports, resumedBefore: s.resumedBefore.map(StravaSync.utc),
                 total: .init(s.total), bikes: s.byBike.mapValues(Report.Counts.init),
                 unclaimedBikes: s.unclaimedBikes.map {
                     .init(id: $0.id, name: $0.displayName, retired: $0.retired, command: StravaSync.addCommand(for: $0, taken: taken))

@@ -19,6 +19,53 @@ import Testing
         #expect(ActivityCacheFormat.month(ofFileNamed: name) == month)
     }
 
+    /// A ride imported from a file: its id in `Activity.importedIDs`, its source, its device's bike.
+    func imported(_ start: String, distance: Double, gear: String? = "bike:grail") -> Activity {
+        Activity(
+            id: Activity.importedIDs.lowerBound + 7, name: "a", sportType: "Ride", startDate: start, movingTime: 3600, elapsedTime: 3600,
+            distance: distance, gearID: gear, source: "fit", device: 3_980_001_234)
+    }
+
+    @Test func stravasCopyOfARideImportedInTheMonthBeforeReplacesItAndKeepsItsBike() throws {
+        let folder = try TemporaryFolder()
+        let root = folder.url.path
+        // Started 30 s before midnight UTC; Strava says 40 s later, 3 % longer: the same ride.
+        let file = imported("2025-10-31T23:59:30Z", distance: 25_000)
+        try folder.write("activities/2025-10.json", try ActivityCacheFormat.encode([file, ride(1, "2025-10-02T06:00:00Z")]))
+        try folder.write("activities/2025-11.json", try ActivityCacheFormat.encode([ride(2, "2025-11-03T06:00:00Z")]))
+        var strava = ride(9_000_000_001, "2025-11-01T00:00:10Z")
+        strava.distance = 25_750
+        let cache = ActivityCacheStore(garageRoot: root, readsMonthsAsNeeded: true)
+        let (change, replaced) = cache.upsertListed(strava)
+        #expect(change == .new)
+        #expect(replaced.map(\.id) == [file.id])
+        #expect(cache[file.id] == nil)
+        #expect(cache[strava.id]?.gearID == "bike:grail", "Strava names no bike: the file's stays")
+        #expect(cache[strava.id]?.device == 3_980_001_234)
+        try cache.flush()
+
+        // The next listing, still without gear, keeps it; one that names a bike wins.
+        let again = ActivityCacheStore(garageRoot: root)
+        #expect(again.upsertListed(strava) == (.unchanged, []))
+        var onStrava = strava
+        onStrava.gearID = "b1002"
+        #expect(again.upsertListed(onStrava).change == .changed)
+        #expect(again[strava.id]?.gearID == "b1002" && again[strava.id]?.device == nil)
+    }
+
+    @Test(arguments: [("2025-10-02T06:03:00Z", 25_000.0), ("2025-10-02T06:00:30Z", 27_000.0)])
+    func aStravaRideThatIsNotTheImportedOneLeavesItAlone(start: String, distance: Double) throws {
+        let folder = try TemporaryFolder()
+        let file = imported("2025-10-02T06:00:00Z", distance: 25_000)
+        try folder.write("activities/2025-10.json", try ActivityCacheFormat.encode([file]))
+        var strava = ride(9_000_000_001, start)
+        strava.distance = distance
+        let cache = ActivityCacheStore(garageRoot: folder.url.path)
+        #expect(cache.upsertListed(strava) == (.new, []))
+        #expect(cache[file.id] == file)
+        #expect(cache[strava.id]?.gearID == nil)
+    }
+
     @Test func theWriterLeavesAloneEveryFileTheReaderDoesNotTakeForAMonth() throws {
         let folder = try TemporaryFolder()
         let root = folder.url.path

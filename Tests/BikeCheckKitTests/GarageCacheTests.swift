@@ -115,6 +115,7 @@ import Testing
         retired: 2026-11-01
         price: 1299 EUR
         slot: wheels
+        devices: [3980005678, 41]
         hours: 3
         distance: 800 km
         rides: 5
@@ -138,6 +139,7 @@ import Testing
         retired: 2026-02-01
         price: 30
         slot: chain
+        devices: 99
         hours: 1
         distance: 10 km
         rides: 1

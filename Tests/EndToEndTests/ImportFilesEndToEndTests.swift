@@ -85,6 +85,59 @@ import Testing
         #expect(try Self.activities(garage).count == 1)
     }
 
+    @Test func aRideStravaHasWithoutGearTakesTheBikeOfTheFilesDevice() throws {
+        let strava =
+            #"{"distance":25600,"id":9000000001,"moving_time":3500,"sport_type":"Ride","start_date":"2026-05-01T06:31:00Z","trainer":false}"#
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail, "activities/2026-05.json": "[\n\(strava)\n]\n",
+        ])
+        try Self.make(["fit", "rides/a.fit", "--serial", "3980001234"], in: garage)
+        let r = try garage.run(["import", "files", "rides/a.fit"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("activity 9000000001, which now has this ride's bike"), "\(r.stdout)")
+        let rides = try Self.activities(garage)
+        #expect(rides.count == 1)
+        #expect(rides.first?["id"] as? Int64 == 9_000_000_001 && rides.first?["gear_id"] as? String == "bike:grail", "\(rides)")
+        #expect(rides.first?["device"] as? Int == 3_980_001_234)
+    }
+
+    /// A wheelset with a power meter moves from the Grail to the Tarmac on 1 May.
+    static let wheels = """
+        name: Power wheels
+        devices: [3980005678]
+        mounts:
+          - {bike: grail, from: 2026-04-01, to: 2026-04-30}
+          - {bike: tarmac, from: 2026-05-01}
+        """ + "\n"
+
+    @Test func aPartsDevicePutsItsRideOnTheBikeThePartWasMountedOnThatDay() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": "name: Tarmac\n", "parts/wheels.yaml": Self.wheels,
+        ])
+        try Self.make(["fit", "rides/april.fit", "--serial", "3980005678", "--start", "2026-04-20T06:30:00Z"], in: garage)
+        try Self.make(["fit", "rides/may.fit", "--serial", "3980005678", "--start", "2026-05-03T06:30:00Z"], in: garage)
+        try Self.make(["fit", "rides/march.fit", "--serial", "3980005678", "--start", "2026-03-10T06:30:00Z"], in: garage)
+        let v = try garage.run(["validate"])
+        #expect(v.status == 0, "a part may list a device: \(v.stdout)\(v.stderr)")
+        let r = try garage.run(["import", "files", "rides"])
+        #expect(r.status == 0 && r.stdout.contains("3 new"), "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("rides/march.fit (device 3980005678)"), "the wheels were on no bike in March: \(r.stderr)")
+        #expect(!r.stderr.contains("april.fit") && !r.stderr.contains("may.fit"), "\(r.stderr)")
+        let gear = Dictionary(try Self.activities(garage).map { (($0["name"] as? String) ?? "", $0["gear_id"] as? String) }) { a, _ in a }
+        #expect(gear == ["april": "bike:grail", "may": "bike:tarmac", "march": nil], "\(gear)")
+    }
+
+    @Test func aDeviceABikeAndAPartBothClaimIsAnError() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": "name: Tarmac\n",
+            "parts/wheels.yaml": Self.wheels.replacingOccurrences(of: "3980005678", with: "3980001234"),
+        ])
+        let v = try garage.run(["validate"])
+        #expect(v.status == 1, "\(v.stdout)\(v.stderr)")
+        #expect(
+            (v.stdout + v.stderr).contains("bike 'grail' and part 'wheels' both claim device 3980001234 [duplicate-device]"), "\(v.stdout)\(v.stderr)")
+    }
+
     @Test func aDeviceTwoBikesClaimIsAnErrorAndAnUnknownBikeAUsageError() throws {
         let garage = try TemporaryFolder([
             "garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail, "bikes/tarmac.yaml": "name: Tarmac\ndevices: 3980001234\n",
@@ -109,6 +162,47 @@ import Testing
         let rides = try Self.activities(world.garage)
         #expect(rides.contains { $0["source"] as? String == "fit" }, "the imported ride is still cached")
         #expect(rides.count == 31 - 0, "30 from Strava and the imported one: \(rides.count)")
+    }
+
+    @Test func aRideImportedBeforeStravaHasItCountsOnceAsStravasCopyAndKeepsItsBike() async throws {
+        // The Grail has a Strava gear id, but Strava's copy of this ride names no bike.
+        let world = try await StravaWorld(garageFiles: ["bikes/grail.yaml": StravaEndToEndTests.grailFile + "devices: [3980001234]\n"])
+        defer { Task { await world.stop() } }
+        try Self.make(["fit", "a.fit", "--serial", "3980001234", "--start", "2025-11-01T06:30:00Z"], in: world.garage)
+        let imported = try await world.run(["import", "files", "a.fit"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let file = try #require(try Self.activities(world.garage).first)
+        let distance = try #require(file["distance"] as? Double)
+        #expect(file["gear_id"] as? String == "bike:grail")
+
+        // Strava's copy: 70 s later, 3 % longer, no gear; and one other ride of the same morning.
+        let start = try #require(Timestamps.epoch("2025-11-01T06:31:10Z"))
+        var copy = StandInActivity(
+            id: 9_100_000_001, name: "Morning Ride", sportType: "Ride", start: start, movingTime: 3500, elapsedTime: 3600, distance: distance * 1.03)
+        copy.gearID = nil
+        let other = StandInActivity(
+            id: 9_100_000_002, name: "Later", sportType: "Ride", start: start + 3 * 3600, movingTime: 3500, elapsedTime: 3600, distance: distance,
+            gearID: "b1001")
+        await world.server.setActivities([copy, other])
+        await world.server.setBikes(athlete: StravaEndToEndTests.bikes, all: StravaEndToEndTests.bikes)
+        try await world.login()
+        let sync = try await world.run(["sync"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout.contains("1 ride imported from files also came from Strava"), "\(sync.stdout)")
+
+        for run in ["after the sync", "after a full sync"] {
+            let rides = try Self.activities(world.garage)
+            #expect(rides.map { $0["id"] as? Int64 } == [9_100_000_001, 9_100_000_002], "\(run): one copy of the ride, Strava's: \(rides)")
+            #expect(rides.first?["gear_id"] as? String == "bike:grail", "\(run): it keeps the bike its device gave it: \(rides)")
+            #expect(rides.first?["device"] as? Int == 3_980_001_234, "\(run)")
+            if run == "after the sync" {
+                let full = try await world.run(["sync", "--full"])
+                #expect(full.status == 0 && full.stdout.contains("0 deleted"), "\(full.stdout)\(full.stderr)")
+            }
+        }
+        let again = try await world.run(["import", "files", "a.fit"])
+        #expect(again.stdout.contains("0 new") && again.stdout.contains("activity 9100000001"), "importing it again adds nothing: \(again.stdout)")
+        #expect(try Self.activities(world.garage).count == 2)
     }
 
     @Test func anArchivesRideWithoutGearGoesOnTheBikeOfTheDeviceInItsOriginalFile() throws {

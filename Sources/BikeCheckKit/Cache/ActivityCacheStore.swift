@@ -15,6 +15,8 @@ package final class ActivityCacheStore {
     package let root: String
     /// The activities of the month files read so far (all of them unless `readsMonthsAsNeeded`).
     private(set) var byID: [Int64: Activity] = [:]
+    /// The starts of the rides imported from files among `byID`, for `upsertListed`.
+    private var importedStarts = SameRide.Starts([])
     private var dirtyMonths: Set<String> = []
     /// Month files known from the index and not parsed yet, by month; and their activities.
     private var unread: [String: UnreadMonth] = [:]
@@ -50,6 +52,7 @@ package final class ActivityCacheStore {
         let errors = loaded.diagnostics.filter { $0.severity == .error }
         errorCount = errors.count
         for a in loaded.activities { byID[a.id] = a }
+        importedStarts = SameRide.Starts(byID.values.filter { $0.source != nil })
         var leftAlone: [String: String] = [:]
         for d in errors {
             let name = (d.location.file as NSString).lastPathComponent
@@ -117,7 +120,10 @@ package final class ActivityCacheStore {
         guard !files.isEmpty else { return }
         unreadCount -= files.reduce(0) { $0 + $1.count }
         let loaded = ActivityCacheLoader.load(root: root, only: Set(files.map(\.file)))
-        for a in loaded.activities where byID[a.id] == nil { byID[a.id] = a }
+        for a in loaded.activities where byID[a.id] == nil {
+            byID[a.id] = a
+            if a.source != nil { importedStarts.add(a) }
+        }
         for d in loaded.diagnostics where d.severity == .error {
             if let month = ActivityCacheFormat.month(ofFileNamed: (d.location.file as NSString).lastPathComponent) {
                 leftAlone[month] = "it could not be read whole"
@@ -228,6 +234,8 @@ package final class ActivityCacheStore {
             return .held
         }
         byID[a.id] = a
+        if let old, old.source != nil { importedStarts.remove(old) }
+        if a.source != nil { importedStarts.add(a) }
         if let old { dirtyMonths.insert(old.monthKey) }
         dirtyMonths.insert(a.monthKey)
         return old == nil ? .new : .changed
@@ -241,8 +249,38 @@ package final class ActivityCacheStore {
             return nil
         }
         byID[id] = nil
+        if old.source != nil { importedStarts.remove(old) }
         dirtyMonths.insert(old.monthKey)
         return old
+    }
+
+    /// Adds or replaces an activity Strava listed, as `upsert` does, so that a ride the cache also
+    /// has from a file counts once whichever arrived first (`SameRide`): a ride imported from a
+    /// file that is the same ride is removed and Strava's copy kept, carrying the file's bike
+    /// while Strava names none; a cached Strava copy that carries one keeps it on a later listing
+    /// without gear. Returns what changed and the imported rides removed; if either's month file
+    /// is left alone nothing changes (`.held`).
+    package func upsertListed(_ listed: Activity) -> (change: Change, replaced: [Activity]) {
+        if let old = self[listed.id] { return (upsert(SameRide.kept(strava: listed, file: old)), []) }
+        guard let start = Timestamps.epoch(listed.startDate) else { return (upsert(listed), []) }
+        // A match may start in the month before or after, within two minutes of the boundary.
+        read(Set([start - SameRide.startWithin, start + SameRide.startWithin].map { String(Timestamps.string(epoch: $0).prefix(7)) }).sorted())
+        var files: [Activity] = []
+        while let id = importedStarts.match(start, distance: listed.distance, except: listed.id), let file = byID[id] {
+            files.append(file)
+            importedStarts.remove(file)
+        }
+        for file in files { importedStarts.add(file) }
+        guard !files.isEmpty else { return (upsert(listed), []) }
+        let kept = files.reduce(listed) { SameRide.kept(strava: $0, file: $1) }
+        if ActivityLimits.check(kept) != nil { return (upsert(kept), []) }
+        let months = Set(files.map(\.monthKey) + [kept.monthKey])
+        if let month = months.first(where: { leftAlone[$0] != nil }) {
+            held.insert(month)
+            return (.held, [])
+        }
+        for file in files { _ = remove(file.id) }
+        return (upsert(kept), files)
     }
 
     /// Marks every month dirty, so the next flush rewrites files that drifted from the canonical

@@ -654,6 +654,7 @@ extension Part: CacheCodable {
         w.write(retired)
         w.write(price)
         w.write(slot)
+        w.write(devices)
         w.double(priorHours)
         w.double(priorDistance)
         w.double(priorRides)
@@ -671,7 +672,7 @@ extension Part: CacheCodable {
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         self.init(
             id: try r.read(), name: try r.string(), bought: try r.read(), retired: try r.read(), price: try r.read(), slot: try r.read(),
-            priorHours: try r.double(), priorDistance: try r.double(), priorRides: try r.double(), rideFilter: try r.read(),
+            devices: try r.read(), priorHours: try r.double(), priorDistance: try r.double(), priorRides: try r.double(), rideFilter: try r.read(),
             templates: try r.read(), intervals: try r.read(), mounts: try r.read(), log: try r.read(), snoozes: try r.read(),
             todos: try r.read(), location: try r.read(), fieldLocations: try r.read(), misspelledKeys: try r.read())
     }

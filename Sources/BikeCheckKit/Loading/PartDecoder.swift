@@ -3,7 +3,8 @@ import LocatedYAML
 
 extension FileDecoders {
     static let partKeys = [
-        "name", "bought", "retired", "price", "slot", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log", "snooze",
+        "name", "bought", "retired", "price", "slot", "devices", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log",
+        "snooze",
         "todo", "notes",
     ]
     static let mountKeys = ["bike", "from", "to", "note"]
@@ -23,6 +24,7 @@ extension FileDecoders {
             checkCurrency(price, "price", garage: currency, &r)
         }
         if let e = f["slot"], let slot = r.identifier(e.value, "slot") { part.slot = Located(slot, at: r.location(e.value)) }
+        if let e = f["devices"], !r.isNull(e.value) { part.devices = serialNumbers(e.value, &r) }
         if let e = f["notes"] { _ = r.string(e.value, "notes") }
         part.rideFilter = rideFilter(f, &r)
         // Prior usage reads as a component's does.

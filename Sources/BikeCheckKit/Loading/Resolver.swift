@@ -207,30 +207,44 @@ struct Resolver {
     }
 
     /// What belongs to one bike only: its Strava gear id, and the devices that record its rides.
-    mutating func checkGearIDs(_ bikes: [Bike]) {
+    /// A part's device belongs to it alone too (its rides go on the bike it was mounted on), so
+    /// a serial number two owners list, bikes or parts, is one error whichever they are.
+    mutating func checkGearIDs(_ bikes: [Bike], parts: [Part] = []) {
         checkClaims(
-            bikes, id: .duplicateGearId, { $0.strava.map { [$0] } ?? [] }, what: { "Strava gear '\(shown($0))'" },
-            help: "a Strava gear id belongs to one bike; remove it from one of them")
+            bikes.map { (Claimant(kind: "bike", id: $0.id.rawValue), $0.strava.map { [$0] } ?? []) }, id: .duplicateGearId,
+            what: { "Strava gear '\(shown($0))'" }, help: "a Strava gear id belongs to one bike; remove it from one of them")
         checkClaims(
-            bikes, id: .duplicateDevice, \.devices, what: { "device \($0)" },
+            bikes.map { (Claimant(kind: "bike", id: $0.id.rawValue), $0.devices) }
+                + parts.map { (Claimant(kind: "part", id: $0.id.rawValue), $0.devices) }, id: .duplicateDevice, what: { "device \($0)" },
             help: "a device's rides go on one bike; remove it from one of them, and import a ride of the other with --bike")
     }
 
-    /// Reports each value (`claims` of a bike) that a second bike claims too, at the second claim,
-    /// with a note at the first.
+    /// A bike or a part, as a claim's message names it.
+    private struct Claimant {
+        var kind: String
+        var id: String
+    }
+
+    /// Reports each value that a second claimant claims too, at the second claim, with a note at
+    /// the first. Two bikes read "bikes 'a' and 'b'"; a bike and a part "bike 'a' and part 'w'".
     private mutating func checkClaims<Value: Hashable>(
-        _ bikes: [Bike], id: DiagnosticID, _ claims: (Bike) -> [Located<Value>], what: (Value) -> String, help: String
+        _ claims: [(Claimant, [Located<Value>])], id: DiagnosticID, what: (Value) -> String, help: String
     ) {
-        var first: [Value: (BikeID, SourceLocation)] = [:]
-        for bike in bikes {
-            for claim in claims(bike) {
+        var first: [Value: (Claimant, SourceLocation)] = [:]
+        for (claimant, values) in claims {
+            for claim in values {
                 if let (other, at) = first[claim.value] {
+                    let same = other.kind == claimant.kind
+                    let owners =
+                        same
+                        ? "\(other.kind)s '\(shown(other.id))' and '\(shown(claimant.id))'"
+                        : "\(other.kind) '\(shown(other.id))' and \(claimant.kind) '\(shown(claimant.id))'"
                     diagnostics.append(
                         .error(
-                            id, "bikes '\(shown(other))' and '\(shown(bike.id))' both claim \(what(claim.value))", at: claim.location,
-                            notes: [.init("'\(shown(other))' claims it here", at: at)], help: help))
+                            id, "\(owners) both claim \(what(claim.value))", at: claim.location,
+                            notes: [.init("\(same ? "" : other.kind + " ")'\(shown(other.id))' claims it here", at: at)], help: help))
                 } else {
-                    first[claim.value] = (bike.id, claim.location)
+                    first[claim.value] = (claimant, claim.location)
                 }
             }
         }

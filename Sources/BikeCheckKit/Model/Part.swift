@@ -31,6 +31,9 @@ package struct Part: Sendable {
     package var price: Located<Money>?
     /// A slot on a bike (`wheels`, `fork`): one part at a time fills it.
     package var slot: Located<String>?
+    /// Serial numbers of the devices that record only this part's rides (a power meter in a
+    /// wheelset): `import files` puts their rides on the bike the part was mounted on that day.
+    package var devices: [Located<Int64>] = []
     /// Usage before tracking started.
     package var priorHours: Double = 0
     package var priorDistance: Double = 0

@@ -1634,6 +1634,33 @@ package enum EmbeddedSchemas {
                     "wheels"
                   ]
                 },
+                "devices": {
+                  "description": "Serial numbers of the devices that record only the rides of this part (a power meter in a wheelset, the trainer a part lives on): bikecheck import files puts their rides on the bike the part was mounted on that day. One bike or part per device.",
+                  "markdownDescription": "Serial numbers of the devices that record only the rides of this part (a power meter in a wheelset, the trainer a part lives on): `bikecheck import files` puts their rides on the bike the part was mounted on that day. One bike or part per device.",
+                  "anyOf": [
+                    {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 4294967295
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": 4294967295
+                      }
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ],
+                  "examples": [
+                    [
+                      3980005678
+                    ]
+                  ]
+                },
                 "hours": {
                   "description": "Ride hours it had before tracking started (a second-hand part), e.g. 120.",
                   "markdownDescription": "Ride hours it had before tracking started (a second-hand part), e.g. `120`.",

@@ -1,0 +1,59 @@
+import Foundation
+
+/// UTC timestamps in the cache's form, `YYYY-MM-DDTHH:MM:SSZ`.
+package enum Timestamps {
+    /// Accepts Strava's form (and fractional seconds or offsets), returns the cache's form.
+    package static func normalise(_ s: String) -> String? {
+        let u = Array(s.utf8)
+        if u.count == 20, u[4] == 0x2D, u[7] == 0x2D, u[10] == 0x54, u[13] == 0x3A, u[16] == 0x3A, u[19] == 0x5A,
+            Day(String(s.prefix(10))) != nil
+        {
+            return s
+        }
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = parser.date(from: s) { return format(d) }
+        parser.formatOptions = [.withInternetDateTime]
+        if let d = parser.date(from: s) { return format(d) }
+        return nil
+    }
+
+    package static func format(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        f.timeZone = TimeZone(identifier: "UTC")
+        return f.string(from: date)
+    }
+
+    /// Epoch seconds of a timestamp in the cache's form (`YYYY-MM-DDTHH:MM:SSZ`), else of any
+    /// form `normalise` accepts; computed by hand, as a sync asks this of every listed activity.
+    package static func epoch(_ s: String) -> Int64? {
+        let u = Array(s.utf8)
+        guard u.count == 20, u[4] == 0x2D, u[7] == 0x2D, u[10] == 0x54, u[13] == 0x3A, u[16] == 0x3A, u[19] == 0x5A else {
+            return normalise(s).flatMap { $0.utf8.count == 20 ? epoch($0) : nil }
+        }
+        func digits(_ r: Range<Int>) -> Int64? {
+            var v: Int64 = 0
+            for i in r {
+                guard (0x30...0x39).contains(u[i]) else { return nil }
+                v = v * 10 + Int64(u[i] - 0x30)
+            }
+            return v
+        }
+        guard let y = digits(0..<4), let m = digits(5..<7), let d = digits(8..<10), let h = digits(11..<13),
+            let mi = digits(14..<16), let sec = digits(17..<19), (1...12).contains(m), (1...31).contains(d),
+            h < 24, mi < 60, sec < 61
+        else { return nil }
+        // Days from civil (Howard Hinnant's algorithm), proleptic Gregorian.
+        let yy = m <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return days * 86_400 + h * 3600 + mi * 60 + sec
+    }
+
+    /// The cache's form of epoch seconds.
+    package static func string(epoch: Int64) -> String { format(Date(timeIntervalSince1970: TimeInterval(epoch))) }
+}
