@@ -191,6 +191,19 @@ struct KeyPosition {
             reversed.append(.item)
             looking = .list(indent)
         }
+        /// A line with a key that opens the block below it owns that block: step up to the block
+        /// that holds the line (a list's when the line is an item). False when it opens none.
+        func stepUp(through line: Line) -> Bool {
+            guard let key = line.key, line.opensBlock else { return false }
+            reversed.append(.key(key))
+            if line.dash {
+                reversed.append(.item)
+                looking = .list(line.indent)
+            } else {
+                looking = .mapping(line.indent)
+            }
+            return true
+        }
         var above = number - 1
         search: while true {
             if case .mapping(0) = looking { break search }
@@ -203,27 +216,13 @@ struct KeyPosition {
                     reversed.append(.item)
                     looking = .list(line.indent)
                 } else if line.indent < c, line.column < c {
-                    guard let key = line.key, line.opensBlock else { return nil }
-                    reversed.append(.key(key))
-                    if line.dash {
-                        reversed.append(.item)
-                        looking = .list(line.indent)
-                    } else {
-                        looking = .mapping(line.indent)
-                    }
+                    guard stepUp(through: line) else { return nil }
                 } else if line.indent < c {
                     return nil
                 }
             case .list(let d):
                 if line.indent > d || (line.dash && line.indent == d) { continue }
-                guard let key = line.key, line.opensBlock else { return nil }
-                reversed.append(.key(key))
-                if line.dash {
-                    reversed.append(.item)
-                    looking = .list(line.indent)
-                } else {
-                    looking = .mapping(line.indent)
-                }
+                guard stepUp(through: line) else { return nil }
             }
         }
         path = reversed.reversed()

@@ -9,12 +9,7 @@ extension TemporaryFolder {
     /// A garage of `files` (relative path → text), on a copy of example-garage when `copying`.
     convenience init(_ files: [String: String], copying example: Bool = false) throws {
         try self.init()
-        if example {
-            // Not its local state: other tests' runs on the example garage write its activity index.
-            for item in try FileManager.default.contentsOfDirectory(atPath: exampleGarage.path) where item != ".bikecheck" {
-                try FileManager.default.copyItem(at: exampleGarage.appendingPathComponent(item), to: root.appendingPathComponent(item))
-            }
-        }
+        if example { try copyExampleGarage() }
         for (path, text) in files { try write(path, text) }
     }
 

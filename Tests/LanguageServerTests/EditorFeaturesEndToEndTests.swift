@@ -9,9 +9,7 @@ import Testing
 
     init() throws {
         garage = try TemporaryFolder()
-        for item in try FileManager.default.contentsOfDirectory(atPath: exampleGarage.path) where item != ".bikecheck" {
-            try FileManager.default.copyItem(at: exampleGarage.appendingPathComponent(item), to: garage.url.appendingPathComponent(item))
-        }
+        try garage.copyExampleGarage()
         client = try LSPClient(in: garage.url)
         client.start(root: garage.url)
     }

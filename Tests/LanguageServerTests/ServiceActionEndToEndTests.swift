@@ -11,9 +11,7 @@ import Testing
     /// A copy of example-garage.
     static func copyOfExampleGarage() throws -> TemporaryFolder {
         let garage = try TemporaryFolder()
-        for item in try FileManager.default.contentsOfDirectory(atPath: exampleGarage.path) where item != ".bikecheck" {
-            try FileManager.default.copyItem(at: exampleGarage.appendingPathComponent(item), to: garage.url.appendingPathComponent(item))
-        }
+        try garage.copyExampleGarage()
         return garage
     }
 

@@ -130,6 +130,14 @@ public final class TemporaryFolder {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
+    /// Copies example-garage in, but not its local state: other tests' runs on the example
+    /// garage write its activity index.
+    public func copyExampleGarage() throws {
+        for item in try FileManager.default.contentsOfDirectory(atPath: exampleGarage.path) where item != ".bikecheck" {
+            try FileManager.default.copyItem(at: exampleGarage.appendingPathComponent(item), to: url.appendingPathComponent(item))
+        }
+    }
+
     public var path: String { url.path }
 
     public func write(_ relative: String, _ bytes: [UInt8]) throws {
