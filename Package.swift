@@ -6,7 +6,7 @@ let package = Package(
     // Linux is what is built and tested (CI: Debian). macOS 14 is the minimum a macOS build
     // needs; the socket code has its Darwin spellings (#if canImport(Darwin)), but no macOS build
     // is run here, so macOS is untested (see CHANGELOG.md).
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "bikecheck", targets: ["bikecheck"])
     ],

@@ -1,5 +1,6 @@
 import BikeCheckKit
 import Foundation
+import Synchronization
 
 /// One run of `bikecheck notify`: take the lock, load the garage, plan what newly crossed a
 /// band, send it on every channel, and save what was delivered. The command calls `run()` once
@@ -102,56 +103,58 @@ package struct NotifyRun: Sendable {
 
 /// Saves a run's state as its channels answer, each on its thread: every save is the whole state
 /// after what has been delivered so far (`NotifyPlan.state(after:)`), written atomically under
-/// `lock` while the run holds the notify lock, so the file is always one a run could have ended
-/// with.
-///
-/// Sendable checked by hand: every use of its variables is under `lock`.
-private final class StateSaver: @unchecked Sendable {
+/// its mutex while the run holds the notify lock, so the file is always one a run could have
+/// ended with.
+private final class StateSaver: Sendable {
     let root: String
     let plan: NotifyPlan
     let old: NotifyState
     let channels: [String]
-    private let lock = NSLock()
-    private var delivered: Set<String> = []
-    /// The state on disk.
-    private var saved: NotifyState
-    /// Why the last save failed; nil once one succeeds, as each save holds all delivered so far.
-    private var failure: String?
+
+    private struct Progress {
+        var delivered: Set<String> = []
+        /// The state on disk.
+        var saved: NotifyState
+        /// Why the last save failed; nil once one succeeds, as each save holds all delivered so far.
+        var failure: String?
+    }
+
+    private let progress: Mutex<Progress>
 
     init(root: String, plan: NotifyPlan, old: NotifyState, channels: [String]) {
         self.root = root
         self.plan = plan
         self.old = old
         self.channels = channels
-        saved = old
+        progress = Mutex(Progress(saved: old))
     }
 
     func answered(_ channel: String, _ failure: ChannelFailure?) {
         guard failure == nil else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        delivered.insert(channel)
-        save()
+        progress.withLock { progress in
+            progress.delivered.insert(channel)
+            save(&progress)
+        }
     }
 
     /// The state once every channel answered (which also forgets what is resolved, if nothing
     /// was delivered); why it could not be saved, if it could not.
     func finish() -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        save()
-        return failure
+        progress.withLock { progress in
+            save(&progress)
+            return progress.failure
+        }
     }
 
-    private func save() {
-        let after = plan.state(after: old, delivered: delivered, channels: channels)
-        guard after != saved else { return }
+    private func save(_ progress: inout Progress) {
+        let after = plan.state(after: old, delivered: progress.delivered, channels: channels)
+        guard after != progress.saved else { return }
         do {
             try after.save(garage: root)
-            saved = after
-            failure = nil
+            progress.saved = after
+            progress.failure = nil
         } catch {
-            failure = "\(error)"
+            progress.failure = "\(error)"
         }
     }
 }
