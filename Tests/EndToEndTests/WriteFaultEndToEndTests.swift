@@ -196,6 +196,19 @@ func bigBike(size: Int) -> String {
         #expect(try git(["-c", "core.quotePath=false", "show", "--name-only", "--format=", "HEAD"], in: garage.root) == "bikes/vélo.yaml\n")
     }
 
+    /// Every load writes the derived caches: a run killed while it stored an entry left its
+    /// temporary in `.bikecheck/garage-cache/` (seen once in 48 random kills), and nothing
+    /// removed it. The next write clears the caches' too.
+    @Test func aKilledRunsCacheTemporariesAreRemovedByTheNextWrite() throws {
+        let garage = try trackedGarage(bike: handEditedBikes[2].text)
+        let stale = [".bikecheck/garage-cache/.rides.yaml.cache.bikecheck-Ab12Cd", ".bikecheck/activity-index/.2025-10.json.idx.bikecheck-Ab12Cd"]
+        for path in stale { try garage.write(path, "half an entry") }
+        let r = try garage.run(["done", "vélo", "chain-lube", "--date", "2026-11-16"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for path in stale { #expect(!FileManager.default.fileExists(atPath: garage.path + "/" + path), "\(path)") }
+        #expect(leftoverTemporaries(garage).isEmpty, "\(leftoverTemporaries(garage))")
+    }
+
     @Test func initIgnoresTheTemporaryFilesOfAnInterruptedWrite() throws {
         let folder = try TemporaryFolder()
         #expect(try runBikecheck(["init", "."], in: folder.url).status == 0)

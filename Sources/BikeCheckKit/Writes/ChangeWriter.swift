@@ -246,10 +246,15 @@ package struct ChangeWriter: Sendable {
     }
 
     /// Removes the temporary files (`.NAME.bikecheck-XXXXXX`) that a write killed before its
-    /// rename leaves, in the folders this change writes to. Only called with the lock held.
+    /// rename leaves, in the folders this change writes to and in the derived caches every load
+    /// writes (the garage cache, the activity index). Only called with the lock held. A command
+    /// that reads the garage may be writing a cache entry meanwhile: its rename then fails, and
+    /// the entry is made by a later run (a derived cache ignores a failed store).
     func removeStaleTemporaries(besides paths: [String]) {
         var folders = Set(paths.map { ($0 as NSString).deletingLastPathComponent })
         folders.insert(".bikecheck")
+        folders.insert(".bikecheck/" + GarageCache.folder)
+        folders.insert(".bikecheck/" + ActivityIndex.folder)
         for folder in folders {
             let directory = folder.isEmpty ? root : root + "/" + folder
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
