@@ -69,6 +69,8 @@ def plain(md):
 
 
 SERIAL = {"type": "integer", "minimum": 1, "maximum": 4294967295}
+# `devices:` of a bike or a part: one serial number or a list of them.
+SERIALS = {"anyOf": [SERIAL, {"type": "array", "items": SERIAL}, {"type": "null"}]}
 
 
 def p(schema, md, **extra):
@@ -257,8 +259,8 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
         "name": p({"$ref": "#/definitions/text"}, "The bike's name, e.g. `Canyon Grail CF SL 7`.", examples=["Canyon Grail CF SL 7"]),
         "strava": p({"type": "string", "pattern": "^b[0-9]+$"}, "The bike's Strava gear id, `b` and digits (see `bikecheck sync`). Activities with this gear id count for this bike.",
                     examples=["b12345678"], patternErrorMessage="Bike gear ids look like b12345678."),
-        "devices": p({"anyOf": [SERIAL, {"type": "array", "items": SERIAL}, {"type": "null"}]},
-                     "Serial numbers of the devices (head units, watches) that record only this bike's rides: `bikecheck import files` puts the rides of their FIT and TCX files on this bike. One bike per device.",
+        "devices": p(SERIALS,
+                     "Serial numbers of the devices (head units, watches) that record only this bike's rides: `bikecheck import files` puts the rides of their FIT and TCX files on this bike. One bike or part per device.",
                      examples=[[3980001234]]),
         "bought": p({"$ref": "#/definitions/date"}, "When the bike was bought, `YYYY-MM-DD`; intervals with no other anchor count from here."),
         "retired": p({"$ref": "#/definitions/date"}, "When the bike was retired, `YYYY-MM-DD`; `status` leaves it out unless named."),
@@ -380,7 +382,7 @@ PART = schema("part.schema.json", "bikecheck part file",
         "retired": p({"$ref": "#/definitions/date"}, "When the part was retired (sold, worn out), `YYYY-MM-DD`."),
         "price": p(MONEY, "What the part cost, counted by `costs` on the part's own line in the year it was bought (not in a bike's): `1299`, or `1299 USD` in another currency than the garage's."),
         "slot": p({"$ref": "#/definitions/identifier"}, "The place on a bike the part fills, e.g. `wheels` or `fork`: two parts with the same slot may not be on one bike on the same day.", examples=["wheels"]),
-        "devices": p({"anyOf": [SERIAL, {"type": "array", "items": SERIAL}, {"type": "null"}]},
+        "devices": p(SERIALS,
                      "Serial numbers of the devices that record only the rides of this part (a power meter in a wheelset, the trainer a part lives on): `bikecheck import files` puts their rides on the bike the part was mounted on that day. One bike or part per device.",
                      examples=[[3980005678]]),
         "hours": p({"type": "number", "minimum": 0}, "Ride hours it had before tracking started (a second-hand part), e.g. `120`."),

@@ -384,8 +384,8 @@ package enum EmbeddedSchemas {
                   "patternErrorMessage": "Bike gear ids look like b12345678."
                 },
                 "devices": {
-                  "description": "Serial numbers of the devices (head units, watches) that record only this bike's rides: bikecheck import files puts the rides of their FIT and TCX files on this bike. One bike per device.",
-                  "markdownDescription": "Serial numbers of the devices (head units, watches) that record only this bike's rides: `bikecheck import files` puts the rides of their FIT and TCX files on this bike. One bike per device.",
+                  "description": "Serial numbers of the devices (head units, watches) that record only this bike's rides: bikecheck import files puts the rides of their FIT and TCX files on this bike. One bike or part per device.",
+                  "markdownDescription": "Serial numbers of the devices (head units, watches) that record only this bike's rides: `bikecheck import files` puts the rides of their FIT and TCX files on this bike. One bike or part per device.",
                   "anyOf": [
                     {
                       "type": "integer",
