@@ -229,8 +229,7 @@ struct CompletionProvider {
         default: return nil
         }
         let word = String(decoding: text.bytes[context.word], as: UTF8.self)
-        let intervals =
-            garage.bikes.first { $0.bike.id.rawValue == subject }?.intervals ?? garage.parts.first { $0.part.id.rawValue == subject }?.intervals ?? []
+        let intervals = garage.bike(BikeID(subject))?.intervals ?? garage.part(PartID(subject))?.intervals ?? []
         guard !word.isEmpty, intervals.contains(where: { $0.id.rawValue == word }) else { return nil }
         return (subject, word)
     }
@@ -266,7 +265,7 @@ struct CompletionProvider {
 
     /// `bikecheck status ID` for a bike or a part, as text.
     private func statusText(of id: String, activities: ActivitySummaries, today: Day) -> String {
-        let isBike = garage.bikes.contains { $0.bike.id.rawValue == id }
+        let isBike = garage.bike(BikeID(id)) != nil
         let report = StatusPlanner(asOf: today).plan(
             garage, summaries: activities, only: isBike ? [BikeID(id)] : [], parts: isBike ? [] : [PartID(id)])
         return StatusTextRenderer().render(report).string
@@ -276,9 +275,9 @@ struct CompletionProvider {
     /// its intervals and, for a part, what `bikecheck part show ID` says of where it has been.
     private func summary(of id: String, activities: ActivitySummaries, today: Day) -> String? {
         var blocks: [String]
-        if let bike = garage.bikes.first(where: { $0.bike.id.rawValue == id }) {
+        if let bike = garage.bike(BikeID(id)) {
             blocks = ["**\(bike.bike.name)** (bike `\(id)`)", statusText(of: id, activities: activities, today: today)]
-        } else if let part = garage.parts.first(where: { $0.part.id.rawValue == id }) {
+        } else if let part = garage.part(PartID(id)) {
             let lives = StatusPlanner(asOf: today).lives(garage, summaries: activities, only: [part.part.id])
             blocks = [
                 "**\(part.part.name)** (part `\(id)`)", statusText(of: id, activities: activities, today: today),

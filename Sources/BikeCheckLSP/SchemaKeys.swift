@@ -22,21 +22,17 @@ struct SchemaKeys {
 
     private let root: [String: Any]
 
-    /// The schema of a garage file, by its path relative to the garage; nil for other files.
+    /// The schema of a garage file, by its path relative to the garage (as the merge driver
+    /// tells its kind); nil for other files.
     init?(file: String) {
-        let parts = file.split(separator: "/").map(String.init)
         let name: String
-        switch parts.count {
-        case 1 where ["garage.yaml", "garage.yml"].contains(parts[0]): name = "garage"
-        case 1 where ["rides.yaml", "rides.yml"].contains(parts[0]): name = "rides"
-        case 2 where parts[1].hasSuffix(".yaml") || parts[1].hasSuffix(".yml"):
-            switch parts[0] {
-            case "bikes": name = "bike"
-            case "parts": name = "part"
-            case "templates": name = "template"
-            default: return nil
-            }
-        default: return nil
+        switch GarageMerge.Kind(path: file) {
+        case .settings: name = "garage"
+        case .rides: name = "rides"
+        case .bike: name = "bike"
+        case .part: name = "part"
+        case .template: name = "template"
+        case nil: return nil
         }
         guard let text = EmbeddedSchemas.files.first(where: { $0.name == "\(name).schema.json" })?.text,
             let schema = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]

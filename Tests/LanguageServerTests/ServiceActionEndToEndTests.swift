@@ -26,11 +26,11 @@ import Testing
         return response?["result"] as? [[String: Any]] ?? []
     }
 
-    /// What `bikecheck done ARGS --date today` writes to `file` in a garage whose `file` holds `text`.
-    func doneWrites(_ file: String, from text: String, _ arguments: [String]) throws -> String {
+    /// What `bikecheck done ARGS --date DATE` writes to `file` in a garage whose `file` holds `text`.
+    func doneWrites(_ file: String, from text: String, _ arguments: [String], date: String = ServiceActionEndToEndTests.today) throws -> String {
         let other = try Self.copyOfExampleGarage()
         try Data(text.utf8).write(to: other.url.appendingPathComponent(file))
-        let run = try runBikecheck(["done"] + arguments + ["--date", Self.today, "--garage", other.path], in: other.url)
+        let run = try runBikecheck(["done"] + arguments + ["--date", date, "--garage", other.path], in: other.url)
         #expect(run.status == 0, "\(run.stderr)")
         return try other.read(file)
     }
@@ -67,11 +67,7 @@ import Testing
         let action = try #require(found.first { $0["kind"] as? String == "refactor.rewrite" })
         let edits = try #require(((action["edit"] as? [String: Any])?["changes"] as? [String: Any])?[uri] as? [[String: Any]])
         let applied = applying(edits, to: text)
-        let other = try Self.copyOfExampleGarage()
-        try Data(text.utf8).write(to: other.url.appendingPathComponent("bikes/tarmac.yaml"))
-        let run = try runBikecheck(["done", "tarmac", "chain-lube", "--date", "2026-10-15", "--garage", other.path], in: other.url)
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(applied == (try other.read("bikes/tarmac.yaml")))
+        #expect(applied == (try doneWrites("bikes/tarmac.yaml", from: text, ["tarmac", "chain-lube"], date: "2026-10-15")))
         // Backdated into a log kept in date order: before 2026-11-01, after the buffer's 2026-09-01.
         #expect(applied.contains("    done: [bar-tape]\n  - date: 2026-10-15\n    done: [chain-lube]\n  - date: 2026-11-01\n"))
     }

@@ -149,7 +149,7 @@ package enum GarageLoader {
         var resolver = Resolver(settings: settings, templates: templates)
         let resolved = bikes.map { resolver.resolve($0) }
         resolver.reportTemplateGaps()
-        resolver.checkGearIDs(bikes, parts: parts)
+        resolver.checkOwnership(bikes, parts: parts)
         resolver.checkRides(rides, bikes: bikes)
         let resolvedParts = parts.map { resolver.resolve($0) }
         resolver.checkMounts(parts, bikes: bikes)

@@ -209,7 +209,7 @@ struct Resolver {
     /// What belongs to one bike only: its Strava gear id, and the devices that record its rides.
     /// A part's device belongs to it alone too (its rides go on the bike it was mounted on), so
     /// a serial number two owners list, bikes or parts, is one error whichever they are.
-    mutating func checkGearIDs(_ bikes: [Bike], parts: [Part] = []) {
+    mutating func checkOwnership(_ bikes: [Bike], parts: [Part]) {
         checkClaims(
             bikes.map { (Claimant(kind: "bike", id: $0.id.rawValue), $0.strava.map { [$0] } ?? []) }, id: .duplicateGearId,
             what: { "Strava gear '\(shown($0))'" }, help: "a Strava gear id belongs to one bike; remove it from one of them")
