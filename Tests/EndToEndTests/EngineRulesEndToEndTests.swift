@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The counting rules of docs/due.md held across commands, each on a minimal garage with the
+/// figures worked out by hand (issue 28: 1–9).
+@Suite struct EngineRulesEndToEndTests {
+    /// A road bike that counts Zwift for its chain only: the bike's filter is outdoor rides
+    /// (`trainer: false`, the default), the chain's `trainer: true`.
+    static let zwiftGarage: [String: String] = [
+        "garage.yaml": "units: metric\ncounts: [Ride, VirtualRide]\n",
+        "bikes/road.yaml": """
+        name: Road
+        strava: b1
+        bought: 2026-01-01
+        components:
+          chain: {installed: 2026-01-01, trainer: true}
+        intervals:
+          lube: {task: Lube the chain, component: chain, every: 10 h}
+        log:
+          - {date: 2026-03-01, done: [lube]}
+          - {date: 2026-03-10, done: [lube]}
+
+        """,
+        "activities/2026-03.json": """
+        [
+        {"distance":30000,"id":1,"moving_time":3600,"sport_type":"Ride","gear_id":"b1","start_date":"2026-03-05T08:00:00Z","start_date_local":"2026-03-05T09:00:00Z","trainer":false},
+        {"distance":60000,"id":2,"moving_time":7200,"sport_type":"VirtualRide","gear_id":"b1","start_date":"2026-03-06T08:00:00Z","start_date_local":"2026-03-06T09:00:00Z","trainer":true}
+        ]
+
+        """,
+    ]
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    // 1.
+    @Test func historyCountsEachTaskThroughItsIntervalsFilterAsStatusAndRidesDo() throws {
+        let garage = try TemporaryFolder(Self.zwiftGarage)
+        // Between the lubes (2026-03-01 through 2026-03-10) the chain's filter (trainer: true)
+        // counts both rides: 30 + 60 = 90 km, 3600 + 7200 s = 3.0 h. The bike's filter counts
+        // only the outdoor one (30 km / 1.0 h): what history said before.
+        let history = try garage.run(["history", "road", "--as-of", "2026-03-10"])
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect(history.stdout.contains("Lube the chain (after 90.0 km / 3.0 h since 2026-03-01)"), "\(history.stdout)")
+        // The same span as `rides --interval` lists on the day before the second lube.
+        let rides = try garage.run(["rides", "road", "--interval", "lube", "--as-of", "2026-03-09"])
+        #expect(rides.stdout.contains("road since 2026-03-01: 2 counted (3.0 h, 90.0 km)"), "\(rides.stdout)")
+        let json = try Self.json(try garage.run(["history", "road", "--as-of", "2026-03-10", "--format", "json"]).stdout)
+        let entries = try #require(json["entries"] as? [[String: Any]])
+        let task = try #require((entries.first?["tasks"] as? [[String: Any]])?.first)
+        #expect(task["distance"] as? Double == 90000)
+        #expect(task["moving_time"] as? Double == 10800)
+        #expect(task["rides"] as? Int == 2)
+    }
+
+    @Test func historyOfTheExampleGarageAgreesWithRidesForTheTarmacsChainLube() throws {
+        let history = try runBikecheck(
+            ["history", "tarmac", "--garage", exampleGarage.path, "--since", "2026-10-01", "--as-of", "2026-11-15"], in: repositoryRoot)
+        // The chain counts the tarmac's Zwift rides (`trainer: true`): 3806.9 km / 130.3 h from
+        // the lube of 2025-07-26 through that of 2026-11-01 (the bike's filter gave 2910.8 km).
+        #expect(history.stdout.contains("Clean and lube the chain (after 3806.9 km / 130.3 h since 2025-07-26)"), "\(history.stdout)")
+    }
+}
