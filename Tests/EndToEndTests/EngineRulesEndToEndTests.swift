@@ -62,4 +62,37 @@ import Testing
         // the lube of 2025-07-26 through that of 2026-11-01 (the bike's filter gave 2910.8 km).
         #expect(history.stdout.contains("Clean and lube the chain (after 3806.9 km / 130.3 h since 2025-07-26)"), "\(history.stdout)")
     }
+
+    // 2.
+    @Test func aSlotsTotalIsNeverLessThanTheComponentInIt() throws {
+        let garage = try TemporaryFolder(Self.zwiftGarage)
+        // The chain counts both rides (90 km, 3.0 h); the slot counts through the chain's filter
+        // too, so it is 90 km as well (through the bike's, it said 30 km: less than the chain).
+        let r = try garage.run(["part", "list", "--as-of", "2026-03-10"])
+        #expect(r.stdout.contains("road/chain  since 2026-01-01  90 km  3.0 h  2 rides  2026-03-05 – 2026-03-06  slot 90 km, 3.0 h"), "\(r.stdout)")
+    }
+
+    @Test func aTrainerOnlyBikesOutdoorTyreSlotCountsTheTyresRides() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n",
+            "bikes/trainer.yaml": """
+            name: Trainer bike
+            bought: 2026-01-01
+            trainer: only
+            components:
+              tyre: {installed: 2026-01-01, trainer: false, distance: 5 km}
+
+            """,
+            "rides.yaml": "rides:\n  - {date: 2026-02-01, bike: trainer, time: 1h30, distance: 35 km}\n",
+        ])
+        // A hand-entered ride is outdoors: not the bike's (trainer: only), the tyre's (false).
+        // Tyre: 35 km + 5 km before tracking = 40 km; slot: the same 35 + 5 = 40 km (was 0 km).
+        let r = try garage.run(["part", "list", "--as-of", "2026-02-10", "--format", "json"])
+        let parts = try #require(try Self.json(r.stdout)["parts"] as? [[String: Any]])
+        let tyre = try #require(parts.first { $0["id"] as? String == "tyre" })
+        #expect(tyre["distance"] as? Double == 40000)
+        let slot = try #require(tyre["slot"] as? [String: Any])
+        #expect(slot["distance"] as? Double == 40000)
+        #expect(slot["moving_time"] as? Double == 5400)
+    }
 }
