@@ -95,4 +95,24 @@ import Testing
         #expect(slot["distance"] as? Double == 40000)
         #expect(slot["moving_time"] as? Double == 5400)
     }
+
+    // 3.
+    @Test func aPartsUsageBeforeTrackingCountsBeforeItIsBoughtOrMounted() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n",
+            "parts/used-chain.yaml": "name: Used chain\ndistance: 316 km\nintervals:\n  replace: {task: Replace, every: 200 km}\n",
+        ])
+        // No bought:, no mount, never done: its 316 km before tracking are all it has used,
+        // 316 / 200 = 158 % (status said 0 / 200 km).
+        let text = try garage.run(["status", "--as-of", "2026-03-10"])
+        #expect(text.stdout.contains("overdue  replace  158%  316 / 200 km  Replace  never done"), "\(text.stdout)")
+        let json = try Self.json(try garage.run(["status", "used-chain", "--as-of", "2026-03-10", "--format", "json"]).stdout)
+        let part = try #require((json["parts"] as? [[String: Any]])?.first)
+        let interval = try #require((part["intervals"] as? [[String: Any]])?.first)
+        #expect((interval["usage"] as? [String: Any])?["distance"] as? Double == 316000)
+        #expect((interval["limits"] as? [[String: Any]])?.first?["used"] as? Double == 316000)
+        // The same figure as part list.
+        let lives = try garage.run(["part", "list", "--as-of", "2026-03-10"])
+        #expect(lives.stdout.contains("used-chain  on the shelf  316 km"), "\(lives.stdout)")
+    }
 }
