@@ -115,4 +115,39 @@ import Testing
         let lives = try garage.run(["part", "list", "--as-of", "2026-03-10"])
         #expect(lives.stdout.contains("used-chain  on the shelf  316 km"), "\(lives.stdout)")
     }
+
+    static let retiredGarage: [String: String] = [
+        "garage.yaml": "units: metric\n",
+        "bikes/old.yaml": """
+        name: Old
+        bought: 2026-01-01
+        retired: 2026-03-10
+        intervals:
+          wash: {task: Wash, every: 100 days}
+          chain: {task: Chain, every: 1000 km}
+
+        """,
+        "bikes/new.yaml": "name: New\nbought: 2026-02-14\nintervals:\n  wash: {task: Wash, every: 10 days}\n",
+        "rides.yaml": "rides:\n  - {date: 2026-02-01, bike: old, time: 2h, distance: 50 km}\n",
+    ]
+
+    // 4.
+    @Test func aBikeRetiredOnTheAsOfDayHasNoForecastAnywhere() throws {
+        let garage = try TemporaryFolder(Self.retiredGarage)
+        // Retired on the as-of day: left out of plain status and the calendar...
+        let plain = try garage.run(["status", "--as-of", "2026-03-10"])
+        #expect(!plain.stdout.contains("old ·"), "\(plain.stdout)")
+        // ...and, named, counted up to that day with nothing forecast: 68 of 100 days (from
+        // 2026-01-01), 50 of 1000 km, neither with a `due` (before: ~2026-04-10 and a pace's day).
+        let named = try garage.run(["status", "old", "--as-of", "2026-03-10"])
+        #expect(named.stdout.contains("ok  wash   68%  68 / 100 days  Wash  since 2026-01-01\n"), "\(named.stdout)")
+        #expect(!named.stdout.contains("due ~"), "\(named.stdout)")
+        let json = try Self.json(try garage.run(["status", "old", "--as-of", "2026-03-10", "--format", "json"]).stdout)
+        let intervals = try #require((json["bikes"] as? [[String: Any]])?.first?["intervals"] as? [[String: Any]])
+        #expect(intervals.count == 2)
+        #expect(intervals.allSatisfy { $0["due"] == nil })
+        let calendar = try garage.run(["calendar", "old", "--as-of", "2026-03-10"])
+        #expect(!calendar.stdout.contains("BEGIN:VEVENT"), "\(calendar.stdout)")
+        #expect(!(try garage.run(["calendar", "--as-of", "2026-03-10"]).stdout.contains("Old:")))
+    }
 }

@@ -65,7 +65,7 @@ extension StatusPlanner {
         var planner = self
         let current = part.mount(on: asOf)?.bike.value
         let end = [part.retired, current.flatMap { bikes[$0]?.retired }].compactMap { $0 }.min()
-        let stopped = end.map { $0 < asOf } ?? false
+        let stopped = end.map { $0 <= asOf } ?? false
         if stopped, let end { planner.asOf = end }
         return resolved.intervals.map { interval in
             let (since, kind) = planner.anchor(of: interval, part: part, asOf: planner.asOf)

@@ -53,7 +53,8 @@ package struct StatusPlanner: Sendable {
             // A retired bike's clock stops on the day it was retired: calendar limits do not keep
             // running on a bike nobody rides, and nothing is forecast for it.
             var planner = self
-            let stopped = bike.retired.map { $0 < asOf } ?? false
+            // Retired on the as-of day counts as retired, as plain status and the calendar say.
+            let stopped = bike.retired.map { $0 <= asOf } ?? false
             if stopped, let retired = bike.retired { planner.asOf = retired }
             var paces: [RideFilter: Pace] = [:]
             let services = Services(of: resolved, asOf: planner.asOf)
