@@ -150,4 +150,21 @@ import Testing
         #expect(!calendar.stdout.contains("BEGIN:VEVENT"), "\(calendar.stdout)")
         #expect(!(try garage.run(["calendar", "--as-of", "2026-03-10"]).stdout.contains("Old:")))
     }
+
+    // 5.
+    @Test func percentagesRoundHalfUpFromTheDecimalEverywhere() throws {
+        let garage = try TemporaryFolder(
+            Self.retiredGarage.merging(["garage.yaml": "units: metric\nnotify:\n  webhook: {url: \"http://127.0.0.1:9/hook\"}\n"]) { _, b in b })
+        // New was bought 2026-02-14: on 2026-03-09, 23 days of 10, progress 2.3 = 230 % (the
+        // floor of the binary 2.3 * 100 = 229.99999999999997 printed 229 %).
+        let status = try garage.run(["status", "new", "--as-of", "2026-03-09"])
+        #expect(status.stdout.contains("overdue  wash  230%  23 / 10 days"), "\(status.stdout)")
+        let calendar = try garage.run(["calendar", "new", "--as-of", "2026-03-09"])
+        #expect(calendar.stdout.contains("10 days: 230 %"), "\(calendar.stdout)")
+        let notify = try garage.run(["notify", "--dry-run", "--as-of", "2026-03-09"])
+        #expect(notify.stdout.contains("new: wash  overdue (230%)"), "\(notify.stdout)\(notify.stderr)")
+        let html = try garage.run(["report", "--html", "--as-of", "2026-03-09"])
+        #expect(html.stdout.contains("</svg> 230 %"), "\(html.stdout.prefix(400))")
+        #expect(!html.stdout.contains("229 %"))
+    }
 }

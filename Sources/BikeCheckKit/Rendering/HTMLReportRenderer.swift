@@ -363,7 +363,7 @@ package struct HTMLReportRenderer: Sendable {
 
     /// A bar to 100 % (a notch past it when overdue) and the percentage, written.
     private func progress(_ i: IntervalStatus) -> HTML {
-        let percent = Int((i.progress * 100).rounded(.down))
+        let percent = ReportNumber.percent(i.progress)
         let width = coordinate(min(max(i.progress, 0), 1) * 100)
         return
             "<svg class=\"bar\" viewBox=\"0 0 100 10\" aria-hidden=\"true\"><rect width=\"100\" height=\"10\"/><rect class=\"fill\" width=\"\(width)\" height=\"10\"/></svg> \(percent) %"

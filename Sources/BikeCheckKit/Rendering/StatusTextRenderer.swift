@@ -143,7 +143,7 @@ package struct StatusTextRenderer: Sendable {
         if let until = i.snoozedUntil { when.append("snoozed until \(until)") } else if let due = i.due { when.append("due ~\(due)") }
         // A part's interval under a bike names the part it follows.
         let id = i.part.flatMap { underBike ? "\($0): \(i.id)" : nil } ?? i.id
-        return [state, "\(id)", "\(Int((i.progress * 100).rounded(.down)))%", amount, "\(i.task)", "\(when.joined(separator: ", "))"]
+        return [state, "\(id)", "\(ReportNumber.percent(i.progress))%", amount, "\(i.task)", "\(when.joined(separator: ", "))"]
     }
 
     /// `prefix` then the segments, two spaces apart, as one line; with a width, wrapped at spaces
