@@ -167,4 +167,41 @@ import Testing
         #expect(html.stdout.contains("</svg> 230 %"), "\(html.stdout.prefix(400))")
         #expect(!html.stdout.contains("229 %"))
     }
+
+    // 6.
+    @Test func aComponentInstalledAfterItsBikeWasRetiredIsReportedAndCountedAlikeEverywhere() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n",
+            "bikes/old.yaml": """
+            name: Old
+            bought: 2026-01-01
+            retired: 2026-03-10
+            components:
+              chain: {installed: 2026-04-01, distance: 100 km}
+              tyres: {installed: 2026-01-01}
+            intervals:
+              chain: {task: Chain, component: chain, every: 1000 km}
+              tyres: {task: Tyres, replaces: tyres, every: 1000 km}
+            log:
+              - {date: 2026-04-02, done: [tyres]}
+
+            """,
+            "rides.yaml": "rides:\n  - {date: 2026-02-01, bike: old, time: 2h, distance: 50 km}\n",
+        ])
+        let validate = try garage.run(["validate"])
+        #expect(
+            validate.stderr.contains(
+                "bikes/old.yaml:5:22: warning: component 'chain' is installed on 2026-04-01, after bike 'old' was retired (2026-03-10); it counts as if no install date were written [component-after-retired]"
+            ), "\(validate.stderr)")
+        #expect(validate.stderr.contains("[log-after-retired]"), "\(validate.stderr)")
+        // The clock stopped on 2026-03-10: the install and the replacement after it count as not
+        // written. Chain: since bought (2026-01-01), 50 km ridden + 100 km before tracking = 150 km.
+        // Tyres: since 2026-01-01, 50 km (part list said 0 km since 2026-04-02).
+        let status = try garage.run(["status", "old", "--as-of", "2026-04-15"])
+        #expect(status.stdout.contains("ok  chain  15%  150 / 1000 km  Chain  since 2026-01-01"), "\(status.stdout)")
+        #expect(status.stdout.contains("ok  tyres   5%   50 / 1000 km  Tyres  since 2026-01-01"), "\(status.stdout)")
+        let lives = try garage.run(["part", "list", "--as-of", "2026-04-15"])
+        #expect(lives.stdout.contains("old/chain  since 2026-01-01  150 km"), "\(lives.stdout)")
+        #expect(lives.stdout.contains("old/tyres  since 2026-01-01  50 km"), "\(lives.stdout)")
+    }
 }

@@ -176,10 +176,14 @@ extension StatusPlanner {
             for resolved in garage.bikes {
                 let bike = resolved.bike
                 guard let ledger = ledgers[LedgerKey(bike: bike.id, filter: resolved.filter)], !bike.components.isEmpty else { continue }
-                let services = Services(of: resolved, asOf: asOf)
+                // A retired bike's clock stopped on its `retired:` day: an install or replacement
+                // written after it is not counted (`component-after-retired`), as status says.
+                let day = min(asOf, bike.retired ?? asOf)
+                let services = Services(of: resolved, asOf: day)
                 for c in bike.components {
-                    // The current one counts from its install, or from the latest log entry that replaced it.
-                    var since = c.installed ?? bike.bought
+                    // The current one counts from its install, or from the latest log entry that
+                    // replaced it; an install date after the day counts as none (since bought).
+                    var since = c.installed.flatMap { $0 <= day ? $0 : nil } ?? bike.bought.flatMap { $0 <= day ? $0 : nil }
                     var replaced = false
                     if let r = services.lastReplaced(c.id), since.map({ r.day >= $0 }) ?? true { since = r.day; replaced = true }
                     let written = LifeUsage(distance: c.priorDistance, movingTime: c.priorHours * 3600, rides: Int(c.priorRides))

@@ -144,8 +144,10 @@ package struct StatusPlanner: Sendable {
             best = (day, order, kind)
         }
         let part = interval.component ?? interval.replaces
-        // A component with no install date has been on the bike since it was bought.
-        if let part, let c = bike.component(part) { consider(c.installed ?? bike.bought, Int.max, .installed) }
+        // A component with no install date has been on the bike since it was bought; so has one
+        // whose install date is after the as-of day (for a retired bike, after its clock stopped:
+        // `component-after-retired`).
+        if let part, let c = bike.component(part) { consider(c.installed.flatMap { $0 <= asOf ? $0 : nil } ?? bike.bought, Int.max, .installed) }
         if let done = services.lastDone(interval.id) { consider(done.day, done.order, .done) }
         if let part, let replaced = services.lastReplaced(part) { consider(replaced.day, replaced.order, .replaced) }
         if let best { return (best.day, best.kind) }
