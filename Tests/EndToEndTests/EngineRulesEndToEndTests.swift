@@ -204,4 +204,35 @@ import Testing
         #expect(lives.stdout.contains("old/chain  since 2026-01-01  150 km"), "\(lives.stdout)")
         #expect(lives.stdout.contains("old/tyres  since 2026-01-01  50 km"), "\(lives.stdout)")
     }
+
+    // 7.
+    @Test func importingAFolderAgainKeepsTheBikeAnEarlierImportGaveARide() throws {
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/road.yaml": "name: Road\nbought: 2026-01-01\n"])
+        try garage.write("in/ride.gpx", Self.gpx)
+        let first = try garage.run(["import", "files", "in", "--bike", "road"])
+        #expect(first.stdout.contains("1 new, 0 changed, 0 already imported"), "\(first.stdout)\(first.stderr)")
+        let cache = try garage.read("activities/2026-06.json")
+        // The cron line: the same folder, no --bike. Nothing added, nothing changed.
+        let again = try garage.run(["import", "files", "in"])
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("0 new, 0 changed, 1 already imported"), "\(again.stdout)")
+        #expect(!again.stderr.contains("no bike"), "\(again.stderr)")
+        #expect(try garage.read("activities/2026-06.json") == cache)
+        let rides = try garage.run(["rides", "road", "--as-of", "2026-06-30"])
+        #expect(rides.stdout.contains("road: 1 counted"), "\(rides.stdout)")
+        #expect(rides.stdout.contains(" file "), "\(rides.stdout)")
+    }
+
+    /// A GPX ride written in the rider's clock (`+02:00`): 01:30 local on 2 June is 23:30 UTC
+    /// on 1 June.
+    static let gpx = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+        <trk><type>cycling</type><trkseg>
+        <trkpt lat="47.0000" lon="8.0000"><time>2026-06-02T01:30:00+02:00</time></trkpt>
+        <trkpt lat="47.0100" lon="8.0000"><time>2026-06-02T01:32:00+02:00</time></trkpt>
+        <trkpt lat="47.0200" lon="8.0000"><time>2026-06-02T01:34:00+02:00</time></trkpt>
+        </trkseg></trk></gpx>
+
+        """
 }
