@@ -235,4 +235,32 @@ import Testing
         </trkseg></trk></gpx>
 
         """
+
+    // 8.
+    @Test func aTwoLimitIntervalNamesTheLimitItsForecastComesFrom() throws {
+        // Bought 2025-06-01; on 2026-11-15 the 2 years are 532 / 730 days = 72.88 % (shown);
+        // 3000 km ridden (75 % of 4000 km is more: so ride 2800 km = 70 %) at a pace that
+        // reaches 4000 km long before 2027-06-01, the day 2 years give.
+        var rides = "rides:\n"
+        for k in 0..<28 { rides += "  - {date: 2026-10-\(String(format: "%02d", k + 1)), bike: road, time: 3h, distance: 100 km}\n" }
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n",
+            "bikes/road.yaml": "name: Road\nbought: 2025-06-01\nintervals:\n  tyres: {task: Replace tyres, every: [4000 km, 2 years]}\n",
+            "rides.yaml": rides,
+        ])
+        let json = try Self.json(try garage.run(["status", "--as-of", "2026-11-15", "--format", "json"]).stdout)
+        let interval = try #require((json["bikes"] as? [[String: Any]])?.first?["intervals"] as? [[String: Any]]).first
+        let limits = try #require(interval?["limits"] as? [[String: Any]])
+        let due = try #require(interval?["due"] as? String)
+        // 2800 / 4000 = 0.7; 532 / 730 = 0.7288: the years are shown, the kilometres give the day.
+        #expect(limits[0]["progress"] as? Double == 0.7)
+        #expect(limits[1]["progress"] as? Double == 0.7288)
+        #expect(limits[0]["due"] as? String == due)
+        #expect(limits[1]["due"] as? String == "2027-06-01")
+        #expect(due < "2027-06-01")
+        let text = try garage.run(["status", "--as-of", "2026-11-15"])
+        #expect(text.stdout.contains("73%  1.5 / 2 years  Replace tyres  since 2025-06-01, due ~\(due) by 4000 km"), "\(text.stdout)")
+        let html = try garage.run(["report", "--html", "--as-of", "2026-11-15"])
+        #expect(html.stdout.contains("<time datetime=\"\(due)\">\(due)</time> by 4000 km"), "\(html.stdout.prefix(300))")
+    }
 }
