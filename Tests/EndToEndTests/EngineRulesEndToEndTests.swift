@@ -263,4 +263,32 @@ import Testing
         let html = try garage.run(["report", "--html", "--as-of", "2026-11-15"])
         #expect(html.stdout.contains("<time datetime=\"\(due)\">\(due)</time> by 4000 km"), "\(html.stdout.prefix(300))")
     }
+
+    // 9.
+    @Test func rideAddWarnsBeforeTheBikeWasBoughtAndKeepsTheRidesInDateOrder() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n",
+            "bikes/road.yaml": "name: Road\nbought: 2026-01-01\n",
+            "rides.yaml":
+                "rides:\n  - {date: 2026-02-01, bike: road, time: 1h, distance: 20 km}\n  - {date: 2026-03-01, bike: road, time: 1h, distance: 20 km}\n",
+        ])
+        let early = try garage.run(["ride", "add", "road", "--date", "2025-12-20", "--time", "1h", "--distance", "10km"])
+        #expect(early.status == 0)
+        #expect(
+            (early.stdout + early.stderr).contains(
+                "warning: ride 2025-12-20 is before bike 'road' was bought (2026-01-01); it does not count [ride-before-bought]"),
+            "\(early.stdout)\(early.stderr)")
+        let between = try garage.run(["ride", "add", "road", "--date", "2026-02-15", "--time", "30min"])
+        #expect(between.status == 0)
+        #expect(!(between.stdout + between.stderr).contains("warning"))
+        #expect(
+            try garage.read("rides.yaml") == """
+                rides:
+                  - {date: 2025-12-20, bike: road, time: 1h, distance: 10 km}
+                  - {date: 2026-02-01, bike: road, time: 1h, distance: 20 km}
+                  - {date: 2026-02-15, bike: road, time: 30min}
+                  - {date: 2026-03-01, bike: road, time: 1h, distance: 20 km}
+
+                """)
+    }
 }
