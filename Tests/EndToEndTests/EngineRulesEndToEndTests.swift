@@ -236,11 +236,23 @@ import Testing
 
         """
 
+    @Test func aGPXRideCountsOnTheDayOfTheOffsetItsTimesAreWrittenIn() throws {
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/road.yaml": "name: Road\nbought: 2026-01-01\n"])
+        try garage.write("in/ride.gpx", Self.gpx)
+        _ = try garage.run(["import", "files", "in", "--bike", "road"], environment: ["TZ": "UTC"])
+        let cache = try garage.read("activities/2026-06.json")
+        #expect(cache.contains("\"start_date\":\"2026-06-01T23:30:00Z\""), "\(cache)")
+        #expect(cache.contains("\"start_date_local\":\"2026-06-02T01:30:00Z\""), "\(cache)")
+        // 2 June, the rider's day, whatever the importing machine's zone (UTC here).
+        let rides = try garage.run(["rides", "road", "--as-of", "2026-06-30"])
+        #expect(rides.stdout.contains("road  2026-06-02  file"), "\(rides.stdout)")
+    }
+
     // 8.
     @Test func aTwoLimitIntervalNamesTheLimitItsForecastComesFrom() throws {
         // Bought 2025-06-01; on 2026-11-15 the 2 years are 532 / 730 days = 72.88 % (shown);
-        // 3000 km ridden (75 % of 4000 km is more: so ride 2800 km = 70 %) at a pace that
-        // reaches 4000 km long before 2027-06-01, the day 2 years give.
+        // 28 rides of 100 km in October are 2800 / 4000 km = 70 %, at a pace that reaches
+        // 4000 km long before 2027-06-01, the day the 2 years give.
         var rides = "rides:\n"
         for k in 0..<28 { rides += "  - {date: 2026-10-\(String(format: "%02d", k + 1)), bike: road, time: 3h, distance: 100 km}\n" }
         let garage = try TemporaryFolder([
