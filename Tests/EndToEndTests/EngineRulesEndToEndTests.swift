@@ -303,4 +303,13 @@ import Testing
 
                 """)
     }
+
+    // Also found.
+    @Test func theReportsPartsTableSaysAPartsFiguresAreItsWholeLife() throws {
+        let html = try runBikecheck(["report", "--html", "--garage", exampleGarage.path, "--as-of", "2026-11-15"], in: repositoryRoot)
+        // race-wheels: on the grail from 2025-11-01, on the tarmac since 2026-05-01; its 4424 km
+        // are both mounts' (not "on since 2026-05-01").
+        #expect(html.stdout.contains("<td>part</td><td>whole life, from 2025-11-01; on this bike since 2026-05-01</td>"), "\(html.stdout.prefix(200))")
+        #expect(!html.stdout.contains("on since 2026-05-01"))
+    }
 }

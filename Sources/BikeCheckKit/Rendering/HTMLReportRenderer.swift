@@ -249,7 +249,14 @@ package struct HTMLReportRenderer: Sendable {
             "<table>\n<thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Kind</th><th scope=\"col\">Counted since</th><th scope=\"col\" class=\"n\">Distance (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Rides</th><th scope=\"col\">Ridden</th></tr></thead>\n<tbody>\n"
         for life in lives.sorted(by: { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }) {
             let kind: HTML = life.kind == .part ? "part" : "component"
-            let since: HTML = life.since.map { "\($0)" } ?? (life.mounts?.last.map { "on since \($0.from)" } ?? "first ride")
+            // A part's figures are its whole life (every mount, and its usage before tracking):
+            // counted from its first mount, not from the day it came onto this bike.
+            let since: HTML
+            if let mounts = life.mounts, let first = mounts.first, let last = mounts.last {
+                since = "whole life, from \(first.from)" + (last.from != first.from ? "; on this bike since \(last.from)" : "")
+            } else {
+                since = life.since.map { "\($0)" } ?? "first ride"
+            }
             out +=
                 "<tr><th scope=\"row\">\(life.name ?? life.id) <span class=\"id\">\(life.id)</span></th><td>\(kind)</td><td>\(since)</td>\(lifeCells(life.usage, report.units))</tr>\n"
         }
