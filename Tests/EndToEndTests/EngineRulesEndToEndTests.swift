@@ -312,4 +312,13 @@ import Testing
         #expect(html.stdout.contains("<td>part</td><td>whole life, from 2025-11-01; on this bike since 2026-05-01</td>"), "\(html.stdout.prefix(200))")
         #expect(!html.stdout.contains("on since 2026-05-01"))
     }
+
+    @Test func templateImportWritesTheSchemaModelineAsInitDoes() throws {
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n"])
+        try garage.write("club/fox-36.yaml", "name: Fox 36\nintervals:\n  lowers: {task: Service the lowers, every: 50 h}\n")
+        let r = try garage.run(["template", "import", "club/fox-36.yaml"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try garage.read("templates/fox-36.yaml")
+        #expect(text.hasPrefix("# yaml-language-server: $schema=../.schemas/template.schema.json\nname: Fox 36\n"), "\(text)")
+    }
 }
