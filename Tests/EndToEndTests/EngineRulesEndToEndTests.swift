@@ -321,4 +321,34 @@ import Testing
         let text = try garage.read("templates/fox-36.yaml")
         #expect(text.hasPrefix("# yaml-language-server: $schema=../.schemas/template.schema.json\nname: Fox 36\n"), "\(text)")
     }
+
+    @Test func todoListShowsEachOwnersToDosMostUrgentFirst() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n",
+            "bikes/grail.yaml": """
+            name: Grail
+            todo:
+              - replace rear derailleur hanger
+              - {task: fit mudguards, due: 2026-11-30, id: mudguards}
+
+            """,
+            "parts/wheels.yaml": "name: Wheels\ntodo:\n  - {task: true the rear wheel, due: 2026-11-01}\n",
+        ])
+        // As of 2026-11-25: the mudguards are due in 5 days (due-soon, within 7), the wheel
+        // 24 days late (overdue); the hanger has no date.
+        let r = try garage.run(["todo", "list", "--as-of", "2026-11-25"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stdout == """
+                grail   due-soon  2026-11-30  fit mudguards                   (mudguards)
+                grail   ok        no date     replace rear derailleur hanger
+                wheels  overdue   2026-11-01  true the rear wheel
+
+                """, "\(r.stdout)")
+        let one = try garage.run(["todo", "list", "wheels", "--as-of", "2026-11-25"])
+        #expect(one.stdout == "wheels  overdue  2026-11-01  true the rear wheel\n", "\(one.stdout)")
+        let unknown = try garage.run(["todo", "list", "grial"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("did you mean 'grail'"), "\(unknown.stderr)")
+    }
 }
