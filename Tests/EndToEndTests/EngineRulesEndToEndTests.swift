@@ -351,4 +351,19 @@ import Testing
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("did you mean 'grail'"), "\(unknown.stderr)")
     }
+
+    @Test func snoozeTakesAsOfAsItsToday() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": "units: metric\n", "bikes/grail.yaml": "name: Grail\nintervals:\n  lube: {task: Lube, every: 10 h}\n",
+        ])
+        // 2026-06-01 is before today: refused without --as-of, written as of 2026-05-01.
+        let refused = try garage.run(["snooze", "grail", "lube", "--until", "2026-06-01"])
+        #expect(refused.status == 2, "\(refused.stdout)")
+        let written = try garage.run(["snooze", "grail", "lube", "--until", "2026-06-01", "--as-of", "2026-05-01"])
+        #expect(written.status == 0, "\(written.stderr)")
+        let bike = try garage.read("bikes/grail.yaml")
+        #expect(bike.hasSuffix("snooze:\n  lube: 2026-06-01\n"), "\(bike)")
+        let tooEarly = try garage.run(["snooze", "grail", "lube", "--until", "2026-05-01", "--as-of", "2026-05-01"])
+        #expect(tooEarly.stderr.contains("is not after today (2026-05-01)"), "\(tooEarly.stderr)")
+    }
 }
