@@ -21,7 +21,8 @@ struct StravaArchiveCommand: ParsableCommand {
             Request Your Archive. Reads activities.csv (current and pre-2019 layouts; non-English \
             headers by column position) and bikes.csv. A bike is matched to its bike file by the \
             archive's bike id, else by name (the file's name:, its id, or bikes.csv's brand and model), \
-            else by gear a sync looked up; unmatched bikes get a 'bike add' command. Activities a sync \
+            else by gear a sync looked up; unmatched bikes get a 'bike add' command, and rides without gear are \
+            summed up by the device in their original files, with the 'devices:' line to add. Activities a sync \
             wrote are left as they are; those an import wrote are read again, so a re-import after \
             fixing a bike file's name: or strava: corrects their gear (and manual:, written false: the export \
             does not say). A row outside the cache's limits is skipped with a warning naming its line. Exit 0 when imported, 1 when the \
@@ -123,7 +124,8 @@ struct FilesImportCommand: ParsableCommand {
             importing a file again adds nothing, and 'sync --full' never deletes it. A ride goes on the \
             bike given with --bike, else on the bike whose 'devices:' lists the serial number of the \
             device that recorded it (FIT and TCX files say it), or the bike a part that lists it was \
-            mounted on that day, else on no bike: the import names those files. A ride the cache already has, from Strava or another file (a start within two \
+            mounted on that day, else on no bike: the import sums those up by device, with the \
+            'devices:' line to add. On a terminal one progress line shows on stderr (none with --quiet). A ride the cache already has, from Strava or another file (a start within two \
             minutes and a distance within 5 %), is not imported again; a Strava copy that names no \
             bike takes the file's. A later sync replaces an imported ride with Strava's copy of it, \
             keeping its bike while Strava names none. An indoor ride (FIT's indoor \

@@ -103,4 +103,37 @@ import Testing
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.stderr.isEmpty, "no progress when piped: \(piped.stderr.debugDescription)")
     }
+
+    @Test func anArchiveImportShowsItsProgressOnATerminalAndSumsUpRidesWithoutGearByDevice() throws {
+        let rows = ["3980001234", "3980001234", "3980007777"].enumerated().map { i, _ in
+            #"1700000002\#(i),"May \#(i + 1), 2026, 6:30:00 AM",Dawn \#(i),Ride,,3600,25.18,,,false,,,activities/1700000002\#(i).fit,,,3600.0,3600.0,25180.0,,,123.0"#
+        }
+        let csv = ImportEndToEndTests.header + "\n" + rows.joined(separator: "\n") + "\n"
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": "name: Grail\n", "export/activities.csv": csv])
+        for (i, serial) in ["3980001234", "3980001234", "3980007777"].enumerated() {
+            try rideFilesTool(
+                ["fit", "export/activities/1700000002\(i).fit", "--serial", serial, "--start", "2026-05-0\(i + 1)T06:30:00Z"], in: garage.url)
+        }
+        let tty = try Self.onTerminal(["import", "strava-archive", "export"], in: garage.url, environment: [:], marker: "import: ")
+        #expect(tty.status == 0, "\(tty.output)")
+        let first = try #require(tty.firstMarker, "no progress line: \(tty.output)")
+        #expect(first < 1.0, "the progress line appeared after \(first) s")
+        #expect(tty.output.contains("\r\u{1B}[Kimport: reading the archive…"), "\(tty.output.debugDescription)")
+
+        let piped = try garage.run(["import", "strava-archive", "export"])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(!piped.stderr.contains("\r") && !piped.stderr.contains("import:"), "\(piped.stderr.debugDescription)")
+        #expect(
+            piped.stderr.split(separator: "\n").map(String.init) == [
+                "warning: 3 rides have no bike:",
+                "  2 rides recorded by device 3980001234: add 'devices: [3980001234]' to bikes/grail.yaml, then import the archive again",
+                "  1 ride recorded by device 3980007777: add 'devices: [3980007777]' to bikes/grail.yaml, then import the archive again",
+            ], "\(piped.stderr)")
+
+        // The line it gave, added: the rides move on the next import.
+        try garage.write("bikes/grail.yaml", "name: Grail\ndevices: [3980001234, 3980007777]\n")
+        let again = try garage.run(["import", "strava-archive", "export"])
+        #expect(again.stdout.contains("put 3 rides without gear on bikes by the device"), "\(again.stdout)")
+        #expect(again.stderr.isEmpty, "\(again.stderr)")
+    }
 }
