@@ -27,7 +27,10 @@ package enum FileImport {
         package var filesWritten = 0
     }
 
-    package static func run(paths: [String], garageRoot: String, garage: Garage, bike: BikeID?) throws -> Summary {
+    /// `progress` is told the files read so far and their number, after each file.
+    package static func run(
+        paths: [String], garageRoot: String, garage: Garage, bike: BikeID?, progress: (Int, Int) -> Void = { _, _ in }
+    ) throws -> Summary {
         var summary = Summary()
         let found = RideFileReader.files(in: paths)
         summary.failed = found.unreadable.map { ($0.path, $0.reason) }
@@ -44,6 +47,7 @@ package enum FileImport {
         var withoutBike: Set<Int64> = []
 
         for file in found.files {
+            progress(summary.files, found.unreadable.count + found.files.count)
             summary.files += 1
             let read: (ride: RecordedRide, bytes: [UInt8])
             do { read = try RideFileReader.read(file) } catch {
@@ -151,12 +155,14 @@ package enum FileImport {
     /// part that lists it was mounted on that day (gear: the bike's
     /// Strava gear id, else `Bike.importedGearID`). Returns how many moved and the originals that
     /// could not be read. `archive` is the zip or its folder; `originals` maps activity id to its
-    /// `Filename` in the export.
+    /// `Filename` in the export. `unowned` counts the rides left without a bike by the device
+    /// their original names (nil: it names none); `progress` is told the originals read so far.
     package static func linkOriginals(
-        archive: String, originals: [Int64: String], garageRoot: String, garage: Garage
-    ) throws -> (linked: Int, failed: [(file: String, reason: String)]) {
+        archive: String, originals: [Int64: String], garageRoot: String, garage: Garage,
+        progress: (Int, Int) -> Void = { _, _ in }
+    ) throws -> (linked: Int, failed: [(file: String, reason: String)], unowned: [UInt32?: Int]) {
         let owners = DeviceOwners(garage)
-        guard !owners.isEmpty, !originals.isEmpty else { return (0, []) }
+        guard !originals.isEmpty else { return (0, [], [:]) }
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }
         let cache = ActivityCacheStore(garageRoot: garageRoot)
@@ -164,20 +170,25 @@ package enum FileImport {
         let source = try ArchiveFiles(path: archive)
         var linked = 0
         var failed: [(String, String)] = []
-        for (id, name) in originals.sorted(by: { $0.key < $1.key }) {
+        var unowned: [UInt32?: Int] = [:]
+        for (n, (id, name)) in originals.sorted(by: { $0.key < $1.key }).enumerated() {
+            progress(n, originals.count)
             guard var a = cache[id], a.gearID == nil, RideFileReader.kind(of: name) != nil else { continue }
             let ride: RecordedRide
             do { ride = try source.ride(name) } catch {
                 failed.append((name, error.description))
                 continue
             }
-            guard let day = a.localDay, let bike = owners.bike(recording: ride.devices, on: day) else { continue }
+            guard let day = a.localDay, let bike = owners.bike(recording: ride.devices, on: day) else {
+                unowned[ride.devices.first, default: 0] += 1
+                continue
+            }
             a.gearID = bike.strava?.value ?? bike.importedGearID
             a.device = ride.devices.first.map(Int64.init)
             if case .changed = cache.upsert(a) { linked += 1 }
         }
         try cache.flush()
-        return (linked, failed)
+        return (linked, failed, unowned)
     }
 
     /// The original files of a Strava export, in its folder or its zip.

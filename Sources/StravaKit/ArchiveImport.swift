@@ -79,9 +79,11 @@ package enum ArchiveImport {
         a.startDateLocal == nil && a.timezone == nil && a.type == nil
     }
 
-    package static func run(path: String, garageRoot: String, bikes: [GarageBike]) throws -> Summary {
+    /// `progress` is told what is being done (reading the archive, the activities so far).
+    package static func run(path: String, garageRoot: String, bikes: [GarageBike], progress: (String) -> Void = { _ in }) throws -> Summary {
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }
+        progress("reading the archive…")
         var archive = try StravaArchive.read(path: path)
         let knownGear = SyncState.load(garage: garageRoot).state.gear.values.compactMap { $0 }.sorted { $0.id < $1.id }
         let matches = match(archive, bikes: bikes, knownGear: knownGear)
@@ -91,7 +93,8 @@ package enum ArchiveImport {
         cache.removeStaleTemporaries()
         if cache.errorCount > 0 { throw StravaError.cacheUnreadable(cache.errorCount) }
         var summary = Summary(archive: archive)
-        for row in archive.rows {
+        for (n, row) in archive.rows.enumerated() {
+            progress("\(n) of \(archive.rows.count) activities")
             var a = row.activity
             if let cached = cache[a.id] {
                 guard cameFromArchive(cached) else { summary.alreadyCached += 1; continue }

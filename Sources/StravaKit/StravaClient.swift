@@ -94,6 +94,10 @@ package final class StravaClient {
     }
 
     /// Revokes bikecheck's access on Strava, then deletes the local tokens whatever Strava said.
+    /// `POST oauth/revoke`: HTTP Basic with the app's id and secret, the refresh token in the
+    /// body (revoking it revokes the access token too). Before 2027-06-01, when Strava does not
+    /// know `oauth/revoke` (404) or the app's secret is missing, `oauth/deauthorize` instead, with
+    /// the access token in the Authorization header only (never a form field or the query).
     package func deauthorize() -> Logout {
         let saved: StravaToken?
         do {
@@ -108,11 +112,17 @@ package final class StravaClient {
         defer { tokens.delete() }
         token = current
         remember(current)
-        // Strava revokes by access token; an expired one would be refused.
+        if let app = try? appCredentials() {
+            let basic = Data("\(app.clientID):\(app.clientSecret)".utf8).base64EncodedString()
+            secrets.formUnion([app.clientSecret, basic])
+            let reply = try? send(form: ["token": current.refreshToken], to: "oauth/revoke", authorization: "Basic " + basic)
+            if reply?.status == 200 { return .revoked }
+            guard reply?.status == 404 else { return .unconfirmed }
+        }
+        guard now() < StravaSettings.deauthorizeEnds else { return .unconfirmed }
+        // Strava deauthorizes by access token; an expired one would be refused.
         if secondsLeft(current) < 60, (try? refresh(.expiring)) != nil { current = token ?? current }
-        let reply = try? send(
-            form: ["access_token": current.accessToken], to: "oauth/deauthorize",
-            bearer: current.accessToken)
+        let reply = try? send(form: [:], to: "oauth/deauthorize", authorization: "Bearer " + current.accessToken)
         return reply?.status == 200 ? .revoked : .unconfirmed
     }
 
@@ -258,20 +268,54 @@ package final class StravaClient {
         }
     }
 
-    /// An authorised GET: refreshes a token that expires within `renewalMargin`, and once more on 401.
+    /// The API bases of this run, the one in use first (`StravaSettings.apiBases`).
+    private lazy var apiBases: [URL] = settings.apiBases(at: now())
+    /// The base in use answered (anything but a failure to connect or a 404 at its base): it stays.
+    private var apiBaseConfirmed = false
+
+    /// The API base requests go to now.
+    package var apiBase: URL { apiBases[0] }
+
+    /// Why the API base tried first cannot be used in this run.
+    struct APIBaseUnavailable: Error { var why: String }
+
+    /// Moves to the next API base for the rest of the run, and says so once.
+    private func fallBack(_ why: String) {
+        let from = apiBases.removeFirst()
+        log("the Strava API host '\(Self.shown(from))' does not answer (\(why)); using '\(Self.shown(apiBases[0]))' for this run")
+    }
+
+    static func shown(_ url: URL) -> String {
+        let text = url.absoluteString
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    /// An authorised GET: refreshes a token that expires within `renewalMargin`, and once more on
+    /// 401. While the first of several API bases has not answered, a refused connection, a name
+    /// that does not resolve or a 404 at its base moves the run to the next base.
     func get(_ path: String, query: [(String, String)] = [], allowNotFound: Bool = false) throws -> HTTPReply {
         guard var current = try token ?? tokens.read() else { throw StravaError.notLoggedIn }
         token = current
         remember(current)
         current = try renewIfExpiring(current)
-        var c = URLComponents(url: settings.baseURL.appendingPathComponent("api/v3/" + path), resolvingAgainstBaseURL: false)!
-        if !query.isEmpty { c.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
-        guard let url = c.url else { throw StravaError.badResponse("bad URL for \(path)") }
         var refreshed = false
         while true {
-            let reply = try send(
-                HTTPRequestSpec(method: "GET", url: url, headers: ["Authorization": "Bearer " + current.accessToken]),
-                reading: true)
+            var c = URLComponents(url: apiBase.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
+            if !query.isEmpty { c.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
+            guard let url = c.url else { throw StravaError.badResponse("bad URL for \(path)") }
+            let probing = apiBases.count > 1 && !apiBaseConfirmed
+            let reply: HTTPReply
+            do {
+                reply = try send(authorizedGET(url, current), reading: true, countedAs: "/api/v3/" + path, probing: probing)
+                // `athlete` and its activities always exist: a 404 there is the base missing.
+                if probing, reply.status == 404, try !allowNotFound || baseMissing(current) {
+                    throw APIBaseUnavailable(why: "HTTP 404 at its base")
+                }
+            } catch let unavailable as APIBaseUnavailable {
+                fallBack(unavailable.why)
+                continue
+            }
+            if probing { apiBaseConfirmed = true }
             switch reply.status {
             case 200..<300: return reply
             case 401 where !refreshed:
@@ -280,16 +324,28 @@ package final class StravaClient {
                 current = token ?? current
             case 401: throw StravaError.loginExpired("HTTP 401: \(serverText(reply.body))")
             case 404 where allowNotFound: return reply
-            default: throw failure(reply)
+            default: throw failure(reply, at: url)
             }
         }
     }
 
-    func send(form: [String: String], to path: String, bearer: String? = nil) throws -> HTTPReply {
-        for key in ["client_secret", "code", "refresh_token", "access_token"] { if let v = form[key] { secrets.insert(v) } }
+    func authorizedGET(_ url: URL, _ token: StravaToken) -> HTTPRequestSpec {
+        HTTPRequestSpec(method: "GET", url: url, headers: ["Authorization": "Bearer " + token.accessToken])
+    }
+
+    /// Whether the API base in use answers 404 for `athlete`, which always exists.
+    func baseMissing(_ token: StravaToken) throws -> Bool {
+        let probe = authorizedGET(apiBase.appendingPathComponent("athlete"), token)
+        return try send(probe, reading: true, countedAs: "/api/v3/athlete", probing: true).status == 404
+    }
+
+    /// A form POST to `path` on the OAuth host. Tokens travel only in `authorization` and in the
+    /// bodies of `oauth/token` and `oauth/revoke`, never in a query.
+    func send(form: [String: String], to path: String, authorization: String? = nil) throws -> HTTPReply {
+        for key in ["client_secret", "code", "refresh_token", "access_token", "token"] { if let v = form[key] { secrets.insert(v) } }
         let body = form.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.formEscape($0.value))" }.joined(separator: "&")
         var headers = ["Content-Type": "application/x-www-form-urlencoded"]
-        if let bearer { headers["Authorization"] = "Bearer " + bearer }
+        if let authorization { headers["Authorization"] = authorization }
         return try send(
             HTTPRequestSpec(
                 method: "POST", url: settings.baseURL.appendingPathComponent(path),
@@ -309,15 +365,18 @@ package final class StravaClient {
 
     /// The error for a reply that is neither a success nor handled otherwise. A redirect is an
     /// error: following it could carry the bearer token to another origin.
-    func failure(_ reply: HTTPReply) -> StravaError {
+    func failure(_ reply: HTTPReply, at url: URL? = nil) -> StravaError {
+        let asked = url ?? settings.baseURL
         if (300..<400).contains(reply.status) {
-            let target = reply.headers["location"].flatMap { URL(string: $0, relativeTo: settings.baseURL) }.map(Self.origin) ?? "somewhere"
+            let target = reply.headers["location"].flatMap { URL(string: $0, relativeTo: asked) }.map(Self.origin) ?? "somewhere"
+            let variable = Self.origin(asked) == Self.origin(settings.baseURL) ? "BIKECHECK_STRAVA_URL" : "BIKECHECK_STRAVA_API_URL"
             return .http(
                 status: reply.status,
                 message:
-                    "a redirect to '\(Redaction.redact(target, secrets: secrets))', not followed: bikecheck talks only to '\(Self.origin(settings.baseURL))' (check BIKECHECK_STRAVA_URL, or try again later)"
+                    "a redirect to '\(Redaction.redact(target, secrets: secrets))', not followed: bikecheck talks only to '\(Self.origin(asked))' (check \(variable), or try again later)"
             )
         }
+        if reply.status == 403, Fault.isApplicationInactive(reply.body) { return .applicationInactive }
         return .http(status: reply.status, message: serverText(reply.body))
     }
 
@@ -331,14 +390,16 @@ package final class StravaClient {
     /// after a name that does not resolve (no network: retrying wastes seconds), never for an
     /// answer over the size bound or an address that is not http(s), and never for a POST that may have reached Strava (a refresh token or an
     /// authorisation code works once: its outcome is unknown, not failed).
-    func send(_ request: HTTPRequestSpec, reading: Bool) throws -> HTTPReply {
+    /// `countedAs` names the request in `requestCounts` (the API's paths as on the old base);
+    /// `probing`: a refused connection or a name that does not resolve is `APIBaseUnavailable`, at once.
+    func send(_ request: HTTPRequestSpec, reading: Bool, countedAs: String? = nil, probing: Bool = false) throws -> HTTPReply {
         var attempt = 0
         while true {
             if let window = budget.exhausted(reading: reading) {
                 throw StravaError.rateLimited(window: window, resetsAt: RateLimitBudget.reset(of: window, after: now()))
             }
             attempt += 1
-            requestCounts[request.url.path, default: 0] += 1
+            requestCounts[countedAs ?? request.url.path, default: 0] += 1
             let outcome: Result<HTTPReply, HTTPTransportError>
             do { outcome = .success(try transport.send(request)) } catch let e as HTTPTransportError {
                 outcome = .failure(e)
@@ -363,6 +424,9 @@ package final class StravaClient {
                 }
                 return reply
             case .failure(let failure):
+                if probing, failure.kind == .unresolved || failure.kind == .unreachable {
+                    throw APIBaseUnavailable(why: failure.description)
+                }
                 let error: StravaError = failure.kind == .tooLarge ? .badResponse(failure.description) : .network(failure.description)
                 let repeatable = request.method == "GET" || !failure.requestSent
                 let hopeless: Set<HTTPTransportError.Kind> = [.unresolved, .tooLarge, .unsupported]

@@ -22,6 +22,8 @@ package enum StravaError: Error, CustomStringConvertible, Equatable {
     /// A rate limit was reached (or would be by the next request); `window` is "15-minute" or "daily".
     case rateLimited(window: String, resetsAt: Date)
     case http(status: Int, message: String)
+    /// HTTP 403 `Application Status Inactive`: the API application the tokens belong to is off.
+    case applicationInactive
     case network(String)
     case badResponse(String)
     case insideGarage(String)
@@ -53,6 +55,9 @@ package enum StravaError: Error, CustomStringConvertible, Equatable {
         case .badCode(let why): return "Strava did not accept the authorisation code (\(why)); codes work once and expire quickly: run 'bikecheck login' again"
         case .rateLimited(let window, let reset):
             return "stopped at Strava's \(window) rate limit; nothing is lost: run 'bikecheck sync' again after \(Self.format(reset)) (the limit resets then)"
+        case .applicationInactive:
+            return
+                "Strava says the API application bikecheck uses is inactive (HTTP 403, Application Status Inactive): since 2026-06-30 a Standard Tier application works only while its owner has a Strava subscription. Nothing was changed. The application's owner: subscribe, then reactivate the application at https://www.strava.com/settings/api; then run the command again"
         case .http(let status, let message): return "Strava answered HTTP \(status)\(message.isEmpty ? "" : ": " + message)"
         case .network(let why): return "cannot reach Strava: \(why)"
         case .badResponse(let why): return "unexpected answer from Strava: \(why)"

@@ -228,6 +228,15 @@ struct Fault: Decodable {
         let items = (f.errors ?? []).map { [$0.resource, $0.field, $0.code].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ") }
         return ([f.message].compactMap { $0 } + items).joined(separator: "; ")
     }
+
+    /// Whether the answer is Strava's "application inactive" (`Application Status Inactive`):
+    /// since 2026-06-30 a Standard Tier application works only while its owner subscribes.
+    static func isApplicationInactive(_ body: Data) -> Bool {
+        guard let f = try? JSONDecoder().decode(Fault.self, from: body) else { return false }
+        return (f.errors ?? []).contains {
+            $0.resource?.lowercased() == "application" && $0.field?.lowercased() == "status" && $0.code?.lowercased() == "inactive"
+        }
+    }
 }
 
 /// One page of `/athlete/activities` as read.

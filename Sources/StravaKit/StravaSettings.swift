@@ -4,8 +4,12 @@ import Foundation
 /// Where Strava lives, who the app is, and where its secrets are kept: read once from the
 /// environment (and garage.yaml), then passed in, so nothing reads globals later.
 package struct StravaSettings: Sendable {
-    /// `https://www.strava.com`, or `BIKECHECK_STRAVA_URL` (tests point it at 127.0.0.1).
+    /// `https://www.strava.com`, or `BIKECHECK_STRAVA_URL` (tests point it at 127.0.0.1): the
+    /// OAuth host, and the old API base under `/api/v3`.
     package var baseURL: URL
+    /// `BIKECHECK_STRAVA_API_URL`: the new API host (no `/api/v3` under it), tried first whatever
+    /// the date; nil: `newAPIHost` from `newAPIHostFrom` on.
+    package var apiURL: URL?
     /// `$XDG_CONFIG_HOME/bikecheck`, else `~/.config/bikecheck`.
     package var configDirectory: String
     package var clientID: String?
@@ -52,7 +56,26 @@ package struct StravaSettings: Sendable {
             baseURL: base, configDirectory: directory, clientID: id, clientSecret: secret,
             retryBaseMilliseconds: max(0, retry), requestTimeoutMilliseconds: max(1, timeout))
         settings.credentialsProblem = problem
+        settings.apiURL = env["BIKECHECK_STRAVA_API_URL"].flatMap { nonEmpty($0) }.flatMap { URL(string: $0) }
         return settings
+    }
+
+    /// Strava's own API host since 2027 (announced as available from 2027-01-04; the old base
+    /// `https://www.strava.com/api/v3` has no announced end).
+    package static let newAPIHost = URL(string: "https://api-v3.strava.com")!
+    /// 2027-01-04 00:00 UTC: from then on the new API host is the default.
+    package static let newAPIHostFrom = Date(timeIntervalSince1970: 1_799_020_800)
+    /// 2027-06-01 00:00 UTC: `oauth/deauthorize` is no longer supported from then on.
+    package static let deauthorizeEnds = Date(timeIntervalSince1970: 1_811_808_000)
+
+    /// The old API base: `/api/v3` on the OAuth host.
+    package var oldAPIBase: URL { baseURL.appendingPathComponent("api/v3") }
+
+    /// The API bases to try at `date`, in order: the new host first when it is named or its date
+    /// has come, the old base last (used while the new host does not answer).
+    package func apiBases(at date: Date) -> [URL] {
+        if let apiURL { return [apiURL, oldAPIBase] }
+        return date >= Self.newAPIHostFrom ? [Self.newAPIHost, oldAPIBase] : [oldAPIBase]
     }
 
     /// The app's id and secret, or why one is missing: the credentials file that could not be

@@ -7,7 +7,7 @@ struct LogoutCommand: ParsableCommand {
         commandName: "logout",
         abstract: "Revoke bikecheck's access on Strava and delete the saved tokens.",
         discussion:
-            "The tokens are deleted even when Strava cannot be reached; revoke the access by hand at https://www.strava.com/settings/apps then. Not logged in: a note, exit 0. A token file that cannot be read is reported as corrupt, with its path, and deleted (revoke by hand). Exit 0 in each case."
+            "Strava is asked to revoke the login through oauth/revoke (the app's id and secret as HTTP Basic, the refresh token in the body); before 2027-06-01, when Strava does not know oauth/revoke, through oauth/deauthorize (the access token in the Authorization header). The tokens are deleted even when Strava cannot be reached; revoke the access by hand at https://www.strava.com/settings/apps then. Not logged in: a note, exit 0. A token file that cannot be read is reported as corrupt, with its path, and deleted (revoke by hand). Exit 0 in each case."
     )
 
     @OptionGroup var global: GlobalOptions

@@ -30,6 +30,7 @@ struct SyncCommand: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var progressOptions: ProgressOptions
 
     @Flag(help: "Re-list every activity: pick up gear changes and deletions, rewrite the cache in canonical form.")
     var full = false
@@ -47,20 +48,28 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
+        let line = ProgressLine("sync", quiet: progressOptions.quiet)
+        line.update("reading the garage…", now: true)
+        defer { line.clear() }
         let options = GarageLoader.Options(activities: .skip)
         let loaded = GarageLoader.load(at: root, options: options)
         let settings = try StravaCommandSupport.settings(garage: root, loaded: loaded)
         let client = StravaCommandSupport.client(settings)
         let sync = StravaSync(garageRoot: root, client: client, bikeFiles: loaded.garage.bikeIDsByGearID)
-        let env = ProcessInfo.processInfo.environment
-        if Terminal.standardError.isTerminal || env["BIKECHECK_PROGRESS"] == "1" {
-            sync.progress = { Terminal.standardError.write("sync: \($0)\n") }
-        }
-        sync.warn = { Terminal.standardError.write("warning: \($0)\n") }
+        line.update("asking Strava for activities…", now: true)
+        // A page is a request: few enough to show each.
+        sync.progress = { line.update($0, now: true) }
+        sync.warn = { line.note("warning: \($0)") }
+        client.log = { line.note("note: \($0)") }
         sync.maxDelete = maxDelete
         sync.usesActivityIndex = !options.bypassesDerivedCaches
         do {
-            let summary = try sync.run(full: full)
+            let summary: SyncSummary
+            do { summary = try sync.run(full: full) } catch {
+                line.clear()
+                throw error
+            }
+            line.clear()
             let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
             if let problem = summary.gearLookupProblem { Terminal.standardError.write("warning: \(problem)\n") }
             if format == .json {

@@ -55,6 +55,9 @@ final class StravaWorld: @unchecked Sendable {
         }
         let r = try result.get()
         try await expectNoSecrets(in: r)
+        // Tokens travel only in the Authorization header (and the bodies of oauth/token and oauth/revoke).
+        let violations = await server.tokenViolations
+        #expect(violations.isEmpty, "\(violations)")
         return r
     }
 
@@ -445,11 +448,16 @@ func fileMode(_ path: String) throws -> Int {
         await world.server.setActivities(StandInActivity.generate(count: 250))
         try await world.login()
         await world.server.setRateLimit(limit: (200, 2000), readLimit: (100, 1000), usage: (10, 300), readUsage: (9, 299))
-        let r = try await world.run(["sync"], extra: ["BIKECHECK_PROGRESS": "1"])
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("sync: page 1: 200 activities, 200 new; rate limit 11/100 (15 min), 301/1000 (day)"), "\(r.stderr)")
-        #expect(r.stderr.contains("sync: page 2: 250 activities, 250 new"))
-        // Without a terminal (and without the variable) standard error stays quiet.
+        let (env, root) = (await world.environment, world.garage.root)
+        let r = try await withCheckedThrowingContinuation { c in
+            DispatchQueue.global().async {
+                c.resume(with: Result { try ProgressEndToEndTests.onTerminal(["sync"], in: root, environment: env, marker: "sync: ") })
+            }
+        }
+        #expect(r.status == 0, "\(r.output)")
+        #expect(r.output.contains("\r\u{1B}[Ksync: page 1: 200 activities, 200 new; rate limit 11/100 (15 min), 301/1000 (day)"), "\(r.output)")
+        #expect(r.output.contains("\r\u{1B}[Ksync: page 2: 250 activities, 250 new"))
+        // Without a terminal standard error stays quiet.
         let quiet = try await world.run(["sync"])
         #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
     }

@@ -36,6 +36,8 @@ public actor StravaStandIn {
     private var accessTokens: [String: Int64] = [:]
     private var refreshToken: String?
     private var tokenSerial = 0
+    /// Every token issued or seeded, revoked ones too: never to be seen outside a header.
+    private var everIssued: Set<String> = []
     private var faults: [String: [Int: Int]] = [:]
     /// The listing's faults and the activity detail's answers (StandInSyncFaults.swift).
     var syncFaults = SyncFaults()
@@ -46,29 +48,69 @@ public actor StravaStandIn {
     /// Faults of the HTTP layer (redirects, stalls, endless bodies…): HostileFaults.swift.
     public nonisolated let hostile = HostileFaults()
 
+    /// Whether `POST /oauth/revoke` exists (Strava's since 2026-06-01); false: 404, as before.
+    public var revokeAvailable = true
+    /// Every call answers 403 `Application Status Inactive` (an owner without a subscription).
+    public var applicationInactive = false
+    /// Every call answers a plain 403 (some other refusal).
+    public var forbidden = false
+    /// Whether the new API host serves the API; false: 404 for everything, as before it opened.
+    public var newHostServing = true
+    /// Every form POST: its path, its Authorization header and its fields.
+    public private(set) var posts: [(path: String, authorization: String?, form: [String: String])] = []
+    /// Requests that carried a token outside the Authorization header (in a query, or in a form
+    /// other than `oauth/token`'s and `oauth/revoke`'s): each answered 400. Tests expect none.
+    public private(set) var tokenViolations: [String] = []
+    /// API requests by host: "old" (`/api/v3` on the OAuth host) and "new" (the API's own host).
+    public private(set) var apiRequestsByHost: [String: Int] = [:]
+
     private var loopback: LoopbackServer?
+    private var newHost: LoopbackServer?
     public var port: UInt16 { loopback?.port ?? 0 }
 
     public init() {}
 
-    /// `http://127.0.0.1:PORT`, for BIKECHECK_STRAVA_URL.
+    /// `http://127.0.0.1:PORT`, for BIKECHECK_STRAVA_URL: the OAuth host and the old API base.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:PORT2`, for BIKECHECK_STRAVA_API_URL: the new API host, no `/api/v3`.
+    public var apiBaseURL: String { "http://127.0.0.1:\(newHost?.port ?? 0)" }
+
+    public func setRevokeAvailable(_ on: Bool) { revokeAvailable = on }
+    public func setApplicationInactive(_ on: Bool) { applicationInactive = on }
+    public func setForbidden(_ on: Bool) { forbidden = on }
+    public func setNewHostServing(_ on: Bool) { newHostServing = on }
 
     public func start() async throws {
         loopback = try await LoopbackServer.start(timeout: 30) { server in
             await server.appendRoute("*") { [hostile] in try await hostile.respond(to: $0) { await self.answer($0) } }
             await server.appendRoute("POST /oauth/token") { await self.handleToken($0) }
             await server.appendRoute("POST /oauth/deauthorize") { await self.handleDeauthorize($0) }
+            await server.appendRoute("POST /oauth/revoke") { await self.handleRevoke($0) }
             await server.appendRoute("GET /api/v3/athlete") { await self.handleAPI($0) }
             await server.appendRoute("GET /api/v3/athlete/activities") { await self.handleAPI($0) }
             await server.appendRoute("GET /api/v3/gear/*") { await self.handleAPI($0) }
             await server.appendRoute("GET /api/v3/activities/*") { await self.handleAPI($0) }
             await server.appendRoute("*") { await self.handleUnknown($0) }
         }
+        newHost = try await LoopbackServer.start(timeout: 30) { server in
+            await server.appendRoute("*") { await self.handleNewHost($0) }
+        }
     }
 
     public func stop() async {
         await loopback?.stop()
+        await newHost?.stop()
+    }
+
+    /// The new host: the API's paths without `/api/v3`, answered as the old base answers them.
+    private func handleNewHost(_ request: HTTPRequest) async -> HTTPResponse {
+        guard newHostServing, request.method == .GET else {
+            apiRequestsByHost["new", default: 0] += 1
+            return await handleUnknown(request)
+        }
+        var moved = request
+        moved.path = "/api/v3" + request.path
+        return await handleAPI(moved, host: "new")
     }
 
     // MARK: - Test controls
@@ -80,6 +122,7 @@ public actor StravaStandIn {
     public func seedTokens(access: String, refresh: String, expiresAt: Int64) {
         accessTokens[access] = expiresAt
         refreshToken = refresh
+        everIssued.formUnion([access, refresh])
     }
 
     /// Invalidates an access token before its expiry (as deauthorization elsewhere would).
@@ -100,7 +143,7 @@ public actor StravaStandIn {
     /// Requests so far to `path` (e.g. `/api/v3/athlete/activities`).
     public func requests(to path: String) -> Int { counts[path] ?? 0 }
     public var totalRequests: Int { counts.values.reduce(0, +) }
-    public func resetCounts() { counts = [:]; log = []; handlerSeconds = 0; syncFaults.detailRequests = [] }
+    public func resetCounts() { counts = [:]; log = []; posts = []; apiRequestsByHost = [:]; handlerSeconds = 0; syncFaults.detailRequests = [] }
 
     public func setActivities(_ list: [StandInActivity]) { activities = list }
     public func setBikes(athlete: [StandInGear], all: [StandInGear]) {
@@ -122,6 +165,7 @@ public actor StravaStandIn {
         switch (request.method, request.path) {
         case (.POST, "/oauth/token"): return await handleToken(request)
         case (.POST, "/oauth/deauthorize"): return await handleDeauthorize(request)
+        case (.POST, "/oauth/revoke"): return await handleRevoke(request)
         case (.GET, let path) where path.hasPrefix("/api/v3/"): return await handleAPI(request)
         default: return await handleUnknown(request)
         }
@@ -134,6 +178,7 @@ public actor StravaStandIn {
         var q: [String: String] = [:]
         for item in request.query { q[item.name] = item.value }
         log.append((request.method.rawValue, request.path, q))
+        checkTokens(request, form: [:])
         // A fault fires once.
         return faults[request.path]?.removeValue(forKey: counts[request.path] ?? 0)
     }
@@ -147,13 +192,33 @@ public actor StravaStandIn {
 
     static func phrase(_ status: Int) -> String {
         [
-            200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
+            200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 429: "Too Many Requests",
             500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
         ][status] ?? "Status"
     }
 
     private func fault(_ resource: String, _ field: String, _ code: String, message: String) -> [String: Any] {
         ["message": message, "errors": [["resource": resource, "field": field, "code": code]]]
+    }
+
+    /// Records (in `tokenViolations`) a token in the query, or in a form other than the ones
+    /// Strava takes tokens in; returns whether there was one.
+    @discardableResult
+    private func checkTokens(_ request: HTTPRequest, form: [String: String]) -> Bool {
+        let known = Set(accessTokens.keys).union(refreshToken.map { [$0] } ?? []).union(everIssued)
+        let names: Set<String> = ["access_token", "refresh_token", "token"]
+        var found: [String] = []
+        for item in request.query where names.contains(item.name) || known.contains(item.value) {
+            found.append("\(request.method.rawValue) \(request.path): a token in the query ('\(item.name)')")
+        }
+        let formAllowed = request.path == "/oauth/token" || request.path == "/oauth/revoke"
+        if !formAllowed {
+            for (name, value) in form.sorted(by: { $0.key < $1.key }) where names.contains(name) || known.contains(value) {
+                found.append("\(request.method.rawValue) \(request.path): a token in a form field ('\(name)')")
+            }
+        }
+        tokenViolations += found
+        return !found.isEmpty
     }
 
     private func form(_ request: HTTPRequest) async -> [String: String] {
@@ -164,6 +229,8 @@ public actor StravaStandIn {
             if kv.count == 2 { out[kv[0]] = kv[1] }
         }
         for item in request.query where out[item.name] == nil { out[item.name] = item.value }
+        posts.append((request.path, request.headers[HTTPHeader("Authorization")], out))
+        checkTokens(request, form: out)
         return out
     }
 
@@ -174,12 +241,21 @@ public actor StravaStandIn {
         let expiresAt = now() + tokenLifetime
         accessTokens[access] = expiresAt
         refreshToken = refresh
+        everIssued.formUnion([access, refresh])
         return (access, refresh, expiresAt)
+    }
+
+    /// The 403 of an inactive application, or of some other refusal, when one is set.
+    private func refusal() -> HTTPResponse? {
+        if applicationInactive { return json(403, fault("Application", "Status", "Inactive", message: "Forbidden")) }
+        if forbidden { return json(403, fault("Athlete", "access", "forbidden", message: "Forbidden")) }
+        return nil
     }
 
     private func handleToken(_ request: HTTPRequest) async -> HTTPResponse {
         if let status = record(request) { return json(status, ["message": "Server Error"]) }
         let f = await form(request)
+        if let refused = refusal() { return refused }
         guard f["client_id"] == clientID else {
             return json(400, fault("Application", "client_id", "invalid", message: "Bad Request"))
         }
@@ -222,15 +298,40 @@ public actor StravaStandIn {
     }
 
     private func handleDeauthorize(_ request: HTTPRequest) async -> HTTPResponse {
+        let seen = tokenViolations.count
         if let status = record(request) { return json(status, ["message": "Server Error"]) }
-        let f = await form(request)
-        let token = f["access_token"] ?? bearer(request)
-        guard let token, isValid(accessToken: token) else {
+        _ = await form(request)
+        if tokenViolations.count > seen {
+            return json(400, fault("Application", "access_token", "not in a header", message: "Bad Request"))
+        }
+        guard let token = bearer(request), isValid(accessToken: token) else {
             return json(401, fault("Athlete", "access_token", "invalid", message: "Authorization Error"))
         }
         accessTokens = [:]
         refreshToken = nil
         return json(200, ["access_token": token])
+    }
+
+    /// `POST /oauth/revoke`: HTTP Basic `client_id:client_secret`, `token=` an access or refresh
+    /// token; revoking either revokes both.
+    private func handleRevoke(_ request: HTTPRequest) async -> HTTPResponse {
+        guard revokeAvailable else {
+            _ = await form(request)
+            return await handleUnknown(request)
+        }
+        if let status = record(request) { return json(status, ["message": "Server Error"]) }
+        let f = await form(request)
+        let expected = "Basic " + Data("\(clientID):\(clientSecret)".utf8).base64EncodedString()
+        guard request.headers[HTTPHeader("Authorization")] == expected else {
+            return json(401, fault("Application", "", "invalid", message: "Authorization Error"))
+        }
+        if let refused = refusal() { return refused }
+        guard let token = f["token"], token == refreshToken || isValid(accessToken: token) else {
+            return json(400, fault("Token", "token", "invalid", message: "Bad Request"))
+        }
+        accessTokens = [:]
+        refreshToken = nil
+        return json(200, [:])
     }
 
     private func bearer(_ request: HTTPRequest) -> String? {
@@ -255,10 +356,14 @@ public actor StravaStandIn {
     /// Seconds spent inside the API handlers (for separating the stand-in's cost from the client's).
     public private(set) var handlerSeconds = 0.0
 
-    private func handleAPI(_ request: HTTPRequest) async -> HTTPResponse {
+    private func handleAPI(_ request: HTTPRequest) async -> HTTPResponse { await handleAPI(request, host: "old") }
+
+    private func handleAPI(_ request: HTTPRequest, host: String) async -> HTTPResponse {
         let started = Date()
         defer { handlerSeconds += Date().timeIntervalSince(started) }
+        let seen = tokenViolations.count
         let injected = record(request)
+        apiRequestsByHost[host, default: 0] += 1
         // Strava counts every request, those over the limit too.
         usage.0 += 1; usage.1 += 1
         readUsage.0 += 1; readUsage.1 += 1
@@ -267,6 +372,10 @@ public actor StravaStandIn {
             return json(429, fault("Application", "rate limit", "exceeded", message: "Rate Limit Exceeded"), headers: headers)
         }
         if let injected { return json(injected, ["message": "Server Error", "errors": []], headers: headers) }
+        if let refused = refusal() { return refused }
+        if tokenViolations.count > seen {
+            return json(400, fault("Application", "access_token", "not in a header", message: "Bad Request"), headers: headers)
+        }
         guard let token = bearer(request), isValid(accessToken: token) else {
             return json(401, fault("Athlete", "access_token", "invalid", message: "Authorization Error"), headers: headers)
         }
