@@ -144,9 +144,20 @@ struct DocumentedRules {
         }
         let days = since.map { clock - $0 } ?? 0
         var limits: [LimitExpected] = []
+        var fractions: [(Double, Double)] = []
         for l in every {
             guard let since else {
-                limits.append(LimitExpected(limit: l.amount, used: 0, progress: 0, due: nil))
+                // No anchor: nothing counted yet but the usage before tracking, which counts
+                // until the part is first done (due.md); no forecast without a bike.
+                let used: Double =
+                    switch l.measure {
+                    case .time: u.movingTime
+                    case .distance: u.distance
+                    case .rides: Double(u.rides)
+                    case .days, .months: 0
+                    }
+                limits.append(LimitExpected(limit: l.amount, used: used, progress: used / l.amount, due: nil))
+                fractions.append((used, l.amount))
                 continue
             }
             var used: Double
@@ -171,12 +182,22 @@ struct DocumentedRules {
                 used = Double(days) * l.amount / Double(max(1, end - since))
                 due = end
             }
+            // The fraction as numerator and denominator, exact where the figures are whole
+            // (seconds, rides, days; a month's days over the span's), so that "at or past" is
+            // judged on the value the docs mean, not on a binary float's last bit.
+            let (num, den): (Double, Double) =
+                switch l.measure {
+                case .months: (Double(days), Double(max(1, Civil.adding(months: Int(l.amount), to: since) - since)))
+                default: (used, l.amount)
+                }
+            fractions.append((num, den))
             let progress = used / l.amount
-            limits.append(LimitExpected(limit: l.amount, used: used, progress: progress, due: progress >= 1 || stopped ? nil : due))
+            limits.append(LimitExpected(limit: l.amount, used: used, progress: progress, due: num >= den || stopped ? nil : due))
         }
         let progress = limits.map(\.progress).max() ?? 0
-        let threshold = Double(dueSoon ?? garage.dueSoon ?? 80) / 100
-        var state = progress >= 1 ? "overdue" : progress >= threshold ? "due-soon" : "ok"
+        let percent = Double(dueSoon ?? garage.dueSoon ?? 80)
+        var state =
+            fractions.contains { $0.0 >= $0.1 } ? "overdue" : fractions.contains { $0.0 * 100 >= percent * $0.1 } ? "due-soon" : "ok"
         var due = state == "overdue" || stopped ? nil : limits.compactMap(\.due).min()
         var snoozed: Int?
         // garage.md: before its day a snoozed interval is snoozed, its forecast no earlier than the day.
@@ -192,8 +213,10 @@ struct DocumentedRules {
 
     /// A bike's interval (due.md: anchor, usage; a retired bike's clock stops on its day).
     func status(of interval: GeneratedInterval, on bike: GeneratedBike) -> IntervalExpected {
-        let stopped = bike.retired.map { $0 < asOf } ?? false
-        let clock = stopped ? bike.retired! : asOf
+        // due.md: a retired bike's clock stops on the day it was retired, and nothing is
+        // forecast for it (retired on the as-of day included).
+        let stopped = bike.retired.map { $0 <= asOf } ?? false
+        let clock = stopped ? min(bike.retired!, asOf) : asOf
         let filter = filter(of: interval, on: bike)
         let counted = rides(of: bike, filter: filter)
         // The anchor: the latest of the last entry that did it and the (re)install of its
@@ -262,8 +285,8 @@ struct DocumentedRules {
         let current = part.mount(on: asOf)?.bike
         let ends = [part.retired, current.flatMap { bike($0)?.retired }].compactMap { $0 }
         let end = ends.min()
-        let stopped = end.map { $0 < asOf } ?? false
-        let clock = stopped ? end! : asOf
+        let stopped = end.map { $0 <= asOf } ?? false
+        let clock = stopped ? min(end!, asOf) : asOf
         var since: Int?
         var kind = "none"
         if let d = part.log.filter({ $0.date <= clock && $0.done.contains(interval.id) }).map(\.date).max() {
@@ -285,7 +308,7 @@ struct DocumentedRules {
         }
         return figures(
             every: interval.every, dueSoon: interval.dueSoon, since: since, anchor: kind, usage: used,
-            prior: since != nil && kind != "done" ? part.prior : nil, clock: clock, stopped: stopped, pace: p,
+            prior: kind != "done" ? part.prior : nil, clock: clock, stopped: stopped, pace: p,
             snooze: part.snoozes.last { $0.id == interval.id }?.until)
     }
 }
@@ -297,6 +320,8 @@ struct DifferentialCheck {
     let label: String
     var figures = 0
     var disagreements: [String] = []
+    /// What the compared intervals covered: states, anchors, forecasts.
+    var coverage: [String: Int] = [:]
 
     init(garage: RandomGarage, folder: TemporaryFolder, label: String) {
         self.garage = garage
@@ -346,6 +371,10 @@ struct DifferentialCheck {
     }
 
     mutating func compare(_ got: [String: Any], _ want: DocumentedRules.IntervalExpected, _ what: String) {
+        coverage[want.state, default: 0] += 1
+        coverage["anchor " + want.anchor, default: 0] += 1
+        if want.due != nil { coverage["forecast", default: 0] += 1 }
+        if want.prior != nil { coverage["prior", default: 0] += 1 }
         text(got["state"], want.state, "\(what) state")
         number(got["progress"], want.progress, "\(what) progress")
         day(got["since"], want.since, "\(what) since")
@@ -506,10 +535,44 @@ struct DifferentialCheck {
         for key in rows.keys.sorted() { disagree("part list shows \(key), which the docs do not") }
     }
 
-    /// `usage`: each bike's counted riding over the whole span, and each part's on its bikes.
+    /// `usage`: each bike's counted riding per month and over the whole span, and each part's
+    /// on its bikes, with the odometer (reports.md: every counted ride up to the end of the
+    /// period; a part's starts from its usage before tracking).
     mutating func compareUsage() throws {
         guard let output = try json(["usage"]) else { return disagree("usage printed no JSON") }
         let rules = self.rules, asOf = garage.asOf
+        var months: [String: [String: Any]] = [:]
+        for t in output["rows"] as? [[String: Any]] ?? [] {
+            let s = t["subject"] as? [String: Any] ?? [:]
+            months["\(s["kind"] as? String ?? "?")/\(s["id"] as? String ?? "?")/\(t["period"] as? String ?? "?")"] = t
+        }
+        func perMonth(_ key: String, _ rides: [GeneratedRide], odometer start: Double) {
+            var odometer = start
+            var byMonth: [String: DocumentedRules.Usage] = [:]
+            for r in rides { byMonth[String(Civil.text(r.day).prefix(7)), default: .init()].add(r) }
+            for month in byMonth.keys.sorted() {
+                let u = byMonth[month]!
+                odometer += u.distance
+                let what = "usage \(key) \(month)"
+                guard let got = months.removeValue(forKey: "\(key)/\(month)") else {
+                    disagree("\(what): no row")
+                    continue
+                }
+                number(got["rides"], Double(u.rides), "\(what) rides")
+                number(got["moving_time"], u.movingTime, "\(what) moving_time", places: 10)
+                number(got["distance"], u.distance, "\(what) distance", places: 10)
+                number(got["elevation"], u.elevation, "\(what) elevation", places: 10)
+                number(got["odometer"], odometer, "\(what) odometer", places: 10)
+            }
+        }
+        for b in garage.bikes {
+            perMonth("bike/\(b.id)", rules.rides(of: b, filter: rules.bikeFilter(b)), odometer: 0)
+        }
+        for p in garage.parts {
+            let rides = rules.partRides(p, spec: p.filter, from: Int.min / 2, through: min(asOf, p.retired ?? asOf)).map(\.ride)
+            perMonth("part/\(p.id)", rides, odometer: p.prior.metres)
+        }
+        for key in months.keys.sorted() { disagree("usage shows a row \(key), which the docs do not") }
         var rows: [String: [String: Any]] = [:]
         for t in output["totals"] as? [[String: Any]] ?? [] {
             let s = t["subject"] as? [String: Any] ?? [:]
@@ -536,6 +599,7 @@ struct DifferentialCheck {
             number(got["rides"], Double(u.rides), "usage part/\(p.id) rides")
             number(got["moving_time"], u.movingTime, "usage part/\(p.id) moving_time")
             number(got["distance"], u.distance, "usage part/\(p.id) distance", places: 10)
+            number(got["odometer"], u.distance + p.prior.metres, "usage part/\(p.id) odometer", places: 10)
         }
         for key in rows.keys.sorted() { disagree("usage shows \(key), which the docs do not") }
     }
