@@ -115,7 +115,7 @@ def main():
             f.write(body)
 
     with open(os.path.join(OUT, "rides.yaml"), "w", encoding="utf-8") as f:
-        f.write("# yaml-language-server: $schema=../schemas/rides.schema.json\n")
+        f.write("# yaml-language-server: $schema=.schemas/rides.schema.json\n")
         f.write("# Rides on bikes that are not on Strava, entered by hand (or with 'bikecheck ride add').\n")
         f.write("rides:\n")
         for day, minutes, km in rides:

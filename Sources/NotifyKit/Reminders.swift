@@ -64,7 +64,7 @@ package struct Reminder: Sendable, Equatable {
     package var urgencyText: String {
         switch subject {
         case .interval(let status):
-            let percent = "\(Int((status.progress * 100).rounded(.down)))%"
+            let percent = "\(ReportNumber.percent(status.progress))%"
             guard let band else { return percent }
             if case .within = band, let due = status.due { return "\(band.words) (~\(due), \(percent))" }
             return "\(band.words) (\(percent))"

@@ -60,6 +60,9 @@ package enum FileImport {
                 device: ride.devices.first.map(Int64.init))
             let owner = chosen ?? activity.localDay.flatMap { owners.bike(recording: ride.devices, on: $0) }
             activity.gearID = owner?.importedGearID
+            // Imported before (cron runs the same folder again): without `--bike` it keeps the
+            // bike it has, so a run without `--bike` never undoes an earlier `--bike`.
+            if chosen == nil, let known = cache[id]?.gearID { activity.gearID = known }
             if cache[id] == nil, let cached = starts.match(ride.start, distance: ride.distance, except: id) {
                 // Strava's copy stays (`SameRide`); it takes this ride's bike if it names none.
                 var gaveBike = false
@@ -71,7 +74,7 @@ package enum FileImport {
                 continue
             }
             // Named once, though two files (a.fit and a.fit.gz) may hold it.
-            if owner == nil, withoutBike.insert(id).inserted { summary.withoutBike.append((file, ride.devices.first)) }
+            if activity.gearID == nil, withoutBike.insert(id).inserted { summary.withoutBike.append((file, ride.devices.first)) }
             switch cache.upsert(activity) {
             case .new:
                 summary.new += 1

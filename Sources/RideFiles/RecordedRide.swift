@@ -23,7 +23,8 @@ package struct RecordedRide: Sendable, Equatable {
     package var ascent: Double
     /// Serial numbers, the recording device's first.
     package var devices: [UInt32]
-    /// Seconds east of UTC of the rider's clock, when the file says (FIT's `activity` message).
+    /// Seconds east of UTC of the rider's clock, when the file says (FIT's `activity` message;
+    /// a TCX or GPX time written with an offset, `+02:00`, rather than `Z`).
     package var utcOffset: Int64? = nil
 }
 

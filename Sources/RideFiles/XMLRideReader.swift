@@ -93,6 +93,19 @@ package enum XMLRideReader {
         return Int64(days * 86_400 + hh * 3600 + mm * 60 + ss - offset)
     }
 
+    /// The offset from UTC an ISO 8601 date-time writes (`+02:00` is 7200), in seconds; nil for
+    /// `Z`, for none, or for text that is not a date-time: the rider's clock only when written.
+    static func writtenOffset(_ text: String) -> Int64? {
+        let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard unixSeconds(t) != nil, t.count >= 25 else { return nil }
+        let tail = Array(t.utf8.suffix(6))
+        guard tail[0] == 43 || tail[0] == 45, tail[3] == 58 else { return nil }
+        let digits = [tail[1], tail[2], tail[4], tail[5]].map { Int64($0) - 48 }
+        guard digits.allSatisfy({ (0...9).contains($0) }) else { return nil }
+        let seconds = (digits[0] * 10 + digits[1]) * 3600 + (digits[2] * 10 + digits[3]) * 60
+        return tail[0] == 45 ? -seconds : seconds
+    }
+
     /// The sport a TCX `Sport` attribute or a GPX `<type>` names, as Strava names it. Bikecheck
     /// counts rides: a file that names no sport is a ride.
     static func sport(_ text: String?) -> String {
@@ -116,6 +129,8 @@ package enum XMLRideReader {
         var failureLine: Int?
         var points: [TrackPoint] = []
         var point: TrackPoint?
+        /// The offset from UTC written in the file's first time that writes one (`+02:00`).
+        var utcOffset: Int64?
         // TCX
         var activitySport: String?
         var activityID: Int64?
@@ -186,6 +201,7 @@ package enum XMLRideReader {
                 }
                 return v
             }
+            if utcOffset == nil, ["Id", "Time", "time"].contains(name) { utcOffset = XMLRideReader.writtenOffset(value) }
             switch (name, parent) {
             case ("Id", "Activity"): activityID = XMLRideReader.unixSeconds(value)
             case ("TotalTimeSeconds", "Lap"):
@@ -227,7 +243,8 @@ package enum XMLRideReader {
             return RecordedRide(
                 format: .tcx, start: start, sport: sport, indoor: !positioned || sport == "VirtualRide",
                 movingTime: hasLapTotals ? lapTime : track.movingTime, elapsedTime: Double(max(0, end - start)),
-                distance: lapDistance > 0 ? lapDistance : track.distance, ascent: track.ascent, devices: unitID.map { [$0] } ?? [])
+                distance: lapDistance > 0 ? lapDistance : track.distance, ascent: track.ascent, devices: unitID.map { [$0] } ?? [],
+                utcOffset: utcOffset)
         }
 
         func gpx() throws(RideFileError) -> RecordedRide {
@@ -239,7 +256,7 @@ package enum XMLRideReader {
             let sport = XMLRideReader.sport(trackType)
             return RecordedRide(
                 format: .gpx, start: start, sport: sport, indoor: sport == "VirtualRide", movingTime: track.movingTime,
-                elapsedTime: Double(end - start), distance: track.distance, ascent: track.ascent, devices: [])
+                elapsedTime: Double(end - start), distance: track.distance, ascent: track.ascent, devices: [], utcOffset: utcOffset)
         }
     }
 }

@@ -49,6 +49,7 @@ extension InitCommand: FormattedCommand { typealias Format = TextOrJSON }
 extension DoneCommand: FormattedCommand { typealias Format = TextOrJSON }
 extension SnoozeCommand: FormattedCommand { typealias Format = TextOrJSON }
 extension TodoCommand.Add: FormattedCommand { typealias Format = TextOrJSON }
+extension TodoCommand.List: FormattedCommand { typealias Format = TextOnly }
 extension BikeCommand.Add: FormattedCommand { typealias Format = TextOrJSON }
 extension BikeCommand.List: FormattedCommand { typealias Format = TextOrJSON }
 extension BikeCommand.Retire: FormattedCommand { typealias Format = TextOrJSON }

@@ -106,7 +106,9 @@ struct FilesImportCommand: ParsableCommand {
         abstract: "Import rides from FIT, TCX and GPX files (each also .gz), and folders of them, offline.",
         discussion: """
             Each ride goes into the activity cache with an id made from its file's content, so \
-            importing a file again adds nothing, and 'sync --full' never deletes it. A ride goes on the \
+            importing a file again adds nothing and keeps the ride's bike (only --bike moves it), \
+            and 'sync --full' never deletes it. The ride's local day is the file's (FIT's local \
+            time, a TCX or GPX time written with an offset), else this computer's time zone's. A ride goes on the \
             bike given with --bike, else on the bike whose 'devices:' lists the serial number of the \
             device that recorded it (FIT and TCX files say it), or the bike a part that lists it was \
             mounted on that day, else on no bike: the import names those files. A ride the cache already has, from Strava or another file (a start within two \

@@ -131,7 +131,7 @@ struct PartCommand: ParsableCommand {
             commandName: "list",
             abstract: "Every part and every component in a bike file, with its life so far.",
             discussion:
-                "For each part: distance, moving time, rides, first and last use, where it is now. For each component: the current one's life (since its install or latest replacement) and the slot's total (every counted ride of its bike). Text is in garage.yaml's units (km or mi); JSON (schemas/parts.schema.json) in Strava's units (distance m, moving_time s)."
+                "For each part: distance, moving time, rides, first and last use, where it is now. For each component: the current one's life (since its install or latest replacement) and the slot's total (every ride of its bike that counts through the component's filter, whichever component filled it, plus its usage before tracking: never less than the component's life). Text is in garage.yaml's units (km or mi); JSON (schemas/parts.schema.json) in Strava's units (distance m, moving_time s)."
         )
 
         @OptionGroup var global: GlobalOptions

@@ -11,7 +11,8 @@ struct SnoozeCommand: ParsableCommand {
             'status --check' nor reminders count it as overdue or due; from that day on it is \
             what its usage says. 'bikecheck done' for the interval removes the line. A snooze \
             whose day has passed is a warning (snooze-expired): remove it. Snoozing again \
-            changes the date.
+            changes the date. --as-of gives the day the write counts as today (the --until day \
+            must be after it), so a script's writes are reproducible as reports are.
 
             Examples:
               bikecheck snooze grail chain-lube --until 2026-12-01
@@ -21,6 +22,7 @@ struct SnoozeCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var write: WriteOptions
+    @OptionGroup var asOf: AsOfOptions
 
     @Argument(
         help: ArgumentHelp("The bike (its file name in bikes/), or a part (in parts/) for the part's own intervals.", valueName: "bike-or-part"),
@@ -38,7 +40,7 @@ struct SnoozeCommand: ParsableCommand {
         let record = SnoozeRecord(owner: bike, interval: interval, until: until)
         try write.perform(
             { () throws(WriteFailure) in
-                try SnoozeRecorder.plan(record, in: WriteContext(root: root, today: today()))
+                try SnoozeRecorder.plan(record, in: WriteContext(root: root, today: asOf.day))
             }, root: root, global: global)
     }
 }

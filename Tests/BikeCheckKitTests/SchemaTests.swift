@@ -26,11 +26,13 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
     }
 
+    /// As `init` writes them: into the garage's own `.schemas/`, so that a copy of the example
+    /// garage (as the README's tour invites) keeps modelines that point somewhere.
     @Test func everyExampleGarageFileNamesItsSchemaInAModeline() throws {
         let expected = [
-            "garage": "../schemas/garage.schema.json", "rides": "../schemas/rides.schema.json",
-            "bike": "../../schemas/bike.schema.json", "template": "../../schemas/template.schema.json",
-            "part": "../../schemas/part.schema.json",
+            "garage": ".schemas/garage.schema.json", "rides": ".schemas/rides.schema.json",
+            "bike": "../.schemas/bike.schema.json", "template": "../.schemas/template.schema.json",
+            "part": "../.schemas/part.schema.json",
         ]
         for (kind, schema) in expected {
             for file in try exampleFiles(kind) {
@@ -40,6 +42,13 @@ import Testing
                 let target = exampleGarage.appendingPathComponent(file).deletingLastPathComponent().appendingPathComponent(schema)
                 #expect(FileManager.default.fileExists(atPath: target.standardizedFileURL.path), "\(file) names a missing schema")
             }
+        }
+        // The copies are the repository's schemas (scripts/embed-schemas writes both).
+        for kind in expected.keys {
+            let copy = try Data(contentsOf: exampleGarage.appendingPathComponent(".schemas/\(kind).schema.json"))
+            #expect(
+                copy == (try Data(contentsOf: schemas.appendingPathComponent("\(kind).schema.json"))),
+                "example-garage/.schemas/\(kind).schema.json is stale: run scripts/embed-schemas")
         }
     }
 

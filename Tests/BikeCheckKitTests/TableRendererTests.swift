@@ -9,6 +9,20 @@ import Testing
 
     /// Numbers are written digit by digit (a million rows cannot afford a formatter each): the
     /// same text as `String(format: "%.Nf")` of the rounded value, as before.
+    @Test func percentagesRoundHalfUpFromTheFourDecimalsButNeverReach100BelowOne() {
+        // 2.3 * 100 is 229.99999999999997 in binary: the floor said 229.
+        #expect(ReportNumber.percent(2.3) == 230)
+        // 0.285 * 100 is 28.499999999999996: rounding the float said 28; half up from 28.50 is 29.
+        #expect(ReportNumber.percent(0.285) == 29)
+        #expect(ReportNumber.percent(0.0049) == 0)
+        #expect(ReportNumber.percent(0.005) == 1)
+        // 99.96 % is not overdue: it never shows as 100 %.
+        #expect(ReportNumber.percent(0.9996) == 99)
+        #expect(ReportNumber.percent(1) == 100)
+        #expect(ReportNumber.percent(1.0049) == 100)
+        #expect(ReportNumber.percent(0) == 0)
+    }
+
     @Test func fixedNumbersAreWhatPrintfPrintsOfTheRoundedValue() {
         var values: [Double] = [0, -0.0, 0.04, -0.04, 0.05, -0.05, 0.15, 0.25, 2.675, 1e-9, 123_456.789, -98.76, 9.95, 99.95, 1e12 + 0.55]
         var x = 0.37

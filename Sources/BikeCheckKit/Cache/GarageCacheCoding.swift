@@ -552,11 +552,12 @@ extension Component: CacheCodable {
         w.double(priorRides)
         rideFilter.write(to: &w)
         location.write(to: &w)
+        w.write(installedLocation)
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         self.init(
             id: try r.read(), name: try r.read(), installed: try r.read(), priorHours: try r.double(), priorDistance: try r.double(),
-            priorRides: try r.double(), rideFilter: try r.read(), location: try r.read())
+            priorRides: try r.double(), rideFilter: try r.read(), location: try r.read(), installedLocation: try r.read())
     }
 }
 

@@ -25,6 +25,19 @@ enum Checks {
                         "check the date of the entry, or the 'retired' date; status stops counting on the day a bike is retired"
                     ))
             }
+            // A component installed after the bike's clock stopped: status and `part list` count
+            // it as if no install date were written (on the bike since it was bought).
+            if let retired = bike.retired {
+                for c in bike.components {
+                    guard let installed = c.installed, installed > retired else { continue }
+                    out.append(
+                        .warning(
+                            .componentAfterRetired,
+                            "component '\(shown(c.id))' is installed on \(installed), after bike '\(shown(bike.id))' was retired (\(retired)); it counts as if no install date were written",
+                            at: c.installedLocation ?? c.location, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
+                            help: "check the 'installed' date, or the 'retired' date; status stops counting on the day a bike is retired"))
+                }
+            }
             if let bought = bike.bought, let retired = bike.retired, retired < bought {
                 out.append(
                     .warning(

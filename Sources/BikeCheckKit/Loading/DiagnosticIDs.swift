@@ -7,6 +7,7 @@ extension DiagnosticID {
     package static let badAmount = DiagnosticID("bad-amount")
     package static let conflictingCurrency = DiagnosticID("conflicting-currency")
     package static let costWithoutCurrency = DiagnosticID("cost-without-currency")
+    package static let componentAfterRetired = DiagnosticID("component-after-retired")
     package static let foreignCurrency = DiagnosticID("foreign-currency")
     package static let badDate = DiagnosticID("bad-date")
     package static let badDuration = DiagnosticID("bad-duration")
@@ -68,7 +69,7 @@ extension DiagnosticID {
 
     /// Every id the garage's loading reports.
     package static let garage: [DiagnosticID] = [
-        .badAmount, .conflictingCurrency, .costWithoutCurrency, .foreignCurrency,
+        .badAmount, .componentAfterRetired, .conflictingCurrency, .costWithoutCurrency, .foreignCurrency,
         .badDate, .badDuration, .badEmailAddress, .badGearId, .badId, .badMailServer, .badPercentage, .badQuantity, .badURL,
         .badValue, .cacheBadField,
         .cacheDuplicateActivity, .cacheFileName, .cacheMisplaced, .cacheMissingField, .cacheSyntax,

@@ -167,7 +167,10 @@ enum FileDecoders {
         guard let m = r.mapping(node, "component '\(shown(id))'") else { return nil }
         let f = r.fields(m, of: "component '\(shown(id))'", allowed: componentKeys)
         if let e = f["name"] { c.name = r.string(e.value, "the component's name") }
-        if let e = f["installed"] { c.installed = r.day(e.value, "installed") }
+        if let e = f["installed"] {
+            c.installed = r.day(e.value, "installed")
+            c.installedLocation = r.location(e.value)
+        }
         if let e = f["hours"], let v = r.number(e.value, "hours", maximum: 100_000) { c.priorHours = v }
         if let e = f["rides"], let v = r.number(e.value, "rides", maximum: 1_000_000) { c.priorRides = v }
         if let e = f["notes"] { _ = r.string(e.value, "notes") }

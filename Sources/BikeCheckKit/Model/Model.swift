@@ -75,6 +75,8 @@ package struct Component: Sendable {
     /// Which rides wear it, where it differs from its bike.
     package var rideFilter = RideFilterSpec()
     package var location: SourceLocation
+    /// Where `installed:`'s value is written, for the checks that point at it.
+    package var installedLocation: SourceLocation? = nil
 }
 
 /// An interval as written in a template or a bike file; a bike's entry may override only some fields.

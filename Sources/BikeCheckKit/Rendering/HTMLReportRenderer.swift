@@ -86,7 +86,7 @@ package struct HTMLReportRenderer: Sendable {
                 "<table class=\"intervals\">\n<thead><tr><th scope=\"col\">Bike</th><th scope=\"col\">Task</th><th scope=\"col\">State</th><th scope=\"col\">Progress</th><th scope=\"col\">Used</th><th scope=\"col\">Forecast</th></tr></thead>\n<tbody>\n"
             for (bike, i) in all.prefix(nextUpLimit) {
                 out +=
-                    "<tr class=\"\(stateClass(i.state))\"><td><a href=\"#bike-\(bike.id)\">\(bike.name)</a></td><th scope=\"row\">\(i.task)</th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i, report.units))</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
+                    "<tr class=\"\(stateClass(i.state))\"><td><a href=\"#bike-\(bike.id)\">\(bike.name)</a></td><th scope=\"row\">\(i.task)</th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i, report.units))</td><td class=\"nw\">\(forecast(i, report.units))</td></tr>\n"
             }
             out += "</tbody>\n</table>\n"
             if all.count > nextUpLimit {
@@ -159,7 +159,7 @@ package struct HTMLReportRenderer: Sendable {
             if let component = i.component, component != i.id { what.append("\(component)") }
             let since: HTML = i.since.map { "\($0)" } ?? "never done"
             out +=
-                "<tr class=\"\(stateClass(i.state))\"><th scope=\"row\">\(i.task) <span class=\"id\">\(what.joined(separator: " · "))</span></th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i, units))</td><td class=\"nw\">\(since)</td><td class=\"nw\">\(forecast(i))</td></tr>\n"
+                "<tr class=\"\(stateClass(i.state))\"><th scope=\"row\">\(i.task) <span class=\"id\">\(what.joined(separator: " · "))</span></th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i, units))</td><td class=\"nw\">\(since)</td><td class=\"nw\">\(forecast(i, units))</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n"
     }
@@ -249,7 +249,14 @@ package struct HTMLReportRenderer: Sendable {
             "<table>\n<thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Kind</th><th scope=\"col\">Counted since</th><th scope=\"col\" class=\"n\">Distance (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Rides</th><th scope=\"col\">Ridden</th></tr></thead>\n<tbody>\n"
         for life in lives.sorted(by: { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }) {
             let kind: HTML = life.kind == .part ? "part" : "component"
-            let since: HTML = life.since.map { "\($0)" } ?? (life.mounts?.last.map { "on since \($0.from)" } ?? "first ride")
+            // A part's figures are its whole life (every mount, and its usage before tracking):
+            // counted from its first mount, not from the day it came onto this bike.
+            let since: HTML
+            if let mounts = life.mounts, let first = mounts.first, let last = mounts.last {
+                since = "whole life, from \(first.from)" + (last.from != first.from ? "; on this bike since \(last.from)" : "")
+            } else {
+                since = life.since.map { "\($0)" } ?? "first ride"
+            }
             out +=
                 "<tr><th scope=\"row\">\(life.name ?? life.id) <span class=\"id\">\(life.id)</span></th><td>\(kind)</td><td>\(since)</td>\(lifeCells(life.usage, report.units))</tr>\n"
         }
@@ -363,7 +370,7 @@ package struct HTMLReportRenderer: Sendable {
 
     /// A bar to 100 % (a notch past it when overdue) and the percentage, written.
     private func progress(_ i: IntervalStatus) -> HTML {
-        let percent = Int((i.progress * 100).rounded(.down))
+        let percent = ReportNumber.percent(i.progress)
         let width = coordinate(min(max(i.progress, 0), 1) * 100)
         return
             "<svg class=\"bar\" viewBox=\"0 0 100 10\" aria-hidden=\"true\"><rect width=\"100\" height=\"10\"/><rect class=\"fill\" width=\"\(width)\" height=\"10\"/></svg> \(percent) %"
@@ -371,13 +378,15 @@ package struct HTMLReportRenderer: Sendable {
 
     /// The limit furthest along, in the rider's units: `6.8 of 8 h`, `412 of 932 mi (1500 km)`.
     private func used(_ i: IntervalStatus, _ units: UnitSystem) -> HTML {
-        guard let deciding = i.limits.max(by: { $0.progress < $1.progress }) else { return "" }
+        guard let deciding = i.deciding else { return "" }
         return "\(units.usedText(deciding)) of \(units.limitText(deciding))"
     }
 
-    private func forecast(_ i: IntervalStatus) -> HTML {
+    private func forecast(_ i: IntervalStatus, _ units: UnitSystem) -> HTML {
         if i.state == .overdue { return "now" }
-        return i.due.map { "<time datetime=\"\($0)\">\($0)</time>" } ?? "no forecast"
+        guard let due = i.due else { return "no forecast" }
+        // The limit that gives the day, when it is not the one shown (as status says it).
+        return "<time datetime=\"\(due)\">\(due)</time>" + HTML(escaping: i.dueLimit.map { " by \(units.limitText($0))" } ?? "")
     }
 
     private func money(_ amount: Decimal, _ currency: String?) -> HTML {

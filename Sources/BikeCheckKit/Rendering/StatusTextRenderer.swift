@@ -136,14 +136,18 @@ package struct StatusTextRenderer: Sendable {
         case .ok: state = "ok"
         case .snoozed: state = "snoozed"
         }
-        let deciding = i.limits.max { $0.progress < $1.progress }
-        let amount: TerminalText = deciding.map { "\(units.usedText($0)) / \(units.limitText($0))" } ?? ""
+        let amount: TerminalText = i.deciding.map { "\(units.usedText($0)) / \(units.limitText($0))" } ?? ""
         var when: [String] = []
         if let since = i.since { when.append("since \(since)") } else { when.append("never done") }
-        if let until = i.snoozedUntil { when.append("snoozed until \(until)") } else if let due = i.due { when.append("due ~\(due)") }
+        if let until = i.snoozedUntil {
+            when.append("snoozed until \(until)")
+        } else if let due = i.due {
+            // The limit that gives the day, when it is not the one shown.
+            when.append("due ~\(due)" + (i.dueLimit.map { " by \(units.limitText($0))" } ?? ""))
+        }
         // A part's interval under a bike names the part it follows.
         let id = i.part.flatMap { underBike ? "\($0): \(i.id)" : nil } ?? i.id
-        return [state, "\(id)", "\(Int((i.progress * 100).rounded(.down)))%", amount, "\(i.task)", "\(when.joined(separator: ", "))"]
+        return [state, "\(id)", "\(ReportNumber.percent(i.progress))%", amount, "\(i.task)", "\(when.joined(separator: ", "))"]
     }
 
     /// `prefix` then the segments, two spaces apart, as one line; with a width, wrapped at spaces

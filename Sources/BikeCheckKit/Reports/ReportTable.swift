@@ -146,6 +146,18 @@ package struct ReportCells {
 
 /// Plain numbers in fixed units, the same on every machine (no locale, no grouping).
 package enum ReportNumber {
+    /// A progress (a fraction, as reports carry it: four decimals) as a whole percentage, the one
+    /// rule every renderer prints by (status text, HTML, reminders, the calendar): rounded half
+    /// up from the decimal value (`2.3` is 230, `0.285` is 29, not the floor of a binary float),
+    /// except that a progress below 1 never shows as 100 (at 100 % an interval is overdue).
+    package static func percent(_ progress: Double) -> Int {
+        // The four decimals as a whole number of ten-thousandths: exact, whatever the binary float.
+        guard progress.isFinite else { return 0 }
+        let n = Int((min(max(progress, -1e12), 1e12) * 10_000).rounded())
+        let p = n >= 0 ? (n + 50) / 100 : -((-n + 49) / 100)
+        return progress < 1 && p >= 100 ? 99 : p
+    }
+
     package static func fixed(_ value: Double, _ decimals: Int) -> String {
         var bytes: [UInt8] = []
         appendFixed(value, decimals, to: &bytes)

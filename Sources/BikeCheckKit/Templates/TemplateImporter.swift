@@ -251,10 +251,13 @@ package enum TemplateImporter {
         return .mapping(pairs)
     }
 
-    /// Points a copied file's schema modeline at this garage's schemas.
+    /// Points a copied file's schema modeline at this garage's schemas (`.schemas/`, which
+    /// `init` writes), or gives it one, as `init` writes its templates.
     static func withOwnModeline(_ bytes: [UInt8]) -> [UInt8] {
         let prefix = Array("# yaml-language-server:".utf8)
-        guard bytes.starts(with: prefix), let ours = modeline("template", depth: 1).first else { return bytes }
+        guard let ours = modeline("template", depth: 1).first else { return bytes }
+        // A file that starts with a byte order mark is left as it is: the line would go before it.
+        guard bytes.starts(with: prefix) else { return bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes : Array((ours + "\n").utf8) + bytes }
         var end = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
         if end > 0, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         return Array(ours.utf8) + bytes[end...]

@@ -25,7 +25,7 @@ package enum RideRecorder {
 
     /// Plans the new ride, after checking the bike, the date, the time and the distance.
     package static func plan(_ ride: NewRide, in context: WriteContext) throws(WriteFailure) -> GarageChange {
-        _ = try context.bike(ride.bike)
+        let bike = try context.bike(ride.bike).bike
         try context.checkDate(ride.date, "the ride's date")
         let time = ride.time.trimmingSpaces()
         guard Quantity.parseDuration(time) != nil else {
@@ -59,7 +59,12 @@ package enum RideRecorder {
         if let before, let doc {
             try context.requireClean(file)
             guard case .mapping(let root)? = doc.root else { throw .refused("'\(file)' is not a mapping") }
-            after = try context.edit(file, doc, [.appendOrCreate(entry, list: "rides", current: root["rides"])])
+            // Rides kept in date order stay in date order: an older ride goes before the first
+            // later one (as a backdated service does in a log). Any other list gets it at its end.
+            let edit: YAMLEdit =
+                ServiceRecorder.datedPosition(of: ride.date, in: root["rides"]).map { .insert(entry, into: ["rides"], at: $0) }
+                ?? .appendOrCreate(entry, list: "rides", current: root["rides"])
+            after = try context.edit(file, doc, [edit])
         } else {
             do {
                 after = try YAMLEditor.render(
@@ -69,9 +74,18 @@ package enum RideRecorder {
                 throw .usage("cannot write this ride as YAML")
             }
         }
+        var summary = ["\(ride.bike): added a ride on \(described) to \(file)"]
+        // A ride outside the days the bike was the rider's does not count: said at once, as
+        // `validate` says it (`ride-before-bought`, `ride-after-retired`).
+        for problem in Checks.outsideOwnership(
+            "ride", ride.date, of: bike, at: bike.location, ids: (.rideBeforeBought, .rideAfterRetired), today: nil,
+            consequence: "; it does not count", help: ("check the date, or the bike's 'bought' date", "check the date, or the bike's 'retired' date"))
+        {
+            summary.append("\(ride.bike): warning: \(problem.message) [\(problem.id)]; \(problem.help ?? "")")
+        }
         return context.change(
             files: [FileChange(path: file, before: before, after: after)],
             message: "\(ride.bike): ride \(described)",
-            summary: ["\(ride.bike): added a ride on \(described) to \(file)"])
+            summary: summary)
     }
 }

@@ -25,7 +25,7 @@ package enum CalendarExport {
                 // A part's interval is the part's, not the bike's: a bike and a part on it may
                 // both have an interval of one id.
                 let uid = UrgentInterval(bike: bike.id, bikeName: bike.name, part: interval.part, status: interval).key + "@bikecheck"
-                let limits = interval.limits.map { "\(status.units.limitText($0)): \(Int(($0.progress * 100).rounded())) %" }.joined(separator: ", ")
+                let limits = interval.limits.map { "\(status.units.limitText($0)): \(ReportNumber.percent($0.progress)) %" }.joined(separator: ", ")
                 // Overdue has no forecast: the event is on the as-of day, so it stays in sight
                 // (each refresh moves it) until the service is logged.
                 if interval.state == .overdue {

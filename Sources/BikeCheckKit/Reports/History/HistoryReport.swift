@@ -62,7 +62,7 @@ package struct HistoryReport: Sendable, Encodable {
         // `usage(from, through)`: the counted riding over those days, both inclusive.
         func add(
             _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?,
-            usage: (Int, Int) -> (time: Double, distance: Double, rides: Int)
+            usage: (ResolvedInterval?, Int, Int) -> (time: Double, distance: Double, rides: Int)
         ) {
             var last: [IntervalID: Day] = [:]
             let log = log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
@@ -70,10 +70,10 @@ package struct HistoryReport: Sendable, Encodable {
                 var tasks: [Task] = []
                 for done in entry.done {
                     let id = done.value
-                    let name = intervals.first { $0.id == id }?.task ?? id.rawValue
-                    var task = Task(id: id.rawValue, task: name, previous: last[id])
+                    let interval = intervals.first { $0.id == id }
+                    var task = Task(id: id.rawValue, task: interval?.task ?? id.rawValue, previous: last[id])
                     if let previous = last[id] {
-                        let used = usage(previous.ordinal, entry.date.ordinal)
+                        let used = usage(interval, previous.ordinal, entry.date.ordinal)
                         task.rides = used.rides
                         task.movingTime = ReportNumber.tenth(used.time)
                         task.distance = ReportNumber.tenth(used.distance)
@@ -101,24 +101,29 @@ package struct HistoryReport: Sendable, Encodable {
             let id = garage.bikes[bike].bike.id
             return cache.ledgers([(id, filter)])[.init(bike: id, filter: filter)] ?? RideLedger()
         }
+        // Each task through its interval's own filter over the bike's, as status and `rides
+        // --interval` count it; a task the bike has no interval for, through the bike's.
         for (b, resolved) in garage.bikes.enumerated() where selection.includes(resolved.bike.id) {
-            let own = ledger(b, resolved.filter)
-            add(.bike(resolved.bike), log: resolved.bike.log, intervals: resolved.intervals, part: nil) { own.usage(from: $0, through: $1) }
+            add(.bike(resolved.bike), log: resolved.bike.log, intervals: resolved.intervals, part: nil) { interval, from, through in
+                ledger(b, interval.map { $0.rideFilter.over(resolved.filter) } ?? resolved.filter).usage(from: from, through: through)
+            }
         }
         for rp in garage.parts where selection.includes(rp.part.id) {
             // A part's riding is that of each bike it was on, on the days it was there, as
             // status counts a part's usage (up to the day it was retired).
             let part = rp.part
             let stop = min(asOf, part.retired ?? asOf).ordinal
-            var spans: [(from: Int, to: Int, ledger: RideLedger)] = []
+            var spans: [(from: Int, to: Int, bike: Int)] = []
             for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= stop {
                 guard let b = cache.bikeIndex[m.bike.value] else { continue }
-                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), ledger(b, part.rideFilter.over(garage.bikes[b].filter))))
+                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), b))
             }
-            add(.part(part), log: part.log, intervals: rp.intervals, part: part) { from, through in
+            add(.part(part), log: part.log, intervals: rp.intervals, part: part) { interval, from, through in
+                // The interval's filter (over the part's), else the part's, over each bike's.
+                let spec = interval?.rideFilter ?? part.rideFilter
                 var sum: (time: Double, distance: Double, rides: Int) = (0, 0, 0)
                 for s in spans where max(s.from, from) <= min(s.to, through) {
-                    let u = s.ledger.usage(from: max(s.from, from), through: min(s.to, through))
+                    let u = ledger(s.bike, spec.over(garage.bikes[s.bike].filter)).usage(from: max(s.from, from), through: min(s.to, through))
                     sum.time += u.time
                     sum.distance += u.distance
                     sum.rides += u.rides

@@ -71,7 +71,8 @@ package struct PartLife: Sendable, Encodable, Equatable {
     package var prior: LifeUsage
     /// A part's mounts, oldest first, with the usage on each.
     package var mounts: [MountLife]?
-    /// A component's slot: every counted ride of its bike, whichever component filled it.
+    /// A component's slot: every ride of its bike that counts through the component's filter,
+    /// whichever component filled it, plus the usage before tracking written for it.
     package var slot: LifeUsage?
 
     enum CodingKeys: String, CodingKey { case kind, id, name, bike, retired, since, prior, mounts, slot }
@@ -175,20 +176,26 @@ extension StatusPlanner {
             for resolved in garage.bikes {
                 let bike = resolved.bike
                 guard let ledger = ledgers[LedgerKey(bike: bike.id, filter: resolved.filter)], !bike.components.isEmpty else { continue }
-                let services = Services(of: resolved, asOf: asOf)
-                let slot = ledger.life(from: Int.min / 2, through: end)
+                // A retired bike's clock stopped on its `retired:` day: an install or replacement
+                // written after it is not counted (`component-after-retired`), as status says.
+                let day = min(asOf, bike.retired ?? asOf)
+                let services = Services(of: resolved, asOf: day)
                 for c in bike.components {
-                    // The current one counts from its install, or from the latest log entry that replaced it.
-                    var since = c.installed ?? bike.bought
+                    // The current one counts from its install, or from the latest log entry that
+                    // replaced it; an install date after the day counts as none (since bought).
+                    var since = c.installed.flatMap { $0 <= day ? $0 : nil } ?? bike.bought.flatMap { $0 <= day ? $0 : nil }
                     var replaced = false
                     if let r = services.lastReplaced(c.id), since.map({ r.day >= $0 }) ?? true { since = r.day; replaced = true }
-                    let prior =
-                        replaced
-                        ? LifeUsage()
-                        : LifeUsage(distance: c.priorDistance, movingTime: c.priorHours * 3600, rides: Int(c.priorRides))
+                    let written = LifeUsage(distance: c.priorDistance, movingTime: c.priorHours * 3600, rides: Int(c.priorRides))
+                    let prior = replaced ? LifeUsage() : written
                     let own = key(bike.id, c.rideFilter).flatMap { ledgers[$0] } ?? ledger
                     var usage = own.life(from: since?.ordinal ?? Int.min / 2, through: end)
                     usage.add(prior)
+                    // The slot: every ride of the bike that counts through the component's filter,
+                    // whichever component filled it, plus the usage before tracking written for
+                    // it; so never less than the life of any component that filled it.
+                    var slot = own.life(from: Int.min / 2, through: end)
+                    slot.add(written)
                     out.append(
                         PartLife(
                             kind: .component, id: c.id.rawValue, name: c.name, bike: bike.id.rawValue, retired: bike.retired,

@@ -65,7 +65,7 @@ extension StatusPlanner {
         var planner = self
         let current = part.mount(on: asOf)?.bike.value
         let end = [part.retired, current.flatMap { bikes[$0]?.retired }].compactMap { $0 }.min()
-        let stopped = end.map { $0 < asOf } ?? false
+        let stopped = end.map { $0 <= asOf } ?? false
         if stopped, let end { planner.asOf = end }
         return resolved.intervals.map { interval in
             let (since, kind) = planner.anchor(of: interval, part: part, asOf: planner.asOf)
@@ -77,14 +77,14 @@ extension StatusPlanner {
                 pace = planner.recentPace(ledger, since: [bikeFirst, partFirst].compactMap { $0 }.max())
             }
             var usage = Usage()
-            var prior: Usage?
+            // Usage before tracking counts until the part is first serviced, also while nothing
+            // else is counted yet (no `bought:`, never mounted): `part list`'s figure.
+            let prior = kind != .done ? Usage(prior: part.priorHours, distance: part.priorDistance, rides: part.priorRides) : nil
             if let since {
                 usage = planner.usage(of: part, filter: interval.rideFilter, since: since, through: planner.asOf, ledgers: ledgers, bikeFilters: bikeFilters)
                 usage.distance = rounded(usage.distance)
-                // Usage before tracking counts until the part is first serviced.
-                if kind != .done { prior = Usage(prior: part.priorHours, distance: part.priorDistance, rides: part.priorRides) }
-                usage = usage.adding(prior)
             }
+            usage = usage.adding(prior)
             let limits = interval.limits.map { planner.limitStatus($0, usage: usage, since: since, pace: pace) }
             let progress = limits.map(\.progress).max() ?? 0
             let state: IntervalState = progress >= 1 ? .overdue : progress >= interval.dueSoon ? .dueSoon : .ok

@@ -139,6 +139,17 @@ package struct IntervalStatus: Sendable, Codable, Equatable {
         due = max(until, due ?? until)
     }
 
+    /// The limit the renderers show: the one furthest along (the first of equals).
+    package var deciding: LimitStatus? { limits.max { $0.progress < $1.progress } }
+
+    /// The limit whose forecast is `due`, when it is not the one shown (`deciding`): with two
+    /// limits (`[4000 km, 2 years]`) the one furthest along may not be the one reached first at
+    /// the recent pace, so the renderers name it beside the day (`due ~2026-11-23 by 4000 km`).
+    package var dueLimit: LimitStatus? {
+        guard limits.count > 1, let due, state != .snoozed, let by = limits.first(where: { $0.due == due }), by != deciding else { return nil }
+        return by
+    }
+
     /// Nothing is forecast where the clock has stopped (a retired bike or part).
     mutating func stopForecasts() {
         due = nil

@@ -53,7 +53,8 @@ package struct StatusPlanner: Sendable {
             // A retired bike's clock stops on the day it was retired: calendar limits do not keep
             // running on a bike nobody rides, and nothing is forecast for it.
             var planner = self
-            let stopped = bike.retired.map { $0 < asOf } ?? false
+            // Retired on the as-of day counts as retired, as plain status and the calendar say.
+            let stopped = bike.retired.map { $0 <= asOf } ?? false
             if stopped, let retired = bike.retired { planner.asOf = retired }
             var paces: [RideFilter: Pace] = [:]
             let services = Services(of: resolved, asOf: planner.asOf)
@@ -143,8 +144,10 @@ package struct StatusPlanner: Sendable {
             best = (day, order, kind)
         }
         let part = interval.component ?? interval.replaces
-        // A component with no install date has been on the bike since it was bought.
-        if let part, let c = bike.component(part) { consider(c.installed ?? bike.bought, Int.max, .installed) }
+        // A component with no install date has been on the bike since it was bought; so has one
+        // whose install date is after the as-of day (for a retired bike, after its clock stopped:
+        // `component-after-retired`).
+        if let part, let c = bike.component(part) { consider(c.installed.flatMap { $0 <= asOf ? $0 : nil } ?? bike.bought, Int.max, .installed) }
         if let done = services.lastDone(interval.id) { consider(done.day, done.order, .done) }
         if let part, let replaced = services.lastReplaced(part) { consider(replaced.day, replaced.order, .replaced) }
         if let best { return (best.day, best.kind) }
@@ -156,15 +159,18 @@ package struct StatusPlanner: Sendable {
     func status(of interval: ResolvedInterval, bike: Bike, services: Services, ledger: RideLedger, pace: Pace) -> IntervalStatus {
         let (since, kind) = anchor(of: interval, bike: bike, services: services, ledger: ledger)
         var usage = Usage()
+        // A second-hand component arrives with usage; it counts until the interval is first
+        // done or the component replaced (while the interval counts from the install, the
+        // bike's purchase or its first ride, or from nothing yet).
         var prior: Usage?
+        if kind != .done, kind != .replaced, let part = interval.component ?? interval.replaces, let c = bike.component(part) {
+            prior = Usage(prior: c.priorHours, distance: c.priorDistance, rides: c.priorRides)
+        }
         if let since {
             let u = ledger.usage(from: since.ordinal, through: asOf.ordinal)
-            // A second-hand part arrives with usage; it counts until the part is first serviced.
-            if kind == .installed, let part = interval.component ?? interval.replaces, let c = bike.component(part) {
-                prior = Usage(prior: c.priorHours, distance: c.priorDistance, rides: c.priorRides)
-            }
-            usage = Usage(movingTime: u.time, distance: rounded(u.distance), days: asOf.ordinal - since.ordinal, rides: u.rides).adding(prior)
+            usage = Usage(movingTime: u.time, distance: rounded(u.distance), days: asOf.ordinal - since.ordinal, rides: u.rides)
         }
+        usage = usage.adding(prior)
         let limits = interval.limits.map { limitStatus($0, usage: usage, since: since, pace: pace) }
         let progress = limits.map(\.progress).max() ?? 0
         let state: IntervalState = progress >= 1 ? .overdue : progress >= interval.dueSoon ? .dueSoon : .ok
@@ -174,11 +180,20 @@ package struct StatusPlanner: Sendable {
             usage: usage, limits: limits, due: state == .overdue ? nil : limits.compactMap(\.due).min(), prior: prior)
     }
 
+    /// With no anchor (`since` nil: nothing counted yet) only usage before tracking is used, and
+    /// calendar limits have not started.
     func limitStatus(_ q: Quantity, usage: Usage, since: Day?, pace: Pace) -> LimitStatus {
         guard let since else {
+            let used: Double
+            switch q.measure {
+            case .time: used = usage.movingTime
+            case .distance: used = usage.distance
+            case .rides: used = Double(usage.rides)
+            case .days, .months: used = 0
+            }
             return LimitStatus(
-                every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: 0,
-                progress: 0, due: nil)
+                every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: rounded(used),
+                progress: rounded(used / q.amount), due: nil)
         }
         let used: Double
         var due: Day?
