@@ -231,7 +231,7 @@ struct DocumentedRules {
         let componentID = interval.component ?? interval.replaces
         if let c = bike.component(componentID) {
             // A component with no `installed:` counts from `bought:` (unwritten: issue #28).
-            consider(c.installed ?? bike.bought, Int.max, "installed")
+            consider(installed(c, on: bike) ?? bike.bought, Int.max, "installed")
         }
         let replacing = Set(bike.intervals.filter { $0.replaces != nil && $0.replaces == componentID }.map(\.id))
         var lastDone: (Int, Int)?
@@ -254,8 +254,9 @@ struct DocumentedRules {
             (since, kind) = (first, "first-ride")
         }
         let used = since.map { usage(counted, from: $0, through: clock) } ?? Usage()
-        // Usage before tracking counts while the interval counts from its install.
-        let prior: Prior? = kind == "installed" ? bike.component(componentID)?.prior : nil
+        // due.md, the rules in detail: usage before tracking counts until the interval is done
+        // or its component replaced (anchor installed, bought, first-ride or none).
+        let prior: Prior? = kind != "done" && kind != "replaced" ? bike.component(componentID)?.prior : nil
         let p = pace(counted, first: bike.bought ?? counted.first?.day)
         return figures(
             every: interval.every, dueSoon: interval.dueSoon, since: since, anchor: kind, usage: used, prior: prior, clock: clock,
@@ -263,6 +264,12 @@ struct DocumentedRules {
     }
 
     func bike(_ id: String) -> GeneratedBike? { garage.bikes.first { $0.id == id } }
+
+    /// A component's `installed:`, unless it is after the as-of day or the bike's `retired:`
+    /// day: then it counts as not written (due.md, the rules in detail).
+    func installed(_ c: GeneratedComponent, on bike: GeneratedBike) -> Int? {
+        c.installed.flatMap { $0 <= min(asOf, bike.retired ?? asOf) ? $0 : nil }
+    }
 
     /// A part's rides through `spec` (its interval's over the part's), over each bike's filter,
     /// on the days it was mounted there (due.md: A part's usage), from `from` through `through`.
@@ -362,6 +369,14 @@ struct DifferentialCheck {
         } else {
             return disagree("the generator wrote a garage with errors: \(validate.stdout.prefix(600))")
         }
+        let asOf = garage.asOf
+        for b in garage.bikes {
+            if b.retired == asOf { coverage["bike retired on the as-of day", default: 0] += 1 }
+            for c in b.components where c.installed != nil && rules.installed(c, on: b) == nil {
+                coverage["install after retired or as-of", default: 0] += 1
+            }
+        }
+        for p in garage.parts where p.mounts.isEmpty { coverage["part never mounted", default: 0] += 1 }
         try compareStatus()
         try comparePartList()
         try compareUsage()
@@ -504,7 +519,8 @@ struct DifferentialCheck {
             }
         }
         for b in garage.bikes {
-            let services = b.log.filter { $0.date <= asOf }
+            // A replacing entry after the retired day counts as not written (commands.md).
+            let services = b.log.filter { $0.date <= min(asOf, b.retired ?? asOf) }
             for c in b.components {
                 // commands.md: a component's life is the current one's, since its `installed`
                 // (else the bike's `bought:`) or the latest entry of a task that replaces it,
@@ -514,7 +530,7 @@ struct DifferentialCheck {
                     disagree("part list has no \(key)")
                     continue
                 }
-                var since = c.installed ?? b.bought
+                var since = rules.installed(c, on: b) ?? b.bought
                 let replacing = Set(b.intervals.filter { $0.replaces == c.id }.map(\.id))
                 var replaced = false
                 if let r = services.filter({ $0.done.contains(where: replacing.contains) }).map(\.date).max(), since.map({ r >= $0 }) ?? true {
@@ -530,6 +546,13 @@ struct DifferentialCheck {
                 }
                 day(got["since"], since, "part list \(key) since")
                 lifeFigures(got, u, "part list \(key)")
+                // The slot: every ride of the bike through the component's filter, whichever
+                // component filled it, plus the usage before tracking written for it.
+                var slot = rules.usage(rules.rides(of: b, filter: f), from: Int.min / 2, through: asOf)
+                slot.distance += c.prior.metres
+                slot.movingTime += c.prior.movingTime
+                slot.rides += c.prior.count
+                lifeFigures(got["slot"] as? [String: Any] ?? [:], slot, "part list \(key) slot")
             }
         }
         for key in rows.keys.sorted() { disagree("part list shows \(key), which the docs do not") }
@@ -620,13 +643,11 @@ struct DifferentialCheck {
                 var riding = DocumentedRules.Usage()
                 let on = dayOrdinal(date)
                 if s["kind"] as? String == "bike", let b = rules.bike(id), let i = b.intervals.first(where: { $0.id == task }) {
-                    if KnownBugs.historyThroughBikeFilter, rules.filter(of: i, on: b) != rules.bikeFilter(b) { continue }
                     previous = b.log.filter { $0.date < on && $0.done.contains(task) }.map(\.date).max()
                     if let previous { riding = rules.usage(rules.rides(of: b, filter: rules.filter(of: i, on: b)), from: previous, through: on) }
                 } else if s["kind"] as? String == "part", let p = garage.parts.first(where: { $0.id == id }),
                     let i = p.intervals.first(where: { $0.id == task })
                 {
-                    if KnownBugs.historyThroughBikeFilter, i.filter != RideFilterSpec() { continue }
                     previous = p.log.filter { $0.date < on && $0.done.contains(task) }.map(\.date).max()
                     if let previous {
                         let stop = min(on, p.retired ?? on)

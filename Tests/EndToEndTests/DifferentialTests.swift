@@ -54,23 +54,6 @@ import Testing
     }
 }
 
-/// Cases the issue (#28) lists as known bugs, left out of the comparison until they are fixed on
-/// the engine's branch. Each flag names the bug; remove it with the fix.
-/// `BIKECHECK_DIFF_KNOWN_BUGS=1` puts them all back in, to see whether they are still there.
-enum KnownBugs {
-    static let included = ProcessInfo.processInfo.environment["BIKECHECK_DIFF_KNOWN_BUGS"] == "1"
-    /// 1: `history` counts every task through the bike's filter, not the interval's own.
-    static let historyThroughBikeFilter = !included
-    /// 2: `part list`'s slot total is counted through the bike's filter (not compared yet).
-    static let partListSlot = !included
-    /// 3: a part with usage before tracking, no `bought:` and no mount: not generated.
-    static let priorWithoutAnchor = !included
-    /// 4: a bike retired on the as-of day: not generated.
-    static let retiredOnAsOfDay = !included
-    /// 6: a component installed (or replaced) after its bike's `retired:` day: not generated.
-    static let installAfterRetirement = !included
-}
-
 struct DifferentialStats {
     var garages = 0
     var rides = 0
@@ -377,17 +360,18 @@ struct RandomGarage {
             if chance(80) { bike.bought = start + r.next(600) }
             if chance(15) {
                 var retired = (bike.bought ?? start) + 60 + r.next(900)
-                if !KnownBugs.retiredOnAsOfDay, chance(20) { retired = asOf }
-                if KnownBugs.retiredOnAsOfDay, retired == asOf { retired += 1 }
+                if chance(20) { retired = asOf }
                 bike.retired = retired
             }
             bike.filter = someFilter(30)
             let firstDay = bike.bought ?? start
-            // Components and services on the days the bike was the rider's (unless known bug 6 is fixed).
-            let lastDay = KnownBugs.installAfterRetirement ? min(asOf, bike.retired ?? asOf) : asOf
+            // Components and services mostly on the days the bike was the rider's, some after
+            // its retirement (they count as not written).
+            let lastDay = chance(80) ? min(asOf, bike.retired ?? asOf) : asOf
             for name in ["chain", "tyres", "fork", "cassette"] where chance(45) {
                 var c = GeneratedComponent(id: name)
                 if chance(75) { c.installed = firstDay + r.next(max(1, lastDay - firstDay + 1)) }
+                if chance(4) { c.installed = asOf + 1 + r.next(30) }
                 c.prior = prior()
                 c.filter = someFilter(20)
                 bike.components.append(c)
@@ -459,10 +443,8 @@ struct RandomGarage {
                 guard let to else { break }
                 day = to + 1 + r.next(60)
             }
-            if !KnownBugs.priorWithoutAnchor, part.bought == nil, chance(30) { part.mounts = [] }
-            if part.mounts.isEmpty, KnownBugs.priorWithoutAnchor || part.bought != nil {
-                part.mounts.append(Mount(bike: bikes[0].id, from: asOf - 10, to: nil))
-            }
+            // Some parts were never mounted (nor, some of them, bought).
+            if chance(15) { part.mounts = [] }
             let firstMount = part.mounts.first?.from ?? asOf
             if firstMount < asOf {
                 for _ in 0..<r.next(4) {
