@@ -240,7 +240,10 @@ let fox36 = """
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try runBikecheck(["validate", "--garage", published.path], in: garage.root).status == 0)
         let exported = try String(decoding: Data(contentsOf: published.appendingPathComponent("templates/fox-36.yaml")), as: UTF8.self)
-        #expect(exported == fox36, "\(exported)")
+        // The imported copy got the schema modeline init writes; the export keeps it, with the
+        // schemas beside it (.schemas/), so the published folder checks in an editor too.
+        #expect(exported == "# yaml-language-server: $schema=../.schemas/template.schema.json\n" + fox36, "\(exported)")
+        #expect(FileManager.default.fileExists(atPath: published.appendingPathComponent(".schemas/template.schema.json").path))
         // Nothing in the folder refers to the garage it came from, or to the club it was imported from.
         let e = FileManager.default.enumerator(atPath: published.path)
         while let item = e?.nextObject() as? String {

@@ -53,14 +53,14 @@ import Testing
     }
 
     @Test func statusReadsLimitsInTheRidersUnitsWithTheWrittenOneBeside() throws {
-        // Chain: 100 mi since 03-20 of 1500 km = 932.06 mi; tyres: 300 mi of 900 mi.
+        // Chain: 100 mi since 03-20 of 1500 km = 932.06 mi, 10.73 %: 11 % (half up); tyres: 300 mi of 900 mi.
         let imperial = try Self.output(Self.garage("imperial"), ["status"])
         #expect(imperial.contains("  ok  tyres          33%            300 / 900 mi  Replace tyres  since 2026-01-01"), "\(imperial)")
-        #expect(imperial.contains("  ok  chain-replace  10%  100 / 932 mi (1500 km)  Replace the chain  since 2026-03-20"), "\(imperial)")
+        #expect(imperial.contains("  ok  chain-replace  11%  100 / 932 mi (1500 km)  Replace the chain  since 2026-03-20"), "\(imperial)")
         // Metric: 160.9 km of 1500 km; 482.8 km of 900 mi = 1448.4 km.
         let metric = try Self.output(Self.garage("metric"), ["status"])
         #expect(metric.contains("  ok  tyres          33%  483 / 1448 km (900 mi)  Replace tyres"), "\(metric)")
-        #expect(metric.contains("  ok  chain-replace  10%           161 / 1500 km  Replace the chain"), "\(metric)")
+        #expect(metric.contains("  ok  chain-replace  11%           161 / 1500 km  Replace the chain"), "\(metric)")
     }
 
     @Test func usageIsInMilesAndFeetInTextCSVAndMarkdown() throws {
