@@ -102,6 +102,8 @@ struct DocumentedRules {
         var snoozedUntil: Int?
         /// Usage before tracking added to `usage`.
         var prior: Prior?
+        /// The counted rides alone, without `prior`.
+        var riding = Usage()
     }
 
     /// The recent pace (due.md, forecast): an average per day over the last year, each day weighted
@@ -144,7 +146,7 @@ struct DocumentedRules {
         }
         let days = since.map { clock - $0 } ?? 0
         var limits: [LimitExpected] = []
-        var fractions: [(Double, Double)] = []
+        var fractions: [Double] = []
         for l in every {
             guard let since else {
                 // No anchor: nothing counted yet but the usage before tracking, which counts
@@ -156,8 +158,9 @@ struct DocumentedRules {
                     case .rides: Double(u.rides)
                     case .days, .months: 0
                     }
-                limits.append(LimitExpected(limit: l.amount, used: used, progress: used / l.amount, due: nil))
-                fractions.append((used, l.amount))
+                let progress = (used / l.amount * 10_000).rounded() / 10_000
+                limits.append(LimitExpected(limit: l.amount, used: used, progress: progress, due: nil))
+                fractions.append(progress)
                 continue
             }
             var used: Double
@@ -182,22 +185,21 @@ struct DocumentedRules {
                 used = Double(days) * l.amount / Double(max(1, end - since))
                 due = end
             }
-            // The fraction as numerator and denominator, exact where the figures are whole
-            // (seconds, rides, days; a month's days over the span's), so that "at or past" is
-            // judged on the value the docs mean, not on a binary float's last bit.
-            let (num, den): (Double, Double) =
+            // due.md, the rules in detail: the progress is rounded to four decimals, and that
+            // number decides the state, due_soon and the forecasts. A month's fraction is taken
+            // as the days over the span's (the same value, without a float's detour).
+            let fraction =
                 switch l.measure {
-                case .months: (Double(days), Double(max(1, Civil.adding(months: Int(l.amount), to: since) - since)))
-                default: (used, l.amount)
+                case .months: Double(days) / Double(max(1, Civil.adding(months: Int(l.amount), to: since) - since))
+                default: used / l.amount
                 }
-            fractions.append((num, den))
-            let progress = used / l.amount
-            limits.append(LimitExpected(limit: l.amount, used: used, progress: progress, due: num >= den || stopped ? nil : due))
+            let progress = (fraction * 10_000).rounded() / 10_000
+            fractions.append(progress)
+            limits.append(LimitExpected(limit: l.amount, used: used, progress: progress, due: progress >= 1 || stopped ? nil : due))
         }
-        let progress = limits.map(\.progress).max() ?? 0
-        let percent = Double(dueSoon ?? garage.dueSoon ?? 80)
-        var state =
-            fractions.contains { $0.0 >= $0.1 } ? "overdue" : fractions.contains { $0.0 * 100 >= percent * $0.1 } ? "due-soon" : "ok"
+        let progress = fractions.max() ?? 0
+        let threshold = Double(dueSoon ?? garage.dueSoon ?? 80) / 100
+        var state = progress >= 1 ? "overdue" : progress >= threshold ? "due-soon" : "ok"
         var due = state == "overdue" || stopped ? nil : limits.compactMap(\.due).min()
         var snoozed: Int?
         // garage.md: before its day a snoozed interval is snoozed, its forecast no earlier than the day.
@@ -208,7 +210,7 @@ struct DocumentedRules {
         }
         return IntervalExpected(
             state: state, progress: progress, since: since, anchor: since == nil ? "none" : anchor, usage: u, days: days, limits: limits,
-            due: due, snoozedUntil: snoozed, prior: prior)
+            due: due, snoozedUntil: snoozed, prior: prior, riding: usage)
     }
 
     /// A bike's interval (due.md: anchor, usage; a retired bike's clock stops on its day).
@@ -668,25 +670,30 @@ struct DifferentialCheck {
     /// `rides BIKE --interval ID`: the rides behind an interval add up to status's usage.
     mutating func compareRidesBehindIntervals() throws {
         let rules = self.rules
+        var asked: [(subject: String, interval: String, want: DocumentedRules.IntervalExpected)] = []
         for b in garage.bikes.prefix(2) {
-            guard let i = b.intervals.first else { continue }
-            let want = rules.status(of: i, on: b)
-            guard let output = try json(["rides", b.id, "--interval", i.id]) else {
-                disagree("rides \(b.id) --interval \(i.id) printed no JSON")
+            if let i = b.intervals.first { asked.append((b.id, i.id, rules.status(of: i, on: b))) }
+        }
+        if let p = garage.parts.first, let i = p.intervals.first { asked.append((p.id, i.id, rules.status(of: i, part: p))) }
+        for (subject, interval, want) in asked {
+            let what = "rides \(subject) --interval \(interval)"
+            guard let output = try json(["rides", subject, "--interval", interval]) else {
+                disagree("\(what) printed no JSON")
                 continue
             }
             let totals = (output["totals"] as? [[String: Any]])?.first ?? [:]
-            let what = "rides \(b.id) --interval \(i.id)"
-            var riding = want.usage
-            if let prior = want.prior {
-                riding.movingTime -= prior.movingTime
-                riding.distance -= prior.metres
-                riding.rides -= prior.count
-            }
-            number(totals["counted"], Double(riding.rides), "\(what) counted")
-            number(totals["moving_time"], riding.movingTime, "\(what) moving_time")
-            number(totals["distance"], riding.distance, "\(what) distance", places: 10)
+            number(totals["counted"], Double(want.riding.rides), "\(what) counted")
+            number(totals["moving_time"], want.riding.movingTime, "\(what) moving_time", places: 10)
+            number(totals["distance"], want.riding.distance, "\(what) distance", places: 10)
             day(totals["since"], want.since, "\(what) since")
+            // The usage before tracking that status adds, beside the rides.
+            let prior = want.prior ?? Prior()
+            let got = totals["prior"] as? [String: Any]
+            if got != nil || prior.metres + prior.movingTime + Double(prior.count) > 0 {
+                number(got?["distance"], prior.metres, "\(what) prior.distance")
+                number(got?["moving_time"], prior.movingTime, "\(what) prior.moving_time")
+                number(got?["rides"], Double(prior.count), "\(what) prior.rides")
+            }
         }
     }
 
