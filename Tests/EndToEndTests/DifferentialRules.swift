@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// The documented rules, read independently of BikeCheckKit: what each figure should be for a
-/// `RandomGarage`. Each rule cites the page it comes from; where the pages leave a rule open, the
-/// comment says so and follows what bikecheck does (issue #28 lists them).
+/// `RandomGarage`. Each rule cites the page it comes from (most of the fine print is in due.md's
+/// "The rules in detail"); a rule changed there must change here.
 struct DocumentedRules {
     let garage: RandomGarage
 
@@ -34,7 +34,7 @@ struct DocumentedRules {
 
     /// Whether a ride counts for `bike` through `filter` (due.md, Which rides count; a bike counts
     /// the rides from `bought:` through `retired:`). A hand ride is outdoors; one without
-    /// `sport:` passes every `counts` (unwritten: issue #28). A ride's day is its local day.
+    /// `sport:` passes every `counts` (due.md, the rules in detail). A ride's day is its local day.
     func counts(_ ride: GeneratedRide, bike: GeneratedBike, filter: Filter) -> Bool {
         if let hand = ride.handBike {
             guard hand == bike.id else { return false }
@@ -126,7 +126,7 @@ struct DocumentedRules {
         return (t / total, d / total, n / total)
     }
 
-    /// The day a limit is reached at a pace; none beyond 3,650 days (unwritten: issue #28).
+    /// The day a limit is reached at a pace; none beyond 3,650 days (due.md, the rules in detail).
     func forecast(remaining: Double, rate: Double) -> Int? {
         guard remaining > 0, rate > 0 else { return nil }
         let days = (remaining / rate - 1e-9).rounded(.up)
@@ -180,7 +180,7 @@ struct DocumentedRules {
                 due = since + Int(l.amount)
             case .months:
                 // A month's fraction: the days elapsed over the days to the same date n months on
-                // (unwritten: issue #28).
+                // (due.md, the rules in detail).
                 let end = Civil.adding(months: Int(l.amount), to: since)
                 used = Double(days) * l.amount / Double(max(1, end - since))
                 due = end
@@ -223,7 +223,7 @@ struct DocumentedRules {
         let counted = rides(of: bike, filter: filter)
         // The anchor: the latest of the last entry that did it and the (re)install of its
         // component; on a tie a log entry beats the install, the earlier entry the later, and in
-        // one entry the service the replacement (unwritten: issue #28).
+        // one entry the service the replacement (due.md, the rules in detail).
         var best: (day: Int, order: Int, kind: String)?
         func consider(_ day: Int?, _ order: Int, _ kind: String) {
             guard let day, day <= clock else { return }
@@ -232,7 +232,7 @@ struct DocumentedRules {
         }
         let componentID = interval.component ?? interval.replaces
         if let c = bike.component(componentID) {
-            // A component with no `installed:` counts from `bought:` (unwritten: issue #28).
+            // A component with no `installed:` counts from `bought:` (due.md, the rules in detail).
             consider(installed(c, on: bike) ?? bike.bought, Int.max, "installed")
         }
         let replacing = Set(bike.intervals.filter { $0.replaces != nil && $0.replaces == componentID }.map(\.id))
@@ -303,7 +303,7 @@ struct DocumentedRules {
         } else if let b = part.bought, b <= clock {
             (since, kind) = (b, "bought")
         } else if let first = part.mounts.map(\.from).min(), first <= clock {
-            // A part's first mount is reported as anchor `installed` (unwritten: issue #28).
+            // A part's first mount is reported as anchor `installed` (due.md, the rules in detail).
             (since, kind) = (first, "installed")
         }
         var used = Usage()
@@ -631,7 +631,7 @@ struct DifferentialCheck {
 
     /// `history`: each task's "after X km / Y h since …", the counted riding from the previous
     /// entry that did it through this one, both days inclusive, through the interval's filter
-    /// (issue #28, bug 1), as status counts it.
+    /// (reports.md; issue #28's bug 1), as status counts it.
     mutating func compareHistory() throws {
         guard let output = try json(["history"]) else { return disagree("history printed no JSON") }
         let rules = self.rules

@@ -7,8 +7,9 @@ import Testing
 ///
 /// The generator writes the YAML and the activity cache itself; the expected figures are
 /// computed here from the generated values, by the rules as the docs write them, without
-/// BikeCheckKit. Then `status`, `part list`, `usage`, `history` and `rides --interval` (JSON) are
-/// compared field by field, at the JSON's precision (four decimals; history's tenths). Every run
+/// BikeCheckKit. Then `status` (plain, and naming the retired bikes), `part list`, `usage`,
+/// `history` and `rides --interval` (JSON) and `calendar` (its events' days) are compared field
+/// by field, at the JSON's precision (four decimals; tenths where a report rounds so). Every run
 /// of the suite checks a few garages; `BIKECHECK_SOAK=1 swift test --filter DifferentialTests`
 /// checks 300 (`BIKECHECK_SOAK=N` for N, `BIKECHECK_SOAK_SEED=S` replays). It prints one
 /// `DIFFERENTIAL` line with its figures.
