@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// The documented rules, read independently of BikeCheckKit: what each figure should be for a
-/// `RandomGarage`. Each rule cites the page it comes from; where the pages leave a rule open, the
-/// comment says so and follows what bikecheck does (issue #28 lists them).
+/// `RandomGarage`. Each rule cites the page it comes from (most of the fine print is in due.md's
+/// "The rules in detail"); a rule changed there must change here.
 struct DocumentedRules {
     let garage: RandomGarage
 
@@ -34,7 +34,7 @@ struct DocumentedRules {
 
     /// Whether a ride counts for `bike` through `filter` (due.md, Which rides count; a bike counts
     /// the rides from `bought:` through `retired:`). A hand ride is outdoors; one without
-    /// `sport:` passes every `counts` (unwritten: issue #28). A ride's day is its local day.
+    /// `sport:` passes every `counts` (due.md, the rules in detail). A ride's day is its local day.
     func counts(_ ride: GeneratedRide, bike: GeneratedBike, filter: Filter) -> Bool {
         if let hand = ride.handBike {
             guard hand == bike.id else { return false }
@@ -102,6 +102,8 @@ struct DocumentedRules {
         var snoozedUntil: Int?
         /// Usage before tracking added to `usage`.
         var prior: Prior?
+        /// The counted rides alone, without `prior`.
+        var riding = Usage()
     }
 
     /// The recent pace (due.md, forecast): an average per day over the last year, each day weighted
@@ -124,7 +126,7 @@ struct DocumentedRules {
         return (t / total, d / total, n / total)
     }
 
-    /// The day a limit is reached at a pace; none beyond 3,650 days (unwritten: issue #28).
+    /// The day a limit is reached at a pace; none beyond 3,650 days (due.md, the rules in detail).
     func forecast(remaining: Double, rate: Double) -> Int? {
         guard remaining > 0, rate > 0 else { return nil }
         let days = (remaining / rate - 1e-9).rounded(.up)
@@ -144,9 +146,21 @@ struct DocumentedRules {
         }
         let days = since.map { clock - $0 } ?? 0
         var limits: [LimitExpected] = []
+        var fractions: [Double] = []
         for l in every {
             guard let since else {
-                limits.append(LimitExpected(limit: l.amount, used: 0, progress: 0, due: nil))
+                // No anchor: nothing counted yet but the usage before tracking, which counts
+                // until the part is first done (due.md); no forecast without a bike.
+                let used: Double =
+                    switch l.measure {
+                    case .time: u.movingTime
+                    case .distance: u.distance
+                    case .rides: Double(u.rides)
+                    case .days, .months: 0
+                    }
+                let progress = (used / l.amount * 10_000).rounded() / 10_000
+                limits.append(LimitExpected(limit: l.amount, used: used, progress: progress, due: nil))
+                fractions.append(progress)
                 continue
             }
             var used: Double
@@ -166,15 +180,24 @@ struct DocumentedRules {
                 due = since + Int(l.amount)
             case .months:
                 // A month's fraction: the days elapsed over the days to the same date n months on
-                // (unwritten: issue #28).
+                // (due.md, the rules in detail).
                 let end = Civil.adding(months: Int(l.amount), to: since)
                 used = Double(days) * l.amount / Double(max(1, end - since))
                 due = end
             }
-            let progress = used / l.amount
+            // due.md, the rules in detail: the progress is rounded to four decimals, and that
+            // number decides the state, due_soon and the forecasts. A month's fraction is taken
+            // as the days over the span's (the same value, without a float's detour).
+            let fraction =
+                switch l.measure {
+                case .months: Double(days) / Double(max(1, Civil.adding(months: Int(l.amount), to: since) - since))
+                default: used / l.amount
+                }
+            let progress = (fraction * 10_000).rounded() / 10_000
+            fractions.append(progress)
             limits.append(LimitExpected(limit: l.amount, used: used, progress: progress, due: progress >= 1 || stopped ? nil : due))
         }
-        let progress = limits.map(\.progress).max() ?? 0
+        let progress = fractions.max() ?? 0
         let threshold = Double(dueSoon ?? garage.dueSoon ?? 80) / 100
         var state = progress >= 1 ? "overdue" : progress >= threshold ? "due-soon" : "ok"
         var due = state == "overdue" || stopped ? nil : limits.compactMap(\.due).min()
@@ -187,18 +210,20 @@ struct DocumentedRules {
         }
         return IntervalExpected(
             state: state, progress: progress, since: since, anchor: since == nil ? "none" : anchor, usage: u, days: days, limits: limits,
-            due: due, snoozedUntil: snoozed, prior: prior)
+            due: due, snoozedUntil: snoozed, prior: prior, riding: usage)
     }
 
     /// A bike's interval (due.md: anchor, usage; a retired bike's clock stops on its day).
     func status(of interval: GeneratedInterval, on bike: GeneratedBike) -> IntervalExpected {
-        let stopped = bike.retired.map { $0 < asOf } ?? false
-        let clock = stopped ? bike.retired! : asOf
+        // due.md: a retired bike's clock stops on the day it was retired, and nothing is
+        // forecast for it (retired on the as-of day included).
+        let stopped = bike.retired.map { $0 <= asOf } ?? false
+        let clock = stopped ? min(bike.retired!, asOf) : asOf
         let filter = filter(of: interval, on: bike)
         let counted = rides(of: bike, filter: filter)
         // The anchor: the latest of the last entry that did it and the (re)install of its
         // component; on a tie a log entry beats the install, the earlier entry the later, and in
-        // one entry the service the replacement (unwritten: issue #28).
+        // one entry the service the replacement (due.md, the rules in detail).
         var best: (day: Int, order: Int, kind: String)?
         func consider(_ day: Int?, _ order: Int, _ kind: String) {
             guard let day, day <= clock else { return }
@@ -207,8 +232,8 @@ struct DocumentedRules {
         }
         let componentID = interval.component ?? interval.replaces
         if let c = bike.component(componentID) {
-            // A component with no `installed:` counts from `bought:` (unwritten: issue #28).
-            consider(c.installed ?? bike.bought, Int.max, "installed")
+            // A component with no `installed:` counts from `bought:` (due.md, the rules in detail).
+            consider(installed(c, on: bike) ?? bike.bought, Int.max, "installed")
         }
         let replacing = Set(bike.intervals.filter { $0.replaces != nil && $0.replaces == componentID }.map(\.id))
         var lastDone: (Int, Int)?
@@ -231,8 +256,9 @@ struct DocumentedRules {
             (since, kind) = (first, "first-ride")
         }
         let used = since.map { usage(counted, from: $0, through: clock) } ?? Usage()
-        // Usage before tracking counts while the interval counts from its install.
-        let prior: Prior? = kind == "installed" ? bike.component(componentID)?.prior : nil
+        // due.md, the rules in detail: usage before tracking counts until the interval is done
+        // or its component replaced (anchor installed, bought, first-ride or none).
+        let prior: Prior? = kind != "done" && kind != "replaced" ? bike.component(componentID)?.prior : nil
         let p = pace(counted, first: bike.bought ?? counted.first?.day)
         return figures(
             every: interval.every, dueSoon: interval.dueSoon, since: since, anchor: kind, usage: used, prior: prior, clock: clock,
@@ -240,6 +266,12 @@ struct DocumentedRules {
     }
 
     func bike(_ id: String) -> GeneratedBike? { garage.bikes.first { $0.id == id } }
+
+    /// A component's `installed:`, unless it is after the as-of day or the bike's `retired:`
+    /// day: then it counts as not written (due.md, the rules in detail).
+    func installed(_ c: GeneratedComponent, on bike: GeneratedBike) -> Int? {
+        c.installed.flatMap { $0 <= min(asOf, bike.retired ?? asOf) ? $0 : nil }
+    }
 
     /// A part's rides through `spec` (its interval's over the part's), over each bike's filter,
     /// on the days it was mounted there (due.md: A part's usage), from `from` through `through`.
@@ -262,8 +294,8 @@ struct DocumentedRules {
         let current = part.mount(on: asOf)?.bike
         let ends = [part.retired, current.flatMap { bike($0)?.retired }].compactMap { $0 }
         let end = ends.min()
-        let stopped = end.map { $0 < asOf } ?? false
-        let clock = stopped ? end! : asOf
+        let stopped = end.map { $0 <= asOf } ?? false
+        let clock = stopped ? min(end!, asOf) : asOf
         var since: Int?
         var kind = "none"
         if let d = part.log.filter({ $0.date <= clock && $0.done.contains(interval.id) }).map(\.date).max() {
@@ -271,7 +303,7 @@ struct DocumentedRules {
         } else if let b = part.bought, b <= clock {
             (since, kind) = (b, "bought")
         } else if let first = part.mounts.map(\.from).min(), first <= clock {
-            // A part's first mount is reported as anchor `installed` (unwritten: issue #28).
+            // A part's first mount is reported as anchor `installed` (due.md, the rules in detail).
             (since, kind) = (first, "installed")
         }
         var used = Usage()
@@ -285,7 +317,7 @@ struct DocumentedRules {
         }
         return figures(
             every: interval.every, dueSoon: interval.dueSoon, since: since, anchor: kind, usage: used,
-            prior: since != nil && kind != "done" ? part.prior : nil, clock: clock, stopped: stopped, pace: p,
+            prior: kind != "done" ? part.prior : nil, clock: clock, stopped: stopped, pace: p,
             snooze: part.snoozes.last { $0.id == interval.id }?.until)
     }
 }
@@ -297,6 +329,8 @@ struct DifferentialCheck {
     let label: String
     var figures = 0
     var disagreements: [String] = []
+    /// What the compared intervals covered: states, anchors, forecasts.
+    var coverage: [String: Int] = [:]
 
     init(garage: RandomGarage, folder: TemporaryFolder, label: String) {
         self.garage = garage
@@ -337,6 +371,14 @@ struct DifferentialCheck {
         } else {
             return disagree("the generator wrote a garage with errors: \(validate.stdout.prefix(600))")
         }
+        let asOf = garage.asOf
+        for b in garage.bikes {
+            if b.retired == asOf { coverage["bike retired on the as-of day", default: 0] += 1 }
+            for c in b.components where c.installed != nil && rules.installed(c, on: b) == nil {
+                coverage["install after retired or as-of", default: 0] += 1
+            }
+        }
+        for p in garage.parts where p.mounts.isEmpty { coverage["part never mounted", default: 0] += 1 }
         try compareStatus()
         try comparePartList()
         try compareUsage()
@@ -346,6 +388,10 @@ struct DifferentialCheck {
     }
 
     mutating func compare(_ got: [String: Any], _ want: DocumentedRules.IntervalExpected, _ what: String) {
+        coverage[want.state, default: 0] += 1
+        coverage["anchor " + want.anchor, default: 0] += 1
+        if want.due != nil { coverage["forecast", default: 0] += 1 }
+        if want.prior != nil { coverage["prior", default: 0] += 1 }
         text(got["state"], want.state, "\(what) state")
         number(got["progress"], want.progress, "\(what) progress")
         day(got["since"], want.since, "\(what) since")
@@ -475,7 +521,8 @@ struct DifferentialCheck {
             }
         }
         for b in garage.bikes {
-            let services = b.log.filter { $0.date <= asOf }
+            // A replacing entry after the retired day counts as not written (commands.md).
+            let services = b.log.filter { $0.date <= min(asOf, b.retired ?? asOf) }
             for c in b.components {
                 // commands.md: a component's life is the current one's, since its `installed`
                 // (else the bike's `bought:`) or the latest entry of a task that replaces it,
@@ -485,7 +532,7 @@ struct DifferentialCheck {
                     disagree("part list has no \(key)")
                     continue
                 }
-                var since = c.installed ?? b.bought
+                var since = rules.installed(c, on: b) ?? b.bought
                 let replacing = Set(b.intervals.filter { $0.replaces == c.id }.map(\.id))
                 var replaced = false
                 if let r = services.filter({ $0.done.contains(where: replacing.contains) }).map(\.date).max(), since.map({ r >= $0 }) ?? true {
@@ -501,15 +548,56 @@ struct DifferentialCheck {
                 }
                 day(got["since"], since, "part list \(key) since")
                 lifeFigures(got, u, "part list \(key)")
+                // The slot: every ride of the bike through the component's filter, whichever
+                // component filled it, plus the usage before tracking written for it.
+                var slot = rules.usage(rules.rides(of: b, filter: f), from: Int.min / 2, through: asOf)
+                slot.distance += c.prior.metres
+                slot.movingTime += c.prior.movingTime
+                slot.rides += c.prior.count
+                lifeFigures(got["slot"] as? [String: Any] ?? [:], slot, "part list \(key) slot")
             }
         }
         for key in rows.keys.sorted() { disagree("part list shows \(key), which the docs do not") }
     }
 
-    /// `usage`: each bike's counted riding over the whole span, and each part's on its bikes.
+    /// `usage`: each bike's counted riding per month and over the whole span, and each part's
+    /// on its bikes, with the odometer (reports.md: every counted ride up to the end of the
+    /// period; a part's starts from its usage before tracking).
     mutating func compareUsage() throws {
         guard let output = try json(["usage"]) else { return disagree("usage printed no JSON") }
         let rules = self.rules, asOf = garage.asOf
+        var months: [String: [String: Any]] = [:]
+        for t in output["rows"] as? [[String: Any]] ?? [] {
+            let s = t["subject"] as? [String: Any] ?? [:]
+            months["\(s["kind"] as? String ?? "?")/\(s["id"] as? String ?? "?")/\(t["period"] as? String ?? "?")"] = t
+        }
+        func perMonth(_ key: String, _ rides: [GeneratedRide], odometer start: Double) {
+            var odometer = start
+            var byMonth: [String: DocumentedRules.Usage] = [:]
+            for r in rides { byMonth[String(Civil.text(r.day).prefix(7)), default: .init()].add(r) }
+            for month in byMonth.keys.sorted() {
+                let u = byMonth[month]!
+                odometer += u.distance
+                let what = "usage \(key) \(month)"
+                guard let got = months.removeValue(forKey: "\(key)/\(month)") else {
+                    disagree("\(what): no row")
+                    continue
+                }
+                number(got["rides"], Double(u.rides), "\(what) rides")
+                number(got["moving_time"], u.movingTime, "\(what) moving_time", places: 10)
+                number(got["distance"], u.distance, "\(what) distance", places: 10)
+                number(got["elevation"], u.elevation, "\(what) elevation", places: 10)
+                number(got["odometer"], odometer, "\(what) odometer", places: 10)
+            }
+        }
+        for b in garage.bikes {
+            perMonth("bike/\(b.id)", rules.rides(of: b, filter: rules.bikeFilter(b)), odometer: 0)
+        }
+        for p in garage.parts {
+            let rides = rules.partRides(p, spec: p.filter, from: Int.min / 2, through: min(asOf, p.retired ?? asOf)).map(\.ride)
+            perMonth("part/\(p.id)", rides, odometer: p.prior.metres)
+        }
+        for key in months.keys.sorted() { disagree("usage shows a row \(key), which the docs do not") }
         var rows: [String: [String: Any]] = [:]
         for t in output["totals"] as? [[String: Any]] ?? [] {
             let s = t["subject"] as? [String: Any] ?? [:]
@@ -536,13 +624,14 @@ struct DifferentialCheck {
             number(got["rides"], Double(u.rides), "usage part/\(p.id) rides")
             number(got["moving_time"], u.movingTime, "usage part/\(p.id) moving_time")
             number(got["distance"], u.distance, "usage part/\(p.id) distance", places: 10)
+            number(got["odometer"], u.distance + p.prior.metres, "usage part/\(p.id) odometer", places: 10)
         }
         for key in rows.keys.sorted() { disagree("usage shows \(key), which the docs do not") }
     }
 
     /// `history`: each task's "after X km / Y h since …", the counted riding from the previous
     /// entry that did it through this one, both days inclusive, through the interval's filter
-    /// (issue #28, bug 1), as status counts it.
+    /// (reports.md; issue #28's bug 1), as status counts it.
     mutating func compareHistory() throws {
         guard let output = try json(["history"]) else { return disagree("history printed no JSON") }
         let rules = self.rules
@@ -556,13 +645,11 @@ struct DifferentialCheck {
                 var riding = DocumentedRules.Usage()
                 let on = dayOrdinal(date)
                 if s["kind"] as? String == "bike", let b = rules.bike(id), let i = b.intervals.first(where: { $0.id == task }) {
-                    if KnownBugs.historyThroughBikeFilter, rules.filter(of: i, on: b) != rules.bikeFilter(b) { continue }
                     previous = b.log.filter { $0.date < on && $0.done.contains(task) }.map(\.date).max()
                     if let previous { riding = rules.usage(rules.rides(of: b, filter: rules.filter(of: i, on: b)), from: previous, through: on) }
                 } else if s["kind"] as? String == "part", let p = garage.parts.first(where: { $0.id == id }),
                     let i = p.intervals.first(where: { $0.id == task })
                 {
-                    if KnownBugs.historyThroughBikeFilter, i.filter != RideFilterSpec() { continue }
                     previous = p.log.filter { $0.date < on && $0.done.contains(task) }.map(\.date).max()
                     if let previous {
                         let stop = min(on, p.retired ?? on)
@@ -583,25 +670,30 @@ struct DifferentialCheck {
     /// `rides BIKE --interval ID`: the rides behind an interval add up to status's usage.
     mutating func compareRidesBehindIntervals() throws {
         let rules = self.rules
+        var asked: [(subject: String, interval: String, want: DocumentedRules.IntervalExpected)] = []
         for b in garage.bikes.prefix(2) {
-            guard let i = b.intervals.first else { continue }
-            let want = rules.status(of: i, on: b)
-            guard let output = try json(["rides", b.id, "--interval", i.id]) else {
-                disagree("rides \(b.id) --interval \(i.id) printed no JSON")
+            if let i = b.intervals.first { asked.append((b.id, i.id, rules.status(of: i, on: b))) }
+        }
+        if let p = garage.parts.first, let i = p.intervals.first { asked.append((p.id, i.id, rules.status(of: i, part: p))) }
+        for (subject, interval, want) in asked {
+            let what = "rides \(subject) --interval \(interval)"
+            guard let output = try json(["rides", subject, "--interval", interval]) else {
+                disagree("\(what) printed no JSON")
                 continue
             }
             let totals = (output["totals"] as? [[String: Any]])?.first ?? [:]
-            let what = "rides \(b.id) --interval \(i.id)"
-            var riding = want.usage
-            if let prior = want.prior {
-                riding.movingTime -= prior.movingTime
-                riding.distance -= prior.metres
-                riding.rides -= prior.count
-            }
-            number(totals["counted"], Double(riding.rides), "\(what) counted")
-            number(totals["moving_time"], riding.movingTime, "\(what) moving_time")
-            number(totals["distance"], riding.distance, "\(what) distance", places: 10)
+            number(totals["counted"], Double(want.riding.rides), "\(what) counted")
+            number(totals["moving_time"], want.riding.movingTime, "\(what) moving_time", places: 10)
+            number(totals["distance"], want.riding.distance, "\(what) distance", places: 10)
             day(totals["since"], want.since, "\(what) since")
+            // The usage before tracking that status adds, beside the rides.
+            let prior = want.prior ?? Prior()
+            let got = totals["prior"] as? [String: Any]
+            if got != nil || prior.metres + prior.movingTime + Double(prior.count) > 0 {
+                number(got?["distance"], prior.metres, "\(what) prior.distance")
+                number(got?["moving_time"], prior.movingTime, "\(what) prior.moving_time")
+                number(got?["rides"], Double(prior.count), "\(what) prior.rides")
+            }
         }
     }
 

@@ -7,8 +7,9 @@ import Testing
 ///
 /// The generator writes the YAML and the activity cache itself; the expected figures are
 /// computed here from the generated values, by the rules as the docs write them, without
-/// BikeCheckKit. Then `status`, `part list`, `usage`, `history` and `rides --interval` (JSON) are
-/// compared field by field, at the JSON's precision (four decimals; history's tenths). Every run
+/// BikeCheckKit. Then `status` (plain, and naming the retired bikes), `part list`, `usage`,
+/// `history` and `rides --interval` (JSON) and `calendar` (its events' days) are compared field
+/// by field, at the JSON's precision (four decimals; tenths where a report rounds so). Every run
 /// of the suite checks a few garages; `BIKECHECK_SOAK=1 swift test --filter DifferentialTests`
 /// checks 300 (`BIKECHECK_SOAK=N` for N, `BIKECHECK_SOAK_SEED=S` replays). It prints one
 /// `DIFFERENTIAL` line with its figures.
@@ -19,7 +20,9 @@ import Testing
         let seed = Soak.seed
         let started = Date()
         var stats = DifferentialStats()
-        for round in 0..<Self.garages {
+        // BIKECHECK_DIFF_ONLY=N checks only garage N of the run (to replay one that disagreed).
+        let only = ProcessInfo.processInfo.environment["BIKECHECK_DIFF_ONLY"].flatMap(Int.init)
+        for round in 0..<Self.garages where only.map({ $0 == round }) ?? true {
             var random = SeededGenerator(seed: seed &+ UInt64(round) &* 0x9E37_79B9_7F4A_7C15)
             let garage = RandomGarage(random: &random)
             let folder = try TemporaryFolder()
@@ -32,35 +35,33 @@ import Testing
                 try? FileManager.default.removeItem(at: kept)
                 try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try FileManager.default.copyItem(at: folder.url, to: kept)
+                try (check.disagreements.joined(separator: "\n") + "\nas of \(Civil.text(garage.asOf))\n").write(
+                    to: kept.appendingPathComponent("disagreements.txt"), atomically: true, encoding: .utf8)
             }
             stats.garages += 1
             stats.rides += garage.rides.count
             stats.figures += check.figures
             stats.disagreements += check.disagreements
+            stats.coverage.merge(check.coverage, uniquingKeysWith: +)
+            stats.intervals += check.coverage.filter { ["overdue", "due-soon", "ok", "snoozed"].contains($0.key) }.values.reduce(0, +)
         }
         let seconds = Int(Date().timeIntervalSince(started))
         print(
-            "DIFFERENTIAL seed \(seed): \(stats.garages) garages, \(stats.rides) rides, \(stats.figures) figures compared, "
-                + "\(stats.disagreements.count) disagreements in \(seconds) s")
+            "DIFFERENTIAL seed \(seed): \(stats.garages) garages, \(stats.rides) rides, \(stats.intervals) intervals, "
+                + "\(stats.figures) figures compared, \(stats.disagreements.count) disagreements in \(seconds) s ("
+                + stats.coverage.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
         #expect(stats.disagreements.isEmpty, "\(stats.disagreements.count) disagreements:\n\(stats.disagreements.prefix(30).joined(separator: "\n"))")
         #expect(stats.figures > stats.garages * 20, "too few figures compared: \(stats.figures)")
     }
 }
 
-/// Cases the issue (#28) lists as known bugs, left out of the comparison until they are fixed on
-/// the engine's branch. Each flag names the bug; remove it with the fix.
-enum KnownBugs {
-    /// 1: `history` counts every task through the bike's filter, not the interval's own.
-    static let historyThroughBikeFilter = true
-    /// 2: `part list`'s slot total is counted through the bike's filter.
-    static let partListSlot = false
-}
-
 struct DifferentialStats {
     var garages = 0
     var rides = 0
+    var intervals = 0
     var figures = 0
     var disagreements: [String] = []
+    var coverage: [String: Int] = [:]
 }
 
 // MARK: - Days
@@ -359,18 +360,19 @@ struct RandomGarage {
             }
             if chance(80) { bike.bought = start + r.next(600) }
             if chance(15) {
-                // Known bug 4 (a bike retired on the as-of day): never generated on that day.
                 var retired = (bike.bought ?? start) + 60 + r.next(900)
-                if retired == asOf { retired += 1 }
+                if chance(20) { retired = asOf }
                 bike.retired = retired
             }
             bike.filter = someFilter(30)
             let firstDay = bike.bought ?? start
-            // Known bug 6 (an install after retirement): components and services stay within the bike's days.
-            let lastDay = min(asOf, bike.retired ?? asOf)
+            // Components and services mostly on the days the bike was the rider's, some after
+            // its retirement (they count as not written).
+            let lastDay = chance(80) ? min(asOf, bike.retired ?? asOf) : asOf
             for name in ["chain", "tyres", "fork", "cassette"] where chance(45) {
                 var c = GeneratedComponent(id: name)
                 if chance(75) { c.installed = firstDay + r.next(max(1, lastDay - firstDay + 1)) }
+                if chance(4) { c.installed = asOf + 1 + r.next(30) }
                 c.prior = prior()
                 c.filter = someFilter(20)
                 bike.components.append(c)
@@ -423,8 +425,7 @@ struct RandomGarage {
             bikes.append(bike)
         }
 
-        // Parts moving between bikes: each has mounts (known bug 3: a part with usage before
-        // tracking and neither bought: nor a mount is not generated).
+        // Parts moving between bikes.
         for p in 0..<r.next(3) {
             var part = GeneratedPart(id: "part\(p)")
             if chance(60) { part.bought = start + r.next(400) }
@@ -438,15 +439,14 @@ struct RandomGarage {
             var day = (part.bought ?? start) + r.next(200)
             for _ in 0..<(1 + r.next(3)) where day <= asOf {
                 let bike = bikes[r.next(bikes.count)]
-                // Known bug 6's kin: a mount on a retired bike after its retirement is not generated.
-                if let retired = bike.retired, day > retired { continue }
                 let to: Int? = chance(70) ? day + 20 + r.next(300) : nil
                 part.mounts.append(Mount(bike: bike.id, from: day, to: to))
                 guard let to else { break }
                 day = to + 1 + r.next(60)
             }
-            if part.mounts.isEmpty { part.mounts.append(Mount(bike: bikes[0].id, from: asOf - 10, to: nil)) }
-            let firstMount = part.mounts[0].from
+            // Some parts were never mounted (nor, some of them, bought).
+            if chance(15) { part.mounts = [] }
+            let firstMount = part.mounts.first?.from ?? asOf
             if firstMount < asOf {
                 for _ in 0..<r.next(4) {
                     let done = part.intervals.map(\.id).filter { _ in chance(50) }
