@@ -60,4 +60,18 @@ import Testing
             #expect(planted.isEmpty, "\(command) let git write \(planted)")
         }
     }
+
+    /// A derived-cache entry forged with a recomputed checksum changes what `status` says: the
+    /// caches are checked against damage, not forgery. Keying them to content would cost what
+    /// they save and stop no one who can write `.bikecheck/` (the garage files are beside it),
+    /// so the threat model says write access to `.bikecheck/` is trusted, and how to read a
+    /// copied garage without its caches.
+    @Test func theThreatModelSaysWriteAccessToTheLocalStateIsTrusted() throws {
+        let page = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/security.md"), encoding: .utf8)
+        #expect(page.contains("So write access to `.bikecheck/` is trusted like write access to the garage."))
+        #expect(page.contains("delete\n  its `.bikecheck/`") && page.contains("BIKECHECK_NO_CACHE=1"))
+        for suite in ["ReceivedGarageEndToEndTests", "DecompressionBombEndToEndTests", "RideFileValueFuzzTests", "LSPLimitsEndToEndTests", "KilledRunEndToEndTests"] {
+            #expect(page.contains(suite), "\(suite) holds a protection the page lists")
+        }
+    }
 }
