@@ -70,7 +70,9 @@ import Testing
         let page = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/security.md"), encoding: .utf8)
         #expect(page.contains("So write access to `.bikecheck/` is trusted like write access to the garage."))
         #expect(page.contains("delete\n  its `.bikecheck/`") && page.contains("BIKECHECK_NO_CACHE=1"))
-        for suite in ["ReceivedGarageEndToEndTests", "DecompressionBombEndToEndTests", "RideFileValueFuzzTests", "LSPLimitsEndToEndTests", "KilledRunEndToEndTests"] {
+        for suite in [
+            "ReceivedGarageEndToEndTests", "DecompressionBombEndToEndTests", "RideFileValueFuzzTests", "LSPLimitsEndToEndTests", "KilledRunEndToEndTests",
+        ] {
             #expect(page.contains(suite), "\(suite) holds a protection the page lists")
         }
     }
