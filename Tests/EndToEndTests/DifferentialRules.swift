@@ -634,37 +634,77 @@ struct DifferentialCheck {
     /// (reports.md; issue #28's bug 1), as status counts it.
     mutating func compareHistory() throws {
         guard let output = try json(["history"]) else { return disagree("history printed no JSON") }
-        let rules = self.rules
+        let rules = self.rules, asOf = garage.asOf
+        // Each subject's entries, newest day first as printed (one day's in the order written):
+        // by day, oldest first, they are its log in date order.
+        var printed: [String: [[String: Any]]] = [:]
         for e in output["entries"] as? [[String: Any]] ?? [] {
             let s = e["subject"] as? [String: Any] ?? [:]
-            guard let date = e["date"] as? String, let id = s["id"] as? String else { continue }
-            for t in e["tasks"] as? [[String: Any]] ?? [] {
-                guard let task = t["id"] as? String else { continue }
-                let what = "history \(id) \(date) \(task)"
-                var previous: Int?
-                var riding = DocumentedRules.Usage()
-                let on = dayOrdinal(date)
-                if s["kind"] as? String == "bike", let b = rules.bike(id), let i = b.intervals.first(where: { $0.id == task }) {
-                    previous = b.log.filter { $0.date < on && $0.done.contains(task) }.map(\.date).max()
-                    if let previous { riding = rules.usage(rules.rides(of: b, filter: rules.filter(of: i, on: b)), from: previous, through: on) }
-                } else if s["kind"] as? String == "part", let p = garage.parts.first(where: { $0.id == id }),
-                    let i = p.intervals.first(where: { $0.id == task })
-                {
-                    previous = p.log.filter { $0.date < on && $0.done.contains(task) }.map(\.date).max()
-                    if let previous {
-                        let stop = min(on, p.retired ?? on)
-                        for (_, r) in rules.partRides(p, spec: i.filter.over(p.filter), from: previous, through: stop) { riding.add(r) }
+            printed["\(s["kind"] as? String ?? "?")/\(s["id"] as? String ?? "?")", default: []].append(e)
+        }
+        for (key, list) in printed {
+            printed[key] = list.enumerated().sorted { ($0.element["date"] as? String ?? "", $0.offset) < ($1.element["date"] as? String ?? "", $1.offset) }
+                .map(\.element)
+        }
+        var subjects: [(key: String, log: [LogEntry], span: (String, Int, Int) -> DocumentedRules.Usage)] = []
+        for b in garage.bikes {
+            subjects.append(
+                (
+                    "bike/\(b.id)", b.log,
+                    { task, from, through in
+                        guard let i = b.intervals.first(where: { $0.id == task }) else { return .init() }
+                        return rules.usage(rules.rides(of: b, filter: rules.filter(of: i, on: b)), from: from, through: through)
                     }
-                } else {
+                ))
+        }
+        for p in garage.parts {
+            subjects.append(
+                (
+                    "part/\(p.id)", p.log,
+                    { task, from, through in
+                        guard let i = p.intervals.first(where: { $0.id == task }) else { return .init() }
+                        var u = DocumentedRules.Usage()
+                        let stop = min(through, p.retired ?? through)
+                        for (_, r) in rules.partRides(p, spec: i.filter.over(p.filter), from: from, through: stop) { u.add(r) }
+                        return u
+                    }
+                ))
+        }
+        for (key, log, span) in subjects {
+            let entries = log.enumerated().filter { $0.element.date <= asOf }.sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }
+                .map(\.element)
+            let got = printed.removeValue(forKey: key) ?? []
+            figures += 1
+            guard got.count == entries.count else {
+                disagree("history \(key): \(got.count) entries, the docs \(entries.count)")
+                continue
+            }
+            // reports.md: each task's riding since the previous entry that did it, counted from
+            // that day through this one, through the interval's own filter; `first logged` the first time.
+            var last: [String: Int] = [:]
+            for (e, g) in zip(entries, got) {
+                let what = "history \(key) \(Civil.text(e.date))"
+                text(g["date"], Civil.text(e.date), "\(what) date")
+                let tasks = g["tasks"] as? [[String: Any]] ?? []
+                figures += 1
+                guard tasks.count == e.done.count else {
+                    disagree("\(what): \(tasks.count) tasks, the docs \(e.done.count)")
                     continue
                 }
-                self.day(t["previous"], previous, "\(what) previous")
-                guard previous != nil else { continue }
-                number(t["rides"], Double(riding.rides), "\(what) rides")
-                number(t["moving_time"], (riding.movingTime * 10).rounded() / 10, "\(what) moving_time", places: 10)
-                number(t["distance"], (riding.distance * 10).rounded() / 10, "\(what) distance", places: 10)
+                for (task, t) in zip(e.done, tasks) {
+                    text(t["id"], task, "\(what) task")
+                    let previous = last[task]
+                    last[task] = e.date
+                    day(t["previous"], previous, "\(what) \(task) previous")
+                    guard let previous else { continue }
+                    let riding = span(task, previous, e.date)
+                    number(t["rides"], Double(riding.rides), "\(what) \(task) rides")
+                    number(t["moving_time"], (riding.movingTime * 10).rounded() / 10, "\(what) \(task) moving_time", places: 10)
+                    number(t["distance"], (riding.distance * 10).rounded() / 10, "\(what) \(task) distance", places: 10)
+                }
             }
         }
+        for key in printed.keys.sorted() { disagree("history shows entries of \(key), which the docs do not") }
     }
 
     /// `rides BIKE --interval ID`: the rides behind an interval add up to status's usage.
