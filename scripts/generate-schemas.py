@@ -462,6 +462,7 @@ ACTIVITIES = schema("activities.schema.json", "bikecheck activity cache",
             "manual": p({"type": ["boolean", "null"]}, "Entered by hand on Strava."),
             "source": p({"enum": ["fit", "tcx", "gpx"]}, "A ride `bikecheck import files` read from a file, and its format; absent for Strava's. `sync` never deletes these."),
             "device": p({"type": "integer", "minimum": 1}, "The serial number of the device that recorded it, when its file says."),
+            "athlete": p({"type": "integer", "minimum": 1}, "The Strava athlete whose activity it is (the listing's `athlete.id`); absent in caches written before households and for rides from files."),
         },
     }, "One activity, as Strava describes it."),
 }, [])
