@@ -175,6 +175,37 @@ def schema(name, title, md, body, defs):
 WEB_URL = {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/@#]+(/[^\\s#]*)?$"}
 EMAIL = {"type": "string", "pattern": "^[^\\s@<>,;]+@[^\\s@<>,;]+\\.[^\\s@<>,;]+$"}
 
+NOTIFY = p({
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "ntfy": p({
+            "type": "object", "additionalProperties": False, "required": ["topic"],
+            "properties": {
+                "url": p(WEB_URL, "The ntfy server, default `https://ntfy.sh`. An access token goes in `BIKECHECK_NTFY_TOKEN`, never here.", examples=["https://ntfy.sh"]),
+                "topic": p({"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}, "The topic to post to.", examples=["my-bikes"]),
+            },
+        }, "An ntfy topic: a plain-text POST to `url/topic` with Title, Priority and Tags headers."),
+        "webhook": p({
+            "type": "object", "additionalProperties": False, "required": ["url"],
+            "properties": {
+                "url": p(WEB_URL, "Where the JSON is posted. A bearer token goes in `BIKECHECK_WEBHOOK_TOKEN`, never here."),
+            },
+        }, "A generic webhook: a JSON POST (schemas/notify-webhook.schema.json)."),
+        "email": p({
+            "type": "object", "additionalProperties": False, "required": ["to", "from", "smtp"],
+            "properties": {
+                "to": p({"oneOf": [EMAIL, {"type": "array", "minItems": 1, "items": EMAIL}]}, "One address or a list."),
+                "from": p(EMAIL, "The sender's address."),
+                "smtp": p({"type": "string", "pattern": "^[A-Za-z0-9.-]+(:[0-9]{1,5})?$"}, "The mail server, `host:port` (default port 587). STARTTLS is required, except on port 465 where TLS starts at once. The login comes from `BIKECHECK_SMTP_USER` and `BIKECHECK_SMTP_PASSWORD`, never from here.", examples=["mail.example.org:587"]),
+            },
+        }, "Email over SMTP."),
+        "repeat": p({"type": "string", "pattern": "^(never|[0-9]+ ?(d|w|days?|weeks?))$"}, "After how long a reminder still unresolved is sent again: days or weeks, or `never`. Default `7 days`.", examples=["7 days", "2w", "never"]),
+        "bands": p({"type": "array", "items": {"type": "string", "pattern": "^(overdue|due-soon|(within:)?[0-9]+ ?(d|w|days?|weeks?))$"}},
+                   "What is sent: `overdue`, `due-soon` (by progress) and forecast windows, days or weeks before the forecast due day. Default `[overdue, due-soon, 30d, 7d, 1d, 0d]`. The windows also set `status`'s bands."),
+    },
+}, "Reminders sent by `bikecheck notify` (see the README's Reminders section). Secrets never go here: they come from the environment.")
+
 GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
     "Settings for the whole garage (`garage.yaml`). Every key is optional.", {
     "type": "object",
@@ -195,36 +226,20 @@ GARAGE = schema("garage.schema.json", "bikecheck garage.yaml",
                 "client_id": p({"type": ["string", "integer"]}, "Your Strava API application's client id (a number, from strava.com/settings/api). The secret and tokens never go in the garage."),
             },
         }, "Strava settings."),
-        "notify": p({
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "ntfy": p({
-                    "type": "object", "additionalProperties": False, "required": ["topic"],
-                    "properties": {
-                        "url": p(WEB_URL, "The ntfy server, default `https://ntfy.sh`. An access token goes in `BIKECHECK_NTFY_TOKEN`, never here.", examples=["https://ntfy.sh"]),
-                        "topic": p({"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}, "The topic to post to.", examples=["my-bikes"]),
-                    },
-                }, "An ntfy topic: a plain-text POST to `url/topic` with Title, Priority and Tags headers."),
-                "webhook": p({
-                    "type": "object", "additionalProperties": False, "required": ["url"],
-                    "properties": {
-                        "url": p(WEB_URL, "Where the JSON is posted. A bearer token goes in `BIKECHECK_WEBHOOK_TOKEN`, never here."),
-                    },
-                }, "A generic webhook: a JSON POST (schemas/notify-webhook.schema.json)."),
-                "email": p({
-                    "type": "object", "additionalProperties": False, "required": ["to", "from", "smtp"],
-                    "properties": {
-                        "to": p({"oneOf": [EMAIL, {"type": "array", "minItems": 1, "items": EMAIL}]}, "One address or a list."),
-                        "from": p(EMAIL, "The sender's address."),
-                        "smtp": p({"type": "string", "pattern": "^[A-Za-z0-9.-]+(:[0-9]{1,5})?$"}, "The mail server, `host:port` (default port 587). STARTTLS is required, except on port 465 where TLS starts at once. The login comes from `BIKECHECK_SMTP_USER` and `BIKECHECK_SMTP_PASSWORD`, never from here.", examples=["mail.example.org:587"]),
-                    },
-                }, "Email over SMTP."),
-                "repeat": p({"type": "string", "pattern": "^(never|[0-9]+ ?(d|w|days?|weeks?))$"}, "After how long a reminder still unresolved is sent again: days or weeks, or `never`. Default `7 days`.", examples=["7 days", "2w", "never"]),
-                "bands": p({"type": "array", "items": {"type": "string", "pattern": "^(overdue|due-soon|(within:)?[0-9]+ ?(d|w|days?|weeks?))$"}},
-                           "What is sent: `overdue`, `due-soon` (by progress) and forecast windows, days or weeks before the forecast due day. Default `[overdue, due-soon, 30d, 7d, 1d, 0d]`. The windows also set `status`'s bands."),
-            },
-        }, "Reminders sent by `bikecheck notify` (see the README's Reminders section). Secrets never go here: they come from the environment."),
+        "notify": NOTIFY,
+        "riders": p({
+            "type": ["object", "null"],
+            "propertyNames": {"pattern": IDENTIFIER},
+            "additionalProperties": p({
+                "type": ["object", "null"],
+                "additionalProperties": False,
+                "properties": {
+                    "notify": p(NOTIFY, "Where this rider's reminders go: only their own bikes and parts (`rider:` NAME), as `notify:` says it."),
+                    "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
+                },
+            }, "One rider: their settings (empty for none of their own)."),
+        }, "A household on one garage: each rider's name and settings. Bikes and parts name theirs with `rider:`; each rider logs in with `bikecheck login --rider NAME` and gets reminders of their own bikes (docs/household.md).",
+            examples=[{"alex": {"notify": {"ntfy": {"topic": "alex-bikes"}}}, "sam": None}]),
     },
 }, ["text", "fraction", "sportType"])
 
@@ -257,6 +272,7 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
     "required": ["name"],
     "properties": {
         "name": p({"$ref": "#/definitions/text"}, "The bike's name, e.g. `Canyon Grail CF SL 7`.", examples=["Canyon Grail CF SL 7"]),
+        "rider": p({"$ref": "#/definitions/identifier"}, "Whose it is: one of garage.yaml's `riders:`. Their Strava login brings its rides, their reminders name it, `status --rider` shows it (docs/household.md).", examples=["alex"]),
         "strava": p({"type": "string", "pattern": "^b[0-9]+$"}, "The bike's Strava gear id, `b` and digits (see `bikecheck sync`). Activities with this gear id count for this bike.",
                     examples=["b12345678"], patternErrorMessage="Bike gear ids look like b12345678."),
         "devices": p(SERIALS,
@@ -378,6 +394,7 @@ PART = schema("part.schema.json", "bikecheck part file",
     "required": ["name"],
     "properties": {
         "name": p({"$ref": "#/definitions/text"}, "The part's name, e.g. `DT Swiss ARC 1100 wheelset`.", examples=["DT Swiss ARC 1100 wheelset"]),
+        "rider": p({"$ref": "#/definitions/identifier"}, "Whose it is: one of garage.yaml's `riders:`. Their Strava login brings its rides, their reminders name it, `status --rider` shows it (docs/household.md).", examples=["alex"]),
         "bought": p({"$ref": "#/definitions/date"}, "When the part was bought, `YYYY-MM-DD`; a mount before it is a warning."),
         "retired": p({"$ref": "#/definitions/date"}, "When the part was retired (sold, worn out), `YYYY-MM-DD`."),
         "price": p(MONEY, "What the part cost, counted by `costs` on the part's own line in the year it was bought (not in a bike's): `1299`, or `1299 USD` in another currency than the garage's."),
@@ -445,6 +462,7 @@ ACTIVITIES = schema("activities.schema.json", "bikecheck activity cache",
             "manual": p({"type": ["boolean", "null"]}, "Entered by hand on Strava."),
             "source": p({"enum": ["fit", "tcx", "gpx"]}, "A ride `bikecheck import files` read from a file, and its format; absent for Strava's. `sync` never deletes these."),
             "device": p({"type": "integer", "minimum": 1}, "The serial number of the device that recorded it, when its file says."),
+            "athlete": p({"type": "integer", "minimum": 1}, "The Strava athlete whose activity it is (the listing's `athlete.id`); absent in caches written before households and for rides from files."),
         },
     }, "One activity, as Strava describes it."),
 }, [])

@@ -47,11 +47,20 @@ package struct Channels: Sendable {
     package var settings: NotifySettings
     package var environment: ChannelEnvironment
     package var garageName: String?
+    /// Each rider's own `notify:`: their channels are named `RIDER/ntfy`, `RIDER/webhook`, `RIDER/email`.
+    package var riders: [String: NotifySettings] = [:]
 
-    package init(settings: NotifySettings, environment: ChannelEnvironment, garageName: String?) {
+    package init(settings: NotifySettings, environment: ChannelEnvironment, garageName: String?, riders: [String: NotifySettings] = [:]) {
         self.settings = settings
         self.environment = environment
         self.garageName = garageName
+        self.riders = riders
+    }
+
+    /// The settings a channel's name points at, and its kind: `ntfy` is the garage's, `alex/ntfy` alex's.
+    func route(_ channel: String) -> (settings: NotifySettings?, kind: String) {
+        guard let slash = channel.lastIndex(of: "/") else { return (settings, channel) }
+        return (riders[String(channel[..<slash])], String(channel[channel.index(after: slash)...]))
     }
 
     /// Sends each channel's reminders at once, on threads of their own, each bounded by the
@@ -102,7 +111,9 @@ package struct Channels: Sendable {
     }
 
     func send(_ channel: String, _ reminders: [Reminder], asOf: Day) throws {
-        switch channel {
+        let (found, kind) = route(channel)
+        guard let settings = found else { throw ChannelFailure("not set") }
+        switch kind {
         case "ntfy":
             guard let ntfy = settings.ntfy, let url = URL(string: ntfy.topicURL) else { throw ChannelFailure("not set") }
             var headers = [

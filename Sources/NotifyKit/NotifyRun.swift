@@ -75,11 +75,29 @@ package struct NotifyRun: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let loaded = GarageLoader.load(at: root, options: .init(activities: .summaries, today: today))
         if loaded.hasErrors { throw .garageErrors(loaded) }
-        guard let settings = loaded.garage.settings.notify, !settings.channelNames.isEmpty else {
+        let garage = loaded.garage
+        let riders = garage.settings.riders.filter { !($0.notify?.channelNames.isEmpty ?? true) }
+        guard let settings = garage.settings.notify ?? riders.first.map({ _ in NotifySettings() }),
+            !settings.channelNames.isEmpty || !riders.isEmpty
+        else {
             throw .usage(
                 UsageError("garage.yaml sets no notify channel", help: "add e.g. 'notify: {ntfy: {topic: my-bikes}}' (see the README's Reminders section)"))
         }
-        let channels = settings.channelNames
+        // The garage's channels take every reminder; a rider's (`RIDER/ntfy`) only those of
+        // the bikes and parts whose `rider:` names them, and the warnings about no bike at all.
+        var routes = settings.channelNames.map { NotifyPlan.Route(channel: $0, repeatDays: settings.repeatDays) }
+        for rider in riders {
+            guard let own = rider.notify else { continue }
+            let bikes = Set(garage.bikes.filter { $0.bike.rider?.value == rider.name }.map(\.bike.id.rawValue))
+            let parts = Set(garage.parts.filter { $0.part.rider?.value == rider.name }.map(\.part.id.rawValue))
+            let takes: @Sendable (Reminder) -> Bool = { r in
+                if let part = r.part { return parts.contains(part) || (r.bike.map(bikes.contains) ?? false) }
+                if let bike = r.bike { return bikes.contains(bike) }
+                return r.isWarning
+            }
+            routes += own.channelNames.map { NotifyPlan.Route(channel: rider.name + "/" + $0, takes: takes, repeatDays: own.repeatDays) }
+        }
+        let channels = routes.map(\.channel)
         if let problem = ChannelEnvironment.timeoutProblem(environment: environment) {
             throw .usage(UsageError(problem, help: "unset it for 30000 (30 s), or write e.g. BIKECHECK_NOTIFY_TIMEOUT_MS=10000"))
         }
@@ -87,11 +105,13 @@ package struct NotifyRun: Sendable {
         // "Nothing is due" must never be the result of a sync that stopped.
         let warnings = Staleness.warnings(loaded, root: root, asOf: report.asOf)
         let (state, stateWarning) = NotifyState.load(garage: root)
-        let plan = NotifyPlan(report: report, warnings: warnings, settings: settings, channels: channels, state: state)
+        let plan = NotifyPlan(report: report, warnings: warnings, settings: settings, routes: routes, state: state)
         var outcome = Outcome(plan: plan, settings: settings, channels: channels, warnings: warnings, stateWarning: stateWarning)
         if dryRun { return outcome }
 
-        let sender = Channels(settings: settings, environment: ChannelEnvironment(environment: environment), garageName: loaded.garage.settings.name)
+        let sender = Channels(
+            settings: settings, environment: ChannelEnvironment(environment: environment), garageName: loaded.garage.settings.name,
+            riders: Dictionary(riders.compactMap { r in r.notify.map { (r.name, $0) } }, uniquingKeysWith: { a, _ in a }))
         // Each channel's delivery is saved as it answers: a run killed after one channel took
         // its reminders and before another answered sends the first nothing again.
         let saver = StateSaver(root: root, plan: plan, old: state, channels: channels)

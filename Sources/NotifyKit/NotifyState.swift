@@ -35,6 +35,14 @@ package struct NotifyState: Equatable, Sendable {
 
     static let channelNames: Set<String> = ["ntfy", "webhook", "email"]
 
+    /// A channel's name as the state keeps it: the garage's (`ntfy`), or a rider's (`alex/ntfy`,
+    /// the rider's name an id), so two riders' channels of one kind never cover each other.
+    static func isChannelName(_ name: String) -> Bool {
+        guard let slash = name.lastIndex(of: "/") else { return channelNames.contains(name) }
+        let rider = String(name[..<slash])
+        return isIdentifier(rider) && channelNames.contains(String(name[name.index(after: slash)...]))
+    }
+
     /// The saved state, and a warning when there was one that could not be used.
     package static func load(garage root: String) -> (state: NotifyState, warning: String?) {
         let path = path(garage: root)
@@ -90,7 +98,7 @@ package struct NotifyState: Equatable, Sendable {
             guard let sent = record["sent"] as? [String: Any] else { throw Problem(reason: "\(shown(key)) has no 'sent' object") }
             var days: [String: Day] = [:]
             for (channel, value) in sent {
-                guard channelNames.contains(channel) else { throw Problem(reason: "unknown channel \(shown(channel))") }
+                guard isChannelName(channel) else { throw Problem(reason: "unknown channel \(shown(channel))") }
                 guard let text = value as? String, let day = Day(text) else { throw Problem(reason: "\(shown(key)).sent.\(channel) is not a date") }
                 days[channel] = day
             }

@@ -137,11 +137,33 @@ package struct NotifyPlan: Sendable {
 
     /// Plans a run: `channels` by name, `state` as loaded, `warnings` as `Staleness` finds them.
     package init(report: StatusReport, warnings: [StaleWarning] = [], settings: NotifySettings, channels: [String], state: NotifyState) {
+        self.init(
+            report: report, warnings: warnings, settings: settings,
+            routes: channels.map { Route(channel: $0, repeatDays: settings.repeatDays) }, state: state)
+    }
+
+    /// Where reminders go: a channel, which of them it takes (nil: all), and its quiet period.
+    package struct Route: Sendable {
+        package var channel: String
+        package var takes: (@Sendable (Reminder) -> Bool)?
+        package var repeatDays: Int?
+
+        package init(channel: String, takes: (@Sendable (Reminder) -> Bool)? = nil, repeatDays: Int?) {
+            self.channel = channel
+            self.takes = takes
+            self.repeatDays = repeatDays
+        }
+    }
+
+    /// Plans a run over `routes`: the garage's channels take everything, a rider's only theirs.
+    package init(report: StatusReport, warnings: [StaleWarning] = [], settings: NotifySettings, routes: [Route], state: NotifyState) {
         asOf = report.asOf
         due = Reminder.all(report, settings: settings, warnings: warnings)
         var pending: [String: [Reminder]] = [:]
-        for channel in channels {
-            pending[channel] = due.filter { !Self.isCovered($0, on: channel, state: state, asOf: report.asOf, repeatDays: settings.repeatDays) }
+        for route in routes {
+            pending[route.channel] = due.filter {
+                (route.takes?($0) ?? true) && !Self.isCovered($0, on: route.channel, state: state, asOf: report.asOf, repeatDays: route.repeatDays)
+            }
         }
         self.pending = pending
     }

@@ -159,7 +159,11 @@ struct SummaryActivity: Decodable {
         case elapsedTime = "elapsed_time"
         case totalElevationGain = "total_elevation_gain"
         case gearID = "gear_id"
+        case athlete
     }
+
+    /// `athlete: {id, resource_state}`: whose activity it is.
+    struct AthleteRef: Decodable { var id: Int64 }
 
     init(from decoder: Decoder) throws {
         guard let c = try? decoder.container(keyedBy: CodingKeys.self) else { throw Unreadable(reason: "not a JSON object") }
@@ -202,7 +206,8 @@ struct SummaryActivity: Decodable {
             gearID: try optional(String.self, .gearID, "a string").flatMap { $0.isEmpty ? nil : $0 },
             trainer: try optional(Bool.self, .trainer, "true or false") ?? false,
             commute: try optional(Bool.self, .commute, "true or false") ?? false,
-            manual: try optional(Bool.self, .manual, "true or false") ?? false)
+            manual: try optional(Bool.self, .manual, "true or false") ?? false,
+            athlete: try optional(AthleteRef.self, .athlete, "an object with an id").map(\.id).flatMap { $0 > 0 ? $0 : nil })
         if let violation = ActivityLimits.check(activity) {
             throw Unreadable(reason: "\(violation.field.rawValue): expected \(violation.field.expected)")
         }

@@ -266,6 +266,8 @@ package final class StravaSync {
         for var a in page.activities where listing.seen.insert(a.id).inserted {
             summary.listed += 1
             let old = cache[a.id]
+            // A listing that does not say whose activity it is keeps what the cache knew.
+            if a.athlete == nil { a.athlete = old?.athlete }
             let (change, replaced) = cache.upsertListed(a)
             summary.replacedImports += replaced.count
             // What was stored: it may carry the bike a file gave the ride.

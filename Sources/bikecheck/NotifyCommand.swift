@@ -17,7 +17,9 @@ struct NotifyCommand: ParsableCommand {
             same way, by the band its due day puts it in, until 'done --todo' closes it. Stale \
             data (the last sync older than stale_after, a bike on Strava quiet for quiet_after) \
             is sent too, first and counted apart, once and again after 'repeat' until it goes \
-            away, and printed on standard error on every run, as status does. What was \
+            away, and printed on standard error on every run, as status does. In a household \
+            (garage.yaml's riders:), a rider's own notify: channels, named RIDER/CHANNEL, get only \
+            the bikes and parts whose rider: names them; garage.yaml's notify: gets everything. What was \
             sent is kept in .bikecheck/notify-state.json (git-ignored), so a cron job every hour \
             sends nothing when nothing changed. Channels are sent at once, each bounded by \
             BIKECHECK_NOTIFY_TIMEOUT_MS (default 30000): a channel that fails or hangs is named on \

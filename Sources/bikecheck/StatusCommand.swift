@@ -17,6 +17,12 @@ struct StatusCommand: ParsableCommand {
         completion: Completions.bikesAndParts)
     var bikes: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Only this rider's bikes and parts (garage.yaml's riders:, a bike's or part's rider:); parts on them show whoever they belong to.",
+            valueName: "name"))
+    var rider: String?
+
     @OptionGroup var asOf: AsOfOptions
 
     @OptionGroup var revision: RevisionOption
@@ -26,7 +32,11 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let root = try global.garageRoot()
         let loaded = try revision.load(root, .init(activities: .summaries, today: today()))
-        let (named, notes) = try loaded.garage.subjects(named: bikes)
+        var (named, notes) = try loaded.garage.subjects(named: bikes)
+        if let rider {
+            try loaded.garage.checkRider(rider)
+            named = loaded.garage.selection(of: rider, from: named, asOf: revision.day(asOf, root: root))
+        }
         for note in notes { Terminal.standardError.write("note: \(note)\n") }
         var garage = loaded.garage
         if loaded.hasErrors {
@@ -52,6 +62,8 @@ struct StatusCommand: ParsableCommand {
         let shownParts = named.parts.filter { garage.part($0) != nil }
         if loaded.hasErrors, shown.isEmpty, shownParts.isEmpty, !bikes.isEmpty { throw ExitCode(1) }
         let planner = StatusPlanner(asOf: revision.day(asOf, root: root))
+        // A rider with nothing to show gets an empty status, not everyone's.
+        if rider != nil, shown.isEmpty, shownParts.isEmpty { (garage.bikes, garage.parts) = ([], []) }
         let planned = planner.plan(garage, summaries: loaded.activitySummaries, only: shown, parts: shownParts)
         if loaded.hasErrors, planned.bikes.isEmpty, planned.parts.isEmpty { throw ExitCode(1) }
         var report = urgency.shaping(planned)

@@ -43,6 +43,22 @@ import Testing
         #expect(try ActivityCacheFormat.encode(decoded.activities) == bytes)
     }
 
+    /// A household's cache records whose each activity is (`athlete`, first of the sorted keys);
+    /// files written before, without it, read as they did: the garage's one rider.
+    @Test func theAthleteIsWrittenAndReadBackAndOldFilesWithoutItStillRead() throws {
+        var owned = sample
+        owned[0].athlete = 12_342_176
+        let bytes = try ActivityCacheFormat.encode(owned)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("\n{\"athlete\":12342176,\"commute\":true,"), "\(text)")
+        let decoded = ActivityCacheFormat.decode(bytes, path: "activities/2025-10.json")
+        #expect(decoded.diagnostics.isEmpty)
+        #expect(Set(decoded.activities) == Set(owned))
+        let old = ActivityCacheFormat.decode(try ActivityCacheFormat.encode(sample), path: "activities/2025-10.json")
+        #expect(old.diagnostics.isEmpty)
+        #expect(old.activities.allSatisfy { $0.athlete == nil })
+    }
+
     @Test func unknownFieldsNestedValuesAndEscapesAreRead() throws {
         let json =
             #"[{"athlete":{"id":1,"resource_state":1},"map":{"id":"a1","summary_polyline":"x\\y"},"id":7,"name":"Caf\u00e9 \ud83d\udeb4","sport_type":"Ride","start_date":"2025-10-02T06:00:00Z","moving_time":6.0e2,"distance":1000.5,"kudos":[1,2,{"a":[]}],"gear_id":null}]"#

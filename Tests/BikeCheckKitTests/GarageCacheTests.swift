@@ -28,6 +28,10 @@ import Testing
           email: {to: [sam@example.org], from: bikes@example.org, smtp: "smtp.example.org:587"}
           repeat: 3 days
           bands: [overdue, due-soon, 7d]
+        riders:
+          alex:
+          sam:
+            notify: {ntfy: {topic: sam-bikes}}
         """,
         """
         units: metric
@@ -43,6 +47,7 @@ import Testing
     static let bikes = [
         """
         name: Sink Bike
+        rider: alex
         strava: b1234
         devices: [3980001234, 12]
         bought: 2024-01-01
@@ -111,6 +116,7 @@ import Testing
     static let parts = [
         """
         name: Wheels
+        rider: sam
         bought: 2025-11-01
         retired: 2026-11-01
         price: 1299 EUR
@@ -266,7 +272,7 @@ import Testing
         #expect(constant.isEmpty, "properties the samples never vary: \(constant)")
         for type in [
             "GarageSettings", "NotifySettings", "Email", "Bike", "Component", "IntervalSpec", "LogEntry", "Snooze", "Todo", "Part", "Mount", "Template",
-            "TemplateOrigin", "Ride", "Quantity", "Money", "Diagnostic", "Note", "SourceLocation",
+            "TemplateOrigin", "Ride", "Rider", "Quantity", "Money", "Diagnostic", "Note", "SourceLocation",
         ] {
             #expect(values.keys.contains { $0.hasPrefix(type + ".") }, "no \(type) in the samples")
         }

@@ -31,7 +31,7 @@ import Testing
         // A bike's top level: every key but those it has.
         (
             "bikes/new.yaml", "name: New\ntemplates: [road-basics]\n|\nlog:\n",
-            ["bought", "components", "counts", "devices", "intervals", "notes", "price", "retired", "snooze", "strava", "todo", "trainer"]
+            ["bought", "components", "counts", "devices", "intervals", "notes", "price", "retired", "rider", "snooze", "strava", "todo", "trainer"]
         ),
         // A component's keys, under the component's id.
         (

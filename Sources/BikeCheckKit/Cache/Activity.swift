@@ -24,6 +24,9 @@ package struct Activity: Sendable, Hashable {
     package var source: String?
     /// The serial number of the device that recorded it, when its file says.
     package var device: Int64?
+    /// The Strava athlete whose activity it is (the listing's `athlete.id`); nil in caches
+    /// written before households, and for rides from files: the garage's one (default) rider.
+    package var athlete: Int64?
 
     /// Ids of rides imported from files: derived from the file's content, at 2^62 and above,
     /// where Strava's (about 2^34 today) never reach. `sync` never deletes these.
@@ -33,7 +36,7 @@ package struct Activity: Sendable, Hashable {
         id: Int64, name: String, sportType: String, type: String? = nil, startDate: String, startDateLocal: String? = nil,
         timezone: String? = nil, movingTime: Int, elapsedTime: Int, distance: Double, totalElevationGain: Double = 0,
         gearID: String? = nil, trainer: Bool = false, commute: Bool = false, manual: Bool = false, source: String? = nil,
-        device: Int64? = nil
+        device: Int64? = nil, athlete: Int64? = nil
     ) {
         self.id = id
         self.name = name
@@ -52,6 +55,7 @@ package struct Activity: Sendable, Hashable {
         self.manual = manual
         self.source = source
         self.device = device
+        self.athlete = athlete
     }
 
     /// The day the rider rode, on their own calendar.

@@ -54,6 +54,7 @@ package enum ActivityCacheFormat {
         }
         func bool(_ k: String, _ v: Bool) { key(k); out.append(contentsOf: (v ? "true" : "false").utf8) }
         func number(_ k: String, _ v: Double) { key(k); out.append(contentsOf: formatNumber(v).utf8) }
+        if let athlete = a.athlete { key("athlete"); out.append(contentsOf: String(athlete).utf8) }
         bool("commute", a.commute)
         if let device = a.device { key("device"); out.append(contentsOf: String(device).utf8) }
         number("distance", a.distance)

@@ -81,7 +81,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         var startDay: Day?, localDay: Day?
         var timezone: CacheText?, moving: Double?, elapsed: Double?, distance: Double?, elevation = 0.0, gear: CacheText?
         var trainer = false, commute = false, manual = false
-        var source: CacheText?, device: Int64?
+        var source: CacheText?, device: Int64?, athlete: Int64?
         var bad = false
         skipSpace()
         if peek() == UInt8(ascii: "}") {
@@ -139,6 +139,12 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
                     } else {
                         try skipValue()
                     }
+                case .athlete:
+                    if let exact = readPositiveInteger() {
+                        athlete = exact
+                    } else {
+                        try skipValue()
+                    }
                 case .other: try skipValue()
                 }
                 skipSpace()
@@ -163,7 +169,8 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         return ActivityFields(
             id: id, name: name, sportType: sportType, type: type, startDate: startDate, startDateLocal: startLocal,
             localDay: localDay ?? startDay, timezone: timezone, movingTime: moving, elapsedTime: elapsed, distance: distance, totalElevationGain: elevation,
-            gearID: gear, trainer: trainer, commute: commute, manual: manual, source: source, device: device)
+            gearID: gear, trainer: trainer, commute: commute, manual: manual, source: source, device: device,
+            athlete: athlete)
     }
 
     /// A run of digits that fits an Int64 and is more than zero, consumed only when it is one.
@@ -477,12 +484,13 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
 private enum CacheSyntax {
     enum Key {
         case id, name, sportType, type, startDate, startDateLocal, timezone, movingTime, elapsedTime, distance,
-            totalElevationGain, gearID, trainer, commute, manual, source, device, other
+            totalElevationGain, gearID, trainer, commute, manual, source, device, athlete, other
     }
 
     /// In the order ActivityCacheFormat.encode writes them (sorted).
     static let keys: [(StaticString, Key)] = [
-        ("commute", .commute), ("device", .device), ("distance", .distance), ("elapsed_time", .elapsedTime), ("gear_id", .gearID), ("id", .id),
+        ("athlete", .athlete), ("commute", .commute), ("device", .device), ("distance", .distance), ("elapsed_time", .elapsedTime), ("gear_id", .gearID),
+        ("id", .id),
         ("manual", .manual), ("moving_time", .movingTime), ("name", .name), ("source", .source), ("sport_type", .sportType),
         ("start_date", .startDate), ("start_date_local", .startDateLocal), ("timezone", .timezone),
         ("total_elevation_gain", .totalElevationGain), ("trainer", .trainer), ("type", .type),

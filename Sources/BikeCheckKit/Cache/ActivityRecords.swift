@@ -249,6 +249,7 @@ struct ActivityFields {
     var manual: Bool
     var source: CacheText?
     var device: Int64?
+    var athlete: Int64?
 }
 
 /// Makes the records of one cache file from the activities read, keeping what it shares
@@ -296,7 +297,8 @@ struct ActivityBuilder: ActivityRecordBuilder {
             startDate: f.startDate.string, startDateLocal: f.startDateLocal?.string, timezone: f.timezone.map { shared($0) },
             movingTime: Int(f.movingTime), elapsedTime: Int(f.elapsedTime ?? f.movingTime), distance: f.distance,
             totalElevationGain: f.totalElevationGain, gearID: f.gearID.map { shared($0) }, trainer: f.trainer, commute: f.commute,
-            manual: f.manual, source: f.source.map { shared($0) }, device: f.device)
+            manual: f.manual, source: f.source.map { shared($0) }, device: f.device,
+            athlete: f.athlete)
     }
 }
 

@@ -478,6 +478,7 @@ extension GarageSettings: CacheCodable {
         w.int(staleAfter)
         w.int(quietAfter)
         w.write(notify)
+        w.write(riders)
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         self.init()
@@ -491,6 +492,18 @@ extension GarageSettings: CacheCodable {
         staleAfter = try r.int()
         quietAfter = try r.int()
         notify = try r.read()
+        riders = try r.read()
+    }
+}
+
+extension Rider: CacheCodable {
+    func write(to w: inout CacheWriter) {
+        w.string(name)
+        w.write(notify)
+        location.write(to: &w)
+    }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) {
+        self.init(name: try r.string(), notify: try r.read(), location: try r.read())
     }
 }
 
@@ -606,6 +619,7 @@ extension Bike: CacheCodable {
     func write(to w: inout CacheWriter) {
         id.write(to: &w)
         w.string(name)
+        w.write(rider)
         w.write(strava)
         w.write(devices)
         w.write(bought)
@@ -625,7 +639,8 @@ extension Bike: CacheCodable {
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         self.init(
-            id: try r.read(), name: try r.string(), strava: try r.read(), devices: try r.read(), bought: try r.read(), retired: try r.read(),
+            id: try r.read(), name: try r.string(), rider: try r.read(), strava: try r.read(), devices: try r.read(), bought: try r.read(),
+            retired: try r.read(),
             price: try r.read(),
             templates: try r.read(), counts: try r.read(), trainer: try r.read(), components: try r.read(), intervals: try r.read(),
             log: try r.read(), snoozes: try r.read(), todos: try r.read(), location: try r.read(), fieldLocations: try r.read(),
@@ -651,6 +666,7 @@ extension Part: CacheCodable {
     func write(to w: inout CacheWriter) {
         id.write(to: &w)
         w.string(name)
+        w.write(rider)
         w.write(bought)
         w.write(retired)
         w.write(price)
@@ -672,7 +688,7 @@ extension Part: CacheCodable {
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         self.init(
-            id: try r.read(), name: try r.string(), bought: try r.read(), retired: try r.read(), price: try r.read(), slot: try r.read(),
+            id: try r.read(), name: try r.string(), rider: try r.read(), bought: try r.read(), retired: try r.read(), price: try r.read(), slot: try r.read(),
             devices: try r.read(), priorHours: try r.double(), priorDistance: try r.double(), priorRides: try r.double(), rideFilter: try r.read(),
             templates: try r.read(), intervals: try r.read(), mounts: try r.read(), log: try r.read(), snoozes: try r.read(),
             todos: try r.read(), location: try r.read(), fieldLocations: try r.read(), misspelledKeys: try r.read())

@@ -61,6 +61,7 @@ extension DiagnosticID {
     package static let unknownInterval = DiagnosticID("unknown-interval")
     package static let unknownKey = DiagnosticID("unknown-key")
     package static let unknownOverride = DiagnosticID("unknown-override")
+    package static let unknownRider = DiagnosticID("unknown-rider")
     package static let unknownSportType = DiagnosticID("unknown-sport-type")
     package static let unknownTemplate = DiagnosticID("unknown-template")
     package static let unreadableFile = DiagnosticID("unreadable-file")
@@ -80,7 +81,7 @@ extension DiagnosticID {
         .partIdIsBikeId, .partOnRetiredBike, .quantityTooLarge, .retiredBeforeBought, .rideAfterRetired, .rideAlsoOnStrava, .rideBeforeBought, .secretInGarage,
         .slotTaken, .snoozeExpired,
         .symlinkOutsideGarage, .unknownBand, .unknownBike, .unknownComponent, .unknownInterval, .unknownKey,
-        .unknownOverride, .unknownSportType, .unknownTemplate, .unreadableFile, .wrongType,
+        .unknownOverride, .unknownRider, .unknownSportType, .unknownTemplate, .unreadableFile, .wrongType,
     ]
 
     /// Every id bikecheck reports: the YAML layer's, the garage's, and the count of the rest.

@@ -3,9 +3,11 @@ import LocatedYAML
 
 /// Turns each kind of garage file from a located tree into model values.
 enum FileDecoders {
-    static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "trainer", "strava", "stale_after", "quiet_after", "notify"]
+    static let settingsKeys = ["name", "units", "currency", "due_soon", "counts", "trainer", "strava", "stale_after", "quiet_after", "notify", "riders"]
+    static let riderKeys = ["notify", "notes"]
     static let bikeKeys = [
-        "name", "strava", "devices", "bought", "retired", "price", "templates", "counts", "trainer", "components", "intervals", "log", "snooze", "todo",
+        "name", "rider", "strava", "devices", "bought", "retired", "price", "templates", "counts", "trainer", "components", "intervals", "log", "snooze",
+        "todo",
         "notes",
     ]
     static let componentKeys = ["name", "installed", "hours", "distance", "rides", "counts", "trainer", "notes"]
@@ -47,7 +49,35 @@ enum FileDecoders {
             if let c = sf["client_id"] { settings.stravaClientID = r.string(c.value, "client_id") }
         }
         if let e = f["notify"] { settings.notify = notify(e.value, &r) }
+        if let e = f["riders"], !r.isNull(e.value) { settings.riders = riders(e.value, &r) }
         return settings
+    }
+
+    /// `riders:`: a mapping from each rider's name to their settings (empty for none of their own).
+    static func riders(_ node: YAMLNode, _ r: inout NodeReader) -> [Rider] {
+        guard let m = r.mapping(node, "riders") else { return [] }
+        var riders: [Rider] = []
+        for entry in m.entries {
+            guard let name = entry.keyText else { continue }
+            if !isIdentifier(name) {
+                r.error(.badId, "'\(shown(name))' is not a valid rider name", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. alex")
+                continue
+            }
+            var rider = Rider(name: name, location: r.location(entry.key))
+            if !r.isNull(entry.value), let rm = r.mapping(entry.value, "rider '\(shown(name))'") {
+                let f = r.fields(rm, of: "rider '\(shown(name))'", allowed: riderKeys)
+                if let e = f["notify"] { rider.notify = notify(e.value, &r) }
+                if let e = f["notes"] { _ = r.string(e.value, "notes") }
+            }
+            riders.append(rider)
+        }
+        return riders
+    }
+
+    /// `rider: NAME` on a bike or a part; whether the rider exists is checked once all is read.
+    static func riderName(_ node: YAMLNode, _ r: inout NodeReader) -> Located<String>? {
+        guard let name = r.string(node, "the rider's name") else { return nil }
+        return Located(name, at: r.location(node))
     }
 
     /// A span of whole days (`14 days`, `2 weeks`), for the staleness thresholds.
@@ -125,6 +155,7 @@ enum FileDecoders {
         bike.fieldLocations = Dictionary(f.entries.map { ($0.key, r.location($0.entry.value)) }) { _, last in last }
         bike.misspelledKeys = f.misspelled
         if let e = f["name"], let name = r.string(e.value, "the bike's name") { bike.name = name }
+        if let e = f["rider"] { bike.rider = riderName(e.value, &r) }
         if let e = f["strava"], let gear = r.string(e.value, "the Strava gear id") {
             bike.strava = Located(gear, at: r.location(e.value))
             if !isStravaBikeGearID(gear) {

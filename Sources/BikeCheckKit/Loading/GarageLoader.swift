@@ -153,6 +153,7 @@ package enum GarageLoader {
         resolver.checkRides(rides, bikes: bikes)
         let resolvedParts = parts.map { resolver.resolve($0) }
         resolver.checkMounts(parts, bikes: bikes)
+        resolver.checkRiders(bikes.map(\.rider) + parts.map(\.rider))
         diagnostics += resolver.diagnostics
         files.timings.resolve = LoadTimings.since(stage)
         stage = LoadTimings.now()

@@ -239,7 +239,7 @@ struct NodeReader {
     }
 }
 
-func isIdentifier(_ text: String) -> Bool {
+package func isIdentifier(_ text: String) -> Bool {
     guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || ("0"..."9").contains(first) else { return false }
     return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "." }
 }

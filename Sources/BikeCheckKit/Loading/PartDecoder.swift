@@ -3,7 +3,8 @@ import LocatedYAML
 
 extension FileDecoders {
     static let partKeys = [
-        "name", "bought", "retired", "price", "slot", "devices", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts", "log",
+        "name", "rider", "bought", "retired", "price", "slot", "devices", "hours", "distance", "rides", "counts", "trainer", "templates", "intervals", "mounts",
+        "log",
         "snooze",
         "todo", "notes",
     ]
@@ -17,6 +18,7 @@ extension FileDecoders {
         part.fieldLocations = Dictionary(f.entries.map { ($0.key, r.location($0.entry.value)) }) { _, last in last }
         part.misspelledKeys = f.misspelled
         if let e = f["name"], let name = r.string(e.value, "the part's name") { part.name = name }
+        if let e = f["rider"] { part.rider = riderName(e.value, &r) }
         if let e = f["bought"] { part.bought = r.day(e.value, "bought") }
         if let e = f["retired"] { part.retired = r.day(e.value, "retired") }
         if let e = f["price"], let price = r.money(e.value, "price", currency: currency) {

@@ -260,4 +260,18 @@ struct Resolver {
                     help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
         }
     }
+
+    /// `rider: NAME` on bikes and parts: each must name one of garage.yaml's `riders:`.
+    mutating func checkRiders(_ names: [Located<String>?]) {
+        let known = settings.riders.map(\.name)
+        for name in names.compactMap({ $0 }) where !known.contains(name.value) {
+            let hint = didYouMean(name.value, among: known)
+            diagnostics.append(
+                .error(
+                    .unknownRider, "unknown rider '\(shown(name.value))'\(hint)", at: name.location,
+                    help: known.isEmpty
+                        ? "list the household in garage.yaml: riders: {\(name.value): {}}"
+                        : "riders in garage.yaml: \(known.joined(separator: ", "))"))
+        }
+    }
 }

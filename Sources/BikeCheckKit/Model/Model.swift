@@ -57,10 +57,29 @@ package struct GarageSettings: Sendable {
     package var quietAfter = 60
     /// Where and when `bikecheck notify` sends reminders; nil when garage.yaml has no `notify:`.
     package var notify: NotifySettings?
+    /// The household (`riders:`), in the order written; empty for a garage of one rider.
+    package var riders: [Rider] = []
+
+    package func rider(_ name: String) -> Rider? { riders.first { $0.name == name } }
 
     package static let defaultCounts = ["EBikeRide", "EMountainBikeRide", "GravelRide", "MountainBikeRide", "Ride"]
 
     package init() {}
+}
+
+/// One rider of a household sharing the garage (`riders: {NAME: {notify: …}}`): bikes and parts
+/// name theirs with `rider: NAME`; each keeps their own Strava login and reminders.
+package struct Rider: Sendable {
+    package var name: String
+    /// Where this rider's reminders go; nil when they have none of their own.
+    package var notify: NotifySettings?
+    package var location: SourceLocation
+
+    package init(name: String, notify: NotifySettings? = nil, location: SourceLocation) {
+        self.name = name
+        self.notify = notify
+        self.location = location
+    }
 }
 
 /// A part of a bike whose life is tracked: chain, fork, tyres.
@@ -170,6 +189,8 @@ package struct Todo: Sendable {
 package struct Bike: Sendable {
     package var id: BikeID
     package var name: String
+    /// The rider whose bike it is (`rider: NAME`, one of garage.yaml's `riders:`); nil when shared.
+    package var rider: Located<String>?
     /// Strava gear id (`b12345678`): activities with this gear count for the bike.
     package var strava: Located<String>?
     /// Serial numbers of the devices that record only this bike's rides: `import files` puts

@@ -24,6 +24,8 @@ package struct Mount: Sendable {
 package struct Part: Sendable {
     package var id: PartID
     package var name: String
+    /// The rider whose part it is (`rider: NAME`); nil when shared.
+    package var rider: Located<String>?
     package var bought: Day?
     package var retired: Day?
     /// What it cost, exact, in its own currency or else the garage's: `costs` counts it on the

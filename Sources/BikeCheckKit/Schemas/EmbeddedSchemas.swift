@@ -236,6 +236,165 @@ package enum EmbeddedSchemas {
                       }
                     }
                   }
+                },
+                "riders": {
+                  "description": "A household on one garage: each rider's name and settings. Bikes and parts name theirs with rider:; each rider logs in with bikecheck login --rider NAME and gets reminders of their own bikes (docs/household.md).",
+                  "markdownDescription": "A household on one garage: each rider's name and settings. Bikes and parts name theirs with `rider:`; each rider logs in with `bikecheck login --rider NAME` and gets reminders of their own bikes (docs/household.md).",
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "propertyNames": {
+                    "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                  },
+                  "additionalProperties": {
+                    "description": "One rider: their settings (empty for none of their own).",
+                    "markdownDescription": "One rider: their settings (empty for none of their own).",
+                    "type": [
+                      "object",
+                      "null"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "notify": {
+                        "description": "Reminders sent by bikecheck notify (see the README's Reminders section). Secrets never go here: they come from the environment.",
+                        "markdownDescription": "Reminders sent by `bikecheck notify` (see the README's Reminders section). Secrets never go here: they come from the environment.",
+                        "type": "object",
+                        "additionalProperties": false,
+                        "properties": {
+                          "ntfy": {
+                            "description": "An ntfy topic: a plain-text POST to url/topic with Title, Priority and Tags headers.",
+                            "markdownDescription": "An ntfy topic: a plain-text POST to `url/topic` with Title, Priority and Tags headers.",
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "topic"
+                            ],
+                            "properties": {
+                              "url": {
+                                "description": "The ntfy server, default https://ntfy.sh. An access token goes in BIKECHECK_NTFY_TOKEN, never here.",
+                                "markdownDescription": "The ntfy server, default `https://ntfy.sh`. An access token goes in `BIKECHECK_NTFY_TOKEN`, never here.",
+                                "type": "string",
+                                "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/@#]+(/[^\\s#]*)?$",
+                                "examples": [
+                                  "https://ntfy.sh"
+                                ]
+                              },
+                              "topic": {
+                                "description": "The topic to post to.",
+                                "markdownDescription": "The topic to post to.",
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                                "examples": [
+                                  "my-bikes"
+                                ]
+                              }
+                            }
+                          },
+                          "webhook": {
+                            "description": "A generic webhook: a JSON POST (schemas/notify-webhook.schema.json).",
+                            "markdownDescription": "A generic webhook: a JSON POST (schemas/notify-webhook.schema.json).",
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "url"
+                            ],
+                            "properties": {
+                              "url": {
+                                "description": "Where the JSON is posted. A bearer token goes in BIKECHECK_WEBHOOK_TOKEN, never here.",
+                                "markdownDescription": "Where the JSON is posted. A bearer token goes in `BIKECHECK_WEBHOOK_TOKEN`, never here.",
+                                "type": "string",
+                                "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/@#]+(/[^\\s#]*)?$"
+                              }
+                            }
+                          },
+                          "email": {
+                            "description": "Email over SMTP.",
+                            "markdownDescription": "Email over SMTP.",
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "to",
+                              "from",
+                              "smtp"
+                            ],
+                            "properties": {
+                              "to": {
+                                "description": "One address or a list.",
+                                "markdownDescription": "One address or a list.",
+                                "oneOf": [
+                                  {
+                                    "type": "string",
+                                    "pattern": "^[^\\s@<>,;]+@[^\\s@<>,;]+\\.[^\\s@<>,;]+$"
+                                  },
+                                  {
+                                    "type": "array",
+                                    "minItems": 1,
+                                    "items": {
+                                      "type": "string",
+                                      "pattern": "^[^\\s@<>,;]+@[^\\s@<>,;]+\\.[^\\s@<>,;]+$"
+                                    }
+                                  }
+                                ]
+                              },
+                              "from": {
+                                "description": "The sender's address.",
+                                "markdownDescription": "The sender's address.",
+                                "type": "string",
+                                "pattern": "^[^\\s@<>,;]+@[^\\s@<>,;]+\\.[^\\s@<>,;]+$"
+                              },
+                              "smtp": {
+                                "description": "The mail server, host:port (default port 587). STARTTLS is required, except on port 465 where TLS starts at once. The login comes from BIKECHECK_SMTP_USER and BIKECHECK_SMTP_PASSWORD, never from here.",
+                                "markdownDescription": "The mail server, `host:port` (default port 587). STARTTLS is required, except on port 465 where TLS starts at once. The login comes from `BIKECHECK_SMTP_USER` and `BIKECHECK_SMTP_PASSWORD`, never from here.",
+                                "type": "string",
+                                "pattern": "^[A-Za-z0-9.-]+(:[0-9]{1,5})?$",
+                                "examples": [
+                                  "mail.example.org:587"
+                                ]
+                              }
+                            }
+                          },
+                          "repeat": {
+                            "description": "After how long a reminder still unresolved is sent again: days or weeks, or never. Default 7 days.",
+                            "markdownDescription": "After how long a reminder still unresolved is sent again: days or weeks, or `never`. Default `7 days`.",
+                            "type": "string",
+                            "pattern": "^(never|[0-9]+ ?(d|w|days?|weeks?))$",
+                            "examples": [
+                              "7 days",
+                              "2w",
+                              "never"
+                            ]
+                          },
+                          "bands": {
+                            "description": "What is sent: overdue, due-soon (by progress) and forecast windows, days or weeks before the forecast due day. Default [overdue, due-soon, 30d, 7d, 1d, 0d]. The windows also set status's bands.",
+                            "markdownDescription": "What is sent: `overdue`, `due-soon` (by progress) and forecast windows, days or weeks before the forecast due day. Default `[overdue, due-soon, 30d, 7d, 1d, 0d]`. The windows also set `status`'s bands.",
+                            "type": "array",
+                            "items": {
+                              "type": "string",
+                              "pattern": "^(overdue|due-soon|(within:)?[0-9]+ ?(d|w|days?|weeks?))$"
+                            }
+                          }
+                        }
+                      },
+                      "notes": {
+                        "description": "Free notes; bikecheck does not read them.",
+                        "markdownDescription": "Free notes; bikecheck does not read them.",
+                        "$ref": "#/definitions/text"
+                      }
+                    }
+                  },
+                  "examples": [
+                    {
+                      "alex": {
+                        "notify": {
+                          "ntfy": {
+                            "topic": "alex-bikes"
+                          }
+                        }
+                      },
+                      "sam": null
+                    }
+                  ]
                 }
               },
               "definitions": {
@@ -371,6 +530,14 @@ package enum EmbeddedSchemas {
                   "$ref": "#/definitions/text",
                   "examples": [
                     "Canyon Grail CF SL 7"
+                  ]
+                },
+                "rider": {
+                  "description": "Whose it is: one of garage.yaml's riders:. Their Strava login brings its rides, their reminders name it, status --rider shows it (docs/household.md).",
+                  "markdownDescription": "Whose it is: one of garage.yaml's `riders:`. Their Strava login brings its rides, their reminders name it, `status --rider` shows it (docs/household.md).",
+                  "$ref": "#/definitions/identifier",
+                  "examples": [
+                    "alex"
                   ]
                 },
                 "strava": {
@@ -1599,6 +1766,14 @@ package enum EmbeddedSchemas {
                   "$ref": "#/definitions/text",
                   "examples": [
                     "DT Swiss ARC 1100 wheelset"
+                  ]
+                },
+                "rider": {
+                  "description": "Whose it is: one of garage.yaml's riders:. Their Strava login brings its rides, their reminders name it, status --rider shows it (docs/household.md).",
+                  "markdownDescription": "Whose it is: one of garage.yaml's `riders:`. Their Strava login brings its rides, their reminders name it, `status --rider` shows it (docs/household.md).",
+                  "$ref": "#/definitions/identifier",
+                  "examples": [
+                    "alex"
                   ]
                 },
                 "bought": {
