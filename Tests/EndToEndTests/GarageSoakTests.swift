@@ -19,7 +19,7 @@ import Testing
         # yaml-language-server: $schema=../schemas/bike.schema.json
         name: Canyon Grail   # a comment that must survive every write
         strava: b1001
-        bought: 2024-01-01
+        bought: 2020-01-01
         intervals:
           chain-lube:
             task: Lube the chain
@@ -111,7 +111,8 @@ import Testing
             for k in 0..<2 {
                 let note = "soak \(round).\(k)"
                 // A day of its own for each write: one service a day is all `done` records.
-                let date = Day(ordinal: Day("2025-01-01")!.ordinal + 2 * round + k).description
+                // From 2020, so that 500 rounds' days are all past (a future day is refused).
+                let date = Day(ordinal: Day("2020-01-01")!.ordinal + 2 * round + k).description
                 let arguments =
                     round % 2 == 0
                     ? ["done", "grail", "chain-lube", "--date", date, "--note", note]
