@@ -163,12 +163,11 @@ package enum TemplateUpdater {
         context: WriteContext
     ) throws(WriteFailure) -> [UInt8] {
         let o = YAMLDocument(path: file, bytes: ours, limits: .garage)
-        guard case .mapping? = o.root, case .mapping(let b)? = YAMLDocument(path: "base", bytes: base).root,
-            case .mapping(let t)? = YAMLDocument(path: "upstream", bytes: theirs).root
-        else {
+        let b = YAMLDocument(path: "base", bytes: base), t = YAMLDocument(path: "upstream", bytes: theirs)
+        guard case .mapping? = o.root, case .mapping? = b.root, case .mapping? = t.root else {
             throw .refused("'\(file)' or its upstream versions are not YAML mappings; nothing was written")
         }
-        let plan = YAMLMerge(skipped: { $0 == ["source"] }).plan(base: .mapping(b), ours: o, theirs: .mapping(t))
+        let plan = YAMLMerge(skipped: { $0 == ["source"] }).plan(base: b, ours: o, theirs: t)
         // Conflicts are named by interval (or by top key), once each.
         var conflicts: [String] = []
         for path in plan.conflictPaths {
@@ -183,7 +182,15 @@ package enum TemplateUpdater {
         }
         var bytes = ours
         // One edit at a time: each is planned on the file as the previous one left it.
-        for edit in [.set(["source", "commit"], .plain(commit))] + plan.edits { bytes = try context.edit(file, bytes, [edit]) }
+        bytes = try context.edit(file, bytes, [.set(["source", "commit"], .plain(commit))])
+        for (index, edit) in plan.edits.enumerated() {
+            do {
+                bytes = try context.edit(file, bytes, [edit])
+            } catch  where plan.cosmetic.contains(index) {
+                // Upstream's comments on a new entry: it stays in the file's own style.
+                continue
+            }
+        }
         return bytes
     }
 
