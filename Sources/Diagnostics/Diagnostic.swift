@@ -201,3 +201,15 @@ package func shown(_ text: String) -> String {
 
 /// Any value as quoted in a message (an id, a key), cut the same way.
 package func shown(_ value: some CustomStringConvertible) -> String { shown(value.description) }
+
+extension Diagnostic {
+    /// The same diagnostic with its files named from a folder above the garage (`prefix` ends
+    /// with `/`, or is empty): a check of several garages names each file from the top.
+    package func moved(under prefix: String) -> Diagnostic {
+        guard !prefix.isEmpty else { return self }
+        var moved = self
+        moved.location.file = prefix + location.file
+        moved.notes = notes.map { Note($0.message, at: SourceLocation(file: prefix + $0.location.file, range: $0.location.range)) }
+        return moved
+    }
+}
