@@ -20,7 +20,7 @@ struct RevisionOption: ParsableArguments {
     @Option(
         name: .customLong("rev"),
         help: ArgumentHelp(
-            "Read the garage's files as they were at this git commit (HEAD~1, a tag, an id) without touching the work tree; activities still come from the cache; --as-of defaults to the commit's day.",
+            "Read the garage's files as they were at this git commit (HEAD~1, a tag, an id, or @YYYY-MM-DD: the last commit on or before that day) without touching the work tree; activities still come from the cache; --as-of defaults to the commit's day.",
             valueName: "ref"))
     var rev: String?
 
@@ -45,10 +45,12 @@ struct RevisionOption: ParsableArguments {
         guard let rev else { return GarageLoader.load(at: root, options: options) }
         let snapshot: GitSnapshot
         do {
-            _ = try GitSnapshot.commit(rev, of: root)
-            snapshot = try GitSnapshot.take(.commit(rev), of: root)
+            let commit = try GitSnapshot.commit(rev, of: root)
+            for warning in commit.warnings { Terminal.standardError.write(ErrorStyle.render(warning: "--rev \(rev): \(warning)")) }
+            snapshot = try GitSnapshot.take(.commit(commit.id), of: root)
         } catch {
-            throw UsageError("--rev \(rev): \(error.description)", help: "name a commit of the garage's repository: HEAD~1, a tag, a commit id")
+            throw UsageError(
+                "--rev \(rev): \(error.description)", help: "name a commit of the garage's repository: HEAD~1, a tag, a commit id, or @YYYY-MM-DD")
         }
         defer { snapshot.remove() }
         var options = options
