@@ -17,9 +17,14 @@ package enum TemplateUpdater {
         package var upstream: String
         /// What upstream changed since `commit`: intervals added, removed, limits changed.
         package var changes: [String]
-        package var isOutdated: Bool { upstream != commit }
+        /// Tags of the source newer than the tag it is pinned to (`ref:`), oldest first.
+        package var newerTags: [String] = []
+        package var isOutdated: Bool { upstream != commit || !newerTags.isEmpty }
 
-        enum CodingKeys: String, CodingKey { case template, url, path, ref, commit, upstream, outdated, changes }
+        enum CodingKeys: String, CodingKey {
+            case template, url, path, ref, commit, upstream, outdated, changes
+            case newerTags = "newer_tags"
+        }
         package func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(template, forKey: .template)
@@ -30,6 +35,7 @@ package enum TemplateUpdater {
             try c.encode(upstream, forKey: .upstream)
             try c.encode(isOutdated, forKey: .outdated)
             try c.encode(changes, forKey: .changes)
+            try c.encode(newerTags, forKey: .newerTags)
         }
     }
 
@@ -60,7 +66,8 @@ package enum TemplateUpdater {
             result.append(
                 Status(
                     template: template.id.rawValue, url: origin.url, path: origin.path, ref: origin.ref,
-                    commit: origin.commit, upstream: repo.commit, changes: changes(from: old, to: new)))
+                    commit: origin.commit, upstream: repo.commit, changes: changes(from: old, to: new),
+                    newerTags: try repo.newerTags(than: origin.ref, timeout: timeout)))
         }
         return result
     }
