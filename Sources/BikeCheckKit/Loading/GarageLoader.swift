@@ -308,13 +308,19 @@ package enum GarageLoader {
     /// git's conflict markers in a file (`<<<<<<<`, then `=======`, then `>>>>>>>`, each at the
     /// start of a line): an unresolved merge, located at its first marker, with notes at the others.
     static func unresolvedMerge(_ relative: String, _ bytes: [UInt8]) -> (diagnostic: Diagnostic, source: SourceText)? {
+        // Every file is looked at: memchr from line to line, not a loop over bytes.
         let lt = [UInt8](repeating: UInt8(ascii: "<"), count: 7)
-        // Cheap for every file: a marker needs seven '<' in a row somewhere.
-        guard bytes.count >= 7,
-            let first = bytes.indices.first(where: { i in
-                bytes[i] == UInt8(ascii: "<") && (i == 0 || bytes[i - 1] == UInt8(ascii: "\n")) && bytes[i...].starts(with: lt)
-            })
-        else { return nil }
+        let first: Int? = bytes.withUnsafeBufferPointer { b -> Int? in
+            guard let base = b.baseAddress else { return nil }
+            var at = 0
+            while at < b.count {
+                if b.count - at >= 7, memcmp(base + at, lt, 7) == 0 { return at }
+                guard let newline = memchr(base + at, Int32(UInt8(ascii: "\n")), b.count - at) else { return nil }
+                at = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+            return nil
+        }
+        guard let first else { return nil }
         let source = SourceText(path: relative, bytes: bytes)
         func marker(_ char: Character, after offset: Int) -> Int? {
             let run = [UInt8](repeating: UInt8(ascii: char.unicodeScalars.first!), count: 7)
