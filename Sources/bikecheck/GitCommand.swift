@@ -39,7 +39,10 @@ struct GitCommand: ParsableCommand {
             do {
                 let done = try GitSetup.run(root: root, executable: Self.executable())
                 let lines = done.changes.isEmpty && done.advice.isEmpty ? ["git setup: everything was in place already"] : done.changes
-                for line in lines + done.advice { Terminal.standardOutput.write("\(line)\n") }
+                // One write per line: the advice spans lines, and each is escaped for the terminal.
+                for line in (lines + done.advice).flatMap({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) {
+                    Terminal.standardOutput.write("\(line)\n")
+                }
             } catch {
                 Terminal.standardError.write(ErrorStyle.render(message: error.description))
                 throw ExitCode(1)

@@ -52,7 +52,7 @@ struct InitCommand: ParsableCommand {
         guard !write.dryRun, GitCommitter(root: root).repository() != nil else { return }
         do {
             let done = try GitSetup.run(root: root, executable: GitCommand.Setup.executable())
-            let lines = done.changes + done.advice
+            let lines = (done.changes + done.advice).flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
             // JSON on standard output is the write's result alone.
             let out: Terminal
             switch format {
