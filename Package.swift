@@ -81,7 +81,7 @@ let package = Package(
             name: "StravaKitTests",
             dependencies: ["StravaKit", "StravaStandIn", "BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .testTarget(name: "RideFilesTests", dependencies: ["RideFiles", "TestSupport"], exclude: ["Tools"]),
+        .testTarget(name: "RideFilesTests", dependencies: ["RideFiles", "BikeCheckKit", "TestSupport"], exclude: ["Tools"]),
         // The language server: its framing, and the real binary driven over pipes and by real clients.
         .testTarget(
             name: "LanguageServerTests",

@@ -238,7 +238,7 @@ package final class LanguageServer {
             let edit = TextEdit(range: document.text.range(of: range), newText: suggested)
             return CodeAction(
                 title: "change '\(written)' to '\(suggested)'", diagnostics: [check.lspDiagnostic(d, loaded.sources)],
-                edit: WorkspaceEdit(changes: [document.uri: [edit]]))
+                edit: WorkspaceEdit(document, [edit]))
         }
     }
 
@@ -261,7 +261,7 @@ package final class LanguageServer {
         return [
             CodeAction(
                 title: "log \(interval) done today (\(day))", kind: "refactor.rewrite", diagnostics: nil, isPreferred: nil,
-                edit: WorkspaceEdit(changes: [document.uri: edits]))
+                edit: WorkspaceEdit(document, edits))
         ]
     }
 

@@ -9,12 +9,22 @@ package struct MessageFramer: Sendable {
         case message([UInt8])
         /// Bytes that were not a well-formed message, and why; they are dropped.
         case garbage(String)
+        /// A header no stream could follow (a `Content-Length` larger than any message): where
+        /// the next message starts cannot be known, so the server stops, saying why. Nothing is
+        /// framed after it.
+        case unrecoverable(String)
     }
 
     /// The longest header block read (a client sends about 60 bytes of headers).
     package static let headerLimit = 8 << 10
-    /// The longest body accepted: a garage file at its limit, escaped as JSON, fits.
-    package static let bodyLimit = 512 << 20
+    /// The longest body accepted: 96 MiB, so a garage file at its limit (64 MiB) escaped as JSON
+    /// fits, and a larger one (which validate refuses anyway) is skipped as it arrives, never held
+    /// (the server's memory is a few times a body's size).
+    package static let bodyLimit = 96 << 20
+    /// The longest body skipped to stay in step with the stream: 4 GiB. A `Content-Length` above
+    /// it (12 digits: 100 GB) is no message a client sends; skipping it would lose every later
+    /// message without a word, so it is `unrecoverable`.
+    package static let skipLimit = 4 << 30
 
     /// This framer's limit on a body (`bodyLimit` but in tests).
     private let limit: Int
@@ -24,6 +34,8 @@ package struct MessageFramer: Sendable {
     private var start = 0
     /// Bytes of a too-large body still to skip.
     private var skipping = 0
+    /// After `unrecoverable`: nothing more is framed.
+    private var broken = false
 
     package init(bodyLimit: Int = MessageFramer.bodyLimit) {
         limit = bodyLimit
@@ -42,6 +54,7 @@ package struct MessageFramer: Sendable {
 
     /// The next message or garbage, or nil until more bytes arrive.
     package mutating func next() -> Event? {
+        guard !broken else { return nil }
         if skipping > 0 {
             let n = min(skipping, pending)
             start += n
@@ -65,8 +78,15 @@ package struct MessageFramer: Sendable {
             let name = line[..<colon].trimmingSpaces.lowercased()
             let value = line[line.index(after: colon)...].trimmingSpaces
             if name == "content-length" {
-                guard !value.isEmpty, value.count <= 12, value.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(value) else {
+                guard !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) else {
                     return resynchronise(after: start, "Content-Length '\(value.prefix(40))' is not a number")
+                }
+                guard value.count <= 12, let n = Int(value), n <= Self.skipLimit else {
+                    broken = true
+                    buffer = []
+                    start = 0
+                    return .unrecoverable(
+                        "Content-Length \(value.prefix(40)) is more than any message (\(Self.skipLimit) bytes): the stream cannot be followed past it")
                 }
                 length = n
             }

@@ -178,8 +178,34 @@ struct CodeActionParams: Decodable {
     var range: TextRange
 }
 
+/// A code action's edit, as `documentChanges`: the document's edits with the version of the
+/// buffer they were computed on (a versioned `TextDocumentEdit`), so a client can tell an edit
+/// planned before a `didChange` and refuse it rather than apply it to the wrong lines.
 struct WorkspaceEdit: Encodable, Sendable {
-    var changes: [String: [TextEdit]]
+    var documentChanges: [TextDocumentEdit]
+
+    init(_ document: Document, _ edits: [TextEdit]) {
+        documentChanges = [TextDocumentEdit(textDocument: .init(uri: document.uri, version: document.version), edits: edits)]
+    }
+}
+
+struct TextDocumentEdit: Encodable, Sendable {
+    var textDocument: OptionalVersionedTextDocumentIdentifier
+    var edits: [TextEdit]
+}
+
+struct OptionalVersionedTextDocumentIdentifier: Encodable, Sendable {
+    var uri: String
+    /// The buffer's version; null (written, not left out) when the client gave none.
+    var version: Int?
+
+    private enum Key: String, CodingKey { case uri, version }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(uri, forKey: .uri)
+        try c.encode(version, forKey: .version)
+    }
 }
 
 struct CodeAction: Encodable, Sendable {

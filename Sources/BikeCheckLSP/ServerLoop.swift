@@ -45,6 +45,12 @@ package enum ServerLoop {
                 case .garbage(let reason):
                     log("bikecheck lsp: dropped bytes that are not a message: \(reason)")
                     out.append(.error(nil, .parseError, "not a message: \(reason)"))
+                case .unrecoverable(let reason):
+                    // Every later message would be lost: said, and the server stops.
+                    log("bikecheck lsp: stopped: \(reason)")
+                    out.append(.error(nil, .parseError, "stopped: \(reason)"))
+                    for message in out { _ = write(MessageFramer.frame(message.body), to: output) }
+                    return 1
                 }
                 if server.exitCode != nil { break }
             }

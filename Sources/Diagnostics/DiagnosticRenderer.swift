@@ -138,7 +138,7 @@ package struct DiagnosticRenderer: Sendable {
             while next < end, bytes[next] & 0xC0 == 0x80 { next += 1 }
             if masked.contains(where: { $0.contains(i) }) {
                 if run < i || i == start {
-                    out += String(decoding: bytes[run..<i], as: UTF8.self) + "****"
+                    out += String(decoding: bytes[run..<i], as: UTF8.self) + Diagnostic.mask
                     column += 4
                 }
                 run = next

@@ -1,3 +1,5 @@
+import BikeCheckKit
+
 /// Reads a FIT file (Garmin's Flexible and Interoperable Data Transfer protocol) as far as a ride
 /// needs: who recorded it (`file_id`, `device_info`), what it was (`session`), and, when a file
 /// has no session, its `record`s. Written from the published protocol: a 12- or 14-byte header,
@@ -184,7 +186,9 @@ package enum FITDecoder {
             guard FieldValues.used.contains(definition.global) else {
                 for field in definition.fields {
                     let raw = try take(field.size, end: end, "a data message")
-                    if field.number == 253, let t = Self.value(raw, type: field.type, bigEndian: definition.bigEndian) { lastTimestamp = Int64(t) }
+                    if field.number == 253, let t = Self.value(raw, type: field.type, bigEndian: definition.bigEndian) {
+                        lastTimestamp = try Self.timestamp(t, at: start)
+                    }
                 }
                 _ = try take(definition.developerBytes, end: end, "a data message's developer fields")
                 return
@@ -196,31 +200,62 @@ package enum FITDecoder {
             }
             _ = try take(definition.developerBytes, end: end, "a data message's developer fields")
             if let t = values[253] {
-                lastTimestamp = Int64(t)
-                values.timestamp = Int64(t)
+                lastTimestamp = try Self.timestamp(t, at: start)
+                values.timestamp = lastTimestamp
             }
-            collect(definition.global, values, into: &ride)
+            try collect(definition.global, values, into: &ride, at: start)
         }
 
-        func collect(_ global: UInt16, _ v: FieldValues, into ride: inout Collected) {
-            func time(_ raw: Double?) -> Int64? { raw.map { Int64($0) + FITDecoder.epochOffset } }
+        /// A FIT timestamp (seconds since FIT's epoch, a uint32) read from any base type: one that
+        /// is not whole or out of range makes the file bad, at the message's byte.
+        static func timestamp(_ raw: Double, at start: Int) throws(RideFileError) -> Int64 {
+            guard let t = FileNumber.whole(raw, as: UInt32.self) else {
+                throw RideFileError(
+                    "a timestamp \(ActivityLimits.format(raw)) is out of range: expected 0 to \(UInt32.max) (seconds since 1989-12-31)", offset: start)
+            }
+            return Int64(t)
+        }
+
+        /// Every number a ride takes from the message at `start` is range-checked (`FileNumber`,
+        /// `ActivityLimits`) before it is converted or kept.
+        func collect(_ global: UInt16, _ v: FieldValues, into ride: inout Collected, at start: Int) throws(RideFileError) {
+            func time(_ raw: Double?) throws(RideFileError) -> Int64? {
+                guard let raw else { return nil }
+                return try Self.timestamp(raw, at: start) + FITDecoder.epochOffset
+            }
+            func whole<T: BinaryInteger>(_ raw: Double?, _ what: String, as type: T.Type) throws(RideFileError) -> T? {
+                guard let raw else { return nil }
+                guard let w = FileNumber.whole(raw, as: type) else {
+                    throw RideFileError("\(what) \(ActivityLimits.format(raw)) is out of range", offset: start)
+                }
+                return w
+            }
+            func within(_ raw: Double?, _ scale: Double, _ what: String, _ field: ActivityLimits.Field) throws(RideFileError) -> Double? {
+                guard let raw else { return nil }
+                guard let v = FileNumber.within(raw / scale, field) else { throw RideFileError(FileNumber.outOfRange(what, raw / scale, field), offset: start) }
+                return v
+            }
             switch global {
             case 0:  // file_id
-                if let s = v[3] { ride.creatorSerial = ride.creatorSerial ?? UInt32(s) }
+                if let s = try whole(v[3], "the serial number", as: UInt32.self) { ride.creatorSerial = ride.creatorSerial ?? s }
             case 23:  // device_info
-                if let s = v[3], !ride.deviceSerials.contains(UInt32(s)) { ride.deviceSerials.append(UInt32(s)) }
+                if let s = try whole(v[3], "the serial number", as: UInt32.self), !ride.deviceSerials.contains(s) { ride.deviceSerials.append(s) }
             case 18:  // session
                 ride.sessions.append(
                     Collected.Session(
-                        start: time(v[2]), sport: v[5].map { UInt8($0) }, subSport: v[6].map { UInt8($0) }, elapsed: v[7].map { $0 / 1000 },
-                        timer: v[8].map { $0 / 1000 }, distance: v[9].map { $0 / 100 }, ascent: v[22], timestamp: time(v.timestamp.map(Double.init))))
+                        start: try time(v[2]), sport: try whole(v[5], "the sport", as: UInt8.self), subSport: try whole(v[6], "the sub-sport", as: UInt8.self),
+                        elapsed: try within(v[7], 1000, "the session's elapsed time", .elapsedTime),
+                        timer: try within(v[8], 1000, "the session's timer time", .movingTime),
+                        distance: try within(v[9], 100, "the session's distance", .distance),
+                        ascent: try within(v[22], 1, "the session's ascent", .totalElevationGain), timestamp: v.timestamp.map { $0 + FITDecoder.epochOffset }))
             case 34:  // activity: its local time says the rider's offset from UTC (within a day).
-                if let t = v.timestamp, let local = v[5], abs(Int64(local) - t) <= 86_400 { ride.utcOffset = Int64(local) - t }
+                if let t = v.timestamp, let local = try whole(v[5], "the local time", as: Int64.self), abs(local - t) <= 86_400 { ride.utcOffset = local - t }
             case 20:  // record
-                guard let t = time(v.timestamp.map(Double.init)) else { return }
+                guard let t = v.timestamp.map({ $0 + FITDecoder.epochOffset }) else { return }
                 if ride.records.first == nil || t < ride.records.first! { ride.records.first = t }
                 if ride.records.last == nil || t > ride.records.last! { ride.records.last = t }
-                if let d = v[5] { ride.records.maxDistance = max(ride.records.maxDistance ?? 0, d / 100) }
+                let distance = try within(v[5], 100, "a record's distance", .distance)
+                if let d = distance { ride.records.maxDistance = max(ride.records.maxDistance ?? 0, d) }
                 var point = TrackPoint(time: t)
                 if let lat = v[0], let lon = v[1] {
                     ride.records.hasPosition = true
@@ -228,7 +263,7 @@ package enum FITDecoder {
                     point.longitude = lon * (180 / 2_147_483_648)
                 }
                 if let alt = v[78] ?? v[2] { point.elevation = alt / 5 - 500 }
-                if let d = v[5] { point.distance = d / 100 }
+                point.distance = distance
                 ride.records.points.append(point)
             default: break
             }

@@ -52,12 +52,11 @@ package enum FileImport {
             }
             let ride = read.ride
             let id = importedID(read.bytes)
-            var activity = Activity(
-                id: id, name: name(of: file), sportType: ride.sport, startDate: Timestamps.format(Date(timeIntervalSince1970: TimeInterval(ride.start))),
-                startDateLocal: Timestamps.format(Date(timeIntervalSince1970: TimeInterval(ride.start + localOffset(ride)))),
-                movingTime: Int(ride.movingTime.rounded()), elapsedTime: Int(ride.elapsedTime.rounded()), distance: (ride.distance * 10).rounded() / 10,
-                totalElevationGain: ride.ascent.rounded(), trainer: ride.indoor, source: ride.format.rawValue,
-                device: ride.devices.first.map(Int64.init))
+            var activity: Activity
+            do { activity = try Self.activity(ride, id: id, file: file) } catch {
+                summary.failed.append((file, error.description))
+                continue
+            }
             let owner = chosen ?? activity.localDay.flatMap { owners.bike(recording: ride.devices, on: $0) }
             activity.gearID = owner?.importedGearID
             if cache[id] == nil, let cached = starts.match(ride.start, distance: ride.distance, except: id) {
@@ -84,6 +83,22 @@ package enum FileImport {
         }
         summary.filesWritten = try cache.flush()
         return summary
+    }
+
+    /// The cache's activity for a ride read from `file`. `RideFileReader` checked every number
+    /// (`RecordedRide.checked`), so no conversion here can trap; a ride that did not pass that
+    /// check is refused here too, never converted.
+    package static func activity(_ ride: RecordedRide, id: Int64, file: String) throws(RideFileError) -> Activity {
+        let ride = try ride.checked()
+        guard let moving = ActivityLimits.wholeSeconds(ride.movingTime), let elapsed = ActivityLimits.wholeSeconds(ride.elapsedTime) else {
+            throw RideFileError(FileNumber.outOfRange("the moving time", ride.movingTime, .movingTime))
+        }
+        return Activity(
+            id: id, name: name(of: file), sportType: ride.sport, startDate: Timestamps.format(Date(timeIntervalSince1970: TimeInterval(ride.start))),
+            startDateLocal: Timestamps.format(Date(timeIntervalSince1970: TimeInterval(ride.start + localOffset(ride)))),
+            movingTime: moving, elapsedTime: elapsed, distance: (ride.distance * 10).rounded() / 10,
+            totalElevationGain: ride.ascent.rounded(), trainer: ride.indoor, source: ride.format.rawValue,
+            device: ride.devices.first.map(Int64.init))
     }
 
     /// Whose rides each device serial number records: a bike's, or a part's (which go on the bike
@@ -200,10 +215,13 @@ package enum FileImport {
             guard let zip, let entry = zip.first(where: { $0.type == .file && ($0.path == name || $0.path.hasSuffix("/" + name)) }) else {
                 throw RideFileError("not in the export")
             }
-            guard entry.uncompressedSize <= UInt64(RideFileReader.maximumFileSize) else { throw RideFileError("larger than a ride file may be") }
-            var bytes: [UInt8] = []
-            do { _ = try zip.extract(entry, skipCRC32: false) { bytes += $0 } } catch { throw RideFileError("cannot be unpacked from the zip") }
-            return try RideFileReader.decode(bytes, name: name)
+            let limit = min(RideFileReader.maximumFileSize, FileSizeLimit.unpacked)
+            guard entry.uncompressedSize <= UInt64(limit) else { throw RideFileError("larger than a ride file may be") }
+            switch Unzip.extract(entry, of: zip, limit: limit) {
+            case .success(let bytes): return try RideFileReader.decode(bytes, name: name)
+            case .failure(.tooLarge): throw RideFileError("inflates to more than \(FileSizeLimit.describe(limit)), more than a ride file may be: not read")
+            case .failure(.unreadable): throw RideFileError("cannot be unpacked from the zip")
+            }
         }
     }
 }

@@ -1,3 +1,5 @@
+import BikeCheckKit
+
 /// A ride as a device recorded it, read from a FIT, TCX or GPX file: what the activity cache
 /// needs of it, and the serial numbers of the devices that recorded it.
 package struct RecordedRide: Sendable, Equatable {
@@ -131,3 +133,49 @@ struct Track {
 #elseif canImport(Darwin)
     import Darwin
 #endif
+
+/// The numbers a ride file gives, range-checked before they are converted: a value out of range
+/// makes the file a bad file (`RideFileError`), never a trap.
+enum FileNumber {
+    /// The start times a ride may have: from 1900 to the end of 9999 (four-digit years).
+    static let starts: ClosedRange<Int64> = -2_208_988_800...253_402_300_799
+    /// Latitudes and longitudes, degrees.
+    static let latitudes: ClosedRange<Double> = -90...90
+    static let longitudes: ClosedRange<Double> = -180...180
+
+    /// `v` as a whole number of `T` (towards zero), or nil when it is not finite or outside `T`'s
+    /// range: a conversion that can never trap.
+    static func whole<T: BinaryInteger>(_ v: Double, as _: T.Type = T.self) -> T? {
+        v.isFinite ? T(exactly: v.rounded(.towardZero)) : nil
+    }
+
+    /// `v` when the cache may hold it in `field` (`ActivityLimits`), else nil.
+    static func within(_ v: Double, _ field: ActivityLimits.Field) -> Double? {
+        ActivityLimits.allows(v, field) ? v : nil
+    }
+
+    /// Why `v` cannot be `what`: `lap time 1e+19 is out of range: expected seconds, from 0 to 30 days`.
+    static func outOfRange(_ what: String, _ v: Double, _ field: ActivityLimits.Field) -> String {
+        "\(what) \(ActivityLimits.format(v)) is out of range: expected \(field.expected)"
+    }
+}
+
+extension RecordedRide {
+    /// The ride when all of its numbers are within the cache's limits (`ActivityLimits`) and its
+    /// start between 1900 and 9999; else the first that is not, as the file's error. The
+    /// decoders check each value where they read it (with its line or byte); this holds the
+    /// totals over a whole file.
+    package func checked() throws(RideFileError) -> RecordedRide {
+        guard FileNumber.starts.contains(start) else {
+            throw RideFileError("the start time \(start) (Unix seconds) is out of range: expected a time from 1900 to 9999")
+        }
+        for (what, value, field) in [
+            ("the moving time", movingTime, ActivityLimits.Field.movingTime), ("the elapsed time", elapsedTime, .elapsedTime),
+            ("the distance", distance, .distance), ("the ascent", ascent, .totalElevationGain),
+        ] where !ActivityLimits.allows(value, field) {
+            throw RideFileError(FileNumber.outOfRange(what, value, field))
+        }
+        if let utcOffset, abs(utcOffset) > 86_400 { throw RideFileError("the offset from UTC \(utcOffset) s is more than a day") }
+        return self
+    }
+}

@@ -72,13 +72,14 @@ package enum RideFileReader {
         guard let kind = kind(of: name) else { throw RideFileError("not a .fit, .tcx or .gpx file") }
         let plain = kind.gzipped && !gunzipped ? try gunzip(bytes) : bytes
         switch kind.format {
-        case .fit: return try FITDecoder.decode(plain)
-        case .tcx, .gpx: return try XMLRideReader.decode(plain, format: kind.format)
+        case .fit: return try FITDecoder.decode(plain).checked()
+        case .tcx, .gpx: return try XMLRideReader.decode(plain, format: kind.format).checked()
         }
     }
 
     /// A gzip member (RFC 1952): the header, the deflate stream, and the length and CRC it must
-    /// give. The output is limited to `maximumFileSize`.
+    /// give. The output is limited as it inflates (`FileSizeLimit.unpacked`, whatever the trailer
+    /// declares).
     static func gunzip(_ bytes: [UInt8]) throws(RideFileError) -> [UInt8] {
         guard bytes.count >= 18, bytes[0] == 0x1F, bytes[1] == 0x8B, bytes[2] == 8 else { throw RideFileError("not a gzip file", offset: 0) }
         let flags = bytes[3]
@@ -97,33 +98,35 @@ package enum RideFileReader {
         let n = bytes.count
         let expectedSize = Int(UInt32(bytes[n - 4]) | UInt32(bytes[n - 3]) << 8 | UInt32(bytes[n - 2]) << 16 | UInt32(bytes[n - 1]) << 24)
         let expectedCRC = UInt32(bytes[n - 8]) | UInt32(bytes[n - 7]) << 8 | UInt32(bytes[n - 6]) << 16 | UInt32(bytes[n - 5]) << 24
-        var out: [UInt8] = []
+        let limit = min(maximumFileSize, FileSizeLimit.unpacked)
+        // Gathered as Data (each chunk one copy, in Foundation), made an array once at the end.
+        var out = Data()
         struct TooLarge: Error {}
         struct CutOff: Error {}
-        let crc: UInt32
         do {
             // One chunk, the whole stream: the inflater reads exactly what it is given, and asking
-            // for more means the stream was cut off.
-            crc = try Data.decompress(
-                size: Int64(payload.count), bufferSize: payload.count, skipCRC32: false,
+            // for more means the stream was cut off. The CRC is checked once the whole file is in,
+            // so a bomb costs no checksum time.
+            _ = try Data.decompress(
+                size: Int64(payload.count), bufferSize: payload.count, skipCRC32: true,
                 provider: { position, _ in
                     guard position == 0 else { throw CutOff() }
                     return payload
                 },
                 consumer: { chunk in
-                    guard out.count + chunk.count <= maximumFileSize else { throw TooLarge() }
-                    out.append(contentsOf: chunk)
+                    guard out.count + chunk.count <= limit else { throw TooLarge() }
+                    out.append(chunk)
                 })
         } catch is TooLarge {
-            throw RideFileError("larger than \(maximumFileSize >> 20) MiB when unpacked")
+            throw RideFileError("larger than \(FileSizeLimit.describe(limit)) when unpacked")
         } catch is CutOff {
             throw RideFileError("the gzip stream is cut off")
         } catch {
             throw RideFileError("the gzip stream is corrupt")
         }
-        guard crc == expectedCRC, out.count & 0xFFFF_FFFF == expectedSize else {
+        guard out.count & 0xFFFF_FFFF == expectedSize, out.crc32(checksum: 0) == expectedCRC else {
             throw RideFileError("the gzip file's length or CRC does not match: corrupt or cut off")
         }
-        return out
+        return [UInt8](out)
     }
 }

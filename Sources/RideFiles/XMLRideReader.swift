@@ -1,3 +1,4 @@
+import BikeCheckKit
 import Foundation
 
 #if canImport(FoundationXML)
@@ -155,7 +156,7 @@ package enum XMLRideReader {
             case "trkpt":
                 var p = TrackPoint()
                 guard let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init),
-                    (-90...90).contains(lat), (-180...180).contains(lon)
+                    FileNumber.latitudes.contains(lat), FileNumber.longitudes.contains(lon)
                 else {
                     fail("a track point without a valid lat and lon", parser)
                     return
@@ -186,20 +187,43 @@ package enum XMLRideReader {
                 }
                 return v
             }
+            // Every number is range-checked where it is read, so the file is named with its line.
+            func number(_ field: ActivityLimits.Field) -> Double? {
+                guard let v = number() else { return nil }
+                guard let checked = FileNumber.within(v, field) else {
+                    fail(FileNumber.outOfRange("<\(name)>", v, field), parser)
+                    return nil
+                }
+                return checked
+            }
+            func number(_ range: ClosedRange<Double>) -> Double? {
+                guard let v = number() else { return nil }
+                guard range.contains(v) else {
+                    fail("<\(name)> \(value.prefix(40)) is out of range: expected \(range.lowerBound) to \(range.upperBound) degrees", parser)
+                    return nil
+                }
+                return v
+            }
+            /// A lap's total added to the sum of the laps, which stays within the limits too.
+            func sum(_ total: inout Double, _ field: ActivityLimits.Field) -> Bool {
+                guard let v = number(field) else { return false }
+                guard ActivityLimits.allows(total + v, field) else {
+                    fail(FileNumber.outOfRange("the laps' <\(name)> up to here", total + v, field), parser)
+                    return false
+                }
+                total += v
+                return true
+            }
             switch (name, parent) {
             case ("Id", "Activity"): activityID = XMLRideReader.unixSeconds(value)
-            case ("TotalTimeSeconds", "Lap"):
-                if let v = number() {
-                    lapTime += v
-                    hasLapTotals = true
-                }
-            case ("DistanceMeters", "Lap"): if let v = number() { lapDistance += v }
+            case ("TotalTimeSeconds", "Lap"): if sum(&lapTime, .movingTime) { hasLapTotals = true }
+            case ("DistanceMeters", "Lap"): _ = sum(&lapDistance, .distance)
             case ("UnitId", "Creator"): unitID = UInt32(value)
             case ("Time", "Trackpoint"), ("time", "trkpt"): point?.time = XMLRideReader.unixSeconds(value)
-            case ("LatitudeDegrees", "Position"): point?.latitude = number()
-            case ("LongitudeDegrees", "Position"): point?.longitude = number()
-            case ("AltitudeMeters", "Trackpoint"), ("ele", "trkpt"): point?.elevation = number()
-            case ("DistanceMeters", "Trackpoint"): point?.distance = number()
+            case ("LatitudeDegrees", "Position"): point?.latitude = number(FileNumber.latitudes)
+            case ("LongitudeDegrees", "Position"): point?.longitude = number(FileNumber.longitudes)
+            case ("AltitudeMeters", "Trackpoint"), ("ele", "trkpt"): point?.elevation = number(.totalElevationGain)
+            case ("DistanceMeters", "Trackpoint"): point?.distance = number(.distance)
             case ("type", "trk"): trackType = value
             case ("Trackpoint", _), ("trkpt", _):
                 if let p = point { points.append(p) }

@@ -90,7 +90,7 @@ package struct StravaArchive: Sendable {
         let limit = FileSizeLimit.stravaExportFile
         /// `size` nil: an entry that inflated past the limit.
         func tooLarge(_ name: String, _ size: Int?) -> ArchiveError {
-            let what = size.map { "is \(FileSizeLimit.describe($0))" } ?? "inflates to more than \(FileSizeLimit.describe(limit))"
+            let what = size.map { "is \(FileSizeLimit.describe($0))" } ?? "inflates to more than \(FileSizeLimit.describe(min(limit, FileSizeLimit.unpacked)))"
             return ArchiveError(
                 "'\(name)' in '\(path)' \(what), more than a Strava export's file may be (\(FileSizeLimit.describe(limit))); check that it is the export Strava emailed"
             )
@@ -112,23 +112,15 @@ package struct StravaArchive: Sendable {
         // The export has them at the top; a re-zipped folder may nest them one level down.
         // An entry is bounded by the size its header gives and by the bytes it inflates to (a
         // header can lie: a zip bomb's does).
-        struct Oversized: Error {}
         func entry(_ name: String) throws -> [UInt8]? {
             let candidates = archive.filter { $0.type == .file && ($0.path == name || $0.path.hasSuffix("/" + name)) }
             guard let best = candidates.min(by: { $0.path.count < $1.path.count }) else { return nil }
             if best.uncompressedSize > UInt64(limit) { throw tooLarge(name, Int(clamping: best.uncompressedSize)) }
-            var bytes: [UInt8] = []
-            do {
-                _ = try archive.extract(best, skipCRC32: false) { chunk in
-                    if bytes.count + chunk.count > limit { throw Oversized() }
-                    bytes += chunk
-                }
-            } catch is Oversized {
-                throw tooLarge(name, nil)
-            } catch {
-                return nil
+            switch Unzip.extract(best, of: archive, limit: min(limit, FileSizeLimit.unpacked)) {
+            case .success(let bytes): return bytes
+            case .failure(.tooLarge): throw tooLarge(name, nil)
+            case .failure(.unreadable): return nil
             }
-            return bytes
         }
         return (try entry("activities.csv"), try entry("bikes.csv"))
     }
@@ -327,4 +319,35 @@ package struct StravaArchive: Sendable {
 package struct ArchiveError: Error, CustomStringConvertible {
     package var description: String
     init(_ message: String) { description = message }
+}
+
+/// The one way an entry of a zip is unpacked: with a running limit on the bytes it inflates to,
+/// whatever its header declares (a deflate bomb's header claims a few bytes), so a bomb costs at
+/// most `limit` bytes of memory and the time to inflate them.
+package enum Unzip {
+    package enum Failure: Error, Equatable {
+        /// It inflated past the limit (what it had given was dropped).
+        case tooLarge
+        /// Not unpackable (corrupt, a CRC that does not match, an unknown method).
+        case unreadable
+    }
+
+    package static func extract(_ entry: Entry, of archive: Archive, limit: Int) -> Result<[UInt8], Failure> {
+        struct Oversized: Error {}
+        // Gathered as Data (each chunk one copy, in Foundation), made an array once at the end.
+        // The CRC is checked once the whole entry is in, so a bomb costs no checksum time.
+        var bytes = Data()
+        do {
+            _ = try archive.extract(entry, skipCRC32: true) { chunk in
+                guard bytes.count + chunk.count <= limit else { throw Oversized() }
+                bytes.append(chunk)
+            }
+        } catch is Oversized {
+            return .failure(.tooLarge)
+        } catch {
+            return .failure(.unreadable)
+        }
+        guard bytes.crc32(checksum: 0) == entry.checksum else { return .failure(.unreadable) }
+        return .success([UInt8](bytes))
+    }
 }

@@ -54,15 +54,19 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "Colour: auto means only on a terminal, and never when NO_COLOR is set.")
     var color: ColorChoice = .auto
 
-    /// The garage's folder, or a usage error (exit 2) that says how to point at one.
+    /// The garage's folder, or a usage error (exit 2) that says how to point at one. Every run
+    /// that finds its garage first clears what killed runs left there (`LocalState.clearLeftovers`).
     func garageRoot() throws -> String {
+        let root: String
         do {
-            return try GarageLocator.locate(
+            root = try GarageLocator.locate(
                 explicit: garage, environment: ProcessInfo.processInfo.environment,
                 workingDirectory: FileManager.default.currentDirectoryPath)
         } catch {
             throw UsageError("\(error)")
         }
+        LocalState.clearLeftovers(garage: root)
+        return root
     }
 
     func colored(for handle: Terminal) -> Bool {

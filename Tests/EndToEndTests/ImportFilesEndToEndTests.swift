@@ -70,6 +70,28 @@ import Testing
         #expect(listed.stdout.contains(" file "), "rides says where a ride came from: \(listed.stdout)")
     }
 
+    @Test func aTCXLapTimeOutOfRangeIsABadFileNamedAtItsLineAndTheOthersImport() throws {
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail])
+        try Self.make(["gpx", "rides/c.gpx", "--start", "2026-05-05T17:00:00Z"], in: garage)
+        for (name, value) in [("rides/huge.tcx", "1e19"), ("rides/negative.tcx", "-1e19")] {
+            try garage.write(
+                name,
+                """
+                <?xml version="1.0"?>
+                <TrainingCenterDatabase><Activities><Activity Sport="Biking"><Id>2026-05-01T08:00:00Z</Id>
+                <Lap StartTime="2026-05-01T08:00:00Z">
+                <TotalTimeSeconds>\(value)</TotalTimeSeconds><DistanceMeters>25000</DistanceMeters></Lap></Activity></Activities></TrainingCenterDatabase>
+
+                """)
+        }
+        let run = try garage.run(["import", "files", "rides"])
+        #expect(run.status == 1, "two bad files: \(run.status) \(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("rides/huge.tcx: line 4: <TotalTimeSeconds> 1e+19 is out of range"), "\(run.stderr)")
+        #expect(run.stderr.contains("rides/negative.tcx: line 4"), "\(run.stderr)")
+        #expect(run.stdout.contains("1 new"), "the good file is imported: \(run.stdout)")
+        #expect(try Self.activities(garage).count == 1)
+    }
+
     @Test func aRideStravaAlreadyHasCountsOnce() throws {
         // Strava's copy starts a minute later and is 2 % longer: the same ride.
         let strava =

@@ -273,12 +273,13 @@ let handEditedBikes: [HandEditedBike] = [
     @Test func aFailedCommitPutsEveryFileBack() throws {
         let garage = try trackedGarage(bike: handEditedBikes[2].text)
         let before = try snapshot(garage)
-        // Another git process "holds" the index, so the commit cannot happen.
-        try garage.write(".git/index.lock", "")
+        // The repository's pre-commit hook refuses, so the commit cannot happen. (An
+        // `index.lock` no git holds no longer stops it: it is stale, and cleared.)
+        try installHook("pre-commit", "#!/bin/sh\necho 'refused by the hook' >&2\nexit 1\n", in: garage)
         let r = try garage.run(["done", "vélo", "chain-lube", "--date", "2026-11-16", "--commit"], environment: gitAuthor)
         #expect(r.status == 1)
         #expect(r.stderr.contains("git"), "\(r.stderr)")
-        try FileManager.default.removeItem(at: garage.root.appendingPathComponent(".git/index.lock"))
+        try FileManager.default.removeItem(atPath: garage.path + "/.git/hooks/pre-commit")
         #expect(try snapshot(garage) == before)
         #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty)
     }

@@ -336,17 +336,27 @@ extension WriteFaultEndToEndTests {
         try git(["add", "."], in: garage.root)
         try git(["commit", "--quiet", "-m", "start"], in: garage.root)
         let lock = garage.root.appendingPathComponent(".git/index.lock")
-        FileManager.default.createFile(atPath: lock.path, contents: nil)
-        // The other git finishes a second later.
-        let release = Thread {
-            Thread.sleep(forTimeInterval: 1); try? FileManager.default.removeItem(at: lock)
+        /// Another git in the repository (one waiting `seconds` for its input) that holds the
+        /// lock, and removes it when it ends. A lock no git holds is stale, and cleared at once
+        /// (KilledRunEndToEndTests).
+        func otherGit(for seconds: Int) throws -> Process {
+            FileManager.default.createFile(atPath: lock.path, contents: nil)
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+            holder.arguments = ["-c", "sleep \(seconds) | git -C \"$0\" hash-object --stdin >/dev/null; rm -f \"$1\"", garage.path, lock.path]
+            try holder.run()
+            Thread.sleep(forTimeInterval: 0.2)
+            return holder
         }
-        release.start()
+        // The other git finishes a second later.
+        let first = try otherGit(for: 1)
         let r = try garage.run(["done", "grail", "chain-lube", "--date", "2026-01-10", "--commit"], environment: gitAuthor)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try git(["status", "--porcelain"], in: garage.root).isEmpty, "committed")
+        first.waitUntilExit()
 
-        FileManager.default.createFile(atPath: lock.path, contents: nil)
+        let holder = try otherGit(for: 12)
+        defer { holder.terminate() }
         let before = try garage.read("bikes/grail.yaml")
         let held = try garage.run(["done", "grail", "chain-lube", "--date", "2026-01-11", "--commit"], environment: gitAuthor)
         #expect(held.status == 1 && held.stderr.contains(".git/index.lock' has been held for 10 s"), "\(held.stderr)")

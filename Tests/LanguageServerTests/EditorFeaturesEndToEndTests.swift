@@ -146,7 +146,7 @@ import Testing
         let actions = response?["result"] as? [[String: Any]] ?? []
         #expect(actions.count == 1)
         #expect(actions.first?["title"] as? String == "change 'road-basic' to 'road-basics'")
-        let changes = ((actions.first?["edit"] as? [String: Any])?["changes"] as? [String: Any])?[uri("bikes/tarmac.yaml")] as? [[String: Any]]
+        let changes = documentEdits(actions.first, uri("bikes/tarmac.yaml"))
         #expect(changes?.first?["newText"] as? String == "road-basics")
         #expect(numbers(changes?.first?["range"]) == [line, 12, line, 22])
     }

@@ -45,7 +45,7 @@ import Testing
         let found = actions(client, uri, text, line: "shock-full: 2028", word: "shock-full")
         let action = try #require(found.first { ($0["title"] as? String)?.hasPrefix("log shock-full done today") == true })
         #expect(action["title"] as? String == "log shock-full done today (\(Self.today))")
-        let edits = try #require(((action["edit"] as? [String: Any])?["changes"] as? [String: Any])?[uri] as? [[String: Any]])
+        let edits = try #require(documentEdits(action, uri))
         // Two places change, the snooze line and the end of the log: two edits, nothing between.
         #expect(edits.count == 2)
         #expect(applying(edits, to: text) == (try doneWrites("bikes/stumpy.yaml", from: text, ["stumpy", "shock-full"])))
@@ -65,7 +65,7 @@ import Testing
         client.open(uri, text)
         let found = actions(client, uri, text, line: "  chain-lube:", word: "chain-lube")
         let action = try #require(found.first { $0["kind"] as? String == "refactor.rewrite" })
-        let edits = try #require(((action["edit"] as? [String: Any])?["changes"] as? [String: Any])?[uri] as? [[String: Any]])
+        let edits = try #require(documentEdits(action, uri))
         let applied = applying(edits, to: text)
         #expect(applied == (try doneWrites("bikes/tarmac.yaml", from: text, ["tarmac", "chain-lube"], date: "2026-10-15")))
         // Backdated into a log kept in date order: before 2026-11-01, after the buffer's 2026-09-01.

@@ -106,7 +106,7 @@ package enum ActivityLimits {
     }
 
     /// A number as a message shows it: whole numbers without a fraction.
-    static func format(_ v: Double) -> String {
+    package static func format(_ v: Double) -> String {
         if v.isFinite, v == v.rounded(), abs(v) < 1e18 { return String(Int64(v)) }
         return String(v)
     }

@@ -18,6 +18,11 @@ package enum FileSizeLimit {
     /// `activities.csv` or `bikes.csv` of a Strava export, in its folder or its zip: 256 MiB
     /// (a decade of a busy rider's activities is tens of megabytes).
     package static let stravaExportFile = 256 << 20
+    /// What one decompression may produce (an entry of a Strava export's zip, a `.gz` ride file):
+    /// 128 MiB, counted on the bytes as they inflate, whatever a header declares (a deflate bomb's
+    /// header lies). Strava takes uploads of 25 MB at most; a bomb stops here, in well under a
+    /// second and 300 MB of memory.
+    package static let unpacked = 128 << 20
 
     /// `200 GiB`, `64.5 MiB`, `900 bytes`: a size as messages show it, the same in every locale.
     package static func describe(_ bytes: Int) -> String {

@@ -20,7 +20,7 @@ package struct GarageCommit: Sendable, Equatable, Encodable {
         guard let repository = git.repository() else { return nil }
         let head =
             repository.hasHead ? (try? git.run(["rev-parse", "--verify", "--quiet", "HEAD"]))?.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
-        let status = try? git.run(["status", "--porcelain=v1", "-z", "--untracked-files=normal", "--", "."])
+        let status = try? git.status(["--porcelain=v1", "-z", "--untracked-files=normal", "--", "."])
         let changes = status.map { $0.status != 0 || !$0.output.isEmpty } ?? true
         return GarageCommit(commit: head, changes: changes)
     }

@@ -60,8 +60,23 @@ package enum GarageMerge {
         package var sources: [String: SourceText]
     }
 
-    /// Merges the three versions of the garage file at `path`.
+    /// Merges the three versions of the garage file at `path`. A conflict's messages and
+    /// excerpts mask every secret any of the versions holds, as `validate` masks them
+    /// (`Diagnostic.masking`): they land in terminals and CI logs.
     package static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8], path: String) -> Outcome {
+        var outcome = unmasked(base: base, ours: ours, theirs: theirs, path: path)
+        guard !outcome.diagnostics.isEmpty, let kind = Kind(path: path) else { return outcome }
+        let secrets = Array(
+            Set(
+                [base, ours, theirs, outcome.merged ?? []].flatMap { bytes in
+                    Diagnostic.secrets(redactedBy: validate(bytes, path: path, kind: kind).filter { $0.id == DiagnosticID.secretInGarage.rawValue }, in: bytes)
+                })
+        ).sorted { $0.count > $1.count }
+        outcome.diagnostics = outcome.diagnostics.map { $0.masking(secrets, source: outcome.sources[$0.location.file]?.bytes) }
+        return outcome
+    }
+
+    static func unmasked(base: [UInt8], ours: [UInt8], theirs: [UInt8], path: String) -> Outcome {
         let oursSource = [path: SourceText(path: path, bytes: ours)]
         guard let kind = Kind(path: path) else {
             return Outcome(

@@ -36,7 +36,7 @@ package struct GitCommitter: Sendable {
     /// every file is new, and none counts.
     package func uncommitted(_ paths: [String], in repository: Repository) throws(Failure) -> [String] {
         guard !paths.isEmpty, repository.hasHead else { return [] }
-        let status = try run(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--"] + paths)
+        let status = try status(["--porcelain=v1", "-z", "--untracked-files=all", "--"] + paths)
         guard status.status == 0 else { throw Failure(description: "git status failed: \(status.error)") }
         // Porcelain paths are relative to the repository's top, which may be above the garage;
         // with -z they are not quoted.
@@ -84,24 +84,67 @@ package struct GitCommitter: Sendable {
     /// How long a commit waits for another git to let go of the index.
     static let indexLockWait = 10.0
 
-    /// Waits while `.git/index.lock` exists: a `git commit` that outlived a killed bikecheck (or
-    /// the rider's own git) holds it until it ends. One still there after the wait is named, with
-    /// what to do, instead of git's error behind unrelated advice.
+    /// Waits while git's locks of a commit exist (`index.lock`, `HEAD.lock`, the branch's and
+    /// `packed-refs`' lock): a `git commit` still running (the rider's own, or one a hook holds)
+    /// keeps them until it ends. Locks no git holds (its git was killed with `kill -9` before it
+    /// could remove them: `GitProcess` runs git so that it dies with bikecheck and removes its
+    /// locks, but a kill of git itself leaves them) are removed, so the next write goes on. One
+    /// still held after the wait is named, with what to do, instead of git's error behind
+    /// unrelated advice.
     func waitForIndexLock() throws(Failure) {
-        let where_ = try run(["rev-parse", "--git-path", "index.lock"])
-        let relative = where_.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard where_.status == 0, !relative.isEmpty else { return }
-        let path = relative.hasPrefix("/") ? relative : root + "/" + relative
+        let where_ = try run([
+            "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-path", "index.lock", "--git-path", "HEAD.lock", "--git-path", "packed-refs.lock",
+            "--git-common-dir",
+        ])
+        let lines = where_.output.split(separator: "\n").map(String.init)
+        guard where_.status == 0, lines.count == 6 else { return }
+        func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : root + "/" + path }
+        var locks = lines[2...4].map(absolute)
+        if let branch = try? run(["symbolic-ref", "-q", "HEAD"]), branch.status == 0 {
+            let ref = branch.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            if ref.hasPrefix("refs/"), !ref.split(separator: "/").contains("..") { locks.append(absolute(lines[5]) + "/" + ref + ".lock") }
+        }
         let deadline = Date().addingTimeInterval(Self.indexLockWait)
-        while FileManager.default.fileExists(atPath: path) {
+        while let held = locks.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+            // No git runs there: the locks are stale (a git started since could not have taken
+            // one, as git creates a lock only when it is absent).
+            if Self.gitRunning(in: [lines[0], lines[1]], holding: held) == false {
+                var removed = true
+                for lock in locks where FileManager.default.fileExists(atPath: lock) { removed = unlink(lock) == 0 && removed }
+                if removed { continue }
+            }
             guard Date() < deadline else {
                 throw Failure(
                     description:
-                        "'\(path)' has been held for \(Int(Self.indexLockWait)) s: another git is working in this repository, or one was stopped before it could remove it; if no git is running, remove that file"
+                        "'\(held)' has been held for \(Int(Self.indexLockWait)) s: another git is working in this repository; when it is done, run the command again (if no git is running, remove that file)"
                 )
             }
             usleep(50_000)
         }
+    }
+
+    /// Whether a git process works in the repository (its folder or its work tree, `places`):
+    /// one whose working folder is in either, or whose arguments name either, or that has
+    /// `lock` open. Nil where processes cannot be seen (no `/proc`): then a lock is waited for.
+    static func gitRunning(in places: [String], holding lock: String) -> Bool? {
+        guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+        guard FileManager.default.fileExists(atPath: "/proc/self/cmdline") else { return nil }
+        let me = String(getpid())
+        func within(_ path: String) -> Bool { places.contains { path == $0 || path.hasPrefix($0 + "/") } }
+        for pid in pids where pid != me && pid.allSatisfy(\.isNumber) {
+            let base = "/proc/" + pid
+            guard let comm = try? String(contentsOfFile: base + "/comm", encoding: .utf8), comm.hasPrefix("git") else { continue }
+            if let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: base + "/cwd"), within(cwd) { return true }
+            if let cmdline = FileManager.default.contents(atPath: base + "/cmdline") {
+                let arguments = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                if arguments.contains(where: within) { return true }
+            }
+            for fd in (try? FileManager.default.contentsOfDirectory(atPath: base + "/fd")) ?? []
+            where (try? FileManager.default.destinationOfSymbolicLink(atPath: base + "/fd/" + fd)) == lock {
+                return true
+            }
+        }
+        return false
     }
 
     /// `git merge-file`: git's line merge of three files into `ours`, with conflict markers
@@ -117,5 +160,10 @@ package struct GitCommitter: Sendable {
 
     func run(_ arguments: [String]) throws(Failure) -> GitProcess.Output {
         try GitProcess.run(["-C", root] + arguments, environment: environment)
+    }
+
+    /// `git status` of `paths`, running none of the content filters the repository configures.
+    func status(_ arguments: [String]) throws(Failure) -> GitProcess.Output {
+        try GitProcess.run(["-C", root] + GitProcess.filterOverrides(in: root) + ["status"] + arguments, environment: environment)
     }
 }

@@ -1,10 +1,13 @@
 import Foundation
 
 /// The garage's files as git holds them, at a commit or in the index, written out to a
-/// temporary folder to load from: the work tree and the rider's index are never touched.
+/// temporary folder to load from: the work tree and the rider's index are never touched. The
+/// folder is a `ScratchFolder` of the garage's `.bikecheck/tmp/`, so one a killed run leaves is
+/// removed by the next run.
 package struct GitSnapshot: Sendable {
+    private let scratch: ScratchFolder
     /// The temporary folder (removed by `remove()`).
-    package let folder: String
+    package var folder: String { scratch.path }
     /// The garage inside it (the folder, or the garage's subfolder of the repository).
     package let garage: String
 
@@ -22,13 +25,12 @@ package struct GitSnapshot: Sendable {
         guard let repository = git.repository() else {
             throw GitCommitter.Failure(description: "'\(root)' is not in a git work tree")
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-snapshot-\(UUID().uuidString)").path
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw GitCommitter.Failure(description: "cannot create a temporary folder: \(error.localizedDescription)")
+        let scratch: ScratchFolder
+        do { scratch = try ScratchFolder(garage: root, purpose: "snapshot") } catch {
+            throw GitCommitter.Failure(description: "cannot create a temporary folder: \(error)")
         }
-        let snapshot = GitSnapshot(folder: folder, garage: folder + "/" + repository.prefix)
+        let folder = scratch.path
+        let snapshot = GitSnapshot(scratch: scratch, garage: folder + "/" + repository.prefix)
         do throws(GitCommitter.Failure) {
             var environment: [String: String]? = nil
             // A hook runs with git's paths relative to the top of the work tree; git below runs
@@ -46,7 +48,7 @@ package struct GitSnapshot: Sendable {
                 var env = inherited
                 env["GIT_INDEX_FILE"] = folder + "/.index"
                 environment = env
-                let read = try GitProcess.run(["-C", root, "read-tree", rev + "^{tree}"], environment: environment)
+                let read = try GitProcess.run(["-C", root, "read-tree", "--end-of-options", rev + "^{tree}"], environment: environment)
                 guard read.status == 0 else {
                     throw GitCommitter.Failure(
                         description: "'\(rev)' is not a commit of this repository: \(read.error.trimmingCharacters(in: .whitespacesAndNewlines))")
@@ -57,8 +59,9 @@ package struct GitSnapshot: Sendable {
             let listed = try GitProcess.run(["-C", root, "ls-files", "-z", "--", "."], environment: environment)
             guard listed.status == 0 else { throw GitCommitter.Failure(description: "git ls-files failed: \(listed.error)") }
             let paths = listed.output.split(separator: "\0").map(String.init)
+            let filters = GitProcess.filterOverrides(in: root)
             for batch in stride(from: 0, to: paths.count, by: 500).map({ Array(paths[$0..<min($0 + 500, paths.count)]) }) {
-                let out = try GitProcess.run(["-C", root, "checkout-index", "--prefix=\(folder)/", "--"] + batch, environment: environment)
+                let out = try GitProcess.run(["-C", root] + filters + ["checkout-index", "--prefix=\(folder)/", "--"] + batch, environment: environment)
                 guard out.status == 0 else { throw GitCommitter.Failure(description: "git checkout-index failed: \(out.error)") }
             }
             try? FileManager.default.removeItem(atPath: folder + "/.index")
@@ -87,7 +90,7 @@ package struct GitSnapshot: Sendable {
     }
 
     /// Removes the temporary folder.
-    package func remove() { try? FileManager.default.removeItem(atPath: folder) }
+    package func remove() { scratch.remove() }
 
     /// A commit's full id, the day it was made (committer date, in the committer's zone), and
     /// what git warned of while finding it (a reflog that does not go back so far). `@YYYY-MM-DD`
@@ -108,7 +111,7 @@ package struct GitSnapshot: Sendable {
                 "'\(rev)' is git's reflog: where HEAD was in this clone at that time, not the garage as it stood then; write --rev @YYYY-MM-DD for the last commit on or before a day"
             )
         }
-        let out = try GitProcess.run(["-C", root, "show", "-s", "--format=%H %cd", "--date=format:%Y-%m-%d", rev + "^{commit}", "--"], environment: nil)
+        let out = try GitProcess.run(["-C", root, "show", "-s", "--format=%H %cd", "--date=format:%Y-%m-%d", "--end-of-options", rev + "^{commit}", "--"], environment: nil)
         let fields = out.output.split(separator: " ")
         guard out.status == 0, fields.count == 2, let day = Day(String(fields[1]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw GitCommitter.Failure(description: "'\(rev)' is not a commit of this repository")

@@ -177,7 +177,7 @@ package enum TemplateImporter {
         workingDirectory: String, timeout: Double
     ) throws(WriteFailure) -> GarageChange {
         let location = try TemplateRepository.locate(url, base: workingDirectory, garageRoot: context.root)
-        let repo = try TemplateRepository(location, ref: ref, timeout: timeout)
+        let repo = try TemplateRepository(location, ref: ref, timeout: timeout, garageRoot: context.root)
         let available = repo.templates
         var chosen: [(id: String, entry: TemplateRepository.Entry)] = []
         if names.isEmpty {

@@ -36,7 +36,8 @@ final class TemplateRepository {
     let location: Location
     private let environment: [String: String]
 
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
+    private let scratch: ScratchFolder
+    deinit { scratch.remove() }
 
     /// Where `text` (a URL, `host:path`, or a local path resolved against `base`) points, and
     /// how it is recorded for the garage at `garageRoot`.
@@ -107,9 +108,14 @@ final class TemplateRepository {
         return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 
-    /// Clones `location` at `ref` (a tag or branch; nil for the default branch), shallow.
-    init(_ location: Location, ref: String?, timeout: Double) throws(WriteFailure) {
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("bikecheck-fetch-\(UUID().uuidString)").path
+    /// Clones `location` at `ref` (a tag or branch; nil for the default branch), shallow, into a
+    /// `ScratchFolder` of the garage at `garageRoot` (one a killed run leaves is removed by the
+    /// next run; git itself dies with bikecheck: `GitProcess`).
+    init(_ location: Location, ref: String?, timeout: Double, garageRoot: String) throws(WriteFailure) {
+        do { scratch = try ScratchFolder(garage: garageRoot, purpose: "template") } catch {
+            throw .refused("cannot create a temporary folder for the repository: \(error)")
+        }
+        let temp = scratch.path
         do {
             for sub in ["home", "template"] {
                 try FileManager.default.createDirectory(atPath: temp + "/" + sub, withIntermediateDirectories: true)

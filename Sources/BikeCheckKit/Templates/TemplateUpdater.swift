@@ -153,7 +153,7 @@ package enum TemplateUpdater {
         } else {
             // A local repository is recorded relative to the garage.
             let location = try TemplateRepository.locate(origin.url, base: root, garageRoot: root)
-            repo = try TemplateRepository(location, ref: origin.ref, timeout: timeout)
+            repo = try TemplateRepository(location, ref: origin.ref, timeout: timeout, garageRoot: root)
             fetched[key] = repo
         }
         let new = try repo.entry(at: origin.path).map { e throws(WriteFailure) in try repo.read(e) }

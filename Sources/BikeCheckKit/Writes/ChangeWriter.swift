@@ -280,10 +280,19 @@ package struct ChangeWriter: Sendable {
         guard let repository = git.repository() else { return nil }
         let paths = pending.files.map { target($0.path).relative }
         do {
+            // A git that outlived the killed run may still be making its commit: waited for
+            // first (or its lock cleared, when no git holds it), then what is left is committed.
+            try git.waitForIndexLock()
             let left = repository.hasHead ? try git.uncommitted(paths, in: repository) : paths
             guard !left.isEmpty else { return nil }
-            let hash = try git.commit(left, message: pending.message)
-            return "committed \(hash): \(pending.message) (written by an earlier bikecheck that was stopped before it could commit)"
+            do {
+                let hash = try git.commit(left, message: pending.message)
+                return "committed \(hash): \(pending.message) (written by an earlier bikecheck that was stopped before it could commit)"
+            } catch {
+                // Its commit landed meanwhile: nothing is left to do.
+                if let again = git.repository(), (try? git.uncommitted(paths, in: again))?.isEmpty == true { return nil }
+                throw error
+            }
         } catch {
             let list = paths.map { "'\($0)'" }.joined(separator: ", ")
             throw .refused(
