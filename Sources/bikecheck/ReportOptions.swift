@@ -43,19 +43,29 @@ struct RevisionOption: ParsableArguments {
     /// usage error.
     func load(_ root: String, _ options: GarageLoader.Options) throws -> LoadedGarage {
         guard let rev else { return GarageLoader.load(at: root, options: options) }
+        return try Self.load(rev, root, options).loaded
+    }
+
+    /// The garage's files at commit `rev` (written out to a temporary folder, loaded, removed),
+    /// with the activities of `root`, and the commit's id. Not a commit: a usage error.
+    /// `label` names the revision in messages (default `--rev REV`).
+    static func load(_ rev: String, _ root: String, _ options: GarageLoader.Options, label: String? = nil) throws -> (loaded: LoadedGarage, commit: String) {
+        let label = label ?? "--rev \(rev)"
         let snapshot: GitSnapshot
+        let id: String
         do {
             let commit = try GitSnapshot.commit(rev, of: root)
-            for warning in commit.warnings { Terminal.standardError.write(ErrorStyle.render(warning: "--rev \(rev): \(warning)")) }
+            for warning in commit.warnings { Terminal.standardError.write(ErrorStyle.render(warning: "\(label): \(warning)")) }
             snapshot = try GitSnapshot.take(.commit(commit.id), of: root)
+            id = commit.id
         } catch {
             throw UsageError(
-                "--rev \(rev): \(error.description)", help: "name a commit of the garage's repository: HEAD~1, a tag, a commit id, or @YYYY-MM-DD")
+                "\(label): \(error.description)", help: "name a commit of the garage's repository: HEAD~1, a tag, a commit id, or @YYYY-MM-DD")
         }
         defer { snapshot.remove() }
         var options = options
         options.activitiesFrom = root
-        return GarageLoader.load(at: snapshot.garage, options: options)
+        return (GarageLoader.load(at: snapshot.garage, options: options), id)
     }
 }
 

@@ -111,7 +111,8 @@ package struct GitSnapshot: Sendable {
                 "'\(rev)' is git's reflog: where HEAD was in this clone at that time, not the garage as it stood then; write --rev @YYYY-MM-DD for the last commit on or before a day"
             )
         }
-        let out = try GitProcess.run(["-C", root, "show", "-s", "--format=%H %cd", "--date=format:%Y-%m-%d", "--end-of-options", rev + "^{commit}", "--"], environment: nil)
+        let out = try GitProcess.run(
+            ["-C", root, "show", "-s", "--format=%H %cd", "--date=format:%Y-%m-%d", "--end-of-options", rev + "^{commit}", "--"], environment: nil)
         let fields = out.output.split(separator: " ")
         guard out.status == 0, fields.count == 2, let day = Day(String(fields[1]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw GitCommitter.Failure(description: "'\(rev)' is not a commit of this repository")
