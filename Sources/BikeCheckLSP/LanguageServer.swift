@@ -251,18 +251,18 @@ package final class LanguageServer {
         return DocumentOutline(text: document.text).symbols
     }
 
-    /// The did-you-mean of each diagnostic in the range as a quick fix: its range (the misspelt
-    /// value, quoted in its message) replaced by the name it suggests.
+    /// The fix each diagnostic in the range carries (`Diagnostic.fix`, set where its did-you-mean
+    /// is made) as a quick fix: its range (the misspelt value) replaced by the name suggested.
     private func quickFixes(_ p: CodeActionParams) -> [CodeAction] {
         guard let (document, relative, check) = document(p.textDocument.uri), let loaded = check.loaded else { return [] }
         let wanted = (document.text.offset(of: p.range.start), document.text.offset(of: p.range.end))
         return loaded.diagnostics.compactMap { d -> CodeAction? in
             guard d.location.file == relative, let range = d.location.range, range.start.offset <= wanted.1, wanted.0 <= range.end.offset,
                 range.start.offset < range.end.offset, range.end.offset <= document.bytes.count,
-                let suggested = Self.suggestion(in: d.message)
+                let suggested = d.fix
             else { return nil }
             let written = String(decoding: document.bytes[range.start.offset..<range.end.offset], as: UTF8.self)
-            guard d.message.contains("'\(written)'"), written != suggested, !written.contains(where: { $0 == ":" || $0 == "\n" }) else { return nil }
+            guard written != suggested, !written.contains(where: { $0 == ":" || $0 == "\n" }) else { return nil }
             let edit = TextEdit(range: document.text.range(of: range), newText: suggested)
             return CodeAction(
                 title: "change '\(written)' to '\(suggested)'", diagnostics: [check.lspDiagnostic(d, loaded.sources)],
@@ -291,13 +291,6 @@ package final class LanguageServer {
                 title: "log \(interval) done today (\(day))", kind: "refactor.rewrite", diagnostics: nil, isPreferred: nil,
                 edit: WorkspaceEdit(document, edits))
         ]
-    }
-
-    /// `x` of a message ending "; did you mean 'x'?" (the one way bikecheck suggests a name).
-    static func suggestion(in message: String) -> String? {
-        guard message.hasSuffix("'?"), let marker = message.range(of: "; did you mean '", options: .backwards) else { return nil }
-        let name = message[marker.upperBound..<message.index(message.endIndex, offsetBy: -2)]
-        return name.isEmpty || name.contains("'") ? nil : String(name)
     }
 
     private func hover(_ p: PositionParams) -> Hover? {

@@ -170,6 +170,13 @@ package struct LSPDiagnostic: Codable, Sendable, Hashable {
     package var source = "bikecheck"
     package var message: String
     package var relatedInformation: [DiagnosticRelatedInformation]?
+    /// What the client hands back with a code action request: the fix, when there is one.
+    package var data: FixData?
+}
+
+/// A diagnostic's quick fix as data (`Diagnostic.fix`): the text that replaces its range.
+package struct FixData: Codable, Sendable, Hashable {
+    package var replacement: String
 }
 
 package struct PublishDiagnosticsParams: Codable, Sendable {

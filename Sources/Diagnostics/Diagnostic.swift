@@ -86,6 +86,10 @@ package struct Diagnostic: Sendable, Hashable {
     package var notes: [Note]
     /// What to write instead.
     package var help: String?
+    /// The text that replaces the location's range to fix it: the name a "did you mean 'x'?"
+    /// suggests, set where the suggestion is made (an editor's quick fix reads it, never the
+    /// message).
+    package var fix: String?
     /// For `too-many-problems`: how many diagnostics of the file it stands for.
     package var omittedCount: Int?
     /// Byte ranges of the location's file that no excerpt may show (a secret written in the file):
@@ -114,6 +118,13 @@ package struct Diagnostic: Sendable, Hashable {
         _ id: DiagnosticID, _ message: String, at location: SourceLocation, notes: [Note] = [], help: String? = nil
     ) -> Diagnostic {
         Diagnostic(.warning, id, message, at: location, notes: notes, help: help)
+    }
+
+    /// The same diagnostic with `fix` set (nil: none).
+    package func fixed(by fix: String?) -> Diagnostic {
+        var d = self
+        d.fix = fix
+        return d
     }
 }
 
