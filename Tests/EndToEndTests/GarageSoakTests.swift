@@ -19,7 +19,7 @@ import Testing
         # yaml-language-server: $schema=../schemas/bike.schema.json
         name: Canyon Grail   # a comment that must survive every write
         strava: b1001
-        bought: 2024-01-01
+        bought: 2020-01-01
         intervals:
           chain-lube:
             task: Lube the chain
@@ -66,6 +66,10 @@ import Testing
         var nextID: Int64 = 9_100_000_000
         var stats = (syncs: 0, killedSyncs: 0, failedSyncs: 0, writes: 0, killedWrites: 0, failedWrites: 0, faults: 0)
         var others = (notifies: 0, killedNotifies: 0, failedNotifies: 0, updates: 0, killedUpdates: 0, refusedUpdates: 0)
+        var fileRuns = (imports: 0, killedImports: 0, refusedImports: 0, merges: 0, killedMerges: 0, mergedWhole: 0)
+        /// Names of the rides `import files` said it imported: each must be in the cache at the end.
+        var confirmedImports: [String] = []
+        let merges = try TemporaryFolder()
         /// Notes the writes said they made; each must be in its file at the end.
         var confirmed: [String] = []
         /// The newest template version an update said it brought in: the copy never goes back before it.
@@ -107,7 +111,8 @@ import Testing
             for k in 0..<2 {
                 let note = "soak \(round).\(k)"
                 // A day of its own for each write: one service a day is all `done` records.
-                let date = Day(ordinal: Day("2025-01-01")!.ordinal + 2 * round + k).description
+                // From 2020, so that 500 rounds' days are all past (a future day is refused).
+                let date = Day(ordinal: Day("2020-01-01")!.ordinal + 2 * round + k).description
                 let arguments =
                     round % 2 == 0
                     ? ["done", "grail", "chain-lube", "--date", date, "--note", note]
@@ -123,6 +128,48 @@ import Testing
             for w in writes where random.next(4) == 0 { w.process.kill(afterMilliseconds: random.next(150)) }
             if random.next(3) == 0 { update.kill(afterMilliseconds: random.next(400)) }
             if random.next(3) == 0 { notify.kill(afterMilliseconds: random.next(300)) }
+            // A ride file imported (a day of its own, years from any Strava ride) and a merge through
+            // the merge driver (as git runs it), each killed now and then.
+            let ride = "soak-import-\(round)"
+            let start = Day(ordinal: Day("2031-01-01")!.ordinal + round).description
+            try world.garage.write(
+                "incoming/\(ride).gpx",
+                "<?xml version=\"1.0\"?>\n<gpx><trk><type>cycling</type><trkseg>\n"
+                    + (0..<3).map { "<trkpt lat=\"47.\($0)\" lon=\"8.0\"><ele>400</ele><time>\(start)T08:0\($0):00Z</time></trkpt>\n" }.joined()
+                    + "</trkseg></trk></gpx>\n")
+            let importing = try Spawned(["import", "files", "incoming/\(ride).gpx", "--bike", "grail"], in: world.garage.root, environment: environment)
+            let mergeBase = "name: Merged\nbought: 2024-01-01\nintervals:\n  chain-lube:\n    every: 10 h\nlog:\n  - date: 2025-01-01\n    done: [chain-lube]\n"
+            let (ours, theirs) = ("merge ours \(round)", "merge theirs \(round)")
+            let oursText = mergeBase + "  - date: 2025-02-01\n    done: [chain-lube]\n    note: \(ours)\n"
+            for (name, text) in [
+                ("base", mergeBase), ("ours", oursText), ("theirs", mergeBase + "  - date: 2025-03-01\n    done: [chain-lube]\n    note: \(theirs)\n"),
+            ] {
+                try merges.write("\(round)/\(name)", text)
+            }
+            let folder = merges.path + "/\(round)/"
+            let merge = try Spawned(
+                ["git", "merge-driver", folder + "base", folder + "ours", folder + "theirs", "bikes/merged.yaml"], in: merges.url, environment: environment)
+            if random.next(3) == 0 { importing.kill(afterMilliseconds: random.next(300)) }
+            if random.next(3) == 0 { merge.kill(afterMilliseconds: random.next(200)) }
+            let imported = await importing.finish()
+            fileRuns.imports += 1
+            if imported.killed {
+                fileRuns.killedImports += 1
+            } else if imported.status == 0 {
+                confirmedImports.append(ride)
+            } else {
+                fileRuns.refusedImports += 1
+                #expect(imported.stderr.contains("error"), "a refused import says so: \(imported.stderr)")
+            }
+            let merged = await merge.finish()
+            fileRuns.merges += 1
+            if merged.killed { fileRuns.killedMerges += 1 } else { #expect(merged.status == 0, "round \(round): \(merged.stderr)") }
+            // Killed or not, the merge's result is our file as it was, or the whole merge.
+            let result = try merges.read("\(round)/ours")
+            let whole = result.contains(ours) && result.contains(theirs)
+            if whole { fileRuns.mergedWhole += 1 }
+            #expect(result == oursText || whole, "round \(round): the merge left a partial file:\n\(result)")
+            #expect(merged.killed || whole, "round \(round): a finished merge has both sides")
             let syncResult = await sync.finish()
             stats.syncs += 1
             if syncResult.killed { stats.killedSyncs += 1 } else if syncResult.status != 0 { stats.failedSyncs += 1 }
@@ -184,12 +231,25 @@ import Testing
         let cached = Dictionary(world.cachedActivities().map { ($0.id, $0.gearID) }, uniquingKeysWith: { a, _ in a })
         let expected = Dictionary(serverActivities.filter { !$0.malformed }.map { ($0.id, $0.gearID) }, uniquingKeysWith: { a, _ in a })
         let missing = expected.keys.filter { cached[$0] == nil }.sorted()
-        let extra = cached.keys.filter { expected[$0] == nil }.sorted()
+        // Rides imported from files stay (a sync never deletes them): they are not Strava's.
+        let extra = cached.keys.filter { expected[$0] == nil && $0 < 1 << 62 }.sorted()
         let wrongGear = expected.keys.filter { cached[$0] != nil && cached[$0]! != expected[$0]! }.sorted()
         #expect(
             missing.isEmpty && extra.isEmpty && wrongGear.isEmpty,
             "the cache differs from Strava's \(expected.count): \(missing.count) missing \(missing.prefix(5)), \(extra.count) extra \(extra.prefix(5)), \(wrongGear.count) with the wrong gear"
         )
+
+        // Every import that said it was done is in the cache.
+        let names = Set(world.cachedActivities().map(\.name))
+        let lostImports = confirmedImports.filter { !names.contains($0) }
+        #expect(lostImports.isEmpty, "\(lostImports.count) of \(confirmedImports.count) imports were reported done but are not in the cache")
+
+        // Nothing a killed run left stays after one more run: no scratch folder, no temporary file.
+        _ = try world.garage.run(["status", "--garage", world.garage.path])
+        let scratch = (try? FileManager.default.contentsOfDirectory(atPath: world.garage.path + "/.bikecheck/tmp")) ?? []
+        #expect(scratch.isEmpty, "left in .bikecheck/tmp: \(scratch)")
+        let litter = leftoverTemporaries(world.garage).filter { !$0.hasPrefix(".bikecheck/garage-cache") && !$0.hasPrefix(".bikecheck/activity-index") }
+        #expect(litter.isEmpty, "left by killed runs: \(litter)")
 
         // Every write that said it was done is in its file.
         let files = try world.garage.read("bikes/grail.yaml") + world.garage.read("rides.yaml")
@@ -210,6 +270,11 @@ import Testing
                 + "(\(missing.count) missing, \(extra.count) extra, \(wrongGear.count) wrong gear); \(others.notifies) notifies (\(others.killedNotifies) killed, "
                 + "\(others.failedNotifies) failed), \(messages.count) webhook messages, all JSON: \(broken.isEmpty); \(others.updates) template updates "
                 + "(\(others.killedUpdates) killed, \(others.refusedUpdates) refused), template at version \(finalVersion), last confirmed \(confirmedVersion)")
+        let importFigures =
+            "\(fileRuns.imports) imports (\(fileRuns.killedImports) killed, \(fileRuns.refusedImports) refused), "
+            + "\(confirmedImports.count) confirmed, \(lostImports.count) lost"
+        let mergeFigures = "\(fileRuns.merges) merges through the driver (\(fileRuns.killedMerges) killed), \(fileRuns.mergedWhole) whole, the rest untouched"
+        Soak.report("seed \(seed): \(importFigures); \(mergeFigures); litter: \(scratch.count + litter.count)")
     }
 }
 
