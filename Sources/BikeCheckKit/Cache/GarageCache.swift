@@ -24,8 +24,9 @@ struct GarageCache: Sendable {
     static let magic: [UInt8] = Array("BCGCACH\n".utf8)
     /// The layout of the entries and of `CacheCodable`: raise it whenever either changes (a
     /// property added to the model included), so entries of the old layout are never read.
-    /// 2: bikes' `devices`; a range's end relative to its start. 3: parts' `devices`.
-    static let formatVersion: UInt32 = 3
+    /// 2: bikes' `devices`; a range's end relative to its start. 3: parts' `devices`. 4: a
+    /// diagnostic's `fix`.
+    static let formatVersion: UInt32 = 4
     static let suffix = ".cache"
 
     /// The cache folder, or nil when the cache is not to be used (`.bikecheck` links outside, or
