@@ -751,6 +751,37 @@ RIDES_REPORT = report("rides-report.schema.json", "bikecheck rides --format json
     }, required=["subject", "counted", "not_counted", "moving_time", "distance"], md="One bike's or part's counted rides.")}, "One per bike or part."),
 }, ["as_of", "units", "display_units", "rides", "totals"])
 
+LIMITS = {"type": "array", "items": {"type": "string"}}
+DIFF = schema("diff.schema.json", "bikecheck diff --format json",
+    "What `bikecheck diff REV1 [REV2] --format json` prints: what changed in the garage between two commits (or a commit and the work tree), as a rider reads it.", {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["from", "from_commit", "changes", "git"],
+    "properties": {
+        "from": p({"type": "string"}, "The earlier revision as given (`HEAD~1`, a tag, `@2026-01-01`)."),
+        "from_commit": p({"type": "string", "pattern": "^[0-9a-f]{40,64}$"}, "The commit it is."),
+        "to": p({"type": "string"}, "The later revision as given; absent for the work tree."),
+        "to_commit": p({"type": "string", "pattern": "^[0-9a-f]{40,64}$"}, "The commit it is; absent for the work tree."),
+        "git": GIT,
+        "changes": p({"type": "array", "items": closed({
+            "change": p({"enum": ["bike-added", "bike-removed", "bike-retired", "part-added", "part-removed", "part-retired",
+                                  "service-logged", "service-removed", "interval-added", "interval-removed", "interval-changed",
+                                  "part-mounted", "part-unmounted", "mount-removed"]},
+                "What changed: a bike or part added, removed (its file gone) or given a `retired` day; a log entry added (`service-logged`) or taken out; an interval (a template's too) added, removed or given another `every`; a part mounted on a bike, taken off one (a mount's `to`), or a mount taken out of its list."),
+            "subject": SUBJECT,
+            "date": p(DAY, "The service's day, the mount's first day (`to` for `part-unmounted`), or the day retired."),
+            "done": p({"type": "array", "items": {"type": "string"}}, "The intervals a service did (`to-do: TEXT` for a to-do it closed)."),
+            "interval": p({"type": "string"}, "The interval added, removed or changed."),
+            "before": p(LIMITS, "Its `every` before (`10 h`, `3 months`)."),
+            "after": p(LIMITS, "Its `every` after."),
+            "bike": p({"type": "string"}, "The bike a part was mounted on or taken off."),
+            "cost": AMOUNT,
+            "currency": CURRENCY,
+            "note": p({"type": "string"}, "The service's note."),
+        }, required=["change", "subject", "done"], md="One change.")}, "Changes by bike, then part (by id), then kind and day."),
+    },
+}, [])
+
 NOTIFY_WEBHOOK = schema("notify-webhook.schema.json", "bikecheck notify: the webhook's JSON",
     "What `bikecheck notify` posts to `notify: webhook: url` (Content-Type `application/json`): the intervals and to-dos that newly crossed a band, most urgent first, and the stale-data warnings not yet sent; at least one of the two lists has an item.", {
     "type": "object",
@@ -794,7 +825,7 @@ stale = []
 for name, value in [("garage", GARAGE), ("bike", BIKE), ("template", TEMPLATE), ("rides", RIDES), ("part", PART),
                     ("activities", ACTIVITIES), ("status", STATUS), ("parts", PARTS), ("validate", VALIDATE),
                     ("costs", COSTS), ("usage", USAGE), ("history", HISTORY), ("rides-report", RIDES_REPORT),
-                    ("notify-webhook", NOTIFY_WEBHOOK)]:
+                    ("notify-webhook", NOTIFY_WEBHOOK), ("diff", DIFF)]:
     path = ROOT / "schemas" / f"{name}.schema.json"
     text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
     if check:

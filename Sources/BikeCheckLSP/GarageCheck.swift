@@ -91,7 +91,8 @@ struct GarageCheck {
         }
         return LSPDiagnostic(
             range: range(d.location, sources), severity: severity, code: d.id,
-            message: d.message + (d.help.map { "\nhelp: " + $0 } ?? ""), relatedInformation: related.isEmpty ? nil : related)
+            message: d.message + (d.help.map { "\nhelp: " + $0 } ?? ""), relatedInformation: related.isEmpty ? nil : related,
+            data: d.fix.map(FixData.init(replacement:)))
     }
 
     private func range(_ location: SourceLocation, _ sources: [String: SourceText]) -> TextRange {

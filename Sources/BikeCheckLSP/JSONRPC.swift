@@ -41,12 +41,14 @@ struct Parameters<P: Decodable>: Decodable {
     var params: P
 }
 
-/// One message to the client: a response (with a result or an error) or a notification.
+/// One message to the client: a response (with a result or an error), a notification, or a
+/// request of the server's (`client/registerCapability`).
 package enum Outgoing: Encodable {
     case result(RequestID, any Encodable & Sendable)
     /// A nil id answers a message whose id could not be read (a parse error).
     case error(RequestID?, ErrorCode, String)
     case notification(String, any Encodable & Sendable)
+    case request(RequestID, String, any Encodable & Sendable)
 
     private enum Keys: String, CodingKey { case jsonrpc, id, result, error, method, params, code, message }
 
@@ -63,6 +65,10 @@ package enum Outgoing: Encodable {
             try e.encode(code.rawValue, forKey: .code)
             try e.encode(message, forKey: .message)
         case .notification(let method, let params):
+            try c.encode(method, forKey: .method)
+            try c.encode(params, forKey: .params)
+        case .request(let id, let method, let params):
+            try c.encode(id, forKey: .id)
             try c.encode(method, forKey: .method)
             try c.encode(params, forKey: .params)
         }

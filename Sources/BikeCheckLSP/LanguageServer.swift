@@ -21,6 +21,15 @@ package final class LanguageServer {
     private var touched: Set<String> = []
     private var needsCheck = false
     private let today: @Sendable () -> Day
+    /// The client lets the server register for watched files (`initialize`'s capabilities).
+    private var registersWatchedFiles = false
+    /// Ids of the server's own requests not yet answered; their answers are taken, not answered.
+    private var pendingRequests: Set<RequestID> = []
+    /// The id of the server's registration request for watched files.
+    static let watchRegistration = RequestID.string("bikecheck/watch-garage-files")
+    /// The garage's files on disk (`git pull`, `bikecheck done`, another editor): YAML, and the
+    /// activity cache.
+    static let watchedGlobs = ["**/*.yaml", "**/*.yml", "**/activities/*"]
 
     /// `garage`: the garage's folder when the command line named it; else the workspace's or the
     /// first opened file's.
@@ -40,13 +49,12 @@ package final class LanguageServer {
             return [.error(nil, .invalidRequest, "the message is not a JSON-RPC request or notification")]
         }
         guard let method = envelope.method else {
-            // A response to a request of ours (none are sent) or a request without a method.
+            // A response to a request of ours (taken: a refused registration leaves the edits,
+            // opens and saves to re-check) or a request without a method.
+            if let id = envelope.id, pendingRequests.remove(id) != nil { return [] }
             return envelope.id.map { [.error($0, .invalidRequest, "a request needs a method")] } ?? []
         }
-        guard let id = envelope.id else {
-            notify(method, data)
-            return []
-        }
+        guard let id = envelope.id else { return notify(method, data) }
         if cancelled { return [.error(id, .requestCancelled, "cancelled")] }
         switch phase {
         case .starting where method != "initialize":
@@ -81,6 +89,7 @@ package final class LanguageServer {
         case "initialize":
             guard phase == .starting else { throw RequestFailure(code: .invalidRequest, message: "initialize was already sent") }
             let p = try params(InitializeParams.self, data)
+            registersWatchedFiles = p.capabilities?.registersWatchedFiles ?? false
             workspaceFolders = (p.workspaceFolders ?? []).compactMap { Self.path(ofURI: $0.uri) }
             if let root = p.rootUri.flatMap(Self.path(ofURI:)) ?? p.rootPath { workspaceFolders.append(root) }
             phase = .running
@@ -114,15 +123,16 @@ package final class LanguageServer {
     }
 
     /// Notifications get no answer, not even an error; before `initialize` only `exit` counts.
-    private func notify(_ method: String, _ data: Data) {
+    /// `initialized` may make the server's one request: registering for the files on disk.
+    private func notify(_ method: String, _ data: Data) -> [Outgoing] {
         if method == "exit" {
             exitCode = phase == .shutDown ? 0 : 1
-            return
+            return []
         }
-        guard phase == .running else { return }
+        guard phase == .running else { return [] }
         switch method {
         case "textDocument/didOpen":
-            guard let p = try? params(DidOpenParams.self, data), let path = Self.path(ofURI: p.textDocument.uri) else { return }
+            guard let p = try? params(DidOpenParams.self, data), let path = Self.path(ofURI: p.textDocument.uri) else { return [] }
             documents[path] = Document(uri: p.textDocument.uri, version: p.textDocument.version, text: p.textDocument.text)
             if garage == nil,
                 let root = try? GarageLocator.locate(
@@ -132,25 +142,43 @@ package final class LanguageServer {
             }
             changed(path)
         case "textDocument/didChange":
-            guard let p = try? params(DidChangeParams.self, data), let path = Self.path(ofURI: p.textDocument.uri) else { return }
+            guard let p = try? params(DidChangeParams.self, data), let path = Self.path(ofURI: p.textDocument.uri) else { return [] }
             documents[path]?.apply(p.contentChanges, version: p.textDocument.version)
             changed(path)
         case "textDocument/didClose":
-            guard let p = try? params(DocumentParams.self, data), let path = Self.path(ofURI: p.textDocument.uri) else { return }
+            guard let p = try? params(DocumentParams.self, data), let path = Self.path(ofURI: p.textDocument.uri) else { return [] }
             // The file on disk counts again, which may differ from the closed buffer.
             documents[path] = nil
             changed(path)
         case "textDocument/didSave":
-            guard let p = try? params(DidSaveParams.self, data), let path = Self.path(ofURI: p.textDocument.uri) else { return }
+            guard let p = try? params(DidSaveParams.self, data), let path = Self.path(ofURI: p.textDocument.uri) else { return [] }
             changed(path)
-        case "initialized", "workspace/didChangeWatchedFiles":
-            // The whole garage's problems as soon as the editor is ready, and again when files
-            // changed outside it.
+        case "initialized":
+            // The whole garage's problems as soon as the editor is ready; and, when the client
+            // allows it, a watch on the garage's files, so a change on disk (`git pull`) re-checks
+            // the files it touched and every file that refers to them, without an edit.
+            needsCheck = true
+            guard registersWatchedFiles, !pendingRequests.contains(Self.watchRegistration) else { return [] }
+            pendingRequests.insert(Self.watchRegistration)
+            let watch = RegistrationParams.Registration(
+                id: "bikecheck-garage-files", method: "workspace/didChangeWatchedFiles",
+                registerOptions: .init(watchers: Self.watchedGlobs.map { .init(globPattern: $0) }))
+            return [.request(Self.watchRegistration, "client/registerCapability", RegistrationParams(registrations: [watch]))]
+        case "workspace/didChangeWatchedFiles":
+            // Files changed outside the editor: every file is read again at the next check (those
+            // whose bytes did not change are not parsed again); open buffers still win. Changes
+            // all outside the garage (another folder of the workspace) are no reason to.
+            if let p = try? params(DidChangeWatchedFilesParams.self, data), let check = garage,
+                !p.changes.contains(where: { Self.path(ofURI: $0.uri).flatMap(check.relative) != nil })
+            {
+                return []
+            }
             needsCheck = true
         default:
             // `$/cancelRequest` (handled by the loop), `$/setTrace` and the rest.
             break
         }
+        return []
     }
 
     private func changed(_ path: String) {
@@ -223,18 +251,18 @@ package final class LanguageServer {
         return DocumentOutline(text: document.text).symbols
     }
 
-    /// The did-you-mean of each diagnostic in the range as a quick fix: its range (the misspelt
-    /// value, quoted in its message) replaced by the name it suggests.
+    /// The fix each diagnostic in the range carries (`Diagnostic.fix`, set where its did-you-mean
+    /// is made) as a quick fix: its range (the misspelt value) replaced by the name suggested.
     private func quickFixes(_ p: CodeActionParams) -> [CodeAction] {
         guard let (document, relative, check) = document(p.textDocument.uri), let loaded = check.loaded else { return [] }
         let wanted = (document.text.offset(of: p.range.start), document.text.offset(of: p.range.end))
         return loaded.diagnostics.compactMap { d -> CodeAction? in
             guard d.location.file == relative, let range = d.location.range, range.start.offset <= wanted.1, wanted.0 <= range.end.offset,
                 range.start.offset < range.end.offset, range.end.offset <= document.bytes.count,
-                let suggested = Self.suggestion(in: d.message)
+                let suggested = d.fix
             else { return nil }
             let written = String(decoding: document.bytes[range.start.offset..<range.end.offset], as: UTF8.self)
-            guard d.message.contains("'\(written)'"), written != suggested, !written.contains(where: { $0 == ":" || $0 == "\n" }) else { return nil }
+            guard written != suggested, !written.contains(where: { $0 == ":" || $0 == "\n" }) else { return nil }
             let edit = TextEdit(range: document.text.range(of: range), newText: suggested)
             return CodeAction(
                 title: "change '\(written)' to '\(suggested)'", diagnostics: [check.lspDiagnostic(d, loaded.sources)],
@@ -263,13 +291,6 @@ package final class LanguageServer {
                 title: "log \(interval) done today (\(day))", kind: "refactor.rewrite", diagnostics: nil, isPreferred: nil,
                 edit: WorkspaceEdit(document, edits))
         ]
-    }
-
-    /// `x` of a message ending "; did you mean 'x'?" (the one way bikecheck suggests a name).
-    static func suggestion(in message: String) -> String? {
-        guard message.hasSuffix("'?"), let marker = message.range(of: "; did you mean '", options: .backwards) else { return nil }
-        let name = message[marker.upperBound..<message.index(message.endIndex, offsetBy: -2)]
-        return name.isEmpty || name.contains("'") ? nil : String(name)
     }
 
     private func hover(_ p: PositionParams) -> Hover? {

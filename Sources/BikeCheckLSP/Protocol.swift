@@ -41,6 +41,46 @@ struct InitializeParams: Decodable {
     var rootUri: String?
     var rootPath: String?
     var workspaceFolders: [WorkspaceFolder]?
+    var capabilities: ClientCapabilities?
+}
+
+/// What of the client's capabilities the server reads: whether it lets the server register
+/// for `workspace/didChangeWatchedFiles` (there is no static registration for it).
+struct ClientCapabilities: Decodable {
+    struct Workspace: Decodable {
+        struct Registration: Decodable { var dynamicRegistration: Bool? }
+        var didChangeWatchedFiles: Registration?
+    }
+    var workspace: Workspace?
+
+    var registersWatchedFiles: Bool { workspace?.didChangeWatchedFiles?.dynamicRegistration == true }
+}
+
+/// `client/registerCapability`'s parameters, for the garage's files watched on disk.
+struct RegistrationParams: Encodable, Sendable {
+    struct Registration: Encodable, Sendable {
+        var id: String
+        var method: String
+        var registerOptions: WatchOptions
+    }
+    struct WatchOptions: Encodable, Sendable {
+        var watchers: [Watcher]
+    }
+    /// `kind` absent: created, changed and deleted.
+    struct Watcher: Encodable, Sendable {
+        var globPattern: String
+    }
+    var registrations: [Registration]
+}
+
+/// `workspace/didChangeWatchedFiles`' parameters (what changed is not needed: the check reads
+/// every file again, and re-parses only those whose bytes changed).
+struct DidChangeWatchedFilesParams: Decodable {
+    struct Event: Decodable {
+        var uri: String
+        var type: Int
+    }
+    var changes: [Event]
 }
 
 struct TextDocumentItem: Decodable {
@@ -130,6 +170,13 @@ package struct LSPDiagnostic: Codable, Sendable, Hashable {
     package var source = "bikecheck"
     package var message: String
     package var relatedInformation: [DiagnosticRelatedInformation]?
+    /// What the client hands back with a code action request: the fix, when there is one.
+    package var data: FixData?
+}
+
+/// A diagnostic's quick fix as data (`Diagnostic.fix`): the text that replaces its range.
+package struct FixData: Codable, Sendable, Hashable {
+    package var replacement: String
 }
 
 package struct PublishDiagnosticsParams: Codable, Sendable {

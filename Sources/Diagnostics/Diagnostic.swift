@@ -86,6 +86,10 @@ package struct Diagnostic: Sendable, Hashable {
     package var notes: [Note]
     /// What to write instead.
     package var help: String?
+    /// The text that replaces the location's range to fix it: the name a "did you mean 'x'?"
+    /// suggests, set where the suggestion is made (an editor's quick fix reads it, never the
+    /// message).
+    package var fix: String?
     /// For `too-many-problems`: how many diagnostics of the file it stands for.
     package var omittedCount: Int?
     /// Byte ranges of the location's file that no excerpt may show (a secret written in the file):
@@ -114,6 +118,13 @@ package struct Diagnostic: Sendable, Hashable {
         _ id: DiagnosticID, _ message: String, at location: SourceLocation, notes: [Note] = [], help: String? = nil
     ) -> Diagnostic {
         Diagnostic(.warning, id, message, at: location, notes: notes, help: help)
+    }
+
+    /// The same diagnostic with `fix` set (nil: none).
+    package func fixed(by fix: String?) -> Diagnostic {
+        var d = self
+        d.fix = fix
+        return d
     }
 }
 
@@ -201,3 +212,15 @@ package func shown(_ text: String) -> String {
 
 /// Any value as quoted in a message (an id, a key), cut the same way.
 package func shown(_ value: some CustomStringConvertible) -> String { shown(value.description) }
+
+extension Diagnostic {
+    /// The same diagnostic with its files named from a folder above the garage (`prefix` ends
+    /// with `/`, or is empty): a check of several garages names each file from the top.
+    package func moved(under prefix: String) -> Diagnostic {
+        guard !prefix.isEmpty else { return self }
+        var moved = self
+        moved.location.file = prefix + location.file
+        moved.notes = notes.map { Note($0.message, at: SourceLocation(file: prefix + $0.location.file, range: $0.location.range)) }
+        return moved
+    }
+}

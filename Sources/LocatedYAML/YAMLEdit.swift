@@ -67,6 +67,11 @@ package enum YAMLEdit: Sendable, Hashable {
     /// Removes item `index` (its lines, comments indented under it included) from the block
     /// sequence at `path`; the sequence must keep at least one item.
     case removeItem(Int, from: YAMLPath)
+    /// Replaces the lines of the block mapping entry or block list item at `path` (its
+    /// `YAMLLines`: the comment lines right above it, its own lines with their trailing comments,
+    /// the comment lines indented under it) with `text`, written as it is; it must read back as
+    /// `shape` at `path`. A merge takes the other side's lines this way, comments and layout kept.
+    case replaceLines(YAMLPath, text: String, shape: YAMLShape)
 }
 
 extension YAMLEdit {

@@ -163,6 +163,31 @@ struct Expected {
     }
 }
 
+/// Where the lines of one block mapping entry or block list item are in a file: the comment
+/// lines right above it (at its indentation), then its own lines up to the start of the next
+/// line after it (trailing comments and comment lines indented under it included).
+package struct YAMLLines: Sendable, Hashable {
+    /// The start of the first comment line above it (`keyLine` when there is none).
+    package var start: Int
+    /// The start of the line of its key or `-`.
+    package var keyLine: Int
+    /// For a one-line scalar on the key's line: where the value ends (its trailing comment follows).
+    package var valueEnd: Int?
+    /// The start of the line after it (or the end of the file).
+    package var end: Int
+    /// The column of its key or `-`.
+    package var column: Int
+}
+
+extension YAMLDocument {
+    /// The lines of the block mapping entry or block list item at `path`, or nil when it has no
+    /// lines of its own (see `YAMLLines`) or the document cannot be edited.
+    package func lines(at path: YAMLPath) -> YAMLLines? {
+        guard diagnostics.isEmpty, isUsable, let root else { return nil }
+        return Planner(doc: self, root: root).lines(at: path)
+    }
+}
+
 /// A replacement of a byte range by new bytes.
 struct Splice {
     var range: Range<Int>
@@ -365,7 +390,47 @@ private struct Planner {
         case .insert(let value, let path, let index): return try planInsert(value, into: path, at: index)
         case .removeKey(let key, let path): return try planRemoveKey(key, from: path)
         case .removeItem(let index, let path): return try planRemoveItem(index, from: path)
+        case .replaceLines(let path, let text, let shape):
+            guard let lines = lines(at: path) else {
+                throw refuse("cannot replace the lines of '\(describe(path))': it is not an entry or item on lines of its own", node(at: path))
+            }
+            return ([Splice(range: lines.start..<lines.end, text: Array(text.utf8))], Expected(path: path, change: .replaced(shape)))
         }
+    }
+
+    /// The lines of the block mapping entry or block list item at `path` (see `YAMLLines`), or
+    /// nil when it shares a line with other text (the first key of a `- key: value` item) or is
+    /// in a `{ }` or `[ ]` collection.
+    func lines(at path: YAMLPath) -> YAMLLines? {
+        guard let last = path.last, let parent = node(at: Array(path.dropLast())), let value = node(at: path) else { return nil }
+        let first: Int
+        switch (last, parent) {
+        case (.key(let k), .mapping(let m)) where !m.isFlow:
+            guard let entry = m.entry(k) else { return nil }
+            first = entry.key.range.start.offset
+        case (.index, .sequence(let q)) where !q.isFlow:
+            guard let dash = dashOffset(before: value.range.start.offset, in: bytes) else { return nil }
+            first = dash
+        default:
+            return nil
+        }
+        let starts = doc.source.lineStarts
+        let line = doc.source.position(ofOffset: first).line - 1
+        let lineStart = starts[line]
+        guard bytes[lineStart..<first].allSatisfy({ $0 == UInt8(ascii: " ") }) else { return nil }
+        let column = first - lineStart
+        // Comment lines right above, at the entry's own indentation, are its notes.
+        var top = line
+        while top > 0, commentIndent(line: top - 1) == column { top -= 1 }
+        let end = insertion(after: value, lines: [], ownerColumn: column).range.lowerBound
+        var valueEnd: Int?
+        if case .scalar(let s) = value, s.style != .literal, s.style != .folded, s.range.start.line == s.range.end.line,
+            doc.source.position(ofOffset: first).line == s.range.start.line
+        {
+            valueEnd = s.range.end.offset
+        }
+        guard end >= lineStart else { return nil }
+        return YAMLLines(start: starts[top], keyLine: lineStart, valueEnd: valueEnd, end: end, column: column)
     }
 
     /// `.set`: the value at `path` replaced in place.

@@ -35,14 +35,19 @@ package struct YAMLMerge: Sendable {
         package var conflicts: [Diagnostic] = []
         /// Where each conflict is, in the same order.
         package var conflictPaths: [YAMLPath] = []
+        /// The indices of edits that only bring the other side's comments and layout to what an
+        /// edit before them added: when one cannot be made, the merge goes on without it.
+        package var cosmetic: Set<Int> = []
     }
 
-    /// Plans the merge of parsed trees; `ours` must be usable (its path names the file in conflicts).
-    package func plan(base: YAMLNode?, ours: YAMLDocument, theirs: YAMLNode) -> Plan {
+    /// Plans the merge of parsed documents; `ours` must be usable (its path names the file in
+    /// conflicts). Comments travel with the entries they sit on: an entry whose text only the
+    /// other side changed is taken as they wrote it, and a comment changed on one side survives.
+    package func plan(base: YAMLDocument?, ours: YAMLDocument, theirs: YAMLDocument) -> Plan {
         var plan = Plan()
-        guard let o = ours.root else { return plan }
-        var walk = Walk(merge: self, file: ours.path, plan: plan)
-        walk.node([], o, base, theirs)
+        guard let o = ours.root, let t = theirs.root else { return plan }
+        var walk = Walk(merge: self, file: ours.path, plan: plan, documents: (base, ours, theirs))
+        walk.node([], o, base?.root, t)
         plan = walk.plan
         return plan
     }
@@ -70,14 +75,15 @@ package struct YAMLMerge: Sendable {
                         ] + (side == "our" ? doc.diagnostics : [])))
             }
         }
-        let plan = plan(base: b?.root, ours: o, theirs: t.root!)
+        let plan = plan(base: b, ours: o, theirs: t)
         guard plan.conflicts.isEmpty else { return .failure(YAMLEditFailure(plan.conflicts)) }
         var bytes = ours
         // One edit at a time: each is planned on the file as the previous one left it.
-        for edit in plan.edits {
+        for (index, edit) in plan.edits.enumerated() {
             do {
                 bytes = try YAMLEditor(path: path, bytes: bytes, limits: limits).apply([edit])
             } catch {
+                if plan.cosmetic.contains(index) { continue }
                 return .failure(
                     YAMLEditFailure(
                         [
@@ -107,18 +113,25 @@ package struct YAMLMerge: Sendable {
         let merge: YAMLMerge
         let file: String
         var plan: Plan
+        let documents: (base: YAMLDocument?, ours: YAMLDocument, theirs: YAMLDocument)
 
         /// Both sides have a node at `path`.
         mutating func node(_ path: YAMLPath, _ o: YAMLNode, _ b: YAMLNode?, _ t: YAMLNode) {
             guard !merge.skipped(path) else { return }
+            if !path.isEmpty, path.allSatisfy({ if case .key = $0 { true } else { false } }),
+                let ol = documents.ours.lines(at: path), let tl = documents.theirs.lines(at: path)
+            {
+                guard text(path, o, ol, b, t, tl) else { return }
+            }
             let (os, bs, ts) = (YAMLShape(o), b.map(YAMLShape.init), YAMLShape(t))
-            if os == ts || ts == bs { return }
             if case .mapping(let om) = o, case .mapping(let tm) = t {
+                // Even when the meaning is the same on both sides: a comment inside may have changed.
                 var bm: YAMLMapping?
                 if case .mapping(let m)? = b { bm = m }
                 mapping(path, om, bm, tm)
                 return
             }
+            if os == ts || ts == bs { return }
             if let rule = merge.sets(path), isList(o), isList(t), b.map(isList) ?? true {
                 set(path, o, b, t, rule)
                 return
@@ -128,6 +141,117 @@ package struct YAMLMerge: Sendable {
                 return
             }
             conflict(path, o, b, t)
+        }
+
+        /// The entry at `path` by its text (`YAMLLines`), comments included: unchanged on their
+        /// side, ours stays; unchanged on ours, theirs is taken as they wrote it; changed on
+        /// both, the comments above it and (for a one-line value) after it are merged here, and
+        /// true says the value is still to merge by its meaning.
+        mutating func text(_ path: YAMLPath, _ o: YAMLNode, _ ol: YAMLLines, _ b: YAMLNode?, _ t: YAMLNode, _ tl: YAMLLines) -> Bool {
+            let (ours, theirs) = (documents.ours.source.bytes, documents.theirs.source.bytes)
+            let bl = documents.base?.lines(at: path)
+            let base = documents.base?.source.bytes ?? []
+            // The text after a value starts mid-line: only the lines after it lose their indentation.
+            func part(_ bytes: [UInt8], _ range: Range<Int>, _ column: Int, midLine: Bool = false) -> String {
+                Self.dedent(String(decoding: bytes[range], as: UTF8.self), by: column, midLine: midLine)
+            }
+            let whole = (
+                o: part(ours, ol.start..<ol.end, ol.column), t: part(theirs, tl.start..<tl.end, tl.column),
+                b: bl.map { part(base, $0.start..<$0.end, $0.column) }
+            )
+            if whole.o == whole.t || whole.b == whole.t { return false }
+            let column = String(repeating: " ", count: ol.column)
+            func ourColumn(_ text: String) -> String { Self.indent(text, by: column) }
+            if whole.b == whole.o {
+                plan.edits.append(.replaceLines(path, text: ourColumn(whole.t), shape: YAMLShape(t)))
+                return false
+            }
+            // Changed on both sides: the notes above it, three ways.
+            let above = (
+                o: part(ours, ol.start..<ol.keyLine, ol.column), t: part(theirs, tl.start..<tl.keyLine, tl.column),
+                b: bl.map { part(base, $0.start..<$0.keyLine, $0.column) } ?? ""
+            )
+            guard let notes = Self.threeWay(above.o, above.b, above.t) else {
+                conflict(path, o, b, t, why: "the comments above it were changed differently")
+                return false
+            }
+            guard let ov = ol.valueEnd, let tv = tl.valueEnd, case .scalar = o, case .scalar = t else {
+                if notes != above.o {
+                    let body = part(ours, ol.keyLine..<ol.end, ol.column)
+                    plan.edits.append(.replaceLines(path, text: ourColumn(notes + body), shape: YAMLShape(o)))
+                }
+                return true
+            }
+            // A one-line value: the value by its meaning, the comment after it three ways.
+            let (os, bs, ts) = (YAMLShape(o), b.map(YAMLShape.init), YAMLShape(t))
+            let theirsWins = os != ts && os == bs
+            if os != ts, os != bs, ts != bs {
+                conflict(path, o, b, t)
+                return false
+            }
+            let after = (
+                o: part(ours, ov..<ol.end, ol.column, midLine: true), t: part(theirs, tv..<tl.end, tl.column, midLine: true),
+                b: bl.flatMap { l in l.valueEnd.map { part(base, $0..<l.end, l.column, midLine: true) } } ?? ""
+            )
+            guard let comment = Self.threeWay(after.o, after.b, after.t) else {
+                conflict(path, o, b, t, why: "the comments after it were changed differently")
+                return false
+            }
+            let head = theirsWins ? part(theirs, tl.keyLine..<tv, tl.column) : part(ours, ol.keyLine..<ov, ol.column)
+            let merged = notes + head + comment
+            if merged != whole.o { plan.edits.append(.replaceLines(path, text: ourColumn(merged), shape: theirsWins ? ts : os)) }
+            return false
+        }
+
+        /// After an edit that wrote their new entry or item at `path` in our style: their lines for
+        /// it, as they wrote them (comments included), at our indentation `column`. Cosmetic: when
+        /// it cannot be made, the entry stays as written in our style.
+        mutating func asWritten(_ path: YAMLPath, theirs theirPath: YAMLPath, _ t: YAMLNode, column: Int?) {
+            guard let column, path.dropLast().allSatisfy({ if case .key = $0 { true } else { false } }),
+                let tl = documents.theirs.lines(at: theirPath)
+            else { return }
+            var text = Self.dedent(String(decoding: documents.theirs.source.bytes[tl.start..<tl.end], as: UTF8.self), by: tl.column)
+            if !text.hasSuffix("\n") { text += "\n" }
+            plan.cosmetic.insert(plan.edits.count)
+            plan.edits.append(.replaceLines(path, text: Self.indent(text, by: String(repeating: " ", count: column)), shape: YAMLShape(t)))
+        }
+
+        /// Text changed on at most one side: that side's; nil when both changed it differently.
+        static func threeWay(_ o: String, _ b: String, _ t: String) -> String? {
+            if o == t || t == b { return o }
+            if o == b { return t }
+            return nil
+        }
+
+        /// Each line without the first `column` spaces (as many as it has).
+        static func dedent(_ text: String, by column: Int, midLine: Bool = false) -> String {
+            guard column > 0 else { return text }
+            var out = ""
+            var atStart = !midLine
+            var dropped = 0
+            for c in text {
+                if atStart, c == " ", dropped < column {
+                    dropped += 1
+                    continue
+                }
+                atStart = c == "\n" || c == "\r\n"
+                dropped = 0
+                out.append(c)
+            }
+            return out
+        }
+
+        /// Each line that is not empty indented by `prefix`.
+        static func indent(_ text: String, by prefix: String) -> String {
+            guard !prefix.isEmpty else { return text }
+            var out = ""
+            var atStart = true
+            for c in text {
+                if atStart, c != "\n", c != "\r\n" { out += prefix }
+                atStart = c == "\n" || c == "\r\n"
+                out.append(c)
+            }
+            return out
         }
 
         /// Key by key: ours' order first, then keys only theirs has.
@@ -149,6 +273,9 @@ package struct YAMLMerge: Sendable {
                     } else {
                         let before = t.entries.compactMap(\.keyText).prefix { $0 != key }.reversed().filter { o[$0] != nil }
                         plan.edits.append(.addKey(key, YAMLValue(tv), in: path, after: Array(before.prefix(1))))
+                        asWritten(
+                            child, theirs: child, tv,
+                            column: o.entries.first.flatMap { e in e.keyText.flatMap { documents.ours.lines(at: path + [.key($0)])?.column } })
                     }
                 case (let ov?, nil):
                     // Theirs removed it: taken when we left it as it was.
@@ -194,10 +321,12 @@ package struct YAMLMerge: Sendable {
             let (oi, bi, ti) = (items(o), items(b), items(t))
             let (os, bs, ts) = (oi.map(YAMLShape.init), bi.map(YAMLShape.init), ti.map(YAMLShape.init))
             var added: [YAMLNode] = []
-            var addedShapes: [YAMLShape] = []
-            for (item, shape) in zip(ti, ts) where !bs.contains(shape) && !os.contains(shape) && !addedShapes.contains(shape) {
+            // Where each new item is in their list, for its lines as they wrote them.
+            var theirIndex: [YAMLShape: Int] = [:]
+            let (baseShapes, ourShapes) = (Set(bs), Set(os))
+            for (index, (item, shape)) in zip(ti, ts).enumerated() where !baseShapes.contains(shape) && !ourShapes.contains(shape) && theirIndex[shape] == nil {
                 added.append(item)
-                addedShapes.append(shape)
+                theirIndex[shape] = index
             }
             let removed = Set(bs.filter { !ts.contains($0) })
             let removing = os.indices.filter { removed.contains(os[$0]) }
@@ -234,6 +363,9 @@ package struct YAMLMerge: Sendable {
                 var at = current.count
                 if sorted, let key = order?(item), let later = current.firstIndex(where: { $0.order! > key }) { at = later }
                 plan.edits.append(.insert(YAMLValue(item), into: path, at: at))
+                if let index = theirIndex[YAMLShape(item)] {
+                    asWritten(path + [.index(at)], theirs: path + [.index(index)], item, column: documents.ours.lines(at: path + [.index(0)])?.column)
+                }
                 current.insert((order?(item), false), at: at)
             }
             let gone = current.indices.filter { current[$0].removed }
@@ -274,6 +406,7 @@ extension YAMLEdit {
         case .insert(_, let p, _): p
         case .removeKey(let k, let p): p + [.key(k)]
         case .removeItem(let i, let p): p + [.index(i)]
+        case .replaceLines(let p, _, _): p
         }
     }
 }

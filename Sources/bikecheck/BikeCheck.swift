@@ -29,7 +29,8 @@ struct BikeCheck: ParsableCommand {
         version: bikecheckVersion,
         subcommands: [
             StatusCommand.self, ValidateCommand.self, InitCommand.self, DoneCommand.self, SnoozeCommand.self, TodoCommand.self, BikeCommand.self,
-            TemplateCommand.self, RideCommand.self, PartCommand.self, HistoryCommand.self, CostsCommand.self, UsageCommand.self, RidesCommand.self,
+            TemplateCommand.self, RideCommand.self, PartCommand.self, HistoryCommand.self, DiffCommand.self, CostsCommand.self, UsageCommand.self,
+            RidesCommand.self,
             ExportCommand.self, CalendarCommand.self, ReportCommand.self, NotifyCommand.self,
             LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self, GitCommand.self, LSPCommand.self,
         ],

@@ -14,6 +14,9 @@ enum ErrorStyle {
         return text
     }
 
+    /// `warning: MESSAGE`: what git warned of, and such.
+    static func render(warning: String) -> TerminalText { "warning: \(warning)\n" }
+
     /// `warning: MESSAGE [KIND]`, then `  help: HELP`.
     static func render(_ warning: StaleWarning) -> TerminalText { "warning: \(warning.message) [\(warning.kind.rawValue)]\n  help: \(warning.help)\n" }
 

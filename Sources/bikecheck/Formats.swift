@@ -77,6 +77,7 @@ extension LSPCommand: FormattedCommand { typealias Format = TextOnly }
 extension CostsCommand: FormattedCommand { typealias Format = ReportFormat }
 extension UsageCommand: FormattedCommand { typealias Format = ReportFormat }
 extension HistoryCommand: FormattedCommand { typealias Format = ReportFormat }
+extension DiffCommand: FormattedCommand { typealias Format = ReportFormat }
 extension RidesCommand: FormattedCommand { typealias Format = ReportFormat }
 extension ExportCommand: FormattedCommand { typealias Format = TextOnly }
 extension CalendarCommand: FormattedCommand { typealias Format = TextOnly }

@@ -23,10 +23,13 @@ struct GitCommand: ParsableCommand {
             discussion: """
                 Writes the missing lines of .gitattributes (commit it: every clone then routes the same \
                 files), sets merge.bikecheck.driver and merge.bikecheck.name in the repository's local \
-                configuration (this bikecheck, by its full path), and installs .git/hooks/pre-commit, \
-                which runs 'bikecheck git check-staged'. A pre-commit hook already there is kept as \
-                pre-commit.before-bikecheck and runs first. Running it again changes nothing; run it \
-                again after moving bikecheck. Exit 1 when the garage is not in a git work tree.
+                configuration (bikecheck as you ran it: by name from PATH, or by the path you typed, links \
+                kept; when it cannot be run, git's own line merge with conflict markers takes over), and \
+                installs .git/hooks/pre-commit and .git/hooks/pre-merge-commit, which run 'bikecheck git \
+                check-staged' on every garage of the repository. A hook already there is kept as \
+                NAME.before-bikecheck and runs first. Hooks in a core.hooksPath outside .git, or run by a \
+                hook manager (the pre-commit framework), are not written: it prints what to add. Running \
+                it again changes nothing. Exit 1 when the garage is not in a git work tree.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -35,17 +38,33 @@ struct GitCommand: ParsableCommand {
             let root = try global.garageRoot()
             do {
                 let done = try GitSetup.run(root: root, executable: Self.executable())
-                let lines = done.changes.isEmpty ? ["git setup: everything was in place already"] : done.changes
-                for line in lines { Terminal.standardOutput.write("\(line)\n") }
+                let lines = done.changes.isEmpty && done.advice.isEmpty ? ["git setup: everything was in place already"] : done.changes
+                // One write per line: the advice spans lines, and each is escaped for the terminal.
+                for line in (lines + done.advice).flatMap({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) {
+                    Terminal.standardOutput.write("\(line)\n")
+                }
             } catch {
                 Terminal.standardError.write(ErrorStyle.render(message: error.description))
                 throw ExitCode(1)
             }
         }
 
-        /// This program's absolute path, for git to run it from any folder and any PATH.
+        /// bikecheck as the rider runs it: a bare name (found on PATH when git runs it), or the
+        /// path it was started by, made absolute with its links kept, so an upgrade that moves
+        /// the link to a new version keeps working.
         static func executable() -> String {
-            GarageBoundary.realPath("/proc/self/exe") ?? GarageBoundary.realPath(CommandLine.arguments[0]) ?? "bikecheck"
+            let started = CommandLine.arguments.first ?? "bikecheck"
+            guard started.contains("/") else { return started.isEmpty ? "bikecheck" : started }
+            let absolute = started.hasPrefix("/") ? started : FileManager.default.currentDirectoryPath + "/" + started
+            var parts: [Substring] = []
+            for part in absolute.split(separator: "/") {
+                switch part {
+                case ".": continue
+                case "..": _ = parts.popLast()
+                default: parts.append(part)
+                }
+            }
+            return "/" + parts.joined(separator: "/")
         }
     }
 
@@ -110,30 +129,54 @@ struct GitCommand: ParsableCommand {
             abstract: "Validate the garage as staged for the next commit (the pre-commit hook runs this).",
             discussion: """
                 Writes the garage's files from git's index (not the work tree) to a temporary folder and \
-                validates them as 'validate' does, without the activity cache. Exit 1 when they have errors: \
-                the commit stops. Skip it once with 'git commit --no-verify'.
+                validates them as 'validate' does, without the activity cache. Without --garage (as the \
+                hooks run it), every garage the index holds is checked (every folder with a staged \
+                garage.yaml), and a repository without one passes. Exit 1 when they have errors: the \
+                commit stops. Skip it once with 'git commit --no-verify'.
                 """)
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let root = try global.garageRoot()
-            let snapshot: GitSnapshot
-            do {
-                snapshot = try GitSnapshot.take(.index, of: root)
-            } catch {
-                Terminal.standardError.write(ErrorStyle.render(message: error.description))
-                throw ExitCode(1)
+            // Without --garage (as the hooks run it): every garage the index holds, so one hook
+            // serves every garage of the repository, and a repository without one passes.
+            // BIKECHECK_GARAGE is not asked: git commits in the repository of this folder.
+            let roots: [(root: String, shown: String)]
+            if global.garage == nil {
+                do {
+                    let found = try GitSnapshot.stagedGarages(in: FileManager.default.currentDirectoryPath)
+                    roots = found.garages.map { ($0, $0 == found.top ? "" : String($0.dropFirst(found.top.count + 1)) + "/") }
+                } catch {
+                    Terminal.standardError.write(ErrorStyle.render(message: error.description))
+                    throw ExitCode(1)
+                }
+            } else {
+                roots = [(try global.garageRoot(), "")]
             }
-            defer { snapshot.remove() }
-            let loaded = GarageLoader.load(at: snapshot.garage, options: .init(activities: .skip, today: today()))
-            // Errors only: warnings are for 'validate', not for every commit.
-            global.report(loaded.diagnostics.filter { $0.severity == .error }, sources: loaded.sources)
-            if loaded.hasErrors {
+            var failed = false
+            for (root, shown) in roots {
+                let snapshot: GitSnapshot
+                do {
+                    snapshot = try GitSnapshot.take(.index, of: root)
+                } catch {
+                    Terminal.standardError.write(ErrorStyle.render(message: error.description))
+                    throw ExitCode(1)
+                }
+                defer { snapshot.remove() }
+                let loaded = GarageLoader.load(at: snapshot.garage, options: .init(activities: .skip, today: today()))
+                // Errors only: warnings are for 'validate', not for every commit. Paths from the
+                // top of the work tree when the garage is below it.
+                let errors = loaded.diagnostics.filter { $0.severity == .error }.map { $0.moved(under: shown) }
+                global.report(
+                    errors,
+                    sources: Dictionary(uniqueKeysWithValues: loaded.sources.map { (shown + $0.key, SourceText(path: shown + $0.key, bytes: $0.value.bytes)) }))
+                if loaded.hasErrors { failed = true }
+            }
+            if failed {
                 Terminal.standardError.write(
                     ErrorStyle.render(
                         message: "the garage as staged has errors, so the commit was stopped",
-                        help: "fix them, 'git add' the files, and commit again ('git commit --no-verify' skips this check)"))
+                        help: "fix them, 'git add' the files, and commit again ('--no-verify' skips this check)"))
                 throw ExitCode(1)
             }
         }

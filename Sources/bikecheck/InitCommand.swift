@@ -51,7 +51,8 @@ struct InitCommand: ParsableCommand {
         // In a git work tree, the rest of 'git setup' too: the driver's configuration and the hook.
         guard !write.dryRun, GitCommitter(root: root).repository() != nil else { return }
         do {
-            let lines = try GitSetup.run(root: root, executable: GitCommand.Setup.executable()).changes
+            let done = try GitSetup.run(root: root, executable: GitCommand.Setup.executable())
+            let lines = (done.changes + done.advice).flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
             // JSON on standard output is the write's result alone.
             let out: Terminal
             switch format {

@@ -20,7 +20,7 @@ struct RevisionOption: ParsableArguments {
     @Option(
         name: .customLong("rev"),
         help: ArgumentHelp(
-            "Read the garage's files as they were at this git commit (HEAD~1, a tag, an id) without touching the work tree; activities still come from the cache; --as-of defaults to the commit's day.",
+            "Read the garage's files as they were at this git commit (HEAD~1, a tag, an id, or @YYYY-MM-DD: the last commit on or before that day) without touching the work tree; activities still come from the cache; --as-of defaults to the commit's day.",
             valueName: "ref"))
     var rev: String?
 
@@ -43,17 +43,29 @@ struct RevisionOption: ParsableArguments {
     /// usage error.
     func load(_ root: String, _ options: GarageLoader.Options) throws -> LoadedGarage {
         guard let rev else { return GarageLoader.load(at: root, options: options) }
+        return try Self.load(rev, root, options).loaded
+    }
+
+    /// The garage's files at commit `rev` (written out to a temporary folder, loaded, removed),
+    /// with the activities of `root`, and the commit's id. Not a commit: a usage error.
+    /// `label` names the revision in messages (default `--rev REV`).
+    static func load(_ rev: String, _ root: String, _ options: GarageLoader.Options, label: String? = nil) throws -> (loaded: LoadedGarage, commit: String) {
+        let label = label ?? "--rev \(rev)"
         let snapshot: GitSnapshot
+        let id: String
         do {
-            _ = try GitSnapshot.commit(rev, of: root)
-            snapshot = try GitSnapshot.take(.commit(rev), of: root)
+            let commit = try GitSnapshot.commit(rev, of: root)
+            for warning in commit.warnings { Terminal.standardError.write(ErrorStyle.render(warning: "\(label): \(warning)")) }
+            snapshot = try GitSnapshot.take(.commit(commit.id), of: root)
+            id = commit.id
         } catch {
-            throw UsageError("--rev \(rev): \(error.description)", help: "name a commit of the garage's repository: HEAD~1, a tag, a commit id")
+            throw UsageError(
+                "\(label): \(error.description)", help: "name a commit of the garage's repository: HEAD~1, a tag, a commit id, or @YYYY-MM-DD")
         }
         defer { snapshot.remove() }
         var options = options
         options.activitiesFrom = root
-        return GarageLoader.load(at: snapshot.garage, options: options)
+        return (GarageLoader.load(at: snapshot.garage, options: options), id)
     }
 }
 

@@ -168,7 +168,8 @@ struct TemplateCommand: ParsableCommand {
             discussion: """
                 Fetches the tag or branch each template imported from git follows (its 'source:') \
                 and compares it with the commit the garage's copy came from: intervals added and \
-                removed upstream, limits changed. Writes nothing. Exits 1 when a template is \
+                removed upstream, limits changed; for a template pinned to a tag, the newer tags of its \
+                source (by their numbers: v1.10 after v1.9). Writes nothing. Exits 1 when a template is \
                 outdated (for cron, like 'status --check'), 0 when every one is up to date.
 
                 Examples:
@@ -199,13 +200,20 @@ struct TemplateCommand: ParsableCommand {
                 for s in statuses {
                     let id = TerminalText(escaping: s.template)
                     var line: TerminalText = "\(id)" + .spaces(width - id.string.count)
-                    if s.isOutdated {
+                    if s.upstream != s.commit {
                         line += "  outdated: \(s.commit.prefix(12)) → \(s.upstream.prefix(12))"
+                    } else if !s.newerTags.isEmpty {
+                        line += "  outdated: a newer tag than \(s.commit.prefix(12))"
                     } else {
                         line += "  up to date at \(s.commit.prefix(12))"
                     }
                     line += "  \(s.url)" + (s.ref.map { " \($0)" } ?? "")
                     if !s.changes.isEmpty { line += "\n    " + TerminalText(escaping: s.changes.joined(separator: "; ")) }
+                    if let newest = s.newerTags.last {
+                        line +=
+                            "\n    newer tags: " + TerminalText(escaping: s.newerTags.joined(separator: ", "))
+                            + " ('bikecheck template update \(id) --ref " + TerminalText(escaping: newest) + "' moves to the newest)"
+                    }
                     Terminal.standardOutput.write(line + "\n")
                 }
             }

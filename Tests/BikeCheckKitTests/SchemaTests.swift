@@ -11,8 +11,9 @@ import Testing
     static let garageKinds = ["garage", "bike", "template", "rides", "part", "activities"]
     /// Schemas of what the report commands print, checked against their golden JSON.
     static let reportKinds = ["costs": "costs-", "usage": "usage-", "history": "history", "rides-report": "rides-"]
-    /// Schemas checked elsewhere against what the binary sends (the webhook's: NotifyEndToEndTests).
-    static let otherKinds = ["notify-webhook"]
+    /// Schemas checked elsewhere against what the binary sends (the webhook's: NotifyEndToEndTests;
+    /// diff's: GarageDiffEndToEndTests).
+    static let otherKinds = ["notify-webhook", "diff"]
 
     @Test func everySchemaIsAValidDraft07Schema() throws {
         let files = try contents(of: schemas).filter { $0.hasSuffix(".schema.json") }

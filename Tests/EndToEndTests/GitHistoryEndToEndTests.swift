@@ -194,7 +194,7 @@ import Testing
         #expect(first.status == 0 && first.stdout.contains("kept your pre-commit hook"), "\(first.stdout)\(first.stderr)")
         #expect(try one.read(".git/hooks/pre-commit.before-bikecheck") == mine)
         let config = try gitResult(["config", "--local", "merge.bikecheck.driver"], in: one)
-        #expect(config.stdout.hasSuffix(" git merge-driver %O %A %B %P\n"), "\(config.stdout)")
+        #expect(config.stdout.contains(" git merge-driver --marker-size %L %O %A %B %P; "), "\(config.stdout)")
         // Again: nothing changes.
         let hook = try one.read(".git/hooks/pre-commit")
         let second = try club.run(["git", "setup"], in: one)

@@ -209,6 +209,25 @@ let fox36 = """
         #expect(try garage.run(["validate"]).status == 0)
     }
 
+    @Test func aTemplatePinnedToATagIsOutdatedWhenANewerTagExists() throws {
+        let club = try Club()
+        try club.publish(["templates/fox-36.yaml": fox36], tag: "v1.9")
+        let garage = try startedGarage()
+        #expect(try garage.run(["template", "import", club.bare.path, "fox-36", "--ref", "v1.9"]).status == 0)
+        let current = try garage.run(["template", "outdated"])
+        #expect(current.status == 0 && current.stdout.contains("up to date at"), "\(current.stdout)\(current.stderr)")
+        // v1.10 and v2 come out; the tag v1.9 still names the same commit.
+        try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "50 h", with: "40 h")], tag: "v1.10")
+        try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "50 h", with: "30 h")], tag: "v2")
+        try club.publish(["templates/fox-36.yaml": fox36], tag: "nightly")
+        let outdated = try garage.run(["template", "outdated"])
+        #expect(outdated.status == 1, "\(outdated.stdout)\(outdated.stderr)")
+        #expect(outdated.stdout.contains("fox-36  outdated: a newer tag than"), "\(outdated.stdout)")
+        #expect(outdated.stdout.contains("newer tags: v1.10, v2 ('bikecheck template update fox-36 --ref v2' moves to the newest)"), "\(outdated.stdout)")
+        let json = try garage.run(["template", "outdated", "--format", "json"])
+        #expect(json.stdout.contains("\"newer_tags\" : [\n      \"v1.10\",\n      \"v2\"\n    ]"), "\(json.stdout)")
+    }
+
     @Test func aTrueConflictIsRefusedNamingTheIntervalAndEveryFileStaysUnchanged() throws {
         let (club, garage, _) = try importedFromClub()
         let mine = try garage.read("templates/fox-36.yaml").replacingOccurrences(of: "every: 50 h", with: "every: 45 h")

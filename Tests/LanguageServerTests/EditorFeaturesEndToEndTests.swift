@@ -138,7 +138,11 @@ import Testing
 
     @Test func theDidYouMeanOfADiagnosticIsAQuickFix() throws {
         let text = try garage.read("bikes/tarmac.yaml").replacingOccurrences(of: "templates: [road-basics]", with: "templates: [road-basic]")
+        let from = client.count
         client.open(uri("bikes/tarmac.yaml"), text)
+        // The fix travels as data on the diagnostic, not only in its English.
+        let published = client.diagnostics(for: uri("bikes/tarmac.yaml"), after: from)
+        #expect((published?.first?["data"] as? [String: Any])?["replacement"] as? String == "road-basics", "\(published ?? [])")
         let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("templates:") }!
         let response = client.request(
             "textDocument/codeAction",
@@ -149,6 +153,23 @@ import Testing
         let changes = documentEdits(actions.first, uri("bikes/tarmac.yaml"))
         #expect(changes?.first?["newText"] as? String == "road-basics")
         #expect(numbers(changes?.first?["range"]) == [line, 12, line, 22])
+    }
+
+    @Test func aSuggestionForPartOfTheRangeIsNoQuickFix() throws {
+        // `8 hourz` is the diagnostic's range; its did-you-mean names a unit, which is not what
+        // replaces the whole value (reading the message's English offered "change '8 hourz' to
+        // 'hours'", which would lose the number).
+        let text = "name: New\nintervals:\n  wax:\n    every: 8 hourz\n"
+        try garage.write("templates/units.yaml", text)
+        let from = client.count
+        client.open(uri("templates/units.yaml"), text)
+        let published = client.diagnostics(for: uri("templates/units.yaml"), after: from)
+        #expect((published?.first?["message"] as? String)?.hasPrefix("unknown unit 'hourz' in '8 hourz'; did you mean '") == true, "\(published ?? [])")
+        #expect(published?.first?["data"] == nil)
+        let response = client.request(
+            "textDocument/codeAction",
+            ["textDocument": ["uri": uri("templates/units.yaml")], "range": lspRange(3, 12, 3, 12), "context": ["diagnostics": [Any]()]])
+        #expect((response?["result"] as? [[String: Any]])?.isEmpty == true, "\(response ?? [:])")
     }
 
     @Test func unitsCompleteAfterANumberInEvery() throws {

@@ -51,4 +51,92 @@ import Testing
         )
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
     }
+
+    /// The one Lua block of docs/editor.md's Neovim section, as the page has it.
+    static func documentedNeovimSetUp() throws -> String {
+        let page = try String(decoding: Data(contentsOf: repositoryRoot.appendingPathComponent("docs/editor.md")), as: UTF8.self)
+        let section = try #require(page.range(of: "\n## Neovim\n"))
+        let start = try #require(page.range(of: "```lua\n", range: section.upperBound..<page.endIndex))
+        let end = try #require(page.range(of: "\n```\n", range: start.upperBound..<page.endIndex))
+        let next = page.range(of: "\n## ", range: section.upperBound..<page.endIndex)?.lowerBound ?? page.endIndex
+        #expect(page[section.upperBound..<next].components(separatedBy: "```lua").count == 2, "one set-up for every Neovim")
+        return String(page[start.upperBound..<end.lowerBound]) + "\n"
+    }
+
+    @Test func theNeovimSetUpInTheDocsRunsAsWrittenAndShowsADiagnosticAndACompletion() throws {
+        let nvim = ["/usr/bin/nvim", "/usr/local/bin/nvim"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let nvim else {
+            Issue.record("Neovim is not installed: run scripts/bootstrap --test (it installs Debian's neovim)")
+            return
+        }
+        let garage = try exampleCopy()
+        let tarmac = try String(contentsOf: garage.url.appendingPathComponent("bikes/tarmac.yaml"), encoding: .utf8)
+        try garage.write("bikes/tarmac.yaml", tarmac.replacingOccurrences(of: "templates: [road-basics]", with: "templates: [road-basic]"))
+        let line = tarmac.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("templates:") }!
+        // bikecheck on PATH by name, as the page says; the set-up in a file of its own.
+        let tools = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: tools.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: tools.url.appendingPathComponent("bin/bikecheck"), withDestinationURL: bikecheckBinary)
+        try tools.write("init.lua", try Self.documentedNeovimSetUp())
+        let result = try runProcess(
+            URL(fileURLWithPath: nvim),
+            [
+                "--headless", "--clean", "-u", tools.url.appendingPathComponent("init.lua").path, "-c",
+                "luafile " + Self.clients.appendingPathComponent("nvim-documented.lua").path, "bikes/tarmac.yaml",
+            ],
+            in: garage.url,
+            environment: [
+                "PATH": tools.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                "BIKECHECK_GARAGE": "", "BIKECHECK_COMPLETE_AT": "\(line):22",
+            ], timeout: 60)
+        let lines = result.stdout.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init)
+        #expect(
+            lines.filter { $0.hasPrefix("DIAGNOSTIC") } == [
+                "DIAGNOSTIC \(line):12 unknown-template unknown template 'road-basic'; did you mean 'road-basics'?"
+            ],
+            "\(result.stdout)\n\(result.stderr)")
+        #expect(lines.filter { $0.hasPrefix("COMPLETION") } == ["COMPLETION road-basics"], "\(result.stdout)\n\(result.stderr)")
+        #expect(lines.filter { $0.hasPrefix("CLIENT") } == ["CLIENT bikecheck"], "\(result.stdout)")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+    }
+
+    /// The elisp block of docs/editor.md's eglot section, as the page has it.
+    static func documentedEglotSetUp() throws -> String {
+        let page = try String(decoding: Data(contentsOf: repositoryRoot.appendingPathComponent("docs/editor.md")), as: UTF8.self)
+        let section = try #require(page.range(of: "\n## Emacs (eglot)\n"))
+        let start = try #require(page.range(of: "```elisp\n", range: section.upperBound..<page.endIndex))
+        let end = try #require(page.range(of: "\n```\n", range: start.upperBound..<page.endIndex))
+        return String(page[start.upperBound..<end.lowerBound]) + "\n"
+    }
+
+    @Test func theEglotSetUpInTheDocsRunsAsWrittenInBatchEmacsAndShowsADiagnosticAndACompletion() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/emacs") else {
+            Issue.record("Emacs is not installed: run scripts/bootstrap --test (it installs Debian's emacs-nox, elpa-eglot and elpa-yaml-mode)")
+            return
+        }
+        let garage = try exampleCopy()
+        let tarmac = try String(contentsOf: garage.url.appendingPathComponent("bikes/tarmac.yaml"), encoding: .utf8)
+        try garage.write("bikes/tarmac.yaml", tarmac.replacingOccurrences(of: "templates: [road-basics]", with: "templates: [road-basic]"))
+        let line = tarmac.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("templates:") }!
+        let tools = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: tools.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: tools.url.appendingPathComponent("bin/bikecheck"), withDestinationURL: bikecheckBinary)
+        try tools.write("setup.el", try Self.documentedEglotSetUp())
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/emacs"),
+            ["--batch", "-l", tools.url.appendingPathComponent("setup.el").path, "-l", Self.clients.appendingPathComponent("eglot-documented.el").path],
+            in: garage.url,
+            environment: [
+                "PATH": tools.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                "HOME": tools.path, "BIKECHECK_GARAGE": "", "BIKECHECK_FILE": "bikes/tarmac.yaml", "BIKECHECK_COMPLETE_AT": "\(line):22",
+            ], timeout: 60)
+        let lines = result.stdout.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init)
+        let diagnostics = lines.filter { $0.hasPrefix("DIAGNOSTIC") }
+        #expect(
+            diagnostics.count == 1 && diagnostics[0].hasPrefix("DIAGNOSTIC \(line):12 ")
+                && diagnostics[0].contains("[unknown-template]: unknown template 'road-basic'; did you mean 'road-basics'?"),
+            "\(result.stdout)\n\(result.stderr)")
+        #expect(lines.filter { $0.hasPrefix("COMPLETION") } == ["COMPLETION road-basics"], "\(result.stdout)\n\(result.stderr)")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+    }
 }

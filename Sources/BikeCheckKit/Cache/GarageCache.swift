@@ -24,7 +24,9 @@ struct GarageCache: Sendable {
     static let magic: [UInt8] = Array("BCGCACH\n".utf8)
     /// The layout of the entries and of `CacheCodable`: raise it whenever either changes (a
     /// property added to the model included), so entries of the old layout are never read.
-    /// 2: bikes' `devices`; a range's end relative to its start. 3: parts' `devices`.
+    /// 2: bikes' `devices`; a range's end relative to its start. 3: parts' `devices`. 4: a
+    /// diagnostic's `fix`; bikes' and parts' `rider`; a component's located `installed:`. 5: the
+    /// merge of those (branches had each raised 3 to 4).
     static let formatVersion: UInt32 = 5
     static let suffix = ".cache"
 

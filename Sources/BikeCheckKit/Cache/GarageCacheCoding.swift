@@ -338,6 +338,7 @@ extension Diagnostic: CacheCodable {
         location.write(to: &w)
         w.write(notes)
         w.write(help)
+        w.write(fix)
         w.write(omittedCount)
         w.uint(UInt64(redactions.count))
         for range in redactions {
@@ -352,6 +353,7 @@ extension Diagnostic: CacheCodable {
         self.id = id
         notes = try r.read()
         help = try r.read()
+        fix = try r.read()
         omittedCount = try r.read()
         let n = try r.count()
         for _ in 0..<n {

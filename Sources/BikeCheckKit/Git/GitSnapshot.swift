@@ -73,17 +73,51 @@ package struct GitSnapshot: Sendable {
         return snapshot
     }
 
+    /// Every garage of the repository that `folder` is in, as the index has them: the folders
+    /// of the staged `garage.yaml` files (absolute paths, the top of the work tree first), and
+    /// the top of the work tree. Empty when there is none (a repository without a garage).
+    package static func stagedGarages(in folder: String) throws(GitCommitter.Failure) -> (top: String, garages: [String]) {
+        let top = try GitProcess.run(["-C", folder, "rev-parse", "--show-toplevel"], environment: nil)
+        let topPath = top.output.trimmingCharacters(in: .newlines)
+        guard top.status == 0, !topPath.isEmpty else { throw GitCommitter.Failure(description: "'\(folder)' is not in a git work tree") }
+        let listed = try GitProcess.run(["-C", topPath, "ls-files", "-z", "--", ":(glob)**/garage.yaml"], environment: nil)
+        guard listed.status == 0 else { throw GitCommitter.Failure(description: "git ls-files failed: \(listed.error)") }
+        let folders = listed.output.split(separator: "\0").map { path in
+            let parts = path.split(separator: "/").dropLast()
+            return parts.isEmpty ? topPath : topPath + "/" + parts.joined(separator: "/")
+        }
+        return (topPath, folders.sorted())
+    }
+
     /// Removes the temporary folder.
     package func remove() { scratch.remove() }
 
-    /// A commit's full id and the day it was made (committer date, in the committer's zone).
-    package static func commit(_ rev: String, of root: String) throws(GitCommitter.Failure) -> (id: String, day: Day) {
+    /// A commit's full id, the day it was made (committer date, in the committer's zone), and
+    /// what git warned of while finding it (a reflog that does not go back so far). `@YYYY-MM-DD`
+    /// is the garage as it stood on that day: the last commit of HEAD's history made on or
+    /// before it.
+    package static func commit(_ rev: String, of root: String) throws(GitCommitter.Failure) -> (id: String, day: Day, warnings: [String]) {
+        var rev = rev
+        var warnings: [String] = []
+        if rev.hasPrefix("@"), let day = Day(String(rev.dropFirst())) {
+            let found = try GitProcess.run(["-C", root, "rev-list", "-1", "--before=\(day) 23:59:59", "HEAD", "--"], environment: nil)
+            let id = found.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard found.status == 0, !id.isEmpty else {
+                throw GitCommitter.Failure(description: "there is no commit on or before \(day) in this repository's history")
+            }
+            rev = id
+        } else if rev.contains("@{") {
+            warnings.append(
+                "'\(rev)' is git's reflog: where HEAD was in this clone at that time, not the garage as it stood then; write --rev @YYYY-MM-DD for the last commit on or before a day"
+            )
+        }
         let out = try GitProcess.run(
             ["-C", root, "show", "-s", "--format=%H %cd", "--date=format:%Y-%m-%d", "--end-of-options", rev + "^{commit}", "--"], environment: nil)
         let fields = out.output.split(separator: " ")
         guard out.status == 0, fields.count == 2, let day = Day(String(fields[1]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw GitCommitter.Failure(description: "'\(rev)' is not a commit of this repository")
         }
-        return (String(fields[0]), day)
+        warnings += out.error.split(separator: "\n").filter { $0.hasPrefix("warning: ") }.map { String($0.dropFirst("warning: ".count)) }
+        return (String(fields[0]), day, warnings)
     }
 }

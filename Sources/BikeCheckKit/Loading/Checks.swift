@@ -59,7 +59,39 @@ enum Checks {
                     "check the date and the bike of the ride, or the 'retired' date"
                 ))
         }
-        for bike in bikes { out += expiredSnoozes(bike.snoozes, today: today) }
+        for bike in bikes {
+            out += expiredSnoozes(bike.snoozes, today: today)
+            out += possibleDuplicates(bike.log)
+        }
+        return out
+    }
+
+    /// The same service logged twice on one day with different costs: most likely one service
+    /// entered twice, or in two clones (a merge keeps both entries, as they differ).
+    static func possibleDuplicates(_ log: [LogEntry]) -> [Diagnostic] {
+        var first: [String: LogEntry] = [:]
+        var out: [Diagnostic] = []
+        func cost(_ entry: LogEntry) -> String {
+            entry.cost.map { "\($0.value.amount)" + ($0.value.currency.map { " " + $0 } ?? "") } ?? "no cost"
+        }
+        for entry in log {
+            var reported = false
+            for interval in entry.done {
+                let key = "\(entry.date) \(interval.value)"
+                guard let earlier = first[key] else {
+                    first[key] = entry
+                    continue
+                }
+                guard !reported, earlier.cost?.value != entry.cost?.value else { continue }
+                reported = true
+                out.append(
+                    .warning(
+                        .possibleDuplicateService,
+                        "'\(shown(interval.value.rawValue))' is logged twice on \(entry.date), with different costs (\(cost(earlier)) and \(cost(entry))): the same service entered twice?",
+                        at: entry.dateLocation, notes: [.init("first logged here", at: earlier.dateLocation)],
+                        help: "keep one entry with the right cost, or give the two different days"))
+            }
+        }
         return out
     }
 
@@ -106,6 +138,7 @@ enum Checks {
                         help: "check the year and month; services are recorded when they are done"))
             }
             out += expiredSnoozes(part.snoozes, today: today)
+            out += possibleDuplicates(part.log)
             for mount in part.mounts where mount.from > today {
                 out.append(
                     .warning(

@@ -46,6 +46,7 @@ extension DiagnosticID {
     package static let overlappingMounts = DiagnosticID("overlapping-mounts")
     package static let partIdIsBikeId = DiagnosticID("part-id-is-bike-id")
     package static let partOnRetiredBike = DiagnosticID("part-on-retired-bike")
+    package static let possibleDuplicateService = DiagnosticID("possible-duplicate-service")
     package static let quantityTooLarge = DiagnosticID("quantity-too-large")
     package static let retiredBeforeBought = DiagnosticID("retired-before-bought")
     package static let rideAlsoOnStrava = DiagnosticID("ride-also-on-strava")
@@ -64,6 +65,7 @@ extension DiagnosticID {
     package static let unknownRider = DiagnosticID("unknown-rider")
     package static let unknownSportType = DiagnosticID("unknown-sport-type")
     package static let unknownTemplate = DiagnosticID("unknown-template")
+    package static let unresolvedMerge = DiagnosticID("unresolved-merge")
     package static let unreadableFile = DiagnosticID("unreadable-file")
     package static let fileTooLarge = DiagnosticID("file-too-large")
     package static let wrongType = DiagnosticID("wrong-type")
@@ -78,10 +80,11 @@ extension DiagnosticID {
         .logAfterRetired,
         .logBeforeBought, .missingKey, .missingLimit, .mountAfterRetired, .mountBeforeBought,
         .mountEndsBeforeStart, .negativeNumber, .nonPositiveQuantity, .numberTooLarge, .overlappingMounts,
-        .partIdIsBikeId, .partOnRetiredBike, .quantityTooLarge, .retiredBeforeBought, .rideAfterRetired, .rideAlsoOnStrava, .rideBeforeBought, .secretInGarage,
+        .partIdIsBikeId, .partOnRetiredBike, .possibleDuplicateService, .quantityTooLarge, .retiredBeforeBought, .rideAfterRetired, .rideAlsoOnStrava,
+        .rideBeforeBought, .secretInGarage,
         .slotTaken, .snoozeExpired,
         .symlinkOutsideGarage, .unknownBand, .unknownBike, .unknownComponent, .unknownInterval, .unknownKey,
-        .unknownOverride, .unknownRider, .unknownSportType, .unknownTemplate, .unreadableFile, .wrongType,
+        .unknownOverride, .unknownRider, .unknownSportType, .unknownTemplate, .unresolvedMerge, .unreadableFile, .wrongType,
     ]
 
     /// Every id bikecheck reports: the YAML layer's, the garage's, and the count of the rest.

@@ -120,11 +120,12 @@ enum FileDecoders {
     static func sportTypes(_ node: YAMLNode, _ r: inout NodeReader) -> [String]? {
         guard let list = r.stringList(node, "a sport type") else { return nil }
         for item in list where !knownSportTypes.contains(item.value) {
-            let hint = didYouMean(item.value, among: knownSportTypes)
+            let meant = Suggestion(item.value, among: knownSportTypes)
             r.diagnostics.append(
-                .warning(
-                    .unknownSportType, "'\(shown(item.value))' is not a Strava sport type\(hint)",
-                    at: item.location, help: "cycling types: \(cyclingSportTypes.joined(separator: ", "))"))
+                Diagnostic.warning(
+                    .unknownSportType, "'\(shown(item.value))' is not a Strava sport type\(meant.hint)",
+                    at: item.location, help: "cycling types: \(cyclingSportTypes.joined(separator: ", "))"
+                ).fixed(by: meant.name))
         }
         return list.map(\.value)
     }

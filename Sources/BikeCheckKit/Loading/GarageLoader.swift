@@ -287,6 +287,12 @@ package enum GarageLoader {
     static func parse<T>(_ relative: String, _ bytes: [UInt8], _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
         var file = DecodedFile<T>(value: nil)
         var start = LoadTimings.now()
+        if let markers = unresolvedMerge(relative, bytes) {
+            // git's conflict markers: a merge to finish, not YAML to read.
+            file.source = markers.source
+            file.diagnostics = [markers.diagnostic]
+            return file
+        }
         let doc = YAMLDocument(path: relative, bytes: bytes, limits: .garage)
         file.time.compose = LoadTimings.since(start)
         file.source = doc.source
@@ -298,6 +304,52 @@ package enum GarageLoader {
         file.diagnostics += r.diagnostics
         file.time.decode = LoadTimings.since(start)
         return file
+    }
+
+    /// git's conflict markers in a file (`<<<<<<<`, then `=======`, then `>>>>>>>`, each at the
+    /// start of a line): an unresolved merge, located at its first marker, with notes at the others.
+    static func unresolvedMerge(_ relative: String, _ bytes: [UInt8]) -> (diagnostic: Diagnostic, source: SourceText)? {
+        // Every file is looked at: memchr from line to line, not a loop over bytes.
+        let lt = [UInt8](repeating: UInt8(ascii: "<"), count: 7)
+        let first: Int? = bytes.withUnsafeBufferPointer { b -> Int? in
+            guard let base = b.baseAddress else { return nil }
+            var at = 0
+            while at < b.count {
+                if b.count - at >= 7, memcmp(base + at, lt, 7) == 0 { return at }
+                guard let newline = memchr(base + at, Int32(UInt8(ascii: "\n")), b.count - at) else { return nil }
+                at = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+            return nil
+        }
+        guard let first else { return nil }
+        let source = SourceText(path: relative, bytes: bytes)
+        func marker(_ char: Character, after offset: Int) -> Int? {
+            let run = [UInt8](repeating: UInt8(ascii: char.unicodeScalars.first!), count: 7)
+            var line = source.position(ofOffset: offset).line
+            while line < source.lineStarts.count {
+                let start = source.lineStarts[line]
+                if bytes[start...].starts(with: run),
+                    start + 7 == bytes.count || [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[start + 7])
+                {
+                    return start
+                }
+                line += 1
+            }
+            return nil
+        }
+        guard let middle = marker("=", after: first), let last = marker(">", after: middle) else { return nil }
+        func at(_ offset: Int) -> SourceLocation {
+            let lineEnd = bytes[offset...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            return SourceLocation(
+                file: relative, range: SourceRange(start: source.position(ofOffset: offset), end: source.position(ofOffset: min(lineEnd, offset + 7))))
+        }
+        return (
+            .error(
+                .unresolvedMerge, "'\(relative)' holds git's conflict markers: a merge was not finished here", at: at(first),
+                notes: [.init("the other side's lines start here", at: at(middle)), .init("and end here", at: at(last))],
+                help: "keep the lines you want from both sides, remove the three marker lines, run 'bikecheck validate', then 'git add' the file"),
+            source
+        )
     }
 
     /// The YAML files of one load: where they are, the kept parses it may reuse, the garage

@@ -23,8 +23,11 @@ struct NodeReader {
     func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, range: node.range) }
     func location(_ range: SourceRange) -> SourceLocation { SourceLocation(file: file, range: range) }
 
-    mutating func error(_ id: DiagnosticID, _ message: String, _ node: YAMLNode, help: String? = nil, notes: [Diagnostic.Note] = []) {
-        diagnostics.append(.error(id, message, at: location(node), notes: notes, help: help))
+    /// `fix`: what replaces the node's text to fix it (a did-you-mean's name).
+    mutating func error(
+        _ id: DiagnosticID, _ message: String, _ node: YAMLNode, help: String? = nil, notes: [Diagnostic.Note] = [], fix: String? = nil
+    ) {
+        diagnostics.append(Diagnostic.error(id, message, at: location(node), notes: notes, help: help).fixed(by: fix))
     }
 
     /// A `secret-in-garage` error at `node`; `value` (the node itself unless given) is masked in
@@ -63,8 +66,9 @@ struct NodeReader {
             } else {
                 let suggestion = likelyMeant(key, among: allowed)
                 if let suggestion { found.misspelled.insert(suggestion) }
-                let message = "unknown key '\(shown(key))' in \(what)" + didYouMean(key, among: allowed)
-                error(.unknownKey, message, entry.key, help: "known keys: \(allowed.joined(separator: ", "))")
+                let meant = Suggestion(key, among: allowed)
+                let message = "unknown key '\(shown(key))' in \(what)" + meant.hint
+                error(.unknownKey, message, entry.key, help: "known keys: \(allowed.joined(separator: ", "))", fix: meant.name)
             }
         }
         for key in required where found[key] == nil && !found.misspelled.contains(key) {
@@ -208,8 +212,8 @@ struct NodeReader {
             error(.badQuantity, "'\(shown(s.value))' has no unit", node, help: Quantity.accepted)
         case .failure(.unknownUnit(let unit)):
             let known = Array(Quantity.units.keys).sorted()
-            let hint = didYouMean(unit, among: known)
-            error(.badQuantity, "unknown unit '\(shown(unit))' in '\(shown(s.value))'\(hint)", node, help: Quantity.accepted)
+            let meant = Suggestion(unit, among: known)
+            error(.badQuantity, "unknown unit '\(shown(unit))' in '\(shown(s.value))'\(meant.hint)", node, help: Quantity.accepted)
         case .failure(.badNumber):
             error(.badQuantity, "'\(shown(s.value))' does not start with a number", node, help: Quantity.accepted)
         case .failure(.tooLarge(let ceiling)):

@@ -36,14 +36,15 @@ extension Resolver {
         let known = Set(order)
         for entry in part.log where !missingTemplate && !part.misspelledKeys.contains("intervals") {
             for done in entry.done where !known.contains(done.value) {
-                let hint = didYouMean(done.value.rawValue, among: order.map(\.rawValue))
+                let meant = Suggestion(done.value.rawValue, among: order.map(\.rawValue))
                 diagnostics.append(
-                    .error(
-                        .unknownInterval, "unknown interval '\(done.value)' for part '\(part.id)'\(hint)",
+                    Diagnostic.error(
+                        .unknownInterval, "unknown interval '\(done.value)' for part '\(part.id)'\(meant.hint)",
                         at: done.location,
                         help: order.isEmpty
                             ? "the part has no intervals; add a template or intervals:"
-                            : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
+                            : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"
+                    ).fixed(by: meant.name))
             }
         }
         if !missingTemplate && !part.misspelledKeys.contains("intervals") {
@@ -68,11 +69,12 @@ extension Resolver {
             }
             for mount in part.mounts {
                 guard let bike = byID[mount.bike.value] else {
-                    let hint = didYouMean(mount.bike.value.rawValue, among: ids)
+                    let meant = Suggestion(mount.bike.value.rawValue, among: ids)
                     diagnostics.append(
-                        .error(
-                            .unknownBike, "unknown bike '\(mount.bike.value)'\(hint)", at: mount.bike.location,
-                            help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
+                        Diagnostic.error(
+                            .unknownBike, "unknown bike '\(mount.bike.value)'\(meant.hint)", at: mount.bike.location,
+                            help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"
+                        ).fixed(by: meant.name))
                     continue
                 }
                 if let bought = part.bought, mount.from < bought {

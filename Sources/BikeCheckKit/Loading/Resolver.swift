@@ -33,13 +33,14 @@ struct Resolver {
         for ref in refs {
             guard let template = templates[ref.value] else {
                 missingTemplate = true
-                let hint = didYouMean(ref.value.rawValue, among: templates.keys.map(\.rawValue))
+                let meant = Suggestion(ref.value.rawValue, among: templates.keys.map(\.rawValue))
                 diagnostics.append(
-                    .error(
-                        .unknownTemplate, "unknown template '\(shown(ref.value))'\(hint)", at: ref.location,
+                    Diagnostic.error(
+                        .unknownTemplate, "unknown template '\(shown(ref.value))'\(meant.hint)", at: ref.location,
                         help: templates.isEmpty
                             ? "add templates/\(ref.value).yaml"
-                            : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"))
+                            : "templates: \(templates.keys.map(\.rawValue).sorted().joined(separator: ", "))"
+                    ).fixed(by: meant.name))
                 continue
             }
             for spec in template.intervals {
@@ -84,18 +85,19 @@ struct Resolver {
             var reported: Set<ComponentID> = []
             for ref in [spec.component, spec.replaces].compactMap({ $0 })
             where bike.component(ref.value) == nil && !bike.misspelledKeys.contains("components") && reported.insert(ref.value).inserted {
-                let hint = didYouMean(ref.value.rawValue, among: componentIDs)
+                let meant = Suggestion(ref.value.rawValue, among: componentIDs)
                 if let template {
                     // Decided once every bike is resolved: a typo in the template is the
                     // template's to fix, not every bike's.
                     let at = bike.templates.first { $0.value == template }?.location ?? bike.location
                     templateGaps[TemplateGap(template: template, interval: id, component: ref.value), default: []]
-                        .append((bike.id, at, likelyMeant(ref.value.rawValue, among: componentIDs), ref.location))
+                        .append((bike.id, at, meant.name, ref.location))
                 } else {
                     diagnostics.append(
-                        .error(
-                            .unknownComponent, "unknown component '\(shown(ref.value))' in interval '\(shown(id))'\(hint)", at: ref.location,
-                            help: componentIDs.isEmpty ? "add it under components:" : "components: \(componentIDs.joined(separator: ", "))"))
+                        Diagnostic.error(
+                            .unknownComponent, "unknown component '\(shown(ref.value))' in interval '\(shown(id))'\(meant.hint)", at: ref.location,
+                            help: componentIDs.isEmpty ? "add it under components:" : "components: \(componentIDs.joined(separator: ", "))"
+                        ).fixed(by: meant.name))
                 }
             }
             guard let every = spec.every else {
@@ -115,14 +117,15 @@ struct Resolver {
         let known = Set(order).union(misspelled)
         for entry in bike.log where !missingTemplate && !bike.misspelledKeys.contains("intervals") {
             for done in entry.done where !known.contains(done.value) {
-                let hint = didYouMean(done.value.rawValue, among: order.map(\.rawValue))
+                let meant = Suggestion(done.value.rawValue, among: order.map(\.rawValue))
                 diagnostics.append(
-                    .error(
-                        .unknownInterval, "unknown interval '\(shown(done.value))' for bike '\(shown(bike.id))'\(hint)",
+                    Diagnostic.error(
+                        .unknownInterval, "unknown interval '\(shown(done.value))' for bike '\(shown(bike.id))'\(meant.hint)",
                         at: done.location,
                         help: order.isEmpty
                             ? "the bike has no intervals; add a template or intervals:"
-                            : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"))
+                            : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"
+                    ).fixed(by: meant.name))
             }
         }
         if !missingTemplate && !bike.misspelledKeys.contains("intervals") {
@@ -144,11 +147,12 @@ struct Resolver {
             if let near = bikes.compactMap(\.near).first {
                 let users = bikes.map(\.bike.rawValue).joined(separator: ", ")
                 diagnostics.append(
-                    .warning(
+                    Diagnostic.warning(
                         .unknownComponent,
                         "interval '\(shown(gap.interval))' of template '\(shown(gap.template))' tracks component '\(shown(gap.component))', which its bikes do not list (\(users)); did you mean '\(near)'?",
                         at: bikes[0].named, notes: bikes.map { .init("bike '\($0.bike)' uses the template here", at: $0.at) },
-                        help: "correct the component's name in the template"))
+                        help: "correct the component's name in the template"
+                    ).fixed(by: near))
                 continue
             }
             for b in bikes {
@@ -199,10 +203,11 @@ struct Resolver {
     /// A snooze of an interval the bike or part does not have: a typo, or a leftover.
     static func unknownSnoozes(_ snoozes: [Snooze], owner: String, known: Set<IntervalID>, intervals order: [IntervalID]) -> [Diagnostic] {
         snoozes.filter { !known.contains($0.interval.value) }.map { s in
-            let hint = didYouMean(s.interval.value.rawValue, among: order.map(\.rawValue))
-            return .error(
-                .unknownInterval, "snooze of unknown interval '\(shown(s.interval.value))' for \(owner)\(hint)", at: s.interval.location,
-                help: order.isEmpty ? "it has no intervals to snooze" : "intervals: \(order.map(\.rawValue).joined(separator: ", "))")
+            let meant = Suggestion(s.interval.value.rawValue, among: order.map(\.rawValue))
+            return Diagnostic.error(
+                .unknownInterval, "snooze of unknown interval '\(shown(s.interval.value))' for \(owner)\(meant.hint)", at: s.interval.location,
+                help: order.isEmpty ? "it has no intervals to snooze" : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"
+            ).fixed(by: meant.name)
         }
     }
 
@@ -253,11 +258,12 @@ struct Resolver {
     mutating func checkRides(_ rides: [Ride], bikes: [Bike]) {
         let ids = bikes.map(\.id.rawValue)
         for ride in rides where !ids.contains(ride.bike.value.rawValue) {
-            let hint = didYouMean(ride.bike.value.rawValue, among: ids)
+            let meant = Suggestion(ride.bike.value.rawValue, among: ids)
             diagnostics.append(
-                .error(
-                    .unknownBike, "unknown bike '\(shown(ride.bike.value))'\(hint)", at: ride.bike.location,
-                    help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"))
+                Diagnostic.error(
+                    .unknownBike, "unknown bike '\(shown(ride.bike.value))'\(meant.hint)", at: ride.bike.location,
+                    help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"
+                ).fixed(by: meant.name))
         }
     }
 

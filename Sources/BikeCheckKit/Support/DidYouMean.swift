@@ -17,5 +17,16 @@ package func likelyMeant(_ word: String, among candidates: [String]) -> String? 
 /// "; did you mean 'x'?" for the likely meant candidate, else nothing: the one way bikecheck's
 /// messages end with a suggestion.
 package func didYouMean(_ word: String, among candidates: [String]) -> String {
-    likelyMeant(word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    Suggestion(word, among: candidates).hint
+}
+
+/// The likely meant candidate as a value and as the end of a message: a diagnostic carries
+/// `name` as its `fix` (`Diagnostic.fixed(by:)`) and says `hint`.
+package struct Suggestion: Sendable {
+    package var name: String?
+
+    package init(_ word: String, among candidates: [String]) { name = likelyMeant(word, among: candidates) }
+
+    /// "; did you mean 'x'?", or nothing.
+    package var hint: String { name.map { "; did you mean '\($0)'?" } ?? "" }
 }

@@ -240,6 +240,31 @@ final class TemplateRepository {
         return try read(Entry(mode: String(fields[0]), object: String(fields[2]), size: Int(fields[3]) ?? 0, path: path))
     }
 
+    /// The source's tags newer than `tag` by their numbers (`v1.10` after `v1.9`), oldest first,
+    /// when `tag` is one of its tags and a version; empty for a branch or the default branch.
+    func newerTags(than tag: String?, timeout: Double) throws(WriteFailure) -> [String] {
+        guard let tag, let pinned = Self.version(tag) else { return [] }
+        let r = try Self.git(Self.safety + ["ls-remote", "--tags", "--refs", "--", location.clone], environment, timeout: timeout)
+        guard r.status == 0 else { return [] }
+        let tags = r.output.split(separator: "\n").compactMap { line -> String? in
+            guard let tab = line.firstIndex(of: "\t") else { return nil }
+            let ref = line[line.index(after: tab)...]
+            return ref.hasPrefix("refs/tags/") ? String(ref.dropFirst("refs/tags/".count)) : nil
+        }
+        guard tags.contains(tag) else { return [] }
+        let newer = tags.compactMap { t in Self.version(t).map { (t, $0) } }.filter { pinned.lexicographicallyPrecedes($0.1) }
+        return newer.sorted { $0.1.lexicographicallyPrecedes($1.1) }.map(\.0)
+    }
+
+    /// A tag's numbers (`v1.10.2` → 1, 10, 2), nil for a tag that is not a version.
+    static func version(_ tag: String) -> [Int]? {
+        var text = Substring(tag)
+        if text.first == "v" || text.first == "V" { text = text.dropFirst() }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { Int($0) }
+        return !parts.isEmpty && numbers.count == parts.count ? numbers : nil
+    }
+
     /// Options on every git call that talks to the remote.
     static let safety = [
         "-c", "protocol.allow=never", "-c", "protocol.https.allow=always",

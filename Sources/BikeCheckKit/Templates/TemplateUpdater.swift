@@ -17,9 +17,14 @@ package enum TemplateUpdater {
         package var upstream: String
         /// What upstream changed since `commit`: intervals added, removed, limits changed.
         package var changes: [String]
-        package var isOutdated: Bool { upstream != commit }
+        /// Tags of the source newer than the tag it is pinned to (`ref:`), oldest first.
+        package var newerTags: [String] = []
+        package var isOutdated: Bool { upstream != commit || !newerTags.isEmpty }
 
-        enum CodingKeys: String, CodingKey { case template, url, path, ref, commit, upstream, outdated, changes }
+        enum CodingKeys: String, CodingKey {
+            case template, url, path, ref, commit, upstream, outdated, changes
+            case newerTags = "newer_tags"
+        }
         package func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(template, forKey: .template)
@@ -30,6 +35,7 @@ package enum TemplateUpdater {
             try c.encode(upstream, forKey: .upstream)
             try c.encode(isOutdated, forKey: .outdated)
             try c.encode(changes, forKey: .changes)
+            try c.encode(newerTags, forKey: .newerTags)
         }
     }
 
@@ -60,7 +66,8 @@ package enum TemplateUpdater {
             result.append(
                 Status(
                     template: template.id.rawValue, url: origin.url, path: origin.path, ref: origin.ref,
-                    commit: origin.commit, upstream: repo.commit, changes: changes(from: old, to: new)))
+                    commit: origin.commit, upstream: repo.commit, changes: changes(from: old, to: new),
+                    newerTags: try repo.newerTags(than: origin.ref, timeout: timeout)))
         }
         return result
     }
@@ -163,12 +170,11 @@ package enum TemplateUpdater {
         context: WriteContext
     ) throws(WriteFailure) -> [UInt8] {
         let o = YAMLDocument(path: file, bytes: ours, limits: .garage)
-        guard case .mapping? = o.root, case .mapping(let b)? = YAMLDocument(path: "base", bytes: base).root,
-            case .mapping(let t)? = YAMLDocument(path: "upstream", bytes: theirs).root
-        else {
+        let b = YAMLDocument(path: "base", bytes: base), t = YAMLDocument(path: "upstream", bytes: theirs)
+        guard case .mapping? = o.root, case .mapping? = b.root, case .mapping? = t.root else {
             throw .refused("'\(file)' or its upstream versions are not YAML mappings; nothing was written")
         }
-        let plan = YAMLMerge(skipped: { $0 == ["source"] }).plan(base: .mapping(b), ours: o, theirs: .mapping(t))
+        let plan = YAMLMerge(skipped: { $0 == ["source"] }).plan(base: b, ours: o, theirs: t)
         // Conflicts are named by interval (or by top key), once each.
         var conflicts: [String] = []
         for path in plan.conflictPaths {
@@ -183,7 +189,15 @@ package enum TemplateUpdater {
         }
         var bytes = ours
         // One edit at a time: each is planned on the file as the previous one left it.
-        for edit in [.set(["source", "commit"], .plain(commit))] + plan.edits { bytes = try context.edit(file, bytes, [edit]) }
+        bytes = try context.edit(file, bytes, [.set(["source", "commit"], .plain(commit))])
+        for (index, edit) in plan.edits.enumerated() {
+            do {
+                bytes = try context.edit(file, bytes, [edit])
+            } catch  where plan.cosmetic.contains(index) {
+                // Upstream's comments on a new entry: it stays in the file's own style.
+                continue
+            }
+        }
         return bytes
     }
 
