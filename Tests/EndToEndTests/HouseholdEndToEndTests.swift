@@ -85,7 +85,11 @@ import Testing
     static func run(_ garage: TemporaryFolder, _ arguments: [String]) async throws -> CommandResult {
         let root = garage.root
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CommandResult, Error>, Never>) in
-            DispatchQueue.global().async { continuation.resume(returning: Result { try runBikecheck(arguments, in: root) }) }
+            // A generous bound, as NotifyEndToEndTests gives: on a loaded 2-core machine the
+            // receiver can go unscheduled for longer than the default bound's 7 s stall limit.
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { try runBikecheck(arguments, in: root, environment: ["BIKECHECK_NOTIFY_TIMEOUT_MS": "60000"]) })
+            }
         }
         return try result.get()
     }

@@ -162,7 +162,13 @@ final class Box: @unchecked Sendable {
                   repeat: \(quiet)
 
                 """)
+            // The receivers answer in milliseconds, but a full `swift test` starts dozens of
+            // bikecheck processes at once on 2 cores when the synchronous suites finish, and a
+            // receiver could then go 7 s (the default 30 s bound's stall limit) without being
+            // scheduled: a generous bound keeps "sent once" from failing on load. The test of a
+            // channel that hangs sets its own.
             environment = [
+                "BIKECHECK_NOTIFY_TIMEOUT_MS": "60000",
                 "BIKECHECK_SMTP_USER": SMTPReceiver.user, "BIKECHECK_SMTP_PASSWORD": SMTPReceiver.password, "BIKECHECK_SMTP_CA_FILE": smtp.caFile,
             ]
         }
