@@ -272,40 +272,25 @@ package struct ChangeWriter: Sendable {
     func finishInterruptedCommit() throws(WriteFailure) -> String? {
         let journal = Self.journalPath(garage: root)
         guard let data = readBytes(journal, limit: FileSizeLimit.localState).map({ Data($0) }) else { return nil }
-        // The journal goes once its files are committed or no longer hold what it wrote; when
-        // committing them fails (another git still busy on a loaded machine), it stays, so the
-        // next write tries again instead of leaving them uncommitted for good.
+        defer { unlink(journal) }
         guard let pending = try? JSONDecoder().decode(PendingCommit.self, from: data),
             pending.files.allSatisfy({ readBytes(root + "/" + $0.path) == [UInt8]($0.after) })
-        else {
-            unlink(journal)
-            return nil
-        }
+        else { return nil }
         let git = GitCommitter(root: root, environment: options.gitEnvironment)
-        guard let repository = git.repository() else {
-            unlink(journal)
-            return nil
-        }
+        guard let repository = git.repository() else { return nil }
         let paths = pending.files.map { target($0.path).relative }
         do {
             // A git that outlived the killed run may still be making its commit: waited for
             // first (or its lock cleared, when no git holds it), then what is left is committed.
             try git.waitForIndexLock()
             let left = repository.hasHead ? try git.uncommitted(paths, in: repository) : paths
-            guard !left.isEmpty else {
-                unlink(journal)
-                return nil
-            }
+            guard !left.isEmpty else { return nil }
             do {
                 let hash = try git.commit(left, message: pending.message)
-                unlink(journal)
                 return "committed \(hash): \(pending.message) (written by an earlier bikecheck that was stopped before it could commit)"
             } catch {
                 // Its commit landed meanwhile: nothing is left to do.
-                if let again = git.repository(), (try? git.uncommitted(paths, in: again))?.isEmpty == true {
-                    unlink(journal)
-                    return nil
-                }
+                if let again = git.repository(), (try? git.uncommitted(paths, in: again))?.isEmpty == true { return nil }
                 throw error
             }
         } catch {
