@@ -54,13 +54,47 @@ import Testing
 
     /// The one Lua block of docs/editor.md's Neovim section, as the page has it.
     static func documentedNeovimSetUp() throws -> String {
+        let (block, section) = try documentedBlock(heading: "Neovim", fence: "lua")
+        #expect(section.components(separatedBy: "```lua").count == 2, "one set-up for every Neovim")
+        return block
+    }
+
+    /// The first `fence` block under docs/editor.md's `## heading`, as the page has it, and the
+    /// whole section.
+    static func documentedBlock(heading: String, fence: String) throws -> (block: String, section: Substring) {
         let page = try String(decoding: Data(contentsOf: repositoryRoot.appendingPathComponent("docs/editor.md")), as: UTF8.self)
-        let section = try #require(page.range(of: "\n## Neovim\n"))
-        let start = try #require(page.range(of: "```lua\n", range: section.upperBound..<page.endIndex))
+        let section = try #require(page.range(of: "\n## \(heading)\n"))
+        let start = try #require(page.range(of: "```\(fence)\n", range: section.upperBound..<page.endIndex))
         let end = try #require(page.range(of: "\n```\n", range: start.upperBound..<page.endIndex))
         let next = page.range(of: "\n## ", range: section.upperBound..<page.endIndex)?.lowerBound ?? page.endIndex
-        #expect(page[section.upperBound..<next].components(separatedBy: "```lua").count == 2, "one set-up for every Neovim")
-        return String(page[start.upperBound..<end.lowerBound]) + "\n"
+        return (String(page[start.upperBound..<end.lowerBound]) + "\n", page[section.upperBound..<next])
+    }
+
+    /// The demo garage with tarmac's template misspelled (a diagnostic to show, a completion to
+    /// offer on its line), and a folder whose `bin/` holds `bikecheck` by name, as the page's
+    /// set-ups find it on PATH; `setUp` is written there as `file`.
+    struct DocumentedClientWorld {
+        let garage: TemporaryFolder
+        let tools: TemporaryFolder
+        /// The line (0-based) of tarmac's `templates:`.
+        let line: Int
+        let setUp: URL
+
+        init(setUp text: String, file: String) throws {
+            garage = try TemporaryFolder()
+            try garage.copyExampleGarage()
+            let tarmac = try String(contentsOf: garage.url.appendingPathComponent("bikes/tarmac.yaml"), encoding: .utf8)
+            try garage.write("bikes/tarmac.yaml", tarmac.replacingOccurrences(of: "templates: [road-basics]", with: "templates: [road-basic]"))
+            line = try #require(tarmac.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("templates:") })
+            tools = try TemporaryFolder()
+            try FileManager.default.createDirectory(at: tools.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: tools.url.appendingPathComponent("bin/bikecheck"), withDestinationURL: bikecheckBinary)
+            try tools.write(file, text)
+            setUp = tools.url.appendingPathComponent(file)
+        }
+
+        /// PATH with the folder's `bin/` first.
+        var path: String { tools.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") }
     }
 
     @Test func theNeovimSetUpInTheDocsRunsAsWrittenAndShowsADiagnosticAndACompletion() throws {
@@ -69,26 +103,16 @@ import Testing
             Issue.record("Neovim is not installed: run scripts/bootstrap --test (it installs Debian's neovim)")
             return
         }
-        let garage = try exampleCopy()
-        let tarmac = try String(contentsOf: garage.url.appendingPathComponent("bikes/tarmac.yaml"), encoding: .utf8)
-        try garage.write("bikes/tarmac.yaml", tarmac.replacingOccurrences(of: "templates: [road-basics]", with: "templates: [road-basic]"))
-        let line = tarmac.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("templates:") }!
-        // bikecheck on PATH by name, as the page says; the set-up in a file of its own.
-        let tools = try TemporaryFolder()
-        try FileManager.default.createDirectory(at: tools.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: tools.url.appendingPathComponent("bin/bikecheck"), withDestinationURL: bikecheckBinary)
-        try tools.write("init.lua", try Self.documentedNeovimSetUp())
+        let world = try DocumentedClientWorld(setUp: try Self.documentedNeovimSetUp(), file: "init.lua")
+        let line = world.line
         let result = try runProcess(
             URL(fileURLWithPath: nvim),
             [
-                "--headless", "--clean", "-u", tools.url.appendingPathComponent("init.lua").path, "-c",
+                "--headless", "--clean", "-u", world.setUp.path, "-c",
                 "luafile " + Self.clients.appendingPathComponent("nvim-documented.lua").path, "bikes/tarmac.yaml",
             ],
-            in: garage.url,
-            environment: [
-                "PATH": tools.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-                "BIKECHECK_GARAGE": "", "BIKECHECK_COMPLETE_AT": "\(line):22",
-            ], timeout: 60)
+            in: world.garage.url,
+            environment: ["PATH": world.path, "BIKECHECK_GARAGE": "", "BIKECHECK_COMPLETE_AT": "\(line):22"], timeout: 60)
         let lines = result.stdout.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init)
         #expect(
             lines.filter { $0.hasPrefix("DIAGNOSTIC") } == [
@@ -101,34 +125,22 @@ import Testing
     }
 
     /// The elisp block of docs/editor.md's eglot section, as the page has it.
-    static func documentedEglotSetUp() throws -> String {
-        let page = try String(decoding: Data(contentsOf: repositoryRoot.appendingPathComponent("docs/editor.md")), as: UTF8.self)
-        let section = try #require(page.range(of: "\n## Emacs (eglot)\n"))
-        let start = try #require(page.range(of: "```elisp\n", range: section.upperBound..<page.endIndex))
-        let end = try #require(page.range(of: "\n```\n", range: start.upperBound..<page.endIndex))
-        return String(page[start.upperBound..<end.lowerBound]) + "\n"
-    }
+    static func documentedEglotSetUp() throws -> String { try documentedBlock(heading: "Emacs (eglot)", fence: "elisp").block }
 
     @Test func theEglotSetUpInTheDocsRunsAsWrittenInBatchEmacsAndShowsADiagnosticAndACompletion() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/emacs") else {
             Issue.record("Emacs is not installed: run scripts/bootstrap --test (it installs Debian's emacs-nox, elpa-eglot and elpa-yaml-mode)")
             return
         }
-        let garage = try exampleCopy()
-        let tarmac = try String(contentsOf: garage.url.appendingPathComponent("bikes/tarmac.yaml"), encoding: .utf8)
-        try garage.write("bikes/tarmac.yaml", tarmac.replacingOccurrences(of: "templates: [road-basics]", with: "templates: [road-basic]"))
-        let line = tarmac.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("templates:") }!
-        let tools = try TemporaryFolder()
-        try FileManager.default.createDirectory(at: tools.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: tools.url.appendingPathComponent("bin/bikecheck"), withDestinationURL: bikecheckBinary)
-        try tools.write("setup.el", try Self.documentedEglotSetUp())
+        let world = try DocumentedClientWorld(setUp: try Self.documentedEglotSetUp(), file: "setup.el")
+        let line = world.line
         let result = try runProcess(
             URL(fileURLWithPath: "/usr/bin/emacs"),
-            ["--batch", "-l", tools.url.appendingPathComponent("setup.el").path, "-l", Self.clients.appendingPathComponent("eglot-documented.el").path],
-            in: garage.url,
+            ["--batch", "-l", world.setUp.path, "-l", Self.clients.appendingPathComponent("eglot-documented.el").path],
+            in: world.garage.url,
             environment: [
-                "PATH": tools.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-                "HOME": tools.path, "BIKECHECK_GARAGE": "", "BIKECHECK_FILE": "bikes/tarmac.yaml", "BIKECHECK_COMPLETE_AT": "\(line):22",
+                "PATH": world.path, "HOME": world.tools.path, "BIKECHECK_GARAGE": "", "BIKECHECK_FILE": "bikes/tarmac.yaml",
+                "BIKECHECK_COMPLETE_AT": "\(line):22",
             ], timeout: 60)
         let lines = result.stdout.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init)
         let diagnostics = lines.filter { $0.hasPrefix("DIAGNOSTIC") }
