@@ -51,6 +51,38 @@ import Testing
         #expect(try garage.read("bikes/vélo.yaml").contains("2026-11-17"))
     }
 
+    /// A kill in the last moment of git's commit: the branch already holds the commit, but git,
+    /// dying with bikecheck, rolled back its update of the index. The index then holds the file
+    /// as it was before the write, so `git status` shows it changed both ways, and `git commit`
+    /// of it finds nothing to commit. The next write sets those entries to the commit's and goes
+    /// on; nothing is committed twice and the tree ends clean.
+    @Test(arguments: [
+        (["done", "vélo", "chain-lube", "--date", "2026-11-16"], "vélo: chain-lube done 2026-11-16"),
+        (["bike", "add", "spare", "--name", "Spare"], "spare: new bike Spare"),
+    ])
+    func aCommitWhoseIndexUpdateWasRolledBackIsSettledByTheNextWrite(write: [String], message: String) throws {
+        let garage = try trackedGarage(bike: handEditedBikes[2].text)
+        let pidFile = garage.path + "/../\(UUID().uuidString).pid"
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        // git runs the reference-transaction hook with "committed" after moving the branch and
+        // before it writes the index: bikecheck is killed there, and its git with it.
+        try installHook(
+            "reference-transaction",
+            "#!/bin/sh\ncat >/dev/null\nif [ \"$1\" = committed ]; then kill -9 \"$(cat \"$PIDFILE\")\"; sleep 1; fi\nexit 0\n",
+            in: garage)
+        let killed = try runLimited(write + ["--commit"], in: garage, pidFile: pidFile, environment: gitAuthor)
+        #expect(killed.status != 0)
+        try FileManager.default.removeItem(atPath: garage.path + "/.git/hooks/reference-transaction")
+        let log = try git(["log", "--format=%s"], in: garage.root)
+        #expect(log.hasPrefix(message + "\n"), "the commit was made before the kill: \(log)")
+        #expect(try !git(["status", "--porcelain"], in: garage.root).isEmpty, "the kill left the index behind the commit")
+
+        let again = try garage.run(Self.next, environment: gitAuthor)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try git(["log", "--format=%s"], in: garage.root) == "vélo: chain-lube done 2026-11-17\n" + log)
+        #expect(try git(["status", "--porcelain"], in: garage.root) == "")
+    }
+
     @Test func aStaleIndexLockNoGitHoldsIsClearedAndTheWriteCommits() throws {
         let garage = try trackedGarage(bike: handEditedBikes[2].text)
         // What a git killed with kill -9 in the middle of a commit leaves.

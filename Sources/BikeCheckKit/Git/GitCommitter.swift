@@ -81,6 +81,30 @@ package struct GitCommitter: Sendable {
         return head.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Sets the index entries of those of `paths` whose work-tree file is what HEAD holds, but
+    /// whose index entry is not, to HEAD's. A `git commit` killed after it moved the branch and
+    /// before it wrote the index leaves that (dying, it rolls its index update back): `git status`
+    /// shows the file changed both ways, and committing it finds nothing to commit. Only for
+    /// files bikecheck knows it wrote, so no staging of the rider's is undone. Returns the paths
+    /// it set.
+    @discardableResult
+    func settleIndex(_ paths: [String], in repository: Repository) throws(Failure) -> [String] {
+        let left = try uncommitted(paths, in: repository)
+        guard !left.isEmpty else { return [] }
+        // The paths whose work-tree file differs from HEAD's (or HEAD has none): those are not
+        // committed, and stay as they are.
+        let differing = try GitProcess.run(
+            ["-C", root] + GitProcess.filterOverrides(in: root) + ["diff", "--name-only", "--relative", "-z", "HEAD", "--"] + left,
+            environment: environment)
+        guard differing.status == 0 else { throw Failure(description: "git diff failed: \(differing.error)") }
+        let changed = Set(differing.output.split(separator: "\0").map(String.init))
+        let settled = left.filter { !changed.contains($0) }
+        guard !settled.isEmpty else { return [] }
+        let reset = try run(["reset", "--quiet", "HEAD", "--"] + settled)
+        guard reset.status == 0 else { throw Failure(description: "git reset failed: \(reset.error)") }
+        return settled
+    }
+
     /// How long a commit waits for another git to let go of the index.
     static let indexLockWait = 10.0
 

@@ -283,6 +283,8 @@ package struct ChangeWriter: Sendable {
             // A git that outlived the killed run may still be making its commit: waited for
             // first (or its lock cleared, when no git holds it), then what is left is committed.
             try git.waitForIndexLock()
+            // Its commit may have been made, and the index update that ends it rolled back.
+            if repository.hasHead { try git.settleIndex(paths, in: repository) }
             let left = repository.hasHead ? try git.uncommitted(paths, in: repository) : paths
             guard !left.isEmpty else { return nil }
             do {
