@@ -41,8 +41,8 @@ extension GlobalOptions {
     }
 }
 
-// Each command's formats, in one place. The end-to-end tests run every command of the root help
-// with a format it does not print, so a command left out of this list fails them.
+// Each command's formats, in one place. The end-to-end tests walk the whole command tree and run
+// every command with a format it does not print, so a command left out of this list fails them.
 extension StatusCommand: FormattedCommand { typealias Format = TextOrJSON }
 extension ValidateCommand: FormattedCommand { typealias Format = TextOrJSON }
 extension InitCommand: FormattedCommand { typealias Format = TextOrJSON }
@@ -69,6 +69,7 @@ extension PartCommand.Show: FormattedCommand { typealias Format = TextOrJSON }
 extension RideCommand.Add: FormattedCommand { typealias Format = TextOrJSON }
 extension SyncCommand: FormattedCommand { typealias Format = TextOrJSON }
 extension StravaArchiveCommand: FormattedCommand { typealias Format = TextOnly }
+extension FilesImportCommand: FormattedCommand { typealias Format = TextOnly }
 extension LoginCommand: FormattedCommand { typealias Format = TextOnly }
 extension LogoutCommand: FormattedCommand { typealias Format = TextOnly }
 extension WhoamiCommand: FormattedCommand { typealias Format = TextOnly }
