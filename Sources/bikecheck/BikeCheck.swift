@@ -52,6 +52,7 @@ struct BikeCheck: ParsableCommand {
             let arguments = try CommandRouting.route(given, root: Self.self)
             var command = try parseAsRoot(arguments)
             if let formatted = command as? any FormattedCommand { try formatted.checkFormat() }
+            try command.checkOptionGroups()
             try command.run()
         } catch let error as UsageError {
             Terminal.standardError.write(ErrorStyle.render(error))

@@ -25,10 +25,31 @@ extension FormattedCommand {
     var format: Format { global.served(Format.self)! }
 
     /// A usage error unless this command serves the `--format` asked for.
-    func checkFormat() throws {
+    func checkFormat() throws(UsageError) {
         guard global.served(Format.self) == nil else { return }
         let served = Format.allCases.map(\.rawValue).joined(separator: ", ")
         throw UsageError("'\(Self._commandName)' does not print format '\(global.format.rawValue)'", help: "it prints: \(served)")
+    }
+}
+
+/// Options whose values are checked together once parsed (a `--since` after the `--as-of`, a
+/// `--check` level that is none): the check throws a usage error as a value, which
+/// `ErrorStyle` prints, rather than text with a help line for the printer to split apart.
+protocol CheckedOptions {
+    func checkUsage() throws(UsageError)
+}
+
+extension OptionGroup: CheckedOptions where Value: CheckedOptions {
+    func checkUsage() throws(UsageError) { try wrappedValue.checkUsage() }
+}
+
+extension ParsableCommand {
+    /// Runs the checks of the command's option groups, in the order they are declared, before
+    /// the command does anything.
+    func checkOptionGroups() throws(UsageError) {
+        for child in Mirror(reflecting: self).children {
+            if let checked = child.value as? any CheckedOptions { try checked.checkUsage() }
+        }
     }
 }
 

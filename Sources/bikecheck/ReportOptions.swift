@@ -71,7 +71,7 @@ struct RevisionOption: ParsableArguments {
 
 /// What a report is about and when: the bikes and parts named, `--since` and `--as-of`, shared
 /// by the report commands (costs, usage, history, rides, export), and `--rev`.
-struct ReportOptions: ParsableArguments {
+struct ReportOptions: ParsableArguments, CheckedOptions {
     @Argument(
         help: ArgumentHelp("Bikes and parts to report on (default: every bike, and every part but in 'rides').", valueName: "bike-or-part"),
         completion: Completions.bikesAndParts)
@@ -87,10 +87,10 @@ struct ReportOptions: ParsableArguments {
     /// `--as-of`, else the `--rev` commit's day, else today.
     func day(_ global: GlobalOptions) throws -> Day { revision.day(asOf, root: try global.garageRoot()) }
 
-    func validate() throws {
+    func checkUsage() throws(UsageError) {
         // A range that ends before it starts is a mistake, not an empty report.
         if let since, let end = asOf.asOf, since > end {
-            throw ValidationError("--since \(since) is after --as-of \(end)\nHelp: give a --since on or before the --as-of day")
+            throw UsageError("--since \(since) is after --as-of \(end)", help: "give a --since on or before the --as-of day")
         }
     }
 

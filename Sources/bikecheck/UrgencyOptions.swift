@@ -15,7 +15,7 @@ struct DayWindowArgument: ExpressibleByArgument {
 }
 
 /// `status`'s choice of order and window, and the level `--check` fires at.
-struct UrgencyOptions: ParsableArguments {
+struct UrgencyOptions: ParsableArguments, CheckedOptions {
     @Option(
         help: ArgumentHelp(
             "bike: a table per bike, most urgent first (the default); urgency: one list across the garage, overdue first (by progress), then by forecast due day.",
@@ -38,9 +38,9 @@ struct UrgencyOptions: ParsableArguments {
             valueName: "level"))
     var check: String? = nil
 
-    func validate() throws {
+    func checkUsage() throws(UsageError) {
         if let check, CheckLevel(check) == nil {
-            throw ValidationError("'\(check)' is not a level for --check\nHelp: write \(CheckLevel.accepted)")
+            throw UsageError("'\(check)' is not a level for --check", help: "write \(CheckLevel.accepted)")
         }
     }
 
