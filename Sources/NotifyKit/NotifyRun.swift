@@ -43,7 +43,7 @@ package struct NotifyRun: Sendable {
         /// Stale data, told like a reminder and printed on every run, as status does.
         package var warnings: [StaleWarning]
         /// Why the saved state could not be read, if it could not (it starts afresh).
-        package var stateWarning: String?
+        package var stateWarning: Warning?
         /// Each channel tried (none on a dry run): nil when it delivered.
         package var outcomes: [String: ChannelFailure?] = [:]
         /// Why what was delivered could not be saved, if it could not (exit 1).

@@ -44,7 +44,7 @@ package struct NotifyState: Equatable, Sendable {
     }
 
     /// The saved state, and a warning when there was one that could not be used.
-    package static func load(garage root: String) -> (state: NotifyState, warning: String?) {
+    package static func load(garage root: String) -> (state: NotifyState, warning: Warning?) {
         let path = path(garage: root)
         guard FileManager.default.fileExists(atPath: path) else { return (NotifyState(), nil) }
         // The size is checked before anything is read: a sparse 20 GB file costs nothing.
@@ -66,8 +66,8 @@ package struct NotifyState: Equatable, Sendable {
 
     struct Problem: Error { var reason: String }
 
-    static func discarded(_ reason: String) -> String {
-        "ignored the notify state in \(displayPath) (\(reason)); it starts over, so a reminder already sent may be sent once more"
+    static func discarded(_ reason: String) -> Warning {
+        Warning("ignored the notify state in \(displayPath) (\(reason)); it starts over, so a reminder already sent may be sent once more")
     }
 
     /// Parses and checks every field: the version, each key's shape and band, days, channel names.

@@ -24,6 +24,16 @@ package enum ArchiveImport {
         package var bikes: [BikeMatch] = []
         /// Bikes in the archive that no bike file is (each with the command that adds one).
         package var unclaimedBikes: [BikeMatch] { bikes.filter { if case .unclaimed = $0.outcome { true } else { false } } }
+
+        /// What the rider should know of: rows of `activities.csv` skipped, activities held back,
+        /// and each bike that does not count its rides yet, with what to do.
+        package var warnings: [Warning] {
+            var out = archive.skipped.map { Warning("activities.csv:\($0.line): skipped: \($0.reason)") }
+            if held > 0 {
+                out.append(Warning("\(held) activities not written: their month file is left alone", help: "see 'bikecheck validate'"))
+            }
+            return out + bikes.compactMap(\.warning)
+        }
     }
 
     /// A bike file, as the import matches archive bikes to it.
@@ -56,6 +66,36 @@ package enum ArchiveImport {
         /// Activities that name it.
         package var rides = 0
         package var outcome: Outcome
+
+        /// What to do so that its rides count, unless they do.
+        package var warning: Warning? {
+            let rides = "its rides (\(self.rides) in the archive)"
+            let gear = gearID ?? "?"
+            switch outcome {
+            case .matched: return nil
+            case .needsStrava(let file):
+                return Warning(
+                    "bikes/\(file).yaml is '\(name)' of the archive, Strava gear \(gear), but has no 'strava:'",
+                    help: "add 'strava: \(gear)' to it so \(rides) count")
+            case .needsStravaID(let file):
+                return Warning(
+                    "bikes/\(file).yaml is '\(name)' of the archive, but neither knows its Strava gear id, so \(rides) have no gear",
+                    help: "add 'strava: b…' to it (the number in the bike's address on strava.com, or run 'bikecheck sync'), then import again")
+            case .conflict(let file, let fileGear):
+                return Warning(
+                    "'\(name)' of the archive is Strava gear \(gear), but bikes/\(file).yaml, which has its name, says 'strava: \(fileGear)'; \(rides) keep \(gear)",
+                    help: "if they are one bike, correct the file's 'strava:'")
+            case .unreadable(let file):
+                return Warning(
+                    "bikes/\(file).yaml may be '\(name)' of the archive, but it could not be read",
+                    help: "fix it (see 'bikecheck validate'), then import again")
+            case .unclaimed:
+                guard gearID == nil, self.rides > 0 else { return nil }
+                return Warning(
+                    "\(self.rides) activit\(self.rides == 1 ? "y names" : "ies name") gear '\(name)' with no Strava id",
+                    help: "give its bike file the name '\(name)' and 'strava: b…', or run 'bikecheck sync', then import again")
+            }
+        }
 
         package enum Outcome: Sendable, Equatable {
             /// The bike file with its Strava id: its rides count for it.

@@ -104,8 +104,8 @@ package struct StravaSettings: Sendable {
 
     /// Tightens what others could read or change: the config folder to 0700, the token,
     /// credentials and lock files to 0600. Returns one warning per change (or failure to change).
-    package func tightenPermissions() -> [String] {
-        var warnings: [String] = []
+    package func tightenPermissions() -> [Warning] {
+        var warnings: [Warning] = []
         func tighten(_ path: String, to wanted: mode_t, directory: Bool) {
             var info = stat()
             guard stat(path, &info) == 0, ((info.st_mode & S_IFMT) == S_IFDIR) == directory else { return }
@@ -113,11 +113,12 @@ package struct StravaSettings: Sendable {
             guard mode & 0o077 != 0 else { return }
             let shown = String(mode, radix: 8), want = String(wanted, radix: 8)
             if chmod(path, wanted) == 0 {
-                warnings.append("'\(path)' was open to other users (mode 0\(shown)); bikecheck set it to 0\(want), since it holds Strava secrets")
+                warnings.append(Warning("'\(path)' was open to other users (mode 0\(shown)); bikecheck set it to 0\(want), since it holds Strava secrets"))
             } else {
                 warnings.append(
-                    "'\(path)' is open to other users (mode 0\(shown)) and bikecheck cannot change that (\(String(cString: strerror(errno)))); set it to 0\(want)"
-                )
+                    Warning(
+                        "'\(path)' is open to other users (mode 0\(shown)) and bikecheck cannot change that (\(String(cString: strerror(errno))))",
+                        help: "set it to 0\(want) (chmod \(want) '\(path)')"))
             }
         }
         tighten(configDirectory, to: 0o700, directory: true)

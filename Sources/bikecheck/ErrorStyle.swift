@@ -17,6 +17,20 @@ enum ErrorStyle {
     /// `warning: MESSAGE`: what git warned of, and such.
     static func render(warning: String) -> TerminalText { "warning: \(warning)\n" }
 
+    /// `[FILE:LINE:COLUMN: ]warning: MESSAGE`, its details indented, then `  help: HELP`.
+    static func render(_ warning: Warning) -> TerminalText {
+        var text: TerminalText = warning.location.map { DiagnosticRenderer.header(of: $0) + " " } ?? ""
+        text += "warning: \(warning.message)\n"
+        for detail in warning.details { text += "  \(detail)\n" }
+        if let help = warning.help { text += "  help: \(help)\n" }
+        return text
+    }
+
+    /// Each of `warnings`, in order, on standard error.
+    static func write(_ warnings: [Warning]) {
+        for warning in warnings { Terminal.standardError.write(render(warning)) }
+    }
+
     /// `warning: MESSAGE [KIND]`, then `  help: HELP`.
     static func render(_ warning: StaleWarning) -> TerminalText { "warning: \(warning.message) [\(warning.kind.rawValue)]\n  help: \(warning.help)\n" }
 

@@ -41,10 +41,7 @@ struct ExportCommand: ParsableCommand {
         }
         // The journal is written whole all the same; a cost it does not have is a problem found.
         guard !export.skipped.isEmpty else { return }
-        for item in export.skipped {
-            let at: TerminalText = item.location.map { DiagnosticRenderer.header(of: $0) + " " } ?? ""
-            Terminal.standardError.write(at + "warning: left out: \(item.message)\n")
-        }
+        ErrorStyle.write(export.skipped.map { Warning("left out: \($0.message)", at: $0.location) })
         let count = export.skipped.count
         Terminal.standardError.write("\(count) cost\(count == 1 ? "" : "s") left out of the journal\n")
         throw ExitCode(1)

@@ -67,47 +67,17 @@ struct StravaArchiveCommand: ParsableCommand {
                 Terminal.standardOutput.write(
                     "put \(linked.linked) ride\(linked.linked == 1 ? "" : "s") without gear on bikes by the device in their original file\n")
             }
-            for f in linked.failed { Terminal.standardError.write("warning: \(f.file) in the archive: \(f.reason)\n") }
+            ErrorStyle.write(linked.failed.map { Warning("\($0.file) in the archive: \($0.reason)") })
             let unowned = linked.unowned.map { (device: $0.key, rides: $0.value, example: String?.none) }
-            for line in DeviceAdvice.lines(
-                unowned, garage: loaded.garage, again: "import the archive again",
-                noDevice: "give them their bike on Strava, then run 'bikecheck sync --full'")
-            {
-                Terminal.standardError.write("\(line)\n")
-            }
-            for skip in a.skipped { Terminal.standardError.write("warning: activities.csv:\(skip.line): skipped: \(skip.reason)\n") }
-            if s.held > 0 {
-                Terminal.standardError.write("warning: \(s.held) activities not written: their month file is left alone (see 'bikecheck validate')\n")
-            }
+            ErrorStyle.write(
+                DeviceAdvice.warnings(
+                    unowned, garage: loaded.garage, again: "import the archive again",
+                    noDevice: "give them their bike on Strava, then run 'bikecheck sync --full'"))
+            ErrorStyle.write(s.warnings)
             for bike in s.bikes {
-                let rides = "its rides (\(bike.rides) in the archive)"
+                guard case .unclaimed(let command) = bike.outcome else { continue }
                 let source = bike.listed ? "bikes.csv" : "activities.csv"
-                switch bike.outcome {
-                case .matched: break
-                case .needsStrava(let file):
-                    Terminal.standardError.write(
-                        "warning: bikes/\(file).yaml is '\(bike.name)' of the archive, Strava gear \(bike.gearID ?? "?"), but has no 'strava:'; add 'strava: \(bike.gearID ?? "?")' to it so \(rides) count\n"
-                    )
-                case .needsStravaID(let file):
-                    Terminal.standardError.write(
-                        "warning: bikes/\(file).yaml is '\(bike.name)' of the archive, but neither knows its Strava gear id, so \(rides) have no gear; add 'strava: b…' to it (the number in the bike's address on strava.com, or run 'bikecheck sync'), then import again\n"
-                    )
-                case .conflict(let file, let fileGear):
-                    Terminal.standardError.write(
-                        "warning: '\(bike.name)' of the archive is Strava gear \(bike.gearID ?? "?"), but bikes/\(file).yaml, which has its name, says 'strava: \(fileGear)'; \(rides) keep \(bike.gearID ?? "?"): if they are one bike, correct the file's 'strava:'\n"
-                    )
-                case .unreadable(let file):
-                    Terminal.standardError.write(
-                        "warning: bikes/\(file).yaml may be '\(bike.name)' of the archive, but it could not be read; fix it (see 'bikecheck validate'), then import again\n"
-                    )
-                case .unclaimed(let command):
-                    if bike.gearID == nil, bike.rides > 0 {
-                        Terminal.standardError.write(
-                            "warning: \(bike.rides) activit\(bike.rides == 1 ? "y names" : "ies name") gear '\(bike.name)' with no Strava id; give its bike file the name '\(bike.name)' and 'strava: b…', or run 'bikecheck sync', then import again\n"
-                        )
-                    }
-                    Terminal.standardOutput.write("bike '\(bike.name)' from \(source) has no bike file; add one with:\n  \(command)\n")
-                }
+                Terminal.standardOutput.write("bike '\(bike.name)' from \(source) has no bike file; add one with:\n  \(command)\n")
             }
         } catch {
             throw StravaCommandSupport.fail(error)
@@ -181,48 +151,9 @@ struct FilesImportCommand: ParsableCommand {
         var groups: [UInt32?: (rides: Int, example: String)] = [:]
         for r in s.withoutBike { groups[r.device, default: (0, shown(r.file))].rides += 1 }
         let unowned = groups.map { (device: $0.key, rides: $0.value.rides, example: Optional($0.value.example)) }
-        for line in DeviceAdvice.lines(
-            unowned, garage: loaded.garage, again: "import the files again",
-            noDevice: "import them again with --bike BIKE")
-        {
-            Terminal.standardError.write("\(line)\n")
-        }
-        if s.held > 0 {
-            Terminal.standardError.write("warning: \(s.held) rides not written: their month file is left alone (see 'bikecheck validate')\n")
-        }
+        ErrorStyle.write(
+            DeviceAdvice.warnings(unowned, garage: loaded.garage, again: "import the files again", noDevice: "import them again with --bike BIKE"))
+        if s.held > 0 { ErrorStyle.write([Warning("\(s.held) rides not written: their month file is left alone", help: "see 'bikecheck validate'")]) }
         if !s.failed.isEmpty { throw ExitCode(1) }
-    }
-}
-
-/// What to do about rides imported without a bike, one line per device rather than per ride:
-/// the `devices:` line that puts a device's rides on a bike, and `--bike` for rides that name
-/// no device.
-enum DeviceAdvice {
-    /// `again` is how to import once the device is listed; `noDevice` what to do about rides
-    /// whose files name no device.
-    static func lines(_ groups: [(device: UInt32?, rides: Int, example: String?)], garage: Garage, again: String, noDevice: String) -> [String] {
-        let total = groups.reduce(0) { $0 + $1.rides }
-        guard total > 0 else { return [] }
-        let bikes = garage.bikes.map(\.bike.id.rawValue)
-        let file = bikes.count == 1 ? "bikes/\(bikes[0]).yaml" : "the file of the bike that carries it (bikes/BIKE.yaml)"
-        func rides(_ n: Int) -> String { "\(n) ride\(n == 1 ? "" : "s")" }
-        var out = ["warning: \(rides(total)) \(total == 1 ? "has" : "have") no bike:"]
-        let sorted = groups.sorted { a, b in
-            a.rides != b.rides ? a.rides > b.rides : (a.device.map(Int64.init) ?? Int64.max) < (b.device.map(Int64.init) ?? Int64.max)
-        }
-        var listedBy: [Int64: String] = [:]
-        for p in garage.parts { for d in p.part.devices where listedBy[d.value] == nil { listedBy[d.value] = "part '\(p.part.id.rawValue)'" } }
-        for b in garage.bikes { for d in b.bike.devices { listedBy[d.value] = "bike '\(b.bike.id.rawValue)'" } }
-        for g in sorted {
-            let example = g.example.map { g.rides == 1 ? " (\($0))" : " (such as \($0))" } ?? ""
-            if let device = g.device, let owner = listedBy[Int64(device)] {
-                out.append("  \(rides(g.rides)) recorded by device \(device)\(example), which \(owner) lists, on days it was on no bike: \(noDevice)")
-            } else if let device = g.device {
-                out.append("  \(rides(g.rides)) recorded by device \(device)\(example): add 'devices: [\(device)]' to \(file), then \(again)")
-            } else {
-                out.append("  \(rides(g.rides)) that name\(g.rides == 1 ? "s" : "") no device\(example): \(noDevice)")
-            }
-        }
-        return out
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BikeCheckKit
 import Foundation
 import StravaKit
 
@@ -24,10 +25,10 @@ struct LogoutCommand: ParsableCommand {
             Terminal.standardError.write("note: not logged in to Strava ('\(settings.tokenPath)' does not exist); nothing to do\n")
         case .unreadable(let path, let reason):
             Terminal.standardError.write(
-                """
-                warning: the Strava token file '\(path)' is corrupt (\(reason)), so Strava could not be asked to revoke it; the file is deleted
-                  help: revoke bikecheck's access by hand at https://www.strava.com/settings/apps\n
-                """)
+                ErrorStyle.render(
+                    Warning(
+                        "the Strava token file '\(path)' is corrupt (\(reason)), so Strava could not be asked to revoke it; the file is deleted",
+                        help: "revoke bikecheck's access by hand at https://www.strava.com/settings/apps")))
         }
     }
 }

@@ -60,7 +60,7 @@ struct NotifyCommand: ParsableCommand {
             throw error
         }
         for w in outcome.warnings { Terminal.standardError.write(ErrorStyle.render(w)) }
-        if let warning = outcome.stateWarning { Terminal.standardError.write("warning: \(warning)\n") }
+        if let warning = outcome.stateWarning { Terminal.standardError.write(ErrorStyle.render(warning)) }
         let plan = outcome.plan, channels = outcome.channels
         if dryRun {
             Terminal.standardOutput.write(Self.describe(plan, channels: channels, verb: "would send"))

@@ -23,7 +23,7 @@ enum StravaCommandSupport {
         if let garage {
             do { try settings.checkOutside(garage: garage) } catch { throw fail(error) }
         }
-        for warning in settings.tightenPermissions() { Terminal.standardError.write("warning: \(warning)\n") }
+        ErrorStyle.write(settings.tightenPermissions())
         return settings
     }
 

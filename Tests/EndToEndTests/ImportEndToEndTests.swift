@@ -159,7 +159,7 @@ import ZIPFoundation
         #expect(!r.stdout.contains("bike add"), "\(r.stdout)")
         #expect(
             r.stderr
-                == "warning: bikes/grail.yaml is 'Grail' of the archive, Strava gear b4242, but has no 'strava:'; add 'strava: b4242' to it so its rides (1 in the archive) count\n"
+                == "warning: bikes/grail.yaml is 'Grail' of the archive, Strava gear b4242, but has no 'strava:'\n  help: add 'strava: b4242' to it so its rides (1 in the archive) count\n"
         )
         #expect(try garage.read("activities/2026-03.json").contains("\"gear_id\":\"b4242\""))
     }
@@ -194,6 +194,7 @@ import ZIPFoundation
         #expect(!r.stdout.contains("bike add"), "bikes/grail.yaml exists, though broken: \(r.stdout)")
         #expect(
             r.stderr
-                == "warning: bikes/grail.yaml may be 'Grail' of the archive, but it could not be read; fix it (see 'bikecheck validate'), then import again\n")
+                == "warning: bikes/grail.yaml may be 'Grail' of the archive, but it could not be read\n  help: fix it (see 'bikecheck validate'), then import again\n"
+        )
     }
 }
