@@ -148,6 +148,11 @@ INTERVAL = p({
         "component": p({"$ref": "#/definitions/identifier"}, "The component this task is about (a key under the bike's `components:`). Its install date anchors the count until the task is first done."),
         "replaces": p({"$ref": "#/definitions/identifier"}, "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date)."),
         "every": every(),
+        "repeat": p({"enum": ["from-done", "fixed", "catch-up"]},
+                    "How the next due point follows a service (org-mode's names). `from-done` (the default): one interval after the service. "
+                    "`fixed`: one interval after the previous due point, however early or late the service was (a late job can stay overdue). "
+                    "`catch-up`: the previous due point moved on by whole intervals until it is past the service (the annual service that stays in March). "
+                    "The due points run from the install, the purchase or the last replacement, for every limit, calendar and odometer alike."),
         "due_soon": p({"$ref": "#/definitions/fraction"}, "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`."),
         **ride_filter("this interval", "its component's or part's, else the bike's, else the garage's"),
         "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),

@@ -179,7 +179,7 @@ import Testing
         description: Chains.
         source: {url: "../library", path: chains.yaml, commit: fedcba9876543210fedcba9876543210fedcba98}
         intervals:
-          wax: {every: 300 km, task: Wax, component: chain, replaces: chain, due_soon: 60%, counts: [GravelRide], trainer: only}
+          wax: {every: 300 km, task: Wax, component: chain, replaces: chain, repeat: catch-up, due_soon: 60%, counts: [GravelRide], trainer: only}
         """,
         """
         name: Book

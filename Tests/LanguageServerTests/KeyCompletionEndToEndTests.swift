@@ -47,7 +47,7 @@ import Testing
         // An interval's in a template, as typed.
         (
             "templates/new.yaml", "name: New\nintervals:\n  wax:\n    every: 5 h\n    |\n    task: Wax\n",
-            ["component", "counts", "due_soon", "notes", "replaces", "trainer"]
+            ["component", "counts", "due_soon", "notes", "repeat", "replaces", "trainer"]
         ),
         ("garage.yaml", "units: km\nnotify:\n  ntfy:\n    |\n", ["topic", "url"]),
         ("rides.yaml", "rides:\n  - date: 2026-01-01\n    |\n    time: 1 h\n", ["bike", "distance", "name", "sport"]),

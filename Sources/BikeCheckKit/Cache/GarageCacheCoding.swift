@@ -280,6 +280,7 @@ extension CacheCodableByRawValue {
 extension UnitSystem: CacheCodableByRawValue {}
 extension TrainerRule: CacheCodableByRawValue {}
 extension Measure: CacheCodableByRawValue {}
+extension RepeatRule: CacheCodableByRawValue {}
 
 // MARK: - Diagnostics
 
@@ -520,11 +521,12 @@ extension IntervalSpec: CacheCodable {
         w.write(dueSoon)
         rideFilter.write(to: &w)
         location.write(to: &w)
+        w.write(repeatRule)
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         self.init(
             id: try r.read(), task: try r.read(), component: try r.read(), replaces: try r.read(), every: try r.read(),
-            everyIsInvalid: try r.bool(), dueSoon: try r.read(), rideFilter: try r.read(), location: try r.read())
+            everyIsInvalid: try r.bool(), dueSoon: try r.read(), rideFilter: try r.read(), location: try r.read(), repeatRule: try r.read())
     }
 }
 

@@ -11,7 +11,7 @@ enum FileDecoders {
         "notes",
     ]
     static let componentKeys = ["name", "installed", "hours", "distance", "rides", "counts", "trainer", "notes"]
-    static let intervalKeys = ["task", "component", "replaces", "every", "due_soon", "counts", "trainer", "notes"]
+    static let intervalKeys = ["task", "component", "replaces", "every", "repeat", "due_soon", "counts", "trainer", "notes"]
     static let templateKeys = ["name", "description", "source", "intervals"]
     static let logKeys = ["date", "done", "todo", "cost", "currency", "category", "note"]
     static let todoKeys = ["task", "due", "id", "note"]
@@ -139,6 +139,18 @@ enum FileDecoders {
         return nil
     }
 
+    static func repeatRule(_ node: YAMLNode, _ r: inout NodeReader) -> RepeatRule? {
+        if case .scalar(let s) = node, s.style == .plain, let rule = RepeatRule(rawValue: s.value) { return rule }
+        let scalar = if case .scalar(let s) = node, !s.isNull { s.value } else { String?.none }
+        r.error(
+            scalar == nil ? .wrongType : .badValue,
+            "repeat should be from-done, fixed or catch-up, found \(scalar.map { "'\(shown($0))'" } ?? node.kindDescription)", node,
+            help:
+                "from-done: the next is one interval after the service; fixed: one interval after the previous due point; catch-up: the previous due point moved past the service by whole intervals"
+        )
+        return nil
+    }
+
     /// `counts:` and `trainer:` of an interval, a component or a part.
     static func rideFilter(_ f: Fields, _ r: inout NodeReader) -> RideFilterSpec {
         var spec = RideFilterSpec()
@@ -248,6 +260,7 @@ enum FileDecoders {
                     spec.everyIsInvalid = true
                 }
             }
+            if let e = f["repeat"] { spec.repeatRule = repeatRule(e.value, &r) }
             if let e = f["due_soon"] { spec.dueSoon = r.fraction(e.value, "due_soon") }
             spec.rideFilter = rideFilter(f, &r)
             result.append(spec)

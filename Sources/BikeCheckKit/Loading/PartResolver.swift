@@ -8,13 +8,7 @@ extension Resolver {
         missingTemplate = missingTemplate || part.misspelledKeys.contains("templates")
         for spec in part.intervals {
             if let base = merged[spec.id] {
-                var s = base.spec
-                s.task = spec.task ?? s.task
-                s.every = spec.every ?? s.every
-                s.dueSoon = spec.dueSoon ?? s.dueSoon
-                s.rideFilter = spec.rideFilter.over(s.rideFilter)
-                s.location = spec.location
-                merged[spec.id] = (s, base.template)
+                merged[spec.id] = (override(base.spec, with: spec), base.template)
             } else {
                 order.append(spec.id)
                 merged[spec.id] = (spec, nil)
@@ -31,7 +25,7 @@ extension Resolver {
                 ResolvedInterval(
                     id: id, task: spec.task ?? id.rawValue, component: nil, replaces: nil,
                     limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template,
-                    rideFilter: spec.rideFilter.over(part.rideFilter)))
+                    rideFilter: spec.rideFilter.over(part.rideFilter), repeatRule: spec.repeatRule ?? .fromDone))
         }
         let known = Set(order)
         for entry in part.log where !missingTemplate && !part.misspelledKeys.contains("intervals") {

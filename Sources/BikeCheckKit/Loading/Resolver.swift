@@ -111,7 +111,7 @@ struct Resolver {
                 ResolvedInterval(
                     id: id, task: spec.task ?? id.rawValue, component: spec.component?.value, replaces: spec.replaces?.value,
                     limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template,
-                    rideFilter: spec.rideFilter.over(component?.rideFilter ?? RideFilterSpec())))
+                    rideFilter: spec.rideFilter.over(component?.rideFilter ?? RideFilterSpec()), repeatRule: spec.repeatRule ?? .fromDone))
         }
 
         let known = Set(order).union(misspelled)
@@ -188,13 +188,15 @@ struct Resolver {
             help: "if it was meant to change the template's interval, write '\(near):'; else rename it so the two are not confused")
     }
 
-    private func override(_ base: IntervalSpec, with bike: IntervalSpec) -> IntervalSpec {
+    /// A template's interval with what the bike's (or part's) interval of the same id sets.
+    func override(_ base: IntervalSpec, with bike: IntervalSpec) -> IntervalSpec {
         var merged = base
         merged.task = bike.task ?? base.task
         merged.component = bike.component ?? base.component
         merged.replaces = bike.replaces ?? base.replaces
         merged.every = bike.every ?? base.every
         merged.dueSoon = bike.dueSoon ?? base.dueSoon
+        merged.repeatRule = bike.repeatRule ?? base.repeatRule
         merged.rideFilter = bike.rideFilter.over(base.rideFilter)
         merged.location = bike.location
         return merged

@@ -111,6 +111,20 @@ package struct IntervalSpec: Sendable {
     /// Which rides count for it, where it differs from its component, part or bike.
     package var rideFilter = RideFilterSpec()
     package var location: SourceLocation
+    /// `repeat:`, when written.
+    package var repeatRule: RepeatRule? = nil
+}
+
+/// How the next due point follows a service (`repeat:`, named as org-mode names its repeaters).
+package enum RepeatRule: String, Sendable, Hashable, CaseIterable {
+    /// One interval after the day (or the odometer) it was done: the default.
+    case fromDone = "from-done"
+    /// One interval after the previous due point, however early or late it was done; a late job
+    /// can stay overdue.
+    case fixed
+    /// The previous due point moved on by whole intervals until it is past the service: the
+    /// annual service that stays in March.
+    case catchUp = "catch-up"
 }
 
 /// A reusable set of intervals.
@@ -254,6 +268,8 @@ package struct ResolvedInterval: Sendable {
     /// Which rides count: the interval's own filter over its component's (or part's); what it
     /// leaves out comes from the bike the rides were on.
     package var rideFilter = RideFilterSpec()
+    /// How the next due point follows a service.
+    package var repeatRule = RepeatRule.fromDone
 }
 
 /// A bike with its intervals resolved.

@@ -1162,6 +1162,15 @@ package enum EmbeddedSchemas {
                         ]
                       ]
                     },
+                    "repeat": {
+                      "description": "How the next due point follows a service (org-mode's names). from-done (the default): one interval after the service. fixed: one interval after the previous due point, however early or late the service was (a late job can stay overdue). catch-up: the previous due point moved on by whole intervals until it is past the service (the annual service that stays in March). The due points run from the install, the purchase or the last replacement, for every limit, calendar and odometer alike.",
+                      "markdownDescription": "How the next due point follows a service (org-mode's names). `from-done` (the default): one interval after the service. `fixed`: one interval after the previous due point, however early or late the service was (a late job can stay overdue). `catch-up`: the previous due point moved on by whole intervals until it is past the service (the annual service that stays in March). The due points run from the install, the purchase or the last replacement, for every limit, calendar and odometer alike.",
+                      "enum": [
+                        "from-done",
+                        "fixed",
+                        "catch-up"
+                      ]
+                    },
                     "due_soon": {
                       "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
                       "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
@@ -1476,6 +1485,15 @@ package enum EmbeddedSchemas {
                           "100 h",
                           "12 months"
                         ]
+                      ]
+                    },
+                    "repeat": {
+                      "description": "How the next due point follows a service (org-mode's names). from-done (the default): one interval after the service. fixed: one interval after the previous due point, however early or late the service was (a late job can stay overdue). catch-up: the previous due point moved on by whole intervals until it is past the service (the annual service that stays in March). The due points run from the install, the purchase or the last replacement, for every limit, calendar and odometer alike.",
+                      "markdownDescription": "How the next due point follows a service (org-mode's names). `from-done` (the default): one interval after the service. `fixed`: one interval after the previous due point, however early or late the service was (a late job can stay overdue). `catch-up`: the previous due point moved on by whole intervals until it is past the service (the annual service that stays in March). The due points run from the install, the purchase or the last replacement, for every limit, calendar and odometer alike.",
+                      "enum": [
+                        "from-done",
+                        "fixed",
+                        "catch-up"
                       ]
                     },
                     "due_soon": {
@@ -2370,6 +2388,15 @@ package enum EmbeddedSchemas {
                           "100 h",
                           "12 months"
                         ]
+                      ]
+                    },
+                    "repeat": {
+                      "description": "How the next due point follows a service (org-mode's names). from-done (the default): one interval after the service. fixed: one interval after the previous due point, however early or late the service was (a late job can stay overdue). catch-up: the previous due point moved on by whole intervals until it is past the service (the annual service that stays in March). The due points run from the install, the purchase or the last replacement, for every limit, calendar and odometer alike.",
+                      "markdownDescription": "How the next due point follows a service (org-mode's names). `from-done` (the default): one interval after the service. `fixed`: one interval after the previous due point, however early or late the service was (a late job can stay overdue). `catch-up`: the previous due point moved on by whole intervals until it is past the service (the annual service that stays in March). The due points run from the install, the purchase or the last replacement, for every limit, calendar and odometer alike.",
+                      "enum": [
+                        "from-done",
+                        "fixed",
+                        "catch-up"
                       ]
                     },
                     "due_soon": {

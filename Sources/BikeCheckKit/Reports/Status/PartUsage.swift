@@ -43,10 +43,11 @@ extension StatusPlanner {
     }
 
     /// Where a part's interval counts from: its latest service in the part's log; else the day
-    /// the part was bought; else its first mount.
-    func anchor(of interval: ResolvedInterval, part: Part, asOf: Day) -> (Day?, AnchorKind) {
+    /// the part was bought; else its first mount. Without `countingDone`, its services are left
+    /// out: the base of a repeat rule's due points.
+    func anchor(of interval: ResolvedInterval, part: Part, asOf: Day, countingDone: Bool = true) -> (Day?, AnchorKind) {
         var best: Day?
-        for entry in part.log where entry.date <= asOf && entry.done.contains(where: { $0.value == interval.id }) {
+        for entry in part.log where countingDone && entry.date <= asOf && entry.done.contains(where: { $0.value == interval.id }) {
             if best.map({ entry.date > $0 }) ?? true { best = entry.date }
         }
         if let best { return (best, .done) }
@@ -85,7 +86,20 @@ extension StatusPlanner {
                 usage.distance = rounded(usage.distance)
             }
             usage = usage.adding(prior)
-            let limits = interval.limits.map { planner.limitStatus($0, usage: usage, since: since, pace: pace) }
+            var limits = interval.limits.map { planner.limitStatus($0, usage: usage, since: since, pace: pace) }
+            if interval.repeatRule != .fromDone, let base = planner.anchor(of: interval, part: part, asOf: planner.asOf, countingDone: false).0 {
+                let done = part.log.filter { $0.date > base && $0.date <= planner.asOf && $0.done.contains { $0.value == interval.id } }.map(\.date)
+                let basePrior = Usage(prior: part.priorHours, distance: part.priorDistance, rides: part.priorRides)
+                limits = interval.limits.map { q in
+                    planner.chainedLimitStatus(
+                        q, rule: interval.repeatRule, base: base, services: done.sorted(),
+                        odometer: { through in
+                            planner.usage(
+                                of: part, filter: interval.rideFilter, since: base, through: Day(ordinal: through), ledgers: ledgers, bikeFilters: bikeFilters
+                            ).adding(basePrior)
+                        }, pace: pace)
+                }
+            }
             let progress = limits.map(\.progress).max() ?? 0
             let state: IntervalState = progress >= 1 ? .overdue : progress >= interval.dueSoon ? .dueSoon : .ok
             var s = IntervalStatus(

@@ -105,11 +105,16 @@ package struct StatusPlanner: Sendable {
         private var index: [IntervalID: Int] = [:]
         private var done: [Latest?]
         private var replaced: [ComponentID: Latest] = [:]
+        /// Every day each interval with a repeat rule other than `from-done` was done, in log
+        /// order (empty for the others).
+        private var days: [[Day]]
 
         init(of resolved: ResolvedBike, asOf: Day) {
             let intervals = resolved.intervals
             for (k, interval) in intervals.enumerated() where index[interval.id] == nil { index[interval.id] = k }
             done = Array(repeating: nil, count: intervals.count)
+            days = Array(repeating: [], count: intervals.count)
+            let chained = intervals.map { $0.repeatRule != .fromDone }
             // What doing each interval replaces (the first interval with its id that replaces something).
             let replacements = Dictionary(intervals.compactMap { i in i.replaces.map { (i.id, $0) } }) { a, _ in a }
             let replaces = intervals.map { replacements[$0.id] }
@@ -119,6 +124,7 @@ package struct StatusPlanner: Sendable {
                 for id in entry.done {
                     guard let k = index[id.value] else { continue }
                     if later(entry.date, than: done[k]) { done[k] = (entry.date, 2 * n) }
+                    if chained[k] { days[k].append(entry.date) }
                     if let part = replaces[k], later(entry.date, than: replaced[part]) { replaced[part] = (entry.date, 2 * n + 1) }
                 }
             }
@@ -127,13 +133,20 @@ package struct StatusPlanner: Sendable {
         /// The latest service of this interval.
         func lastDone(_ id: IntervalID) -> Latest? { index[id].flatMap { done[$0] } }
 
+        /// The days this interval was done after `base`, through `asOf`, in order (for a repeat
+        /// rule other than `from-done`).
+        func doneDays(_ id: IntervalID, after base: Day, through asOf: Day) -> [Day] {
+            index[id].map { days[$0].filter { $0 > base && $0 <= asOf }.sorted() } ?? []
+        }
+
         /// The latest replacement of this component, by any interval that replaces it.
         func lastReplaced(_ part: ComponentID) -> Latest? { replaced[part] }
     }
 
     /// Where an interval counts from: the latest of its last service and its component's
-    /// (re)install; else the day the bike was bought; else its first ride.
-    func anchor(of interval: ResolvedInterval, bike: Bike, services: Services, ledger: RideLedger) -> (Day?, AnchorKind) {
+    /// (re)install; else the day the bike was bought; else its first ride. Without
+    /// `countingDone`, its own services are left out: the base of a repeat rule's due points.
+    func anchor(of interval: ResolvedInterval, bike: Bike, services: Services, ledger: RideLedger, countingDone: Bool = true) -> (Day?, AnchorKind) {
         // The latest day wins. On a tie a log entry beats the install (a part serviced the day it
         // went on starts fresh), the earliest entry beats later ones, and in one entry the
         // service beats the replacement.
@@ -148,7 +161,7 @@ package struct StatusPlanner: Sendable {
         // whose install date is after the as-of day (for a retired bike, after its clock stopped:
         // `component-after-retired`).
         if let part, let c = bike.component(part) { consider(c.installed.flatMap { $0 <= asOf ? $0 : nil } ?? bike.bought, Int.max, .installed) }
-        if let done = services.lastDone(interval.id) { consider(done.day, done.order, .done) }
+        if countingDone, let done = services.lastDone(interval.id) { consider(done.day, done.order, .done) }
         if let part, let replaced = services.lastReplaced(part) { consider(replaced.day, replaced.order, .replaced) }
         if let best { return (best.day, best.kind) }
         if let bought = bike.bought, bought <= asOf { return (bought, .bought) }
@@ -171,7 +184,24 @@ package struct StatusPlanner: Sendable {
             usage = Usage(movingTime: u.time, distance: rounded(u.distance), days: asOf.ordinal - since.ordinal, rides: u.rides)
         }
         usage = usage.adding(prior)
-        let limits = interval.limits.map { limitStatus($0, usage: usage, since: since, pace: pace) }
+        var limits = interval.limits.map { limitStatus($0, usage: usage, since: since, pace: pace) }
+        if interval.repeatRule != .fromDone,
+            case (let base?, let baseKind) = anchor(of: interval, bike: bike, services: services, ledger: ledger, countingDone: false)
+        {
+            var basePrior: Usage?
+            if baseKind != .replaced, let part = interval.component ?? interval.replaces, let c = bike.component(part) {
+                basePrior = Usage(prior: c.priorHours, distance: c.priorDistance, rides: c.priorRides)
+            }
+            let done = services.doneDays(interval.id, after: base, through: asOf)
+            limits = interval.limits.map { q in
+                chainedLimitStatus(
+                    q, rule: interval.repeatRule, base: base, services: done,
+                    odometer: { through in
+                        let u = ledger.usage(from: base.ordinal, through: through)
+                        return Usage(movingTime: u.time, distance: u.distance, rides: u.rides).adding(basePrior)
+                    }, pace: pace)
+            }
+        }
         let progress = limits.map(\.progress).max() ?? 0
         let state: IntervalState = progress >= 1 ? .overdue : progress >= interval.dueSoon ? .dueSoon : .ok
         return IntervalStatus(
@@ -225,7 +255,7 @@ package struct StatusPlanner: Sendable {
 
     func rounded(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
 
-    private func forecast(remaining: Double, rate: Double) -> Day? {
+    func forecast(remaining: Double, rate: Double) -> Day? {
         guard remaining > 0, rate > 0 else { return nil }
         // A hair of tolerance, so 6.0000000001 days of weighted pace still reads as 6.
         let days = (remaining / rate - 1e-9).rounded(.up)
