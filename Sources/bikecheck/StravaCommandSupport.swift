@@ -27,6 +27,16 @@ enum StravaCommandSupport {
         return settings
     }
 
+    /// The settings of `rider`'s login (`--rider NAME`), nil: the garage's one login. A rider must
+    /// be one of garage.yaml's `riders:` (a usage error, exit 2, names the nearest otherwise).
+    static func settings(_ global: GlobalOptions, rider: String?) throws -> StravaSettings {
+        guard let rider else { return try settings(garage: optionalGarage(global)) }
+        let root = try global.garageRoot()
+        let loaded = GarageLoader.load(at: root, options: .init(activities: .skip))
+        try loaded.garage.checkRider(rider)
+        return try settings(garage: root, loaded: loaded).forRider(rider)
+    }
+
     static func client(_ settings: StravaSettings) -> StravaClient {
         let client = StravaClient(settings: settings)
         client.log = { Terminal.standardError.write("note: \($0)\n") }
