@@ -7,9 +7,9 @@ import Foundation
 /// repeated), one refresh on 401, a clean stop before a rate limit is crossed or on 429, and no
 /// redirect followed. Text from the server reaches messages only with every secret removed.
 package final class StravaClient {
-    package let settings: StravaSettings
+    package private(set) var settings: StravaSettings
     let transport: HTTPTransport
-    let tokens: TokenStore
+    private(set) var tokens: TokenStore
     let now: () -> Date
     /// Called with one line per notable event (a retry, a refresh); never with secrets.
     package var log: (String) -> Void = { _ in }
@@ -31,6 +31,16 @@ package final class StravaClient {
         self.tokens = TokenStore(path: settings.tokenPath)
         self.now = now
         if let secret = settings.clientSecret { secrets.insert(secret) }
+    }
+
+    /// Goes on as `rider`'s login (a household's `sync`): their token from now on, while the
+    /// rate-limit budget (the application's, shared by every athlete), the API base in use and
+    /// the request counts carry over.
+    package func switchRider(to rider: String?) {
+        settings = settings.forRider(rider)
+        tokens = TokenStore(path: settings.tokenPath)
+        token = nil
+        renewalFailed = false
     }
 
     // MARK: - OAuth

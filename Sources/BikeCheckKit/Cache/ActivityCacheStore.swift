@@ -214,6 +214,19 @@ package final class ActivityCacheStore {
         return byID.values.map(\.startDate).max()
     }
 
+    /// The latest start date of the cached activities `include` keeps (one athlete's, in a
+    /// household): months are read newest first until one older than the newest found.
+    package func newestStart(where include: (Activity) -> Bool) -> String? {
+        var newest = byID.values.filter(include).map(\.startDate).max()
+        for month in unread.keys.sorted(by: >) {
+            if let newest, String(newest.prefix(7)) > month { break }
+            read([month])
+            let found = byID.values.filter { $0.starts(inMonth: month) && include($0) }.map(\.startDate).max()
+            if let found, newest.map({ found > $0 }) ?? true { newest = found }
+        }
+        return newest
+    }
+
     package enum Change: Equatable {
         case new, changed, unchanged, held
         case rejected(ActivityLimits.Violation)
