@@ -666,9 +666,9 @@ def report(name, title, md, props, required):
 
 COSTS = report("costs.schema.json", "bikecheck costs --format json",
     "What `bikecheck costs --format json` prints: exact totals per group and currency; currencies are never summed.", {
-    "by": p({"enum": ["bike", "year", "month", "category"]}, "How lines are grouped."),
+    "by": p({"enum": ["bike", "rider", "year", "month", "category"]}, "How lines are grouped (`rider`: a household's riders, `(shared)` for bikes and parts that name none)."),
     "rows": p({"type": "array", "items": closed({
-        "group": p({"type": "string"}, "The bike's or part's id (see `subject`), `2025`, `2025-03`, `undated`, or the category (`purchase` for prices, `uncategorised`)."),
+        "group": p({"type": "string"}, "The bike's or part's id (see `subject`), the rider (`(shared)`: none), `2025`, `2025-03`, `undated`, or the category (`purchase` for prices, `uncategorised`)."),
         "subject": SUBJECT,
         "currency": CURRENCY,
         "services": AMOUNT, "purchases": AMOUNT, "total": AMOUNT,
