@@ -26,6 +26,10 @@ package struct StravaSettings: Sendable {
     /// The household rider whose login this is (`--rider NAME`); nil: the garage's one login.
     /// Each rider's token has its own file (`tokenPath`); the application is the same.
     package var rider: String?
+    /// How long a rate-limit wait really sleeps, in milliseconds, whatever the window's end
+    /// (`BIKECHECK_RATE_LIMIT_WAIT_MS`, for tests against a stand-in whose windows are short);
+    /// nil: until the window's end.
+    package var rateLimitSleepMilliseconds: Int?
 
     package init(
         baseURL: URL, configDirectory: String, clientID: String?, clientSecret: String?,
@@ -59,6 +63,7 @@ package struct StravaSettings: Sendable {
             baseURL: base, configDirectory: directory, clientID: id, clientSecret: secret,
             retryBaseMilliseconds: max(0, retry), requestTimeoutMilliseconds: max(1, timeout))
         settings.credentialsProblem = problem
+        settings.rateLimitSleepMilliseconds = env["BIKECHECK_RATE_LIMIT_WAIT_MS"].flatMap(Int.init).map { max(0, $0) }
         settings.apiURL = env["BIKECHECK_STRAVA_API_URL"].flatMap { nonEmpty($0) }.flatMap { URL(string: $0) }
         return settings
     }

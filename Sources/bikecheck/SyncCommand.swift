@@ -17,8 +17,10 @@ struct SyncCommand: ParsableCommand {
             --max-delete allows more; otherwise the summary says why nothing was deleted, and \
             deletions held back for being too many are named on stderr with the command that \
             confirms them (exit 1). Month files \
-            that cannot be read whole, or are symbolic links, are left alone. A sync stopped by a \
-            rate limit or a fault keeps what it fetched and resumes on the next run. Strava bikes with no \
+            that cannot be read whole, or are symbolic links, are left alone. A sync that reaches \
+            Strava's 15-minute rate limit waits for the window to reset (at most --max-wait minutes), \
+            with a note and the progress line saying until when. A sync stopped by the daily \
+            limit or a fault keeps what it fetched and resumes on the next run. Strava bikes with no \
             bike file are listed with the command that adds one; bike files are never rewritten. \
             Redirects are never followed; each answer is bounded (16 MiB, 60 s, 15 s stalled: \
             BIKECHECK_HTTP_TIMEOUT_MS). A login about to expire is renewed once, by one process at a \
@@ -43,12 +45,20 @@ struct SyncCommand: ParsableCommand {
     var maxDelete: Int?
 
     @Option(
+        name: .customLong("max-wait"),
+        help: ArgumentHelp(
+            "Minutes to wait at most for Strava's 15-minute rate limit to reset, saying until when (0: stop at the limit instead). The daily limit always stops the sync.",
+            valueName: "minutes"))
+    var maxWait: Int = 16
+
+    @Option(
         help: ArgumentHelp(
             "Sync only this rider's login (garage.yaml's riders:; see 'login --rider'). Default: every rider who logged in.", valueName: "name"))
     var rider: String?
 
     func validate() throws {
         if let maxDelete, maxDelete < 0 { throw ValidationError("--max-delete must be 0 or more, not \(maxDelete)") }
+        if maxWait < 0 { throw ValidationError("--max-wait must be 0 or more minutes, not \(maxWait)") }
     }
 
     func run() throws {
@@ -65,6 +75,11 @@ struct SyncCommand: ParsableCommand {
         let household = logins.contains { $0 != nil }
         let client = StravaCommandSupport.client(settings)
         client.log = { line.note("note: \($0)") }
+        // A first sync of years, or a household's, may reach the 15-minute window: it waits, and says until when.
+        client.rateLimitWait = TimeInterval(maxWait) * 60
+        client.onRateLimitWait = { window, until in
+            line.update("waiting for Strava's \(window) rate limit until \(StravaError.format(until, seconds: true))…", now: true)
+        }
         let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
         var reports: [Report] = []
         var exit: Int32 = 0

@@ -33,6 +33,11 @@ public actor StravaStandIn {
     public var readLimit = (100, 1000)
     public var usage = (0, 0)
     public var readUsage = (0, 0)
+    /// The 15-minute window resets here when no API request came for this many seconds (nil:
+    /// never by itself), so a client's wait for it can be tested in seconds.
+    public var shortWindowResetsAfterQuiet: Double?
+    private var lastAPIRequest = Date()
+    public func setShortWindowReset(afterQuiet seconds: Double?) { shortWindowResetsAfterQuiet = seconds }
 
     /// Other athletes of the application, by id: their names and the bikes `/athlete` lists.
     public private(set) var otherAthletes: [Int64: (first: String, last: String, bikes: [StandInGear])] = [:]
@@ -402,6 +407,8 @@ public actor StravaStandIn {
         let seen = tokenViolations.count
         let injected = record(request)
         apiRequestsByHost[host, default: 0] += 1
+        if let quiet = shortWindowResetsAfterQuiet, Date().timeIntervalSince(lastAPIRequest) >= quiet { (usage.0, readUsage.0) = (0, 0) }
+        lastAPIRequest = Date()
         // Strava counts every request, those over the limit too.
         usage.0 += 1; usage.1 += 1
         readUsage.0 += 1; readUsage.1 += 1
