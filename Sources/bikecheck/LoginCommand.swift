@@ -98,7 +98,7 @@ struct LoginCommand: ParsableCommand {
             Terminal.standardError.write(ErrorStyle.render(message: "\(StravaError.pastedWithoutState)"))
             throw ExitCode(2)
         } catch {
-            throw StravaCommandSupport.fail(error)
+            throw StravaCommandSupport.fail(error, rider: rider)
         }
     }
 

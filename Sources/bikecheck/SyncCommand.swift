@@ -74,7 +74,7 @@ struct SyncCommand: ParsableCommand {
         // A household's logins are each one athlete's: each sync keeps to that athlete's rides.
         let household = logins.contains { $0 != nil }
         let client = StravaCommandSupport.client(settings)
-        client.log = { line.note("note: \($0)") }
+        client.log = { [weak client] in line.note("note: \(StravaCommandSupport.forRider(client?.settings.rider, $0))") }
         // A first sync of years, or a household's, may reach the 15-minute window: it waits, and says until when.
         client.rateLimitWait = TimeInterval(maxWait) * 60
         client.onRateLimitWait = { window, until in
@@ -100,8 +100,8 @@ struct SyncCommand: ParsableCommand {
             do { summary = try sync.run(full: full) } catch {
                 line.clear()
                 // One rider's failure (a login to renew) stops only their sync.
-                guard household else { throw StravaCommandSupport.fail(error) }
-                Terminal.standardError.write(ErrorStyle.render(message: "\(who)\(error)"))
+                guard household else { throw StravaCommandSupport.fail(error, rider: login) }
+                Terminal.standardError.write(ErrorStyle.render(message: who + StravaCommandSupport.forRider(login, "\(error)")))
                 exit = 1
                 continue
             }

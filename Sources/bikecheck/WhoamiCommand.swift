@@ -30,7 +30,7 @@ struct WhoamiCommand: ParsableCommand {
             for bike in athlete.bikes { out += "bike \(bike.id): \(bike.displayName)\n" }
             Terminal.standardOutput.write(out)
         } catch {
-            throw StravaCommandSupport.fail(error)
+            throw StravaCommandSupport.fail(error, rider: rider)
         }
     }
 }

@@ -137,6 +137,22 @@ import Testing
         #expect(cached[12_342_176]?.count == 4 && cached[2_000_001]?.count == 4 && cached[3_000_001]?.count == 5, "\(cached)")
     }
 
+    @Test func oneRidersBrokenLoginStopsOnlyTheirSyncAndTheRemedyNamesThem() async throws {
+        let world = try await Self.world()
+        defer { Task { await world.stop() } }
+        for who in Self.athletes {
+            let r = try await Self.login(world, rider: who.rider, athlete: who.athlete)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        try Data("{".utf8).write(to: URL(fileURLWithPath: world.config.path + "/bikecheck/strava-token.sam.json"))
+        let r = try await world.run(["sync"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("sam: the Strava token file"), "\(r.stderr)")
+        #expect(r.stderr.contains("run 'bikecheck login --rider sam' to replace it"), "\(r.stderr)")
+        #expect(r.stdout.contains("alex: synced 5 activities") && r.stdout.contains("kim: synced 5 activities"), "\(r.stdout)")
+        #expect(Self.cachedByAthlete(world)[2_000_001] == nil)
+    }
+
     @Test func aHouseholdSyncForMachinesNamesEachRidersLogin() async throws {
         let world = try await Self.world()
         defer { Task { await world.stop() } }
