@@ -127,6 +127,9 @@ package final class StravaSync {
     /// athlete logged in, so one rider's sync never deletes another's rides. Off: every cached
     /// activity counts, as in a garage of one rider.
     package var scopedToAthlete = false
+    /// Which rides imported from files a listed activity may replace as the same ride
+    /// (`SameRide`): in a household, not another rider's (two riders of one outing).
+    package var mayReplaceImported: (Activity) -> Bool = { _ in true }
 
     package static let perPage = 200
     /// How often fetched pages are written to disk during a long listing.
@@ -294,7 +297,7 @@ package final class StravaSync {
             // household it is the athlete's whose login listed it.
             if a.athlete == nil { a.athlete = old?.athlete ?? listing.athlete }
             if let gear = a.gearID { listing.gear.insert(gear) }
-            let (change, replaced) = cache.upsertListed(a)
+            let (change, replaced) = cache.upsertListed(a, mayReplace: mayReplaceImported)
             summary.replacedImports += replaced.count
             // What was stored: it may carry the bike a file gave the ride.
             a = cache[a.id] ?? a

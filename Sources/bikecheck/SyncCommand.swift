@@ -81,6 +81,11 @@ struct SyncCommand: ParsableCommand {
             line.update("waiting for Strava's \(window) rate limit until \(StravaError.format(until, seconds: true))…", now: true)
         }
         let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
+        var riderOfGear: [String: String] = [:]
+        for resolved in loaded.garage.bikes {
+            guard let rider = resolved.bike.rider?.value else { continue }
+            for gear in resolved.bike.gearIDs { riderOfGear[gear] = rider }
+        }
         var reports: [Report] = []
         var exit: Int32 = 0
         for login in logins {
@@ -88,6 +93,13 @@ struct SyncCommand: ParsableCommand {
             let sync = StravaSync(garageRoot: root, client: client, bikeFiles: loaded.garage.bikeIDsByGearID)
             sync.rider = login
             sync.scopedToAthlete = household
+            // A ride from a file on another rider's bike is theirs, however like one of this rider's it is.
+            if household {
+                sync.mayReplaceImported = { file in
+                    guard let owner = file.gearID.flatMap({ riderOfGear[$0] }) else { return true }
+                    return owner == login
+                }
+            }
             let who = household ? "\(login ?? "garage login"): " : ""
             line.update("\(who)asking Strava for activities…", now: true)
             // A page is a request: few enough to show each.

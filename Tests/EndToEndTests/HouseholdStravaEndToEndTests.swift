@@ -153,6 +153,30 @@ import Testing
         #expect(Self.cachedByAthlete(world)[2_000_001] == nil)
     }
 
+    @Test func aRidersStravaCopyOfAnOutingNeverReplacesAnotherRidersRideFromAFile() async throws {
+        let world = try await Self.world()
+        defer { Task { await world.stop() } }
+        try world.garage.write("bikes/alex-bike.yaml", "name: alex's bike\nrider: alex\nstrava: b1001\ndevices: [3980001234]\n")
+        try rideFilesTool(["fit", "a.fit", "--serial", "3980001234", "--start", "2026-05-01T06:30:00Z"], in: world.garage.url)
+        let imported = try await world.run(["import", "files", "a.fit"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let file = try #require(world.cachedActivities().first)
+        #expect(file.gearID == "bike:alex-bike")
+        // sam rode along: sam's Strava activity starts 70 s later and is 3 % longer, on sam's bike.
+        var together = StandInActivity(
+            id: 9_200_000_001, name: "Together", sportType: "Ride", start: try #require(Timestamps.epoch("2026-05-01T06:31:10Z")),
+            movingTime: 3500, elapsedTime: 3600, distance: file.distance * 1.03, gearID: "b2001")
+        together.athlete = 2_000_001
+        await world.server.setActivities([together])
+        let login = try await Self.login(world, rider: "sam", athlete: 2_000_001)
+        #expect(login.status == 0, "\(login.stderr)")
+        let r = try await world.run(["sync"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.contains("imported from files also came from Strava"), "\(r.stdout)")
+        let ids = Set(world.cachedActivities().map(\.id))
+        #expect(ids == [file.id, 9_200_000_001], "alex's ride from the file and sam's from Strava: \(ids)")
+    }
+
     @Test func aHouseholdSyncForMachinesNamesEachRidersLogin() async throws {
         let world = try await Self.world()
         defer { Task { await world.stop() } }
