@@ -45,6 +45,7 @@ package enum FileImport {
         let chosen = bike.flatMap { id in garage.bikes.first { $0.bike.id == id }?.bike }
         var starts = SameRide.Starts(cache.activities)
         var withoutBike: Set<Int64> = []
+        let riderOfGear = garage.riderByGearID
 
         for file in found.files {
             progress(summary.files, found.unreadable.count + found.files.count)
@@ -66,7 +67,23 @@ package enum FileImport {
             // Imported before (cron runs the same folder again): without `--bike` it keeps the
             // bike it has, so a run without `--bike` never undoes an earlier `--bike`.
             if chosen == nil, let known = cache[id]?.gearID { activity.gearID = known }
-            if cache[id] == nil, let cached = starts.match(ride.start, distance: ride.distance, except: id) {
+            // In a household, a cached ride on another rider's bike is theirs (two riders of one outing).
+            func sameRider(_ cached: Activity) -> Bool {
+                guard let mine = owner?.rider?.value, let theirs = cached.gearID.flatMap({ riderOfGear[$0] }) else { return true }
+                return mine == theirs
+            }
+            var match: Int64?
+            var others: [Activity] = []
+            while cache[id] == nil, let candidate = starts.match(ride.start, distance: ride.distance, except: id), let cached = cache[candidate] {
+                if sameRider(cached) {
+                    match = candidate
+                    break
+                }
+                others.append(cached)
+                starts.remove(cached)
+            }
+            for other in others { starts.add(other) }
+            if let cached = match {
                 // Strava's copy stays (`SameRide`); it takes this ride's bike if it names none.
                 var gaveBike = false
                 if let other = cache[cached], other.source == nil {

@@ -81,11 +81,7 @@ struct SyncCommand: ParsableCommand {
             line.update("waiting for Strava's \(window) rate limit until \(StravaError.format(until, seconds: true))…", now: true)
         }
         let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
-        var riderOfGear: [String: String] = [:]
-        for resolved in loaded.garage.bikes {
-            guard let rider = resolved.bike.rider?.value else { continue }
-            for gear in resolved.bike.gearIDs { riderOfGear[gear] = rider }
-        }
+        let riderOfGear = loaded.garage.riderByGearID
         var reports: [Report] = []
         var exit: Int32 = 0
         for login in logins {

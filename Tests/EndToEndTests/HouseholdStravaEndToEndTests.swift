@@ -177,6 +177,30 @@ import Testing
         #expect(ids == [file.id, 9_200_000_001], "alex's ride from the file and sam's from Strava: \(ids)")
     }
 
+    @Test func aRideFromAFileIsNotTakenForAnotherRidersStravaCopyOfTheOuting() async throws {
+        let world = try await Self.world()
+        defer { Task { await world.stop() } }
+        try world.garage.write("bikes/alex-bike.yaml", "name: alex's bike\nrider: alex\nstrava: b1001\ndevices: [3980001234]\n")
+        try rideFilesTool(["fit", "a.fit", "--serial", "3980001234", "--start", "2026-05-01T06:30:00Z"], in: world.garage.url)
+        // sam's Strava copy of the outing is synced first: 70 s later, about as long.
+        var together = StandInActivity(
+            id: 9_200_000_001, name: "Together", sportType: "Ride", start: try #require(Timestamps.epoch("2026-05-01T06:31:10Z")),
+            movingTime: 3500, elapsedTime: 3600, distance: 1, gearID: "b2001")
+        together.athlete = 2_000_001
+        await world.server.setActivities([together])
+        #expect(try await Self.login(world, rider: "sam", athlete: 2_000_001).status == 0)
+        // The distance of the file's ride, as import files reads it; then the cache starts empty.
+        #expect(try await world.run(["import", "files", "a.fit"]).status == 0)
+        let distance = try #require(world.cachedActivities().first?.distance)
+        try FileManager.default.removeItem(at: world.garage.url.appendingPathComponent("activities"))
+        await world.server.update { $0[0].distance = distance * 1.03 }
+        #expect(try await world.run(["sync"]).status == 0)
+        let r = try await world.run(["import", "files", "a.fit"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("1 new"), "alex's ride is alex's, not sam's Strava copy: \(r.stdout)")
+        #expect(world.cachedActivities().count == 2)
+    }
+
     @Test func aHouseholdSyncForMachinesNamesEachRidersLogin() async throws {
         let world = try await Self.world()
         defer { Task { await world.stop() } }

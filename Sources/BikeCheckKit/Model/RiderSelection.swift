@@ -13,6 +13,17 @@ extension Garage {
         throw UsageError("no rider '\(shown(name))'\(didYouMean(name, among: known))", help: "riders in garage.yaml: \(known.joined(separator: ", "))")
     }
 
+    /// The rider of each gear id of a bike that names one (its Strava gear id and
+    /// `importedGearID`): whose a cached ride is, for telling two riders' rides of one outing apart.
+    package var riderByGearID: [String: String] {
+        var out: [String: String] = [:]
+        for resolved in bikes {
+            guard let rider = resolved.bike.rider?.value else { continue }
+            for gear in resolved.bike.gearIDs { out[gear] = rider }
+        }
+        return out
+    }
+
     /// Of `named` (nothing named: every bike in use on `asOf`, and the parts on no bike that
     /// day), the rider's own: bikes and parts whose `rider:` names them. Parts mounted on a
     /// rider's bike show under it whoever they belong to. `allTime` (the reports over a span:
