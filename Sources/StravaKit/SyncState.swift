@@ -117,6 +117,21 @@ package struct SyncState: Codable, Equatable, Sendable {
         return (state, nil)
     }
 
+    /// The gear every sync of the garage looked up: the garage's own login's and, in a
+    /// household, each rider's (`strava-sync.RIDER.json`), by id.
+    package static func knownGear(garage root: String) -> [StravaGear] {
+        var riders: [String?] = [nil]
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory(garage: root))) ?? []).sorted()
+        where name.hasPrefix("strava-sync.") && name.hasSuffix(".json") {
+            riders.append(String(name.dropFirst("strava-sync.".count).dropLast(".json".count)))
+        }
+        var gear: [String: StravaGear] = [:]
+        for rider in riders {
+            for case let g? in load(garage: root, rider: rider).state.gear.values where gear[g.id] == nil { gear[g.id] = g }
+        }
+        return gear.values.sorted { $0.id < $1.id }
+    }
+
     static func discarded(_ reason: String, rider: String?) -> String {
         "ignored the sync state in \(displayPath(rider: rider)) (\(reason)); the listing starts over and the activity cache is kept"
     }
