@@ -61,6 +61,25 @@ import Testing
         #expect(named.stdout.contains("\nstumpy · ") && !named.stdout.contains("grail · "), "\(named.stdout)")
     }
 
+    @Test func aHouseholdsStatusIsGroupedByRiderWithTheSharedBikesLast() throws {
+        let garage = try Self.household()
+        let r = try garage.run(["status"] + Self.asOf)
+        #expect(r.status == 0, "\(r.stderr)")
+        let titles = r.stdout.split(separator: "\n").filter { $0.contains(" · ") && !$0.hasPrefix(" ") }.map { String($0) }
+        #expect(
+            titles.prefix(4).map { String($0.prefix { $0 != " " }) } == ["grail", "tarmac", "stumpy", "charger"]
+                || titles.prefix(4).map { String($0.prefix { $0 != " " }) } == ["tarmac", "grail", "stumpy", "charger"], "\(titles)")
+        #expect(titles.contains { $0.hasPrefix("stumpy · ") && $0.hasSuffix(" · rider sam") }, "\(titles)")
+        #expect(titles.contains { $0.hasPrefix("charger · ") && !$0.contains("rider") }, "\(titles)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try garage.run(["status", "--format", "json"] + Self.asOf).stdout.utf8)) as? [String: Any])
+        let riders = Dictionary(uniqueKeysWithValues: (json["bikes"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0["rider"] as? String) })
+        #expect(riders == ["grail": "alex", "tarmac": "alex", "stumpy": "sam", "charger": nil], "\(riders)")
+        // A garage of one rider prints as before: no rider anywhere.
+        let single = try TemporaryFolder(copying: true)
+        #expect(!(try single.run(["status", "--format", "json"] + Self.asOf).stdout.contains("\"rider\"")))
+    }
+
     @Test func anUnknownRiderOnTheCommandLineIsAUsageErrorWithTheNearestName() throws {
         let garage = try Self.household()
         let r = try garage.run(["status", "--rider", "sma"] + Self.asOf)
