@@ -45,6 +45,7 @@ package enum FileImport {
         let chosen = bike.flatMap { id in garage.bikes.first { $0.bike.id == id }?.bike }
         var starts = SameRide.Starts(cache.activities)
         var withoutBike: Set<Int64> = []
+        let riderOfGear = garage.riderByGearID
 
         for file in found.files {
             progress(summary.files, found.unreadable.count + found.files.count)
@@ -66,7 +67,23 @@ package enum FileImport {
             // Imported before (cron runs the same folder again): without `--bike` it keeps the
             // bike it has, so a run without `--bike` never undoes an earlier `--bike`.
             if chosen == nil, let known = cache[id]?.gearID { activity.gearID = known }
-            if cache[id] == nil, let cached = starts.match(ride.start, distance: ride.distance, except: id) {
+            // In a household, a cached ride on another rider's bike is theirs (two riders of one outing).
+            func sameRider(_ cached: Activity) -> Bool {
+                guard let mine = owner?.rider?.value, let theirs = cached.gearID.flatMap({ riderOfGear[$0] }) else { return true }
+                return mine == theirs
+            }
+            var match: Int64?
+            var others: [Activity] = []
+            while cache[id] == nil, let candidate = starts.match(ride.start, distance: ride.distance, except: id), let cached = cache[candidate] {
+                if sameRider(cached) {
+                    match = candidate
+                    break
+                }
+                others.append(cached)
+                starts.remove(cached)
+            }
+            for other in others { starts.add(other) }
+            if let cached = match {
                 // Strava's copy stays (`SameRide`); it takes this ride's bike if it names none.
                 var gaveBike = false
                 if let other = cache[cached], other.source == nil {
@@ -210,23 +227,42 @@ package enum FileImport {
     struct ArchiveFiles {
         let folder: String?
         let zip: Archive?
+        /// The zip's files by path, and by every tail of it after a `/` (a name in
+        /// activities.csv may lack a folder the zip puts around the export): the first in the
+        /// zip's order for each. Read once: walking the zip for each ride made thousands of
+        /// originals take minutes.
+        let entries: [String: Entry]
 
         init(path: String) throws(RideFileError) {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw RideFileError("no such file or folder") }
             if isFolder.boolValue {
-                (folder, zip) = (path, nil)
+                (folder, zip, entries) = (path, nil, [:])
             } else {
                 let archive: Archive
                 do { archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch { throw RideFileError("not a zip file") }
-                (folder, zip) = (nil, archive)
+                (folder, zip, entries) = (nil, archive, Self.index(archive))
             }
+        }
+
+        static func index(_ zip: Archive) -> [String: Entry] {
+            var entries: [String: Entry] = [:]
+            for entry in zip where entry.type == .file {
+                let path = entry.path
+                if entries[path] == nil { entries[path] = entry }
+                var rest = Substring(path)
+                while let slash = rest.firstIndex(of: "/") {
+                    rest = rest[rest.index(after: slash)...]
+                    if entries[String(rest)] == nil { entries[String(rest)] = entry }
+                }
+            }
+            return entries
         }
 
         func ride(_ name: String) throws(RideFileError) -> RecordedRide {
             guard !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { throw RideFileError("a file name outside the export") }
             if let folder { return try RideFileReader.read(folder + "/" + name).ride }
-            guard let zip, let entry = zip.first(where: { $0.type == .file && ($0.path == name || $0.path.hasSuffix("/" + name)) }) else {
+            guard let zip, let entry = entries[name] else {
                 throw RideFileError("not in the export")
             }
             let limit = min(RideFileReader.maximumFileSize, FileSizeLimit.unpacked)

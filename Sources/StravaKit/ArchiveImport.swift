@@ -125,7 +125,7 @@ package enum ArchiveImport {
         defer { withExtendedLifetime(lock) {} }
         progress("reading the archive…")
         var archive = try StravaArchive.read(path: path)
-        let knownGear = SyncState.load(garage: garageRoot).state.gear.values.compactMap { $0 }.sorted { $0.id < $1.id }
+        let knownGear = SyncState.knownGear(garage: garageRoot)
         let matches = match(archive, bikes: bikes, knownGear: knownGear)
         archive.link(gearByName: matches.reduce(into: [:]) { ids, m in if let id = m.gearID { ids[m.name] = id } })
 

@@ -4,12 +4,13 @@ import Foundation
 /// Talks to Strava's API: bearer tokens refreshed before expiry (one process at a time, saving
 /// each rotated refresh token before the new access token is used), bounded retries with backoff
 /// for 5xx and network errors (never for a request whose outcome is unknown and must not be
-/// repeated), one refresh on 401, a clean stop before a rate limit is crossed or on 429, and no
+/// repeated), one refresh on 401, a wait for the 15-minute rate-limit window when allowed
+/// (`rateLimitWait`), else a clean stop before a rate limit is crossed or on 429, and no
 /// redirect followed. Text from the server reaches messages only with every secret removed.
 package final class StravaClient {
-    package let settings: StravaSettings
+    package private(set) var settings: StravaSettings
     let transport: HTTPTransport
-    let tokens: TokenStore
+    private(set) var tokens: TokenStore
     let now: () -> Date
     /// Called with one line per notable event (a retry, a refresh); never with secrets.
     package var log: (String) -> Void = { _ in }
@@ -23,6 +24,13 @@ package final class StravaClient {
     private var secrets: Set<String> = []
     /// A renewal failed in this run while the access token still worked: not tried again.
     private var renewalFailed = false
+    /// The longest this run waits for Strava's 15-minute rate-limit window to reset (`sync
+    /// --max-wait`); 0: it stops at the limit instead. The daily window always stops it.
+    package var rateLimitWait: TimeInterval = 0
+    /// Told when a wait for a rate-limit window starts: the window and when the wait ends.
+    package var onRateLimitWait: (_ window: String, _ until: Date) -> Void = { _, _ in }
+    /// A wait ended and no request has been answered since: a second wait in a row stops instead.
+    private var waitedWithoutAnswer = false
 
     /// The transport defaults to libcurl with `settings.requestTimeoutMilliseconds` as its bound.
     package init(settings: StravaSettings, transport: HTTPTransport? = nil, now: @escaping () -> Date = Date.init) {
@@ -31,6 +39,16 @@ package final class StravaClient {
         self.tokens = TokenStore(path: settings.tokenPath)
         self.now = now
         if let secret = settings.clientSecret { secrets.insert(secret) }
+    }
+
+    /// Goes on as `rider`'s login (a household's `sync`): their token from now on, while the
+    /// rate-limit budget (the application's, shared by every athlete), the API base in use and
+    /// the request counts carry over.
+    package func switchRider(to rider: String?) {
+        settings = settings.forRider(rider)
+        tokens = TokenStore(path: settings.tokenPath)
+        token = nil
+        renewalFailed = false
     }
 
     // MARK: - OAuth
@@ -396,7 +414,8 @@ package final class StravaClient {
         var attempt = 0
         while true {
             if let window = budget.exhausted(reading: reading) {
-                throw StravaError.rateLimited(window: window, resetsAt: RateLimitBudget.reset(of: window, after: now()))
+                try waitForRateLimit(window)
+                continue
             }
             attempt += 1
             requestCounts[countedAs ?? request.url.path, default: 0] += 1
@@ -412,8 +431,12 @@ package final class StravaClient {
                 if reply.status == 429 {
                     // Which window? The headers say; a 429 without them is the short window.
                     let window = budget.exhausted(reading: reading) ?? "15-minute"
-                    throw StravaError.rateLimited(window: window, resetsAt: RateLimitBudget.reset(of: window, after: now()))
+                    try waitForRateLimit(window)
+                    // The request was refused, not taken: it is sent again, not counted as a try.
+                    attempt -= 1
+                    continue
                 }
+                waitedWithoutAnswer = false
                 if reply.status >= 500, attempt < settings.maxAttempts {
                     log("Strava answered HTTP \(reply.status); retrying (\(attempt)/\(settings.maxAttempts - 1))")
                     backoff(attempt)
@@ -439,6 +462,29 @@ package final class StravaClient {
             }
         }
     }
+
+    /// Waits for the 15-minute window to reset when this run may (`rateLimitWait` covers it, and
+    /// the last wait was followed by an answer), saying so; else stops with when to try again.
+    func waitForRateLimit(_ window: String) throws {
+        let resetsAt = RateLimitBudget.reset(of: window, after: now())
+        // A few seconds past the quarter hour: Strava's clock and this one may differ a little.
+        let until = resetsAt.addingTimeInterval(Self.rateLimitMargin)
+        guard window == "15-minute", !waitedWithoutAnswer, until.timeIntervalSince(now()) <= rateLimitWait else {
+            throw StravaError.rateLimited(window: window, resetsAt: resetsAt)
+        }
+        onRateLimitWait(window, until)
+        log(
+            "reached Strava's 15-minute rate limit; waiting until \(StravaError.format(until, seconds: true)), when it resets (nothing is lost if this is stopped)"
+        )
+        let seconds = settings.rateLimitSleepMilliseconds.map { Double($0) / 1000 } ?? until.timeIntervalSince(now())
+        if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
+        // What the window holds now is unknown until the next answer's headers.
+        budget = RateLimitBudget()
+        waitedWithoutAnswer = true
+    }
+
+    /// Seconds waited past a window's end.
+    static let rateLimitMargin: TimeInterval = 5
 
     func backoff(_ attempt: Int) {
         let ms = settings.retryBaseMilliseconds << (attempt - 1)

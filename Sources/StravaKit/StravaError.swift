@@ -70,11 +70,11 @@ package enum StravaError: Error, CustomStringConvertible, Equatable {
         }
     }
 
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date, seconds: Bool = false) -> String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        f.dateFormat = seconds ? "yyyy-MM-dd HH:mm:ss 'UTC'" : "yyyy-MM-dd HH:mm 'UTC'"
         return f.string(from: date)
     }
 }

@@ -23,6 +23,13 @@ package struct StravaSettings: Sendable {
     /// Why the credentials file could not be used, when it exists and could not: told when the
     /// id or the secret it would have given is missing.
     package var credentialsProblem: String?
+    /// The household rider whose login this is (`--rider NAME`); nil: the garage's one login.
+    /// Each rider's token has its own file (`tokenPath`); the application is the same.
+    package var rider: String?
+    /// How long a rate-limit wait really sleeps, in milliseconds, whatever the window's end
+    /// (`BIKECHECK_RATE_LIMIT_WAIT_MS`, for tests against a stand-in whose windows are short);
+    /// nil: until the window's end.
+    package var rateLimitSleepMilliseconds: Int?
 
     package init(
         baseURL: URL, configDirectory: String, clientID: String?, clientSecret: String?,
@@ -56,6 +63,7 @@ package struct StravaSettings: Sendable {
             baseURL: base, configDirectory: directory, clientID: id, clientSecret: secret,
             retryBaseMilliseconds: max(0, retry), requestTimeoutMilliseconds: max(1, timeout))
         settings.credentialsProblem = problem
+        settings.rateLimitSleepMilliseconds = env["BIKECHECK_RATE_LIMIT_WAIT_MS"].flatMap(Int.init).map { max(0, $0) }
         settings.apiURL = env["BIKECHECK_STRAVA_API_URL"].flatMap { nonEmpty($0) }.flatMap { URL(string: $0) }
         return settings
     }
@@ -88,10 +96,25 @@ package struct StravaSettings: Sendable {
         return AppCredentials(clientID: clientID, clientSecret: clientSecret)
     }
 
-    package var tokenPath: String { configDirectory + "/strava-token.json" }
+    /// `strava-token.json`, or a rider's `strava-token.RIDER.json` (a rider's name is an id:
+    /// letters, digits, `-`, `_` and `.`, never a `/`).
+    package var tokenPath: String { configDirectory + "/strava-token" + riderSuffix + ".json" }
     package var credentialsPath: String { configDirectory + "/strava-credentials.json" }
     /// Held (flock) while a refresh runs, so processes sharing the login refresh one at a time.
-    package var refreshLockPath: String { configDirectory + "/strava-token.lock" }
+    package var refreshLockPath: String { configDirectory + "/strava-token" + riderSuffix + ".lock" }
+    private var riderSuffix: String { rider.map { "." + $0 } ?? "" }
+
+    /// These settings for `rider`'s login (nil: the garage's one login).
+    package func forRider(_ rider: String?) -> StravaSettings {
+        var copy = self
+        copy.rider = rider
+        return copy
+    }
+
+    /// The household riders with a saved token in the config folder, of `riders` in that order.
+    package func ridersLoggedIn(among riders: [String]) -> [String] {
+        riders.filter { FileManager.default.fileExists(atPath: forRider($0).tokenPath) }
+    }
 
     /// Refuses a config folder inside the garage: tokens must never be committed with it. The
     /// folder need not exist yet: the real location of its nearest existing ancestor counts, with
@@ -122,7 +145,14 @@ package struct StravaSettings: Sendable {
             }
         }
         tighten(configDirectory, to: 0o700, directory: true)
-        for file in [tokenPath, credentialsPath, refreshLockPath] { tighten(file, to: 0o600, directory: false) }
+        var files = [tokenPath, credentialsPath, refreshLockPath]
+        // Every rider's token and lock too: `strava-token.*.json` and `.lock`.
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: configDirectory)) ?? []).sorted()
+        where name.hasPrefix("strava-token.") && (name.hasSuffix(".json") || name.hasSuffix(".lock")) {
+            let path = configDirectory + "/" + name
+            if !files.contains(path) { files.append(path) }
+        }
+        for file in files { tighten(file, to: 0o600, directory: false) }
         return warnings
     }
 

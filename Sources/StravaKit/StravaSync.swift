@@ -119,6 +119,17 @@ package final class StravaSync {
     package var maxDelete: Int?
     /// Whether a sync may learn what is cached from the activity index (off with `BIKECHECK_NO_CACHE`).
     package var usesActivityIndex = true
+    /// The household rider whose login this sync uses: their own sync state
+    /// (`.bikecheck/strava-sync.RIDER.json`); nil: the garage's one login.
+    package var rider: String?
+    /// Whether this sync is one athlete's among several (a household): where it starts, what a
+    /// full sync may delete and which gear it looks up count only the cached activities of the
+    /// athlete logged in, so one rider's sync never deletes another's rides. Off: every cached
+    /// activity counts, as in a garage of one rider.
+    package var scopedToAthlete = false
+    /// Which rides imported from files a listed activity may replace as the same ride
+    /// (`SameRide`): in a household, not another rider's (two riders of one outing).
+    package var mayReplaceImported: (Activity) -> Bool = { _ in true }
 
     package static let perPage = 200
     /// How often fetched pages are written to disk during a long listing.
@@ -146,12 +157,14 @@ package final class StravaSync {
         let cache = ActivityCacheStore(garageRoot: garageRoot, readsMonthsAsNeeded: !full && usesActivityIndex)
         try cache.checkFolder()
         cache.removeStaleTemporaries()
-        var (state, stateWarning) = SyncState.load(garage: garageRoot, now: client.now())
+        var (state, stateWarning) = SyncState.load(garage: garageRoot, rider: rider, now: client.now())
         if let stateWarning { warn(stateWarning) }
         var summary = SyncSummary()
 
         let athlete = try client.athlete()
-        var listing = Listing(plan: plan(full: full, state: state, cache: cache))
+        let athleteID = athlete.id
+        let owns: (Activity) -> Bool = scopedToAthlete ? { $0.athlete == athleteID } : { _ in true }
+        var listing = Listing(plan: plan(full: full, state: state, cache: cache, owns: owns), athlete: scopedToAthlete ? athleteID : nil)
         summary.full = listing.plan.mode == .full
         if listing.plan.mode == .full { summary.resumedBefore = listing.plan.before }
         if full { cache.markAllDirty() }
@@ -161,14 +174,16 @@ package final class StravaSync {
         try list(&listing, state: &state, cache: cache, summary: &summary)
         summary.skipped = listing.skippedIDs.count + listing.unidentified
         summary.skippedIDs = listing.skippedIDs.sorted()
-        if listing.plan.mode == .full { deleteWhatStravaNoLongerHas(listing, spanEnd: spanEnd, cache: cache, summary: &summary) }
+        if listing.plan.mode == .full { deleteWhatStravaNoLongerHas(listing, spanEnd: spanEnd, cache: cache, owns: owns, summary: &summary) }
         summary.filesWritten += try cache.flush()
         summary.leftAlone = cache.leftAlone.sorted { $0.key < $1.key }.map { "activities/\($0.key).json (\($0.value))" }
         state.pending = nil
-        try state.save(garage: garageRoot)
+        try state.save(garage: garageRoot, rider: rider)
 
-        summary.unclaimedBikes = lookUpBikes(athlete: athlete, cache: cache, state: &state, summary: &summary)
-        try state.save(garage: garageRoot)
+        // In a household, the gear of this athlete's rides this run listed (a full sync lists all).
+        let rideGear = scopedToAthlete ? listing.gear : cache.gearIDs
+        summary.unclaimedBikes = lookUpBikes(athlete: athlete, rideGear: rideGear, state: &state, summary: &summary)
+        try state.save(garage: garageRoot, rider: rider)
         // What status measures staleness by; a sync that stopped early (it threw) is not noted.
         do {
             try LastSync.record(garage: garageRoot, at: client.now())
@@ -185,19 +200,31 @@ package final class StravaSync {
         /// Unreadable activities without even an id: they might be any cached one.
         var unidentified = 0
         var skippedIDs = Set<Int64>()
+        /// The athlete whose listing this is, stamped on activities listed without one (a household).
+        var athlete: Int64?
+        /// The gear ids of the activities listed.
+        var gear = Set<String>()
+
+        init(plan: SyncState.Pending, athlete: Int64? = nil) {
+            self.plan = plan
+            self.athlete = athlete
+        }
     }
 
     /// Resumes a listing that did not finish, unless a full one is asked for over an incremental
     /// one; else a full listing (asked for, or an empty cache), else an incremental one.
-    func plan(full: Bool, state: SyncState, cache: ActivityCacheStore) -> SyncState.Pending {
+    func plan(full: Bool, state: SyncState, cache: ActivityCacheStore, owns: (Activity) -> Bool = { _ in true }) -> SyncState.Pending {
         if let pending = state.pending, pending.mode == .full || !full {
             progress("resuming the \(pending.mode.rawValue) sync" + (pending.before.map { " before \(Timestamps.string(epoch: $0))" } ?? ""))
             return pending
         }
         if full || cache.count == 0 { return .init(mode: .full) }
+        // One athlete's of a household: their newest cached ride; none yet is a first, full sync.
+        let newestCached = scopedToAthlete ? cache.newestStart(where: owns) : cache.newestStart
+        guard let newestCached else { return .init(mode: .full) }
         // Strava refuses an `after` in the future: a cached start ahead of the clock counts as now.
         let now = Int64(client.now().timeIntervalSince1970)
-        let newest = min(now, cache.newestStart.flatMap(Timestamps.epoch) ?? 0)
+        let newest = min(now, Timestamps.epoch(newestCached) ?? 0)
         return .init(mode: .incremental, after: max(0, newest - Self.overlap))
     }
 
@@ -212,11 +239,11 @@ package final class StravaSync {
         // The listing is recorded as under way before any of it reaches the cache: a run killed
         // after writing newer activities must not let the next one start after them.
         state.pending = listing.plan
-        try state.save(garage: garageRoot)
+        try state.save(garage: garageRoot, rider: rider)
         func checkpoint() throws {
             summary.filesWritten += try cache.flush()
             state.pending = listing.plan
-            try state.save(garage: garageRoot)
+            try state.save(garage: garageRoot, rider: rider)
             flushedPlan = listing.plan
             lastFlush = Date()
         }
@@ -251,7 +278,7 @@ package final class StravaSync {
             // Resuming at this cursor would meet the same answer: keep what was fetched, start over next time.
             state.pending = nil
             summary.filesWritten += try cache.flush()
-            try state.save(garage: garageRoot)
+            try state.save(garage: garageRoot, rider: rider)
             throw StravaError.badResponse("\(anomaly.reason); stopped, and deleted nothing")
         } catch {
             // Keep what was fetched; the next run resumes after it.
@@ -266,9 +293,11 @@ package final class StravaSync {
         for var a in page.activities where listing.seen.insert(a.id).inserted {
             summary.listed += 1
             let old = cache[a.id]
-            // A listing that does not say whose activity it is keeps what the cache knew.
-            if a.athlete == nil { a.athlete = old?.athlete }
-            let (change, replaced) = cache.upsertListed(a)
+            // A listing that does not say whose activity it is keeps what the cache knew; in a
+            // household it is the athlete's whose login listed it.
+            if a.athlete == nil { a.athlete = old?.athlete ?? listing.athlete }
+            if let gear = a.gearID { listing.gear.insert(gear) }
+            let (change, replaced) = cache.upsertListed(a, mayReplace: mayReplaceImported)
             summary.replacedImports += replaced.count
             // What was stored: it may carry the bike a file gave the ride.
             a = cache[a.id] ?? a
@@ -299,11 +328,13 @@ package final class StravaSync {
     /// After a full listing: deletes the cached activities it did not list, in the span it
     /// covered, once Strava confirms they are gone and they are few enough (`deletionLimit`);
     /// else keeps them all and says why.
-    func deleteWhatStravaNoLongerHas(_ listing: Listing, spanEnd: Int64?, cache: ActivityCacheStore, summary: inout SyncSummary) {
-        // What this listing could delete: its span, less the month files left alone and the
-        // rides imported from files (not Strava's to delete).
+    func deleteWhatStravaNoLongerHas(
+        _ listing: Listing, spanEnd: Int64?, cache: ActivityCacheStore, owns: (Activity) -> Bool = { _ in true }, summary: inout SyncSummary
+    ) {
+        // What this listing could delete: its span, less the month files left alone, the rides
+        // imported from files (not Strava's to delete) and, in a household, other athletes' rides.
         let covered = cache.activities.filter { a in
-            guard a.source == nil, !Activity.importedIDs.contains(a.id) else { return false }
+            guard a.source == nil, !Activity.importedIDs.contains(a.id), owns(a) else { return false }
             guard cache.leftAlone[a.monthKey] == nil else { return false }
             guard let spanEnd else { return true }
             return (Timestamps.epoch(a.startDate) ?? .max) < spanEnd
@@ -347,10 +378,10 @@ package final class StravaSync {
 
     /// The Strava bikes no bike file claims: `/athlete` lists the active ones; retired bikes only
     /// show up as gear ids on rides, and are looked up once (remembered in the state).
-    func lookUpBikes(athlete: StravaAthlete, cache: ActivityCacheStore, state: inout SyncState, summary: inout SyncSummary) -> [StravaGear] {
+    func lookUpBikes(athlete: StravaAthlete, rideGear: Set<String>, state: inout SyncState, summary: inout SyncSummary) -> [StravaGear] {
         var known: [String: StravaGear] = [:]
         for bike in athlete.bikes { known[bike.id] = bike }
-        let rideGear = cache.gearIDs.filter(isStravaBikeGearID)
+        let rideGear = rideGear.filter(isStravaBikeGearID)
         for id in rideGear.sorted() where known[id] == nil && bikeFiles[id] == nil {
             if let cached = state.gear[id] {
                 if let g = cached { known[id] = g }

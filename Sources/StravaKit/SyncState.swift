@@ -80,15 +80,18 @@ package struct SyncState: Codable, Equatable, Sendable {
     struct Problem: Error { var reason: String }
 
     package static func directory(garage root: String) -> String { LocalState.directory(garage: root) }
-    static func path(garage root: String) -> String { directory(garage: root) + "/strava-sync.json" }
+    /// `strava-sync.json`, or a household rider's own `strava-sync.RIDER.json`.
+    static func path(garage root: String, rider: String? = nil) -> String { directory(garage: root) + "/" + fileName(rider: rider) }
+    static func fileName(rider: String?) -> String { "strava-sync" + (rider.map { "." + $0 } ?? "") + ".json" }
     /// The state file, as messages name it.
-    package static let displayPath = ".bikecheck/strava-sync.json"
+    package static func displayPath(rider: String? = nil) -> String { ".bikecheck/" + fileName(rider: rider) }
 
     /// The saved state, and a warning when there was one that could not be used (then the
     /// state is empty: no listing to resume, no gear remembered).
-    package static func load(garage root: String, now: Date = Date()) -> (state: SyncState, warning: String?) {
+    package static func load(garage root: String, rider: String? = nil, now: Date = Date()) -> (state: SyncState, warning: String?) {
         let data: Data
-        switch readFile(path(garage: root), limit: FileSizeLimit.localState) {
+        func discarded(_ reason: String) -> String { Self.discarded(reason, rider: rider) }
+        switch readFile(path(garage: root, rider: rider), limit: FileSizeLimit.localState) {
         case .bytes(let bytes): data = Data(bytes)
         case .tooLarge(let size):
             return (SyncState(), discarded("it is \(FileSizeLimit.describe(size)), more than \(FileSizeLimit.describe(FileSizeLimit.localState))"))
@@ -114,8 +117,23 @@ package struct SyncState: Codable, Equatable, Sendable {
         return (state, nil)
     }
 
-    static func discarded(_ reason: String) -> String {
-        "ignored the sync state in \(displayPath) (\(reason)); the listing starts over and the activity cache is kept"
+    /// The gear every sync of the garage looked up: the garage's own login's and, in a
+    /// household, each rider's (`strava-sync.RIDER.json`), by id.
+    package static func knownGear(garage root: String) -> [StravaGear] {
+        var riders: [String?] = [nil]
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory(garage: root))) ?? []).sorted()
+        where name.hasPrefix("strava-sync.") && name.hasSuffix(".json") {
+            riders.append(String(name.dropFirst("strava-sync.".count).dropLast(".json".count)))
+        }
+        var gear: [String: StravaGear] = [:]
+        for rider in riders {
+            for case let g? in load(garage: root, rider: rider).state.gear.values where gear[g.id] == nil { gear[g.id] = g }
+        }
+        return gear.values.sorted { $0.id < $1.id }
+    }
+
+    static func discarded(_ reason: String, rider: String?) -> String {
+        "ignored the sync state in \(displayPath(rider: rider)) (\(reason)); the listing starts over and the activity cache is kept"
     }
 
     /// A value from the file for a message: quoted when short printable ASCII, else described,
@@ -155,11 +173,11 @@ package struct SyncState: Codable, Equatable, Sendable {
         }
     }
 
-    package func save(garage root: String) throws {
+    package func save(garage root: String, rider: String? = nil) throws {
         try Self.prepareDirectory(garage: root)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write(Array(try encoder.encode(self)) + [0x0A], to: Self.path(garage: root))
+        try AtomicFile.write(Array(try encoder.encode(self)) + [0x0A], to: Self.path(garage: root, rider: rider))
     }
 
     /// Creates `.bikecheck/` with a `.gitignore` of `*`, so local state never shows in git status.

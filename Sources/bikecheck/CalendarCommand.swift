@@ -29,12 +29,15 @@ struct CalendarCommand: ParsableCommand {
 
     @OptionGroup var revision: RevisionOption
 
+    @OptionGroup var riderOption: RiderOption
+
     func run() throws {
         let day = revision.day(asOf, root: try global.garageRoot())
         // A part's intervals are forecast under the bike it is on.
-        let loaded = try ReportOutput.loadBikes(
-            global, names: bikes, revision: revision, command: "calendar", help: "a part's intervals show under the bike it is mounted on")
-        let status = StatusPlanner(asOf: day).plan(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init))
+        let (loaded, chosen) = try ReportOutput.loadBikes(
+            global, names: bikes, revision: revision, rider: riderOption.rider, asOf: day, command: "calendar",
+            help: "a part's intervals show under the bike it is mounted on")
+        let status = StatusPlanner(asOf: day).plan(loaded.garage, summaries: loaded.activitySummaries, only: chosen)
         switch format {
         case .text:
             // RFC 5545 ends lines with CRLF; what comes from files is escaped line by line.

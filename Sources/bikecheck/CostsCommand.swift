@@ -22,7 +22,7 @@ struct CostsCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var query: ReportOptions
 
-    @Option(help: "Group by bike, year, month or category.")
+    @Option(help: "Group by bike, rider (a household's: garage.yaml's riders:; '(shared)' for what names none), year, month or category.")
     var by: CostReport.Grouping = .bike
 
     func run() throws {

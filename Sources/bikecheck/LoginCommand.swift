@@ -17,7 +17,10 @@ struct LoginCommand: ParsableCommand {
             was exchanged. The client id and secret are checked before any page is printed. \
             Tokens are kept in $XDG_CONFIG_HOME/bikecheck/ (else ~/.config/bikecheck/), mode 0600 \
             (a folder or file open to others is tightened, with a warning), never in the garage (judged \
-            by the real location, symbolic links followed), never printed, not even echoed by a server.
+            by the real location, symbolic links followed), never printed, not even echoed by a server. \
+            In a household (garage.yaml's riders:), 'login --rider NAME' keeps that rider's own token \
+            (strava-token.NAME.json) on the same application; each rider logs in with their own \
+            Strava account, and 'sync' brings every rider who has logged in (docs/household.md).
             """
     )
 
@@ -38,9 +41,11 @@ struct LoginCommand: ParsableCommand {
     @Option(help: "Seconds to wait for the redirect.")
     var timeout: Int = 300
 
+    @Option(help: ArgumentHelp("Log in as this rider of the household (garage.yaml's riders:), keeping their own token.", valueName: "name"))
+    var rider: String?
+
     func run() throws {
-        let garage = StravaCommandSupport.optionalGarage(global)
-        let settings = try StravaCommandSupport.settings(garage: garage)
+        let settings = try StravaCommandSupport.settings(global, rider: rider)
         let client = StravaCommandSupport.client(settings)
         let login = StravaLogin(settings: settings)
         do {
@@ -63,7 +68,7 @@ struct LoginCommand: ParsableCommand {
                       \(url.absoluteString)
                     The browser then ends on a page that cannot load (http://localhost/exchange_token?state=…&code=…).
                     Copy that whole address (its state is checked; this login waits for it for an hour) and run:
-                      bikecheck login --code 'ADDRESS'\n
+                      bikecheck login\(rider.map { " --rider " + $0 } ?? "") --code 'ADDRESS'\n
                     """)
                 return
             }
@@ -93,13 +98,13 @@ struct LoginCommand: ParsableCommand {
             Terminal.standardError.write(ErrorStyle.render(message: "\(StravaError.pastedWithoutState)"))
             throw ExitCode(2)
         } catch {
-            throw StravaCommandSupport.fail(error)
+            throw StravaCommandSupport.fail(error, rider: rider)
         }
     }
 
     /// Says who is logged in, and which permissions are missing (exit 1 when no rides can be read).
     func report(_ token: StravaToken, scope: String?) throws {
-        Terminal.standardOutput.write("Logged in to Strava as \(StravaCommandSupport.describe(token)).\n")
+        Terminal.standardOutput.write("Logged in to Strava as \(StravaCommandSupport.describe(token))\(rider.map { " for rider " + $0 } ?? "").\n")
         guard scope != nil else { return }
         let granted = GrantedScopes(scope)
         let missing = granted.missing

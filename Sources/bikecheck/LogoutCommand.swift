@@ -13,8 +13,11 @@ struct LogoutCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(help: ArgumentHelp("The login of this rider of the household (garage.yaml's riders:).", valueName: "name"))
+    var rider: String?
+
     func run() throws {
-        let settings = try StravaCommandSupport.settings(garage: StravaCommandSupport.optionalGarage(global))
+        let settings = try StravaCommandSupport.settings(global, rider: rider)
         let client = StravaCommandSupport.client(settings)
         switch client.deauthorize() {
         case .revoked:

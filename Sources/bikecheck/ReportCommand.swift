@@ -40,11 +40,14 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var revision: RevisionOption
 
+    @OptionGroup var riderOption: RiderOption
+
     func run() throws {
         let day = revision.day(asOf, root: try global.garageRoot())
-        let loaded = try ReportOutput.loadBikes(
-            global, names: bikes, revision: revision, command: "report --bike", help: "the report of a bike lists the parts that were on it")
-        var report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day)
+        let (loaded, chosen) = try ReportOutput.loadBikes(
+            global, names: bikes, revision: revision, rider: riderOption.rider, asOf: day, command: "report --bike",
+            help: "the report of a bike lists the parts that were on it")
+        var report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, only: chosen, asOf: day)
         report.git = revision.commit(try global.garageRoot())
         switch format {
         case .html:

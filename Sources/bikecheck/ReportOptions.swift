@@ -84,6 +84,8 @@ struct ReportOptions: ParsableArguments, CheckedOptions {
 
     @OptionGroup var revision: RevisionOption
 
+    @OptionGroup var riderOption: RiderOption
+
     /// `--as-of`, else the `--rev` commit's day, else today.
     func day(_ global: GlobalOptions) throws -> Day { revision.day(asOf, root: try global.garageRoot()) }
 
@@ -95,5 +97,18 @@ struct ReportOptions: ParsableArguments, CheckedOptions {
     }
 
     /// The garage, and the subjects named as a selection (see `ReportOutput.load`).
-    func load(_ global: GlobalOptions) throws -> (LoadedGarage, ReportSelection) { try ReportOutput.load(global, names: subjects, revision: revision) }
+    func load(_ global: GlobalOptions) throws -> (LoadedGarage, ReportSelection) {
+        let day = riderOption.rider == nil ? nil : try self.day(global)
+        return try ReportOutput.load(global, names: subjects, revision: revision, rider: riderOption.rider, asOf: day, allTime: true)
+    }
+}
+
+/// `--rider NAME`: a household rider's bikes and parts only (docs/household.md), for the reports,
+/// `calendar` and `report`; chosen where the report commands load (`ReportOutput.load`).
+struct RiderOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Only this rider's bikes and parts (garage.yaml's riders:, a bike's or part's rider:); a rider with none gets an empty report.",
+            valueName: "name"))
+    var rider: String?
 }

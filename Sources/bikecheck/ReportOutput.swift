@@ -12,22 +12,38 @@ enum ReportOutput {
     /// The garage with its activities' summaries (what status reads: the activity index when it is
     /// warm), or its errors printed (exit 1), and the bikes and parts named (see
     /// `Garage.subjects(named:)`); a name that is neither is a usage error.
-    static func load(_ global: GlobalOptions, names: [String], revision: RevisionOption) throws -> (LoadedGarage, ReportSelection) {
-        let loaded = try revision.load(try global.garageRoot(), .init(activities: .summaries, today: today()))
+    /// `rider` (`--rider NAME`): of those, the rider's own (`Garage.selection(of:)`, the one
+    /// answer status uses too, `allTime` for the reports over a span); a rider with nothing to
+    /// show gets an empty report, never everyone's.
+    static func load(
+        _ global: GlobalOptions, names: [String], revision: RevisionOption, rider: String? = nil, asOf: Day? = nil, allTime: Bool = false,
+        checkNamed: (ReportSelection) throws -> Void = { _ in }
+    ) throws -> (LoadedGarage, ReportSelection) {
+        var loaded = try revision.load(try global.garageRoot(), .init(activities: .summaries, today: today()))
         if loaded.hasErrors {
             global.report(loaded.diagnostics, sources: loaded.sources)
             throw ExitCode(1)
         }
-        let (selection, notes) = try loaded.garage.subjects(named: names)
+        var (selection, notes) = try loaded.garage.subjects(named: names)
+        try checkNamed(selection)
+        if let rider {
+            try loaded.garage.checkRider(rider)
+            selection = loaded.garage.selection(of: rider, from: selection, asOf: asOf ?? today(), allTime: allTime)
+            if selection.isEverything { (loaded.garage.bikes, loaded.garage.parts) = ([], []) }
+        }
         for note in notes { Terminal.standardError.write("note: \(note)\n") }
         return (loaded, selection)
     }
 
     /// The same for a command that takes bikes only: a part named is a usage error that says why.
-    static func loadBikes(_ global: GlobalOptions, names: [String], revision: RevisionOption, command: String, help: String) throws -> LoadedGarage {
-        let (loaded, selection) = try load(global, names: names, revision: revision)
-        if let part = selection.parts.first { throw UsageError("'\(part.rawValue)' is a part; \(command) takes bikes", help: help) }
-        return loaded
+    /// Returns the bikes to show (none: every bike); a rider's parts show under their bikes.
+    static func loadBikes(
+        _ global: GlobalOptions, names: [String], revision: RevisionOption, rider: String? = nil, asOf: Day? = nil, command: String, help: String
+    ) throws -> (LoadedGarage, [BikeID]) {
+        let (loaded, selection) = try load(global, names: names, revision: revision, rider: rider, asOf: asOf) { named in
+            if let part = named.parts.first { throw UsageError("'\(part.rawValue)' is a part; \(command) takes bikes", help: help) }
+        }
+        return (loaded, selection.bikes)
     }
 
     /// `--interval ID` that none of the subjects has: what it is not on and, when parts not named

@@ -27,17 +27,34 @@ enum StravaCommandSupport {
         return settings
     }
 
+    /// The settings of `rider`'s login (`--rider NAME`), nil: the garage's one login. A rider must
+    /// be one of garage.yaml's `riders:` (a usage error, exit 2, names the nearest otherwise).
+    static func settings(_ global: GlobalOptions, rider: String?) throws -> StravaSettings {
+        guard let rider else { return try settings(garage: optionalGarage(global)) }
+        let root = try global.garageRoot()
+        let loaded = GarageLoader.load(at: root, options: .init(activities: .skip))
+        try loaded.garage.checkRider(rider)
+        return try settings(garage: root, loaded: loaded).forRider(rider)
+    }
+
     static func client(_ settings: StravaSettings) -> StravaClient {
         let client = StravaClient(settings: settings)
-        client.log = { Terminal.standardError.write("note: \($0)\n") }
+        client.log = { Terminal.standardError.write("note: \(forRider(settings.rider, $0))\n") }
         return client
     }
 
-    /// Prints an error on one line and returns the exit code to throw: 1.
-    static func fail(_ error: Error) -> ExitCode {
+    /// Prints an error on one line and returns the exit code to throw: 1. `rider`: the login
+    /// was a household rider's, so the remedies name it (`bikecheck login --rider NAME`).
+    static func fail(_ error: Error, rider: String? = nil) -> ExitCode {
         if let e = error as? ExitCode { return e }
-        Terminal.standardError.write(ErrorStyle.render(message: "\(error)"))
+        Terminal.standardError.write(ErrorStyle.render(message: forRider(rider, "\(error)")))
         return ExitCode(1)
+    }
+
+    /// A message about a rider's login: its remedy `'bikecheck login…'` as `'bikecheck login --rider NAME…'`.
+    static func forRider(_ rider: String?, _ text: String) -> String {
+        guard let rider else { return text }
+        return text.replacingOccurrences(of: "'bikecheck login", with: "'bikecheck login --rider \(rider)")
     }
 
     static func describe(_ token: StravaToken) -> String {

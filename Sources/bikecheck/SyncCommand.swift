@@ -17,8 +17,10 @@ struct SyncCommand: ParsableCommand {
             --max-delete allows more; otherwise the summary says why nothing was deleted, and \
             deletions held back for being too many are named on stderr with the command that \
             confirms them (exit 1). Month files \
-            that cannot be read whole, or are symbolic links, are left alone. A sync stopped by a \
-            rate limit or a fault keeps what it fetched and resumes on the next run. Strava bikes with no \
+            that cannot be read whole, or are symbolic links, are left alone. A sync that reaches \
+            Strava's 15-minute rate limit waits for the window to reset (at most --max-wait minutes), \
+            with a note and the progress line saying until when. A sync stopped by the daily \
+            limit or a fault keeps what it fetched and resumes on the next run. Strava bikes with no \
             bike file are listed with the command that adds one; bike files are never rewritten. \
             Redirects are never followed; each answer is bounded (16 MiB, 60 s, 15 s stalled: \
             BIKECHECK_HTTP_TIMEOUT_MS). A login about to expire is renewed once, by one process at a \
@@ -42,8 +44,21 @@ struct SyncCommand: ParsableCommand {
             valueName: "n"))
     var maxDelete: Int?
 
+    @Option(
+        name: .customLong("max-wait"),
+        help: ArgumentHelp(
+            "Minutes to wait at most for Strava's 15-minute rate limit to reset, saying until when (0: stop at the limit instead). The daily limit always stops the sync.",
+            valueName: "minutes"))
+    var maxWait: Int = 16
+
+    @Option(
+        help: ArgumentHelp(
+            "Sync only this rider's login (garage.yaml's riders:; see 'login --rider'). Default: every rider who logged in.", valueName: "name"))
+    var rider: String?
+
     func validate() throws {
         if let maxDelete, maxDelete < 0 { throw ValidationError("--max-delete must be 0 or more, not \(maxDelete)") }
+        if maxWait < 0 { throw ValidationError("--max-wait must be 0 or more minutes, not \(maxWait)") }
     }
 
     func run() throws {
@@ -53,29 +68,60 @@ struct SyncCommand: ParsableCommand {
         defer { line.clear() }
         let options = GarageLoader.Options(activities: .skip)
         let loaded = GarageLoader.load(at: root, options: options)
+        if let rider { try loaded.garage.checkRider(rider) }
         let settings = try StravaCommandSupport.settings(garage: root, loaded: loaded)
+        let logins = Self.logins(rider: rider, riders: loaded.garage.settings.riders.map(\.name), settings: settings)
+        // A household's logins are each one athlete's: each sync keeps to that athlete's rides.
+        let household = logins.contains { $0 != nil }
         let client = StravaCommandSupport.client(settings)
-        let sync = StravaSync(garageRoot: root, client: client, bikeFiles: loaded.garage.bikeIDsByGearID)
-        line.update("asking Strava for activities…", now: true)
-        // A page is a request: few enough to show each.
-        sync.progress = { line.update($0, now: true) }
-        sync.warn = { line.note("warning: \($0)") }
-        client.log = { line.note("note: \($0)") }
-        sync.maxDelete = maxDelete
-        sync.usesActivityIndex = !options.bypassesDerivedCaches
-        do {
+        client.log = { [weak client] in line.note("note: \(StravaCommandSupport.forRider(client?.settings.rider, $0))") }
+        // A first sync of years, or a household's, may reach the 15-minute window: it waits, and says until when.
+        client.rateLimitWait = TimeInterval(maxWait) * 60
+        client.onRateLimitWait = { window, until in
+            line.update("waiting for Strava's \(window) rate limit until \(StravaError.format(until, seconds: true))…", now: true)
+        }
+        let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
+        let riderOfGear = loaded.garage.riderByGearID
+        var reports: [Report] = []
+        var exit: Int32 = 0
+        for login in logins {
+            client.switchRider(to: login)
+            let sync = StravaSync(garageRoot: root, client: client, bikeFiles: loaded.garage.bikeIDsByGearID)
+            sync.rider = login
+            sync.scopedToAthlete = household
+            // A ride from a file on another rider's bike is theirs, however like one of this rider's it is.
+            if household {
+                sync.mayReplaceImported = { file in
+                    guard let owner = file.gearID.flatMap({ riderOfGear[$0] }) else { return true }
+                    return owner == login
+                }
+            }
+            let who = household ? "\(login ?? "garage login"): " : ""
+            line.update("\(who)asking Strava for activities…", now: true)
+            // A page is a request: few enough to show each.
+            sync.progress = { line.update(who + $0, now: true) }
+            sync.warn = { line.note("warning: \(who)\($0)") }
+            sync.maxDelete = maxDelete
+            sync.usesActivityIndex = !options.bypassesDerivedCaches
+            let requestsBefore = client.requestCount
             let summary: SyncSummary
             do { summary = try sync.run(full: full) } catch {
                 line.clear()
-                throw error
+                // One rider's failure (a login to renew) stops only their sync.
+                guard household else { throw StravaCommandSupport.fail(error, rider: login) }
+                Terminal.standardError.write(ErrorStyle.render(message: who + StravaCommandSupport.forRider(login, "\(error)")))
+                exit = 1
+                continue
             }
             line.clear()
-            let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
-            if let problem = summary.gearLookupProblem { Terminal.standardError.write("warning: \(problem)\n") }
+            let requests = client.requestCount - requestsBefore
+            if let problem = summary.gearLookupProblem { Terminal.standardError.write("warning: \(who)\(problem)\n") }
             if format == .json {
-                Terminal.standardOutput.write(json: try Self.json(summary, requests: client.requestCount, taken: taken))
+                var report = Self.report(summary, requests: requests, taken: taken)
+                report.rider = login
+                reports.append(report)
             } else {
-                Terminal.standardOutput.write("\(summary.line) in \(client.requestCount) request\(client.requestCount == 1 ? "" : "s")\n")
+                Terminal.standardOutput.write("\(who)\(summary.line) in \(requests) request\(requests == 1 ? "" : "s")\n")
                 for gear in summary.unclaimedBikes {
                     Terminal.standardOutput.write(
                         "Strava bike \(gear.id) '\(gear.displayName)'\(gear.retired ? " (retired)" : "") has no bike file; add one with:\n  \(StravaSync.addCommand(for: gear, taken: taken))\n"
@@ -86,14 +132,38 @@ struct SyncCommand: ParsableCommand {
             if let held = summary.deletionsHeldBack, let count = held.confirmWith {
                 let (one, reason) = (count == 1, held.reason)
                 let activities = one ? "activity" : "activities", they = one ? "it is" : "they are", them = one ? "it" : "them"
+                let command = "bikecheck sync\(login.map { " --rider " + $0 } ?? "") --full --max-delete \(count)"
                 Terminal.standardError.write(
-                    "warning: held back the deletion of \(count) cached \(activities) Strava no longer lists (\(reason)); if \(they) really gone from Strava, delete \(them) with: bikecheck sync --full --max-delete \(count)\n"
+                    "warning: \(who)held back the deletion of \(count) cached \(activities) Strava no longer lists (\(reason)); if \(they) really gone from Strava, delete \(them) with: \(command)\n"
                 )
-                throw ExitCode(1)
+                exit = 1
             }
-        } catch {
-            throw StravaCommandSupport.fail(error)
         }
+        if format == .json {
+            do {
+                let text = household ? try JSONOutput.encode(HouseholdReport(logins: reports)) : try JSONOutput.encode(reports[0])
+                Terminal.standardOutput.write(json: text)
+            } catch {
+                throw StravaCommandSupport.fail(error)
+            }
+        }
+        if exit != 0 { throw ExitCode(exit) }
+    }
+
+    /// Whose logins a sync uses, in order: `--rider`'s; in a household (garage.yaml's `riders:`)
+    /// every rider who logged in with `login --rider`, after the garage's own login if there is
+    /// one; else (no rider logged in) the garage's own login, as in a garage of one rider.
+    static func logins(rider: String?, riders: [String], settings: StravaSettings) -> [String?] {
+        if let rider { return [rider] }
+        let riders = settings.ridersLoggedIn(among: riders)
+        if riders.isEmpty { return [nil] }
+        let own: [String?] = FileManager.default.fileExists(atPath: settings.tokenPath) ? [nil] : []
+        return own + riders.map { $0 }
+    }
+
+    /// A household's sync for machines: one report per login, each with its `rider`.
+    struct HouseholdReport: Encodable {
+        var logins: [Report]
     }
 
     /// The summary for machines: totals, per bike, requests, and bikes that need a file.
@@ -136,8 +206,11 @@ struct SyncCommand: ParsableCommand {
         var total: Counts
         var bikes: [String: Counts]
         var unclaimedBikes: [UnclaimedBike]
+        /// The household rider whose login this was (null: the garage's own); only in a household's `logins`.
+        var rider: String??
 
         enum CodingKeys: String, CodingKey {
+            case rider
             case full, listed, pages, requests, skipped, total, bikes
             case filesWritten = "files_written"
             case unclaimedBikes = "unclaimed_bikes"
@@ -150,16 +223,15 @@ struct SyncCommand: ParsableCommand {
         }
     }
 
-    static func json(_ s: SyncSummary, requests: Int, taken: Set<String>) throws -> String {
-        try JSONOutput.encode(
-            Report(
-                full: s.full, listed: s.listed, pages: s.pages, requests: requests, filesWritten: s.filesWritten, skipped: s.skipped,
-                skippedIDs: s.skippedIDs,
-                deletionsHeldBack: s.deletionsHeldBack.map { .init(count: $0.count, reason: $0.reason, confirmMaxDelete: $0.confirmWith) },
-                leftAlone: s.leftAlone, heldChanges: s.heldChanges, replacedImports: s.replacedImports, resumedBefore: s.resumedBefore.map(StravaSync.utc),
-                total: .init(s.total), bikes: s.byBike.mapValues(Report.Counts.init),
-                unclaimedBikes: s.unclaimedBikes.map {
-                    .init(id: $0.id, name: $0.displayName, retired: $0.retired, command: StravaSync.addCommand(for: $0, taken: taken))
-                }))
+    static func report(_ s: SyncSummary, requests: Int, taken: Set<String>) -> Report {
+        Report(
+            full: s.full, listed: s.listed, pages: s.pages, requests: requests, filesWritten: s.filesWritten, skipped: s.skipped,
+            skippedIDs: s.skippedIDs,
+            deletionsHeldBack: s.deletionsHeldBack.map { .init(count: $0.count, reason: $0.reason, confirmMaxDelete: $0.confirmWith) },
+            leftAlone: s.leftAlone, heldChanges: s.heldChanges, replacedImports: s.replacedImports, resumedBefore: s.resumedBefore.map(StravaSync.utc),
+            total: .init(s.total), bikes: s.byBike.mapValues(Report.Counts.init),
+            unclaimedBikes: s.unclaimedBikes.map {
+                .init(id: $0.id, name: $0.displayName, retired: $0.retired, command: StravaSync.addCommand(for: $0, taken: taken))
+            })
     }
 }

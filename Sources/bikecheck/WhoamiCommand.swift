@@ -11,8 +11,11 @@ struct WhoamiCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(help: ArgumentHelp("The login of this rider of the household (garage.yaml's riders:).", valueName: "name"))
+    var rider: String?
+
     func run() throws {
-        let settings = try StravaCommandSupport.settings(garage: StravaCommandSupport.optionalGarage(global))
+        let settings = try StravaCommandSupport.settings(global, rider: rider)
         let client = StravaCommandSupport.client(settings)
         do {
             guard let token = try client.readSavedToken() else { throw StravaError.notLoggedIn }
@@ -27,7 +30,7 @@ struct WhoamiCommand: ParsableCommand {
             for bike in athlete.bikes { out += "bike \(bike.id): \(bike.displayName)\n" }
             Terminal.standardOutput.write(out)
         } catch {
-            throw StravaCommandSupport.fail(error)
+            throw StravaCommandSupport.fail(error, rider: rider)
         }
     }
 }

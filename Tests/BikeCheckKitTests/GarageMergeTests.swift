@@ -94,6 +94,33 @@ import Testing
         #expect(outcome.diagnostics.map(\.id) == [DiagnosticID.mergeConflict.rawValue, DiagnosticID.duplicateTodo.rawValue], "\(outcome.diagnostics)")
     }
 
+    /// A household (docs/household.md): riders added on both sides are both kept, each with
+    /// their settings; a rider's `notify:` changed on one side is taken.
+    @Test func ridersAddedOnBothSidesAreBothKeptAndTheirSettingsMergeByKey() {
+        let base = "name: The Millers' garage\nriders:\n  alex:\n  sam:\n    notify: {ntfy: {topic: sam-bikes}}\n"
+        let ours = base.replacingOccurrences(of: "  sam:\n", with: "  kim:   # new\n  sam:\n")
+        let theirs = base.replacingOccurrences(of: "topic: sam-bikes", with: "topic: sam-rides") + "  jo:\n    notes: the tandem\n"
+        let outcome = merge(ours, theirs, base: base, path: "garage.yaml")
+        #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
+        let merged = text(outcome) ?? ""
+        for rider in ["alex:", "kim:   # new", "sam:", "jo:\n    notes: the tandem"] { #expect(merged.contains("  " + rider), "\(merged)") }
+        #expect(merged.contains("topic: sam-rides"), "\(merged)")
+    }
+
+    @Test func aRiderGivenOnOneSideAndAServiceOnTheOtherGivesBothAndTwoRidersAreAConflict() {
+        let ours = Self.base.replacingOccurrences(of: "name: Grail   # the gravel bike\n", with: "name: Grail   # the gravel bike\nrider: alex\n")
+        let theirs = Self.base + "  - date: 2025-07-01\n    done: [chain-lube]\n"
+        let outcome = merge(ours, theirs)
+        #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
+        #expect(text(outcome) == ours + "  - date: 2025-07-01\n    done: [chain-lube]\n")
+        let sam = Self.base.replacingOccurrences(of: "name: Grail   # the gravel bike\n", with: "name: Grail   # the gravel bike\nrider: sam\n")
+        let both = merge(ours, sam)
+        #expect(both.merged == nil)
+        #expect(
+            both.diagnostics.first?.message == "'rider' was changed on both sides: here to alex, on the other side to sam", "\(both.diagnostics.map(\.message))"
+        )
+    }
+
     @Test func aSideThatIsNotYAMLIsAConflict() {
         let outcome = merge(Self.base + "log: [\n", Self.base)
         #expect(outcome.merged == nil && outcome.diagnostics.first?.id == DiagnosticID.mergeConflict.rawValue)

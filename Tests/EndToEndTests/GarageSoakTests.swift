@@ -106,7 +106,7 @@ import Testing
 
             // A sync and two writes to one file at the same time, any of them killed at a random moment.
             let full = random.next(3) == 0
-            let sync = try Spawned(["sync"] + (full ? ["--full"] : []), in: world.garage.root, environment: environment)
+            let sync = try Spawned(["sync", "--max-wait", "0"] + (full ? ["--full"] : []), in: world.garage.root, environment: environment)
             var writes: [(note: String, process: Spawned)] = []
             for k in 0..<2 {
                 let note = "soak \(round).\(k)"

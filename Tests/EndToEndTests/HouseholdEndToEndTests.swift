@@ -61,6 +61,25 @@ import Testing
         #expect(named.stdout.contains("\nstumpy · ") && !named.stdout.contains("grail · "), "\(named.stdout)")
     }
 
+    @Test func aHouseholdsStatusIsGroupedByRiderWithTheSharedBikesLast() throws {
+        let garage = try Self.household()
+        let r = try garage.run(["status"] + Self.asOf)
+        #expect(r.status == 0, "\(r.stderr)")
+        let titles = r.stdout.split(separator: "\n").filter { $0.contains(" · ") && !$0.hasPrefix(" ") }.map { String($0) }
+        #expect(
+            titles.prefix(4).map { String($0.prefix { $0 != " " }) } == ["grail", "tarmac", "stumpy", "charger"]
+                || titles.prefix(4).map { String($0.prefix { $0 != " " }) } == ["tarmac", "grail", "stumpy", "charger"], "\(titles)")
+        #expect(titles.contains { $0.hasPrefix("stumpy · ") && $0.hasSuffix(" · rider sam") }, "\(titles)")
+        #expect(titles.contains { $0.hasPrefix("charger · ") && !$0.contains("rider") }, "\(titles)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try garage.run(["status", "--format", "json"] + Self.asOf).stdout.utf8)) as? [String: Any])
+        let riders = Dictionary(uniqueKeysWithValues: (json["bikes"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0["rider"] as? String) })
+        #expect(riders == ["grail": "alex", "tarmac": "alex", "stumpy": "sam", "charger": nil], "\(riders)")
+        // A garage of one rider prints as before: no rider anywhere.
+        let single = try TemporaryFolder(copying: true)
+        #expect(!(try single.run(["status", "--format", "json"] + Self.asOf).stdout.contains("\"rider\"")))
+    }
+
     @Test func anUnknownRiderOnTheCommandLineIsAUsageErrorWithTheNearestName() throws {
         let garage = try Self.household()
         let r = try garage.run(["status", "--rider", "sma"] + Self.asOf)
@@ -79,6 +98,48 @@ import Testing
         let r = try garage.run(["status", "--rider", "kim"] + Self.asOf)
         #expect(r.status == 0, "\(r.stderr)")
         for bike in ["charger", "grail", "stumpy", "tarmac"] { #expect(!r.stdout.contains("\(bike) · "), "\(r.stdout)") }
+    }
+
+    @Test func theReportsCalendarAndPageForOneRiderShowOnlyTheirBikes() throws {
+        let garage = try Self.household()
+        for command in [["costs"], ["usage"], ["history"], ["rides"]] {
+            let sam = try garage.run(command + ["--rider", "sam", "--format", "csv"] + Self.asOf)
+            #expect(sam.status == 0, "\(command): \(sam.stderr)")
+            let lines = sam.stdout.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            let column = try #require(lines.first?.firstIndex(of: "bike"), "\(command): \(sam.stdout)")
+            let bikes = Set(lines.dropFirst().map { String($0[column]) })
+            #expect(bikes == ["stumpy"], "\(command): \(bikes)")
+        }
+        let calendar = try garage.run(["calendar", "--rider", "sam"] + Self.asOf)
+        #expect(calendar.status == 0, "\(calendar.stderr)")
+        #expect(calendar.stdout.contains("SUMMARY:Specialized Stumpjumper"), "\(calendar.stdout)")
+        #expect(!calendar.stdout.contains("Canyon") && !calendar.stdout.contains("Tarmac"), "\(calendar.stdout)")
+        let page = try garage.run(["report", "--rider", "alex"] + Self.asOf)
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(page.stdout.contains("id=\"bike-grail\"") && page.stdout.contains("id=\"bike-tarmac\""))
+        #expect(!page.stdout.contains("id=\"bike-stumpy\"") && !page.stdout.contains("id=\"bike-charger\""))
+        // A rider with no bikes gets an empty report, not everyone's; an unknown one a usage error.
+        try garage.write("garage.yaml", try garage.read("garage.yaml") + "  kim:\n")
+        let kim = try garage.run(["costs", "--rider", "kim"] + Self.asOf)
+        #expect(kim.status == 0 && kim.stdout.contains("(nothing in this span)"), "\(kim.stdout)\(kim.stderr)")
+        let unknown = try garage.run(["usage", "--rider", "sma"] + Self.asOf)
+        #expect(unknown.status == 2 && unknown.stderr.contains("no rider 'sma'; did you mean 'sam'?"), "\(unknown.stderr)")
+    }
+
+    @Test func costsByRiderSumEachRidersBikesAndTheSharedOnesApart() throws {
+        let garage = try Self.household()
+        let byRider = try garage.run(["costs", "--by", "rider", "--format", "json"] + Self.asOf)
+        #expect(byRider.status == 0, "\(byRider.stderr)")
+        let rows = try #require((try JSONSerialization.jsonObject(with: Data(byRider.stdout.utf8)) as? [String: Any])?["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["group"] as? String } == ["(shared)", "alex", "sam"], "\(rows)")
+        // Each rider's line is the sum of their bikes' and parts' lines, as `--rider` shows them.
+        for rider in ["alex", "sam"] {
+            let own = try garage.run(["costs", "--rider", rider, "--format", "json"] + Self.asOf)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(own.stdout.utf8)) as? [String: Any])
+            let total = (json["totals"] as? [[String: Any]])?.first?["total"] as? String
+            let line = rows.first { $0["group"] as? String == rider }?["total"] as? String
+            #expect(total != nil && total == line, "\(rider): \(String(describing: total)) vs \(String(describing: line))")
+        }
     }
 
     /// Runs bikecheck off the test's task pool, which the receiver needs to answer.

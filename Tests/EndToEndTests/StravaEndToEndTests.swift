@@ -415,7 +415,8 @@ func fileMode(_ path: String) throws -> Int {
         await world.server.inject(status: 429, onRequest: 4, to: "/api/v3/athlete/activities")
         await world.server.resetCounts()
 
-        let stopped = try await world.run(["sync"])
+        // --max-wait 0: stop at the 15-minute window rather than wait for it.
+        let stopped = try await world.run(["sync", "--max-wait", "0"])
         #expect(stopped.status == 1)
         #expect(stopped.stderr.contains("rate limit"), "\(stopped.stderr)")
         #expect(stopped.stderr.contains("run 'bikecheck sync' again after"), "\(stopped.stderr)")
@@ -469,12 +470,73 @@ func fileMode(_ path: String) throws -> Int {
         try await world.login()
         await world.server.setRateLimit(limit: (200, 2000), readLimit: (100, 1000), usage: (40, 500), readUsage: (97, 500))
         await world.server.resetCounts()
-        let r = try await world.run(["sync"])
+        let r = try await world.run(["sync", "--max-wait", "0"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("15-minute rate limit"), "\(r.stderr)")
         // /athlete (98), page 1 (99), page 2 (100): then it stops without asking for a 429.
         #expect(await world.server.totalRequests == 3)
         #expect(world.cachedActivities().count == 399)
+    }
+
+    @Test func syncWaitsForTheFifteenMinuteWindowSayingUntilWhenAndFinishes() async throws {
+        let world = try await StravaWorld()
+        defer { Task { await world.stop() } }
+        let activities = StandInActivity.generate(count: 1_000)
+        await world.server.setActivities(activities)
+        try await world.login()
+        // /athlete (98), page 1 (99), page 2 (100): the window is full; it resets after 2 s quiet.
+        await world.server.setRateLimit(limit: (200, 2000), readLimit: (100, 1000), usage: (40, 500), readUsage: (97, 500))
+        await world.server.setShortWindowReset(afterQuiet: 2)
+        await world.server.resetCounts()
+        // The wait sleeps 3 s here, whatever the real window's end it names.
+        var env = await world.environment
+        env["BIKECHECK_RATE_LIMIT_WAIT_MS"] = "3000"
+        let root = world.garage.root
+        let finalEnv = env
+        let r = try await withCheckedThrowingContinuation { c in
+            DispatchQueue.global().async {
+                c.resume(with: Result { try ProgressEndToEndTests.onTerminal(["sync"], in: root, environment: finalEnv, marker: "sync: ") })
+            }
+        }
+        #expect(r.status == 0, "\(r.output)")
+        #expect(world.cachedActivities().count == 1_000)
+        // Said once as a note (it stays in a log), and on the progress line while it lasts, with
+        // the end: a few seconds past the next quarter hour, in UTC.
+        let note = #/note: reached Strava's 15-minute rate limit; waiting until \d{4}-\d\d-\d\d \d\d:(00|15|30|45):05 UTC, when it resets/#
+        #expect(r.output.contains(note), "\(r.output)")
+        #expect(
+            r.output.contains(#/\r\u{1B}\[Ksync: waiting for Strava's 15-minute rate limit until \d{4}-\d\d-\d\d \d\d:(00|15|30|45):05 UTC/#), "\(r.output)")
+        #expect(r.output.contains("synced 1000 activities from Strava: 1000 new"), "\(r.output)")
+        // The pages before the wait are not fetched again: six pages (each after the first repeats
+        // the second the one before ended with), /athlete once.
+        #expect(await world.server.requests(to: "/api/v3/athlete/activities") == 6)
+        #expect(await world.server.requests(to: "/api/v3/athlete") == 1)
+    }
+
+    @Test func aSecondRateLimitRightAfterAWaitStopsTheSyncInsteadOfWaitingAgain() async throws {
+        let world = try await StravaWorld()
+        defer { Task { await world.stop() } }
+        await world.server.setActivities(StandInActivity.generate(count: 1_000))
+        try await world.login()
+        // The window never resets here: one wait, then a clean stop that says when to run again.
+        await world.server.setRateLimit(limit: (200, 2000), readLimit: (100, 1000), usage: (40, 500), readUsage: (97, 500))
+        let r = try await world.run(["sync"], extra: ["BIKECHECK_RATE_LIMIT_WAIT_MS": "10"])
+        #expect(r.status == 1)
+        #expect(r.stderr.components(separatedBy: "waiting until").count == 2, "one wait: \(r.stderr)")
+        #expect(r.stderr.contains("stopped at Strava's 15-minute rate limit; nothing is lost: run 'bikecheck sync' again after"), "\(r.stderr)")
+        #expect(world.cachedActivities().count == 399)
+    }
+
+    @Test func theDailyLimitStopsTheSyncWithoutWaiting() async throws {
+        let world = try await StravaWorld()
+        defer { Task { await world.stop() } }
+        await world.server.setActivities(StandInActivity.generate(count: 1_000))
+        try await world.login()
+        await world.server.setRateLimit(limit: (200, 2000), readLimit: (100, 1000), usage: (0, 500), readUsage: (0, 998))
+        let r = try await world.run(["sync"], extra: ["BIKECHECK_RATE_LIMIT_WAIT_MS": "10"])
+        #expect(r.status == 1)
+        #expect(!r.stderr.contains("waiting"), "\(r.stderr)")
+        #expect(r.stderr.contains("stopped at Strava's daily rate limit"), "\(r.stderr)")
     }
 
     @Test func retiredBikesAreLookedUpOnceAndNewBikesGetASuggestedCommand() async throws {

@@ -137,7 +137,7 @@ import Testing
 
         // No budget left for the look: kept, and said so.
         await world.server.setRateLimit(limit: (200, 2000), readLimit: (100, 1000), usage: (0, 0), readUsage: (98, 500))
-        let limited = try await world.run(["sync", "--full"])
+        let limited = try await world.run(["sync", "--full", "--max-wait", "0"])
         #expect(limited.status == 0, "\(limited.stderr)")
         #expect(
             limited.stdout.contains("as Strava could not confirm that activity \(gone.id) is gone (stopped at Strava's 15-minute rate limit"),

@@ -95,7 +95,8 @@ import Testing
             let full = random.next(3) == 0
             if full { figures.fullSyncs += 1 }
             let killAfter: TimeInterval? = random.next(2) == 0 ? Double(random.next(400)) / 1000 : nil
-            let r = try await run(world, full ? ["sync", "--full"] : ["sync"], killAfter: killAfter)
+            // An injected 429 stops the sync (--max-wait 0), as a fault should.
+            let r = try await run(world, (full ? ["sync", "--full"] : ["sync"]) + ["--max-wait", "0"], killAfter: killAfter)
             if r.killed { figures.kills += 1 } else if r.status != 0 { figures.stopped += 1 }
             // A fault that did not fire this round may fire in a later one: so much the better.
 

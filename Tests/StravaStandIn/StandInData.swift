@@ -69,6 +69,8 @@ public struct StandInActivity: Sendable, Equatable {
     public var isPrivate = false
     /// Served with `"start_date":null`, as a malformed element a client cannot read (its id still can be).
     public var malformed = false
+    /// Whose activity it is: an athlete `addAthlete` added; nil: the stand-in's own athlete.
+    public var athlete: Int64?
 
     public init(
         id: Int64, name: String, sportType: String, type: String? = nil, start: Int64, utcOffset: Int = 3600,

@@ -6,7 +6,9 @@ import Foundation
 /// dies at once), deauthorization, `/athlete`, `/gear/{id}`, `/athlete/activities` with
 /// after/before/page/per_page (newest first, at most 200 a page; `after` and `before` exclusive),
 /// `/activities/{id}` (404 once deleted), rate-limit headers in
-/// HTTP/1.1 casing, 401, 404, 429 and injectable 5xx. It counts requests per path.
+/// HTTP/1.1 casing, 401, 404, 429 and injectable 5xx. It counts requests per path. One
+/// application serves several athletes (`addAthlete`): each token is one athlete's, and
+/// `/athlete` and the listing answer with that athlete's profile, bikes and activities.
 public actor StravaStandIn {
     public let clientID = "424242"
     public let clientSecret = "stand-in-client-secret-9f8e7d"
@@ -31,10 +33,38 @@ public actor StravaStandIn {
     public var readLimit = (100, 1000)
     public var usage = (0, 0)
     public var readUsage = (0, 0)
+    /// The 15-minute window resets here when no API request came for this many seconds (nil:
+    /// never by itself), so a client's wait for it can be tested in seconds.
+    public var shortWindowResetsAfterQuiet: Double?
+    private var lastAPIRequest = Date()
+    public func setShortWindowReset(afterQuiet seconds: Double?) { shortWindowResetsAfterQuiet = seconds }
 
-    private var codes: [String: String] = [:]
+    /// Other athletes of the application, by id: their names and the bikes `/athlete` lists.
+    public private(set) var otherAthletes: [Int64: (first: String, last: String, bikes: [StandInGear])] = [:]
+    /// Adds an athlete who can authorise the same application (Strava allows up to 10).
+    public func addAthlete(id: Int64, first: String, last: String, bikes: [StandInGear] = []) {
+        otherAthletes[id] = (first, last, bikes)
+        for b in bikes where gear[b.id] == nil { gear[b.id] = b }
+    }
+
+    /// Authorisation code → (scope, athlete).
+    private var codes: [String: (scope: String, athlete: Int64)] = [:]
     private var accessTokens: [String: Int64] = [:]
-    private var refreshToken: String?
+    /// Whose each access token is (the stand-in's own athlete when absent).
+    private var accessOwners: [String: Int64] = [:]
+    /// Each athlete's current refresh token.
+    private var refreshTokens: [Int64: String] = [:]
+    /// The stand-in's own athlete's refresh token.
+    private var refreshToken: String? {
+        get { refreshTokens[athleteID] }
+        set { refreshTokens[athleteID] = newValue }
+    }
+    private func owner(ofAccess token: String) -> Int64 { accessOwners[token] ?? athleteID }
+    /// Forgets every token of `athlete` (deauthorize, revoke: both tokens of that login).
+    private func revokeAll(of athlete: Int64) {
+        accessTokens = accessTokens.filter { owner(ofAccess: $0.key) != athlete }
+        refreshTokens[athlete] = nil
+    }
     private var tokenSerial = 0
     /// Every token issued or seeded, revoked ones too: never to be seen outside a header.
     private var everIssued: Set<String> = []
@@ -116,7 +146,7 @@ public actor StravaStandIn {
     // MARK: - Test controls
 
     /// Makes `code` a valid one-time authorisation code, as if the rider had pressed Authorize.
-    public func authorize(code: String) { codes[code] = "read,profile:read_all,activity:read_all" }
+    public func authorize(code: String, athlete: Int64? = nil) { codes[code] = ("read,profile:read_all,activity:read_all", athlete ?? athleteID) }
 
     /// Installs tokens as if the rider had logged in earlier; the access token expires at `expiresAt`.
     public func seedTokens(access: String, refresh: String, expiresAt: Int64) {
@@ -205,7 +235,7 @@ public actor StravaStandIn {
     /// Strava takes tokens in; returns whether there was one.
     @discardableResult
     private func checkTokens(_ request: HTTPRequest, form: [String: String]) -> Bool {
-        let known = Set(accessTokens.keys).union(refreshToken.map { [$0] } ?? []).union(everIssued)
+        let known = Set(accessTokens.keys).union(refreshTokens.values).union(everIssued)
         let names: Set<String> = ["access_token", "refresh_token", "token"]
         var found: [String] = []
         for item in request.query where names.contains(item.name) || known.contains(item.value) {
@@ -234,13 +264,14 @@ public actor StravaStandIn {
         return out
     }
 
-    private func issueTokens() -> (access: String, refresh: String, expiresAt: Int64) {
+    private func issueTokens(for athlete: Int64) -> (access: String, refresh: String, expiresAt: Int64) {
         tokenSerial += 1
         let access = "standin-access-\(tokenSerial)-\(UUID().uuidString.prefix(8))"
         let refresh = "standin-refresh-\(tokenSerial)-\(UUID().uuidString.prefix(8))"
         let expiresAt = now() + tokenLifetime
         accessTokens[access] = expiresAt
-        refreshToken = refresh
+        accessOwners[access] = athlete
+        refreshTokens[athlete] = refresh
         everIssued.formUnion([access, refresh])
         return (access, refresh, expiresAt)
     }
@@ -264,28 +295,29 @@ public actor StravaStandIn {
         }
         switch f["grant_type"] {
         case "authorization_code":
-            guard let code = f["code"], codes.removeValue(forKey: code) != nil else {
+            guard let code = f["code"], let granted = codes.removeValue(forKey: code) else {
                 return json(400, fault("AuthorizationCode", "code", "invalid", message: "Bad Request"))
             }
-            let t = issueTokens()
+            let t = issueTokens(for: granted.athlete)
+            let (first, last) = names(of: granted.athlete)
             return json(
                 200,
                 [
                     "token_type": "Bearer", "expires_at": t.expiresAt, "expires_in": tokenLifetime,
                     "refresh_token": t.refresh, "access_token": t.access,
                     "athlete": [
-                        "id": athleteID, "username": "standin", "resource_state": 2, "firstname": athleteFirstName,
-                        "lastname": athleteLastName, "city": "Berlin", "state": "", "country": "Germany", "sex": "F",
+                        "id": granted.athlete, "username": "standin", "resource_state": 2, "firstname": first,
+                        "lastname": last, "city": "Berlin", "state": "", "country": "Germany", "sex": "F",
                         "premium": false, "summit": false, "created_at": "2017-11-28T19:05:35Z",
                         "updated_at": "2025-11-19T01:44:15Z", "badge_type_id": 0, "profile_medium": "avatar/athlete/medium.png",
                         "profile": "avatar/athlete/large.png", "friend": NSNull(), "follower": NSNull(),
                     ],
                 ])
         case "refresh_token":
-            guard let given = f["refresh_token"], given == refreshToken else {
+            guard let given = f["refresh_token"], let athlete = refreshTokens.first(where: { $0.value == given })?.key else {
                 return json(400, fault("RefreshToken", "refresh_token", "invalid", message: "Bad Request"))
             }
-            let t = issueTokens()
+            let t = issueTokens(for: athlete)
             return json(
                 200,
                 [
@@ -307,8 +339,7 @@ public actor StravaStandIn {
         guard let token = bearer(request), isValid(accessToken: token) else {
             return json(401, fault("Athlete", "access_token", "invalid", message: "Authorization Error"))
         }
-        accessTokens = [:]
-        refreshToken = nil
+        revokeAll(of: owner(ofAccess: token))
         return json(200, ["access_token": token])
     }
 
@@ -326,13 +357,25 @@ public actor StravaStandIn {
             return json(401, fault("Application", "", "invalid", message: "Authorization Error"))
         }
         if let refused = refusal() { return refused }
-        guard let token = f["token"], token == refreshToken || isValid(accessToken: token) else {
+        guard let token = f["token"] else { return json(400, fault("Token", "token", "invalid", message: "Bad Request")) }
+        if let athlete = refreshTokens.first(where: { $0.value == token })?.key {
+            revokeAll(of: athlete)
+        } else if isValid(accessToken: token) {
+            revokeAll(of: owner(ofAccess: token))
+        } else {
             return json(400, fault("Token", "token", "invalid", message: "Bad Request"))
         }
-        accessTokens = [:]
-        refreshToken = nil
         return json(200, [:])
     }
+
+    /// An athlete's first and last name.
+    private func names(of athlete: Int64) -> (String, String) {
+        if let other = otherAthletes[athlete] { return (other.first, other.last) }
+        return (athleteFirstName, athleteLastName)
+    }
+
+    /// Whether `a` is `athlete`'s activity.
+    private func belongs(_ a: StandInActivity, to athlete: Int64) -> Bool { (a.athlete ?? athleteID) == athlete }
 
     private func bearer(_ request: HTTPRequest) -> String? {
         guard let h = request.headers[HTTPHeader("Authorization")], h.hasPrefix("Bearer ") else { return nil }
@@ -350,7 +393,7 @@ public actor StravaStandIn {
 
     /// Renders every activity's JSON now, so timing a sync measures the client, not this debug-built server.
     public func prerender() {
-        for a in activities where rendered[a.id]?.0 != a { rendered[a.id] = (a, a.jsonBytes(athleteID: athleteID)) }
+        for a in activities where rendered[a.id]?.0 != a { rendered[a.id] = (a, a.jsonBytes(athleteID: a.athlete ?? athleteID)) }
     }
 
     /// Seconds spent inside the API handlers (for separating the stand-in's cost from the client's).
@@ -364,6 +407,8 @@ public actor StravaStandIn {
         let seen = tokenViolations.count
         let injected = record(request)
         apiRequestsByHost[host, default: 0] += 1
+        if let quiet = shortWindowResetsAfterQuiet, Date().timeIntervalSince(lastAPIRequest) >= quiet { (usage.0, readUsage.0) = (0, 0) }
+        lastAPIRequest = Date()
         // Strava counts every request, those over the limit too.
         usage.0 += 1; usage.1 += 1
         readUsage.0 += 1; readUsage.1 += 1
@@ -380,18 +425,20 @@ public actor StravaStandIn {
             return json(401, fault("Athlete", "access_token", "invalid", message: "Authorization Error"), headers: headers)
         }
         if let response = syncFaultResponse(request, headers: headers) { return response }
+        let who = owner(ofAccess: token)
         if request.path == "/api/v3/athlete" {
+            let (first, last) = names(of: who)
             return json(
                 200,
                 [
-                    "id": athleteID, "username": "standin", "resource_state": 3, "firstname": athleteFirstName, "lastname": athleteLastName,
+                    "id": who, "username": "standin", "resource_state": 3, "firstname": first, "lastname": last,
                     "bio": "", "city": "Berlin", "state": "", "country": "Germany", "sex": "F", "premium": false, "summit": false,
                     "created_at": "2017-11-28T19:05:35Z", "updated_at": "2025-11-19T01:44:15Z", "badge_type_id": 0,
                     "weight": 61.0, "profile_medium": "avatar/athlete/medium.png", "profile": "avatar/athlete/large.png",
                     "friend": NSNull(), "follower": NSNull(), "blocked": false, "can_follow": true, "follower_count": 3,
                     "friend_count": 4, "mutual_friend_count": 0, "athlete_type": 0, "date_preference": "%m/%d/%Y",
                     "measurement_preference": "meters", "clubs": [], "postable_clubs_count": 0, "ftp": NSNull(),
-                    "bikes": athleteBikes.map { $0.summaryJSON() },
+                    "bikes": (otherAthletes[who]?.bikes ?? athleteBikes).map { $0.summaryJSON() },
                     "shoes": [
                         [
                             "id": "g2001", "primary": true, "name": "Trail shoes", "nickname": "", "resource_state": 2,
@@ -420,6 +467,7 @@ public actor StravaStandIn {
             sortedActivities = activities.sorted { $0.start != $1.start ? $0.start > $1.start : $0.id > $1.id }
         }
         var list = sortedActivities ?? []
+        if !otherAthletes.isEmpty { list = list.filter { belongs($0, to: who) } }
         if let after = int("after") { list = list.filter { $0.start > after } }
         if let before = int("before") { list = list.filter { $0.start < before } }
         let from = (page - 1) * perPage
@@ -430,7 +478,7 @@ public actor StravaStandIn {
             if let cached = rendered[a.id], cached.0 == a {
                 body += cached.1
             } else {
-                let bytes = a.jsonBytes(athleteID: athleteID)
+                let bytes = a.jsonBytes(athleteID: a.athlete ?? athleteID)
                 rendered[a.id] = (a, bytes)
                 body += bytes
             }

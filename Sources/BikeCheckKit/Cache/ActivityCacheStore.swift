@@ -214,6 +214,19 @@ package final class ActivityCacheStore {
         return byID.values.map(\.startDate).max()
     }
 
+    /// The latest start date of the cached activities `include` keeps (one athlete's, in a
+    /// household): months are read newest first until one older than the newest found.
+    package func newestStart(where include: (Activity) -> Bool) -> String? {
+        var newest = byID.values.filter(include).map(\.startDate).max()
+        for month in unread.keys.sorted(by: >) {
+            if let newest, String(newest.prefix(7)) > month { break }
+            read([month])
+            let found = byID.values.filter { $0.starts(inMonth: month) && include($0) }.map(\.startDate).max()
+            if let found, newest.map({ found > $0 }) ?? true { newest = found }
+        }
+        return newest
+    }
+
     package enum Change: Equatable {
         case new, changed, unchanged, held
         case rejected(ActivityLimits.Violation)
@@ -259,18 +272,19 @@ package final class ActivityCacheStore {
     /// file that is the same ride is removed and Strava's copy kept, carrying the file's bike
     /// while Strava names none; a cached Strava copy that carries one keeps it on a later listing
     /// without gear. Returns what changed and the imported rides removed; if either's month file
-    /// is left alone nothing changes (`.held`).
-    package func upsertListed(_ listed: Activity) -> (change: Change, replaced: [Activity]) {
+    /// is left alone nothing changes (`.held`). `mayReplace` keeps some rides from files out of
+    /// it (in a household: another rider's ride of the same outing).
+    package func upsertListed(_ listed: Activity, mayReplace: (Activity) -> Bool = { _ in true }) -> (change: Change, replaced: [Activity]) {
         if let old = self[listed.id] { return (upsert(SameRide.kept(strava: listed, file: old)), []) }
         guard let start = Timestamps.epoch(listed.startDate) else { return (upsert(listed), []) }
         // A match may start in the month before or after, within two minutes of the boundary.
         read(Set([start - SameRide.startWithin, start + SameRide.startWithin].map { String(Timestamps.string(epoch: $0).prefix(7)) }).sorted())
-        var files: [Activity] = []
+        var files: [Activity] = [], others: [Activity] = []
         while let id = importedStarts.match(start, distance: listed.distance, except: listed.id), let file = byID[id] {
-            files.append(file)
+            if mayReplace(file) { files.append(file) } else { others.append(file) }
             importedStarts.remove(file)
         }
-        for file in files { importedStarts.add(file) }
+        for file in files + others { importedStarts.add(file) }
         guard !files.isEmpty else { return (upsert(listed), []) }
         let kept = files.reduce(listed) { SameRide.kept(strava: $0, file: $1) }
         if ActivityLimits.check(kept) != nil { return (upsert(kept), []) }

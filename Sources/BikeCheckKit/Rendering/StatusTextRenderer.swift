@@ -63,8 +63,18 @@ package struct StatusTextRenderer: Sendable {
             if !named.isEmpty { out += "\n" + todoLines(TodoStatus.sortedByUrgency(named), underBike: false) }
             return out
         }
-        for bike in report.bikes {
-            let title: TerminalText = "\(bike.id) · \(bike.name)" + (bike.retired.map { " (retired \($0))" } ?? "")
+        // A household's status is grouped by rider (by name; the shared bikes last), each bike
+        // naming its rider.
+        let grouped = report.bikes.contains { $0.rider != nil }
+        let bikes =
+            grouped
+            ? report.bikes.enumerated().sorted { a, b in
+                let (x, y) = ((a.element.rider == nil ? 1 : 0, a.element.rider ?? ""), (b.element.rider == nil ? 1 : 0, b.element.rider ?? ""))
+                return x != y ? x < y : a.offset < b.offset
+            }.map(\.element) : report.bikes
+        for bike in bikes {
+            let title: TerminalText =
+                "\(bike.id) · \(bike.name)" + (bike.retired.map { " (retired \($0))" } ?? "") + (bike.rider.map { " · rider \($0)" } ?? "")
             out += "\n" + fit([title], after: "", indent: 2, paintingFirst: "1")
             if bike.intervals.isEmpty {
                 out += fit(["no intervals: add a template or intervals to bikes/\(bike.id).yaml"], after: "  ", indent: 4)
@@ -75,7 +85,9 @@ package struct StatusTextRenderer: Sendable {
         }
         for part in report.parts {
             let place: TerminalText = part.retired.map { "retired \($0)" } ?? part.bike.map { "part, on \($0)" } ?? "part, on the shelf"
-            out += "\n" + fit(["\(part.id) · \(part.name) (" + place + ")"], after: "", indent: 2, paintingFirst: "1")
+            out +=
+                "\n"
+                + fit(["\(part.id) · \(part.name) (" + place + ")" + (part.rider.map { " · rider \($0)" } ?? "")], after: "", indent: 2, paintingFirst: "1")
             if part.intervals.isEmpty {
                 out += fit(["no intervals: add a template or intervals to parts/\(part.id).yaml"], after: "  ", indent: 4)
             } else {

@@ -6,7 +6,10 @@ import Foundation
 /// Money is exact, and amounts in different currencies are reported on lines of their own,
 /// never summed.
 package struct CostReport: Sendable, Encodable {
-    package enum Grouping: String, Sendable, Encodable, CaseIterable { case bike, year, month, category }
+    package enum Grouping: String, Sendable, Encodable, CaseIterable { case bike, rider, year, month, category }
+
+    /// The group of a household's bikes and parts that name no rider (`--by rider`).
+    package static let shared = "(shared)"
 
     /// One cost: a log entry's or a purchase price.
     package struct Item: Sendable {
@@ -133,9 +136,17 @@ package struct CostReport: Sendable, Encodable {
     ) -> CostReport {
         let items = items(garage, only: only, parts: parts, asOf: asOf, since: since)
         let selection = ReportSelection(bikes: only, parts: parts)
+        // By rider: a bike's `rider:`; a part's, else that of the bike it is on at `asOf`.
+        func rider(ofBike id: BikeID) -> String { garage.bike(id)?.bike.rider?.value ?? Self.shared }
+        func rider(of subject: ReportSubject) -> String {
+            guard subject.kind == .part else { return rider(ofBike: BikeID(subject.id)) }
+            guard let part = garage.part(PartID(subject.id))?.part else { return Self.shared }
+            return part.rider?.value ?? part.mount(on: asOf).map { rider(ofBike: $0.bike.value) } ?? Self.shared
+        }
         func group(_ item: Item) -> String {
             switch by {
             case .bike: return item.subject.id
+            case .rider: return rider(of: item.subject)
             case .year: return item.day.map { UsageReport.periodKey($0, .year) } ?? undated
             case .month: return item.day.map { UsageReport.periodKey($0, .month) } ?? undated
             case .category: return item.category ?? uncategorised
@@ -186,6 +197,12 @@ package struct CostReport: Sendable, Encodable {
             }
             flush()
             spread[Spread(subject: subject, period: nil)] = bikeSum
+            if by == .rider {
+                var all = spread[Spread(subject: nil, period: rider(ofBike: resolved.bike.id))] ?? (0, 0)
+                all.distance += bikeSum.distance
+                all.time += bikeSum.time
+                spread[Spread(subject: nil, period: rider(ofBike: resolved.bike.id))] = all
+            }
             var all = spread[Spread(subject: nil, period: nil)] ?? (0, 0)
             all.distance += bikeSum.distance
             all.time += bikeSum.time
@@ -205,6 +222,7 @@ package struct CostReport: Sendable, Encodable {
                     if by == .year || by == .month {
                         keys.append(Spread(subject: nil, period: UsageReport.periodKey(Day(ordinal: Int(r.day)), by == .year ? .year : .month)))
                     }
+                    if by == .rider { keys.append(Spread(subject: nil, period: rider(of: .part(rp.part)))) }
                     for key in keys {
                         var all = spread[key] ?? (0, 0)
                         all.distance += r.distance
@@ -218,7 +236,7 @@ package struct CostReport: Sendable, Encodable {
         func usage(group key: String, subject: ReportSubject?) -> (Double, Double) {
             let found: (distance: Double, time: Double)?
             switch by {
-            case .year, .month: found = spread[Spread(subject: nil, period: key)]
+            case .year, .month, .rider: found = spread[Spread(subject: nil, period: key)]
             case .bike: found = spread[Spread(subject: subject, period: nil)]
             case .category: found = spread[Spread(subject: nil, period: nil)]
             }

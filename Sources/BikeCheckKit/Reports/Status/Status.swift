@@ -224,6 +224,8 @@ package struct BikeStatus: Sendable, Codable, Equatable {
     package var intervals: [IntervalStatus]
     /// Its one-off jobs, most urgent first.
     package var todos: [TodoStatus] = []
+    /// A household's: whose bike it is (`rider:`); nil when it names none.
+    package var rider: String? = nil
 }
 
 /// A part reported on its own: on the shelf, or named on the command line.
@@ -236,6 +238,8 @@ package struct PartStatus: Sendable, Codable, Equatable {
     package var intervals: [IntervalStatus]
     /// Its one-off jobs, most urgent first.
     package var todos: [TodoStatus] = []
+    /// A household's: whose part it is (`rider:`); nil when it names none.
+    package var rider: String? = nil
 }
 
 /// What `bikecheck status` reports: a typed model, rendered at the edge.

@@ -80,7 +80,8 @@ package struct StatusPlanner: Sendable {
                     : $0.progress != $1.progress ? $0.progress > $1.progress : ($0.part ?? "", $0.id) < ($1.part ?? "", $1.id)
             }
             return BikeStatus(
-                id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals, todos: TodoStatus.sorted(todos, asOf: asOf))
+                id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals, todos: TodoStatus.sorted(todos, asOf: asOf),
+                rider: bike.rider?.value)
         }
         let parts = selection.shown.map { part -> PartStatus in
             let intervals = statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters, bikes: bikesByID).sorted {
@@ -89,7 +90,8 @@ package struct StatusPlanner: Sendable {
             }
             return PartStatus(
                 id: part.part.id.rawValue, name: part.part.name, bike: part.part.mount(on: asOf)?.bike.value.rawValue,
-                retired: part.part.retired, intervals: intervals, todos: TodoStatus.sorted(part.part.todos.map { ($0, nil) }, asOf: asOf))
+                retired: part.part.retired, intervals: intervals, todos: TodoStatus.sorted(part.part.todos.map { ($0, nil) }, asOf: asOf),
+                rider: part.part.rider?.value)
         }
         var report = StatusReport(asOf: asOf, units: garage.settings.units, bikes: bikes, parts: parts)
         report.assignBands(windows: garage.settings.notify?.windows ?? UrgencyBand.defaultWindows)
