@@ -30,10 +30,10 @@ struct CalendarCommand: ParsableCommand {
     @OptionGroup var revision: RevisionOption
 
     func run() throws {
-        let day = revision.day(asOf, root: try global.garageRoot())
         // A part's intervals are forecast under the bike it is on.
         let loaded = try ReportOutput.loadBikes(
             global, names: bikes, revision: revision, command: "calendar", help: "a part's intervals show under the bike it is mounted on")
+        let day = revision.day(asOf, loaded)
         let status = StatusPlanner(asOf: day).plan(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init))
         switch format {
         case .text:

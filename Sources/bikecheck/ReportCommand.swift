@@ -41,11 +41,11 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var revision: RevisionOption
 
     func run() throws {
-        let day = revision.day(asOf, root: try global.garageRoot())
         let loaded = try ReportOutput.loadBikes(
             global, names: bikes, revision: revision, command: "report --bike", help: "the report of a bike lists the parts that were on it")
+        let day = revision.day(asOf, loaded)
         var report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, only: bikes.map(BikeID.init), asOf: day)
-        report.git = revision.commit(try global.garageRoot())
+        report.git = revision.commit(try global.garageRoot(), loaded)
         switch format {
         case .html:
             let page = HTMLReportRenderer().render(report)
