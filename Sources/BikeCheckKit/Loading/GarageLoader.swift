@@ -559,7 +559,7 @@ package enum GarageLoader {
     }
 
     /// A file's name without `.yaml` or `.yml`: the id of what it holds.
-    static func stem(_ file: String) -> String {
+    package static func stem(_ file: String) -> String {
         file.hasSuffix(".yaml") ? String(file.dropLast(5)) : file.hasSuffix(".yml") ? String(file.dropLast(4)) : file
     }
 
