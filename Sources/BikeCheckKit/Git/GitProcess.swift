@@ -137,7 +137,8 @@ final class GitObjectReader {
 
     private let process = Process()
     private let requests: FileHandle
-    private let answers: Int32
+    private let answersHandle: FileHandle
+    private var answers: Int32 { answersHandle.fileDescriptor }
     private let errors: FileHandle
     private var buffer: [UInt8] = []
     private var start = 0
@@ -162,7 +163,7 @@ final class GitObjectReader {
         process.standardOutput = output
         process.standardError = errors
         requests = input.fileHandleForWriting
-        answers = output.fileHandleForReading.fileDescriptor
+        answersHandle = output.fileHandleForReading
         var none = sigset_t(), inherited = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, &inherited)
@@ -170,7 +171,10 @@ final class GitObjectReader {
         do {
             try process.run()
         } catch {
+            done = true
             try? errors.close()
+            try? requests.close()
+            try? answersHandle.close()
             throw GitCommitter.Failure(description: "cannot run git: \(error.localizedDescription)")
         }
         // Only git holds these ends now.
@@ -178,7 +182,10 @@ final class GitObjectReader {
         try? output.fileHandleForWriting.close()
     }
 
-    deinit { _ = finish() }
+    deinit {
+        _ = finish()
+        closeRequests()
+    }
 
     /// The objects `names` name, in order; bytes of objects larger than `limit` are not kept. A
     /// name holding a line break is never sent (it is missing).
@@ -187,12 +194,10 @@ final class GitObjectReader {
         let sent = names.map { $0.contains("\n") || $0.isEmpty ? "-\u{1}missing" : $0 }
         // Written from another thread: git answers while it reads, and neither pipe may fill up
         // with the other side waiting.
-        let requests = self.requests
-        let text = Data(sent.map { $0 + "\n" }.joined().utf8)
+        let fd = requests.fileDescriptor
+        let text = Array(sent.map { $0 + "\n" }.joined().utf8)
         let writing = DispatchGroup()
-        DispatchQueue.global().async(group: writing) {
-            do { try requests.write(contentsOf: text) } catch {}
-        }
+        DispatchQueue.global().async(group: writing) { Self.write(text, to: fd) }
         defer { writing.wait() }
         var objects: [Object] = []
         objects.reserveCapacity(sent.count)
@@ -212,20 +217,68 @@ final class GitObjectReader {
         return objects
     }
 
+    /// Writes all of `bytes` to `fd`, or as much as git reads before it ends: a git that ended
+    /// early (EPIPE) must not end bikecheck with SIGPIPE, so the signal is blocked on this
+    /// thread while it writes, and one it raised is taken before it is unblocked.
+    private static func write(_ bytes: [UInt8], to fd: Int32) {
+        var pipe = sigset_t(), previous = sigset_t()
+        sigemptyset(&pipe)
+        sigaddset(&pipe, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipe, &previous)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var none = timespec()
+                _ = sigtimedwait(&pipe, nil, &none)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+        var at = 0
+        while at < bytes.count {
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + at, bytes.count - at) }
+            if n > 0 {
+                at += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+
     /// Ends git (its input closed) and returns what it wrote on standard error.
     func finish() -> String {
         guard !done else { return "" }
+        closeRequests()
+        return end()
+    }
+
+    /// Waits for git, closes its output and returns what it wrote on standard error.
+    private func end() -> String {
         done = true
-        try? requests.close()
         process.waitUntilExit()
-        close(answers)
+        try? answersHandle.close()
         let text = String(decoding: GitProcess.readAll(errors), as: UTF8.self)
         try? errors.close()
         return text
     }
 
+    private var requestsOpen = true
+
+    private func closeRequests() {
+        guard requestsOpen else { return }
+        requestsOpen = false
+        try? requests.close()
+    }
+
+    /// A read gone wrong: git is stopped (it may be writing what is no longer read, and the
+    /// requests may still be being written: they are closed once the writer is done, by
+    /// `finish` or when this reader goes).
     private func failure(_ what: String) -> GitCommitter.Failure {
-        let said = finish().trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !done else { return GitCommitter.Failure(description: what) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        let said = end().trimmingCharacters(in: .whitespacesAndNewlines)
         return GitCommitter.Failure(description: said.isEmpty ? what : "\(what): \(said)")
     }
 
