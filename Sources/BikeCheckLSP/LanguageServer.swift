@@ -379,18 +379,26 @@ package final class LanguageServer {
 
     // MARK: Rename, workspace symbols, inlay hints
 
-    /// Renames the interval, template or bike id under the cursor everywhere the garage writes
-    /// it (`IDReferences`), and a template's or bike's file with it: one versioned edit per file
-    /// (null for a file not open), then the file renames.
+    /// Renames the interval, template or bike id under the cursor (or, on the `name:` key of a
+    /// bike's, part's or template's file, that file's id) everywhere the garage writes it
+    /// (`IDReferences`), and a bike's, part's or template's file with it: one versioned edit per
+    /// file (null for a file not open), then the file renames.
     private func rename(_ p: RenameParams) throws -> WorkspaceEdit {
         guard let (document, relative, check) = document(p.textDocument.uri), let loaded = check.loaded, Self.holds(loaded, relative) else {
             throw RequestFailure(code: .requestFailed, message: "this file cannot be read as it is: fix its errors first")
         }
         let context = CursorContext(document.text, at: p.position)
-        let old = String(decoding: document.bytes[context.word], as: UTF8.self)
+        var old = String(decoding: document.bytes[context.word], as: UTF8.self)
         let garage = loaded.garage
         let kind: IDReferences.Kind
+        let line = document.text.line(p.position.line + 1) ?? ""
+        let folders: [String: IDReferences.Kind] = ["bikes": .bike, "parts": .part, "templates": .template]
+        let file = relative.split(separator: "/")
         switch (context.key, context.isMapKey) {
+        case (nil, _) where old == "name" && line.hasPrefix("name:") && file.count == 2 && folders[String(file[0])] != nil:
+            // On the top-level `name:` key of a bike's, part's or template's file: its id.
+            kind = folders[String(file[0])] ?? .part
+            old = GarageLoader.stem(String(file[1]))
         case ("done", false), ("snooze", true), ("intervals", true):
             guard let owner = IDReferences.owner(ofInterval: old, seenFrom: relative, in: garage) else {
                 throw RequestFailure(code: .requestFailed, message: "'\(old)' is no interval of this file")
@@ -399,7 +407,9 @@ package final class LanguageServer {
         case ("templates", false): kind = .template
         case ("bike", false): kind = .bike
         default:
-            throw RequestFailure(code: .requestFailed, message: "put the cursor on an interval, template or bike id to rename it")
+            throw RequestFailure(
+                code: .requestFailed,
+                message: "put the cursor on an interval, template or bike id, or on the 'name:' key of a bike's, part's or template's file, to rename it")
         }
         let new = p.newName
         guard isIdentifier(new) else {

@@ -117,13 +117,20 @@ import Testing
         try apply(charger)
         #expect(try !garage.read("rides.yaml").contains("charger") && garage.read("rides.yaml").contains("bike: commuter"))
         #expect(try runBikecheck(["validate", "--garage", garage.path], in: garage.url).status == 0)
+
+        // On the `name:` key of its own file: a part, whose id is written nowhere else.
+        let part = try rename("parts/spare-chain.yaml", line: "name:", word: "name", to: "chain-spare")
+        #expect(try apply(part) == ["rename spare-chain.yaml chain-spare.yaml"])
+        let show = try runBikecheck(["part", "show", "chain-spare", "--garage", garage.path], in: garage.url)
+        #expect(show.status == 0, "\(show.stderr)")
     }
 
     @Test func renameRefusesAnIdThatIsTakenOrNotAnIdAndAFileRenameTheEditorCannotDo() throws {
         let taken = try rename("bikes/tarmac.yaml", line: "done: [chain-lube]", word: "chain-lube", to: "brake-pads")
         #expect((taken?["error"] as? [String: Any])?["message"] as? String == "an interval 'brake-pads' is there already")
         let invalid = try rename("bikes/tarmac.yaml", line: "done: [chain-lube]", word: "chain-lube", to: "chain lube")
-        #expect(((invalid?["error"] as? [String: Any])?["message"] as? String ?? "").hasPrefix("'chain lube' is not a valid id"))
+        let invalidMessage = (invalid?["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(invalidMessage.hasPrefix("'chain lube' is not a valid id"), "\(invalidMessage)")
         let bike = try rename("parts/race-wheels.yaml", line: "{bike: tarmac", word: "tarmac", to: "grail")
         #expect((bike?["error"] as? [String: Any])?["message"] as? String == "bikes/grail.yaml is there already")
 

@@ -11,6 +11,8 @@ package struct IDReferences: Sendable {
         case interval(owner: Owner)
         case template
         case bike
+        /// A part: its file's name, written nowhere else.
+        case part
     }
 
     /// What an interval belongs to.
@@ -58,6 +60,8 @@ package struct IDReferences: Sendable {
             file = bike.location.file
             for part in garage.parts { for mount in part.part.mounts where mount.bike.value == bike.id { add(mount.bike.location) } }
             for ride in garage.rides where ride.bike.value == bike.id { add(ride.bike.location) }
+        case .part:
+            file = garage.part(PartID(id))?.part.location.file
         }
         spans.sort { ($0.file, $0.range.start.offset) < ($1.file, $1.range.start.offset) }
     }
