@@ -112,6 +112,8 @@ struct CompletionProvider {
     /// The file, relative to the garage.
     var file: String
     var text: SourceText
+    /// The client takes snippets: a new interval's and a log entry's come with placeholders.
+    var snippets = false
 
     /// What the file is about: `bikes/grail.yaml` → grail (a bike or a part id).
     private var subject: String? {
@@ -142,8 +144,14 @@ struct CompletionProvider {
         switch (context.key, context.isMapKey) {
         case ("templates", false):
             return names.templates.map { id in item(id, 7, garage.templates.first { $0.id.rawValue == id }?.name) }
-        case ("done", false), ("snooze", true),
-            ("intervals", true) where !isTemplate:
+        case ("intervals", true):
+            // A new interval, and (in a bike's or part's file) the ids of those it has, to override.
+            return (isTemplate ? [] : names.intervals(of: subject).map { id in item(id, 12, task(of: id)) })
+                + [snippet("new interval", context.typed, intervalSnippet)]
+        case ("log", false) where text.bytes[..<context.typed.lowerBound].last(where: { $0 != 32 }) == UInt8(ascii: "-"):
+            // A new entry's keys, and the entry as a whole.
+            return keys(at: position) + [snippet("new log entry", context.typed, logSnippet)]
+        case ("done", false), ("snooze", true):
             return names.intervals(of: subject).map { id in item(id, 12, task(of: id)) }
         case ("component", false), ("replaces", false):
             return names.parts(of: isTemplate ? nil : subject).map { item($0, 5, "component") }
@@ -152,6 +160,31 @@ struct CompletionProvider {
         default:
             return keys(at: position)
         }
+    }
+
+    /// A new interval under `intervals:` (`id`, task, `every`), as a snippet with placeholders
+    /// or as plain text, each line indented as the cursor's.
+    private var intervalSnippet: (snippet: String, plain: String) {
+        (
+            "${1:new-interval}:\n  task: ${2:What to do}\n  every: ${3:10 h}$0",
+            "new-interval:\n  task: What to do\n  every: 10 h"
+        )
+    }
+
+    /// A log entry after `- ` under `log:`: today's date and the intervals done.
+    private var logSnippet: (snippet: String, plain: String) {
+        ("date: ${1:YYYY-MM-DD}\ndone: [${2}]$0", "date: YYYY-MM-DD\ndone: []")
+    }
+
+    /// A completion item that inserts `text` (a snippet when the client takes them) in place of
+    /// what was typed, its later lines indented as the cursor's line.
+    private func snippet(_ label: String, _ typed: Swift.Range<Int>, _ inserted: (snippet: String, plain: String)) -> CompletionItem {
+        let lineStart = text.bytes[..<typed.lowerBound].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let indent = String(repeating: " ", count: typed.lowerBound - lineStart)
+        let body = (snippets ? inserted.snippet : inserted.plain).replacingOccurrences(of: "\n", with: "\n" + indent)
+        let range = text.range(ofBytes: typed)
+        return CompletionItem(
+            label: label, kind: 15, detail: nil, documentation: nil, textEdit: TextEdit(range: range, newText: body), insertTextFormat: snippets ? 2 : nil)
     }
 
     /// At a key's place: the keys the file's JSON Schema allows in that mapping and it does not

@@ -28,6 +28,8 @@ package enum ErrorCode: Int, Sendable {
     case internalError = -32603
     case serverNotInitialized = -32002
     case requestCancelled = -32800
+    /// The request was valid but could not be done (a rename of something that is not an id).
+    case requestFailed = -32803
 }
 
 /// What every incoming message has, read before its parameters.

@@ -25,6 +25,13 @@ package final class LanguageServer {
     private var registersWatchedFiles = false
     /// Ids of the server's own requests not yet answered; their answers are taken, not answered.
     private var pendingRequests: Set<RequestID> = []
+    /// For each open file, the last check in which it could be read (its bike, part or template
+    /// was there): hover and actions use it while the buffer does not parse, and say so.
+    private var lastReadable: [String: LoadedGarage] = [:]
+    /// The client applies file renames in a workspace edit (`rename` of a bike or template id).
+    private var renamesFiles = false
+    /// The client takes snippets in completion items.
+    private var takesSnippets = false
     /// The id of the server's registration request for watched files.
     static let watchRegistration = RequestID.string("bikecheck/watch-garage-files")
     /// The garage's files on disk (`git pull`, `bikecheck done`, another editor): YAML, and the
@@ -90,6 +97,8 @@ package final class LanguageServer {
             guard phase == .starting else { throw RequestFailure(code: .invalidRequest, message: "initialize was already sent") }
             let p = try params(InitializeParams.self, data)
             registersWatchedFiles = p.capabilities?.registersWatchedFiles ?? false
+            renamesFiles = p.capabilities?.renamesFiles ?? false
+            takesSnippets = p.capabilities?.takesSnippets ?? false
             workspaceFolders = (p.workspaceFolders ?? []).compactMap { Self.path(ofURI: $0.uri) }
             if let root = p.rootUri.flatMap(Self.path(ofURI:)) ?? p.rootPath { workspaceFolders.append(root) }
             phase = .running
@@ -117,6 +126,15 @@ package final class LanguageServer {
         case "textDocument/hover":
             let p = try params(PositionParams.self, data)
             return hover(p).map { .result(id, $0) } ?? .result(id, Null())
+        case "textDocument/rename":
+            let p = try params(RenameParams.self, data)
+            return .result(id, try rename(p))
+        case "workspace/symbol":
+            let p = try params(WorkspaceSymbolParams.self, data)
+            return .result(id, workspaceSymbols(p.query))
+        case "textDocument/inlayHint":
+            let p = try params(InlayHintParams.self, data)
+            return .result(id, inlayHints(p))
         default:
             throw RequestFailure(code: .methodNotFound, message: "unknown method '\(method)'")
         }
@@ -199,6 +217,14 @@ package final class LanguageServer {
         touched = []
         let published = check.run(overlay: overlay, today: today(), alwaysPublishing: touchedFiles)
         garage = check
+        if let loaded = check.loaded {
+            var readable: [String: LoadedGarage] = [:]
+            for path in documents.keys {
+                guard let relative = check.relative(path) else { continue }
+                if Self.holds(loaded, relative) { readable[relative] = loaded } else if let earlier = lastReadable[relative] { readable[relative] = earlier }
+            }
+            lastReadable = readable
+        }
         return published.map { file, diagnostics in
             let path = check.root + "/" + file
             let document = documents[path]
@@ -232,9 +258,45 @@ package final class LanguageServer {
         return (document, relative, check)
     }
 
+    /// Whether `loaded` has what the file `relative` holds (its bike, part or template; the other
+    /// files always): false while it does not parse.
+    static func holds(_ loaded: LoadedGarage, _ relative: String) -> Bool {
+        let parts = relative.split(separator: "/")
+        guard parts.count == 2 else { return true }
+        let id = GarageLoader.stem(String(parts[1]))
+        switch parts[0] {
+        case "bikes": return loaded.garage.bike(BikeID(id)) != nil
+        case "parts": return loaded.garage.part(PartID(id)) != nil
+        case "templates": return loaded.garage.templates.contains { $0.id.rawValue == id }
+        default: return true
+        }
+    }
+
+    /// The garage to answer about the file `relative` from: the last check's, or, while the file
+    /// cannot be read, the last in which it could, with a line that says so (`stale`); nil when
+    /// there is none, with why (`why`: the file's first error).
+    private func readable(_ relative: String, _ check: GarageCheck) -> (loaded: LoadedGarage, stale: String?)? {
+        guard let loaded = check.loaded else { return nil }
+        if Self.holds(loaded, relative) { return (loaded, nil) }
+        guard let earlier = lastReadable[relative] else { return nil }
+        return (earlier, "_\(why(relative, loaded)); this is as of the last time it could be read._")
+    }
+
+    /// Why a file cannot be read: its first error, where it is.
+    private func why(_ relative: String, _ loaded: LoadedGarage) -> String {
+        guard let first = loaded.diagnostics.first(where: { $0.location.file == relative && $0.severity == .error }) else {
+            return "`\(relative)` cannot be read as it is"
+        }
+        let line = first.location.range.map { " (line \($0.start.line))" } ?? ""
+        return "`\(relative)` cannot be read as it is\(line): \(first.message)"
+    }
+
     private func completions(_ p: PositionParams) -> [CompletionItem] {
-        guard let (document, relative, check) = document(p.textDocument.uri), let loaded = check.loaded else { return [] }
-        return CompletionProvider(garage: loaded.garage, root: check.root, file: relative, text: document.text).items(at: p.position)
+        guard let (document, relative, check) = document(p.textDocument.uri), let (loaded, _) = readable(relative, check) ?? check.loaded.map({ ($0, nil) })
+        else { return [] }
+        var provider = CompletionProvider(garage: loaded.garage, root: check.root, file: relative, text: document.text)
+        provider.snippets = takesSnippets
+        return provider.items(at: p.position)
     }
 
     private func definition(_ p: PositionParams) -> Location? {
@@ -273,29 +335,222 @@ package final class LanguageServer {
     /// "log this service today" on an interval of the file's bike or part: the edit `bikecheck
     /// done BIKE INTERVAL` would make, planned by the same recorder over the open buffer, for the
     /// editor to apply (the file is not written here).
+    /// In a file with errors the action is there but disabled, with `done`'s reason.
     private func serviceActions(_ p: CodeActionParams) -> [CodeAction] {
-        guard let (document, relative, check) = document(p.textDocument.uri), let loaded = check.loaded else { return [] }
-        let provider = CompletionProvider(garage: loaded.garage, root: check.root, file: relative, text: document.text)
+        guard let (document, relative, check) = document(p.textDocument.uri), let loaded = check.loaded,
+            let (usable, _) = readable(relative, check)
+        else { return [] }
+        let provider = CompletionProvider(garage: usable.garage, root: check.root, file: relative, text: document.text)
         guard let (subject, interval) = provider.loggableInterval(at: p.range.start) else { return [] }
         let day = today()
+        let title = "log \(interval) done today (\(day))"
         let context = WriteContext(root: check.root, today: day, loaded: loaded, overlay: overlay(of: check))
-        guard let change = try? ServiceRecorder.plan(ServiceRecord(bike: subject, intervals: [interval]), in: context),
-            let file = change.files.first(where: { $0.path == relative && $0.isChange }), change.files.allSatisfy({ $0.path == relative || !$0.isChange }),
-            file.before == document.bytes
+        let change: GarageChange
+        do {
+            change = try ServiceRecorder.plan(ServiceRecord(bike: subject, intervals: [interval]), in: context)
+        } catch {
+            return [CodeAction(title: title, kind: "refactor.rewrite", diagnostics: nil, isPreferred: nil, edit: nil, disabled: .init(reason: error.message))]
+        }
+        guard let file = change.files.first(where: { $0.path == relative && $0.isChange }),
+            change.files.allSatisfy({ $0.path == relative || !$0.isChange }), file.before == document.bytes
         else { return [] }
         let edits = UnifiedDiff.changedSpans(document.bytes, file.after).map { span in
             TextEdit(range: document.text.range(ofBytes: span.old), newText: String(decoding: span.new, as: UTF8.self))
         }
         return [
             CodeAction(
-                title: "log \(interval) done today (\(day))", kind: "refactor.rewrite", diagnostics: nil, isPreferred: nil,
+                title: title, kind: "refactor.rewrite", diagnostics: nil, isPreferred: nil,
                 edit: WorkspaceEdit(document, edits))
         ]
     }
 
+    /// The hover of the garage the file can be read in (see `readable`); in a file that has
+    /// never been read, why not.
     private func hover(_ p: PositionParams) -> Hover? {
-        guard let (document, relative, check) = document(p.textDocument.uri), let loaded = check.loaded else { return nil }
+        guard let (document, relative, check) = document(p.textDocument.uri), let current = check.loaded else { return nil }
+        guard let (loaded, stale) = readable(relative, check) else {
+            return Hover(contents: MarkupContent(value: why(relative, current) + ", so there is nothing to show here yet."), range: nil)
+        }
         let provider = CompletionProvider(garage: loaded.garage, root: check.root, file: relative, text: document.text)
-        return provider.hover(at: p.position, activities: loaded.activitySummaries, today: today())
+        guard var hover = provider.hover(at: p.position, activities: loaded.activitySummaries, today: today()) else { return nil }
+        if let stale { hover.contents.value = stale + "\n\n" + hover.contents.value }
+        return hover
+    }
+
+    // MARK: Rename, workspace symbols, inlay hints
+
+    /// Renames the interval, template or bike id under the cursor (or, on the `name:` key of a
+    /// bike's, part's or template's file, that file's id) everywhere the garage writes it
+    /// (`IDReferences`), and a bike's, part's or template's file with it: one versioned edit per
+    /// file (null for a file not open), then the file renames.
+    private func rename(_ p: RenameParams) throws -> WorkspaceEdit {
+        guard let (document, relative, check) = document(p.textDocument.uri), let loaded = check.loaded, Self.holds(loaded, relative) else {
+            throw RequestFailure(code: .requestFailed, message: "this file cannot be read as it is: fix its errors first")
+        }
+        let context = CursorContext(document.text, at: p.position)
+        var old = String(decoding: document.bytes[context.word], as: UTF8.self)
+        let garage = loaded.garage
+        let kind: IDReferences.Kind
+        let line = document.text.line(p.position.line + 1) ?? ""
+        let folders: [String: IDReferences.Kind] = ["bikes": .bike, "parts": .part, "templates": .template]
+        let file = relative.split(separator: "/")
+        switch (context.key, context.isMapKey) {
+        case (nil, _) where old == "name" && line.hasPrefix("name:") && file.count == 2 && folders[String(file[0])] != nil:
+            // On the top-level `name:` key of a bike's, part's or template's file: its id.
+            kind = folders[String(file[0])] ?? .part
+            old = GarageLoader.stem(String(file[1]))
+        case ("done", false), ("snooze", true), ("intervals", true):
+            guard let owner = IDReferences.owner(ofInterval: old, seenFrom: relative, in: garage) else {
+                throw RequestFailure(code: .requestFailed, message: "'\(old)' is no interval of this file")
+            }
+            kind = .interval(owner: owner)
+        case ("templates", false): kind = .template
+        case ("bike", false): kind = .bike
+        default:
+            throw RequestFailure(
+                code: .requestFailed,
+                message: "put the cursor on an interval, template or bike id, or on the 'name:' key of a bike's, part's or template's file, to rename it")
+        }
+        let new = p.newName
+        guard isIdentifier(new) else {
+            throw RequestFailure(code: .invalidParams, message: "'\(new)' is not a valid id: use letters, digits, '-', '_' and '.'")
+        }
+        let references = IDReferences(kind, old, in: garage)
+        guard !references.spans.isEmpty || references.file != nil else {
+            throw RequestFailure(code: .requestFailed, message: "'\(old)' is not defined in this garage")
+        }
+        var renamed: String?
+        if let file = references.file {
+            guard renamesFiles else {
+                throw RequestFailure(code: .requestFailed, message: "renaming '\(old)' renames \(file), and this editor does not let a server rename files")
+            }
+            let folder = String(file.split(separator: "/").first ?? "")
+            let taken = GarageLoader.stem(String(file.split(separator: "/").last ?? ""))
+            let target = folder + "/" + new + String(file.dropFirst(folder.count + 1 + taken.count))
+            let exists =
+                FileManager.default.fileExists(atPath: check.root + "/" + folder + "/" + new + ".yaml")
+                || FileManager.default.fileExists(atPath: check.root + "/" + folder + "/" + new + ".yml")
+            if exists { throw RequestFailure(code: .requestFailed, message: "\(folder)/\(new).yaml is there already") }
+            renamed = target
+        }
+        if case .interval(let owner) = kind, IDReferences(.interval(owner: owner), new, in: garage).spans.contains(where: { _ in true }) {
+            throw RequestFailure(code: .requestFailed, message: "an interval '\(new)' is there already")
+        }
+        var changes: [WorkspaceEdit.Change] = []
+        for (file, spans) in Dictionary(grouping: references.spans, by: \.file).sorted(by: { $0.key < $1.key }) {
+            let path = check.root + "/" + file
+            let open = documents[path]
+            let text = open?.text ?? SourceText(path: file, bytes: readBytes(path) ?? [])
+            var edits: [TextEdit] = []
+            for span in spans {
+                let range = span.range.start.offset..<span.range.end.offset
+                guard range.upperBound <= text.bytes.count else { continue }
+                var written = Array(text.bytes[range])
+                var inner = range
+                // A quoted id: the text between the quotes.
+                if written.count >= 2, let first = written.first, first == UInt8(ascii: "\"") || first == UInt8(ascii: "'"), written.last == first {
+                    inner = (range.lowerBound + 1)..<(range.upperBound - 1)
+                    written = Array(written.dropFirst().dropLast())
+                }
+                guard written == Array(old.utf8) else { continue }
+                edits.append(TextEdit(range: text.range(ofBytes: inner), newText: new))
+            }
+            guard !edits.isEmpty else { continue }
+            changes.append(.edit(TextDocumentEdit(textDocument: .init(uri: open?.uri ?? check.uri(of: file), version: open?.version), edits: edits)))
+        }
+        if let file = references.file, let renamed {
+            changes.append(.rename(RenameFile(oldUri: documents[check.root + "/" + file]?.uri ?? check.uri(of: file), newUri: check.uri(of: renamed))))
+        }
+        return WorkspaceEdit(changes: changes)
+    }
+
+    /// The garage's bikes, parts, templates and intervals whose id or name contains `query`
+    /// (any case), from the last check.
+    private func workspaceSymbols(_ query: String) -> [SymbolInformation] {
+        guard let check = garage, let loaded = check.loaded else { return [] }
+        let wanted = query.lowercased()
+        func matches(_ texts: String?...) -> Bool { wanted.isEmpty || texts.contains { $0?.lowercased().contains(wanted) == true } }
+        func location(_ l: SourceLocation) -> Location {
+            let path = check.root + "/" + l.file
+            let text = documents[path]?.text ?? loaded.sources[l.file]
+            let range =
+                text.map { $0.range(of: l.range) }
+                ?? l.range.map {
+                    TextRange(
+                        start: Position(line: $0.start.line - 1, character: $0.start.column - 1),
+                        end: Position(line: $0.end.line - 1, character: $0.end.column - 1))
+                } ?? TextRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0))
+            return Location(uri: documents[path]?.uri ?? check.uri(of: l.file), range: range)
+        }
+        var found: [SymbolInformation] = []
+        func intervals(_ specs: [IntervalSpec], of owner: String) {
+            for spec in specs where matches(spec.id.rawValue, spec.task) {
+                found.append(SymbolInformation(name: spec.id.rawValue, kind: 6, location: location(spec.location), containerName: owner))
+            }
+        }
+        let garage = loaded.garage
+        for bike in garage.bikes {
+            if matches(bike.bike.id.rawValue, bike.bike.name) {
+                found.append(SymbolInformation(name: bike.bike.id.rawValue, kind: 5, location: location(bike.bike.location), containerName: bike.bike.name))
+            }
+            intervals(bike.bike.intervals, of: bike.bike.id.rawValue)
+        }
+        for part in garage.parts {
+            if matches(part.part.id.rawValue, part.part.name) {
+                found.append(SymbolInformation(name: part.part.id.rawValue, kind: 5, location: location(part.part.location), containerName: part.part.name))
+            }
+            intervals(part.part.intervals, of: part.part.id.rawValue)
+        }
+        for template in garage.templates {
+            if matches(template.id.rawValue, template.name) {
+                found.append(SymbolInformation(name: template.id.rawValue, kind: 2, location: location(template.location), containerName: template.name))
+            }
+            intervals(template.intervals, of: template.id.rawValue)
+        }
+        return found
+    }
+
+    /// In a bike's or part's file: after each interval it has (its own under `intervals:`, those
+    /// of a template after the template's id in `templates:`), its line of `bikecheck status`:
+    /// how far along it is and when it falls due.
+    private func inlayHints(_ p: InlayHintParams) -> [InlayHint] {
+        guard let (document, relative, check) = document(p.textDocument.uri), let loaded = check.loaded, Self.holds(loaded, relative) else {
+            return []
+        }
+        let parts = relative.split(separator: "/")
+        guard parts.count == 2, parts[0] == "bikes" || parts[0] == "parts" else { return [] }
+        let id = GarageLoader.stem(String(parts[1]))
+        let garage = loaded.garage
+        let isBike = parts[0] == "bikes"
+        let report = StatusPlanner(asOf: today()).plan(
+            garage, summaries: loaded.activitySummaries, only: isBike ? [BikeID(id)] : [], parts: isBike ? [] : [PartID(id)])
+        let statuses = (isBike ? report.bikes.first?.intervals : report.parts.first?.intervals) ?? []
+        let own = (isBike ? garage.bike(BikeID(id))?.bike.intervals : garage.part(PartID(id))?.part.intervals) ?? []
+        let templates = (isBike ? garage.bike(BikeID(id))?.bike.templates : garage.part(PartID(id))?.part.templates) ?? []
+        let resolved = (isBike ? garage.bike(BikeID(id))?.intervals : garage.part(PartID(id))?.intervals) ?? []
+        let first = document.text.offset(of: p.range.start), last = document.text.offset(of: p.range.end)
+        var hints: [InlayHint] = []
+        func hint(after location: SourceLocation, _ label: String) {
+            guard let range = location.range, range.end.offset >= first, range.start.offset <= last, range.end.offset <= document.bytes.count else { return }
+            hints.append(InlayHint(position: document.text.position(ofByte: range.end.offset), label: label))
+        }
+        for spec in own {
+            guard let status = statuses.first(where: { $0.id == spec.id.rawValue }) else { continue }
+            hint(after: spec.location, Self.statusLabel(status))
+        }
+        for template in templates {
+            let fromIt = resolved.filter { $0.template == template.value && !own.map(\.id).contains($0.id) }
+            let labels = fromIt.compactMap { interval in
+                statuses.first(where: { $0.id == interval.id.rawValue }).map { "\(interval.id): " + Self.statusLabel($0) }
+            }
+            if !labels.isEmpty { hint(after: template.location, labels.joined(separator: "; ")) }
+        }
+        return hints
+    }
+
+    /// An interval's state as a hint: `ok 36%, due ~2026-12-19`.
+    static func statusLabel(_ status: IntervalStatus) -> String {
+        let state = status.snoozedUntil.map { "snoozed until \($0)" } ?? status.state.rawValue
+        return "\(state) \(Int((status.progress * 100).rounded()))%" + (status.due.map { ", due ~\($0)" } ?? "")
     }
 }

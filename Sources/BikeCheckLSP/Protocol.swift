@@ -45,15 +45,33 @@ struct InitializeParams: Decodable {
 }
 
 /// What of the client's capabilities the server reads: whether it lets the server register
-/// for `workspace/didChangeWatchedFiles` (there is no static registration for it).
+/// for `workspace/didChangeWatchedFiles` (there is no static registration for it), applies file
+/// renames in a workspace edit, and takes snippets in completion.
 struct ClientCapabilities: Decodable {
     struct Workspace: Decodable {
         struct Registration: Decodable { var dynamicRegistration: Bool? }
+        struct WorkspaceEditCapabilities: Decodable {
+            var documentChanges: Bool?
+            var resourceOperations: [String]?
+        }
         var didChangeWatchedFiles: Registration?
+        var workspaceEdit: WorkspaceEditCapabilities?
+    }
+    struct TextDocument: Decodable {
+        struct Completion: Decodable {
+            struct Item: Decodable { var snippetSupport: Bool? }
+            var completionItem: Item?
+        }
+        var completion: Completion?
     }
     var workspace: Workspace?
+    var textDocument: TextDocument?
 
     var registersWatchedFiles: Bool { workspace?.didChangeWatchedFiles?.dynamicRegistration == true }
+    var renamesFiles: Bool {
+        workspace?.workspaceEdit?.documentChanges == true && workspace?.workspaceEdit?.resourceOperations?.contains("rename") == true
+    }
+    var takesSnippets: Bool { textDocument?.completion?.completionItem?.snippetSupport == true }
 }
 
 /// `client/registerCapability`'s parameters, for the garage's files watched on disk.
@@ -143,6 +161,9 @@ struct ServerCapabilities: Encodable, Sendable {
     var definitionProvider = true
     var documentSymbolProvider = true
     var hoverProvider = true
+    var renameProvider = true
+    var workspaceSymbolProvider = true
+    var inlayHintProvider = true
     var codeActionProvider = ["codeActionKinds": ["quickfix", "refactor.rewrite"]]
 }
 
@@ -198,6 +219,8 @@ struct CompletionItem: Encodable, Sendable {
     /// A key's description from its JSON Schema.
     var documentation: MarkupContent?
     var textEdit: TextEdit
+    /// 2: `textEdit`'s text is a snippet (`${1:id}` placeholders); left out: plain text.
+    var insertTextFormat: Int? = nil
 }
 
 struct DocumentSymbol: Encodable, Sendable {
@@ -225,15 +248,65 @@ struct CodeActionParams: Decodable {
     var range: TextRange
 }
 
-/// A code action's edit, as `documentChanges`: the document's edits with the version of the
-/// buffer they were computed on (a versioned `TextDocumentEdit`), so a client can tell an edit
-/// planned before a `didChange` and refuse it rather than apply it to the wrong lines.
+/// A code action's or a rename's edit, as `documentChanges`: each document's edits with the
+/// version of the buffer they were computed on (a versioned `TextDocumentEdit`; null for a file
+/// not open), so a client can tell an edit planned before a `didChange` and refuse it rather
+/// than apply it to the wrong lines; then the files to rename.
 struct WorkspaceEdit: Encodable, Sendable {
-    var documentChanges: [TextDocumentEdit]
+    var documentChanges: [Change]
+
+    enum Change: Encodable, Sendable {
+        case edit(TextDocumentEdit)
+        case rename(RenameFile)
+
+        func encode(to encoder: Encoder) throws {
+            switch self {
+            case .edit(let edit): try edit.encode(to: encoder)
+            case .rename(let rename): try rename.encode(to: encoder)
+            }
+        }
+    }
 
     init(_ document: Document, _ edits: [TextEdit]) {
-        documentChanges = [TextDocumentEdit(textDocument: .init(uri: document.uri, version: document.version), edits: edits)]
+        documentChanges = [.edit(TextDocumentEdit(textDocument: .init(uri: document.uri, version: document.version), edits: edits))]
     }
+
+    init(changes: [Change]) { documentChanges = changes }
+}
+
+struct RenameFile: Encodable, Sendable {
+    var kind = "rename"
+    var oldUri: String
+    var newUri: String
+}
+
+struct RenameParams: Decodable {
+    var textDocument: TextDocumentIdentifier
+    var position: Position
+    var newName: String
+}
+
+struct WorkspaceSymbolParams: Decodable {
+    var query: String
+}
+
+struct SymbolInformation: Encodable, Sendable {
+    var name: String
+    /// 5 class (a bike, a part), 2 module (a template), 6 method (an interval).
+    var kind: Int
+    var location: Location
+    var containerName: String?
+}
+
+struct InlayHintParams: Decodable {
+    var textDocument: TextDocumentIdentifier
+    var range: TextRange
+}
+
+struct InlayHint: Encodable, Sendable {
+    var position: Position
+    var label: String
+    var paddingLeft = true
 }
 
 struct TextDocumentEdit: Encodable, Sendable {
@@ -261,5 +334,9 @@ struct CodeAction: Encodable, Sendable {
     var kind = "quickfix"
     var diagnostics: [LSPDiagnostic]?
     var isPreferred: Bool? = true
-    var edit: WorkspaceEdit
+    var edit: WorkspaceEdit?
+    /// Why the action cannot be taken now (the file has errors): shown, not applied.
+    var disabled: Disabled? = nil
+
+    struct Disabled: Encodable, Sendable { var reason: String }
 }

@@ -35,6 +35,9 @@ package struct YAMLMerge: Sendable {
         package var conflicts: [Diagnostic] = []
         /// Where each conflict is, in the same order.
         package var conflictPaths: [YAMLPath] = []
+        /// Each conflict's values, in the same order: ours, theirs and where both started (as
+        /// written in a message: "removed" for a value a side removed; base nil when it was new).
+        package var conflictValues: [(ours: String, theirs: String, base: String?)] = []
         /// The indices of edits that only bring the other side's comments and layout to what an
         /// edit before them added: when one cannot be made, the merge goes on without it.
         package var cosmetic: Set<Int> = []
@@ -387,6 +390,7 @@ package struct YAMLMerge: Sendable {
                 why.map { "'\(name)' was changed on both sides and cannot be merged: \($0)" }
                 ?? "'\(name)' was changed on both sides: here to \(shown(o)), on the other side to \(shown(t))"
             plan.conflictPaths.append(path)
+            plan.conflictValues.append((shown(o), shown(t), b.map(shown)))
             plan.conflicts.append(
                 .error(
                     .mergeConflict, message, at: SourceLocation(file: file, range: o?.range),

@@ -32,11 +32,11 @@ struct CalendarCommand: ParsableCommand {
     @OptionGroup var riderOption: RiderOption
 
     func run() throws {
-        let day = revision.day(asOf, root: try global.garageRoot())
         // A part's intervals are forecast under the bike it is on.
         let (loaded, chosen) = try ReportOutput.loadBikes(
-            global, names: bikes, revision: revision, rider: riderOption.rider, asOf: day, command: "calendar",
+            global, names: bikes, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, command: "calendar",
             help: "a part's intervals show under the bike it is mounted on")
+        let day = revision.day(asOf, loaded)
         let status = StatusPlanner(asOf: day).plan(loaded.garage, summaries: loaded.activitySummaries, only: chosen)
         switch format {
         case .text:

@@ -33,17 +33,16 @@ struct DiffCommand: ParsableCommand {
         let root = try global.garageRoot()
         let options = GarageLoader.Options(activities: .skip, today: nil)
         let old = try RevisionOption.load(from, root, options, label: "diff")
-        let new: (loaded: LoadedGarage, commit: String?) =
-            if let to { try RevisionOption.load(to, root, options, label: "diff") } else { (GarageLoader.load(at: root, options: options), nil) }
-        for (side, loaded) in [(from, old.loaded), (to ?? "the work tree", new.loaded)] where loaded.hasErrors {
+        let new = if let to { try RevisionOption.load(to, root, options, label: "diff") } else { GarageLoader.load(at: root, options: options) }
+        for (side, loaded) in [(from, old), (to ?? "the work tree", new)] where loaded.hasErrors {
             global.report(loaded.diagnostics, sources: loaded.sources)
             Terminal.standardError.write("note: the garage at \(side) has errors, so it is not compared\n")
             throw ExitCode(1)
         }
         let report = GarageDiff.build(
-            from: old.loaded.garage, to: new.loaded.garage, revisions: (from: from, fromCommit: old.commit, to: to, toCommit: new.commit))
+            from: old.garage, to: new.garage, revisions: (from: from, fromCommit: old.commit?.id ?? "", to: to, toCommit: new.commit?.id))
         // The later side's commit, as the other reports stamp theirs.
         try ReportOutput.write(
-            report, table: report.table, as: format, git: new.commit.map { GarageCommit(commit: $0, changes: false) } ?? GarageCommit.of(garage: root))
+            report, table: report.table, as: format, git: new.commit.map { GarageCommit(commit: $0.id, changes: false) } ?? GarageCommit.of(garage: root))
     }
 }

@@ -35,7 +35,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let (loaded, selection) = try query.load(global)
         let export = LedgerExport.build(
-            loaded.garage, only: selection.bikes, parts: selection.parts, asOf: try query.day(global), since: query.since, dialect: dialect)
+            loaded.garage, only: selection.bikes, parts: selection.parts, asOf: query.day(loaded), since: query.since, dialect: dialect)
         switch format {
         case .text: Terminal.standardOutput.write("\(lines: export.text)")
         }

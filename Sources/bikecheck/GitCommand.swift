@@ -128,7 +128,7 @@ struct GitCommand: ParsableCommand {
             commandName: "check-staged",
             abstract: "Validate the garage as staged for the next commit (the pre-commit hook runs this).",
             discussion: """
-                Writes the garage's files from git's index (not the work tree) to a temporary folder and \
+                Reads the garage's files from git's index (not the work tree) and \
                 validates them as 'validate' does, without the activity cache. Without --garage (as the \
                 hooks run it), every garage the index holds is checked (every folder with a staged \
                 garage.yaml), and a repository without one passes. Exit 1 when they have errors: the \
@@ -162,8 +162,9 @@ struct GitCommand: ParsableCommand {
                     Terminal.standardError.write(ErrorStyle.render(message: error.description))
                     throw ExitCode(1)
                 }
-                defer { snapshot.remove() }
-                let loaded = GarageLoader.load(at: snapshot.garage, options: .init(activities: .skip, today: today()))
+                var options = GarageLoader.Options(activities: .skip, today: today())
+                options.snapshot = snapshot
+                let loaded = GarageLoader.load(at: root, options: options)
                 // Errors only: warnings are for 'validate', not for every commit. Paths from the
                 // top of the work tree when the garage is below it.
                 let errors = loaded.diagnostics.filter { $0.severity == .error }.map { $0.moved(under: shown) }

@@ -33,8 +33,8 @@ struct HistoryCommand: ParsableCommand {
                 interval, command: "history", names: query.subjects, everything: "any bike or part", known: known, garage: loaded.garage, selection: selection)
         }
         let report = HistoryReport.build(
-            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: try query.day(global),
+            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day(loaded),
             since: query.since, until: until, interval: interval.map(IntervalID.init))
-        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot()))
+        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
     }
 }

@@ -43,12 +43,12 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var riderOption: RiderOption
 
     func run() throws {
-        let day = revision.day(asOf, root: try global.garageRoot())
         let (loaded, chosen) = try ReportOutput.loadBikes(
-            global, names: bikes, revision: revision, rider: riderOption.rider, asOf: day, command: "report --bike",
+            global, names: bikes, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, command: "report --bike",
             help: "the report of a bike lists the parts that were on it")
+        let day = revision.day(asOf, loaded)
         var report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, only: chosen, asOf: day)
-        report.git = revision.commit(try global.garageRoot())
+        report.git = revision.commit(try global.garageRoot(), loaded)
         switch format {
         case .html:
             let page = HTMLReportRenderer().render(report)

@@ -24,48 +24,41 @@ struct RevisionOption: ParsableArguments {
             valueName: "ref"))
     var rev: String?
 
-    /// `--as-of`, else the day of the `--rev` commit (in the committer's zone), else today.
-    func day(_ asOf: AsOfOptions, root: String) -> Day {
-        if let day = asOf.asOf { return day }
-        if let rev, let commit = try? GitSnapshot.commit(rev, of: root) { return commit.day }
-        return today()
+    /// `--as-of`, else the day of the commit `loaded` was read from (`--rev`, in the committer's
+    /// zone), else today.
+    func day(_ asOf: AsOfOptions, _ loaded: LoadedGarage) -> Day { asOf.asOf ?? loaded.commit?.day ?? today() }
+
+    /// The commit the report describes: the `--rev` commit `loaded` was read from (whose files
+    /// are exactly what was read), else the garage's HEAD and whether its files had changes; nil
+    /// outside git.
+    func commit(_ root: String, _ loaded: LoadedGarage) -> GarageCommit? {
+        guard rev != nil else { return GarageCommit.of(garage: root) }
+        return loaded.commit.map { GarageCommit(commit: $0.id, changes: false) }
     }
 
-    /// The commit the report describes: the `--rev` commit (whose files are exactly what was
-    /// read), else the garage's HEAD and whether its files had changes; nil outside git.
-    func commit(_ root: String) -> GarageCommit? {
-        guard let rev else { return GarageCommit.of(garage: root) }
-        return (try? GitSnapshot.commit(rev, of: root)).map { GarageCommit(commit: $0.id, changes: false) }
-    }
-
-    /// Loads the garage at `root`, or its files at the `--rev` commit (written out to a temporary
-    /// folder, loaded, removed) with the activities of `root`. A ref that is not a commit is a
-    /// usage error.
+    /// Loads the garage at `root`, or its files at the `--rev` commit (read from git's objects)
+    /// with the activities of `root`. A ref that is not a commit is a usage error.
     func load(_ root: String, _ options: GarageLoader.Options) throws -> LoadedGarage {
         guard let rev else { return GarageLoader.load(at: root, options: options) }
-        return try Self.load(rev, root, options).loaded
+        return try Self.load(rev, root, options)
     }
 
-    /// The garage's files at commit `rev` (written out to a temporary folder, loaded, removed),
-    /// with the activities of `root`, and the commit's id. Not a commit: a usage error.
-    /// `label` names the revision in messages (default `--rev REV`).
-    static func load(_ rev: String, _ root: String, _ options: GarageLoader.Options, label: String? = nil) throws -> (loaded: LoadedGarage, commit: String) {
+    /// The garage's files at commit `rev` (`GitSnapshot`: one `git cat-file` reads them), with
+    /// the activities of `root`; `LoadedGarage.commit` says which commit. Not a commit: a usage
+    /// error. `label` names the revision in messages (default `--rev REV`).
+    static func load(_ rev: String, _ root: String, _ options: GarageLoader.Options, label: String? = nil) throws -> LoadedGarage {
         let label = label ?? "--rev \(rev)"
         let snapshot: GitSnapshot
-        let id: String
         do {
-            let commit = try GitSnapshot.commit(rev, of: root)
-            for warning in commit.warnings { Terminal.standardError.write(ErrorStyle.render(warning: "\(label): \(warning)")) }
-            snapshot = try GitSnapshot.take(.commit(commit.id), of: root)
-            id = commit.id
+            snapshot = try GitSnapshot.take(.commit(rev), of: root)
         } catch {
             throw UsageError(
                 "\(label): \(error.description)", help: "name a commit of the garage's repository: HEAD~1, a tag, a commit id, or @YYYY-MM-DD")
         }
-        defer { snapshot.remove() }
+        for warning in snapshot.commit?.warnings ?? [] { Terminal.standardError.write(ErrorStyle.render(warning: "\(label): \(warning)")) }
         var options = options
-        options.activitiesFrom = root
-        return (GarageLoader.load(at: snapshot.garage, options: options), id)
+        options.snapshot = snapshot
+        return GarageLoader.load(at: root, options: options)
     }
 }
 
@@ -86,8 +79,8 @@ struct ReportOptions: ParsableArguments, CheckedOptions {
 
     @OptionGroup var riderOption: RiderOption
 
-    /// `--as-of`, else the `--rev` commit's day, else today.
-    func day(_ global: GlobalOptions) throws -> Day { revision.day(asOf, root: try global.garageRoot()) }
+    /// `--as-of`, else the day of the `--rev` commit `loaded` was read from, else today.
+    func day(_ loaded: LoadedGarage) -> Day { revision.day(asOf, loaded) }
 
     func checkUsage() throws(UsageError) {
         // A range that ends before it starts is a mistake, not an empty report.
@@ -98,8 +91,7 @@ struct ReportOptions: ParsableArguments, CheckedOptions {
 
     /// The garage, and the subjects named as a selection (see `ReportOutput.load`).
     func load(_ global: GlobalOptions) throws -> (LoadedGarage, ReportSelection) {
-        let day = riderOption.rider == nil ? nil : try self.day(global)
-        return try ReportOutput.load(global, names: subjects, revision: revision, rider: riderOption.rider, asOf: day, allTime: true)
+        try ReportOutput.load(global, names: subjects, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, allTime: true)
     }
 }
 

@@ -14,7 +14,8 @@ enum ReportOutput {
     /// `Garage.subjects(named:)`); a name that is neither is a usage error.
     /// `rider` (`--rider NAME`): of those, the rider's own (`Garage.selection(of:)`, the one
     /// answer status uses too, `allTime` for the reports over a span); a rider with nothing to
-    /// show gets an empty report, never everyone's.
+    /// show gets an empty report, never everyone's, as of `asOf` (`--as-of`; without it the
+    /// `--rev` commit's day, else today).
     static func load(
         _ global: GlobalOptions, names: [String], revision: RevisionOption, rider: String? = nil, asOf: Day? = nil, allTime: Bool = false,
         checkNamed: (ReportSelection) throws -> Void = { _ in }
@@ -28,7 +29,8 @@ enum ReportOutput {
         try checkNamed(selection)
         if let rider {
             try loaded.garage.checkRider(rider)
-            selection = loaded.garage.selection(of: rider, from: selection, asOf: asOf ?? today(), allTime: allTime)
+            // The day the rider's bikes are chosen on: `--as-of`, else the `--rev` commit's, else today.
+            selection = loaded.garage.selection(of: rider, from: selection, asOf: asOf ?? loaded.commit?.day ?? today(), allTime: allTime)
             if selection.isEverything { (loaded.garage.bikes, loaded.garage.parts) = ([], []) }
         }
         for note in notes { Terminal.standardError.write("note: \(note)\n") }

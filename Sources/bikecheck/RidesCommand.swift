@@ -30,7 +30,7 @@ struct RidesCommand: ParsableCommand {
 
     func run() throws {
         let (loaded, selection) = try query.load(global)
-        let day = try query.day(global)
+        let day = query.day(loaded)
         var report: RidesReport
         do {
             report = try RidesReport.build(
@@ -42,6 +42,6 @@ struct RidesCommand: ParsableCommand {
         }
         // Summaries carry no names: read them from the month files of the rides shown.
         report.names = ActivityNames.load(root: try global.garageRoot(), summaries: loaded.activitySummaries, records: report.activityRecords)
-        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot()))
+        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
     }
 }

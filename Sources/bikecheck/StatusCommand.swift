@@ -35,7 +35,7 @@ struct StatusCommand: ParsableCommand {
         var (named, notes) = try loaded.garage.subjects(named: bikes)
         if let rider {
             try loaded.garage.checkRider(rider)
-            named = loaded.garage.selection(of: rider, from: named, asOf: revision.day(asOf, root: root))
+            named = loaded.garage.selection(of: rider, from: named, asOf: revision.day(asOf, loaded))
         }
         for note in notes { Terminal.standardError.write("note: \(note)\n") }
         var garage = loaded.garage
@@ -61,7 +61,7 @@ struct StatusCommand: ParsableCommand {
         let shown = named.bikes.filter { garage.bike($0) != nil }
         let shownParts = named.parts.filter { garage.part($0) != nil }
         if loaded.hasErrors, shown.isEmpty, shownParts.isEmpty, !bikes.isEmpty { throw ExitCode(1) }
-        let planner = StatusPlanner(asOf: revision.day(asOf, root: root))
+        let planner = StatusPlanner(asOf: revision.day(asOf, loaded))
         // A rider with nothing to show gets an empty status, not everyone's.
         if rider != nil, shown.isEmpty, shownParts.isEmpty { (garage.bikes, garage.parts) = ([], []) }
         let planned = planner.plan(garage, summaries: loaded.activitySummaries, only: shown, parts: shownParts)
@@ -70,7 +70,7 @@ struct StatusCommand: ParsableCommand {
         // Stale data warns, on standard error and in the JSON, and never changes the exit code.
         report.warnings = Staleness.warnings(loaded, root: root, asOf: planner.asOf)
         switch format {
-        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(CommitStamped(report, git: revision.commit(root))))
+        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(CommitStamped(report, git: revision.commit(root, loaded))))
         case .text:
             let renderer = StatusTextRenderer(
                 colored: global.colored(for: .standardOutput), width: Terminal.standardOutput.columns, byUrgency: urgency.by == .urgency,

@@ -230,14 +230,16 @@ struct TemplateCommand: ParsableCommand {
                 A three-way merge, key by key, of the version the garage's copy was imported from \
                 (its 'source: commit:'), your file and the new upstream version: a change made on \
                 one side only is taken, your comments and layout stay. When you and upstream changed \
-                the same key differently, the update is refused naming the intervals, and nothing \
-                is written. 'source: commit:' moves to the new commit; --commit's message names the \
-                old and new commit ids.
+                the same key differently, the update is refused showing each place with both values, \
+                and nothing is written; --keep-mine keeps yours there and takes the rest. \
+                'source: commit:' moves to the new commit; --commit's message names the old and \
+                new commit ids.
 
                 Examples:
                   bikecheck template update --dry-run
                   bikecheck template update fox-36 --commit
                   bikecheck template update fox-36 --ref v3
+                  bikecheck template update fox-36 --keep-mine
                 """
         )
 
@@ -250,11 +252,15 @@ struct TemplateCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Move to this tag or branch of the source (noted in 'source: ref:').", valueName: "tag-or-branch"))
         var ref: String?
 
+        @Flag(help: "Where you and upstream changed the same value, keep yours (upstream's other changes are taken).")
+        var keepMine = false
+
         func run() throws {
             let root = try global.garageRoot()
             try write.perform(
                 { () throws(WriteFailure) in
-                    try TemplateUpdater.update(templates, ref: ref, in: WriteContext(root: root, today: today()), timeout: try TemplateCommand.gitTimeout())
+                    try TemplateUpdater.update(
+                        templates, ref: ref, keepingMine: keepMine, in: WriteContext(root: root, today: today()), timeout: try TemplateCommand.gitTimeout())
                 }, root: root, global: global)
         }
     }

@@ -28,8 +28,8 @@ struct UsageCommand: ParsableCommand {
     func run() throws {
         let (loaded, selection) = try query.load(global)
         let report = UsageReport.build(
-            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: try query.day(global), since: query.since,
+            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day(loaded), since: query.since,
             period: per)
-        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot()))
+        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
     }
 }

@@ -284,6 +284,53 @@ import Testing
         #expect(try gitResult(["status", "--porcelain"], in: one).stdout.isEmpty)
     }
 
+    /// Every git bikecheck starts, logged by a `git` first on PATH, as one line of arguments each.
+    func countingGit(_ club: Club) throws -> (environment: [String: String], log: URL) {
+        let bin = club.folder.url.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let log = club.folder.url.appendingPathComponent("git.log")
+        let real = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["sh", "-c", "command -v git"], in: club.folder.url).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let wrapper = bin.appendingPathComponent("git")
+        try Data("#!/bin/sh\necho \"$*\" >> '\(log.path)'\nexec '\(real)' \"$@\"\n".utf8).write(to: wrapper)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        var environment = gitAuthor
+        environment["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return (environment, log)
+    }
+
+    @Test func statusAtARevisionStartsTwoGitsAndReadsTheWorkTreesCacheForUnchangedFiles() throws {
+        let club = try Club()
+        let one = try club.clone("one", setup: true)
+        try one.write("bikes/rocky.yaml", "name: Rocky\n")
+        try git(["add", "-A"], in: one.url)
+        try git(["commit", "--quiet", "-m", "rocky"], in: one.url)
+        let (environment, log) = try countingGit(club)
+        // A settled work tree, read once: the garage cache holds every file.
+        usleep(200_000)
+        let warm = try runBikecheck(["status", "--as-of", "2025-12-01"], in: one.url, environment: environment)
+        #expect(warm.status == 0, "\(warm.stderr)")
+        try? FileManager.default.removeItem(at: log)
+
+        var timed = environment
+        timed["BIKECHECK_TIMINGS"] = "1"
+        let atHead = try runBikecheck(["status", "--rev", "HEAD", "--as-of", "2025-12-01"], in: one.url, environment: timed)
+        #expect(atHead.status == 0 && atHead.stdout == warm.stdout, "\(atHead.stderr)")
+        let calls = try String(decoding: Data(contentsOf: log), as: UTF8.self).split(separator: "\n")
+        #expect(calls.count <= 2 && calls.contains { $0.contains("cat-file --batch") }, "\(calls)")
+        // garage.yaml and both bikes: the bytes at HEAD are those the work tree's entries were made from.
+        #expect(atHead.stderr.contains("(garage cache: 3 files)"), "\(atHead.stderr)")
+
+        // A file changed since (and read so, its entry made anew): parsed from the commit, the
+        // others still from the cache.
+        try one.write("bikes/rocky.yaml", "name: Rocky Mountain\n")
+        usleep(200_000)
+        #expect(try runBikecheck(["status", "--as-of", "2025-12-01"], in: one.url, environment: timed).stderr.contains("(garage cache: 2 files)"))
+        let earlier = try runBikecheck(["status", "--rev", "HEAD", "--as-of", "2025-12-01"], in: one.url, environment: timed)
+        #expect(earlier.stdout == warm.stdout && earlier.stderr.contains("(garage cache: 2 files)"), "\(earlier.stderr)")
+        #expect(try gitResult(["status", "--porcelain"], in: one).stdout == " M bikes/rocky.yaml\n")
+    }
+
     @Test func reportsNameTheCommitTheyDescribeAndWhetherTheFilesHadChanges() throws {
         let club = try Club()
         let one = try club.clone("one", setup: true)

@@ -228,7 +228,7 @@ let fox36 = """
         #expect(json.stdout.contains("\"newer_tags\" : [\n      \"v1.10\",\n      \"v2\"\n    ]"), "\(json.stdout)")
     }
 
-    @Test func aTrueConflictIsRefusedNamingTheIntervalAndEveryFileStaysUnchanged() throws {
+    @Test func aTrueConflictShowsBothValuesAndChangesNothingUnlessTheRiderKeepsTheirs() throws {
         let (club, garage, _) = try importedFromClub()
         let mine = try garage.read("templates/fox-36.yaml").replacingOccurrences(of: "every: 50 h", with: "every: 45 h")
         try garage.write("templates/fox-36.yaml", mine)
@@ -238,8 +238,19 @@ let fox36 = """
         let r = try garage.run(["template", "update", "--commit"], environment: gitAuthor)
         #expect(r.status == 1)
         #expect(r.stderr.contains("interval 'lowers'") && !r.stderr.contains("interval 'damper'") && r.stderr.contains("nothing was written"), "\(r.stderr)")
+        // Both values, where yours is written, and the way to keep yours.
+        #expect(
+            r.stderr.contains("templates/fox-36.yaml:12:12: error: interval 'lowers' every: yours 45 h, upstream 40 h (both were 50 h) [merge-conflict]"),
+            "\(r.stderr)")
+        #expect(r.stderr.contains("'bikecheck template update fox-36 --keep-mine'"), "\(r.stderr)")
         #expect(try snapshot(garage) == before)
         #expect(try git(["log", "--format=%s", "-1"], in: garage.root) == "my lowers\n")
+
+        // --keep-mine: yours stays where both changed; upstream's other change is taken.
+        let kept = try garage.run(["template", "update", "--keep-mine", "--dry-run"])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(kept.stdout.contains("+    every: 150 h") && !kept.stdout.contains("every: 40 h"), "\(kept.stdout)")
+        #expect(try snapshot(garage) == before)
 
         // An upstream version that is not a valid template is refused with its positions.
         try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "125 h", with: "125 hrs")])
@@ -249,6 +260,16 @@ let fox36 = """
             invalid.stderr.contains("templates/fox-36.yaml:11:12: error: unknown unit") && invalid.stderr.contains("is not a valid template"),
             "\(invalid.stderr)")
         #expect(try snapshot(garage) == before)
+
+        // Upstream valid again: --keep-mine writes the merge and says what of yours it kept.
+        try club.publish(["templates/fox-36.yaml": fox36.replacingOccurrences(of: "50 h", with: "40 h").replacingOccurrences(of: "125 h", with: "150 h")])
+        let update = try garage.run(["template", "update", "--keep-mine"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stdout.contains("  kept yours: interval 'lowers' every: yours 45 h, upstream 40 h (both were 50 h)"), "\(update.stdout)")
+        let merged = try garage.read("templates/fox-36.yaml")
+        #expect(merged.contains("every: 45 h") && merged.contains("every: 150 h"), "\(merged)")
+        #expect(try garage.run(["validate"]).status == 0)
+        #expect(try garage.run(["template", "outdated"]).status == 0)
     }
 
     @Test func exportWritesASelfContainedTemplatesRepositoryThatValidatesAndAnotherRiderImportsFrom() throws {

@@ -42,7 +42,7 @@ import Testing
         ("bikes/new.yaml", "name: New\nlog:\n  - date: 2026-01-01\n    done: [chain-lube]\n    c|\n", ["category", "cost", "currency"]),
         (
             "bikes/new.yaml", "name: New\nlog:\n  - date: 2026-01-01\n    done: [chain-lube]\n  - |\n",
-            ["category", "cost", "currency", "date", "done", "note", "todo"]
+            ["category", "cost", "currency", "date", "done", "note", "todo", "new log entry"]
         ),
         // An interval's in a template, as typed.
         (

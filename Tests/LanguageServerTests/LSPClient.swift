@@ -150,8 +150,8 @@ final class LSPClient: @unchecked Sendable {
 
     /// `initialize` (with `root` as the workspace folder, if any) and `initialized`.
     @discardableResult
-    func start(root: URL?) -> [String: Any]? {
-        var params: [String: Any] = ["processId": NSNull(), "capabilities": [String: Any]()]
+    func start(root: URL?, capabilities: [String: Any] = [:]) -> [String: Any]? {
+        var params: [String: Any] = ["processId": NSNull(), "capabilities": capabilities]
         if let root {
             params["rootUri"] = root.absoluteString
             params["workspaceFolders"] = [["uri": root.absoluteString, "name": "garage"]]

@@ -72,7 +72,7 @@ import Testing
         #expect(applied.contains("    done: [bar-tape]\n  - date: 2026-10-15\n    done: [chain-lube]\n  - date: 2026-11-01\n"))
     }
 
-    @Test func noServiceIsOfferedOffAnIntervalOrInAFileDoneWouldRefuse() throws {
+    @Test func noServiceIsOfferedOffAnIntervalAndInAFileDoneWouldRefuseItSaysWhy() throws {
         let garage = try Self.copyOfExampleGarage()
         let client = try LSPClient(in: garage.url, arguments: ["lsp", "--as-of", Self.today])
         client.start(root: garage.url)
@@ -82,11 +82,15 @@ import Testing
         #expect(actions(client, uri, text, line: "templates:", word: "road-basics").isEmpty)
         #expect(actions(client, uri, text, line: "done: [chain-lube]", word: "chain-lube").count == 1)
         // An interval the bike does not have is an error in the file: `done` refuses to write to
-        // a file with errors, so nothing is offered there, not even for an interval it has.
+        // a file with errors, so the action is there but disabled, with done's reason, and no edit.
         let broken = text.replacingOccurrences(of: "done: [chain-lube]\n", with: "done: [chain-lube, no-such]\n")
         client.change(uri, version: 2, [["text": broken]])
         #expect(actions(client, uri, broken, line: "[chain-lube, no-such]", word: "no-such").isEmpty)
-        #expect(actions(client, uri, broken, line: "[chain-lube, no-such]", word: "chain-lube").filter { $0["kind"] as? String == "refactor.rewrite" }.isEmpty)
+        let offered = actions(client, uri, broken, line: "[chain-lube, no-such]", word: "chain-lube").filter { $0["kind"] as? String == "refactor.rewrite" }
+        #expect(offered.count == 1 && offered.allSatisfy { $0["edit"] == nil }, "\(offered)")
+        #expect(
+            offered.first.flatMap { ($0["disabled"] as? [String: Any])?["reason"] as? String }
+                == "'bikes/tarmac.yaml' has errors; fix them before bikecheck writes to it")
     }
 }
 

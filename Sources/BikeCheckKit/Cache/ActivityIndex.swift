@@ -54,6 +54,9 @@ struct ActivityIndex: Sendable {
             a.size == b.size && a.modified == b.modified && a.changed == b.changed && a.inode == b.inode && a.device == b.device
         }
 
+        /// How many `words` a key is.
+        static let wordCount = 7
+
         var words: [UInt64] {
             [
                 UInt64(bitPattern: size), UInt64(bitPattern: modified.0), UInt64(bitPattern: modified.1),

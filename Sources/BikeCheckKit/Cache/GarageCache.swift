@@ -86,6 +86,16 @@ struct GarageCache: Sendable {
         return Self.decode(bytes, relative: relative, context: context, key: key, garage: garage)
     }
 
+    /// The entry for `relative` made from bytes with stamp `source` (whatever version of the file
+    /// on disk it was made from), decoded in `context`: what decoding those bytes gives, wherever
+    /// they come from (a commit's file that is the same as the work tree's: `--rev HEAD`).
+    func entry<T: CacheCodable>(_ relative: String, madeFrom source: SourceStamp, context: String?) -> Entry<T>? {
+        guard let path = path(relative), let bytes = readBytes(path, limit: FileSizeLimit.activityIndex),
+            let entry: Entry<T> = Self.decode(bytes, relative: relative, context: context, key: nil, garage: garage), entry.source == source
+        else { return nil }
+        return entry
+    }
+
     /// Saves what decoding `source` (the file's bytes, in version `key`) gave; a failure only
     /// means no cache.
     func store<T: CacheCodable>(_ file: GarageLoader.DecodedFile<T>, relative: String, key: ActivityIndex.Key, context: String?, source: [UInt8]) {
@@ -145,9 +155,10 @@ struct GarageCache: Sendable {
         return out
     }
 
-    /// The entry in `bytes` if everything checks: nil for any other file.
+    /// The entry in `bytes` if everything checks: nil for any other file. `key` nil: made from
+    /// any version of the file (the caller compares the source stamp).
     static func decode<T: CacheCodable>(
-        _ bytes: [UInt8], relative: String, context: String?, key: ActivityIndex.Key, garage: [UInt64]
+        _ bytes: [UInt8], relative: String, context: String?, key: ActivityIndex.Key?, garage: [UInt64]
     ) -> Entry<T>? {
         bytes.withUnsafeBytes { raw -> Entry<T>? in
             let head = magic.count + 4
@@ -158,12 +169,17 @@ struct GarageCache: Sendable {
             var r = CacheReader(UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)]), at: head)
             do {
                 guard try r.string() == bikecheckVersion, try r.string() == relative, try String?(from: &r) == context else { return nil }
-                for word in garage + key.words {
+                for word in garage {
                     guard try r.uint() == word else { return nil }
+                }
+                let expected: [UInt64?] = key.map { $0.words.map(Optional.some) } ?? Array(repeating: nil, count: ActivityIndex.Key.wordCount)
+                for word in expected {
+                    let read = try r.uint()
+                    guard word == nil || read == word else { return nil }
                 }
                 let size = try r.uint()
                 let source = SourceStamp(size: Int(truncatingIfNeeded: size), checksum: try r.fixed())
-                guard size == UInt64(bitPattern: key.size) else { return nil }
+                guard key == nil || size == UInt64(bitPattern: key?.size ?? 0) else { return nil }
                 let file = GarageLoader.DecodedFile<T>(value: try T?(from: &r), diagnostics: try r.read())
                 guard r.isAtEnd else { return nil }
                 return Entry(file: file, source: source)

@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// A folder for one run's temporaries (a `--rev` or pre-commit snapshot, a template clone),
+/// A folder for one run's temporaries (a template clone),
 /// under the garage's `.bikecheck/tmp/`: `NAME/` beside `NAME.lock`, which its run holds
 /// (`flock`) while it lives. A run killed with `kill -9` cannot remove its folder, but the kernel
 /// lets go of its lock, and the next run's `clearLeftovers` removes what it finds unlocked. A
@@ -20,7 +20,7 @@ package final class ScratchFolder: Sendable {
     /// Where scratch folders go when the garage's cannot be made.
     static var fallback: String { FileManager.default.temporaryDirectory.path + "/bikecheck-tmp" }
 
-    /// A new, empty folder named after `purpose` (`snapshot`, `template`), locked by this run.
+    /// A new, empty folder named after `purpose` (`template`), locked by this run.
     package init(garage root: String?, purpose: String) throws(AtomicFile.Failure) {
         var parent = Self.fallback
         if let root {

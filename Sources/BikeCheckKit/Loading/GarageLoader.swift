@@ -21,6 +21,8 @@ package struct LoadedGarage: Sendable {
     package var sources: [String: SourceText]
     /// The YAML files as parsed, when loaded with `keepsParsedFiles`: a write's re-check reuses them.
     package var parsedFiles: ParsedFiles?
+    /// The commit its files were read from (`GarageLoader.Options.snapshot`); nil: the work tree.
+    package var commit: GitSnapshot.Commit?
 
     package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
@@ -49,14 +51,16 @@ package enum GarageLoader {
         /// are not reused (a write's re-check parses every file). Output is the same either way;
         /// this is for debugging the fast paths. `BIKECHECK_NO_CACHE=1` turns it on.
         package var bypassesDerivedCaches: Bool
-        /// The garage folder whose activity cache to read, when not `root` (`--rev`: the YAML from
-        /// a commit written out elsewhere, the activities from the rider's garage).
-        package var activitiesFrom: String?
         /// Gets the time each stage took (`BIKECHECK_TIMINGS=1`: printed on standard error).
         package var timings: (@Sendable (LoadTimings) -> Void)?
         /// Bytes to read instead of a file's on disk, by path relative to the garage: the unsaved
         /// buffers of an editor (`bikecheck lsp`). Only files that exist on disk are read.
         package var overlay: [String: [UInt8]] = [:]
+        /// The garage's files as git holds them at a commit or in the index, read instead of the
+        /// disk's (`--rev`, `diff`, the pre-commit check). A file whose bytes are those a garage
+        /// cache entry of the work tree's file was made from is read from that entry; none is
+        /// written.
+        package var snapshot: GitSnapshot?
         /// With `.summaries`: the activity cache as the caller already read it
         /// (`ActivityCacheLoader.loadSummaries`), used instead of reading it again. The language
         /// server re-checks on every edit and reads the cache again only when its files changed.
@@ -110,7 +114,7 @@ package enum GarageLoader {
         case .full:
             DispatchQueue.global().async(group: reading) {
                 let start = LoadTimings.now()
-                cache = ActivityCacheLoader.load(root: options.activitiesFrom ?? root)
+                cache = ActivityCacheLoader.load(root: root)
                 activitiesTime = LoadTimings.since(start)
             }
         case .summaries where options.readSummaries != nil:
@@ -118,7 +122,7 @@ package enum GarageLoader {
         case .summaries:
             DispatchQueue.global().async(group: reading) {
                 let start = LoadTimings.now()
-                summaries = ActivityCacheLoader.loadSummaries(root: options.activitiesFrom ?? root, index: index)
+                summaries = ActivityCacheLoader.loadSummaries(root: root, index: index)
                 activitiesTime = LoadTimings.since(start)
             }
         }
@@ -127,6 +131,7 @@ package enum GarageLoader {
             root: root, reusing: options.bypassesDerivedCaches ? nil : reusing, keeping: options.keepsParsedFiles,
             cache: options.bypassesDerivedCaches ? nil : GarageCache(root: root))
         files.overlay = options.overlay
+        files.snapshot = options.snapshot
         let settings = files.decode("garage.yaml", \.settings, &diagnostics, &sources) { FileDecoders.settings($0, &$1) } ?? GarageSettings()
         let templates = files.decodeFolder("templates", kind: "template", \.templates, &diagnostics, &sources) {
             FileDecoders.template(id: TemplateID($0), $1, &$2)
@@ -141,7 +146,7 @@ package enum GarageLoader {
         }
         // rides.yaml is optional.
         let rides =
-            FileManager.default.fileExists(atPath: root + "/rides.yaml")
+            files.exists("rides.yaml")
             ? files.decode("rides.yaml", \.rides, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
 
         // Resolve and check.
@@ -185,13 +190,14 @@ package enum GarageLoader {
 
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides, parts: resolvedParts)
         files.readSources(shownBy: diagnostics, into: &sources)
-        files.cache?.prune(keeping: files.present)
+        // The entries are the work tree's: a commit's files say nothing of which are gone.
+        if options.snapshot == nil { files.cache?.prune(keeping: files.present) }
         files.timings.total = LoadTimings.since(started)
         options.timings?(files.timings)
         return LoadedGarage(
             garage: garage, activities: activities,
             diagnostics: Diagnostic.limitedPerFile(Diagnostic.sortedForDisplay(diagnostics)), sources: sources,
-            parsedFiles: options.keepsParsedFiles ? files.kept : nil)
+            parsedFiles: options.keepsParsedFiles ? files.kept : nil, commit: options.snapshot?.commit)
     }
 
     /// One YAML file read, parsed and decoded: its value (nil when missing or broken), its
@@ -217,14 +223,40 @@ package enum GarageLoader {
     /// the garage cache's entry when `cache` has one for this version of it, else a parse (saved
     /// in `cache`). `context` is what decoding depends on besides the bytes (the garage currency,
     /// for bikes and parts). `overlay` is the file's bytes when an editor holds them (neither
-    /// looked up in nor saved to `cache`: the entry is the file on disk's). Also returns what to
-    /// keep of it (nil when it could not be read) and whether it was parsed.
+    /// looked up in nor saved to `cache`: the entry is the file on disk's). `git` is the file as
+    /// a `GitSnapshot` has it, read instead of the disk's (`.some(nil)`: git has no such file);
+    /// the cache's entry for the work tree's file serves when it was made from the same bytes.
+    /// Also returns what to keep of it (nil when it could not be read) and whether it was parsed.
     static func decodeFile<T: CacheCodable>(
         _ relative: String, root: String, kept: ParsedFiles.Kept<T>? = nil, cache: GarageCache? = nil, context: String? = nil,
-        overlay: [UInt8]? = nil,
+        overlay: [UInt8]? = nil, git: GitSnapshot.File?? = nil,
         _ body: (YAMLNode, inout NodeReader) -> T?
     ) -> (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool) {
         var file = DecodedFile<T>(value: nil)
+        if let git {
+            let read: FileRead
+            switch git {
+            case .bytes(let bytes, _)?: read = .bytes(bytes)
+            case .tooLarge(let size)?: read = .tooLarge(size)
+            case .outside?:
+                file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
+                return (file, nil, false)
+            case nil: read = .unreadable
+            }
+            if case .bytes(let bytes) = read, let cache,
+                let entry: GarageCache.Entry<T> = cache.entry(relative, madeFrom: GarageCache.SourceStamp(bytes), context: context)
+            {
+                file = entry.file
+                file.source = SourceText(path: relative, bytes: bytes)
+                file.time = LoadTimings.FileTime(cached: true)
+                return (file, nil, false)
+            }
+            guard case .bytes(let bytes) = read else {
+                file.diagnostics += unread(relative, read)
+                return (file, nil, false)
+            }
+            return (parse(relative, bytes, body), nil, true)
+        }
         guard case .read(let path) = GarageBoundary(root: root).access(relative) else {
             file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
             return (file, nil, false)
@@ -250,17 +282,8 @@ package enum GarageLoader {
                 readFile(path, limit: FileSizeLimit.garageFile)
             }
         let readTime = LoadTimings.since(readStart)
-        let bytes: [UInt8]
-        switch read {
-        case .bytes(let read): bytes = read
-        case .tooLarge(let size):
-            file.diagnostics.append(FileSizeLimit.tooLarge(relative, size: size, limit: FileSizeLimit.garageFile, kind: "a garage file"))
-            return (file, nil, false)
-        case .unreadable:
-            file.diagnostics.append(
-                .error(
-                    .unreadableFile, "cannot read the file", at: SourceLocation(file: relative),
-                    help: "check that it is a file you may read"))
+        guard case .bytes(let bytes) = read else {
+            file.diagnostics += unread(relative, read)
             return (file, nil, false)
         }
         let parsed: Bool
@@ -281,6 +304,20 @@ package enum GarageLoader {
             settled = key
         }
         return (file, ParsedFiles.Kept(bytes: bytes, key: settled, file: file), parsed)
+    }
+
+    /// Why a file was not read: too large, or unreadable (none when it was).
+    static func unread(_ relative: String, _ read: FileRead) -> [Diagnostic] {
+        switch read {
+        case .bytes: []
+        case .tooLarge(let size): [FileSizeLimit.tooLarge(relative, size: size, limit: FileSizeLimit.garageFile, kind: "a garage file")]
+        case .unreadable:
+            [
+                .error(
+                    .unreadableFile, "cannot read the file", at: SourceLocation(file: relative),
+                    help: "check that it is a file you may read")
+            ]
+        }
     }
 
     /// Parses and decodes one file's bytes.
@@ -367,6 +404,29 @@ package enum GarageLoader {
         var unread: [String: UnreadSource] = [:]
         /// `Options.overlay`.
         var overlay: [String: [UInt8]] = [:]
+        /// `Options.snapshot`: where the files are read from instead of the disk.
+        var snapshot: GitSnapshot?
+
+        /// Whether the garage has the file `relative`.
+        func exists(_ relative: String) -> Bool {
+            if let snapshot { return snapshot.files[relative] != nil }
+            return FileManager.default.fileExists(atPath: root + "/" + relative)
+        }
+
+        /// The YAML files of `folder` (names, sorted), or nil when it is a link that leads
+        /// outside the garage.
+        func names(in folder: String) -> [String]? {
+            if let snapshot {
+                if snapshot.files[folder] == .outside { return nil }
+                let names = snapshot.files.keys.filter { $0.hasPrefix(folder + "/") }.map { String($0.dropFirst(folder.count + 1)) }
+                return names.filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !$0.hasPrefix(".") }.sorted()
+            }
+            if GarageBoundary(root: root).access(folder) == .outside { return nil }
+            return yamlFiles(in: root + "/" + folder)
+        }
+
+        /// The file as the snapshot has it, when reading one (`.some(nil)`: it has none).
+        func git(_ relative: String) -> GitSnapshot.File?? { snapshot.map { $0.files[relative] } }
 
         init(root: String, reusing: ParsedFiles?, keeping: Bool, cache: GarageCache? = nil) {
             self.root = root
@@ -418,7 +478,7 @@ package enum GarageLoader {
         ) -> T? {
             present.insert(relative)
             let (file, keep, parsed) = decodeFile(
-                relative, root: root, kept: reusing?[keyPath: kind][relative], cache: cache, overlay: overlay[relative], body)
+                relative, root: root, kept: reusing?[keyPath: kind][relative], cache: cache, overlay: overlay[relative], git: git(relative), body)
             note(relative, keep, parsed, kind)
             account(relative, file, &sources)
             diagnostics += file.diagnostics
@@ -443,13 +503,12 @@ package enum GarageLoader {
             _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?
         ) -> [T] {
             // A folder that links outside the garage is not listed, let alone read.
-            if GarageBoundary(root: root).access(folder) == .outside {
+            guard let names = names(in: folder) else {
                 diagnostics.append(GarageBoundary.outsideDiagnostic(folder))
                 return []
             }
             let root = root, cache = cache
-            let overlay = overlay
-            let names = yamlFiles(in: root + "/" + folder)
+            let overlay = overlay, snapshot = snapshot
             for name in names { present.insert(folder + "/" + name) }
             let earlier = reusing?[keyPath: keyPath] ?? [:]
             let decoded = concurrentMap(names.count) {
@@ -459,7 +518,10 @@ package enum GarageLoader {
                 guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
                 return (
                     [],
-                    decodeFile(relative, root: root, kept: earlier[relative], cache: cache, context: context, overlay: overlay[relative]) { node, r in
+                    decodeFile(
+                        relative, root: root, kept: earlier[relative], cache: cache, context: context, overlay: overlay[relative],
+                        git: snapshot.map { $0.files[relative] }
+                    ) { node, r in
                         body(id, node, &r)
                     }
                 )
@@ -497,7 +559,7 @@ package enum GarageLoader {
     }
 
     /// A file's name without `.yaml` or `.yml`: the id of what it holds.
-    static func stem(_ file: String) -> String {
+    package static func stem(_ file: String) -> String {
         file.hasSuffix(".yaml") ? String(file.dropLast(5)) : file.hasSuffix(".yml") ? String(file.dropLast(4)) : file
     }
 

@@ -75,9 +75,13 @@ package enum TemplateUpdater {
     /// Brings upstream's changes into each imported template (the named ones, or all) with a
     /// three-way merge on the YAML trees of the recorded commit's version, the rider's file and
     /// upstream's: a change on one side only is taken; the same key changed differently on both
-    /// sides is a conflict, which refuses the whole update naming the intervals.
+    /// sides is a conflict, which refuses the whole update naming the intervals and showing both
+    /// values, unless `keepingMine`: then the rider's value stays (upstream's other changes are
+    /// taken) and the summary says which were kept.
     /// With `ref`, the templates move to that tag or branch (`source: ref:` follows).
-    package static func update(_ names: [String], ref newRef: String? = nil, in context: WriteContext, timeout: Double) throws(WriteFailure) -> GarageChange {
+    package static func update(
+        _ names: [String], ref newRef: String? = nil, keepingMine: Bool = false, in context: WriteContext, timeout: Double
+    ) throws(WriteFailure) -> GarageChange {
         var files: [FileChange] = []
         var summary: [String] = []
         var moves: [String] = []
@@ -113,13 +117,15 @@ package enum TemplateUpdater {
             _ = try TemplateImporter.inRepository(origin.url, repo.commit) { () throws(WriteFailure) in
                 try TemplateImporter.prepared(upstream, id: id, label: origin.path, source: source, replacing: true, context: context)
             }
-            var merged = try merge(ours: ours, base: base, theirs: upstream, file: file, id: id, commit: repo.commit, context: context)
+            var (merged, kept) = try merge(
+                ours: ours, base: base, theirs: upstream, file: file, id: id, commit: repo.commit, keepingMine: keepingMine, context: context)
             if let newRef, newRef != recorded.ref { merged = try noting(ref: newRef, in: merged, file: file, context: context) }
             files.append(FileChange(path: file, before: ours, after: merged))
             let what = changes(from: base, to: upstream)
             summary.append(
                 "updated template '\(id)' from \(origin.commit.prefix(12)) to \(repo.commit.prefix(12))"
                     + (what.isEmpty ? "" : ": " + what.joined(separator: "; ")))
+            summary += kept.map { "  kept yours: \($0)" }
             moves.append("\(id) \(origin.commit.prefix(12))..\(repo.commit.prefix(12))")
         }
         return context.change(files: files, message: "Update template\(moves.count == 1 ? "" : "s") \(moves.joined(separator: ", "))", summary: summary)
@@ -164,11 +170,13 @@ package enum TemplateUpdater {
     // MARK: - The merge
 
     /// The rider's file with upstream's changes, by the garage's one three-way merge of YAML
-    /// trees (`YAMLMerge`); `source:` is the rider's, and only its commit moves.
+    /// trees (`YAMLMerge`); `source:` is the rider's, and only its commit moves. Where both sides
+    /// changed a value: refused, each place shown with both values, or with `keepingMine` the
+    /// rider's kept (returned: what was kept, as lines for the summary).
     static func merge(
         ours: [UInt8], base: [UInt8], theirs: [UInt8], file: String, id: String, commit: String,
-        context: WriteContext
-    ) throws(WriteFailure) -> [UInt8] {
+        keepingMine: Bool = false, context: WriteContext
+    ) throws(WriteFailure) -> (bytes: [UInt8], kept: [String]) {
         let o = YAMLDocument(path: file, bytes: ours, limits: .garage)
         let b = YAMLDocument(path: "base", bytes: base), t = YAMLDocument(path: "upstream", bytes: theirs)
         guard case .mapping? = o.root, case .mapping? = b.root, case .mapping? = t.root else {
@@ -182,10 +190,27 @@ package enum TemplateUpdater {
             if path.first == "intervals", path.count > 1 { name = "interval '\(path[1])'" } else { name = "'\(path.first?.description ?? "")'" }
             if !conflicts.contains(name) { conflicts.append(name) }
         }
-        guard conflicts.isEmpty else {
-            throw .refused(
+        // Each place: what it is, yours and upstream's values, and where both started.
+        let places = plan.conflictPaths.indices.map { i -> String in
+            let path = plan.conflictPaths[i], values = plan.conflictValues[i]
+            let place: String
+            if path.first == "intervals", path.count > 1 {
+                place = "interval '\(path[1])'" + (path.count > 2 ? " " + YAMLMerge.describe(Array(path.dropFirst(2))) : "")
+            } else {
+                place = "'\(YAMLMerge.describe(path))'"
+            }
+            return "\(place): yours \(values.ours), upstream \(values.theirs)" + (values.base.map { " (both were \($0))" } ?? "")
+        }
+        if !conflicts.isEmpty, !keepingMine {
+            let shown = plan.conflicts.indices.map { i in
+                Diagnostic.error(.mergeConflict, places[i], at: plan.conflicts[i].location, help: nil)
+            }
+            throw WriteFailure(
+                .refused,
                 "template '\(id)' has changes of yours and of upstream to the same \(conflicts.count == 1 ? "place" : "places"): \(conflicts.joined(separator: ", ")); nothing was written",
-                help: "take upstream's change into \(file) by hand (or undo yours), then run the update again")
+                help:
+                    "keep yours there and take upstream's other changes with 'bikecheck template update \(id) --keep-mine', or take upstream's value into \(file) by hand (or undo yours) and run the update again",
+                diagnostics: shown, sources: [file: SourceText(path: file, bytes: ours)])
         }
         var bytes = ours
         // One edit at a time: each is planned on the file as the previous one left it.
@@ -198,7 +223,7 @@ package enum TemplateUpdater {
                 continue
             }
         }
-        return bytes
+        return (bytes, places)
     }
 
     // MARK: - What changed
