@@ -44,9 +44,19 @@ struct SchemaKeys {
     /// where the schema fixes no keys (a mapping of ids, a scalar, a path it does not know).
     func keys(at path: [Step], except present: Set<String>) -> [Key] {
         var found: [Key] = []
-        for schema in schemas(at: path) {
+        let schemas = schemas(at: path)
+        // `oneOf` of required keys (a mount's `bike` or `part`): once one is written, the others'
+        // are not offered.
+        var excluded: Set<String> = []
+        for schema in schemas {
+            guard let branches = schema["oneOf"] as? [[String: Any]] else { continue }
+            let required = branches.map { Set($0["required"] as? [String] ?? []) }
+            guard let chosen = required.firstIndex(where: { !$0.isDisjoint(with: present) }) else { continue }
+            for (i, keys) in required.enumerated() where i != chosen { excluded.formUnion(keys.subtracting(required[chosen])) }
+        }
+        for schema in schemas {
             guard let properties = schema["properties"] as? [String: Any] else { continue }
-            for name in orderedKeys(of: schema) where !present.contains(name) && !found.contains(where: { $0.name == name }) {
+            for name in orderedKeys(of: schema) where !present.contains(name) && !excluded.contains(name) && !found.contains(where: { $0.name == name }) {
                 guard let property = properties[name] as? [String: Any] else { continue }
                 let documentation = (property["markdownDescription"] ?? property["description"]) as? String
                 found.append(Key(name: name, documentation: documentation, takesScalar: takesScalar(property)))

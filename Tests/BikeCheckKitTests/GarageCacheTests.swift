@@ -131,6 +131,7 @@ import Testing
         intervals:
           hub: {every: 1000 km, task: Hub service, component: hub, replaces: hub, due_soon: 70%, counts: [Ride], trainer: only}
         mounts:
+          - {part: frame, from: 2027-01-01}
           - {bike: grail, from: 2025-11-01, to: 2026-04-30}
           - {bike: tarmac, from: 2026-05-01}
         log:
@@ -157,6 +158,7 @@ import Testing
         mounts:
           - {bike: tarmac, from: 2026-01-01, to: 2026-01-20}
           - {bike: grail, from: 2026-01-21, to: 2026-01-10}
+          - {part: wheels, from: 2026-02-01, to: 2026-02-03}
         log:
           - {date: 2026-01-21, done: [wax], cost: 5 USD, category: wax, note: hot wax, todo: rinse}
         snooze: {wax: 2026-03-01}
@@ -267,7 +269,10 @@ import Testing
         }
         // A property the samples never vary would survive the round trip even if it were never
         // written: each must take two values (add them to the samples above).
-        let constant = values.filter { $0.value.count < 2 }.keys.sorted()
+        // What the resolver works out after decoding (a part's mounts through the parts it was
+        // on) is never in a decoded file, so never cached.
+        let derived: Set<String> = ["Mount.via"]
+        let constant = values.filter { $0.value.count < 2 && !derived.contains($0.key) }.keys.sorted()
         #expect(values.count > 120, "every property of the model is reached: \(values.keys.sorted())")
         #expect(constant.isEmpty, "properties the samples never vary: \(constant)")
         for type in [

@@ -108,7 +108,8 @@ import Testing
         // Continuation lines are indented under the task, never cut mid-word.
         #expect(
             terminal.stdout.contains(
-                "\n  ok  chain-replace     78%  1164 / 1500 km  Replace the chain\n" + String(repeating: " ", count: 45) + "since 2025-09-12, due ~2027-03-11\n"
+                "\n  ok  chain-replace     78%   1164 / 1500 km  Replace the chain\n" + String(repeating: " ", count: 46)
+                    + "since 2025-09-12, due ~2027-03-11\n"
             ), "\(terminal.stdout)")
 
         // COLUMNS, when set, wins over the terminal's own width.

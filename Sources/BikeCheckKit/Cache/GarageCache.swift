@@ -26,8 +26,9 @@ struct GarageCache: Sendable {
     /// property added to the model included), so entries of the old layout are never read.
     /// 2: bikes' `devices`; a range's end relative to its start. 3: parts' `devices`. 4: a
     /// diagnostic's `fix`; bikes' and parts' `rider`; a component's located `installed:`. 5: the
-    /// merge of those (branches had each raised 3 to 4). 6: intervals' `repeat`.
-    static let formatVersion: UInt32 = 6
+    /// merge of those (branches had each raised 3 to 4). 6: intervals' `repeat`. 7: parts on parts
+    /// (`partMounts`, a mount's `entry`).
+    static let formatVersion: UInt32 = 7
     static let suffix = ".cache"
 
     /// The cache folder, or nil when the cache is not to be used (`.bikecheck` links outside, or

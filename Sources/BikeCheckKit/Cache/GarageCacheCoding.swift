@@ -660,9 +660,29 @@ extension Mount: CacheCodable {
         fromLocation.write(to: &w)
         w.write(toLocation)
         location.write(to: &w)
+        w.int(entry)
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
-        self.init(bike: try r.read(), from: try r.read(), to: try r.read(), fromLocation: try r.read(), toLocation: try r.read(), location: try r.read())
+        self.init(
+            bike: try r.read(), from: try r.read(), to: try r.read(), fromLocation: try r.read(), toLocation: try r.read(), location: try r.read(),
+            entry: try r.int())
+    }
+}
+
+extension PartMount: CacheCodable {
+    func write(to w: inout CacheWriter) {
+        parent.write(to: &w)
+        from.write(to: &w)
+        w.write(to)
+        fromLocation.write(to: &w)
+        w.write(toLocation)
+        location.write(to: &w)
+        w.int(entry)
+    }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) {
+        self.init(
+            parent: try r.read(), from: try r.read(), to: try r.read(), fromLocation: try r.read(), toLocation: try r.read(), location: try r.read(),
+            entry: try r.int())
     }
 }
 
@@ -683,6 +703,7 @@ extension Part: CacheCodable {
         w.write(templates)
         w.write(intervals)
         w.write(mounts)
+        w.write(partMounts)
         w.write(log)
         w.write(snoozes)
         w.write(todos)
@@ -694,7 +715,7 @@ extension Part: CacheCodable {
         self.init(
             id: try r.read(), name: try r.string(), rider: try r.read(), bought: try r.read(), retired: try r.read(), price: try r.read(), slot: try r.read(),
             devices: try r.read(), priorHours: try r.double(), priorDistance: try r.double(), priorRides: try r.double(), rideFilter: try r.read(),
-            templates: try r.read(), intervals: try r.read(), mounts: try r.read(), log: try r.read(), snoozes: try r.read(),
+            templates: try r.read(), intervals: try r.read(), mounts: try r.read(), partMounts: try r.read(), log: try r.read(), snoozes: try r.read(),
             todos: try r.read(), location: try r.read(), fieldLocations: try r.read(), misspelledKeys: try r.read())
     }
 }

@@ -139,7 +139,7 @@ enum Checks {
             }
             out += expiredSnoozes(part.snoozes, today: today)
             out += possibleDuplicates(part.log)
-            for mount in part.mounts where mount.from > today {
+            for mount in part.writtenMounts where mount.from > today {
                 out.append(
                     .warning(
                         .futureDate, "mount \(mount.from) is in the future (today is \(today))", at: mount.fromLocation,

@@ -44,6 +44,8 @@ extension DiagnosticID {
     package static let nonPositiveQuantity = DiagnosticID("non-positive-quantity")
     package static let numberTooLarge = DiagnosticID("number-too-large")
     package static let overlappingMounts = DiagnosticID("overlapping-mounts")
+    package static let mountCycle = DiagnosticID("mount-cycle")
+    package static let unknownPart = DiagnosticID("unknown-part")
     package static let partIdIsBikeId = DiagnosticID("part-id-is-bike-id")
     package static let partOnRetiredBike = DiagnosticID("part-on-retired-bike")
     package static let possibleDuplicateService = DiagnosticID("possible-duplicate-service")
@@ -79,12 +81,12 @@ extension DiagnosticID {
         .cacheUnsorted, .duplicateDevice, .duplicateGearId, .duplicateId, .duplicateTodo, .emptyTodo, .fileTooLarge, .futureDate, .likelyOverride,
         .logAfterRetired,
         .logBeforeBought, .missingKey, .missingLimit, .mountAfterRetired, .mountBeforeBought,
-        .mountEndsBeforeStart, .negativeNumber, .nonPositiveQuantity, .numberTooLarge, .overlappingMounts,
+        .mountCycle, .mountEndsBeforeStart, .negativeNumber, .nonPositiveQuantity, .numberTooLarge, .overlappingMounts,
         .partIdIsBikeId, .partOnRetiredBike, .possibleDuplicateService, .quantityTooLarge, .retiredBeforeBought, .rideAfterRetired, .rideAlsoOnStrava,
         .rideBeforeBought, .secretInGarage,
         .slotTaken, .snoozeExpired,
         .symlinkOutsideGarage, .unknownBand, .unknownBike, .unknownComponent, .unknownInterval, .unknownKey,
-        .unknownOverride, .unknownRider, .unknownSportType, .unknownTemplate, .unresolvedMerge, .unreadableFile, .wrongType,
+        .unknownOverride, .unknownPart, .unknownRider, .unknownSportType, .unknownTemplate, .unresolvedMerge, .unreadableFile, .wrongType,
     ]
 
     /// Every id bikecheck reports: the YAML layer's, the garage's, and the count of the rest.

@@ -141,7 +141,7 @@ package enum GarageLoader {
         let bikes = files.decodeFolder("bikes", kind: "bike", \.bikes, context: settings.currency, &diagnostics, &sources) {
             FileDecoders.bike(id: BikeID($0), $1, &$2, currency: settings.currency)
         }
-        let parts = files.decodeFolder("parts", kind: "part", \.parts, context: settings.currency, &diagnostics, &sources) {
+        var parts = files.decodeFolder("parts", kind: "part", \.parts, context: settings.currency, &diagnostics, &sources) {
             FileDecoders.part(id: PartID($0), $1, &$2, currency: settings.currency)
         }
         // rides.yaml is optional.
@@ -152,6 +152,7 @@ package enum GarageLoader {
         // Resolve and check.
         var stage = LoadTimings.now()
         var resolver = Resolver(settings: settings, templates: templates)
+        resolver.mountOnParts(&parts)
         let resolved = bikes.map { resolver.resolve($0) }
         resolver.reportTemplateGaps()
         resolver.checkOwnership(bikes, parts: parts)

@@ -8,7 +8,7 @@ extension FileDecoders {
         "snooze",
         "todo", "notes",
     ]
-    static let mountKeys = ["bike", "from", "to", "note"]
+    static let mountKeys = ["bike", "part", "from", "to", "note"]
 
     /// `parts/ID.yaml`: a part that moves between bikes.
     static func part(id: PartID, _ root: YAMLNode, _ r: inout NodeReader, currency: String? = nil) -> Part? {
@@ -43,25 +43,40 @@ extension FileDecoders {
             part.templates = list.map { Located(TemplateID($0.value), at: $0.location) }
         }
         if let e = f["intervals"], !r.isNull(e.value) { part.intervals = intervals(e.value, owner: "part '\(id)'", &r) }
-        if let e = f["mounts"] { part.mounts = mounts(e.value, &r) }
+        if let e = f["mounts"] { (part.mounts, part.partMounts) = mounts(e.value, &r) }
         if let e = f["log"] { part.log = log(e.value, &r, currency: currency) }
         if let e = f["snooze"] { part.snoozes = snoozes(e.value, &r) }
         if let e = f["todo"] { part.todos = todos(e.value, &r) }
         return part
     }
 
-    static func mounts(_ node: YAMLNode, _ r: inout NodeReader) -> [Mount] {
-        if case .scalar(let s) = node, s.isNull { return [] }
+    /// `mounts:`: stretches on a bike (`bike:`) and on another part (`part:`), each entry one.
+    static func mounts(_ node: YAMLNode, _ r: inout NodeReader) -> ([Mount], [PartMount]) {
+        if case .scalar(let s) = node, s.isNull { return ([], []) }
         guard case .sequence(let q) = node else {
             r.error(.wrongType, "mounts should be a list of mounts ('- {bike: …, from: …}'), found \(node.kindDescription)", node)
-            return []
+            return ([], [])
         }
-        var result: [Mount] = []
-        for item in q.items {
+        var bikes: [Mount] = []
+        var parts: [PartMount] = []
+        for (entry, item) in q.items.enumerated() {
             guard let m = r.mapping(item, "a mount") else { continue }
-            let f = r.fields(m, of: "a mount", allowed: mountKeys, required: ["bike", "from"], at: item)
+            let f = r.fields(m, of: "a mount", allowed: mountKeys, required: ["from"], at: item)
             var bike: Located<BikeID>?
+            var parent: Located<PartID>?
             if let e = f["bike"], let id = r.identifier(e.value, "bike id") { bike = Located(BikeID(id), at: r.location(e.value)) }
+            if let e = f["part"], let id = r.identifier(e.value, "part id") { parent = Located(PartID(id), at: r.location(e.value)) }
+            switch (f["bike"], f["part"]) {
+            case (nil, nil) where !f.misspelled.contains("bike") && !f.misspelled.contains("part"):
+                r.diagnostics.append(
+                    .error(
+                        .missingKey, "a mount is missing required key 'bike' (or 'part')", at: r.location(SourceRange(at: item.range.start)),
+                        help: "say what it was on: 'bike: ID', or 'part: ID' for a part on a part (tyres on a wheelset)"))
+            case (let b?, _?):
+                r.error(.badValue, "a mount is on a bike or on a part, not both", b.value, help: "write two mounts, or keep the one it was on")
+                continue
+            default: break
+            }
             let from = f["from"].flatMap { r.day($0.value, "from") }
             var to: Day?
             var ok = true
@@ -70,20 +85,28 @@ extension FileDecoders {
                 ok = to != nil
             }
             if let e = f["note"] { _ = r.string(e.value, "note") }
-            guard ok, let bike, let from, let fromEntry = f["from"] else { continue }
-            let mount = Mount(
-                bike: bike, from: from, to: to, fromLocation: r.location(fromEntry.value),
-                toLocation: f["to"].map { r.location($0.value) }, location: r.location(item))
+            guard ok, bike != nil || parent != nil, let from, let fromEntry = f["from"] else { continue }
+            let fromLocation = r.location(fromEntry.value), toLocation = f["to"].map { r.location($0.value) }
             if let to, to < from {
+                let on = bike.map { "'\($0.value)'" } ?? "part '\(parent!.value)'"
                 r.diagnostics.append(
                     .error(
-                        .mountEndsBeforeStart, "mount on '\(bike.value)' ends \(to), before it starts \(from)",
-                        at: mount.toLocation ?? mount.location, notes: [.init("it starts here", at: mount.fromLocation)],
-                        help: "'to' is the last day on the bike, on or after 'from'; check the two dates"))
+                        .mountEndsBeforeStart, "mount on \(on) ends \(to), before it starts \(from)",
+                        at: toLocation ?? r.location(item), notes: [.init("it starts here", at: fromLocation)],
+                        help: "'to' is the last day on the \(bike == nil ? "part" : "bike"), on or after 'from'; check the two dates"))
                 continue
             }
-            result.append(mount)
+            if let bike {
+                bikes.append(
+                    Mount(
+                        bike: bike, from: from, to: to, fromLocation: fromLocation, toLocation: toLocation, location: r.location(item), entry: entry))
+            } else if let parent {
+                parts.append(
+                    PartMount(
+                        parent: parent, from: from, to: to, fromLocation: fromLocation, toLocation: toLocation, location: r.location(item),
+                        entry: entry))
+            }
         }
-        return result
+        return (bikes, parts)
     }
 }

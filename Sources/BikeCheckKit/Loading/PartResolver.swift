@@ -47,6 +47,62 @@ extension Resolver {
         return ResolvedPart(part: part, intervals: intervals)
     }
 
+    /// Parts on parts: each stretch a part spent on another part becomes, for every stretch that
+    /// part (through its own parents, to any depth) spent on a bike within it, a mount on that
+    /// bike `via` it. A parent that is no part, and a chain of mounts that leads back to the part
+    /// it started from, are errors; neither puts the part on a bike.
+    mutating func mountOnParts(_ parts: inout [Part]) {
+        guard parts.contains(where: { !$0.partMounts.isEmpty }) else { return }
+        let index = Dictionary(parts.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let ids = parts.map(\.id.rawValue)
+        var effective: [Int: [Mount]] = [:]
+        var visiting: Set<Int> = []
+        var found: [Diagnostic] = []
+        func resolve(_ k: Int) -> [Mount] {
+            if let done = effective[k] { return done }
+            visiting.insert(k)
+            var out = parts[k].mounts.filter(\.via.isEmpty)
+            for pm in parts[k].partMounts {
+                guard let p = index[pm.parent.value] else { continue }
+                if visiting.contains(p) {
+                    found.append(
+                        .error(
+                            .mountCycle,
+                            p == k
+                                ? "part '\(parts[k].id)' is mounted on itself"
+                                : "part '\(parts[k].id)' is mounted on part '\(pm.parent.value)', which is on '\(parts[k].id)' (directly or through other parts): a part cannot be on itself",
+                            at: pm.parent.location, help: "end one of the mounts, or mount the part on a bike"))
+                    continue
+                }
+                for m in resolve(p) {
+                    let from = max(m.from, pm.from)
+                    let to: Day? = [m.to, pm.to].compactMap { $0 }.min()
+                    guard to.map({ from <= $0 }) ?? true else { continue }
+                    out.append(
+                        Mount(
+                            bike: m.bike, from: from, to: to, fromLocation: pm.fromLocation, toLocation: pm.toLocation, location: pm.location,
+                            entry: pm.entry, via: [pm.parent.value] + m.via))
+                }
+            }
+            visiting.remove(k)
+            out.sort { ($0.from, $0.entry) < ($1.from, $1.entry) }
+            effective[k] = out
+            return out
+        }
+        for k in parts.indices {
+            for pm in parts[k].partMounts where index[pm.parent.value] == nil {
+                let meant = Suggestion(pm.parent.value.rawValue, among: ids)
+                found.append(
+                    Diagnostic.error(
+                        .unknownPart, "unknown part '\(pm.parent.value)'\(meant.hint)", at: pm.parent.location,
+                        help: ids.isEmpty ? "add a part file under parts/" : "parts: \(ids.joined(separator: ", "))"
+                    ).fixed(by: meant.name))
+            }
+        }
+        for k in parts.indices { parts[k].mounts = resolve(k) }
+        diagnostics += found
+    }
+
     /// Where parts have been: on bikes that exist, one bike at a time, after they were bought
     /// and not after the bike was retired, and one part per slot of a bike at a time.
     mutating func checkMounts(_ parts: [Part], bikes: [Bike]) {
@@ -61,7 +117,7 @@ extension Resolver {
                         at: SourceLocation(file: part.location.file), notes: [.init("the bike", at: SourceLocation(file: bike.location.file))],
                         help: "'bikecheck status \(part.id)' and 'bikecheck done \(part.id) …' mean the bike; rename the part's file"))
             }
-            for mount in part.mounts {
+            for mount in part.mounts where mount.via.isEmpty {
                 guard let bike = byID[mount.bike.value] else {
                     let meant = Suggestion(mount.bike.value.rawValue, among: ids)
                     diagnostics.append(
@@ -97,15 +153,25 @@ extension Resolver {
                             help: "take it off on the day after: bikecheck part unmount \(part.id) --date \(retired.adding(days: 1))"))
                 }
             }
-            // One bike at a time: in date order, each mount starts after the one before ends.
-            let sorted = part.mounts.sorted { $0.from < $1.from }
+            for mount in part.partMounts {
+                if let bought = part.bought, mount.from < bought {
+                    diagnostics.append(
+                        .warning(
+                            .mountBeforeBought, "part '\(part.id)' is mounted on \(mount.from), before it was bought (\(bought))",
+                            at: mount.fromLocation, notes: [.init("bought here", at: part.fieldLocations["bought"] ?? part.location)],
+                            help: "check the mount's 'from' date, or the part's 'bought' date"))
+                }
+            }
+            // One bike or part at a time: in date order, each mount as written starts after the
+            // one before ends.
+            let sorted = part.writtenMounts.sorted { $0.from < $1.from }
             for (earlier, later) in zip(sorted, sorted.dropFirst()) where later.from <= (earlier.to ?? later.from) {
                 let until = earlier.to.map { "through \($0)" } ?? "with no end"
                 diagnostics.append(
                     .error(
-                        .overlappingMounts, "part '\(part.id)' is on '\(later.bike.value)' from \(later.from) while on '\(earlier.bike.value)' \(until)",
+                        .overlappingMounts, "part '\(part.id)' is on \(later.on) from \(later.from) while on \(earlier.on) \(until)",
                         at: later.fromLocation, notes: [.init("the earlier mount", at: earlier.location)],
-                        help: "a part is on one bike at a time: end the earlier mount the day before (to: \(later.from.adding(days: -1)))"))
+                        help: "a part is on one bike or part at a time: end the earlier mount the day before (to: \(later.from.adding(days: -1)))"))
             }
         }
         // One part per slot of a bike at a time.

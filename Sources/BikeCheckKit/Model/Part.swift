@@ -14,8 +14,28 @@ package struct Mount: Sendable {
     package var toLocation: SourceLocation?
     /// The whole entry, for notes that point at it.
     package var location: SourceLocation
+    /// Its place in the file's `mounts:` list (a write closes the entry there).
+    package var entry = 0
+    /// The parts it is on the bike through, nearest first: empty for a mount on the bike itself;
+    /// for a part on a part, the stretch its parent (and theirs) spent on the bike (`Resolver`).
+    package var via: [PartID] = []
 
     /// Whether the part was on the bike on this day.
+    package func covers(_ day: Day) -> Bool { from <= day && (to.map { day <= $0 } ?? true) }
+}
+
+/// A stretch of days a part spent on another part (`{part: race-wheels, from: …}`): tyres on a
+/// wheelset. On each day it wears with whatever bike its parent is on.
+package struct PartMount: Sendable {
+    package var parent: Located<PartID>
+    package var from: Day
+    package var to: Day?
+    package var fromLocation: SourceLocation
+    package var toLocation: SourceLocation?
+    package var location: SourceLocation
+    /// Its place in the file's `mounts:` list.
+    package var entry: Int
+
     package func covers(_ day: Day) -> Bool { from <= day && (to.map { day <= $0 } ?? true) }
 }
 
@@ -44,8 +64,11 @@ package struct Part: Sendable {
     package var rideFilter = RideFilterSpec()
     package var templates: [Located<TemplateID>] = []
     package var intervals: [IntervalSpec] = []
-    /// Where it has been, in the order written.
+    /// The bikes it has been on: as written (`bike:`), then, once the garage is resolved, through
+    /// the parts it was on (`via`), in order of `from`.
     package var mounts: [Mount] = []
+    /// The parts it has been on (`part:`), in the order written.
+    package var partMounts: [PartMount] = []
     package var log: [LogEntry] = []
     /// Intervals put off until a day.
     package var snoozes: [Snooze] = []
@@ -54,6 +77,32 @@ package struct Part: Sendable {
     package var location: SourceLocation
     package var fieldLocations: [String: SourceLocation] = [:]
     package var misspelledKeys: Set<String> = []
+
+    /// A mount as the file has it: on a bike, or on a part.
+    package struct WrittenMount: Sendable {
+        /// What it is on, as a message names it: `'grail'`, `part 'race-wheels'`.
+        package var on: String
+        package var from: Day
+        package var to: Day?
+        package var fromLocation: SourceLocation
+        package var location: SourceLocation
+        /// Its place in the file's `mounts:` list.
+        package var entry: Int
+        /// The bike it names (nil for a mount on a part).
+        package var bike: BikeID?
+    }
+
+    /// The mounts as written, bikes' and parts' together, in the file's order.
+    package var writtenMounts: [WrittenMount] {
+        let bikes = mounts.filter(\.via.isEmpty).map {
+            WrittenMount(
+                on: "'\($0.bike.value)'", from: $0.from, to: $0.to, fromLocation: $0.fromLocation, location: $0.location, entry: $0.entry, bike: $0.bike.value)
+        }
+        let parts = partMounts.map {
+            WrittenMount(on: "part '\($0.parent.value)'", from: $0.from, to: $0.to, fromLocation: $0.fromLocation, location: $0.location, entry: $0.entry)
+        }
+        return (bikes + parts).sorted { $0.entry < $1.entry }
+    }
 
     /// The mount that covers `day`, if the part was on a bike then.
     package func mount(on day: Day) -> Mount? { mounts.first { $0.covers(day) } }

@@ -54,7 +54,11 @@ package struct PartLifeTextRenderer: Sendable {
                     "  mounts\n"
                     + table(
                         mounts.map { m in
-                            [shown(m.bike), "\(m.from) – \(m.to.map(\.description) ?? "now")"] + life(m.usage, report.units)
+                            [
+                                shown(m.bike) + (m.via.isEmpty ? "" : " (on \(m.via.map(shown).joined(separator: " on ")))"),
+                                "\(m.from) – \(m.to.map(\.description) ?? "now")",
+                            ]
+                                + life(m.usage, report.units)
                         }, indent: "    ")
             }
         }

@@ -1942,20 +1942,31 @@ package enum EmbeddedSchemas {
                   }
                 },
                 "mounts": {
-                  "description": "Where the part has been, one bike at a time; the mount without to is where it is now. bikecheck part mount writes here.",
-                  "markdownDescription": "Where the part has been, one bike at a time; the mount without `to` is where it is now. `bikecheck part mount` writes here.",
+                  "description": "Where the part has been, on one bike or part at a time; the mount without to is where it is now. bikecheck part mount writes here.",
+                  "markdownDescription": "Where the part has been, on one bike or part at a time; the mount without `to` is where it is now. `bikecheck part mount` writes here.",
                   "type": [
                     "array",
                     "null"
                   ],
                   "items": {
-                    "description": "One stretch on one bike: bike, from, and to once it came off.",
-                    "markdownDescription": "One stretch on one bike: `bike`, `from`, and `to` once it came off.",
+                    "description": "One stretch on one bike (bike) or on another part (part): from, and to once it came off.",
+                    "markdownDescription": "One stretch on one bike (`bike`) or on another part (`part`): `from`, and `to` once it came off.",
                     "type": "object",
                     "additionalProperties": false,
                     "required": [
-                      "bike",
                       "from"
+                    ],
+                    "oneOf": [
+                      {
+                        "required": [
+                          "bike"
+                        ]
+                      },
+                      {
+                        "required": [
+                          "part"
+                        ]
+                      }
                     ],
                     "properties": {
                       "bike": {
@@ -1963,14 +1974,19 @@ package enum EmbeddedSchemas {
                         "markdownDescription": "The bike's id (its file name in `bikes/`, without `.yaml`).",
                         "$ref": "#/definitions/identifier"
                       },
+                      "part": {
+                        "description": "Instead of bike: the part it was on (tyres on a wheelset, its file name in parts/): on each day it wears with whatever bike that part is on, through its own ride filter.",
+                        "markdownDescription": "Instead of `bike`: the part it was on (tyres on a wheelset, its file name in `parts/`): on each day it wears with whatever bike that part is on, through its own ride filter.",
+                        "$ref": "#/definitions/identifier"
+                      },
                       "from": {
-                        "description": "The first day on the bike, YYYY-MM-DD (inclusive).",
-                        "markdownDescription": "The first day on the bike, `YYYY-MM-DD` (inclusive).",
+                        "description": "The first day on the bike or part, YYYY-MM-DD (inclusive).",
+                        "markdownDescription": "The first day on the bike or part, `YYYY-MM-DD` (inclusive).",
                         "$ref": "#/definitions/date"
                       },
                       "to": {
-                        "description": "The last day on the bike, YYYY-MM-DD (inclusive); leave it out while the part is still there.",
-                        "markdownDescription": "The last day on the bike, `YYYY-MM-DD` (inclusive); leave it out while the part is still there.",
+                        "description": "The last day on the bike or part, YYYY-MM-DD (inclusive); leave it out while the part is still there.",
+                        "markdownDescription": "The last day on the bike or part, `YYYY-MM-DD` (inclusive); leave it out while the part is still there.",
                         "anyOf": [
                           {
                             "$ref": "#/definitions/date"
@@ -1992,6 +2008,14 @@ package enum EmbeddedSchemas {
                         "description": "On a bike since a day",
                         "body": {
                           "bike": "${1:bike-id}",
+                          "from": "${2:2025-03-01}"
+                        }
+                      },
+                      {
+                        "label": "mount on a part",
+                        "description": "On another part (a wheelset) since a day",
+                        "body": {
+                          "part": "${1:part-id}",
                           "from": "${2:2025-03-01}"
                         }
                       }

@@ -52,60 +52,74 @@ package enum PartEditor {
 
     /// Mounts a part on a bike from `date` (default today): the open mount, if any, ends the day
     /// before, and a new one starts on `date`.
-    package static func mount(_ id: String, on bikeID: String, date: Day?, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+    package static func mount(_ id: String, on target: String, date: Day?, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         let part = try context.part(id).part
-        let bike = try context.bike(bikeID).bike
         let day = date ?? context.today
         try context.checkDate(day, "the mount date")
-        if let retired = bike.retired, day > retired {
-            throw .refused("bike '\(bike.id)' was retired on \(retired), before \(day)", help: "mount the part on a bike in use")
+        // A bike first (as `status ID` looks); else a part: tyres on a wheelset.
+        let onPart = !context.garage.bikes.contains { $0.bike.id.rawValue == target } && context.garage.parts.contains { $0.part.id.rawValue == target }
+        let shownTarget = onPart ? "part '\(target)'" : "'\(target)'"
+        if onPart {
+            let parent = try context.part(target).part
+            if parent.id == part.id { throw .usage("a part cannot be mounted on itself") }
+            if let retired = parent.retired, day > retired { throw .refused("part '\(target)' was retired on \(retired), before \(day)") }
+        } else {
+            let bike = try context.bike(target).bike
+            if let retired = bike.retired, day > retired {
+                throw .refused("bike '\(bike.id)' was retired on \(retired), before \(day)", help: "mount the part on a bike in use")
+            }
+            if let slot = part.slot?.value,
+                let other = context.garage.parts.first(where: {
+                    $0.part.id != part.id && $0.part.slot?.value == slot && $0.part.mount(on: day)?.bike.value == bike.id
+                })
+            {
+                throw .refused(
+                    "part '\(other.part.id)' fills slot '\(slot)' of bike '\(bike.id)' on \(day)",
+                    help: "take it off first: bikecheck part unmount \(other.part.id) --date \(day)")
+            }
         }
         if let retired = part.retired, day > retired {
             throw .refused("part '\(id)' was retired on \(retired), before \(day)")
         }
-        if let slot = part.slot?.value,
-            let other = context.garage.parts.first(where: {
-                $0.part.id != part.id && $0.part.slot?.value == slot && $0.part.mount(on: day)?.bike.value == bike.id
-            })
-        {
-            throw .refused(
-                "part '\(other.part.id)' fills slot '\(slot)' of bike '\(bike.id)' on \(day)",
-                help: "take it off first: bikecheck part unmount \(other.part.id) --date \(day)")
-        }
         let (file, doc, root) = try context.partSource(part)
         let bytes = doc.source.bytes
         var edits: [YAMLEdit] = []
-        let open = part.mounts.firstIndex { $0.to == nil }
-        if let later = part.mounts.first(where: { $0.to != nil && $0.to! >= day }) {
+        let written = part.writtenMounts
+        if let later = written.first(where: { $0.to != nil && $0.to! >= day }) {
             throw .refused(
-                "part '\(id)' was on '\(later.bike.value)' through \(later.to!), on or after \(day)",
+                "part '\(id)' was on \(later.on) through \(later.to!), on or after \(day)",
                 help: "a part's history is written oldest first; edit \(file) by hand to change the past")
         }
-        var moved: BikeID?
-        if let k = open {
-            let current = part.mounts[k]
-            if current.bike.value == bike.id {
+        var moved: String?
+        if let current = written.first(where: { $0.to == nil }) {
+            if current.on == shownTarget {
                 return context.change(
                     files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
-                    summary: ["part '\(id)' has been on '\(bike.id)' since \(current.from); nothing to do"])
+                    summary: ["part '\(id)' has been on \(shownTarget) since \(current.from); nothing to do"])
             }
             guard current.from < day else {
                 throw .refused(
-                    "part '\(id)' went on '\(current.bike.value)' on \(current.from); it cannot move on or before that day",
+                    "part '\(id)' went on \(current.on) on \(current.from); it cannot move on or before that day",
                     help: "move it from \(current.from.adding(days: 1)) on, or edit \(file) by hand")
             }
-            edits.append(try closeMount(at: k, on: day.adding(days: -1), in: root, file: file))
-            moved = current.bike.value
+            edits.append(try closeMount(at: current.entry, on: day.adding(days: -1), in: root, file: file))
+            moved = current.on
         }
-        var style = EntryStyle(root["mounts"], defaultOrder: ["bike", "from", "to", "note"])
+        let key = onPart ? "part" : "bike"
+        var style = EntryStyle(root["mounts"], defaultOrder: ["bike", "part", "from", "to", "note"])
+        // What it is on goes where the file puts what its last mount was on, bike or part.
+        let place = style.order.firstIndex { $0 == "bike" || $0 == "part" } ?? 0
+        style.order.removeAll { $0 == "bike" || $0 == "part" }
+        style.order.insert(key, at: min(place, style.order.count))
         // A first mount is written on one line, as the README shows them.
         if case .sequence(let q)? = root["mounts"], !q.items.isEmpty {} else { style.flow = true }
-        let entry = style.entry(["bike": .plain(bike.id.rawValue), "from": .plain(day.description)])
+        let entry = style.entry([key: .plain(target), "from": .plain(day.description)])
         edits.append(.appendOrCreate(entry, list: "mounts", current: root["mounts"]))
         let after = try context.edit(file, doc, edits)
-        let message = moved.map { "\(id): moved from \($0) to \(bike.id) \(day)" } ?? "\(id): mounted on \(bike.id) \(day)"
-        var summary = ["\(id): on '\(bike.id)' from \(day) (\(file))"]
-        if let moved { summary.insert("\(id): off '\(moved)' after \(day.adding(days: -1))", at: 0) }
+        let plain = { (on: String) in on.replacingOccurrences(of: "'", with: "") }
+        let message = moved.map { "\(id): moved from \(plain($0)) to \(plain(shownTarget)) \(day)" } ?? "\(id): mounted on \(plain(shownTarget)) \(day)"
+        var summary = ["\(id): on \(shownTarget) from \(day) (\(file))"]
+        if let moved { summary.insert("\(id): off \(moved) after \(day.adding(days: -1))", at: 0) }
         return context.change(files: [FileChange(path: file, before: bytes, after: after)], message: message, summary: summary)
     }
 
@@ -114,22 +128,21 @@ package enum PartEditor {
         let part = try context.part(id).part
         let day = date ?? context.today
         try context.checkDate(day, "the date")
-        guard let k = part.mounts.firstIndex(where: { $0.to == nil }) else {
+        guard let current = part.writtenMounts.first(where: { $0.to == nil }) else {
             throw .refused("part '\(id)' is on no bike", help: "mount it with: bikecheck part mount \(id) BIKE")
         }
-        let current = part.mounts[k]
         guard current.from < day else {
             throw .refused(
-                "part '\(id)' went on '\(current.bike.value)' on \(current.from); it cannot come off on or before that day",
+                "part '\(id)' went on \(current.on) on \(current.from); it cannot come off on or before that day",
                 help: "the date is the first day off the bike")
         }
         let (file, doc, root) = try context.partSource(part)
         let bytes = doc.source.bytes
-        let after = try context.edit(file, doc, [try closeMount(at: k, on: day.adding(days: -1), in: root, file: file)])
+        let after = try context.edit(file, doc, [try closeMount(at: current.entry, on: day.adding(days: -1), in: root, file: file)])
         return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
-            message: "\(id): off \(current.bike.value) \(day), on the shelf",
-            summary: ["\(id): off '\(current.bike.value)' after \(day.adding(days: -1)), on the shelf from \(day) (\(file))"])
+            message: "\(id): off \(current.on.replacingOccurrences(of: "'", with: "")) \(day), on the shelf",
+            summary: ["\(id): off \(current.on) after \(day.adding(days: -1)), on the shelf from \(day) (\(file))"])
     }
 
     /// Retires a part on `date` (default today): `retired:`, and its open mount ends that day.
@@ -146,13 +159,12 @@ package enum PartEditor {
                 : .addKey("retired", .plain(day.description), in: [], after: ["bought", "name"])
         ]
         var summary = ["retired part '\(id)' on \(day)"]
-        if let k = part.mounts.firstIndex(where: { $0.to == nil }) {
-            let current = part.mounts[k]
+        if let current = part.writtenMounts.first(where: { $0.to == nil }) {
             guard current.from <= day else {
-                throw .refused("part '\(id)' went on '\(current.bike.value)' on \(current.from), after \(day)")
+                throw .refused("part '\(id)' went on \(current.on) on \(current.from), after \(day)")
             }
-            edits.append(try closeMount(at: k, on: day, in: root, file: file))
-            summary.append("\(id): off '\(current.bike.value)' after \(day)")
+            edits.append(try closeMount(at: current.entry, on: day, in: root, file: file))
+            summary.append("\(id): off \(current.on) after \(day)")
         }
         let after = try context.edit(file, doc, edits)
         if after == bytes { summary = ["part '\(id)' was already retired on \(day)"] }

@@ -39,8 +39,11 @@ package struct MountLife: Sendable, Encodable, Equatable {
     package var from: Day
     package var to: Day?
     package var usage: LifeUsage
+    /// The parts it was on the bike through, nearest first (tyres on a wheelset: the wheelset);
+    /// empty when it was on the bike itself.
+    package var via: [String] = []
 
-    enum CodingKeys: String, CodingKey { case bike, from, to }
+    enum CodingKeys: String, CodingKey { case bike, from, to, via }
 
     /// Flat, as Strava's own records: the usage's fields sit beside `bike`, `from` and `to`.
     package func encode(to encoder: Encoder) throws {
@@ -48,6 +51,7 @@ package struct MountLife: Sendable, Encodable, Equatable {
         try c.encode(bike, forKey: .bike)
         try c.encode(from, forKey: .from)
         try c.encodeIfPresent(to, forKey: .to)
+        if !via.isEmpty { try c.encode(via, forKey: .via) }
         try usage.encode(to: encoder)
     }
 }
@@ -159,7 +163,7 @@ extension StatusPlanner {
                         $0.life(from: m.from.ordinal, through: min(m.to?.ordinal ?? through, through))
                     } ?? LifeUsage()
                 usage.add(u)
-                mounts.append(MountLife(bike: m.bike.value.rawValue, from: m.from, to: m.to, usage: u))
+                mounts.append(MountLife(bike: m.bike.value.rawValue, from: m.from, to: m.to, usage: u, via: m.via.map(\.rawValue)))
             }
             let retired = part.retired.map { $0 <= asOf } ?? false
             out.append(
