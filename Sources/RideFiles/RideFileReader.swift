@@ -11,11 +11,20 @@ package enum RideFileReader {
 
     /// The format a file's name says, and whether it is gzipped; nil for other files.
     package static func kind(of path: String) -> (format: RecordedRide.Format, gzipped: Bool)? {
-        var name = (path as NSString).lastPathComponent.lowercased()
+        var name = lastComponent(path).lowercased()
         let gzipped = name.hasSuffix(".gz")
         if gzipped { name.removeLast(3) }
         for format in [RecordedRide.Format.fit, .tcx, .gpx] where name.hasSuffix("." + format.rawValue) { return (format, gzipped) }
         return nil
+    }
+
+    /// The last component of a path, as `NSString.lastPathComponent` gives it (trailing
+    /// slashes dropped; "/" stays "/"), without bridging: asked several times of every file.
+    package static func lastComponent(_ path: String) -> Substring {
+        var p = path[...]
+        while p.count > 1, p.hasSuffix("/") { p = p.dropLast() }
+        guard p.count > 1, let slash = p.lastIndex(of: "/") else { return p }
+        return p[p.index(after: slash)...]
     }
 
     /// The ride files under `paths`, each once, in a stable order; paths that are neither a ride

@@ -86,6 +86,14 @@ import Testing
         #expect(Self.within1Percent(tcx.movingTime, gpxRef["elapsed"] as? Double), "\(tcx.movingTime) vs \(gpxRef)")
     }
 
+    /// A file's name is taken without Foundation's bridging (asked several times a file), as
+    /// `NSString` takes it.
+    @Test func aPathsLastComponentIsFoundationsLastPathComponent() {
+        for path in ["a.fit", "/tmp/r/0001.FIT.gz", "rides/", "rides//", "/", "", "./x/y.gpx", "a/b/.fit", "é/ü.tcx"] {
+            #expect(String(RideFileReader.lastComponent(path)) == (path as NSString).lastPathComponent, "\(path)")
+        }
+    }
+
     @Test func aGzippedFileReadsAsTheFileItself() throws {
         let folder = try TemporaryFolder()
         _ = try Self.tool(["fit", "a.fit", "--device", "42"], in: folder)
