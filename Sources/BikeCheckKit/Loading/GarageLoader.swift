@@ -238,7 +238,9 @@ package enum GarageLoader {
                 file.time = LoadTimings.FileTime(read: LoadTimings.since(readStart))
                 return (file, kept, false)
             }
-            if let entry: GarageCache.Entry<T> = cache?.entry(relative, key: key, context: context) {
+            if let entry: GarageCache.Entry<T> = cache?.entry(relative, key: key, context: context)
+                ?? cache?.sameContent(relative, file: path, key: key, context: context)
+            {
                 file = entry.file
                 file.unreadSource = UnreadSource(path: path, stamp: entry.source)
                 file.time = LoadTimings.FileTime(read: LoadTimings.since(readStart), cached: true)
