@@ -285,8 +285,11 @@ package enum GarageLoader {
         return (file, ParsedFiles.Kept(bytes: bytes, key: settled, file: file), parsed)
     }
 
-    /// Parses and decodes one file's bytes.
-    static func parse<T>(_ relative: String, _ bytes: [UInt8], _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
+    /// Parses and decodes one file's bytes; `parsed`: their document (at `relative`, with the
+    /// garage's limits) when the caller has it.
+    static func parse<T>(
+        _ relative: String, _ bytes: [UInt8], parsed: YAMLDocument? = nil, _ body: (YAMLNode, inout NodeReader) -> T?
+    ) -> DecodedFile<T> {
         var file = DecodedFile<T>(value: nil)
         var start = LoadTimings.now()
         if let markers = unresolvedMerge(relative, bytes) {
@@ -295,7 +298,7 @@ package enum GarageLoader {
             file.diagnostics = [markers.diagnostic]
             return file
         }
-        let doc = YAMLDocument(path: relative, bytes: bytes, limits: .garage)
+        let doc = parsed ?? YAMLDocument(path: relative, bytes: bytes, limits: .garage)
         file.time.compose = LoadTimings.since(start)
         file.source = doc.source
         file.diagnostics = doc.diagnostics
