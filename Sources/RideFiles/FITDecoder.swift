@@ -145,6 +145,13 @@ package enum FITDecoder {
             }
         }
 
+        /// `take`, giving where the bytes start rather than a slice of them.
+        mutating func skip(_ count: Int, end: Int, _ what: String) throws(RideFileError) -> Int {
+            guard count >= 0, end - offset >= count else { throw error("truncated inside \(what)") }
+            defer { offset += count }
+            return offset
+        }
+
         mutating func take(_ count: Int, end: Int, _ what: String) throws(RideFileError) -> ArraySlice<UInt8> {
             guard count >= 0, end - offset >= count else { throw error("truncated inside \(what)") }
             defer { offset += count }
@@ -185,18 +192,24 @@ package enum FITDecoder {
             // compressed timestamps after it).
             guard FieldValues.isUsed(definition.global) else {
                 for field in definition.fields {
-                    let raw = try take(field.size, end: end, "a data message")
-                    if field.number == 253, let t = Self.value(raw, type: field.type, bigEndian: definition.bigEndian) {
+                    let at = try skip(field.size, end: end, "a data message")
+                    if field.number == 253, let t = Self.value(bytes, at: at, size: field.size, type: field.type, bigEndian: definition.bigEndian) {
                         lastTimestamp = try Self.timestamp(t, at: start)
                     }
                 }
                 _ = try take(definition.developerBytes, end: end, "a data message's developer fields")
                 return
             }
+            if definition.global == 20, ride.records.points.isEmpty {
+                // A record a second: room for as many as the rest of the data could hold (at most
+                // a million at first), not one doubling after another.
+                let size = 1 + definition.fields.reduce(definition.developerBytes) { $0 + $1.size }
+                ride.records.points.reserveCapacity(min(1 << 20, (end - offset) / size + 1))
+            }
             var values = FieldValues(timestamp: timestamp)
             for field in definition.fields {
-                let raw = try take(field.size, end: end, "a data message")
-                if let v = Self.value(raw, type: field.type, bigEndian: definition.bigEndian) { values.set(field.number, v) }
+                let at = try skip(field.size, end: end, "a data message")
+                if let v = Self.value(bytes, at: at, size: field.size, type: field.type, bigEndian: definition.bigEndian) { values.set(field.number, v) }
             }
             _ = try take(definition.developerBytes, end: end, "a data message's developer fields")
             if let t = values[253] {
@@ -271,20 +284,19 @@ package enum FITDecoder {
             }
         }
 
-        /// A field's value, or nil when it holds its type's invalid value (or is a kind this
-        /// reader does not need: strings, arrays, bytes).
-        static func value(_ raw: ArraySlice<UInt8>, type: UInt8, bigEndian: Bool) -> Double? {
+        /// The field of `size` bytes at `at` in `bytes` (in range), or nil when it holds its
+        /// type's invalid value (or is a kind this reader does not need: strings, arrays, bytes).
+        static func value(_ bytes: [UInt8], at: Int, size: Int, type: UInt8, bigEndian: Bool) -> Double? {
             func unsigned(_ n: Int) -> UInt64? {
-                guard raw.count == n else { return nil }
+                guard size == n else { return nil }
                 var v: UInt64 = 0
-                let start = raw.startIndex
                 if bigEndian {
-                    for i in start..<(start + n) { v = v << 8 | UInt64(raw[i]) }
+                    for i in at..<(at + n) { v = v << 8 | UInt64(bytes[i]) }
                 } else {
-                    var i = start + n
-                    while i > start {
+                    var i = at + n
+                    while i > at {
                         i -= 1
-                        v = v << 8 | UInt64(raw[i])
+                        v = v << 8 | UInt64(bytes[i])
                     }
                 }
                 return v

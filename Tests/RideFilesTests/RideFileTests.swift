@@ -94,6 +94,18 @@ import Testing
         }
     }
 
+    /// A folder is walked as FileManager's enumerator walks it (without its cost per file):
+    /// subfolders and hidden files in, links to folders not followed.
+    @Test func aFolderIsWalkedAsFoundationEnumeratesIt() throws {
+        let folder = try TemporaryFolder()
+        for file in ["x.fit", ".h.fit", "a/y.fit", "a/b/z.fit.gz", "other/o.fit"] { try folder.write(file, "") }
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/link", withDestinationPath: folder.path + "/other")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/lx.fit", withDestinationPath: folder.path + "/x.fit")
+        let enumerated = (FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []).sorted()
+        #expect(RideFileReader.files(in: [folder.path]).files == enumerated.filter { RideFileReader.kind(of: $0) != nil }.map { folder.path + "/" + $0 })
+        #expect(RideFileReader.files(in: [folder.path]).files.count == 6)
+    }
+
     @Test func aGzippedFileReadsAsTheFileItself() throws {
         let folder = try TemporaryFolder()
         _ = try Self.tool(["fit", "a.fit", "--device", "42"], in: folder)
