@@ -156,13 +156,13 @@ package struct YAMLMerge: Sendable {
                 mapping(path, om, bm, tm)
                 return
             }
-            let (os, bs, ts) = (YAMLShape(o), b.map(YAMLShape.init), YAMLShape(t))
-            if os == ts || ts == bs { return }
+            // By walking the trees: the meaning of a long log is not built to be compared.
+            if YAMLShape.same(o, t) || b.map({ YAMLShape.same(t, $0) }) == true { return }
             if let rule = merge.sets(path), isList(o), isList(t), b.map(isList) ?? true {
                 set(path, o, b, t, rule)
                 return
             }
-            if os == bs {
+            if b.map({ YAMLShape.same(o, $0) }) == true {
                 replace(path, o, with: t)
                 return
             }
@@ -358,10 +358,10 @@ package struct YAMLMerge: Sendable {
         /// A list merged as a set: ours, less what theirs removed, plus what theirs added.
         mutating func set(_ path: YAMLPath, _ o: YAMLNode, _ b: YAMLNode?, _ t: YAMLNode, _ rule: SetRule) {
             let (oi, bi, ti) = (items(o), items(b), items(t))
-            let (os, bs, ts) = (oi.map(YAMLShape.init), bi.map(YAMLShape.init), ti.map(YAMLShape.init))
+            let (os, bs, ts) = (oi.map(NodeKey.init), bi.map(NodeKey.init), ti.map(NodeKey.init))
             var added: [YAMLNode] = []
             // Where each new item is in their list, for its lines as they wrote them.
-            var theirIndex: [YAMLShape: Int] = [:]
+            var theirIndex: [NodeKey: Int] = [:]
             let (baseShapes, ourShapes) = (Set(bs), Set(os))
             for (index, (item, shape)) in zip(ti, ts).enumerated() where !baseShapes.contains(shape) && !ourShapes.contains(shape) && theirIndex[shape] == nil {
                 added.append(item)
@@ -415,11 +415,11 @@ package struct YAMLMerge: Sendable {
                     at = low
                 }
                 plan.edits.append(.insert(YAMLValue(item), into: path, at: at))
-                if let index = theirIndex[YAMLShape(item)] {
+                if let index = theirIndex[NodeKey(item)] {
                     asWritten(path + [.index(at)], theirs: path + [.index(index)], item, column: column)
                 }
                 current.insert((order?(item), false), at: at)
-                let text = theirIndex[YAMLShape(item)].flatMap { written(path + [.index(at)], theirs: path + [.index($0)], column: column) }
+                let text = theirIndex[NodeKey(item)].flatMap { written(path + [.index(at)], theirs: path + [.index($0)], column: column) }
                 merged.insert(text.map { .written($0, shape: YAMLShape(item)) } ?? .new(YAMLValue(item)), at: at)
             }
             let gone = current.indices.filter { current[$0].removed }
@@ -447,6 +447,38 @@ package struct YAMLMerge: Sendable {
                     .mergeConflict, message, at: SourceLocation(file: file, range: o?.range),
                     notes: b.map { [.init("both sides started from \(shown($0))", at: SourceLocation(file: file))] } ?? [],
                     help: "choose one of the two values by hand, then 'git add' the file"))
+        }
+    }
+}
+
+/// A node compared by its meaning (`YAMLShape.same`) and hashed the same way, without building
+/// its `YAMLShape`: a set merge of a long log hashes every entry of three lists.
+struct NodeKey: Hashable {
+    let node: YAMLNode
+
+    init(_ node: YAMLNode) { self.node = node }
+
+    static func == (a: NodeKey, b: NodeKey) -> Bool { YAMLShape.same(a.node, b.node) }
+
+    func hash(into hasher: inout Hasher) { Self.hash(node, into: &hasher) }
+
+    static func hash(_ node: YAMLNode, into hasher: inout Hasher) {
+        switch node {
+        case .scalar(let s):
+            hasher.combine(0)
+            hasher.combine(s.value)
+            hasher.combine(s.style == .plain)
+        case .mapping(let m):
+            hasher.combine(1)
+            hasher.combine(m.entries.count)
+            for e in m.entries {
+                hasher.combine(e.keyText ?? "")
+                hash(e.value, into: &hasher)
+            }
+        case .sequence(let q):
+            hasher.combine(2)
+            hasher.combine(q.items.count)
+            for item in q.items { hash(item, into: &hasher) }
         }
     }
 }
