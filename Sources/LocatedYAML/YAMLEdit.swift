@@ -72,6 +72,24 @@ package enum YAMLEdit: Sendable, Hashable {
     /// the comment lines indented under it) with `text`, written as it is; it must read back as
     /// `shape` at `path`. A merge takes the other side's lines this way, comments and layout kept.
     case replaceLines(YAMLPath, text: String, shape: YAMLShape)
+    /// The block sequence at `path` made into `items`, in order: every old item by its index,
+    /// in their order, kept or removed, and new items after the old item before them (never
+    /// before the first). What a set merge does to a list, planned as one edit so that a long
+    /// log is parsed again once, not once per entry (`YAMLEditor.applyTogether`).
+    case mergeItems(YAMLPath, [YAMLListItem])
+}
+
+/// One item of a list as `YAMLEdit.mergeItems` leaves it.
+package enum YAMLListItem: Sendable, Hashable {
+    /// Old item `index`, as it is.
+    case old(Int)
+    /// Old item `index`, removed with its lines.
+    case removed(Int)
+    /// A new item, written in the file's style.
+    case new(YAMLValue)
+    /// A new item written as `text` (its lines, at the list's indentation, ending in a line
+    /// break), which must read back as `shape`.
+    case written(String, shape: YAMLShape)
 }
 
 extension YAMLEdit {

@@ -40,6 +40,52 @@ package struct YAMLEditor: Sendable {
         return current.source.bytes
     }
 
+    /// Several edits planned on the same document and checked with one parse: each edit's path
+    /// is its own (none inside another's) and no two splices overlap, else it is refused, as is
+    /// a result that does not read back as every change and nothing else. For the edits of a
+    /// merge, where one at a time would parse a long file again for each.
+    package static func applyTogether(_ edits: [YAMLEdit], to doc: YAMLDocument) throws(YAMLEditFailure) -> YAMLDocument {
+        guard doc.diagnostics.isEmpty, let root = doc.root, doc.isUsable else {
+            throw YAMLEditFailure([.error(.yamlEditRefused, "cannot edit '\(doc.path)' while it has YAML problems", at: SourceLocation(file: doc.path))])
+        }
+        let planner = Planner(doc: doc, root: root)
+        var splices: [Splice] = []
+        var expected: [Expected] = []
+        for edit in edits {
+            let (s, e) = try planner.plan(edit)
+            splices += s
+            expected.append(e)
+        }
+        let refused = YAMLEditFailure([
+            .error(.yamlEditRefused, "these changes cannot be made together", at: SourceLocation(file: doc.path), help: "make them one at a time")
+        ])
+        for (i, a) in expected.enumerated() {
+            for b in expected[(i + 1)...] where a.path.starts(with: b.path) || b.path.starts(with: a.path) { throw refused }
+        }
+        // In file order; at one offset, new text before what is taken out from there.
+        splices.sort { ($0.range.lowerBound, $0.range.isEmpty ? 0 : 1) < ($1.range.lowerBound, $1.range.isEmpty ? 0 : 1) }
+        let bytes = doc.source.bytes
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + splices.reduce(0) { $0 + $1.text.count })
+        var at = 0
+        for (index, splice) in splices.enumerated() {
+            guard splice.range.lowerBound >= at, index == 0 || !(splice.range.isEmpty && splices[index - 1].range == splice.range) else { throw refused }
+            out += bytes[at..<splice.range.lowerBound]
+            out += splice.text
+            at = splice.range.upperBound
+        }
+        out += bytes[at...]
+        let next = YAMLDocument(path: doc.path, bytes: out, limits: doc.limits)
+        guard next.diagnostics.isEmpty, let newRoot = next.root, next.isUsable, Expected.allMet(expected, by: newRoot, old: root) else {
+            throw YAMLEditFailure([
+                .error(
+                    .yamlEditUnsafe, "the changes would not read back as intended, so nothing was written",
+                    at: planner.location(splices.first?.range.lowerBound ?? 0), help: "make these changes by hand")
+            ])
+        }
+        return next
+    }
+
     /// One edit, checked: plan the splices, apply them back to front, re-parse, compare (node by
     /// node: the meaning of a whole large file is never built, see `Expected`).
     static func apply(_ edit: YAMLEdit, to doc: YAMLDocument) throws(YAMLEditFailure) -> YAMLDocument {
@@ -90,6 +136,13 @@ struct Expected {
         case inserted(key: String?, YAMLShape, at: Int)
         /// The entry or item at `index` of the mapping or list at `path` is gone.
         case removed(at: Int)
+        /// The list at `path` holds these items: old ones (by index, as they were) and new ones.
+        case items([Item])
+    }
+
+    enum Item {
+        case old(Int)
+        case new(YAMLShape)
     }
 
     var path: YAMLPath
@@ -97,6 +150,43 @@ struct Expected {
 
     /// Whether `new` reads as `old` with exactly this change.
     func isMet(by new: YAMLNode, old: YAMLNode) -> Bool { check(new, old, path[...]) }
+
+    /// Whether `new` reads as `old` with exactly these changes, at paths none of which is inside
+    /// another.
+    static func allMet(_ expected: [Expected], by new: YAMLNode, old: YAMLNode) -> Bool {
+        check(new, old, expected.map { ($0, $0.path[...]) })
+    }
+
+    private static func check(_ new: YAMLNode, _ old: YAMLNode, _ pending: [(Expected, ArraySlice<YAMLPathComponent>)]) -> Bool {
+        if pending.count == 1, pending[0].1.isEmpty { return pending[0].0.changed(new, old) }
+        guard pending.allSatisfy({ !$0.1.isEmpty }) else { return false }
+        var matched = 0
+        func here(_ component: YAMLPathComponent) -> [(Expected, ArraySlice<YAMLPathComponent>)] {
+            pending.filter { $0.1.first == component }.map { ($0.0, $0.1.dropFirst()) }
+        }
+        switch (old, new) {
+        case (.mapping(let o), .mapping(let n)):
+            guard o.entries.count == n.entries.count else { return false }
+            for j in o.entries.indices {
+                let key = o.entries[j].keyText ?? ""
+                guard key == (n.entries[j].keyText ?? "") else { return false }
+                let inside = here(.key(key))
+                matched += inside.count
+                guard inside.isEmpty ? YAMLShape.same(n.entries[j].value, o.entries[j].value) : check(n.entries[j].value, o.entries[j].value, inside)
+                else { return false }
+            }
+        case (.sequence(let o), .sequence(let n)):
+            guard o.items.count == n.items.count else { return false }
+            for j in o.items.indices {
+                let inside = here(.index(j))
+                matched += inside.count
+                guard inside.isEmpty ? YAMLShape.same(n.items[j], o.items[j]) : check(n.items[j], o.items[j], inside) else { return false }
+            }
+        default:
+            return false
+        }
+        return matched == pending.count
+    }
 
     private func check(_ new: YAMLNode, _ old: YAMLNode, _ path: ArraySlice<YAMLPathComponent>) -> Bool {
         guard let first = path.first else { return changed(new, old) }
@@ -124,6 +214,15 @@ struct Expected {
     /// The node at `path`: the change, and everything else in it as it was.
     private func changed(_ new: YAMLNode, _ old: YAMLNode) -> Bool {
         switch (change, old, new) {
+        case (.items(let items), .sequence(let o), .sequence(let n)):
+            guard n.items.count == items.count else { return false }
+            for (item, node) in zip(items, n.items) {
+                switch item {
+                case .old(let k): guard o.items.indices.contains(k), YAMLShape.same(node, o.items[k]) else { return false }
+                case .new(let shape): guard YAMLShape(node) == shape else { return false }
+                }
+            }
+            return true
         case (.replaced(let shape), _, _):
             return YAMLShape(new) == shape
         case (.inserted(let key?, let shape, let index), .mapping(let o), .mapping(let n)):
@@ -184,7 +283,8 @@ extension YAMLDocument {
     /// lines of its own (see `YAMLLines`) or the document cannot be edited.
     package func lines(at path: YAMLPath) -> YAMLLines? {
         guard diagnostics.isEmpty, isUsable, let root else { return nil }
-        return Planner(doc: self, root: root).lines(at: path)
+        // Finding lines writes nothing: the file's style (a walk of the whole tree) is not needed.
+        return Planner(doc: self, root: root, style: FileStyle()).lines(at: path)
     }
 }
 
@@ -365,10 +465,10 @@ private struct Planner {
     let style: FileStyle
     var bytes: [UInt8] { doc.source.bytes }
 
-    init(doc: YAMLDocument, root: YAMLNode) {
+    init(doc: YAMLDocument, root: YAMLNode, style: FileStyle? = nil) {
         self.doc = doc
         self.root = root
-        self.style = FileStyle(doc, root: root)
+        self.style = style ?? FileStyle(doc, root: root)
     }
 
     func location(_ offset: Int) -> SourceLocation {
@@ -395,7 +495,63 @@ private struct Planner {
                 throw refuse("cannot replace the lines of '\(describe(path))': it is not an entry or item on lines of its own", node(at: path))
             }
             return ([Splice(range: lines.start..<lines.end, text: Array(text.utf8))], Expected(path: path, change: .replaced(shape)))
+        case .mergeItems(let path, let items): return try planMergeItems(items, in: path)
         }
+    }
+
+    /// `.mergeItems`: each removed item's lines taken out (as `.removeItem` takes them), and
+    /// the new items after an old one inserted together after its lines (as `.insert` puts
+    /// one). Only in a block list whose items each start a line, in a file that ends with a
+    /// line break.
+    func planMergeItems(_ items: [YAMLListItem], in path: YAMLPath) throws(YAMLEditFailure) -> ([Splice], Expected) {
+        guard let target = node(at: path), case .sequence(let q) = target, !q.isFlow, let first = q.items.first,
+            let dash = dashOffset(before: first.range.start.offset, in: bytes), bytes.last == UInt8(ascii: "\n")
+        else { throw refuse("cannot merge the items of '\(describe(path))' in one change", node(at: path)) }
+        let column = lineColumn(of: dash)
+        let offset = max(1, first.range.start.offset - dash)
+        var splices: [Splice] = []
+        var expected: [Expected.Item] = []
+        var next = 0
+        var anchor: Int?
+        var pending: [UInt8] = []
+        func flush() throws(YAMLEditFailure) {
+            guard !pending.isEmpty else { return }
+            guard let anchor else { throw refuse("cannot merge new items before the first of '\(describe(path))' in one change", target) }
+            let at = insertion(after: q.items[anchor], lines: [], ownerColumn: column).range.lowerBound
+            splices.append(Splice(range: at..<at, text: pending))
+            pending = []
+        }
+        for item in items {
+            switch item {
+            case .old(let k), .removed(let k):
+                guard k == next else { throw refuse("the old items of '\(describe(path))' must all be named, in order", target) }
+                try flush()
+                next += 1
+                anchor = k
+                if case .old = item {
+                    expected.append(.old(k))
+                    continue
+                }
+                guard let itemDash = dashOffset(before: q.items[k].range.start.offset, in: bytes) else {
+                    throw refuse("cannot find where this item starts", q.items[k])
+                }
+                let lineStart = doc.source.lineStarts[doc.source.position(ofOffset: itemDash).line - 1]
+                guard bytes[lineStart..<itemDash].allSatisfy({ $0 == UInt8(ascii: " ") }) else {
+                    throw refuse("cannot remove an item that shares its line with other text", q.items[k])
+                }
+                let end = insertion(after: q.items[k], lines: [], ownerColumn: lineColumn(of: itemDash)).range.lowerBound
+                splices.append(Splice(range: lineStart..<end, text: []))
+            case .new(let value):
+                pending += Array(style.itemLines(value, dashIndent: column, offset: offset).map { $0 + style.eol }.joined().utf8)
+                expected.append(.new(style.shape(of: value, keepQuotes: nil)))
+            case .written(let text, let shape):
+                pending += Array(text.utf8)
+                expected.append(.new(shape))
+            }
+        }
+        try flush()
+        guard next == q.items.count else { throw refuse("the old items of '\(describe(path))' must all be named, in order", target) }
+        return (splices, Expected(path: path, change: .items(expected)))
     }
 
     /// The lines of the block mapping entry or block list item at `path` (see `YAMLLines`), or

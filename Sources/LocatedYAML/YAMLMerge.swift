@@ -41,6 +41,20 @@ package struct YAMLMerge: Sendable {
         /// The indices of edits that only bring the other side's comments and layout to what an
         /// edit before them added: when one cannot be made, the merge goes on without it.
         package var cosmetic: Set<Int> = []
+        /// The edits of a list merged as a set (a range of `edits`), as one `.mergeItems`.
+        package var lists: [(edits: Range<Int>, edit: YAMLEdit)] = []
+
+        /// The same changes with each list's edits as one: for `YAMLEditor.applyTogether`.
+        package var together: [YAMLEdit] {
+            var out: [YAMLEdit] = []
+            var at = 0
+            for list in lists {
+                out += edits[at..<list.edits.lowerBound]
+                out.append(list.edit)
+                at = list.edits.upperBound
+            }
+            return out + edits[at...]
+        }
     }
 
     /// Plans the merge of parsed documents; `ours` must be usable (its path names the file in
@@ -59,6 +73,14 @@ package struct YAMLMerge: Sendable {
     /// A version that is not one usable YAML document is a conflict too (nothing to merge by tree).
     package func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8], path: String, limits: YAMLDocument.Limits = .init()) -> Result<
         [UInt8], YAMLEditFailure
+    > {
+        mergeDocument(base: base, ours: ours, theirs: theirs, path: path, limits: limits).map(\.source.bytes)
+    }
+
+    /// `merge`, giving the merged file as the document its last check parsed (at `path`, with
+    /// `limits`), so that a caller reading it need not parse it again.
+    package func mergeDocument(base: [UInt8], ours: [UInt8], theirs: [UInt8], path: String, limits: YAMLDocument.Limits = .init()) -> Result<
+        YAMLDocument, YAMLEditFailure
     > {
         let o = YAMLDocument(path: path, bytes: ours, limits: limits)
         let t = YAMLDocument(path: path + " (theirs)", bytes: theirs, limits: limits)
@@ -80,11 +102,15 @@ package struct YAMLMerge: Sendable {
         }
         let plan = plan(base: b, ours: o, theirs: t)
         guard plan.conflicts.isEmpty else { return .failure(YAMLEditFailure(plan.conflicts)) }
-        var bytes = ours
-        // One edit at a time: each is planned on the file as the previous one left it.
+        // All at once, checked with one parse; else (two changes in one place, a cosmetic one
+        // that does not read back) one at a time, as planned.
+        if plan.edits.count > 1, let merged = try? YAMLEditor.applyTogether(plan.together, to: o) { return .success(merged) }
+        var current = o
+        // One edit at a time: each is planned on the file as the previous one left it (the
+        // document the last edit parsed to check itself, not parsed again).
         for (index, edit) in plan.edits.enumerated() {
             do {
-                bytes = try YAMLEditor(path: path, bytes: bytes, limits: limits).apply([edit])
+                current = try YAMLEditor.apply(edit, to: current)
             } catch {
                 if plan.cosmetic.contains(index) { continue }
                 return .failure(
@@ -96,7 +122,7 @@ package struct YAMLMerge: Sendable {
                         ]))
             }
         }
-        return .success(bytes)
+        return .success(current)
     }
 
     /// A path as the rider reads it: `components.chain.installed`, `log[2]`.
@@ -126,7 +152,6 @@ package struct YAMLMerge: Sendable {
             {
                 guard text(path, o, ol, b, t, tl) else { return }
             }
-            let (os, bs, ts) = (YAMLShape(o), b.map(YAMLShape.init), YAMLShape(t))
             if case .mapping(let om) = o, case .mapping(let tm) = t {
                 // Even when the meaning is the same on both sides: a comment inside may have changed.
                 var bm: YAMLMapping?
@@ -134,12 +159,13 @@ package struct YAMLMerge: Sendable {
                 mapping(path, om, bm, tm)
                 return
             }
-            if os == ts || ts == bs { return }
+            // By walking the trees: the meaning of a long log is not built to be compared.
+            if YAMLShape.same(o, t) || b.map({ YAMLShape.same(t, $0) }) == true { return }
             if let rule = merge.sets(path), isList(o), isList(t), b.map(isList) ?? true {
                 set(path, o, b, t, rule)
                 return
             }
-            if os == bs {
+            if b.map({ YAMLShape.same(o, $0) }) == true {
                 replace(path, o, with: t)
                 return
             }
@@ -158,15 +184,20 @@ package struct YAMLMerge: Sendable {
             func part(_ bytes: [UInt8], _ range: Range<Int>, _ column: Int, midLine: Bool = false) -> String {
                 Self.dedent(String(decoding: bytes[range], as: UTF8.self), by: column, midLine: midLine)
             }
-            let whole = (
-                o: part(ours, ol.start..<ol.end, ol.column), t: part(theirs, tl.start..<tl.end, tl.column),
-                b: bl.map { part(base, $0.start..<$0.end, $0.column) }
-            )
-            if whole.o == whole.t || whole.b == whole.t { return false }
+            // Whether two sides' texts are the same once dedented: by their bytes first (a long
+            // log's text is compared, not copied, on every merge).
+            func same(_ x: [UInt8], _ xl: YAMLLines, _ y: [UInt8], _ yl: YAMLLines) -> Bool {
+                if x[xl.start..<xl.end].elementsEqual(y[yl.start..<yl.end]) { return true }
+                if xl.column == 0, yl.column == 0 {
+                    return String(decoding: x[xl.start..<xl.end], as: UTF8.self) == String(decoding: y[yl.start..<yl.end], as: UTF8.self)
+                }
+                return part(x, xl.start..<xl.end, xl.column) == part(y, yl.start..<yl.end, yl.column)
+            }
+            if same(ours, ol, theirs, tl) || bl.map({ same(base, $0, theirs, tl) }) == true { return false }
             let column = String(repeating: " ", count: ol.column)
             func ourColumn(_ text: String) -> String { Self.indent(text, by: column) }
-            if whole.b == whole.o {
-                plan.edits.append(.replaceLines(path, text: ourColumn(whole.t), shape: YAMLShape(t)))
+            if bl.map({ same(base, $0, ours, ol) }) == true {
+                plan.edits.append(.replaceLines(path, text: ourColumn(part(theirs, tl.start..<tl.end, tl.column)), shape: YAMLShape(t)))
                 return false
             }
             // Changed on both sides: the notes above it, three ways.
@@ -202,7 +233,9 @@ package struct YAMLMerge: Sendable {
             }
             let head = theirsWins ? part(theirs, tl.keyLine..<tv, tl.column) : part(ours, ol.keyLine..<ov, ol.column)
             let merged = notes + head + comment
-            if merged != whole.o { plan.edits.append(.replaceLines(path, text: ourColumn(merged), shape: theirsWins ? ts : os)) }
+            if merged != part(ours, ol.start..<ol.end, ol.column) {
+                plan.edits.append(.replaceLines(path, text: ourColumn(merged), shape: theirsWins ? ts : os))
+            }
             return false
         }
 
@@ -210,13 +243,19 @@ package struct YAMLMerge: Sendable {
         /// it, as they wrote them (comments included), at our indentation `column`. Cosmetic: when
         /// it cannot be made, the entry stays as written in our style.
         mutating func asWritten(_ path: YAMLPath, theirs theirPath: YAMLPath, _ t: YAMLNode, column: Int?) {
+            guard let text = written(path, theirs: theirPath, column: column) else { return }
+            plan.cosmetic.insert(plan.edits.count)
+            plan.edits.append(.replaceLines(path, text: text, shape: YAMLShape(t)))
+        }
+
+        /// Their lines for the entry or item at `theirPath`, as `asWritten` writes them at `path`.
+        func written(_ path: YAMLPath, theirs theirPath: YAMLPath, column: Int?) -> String? {
             guard let column, path.dropLast().allSatisfy({ if case .key = $0 { true } else { false } }),
                 let tl = documents.theirs.lines(at: theirPath)
-            else { return }
+            else { return nil }
             var text = Self.dedent(String(decoding: documents.theirs.source.bytes[tl.start..<tl.end], as: UTF8.self), by: tl.column)
             if !text.hasSuffix("\n") { text += "\n" }
-            plan.cosmetic.insert(plan.edits.count)
-            plan.edits.append(.replaceLines(path, text: Self.indent(text, by: String(repeating: " ", count: column)), shape: YAMLShape(t)))
+            return Self.indent(text, by: String(repeating: " ", count: column))
         }
 
         /// Text changed on at most one side: that side's; nil when both changed it differently.
@@ -322,16 +361,17 @@ package struct YAMLMerge: Sendable {
         /// A list merged as a set: ours, less what theirs removed, plus what theirs added.
         mutating func set(_ path: YAMLPath, _ o: YAMLNode, _ b: YAMLNode?, _ t: YAMLNode, _ rule: SetRule) {
             let (oi, bi, ti) = (items(o), items(b), items(t))
-            let (os, bs, ts) = (oi.map(YAMLShape.init), bi.map(YAMLShape.init), ti.map(YAMLShape.init))
+            let (os, bs, ts) = (oi.map(NodeKey.init), bi.map(NodeKey.init), ti.map(NodeKey.init))
             var added: [YAMLNode] = []
             // Where each new item is in their list, for its lines as they wrote them.
-            var theirIndex: [YAMLShape: Int] = [:]
+            var theirIndex: [NodeKey: Int] = [:]
             let (baseShapes, ourShapes) = (Set(bs), Set(os))
             for (index, (item, shape)) in zip(ti, ts).enumerated() where !baseShapes.contains(shape) && !ourShapes.contains(shape) && theirIndex[shape] == nil {
                 added.append(item)
                 theirIndex[shape] = index
             }
-            let removed = Set(bs.filter { !ts.contains($0) })
+            let theirShapes = Set(ts)
+            let removed = Set(bs.filter { !theirShapes.contains($0) })
             let removing = os.indices.filter { removed.contains(os[$0]) }
             guard !added.isEmpty || !removing.isEmpty else { return }
             let order = rule.order
@@ -357,19 +397,33 @@ package struct YAMLMerge: Sendable {
             }
             // The list as it will stand after each insertion: each item's order text, and
             // whether it is one theirs removed.
-            var current: [(order: String?, removed: Bool)] = oi.indices.map { (order?(oi[$0]), removing.contains($0)) }
+            var current: [(order: String?, removed: Bool)] = oi.indices.map { (order?(oi[$0]), removed.contains(os[$0])) }
+            // The same list as one edit (`Plan.lists`).
+            var merged: [YAMLListItem] = current.indices.map { current[$0].removed ? .removed($0) : .old($0) }
+            let firstEdit = plan.edits.count
+            let column = documents.ours.lines(at: path + [.index(0)])?.column
             let sorted: Bool = {
                 guard order != nil, current.allSatisfy({ $0.order != nil }) else { return false }
                 return zip(current, current.dropFirst()).allSatisfy { $0.order! <= $1.order! }
             }()
             for item in added {
                 var at = current.count
-                if sorted, let key = order?(item), let later = current.firstIndex(where: { $0.order! > key }) { at = later }
+                if sorted, let key = order?(item) {
+                    // The first later item, by halving: the list stays in order as items go in.
+                    var (low, high) = (0, current.count)
+                    while low < high {
+                        let mid = (low + high) / 2
+                        if current[mid].order! > key { high = mid } else { low = mid + 1 }
+                    }
+                    at = low
+                }
                 plan.edits.append(.insert(YAMLValue(item), into: path, at: at))
-                if let index = theirIndex[YAMLShape(item)] {
-                    asWritten(path + [.index(at)], theirs: path + [.index(index)], item, column: documents.ours.lines(at: path + [.index(0)])?.column)
+                if let index = theirIndex[NodeKey(item)] {
+                    asWritten(path + [.index(at)], theirs: path + [.index(index)], item, column: column)
                 }
                 current.insert((order?(item), false), at: at)
+                let text = theirIndex[NodeKey(item)].flatMap { written(path + [.index(at)], theirs: path + [.index($0)], column: column) }
+                merged.insert(text.map { .written($0, shape: YAMLShape(item)) } ?? .new(YAMLValue(item)), at: at)
             }
             let gone = current.indices.filter { current[$0].removed }
             if gone.count == current.count, case .key(let key)? = path.last {
@@ -377,6 +431,7 @@ package struct YAMLMerge: Sendable {
                 return
             }
             for index in gone.reversed() { plan.edits.append(.removeItem(index, from: path)) }
+            plan.lists.append((firstEdit..<plan.edits.count, .mergeItems(path, merged)))
         }
 
         mutating func conflict(_ path: YAMLPath, _ o: YAMLNode?, _ b: YAMLNode?, _ t: YAMLNode?, why: String? = nil) {
@@ -400,6 +455,38 @@ package struct YAMLMerge: Sendable {
     }
 }
 
+/// A node compared by its meaning (`YAMLShape.same`) and hashed the same way, without building
+/// its `YAMLShape`: a set merge of a long log hashes every entry of three lists.
+struct NodeKey: Hashable {
+    let node: YAMLNode
+
+    init(_ node: YAMLNode) { self.node = node }
+
+    static func == (a: NodeKey, b: NodeKey) -> Bool { YAMLShape.same(a.node, b.node) }
+
+    func hash(into hasher: inout Hasher) { Self.hash(node, into: &hasher) }
+
+    static func hash(_ node: YAMLNode, into hasher: inout Hasher) {
+        switch node {
+        case .scalar(let s):
+            hasher.combine(0)
+            hasher.combine(s.value)
+            hasher.combine(s.style == .plain)
+        case .mapping(let m):
+            hasher.combine(1)
+            hasher.combine(m.entries.count)
+            for e in m.entries {
+                hasher.combine(e.keyText ?? "")
+                hash(e.value, into: &hasher)
+            }
+        case .sequence(let q):
+            hasher.combine(2)
+            hasher.combine(q.items.count)
+            for item in q.items { hash(item, into: &hasher) }
+        }
+    }
+}
+
 extension YAMLEdit {
     /// The path an edit changes (the list or mapping it adds to, or the value it sets).
     var path: YAMLPath {
@@ -411,6 +498,7 @@ extension YAMLEdit {
         case .removeKey(let k, let p): p + [.key(k)]
         case .removeItem(let i, let p): p + [.index(i)]
         case .replaceLines(let p, _, _): p
+        case .mergeItems(let p, _): p
         }
     }
 }

@@ -145,6 +145,13 @@ package enum FITDecoder {
             }
         }
 
+        /// `take`, giving where the bytes start rather than a slice of them.
+        mutating func skip(_ count: Int, end: Int, _ what: String) throws(RideFileError) -> Int {
+            guard count >= 0, end - offset >= count else { throw error("truncated inside \(what)") }
+            defer { offset += count }
+            return offset
+        }
+
         mutating func take(_ count: Int, end: Int, _ what: String) throws(RideFileError) -> ArraySlice<UInt8> {
             guard count >= 0, end - offset >= count else { throw error("truncated inside \(what)") }
             defer { offset += count }
@@ -183,20 +190,26 @@ package enum FITDecoder {
             guard let definition = definitions[local] else { throw error("a data message of local type \(local), which nothing defined", at: start) }
             // Messages this reader does not use are skipped whole (a timestamp still counts, for
             // compressed timestamps after it).
-            guard FieldValues.used.contains(definition.global) else {
+            guard FieldValues.isUsed(definition.global) else {
                 for field in definition.fields {
-                    let raw = try take(field.size, end: end, "a data message")
-                    if field.number == 253, let t = Self.value(raw, type: field.type, bigEndian: definition.bigEndian) {
+                    let at = try skip(field.size, end: end, "a data message")
+                    if field.number == 253, let t = Self.value(bytes, at: at, size: field.size, type: field.type, bigEndian: definition.bigEndian) {
                         lastTimestamp = try Self.timestamp(t, at: start)
                     }
                 }
                 _ = try take(definition.developerBytes, end: end, "a data message's developer fields")
                 return
             }
+            if definition.global == 20, ride.records.points.isEmpty {
+                // A record a second: room for as many as the rest of the data could hold (at most
+                // a million at first), not one doubling after another.
+                let size = 1 + definition.fields.reduce(definition.developerBytes) { $0 + $1.size }
+                ride.records.points.reserveCapacity(min(1 << 20, (end - offset) / size + 1))
+            }
             var values = FieldValues(timestamp: timestamp)
             for field in definition.fields {
-                let raw = try take(field.size, end: end, "a data message")
-                if let v = Self.value(raw, type: field.type, bigEndian: definition.bigEndian) { values.set(field.number, v) }
+                let at = try skip(field.size, end: end, "a data message")
+                if let v = Self.value(bytes, at: at, size: field.size, type: field.type, bigEndian: definition.bigEndian) { values.set(field.number, v) }
             }
             _ = try take(definition.developerBytes, end: end, "a data message's developer fields")
             if let t = values[253] {
@@ -209,6 +222,8 @@ package enum FITDecoder {
         /// A FIT timestamp (seconds since FIT's epoch, a uint32) read from any base type: one that
         /// is not whole or out of range makes the file bad, at the message's byte.
         static func timestamp(_ raw: Double, at start: Int) throws(RideFileError) -> Int64 {
+            // The usual case first: a whole number in range (what `FileNumber.whole` says, cheaper).
+            if raw >= 0, raw <= Double(UInt32.max) { return Int64(raw.rounded(.towardZero)) }
             guard let t = FileNumber.whole(raw, as: UInt32.self) else {
                 throw RideFileError(
                     "a timestamp \(ActivityLimits.format(raw)) is out of range: expected 0 to \(UInt32.max) (seconds since 1989-12-31)", offset: start)
@@ -269,16 +284,20 @@ package enum FITDecoder {
             }
         }
 
-        /// A field's value, or nil when it holds its type's invalid value (or is a kind this
-        /// reader does not need: strings, arrays, bytes).
-        static func value(_ raw: ArraySlice<UInt8>, type: UInt8, bigEndian: Bool) -> Double? {
+        /// The field of `size` bytes at `at` in `bytes` (in range), or nil when it holds its
+        /// type's invalid value (or is a kind this reader does not need: strings, arrays, bytes).
+        static func value(_ bytes: [UInt8], at: Int, size: Int, type: UInt8, bigEndian: Bool) -> Double? {
             func unsigned(_ n: Int) -> UInt64? {
-                guard raw.count == n else { return nil }
+                guard size == n else { return nil }
                 var v: UInt64 = 0
                 if bigEndian {
-                    for b in raw { v = v << 8 | UInt64(b) }
+                    for i in at..<(at + n) { v = v << 8 | UInt64(bytes[i]) }
                 } else {
-                    for b in raw.reversed() { v = v << 8 | UInt64(b) }
+                    var i = at + n
+                    while i > at {
+                        i -= 1
+                        v = v << 8 | UInt64(bytes[i])
+                    }
                 }
                 return v
             }
@@ -319,8 +338,14 @@ package enum FITDecoder {
     /// The values of one data message that this reader uses, by field number: no allocation per
     /// message (a ride has a record a second).
     struct FieldValues {
-        /// The messages read: file_id, session, record, device_info, activity.
-        static let used: Set<UInt16> = [0, 18, 20, 23, 34]
+        /// The messages read: file_id, session, record, device_info, activity (a switch, not a
+        /// set: asked of every message).
+        static func isUsed(_ global: UInt16) -> Bool {
+            switch global {
+            case 0, 18, 20, 23, 34: true
+            default: false
+            }
+        }
         var timestamp: Int64?
         /// Fields 0-9, 22 (session: total ascent), 78 (record: enhanced altitude) and 253 (timestamp).
         private var low: (Double?, Double?, Double?, Double?, Double?, Double?, Double?, Double?, Double?, Double?) =
@@ -368,24 +393,36 @@ package enum FITDecoder {
         }
     }
 
-    /// FIT's CRC-16 (the protocol's nibble-table form).
+    /// FIT's CRC-16 (the protocol's nibble-table form, `nibble`), a byte at a time.
     enum CRC {
         static let table: [UInt16] = [
             0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
             0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400,
         ]
 
-        static func of(_ bytes: ArraySlice<UInt8>) -> UInt16 {
-            var crc: UInt16 = 0
-            for byte in bytes {
-                var tmp = table[Int(crc & 0xF)]
-                crc = (crc >> 4) & 0x0FFF
-                crc = crc ^ tmp ^ table[Int(byte & 0xF)]
-                tmp = table[Int(crc & 0xF)]
-                crc = (crc >> 4) & 0x0FFF
-                crc = crc ^ tmp ^ table[Int((byte >> 4) & 0xF)]
-            }
+        /// The protocol's step for one byte.
+        static func nibble(_ crc: UInt16, _ byte: UInt8) -> UInt16 {
+            var crc = crc
+            var tmp = table[Int(crc & 0xF)]
+            crc = (crc >> 4) & 0x0FFF
+            crc = crc ^ tmp ^ table[Int(byte & 0xF)]
+            tmp = table[Int(crc & 0xF)]
+            crc = (crc >> 4) & 0x0FFF
+            crc = crc ^ tmp ^ table[Int((byte >> 4) & 0xF)]
             return crc
+        }
+
+        /// The same step from one look-up (the CRC is linear: a byte's step from 0 is its entry).
+        static let bytes: [UInt16] = (0...255).map { nibble(0, UInt8($0)) }
+
+        static func of(_ data: ArraySlice<UInt8>) -> UInt16 {
+            bytes.withUnsafeBufferPointer { table in
+                data.withUnsafeBufferPointer { data in
+                    var crc: UInt16 = 0
+                    for byte in data { crc = (crc >> 8) ^ table[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] }
+                    return crc
+                }
+            }
         }
     }
 

@@ -172,7 +172,7 @@ package enum FileImport {
 
     /// The ride's name: its file's, without the extensions.
     static func name(of path: String) -> String {
-        var name = (path as NSString).lastPathComponent
+        var name = String(RideFileReader.lastComponent(path))
         if name.lowercased().hasSuffix(".gz") { name.removeLast(3) }
         return (name as NSString).deletingPathExtension
     }

@@ -11,11 +11,54 @@ package enum RideFileReader {
 
     /// The format a file's name says, and whether it is gzipped; nil for other files.
     package static func kind(of path: String) -> (format: RecordedRide.Format, gzipped: Bool)? {
-        var name = (path as NSString).lastPathComponent.lowercased()
+        var name = lastComponent(path).lowercased()
         let gzipped = name.hasSuffix(".gz")
         if gzipped { name.removeLast(3) }
         for format in [RecordedRide.Format.fit, .tcx, .gpx] where name.hasSuffix("." + format.rawValue) { return (format, gzipped) }
         return nil
+    }
+
+    /// The last component of a path, as `NSString.lastPathComponent` gives it (trailing
+    /// slashes dropped; "/" stays "/"), without bridging: asked several times of every file.
+    package static func lastComponent(_ path: String) -> Substring {
+        let u = path.utf8
+        let slash = UInt8(ascii: "/")
+        guard !u.isEmpty else { return path[...] }
+        var end = u.endIndex
+        while u.index(before: end) != u.startIndex, u[u.index(before: end)] == slash { end = u.index(before: end) }
+        var start = end
+        while start != u.startIndex, u[u.index(before: start)] != slash { start = u.index(before: start) }
+        // Only slashes: "/".
+        if start == end { return path[u.index(before: end)..<end] }
+        return path[start..<end]
+    }
+
+    /// Everything under `folder`, as paths relative to it, as `FileManager`'s enumerator lists
+    /// it (subfolders walked, symbolic links to folders not followed, unreadable folders left
+    /// out), without its cost per file (a tenth of importing 1,000 files).
+    static func walk(_ folder: String) -> [String] {
+        var found: [String] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let path = relative.isEmpty ? folder : folder + "/" + relative
+            guard let dir = opendir(path) else { continue }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard name != ".", name != ".." else { continue }
+                let item = relative.isEmpty ? name : relative + "/" + name
+                found.append(item)
+                var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
+                if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
+                    var info = stat()
+                    isFolder = lstat(path + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+                }
+                if isFolder { pending.append(item) }
+            }
+            closedir(dir)
+        }
+        return found
     }
 
     /// The ride files under `paths`, each once, in a stable order; paths that are neither a ride
@@ -33,7 +76,7 @@ package enum RideFileReader {
             }
             if isFolder.boolValue {
                 let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-                let inside = (fm.enumerator(atPath: base)?.compactMap { $0 as? String } ?? []).sorted()
+                let inside = walk(base).sorted()
                 for relative in inside where kind(of: relative) != nil {
                     let full = base + "/" + relative
                     if seen.insert(full).inserted { found.append(full) }

@@ -49,8 +49,9 @@ struct BikeCheck: ParsableCommand {
             Foundation.exit(0)
         }
         do {
-            let arguments = try CommandRouting.route(given, root: Self.self)
-            var command = try parseAsRoot(arguments)
+            let tree = CommandRouting.Node(Self.self)
+            let arguments = try CommandRouting.route(given, tree: tree)
+            var command = try CommandRouting.parseDirectly(arguments, tree: tree) ?? parseAsRoot(arguments)
             if let formatted = command as? any FormattedCommand { try formatted.checkFormat() }
             try command.checkOptionGroups()
             try command.run()

@@ -92,6 +92,32 @@ import Testing
         expectSameAnswer(rebuilt, expected(folder))
     }
 
+    /// A `chmod` and a hard-linked copy (a backup) change the change time, and a copy its
+    /// folder: the bytes are the same, so the index is still used, and stored again under the
+    /// new key.
+    @Test func aChmodOrAHardLinkedCopyKeepsTheIndexWarm() throws {
+        let folder = try garage()
+        _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        for month in Self.months.keys { chmod(folder.url.path + "/activities/\(month).json", 0o600) }
+        settle()
+        let chmodded = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(chmodded.indexed == 3)
+        expectSameAnswer(chmodded, expected(folder))
+        let rekeyed = try #require(ActivityIndex.key(folder.url.path + "/activities/2026-02.json"))
+        #expect(ActivityIndex(root: folder.url.path).entry("2026-02.json", key: rekeyed) != nil, "stored under the new key")
+
+        let copy = try TemporaryFolder()
+        for relative in ["garage.yaml"] + Self.months.keys.flatMap({ ["activities/\($0).json", ".bikecheck/activity-index/\($0).json.idx"] }) {
+            try FileManager.default.createDirectory(
+                at: copy.url.appendingPathComponent(relative).deletingLastPathComponent(), withIntermediateDirectories: true)
+            #expect(link(folder.url.path + "/" + relative, copy.url.path + "/" + relative) == 0)
+        }
+        settle()
+        let linked = ActivityCacheLoader.loadSummaries(root: copy.url.path)
+        #expect(linked.indexed == 3)
+        expectSameAnswer(linked, expected(folder))
+    }
+
     @Test func aMonthFileReplacedBySyncIsReadAgain() throws {
         let folder = try garage()
         _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)

@@ -425,6 +425,35 @@ extension GarageCacheTests {
         #expect(answer(after.0) == answer(load(folder.path, bypass: true).0))
     }
 
+    /// A `chmod` (a new change time) and a hard-linked copy of the garage (another folder, the
+    /// files' change times) leave the bytes as they were: the entries are still used.
+    @Test func aChmodOrAHardLinkedCopyKeepsTheCacheWarm() throws {
+        let folder = try sampleGarage()
+        let parsed = answer(load(folder.path, bypass: true).0)
+        _ = load(folder.path)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }
+        for file in files { chmod(folder.path + "/" + file, 0o600) }
+        Thread.sleep(forTimeInterval: ActivityIndex.settleTime + 0.02)
+        let chmodded = load(folder.path)
+        #expect(chmodded.cached == Self.fileCount)
+        #expect(answer(chmodded.0) == parsed)
+        #expect(load(folder.path).cached == Self.fileCount)
+
+        let copy = try TemporaryFolder()
+        let linked = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix(".yaml") || $0.hasSuffix(".cache")
+        }
+        for relative in linked {
+            try FileManager.default.createDirectory(
+                at: copy.url.appendingPathComponent(relative).deletingLastPathComponent(), withIntermediateDirectories: true)
+            #expect(link(folder.path + "/" + relative, copy.path + "/" + relative) == 0)
+        }
+        Thread.sleep(forTimeInterval: ActivityIndex.settleTime + 0.02)
+        let fromCopy = load(copy.path)
+        #expect(fromCopy.cached == Self.fileCount)
+        #expect(answer(fromCopy.0) == answer(load(copy.path, bypass: true).0))
+    }
+
     @Test func aFileChangedJustNowIsParsedButNotCached() throws {
         let folder = try sampleGarage()
         // Modified within the last moment (here: a clock ahead of ours): one more change in the

@@ -135,6 +135,38 @@ import Testing
         #expect(text(outcome) == base + "  - {date: 2025-05-02, bike: grail, time: 1h30}\n  - {date: 2025-05-03, bike: grail, time: 2h}\n")
     }
 
+    /// A long log (what `git pull` meets after years of services): both sides' new services in
+    /// date order, the one both logged once, the one the other side deleted gone, the other
+    /// side's new name taken; every other line of ours as it was. (The merge once searched the
+    /// whole log for each base entry: minutes for a 40 MB file.)
+    @Test func aLongLogMergesByItsEntries() {
+        let count = 3_000
+        var day = Day("2000-01-01")!
+        var entries: [String] = []
+        for i in 0..<count {
+            entries.append("  - date: \(day)\n    done: [\(i % 3 == 0 ? "chain-lube, sealant" : "chain-lube")]\n" + (i % 4 == 0 ? "    cost: \(i % 97)\n" : ""))
+            day = day.adding(days: 1 + i % 3)
+        }
+        func entry(_ date: String, _ text: String) -> String { "  - date: \(date)\n    done: [\(text)]\n" }
+        let head =
+            "name: Grail   # the gravel bike\nintervals:\n  chain-lube:\n    task: Lube\n    every: 10 h\n  sealant:\n    task: Sealant\n    every: 3 months\n"
+        let (ours1, shared, theirs1, theirs2) = (
+            entry("2017-01-05", "sealant"), entry("2017-01-07", "chain-lube"), entry("2017-01-03", "chain-lube, sealant"), entry("2017-02-01", "sealant")
+        )
+        let removed = count / 2
+        let base = head + "log:\n" + entries.joined()
+        let ours = head + "todo:\n  - true the rear wheel\n" + "log:\n" + entries.joined() + ours1 + shared
+        let theirs =
+            head.replacingOccurrences(of: "name: Grail   #", with: "name: Grail CF   #") + "log:\n"
+            + (entries[..<removed] + entries[(removed + 1)...]).joined() + theirs1 + shared + theirs2
+        let outcome = merge(ours, theirs, base: base)
+        #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics.map(\.message))")
+        let expected =
+            head.replacingOccurrences(of: "name: Grail   #", with: "name: Grail CF   #") + "todo:\n  - true the rear wheel\n" + "log:\n"
+            + (entries[..<removed] + entries[(removed + 1)...]).joined() + theirs1 + ours1 + shared + theirs2
+        #expect(text(outcome) == expected)
+    }
+
     @Test func aFileAddedOnBothSidesMergesFromNothing() {
         let ours = "name: Tarmac\nlog:\n  - date: 2025-05-01\n    done: [chain-lube]\n"
         let theirs = "name: Tarmac\nlog:\n  - date: 2025-04-01\n    done: [chain-lube]\n"

@@ -206,7 +206,7 @@ func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omitting
                 #expect(oldChanged <= 1, "\(edit) rewrote \(oldChanged) old lines")
             case .removeKey, .removeItem:
                 #expect(b.count - prefix - suffix <= 1, "\(edit) added lines")
-            case .replaceLines: break
+            case .replaceLines, .mergeItems: break
             }
 
             // Line endings and the final newline are kept.

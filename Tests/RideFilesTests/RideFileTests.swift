@@ -86,6 +86,26 @@ import Testing
         #expect(Self.within1Percent(tcx.movingTime, gpxRef["elapsed"] as? Double), "\(tcx.movingTime) vs \(gpxRef)")
     }
 
+    /// A file's name is taken without Foundation's bridging (asked several times a file), as
+    /// `NSString` takes it.
+    @Test func aPathsLastComponentIsFoundationsLastPathComponent() {
+        for path in ["a.fit", "/tmp/r/0001.FIT.gz", "rides/", "rides//", "/", "", "./x/y.gpx", "a/b/.fit", "é/ü.tcx"] {
+            #expect(String(RideFileReader.lastComponent(path)) == (path as NSString).lastPathComponent, "\(path)")
+        }
+    }
+
+    /// A folder is walked as FileManager's enumerator walks it (without its cost per file):
+    /// subfolders and hidden files in, links to folders not followed.
+    @Test func aFolderIsWalkedAsFoundationEnumeratesIt() throws {
+        let folder = try TemporaryFolder()
+        for file in ["x.fit", ".h.fit", "a/y.fit", "a/b/z.fit.gz", "other/o.fit"] { try folder.write(file, "") }
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/link", withDestinationPath: folder.path + "/other")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/lx.fit", withDestinationPath: folder.path + "/x.fit")
+        let enumerated = (FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []).sorted()
+        #expect(RideFileReader.files(in: [folder.path]).files == enumerated.filter { RideFileReader.kind(of: $0) != nil }.map { folder.path + "/" + $0 })
+        #expect(RideFileReader.files(in: [folder.path]).files.count == 6)
+    }
+
     @Test func aGzippedFileReadsAsTheFileItself() throws {
         let folder = try TemporaryFolder()
         _ = try Self.tool(["fit", "a.fit", "--device", "42"], in: folder)

@@ -390,4 +390,25 @@ import ZIPFoundation
         #expect(Timestamps.epoch("2025-13-18T12:49:52Z") == nil)
     }
 
+    /// The cache's form is written by hand (a formatter per ride was 40 % of an import): the same
+    /// text as a UTC ISO 8601 formatter, and the inverse of `epoch`, across leap days, centuries,
+    /// before 1970 and FIT's epoch.
+    @Test func cacheFormIsWrittenAsAFormatterWouldWriteIt() {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        f.timeZone = TimeZone(identifier: "UTC")
+        var epochs: [Int64] = [0, -1, -86_400, -86_401, 631_065_600, 951_868_799, 951_868_800, 4_107_542_400, -2_208_988_800, 253_402_300_799]
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2_000 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            epochs.append(Int64(x >> 33) % 8_000_000_000 - 2_500_000_000)
+        }
+        for epoch in epochs {
+            let text = Timestamps.string(epoch: epoch)
+            #expect(text == f.string(from: Date(timeIntervalSince1970: TimeInterval(epoch))), "\(epoch)")
+            #expect(Timestamps.epoch(text) == epoch, "\(epoch)")
+        }
+        #expect(Timestamps.format(Date(timeIntervalSince1970: 1_000_000_000.75)) == "2001-09-09T01:46:40Z")
+    }
+
 }

@@ -7,19 +7,24 @@ import Foundation
 /// The JSON files stay the source of truth. An index file is used only when it names the same
 /// month file and the file's size, modification and change times (ns), inode and device are
 /// what they were when the index was made; its magic, version, lengths, checksum and every
-/// record are checked too. Anything else (stale, corrupt, truncated, foreign) is read from the
-/// JSON as if there were no index, and the index is rebuilt. Only month files the reader found
+/// record are checked too. When only the change time, inode or device differ (a `chmod`, a
+/// hard-linked copy, a backup put back) and the size and modification time are the same, it is
+/// used when the file's bytes still have the checksum of those it was made from, and stored
+/// again under the file's new key. Anything else (stale, corrupt, truncated, foreign) is read
+/// from the JSON as if there were no index, and the index is rebuilt. Only month files the reader found
 /// no problem in are indexed, so the diagnostics of a file are always the reader's own.
 /// Writes of the cache (sync, import) do not touch the index: they replace files, which changes
 /// the inode and times.
 struct ActivityIndex: Sendable {
     static let folder = "activity-index"
     static let magic: [UInt8] = Array("BCAIDX\r\n".utf8)
-    /// 2: records carry the elevation gain (48 bytes); indexes of version 1 are rebuilt.
-    static let version: UInt32 = 2
+    /// 2: records carry the elevation gain (48 bytes); indexes of version 1 are rebuilt. 3: the
+    /// checksum of the month file's bytes.
+    static let version: UInt32 = 3
     static let recordSize = 48
-    /// magic, version, record size, key (7 × 8), name length, counts, string bytes.
-    static let headerSize = 8 + 4 + 4 + 56 + 6 * 4
+    /// magic, version, record size, key (7 × 8), the month file's checksum, name length,
+    /// counts, string bytes.
+    static let headerSize = 8 + 4 + 4 + 56 + 8 + 6 * 4
     /// A file changed this recently (seconds) may change again within the same timestamp tick
     /// without its times changing: it is read from JSON and not indexed until it has settled.
     static let settleTime = 0.05
@@ -95,6 +100,17 @@ struct ActivityIndex: Sendable {
         var strings: [String]
         var misplaced: Int
         var unsorted: Bool
+        /// The checksum (`checksum`) of the month file's bytes it was made from.
+        var source: UInt64 = 0
+    }
+
+    /// How an index file's key must match the month file's.
+    enum Match {
+        /// Every word of the key.
+        case exact
+        /// The size and modification time only: the entry is then used only once the file's
+        /// bytes are found to be the ones it was made from (`Entry.source`).
+        case sizeAndModified
     }
 
     /// Cache file `name` at `path` (named after a month): from the index when it holds this
@@ -104,7 +120,7 @@ struct ActivityIndex: Sendable {
         -> ActivityCacheLoader.File<SummaryBuilder>
     {
         guard directory != nil, let key = Self.key(path) else { return read() }
-        if let entry = entry(name, key: key) {
+        if let entry = entry(name, key: key) ?? sameContent(name, path: path, key: key) {
             var file = ActivityCacheLoader.File<SummaryBuilder>(name: name)
             file.named = true
             file.records = entry.records
@@ -115,10 +131,26 @@ struct ActivityIndex: Sendable {
             return file
         }
         let file = read()
-        if file.diagnostics.isEmpty, !key.isSettling, Self.key(path) == key {
-            store(Entry(records: file.records, strings: file.strings, misplaced: file.misplaced, unsorted: file.unsorted), name: name, key: key)
+        // The checksum from the bytes as they are once read, unchanged since (same key).
+        if file.diagnostics.isEmpty, !key.isSettling, let bytes = readBytes(path, limit: FileSizeLimit.activityMonth), Self.key(path) == key {
+            store(
+                Entry(records: file.records, strings: file.strings, misplaced: file.misplaced, unsorted: file.unsorted, source: Self.checksum(bytes)),
+                name: name, key: key)
         }
         return file
+    }
+
+    /// The entry of a month file whose size and modification time are those the entry was made
+    /// from but whose change time, inode or device are not, when its bytes are still the same;
+    /// stored again under `key` when the file is settled, so the next run need not read it.
+    func sameContent(_ name: String, path: String, key: Key) -> Entry? {
+        guard let indexPath = self.path(name), let indexBytes = readBytes(indexPath, limit: FileSizeLimit.activityIndex),
+            let entry = Self.decode(indexBytes, name: name, key: key, match: .sizeAndModified),
+            let bytes = readBytes(path, limit: FileSizeLimit.activityMonth), bytes.count == key.size, Self.checksum(bytes) == entry.source,
+            Self.key(path) == key
+        else { return nil }
+        if !key.isSettling { store(entry, name: name, key: key) }
+        return entry
     }
 
     /// Removes the index files of month files that are gone (`names`: the cache files there are).
@@ -161,6 +193,7 @@ struct ActivityIndex: Sendable {
         put(version)
         put(UInt32(recordSize))
         for w in key.words { put(w) }
+        put(entry.source)
         put(UInt32(nameBytes.count))
         put(UInt32(entry.records.count))
         put(UInt32(entry.strings.count))
@@ -185,14 +218,16 @@ struct ActivityIndex: Sendable {
     }
 
     /// The entry in `bytes` if everything checks: nil for any other file.
-    static func decode(_ bytes: [UInt8], name: String, key: Key) -> Entry? {
+    static func decode(_ bytes: [UInt8], name: String, key: Key, match: Match = .exact) -> Entry? {
         bytes.withUnsafeBytes { raw -> Entry? in
             guard raw.count >= headerSize + 8, raw.prefix(8).elementsEqual(magic) else { return nil }
             func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
             func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
             guard u32(8) == Int(version), u32(12) == recordSize else { return nil }
-            guard (0..<7).map({ u64(16 + 8 * $0) }) == key.words else { return nil }
-            let h = 16 + 56
+            let compared = match == .exact ? 7 : 3
+            guard (0..<compared).map({ u64(16 + 8 * $0) }) == Array(key.words.prefix(compared)) else { return nil }
+            let source = u64(16 + 56)
+            let h = 16 + 56 + 8
             let nameLength = u32(h), count = u32(h + 4), stringCount = u32(h + 8), misplaced = u32(h + 12)
             let unsorted = u32(h + 16), stringByteCount = u32(h + 20)
             // Lengths first (in Int, no overflow from 32-bit counts), then the checksum.
@@ -230,7 +265,7 @@ struct ActivityIndex: Sendable {
                 text += length
             }
             guard text == raw.count - 8 else { return nil }
-            return Entry(records: records, strings: strings, misplaced: misplaced, unsorted: unsorted == 1)
+            return Entry(records: records, strings: strings, misplaced: misplaced, unsorted: unsorted == 1, source: source)
         }
     }
 

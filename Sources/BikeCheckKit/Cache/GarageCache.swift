@@ -14,6 +14,10 @@ import Foundation
 /// `formatVersion`), for the same garage currency (bikes and parts are decoded with it), and its
 /// magic, lengths, checksum and every value check. Anything else — stale, corrupt, truncated,
 /// foreign, another version's — means the file is parsed again and its entry written anew,
+/// except that an entry whose file has the same size and modification time but another change
+/// time, inode or device, or that was made in another garage folder (a `chmod`, a hard-linked
+/// copy, a backup put back), is used when the file's bytes still match its source stamp, and
+/// stored again under the new key (`sameContent`); otherwise it is parsed again and written anew,
 /// atomically and without a lock (two runs that race write the same bytes). A file changed too
 /// recently to be sure of its times (`ActivityIndex.Key.isSettling`) is parsed and not cached.
 ///
@@ -97,6 +101,19 @@ struct GarageCache: Sendable {
         return entry
     }
 
+    /// The entry for `relative` when the file at `file` has the size and modification time it was
+    /// made from but another change time, inode or device (or the entry was made in another
+    /// garage folder), and its bytes still match the entry's source stamp; stored again under
+    /// `key` when the file is settled, so the next run need not read it.
+    func sameContent<T: CacheCodable>(_ relative: String, file: String, key: ActivityIndex.Key, context: String?) -> Entry<T>? {
+        guard let path = path(relative), let bytes = readBytes(path, limit: FileSizeLimit.activityIndex),
+            let entry: Entry<T> = Self.decode(bytes, relative: relative, context: context, key: key, garage: garage, match: .sizeAndModified),
+            let source = readBytes(file, limit: FileSizeLimit.garageFile), SourceStamp(source) == entry.source, ActivityIndex.key(file) == key
+        else { return nil }
+        if !key.isSettling { store(entry.file, relative: relative, key: key, context: context, source: source) }
+        return entry
+    }
+
     /// Saves what decoding `source` (the file's bytes, in version `key`) gave; a failure only
     /// means no cache.
     func store<T: CacheCodable>(_ file: GarageLoader.DecodedFile<T>, relative: String, key: ActivityIndex.Key, context: String?, source: [UInt8]) {
@@ -159,7 +176,8 @@ struct GarageCache: Sendable {
     /// The entry in `bytes` if everything checks: nil for any other file. `key` nil: made from
     /// any version of the file (the caller compares the source stamp).
     static func decode<T: CacheCodable>(
-        _ bytes: [UInt8], relative: String, context: String?, key: ActivityIndex.Key?, garage: [UInt64]
+        _ bytes: [UInt8], relative: String, context: String?, key: ActivityIndex.Key?, garage: [UInt64],
+        match: ActivityIndex.Match = .exact
     ) -> Entry<T>? {
         bytes.withUnsafeBytes { raw -> Entry<T>? in
             let head = magic.count + 4
@@ -170,13 +188,14 @@ struct GarageCache: Sendable {
             var r = CacheReader(UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)]), at: head)
             do {
                 guard try r.string() == bikecheckVersion, try r.string() == relative, try String?(from: &r) == context else { return nil }
-                for word in garage {
-                    guard try r.uint() == word else { return nil }
-                }
-                let expected: [UInt64?] = key.map { $0.words.map(Optional.some) } ?? Array(repeating: nil, count: ActivityIndex.Key.wordCount)
-                for word in expected {
+                // The garage folder's two words, then the key's: size and modification time first.
+                // No key: made from any version of the file (the caller compares the source stamp).
+                let expected: [UInt64?] =
+                    garage.map(Optional.some) + (key.map { $0.words.map(Optional.some) } ?? Array(repeating: nil, count: ActivityIndex.Key.wordCount))
+                for (index, word) in expected.enumerated() {
                     let read = try r.uint()
-                    guard word == nil || read == word else { return nil }
+                    guard let word else { continue }
+                    guard match == .exact ? read == word : !(2..<5).contains(index) || read == word else { return nil }
                 }
                 let size = try r.uint()
                 let source = SourceStamp(size: Int(truncatingIfNeeded: size), checksum: try r.fixed())

@@ -18,11 +18,9 @@ package enum Timestamps {
         return nil
     }
 
+    /// The cache's form of `date`, its fraction of a second dropped.
     package static func format(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        f.timeZone = TimeZone(identifier: "UTC")
-        return f.string(from: date)
+        string(epoch: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// Epoch seconds of a timestamp in the cache's form (`YYYY-MM-DDTHH:MM:SSZ`), else of any
@@ -54,6 +52,51 @@ package enum Timestamps {
         return days * 86_400 + h * 3600 + mi * 60 + sec
     }
 
-    /// The cache's form of epoch seconds.
-    package static func string(epoch: Int64) -> String { format(Date(timeIntervalSince1970: TimeInterval(epoch))) }
+    /// The cache's form of epoch seconds, computed by hand (an import asks this twice a ride; a
+    /// date formatter per call was 40 % of importing 1,000 FIT files). The inverse of `epoch`.
+    package static func string(epoch: Int64) -> String {
+        let days = epoch >= 0 ? epoch / 86_400 : -((-epoch + 86_399) / 86_400)
+        let secs = epoch - days * 86_400
+        // Civil from days (Howard Hinnant's algorithm), proleptic Gregorian.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        guard (0...9999).contains(y) else {
+            let f = ISO8601DateFormatter()
+            f.formatOptions = [.withInternetDateTime]
+            f.timeZone = TimeZone(identifier: "UTC")
+            return f.string(from: Date(timeIntervalSince1970: TimeInterval(epoch)))
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        func put(_ v: Int64, _ width: Int) {
+            var div: Int64 = 1
+            for _ in 1..<width { div *= 10 }
+            var v = v
+            for _ in 0..<width {
+                bytes.append(0x30 + UInt8(truncatingIfNeeded: v / div % 10))
+                v %= div
+                div /= 10
+            }
+        }
+        put(y, 4)
+        bytes.append(0x2D)
+        put(m, 2)
+        bytes.append(0x2D)
+        put(d, 2)
+        bytes.append(0x54)
+        put(secs / 3600, 2)
+        bytes.append(0x3A)
+        put(secs / 60 % 60, 2)
+        bytes.append(0x3A)
+        put(secs % 60, 2)
+        bytes.append(0x5A)
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -87,11 +87,12 @@ package enum GarageMerge {
                         help: "route only garage.yaml, rides.yaml, bikes/, parts/ and templates/ to bikecheck ('bikecheck git setup' writes these lines)")
                 ], sources: oursSource)
         }
-        switch rules(kind).merge(base: base, ours: ours, theirs: theirs, path: path, limits: .garage) {
+        switch rules(kind).mergeDocument(base: base, ours: ours, theirs: theirs, path: path, limits: .garage) {
         case .failure(let failure):
             return Outcome(merged: nil, diagnostics: failure.diagnostics, sources: oursSource)
-        case .success(let merged):
-            let errors = validate(merged, path: path, kind: kind).filter { $0.severity == .error }
+        case .success(let document):
+            let merged = document.source.bytes
+            let errors = validate(merged, path: path, kind: kind, parsed: document).filter { $0.severity == .error }
             guard errors.isEmpty else {
                 let note = Diagnostic.error(
                     .mergeConflict, "the merge of both sides' changes to '\(path)' does not validate", at: SourceLocation(file: path),
@@ -103,14 +104,14 @@ package enum GarageMerge {
     }
 
     /// The diagnostics of the file's own decoder for these bytes (as `validate` shows them for
-    /// the file alone: no checks across files).
-    static func validate(_ bytes: [UInt8], path: String, kind: Kind) -> [Diagnostic] {
+    /// the file alone: no checks across files); `parsed`: the bytes' document, when the merge has it.
+    static func validate(_ bytes: [UInt8], path: String, kind: Kind, parsed: YAMLDocument? = nil) -> [Diagnostic] {
         switch kind {
-        case .settings: GarageLoader.parse(path, bytes) { FileDecoders.settings($0, &$1) }.diagnostics
-        case .rides: GarageLoader.parse(path, bytes) { FileDecoders.rides($0, &$1) }.diagnostics
-        case .bike(let id): GarageLoader.parse(path, bytes) { FileDecoders.bike(id: BikeID(id), $0, &$1) }.diagnostics
-        case .part(let id): GarageLoader.parse(path, bytes) { FileDecoders.part(id: PartID(id), $0, &$1) }.diagnostics
-        case .template(let id): GarageLoader.parse(path, bytes) { FileDecoders.template(id: TemplateID(id), $0, &$1) }.diagnostics
+        case .settings: GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.settings($0, &$1) }.diagnostics
+        case .rides: GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.rides($0, &$1) }.diagnostics
+        case .bike(let id): GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.bike(id: BikeID(id), $0, &$1) }.diagnostics
+        case .part(let id): GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.part(id: PartID(id), $0, &$1) }.diagnostics
+        case .template(let id): GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.template(id: TemplateID(id), $0, &$1) }.diagnostics
         }
     }
 }

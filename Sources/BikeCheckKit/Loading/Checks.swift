@@ -69,30 +69,49 @@ enum Checks {
     /// The same service logged twice on one day with different costs: most likely one service
     /// entered twice, or in two clones (a merge keeps both entries, as they differ).
     static func possibleDuplicates(_ log: [LogEntry]) -> [Diagnostic] {
-        var first: [String: LogEntry] = [:]
-        var out: [Diagnostic] = []
+        // Only entries of one day can be the same service: the log by day (kept in date order,
+        // it is runs of neighbours), and within a day by interval, in log order. No text or
+        // hash per entry: a long log is checked on every load, and on every edit in an editor.
+        var order = Array(log.indices)
+        if !zip(log, log.dropFirst()).allSatisfy({ $0.date <= $1.date }) {
+            order.sort { (log[$0].date, $0) < (log[$1].date, $1) }
+        }
         func cost(_ entry: LogEntry) -> String {
             entry.cost.map { "\($0.value.amount)" + ($0.value.currency.map { " " + $0 } ?? "") } ?? "no cost"
         }
-        for entry in log {
-            var reported = false
-            for interval in entry.done {
-                let key = "\(entry.date) \(interval.value)"
-                guard let earlier = first[key] else {
-                    first[key] = entry
-                    continue
+        var reports: [(index: Int, diagnostic: Diagnostic)] = []
+        var start = 0
+        while start < order.count {
+            var end = start + 1
+            while end < order.count, log[order[end]].date == log[order[start]].date { end += 1 }
+            defer { start = end }
+            guard end - start > 1 else { continue }
+            var first: [String: Int] = [:]
+            for index in order[start..<end] {
+                let entry = log[index]
+                var reported = false
+                for interval in entry.done {
+                    guard let earlierIndex = first[interval.value.rawValue] else {
+                        first[interval.value.rawValue] = index
+                        continue
+                    }
+                    let earlier = log[earlierIndex]
+                    guard !reported, earlier.cost?.value != entry.cost?.value else { continue }
+                    reported = true
+                    reports.append(
+                        (
+                            index,
+                            .warning(
+                                .possibleDuplicateService,
+                                "'\(shown(interval.value.rawValue))' is logged twice on \(entry.date), with different costs (\(cost(earlier)) and \(cost(entry))): the same service entered twice?",
+                                at: entry.dateLocation, notes: [.init("first logged here", at: earlier.dateLocation)],
+                                help: "keep one entry with the right cost, or give the two different days")
+                        ))
                 }
-                guard !reported, earlier.cost?.value != entry.cost?.value else { continue }
-                reported = true
-                out.append(
-                    .warning(
-                        .possibleDuplicateService,
-                        "'\(shown(interval.value.rawValue))' is logged twice on \(entry.date), with different costs (\(cost(earlier)) and \(cost(entry))): the same service entered twice?",
-                        at: entry.dateLocation, notes: [.init("first logged here", at: earlier.dateLocation)],
-                        help: "keep one entry with the right cost, or give the two different days"))
             }
         }
-        return out
+        // In log order, as they were found one entry after another (one report an entry at most).
+        return reports.sorted { $0.index < $1.index }.map(\.diagnostic)
     }
 
     /// Something dated before its bike was bought, or after it was retired (up to `today`, when

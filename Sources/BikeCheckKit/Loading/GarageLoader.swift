@@ -271,7 +271,9 @@ package enum GarageLoader {
                 file.time = LoadTimings.FileTime(read: LoadTimings.since(readStart))
                 return (file, kept, false)
             }
-            if let entry: GarageCache.Entry<T> = cache?.entry(relative, key: key, context: context) {
+            if let entry: GarageCache.Entry<T> = cache?.entry(relative, key: key, context: context)
+                ?? cache?.sameContent(relative, file: path, key: key, context: context)
+            {
                 file = entry.file
                 file.unreadSource = UnreadSource(path: path, stamp: entry.source)
                 file.time = LoadTimings.FileTime(read: LoadTimings.since(readStart), cached: true)
@@ -321,8 +323,11 @@ package enum GarageLoader {
         }
     }
 
-    /// Parses and decodes one file's bytes.
-    static func parse<T>(_ relative: String, _ bytes: [UInt8], _ body: (YAMLNode, inout NodeReader) -> T?) -> DecodedFile<T> {
+    /// Parses and decodes one file's bytes; `parsed`: their document (at `relative`, with the
+    /// garage's limits) when the caller has it.
+    static func parse<T>(
+        _ relative: String, _ bytes: [UInt8], parsed: YAMLDocument? = nil, _ body: (YAMLNode, inout NodeReader) -> T?
+    ) -> DecodedFile<T> {
         var file = DecodedFile<T>(value: nil)
         var start = LoadTimings.now()
         if let markers = unresolvedMerge(relative, bytes) {
@@ -331,7 +336,7 @@ package enum GarageLoader {
             file.diagnostics = [markers.diagnostic]
             return file
         }
-        let doc = YAMLDocument(path: relative, bytes: bytes, limits: .garage)
+        let doc = parsed ?? YAMLDocument(path: relative, bytes: bytes, limits: .garage)
         file.time.compose = LoadTimings.since(start)
         file.source = doc.source
         file.diagnostics = doc.diagnostics
