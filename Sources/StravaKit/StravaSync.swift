@@ -113,7 +113,7 @@ package final class StravaSync {
     /// Progress lines (pages, activities, rate-limit budget).
     package var progress: (String) -> Void = { _ in }
     /// Warnings the rider must see whatever the output format (a discarded sync state).
-    package var warn: (String) -> Void = { _ in }
+    package var warn: (Warning) -> Void = { _ in }
     /// The most cached activities a full sync may delete (`--max-delete`); nil for
     /// `deletionLimit`. An empty listing deletes only with this set.
     package var maxDelete: Int?
@@ -188,7 +188,7 @@ package final class StravaSync {
         do {
             try LastSync.record(garage: garageRoot, at: client.now())
         } catch {
-            warn("cannot note the sync in \(LastSync.displayPath): \(error)")
+            warn(Warning("cannot note the sync in \(LastSync.displayPath): \(error)"))
         }
         return summary
     }

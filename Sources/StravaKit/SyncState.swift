@@ -88,9 +88,9 @@ package struct SyncState: Codable, Equatable, Sendable {
 
     /// The saved state, and a warning when there was one that could not be used (then the
     /// state is empty: no listing to resume, no gear remembered).
-    package static func load(garage root: String, rider: String? = nil, now: Date = Date()) -> (state: SyncState, warning: String?) {
+    package static func load(garage root: String, rider: String? = nil, now: Date = Date()) -> (state: SyncState, warning: Warning?) {
         let data: Data
-        func discarded(_ reason: String) -> String { Self.discarded(reason, rider: rider) }
+        func discarded(_ reason: String) -> Warning { Self.discarded(reason, rider: rider) }
         switch readFile(path(garage: root, rider: rider), limit: FileSizeLimit.localState) {
         case .bytes(let bytes): data = Data(bytes)
         case .tooLarge(let size):
@@ -132,8 +132,8 @@ package struct SyncState: Codable, Equatable, Sendable {
         return gear.values.sorted { $0.id < $1.id }
     }
 
-    static func discarded(_ reason: String, rider: String?) -> String {
-        "ignored the sync state in \(displayPath(rider: rider)) (\(reason)); the listing starts over and the activity cache is kept"
+    static func discarded(_ reason: String, rider: String?) -> Warning {
+        Warning("ignored the sync state in \(displayPath(rider: rider)) (\(reason)); the listing starts over and the activity cache is kept")
     }
 
     /// A value from the file for a message: quoted when short printable ASCII, else described,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BikeCheckKit
 import Foundation
 import StravaKit
 
@@ -109,7 +110,7 @@ struct LoginCommand: ParsableCommand {
         let granted = GrantedScopes(scope)
         let missing = granted.missing
         if !missing.isEmpty {
-            for m in missing { Terminal.standardError.write("warning: permission not granted: \(m)\n") }
+            ErrorStyle.write(missing.map { Warning("permission not granted: \($0)") })
             Terminal.standardError.write("  help: run 'bikecheck login --force' and leave every box ticked on Strava's page\n")
         }
         if !granted.canListActivities { throw ExitCode(1) }

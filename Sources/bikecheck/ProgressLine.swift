@@ -43,10 +43,13 @@ final class ProgressLine {
     }
 
     /// Writes a line of its own to standard error, the progress line redrawn under it.
-    func note(_ line: String) {
+    func note(_ line: String) { note(text: "\(line)\n") }
+
+    /// Writes text of its own (whole lines) to standard error, the progress line redrawn under it.
+    func note(text: TerminalText) {
         let wasShown = shown
         clear()
-        Terminal.standardError.write("\(line)\n")
+        Terminal.standardError.write(text)
         if wasShown, let latest { draw(latest) }
     }
 

@@ -100,7 +100,11 @@ struct SyncCommand: ParsableCommand {
             line.update("\(who)asking Strava for activities…", now: true)
             // A page is a request: few enough to show each.
             sync.progress = { line.update(who + $0, now: true) }
-            sync.warn = { line.note("warning: \(who)\($0)") }
+            sync.warn = { warning in
+                var warning = warning
+                warning.message = who + warning.message
+                line.note(text: ErrorStyle.render(warning))
+            }
             sync.maxDelete = maxDelete
             sync.usesActivityIndex = !options.bypassesDerivedCaches
             let requestsBefore = client.requestCount
@@ -115,7 +119,7 @@ struct SyncCommand: ParsableCommand {
             }
             line.clear()
             let requests = client.requestCount - requestsBefore
-            if let problem = summary.gearLookupProblem { Terminal.standardError.write("warning: \(who)\(problem)\n") }
+            if let problem = summary.gearLookupProblem { ErrorStyle.write([Warning(who + problem)]) }
             if format == .json {
                 var report = Self.report(summary, requests: requests, taken: taken)
                 report.rider = login
@@ -133,9 +137,11 @@ struct SyncCommand: ParsableCommand {
                 let (one, reason) = (count == 1, held.reason)
                 let activities = one ? "activity" : "activities", they = one ? "it is" : "they are", them = one ? "it" : "them"
                 let command = "bikecheck sync\(login.map { " --rider " + $0 } ?? "") --full --max-delete \(count)"
-                Terminal.standardError.write(
-                    "warning: \(who)held back the deletion of \(count) cached \(activities) Strava no longer lists (\(reason)); if \(they) really gone from Strava, delete \(them) with: \(command)\n"
-                )
+                ErrorStyle.write([
+                    Warning(
+                        "\(who)held back the deletion of \(count) cached \(activities) Strava no longer lists (\(reason))",
+                        help: "if \(they) really gone from Strava, delete \(them) with: \(command)")
+                ])
                 exit = 1
             }
         }

@@ -177,7 +177,9 @@ import Testing
         #expect(slow.status == 0, "\(slow.stderr)")
         #expect(slow.stderr.contains("could not renew the Strava login (cannot reach Strava: no complete answer from '127.0.0.1:"), "\(slow.stderr)")
         #expect(slow.stderr.contains("the saved access token still works until"))
-        #expect(!slow.stderr.contains("retrying"), "a refresh whose outcome is unknown is not repeated")
+        // A refresh whose outcome is unknown is not repeated (a listing slowed past the short bound
+        // by a loaded machine may be: that is not what this test is about).
+        #expect(slow.stderr.contains("not repeating a request that may have taken effect"), "\(slow.stderr)")
         let refreshes = await world.server.requests(to: "/oauth/token")
         #expect(refreshes == 1, "\(slow.stderr)")
         #expect(world.cachedActivities().count == 30)

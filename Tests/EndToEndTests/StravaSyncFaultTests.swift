@@ -165,7 +165,7 @@ import Testing
             #expect(r.status == 1, "held-back deletions need the rider: \(r.stderr)")
             #expect(
                 r.stderr.contains(
-                    "warning: held back the deletion of 1234 cached activities Strava no longer lists (Strava listed no activities at all); if they are really gone from Strava, delete them with: bikecheck sync --full --max-delete 1234"
+                    "warning: held back the deletion of 1234 cached activities Strava no longer lists (Strava listed no activities at all)\n  help: if they are really gone from Strava, delete them with: bikecheck sync --full --max-delete 1234"
                 ), "\(r.stderr)")
             if json {
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
