@@ -406,10 +406,12 @@ package final class LanguageServer {
             kind = .interval(owner: owner)
         case ("templates", false): kind = .template
         case ("bike", false): kind = .bike
+        case ("part", false): kind = .part
         default:
             throw RequestFailure(
                 code: .requestFailed,
-                message: "put the cursor on an interval, template or bike id, or on the 'name:' key of a bike's, part's or template's file, to rename it")
+                message:
+                    "put the cursor on an interval, template, bike or part id, or on the 'name:' key of a bike's, part's or template's file, to rename it")
         }
         let new = p.newName
         guard isIdentifier(new) else {

@@ -151,7 +151,7 @@ struct ReportHTMLBrowserTests {
                 intervals += 1
             }
         }
-        #expect(intervals == 28)
+        #expect(intervals == 29)
         // Every interval row has its bar, and says its state in words.
         #expect(dom.stdout.components(separatedBy: "<svg class=\"bar\"").count - 1 >= intervals)
         for word in ["Overdue", "Due soon", "OK"] { #expect(dom.stdout.contains(word)) }

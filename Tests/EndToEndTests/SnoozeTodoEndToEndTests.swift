@@ -101,7 +101,7 @@ import Testing
         #expect(part.hasSuffix("snooze:\n  true-wheels: 2099-01-01\ntodo:\n  - task: replace the rim tape\n    id: rim-tape\n"), "\(part)")
         let status = try garage.run(["status", "tarmac", "--as-of", "2026-11-15"])
         // 76 %: the race wheels (trainer: false, the bike's) count none of the tarmac's Zwift rides.
-        #expect(status.stdout.contains("  snoozed   race-wheels: true-wheels   76%"), "\(status.stdout)")
+        #expect(status.stdout.contains("  snoozed   race-wheels: true-wheels    76%"), "\(status.stdout)")
         #expect(status.stdout.hasSuffix("  to-do  race-wheels: replace the rim tape\n"), "\(status.stdout)")
         let json = try garage.run(["status", "tarmac", "--as-of", "2026-11-15", "--format", "json"])
         let bikes = try #require(try Self.json(json.stdout)["bikes"] as? [[String: Any]])

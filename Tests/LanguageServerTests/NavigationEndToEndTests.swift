@@ -123,6 +123,13 @@ import Testing
         #expect(try apply(part) == ["rename spare-chain.yaml chain-spare.yaml"])
         let show = try runBikecheck(["part", "show", "chain-spare", "--garage", garage.path], in: garage.url)
         #expect(show.status == 0, "\(show.stderr)")
+        // A part that parts are mounted on (the race tyres on the wheelset): their mounts too,
+        // from the mount as from the part's own file.
+        let wheels = try rename("parts/race-tyres.yaml", line: "{part: race-wheels", word: "race-wheels", to: "wheelset")
+        #expect(try apply(wheels) == ["race-tyres.yaml", "rename race-wheels.yaml wheelset.yaml"])
+        #expect(try garage.read("parts/race-tyres.yaml").contains("{part: wheelset, from: 2026-03-01}"))
+        let tyres = try runBikecheck(["part", "show", "race-tyres", "--garage", garage.path, "--as-of", "2026-11-15"], in: garage.url)
+        #expect(tyres.status == 0 && tyres.stdout.contains("sl7 (on wheelset)"), "\(tyres.stderr)\(tyres.stdout)")
     }
 
     @Test func renameRefusesAnIdThatIsTakenOrNotAnIdAndAFileRenameTheEditorCannotDo() throws {

@@ -58,10 +58,13 @@ package struct IDReferences: Sendable {
         case .bike:
             guard let bike = garage.bike(BikeID(id))?.bike else { return }
             file = bike.location.file
-            for part in garage.parts { for mount in part.part.mounts where mount.bike.value == bike.id { add(mount.bike.location) } }
+            // As written: not the stretches a part spent on the bike through another part.
+            for part in garage.parts { for mount in part.part.mounts where mount.via.isEmpty && mount.bike.value == bike.id { add(mount.bike.location) } }
             for ride in garage.rides where ride.bike.value == bike.id { add(ride.bike.location) }
         case .part:
             file = garage.part(PartID(id))?.part.location.file
+            // The parts mounted on it (tyres on a wheelset) name it.
+            for part in garage.parts { for mount in part.part.partMounts where mount.parent.value.rawValue == id { add(mount.parent.location) } }
         }
         spans.sort { ($0.file, $0.range.start.offset) < ($1.file, $1.range.start.offset) }
     }
