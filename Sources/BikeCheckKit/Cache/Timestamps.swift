@@ -42,13 +42,7 @@ package enum Timestamps {
             let mi = digits(14..<16), let sec = digits(17..<19), (1...12).contains(m), (1...31).contains(d),
             h < 24, mi < 60, sec < 61
         else { return nil }
-        // Days from civil (Howard Hinnant's algorithm), proleptic Gregorian.
-        let yy = m <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
+        let days = Int64(Day.ordinal(year: Int(y), month: Int(m), day: Int(d)))
         return days * 86_400 + h * 3600 + mi * 60 + sec
     }
 
@@ -57,16 +51,8 @@ package enum Timestamps {
     package static func string(epoch: Int64) -> String {
         let days = epoch >= 0 ? epoch / 86_400 : -((-epoch + 86_399) / 86_400)
         let secs = epoch - days * 86_400
-        // Civil from days (Howard Hinnant's algorithm), proleptic Gregorian.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let civil = Day(ordinal: Int(days)).components
+        let (y, m, d) = (Int64(civil.year), Int64(civil.month), Int64(civil.day))
         guard (0...9999).contains(y) else {
             let f = ISO8601DateFormatter()
             f.formatOptions = [.withInternetDateTime]

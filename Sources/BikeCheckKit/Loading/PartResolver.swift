@@ -91,12 +91,7 @@ extension Resolver {
         }
         for k in parts.indices {
             for pm in parts[k].partMounts where index[pm.parent.value] == nil {
-                let meant = Suggestion(pm.parent.value.rawValue, among: ids)
-                found.append(
-                    Diagnostic.error(
-                        .unknownPart, "unknown part '\(pm.parent.value)'\(meant.hint)", at: pm.parent.location,
-                        help: ids.isEmpty ? "add a part file under parts/" : "parts: \(ids.joined(separator: ", "))"
-                    ).fixed(by: meant.name))
+                found.append(Self.unknown(.unknownPart, "part", pm.parent.value.rawValue, at: pm.parent.location, among: ids, folder: "parts"))
             }
         }
         for k in parts.indices { parts[k].mounts = resolve(k) }
@@ -119,20 +114,8 @@ extension Resolver {
             }
             for mount in part.mounts where mount.via.isEmpty {
                 guard let bike = byID[mount.bike.value] else {
-                    let meant = Suggestion(mount.bike.value.rawValue, among: ids)
-                    diagnostics.append(
-                        Diagnostic.error(
-                            .unknownBike, "unknown bike '\(mount.bike.value)'\(meant.hint)", at: mount.bike.location,
-                            help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"
-                        ).fixed(by: meant.name))
+                    diagnostics.append(Self.unknown(.unknownBike, "bike", mount.bike.value.rawValue, at: mount.bike.location, among: ids, folder: "bikes"))
                     continue
-                }
-                if let bought = part.bought, mount.from < bought {
-                    diagnostics.append(
-                        .warning(
-                            .mountBeforeBought, "part '\(part.id)' is mounted on \(mount.from), before it was bought (\(bought))",
-                            at: mount.fromLocation, notes: [.init("bought here", at: part.fieldLocations["bought"] ?? part.location)],
-                            help: "check the mount's 'from' date, or the part's 'bought' date"))
                 }
                 if let retired = bike.retired, mount.from > retired {
                     diagnostics.append(
@@ -153,7 +136,8 @@ extension Resolver {
                             help: "take it off on the day after: bikecheck part unmount \(part.id) --date \(retired.adding(days: 1))"))
                 }
             }
-            for mount in part.partMounts {
+            // Bought before it went on anything, bike or part.
+            for mount in part.writtenMounts {
                 if let bought = part.bought, mount.from < bought {
                     diagnostics.append(
                         .warning(

@@ -260,13 +260,18 @@ struct Resolver {
     mutating func checkRides(_ rides: [Ride], bikes: [Bike]) {
         let ids = bikes.map(\.id.rawValue)
         for ride in rides where !ids.contains(ride.bike.value.rawValue) {
-            let meant = Suggestion(ride.bike.value.rawValue, among: ids)
-            diagnostics.append(
-                Diagnostic.error(
-                    .unknownBike, "unknown bike '\(shown(ride.bike.value))'\(meant.hint)", at: ride.bike.location,
-                    help: ids.isEmpty ? "add a bike file under bikes/" : "bikes: \(ids.joined(separator: ", "))"
-                ).fixed(by: meant.name))
+            diagnostics.append(Self.unknown(.unknownBike, "bike", ride.bike.value.rawValue, at: ride.bike.location, among: ids, folder: "bikes"))
         }
+    }
+
+    /// An id that names no bike (or part) of the garage: located, with the nearest one as "did
+    /// you mean" (and its fix), and the ones there are as help.
+    static func unknown(_ id: DiagnosticID, _ what: String, _ name: String, at location: SourceLocation, among ids: [String], folder: String) -> Diagnostic {
+        let meant = Suggestion(name, among: ids)
+        return Diagnostic.error(
+            id, "unknown \(what) '\(shown(name))'\(meant.hint)", at: location,
+            help: ids.isEmpty ? "add a \(what) file under \(folder)/" : "\(what)s: \(ids.joined(separator: ", "))"
+        ).fixed(by: meant.name)
     }
 
     /// `rider: NAME` on bikes and parts: each must name one of garage.yaml's `riders:`.
