@@ -44,15 +44,18 @@ struct PartCommand: ParsableCommand {
     struct Mount: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "mount",
-            abstract: "Mount a part on a bike: ends its open mount the day before and opens a new one.",
+            abstract: "Mount a part on a bike (or on another part): ends its open mount the day before and opens a new one.",
             discussion: """
                 Appends '- {bike: BIKE, from: DATE}' to the part's mounts, in the style of those \
-                already there; a mount still open on another bike gets 'to:' the day before. Rides \
-                on DATE count for the new bike.
+                already there; a mount still open elsewhere gets 'to:' the day before. Rides \
+                on DATE count for the new bike. Given a part's id instead of a bike's (a bike of that id \
+                comes first), it writes '- {part: PART, from: DATE}': tyres on a wheelset, which then wear \
+                with whatever bike the wheelset is on.
 
                 Examples:
                   bikecheck part mount race-wheels tarmac
                   bikecheck part mount race-wheels grail --date 2026-05-01 --commit
+                  bikecheck part mount race-tyres race-wheels
                 """
         )
 
@@ -62,7 +65,7 @@ struct PartCommand: ParsableCommand {
         @Argument(help: "The part.", completion: Completions.parts)
         var part: String
 
-        @Argument(help: "The bike it goes on.", completion: Completions.bikes)
+        @Argument(help: "The bike it goes on, or the part (a wheelset for tyres).", completion: Completions.bikesAndParts)
         var bike: String
 
         @Option(help: ArgumentHelp("The first day on the bike, YYYY-MM-DD (default: today).", valueName: "date"))

@@ -9,7 +9,7 @@ package struct CostReport: Sendable, Encodable {
     package enum Grouping: String, Sendable, Encodable, CaseIterable { case bike, rider, year, month, category }
 
     /// The group of a household's bikes and parts that name no rider (`--by rider`).
-    package static let shared = "(shared)"
+    package static let noRider = "(shared)"
 
     /// One cost: a log entry's or a purchase price.
     package struct Item: Sendable {
@@ -137,11 +137,11 @@ package struct CostReport: Sendable, Encodable {
         let items = items(garage, only: only, parts: parts, asOf: asOf, since: since)
         let selection = ReportSelection(bikes: only, parts: parts)
         // By rider: a bike's `rider:`; a part's, else that of the bike it is on at `asOf`.
-        func rider(ofBike id: BikeID) -> String { garage.bike(id)?.bike.rider?.value ?? Self.shared }
+        func rider(ofBike id: BikeID) -> String { garage.bike(id)?.bike.rider?.value ?? Self.noRider }
         func rider(of subject: ReportSubject) -> String {
             guard subject.kind == .part else { return rider(ofBike: BikeID(subject.id)) }
-            guard let part = garage.part(PartID(subject.id))?.part else { return Self.shared }
-            return part.rider?.value ?? part.mount(on: asOf).map { rider(ofBike: $0.bike.value) } ?? Self.shared
+            guard let part = garage.part(PartID(subject.id))?.part else { return Self.noRider }
+            return part.rider?.value ?? part.mount(on: asOf).map { rider(ofBike: $0.bike.value) } ?? Self.noRider
         }
         func group(_ item: Item) -> String {
             switch by {
