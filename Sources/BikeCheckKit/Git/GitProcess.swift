@@ -37,13 +37,13 @@ enum GitProcess {
         }
     }
 
-    /// Runs `git ARGUMENTS` (with `hardening`); with `timeout` (seconds), git is terminated when
-    /// it runs longer. Revisions in `arguments` come after `--end-of-options`, so a value that
-    /// starts with `-` is never an option.
-    static func run(_ arguments: [String], environment: [String: String]?, timeout: Double? = nil) throws(GitCommitter.Failure) -> Output {
-        let process = Process()
-        // git dies with bikecheck (SIGTERM, on which git removes its lock files and a clone its
-        // folder): a killed run leaves no git running on, nor what it would finish.
+    /// Starts `git ARGUMENTS` with `hardening` in `process`, whose streams and environment the
+    /// caller set: the one launch of every git bikecheck runs. git dies with bikecheck (run under
+    /// `setpriv --pdeathsig TERM`; on SIGTERM git removes its lock files and a clone its folder),
+    /// so a killed run leaves no git running on, nor what it would finish; and it starts with no
+    /// signal blocked, whatever bikecheck inherited (a test runner or a CI job may block
+    /// SIGTERM), so the parent-death signal reaches it.
+    static func start(_ process: Process, _ arguments: [String]) throws(GitCommitter.Failure) {
         if FileManager.default.isExecutableFile(atPath: setpriv) {
             process.executableURL = URL(fileURLWithPath: setpriv)
             process.arguments = ["--pdeathsig", "TERM", "--", "git"] + hardening + arguments
@@ -51,6 +51,22 @@ enum GitProcess {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["git"] + hardening + arguments
         }
+        var none = sigset_t(), inherited = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &inherited)
+        defer { pthread_sigmask(SIG_SETMASK, &inherited, nil) }
+        do {
+            try process.run()
+        } catch {
+            throw GitCommitter.Failure(description: "cannot run git: \(error.localizedDescription)")
+        }
+    }
+
+    /// Runs `git ARGUMENTS` (with `hardening`); with `timeout` (seconds), git is terminated when
+    /// it runs longer. Revisions in `arguments` come after `--end-of-options`, so a value that
+    /// starts with `-` is never an option.
+    static func run(_ arguments: [String], environment: [String: String]?, timeout: Double? = nil) throws(GitCommitter.Failure) -> Output {
+        let process = Process()
         if let environment { process.environment = environment }
         // Both streams go to temporary files, not pipes: a chatty hook can write more than a pipe
         // holds to either stream, and reading one pipe to its end would then block git forever.
@@ -69,17 +85,7 @@ enum GitProcess {
         process.standardOutput = outHandle
         process.standardError = errHandle
         process.standardInput = FileHandle.nullDevice
-        // git starts with no signal blocked, whatever bikecheck inherited (a test runner or a CI
-        // job may block SIGTERM): the parent-death signal must reach it.
-        var none = sigset_t(), inherited = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &inherited)
-        defer { pthread_sigmask(SIG_SETMASK, &inherited, nil) }
-        do {
-            try process.run()
-        } catch {
-            throw GitCommitter.Failure(description: "cannot run git: \(error.localizedDescription)")
-        }
+        try start(process, arguments)
         // Foundation's waitUntilExit spins the run loop in 50 ms slices, which made each git call
         // cost that much; a short sleep between looks at the child's state costs ~1 ms.
         let deadline = timeout.map { Date().addingTimeInterval($0) }
@@ -146,13 +152,6 @@ final class GitObjectReader {
 
     /// Starts `git -C root cat-file --batch` (hardened as `GitProcess.run`), with `environment`.
     init(root: String, environment: [String: String]?) throws(GitCommitter.Failure) {
-        if FileManager.default.isExecutableFile(atPath: GitProcess.setpriv) {
-            process.executableURL = URL(fileURLWithPath: GitProcess.setpriv)
-            process.arguments = ["--pdeathsig", "TERM", "--", "git"] + GitProcess.hardening + ["-C", root, "cat-file", "--batch"]
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["git"] + GitProcess.hardening + ["-C", root, "cat-file", "--batch"]
-        }
         if let environment { process.environment = environment }
         guard let errors = GitProcess.anonymousFile() else {
             throw GitCommitter.Failure(description: "cannot create a temporary file in \(FileManager.default.temporaryDirectory.path) for git's output")
@@ -164,18 +163,14 @@ final class GitObjectReader {
         process.standardError = errors
         requests = input.fileHandleForWriting
         answersHandle = output.fileHandleForReading
-        var none = sigset_t(), inherited = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &inherited)
-        defer { pthread_sigmask(SIG_SETMASK, &inherited, nil) }
         do {
-            try process.run()
+            try GitProcess.start(process, ["-C", root, "cat-file", "--batch"])
         } catch {
             done = true
             try? errors.close()
             try? requests.close()
             try? answersHandle.close()
-            throw GitCommitter.Failure(description: "cannot run git: \(error.localizedDescription)")
+            throw error
         }
         // Only git holds these ends now.
         try? input.fileHandleForReading.close()
