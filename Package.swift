@@ -36,16 +36,17 @@ let package = Package(
         // Strava: OAuth tokens, the API client, sync into the activity cache, archive import.
         .target(
             name: "StravaKit",
-            dependencies: ["BikeCheckKit", "CCurlShim", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["BikeCheckKit", "RideFiles", "CCurlShim", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // Reminders: what newly crossed a band, the state of what was sent, and the channels
         // (ntfy and webhooks over StravaKit's HTTP transport, email over libcurl's SMTP).
         .target(name: "NotifyKit", dependencies: ["BikeCheckKit", "StravaKit", "CCurlShim"]),
         // Rides from files: FIT (decoded from the published protocol), TCX and GPX (Foundation's
-        // XML parser), each also gzipped, and their import into the activity cache.
+        // XML parser), each also gzipped, zips unpacked with a limit, and their import into the
+        // activity cache (its store and lock are BikeCheckKit's: nothing of StravaKit's is used).
         .target(
             name: "RideFiles",
-            dependencies: ["BikeCheckKit", "StravaKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // The language server (`bikecheck lsp`): JSON-RPC over stdio, the garage's diagnostics,
         // completion and definitions in the editor.

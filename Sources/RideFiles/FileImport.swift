@@ -1,6 +1,5 @@
 import BikeCheckKit
 import Foundation
-import StravaKit
 import ZIPFoundation
 
 /// `bikecheck import files`: rides from FIT, TCX and GPX files into the activity cache, in its
@@ -39,7 +38,7 @@ package enum FileImport {
         defer { withExtendedLifetime(lock) {} }
         let cache = ActivityCacheStore(garageRoot: garageRoot)
         cache.removeStaleTemporaries()
-        if cache.errorCount > 0 { throw StravaError.cacheUnreadable(cache.errorCount) }
+        if cache.errorCount > 0 { throw ActivityStoreError.unreadable(cache.errorCount) }
 
         let owners = DeviceOwners(garage)
         let chosen = bike.flatMap { id in garage.bikes.first { $0.bike.id == id }?.bike }
@@ -198,7 +197,7 @@ package enum FileImport {
         let lock = try SyncLock(garage: garageRoot)
         defer { withExtendedLifetime(lock) {} }
         let cache = ActivityCacheStore(garageRoot: garageRoot)
-        if cache.errorCount > 0 { throw StravaError.cacheUnreadable(cache.errorCount) }
+        if cache.errorCount > 0 { throw ActivityStoreError.unreadable(cache.errorCount) }
         let source = try ArchiveFiles(path: archive)
         var linked = 0
         var failed: [(String, String)] = []

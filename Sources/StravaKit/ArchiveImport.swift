@@ -131,7 +131,7 @@ package enum ArchiveImport {
 
         let cache = ActivityCacheStore(garageRoot: garageRoot)
         cache.removeStaleTemporaries()
-        if cache.errorCount > 0 { throw StravaError.cacheUnreadable(cache.errorCount) }
+        if cache.errorCount > 0 { throw ActivityStoreError.unreadable(cache.errorCount) }
         var summary = Summary(archive: archive)
         for (n, row) in archive.rows.enumerated() {
             progress("\(n) of \(archive.rows.count) activities")

@@ -27,8 +27,6 @@ package enum StravaError: Error, CustomStringConvertible, Equatable {
     case network(String)
     case badResponse(String)
     case insideGarage(String)
-    case locked(String)
-    case cacheUnreadable(Int)
     /// The refresh lock could not be taken (another process holds it too long, or it cannot be opened).
     case refreshBusy(String)
 
@@ -62,10 +60,6 @@ package enum StravaError: Error, CustomStringConvertible, Equatable {
         case .network(let why): return "cannot reach Strava: \(why)"
         case .badResponse(let why): return "unexpected answer from Strava: \(why)"
         case .insideGarage(let path): return "refusing to keep Strava tokens inside the garage ('\(path)'); point XDG_CONFIG_HOME elsewhere"
-        case .locked(let path): return "another sync is running in this garage (lock '\(path)')"
-        case .cacheUnreadable(let n):
-            return
-                "the activity cache has \(n) error\(n == 1 ? "" : "s") (see 'bikecheck validate'); fix or move away the files it names, then run 'bikecheck sync --full'"
         case .refreshBusy(let why): return "\(why); try again in a moment"
         }
     }

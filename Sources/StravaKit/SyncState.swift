@@ -185,24 +185,3 @@ package struct SyncState: Codable, Equatable, Sendable {
         try LocalState.prepare(garage: root)
     }
 }
-
-/// An exclusive lock on a garage's sync, released by the kernel even if the process dies.
-package final class SyncLock {
-    private let fd: Int32
-
-    package init(garage root: String) throws {
-        try SyncState.prepareDirectory(garage: root)
-        let path = SyncState.directory(garage: root) + "/sync.lock"
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else { throw AtomicFile.Failure(path: path, reason: LocalState.openFailure(errno)) }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            close(fd)
-            throw StravaError.locked(path)
-        }
-    }
-
-    deinit {
-        flock(fd, LOCK_UN)
-        close(fd)
-    }
-}

@@ -50,4 +50,27 @@ import Testing
         let named = try Self.namedFolders()
         #expect(named.filter { !Self.isFolder($0) }.sorted() == [], "folders CONTRIBUTING.md's Layout names that are gone")
     }
+
+    /// The project's modules a module's sources import.
+    static func projectImports(of module: String) throws -> Set<String> {
+        let project = try Set(FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Sources").path))
+        let folder = repositoryRoot.appendingPathComponent("Sources/" + module)
+        var imported: Set<String> = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.hasPrefix("import ") {
+                let imported1 = String(line.dropFirst("import ".count))
+                if project.contains(imported1) { imported.insert(imported1) }
+            }
+        }
+        return imported
+    }
+
+    @Test func rideFilesUsesNothingOfTheProjectButBikeCheckKit() throws {
+        #expect(try Self.projectImports(of: "RideFiles") == ["BikeCheckKit"])
+        let package = try String(contentsOf: repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let target = try #require(package.range(of: "name: \"RideFiles\""))
+        let dependencies = package[target.upperBound...].prefix { $0 != "]" }
+        #expect(!dependencies.contains("StravaKit"), "Package.swift gives RideFiles \(dependencies)")
+    }
 }
