@@ -14,9 +14,6 @@ enum ErrorStyle {
         return text
     }
 
-    /// `warning: MESSAGE`: what git warned of, and such.
-    static func render(warning: String) -> TerminalText { "warning: \(warning)\n" }
-
     /// `[FILE:LINE:COLUMN: ]warning: MESSAGE`, its details indented, then `  help: HELP`.
     static func render(_ warning: Warning) -> TerminalText {
         var text: TerminalText = warning.location.map { DiagnosticRenderer.header(of: $0) + " " } ?? ""

@@ -55,7 +55,7 @@ struct RevisionOption: ParsableArguments {
             throw UsageError(
                 "\(label): \(error.description)", help: "name a commit of the garage's repository: HEAD~1, a tag, a commit id, or @YYYY-MM-DD")
         }
-        for warning in snapshot.commit?.warnings ?? [] { Terminal.standardError.write(ErrorStyle.render(warning: "\(label): \(warning)")) }
+        ErrorStyle.write((snapshot.commit?.warnings ?? []).map { Warning("\(label): \($0.message)", details: $0.details, help: $0.help) })
         var options = options
         options.snapshot = snapshot
         return GarageLoader.load(at: root, options: options)

@@ -21,12 +21,14 @@ struct WriteOptions: ParsableArguments {
         var files: [String]
         var message: String
         var summary: [String]
+        /// The warnings standard error shows, each as its message.
+        var warnings: [String]
         var commit: String?
         var diff: String
 
         enum CodingKeys: String, CodingKey {
             case dryRun = "dry_run"
-            case files, message, summary, commit, diff
+            case files, message, summary, warnings, commit, diff
         }
     }
 
@@ -52,7 +54,7 @@ struct WriteOptions: ParsableArguments {
             Terminal.standardOutput.write(
                 json: try JSONOutput.encode(
                     Report(
-                        dryRun: dryRun, files: files, message: change.message, summary: change.summary,
+                        dryRun: dryRun, files: files, message: change.message, summary: change.summary, warnings: change.warnings.map(\.message),
                         commit: outcome.commit, diff: outcome.diff)))
             return
         }
@@ -63,6 +65,7 @@ struct WriteOptions: ParsableArguments {
             return
         }
         for line in change.summary { Terminal.standardOutput.write("\(line)\n") }
+        ErrorStyle.write(change.warnings)
         if let hash = outcome.commit { Terminal.standardOutput.write("committed \(hash): \(change.message)\n") }
     }
 

@@ -56,6 +56,7 @@ import Testing
         let entry = try #require(loaded.garage.bike(BikeID("bike"))?.bike.log.last { $0.date == Day("2026-11-16") })
         #expect(entry.cost?.value == Money(Decimal(string: "45.99")!, "USD"))
         #expect(entry.category == "chain & lube")
-        #expect(change.summary.contains { $0.contains("cost 45.99 USD is not in the garage's currency EUR [foreign-currency]") }, "\(change.summary)")
+        #expect(change.warnings.map(\.message) == ["bike: cost 45.99 USD is not in the garage's currency EUR [foreign-currency]"], "\(change.warnings)")
+        #expect(!change.summary.contains { $0.contains("warning") }, "\(change.summary)")
     }
 }

@@ -27,7 +27,11 @@ import Testing
         #expect(try garage.read("bikes/grail.yaml") == Self.grail + "  - date: 2025-04-01\n    done: [chain-lube]\n    cost: 45 USD\n    category: parts\n")
         // The warning the file now gives, said by the write as validate says it.
         let warning = "cost 45.00 USD is not in the garage's currency EUR [foreign-currency]"
-        #expect(r.stdout.contains("grail: warning: \(warning)"), "\(r.stdout)")
+        #expect(r.stderr.hasPrefix("warning: grail: \(warning)\n  help: "), "\(r.stderr)")
+        #expect(!r.stdout.contains("warning"), "\(r.stdout)")
+        let json = try garage.run(["done", "grail", "chain-lube", "--date", "2025-04-02", "--cost", "5 USD", "--dry-run", "--format", "json"])
+        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(report?["warnings"] as? [String] == ["grail: cost 5.00 USD is not in the garage's currency EUR [foreign-currency]"], "\(json.stdout)")
         let validate = try garage.run(["validate"])
         #expect(validate.status == 0 && validate.stderr.contains("bikes/grail.yaml:13:11: warning: \(warning)"), "\(validate.stderr)")
         // Costs count it in USD, apart, in its category.

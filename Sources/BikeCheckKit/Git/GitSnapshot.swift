@@ -27,7 +27,7 @@ package struct GitSnapshot: Sendable {
     package struct Commit: Sendable, Equatable {
         package var id: String
         package var day: Day
-        package var warnings: [String]
+        package var warnings: [Warning]
     }
 
     /// What to read.
@@ -80,7 +80,7 @@ package struct GitSnapshot: Sendable {
     /// round one request to the same `cat-file`.
     private static func commit(_ rev: String, of root: String, prefix: String) throws(GitCommitter.Failure) -> GitSnapshot {
         var rev = rev
-        var warnings: [String] = []
+        var warnings: [Warning] = []
         if rev.hasPrefix("@"), let day = Day(String(rev.dropFirst())) {
             let found = try GitProcess.run(["-C", root, "rev-list", "-1", "--before=\(day) 23:59:59", "HEAD", "--"], environment: nil)
             let id = found.output.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -90,8 +90,9 @@ package struct GitSnapshot: Sendable {
             rev = id
         } else if rev.contains("@{") {
             warnings.append(
-                "'\(rev)' is git's reflog: where HEAD was in this clone at that time, not the garage as it stood then; write --rev @YYYY-MM-DD for the last commit on or before a day"
-            )
+                Warning(
+                    "'\(rev)' is git's reflog: where HEAD was in this clone at that time, not the garage as it stood then",
+                    help: "write --rev @YYYY-MM-DD for the last commit on or before a day"))
         }
         let reader = try GitObjectReader(root: root, environment: nil)
         let notACommit = GitCommitter.Failure(description: "'\(rev)' is not a commit of this repository")
@@ -116,8 +117,8 @@ package struct GitSnapshot: Sendable {
     }
 
     /// git's `warning:` lines in what it wrote on standard error.
-    private static func warningLines(_ text: String) -> [String] {
-        text.split(separator: "\n").filter { $0.hasPrefix("warning: ") }.map { String($0.dropFirst("warning: ".count)) }
+    private static func warningLines(_ text: String) -> [Warning] {
+        text.split(separator: "\n").filter { $0.hasPrefix("warning: ") }.map { Warning(String($0.dropFirst("warning: ".count))) }
     }
 
     /// The day of a commit object's committer line, in the committer's zone.

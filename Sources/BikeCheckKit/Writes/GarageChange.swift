@@ -27,14 +27,18 @@ package struct GarageChange: Sendable {
     package var message: String
     /// What happened, one line each, for the terminal.
     package var summary: [String]
+    /// What the rider should know of the files as they now are (a warning `validate` would give
+    /// the new entry), said at once.
+    package var warnings: [Warning]
     /// The garage's files as parsed when the change was planned (`WriteContext.change`): the
     /// re-check after writing parses again only those whose bytes changed.
     package var parsedFiles: ParsedFiles?
 
-    package init(files: [FileChange], message: String, summary: [String] = [], parsedFiles: ParsedFiles? = nil) {
+    package init(files: [FileChange], message: String, summary: [String] = [], warnings: [Warning] = [], parsedFiles: ParsedFiles? = nil) {
         self.files = files
         self.message = message
         self.summary = summary
+        self.warnings = warnings
         self.parsedFiles = parsedFiles
     }
 

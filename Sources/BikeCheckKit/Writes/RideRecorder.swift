@@ -74,18 +74,15 @@ package enum RideRecorder {
                 throw .usage("cannot write this ride as YAML")
             }
         }
-        var summary = ["\(ride.bike): added a ride on \(described) to \(file)"]
         // A ride outside the days the bike was the rider's does not count: said at once, as
         // `validate` says it (`ride-before-bought`, `ride-after-retired`).
-        for problem in Checks.outsideOwnership(
+        let warnings = Checks.outsideOwnership(
             "ride", ride.date, of: bike, at: bike.location, ids: (.rideBeforeBought, .rideAfterRetired), today: nil,
-            consequence: "; it does not count", help: ("check the date, or the bike's 'bought' date", "check the date, or the bike's 'retired' date"))
-        {
-            summary.append("\(ride.bike): warning: \(problem.message) [\(problem.id)]; \(problem.help ?? "")")
-        }
+            consequence: "; it does not count", help: ("check the date, or the bike's 'bought' date", "check the date, or the bike's 'retired' date")
+        ).map { Warning("\(ride.bike): \($0.message) [\($0.id)]", help: $0.help) }
         return context.change(
             files: [FileChange(path: file, before: before, after: after)],
             message: "\(ride.bike): ride \(described)",
-            summary: summary)
+            summary: ["\(ride.bike): added a ride on \(described) to \(file)"], warnings: warnings)
     }
 }

@@ -139,9 +139,10 @@ package enum ServiceRecorder {
         var summary = ["\(bike.id): logged \(done.joined(separator: ", ")) on \(date) in \(file)"]
         if !unsnoozed.isEmpty { summary.append("\(bike.id): \(unsnoozed.joined(separator: ", ")) no longer snoozed") }
         // The warning the file now gives for this cost (as `validate` shows it), said at once.
-        if let money, let problem = FileDecoders.currencyProblem(money, "cost", garage: garageCurrency) {
-            summary.append("\(bike.id): warning: \(problem.message) [\(problem.id)]; \(problem.help)")
-        }
+        let warnings =
+            money.flatMap { FileDecoders.currencyProblem($0, "cost", garage: garageCurrency) }.map { problem in
+                [Warning("\(bike.id): \(problem.message) [\(problem.id)]", help: problem.help)]
+            } ?? []
         if !already.isEmpty { summary.append("\(bike.id): \(already.joined(separator: ", ")) on \(date) was already in the log") }
         for id in ids {
             if let part = resolved.intervals.first(where: { $0.id.rawValue == id })?.replaces {
@@ -150,7 +151,7 @@ package enum ServiceRecorder {
         }
         return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
-            message: "\(bike.id): \(done.joined(separator: ", ")) done \(date)", summary: summary)
+            message: "\(bike.id): \(done.joined(separator: ", ")) done \(date)", summary: summary, warnings: warnings)
     }
 }
 

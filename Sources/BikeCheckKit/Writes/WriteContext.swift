@@ -32,9 +32,10 @@ package struct WriteContext: Sendable {
     /// after writing, which then parses only the files whose bytes changed. The parses of the
     /// files it changes are left behind: a large file is not in memory twice while its new bytes
     /// are checked.
-    func change(files: [FileChange], message: String, summary: [String] = []) -> GarageChange {
+    func change(files: [FileChange], message: String, summary: [String] = [], warnings: [Warning] = []) -> GarageChange {
         let changed = files.filter(\.isChange).map(\.path)
-        return GarageChange(files: files, message: message, summary: summary, parsedFiles: loaded.parsedFiles?.forgetting(changed))
+        return GarageChange(
+            files: files, message: message, summary: summary, warnings: warnings, parsedFiles: loaded.parsedFiles?.forgetting(changed))
     }
 
     var garage: Garage { loaded.garage }
