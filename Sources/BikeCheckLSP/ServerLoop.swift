@@ -1,4 +1,5 @@
 import Foundation
+import JSONRPC
 
 #if canImport(Glibc)
     import Glibc
