@@ -183,3 +183,24 @@ import Testing
         #expect(session.error(3)?.code == -32002)
     }
 }
+
+extension MCPServerEndToEndTests {
+    @Test func aValueIsNeverReadAsAnOption() throws {
+        let garage = try exampleCopy()
+        let other = try TemporaryFolder()
+        try other.copyExampleGarage()
+        let session = try run(
+            [
+                Self.initialize, call(1, "status", #"{"bikes":["--garage=\#(other.path)"]}"#), call(2, "history", #"{"interval":"--help"}"#),
+                call(3, "done", #"{"bike":"grail","intervals":["chain-lube"],"note":"--commit"}"#),
+            ], garage: garage)
+        let text = { (id: Int) in ((session.result(id)?["content"] as? [[String: Any]])?.first?["text"] as? String) ?? "" }
+        #expect(session.result(1)?["isError"] as? Bool == true)
+        #expect(text(1).hasPrefix("error: no bike or part '--garage="), "\(text(1))")
+        #expect(text(2).hasPrefix("error: no interval '--help'"), "\(text(2))")
+        // The note is the text "--commit", in the planned entry, and nothing is committed.
+        let plan = session.result(3)?["structuredContent"] as? [String: Any]
+        #expect((plan?["diff"] as? String)?.contains("--commit") == true, "\(text(3))")
+        #expect(plan?["dry_run"] as? Bool == true)
+    }
+}
