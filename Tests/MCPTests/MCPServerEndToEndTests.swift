@@ -204,3 +204,36 @@ extension MCPServerEndToEndTests {
         #expect(plan?["dry_run"] as? Bool == true)
     }
 }
+
+extension MCPServerEndToEndTests {
+    func git(_ arguments: [String], in garage: TemporaryFolder) throws -> CommandResult {
+        try runProcess(
+            URL(fileURLWithPath: "/usr/bin/git"), ["-c", "core.hooksPath=/dev/null"] + arguments, in: garage.url,
+            environment: [
+                "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org",
+                "GIT_CONFIG_GLOBAL": "/dev/null",
+            ])
+    }
+
+    /// The token of one session confirms in the next (it is the change's, not the session's),
+    /// and `commit: true` commits as `done --commit` does.
+    @Test func aConfirmedDoneWithCommitCommitsTheFile() throws {
+        let garage = try exampleCopy()
+        for arguments in [["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "start"]] {
+            #expect(try git(arguments, in: garage).status == 0)
+        }
+        let done = #"{"bike":"grail","intervals":["chain-lube"],"date":"2026-11-14","commit":true"#
+        let plan = try run([Self.initialize, call(1, "done", done + "}")], garage: garage)
+        let token = try #require((plan.result(1)?["structuredContent"] as? [String: Any])?["confirm"] as? String)
+        #expect(try git(["status", "--porcelain"], in: garage).stdout.isEmpty)
+        let write = try run([Self.initialize, call(1, "done", done + #","confirm":"\#(token)"}"#)], garage: garage)
+        let report = try #require(write.result(1)?["structuredContent"] as? [String: Any], "\(write.answers)")
+        #expect(write.result(1)?["isError"] as? Bool == false, "\(report)")
+        #expect(report["commit"] is String, "\(report)")
+        #expect(try git(["log", "-1", "--format=%s"], in: garage).stdout == "grail: chain-lube done 2026-11-14\n")
+        #expect(try git(["status", "--porcelain"], in: garage).stdout.isEmpty)
+        // The same token again: the file changed, so it is no longer this change's.
+        let again = try run([Self.initialize, call(1, "done", done + #","confirm":"\#(token)"}"#)], garage: garage)
+        #expect(again.result(1)?["isError"] as? Bool == true)
+    }
+}
