@@ -29,19 +29,8 @@ package enum MCPServerLoop {
                     log("bikecheck mcp: dropped \(reason)")
                     out = [.error(nil, .parseError, "not a message: \(reason)")]
                 }
-                for message in out where !write(LineFramer.frame(message.body), to: output) { return 1 }
+                for message in out where !writeAll(LineFramer.frame(message.body), to: output) { return 1 }
             }
         }
-    }
-
-    private static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return false }
-            written += n
-        }
-        return true
     }
 }
