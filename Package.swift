@@ -50,13 +50,20 @@ let package = Package(
         ),
         // The language server (`bikecheck lsp`): JSON-RPC over stdio, the garage's diagnostics,
         // completion and definitions in the editor.
-        .target(name: "BikeCheckLSP", dependencies: ["BikeCheckKit", "LocatedYAML", "Diagnostics"]),
+        .target(name: "BikeCheckLSP", dependencies: ["BikeCheckKit", "LocatedYAML", "Diagnostics", "JSONRPC"]),
+        // JSON-RPC 2.0's value types, shared by the language server and the MCP server.
+        .target(name: "JSONRPC"),
+        // The MCP server (`bikecheck mcp`): newline-delimited JSON-RPC over stdio, the tools and
+        // the garage's files as resources; the tools themselves are the commands' (in `bikecheck`).
+        .target(name: "BikeCheckMCP", dependencies: ["BikeCheckKit", "JSONRPC"]),
         // The thin command-line front end.
         .executableTarget(
             name: "bikecheck",
             dependencies: [
                 "BikeCheckKit",
                 "BikeCheckLSP",
+                "BikeCheckMCP",
+                "JSONRPC",
                 "StravaKit",
                 "NotifyKit",
                 "RideFiles",
@@ -88,6 +95,13 @@ let package = Package(
             name: "LanguageServerTests",
             dependencies: ["BikeCheckLSP", "BikeCheckKit", "Diagnostics", "bikecheck", "TestSupport"],
             // Read in place by RealClientTests (found from #filePath), not bundled.
+            exclude: ["Clients"]
+        ),
+        // The MCP server: its framing, and the real binary driven over pipes and by the `mcp` client.
+        .testTarget(
+            name: "MCPTests",
+            dependencies: ["BikeCheckMCP", "JSONRPC", "bikecheck", "TestSupport"],
+            // Read in place by MCPClientTests (found from #filePath), not bundled.
             exclude: ["Clients"]
         ),
         .testTarget(

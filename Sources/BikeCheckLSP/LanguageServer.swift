@@ -1,6 +1,7 @@
 import BikeCheckKit
 import Diagnostics
 import Foundation
+import JSONRPC
 
 /// The language server's state and its answer to each message: the lifecycle, the open buffers,
 /// the garage they belong to and what was last published. It does no I/O (`ServerLoop` reads and

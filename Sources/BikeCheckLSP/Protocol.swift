@@ -1,3 +1,5 @@
+import JSONRPC
+
 /// The parts of the Language Server Protocol (3.17) this server reads and writes, as plain
 /// Codable values. Positions are 0-based lines and UTF-16 code units, as the protocol's default.
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSONRPC
 
 #if canImport(Glibc)
     import Glibc
@@ -49,13 +50,13 @@ package enum ServerLoop {
                     // Every later message would be lost: said, and the server stops.
                     log("bikecheck lsp: stopped: \(reason)")
                     out.append(.error(nil, .parseError, "stopped: \(reason)"))
-                    for message in out { _ = write(MessageFramer.frame(message.body), to: output) }
+                    for message in out { _ = writeAll(MessageFramer.frame(message.body), to: output) }
                     return 1
                 }
                 if server.exitCode != nil { break }
             }
             if server.exitCode == nil { out += server.checkIfNeeded() }
-            for message in out where !write(MessageFramer.frame(message.body), to: output) {
+            for message in out where !writeAll(MessageFramer.frame(message.body), to: output) {
                 return server.exitCode ?? 1
             }
             if let code = server.exitCode { return code }
@@ -75,17 +76,6 @@ package enum ServerLoop {
             ids.insert(p.params.id)
         }
         return ids
-    }
-
-    private static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return false }
-            written += n
-        }
-        return true
     }
 }
 

@@ -32,7 +32,7 @@ struct BikeCheck: ParsableCommand {
             TemplateCommand.self, RideCommand.self, PartCommand.self, HistoryCommand.self, DiffCommand.self, CostsCommand.self, UsageCommand.self,
             RidesCommand.self,
             ExportCommand.self, CalendarCommand.self, ReportCommand.self, NotifyCommand.self,
-            LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self, GitCommand.self, LSPCommand.self,
+            LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, SyncCommand.self, ImportCommand.self, GitCommand.self, LSPCommand.self, MCPCommand.self,
         ],
         defaultSubcommand: StatusCommand.self
     )

@@ -32,19 +32,26 @@ struct CalendarCommand: ParsableCommand {
     @OptionGroup var riderOption: RiderOption
 
     func run() throws {
-        // A part's intervals are forecast under the bike it is on.
-        let (loaded, chosen) = try ReportOutput.loadBikes(
-            global, names: bikes, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, command: "calendar",
-            help: "a part's intervals show under the bike it is mounted on")
-        let day = revision.day(asOf, loaded)
-        let status = StatusPlanner(asOf: day).plan(loaded.garage, summaries: loaded.activitySummaries, only: chosen)
+        let ics = try global.reportingGarageErrors { try build() }
         switch format {
         case .text:
             // RFC 5545 ends lines with CRLF; what comes from files is escaped line by line.
-            let ics = CalendarExport.build(status, garageName: loaded.garage.settings.name)
             var out: TerminalText = ""
             for line in ics.split(separator: "\r\n", omittingEmptySubsequences: true) { out += "\(line)" + "\r\n" }
             Terminal.standardOutput.write(out)
         }
+    }
+
+    /// The iCalendar text (the calendar has no JSON: its one format is the file apps read).
+    func answer() throws -> String { try build() }
+
+    private func build() throws -> String {
+        // A part's intervals are forecast under the bike it is on.
+        let (loaded, chosen) = try ReportOutput.selectBikes(
+            global, names: bikes, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, command: "calendar",
+            help: "a part's intervals show under the bike it is mounted on")
+        let day = revision.day(asOf, loaded)
+        let status = StatusPlanner(asOf: day).plan(loaded.garage, summaries: loaded.activitySummaries, only: chosen)
+        return CalendarExport.build(status, garageName: loaded.garage.settings.name)
     }
 }

@@ -26,10 +26,20 @@ struct CostsCommand: ParsableCommand {
     var by: CostReport.Grouping = .bike
 
     func run() throws {
-        let (loaded, selection) = try query.load(global)
+        let (report, loaded) = try global.reportingGarageErrors { try build() }
+        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
+    }
+
+    func answer() throws -> String {
+        let (report, loaded) = try build()
+        return try ReportOutput.json(report, git: query.revision.commit(try global.garageRoot(), loaded))
+    }
+
+    private func build() throws -> (CostReport, LoadedGarage) {
+        let (loaded, selection) = try query.select(global)
         let report = CostReport.build(
             loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day(loaded), since: query.since,
             by: by)
-        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
+        return (report, loaded)
     }
 }

@@ -60,10 +60,12 @@ struct DoneCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
+        try write.perform({ () throws(WriteFailure) in try plan(root, today: today()) }, root: root, global: global)
+    }
+
+    /// The change to write: the command's, and `bikecheck mcp`'s done tool's.
+    func plan(_ root: String, today: Day) throws(WriteFailure) -> GarageChange {
         let record = ServiceRecord(bike: bike, intervals: intervals, date: date, cost: cost, note: note, todo: todo, category: category)
-        try write.perform(
-            { () throws(WriteFailure) in
-                try ServiceRecorder.plan(record, in: WriteContext(root: root, today: today()))
-            }, root: root, global: global)
+        return try ServiceRecorder.plan(record, in: WriteContext(root: root, today: today))
     }
 }

@@ -96,6 +96,7 @@ extension LogoutCommand: FormattedCommand { typealias Format = TextOnly }
 extension WhoamiCommand: FormattedCommand { typealias Format = TextOnly }
 /// The protocol on standard output is no format of the command line's.
 extension LSPCommand: FormattedCommand { typealias Format = TextOnly }
+extension MCPCommand: FormattedCommand { typealias Format = TextOnly }
 extension CostsCommand: FormattedCommand { typealias Format = ReportFormat }
 extension UsageCommand: FormattedCommand { typealias Format = ReportFormat }
 extension HistoryCommand: FormattedCommand { typealias Format = ReportFormat }

@@ -27,7 +27,17 @@ struct HistoryCommand: ParsableCommand {
     var interval: String?
 
     func run() throws {
-        let (loaded, selection) = try query.load(global)
+        let (report, loaded) = try global.reportingGarageErrors { try build() }
+        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
+    }
+
+    func answer() throws -> String {
+        let (report, loaded) = try build()
+        return try ReportOutput.json(report, git: query.revision.commit(try global.garageRoot(), loaded))
+    }
+
+    private func build() throws -> (HistoryReport, LoadedGarage) {
+        let (loaded, selection) = try query.select(global)
         if let interval, case let known = selection.intervalIDs(in: loaded.garage), !known.contains(interval) {
             throw ReportOutput.noInterval(
                 interval, command: "history", names: query.subjects, everything: "any bike or part", known: known, garage: loaded.garage, selection: selection)
@@ -35,6 +45,6 @@ struct HistoryCommand: ParsableCommand {
         let report = HistoryReport.build(
             loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day(loaded),
             since: query.since, until: until, interval: interval.map(IntervalID.init))
-        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
+        return (report, loaded)
     }
 }

@@ -142,13 +142,18 @@ struct PartCommand: ParsableCommand {
         @OptionGroup var asOf: AsOfOptions
 
         func run() throws {
-            let (loaded, planner) = try load(global, asOf: asOf)
-            let report = planner.lives(loaded.garage, summaries: loaded.activitySummaries)
+            let report = try global.reportingGarageErrors(asJSON: format == .json) { try build() }
             switch format {
-            case .json:
-                Terminal.standardOutput.write(json: try JSONOutput.encode(CommitStamped(report, git: GarageCommit.of(garage: try global.garageRoot()))))
+            case .json: Terminal.standardOutput.write(json: try ReportOutput.json(report, git: GarageCommit.of(garage: try global.garageRoot())))
             case .text: Terminal.standardOutput.write(PartLifeTextRenderer().renderList(report))
             }
+        }
+
+        func answer() throws -> String { try ReportOutput.json(try build(), git: GarageCommit.of(garage: try global.garageRoot())) }
+
+        private func build() throws -> PartLifeReport {
+            let (loaded, planner) = try load(global, asOf: asOf)
+            return planner.lives(loaded.garage, summaries: loaded.activitySummaries)
         }
     }
 
@@ -167,6 +172,16 @@ struct PartCommand: ParsableCommand {
         @OptionGroup var asOf: AsOfOptions
 
         func run() throws {
+            let report = try global.reportingGarageErrors(asJSON: format == .json) { try build() }
+            switch format {
+            case .json: Terminal.standardOutput.write(json: try ReportOutput.json(report, git: GarageCommit.of(garage: try global.garageRoot())))
+            case .text: Terminal.standardOutput.write(PartLifeTextRenderer().renderShow(report))
+            }
+        }
+
+        func answer() throws -> String { try ReportOutput.json(try build(), git: GarageCommit.of(garage: try global.garageRoot())) }
+
+        private func build() throws -> PartLifeReport {
             let (loaded, planner) = try load(global, asOf: asOf)
             let known = loaded.garage.parts.map(\.part.id.rawValue)
             guard known.contains(part) else {
@@ -174,25 +189,14 @@ struct PartCommand: ParsableCommand {
                 throw UsageError(
                     "no part '\(part)'\(hint)", help: known.isEmpty ? "add one with a file parts/ID.yaml" : "parts: \(known.joined(separator: ", "))")
             }
-            let report = planner.lives(loaded.garage, summaries: loaded.activitySummaries, only: [PartID(part)])
-            switch format {
-            case .json:
-                Terminal.standardOutput.write(json: try JSONOutput.encode(CommitStamped(report, git: GarageCommit.of(garage: try global.garageRoot()))))
-            case .text: Terminal.standardOutput.write(PartLifeTextRenderer().renderShow(report))
-            }
+            return planner.lives(loaded.garage, summaries: loaded.activitySummaries, only: [PartID(part)])
         }
     }
 }
 
-/// The garage with its activity summaries, or its diagnostics and exit 1 when it has errors.
+/// The garage with its activity summaries; `GarageHasErrors` when it has errors.
 private func load(_ global: GlobalOptions, asOf: AsOfOptions) throws -> (LoadedGarage, StatusPlanner) {
     let loaded = GarageLoader.load(at: try global.garageRoot(), options: .init(activities: .summaries, today: today()))
-    if loaded.hasErrors {
-        switch global.served(TextOrJSON.self) ?? .text {
-        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(JSONOutput.ValidationResult(loaded.diagnostics)))
-        case .text: global.report(loaded.diagnostics, sources: loaded.sources)
-        }
-        throw ExitCode(1)
-    }
+    if loaded.hasErrors { throw GarageHasErrors(loaded: loaded) }
     return (loaded, StatusPlanner(asOf: asOf.day))
 }

@@ -91,7 +91,12 @@ struct ReportOptions: ParsableArguments, CheckedOptions {
 
     /// The garage, and the subjects named as a selection (see `ReportOutput.load`).
     func load(_ global: GlobalOptions) throws -> (LoadedGarage, ReportSelection) {
-        try ReportOutput.load(global, names: subjects, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, allTime: true)
+        try global.reportingGarageErrors { try select(global) }
+    }
+
+    /// `load`, with a garage that has errors thrown as `GarageHasErrors`.
+    func select(_ global: GlobalOptions) throws -> (LoadedGarage, ReportSelection) {
+        try ReportOutput.select(global, names: subjects, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, allTime: true)
     }
 }
 

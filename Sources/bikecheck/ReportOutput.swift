@@ -20,11 +20,19 @@ enum ReportOutput {
         _ global: GlobalOptions, names: [String], revision: RevisionOption, rider: String? = nil, asOf: Day? = nil, allTime: Bool = false,
         checkNamed: (ReportSelection) throws -> Void = { _ in }
     ) throws -> (LoadedGarage, ReportSelection) {
-        var loaded = try revision.load(try global.garageRoot(), .init(activities: .summaries, today: today()))
-        if loaded.hasErrors {
-            global.report(loaded.diagnostics, sources: loaded.sources)
-            throw ExitCode(1)
+        try global.reportingGarageErrors {
+            try select(global, names: names, revision: revision, rider: rider, asOf: asOf, allTime: allTime, checkNamed: checkNamed)
         }
+    }
+
+    /// `load`, with a garage that has errors thrown as `GarageHasErrors` rather than printed:
+    /// what `bikecheck mcp` calls, and `load` over it.
+    static func select(
+        _ global: GlobalOptions, names: [String], revision: RevisionOption, rider: String? = nil, asOf: Day? = nil, allTime: Bool = false,
+        checkNamed: (ReportSelection) throws -> Void = { _ in }
+    ) throws -> (LoadedGarage, ReportSelection) {
+        var loaded = try revision.load(try global.garageRoot(), .init(activities: .summaries, today: today()))
+        if loaded.hasErrors { throw GarageHasErrors(loaded: loaded) }
         var (selection, notes) = try loaded.garage.subjects(named: names)
         try checkNamed(selection)
         if let rider {
@@ -42,7 +50,16 @@ enum ReportOutput {
     static func loadBikes(
         _ global: GlobalOptions, names: [String], revision: RevisionOption, rider: String? = nil, asOf: Day? = nil, command: String, help: String
     ) throws -> (LoadedGarage, [BikeID]) {
-        let (loaded, selection) = try load(global, names: names, revision: revision, rider: rider, asOf: asOf) { named in
+        try global.reportingGarageErrors {
+            try selectBikes(global, names: names, revision: revision, rider: rider, asOf: asOf, command: command, help: help)
+        }
+    }
+
+    /// `loadBikes`, with a garage that has errors thrown as `GarageHasErrors`.
+    static func selectBikes(
+        _ global: GlobalOptions, names: [String], revision: RevisionOption, rider: String? = nil, asOf: Day? = nil, command: String, help: String
+    ) throws -> (LoadedGarage, [BikeID]) {
+        let (loaded, selection) = try select(global, names: names, revision: revision, rider: rider, asOf: asOf) { named in
             if let part = named.parts.first { throw UsageError("'\(part.rawValue)' is a part; \(command) takes bikes", help: help) }
         }
         return (loaded, selection.bikes)
@@ -67,9 +84,40 @@ enum ReportOutput {
     static func write<Model: Encodable>(_ model: Model, table: ReportTable, as format: ReportFormat, git: @autoclosure () throws -> GarageCommit?) throws {
         switch format {
         case .text: TableTextRenderer(width: Terminal.standardOutput.columns).render(table) { Terminal.standardOutput.write($0) }
-        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(CommitStamped(model, git: try git())))
+        case .json: Terminal.standardOutput.write(json: try json(model, git: try git()))
         case .csv: TableCSVRenderer.render(table) { Terminal.standardOutput.write($0) }
         case .markdown: Terminal.standardOutput.write(TableMarkdownRenderer.render(table))
+        }
+    }
+
+    /// What `--format json` prints of a report: the model stamped with the commit it describes.
+    static func json<Model: Encodable>(_ model: Model, git: GarageCommit?) throws -> String {
+        try JSONOutput.encode(CommitStamped(model, git: git))
+    }
+}
+
+/// A garage with errors, where a command needs one without: the command line prints the
+/// diagnostics (`GlobalOptions.reportingGarageErrors`), `bikecheck mcp` answers with them.
+struct GarageHasErrors: Error {
+    var loaded: LoadedGarage
+
+    /// validate's JSON of the diagnostics.
+    func json() throws -> String { try JSONOutput.encode(JSONOutput.ValidationResult(loaded.diagnostics)) }
+}
+
+extension GlobalOptions {
+    /// Runs `body`; a garage with errors is reported, on standard error as validate shows it
+    /// (or, `asJSON`, as validate's JSON on standard output), and the command exits 1.
+    func reportingGarageErrors<T>(asJSON: Bool = false, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let errors as GarageHasErrors {
+            if asJSON {
+                Terminal.standardOutput.write(json: try errors.json())
+            } else {
+                report(errors.loaded.diagnostics, sources: errors.loaded.sources)
+            }
+            throw ExitCode(1)
         }
     }
 }

@@ -29,7 +29,17 @@ struct RidesCommand: ParsableCommand {
     var interval: String?
 
     func run() throws {
-        let (loaded, selection) = try query.load(global)
+        let (report, loaded) = try global.reportingGarageErrors { try build() }
+        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
+    }
+
+    func answer() throws -> String {
+        let (report, loaded) = try build()
+        return try ReportOutput.json(report, git: query.revision.commit(try global.garageRoot(), loaded))
+    }
+
+    private func build() throws -> (RidesReport, LoadedGarage) {
+        let (loaded, selection) = try query.select(global)
         let day = query.day(loaded)
         var report: RidesReport
         do {
@@ -42,6 +52,6 @@ struct RidesCommand: ParsableCommand {
         }
         // Summaries carry no names: read them from the month files of the rides shown.
         report.names = ActivityNames.load(root: try global.garageRoot(), summaries: loaded.activitySummaries, records: report.activityRecords)
-        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
+        return (report, loaded)
     }
 }

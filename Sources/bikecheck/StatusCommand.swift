@@ -30,21 +30,15 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var urgency: UrgencyOptions
 
     func run() throws {
-        let root = try global.garageRoot()
-        let loaded = try revision.load(root, .init(activities: .summaries, today: today()))
-        var (named, notes) = try loaded.garage.subjects(named: bikes)
-        if let rider {
-            try loaded.garage.checkRider(rider)
-            named = loaded.garage.selection(of: rider, from: named, asOf: revision.day(asOf, loaded))
+        if format == .json {
+            let (json, planned, warnings) = try global.reportingGarageErrors(asJSON: true) { try answerWithPlan() }
+            Terminal.standardOutput.write(json: json)
+            try finish(planned, warnings: warnings)
+            return
         }
-        for note in notes { Terminal.standardError.write("note: \(note)\n") }
+        let (root, loaded, named) = try load()
         var garage = loaded.garage
         if loaded.hasErrors {
-            // Machines asking for JSON get the diagnostics as validate prints them.
-            if format == .json {
-                Terminal.standardOutput.write(json: try JSONOutput.encode(JSONOutput.ValidationResult(loaded.diagnostics)))
-                throw ExitCode(1)
-            }
             global.report(loaded.diagnostics, sources: loaded.sources)
             // The bikes the errors cannot touch still get their status; the others are named.
             guard let scope = StatusScope(loaded) else {
@@ -58,19 +52,14 @@ struct StatusCommand: ParsableCommand {
             garage = scope.garage
         }
         // Those the errors leave out are named above.
-        let shown = named.bikes.filter { garage.bike($0) != nil }
-        let shownParts = named.parts.filter { garage.part($0) != nil }
-        if loaded.hasErrors, shown.isEmpty, shownParts.isEmpty, !bikes.isEmpty { throw ExitCode(1) }
-        let planner = StatusPlanner(asOf: revision.day(asOf, loaded))
-        // A rider with nothing to show gets an empty status, not everyone's.
-        if rider != nil, shown.isEmpty, shownParts.isEmpty { (garage.bikes, garage.parts) = ([], []) }
-        let planned = planner.plan(garage, summaries: loaded.activitySummaries, only: shown, parts: shownParts)
+        if loaded.hasErrors, !bikes.isEmpty, !named.bikes.contains(where: { garage.bike($0) != nil }), !named.parts.contains(where: { garage.part($0) != nil })
+        {
+            throw ExitCode(1)
+        }
+        let (report, planned) = plan(garage, root: root, loaded: loaded, named: named)
         if loaded.hasErrors, planned.bikes.isEmpty, planned.parts.isEmpty { throw ExitCode(1) }
-        var report = urgency.shaping(planned)
-        // Stale data warns, on standard error and in the JSON, and never changes the exit code.
-        report.warnings = Staleness.warnings(loaded, root: root, asOf: planner.asOf)
         switch format {
-        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(CommitStamped(report, git: revision.commit(root, loaded))))
+        case .json: break
         case .text:
             let renderer = StatusTextRenderer(
                 colored: global.colored(for: .standardOutput), width: Terminal.standardOutput.columns, byUrgency: urgency.by == .urgency,
@@ -79,11 +68,56 @@ struct StatusCommand: ParsableCommand {
             for w in report.warnings { Terminal.standardError.write(ErrorStyle.render(w)) }
         }
         if loaded.hasErrors { throw ExitCode(1) }
-        let warnings = loaded.diagnostics.filter { $0.severity == .warning }.count
+        try finish(planned, warnings: loaded.diagnostics.filter { $0.severity == .warning }.count)
+    }
+
+    /// What `--format json` prints (`bikecheck mcp`'s status): a garage with errors is thrown as
+    /// `GarageHasErrors`, for validate's JSON of them.
+    func answer() throws -> String { try answerWithPlan().json }
+
+    private func answerWithPlan() throws -> (json: String, planned: StatusReport, warnings: Int) {
+        let (root, loaded, named) = try load()
+        if loaded.hasErrors { throw GarageHasErrors(loaded: loaded) }
+        let (report, planned) = plan(loaded.garage, root: root, loaded: loaded, named: named)
+        let json = try JSONOutput.encode(CommitStamped(report, git: revision.commit(root, loaded)))
+        return (json, planned, loaded.diagnostics.filter { $0.severity == .warning }.count)
+    }
+
+    /// The garage and the bikes and parts named (their notes said on standard error).
+    private func load() throws -> (root: String, loaded: LoadedGarage, named: ReportSelection) {
+        let root = try global.garageRoot()
+        let loaded = try revision.load(root, .init(activities: .summaries, today: today()))
+        var (named, notes) = try loaded.garage.subjects(named: bikes)
+        if let rider {
+            try loaded.garage.checkRider(rider)
+            named = loaded.garage.selection(of: rider, from: named, asOf: revision.day(asOf, loaded))
+        }
+        for note in notes { Terminal.standardError.write("note: \(note)\n") }
+        return (root, loaded, named)
+    }
+
+    /// What is due in `garage` (the loaded garage, or what its errors leave of it), shaped as
+    /// `--by` and `--within` ask, with the stale-data warnings; and the whole plan, for `--check`.
+    private func plan(_ garage: Garage, root: String, loaded: LoadedGarage, named: ReportSelection) -> (StatusReport, StatusReport) {
+        var garage = garage
+        let shown = named.bikes.filter { garage.bike($0) != nil }
+        let shownParts = named.parts.filter { garage.part($0) != nil }
+        let planner = StatusPlanner(asOf: revision.day(asOf, loaded))
+        // A rider with nothing to show gets an empty status, not everyone's.
+        if rider != nil, shown.isEmpty, shownParts.isEmpty { (garage.bikes, garage.parts) = ([], []) }
+        let planned = planner.plan(garage, summaries: loaded.activitySummaries, only: shown, parts: shownParts)
+        var report = urgency.shaping(planned)
+        // Stale data warns, on standard error and in the JSON, and never changes the exit code.
+        report.warnings = Staleness.warnings(loaded, root: root, asOf: planner.asOf)
+        return (report, planned)
+    }
+
+    /// The warnings' count, and `--check`'s exit code (checked on the whole plan, whatever
+    /// `--within` shows).
+    private func finish(_ planned: StatusReport, warnings: Int) throws {
         if warnings > 0 {
             Terminal.standardError.write("\(warnings) warning\(warnings == 1 ? "" : "s"): run 'bikecheck validate'\n")
         }
-        // The level is checked on the whole report, whatever --within shows.
         if let level = urgency.level, planned.reaches(level) { throw ExitCode(1) }
     }
 }

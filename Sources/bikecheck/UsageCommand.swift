@@ -26,10 +26,20 @@ struct UsageCommand: ParsableCommand {
     var per: UsageReport.Period = .month
 
     func run() throws {
-        let (loaded, selection) = try query.load(global)
+        let (report, loaded) = try global.reportingGarageErrors { try build() }
+        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
+    }
+
+    func answer() throws -> String {
+        let (report, loaded) = try build()
+        return try ReportOutput.json(report, git: query.revision.commit(try global.garageRoot(), loaded))
+    }
+
+    private func build() throws -> (UsageReport, LoadedGarage) {
+        let (loaded, selection) = try query.select(global)
         let report = UsageReport.build(
             loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day(loaded), since: query.since,
             period: per)
-        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
+        return (report, loaded)
     }
 }

@@ -17,13 +17,21 @@ struct ValidateCommand: ParsableCommand {
     var strict = false
 
     func run() throws {
-        // Summaries: the same checks of the activity cache as whole activities, for less.
-        let loaded = try revision.load(try global.garageRoot(), .init(activities: .summaries, today: today()))
+        let loaded = try load()
         let diagnostics = loaded.diagnostics
         switch format {
-        case .json: Terminal.standardOutput.write(json: try JSONOutput.encode(JSONOutput.ValidationResult(diagnostics)))
+        case .json: Terminal.standardOutput.write(json: try Self.json(loaded))
         case .text: global.report(diagnostics, sources: loaded.sources)
         }
         if loaded.hasErrors || (strict && !diagnostics.isEmpty) { throw ExitCode(1) }
     }
+
+    func answer() throws -> String { try Self.json(try load()) }
+
+    private func load() throws -> LoadedGarage {
+        // Summaries: the same checks of the activity cache as whole activities, for less.
+        try revision.load(try global.garageRoot(), .init(activities: .summaries, today: today()))
+    }
+
+    private static func json(_ loaded: LoadedGarage) throws -> String { try JSONOutput.encode(JSONOutput.ValidationResult(loaded.diagnostics)) }
 }

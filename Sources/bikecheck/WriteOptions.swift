@@ -30,6 +30,16 @@ struct WriteOptions: ParsableArguments {
             case dryRun = "dry_run"
             case files, message, summary, warnings, commit, diff
         }
+
+        init(_ change: GarageChange, _ outcome: ChangeWriter.Outcome, dryRun: Bool) {
+            self.dryRun = dryRun
+            files = dryRun ? change.files.filter(\.isChange).map(\.path) : outcome.written
+            message = change.message
+            summary = change.summary
+            warnings = change.warnings.map(\.message)
+            commit = outcome.commit
+            diff = outcome.diff
+        }
     }
 
     /// What a refused write prints with `--format json`.
@@ -37,6 +47,12 @@ struct WriteOptions: ParsableArguments {
         var error: String
         var help: String?
         var diagnostics: [DiagnosticRecord]
+
+        init(_ failure: WriteFailure) {
+            error = failure.message
+            help = failure.help
+            diagnostics = failure.diagnostics.map(DiagnosticRecord.init)
+        }
     }
 
     /// Carries out a planned change and tells the rider what happened; failures exit 1 or 2.
@@ -44,18 +60,13 @@ struct WriteOptions: ParsableArguments {
         let change: GarageChange
         let outcome: ChangeWriter.Outcome
         do {
-            let options = ChangeWriter.Options(dryRun: dryRun, commit: commit, lockWait: try lockWait())
+            let options = ChangeWriter.Options(dryRun: dryRun, commit: commit, lockWait: try Self.lockWait())
             (change, outcome) = try ChangeWriter(root: root, options: options).perform(plan)
         } catch {
             throw failure(error, global: global)
         }
         if global.served(TextOrJSON.self) == .json {
-            let files = dryRun ? change.files.filter(\.isChange).map(\.path) : outcome.written
-            Terminal.standardOutput.write(
-                json: try JSONOutput.encode(
-                    Report(
-                        dryRun: dryRun, files: files, message: change.message, summary: change.summary, warnings: change.warnings.map(\.message),
-                        commit: outcome.commit, diff: outcome.diff)))
+            Terminal.standardOutput.write(json: try JSONOutput.encode(Report(change, outcome, dryRun: dryRun)))
             return
         }
         if dryRun {
@@ -71,7 +82,7 @@ struct WriteOptions: ParsableArguments {
 
     /// How long a write waits for another one to the same garage: `BIKECHECK_LOCK_WAIT`
     /// seconds, else 10.
-    func lockWait() throws(WriteFailure) -> Double {
+    static func lockWait() throws(WriteFailure) -> Double {
         guard let text = ProcessInfo.processInfo.environment["BIKECHECK_LOCK_WAIT"], !text.isEmpty else { return ChangeWriter.defaultLockWait }
         guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
             throw WriteFailure(
@@ -84,11 +95,7 @@ struct WriteOptions: ParsableArguments {
     func failure(_ error: WriteFailure, global: GlobalOptions) -> ExitCode {
         if global.served(TextOrJSON.self) == .json {
             // Only text and whole numbers: this cannot fail to encode.
-            Terminal.standardOutput.write(
-                json: (try? JSONOutput.encode(
-                    Failure(
-                        error: error.message, help: error.help,
-                        diagnostics: error.diagnostics.map(DiagnosticRecord.init)))) ?? "")
+            Terminal.standardOutput.write(json: (try? JSONOutput.encode(Failure(error))) ?? "")
         } else {
             if !error.diagnostics.isEmpty { global.report(error.diagnostics, sources: error.sources) }
             Terminal.standardError.write(ErrorStyle.render(message: error.message, help: error.help))

@@ -29,7 +29,7 @@ import Testing
         (["template", "outdated"], ["text", "json"]), (["template", "update"], ["text", "json"]),
         (["template", "export", "road-basics", "out"], ["text", "json"]),
         (["git", "setup"], ["text"]), (["git", "check-staged"], ["text"]), (["git", "merge-driver", "o", "a", "b", "p"], ["text"]),
-        (["lsp"], ["text"]),
+        (["lsp"], ["text"]), (["mcp"], ["text"]),
     ]
 
     @Test func templateShowRefusesJSONInsteadOfPrintingText() throws {

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+import BikeCheckKit
 @testable import NotifyKit
 
 /// `bikecheck notify` killed between two channels' answers, and the stable id that lets a

@@ -558,6 +558,18 @@ package enum GarageLoader {
         }
     }
 
+    /// The garage's YAML files that a load reads, relative to the garage: garage.yaml and
+    /// rides.yaml when there, then templates/, bikes/ and parts/ (each sorted), and none through a
+    /// folder that leads outside the garage (the files the MCP server offers as resources).
+    package static func garageFiles(at root: String) -> [String] {
+        let files = Files(root: root, reusing: nil, keeping: false)
+        var found = ["garage.yaml", "rides.yaml"].filter(files.exists)
+        for folder in ["templates", "bikes", "parts"] {
+            found += (files.names(in: folder) ?? []).map { "\(folder)/\($0)" }
+        }
+        return found
+    }
+
     /// `*.yaml` and `*.yml` files of a folder, sorted by name; none when it does not exist.
     static func yamlFiles(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

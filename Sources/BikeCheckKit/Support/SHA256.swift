@@ -1,8 +1,9 @@
-/// SHA-256 (FIPS 180-4), for the stable id of a message: Linux has no CryptoKit, and an id a
-/// receiver drops repeats by must not collide by chance, as a short checksum could.
-enum SHA256 {
+/// SHA-256 (FIPS 180-4), for the stable id of a message (notify) and the token that binds an MCP
+/// `done` to the change it planned: Linux has no CryptoKit, and neither may collide by chance,
+/// as a short checksum could.
+package enum SHA256 {
     /// The digest of `message`, 32 bytes.
-    static func digest(_ message: [UInt8]) -> [UInt8] {
+    package static func digest(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
@@ -40,7 +41,7 @@ enum SHA256 {
     }
 
     /// The digest in lower-case hex, 64 digits.
-    static func hex(_ message: [UInt8]) -> String {
+    package static func hex(_ message: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         return String(decoding: digest(message).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }

@@ -19,7 +19,8 @@ package enum RequestID: Codable, Sendable, Hashable {
     }
 }
 
-/// JSON-RPC and LSP error codes this server answers with.
+/// JSON-RPC error codes the servers answer with (the language server's and the MCP server's),
+/// with the LSP's own beside JSON-RPC's.
 package enum ErrorCode: Int, Sendable {
     case parseError = -32700
     case invalidRequest = -32600
@@ -30,21 +31,26 @@ package enum ErrorCode: Int, Sendable {
     case requestCancelled = -32800
     /// The request was valid but could not be done (a rename of something that is not an id).
     case requestFailed = -32803
+
+    /// MCP's "resource not found": the same number as the LSP's `serverNotInitialized`.
+    package static let resourceNotFound = ErrorCode.serverNotInitialized
 }
 
 /// What every incoming message has, read before its parameters.
-struct Envelope: Decodable {
-    var id: RequestID?
-    var method: String?
+package struct Envelope: Decodable {
+    package var id: RequestID?
+    package var method: String?
 }
 
 /// The parameters of a message, decoded to the type its method expects.
-struct Parameters<P: Decodable>: Decodable {
-    var params: P
+package struct Parameters<P: Decodable>: Decodable {
+    package var params: P
 }
 
 /// One message to the client: a response (with a result or an error), a notification, or a
-/// request of the server's (`client/registerCapability`).
+/// request of the server's (`client/registerCapability`). Its `body` is one line of JSON: the
+/// language server frames it with `Content-Length` (`MessageFramer`), the MCP server ends it with
+/// a newline.
 package enum Outgoing: Encodable {
     case result(RequestID, any Encodable & Sendable)
     /// A nil id answers a message whose id could not be read (a parse error).
