@@ -317,4 +317,111 @@ struct ReportServeBrowserTests {
         let broken = try Browser.run(["--dump-dom"], page: page, in: garage.root)
         #expect(broken.stdout.wholeMatch(of: #/[\s\S]*<pre class="diagnostics">rides\.yaml:\d+:\d+: error: [\s\S]*/#) != nil, "\(broken.stdout)")
     }
+
+    /// The open tab itself: chromium driven over its DevTools pipe (`--remote-debugging-pipe`,
+    /// Python's standard library only) loads the page once, the test edits the garage, and the
+    /// page's own script reloads it: the new figure, then the error page, then the report again,
+    /// with no navigation but the page's reloads.
+    @Test func theOpenTabReloadsItselfAfterAnEditABreakAndAFix() async throws {
+        let garage = try TemporaryFolder(copying: true)
+        let server = try ServedReport(garage)
+        defer { server.stop() }
+        let tools = try TemporaryFolder()
+        let script = tools.url.appendingPathComponent("live.py")
+        try tools.write("live.py", Self.liveTab)
+        let grail = try garage.read("bikes/grail.yaml")
+        let edits: [[String: String]] = [
+            [
+                "path": garage.root.appendingPathComponent("rides.yaml").path,
+                "text": try garage.read("rides.yaml") + "  - {date: 2026-11-10, bike: charger, time: 30 h, distance: 1000 km}\n",
+            ],
+            [
+                "path": garage.root.appendingPathComponent("bikes/grail.yaml").path,
+                "text": grail.replacingOccurrences(of: "date: 2026-10-25", with: "date: 2026-13-25"),
+            ],
+            ["path": garage.root.appendingPathComponent("bikes/grail.yaml").path, "text": grail],
+        ]
+        try tools.write("edits.json", Array(try JSONSerialization.data(withJSONObject: edits)))
+        let run = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            [
+                script.path, try #require(Browser.executable).path, server.base + "/", tools.url.appendingPathComponent("profile").path,
+                tools.url.appendingPathComponent("edits.json").path,
+            ],
+            in: tools.url, timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let pages = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        try #require(pages.count == 4, "\(run.stdout.prefix(2000))")
+        let dom = pages.map { $0["dom"] as? String ?? "" }, how = pages.map { $0["navigation"] as? String ?? "" }
+        #expect(how == ["navigate", "reload", "reload", "reload"], "the page reloaded itself: \(how)")
+        let figure = try monthFigure(dom[0], bike: "charger")
+        #expect(abs(try monthFigure(dom[1], bike: "charger") - (figure + 1000)) < 1)
+        #expect(dom[2].contains("<pre class=\"diagnostics\">bikes/grail.yaml:") && dom[2].contains("is not a real date"), "\(dom[2].prefix(3000))")
+        #expect(abs(try monthFigure(dom[3], bike: "charger") - (figure + 1000)) < 1)
+        // Each change shows within two polls.
+        for page in pages.dropFirst() { #expect((page["seconds"] as? Double ?? 99) < 11, "\(page["seconds"] ?? "")") }
+    }
+
+    /// `live.py CHROMIUM URL PROFILE EDITS`: opens URL in headless chromium over its DevTools
+    /// pipe, then for each edit (a file and its new text) writes it and waits until the tab shows
+    /// a different page; prints each page's DOM, how it was reached (`performance`'s navigation
+    /// type) and the seconds it took, as JSON.
+    static let liveTab = #"""
+        import json, os, subprocess, sys, time
+        chromium, url, profile, edits = sys.argv[1], sys.argv[2], sys.argv[3], json.load(open(sys.argv[4]))
+        r3, w3 = os.pipe()
+        r4, w4 = os.pipe()
+        def pipes():
+            # The DevTools pipe is fds 3 (commands in) and 4 (answers out). A pipe's ends are
+            # close-on-exec, and dup2 onto the same number keeps that: copy them up first.
+            a, b = os.dup(r3), os.dup(w4)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+        flags = ["--headless", "--disable-gpu", "--user-data-dir=" + profile, "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-extensions", "--disable-default-apps",
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--remote-debugging-pipe"]
+        if os.getuid() == 0: flags.append("--no-sandbox")
+        browser = subprocess.Popen([chromium] + flags + ["about:blank"], close_fds=False, preexec_fn=pipes,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(r3); os.close(w4)
+        pending = b""; counter = 0
+        def call(method, params, session=None):
+            global pending, counter
+            counter += 1
+            message = {"id": counter, "method": method, "params": params}
+            if session: message["sessionId"] = session
+            os.write(w3, json.dumps(message).encode() + b"\0")
+            while True:
+                while b"\0" not in pending:
+                    chunk = os.read(r4, 65536)
+                    if not chunk: raise SystemExit("chromium closed its DevTools pipe")
+                    pending += chunk
+                raw, pending = pending.split(b"\0", 1)
+                answer = json.loads(raw)
+                if answer.get("id") == counter:
+                    if "error" in answer: raise SystemExit(json.dumps(answer["error"]))
+                    return answer["result"]
+        try:
+            target = call("Target.createTarget", {"url": url})["targetId"]
+            session = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+            def state():
+                expression = "document.readyState + '\\n' + performance.getEntriesByType('navigation')[0].type + '\\n' + document.documentElement.outerHTML"
+                value = call("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session)["result"].get("value", "")
+                return (value.split("\n", 2) + ["", "", ""])[:3]
+            def shown(other, since):
+                deadline = time.time() + 30
+                while time.time() < deadline:
+                    ready, navigation, dom = state()
+                    if ready == "complete" and "</main>" in dom and dom != other:
+                        return {"dom": dom, "navigation": navigation, "seconds": round(time.time() - since, 2)}
+                    time.sleep(0.2)
+                return {"dom": other, "navigation": "none", "seconds": 99}
+            pages = [shown(None, time.time())]
+            for edit in edits:
+                with open(edit["path"], "w") as f: f.write(edit["text"])
+                pages.append(shown(pages[-1]["dom"], time.time()))
+            print(json.dumps(pages))
+        finally:
+            browser.kill(); browser.wait()
+        """#
 }
