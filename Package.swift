@@ -61,6 +61,7 @@ let package = Package(
                 "RideFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
         ),
         .testTarget(name: "LocatedYAMLTests", dependencies: ["LocatedYAML", "Diagnostics", "TestSupport"]),

@@ -2,6 +2,7 @@ import ArgumentParser
 import BikeCheckKit
 import Diagnostics
 import FlyingFox
+import FlyingSocks
 import Foundation
 import Synchronization
 
@@ -134,8 +135,15 @@ extension ReportCommand {
         }
         done.wait()
         let error = ended.withLock { $0 }
+        let why: String =
+            switch error {
+            case SocketError.failed(_, _, let message)?: message.prefix(1).lowercased() + message.dropFirst()
+            case let error?: "\(error)"
+            case nil: "the server stopped"
+            }
         Terminal.standardError.write(
-            ErrorStyle.render(message: "cannot serve on \(host) port \(port ?? Self.defaultPort): \(error.map { "\($0)" } ?? "the server stopped")"))
+            ErrorStyle.render(
+                message: "cannot serve on \(host) port \(port ?? Self.defaultPort): \(why)", help: "choose another with --port N, or --port 0 for a free one"))
         throw ExitCode(1)
     }
 

@@ -278,6 +278,18 @@ func addThousandKilometres(_ garage: TemporaryFolder) throws {
                 == "200")
     }
 
+    @Test func aPortInUseIsAnErrorThatSaysSo() throws {
+        let garage = try TemporaryFolder(copying: true)
+        let server = try ServedReport(garage)
+        defer { server.stop() }
+        let second = try runBikecheck(["report", "--serve", "--port", "\(server.port)"], in: garage.root, timeout: 20)
+        #expect(second.status == 1 && second.stdout.isEmpty, "\(second.status) \(second.stderr)")
+        #expect(
+            second.stderr
+                == "error: cannot serve on 127.0.0.1 port \(server.port): address already in use\n  help: choose another with --port N, or --port 0 for a free one\n"
+        )
+    }
+
     @Test func theServeOptionsAreCheckedBeforeAnythingListens() throws {
         let garage = try TemporaryFolder(copying: true)
         let cases: [([String], String)] = [
