@@ -118,7 +118,7 @@ struct CompletionProvider {
     /// What the file is about: `bikes/grail.yaml` → grail (a bike or a part id).
     private var subject: String? {
         let parts = file.split(separator: "/")
-        guard parts.count == 2, parts[0] == "bikes" || parts[0] == "parts" else { return nil }
+        guard parts.count == 2, ["bikes", "gear", "parts"].contains(parts[0]) else { return nil }
         return (String(parts[1]) as NSString).deletingPathExtension
     }
 

@@ -2,9 +2,9 @@ import Foundation
 
 /// Questions every command asks of a loaded garage, answered in one place.
 extension Garage {
-    /// Whether `bikes/ID.yaml` (or `.yml`) exists, whether or not it loaded.
+    /// Whether `bikes/ID.yaml` or `gear/ID.yaml` (or `.yml`) exists, whether or not it loaded.
     package func hasBikeFile(_ id: String) -> Bool {
-        ["yaml", "yml"].contains { FileManager.default.fileExists(atPath: root + "/bikes/\(id).\($0)") }
+        ["bikes", "gear"].contains { folder in ["yaml", "yml"].contains { FileManager.default.fileExists(atPath: root + "/\(folder)/\(id).\($0)") } }
     }
 
     /// The usage error for a bike id the garage has no bike of: "no bike 'x'; did you mean 'y'?",
