@@ -20,7 +20,7 @@ import Testing
     @Test func anUnknownBikeIsAUsageErrorWithTheNearestAndTheList() {
         let failure = garage.noBike("grial")
         #expect(failure.message == "no bike 'grial'; did you mean 'grail'?")
-        #expect(failure.help == "bikes: charger, grail, stumpy, tarmac")
+        #expect(failure.help == "bikes: charger, grail, stumpy, tarmac; gear: running-shoes")
         #expect(garage.hasBikeFile("grail") && !garage.hasBikeFile("grial"))
     }
 

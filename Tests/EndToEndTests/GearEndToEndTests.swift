@@ -34,6 +34,7 @@ import Testing
         name: Helmet
         kind: helmet
         bought: 2025-01-01
+        price: 80 EUR
         intervals:
           replace:
             task: Replace the helmet
@@ -150,6 +151,13 @@ import Testing
         let usage = try await world.run(["usage", "kickr", "helmet", "--as-of", "2025-07-01", "--format", "json"])
         #expect(usage.status == 0, "\(usage.stderr)")
         #expect(usage.stdout.contains("\"kickr\""), "\(usage.stdout)")
+        // The garage's riding in the costs is each ride once: the bikes' (1, 12 and the hand
+        // ride), not again as the helmet's or the trainer's.
+        let costs = try await world.run(["costs", "--by", "category", "--as-of", "2025-07-01", "--format", "json"])
+        #expect(costs.status == 0, "\(costs.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(costs.stdout.utf8)) as? [String: Any])
+        let purchase = try #require((report["rows"] as? [[String: Any]])?.first { $0["group"] as? String == "purchase" })
+        #expect(abs((purchase["distance"] as? Double ?? 0) - (30_000 + 35_000 + 20_000)) < 0.001, "\(purchase)")
     }
 
     @Test func aTrainerWithDevicesCountsOnlyTheRidesImportedOntoIt() throws {
