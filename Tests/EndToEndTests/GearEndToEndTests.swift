@@ -78,8 +78,9 @@ import Testing
         ]
     }
 
-    /// A garage with two bikes and the gear given, synced from the stand-in.
-    func syncedWorld(gear: [String: String], rides: String? = nil) async throws -> StravaWorld {
+    /// A garage with two bikes and the gear given, synced from the stand-in; `expect`: what the
+    /// sync's summary must say.
+    func syncedWorld(gear: [String: String], rides: String? = nil, expect said: String? = nil) async throws -> StravaWorld {
         var files = ["bikes/grail.yaml": Self.grail, "bikes/stumpy.yaml": Self.stumpy]
         for (k, v) in gear { files[k] = v }
         if let rides { files["rides.yaml"] = rides }
@@ -88,6 +89,7 @@ import Testing
         try await world.login()
         let sync = try await world.run(["sync"])
         #expect(sync.status == 0, "\(sync.stderr)")
+        if let said { #expect(sync.stdout.contains(said), "\(sync.stdout)") }
         return world
     }
 
@@ -106,9 +108,9 @@ import Testing
     }
 
     @Test func shoesSyncedWithTheirGearIDCountRunsWalksAndHikesOnly() async throws {
-        let world = try await syncedWorld(gear: ["gear/trail-shoes.yaml": Self.shoes])
-        defer { Task { await world.stop() } }
         // The shoes' activities (2, 3, 4, 5 and 8) are theirs in the sync's summary.
+        let world = try await syncedWorld(gear: ["gear/trail-shoes.yaml": Self.shoes], expect: "trail-shoes: 5 new")
+        defer { Task { await world.stop() } }
         let validate = try await world.run(["validate"])
         #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
         // Counted: the run 2, the trail run 3, the walk 4 and the treadmill run 8; not the ride 5
