@@ -129,6 +129,8 @@ import Testing
         let text = try await world.run(["status", "--as-of", "2025-07-01"])
         #expect(text.stdout.contains("trail-shoes · Trail shoes (shoes)"), "\(text.stdout)")
         #expect(text.stdout.contains("21 / 800 km"), "\(text.stdout)")
+        let list = try await world.run(["bike", "list"])
+        #expect(list.stdout.contains("trail-shoes  Trail shoes  (shoes)  strava g2001"), "\(list.stdout)")
         // A pair of shoes' own day off is no sign of a stale sync.
         #expect(!text.stderr.contains("quiet-bike"), "\(text.stderr)")
         // `done` takes the gear's id, and writes to its file.
