@@ -176,6 +176,30 @@ import Testing
         #expect(r.stdout.contains("\"used\" : 0") || r.stdout.contains("\"used\": 0"), "\(r.stdout)")
     }
 
+    @Test func aRidersHelmetCountsTheirBikesAndTheSharedOnesNotAnotherRiders() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": Array("name: T\nriders: {alex: {}, sam: {}}\n".utf8),
+            "bikes/grail.yaml": Array("name: Grail\nrider: alex\n".utf8),
+            "bikes/stumpy.yaml": Array("name: Stumpy\nrider: sam\n".utf8),
+            "bikes/cargo.yaml": Array("name: Cargo\n".utf8),
+            "gear/lid.yaml": Array((Self.helmet.replacingOccurrences(of: "price: 80 EUR\n", with: "") + "rider: alex\n").utf8),
+            "rides.yaml": Array(
+                """
+                rides:
+                  - {date: 2025-06-01, bike: grail, time: 1h}
+                  - {date: 2025-06-02, bike: stumpy, time: 2h}
+                  - {date: 2025-06-03, bike: cargo, time: 30 min}
+
+                """.utf8),
+        ])
+        let r = try runBikecheck(["rides", "lid", "--as-of", "2025-07-01", "--format", "json"], in: garage.url)
+        #expect(r.status == 0, "\(r.stderr)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let days = ((listed["rides"] as? [[String: Any]]) ?? []).compactMap { $0["day"] as? String }
+        // Alex's Grail and the shared Cargo; not Sam's Stumpy.
+        #expect(days == ["2025-06-01", "2025-06-03"], "\(r.stdout)")
+    }
+
     @Test func validateLocatesABadKindAnIDABikeHasAndABadGearID() throws {
         let garage = try TemporaryFolder([
             "garage.yaml": Array("name: T\n".utf8),
