@@ -340,6 +340,24 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
     },
 }, ["text", "date", "identifier", "quantity", "distance", "fraction", "sportType", "interval"])
 
+# Gear (`gear/ID.yaml`) is a bike with a kind: a bike's keys, `kind:`, and Strava's shoe ids too.
+GEAR = schema("gear.schema.json", "bikecheck gear file",
+    "Gear that is not a bike (`gear/ID.yaml`): shoes, a trainer, a helmet. Its id is the file name, shared with the bikes'; it takes a bike's keys and `kind:`.", {
+    **{k: v for k, v in BIKE.items() if k not in ("$schema", "title", "description", "markdownDescription", "definitions", "properties", "required")},
+    "required": ["name", "kind"],
+    "properties": {
+        "name": p({"$ref": "#/definitions/text"}, "The gear's name, e.g. `Trail shoes`.", examples=["Saucony Peregrine 14"]),
+        "kind": p({"enum": ["shoes", "trainer", "helmet", "other"]},
+                  "What it is, which says which rides wear it by default: `shoes` count `Run`, `TrailRun`, `Walk` and `Hike` on their own Strava gear (`g…`), treadmill included; a `trainer` counts the indoor rides of every bike (or, with `devices:`, every ride they recorded); a `helmet` and `other` gear count the rides of every bike as a bike counts its own (with `strava:` or `devices:`, only their own). `counts:` and `trainer:` say otherwise.",
+                  examples=["shoes"]),
+        **{k: v for k, v in BIKE["properties"].items() if k not in ("name", "strava", "counts", "trainer")},
+        "strava": p({"type": "string", "pattern": "^[bg][0-9]+$"}, "Its Strava gear id: a pair of shoes' `g` and digits (or a bike's `b` and digits). Activities with this gear id count for it, and then only those.",
+                    examples=["g12345678"], patternErrorMessage="Shoe ids look like g12345678, bike ids like b12345678."),
+        "counts": sport_types_list("Strava sport types that wear it (default: shoes `Run`, `TrailRun`, `Walk`, `Hike`; a trainer `counts` in `garage.yaml` and `VirtualRide`; other kinds `counts` in `garage.yaml`). One type or a list."),
+        "trainer": p(TRAINER, "Which rides count for it, indoors or out (default: shoes `true`; a trainer `only`, or `true` with `devices:`; other kinds `trainer` in `garage.yaml`). " + TRAINER_HELP),
+    },
+}, ["text", "date", "identifier", "quantity", "distance", "fraction", "sportType", "interval"])
+
 TEMPLATE = schema("template.schema.json", "bikecheck template file",
     "A reusable set of service intervals (`templates/ID.yaml`); bikes list it under `templates:`.", {
     "type": "object",
@@ -554,9 +572,10 @@ STATUS = schema("status.schema.json", "bikecheck status --format json",
             "name": p({"type": "string"}, "The bike's name."),
             "retired": p(NULLABLE_DAY, "When the bike was retired."),
             "rider": p({"type": "string"}, "A household's: the rider whose bike it is (its `rider:`); absent when it names none."),
+            "kind": p({"enum": ["shoes", "trainer", "helmet", "other"]}, "Gear's kind (a file in `gear/`); absent for a bike."),
             "intervals": p({"type": "array", "items": INTERVAL_STATUS}, "Its intervals, most urgent first."),
             "todos": p({"type": "array", "items": TODO_STATUS}, "Its to-dos and those of the parts on it, most urgent first."),
-        }, required=["id", "name", "intervals"], md="One bike.")}, "The bikes reported; a part's intervals show under the bike it is mounted on, with `part` set."),
+        }, required=["id", "name", "intervals"], md="One bike.")}, "The bikes reported, then the gear (`gear/`, with `kind`); a part's intervals show under the bike it is mounted on, with `part` set."),
         "parts": p({"type": "array", "items": closed({
             "id": p({"type": "string"}, "The part id (its file name in `parts/`)."),
             "name": p({"type": "string"}, "The part's name."),
@@ -834,7 +853,7 @@ NOTIFY_WEBHOOK = schema("notify-webhook.schema.json", "bikecheck notify: the web
 
 check = "--check" in sys.argv
 stale = []
-for name, value in [("garage", GARAGE), ("bike", BIKE), ("template", TEMPLATE), ("rides", RIDES), ("part", PART),
+for name, value in [("garage", GARAGE), ("bike", BIKE), ("gear", GEAR), ("template", TEMPLATE), ("rides", RIDES), ("part", PART),
                     ("activities", ACTIVITIES), ("status", STATUS), ("parts", PARTS), ("validate", VALIDATE),
                     ("costs", COSTS), ("usage", USAGE), ("history", HISTORY), ("rides-report", RIDES_REPORT),
                     ("notify-webhook", NOTIFY_WEBHOOK), ("diff", DIFF)]:

@@ -118,7 +118,7 @@ struct CompletionProvider {
     /// What the file is about: `bikes/grail.yaml` → grail (a bike or a part id).
     private var subject: String? {
         let parts = file.split(separator: "/")
-        guard parts.count == 2, parts[0] == "bikes" || parts[0] == "parts" else { return nil }
+        guard parts.count == 2, ["bikes", "gear", "parts"].contains(parts[0]) else { return nil }
         return (String(parts[1]) as NSString).deletingPathExtension
     }
 
@@ -304,12 +304,12 @@ struct CompletionProvider {
         return StatusTextRenderer().render(report).string
     }
 
-    /// A bike's or a part's summary: its name and kind, then what `bikecheck status ID` says of
+    /// A bike's (or gear's) or a part's summary: its name and kind, then what `bikecheck status ID` says of
     /// its intervals and, for a part, what `bikecheck part show ID` says of where it has been.
     private func summary(of id: String, activities: ActivitySummaries, today: Day) -> String? {
         var blocks: [String]
         if let bike = garage.bike(BikeID(id)) {
-            blocks = ["**\(bike.bike.name)** (bike `\(id)`)", statusText(of: id, activities: activities, today: today)]
+            blocks = ["**\(bike.bike.name)** (\(bike.bike.noun) `\(id)`)", statusText(of: id, activities: activities, today: today)]
         } else if let part = garage.part(PartID(id)) {
             let lives = StatusPlanner(asOf: today).lives(garage, summaries: activities, only: [part.part.id])
             blocks = [

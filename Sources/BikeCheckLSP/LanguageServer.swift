@@ -266,7 +266,7 @@ package final class LanguageServer {
         guard parts.count == 2 else { return true }
         let id = GarageLoader.stem(String(parts[1]))
         switch parts[0] {
-        case "bikes": return loaded.garage.bike(BikeID(id)) != nil
+        case "bikes", "gear": return loaded.garage.bike(BikeID(id)) != nil
         case "parts": return loaded.garage.part(PartID(id)) != nil
         case "templates": return loaded.garage.templates.contains { $0.id.rawValue == id }
         default: return true
@@ -393,7 +393,7 @@ package final class LanguageServer {
         let garage = loaded.garage
         let kind: IDReferences.Kind
         let line = document.text.line(p.position.line + 1) ?? ""
-        let folders: [String: IDReferences.Kind] = ["bikes": .bike, "parts": .part, "templates": .template]
+        let folders: [String: IDReferences.Kind] = ["bikes": .bike, "gear": .bike, "parts": .part, "templates": .template]
         let file = relative.split(separator: "/")
         switch (context.key, context.isMapKey) {
         case (nil, _) where old == "name" && line.hasPrefix("name:") && file.count == 2 && folders[String(file[0])] != nil:
@@ -521,10 +521,10 @@ package final class LanguageServer {
             return []
         }
         let parts = relative.split(separator: "/")
-        guard parts.count == 2, parts[0] == "bikes" || parts[0] == "parts" else { return [] }
+        guard parts.count == 2, ["bikes", "gear", "parts"].contains(parts[0]) else { return [] }
         let id = GarageLoader.stem(String(parts[1]))
         let garage = loaded.garage
-        let isBike = parts[0] == "bikes"
+        let isBike = parts[0] != "parts"
         let report = StatusPlanner(asOf: today()).plan(
             garage, summaries: loaded.activitySummaries, only: isBike ? [BikeID(id)] : [], parts: isBike ? [] : [PartID(id)])
         let statuses = (isBike ? report.bikes.first?.intervals : report.parts.first?.intervals) ?? []

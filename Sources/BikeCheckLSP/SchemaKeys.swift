@@ -30,6 +30,7 @@ struct SchemaKeys {
         case .settings: name = "garage"
         case .rides: name = "rides"
         case .bike: name = "bike"
+        case .gear: name = "gear"
         case .part: name = "part"
         case .template: name = "template"
         case nil: return nil

@@ -63,19 +63,22 @@ struct BikeCommand: ParsableCommand {
             case .json:
                 struct Row: Encodable {
                     var id: String, name: String, strava: String?, bought: String?, retired: String?, templates: [String]
+                    /// Gear's kind (`gear/`); absent for a bike.
+                    var kind: String?
                 }
                 Terminal.standardOutput.write(
                     json: try JSONOutput.encode(
                         bikes.map {
                             Row(
                                 id: $0.id.rawValue, name: $0.name, strava: $0.strava?.value, bought: $0.bought?.description,
-                                retired: $0.retired?.description, templates: $0.templates.map(\.value.rawValue))
+                                retired: $0.retired?.description, templates: $0.templates.map(\.value.rawValue), kind: $0.kind?.rawValue)
                         }))
             case .text:
                 let width = bikes.map { TerminalText(escaping: $0.id).string.count }.max() ?? 0
                 for b in bikes {
                     let id = TerminalText(escaping: b.id)
                     var line: TerminalText = "\(id)" + .spaces(width - id.string.count) + "  \(b.name)"
+                    if let kind = b.kind { line += "  (\(kind.rawValue))" }
                     if let gear = b.strava?.value { line += "  strava \(gear)" }
                     if !b.templates.isEmpty { line += "  templates: \(b.templates.map(\.value.rawValue).joined(separator: ", "))" }
                     if let retired = b.retired { line += "  retired \(retired)" }

@@ -6,7 +6,9 @@ import Testing
 @Suite struct EmbeddedSchemasTests {
     @Test func theEmbeddedSchemasAreTheRepositorysSchemas() throws {
         #expect(
-            EmbeddedSchemas.files.map(\.name) == ["garage.schema.json", "bike.schema.json", "template.schema.json", "rides.schema.json", "part.schema.json"])
+            EmbeddedSchemas.files.map(\.name) == [
+                "garage.schema.json", "bike.schema.json", "gear.schema.json", "template.schema.json", "rides.schema.json", "part.schema.json",
+            ])
         for file in EmbeddedSchemas.files {
             let url = repositoryFolder.appendingPathComponent("schemas/\(file.name)")
             let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)

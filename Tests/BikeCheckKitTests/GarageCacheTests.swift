@@ -229,6 +229,10 @@ import Testing
                 add("bikes/b\(i).yaml", text, context: currency) { FileDecoders.bike(id: BikeID("b\(i)"), $0, &$1, currency: currency) }
             }
         }
+        // Gear is a bike with a kind.
+        for (i, text) in ["name: Shoes\nkind: shoes\nstrava: g12\n", "name: Kickr\nkind: trainer\n"].enumerated() {
+            add("gear/g\(i).yaml", text, context: "EUR") { FileDecoders.bike(id: BikeID("g\(i)"), $0, &$1, currency: "EUR", gear: true) }
+        }
         for (i, text) in parts.enumerated() {
             for currency in ["EUR", nil] {
                 add("parts/p\(i).yaml", text, context: currency) { FileDecoders.part(id: PartID("p\(i)"), $0, &$1, currency: currency) }

@@ -20,7 +20,7 @@ import Testing
     @Test func anUnknownBikeIsAUsageErrorWithTheNearestAndTheList() {
         let failure = garage.noBike("grial")
         #expect(failure.message == "no bike 'grial'; did you mean 'grail'?")
-        #expect(failure.help == "bikes: charger, grail, stumpy, tarmac")
+        #expect(failure.help == "bikes: charger, grail, stumpy, tarmac; gear: running-shoes")
         #expect(garage.hasBikeFile("grail") && !garage.hasBikeFile("grial"))
     }
 
@@ -28,7 +28,8 @@ import Testing
         let words = ["bikecheck", "--garage", exampleGarage.path, "done", "grail", ""]
         let none = ["BIKECHECK_GARAGE": ""]
         let c = CompletionCandidates(words: words, prefix: "", environment: none, workingDirectory: "/")
-        #expect(c.bikes == ["charger", "grail", "stumpy", "tarmac"])
+        // Gear is named where a bike is.
+        #expect(c.bikes == ["charger", "grail", "running-shoes", "stumpy", "tarmac"])
         #expect(c.templates.contains("road-basics"))
         #expect(c.firstArgument(after: "done", valueOptions: ["--garage"]) == "grail")
         #expect(c.intervals(of: "grail").contains("chain-lube"))

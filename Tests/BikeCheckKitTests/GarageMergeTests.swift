@@ -53,6 +53,19 @@ import Testing
                 + "  - date: 2025-07-01\n    done: [chain-lube]\n    note: wet week\n  - date: 2025-08-01\n    done: [chain-lube]\n")
     }
 
+    /// Gear (`gear/`) merges as a bike's file, and is checked by the gear decoder: its `kind:`
+    /// is required there, and a shoe id is taken.
+    @Test func aGearFileMergesAsABikeFileAndIsCheckedAsGear() {
+        let base = "name: Trail shoes\nkind: shoes\nstrava: g2001\nlog:\n  - date: 2025-03-01\n    done: [replace]\n"
+        let ours = base + "  - date: 2025-04-01\n    done: [replace]\n"
+        let theirs = base + "  - date: 2025-05-01\n    done: [replace]\n"
+        let outcome = merge(ours, theirs, base: base, path: "gear/trail-shoes.yaml")
+        #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
+        #expect(text(outcome) == ours + "  - date: 2025-05-01\n    done: [replace]\n")
+        let noKind = merge(ours.replacingOccurrences(of: "kind: shoes\n", with: ""), theirs, base: base, path: "gear/trail-shoes.yaml")
+        #expect(noKind.diagnostics.map(\.id).contains(DiagnosticID.missingKey.rawValue), "\(noKind.diagnostics)")
+    }
+
     @Test func aToDoClosedOnOneSideAndOneAddedOnTheOtherGivesBoth() {
         let ours = Self.base.replacingOccurrences(of: "  - true the rear wheel\n", with: "")
         let theirs = Self.base.replacingOccurrences(

@@ -7,8 +7,8 @@ import Testing
 /// garage, the real binary's JSON output and fixtures; and bikecheck itself agreeing with every
 /// YAML fixture, so a schema never invents a rule the decoders do not have (nor misses one).
 @Suite struct SchemaTests {
-    static let kinds = ["garage", "bike", "template", "rides", "part", "activities", "status", "parts", "validate"]
-    static let garageKinds = ["garage", "bike", "template", "rides", "part", "activities"]
+    static let kinds = ["garage", "bike", "gear", "template", "rides", "part", "activities", "status", "parts", "validate"]
+    static let garageKinds = ["garage", "bike", "gear", "template", "rides", "part", "activities"]
     /// Schemas of what the report commands print, checked against their golden JSON.
     static let reportKinds = ["costs": "costs-", "usage": "usage-", "history": "history", "rides-report": "rides-"]
     /// Schemas checked elsewhere against what the binary sends (the webhook's: NotifyEndToEndTests;
@@ -33,7 +33,7 @@ import Testing
         let expected = [
             "garage": ".schemas/garage.schema.json", "rides": ".schemas/rides.schema.json",
             "bike": "../.schemas/bike.schema.json", "template": "../.schemas/template.schema.json",
-            "part": "../.schemas/part.schema.json",
+            "part": "../.schemas/part.schema.json", "gear": "../.schemas/gear.schema.json",
         ]
         for (kind, schema) in expected {
             for file in try exampleFiles(kind) {
@@ -173,6 +173,7 @@ import Testing
                     switch kind {
                     case "garage": "garage.yaml"
                     case "bike": "bikes/\(file)"
+                    case "gear": "gear/\(file)"
                     case "template": "templates/\(file)"
                     case "rides": "rides.yaml"
                     case "part": "parts/\(file)"
@@ -235,6 +236,7 @@ private func exampleFiles(_ kind: String) throws -> [String] {
     case "bike": return try contents(of: exampleGarage.appendingPathComponent("bikes")).map { "bikes/" + $0 }
     case "template": return try contents(of: exampleGarage.appendingPathComponent("templates")).map { "templates/" + $0 }
     case "part": return try contents(of: exampleGarage.appendingPathComponent("parts")).map { "parts/" + $0 }
+    case "gear": return try contents(of: exampleGarage.appendingPathComponent("gear")).map { "gear/" + $0 }
     default: return try contents(of: exampleGarage.appendingPathComponent("activities")).map { "activities/" + $0 }
     }
 }

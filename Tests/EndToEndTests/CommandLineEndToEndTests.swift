@@ -142,7 +142,7 @@ import Testing
         // A broken file does not stop bike and part names; nothing is printed to the prompt.
         try garage.write("bikes/grail.yaml", "name: [\n")
         let broken = try complete(["status"], "positional@0", words: ["bikecheck", "status", ""], in: garage.root)
-        #expect(broken.stdout == "charger\ngrail\nrace-tyres\nrace-wheels\nspare-chain\nstumpy\ntarmac\n")
+        #expect(broken.stdout == "charger\ngrail\nrace-tyres\nrace-wheels\nrunning-shoes\nspare-chain\nstumpy\ntarmac\n")
         #expect(broken.stderr.isEmpty)
         let nowhere = try TemporaryFolder()
         let none = try complete(["status"], "positional@0", words: ["bikecheck", "status", ""], in: nowhere.url)
@@ -153,15 +153,15 @@ import Testing
     /// the intervals after a part are the part's.
     @Test func partsAreOfferedWhereACommandTakesThem() throws {
         let garage = try TemporaryFolder(copying: true)
-        let everything = "charger\ngrail\nrace-tyres\nrace-wheels\nspare-chain\nstumpy\ntarmac\n"
+        let everything = "charger\ngrail\nrace-tyres\nrace-wheels\nrunning-shoes\nspare-chain\nstumpy\ntarmac\n"
         for command in [["done"], ["snooze"], ["status"], ["history"], ["costs"], ["usage"], ["rides"], ["todo", "add"]] {
             let r = try complete(command, "positional@0", words: ["bikecheck"] + command + [""], in: garage.root)
             #expect(r.stdout == everything, "\(command): \(r.stdout)\(r.stderr)")
         }
         let export = try complete(["export"], "positional@1", words: ["bikecheck", "export", "ledger", "r"], in: garage.root)
-        #expect(export.stdout == "race-tyres\nrace-wheels\n", "\(export.stdout)\(export.stderr)")
+        #expect(export.stdout == "race-tyres\nrace-wheels\nrunning-shoes\n", "\(export.stdout)\(export.stderr)")
         let done = try complete(["done"], "positional@0", words: ["bikecheck", "done", "r"], in: garage.root)
-        #expect(done.stdout == "race-tyres\nrace-wheels\n")
+        #expect(done.stdout == "race-tyres\nrace-wheels\nrunning-shoes\n")
         let intervals = try complete(["done"], "positional@1", words: ["bikecheck", "done", "race-wheels", ""], in: garage.root)
         #expect(intervals.stdout == "hub-service\ntrue-wheels\n", "\(intervals.stdout)\(intervals.stderr)")
         for sub in ["show", "mount", "unmount", "retire"] {

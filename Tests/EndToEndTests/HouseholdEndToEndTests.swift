@@ -74,7 +74,7 @@ import Testing
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(try garage.run(["status", "--format", "json"] + Self.asOf).stdout.utf8)) as? [String: Any])
         let riders = Dictionary(uniqueKeysWithValues: (json["bikes"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0["rider"] as? String) })
-        #expect(riders == ["grail": "alex", "tarmac": "alex", "stumpy": "sam", "charger": nil], "\(riders)")
+        #expect(riders == ["grail": "alex", "tarmac": "alex", "stumpy": "sam", "charger": nil, "running-shoes": nil], "\(riders)")
         // A garage of one rider prints as before: no rider anywhere.
         let single = try TemporaryFolder(copying: true)
         #expect(!(try single.run(["status", "--format", "json"] + Self.asOf).stdout.contains("\"rider\"")))

@@ -59,7 +59,7 @@ import Testing
             #expect(r.status == 2 && r.stdout.isEmpty, "\(command): \(r.status)")
             #expect(
                 r.stderr
-                    == "error: no bike or part 'race-wheel'; did you mean 'race-wheels'?\n  help: bikes: charger, grail, stumpy, tarmac; parts: race-tyres, race-wheels, spare-chain\n",
+                    == "error: no bike or part 'race-wheel'; did you mean 'race-wheels'?\n  help: bikes: charger, grail, stumpy, tarmac; gear: running-shoes; parts: race-tyres, race-wheels, spare-chain\n",
                 "\(command): \(r.stderr)")
         }
     }

@@ -135,7 +135,8 @@ struct ReportHTMLBrowserTests {
         let status = try garage.run(["status", "--format", "json", "--as-of", "2026-11-15"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
         let bikes = try #require(json["bikes"] as? [[String: Any]])
-        #expect(bikes.count == 4)
+        // The four bikes and the running shoes (gear).
+        #expect(bikes.count == 5)
         var intervals = 0
         for bike in bikes {
             let id = try #require(bike["id"] as? String), name = try #require(bike["name"] as? String)
@@ -151,7 +152,7 @@ struct ReportHTMLBrowserTests {
                 intervals += 1
             }
         }
-        #expect(intervals == 29)
+        #expect(intervals == 30)
         // Every interval row has its bar, and says its state in words.
         #expect(dom.stdout.components(separatedBy: "<svg class=\"bar\"").count - 1 >= intervals)
         for word in ["Overdue", "Due soon", "OK"] { #expect(dom.stdout.contains(word)) }
@@ -162,7 +163,7 @@ struct ReportHTMLBrowserTests {
         let dom = try Browser.run(["--dump-dom"], page: page, in: garage.root)
         #expect(dom.status == 0, "\(dom.stderr)")
         let groups = dom.stdout.components(separatedBy: "<g class=\"bars\">").dropFirst().map { $0.components(separatedBy: "</g>")[0] }
-        #expect(groups.count == 4)
+        #expect(groups.count == 5)
         let path = try Regex(#"<path d="([^"]+)">"#)
         for group in groups {
             let ds = group.matches(of: path).map { String($0.output[1].substring ?? "") }

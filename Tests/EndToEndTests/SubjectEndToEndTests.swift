@@ -15,7 +15,7 @@ import Testing
         // The writes said "no bike 'grial'" with the bikes only; a part could be meant too.
         #expect(
             r.stderr
-                == "error: no bike or part 'grial'; did you mean 'grail'?\n  help: bikes: charger, grail, stumpy, tarmac; parts: race-tyres, race-wheels, spare-chain\n",
+                == "error: no bike or part 'grial'; did you mean 'grail'?\n  help: bikes: charger, grail, stumpy, tarmac; gear: running-shoes; parts: race-tyres, race-wheels, spare-chain\n",
             "\(r.stderr)")
     }
 

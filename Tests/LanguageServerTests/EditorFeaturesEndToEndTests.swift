@@ -47,7 +47,8 @@ import Testing
     @Test func bikeIdsCompleteInAPartsMounts() throws {
         let position = open("parts/spare.yaml", marked: "name: Spare wheels\nmounts:\n  - {bike: |, from: 2026-01-01}\n")
         let got = labels(client.request("textDocument/completion", ["textDocument": ["uri": uri("parts/spare.yaml")], "position": position]))
-        #expect(got == ["charger", "grail", "stumpy", "tarmac"])
+        // Gear too: a part may be mounted on it (a belt on a trainer).
+        #expect(got == ["charger", "grail", "running-shoes", "stumpy", "tarmac"])
     }
 
     @Test func componentsOfTheBikeCompleteInAnIntervalsComponent() throws {
@@ -103,6 +104,14 @@ import Testing
         let character = try #require(lines[line].range(of: word)).lowerBound.utf16Offset(in: lines[line]) + 1
         let hover = client.request("textDocument/hover", ["textDocument": ["uri": uri(file)], "position": ["line": line, "character": character]])
         return ((hover?["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String ?? ""
+    }
+
+    @Test func hoverOnAGearFilesNameShowsItsKindAndWhatStatusSaysOfIt() throws {
+        let value = try hoverText("gear/running-shoes.yaml", line: "name: Saucony", word: "name")
+        let status = try runBikecheck(["status", "running-shoes", "--garage", garage.path], in: garage.url)
+        let statusLine = status.stdout.split(separator: "\n").first { $0.contains(" replace ") }?.trimmingCharacters(in: .whitespaces)
+        #expect(value.hasPrefix("**Saucony Ride 17** (shoes `running-shoes`)"), "\(value)")
+        #expect(statusLine != nil && value.contains(statusLine!), "\(value) vs \(statusLine ?? "none")")
     }
 
     @Test func hoverOnABikeInAPartsMountsShowsItsNameAndWhatStatusSaysOfIt() throws {

@@ -52,6 +52,14 @@ import Testing
         ("garage.yaml", "units: km\nnotify:\n  ntfy:\n    |\n", ["topic", "url"]),
         ("rides.yaml", "rides:\n  - date: 2026-01-01\n    |\n    time: 1 h\n", ["bike", "distance", "name", "sport"]),
         ("parts/new.yaml", "name: New\nmounts:\n  - bike: grail\n    |\n", ["from", "note", "to"]),
+        // Gear's top level: a bike's keys and `kind`.
+        (
+            "gear/new.yaml", "name: New\n|\n",
+            [
+                "bought", "components", "counts", "devices", "intervals", "kind", "log", "notes", "price", "retired", "rider", "snooze", "strava",
+                "templates", "todo", "trainer",
+            ]
+        ),
     ]
 
     @Test(arguments: cases.indices)

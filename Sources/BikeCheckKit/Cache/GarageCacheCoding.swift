@@ -281,6 +281,7 @@ extension UnitSystem: CacheCodableByRawValue {}
 extension TrainerRule: CacheCodableByRawValue {}
 extension Measure: CacheCodableByRawValue {}
 extension RepeatRule: CacheCodableByRawValue {}
+extension GearKind: CacheCodableByRawValue {}
 
 // MARK: - Diagnostics
 
@@ -623,6 +624,7 @@ extension Bike: CacheCodable {
     func write(to w: inout CacheWriter) {
         id.write(to: &w)
         w.string(name)
+        w.write(kind)
         w.write(rider)
         w.write(strava)
         w.write(devices)
@@ -643,7 +645,8 @@ extension Bike: CacheCodable {
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         self.init(
-            id: try r.read(), name: try r.string(), rider: try r.read(), strava: try r.read(), devices: try r.read(), bought: try r.read(),
+            id: try r.read(), name: try r.string(), kind: try r.read(), rider: try r.read(), strava: try r.read(), devices: try r.read(),
+            bought: try r.read(),
             retired: try r.read(),
             price: try r.read(),
             templates: try r.read(), counts: try r.read(), trainer: try r.read(), components: try r.read(), intervals: try r.read(),

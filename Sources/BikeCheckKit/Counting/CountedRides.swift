@@ -53,7 +53,7 @@ package struct ReportRide: Sendable, Encodable {
 /// here, part lives, usage, costs, history, rides, the report, the calendar and reminders).
 ///
 /// A cached activity is the bike's when its gear id is the bike's, a hand-entered ride when it
-/// names the bike. It counts when it was ridden on the days the bike was the rider's (from
+/// names the bike; gear worn on every bike (`ResolvedBike.ridesOf`) has those of its bikes too. It counts when it was ridden on the days the bike was the rider's (from
 /// `bought:` through `retired:`, both inclusive), its sport type is in the filter's `counts` and,
 /// when it was indoors (on a trainer, or a VirtualRide), the filter counts trainer rides
 /// (`RideFilter.admits`). Strava rides of a counted sport type with no gear are listed too, as
@@ -139,8 +139,12 @@ package enum CountedRides {
             day < bought ? .beforeBought : day > retired ? .afterRetired : verdict
         }
         var out: [Entry] = []
-        // The bike's gear: its Strava gear id's activities and the rides imported onto it.
-        let gears = bike.gearIDs.compactMap { index.number[$0] }
+        // The bike's gear: its Strava gear id's activities and the rides imported onto it; for
+        // gear worn on every bike (a helmet, a trainer), theirs too.
+        // (Two bikes claiming one gear id is a validate error, but must not count a ride twice.)
+        let gears =
+            resolved.ridesOfGearIDs.isEmpty
+            ? bike.gearIDs.compactMap { index.number[$0] } : Array(Set((bike.gearIDs + resolved.ridesOfGearIDs).compactMap { index.number[$0] }))
         if !gears.isEmpty || bike.strava != nil {
             // The verdict per sport type and trainer flag, by string index: no String per ride.
             let strings = summaries.strings
@@ -176,7 +180,8 @@ package enum CountedRides {
             }
         }
         var hand: [Entry] = []
-        for (k, r) in handEntered.enumerated() where r.bike.value == bike.id && (through.map { r.date <= $0 } ?? true) {
+        for (k, r) in handEntered.enumerated()
+        where (r.bike.value == bike.id || resolved.ridesOf.contains(r.bike.value)) && (through.map { r.date <= $0 } ?? true) {
             let day = Int32(clamping: r.date.ordinal)
             // Hand-entered rides are outdoors; one without a sport is of a sport that counts.
             let verdict = dated(

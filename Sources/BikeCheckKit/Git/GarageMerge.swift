@@ -10,7 +10,7 @@ package enum GarageMerge {
     /// repository: the last two components decide).
     package enum Kind: Sendable, Equatable {
         case settings, rides
-        case bike(String), part(String), template(String)
+        case bike(String), gear(String), part(String), template(String)
 
         package init?(path: String) {
             let parts = path.split(separator: "/").map(String.init)
@@ -20,6 +20,7 @@ package enum GarageMerge {
             let folder = parts.count > 1 ? parts[parts.count - 2] : ""
             switch (folder, name) {
             case ("bikes", _): self = .bike(stem)
+            case ("gear", _): self = .gear(stem)
             case ("parts", _): self = .part(stem)
             case ("templates", _): self = .template(stem)
             case (_, "garage.yaml"): self = .settings
@@ -31,7 +32,8 @@ package enum GarageMerge {
         /// The lists merged as sets, and what orders their new items.
         var sets: Set<YAMLPath> {
             switch self {
-            case .bike, .part: [["log"], ["todo"]]
+            // Gear is a bike with a kind: its file merges as a bike's.
+            case .bike, .gear, .part: [["log"], ["todo"]]
             case .rides: [["rides"]]
             case .settings, .template: []
             }
@@ -110,6 +112,7 @@ package enum GarageMerge {
         case .settings: GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.settings($0, &$1) }.diagnostics
         case .rides: GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.rides($0, &$1) }.diagnostics
         case .bike(let id): GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.bike(id: BikeID(id), $0, &$1) }.diagnostics
+        case .gear(let id): GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.bike(id: BikeID(id), $0, &$1, gear: true) }.diagnostics
         case .part(let id): GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.part(id: PartID(id), $0, &$1) }.diagnostics
         case .template(let id): GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.template(id: TemplateID(id), $0, &$1) }.diagnostics
         }

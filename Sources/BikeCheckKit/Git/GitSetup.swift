@@ -10,7 +10,7 @@ package enum GitSetup {
     /// to the garage's folder.
     package static let attributes: [String] =
         ["/garage.yaml", "/rides.yaml"]
-        + ["bikes", "parts", "templates"].flatMap { ["/\($0)/*.yaml", "/\($0)/*.yml"] }.map { $0 }
+        + ["bikes", "gear", "parts", "templates"].flatMap { ["/\($0)/*.yaml", "/\($0)/*.yml"] }.map { $0 }
     static var attributeLines: [String] { attributes.map { "\($0) merge=\(driver)" } }
     static let attributesComment = "# bikecheck: garage files merge with 'bikecheck git merge-driver'; each clone runs 'bikecheck git setup' once"
 

@@ -41,7 +41,7 @@ package struct GitSnapshot: Sendable {
     }
 
     /// The folders whose files the loader reads.
-    static let folders: Set<String> = ["bikes", "parts", "templates"]
+    static let folders: Set<String> = ["bikes", "gear", "parts", "templates"]
 
     /// The garage at `root` as `source` has it. Two git processes for a commit (where the garage
     /// is in its repository, and `cat-file --batch`), three for `@YYYY-MM-DD` (the commit of

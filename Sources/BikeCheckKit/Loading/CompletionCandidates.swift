@@ -44,8 +44,8 @@ package struct CompletionCandidates: Sendable {
         return try? GarageLocator.locate(explicit: explicit, environment: environment, workingDirectory: workingDirectory)
     }
 
-    /// `bikes/*.yaml` (and `.yml`) by id.
-    package var bikes: [String] { matching(fileStems(in: "bikes")) }
+    /// `bikes/*.yaml` (and `.yml`) and `gear/*.yaml` by id: gear is taken where a bike is.
+    package var bikes: [String] { matching(fileStems(in: "bikes") + fileStems(in: "gear")) }
 
     /// `templates/*.yaml` by id.
     package var templates: [String] { matching(fileStems(in: "templates")) }
@@ -54,7 +54,7 @@ package struct CompletionCandidates: Sendable {
     package var movableParts: [String] { matching(fileStems(in: "parts")) }
 
     /// Bikes and parts, for the arguments that take either (`done`, `status`, the reports).
-    package var bikesAndParts: [String] { matching(fileStems(in: "bikes") + fileStems(in: "parts")) }
+    package var bikesAndParts: [String] { matching(fileStems(in: "bikes") + fileStems(in: "gear") + fileStems(in: "parts")) }
 
     /// The intervals of `bike` (templates' and its own), or of the part of that name (a bike's
     /// name wins, as the commands decide), or of every bike when it is nil or neither.

@@ -10,6 +10,8 @@ enum FileDecoders {
         "todo",
         "notes",
     ]
+    /// A gear file's keys: a bike's and `kind:`.
+    static let gearKeys = bikeKeys + ["kind"]
     static let componentKeys = ["name", "installed", "hours", "distance", "rides", "counts", "trainer", "notes"]
     static let intervalKeys = ["task", "component", "replaces", "every", "repeat", "due_soon", "counts", "trainer", "notes"]
     static let templateKeys = ["name", "description", "source", "intervals"]
@@ -159,20 +161,35 @@ enum FileDecoders {
         return spec
     }
 
-    static func bike(id: BikeID, _ root: YAMLNode, _ r: inout NodeReader, currency: String? = nil) -> Bike? {
-        guard let m = r.mapping(root, "a bike file") else { return nil }
-        let f = r.fields(m, of: "bike '\(shown(id))'", allowed: bikeKeys, required: ["name"])
+    /// A bike file, or with `gear` a gear file (`gear/ID.yaml`): a bike's keys and `kind:`.
+    static func bike(id: BikeID, _ root: YAMLNode, _ r: inout NodeReader, currency: String? = nil, gear: Bool = false) -> Bike? {
+        guard let m = r.mapping(root, gear ? "a gear file" : "a bike file") else { return nil }
+        let f = r.fields(
+            m, of: "\(gear ? "gear" : "bike") '\(shown(id))'", allowed: gear ? gearKeys : bikeKeys, required: gear ? ["name", "kind"] : ["name"])
         var bike = Bike(
             id: id, name: id.rawValue, templates: [], components: [], intervals: [], log: [],
             location: r.location(root))
         bike.fieldLocations = Dictionary(f.entries.map { ($0.key, r.location($0.entry.value)) }) { _, last in last }
         bike.misspelledKeys = f.misspelled
-        if let e = f["name"], let name = r.string(e.value, "the bike's name") { bike.name = name }
+        if gear {
+            // A kind that cannot be read is still gear: its keys and rides are a gear file's.
+            bike.kind = .other
+            if let e = f["kind"] { bike.kind = gearKind(e.value, &r) ?? .other }
+        }
+        if let e = f["name"], let name = r.string(e.value, gear ? "the gear's name" : "the bike's name") { bike.name = name }
         if let e = f["rider"] { bike.rider = riderName(e.value, &r) }
-        if let e = f["strava"], let gear = r.string(e.value, "the Strava gear id") {
-            bike.strava = Located(gear, at: r.location(e.value))
-            if !isStravaBikeGearID(gear) {
-                r.error(.badGearId, "'\(shown(gear))' is not a Strava bike gear id", e.value, help: "bike gear ids look like b12345678 (see bikecheck sync)")
+        if let e = f["strava"], let id = r.string(e.value, "the Strava gear id") {
+            bike.strava = Located(id, at: r.location(e.value))
+            if gear, !isStravaGearID(id) {
+                r.error(
+                    .badGearId, "'\(shown(id))' is not a Strava gear id", e.value,
+                    help: "Strava's shoe ids look like g12345678, its bike ids like b12345678 (see bikecheck sync)")
+            } else if !gear, !isStravaBikeGearID(id) {
+                r.error(
+                    .badGearId, "'\(shown(id))' is not a Strava bike gear id", e.value,
+                    help: isStravaGearID(id)
+                        ? "g… is a Strava shoe id: shoes go in gear/ with kind: shoes; bike gear ids look like b12345678"
+                        : "bike gear ids look like b12345678 (see bikecheck sync)")
             }
         }
         if let e = f["devices"], !r.isNull(e.value) { bike.devices = serialNumbers(e.value, &r) }
@@ -203,6 +220,22 @@ enum FileDecoders {
         if let e = f["snooze"] { bike.snoozes = snoozes(e.value, &r) }
         if let e = f["todo"] { bike.todos = todos(e.value, &r) }
         return bike
+    }
+
+    /// `kind: shoes | trainer | helmet | other`.
+    static func gearKind(_ node: YAMLNode, _ r: inout NodeReader) -> GearKind? {
+        if case .scalar(let s) = node, s.style == .plain, let kind = GearKind(rawValue: s.value) { return kind }
+        let scalar = if case .scalar(let s) = node, !s.isNull { s.value } else { String?.none }
+        let kinds = GearKind.allCases.map(\.rawValue)
+        let meant = scalar.map { Suggestion($0, among: kinds) }
+        r.diagnostics.append(
+            Diagnostic.error(
+                scalar == nil ? .wrongType : .badValue,
+                "kind should be \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last ?? ""), found \(scalar.map { "'\(shown($0))'" } ?? node.kindDescription)\(meant?.hint ?? "")",
+                at: r.location(node),
+                help: "shoes: runs, walks and hikes on their Strava gear; trainer: indoor rides; helmet and other: the rides of every bike"
+            ).fixed(by: meant?.name))
+        return nil
     }
 
     static func component(id: ComponentID, _ node: YAMLNode, _ r: inout NodeReader) -> Component? {

@@ -138,9 +138,14 @@ package enum GarageLoader {
         }
         // Bikes and parts are decoded with the garage's currency: kept ones only serve the same.
         files.currency(settings.currency)
-        let bikes = files.decodeFolder("bikes", kind: "bike", \.bikes, context: settings.currency, &diagnostics, &sources) {
+        var bikes = files.decodeFolder("bikes", kind: "bike", \.bikes, context: settings.currency, &diagnostics, &sources) {
             FileDecoders.bike(id: BikeID($0), $1, &$2, currency: settings.currency)
         }
+        // Gear (`gear/`) is a bike with a kind: after the bikes, one namespace of ids with them.
+        let gear = files.decodeFolder("gear", kind: "gear", \.bikes, context: settings.currency, &diagnostics, &sources) {
+            FileDecoders.bike(id: BikeID($0), $1, &$2, currency: settings.currency, gear: true)
+        }
+        bikes += Resolver.gearWithOwnIDs(gear, bikes: bikes, files: files.names(in: "bikes") ?? [], &diagnostics)
         var parts = files.decodeFolder("parts", kind: "part", \.parts, context: settings.currency, &diagnostics, &sources) {
             FileDecoders.part(id: PartID($0), $1, &$2, currency: settings.currency)
         }
@@ -153,7 +158,7 @@ package enum GarageLoader {
         var stage = LoadTimings.now()
         var resolver = Resolver(settings: settings, templates: templates)
         resolver.mountOnParts(&parts)
-        let resolved = bikes.map { resolver.resolve($0) }
+        let resolved = Resolver.shareRides(bikes.map { resolver.resolve($0) })
         resolver.reportTemplateGaps()
         resolver.checkOwnership(bikes, parts: parts)
         resolver.checkRides(rides, bikes: bikes)

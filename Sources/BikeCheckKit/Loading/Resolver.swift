@@ -120,7 +120,7 @@ struct Resolver {
                 let meant = Suggestion(done.value.rawValue, among: order.map(\.rawValue))
                 diagnostics.append(
                     Diagnostic.error(
-                        .unknownInterval, "unknown interval '\(shown(done.value))' for bike '\(shown(bike.id))'\(meant.hint)",
+                        .unknownInterval, "unknown interval '\(shown(done.value))' for \(bike.noun) '\(shown(bike.id))'\(meant.hint)",
                         at: done.location,
                         help: order.isEmpty
                             ? "the bike has no intervals; add a template or intervals:"
@@ -129,11 +129,46 @@ struct Resolver {
             }
         }
         if !missingTemplate && !bike.misspelledKeys.contains("intervals") {
-            diagnostics += Self.unknownSnoozes(bike.snoozes, owner: "bike '\(shown(bike.id))'", known: known, intervals: order)
+            diagnostics += Self.unknownSnoozes(bike.snoozes, owner: "\(bike.noun) '\(shown(bike.id))'", known: known, intervals: order)
         }
         return ResolvedBike(
-            bike: bike, intervals: intervals, counts: Set(bike.counts ?? settings.counts),
-            trainer: bike.trainer ?? settings.trainer)
+            bike: bike, intervals: intervals, counts: Set(bike.counts ?? bike.kind?.defaultCounts(garage: settings.counts) ?? settings.counts),
+            trainer: bike.trainer ?? bike.kind?.defaultTrainer(garage: settings.trainer, hasDevices: !bike.devices.isEmpty) ?? settings.trainer)
+    }
+
+    /// The gear whose ids no bike has: bikes and gear share one namespace (`status grail`, a
+    /// part's `bike:` and a ride's `bike:` name either), so gear of a bike's id is an error at
+    /// the gear file, with a note at the bike's, and is left out.
+    static func gearWithOwnIDs(_ gear: [Bike], bikes: [Bike], files: [String], _ diagnostics: inout [Diagnostic]) -> [Bike] {
+        let bikeAt = Dictionary(bikes.map { ($0.id, $0.location) }, uniquingKeysWith: { a, _ in a })
+        // A bike file that did not load still holds its id.
+        let bikeFiles = Dictionary(files.map { (BikeID(GarageLoader.stem($0)), "bikes/" + $0) }, uniquingKeysWith: { a, _ in a })
+        return gear.filter { g in
+            guard let at = bikeAt[g.id] ?? bikeFiles[g.id].map({ SourceLocation(file: $0) }) else { return true }
+            diagnostics.append(
+                .error(
+                    .duplicateId, "\(g.location.file) and \(at.file) both define '\(shown(g.id))': bikes and gear share their ids",
+                    at: g.location, notes: [.init("the bike is defined here", at: at)],
+                    help: "rename one of the two files: a name on the command line, a part's 'bike:' and a ride's 'bike:' must mean one of them"))
+            return false
+        }
+    }
+
+    /// Gives the gear worn on every bike's rides (`Bike.wearsOnEveryBike`) the bikes whose rides
+    /// are its: every bike of the garage (gear is not ridden on gear), or, for gear of one rider,
+    /// that rider's bikes and the shared ones.
+    static func shareRides(_ resolved: [ResolvedBike]) -> [ResolvedBike] {
+        guard resolved.contains(where: \.bike.wearsOnEveryBike) else { return resolved }
+        let bikes = resolved.map(\.bike).filter { !$0.isGear }
+        return resolved.map { r in
+            guard r.bike.wearsOnEveryBike else { return r }
+            var r = r
+            let rider = r.bike.rider?.value
+            let worn = bikes.filter { b in rider == nil || b.rider == nil || b.rider?.value == rider }
+            r.ridesOf = Set(worn.map(\.id))
+            r.ridesOfGearIDs = worn.flatMap(\.gearIDs)
+            return r
+        }
     }
 
     /// Reports the components templates track that their bikes do not list. When a bike lists a

@@ -81,7 +81,7 @@ package struct IDReferences: Sendable {
         case "templates":
             let template = TemplateID(stem)
             return garage.templates.first { $0.id == template }?.intervals.contains { $0.id == interval } == true ? .template(template) : nil
-        case "bikes":
+        case "bikes", "gear":
             guard let resolved = garage.bike(BikeID(stem))?.intervals.first(where: { $0.id == interval }) else { return nil }
             return resolved.template.map(Owner.template) ?? .bike(BikeID(stem))
         case "parts":

@@ -200,9 +200,46 @@ package struct Todo: Sendable {
     package func isNamed(_ name: String) -> Bool { id == name || task == name }
 }
 
+/// What a file in `gear/` is (`kind:`): gear that wears as a bike does, with its own rides.
+package enum GearKind: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Running or walking shoes: their own Strava gear (`g…`), runs, walks and hikes.
+    case shoes
+    /// A smart trainer: the indoor rides of every bike, or those its `devices:` recorded.
+    case trainer
+    /// A helmet: the outdoor rides of every bike.
+    case helmet
+    /// Anything else that wears with riding: the rides of every bike, as a bike counts them.
+    case other
+
+    /// The sport types a gear item counts when it does not say (`counts:`): a pair of shoes
+    /// counts what is walked or run in them; the rest what a bike counts (a trainer also the
+    /// VirtualRide its rides on it are).
+    package func defaultCounts(garage: [String]) -> [String] {
+        switch self {
+        case .shoes: ["Hike", "Run", "TrailRun", "Walk"]
+        case .trainer: garage.contains("VirtualRide") ? garage : garage + ["VirtualRide"]
+        case .helmet, .other: garage
+        }
+    }
+
+    /// Whether its rides on a trainer count when it does not say (`trainer:`): shoes wear on a
+    /// treadmill too; a trainer is all indoor rides (or, with `devices:`, every ride they
+    /// recorded, all of them on it); a helmet and other gear as the garage says for a bike.
+    package func defaultTrainer(garage: TrainerRule, hasDevices: Bool) -> TrainerRule {
+        switch self {
+        case .shoes: .yes
+        case .trainer: hasDevices ? .yes : .only
+        case .helmet, .other: garage
+        }
+    }
+}
+
 package struct Bike: Sendable {
     package var id: BikeID
     package var name: String
+    /// What gear it is, for a file in `gear/`; nil for a bike (`bikes/`). Gear is a bike in
+    /// everything else: components, intervals, templates, log, costs and the reports.
+    package var kind: GearKind? = nil
     /// The rider whose bike it is (`rider: NAME`, one of garage.yaml's `riders:`); nil when shared.
     package var rider: Located<String>?
     /// Strava gear id (`b12345678`): activities with this gear count for the bike.
@@ -241,6 +278,22 @@ package struct Bike: Sendable {
 
     /// The gear ids whose activities are this bike's: its Strava gear id and `importedGearID`.
     package var gearIDs: [String] { [strava?.value, importedGearID].compactMap { $0 } }
+
+    /// Whether it is gear (`gear/`), not a bike.
+    package var isGear: Bool { kind != nil }
+
+    /// What the rider calls it in a sentence: "bike", or the gear's kind ("shoes", "trainer").
+    package var noun: String { kind.map { $0 == .other ? "gear" : $0.rawValue } ?? "bike" }
+
+    /// Its file's folder: `bikes`, or `gear`.
+    package var folder: String { isGear ? "gear" : "bikes" }
+
+    /// Whether it is gear worn on the rides of every bike: a trainer, a helmet or other gear with
+    /// neither a Strava gear id nor devices of its own (with either, its rides are its own).
+    package var wearsOnEveryBike: Bool {
+        guard let kind, kind != .shoes else { return false }
+        return strava == nil && devices.isEmpty
+    }
 }
 
 /// A ride entered by hand in `rides.yaml`.
@@ -279,6 +332,10 @@ package struct ResolvedBike: Sendable {
     package var counts: Set<String>
     /// Whether rides on a trainer count.
     package var trainer = TrainerRule.no
+    /// For gear worn on every bike's rides (`Bike.wearsOnEveryBike`): the bikes whose rides are
+    /// its too (every bike of the garage, or of its rider and shared ones), and their gear ids.
+    package var ridesOf: Set<BikeID> = []
+    package var ridesOfGearIDs: [String] = []
 
     /// The rides that count for the bike itself.
     package var filter: RideFilter { RideFilter(counts: counts, trainer: trainer) }

@@ -64,9 +64,12 @@ package struct HTMLReportRenderer: Sendable {
     // MARK: Sections
 
     private func header(_ report: GarageReport, title: HTML) -> HTML {
-        let bikes = report.bikes.count
+        let gear = report.bikes.filter { $0.kind != nil }.count
+        let bikes = report.bikes.count - gear
         var facts: HTML = "As of <time datetime=\"\(report.asOf)\">\(report.asOf)</time>"
-        if !(report.named && bikes == 1) { facts += " · \(bikes) bike\(bikes == 1 ? "" : "s")" }
+        if !(report.named && bikes + gear == 1) {
+            facts += " · \(bikes) bike\(bikes == 1 ? "" : "s")" + (gear == 0 ? "" : " and \(gear) gear")
+        }
         return "<header>\n<h1>\(title)</h1>\n<p class=\"meta\">\(facts)</p>\n</header>\n"
     }
 
@@ -135,6 +138,7 @@ package struct HTMLReportRenderer: Sendable {
         let page: HTML = linksBikePages ? " <a class=\"id\" href=\"bike/\(bike.id)\">own page</a>" : ""
         out += "<h2 id=\"h-bike-\(bike.id)\">\(bike.name) <span class=\"id\">\(bike.id)</span>\(page)</h2>\n"
         var facts: [HTML] = []
+        if let kind = bike.kind { facts.append("<dt>Gear</dt><dd>\(kind.rawValue)</dd>") }
         if let bought = bike.bought { facts.append("<dt>Bought</dt><dd>\(bought)</dd>") }
         if let price = bike.price { facts.append("<dt>Price</dt><dd>\(money(price.amount, price.currency))</dd>") }
         if let retired = bike.retired { facts.append("<dt>Retired</dt><dd>\(retired)</dd>") }

@@ -74,10 +74,11 @@ package struct StatusTextRenderer: Sendable {
             }.map(\.element) : report.bikes
         for bike in bikes {
             let title: TerminalText =
-                "\(bike.id) · \(bike.name)" + (bike.retired.map { " (retired \($0))" } ?? "") + (bike.rider.map { " · rider \($0)" } ?? "")
+                "\(bike.id) · \(bike.name)" + (bike.kind.map { " (\($0.rawValue))" } ?? "") + (bike.retired.map { " (retired \($0))" } ?? "")
+                + (bike.rider.map { " · rider \($0)" } ?? "")
             out += "\n" + fit([title], after: "", indent: 2, paintingFirst: "1")
             if bike.intervals.isEmpty {
-                out += fit(["no intervals: add a template or intervals to bikes/\(bike.id).yaml"], after: "  ", indent: 4)
+                out += fit(["no intervals: add a template or intervals to \(bike.kind == nil ? "bikes" : "gear")/\(bike.id).yaml"], after: "  ", indent: 4)
             } else {
                 out += table(bike.intervals, underBike: true, report.units)
             }

@@ -1232,6 +1232,741 @@ package enum EmbeddedSchemas {
             """##
         ),
         (
+            "gear.schema.json",
+            ##"""
+            {
+              "$schema": "http://json-schema.org/draft-07/schema#",
+              "title": "bikecheck gear file",
+              "description": "Gear that is not a bike (gear/ID.yaml): shoes, a trainer, a helmet. Its id is the file name, shared with the bikes'; it takes a bike's keys and kind:.",
+              "markdownDescription": "Gear that is not a bike (`gear/ID.yaml`): shoes, a trainer, a helmet. Its id is the file name, shared with the bikes'; it takes a bike's keys and `kind:`.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "name",
+                "kind"
+              ],
+              "properties": {
+                "name": {
+                  "description": "The gear's name, e.g. Trail shoes.",
+                  "markdownDescription": "The gear's name, e.g. `Trail shoes`.",
+                  "$ref": "#/definitions/text",
+                  "examples": [
+                    "Saucony Peregrine 14"
+                  ]
+                },
+                "kind": {
+                  "description": "What it is, which says which rides wear it by default: shoes count Run, TrailRun, Walk and Hike on their own Strava gear (g…), treadmill included; a trainer counts the indoor rides of every bike (or, with devices:, every ride they recorded); a helmet and other gear count the rides of every bike as a bike counts its own (with strava: or devices:, only their own). counts: and trainer: say otherwise.",
+                  "markdownDescription": "What it is, which says which rides wear it by default: `shoes` count `Run`, `TrailRun`, `Walk` and `Hike` on their own Strava gear (`g…`), treadmill included; a `trainer` counts the indoor rides of every bike (or, with `devices:`, every ride they recorded); a `helmet` and `other` gear count the rides of every bike as a bike counts its own (with `strava:` or `devices:`, only their own). `counts:` and `trainer:` say otherwise.",
+                  "enum": [
+                    "shoes",
+                    "trainer",
+                    "helmet",
+                    "other"
+                  ],
+                  "examples": [
+                    "shoes"
+                  ]
+                },
+                "rider": {
+                  "description": "Whose it is: one of garage.yaml's riders:. Their Strava login brings its rides, their reminders name it, status --rider shows it (docs/household.md).",
+                  "markdownDescription": "Whose it is: one of garage.yaml's `riders:`. Their Strava login brings its rides, their reminders name it, `status --rider` shows it (docs/household.md).",
+                  "$ref": "#/definitions/identifier",
+                  "examples": [
+                    "alex"
+                  ]
+                },
+                "devices": {
+                  "description": "Serial numbers of the devices (head units, watches) that record only this bike's rides: bikecheck import files puts the rides of their FIT and TCX files on this bike. One bike or part per device.",
+                  "markdownDescription": "Serial numbers of the devices (head units, watches) that record only this bike's rides: `bikecheck import files` puts the rides of their FIT and TCX files on this bike. One bike or part per device.",
+                  "anyOf": [
+                    {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 4294967295
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": 4294967295
+                      }
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ],
+                  "examples": [
+                    [
+                      3980001234
+                    ]
+                  ]
+                },
+                "bought": {
+                  "description": "When the bike was bought, YYYY-MM-DD; intervals with no other anchor count from here.",
+                  "markdownDescription": "When the bike was bought, `YYYY-MM-DD`; intervals with no other anchor count from here.",
+                  "$ref": "#/definitions/date"
+                },
+                "retired": {
+                  "description": "When the bike was retired, YYYY-MM-DD; status leaves it out unless named.",
+                  "markdownDescription": "When the bike was retired, `YYYY-MM-DD`; `status` leaves it out unless named.",
+                  "$ref": "#/definitions/date"
+                },
+                "price": {
+                  "description": "What the bike cost, counted by costs in the year it was bought: 1899, or 1899 USD in another currency than the garage's.",
+                  "markdownDescription": "What the bike cost, counted by `costs` in the year it was bought: `1899`, or `1899 USD` in another currency than the garage's.",
+                  "anyOf": [
+                    {
+                      "type": "number",
+                      "minimum": 0,
+                      "maximum": 1000000000
+                    },
+                    {
+                      "type": "string",
+                      "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"
+                    }
+                  ]
+                },
+                "templates": {
+                  "description": "Templates (file names in templates/, without .yaml) whose intervals this bike gets, in order; the bike overrides by interval id.",
+                  "markdownDescription": "Templates (file names in `templates/`, without `.yaml`) whose intervals this bike gets, in order; the bike overrides by interval id.",
+                  "anyOf": [
+                    {
+                      "$ref": "#/definitions/identifier"
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/definitions/identifier"
+                      }
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ],
+                  "examples": [
+                    [
+                      "road-basics",
+                      "tubeless"
+                    ]
+                  ]
+                },
+                "components": {
+                  "description": "Parts whose life is tracked, by id (letters, digits, -, _, .), e.g. chain:.",
+                  "markdownDescription": "Parts whose life is tracked, by id (letters, digits, `-`, `_`, `.`), e.g. `chain:`.",
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "propertyNames": {
+                    "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                  },
+                  "additionalProperties": {
+                    "description": "A component; may be empty (chain: alone).",
+                    "markdownDescription": "A component; may be empty (`chain:` alone).",
+                    "type": [
+                      "object",
+                      "null"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "name": {
+                        "description": "What is fitted, e.g. Shimano CN-M8100.",
+                        "markdownDescription": "What is fitted, e.g. `Shimano CN-M8100`.",
+                        "$ref": "#/definitions/text"
+                      },
+                      "installed": {
+                        "description": "When it was fitted, YYYY-MM-DD; intervals about it count from here until first done.",
+                        "markdownDescription": "When it was fitted, `YYYY-MM-DD`; intervals about it count from here until first done.",
+                        "$ref": "#/definitions/date"
+                      },
+                      "hours": {
+                        "description": "Ride hours it had before tracking started (a second-hand part), e.g. 120.",
+                        "markdownDescription": "Ride hours it had before tracking started (a second-hand part), e.g. `120`.",
+                        "type": "number",
+                        "minimum": 0
+                      },
+                      "distance": {
+                        "description": "Distance it had before tracking started, e.g. 2500 km.",
+                        "markdownDescription": "Distance it had before tracking started, e.g. `2500 km`.",
+                        "$ref": "#/definitions/distance"
+                      },
+                      "rides": {
+                        "description": "Rides it had before tracking started.",
+                        "markdownDescription": "Rides it had before tracking started.",
+                        "type": "number",
+                        "minimum": 0
+                      },
+                      "counts": {
+                        "description": "Strava sport types that wear this component (default: the bike's). One type or a list.",
+                        "markdownDescription": "Strava sport types that wear this component (default: the bike's). One type or a list.",
+                        "anyOf": [
+                          {
+                            "$ref": "#/definitions/sportType"
+                          },
+                          {
+                            "type": "array",
+                            "items": {
+                              "$ref": "#/definitions/sportType"
+                            }
+                          }
+                        ],
+                        "examples": [
+                          [
+                            "Ride",
+                            "GravelRide"
+                          ]
+                        ]
+                      },
+                      "trainer": {
+                        "description": "Which rides count for this component, indoors or out (default: the bike's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+                        "markdownDescription": "Which rides count for this component, indoors or out (default: the bike's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+                        "anyOf": [
+                          {
+                            "type": "boolean"
+                          },
+                          {
+                            "const": "only"
+                          }
+                        ]
+                      },
+                      "notes": {
+                        "description": "Free notes; bikecheck does not read them.",
+                        "markdownDescription": "Free notes; bikecheck does not read them.",
+                        "$ref": "#/definitions/text"
+                      }
+                    },
+                    "defaultSnippets": [
+                      {
+                        "label": "component",
+                        "description": "What is fitted and since when",
+                        "body": {
+                          "name": "${1:Shimano CN-M8100}",
+                          "installed": "${2:2025-03-01}"
+                        }
+                      }
+                    ]
+                  }
+                },
+                "intervals": {
+                  "description": "Service intervals by id (letters, digits, -, _, .), e.g. chain-lube:.",
+                  "markdownDescription": "Service intervals by id (letters, digits, `-`, `_`, `.`), e.g. `chain-lube:`.",
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "propertyNames": {
+                    "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                  },
+                  "additionalProperties": {
+                    "$ref": "#/definitions/interval"
+                  }
+                },
+                "log": {
+                  "description": "What was done, oldest first; bikecheck done appends here.",
+                  "markdownDescription": "What was done, oldest first; `bikecheck done` appends here.",
+                  "type": [
+                    "array",
+                    "null"
+                  ],
+                  "items": {
+                    "description": "One service: date, done (or todo for a closed to-do), and optionally cost, category and note.",
+                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do), and optionally `cost`, `category` and `note`.",
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "date"
+                    ],
+                    "anyOf": [
+                      {
+                        "required": [
+                          "done"
+                        ]
+                      },
+                      {
+                        "required": [
+                          "todo"
+                        ]
+                      }
+                    ],
+                    "properties": {
+                      "date": {
+                        "description": "When it was done, YYYY-MM-DD.",
+                        "markdownDescription": "When it was done, `YYYY-MM-DD`.",
+                        "$ref": "#/definitions/date"
+                      },
+                      "done": {
+                        "description": "The interval ids done: one id or a non-empty list, e.g. [chain-replace, chain-lube].",
+                        "markdownDescription": "The interval ids done: one id or a non-empty list, e.g. `[chain-replace, chain-lube]`.",
+                        "anyOf": [
+                          {
+                            "$ref": "#/definitions/identifier"
+                          },
+                          {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": {
+                              "$ref": "#/definitions/identifier"
+                            }
+                          }
+                        ],
+                        "examples": [
+                          [
+                            "chain-lube"
+                          ]
+                        ]
+                      },
+                      "todo": {
+                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo or both.",
+                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both.",
+                        "$ref": "#/definitions/text"
+                      },
+                      "cost": {
+                        "description": "What it cost, exact: 45.99 in the garage's currency, or 45 USD in another (reported apart, never summed).",
+                        "markdownDescription": "What it cost, exact: `45.99` in the garage's currency, or `45 USD` in another (reported apart, never summed).",
+                        "anyOf": [
+                          {
+                            "type": "number",
+                            "minimum": 0,
+                            "maximum": 1000000000
+                          },
+                          {
+                            "type": "string",
+                            "pattern": "^\\+?[0-9]+(?:\\.[0-9]+)?(?: +[A-Z]{3})?$"
+                          }
+                        ]
+                      },
+                      "currency": {
+                        "description": "The cost's currency when it is not the garage's, e.g. USD.",
+                        "markdownDescription": "The cost's currency when it is not the garage's, e.g. `USD`.",
+                        "type": "string",
+                        "pattern": "^[A-Z]{3}$"
+                      },
+                      "category": {
+                        "description": "What kind of cost it was, free text: parts, labour, consumables; costs --by category groups by it.",
+                        "markdownDescription": "What kind of cost it was, free text: `parts`, `labour`, `consumables`; `costs --by category` groups by it.",
+                        "$ref": "#/definitions/text"
+                      },
+                      "note": {
+                        "description": "A note, e.g. which part was fitted.",
+                        "markdownDescription": "A note, e.g. which part was fitted.",
+                        "$ref": "#/definitions/text"
+                      }
+                    },
+                    "defaultSnippets": [
+                      {
+                        "label": "log entry",
+                        "description": "What was done on which day",
+                        "body": {
+                          "date": "${1:2025-03-01}",
+                          "done": [
+                            "${2:chain-lube}"
+                          ]
+                        }
+                      }
+                    ]
+                  }
+                },
+                "snooze": {
+                  "description": "Intervals put off, by id: snooze: {chain-lube: 2026-12-01}. Before that day status shows the interval as snoozed, never overdue or due soon; from that day on it counts again. bikecheck snooze writes here, bikecheck done removes the interval's line.",
+                  "markdownDescription": "Intervals put off, by id: `snooze: {chain-lube: 2026-12-01}`. Before that day `status` shows the interval as snoozed, never overdue or due soon; from that day on it counts again. `bikecheck snooze` writes here, `bikecheck done` removes the interval's line.",
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "propertyNames": {
+                    "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                  },
+                  "additionalProperties": {
+                    "description": "The day the interval counts again, YYYY-MM-DD.",
+                    "markdownDescription": "The day the interval counts again, `YYYY-MM-DD`.",
+                    "$ref": "#/definitions/date"
+                  },
+                  "examples": [
+                    {
+                      "chain-lube": "2026-12-01"
+                    }
+                  ]
+                },
+                "todo": {
+                  "description": "One-off jobs, besides the intervals: - replace rear derailleur hanger, or - {task: …, due: 2026-12-01, id: hanger}. status shows them; bikecheck todo add appends here, bikecheck done BIKE --todo TEXT-OR-ID removes one and logs it.",
+                  "markdownDescription": "One-off jobs, besides the intervals: `- replace rear derailleur hanger`, or `- {task: …, due: 2026-12-01, id: hanger}`. `status` shows them; `bikecheck todo add` appends here, `bikecheck done BIKE --todo TEXT-OR-ID` removes one and logs it.",
+                  "type": [
+                    "array",
+                    "null"
+                  ],
+                  "items": {
+                    "description": "One job: a line of text, or {task, due, id}.",
+                    "markdownDescription": "One job: a line of text, or `{task, due, id}`.",
+                    "anyOf": [
+                      {
+                        "type": "string",
+                        "minLength": 1,
+                        "pattern": "\\S"
+                      },
+                      {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "task"
+                        ],
+                        "properties": {
+                          "task": {
+                            "description": "What needs doing, e.g. replace rear derailleur hanger.",
+                            "markdownDescription": "What needs doing, e.g. `replace rear derailleur hanger`.",
+                            "type": "string",
+                            "minLength": 1,
+                            "pattern": "\\S"
+                          },
+                          "due": {
+                            "description": "When it should be done by, YYYY-MM-DD; after that day it is overdue.",
+                            "markdownDescription": "When it should be done by, `YYYY-MM-DD`; after that day it is overdue.",
+                            "$ref": "#/definitions/date"
+                          },
+                          "id": {
+                            "description": "A short name for bikecheck done BIKE --todo ID; without one, the text is its name.",
+                            "markdownDescription": "A short name for `bikecheck done BIKE --todo ID`; without one, the text is its name.",
+                            "$ref": "#/definitions/identifier"
+                          },
+                          "note": {
+                            "description": "Free notes; bikecheck does not read them.",
+                            "markdownDescription": "Free notes; bikecheck does not read them.",
+                            "$ref": "#/definitions/text"
+                          }
+                        }
+                      }
+                    ],
+                    "defaultSnippets": [
+                      {
+                        "label": "to-do",
+                        "description": "A one-off job with a due day",
+                        "body": {
+                          "task": "${1:replace rear derailleur hanger}",
+                          "due": "${2:2026-12-01}"
+                        }
+                      }
+                    ]
+                  }
+                },
+                "notes": {
+                  "description": "Free notes; bikecheck does not read them.",
+                  "markdownDescription": "Free notes; bikecheck does not read them.",
+                  "$ref": "#/definitions/text"
+                },
+                "strava": {
+                  "description": "Its Strava gear id: a pair of shoes' g and digits (or a bike's b and digits). Activities with this gear id count for it, and then only those.",
+                  "markdownDescription": "Its Strava gear id: a pair of shoes' `g` and digits (or a bike's `b` and digits). Activities with this gear id count for it, and then only those.",
+                  "type": "string",
+                  "pattern": "^[bg][0-9]+$",
+                  "examples": [
+                    "g12345678"
+                  ],
+                  "patternErrorMessage": "Shoe ids look like g12345678, bike ids like b12345678."
+                },
+                "counts": {
+                  "description": "Strava sport types that wear it (default: shoes Run, TrailRun, Walk, Hike; a trainer counts in garage.yaml and VirtualRide; other kinds counts in garage.yaml). One type or a list.",
+                  "markdownDescription": "Strava sport types that wear it (default: shoes `Run`, `TrailRun`, `Walk`, `Hike`; a trainer `counts` in `garage.yaml` and `VirtualRide`; other kinds `counts` in `garage.yaml`). One type or a list.",
+                  "anyOf": [
+                    {
+                      "$ref": "#/definitions/sportType"
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/definitions/sportType"
+                      }
+                    }
+                  ],
+                  "examples": [
+                    [
+                      "Ride",
+                      "GravelRide"
+                    ]
+                  ]
+                },
+                "trainer": {
+                  "description": "Which rides count for it, indoors or out (default: shoes true; a trainer only, or true with devices:; other kinds trainer in garage.yaml). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+                  "markdownDescription": "Which rides count for it, indoors or out (default: shoes `true`; a trainer `only`, or `true` with `devices:`; other kinds `trainer` in `garage.yaml`). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+                  "anyOf": [
+                    {
+                      "type": "boolean"
+                    },
+                    {
+                      "const": "only"
+                    }
+                  ]
+                }
+              },
+              "definitions": {
+                "text": {
+                  "description": "Text. Any plain or quoted value; quote it if it starts with a special character such as : # [ { & * ! | > ' \" % @.",
+                  "markdownDescription": "Text. Any plain or quoted value; quote it if it starts with a special character such as `:` `#` `[` `{` `&` `*` `!` `|` `>` `'` `\"` `%` `@`.",
+                  "type": [
+                    "string",
+                    "number",
+                    "boolean"
+                  ]
+                },
+                "date": {
+                  "description": "A calendar date written YYYY-MM-DD, e.g. 2025-03-01. It must be a real day (no 2025-02-30).",
+                  "markdownDescription": "A calendar date written `YYYY-MM-DD`, e.g. `2025-03-01`. It must be a real day (no `2025-02-30`).",
+                  "type": "string",
+                  "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                  "format": "date",
+                  "examples": [
+                    "2025-03-01"
+                  ],
+                  "patternErrorMessage": "Write a date as YYYY-MM-DD, e.g. 2025-03-01."
+                },
+                "identifier": {
+                  "description": "An id: starts with a letter or digit, then letters, digits, -, _ and ., e.g. chain-lube.",
+                  "markdownDescription": "An id: starts with a letter or digit, then letters, digits, `-`, `_` and `.`, e.g. `chain-lube`.",
+                  "type": "string",
+                  "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$",
+                  "patternErrorMessage": "Use letters, digits, '-', '_' and '.', e.g. chain-lube."
+                },
+                "quantity": {
+                  "description": "An amount with a unit, more than zero. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.\n\nUnits: time h hour(s) min mins minute(s); distance km mi mile(s); calendar day(s) week(s) month(s) year(s); count ride(s).",
+                  "markdownDescription": "An amount with a unit, more than zero. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.\n\nUnits: time `h` `hour(s)` `min` `mins` `minute(s)`; distance `km` `mi` `mile(s)`; calendar `day(s)` `week(s)` `month(s)` `year(s)`; count `ride(s)`.",
+                  "type": "string",
+                  "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][nN][uU][tT][eE][sS]|[mM][iI][nN][uU][tT][eE]|[mM][oO][nN][tT][hH][sS]|[hH][oO][uU][rR][sS]|[mM][iI][lL][eE][sS]|[mM][oO][nN][tT][hH]|[rR][iI][dD][eE][sS]|[wW][eE][eE][kK][sS]|[yY][eE][aA][rR][sS]|[dD][aA][yY][sS]|[hH][oO][uU][rR]|[mM][iI][lL][eE]|[mM][iI][nN][sS]|[rR][iI][dD][eE]|[wW][eE][eE][kK]|[yY][eE][aA][rR]|[dD][aA][yY]|[mM][iI][nN]|[kK][mM]|[mM][iI]|[hH])[ \\t]*$",
+                  "examples": [
+                    "10 h",
+                    "90 min",
+                    "1500 km",
+                    "900 mi",
+                    "30 days",
+                    "2 weeks",
+                    "6 months",
+                    "1 year",
+                    "25 rides"
+                  ],
+                  "patternErrorMessage": "Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides."
+                },
+                "distance": {
+                  "description": "A distance, more than zero: 2500 km, 1500 mi (units km, mi, mile, miles).",
+                  "markdownDescription": "A distance, more than zero: `2500 km`, `1500 mi` (units `km`, `mi`, `mile`, `miles`).",
+                  "type": "string",
+                  "pattern": "^[ \\t]*(?=[^A-Za-z]*[1-9])\\+?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*(?:[mM][iI][lL][eE][sS]|[mM][iI][lL][eE]|[kK][mM]|[mM][iI])[ \\t]*$",
+                  "examples": [
+                    "2500 km",
+                    "1500 mi"
+                  ],
+                  "patternErrorMessage": "Write a distance, e.g. 2500 km or 1500 mi."
+                },
+                "fraction": {
+                  "description": "A threshold between 0 % and 100 % (both excluded): a percentage such as 80% or a fraction such as 0.8.",
+                  "markdownDescription": "A threshold between 0 % and 100 % (both excluded): a percentage such as `80%` or a fraction such as `0.8`.",
+                  "oneOf": [
+                    {
+                      "type": "number",
+                      "exclusiveMinimum": 0,
+                      "exclusiveMaximum": 1
+                    },
+                    {
+                      "type": "string",
+                      "pattern": "^[ \\t]*0*(?:[1-9][0-9]?(?:\\.[0-9]*)?|\\.0*[1-9][0-9]*)[ \\t]*%[ \\t]*$|^[ \\t]*0*\\.0*[1-9][0-9]*[ \\t]*$"
+                    }
+                  ],
+                  "examples": [
+                    "80%",
+                    0.8
+                  ]
+                },
+                "sportType": {
+                  "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
+                  "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
+                  "anyOf": [
+                    {
+                      "enum": [
+                        "AlpineSki",
+                        "BackcountrySki",
+                        "Badminton",
+                        "Basketball",
+                        "Canoeing",
+                        "Cricket",
+                        "Crossfit",
+                        "Dance",
+                        "EBikeRide",
+                        "Elliptical",
+                        "EMountainBikeRide",
+                        "Golf",
+                        "GravelRide",
+                        "Handcycle",
+                        "HighIntensityIntervalTraining",
+                        "Hike",
+                        "IceSkate",
+                        "InlineSkate",
+                        "Kayaking",
+                        "Kitesurf",
+                        "MountainBikeRide",
+                        "NordicSki",
+                        "Padel",
+                        "PhysicalTherapy",
+                        "Pickleball",
+                        "Pilates",
+                        "Racquetball",
+                        "Ride",
+                        "RockClimbing",
+                        "RollerSki",
+                        "Rowing",
+                        "Run",
+                        "Sail",
+                        "Skateboard",
+                        "Snowboard",
+                        "Snowshoe",
+                        "Soccer",
+                        "Squash",
+                        "StairStepper",
+                        "StandUpPaddling",
+                        "Surfing",
+                        "Swim",
+                        "TableTennis",
+                        "Tennis",
+                        "TrailRun",
+                        "Velomobile",
+                        "VirtualRide",
+                        "VirtualRow",
+                        "VirtualRun",
+                        "Volleyball",
+                        "Walk",
+                        "WeightTraining",
+                        "Wheelchair",
+                        "Windsurf",
+                        "Workout",
+                        "Yoga"
+                      ]
+                    },
+                    {
+                      "type": "string"
+                    }
+                  ],
+                  "examples": [
+                    "Ride",
+                    "GravelRide",
+                    "MountainBikeRide",
+                    "EBikeRide",
+                    "EMountainBikeRide",
+                    "VirtualRide",
+                    "Velomobile",
+                    "Handcycle"
+                  ]
+                },
+                "interval": {
+                  "description": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs every once templates and bike are merged.",
+                  "markdownDescription": "A service interval: what to do and how often. A bike's interval with the same id as a template's overrides the keys it gives. Every interval needs `every` once templates and bike are merged.",
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "task": {
+                      "description": "What to do, as shown in reports, e.g. Clean and lube the chain. Defaults to the interval id.",
+                      "markdownDescription": "What to do, as shown in reports, e.g. `Clean and lube the chain`. Defaults to the interval id.",
+                      "$ref": "#/definitions/text"
+                    },
+                    "component": {
+                      "description": "The component this task is about (a key under the bike's components:). Its install date anchors the count until the task is first done.",
+                      "markdownDescription": "The component this task is about (a key under the bike's `components:`). Its install date anchors the count until the task is first done.",
+                      "$ref": "#/definitions/identifier"
+                    },
+                    "replaces": {
+                      "description": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
+                      "markdownDescription": "The component this task replaces: doing it starts that component's life again (its install date moves to the log entry's date).",
+                      "$ref": "#/definitions/identifier"
+                    },
+                    "every": {
+                      "description": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: 10 h, 90 min, 1500 km, 900 mi, 30 days, 2 weeks, 6 months, 1 year, 25 rides.",
+                      "markdownDescription": "How often: one limit, or a list meaning *whichever comes first*. Write a number and a unit: `10 h`, `90 min`, `1500 km`, `900 mi`, `30 days`, `2 weeks`, `6 months`, `1 year`, `25 rides`.",
+                      "anyOf": [
+                        {
+                          "$ref": "#/definitions/quantity"
+                        },
+                        {
+                          "type": "array",
+                          "minItems": 1,
+                          "items": {
+                            "$ref": "#/definitions/quantity"
+                          }
+                        }
+                      ],
+                      "examples": [
+                        "10 h",
+                        "3000 km",
+                        [
+                          "100 h",
+                          "12 months"
+                        ]
+                      ]
+                    },
+                    "repeat": {
+                      "description": "How the next due point follows a service (org-mode's names). from-done (the default): one interval after the service. fixed: one interval after the previous due point, however early or late the service was (a late job can stay overdue). catch-up: the previous due point moved on by whole intervals until it is past the service (the annual service that stays in March). The due points run from the install, the purchase or the last replacement, for every limit, calendar and odometer alike.",
+                      "markdownDescription": "How the next due point follows a service (org-mode's names). `from-done` (the default): one interval after the service. `fixed`: one interval after the previous due point, however early or late the service was (a late job can stay overdue). `catch-up`: the previous due point moved on by whole intervals until it is past the service (the annual service that stays in March). The due points run from the install, the purchase or the last replacement, for every limit, calendar and odometer alike.",
+                      "enum": [
+                        "from-done",
+                        "fixed",
+                        "catch-up"
+                      ]
+                    },
+                    "due_soon": {
+                      "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
+                      "markdownDescription": "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`.",
+                      "$ref": "#/definitions/fraction"
+                    },
+                    "counts": {
+                      "description": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+                      "markdownDescription": "Strava sport types that wear this interval (default: its component's or part's, else the bike's, else the garage's). One type or a list.",
+                      "anyOf": [
+                        {
+                          "$ref": "#/definitions/sportType"
+                        },
+                        {
+                          "type": "array",
+                          "items": {
+                            "$ref": "#/definitions/sportType"
+                          }
+                        }
+                      ],
+                      "examples": [
+                        [
+                          "Ride",
+                          "GravelRide"
+                        ]
+                      ]
+                    },
+                    "trainer": {
+                      "description": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). true: rides on a trainer (Strava's trainer: true) count too; false: outdoor rides only (a VirtualRide still counts where counts lists it); only: rides on a trainer only (a trainer tyre).",
+                      "markdownDescription": "Which rides count for this interval, indoors or out (default: its component's or part's, else the bike's, else the garage's). `true`: rides on a trainer (Strava's `trainer: true`) count too; `false`: outdoor rides only (a `VirtualRide` still counts where `counts` lists it); `only`: rides on a trainer only (a trainer tyre).",
+                      "anyOf": [
+                        {
+                          "type": "boolean"
+                        },
+                        {
+                          "const": "only"
+                        }
+                      ]
+                    },
+                    "notes": {
+                      "description": "Free notes; bikecheck does not read them.",
+                      "markdownDescription": "Free notes; bikecheck does not read them.",
+                      "$ref": "#/definitions/text"
+                    }
+                  },
+                  "defaultSnippets": [
+                    {
+                      "label": "interval",
+                      "description": "A task and how often",
+                      "body": {
+                        "task": "${1:Clean and lube the chain}",
+                        "every": "${2:10 h}"
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+
+            """##
+        ),
+        (
             "template.schema.json",
             ##"""
             {

@@ -57,10 +57,12 @@ package struct WriteContext: Sendable {
             "no template '\(id)'\(hint)", help: ids.isEmpty ? "import one with 'bikecheck template import PATH'" : "templates: \(ids.joined(separator: ", "))")
     }
 
-    /// The relative path of a bike's file, if it exists.
+    /// The relative path of a bike's (or gear's) file, if it exists.
     func bikeFile(_ id: String) -> String? {
-        for ext in ["yaml", "yml"] where FileManager.default.fileExists(atPath: root + "/bikes/\(id).\(ext)") {
-            return "bikes/\(id).\(ext)"
+        for folder in ["bikes", "gear"] {
+            for ext in ["yaml", "yml"] where FileManager.default.fileExists(atPath: root + "/\(folder)/\(id).\(ext)") {
+                return "\(folder)/\(id).\(ext)"
+            }
         }
         return nil
     }

@@ -166,12 +166,15 @@ package struct CostReport: Sendable, Encodable {
             ?? CountedRides.BikeRides(garage: garage, index: CountedRides.Index(summaries), through: asOf, countedOnly: true)
         for resolved in garage.bikes where selection.includes(resolved.bike.id) {
             let subject = ReportSubject.bike(resolved.bike)
+            // Gear worn on every bike (a helmet, a trainer) rides the bikes' rides: shown with
+            // those bikes, they are in the garage's riding once, as the bikes'.
+            let ridesOfShownBikes = resolved.ridesOf.contains { selection.includes($0) }
             var bikeSum = (distance: 0.0, time: 0.0)
             var periodSum = (distance: 0.0, time: 0.0)
             var current = -1
             var currentKey: String?
             func flush() {
-                guard let key = currentKey else { return }
+                guard let key = currentKey, !ridesOfShownBikes else { return }
                 var all = spread[Spread(subject: nil, period: key)] ?? (0, 0)
                 all.distance += periodSum.distance
                 all.time += periodSum.time
@@ -197,6 +200,7 @@ package struct CostReport: Sendable, Encodable {
             }
             flush()
             spread[Spread(subject: subject, period: nil)] = bikeSum
+            if ridesOfShownBikes { continue }
             if by == .rider {
                 var all = spread[Spread(subject: nil, period: rider(ofBike: resolved.bike.id))] ?? (0, 0)
                 all.distance += bikeSum.distance

@@ -12,6 +12,8 @@ package struct GarageReport: Sendable {
         package var retired: Day?
         package var price: Money?
         package var strava: String?
+        /// What gear it is (`gear/`); nil for a bike.
+        package var kind: GearKind? = nil
     }
 
     /// One line of a bike's costs: what its log (and price) cost in a year and category.
@@ -124,7 +126,7 @@ package struct GarageReport: Sendable {
             bikes: chosen.map {
                 BikeFacts(
                     id: $0.bike.id.rawValue, name: $0.bike.name, bought: $0.bike.bought, retired: $0.bike.retired,
-                    price: $0.bike.price?.value, strava: $0.bike.strava?.value)
+                    price: $0.bike.price?.value, strava: $0.bike.strava?.value, kind: $0.bike.kind)
             },
             named: !only.isEmpty, status: status, lives: lives, usage: usage, months: months, costsByYear: costsByYear,
             costLines: costLines, services: services)

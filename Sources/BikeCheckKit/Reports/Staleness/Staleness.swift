@@ -68,7 +68,8 @@ package enum Staleness {
     /// `LastSync`); without one the newest cached activity stands in for it. Only bikes with a
     /// Strava gear id, not retired as of `asOf`, are considered; nothing after `asOf` counts.
     package static func warnings(_ garage: Garage, summaries: ActivitySummaries, lastSync: Day?, asOf: Day) -> [StaleWarning] {
-        let onStrava = garage.bikes.map(\.bike).filter { b in b.strava != nil && (b.retired.map { $0 > asOf } ?? true) }
+        // Bikes only: shoes and other gear keep their own rhythm (a cyclist runs now and then).
+        let onStrava = garage.bikes.map(\.bike).filter { b in !b.isGear && b.strava != nil && (b.retired.map { $0 > asOf } ?? true) }
         guard !onStrava.isEmpty else { return [] }
         // The newest activity on or before `asOf`, overall and per gear id.
         let newestDays = summaries.newestDays(onOrBefore: Int32(clamping: asOf.ordinal))

@@ -226,6 +226,8 @@ package struct BikeStatus: Sendable, Codable, Equatable {
     package var todos: [TodoStatus] = []
     /// A household's: whose bike it is (`rider:`); nil when it names none.
     package var rider: String? = nil
+    /// What gear it is (`gear/`); nil for a bike.
+    package var kind: GearKind? = nil
 }
 
 /// A part reported on its own: on the shelf, or named on the command line.

@@ -81,7 +81,7 @@ package struct StatusPlanner: Sendable {
             }
             return BikeStatus(
                 id: bike.id.rawValue, name: bike.name, retired: bike.retired, intervals: intervals, todos: TodoStatus.sorted(todos, asOf: asOf),
-                rider: bike.rider?.value)
+                rider: bike.rider?.value, kind: bike.kind)
         }
         let parts = selection.shown.map { part -> PartStatus in
             let intervals = statuses(of: part, ledgers: ledgers, bikeFilters: bikeFilters, bikes: bikesByID).sorted {

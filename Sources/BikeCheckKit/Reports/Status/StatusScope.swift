@@ -20,7 +20,7 @@ package struct StatusScope: Sendable {
             let parts = d.location.file.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, let stem = Self.yamlStem(parts[1]) else { return nil }
             switch parts[0] {
-            case "bikes": blocked.insert(stem)
+            case "bikes", "gear": blocked.insert(stem)
             case "templates": templates.insert(stem)
             default: return nil
             }
