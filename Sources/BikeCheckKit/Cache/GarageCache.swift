@@ -32,7 +32,7 @@ struct GarageCache: Sendable {
     /// diagnostic's `fix`; bikes' and parts' `rider`; a component's located `installed:`. 5: the
     /// merge of those (branches had each raised 3 to 4). 6: intervals' `repeat`. 7: parts on parts
     /// (`partMounts`, a mount's `entry`).
-    static let formatVersion: UInt32 = 7
+    static let formatVersion: UInt32 = 8
     static let suffix = ".cache"
 
     /// The cache folder, or nil when the cache is not to be used (`.bikecheck` links outside, or
