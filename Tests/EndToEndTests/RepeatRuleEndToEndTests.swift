@@ -17,6 +17,18 @@ import Testing
         return (try #require(interval["state"] as? String), try #require((interval["limits"] as? [[String: Any]])?.first))
     }
 
+    /// The first interval's `since` (where its count runs from) in `status --format json`, and
+    /// in the text.
+    static func since(_ garage: TemporaryFolder, asOf: String) throws -> String? {
+        let r = try garage.run(["status", "--as-of", asOf, "--format", "json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let bike = try #require((json["bikes"] as? [[String: Any]])?.first)
+        let since = try #require((bike["intervals"] as? [[String: Any]])?.first)["since"] as? String
+        let text = try garage.run(["status", "--as-of", asOf]).stdout
+        #expect(since.map { text.contains("since \($0)") } ?? true, "\(text)")
+        return since
+    }
+
     static func bike(bought: String, every: String, rule: String, done: [String]) -> String {
         """
         name: B
@@ -30,13 +42,14 @@ import Testing
     }
 
     /// docs/due.md's table: bought 2024-03-01, every 12 months, first due 2025-03-01, done once,
-    /// late, on 2026-04-10.
+    /// late, on 2026-04-10. The count runs from the service (from-done), or from the start of the
+    /// current window: point 1, 2025-03-01 (fixed), point 2, 2026-03-01 (catch-up).
     @Test(arguments: [
-        ("from-done", "ok", "2027-04-10"),
-        ("fixed", "overdue", nil),
-        ("catch-up", "ok", "2027-03-01"),
+        ("from-done", "ok", "2027-04-10", "2026-04-10"),
+        ("fixed", "overdue", nil, "2025-03-01"),
+        ("catch-up", "ok", "2027-03-01", "2026-03-01"),
     ])
-    func theDocumentedExampleGivesTheDocumentedDueDays(rule: String, state: String, due: String?) throws {
+    func theDocumentedExampleGivesTheDocumentedDueDays(rule: String, state: String, due: String?, since: String) throws {
         let garage = try TemporaryFolder([
             "garage.yaml": "units: metric\n",
             "bikes/b.yaml": Self.bike(bought: "2024-03-01", every: "12 months", rule: rule, done: ["2026-04-10"]),
@@ -44,6 +57,7 @@ import Testing
         let (s, limit) = try Self.limit(garage, asOf: "2026-04-15")
         #expect(s == state)
         #expect(limit["due"] as? String == due)
+        #expect(try Self.since(garage, asOf: "2026-04-15") == since)
         if rule == "fixed" {
             // The window 2025-03-01 to 2026-03-01 (365 days), 410 days in: 410 × 12 / 365.
             #expect(limit["used"] as? Double == 13.4795)
@@ -100,15 +114,16 @@ import Testing
 
     /// `every: 100 km` on the odometer: 30 km a day from 2026-01-02; serviced once, on
     /// 2026-01-09, when the rides before it made 210 km. As of 2026-01-10 the odometer is 270 km.
-    /// fixed: next is point 2 (200 km), window 100–200 km: 170 km used, overdue. catch-up: past
-    /// 210 km, so point 3 (300 km), window 200–300: 70 km. from-done: the rides of the 9th and
-    /// 10th, 60 km.
+    /// fixed: next is point 2 (200 km), window 100–200 km: 170 km used, overdue; the window
+    /// began on the 5th, when the odometer reached 120 km. catch-up: past 210 km, so point 3
+    /// (300 km), window 200–300: 70 km, from the 8th (210 km). from-done: the rides of the 9th
+    /// and 10th, 60 km.
     @Test(arguments: [
-        ("from-done", "ok", 60_000.0),
-        ("fixed", "overdue", 170_000.0),
-        ("catch-up", "ok", 70_000.0),
+        ("from-done", "ok", 60_000.0, "2026-01-09"),
+        ("fixed", "overdue", 170_000.0, "2026-01-05"),
+        ("catch-up", "ok", 70_000.0, "2026-01-08"),
     ])
-    func theOdometerKeepsItsOwnDuePoints(rule: String, state: String, used: Double) throws {
+    func theOdometerKeepsItsOwnDuePoints(rule: String, state: String, used: Double, since: String) throws {
         let rides = (2...11).map { day in
             let d = String(format: "2026-01-%02d", day)
             return
@@ -122,6 +137,7 @@ import Testing
         let (s, limit) = try Self.limit(garage, asOf: "2026-01-10")
         #expect(s == state)
         #expect(limit["used"] as? Double == used)
+        #expect(try Self.since(garage, asOf: "2026-01-10") == since)
     }
 
     /// An early service on a yearly schedule: bought 2024-03-01, every 12 months, first due

@@ -100,6 +100,8 @@ extension StatusPlanner {
                         }, pace: pace)
                 }
             }
+            // Under a repeat rule the count runs from the start of the shown limit's window.
+            let shownSince = limits.max { $0.progress < $1.progress }?.windowStart ?? since
             var wear: WearStatus?
             if let limit = interval.wearLimit, let since {
                 let renews: ((LogEntry) -> Bool)? = kind == .done ? { entry in entry.done.contains { $0.value == interval.id } } : nil
@@ -118,7 +120,7 @@ extension StatusPlanner {
             let state: IntervalState = progress >= 1 ? .overdue : progress >= interval.dueSoon ? .dueSoon : .ok
             var s = IntervalStatus(
                 id: interval.id.rawValue, task: interval.task, component: nil, template: interval.template?.rawValue,
-                state: state, progress: progress, since: since, anchor: kind, usage: usage, limits: limits,
+                state: state, progress: progress, since: shownSince, anchor: kind, usage: usage, limits: limits,
                 due: state == .overdue ? nil : (limits.compactMap(\.due) + [wear?.due].compactMap { $0 }).min(), part: part.id.rawValue, prior: prior,
                 wear: wear)
             if stopped { s.stopForecasts() }

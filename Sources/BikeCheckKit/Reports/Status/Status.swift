@@ -74,6 +74,10 @@ package struct LimitStatus: Sendable, Codable, Equatable {
     package var progress: Double
     /// The day this limit is reached at the recent pace; nil without a pace.
     package var due: Day?
+    /// Under `fixed` and `catch-up`, the day its current window began (the previous due point, or
+    /// the day the odometer passed it); nil otherwise. Not in the JSON: it is the interval's
+    /// `since` when this limit is the one shown.
+    package var windowStart: Day? = nil
 
     enum CodingKeys: String, CodingKey {
         case every, measure, unit

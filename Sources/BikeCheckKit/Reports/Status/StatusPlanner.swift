@@ -210,6 +210,8 @@ package struct StatusPlanner: Sendable {
                     }, pace: pace)
             }
         }
+        // Under a repeat rule the count runs from the start of the shown limit's window.
+        let shownSince = limits.max { $0.progress < $1.progress }?.windowStart ?? since
         var wear: WearStatus?
         if let limit = interval.wearLimit, let since {
             // A service of the interval renews what is measured, and so does a replacement of its part.
@@ -232,7 +234,7 @@ package struct StatusPlanner: Sendable {
         let state: IntervalState = progress >= 1 ? .overdue : progress >= interval.dueSoon ? .dueSoon : .ok
         return IntervalStatus(
             id: interval.id.rawValue, task: interval.task, component: interval.component?.rawValue,
-            template: interval.template?.rawValue, state: state, progress: progress, since: since, anchor: kind,
+            template: interval.template?.rawValue, state: state, progress: progress, since: shownSince, anchor: kind,
             usage: usage, limits: limits, due: state == .overdue ? nil : (limits.compactMap(\.due) + [wear?.due].compactMap { $0 }).min(),
             prior: prior, wear: wear)
     }
