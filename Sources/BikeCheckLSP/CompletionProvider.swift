@@ -44,6 +44,11 @@ struct CursorContext {
                 }
             }
         }
+        if let mapping = Self.flowMappingKey(before) {
+            key = mapping
+            isMapKey = true
+            return
+        }
         if let inline = Self.inlineKey(before) {
             key = inline
             return
@@ -82,6 +87,20 @@ struct CursorContext {
             s.removeLast()
             return lastKey(s)
         }
+        while s.last == " " { s.removeLast() }
+        guard s.last == ":" else { return nil }
+        s.removeLast()
+        return lastKey(s)
+    }
+
+    /// `readings: {chain-re` or `snooze: {a: 2026-12-01, b` → readings, snooze: the word is a key
+    /// of a one-line mapping, the value of that key.
+    static func flowMappingKey(_ before: String) -> String? {
+        guard let open = before.lastIndex(of: "{"), !before[open...].contains("}") else { return nil }
+        let inside = before[before.index(after: open)...]
+        let entry = inside.lastIndex(of: ",").map { inside[inside.index(after: $0)...] } ?? inside
+        guard !entry.contains(":") else { return nil }
+        var s = before[..<open]
         while s.last == " " { s.removeLast() }
         guard s.last == ":" else { return nil }
         s.removeLast()
