@@ -114,6 +114,10 @@ import Testing
         let overdue = try Self.interval(worn, "brake-pads", asOf: "2026-05-10")
         #expect(overdue["state"] as? String == "overdue")
         #expect((overdue["wear"] as? [String: Any])?["progress"] as? Double == 1.1111)
+        // A reminder says it is due by the measurement.
+        try worn.write("garage.yaml", "units: metric\nnotify: {ntfy: {topic: bikes}}\n")
+        let reminders = try worn.run(["notify", "--dry-run", "--as-of", "2026-05-10"])
+        #expect(reminders.stdout.contains("b: brake-pads  overdue (111%, measured 0.9 / 1 mm)"), "\(reminders.stdout)\(reminders.stderr)")
     }
 
     /// A replacement starts over: the readings before it, and one written in the replacement's
