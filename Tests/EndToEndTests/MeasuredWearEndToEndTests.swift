@@ -160,6 +160,38 @@ import Testing
         #expect(history.stdout.contains("measured chain-replace 0.1 %"), "\(history.stdout)")
     }
 
+    /// A part's interval is measured as a bike's, its usage what counted for the bikes it was on:
+    /// a wheelset on b since 2026-01-01 (bought then). Rim wear read 1.5 mm on 2026-03-21 (after
+    /// 79 days, 1580 km) and 1.3 mm on 2026-04-30 (119 days, 2380 km): −0.2 mm per 800 km. From
+    /// 1.3 mm to the 0.5 mm limit is 0.8 × 4000 = 3200 km, 220 km of it ridden by 2026-05-10:
+    /// 2980 km at 20 km a day is 149 days, 2026-10-06.
+    @Test func aPartsIntervalIsMeasuredAcrossItsMounts() throws {
+        let garage = try Self.garage(
+            log: [],
+            extra: [
+                "parts/wheels.yaml": """
+                name: Wheels
+                bought: 2026-01-01
+                intervals:
+                  rim: {every: 10000 km, wear_limit: 0.5 mm}
+                mounts:
+                  - {bike: b, from: 2026-01-01}
+                log:
+                  - {date: 2026-03-21, readings: {rim: 1.5 mm}}
+                  - {date: 2026-04-30, readings: {rim: 1.3 mm}}
+
+                """
+            ])
+        let rim = try Self.interval(garage, "rim", asOf: "2026-05-10")
+        #expect(rim["part"] as? String == "wheels")
+        let wear = try #require(rim["wear"] as? [String: Any])
+        #expect(wear["direction"] as? String == "minimum")
+        #expect((wear["readings"] as? [[String: Any]])?.compactMap { $0["used"] as? Double } == [1_580_000, 2_380_000])
+        #expect(abs(try #require(wear["rate"] as? Double) + 0.2 / 800_000) < 1e-12)
+        #expect(wear["due"] as? String == "2026-10-06")
+        #expect(rim["due"] as? String == "2026-10-06")
+    }
+
     /// Each reading problem is a located error of `validate`.
     @Test func readingsThatCannotBeMeasuredAreLocatedErrors() throws {
         let garage = try Self.garage(log: [
