@@ -109,6 +109,9 @@ DEFS = {
         {"type": "string", "pattern": f"^{SP}0*(?:[1-9][0-9]?(?:\\.[0-9]*)?|\\.0*[1-9][0-9]*){SP}%{SP}$|^{SP}0*\\.0*[1-9][0-9]*{SP}$"},
     ]}, "A threshold between 0 % and 100 % (both excluded): a percentage such as `80%` or a fraction such as `0.8`.",
         examples=["80%", 0.8]),
+    "wearAmount": p({"type": "string", "pattern": f"^{SP}[0-9]+(?:\\.[0-9]+)?{SP}(%|mm){SP}$"},
+                    "A measurement of wear: a number and `%` (a chain checker's stretch) or `mm` (a pad's thickness), e.g. `0.5 %`, `1.8 mm`.",
+                    examples=["0.5 %", "0.75 %", "1.8 mm", "1 mm"], patternErrorMessage="Write a number and % or mm, e.g. 0.5 % or 1.8 mm."),
     "sportType": p({"anyOf": [{"enum": SPORT_TYPES}, {"type": "string"}]},
                    "A Strava sport type. Cycling types: " + ", ".join(f"`{t}`" for t in CYCLING) +
                    ". Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
@@ -153,6 +156,9 @@ INTERVAL = p({
                     "`fixed`: one interval after the previous due point, however early or late the service was (a late job can stay overdue). "
                     "`catch-up`: the previous due point moved on by whole intervals until it is past the service (the annual service that stays in March). "
                     "The due points run from the install, the purchase or the last replacement, for every limit, calendar and odometer alike."),
+        "wear_limit": p({"$ref": "#/definitions/wearAmount"},
+                        "The measurement at which the job is due, e.g. `0.75 %` for a chain's stretch (a maximum), `1 mm` for a pad (a minimum): "
+                        "log entries' `readings:` of this interval are measured against it, and `status` forecasts the day it is reached from them."),
         "due_soon": p({"$ref": "#/definitions/fraction"}, "When this interval counts as *due soon*, overriding `due_soon` in `garage.yaml`: `80%` or `0.8`."),
         **ride_filter("this interval", "its component's or part's, else the bike's, else the garage's"),
         "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
@@ -317,14 +323,19 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
                 "type": "object",
                 "additionalProperties": False,
                 "required": ["date"],
-                "anyOf": [{"required": ["done"]}, {"required": ["todo"]}],
+                "anyOf": [{"required": ["done"]}, {"required": ["todo"]}, {"required": ["readings"]}],
                 "properties": {
                     "date": p({"$ref": "#/definitions/date"}, "When it was done, `YYYY-MM-DD`."),
                     "done": p({"anyOf": [{"$ref": "#/definitions/identifier"},
                                          {"type": "array", "minItems": 1, "items": {"$ref": "#/definitions/identifier"}}]},
                               "The interval ids done: one id or a non-empty list, e.g. `[chain-replace, chain-lube]`.",
                               examples=[["chain-lube"]]),
-                    "todo": p({"$ref": "#/definitions/text"}, "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both."),
+                    "readings": p({"type": "object", "propertyNames": {"pattern": IDENTIFIER},
+                                   "additionalProperties": {"$ref": "#/definitions/wearAmount"}},
+                                  "Measurements by interval id, in the unit of the interval's `wear_limit:`: `{chain-replace: 0.5 %}`, `{brake-pads: 1.8 mm}`. "
+                                  "An entry of readings alone (no `done`) is a measurement, not a service; `bikecheck done BIKE --reading ID=VALUE` writes one.",
+                                  examples=[{"chain-replace": "0.5 %"}]),
+                    "todo": p({"$ref": "#/definitions/text"}, "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo`, `readings` or several."),
                     "cost": p(MONEY, "What it cost, exact: `45.99` in the garage's currency, or `45 USD` in another (reported apart, never summed)."),
                     "currency": p({"type": "string", "pattern": "^[A-Z]{3}$"}, "The cost's currency when it is not the garage's, e.g. `USD`."),
                     "category": p({"$ref": "#/definitions/text"}, "What kind of cost it was, free text: `parts`, `labour`, `consumables`; `costs --by category` groups by it."),
@@ -338,7 +349,7 @@ BIKE = schema("bike.schema.json", "bikecheck bike file",
         "todo": TODO,
         "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
     },
-}, ["text", "date", "identifier", "quantity", "distance", "fraction", "sportType", "interval"])
+}, ["text", "date", "identifier", "quantity", "distance", "fraction", "sportType", "wearAmount", "interval"])
 
 # Gear (`gear/ID.yaml`) is a bike with a kind: a bike's keys, `kind:`, and Strava's shoe ids too.
 GEAR = schema("gear.schema.json", "bikecheck gear file",
@@ -379,7 +390,7 @@ TEMPLATE = schema("template.schema.json", "bikecheck template file",
         }]}, "Where the schedule comes from (a maker's manual, a URL); `bikecheck template import` from a git repository writes `{url, path, commit}`."),
         "intervals": INTERVALS,
     },
-}, ["text", "identifier", "quantity", "fraction", "sportType", "interval"])
+}, ["text", "identifier", "quantity", "fraction", "sportType", "wearAmount", "interval"])
 
 RIDES = schema("rides.schema.json", "bikecheck rides.yaml",
     "Rides entered by hand (`rides.yaml`), for bikes not on Strava or offline use.", {
@@ -458,7 +469,7 @@ PART = schema("part.schema.json", "bikecheck part file",
         "todo": TODO,
         "notes": p({"$ref": "#/definitions/text"}, "Free notes; bikecheck does not read them."),
     },
-}, ["text", "date", "identifier", "quantity", "distance", "fraction", "sportType", "interval"])
+}, ["text", "date", "identifier", "quantity", "distance", "fraction", "sportType", "wearAmount", "interval"])
 
 TIMESTAMP = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$"
 NULLABLE_TEXT = {"type": ["string", "null"]}
@@ -546,6 +557,22 @@ INTERVAL_STATUS = closed({
     "due": p(NULLABLE_DAY, "The earliest day a limit is reached at the recent pace; for a snoozed interval, no earlier than `snoozed_until`."),
     "part": p({"type": ["string", "null"]}, "The part (in `parts/`) the interval belongs to; absent for the bike's own intervals."),
     "snoozed_until": p(DAY, "While `state` is `snoozed`: the day the interval counts again; absent otherwise."),
+    "wear": closed({
+        "limit": p({"type": "number", "exclusiveMinimum": 0}, "The interval's `wear_limit`, in `unit`."),
+        "unit": p({"enum": ["%", "mm"]}, "The unit of the limit and the readings."),
+        "direction": p({"enum": ["maximum", "minimum"]}, "`maximum`: the readings rise to the limit (a chain's stretch); `minimum`: they fall to it (a pad). The first reading since the anchor decides."),
+        "readings": p({"type": "array", "minItems": 1, "items": closed({
+            "date": p(DAY, "The day it was measured."),
+            "value": p({"type": "number", "minimum": 0}, "The reading, in `unit`."),
+            "used": p({"type": "number", "minimum": 0}, "The usage from the anchor through the day before, in `measure`'s base unit."),
+        }, md="One reading.")}, "The readings since the anchor, oldest first."),
+        "measure": p({"enum": ["time", "distance", "rides"]}, "The usage the rate is per: the interval's first limit in hours, distance or rides, else distance."),
+        "from_zero": p({"type": "boolean"}, "Whether the anchor counts as a reading of zero (a new part whose readings rise)."),
+        "rate": p({"type": ["number", "null"]}, "The change of the reading per second, metre or ride (a least-squares line); absent with fewer than two points."),
+        "progress": p({"type": "number", "minimum": 0}, "The latest reading over the limit (a maximum), or the limit over it (a minimum): 1 when reached."),
+        "due": p(NULLABLE_DAY, "The estimated day the limit is reached at the recent pace; absent without a rate towards it, or once reached."),
+    }, required=["limit", "unit", "direction", "readings", "measure", "from_zero", "progress"],
+        md="Its measured wear: the readings since its anchor against its `wear_limit`; absent without a reading."),
     "band": p(BAND, "Its urgency band: `overdue`; `within:Nd` when the forecast due day is at most N days away (the nearest of the garage's windows, by default 30, 7, 1 and 0 days); `due-soon` by progress; else `ok`."),
 }, required=["id", "task", "state", "progress", "anchor", "usage", "limits", "band"], md="One interval's status.")
 
@@ -750,6 +777,11 @@ HISTORY = report("history.schema.json", "bikecheck history --format json",
         "category": p({"type": ["string", "null"]}, "The entry's category."),
         "note": p({"type": ["string", "null"]}, "The entry's note."),
         "todo": p({"type": ["string", "null"]}, "The one-off job (`todo:`) the entry closed; absent when none."),
+        "readings": p({"type": "array", "items": closed({
+            "id": p({"type": "string"}, "The interval measured."),
+            "value": p({"type": "number", "minimum": 0}, "The reading."),
+            "unit": p({"enum": ["%", "mm"]}, "Its unit."),
+        }, md="One reading.")}, "The measurements it recorded (`readings:`); absent when none."),
     }, required=["subject", "date", "tasks"], md="One log entry.")}, "Entries, newest first."),
 }, ["as_of", "units", "display_units", "entries"])
 
@@ -798,13 +830,13 @@ DIFF = schema("diff.schema.json", "bikecheck diff --format json",
             "change": p({"enum": ["bike-added", "bike-removed", "bike-retired", "part-added", "part-removed", "part-retired",
                                   "service-logged", "service-removed", "interval-added", "interval-removed", "interval-changed",
                                   "part-mounted", "part-unmounted", "mount-removed"]},
-                "What changed: a bike or part added, removed (its file gone) or given a `retired` day; a log entry added (`service-logged`) or taken out; an interval (a template's too) added, removed or given another `every`; a part mounted on a bike, taken off one (a mount's `to`), or a mount taken out of its list."),
+                "What changed: a bike or part added, removed (its file gone) or given a `retired` day; a log entry added (`service-logged`) or taken out; an interval (a template's too) added, removed or given another `every`, `repeat` or `wear_limit`; a part mounted on a bike, taken off one (a mount's `to`), or a mount taken out of its list."),
             "subject": SUBJECT,
             "date": p(DAY, "The service's day, the mount's first day (`to` for `part-unmounted`), or the day retired."),
-            "done": p({"type": "array", "items": {"type": "string"}}, "The intervals a service did (`to-do: TEXT` for a to-do it closed)."),
+            "done": p({"type": "array", "items": {"type": "string"}}, "The intervals a service did (`to-do: TEXT` for a to-do it closed, `measured ID AMOUNT` for a reading it recorded)."),
             "interval": p({"type": "string"}, "The interval added, removed or changed."),
-            "before": p(LIMITS, "Its `every` before (`10 h`, `3 months`)."),
-            "after": p(LIMITS, "Its `every` after."),
+            "before": p(LIMITS, "Its `every` before (`10 h`, `3 months`), then `repeat: RULE` when it is not `from-done` and `wear_limit: AMOUNT` when it has one."),
+            "after": p(LIMITS, "The same after."),
             "bike": p({"type": "string"}, "The bike a part was mounted on or taken off."),
             "cost": AMOUNT,
             "currency": CURRENCY,

@@ -44,6 +44,11 @@ struct CursorContext {
                 }
             }
         }
+        if let mapping = Self.flowMappingKey(before) {
+            key = mapping
+            isMapKey = true
+            return
+        }
         if let inline = Self.inlineKey(before) {
             key = inline
             return
@@ -82,6 +87,20 @@ struct CursorContext {
             s.removeLast()
             return lastKey(s)
         }
+        while s.last == " " { s.removeLast() }
+        guard s.last == ":" else { return nil }
+        s.removeLast()
+        return lastKey(s)
+    }
+
+    /// `readings: {chain-re` or `snooze: {a: 2026-12-01, b` → readings, snooze: the word is a key
+    /// of a one-line mapping, the value of that key.
+    static func flowMappingKey(_ before: String) -> String? {
+        guard let open = before.lastIndex(of: "{"), !before[open...].contains("}") else { return nil }
+        let inside = before[before.index(after: open)...]
+        let entry = inside.lastIndex(of: ",").map { inside[inside.index(after: $0)...] } ?? inside
+        guard !entry.contains(":") else { return nil }
+        var s = before[..<open]
         while s.last == " " { s.removeLast() }
         guard s.last == ":" else { return nil }
         s.removeLast()
@@ -151,7 +170,7 @@ struct CompletionProvider {
         case ("log", false) where text.bytes[..<context.typed.lowerBound].last(where: { $0 != 32 }) == UInt8(ascii: "-"):
             // A new entry's keys, and the entry as a whole.
             return keys(at: position) + [snippet("new log entry", context.typed, logSnippet)]
-        case ("done", false), ("snooze", true):
+        case ("done", false), ("snooze", true), ("readings", true):
             return names.intervals(of: subject).map { id in item(id, 12, task(of: id)) }
         case ("component", false), ("replaces", false):
             return names.parts(of: isTemplate ? nil : subject).map { item($0, 5, "component") }
@@ -214,7 +233,7 @@ struct CompletionProvider {
         let word = String(decoding: text.bytes[context.word], as: UTF8.self)
         guard !word.isEmpty else { return nil }
         switch (context.key, context.isMapKey) {
-        case ("done", false), ("snooze", true), ("intervals", true):
+        case ("done", false), ("snooze", true), ("intervals", true), ("readings", true):
             if let found = intervalDefinition(word) { return found }
         case ("component", false), ("replaces", false):
             let bike = garage.bikes.first { $0.bike.id.rawValue == subject }
@@ -280,7 +299,7 @@ struct CompletionProvider {
         }
         guard !word.isEmpty else { return nil }
         switch (context.key, context.isMapKey) {
-        case ("done", false), ("snooze", true), ("intervals", true):
+        case ("done", false), ("snooze", true), ("intervals", true), ("readings", true):
             guard let subject else { return nil }
             let lines = statusText(of: subject, activities: activities, today: today).split(separator: "\n")
             guard let line = lines.first(where: { $0.split(separator: " ").dropFirst(1).contains { $0 == word } }) else { return nil }

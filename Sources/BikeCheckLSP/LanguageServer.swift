@@ -400,7 +400,7 @@ package final class LanguageServer {
             // On the top-level `name:` key of a bike's, part's or template's file: its id.
             kind = folders[String(file[0])] ?? .part
             old = GarageLoader.stem(String(file[1]))
-        case ("done", false), ("snooze", true), ("intervals", true):
+        case ("done", false), ("snooze", true), ("intervals", true), ("readings", true):
             guard let owner = IDReferences.owner(ofInterval: old, seenFrom: relative, in: garage) else {
                 throw RequestFailure(code: .requestFailed, message: "'\(old)' is no interval of this file")
             }

@@ -66,8 +66,10 @@ package struct Reminder: Sendable, Equatable {
         case .interval(let status):
             let percent = "\(ReportNumber.percent(status.progress))%"
             guard let band else { return percent }
-            if case .within = band, let due = status.due { return "\(band.words) (~\(due), \(percent))" }
-            return "\(band.words) (\(percent))"
+            // Due by a measurement says so: the reading and its limit (`measured 0.7 / 0.75 %`).
+            let measured = status.wear.map { ", measured \(WearAmount.number($0.latest.value)) / \(WearAmount(amount: $0.limit, unit: $0.unit))" } ?? ""
+            if case .within = band, let due = status.due { return "\(band.words) (~\(due)\(status.dueByWear ? " by measurement" : ""), \(percent)\(measured))" }
+            return "\(band.words) (\(percent)\(measured))"
         case .todo(let todo):
             guard let band, let due = todo.due else { return band?.words ?? "" }
             return band == .overdue ? "overdue (due \(due))" : "\(band.words) (\(due))"

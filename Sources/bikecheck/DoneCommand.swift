@@ -16,8 +16,10 @@ struct DoneCommand: ParsableCommand {
             A task that 'replaces' a component starts that component's life again. An interval \
             done is no longer snoozed: its line leaves 'snooze:' (not for an entry older than its \
             last service). --todo closes a one-off job: \
-            it leaves 'todo:' and the entry says 'todo: TEXT'. The garage is checked before and \
-            after.
+            it leaves 'todo:' and the entry says 'todo: TEXT'. --reading INTERVAL=VALUE writes a \
+            measurement of an interval with a 'wear_limit:' under 'readings:' (0.5%, 1.8mm, in the \
+            limit's unit); with only readings the entry has no 'done:': a measurement is not a \
+            service. The garage is checked before and after.
 
             Examples:
               bikecheck done grail chain-lube
@@ -26,6 +28,7 @@ struct DoneCommand: ParsableCommand {
               bikecheck done stumpy fork-lowers --note "new wipers" --commit
               bikecheck done race-wheels hub-service --cost 40
               bikecheck done grail --todo "replace rear derailleur hanger" --cost 19
+              bikecheck done grail --reading chain-replace=0.5%
             """
     )
 
@@ -58,6 +61,11 @@ struct DoneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A note for the log.", valueName: "text"))
     var note: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A measurement of an interval with a wear_limit, e.g. chain-replace=0.5% or brake-pads=1.8mm (repeatable).", valueName: "interval=value"))
+    var reading: [String] = []
+
     func run() throws {
         let root = try global.garageRoot()
         try write.perform({ () throws(WriteFailure) in try plan(root, today: today()) }, root: root, global: global)
@@ -65,7 +73,7 @@ struct DoneCommand: ParsableCommand {
 
     /// The change to write: the command's, and `bikecheck mcp`'s done tool's.
     func plan(_ root: String, today: Day) throws(WriteFailure) -> GarageChange {
-        let record = ServiceRecord(bike: bike, intervals: intervals, date: date, cost: cost, note: note, todo: todo, category: category)
+        let record = ServiceRecord(bike: bike, intervals: intervals, date: date, cost: cost, note: note, todo: todo, category: category, readings: reading)
         return try ServiceRecorder.plan(record, in: WriteContext(root: root, today: today))
     }
 }

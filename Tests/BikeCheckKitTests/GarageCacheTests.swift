@@ -73,6 +73,7 @@ import Testing
             component: chain
             replaces: chain
             every: [8 h, 200 km]
+            wear_limit: 0.75 %
             due_soon: 90%
             counts: [GravelRide]
             trainer: false
@@ -89,6 +90,8 @@ import Testing
           - date: 2025-02-03
             done: [chain-lube, fork-service]
             cost: 45.9
+          - date: 2025-02-04
+            readings: {chain-lube: 0.5 %, fork-service: 1.8 mm}
         snooze: {chain-lube: 2026-12-01, fork-service: 2027-01-01}
         todo:
           - replace bar tape
@@ -105,9 +108,10 @@ import Testing
         components:
           tyres: {name: Pirelli, hours: 3, distance: 40 km, rides: 2, counts: [GravelRide], trainer: only, installed: 2026-01-01}
         intervals:
-          tyres: {every: 3 months, component: tyres, replaces: tyres, task: Tyres, due_soon: 50%, counts: [Ride], trainer: true}
+          tyres: {every: 3 months, component: tyres, replaces: tyres, task: Tyres, due_soon: 50%, counts: [Ride], trainer: true, wear_limit: 1 mm}
         log:
           - {date: 2026-01-05, done: [tyres], cost: 80, category: labour, note: shop, todo: wobble}
+          - {date: 2026-01-06, readings: {tyres: 2.5 mm}}
         snooze: {tyres: 2026-06-01}
         todo: [{task: true wheel, id: wheel, due: 2026-02-01}, new grips]
         """,
@@ -281,7 +285,7 @@ import Testing
         #expect(constant.isEmpty, "properties the samples never vary: \(constant)")
         for type in [
             "GarageSettings", "NotifySettings", "Email", "Bike", "Component", "IntervalSpec", "LogEntry", "Snooze", "Todo", "Part", "Mount", "Template",
-            "TemplateOrigin", "Ride", "Rider", "Quantity", "Money", "Diagnostic", "Note", "SourceLocation",
+            "TemplateOrigin", "Ride", "Rider", "Quantity", "Money", "Diagnostic", "Note", "SourceLocation", "Reading", "WearAmount",
         ] {
             #expect(values.keys.contains { $0.hasPrefix(type + ".") }, "no \(type) in the samples")
         }

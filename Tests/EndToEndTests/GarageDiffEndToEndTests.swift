@@ -89,6 +89,31 @@ import Testing
         #expect(markdown.stdout.hasPrefix("| CHANGE | BIKE | PART | DATE | WHAT | COST | CUR |\n"), "\(markdown.stdout)")
     }
 
+    /// An interval given another repeat rule or a wear limit is a change, as another `every`
+    /// is; a reading logged is an entry of the log like a service.
+    @Test func aRepeatRuleAWearLimitAndAReadingAreChanges() throws {
+        let garage = try twoCommits()
+        let grail = try garage.read("bikes/grail.yaml")
+            .replacingOccurrences(of: "every: 15 h\n", with: "every: 15 h\n    repeat: fixed\n    wear_limit: 0.75 %\n")
+        try garage.write("bikes/grail.yaml", grail + "  - date: 2025-10-02\n    readings: {chain-lube: 0.3 %}\n")
+        let r = try runBikecheck(["diff", "HEAD"], in: garage.url)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(
+            lines == [
+                "CHANGE BIKE DATE WHAT COST CUR",
+                "service logged grail 2025-10-02 measured chain-lube 0.3 %",
+                "interval changed grail chain-lube: every 15 h → 15 h, repeat: fixed, wear_limit: 0.75 %",
+            ], "\(r.stdout)")
+        // Back to the default rule: a change again.
+        try garage.write("bikes/grail.yaml", grail.replacingOccurrences(of: "    repeat: fixed\n", with: ""))
+        try git(["add", "-A"], in: garage.url)
+        try git(["commit", "--quiet", "-m", "fixed"], in: garage.url)
+        try garage.write("bikes/grail.yaml", grail.replacingOccurrences(of: "    repeat: fixed\n", with: "    repeat: catch-up\n"))
+        let back = try runBikecheck(["diff", "HEAD"], in: garage.url)
+        #expect(back.stdout.contains("chain-lube: every 15 h, wear_limit: 0.75 % → 15 h, repeat: catch-up, wear_limit: 0.75 %"), "\(back.stdout)")
+    }
+
     @Test func withOneRevisionTheWorkTreeIsComparedAndCommentsAreNoChange() throws {
         let garage = try twoCommits()
         // A comment and a re-indented note: the text changed, the garage did not.

@@ -80,7 +80,7 @@ import Testing
         #expect(sealant["distance"] as? Double == sum("a", 8...10) + sum("b", 11...15))
         #expect((sealant["mounts"] as? [[String: Any]])?.first?["via"] as? [String] == ["tyres", "wheels"])
         // The tyres' interval shows under the bike their wheelset is on, counted the same way:
-        // 300 km reached on b on the 15th (60 + 100 km by the 12th... see the sums).
+        // 6 days × 10 km on a and 5 days × 20 km on b, 160 of its 300 km.
         let status = try garage.run(["status", "b", "--as-of", "2026-01-15"])
         let used = Int((sum("a", 5...10) + sum("b", 11...15)) / 1000)
         #expect(status.stdout.contains("tyres: replace"), "\(status.stdout)")
@@ -88,6 +88,49 @@ import Testing
         // The text of `part show` names the chain.
         let text = try garage.run(["part", "show", "sealant", "--as-of", "2026-01-15"]).stdout
         #expect(text.contains("b (on tyres on wheels)"), "\(text)")
+    }
+
+    /// A part on a part counts through its own ride filter, not its parent's: besides the road
+    /// rides, each bike rides 5 km of gravel every evening (b's gravel rides are on a trainer
+    /// too, and count for b as it counts trainer rides). The wheelset counts every ride of the
+    /// bike it is on; the tyres (`counts: [Ride]`) only the road rides; the sealant
+    /// (`trainer: false`) rides with the tyres but leaves out b's trainer rides.
+    @Test func aPartOnAPartCountsThroughItsOwnRideFilter() throws {
+        var items: [String] = []
+        var list: [(day: Int, bike: String, metres: Double, sport: String, trainer: Bool)] = []
+        for day in 1...20 {
+            let d = String(format: "2026-01-%02d", day)
+            for (time, bike, gear, metres, sport, trainer) in [
+                ("08", "a", "b1", 10_000.0, "Ride", false), ("08", "b", "b2", 20_000.0, "Ride", false),
+                ("18", "a", "b1", 5_000.0, "GravelRide", false), ("18", "b", "b2", 5_000.0, "GravelRide", true),
+            ] {
+                list.append((day, bike, metres, sport, trainer))
+                items.append(
+                    #"{"distance":\#(Int(metres)),"id":\#(items.count + 1),"moving_time":1800,"sport_type":"\#(sport)","gear_id":"\#(gear)","start_date":"\#(d)T\#(time):00:00Z","start_date_local":"\#(d)T\#(time):00:00Z","trainer":\#(trainer)}"#
+                )
+            }
+        }
+        let garage = try Self.garage()
+        try garage.write("activities/2026-01.json", "[\n" + items.joined(separator: ",\n") + "\n]\n")
+        try garage.write("bikes/b.yaml", "name: B\nstrava: b2\ntrainer: true\n")
+        try garage.write("parts/tyres.yaml", "name: Tyres\ncounts: [Ride]\nmounts:\n  - {part: wheels, from: 2026-01-05}\n")
+        try garage.write("parts/sealant.yaml", "name: Sealant\ntrainer: false\nmounts:\n  - {part: tyres, from: 2026-01-08}\n")
+        #expect(try garage.run(["validate"]).status == 0)
+        func sum(_ bike: String, _ days: ClosedRange<Int>, _ counts: (String, Bool) -> Bool) -> Double {
+            list.filter { $0.bike == bike && days.contains($0.day) && counts($0.sport, $0.trainer) }.reduce(0) { $0 + $1.metres }
+        }
+        // The wheelset: a's 15 km a day for the 1st to the 10th, b's 25 km a day for the 11th to the 15th.
+        let wheels = try Self.partShow(garage, "wheels", asOf: "2026-01-15")
+        #expect(wheels["distance"] as? Double == sum("a", 1...10) { _, _ in true } + sum("b", 11...15) { _, _ in true })
+        #expect(wheels["distance"] as? Double == Double(10 * 15_000 + 5 * 25_000))
+        // The tyres: road rides only, a's 10 km from the 5th, b's 20 km from the 11th.
+        let tyres = try Self.partShow(garage, "tyres", asOf: "2026-01-15")
+        #expect(tyres["distance"] as? Double == sum("a", 5...10) { s, _ in s == "Ride" } + sum("b", 11...15) { s, _ in s == "Ride" })
+        #expect(tyres["distance"] as? Double == Double(6 * 10_000 + 5 * 20_000))
+        // The sealant: a's road and gravel from the 8th (15 km), b's road rides but not its trainer gravel (20 km).
+        let sealant = try Self.partShow(garage, "sealant", asOf: "2026-01-15")
+        #expect(sealant["distance"] as? Double == sum("a", 8...10) { _, t in !t } + sum("b", 11...15) { _, t in !t })
+        #expect(sealant["distance"] as? Double == Double(3 * 15_000 + 5 * 20_000))
     }
 
     @Test func aCycleAMissingParentAndTwoPlacesAtOnceAreLocatedErrors() throws {

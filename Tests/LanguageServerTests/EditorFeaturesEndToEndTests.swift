@@ -44,6 +44,24 @@ import Testing
         #expect(numbers(edit?["range"]) == [position["line"]!, position["character"]! - 7, position["line"]!, position["character"]!])
     }
 
+    /// `readings:` maps interval ids to measurements: its keys complete as `done:`'s ids do, and
+    /// hovering one shows the interval's status line, with what was measured.
+    @Test func intervalIdsCompleteInReadingsAndHoverShowsTheMeasurement() throws {
+        let text = try garage.read("bikes/grail.yaml") + "  - date: 2026-11-15\n    readings: {chain-r|: 0.5 %}\n"
+        let position = open("bikes/grail.yaml", marked: text)
+        let response = client.request("textDocument/completion", ["textDocument": ["uri": uri("bikes/grail.yaml")], "position": position])
+        #expect(labels(response) == ["chain-replace"])
+
+        let file = try garage.read("bikes/grail.yaml")
+        client.open(uri("bikes/grail.yaml"), file)
+        let lines = file.split(separator: "\n", omittingEmptySubsequences: false)
+        let readingLine = try #require(lines.firstIndex { $0.contains("readings: {chain-replace: 0.25 %}") })
+        let hover = client.request(
+            "textDocument/hover", ["textDocument": ["uri": uri("bikes/grail.yaml")], "position": ["line": readingLine, "character": 20]])
+        let value = ((hover?["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String ?? ""
+        #expect(value.contains("chain-replace") && value.contains("measured 0.4 / 0.75 %"), "\(value)")
+    }
+
     @Test func bikeIdsCompleteInAPartsMounts() throws {
         let position = open("parts/spare.yaml", marked: "name: Spare wheels\nmounts:\n  - {bike: |, from: 2026-01-01}\n")
         let got = labels(client.request("textDocument/completion", ["textDocument": ["uri": uri("parts/spare.yaml")], "position": position]))

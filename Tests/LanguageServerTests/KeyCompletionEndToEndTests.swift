@@ -42,12 +42,12 @@ import Testing
         ("bikes/new.yaml", "name: New\nlog:\n  - date: 2026-01-01\n    done: [chain-lube]\n    c|\n", ["category", "cost", "currency"]),
         (
             "bikes/new.yaml", "name: New\nlog:\n  - date: 2026-01-01\n    done: [chain-lube]\n  - |\n",
-            ["category", "cost", "currency", "date", "done", "note", "todo", "new log entry"]
+            ["category", "cost", "currency", "date", "done", "note", "readings", "todo", "new log entry"]
         ),
         // An interval's in a template, as typed.
         (
             "templates/new.yaml", "name: New\nintervals:\n  wax:\n    every: 5 h\n    |\n    task: Wax\n",
-            ["component", "counts", "due_soon", "notes", "repeat", "replaces", "trainer"]
+            ["component", "counts", "due_soon", "notes", "repeat", "replaces", "trainer", "wear_limit"]
         ),
         ("garage.yaml", "units: km\nnotify:\n  ntfy:\n    |\n", ["topic", "url"]),
         ("rides.yaml", "rides:\n  - date: 2026-01-01\n    |\n    time: 1 h\n", ["bike", "distance", "name", "sport"]),

@@ -185,7 +185,7 @@ import Testing
             client.request("textDocument/completion", ["textDocument": ["uri": uri("bikes/tarmac.yaml")], "position": ["line": logLine, "character": 4]])?[
                 "result"] as? [[String: Any]] ?? []
         // The entry's keys, then the entry as a whole.
-        #expect(logItems.map { $0["label"] as? String ?? "" }.suffix(3) == ["note", "todo", "new log entry"])
+        #expect(logItems.map { $0["label"] as? String ?? "" }.suffix(3) == ["readings", "todo", "new log entry"])
         #expect((logItems.last?["textEdit"] as? [String: Any])?["newText"] as? String == "date: ${1:YYYY-MM-DD}\n    done: [${2}]$0")
 
         // A client without snippets gets plain text.
@@ -212,9 +212,9 @@ import Testing
         let templates = try #require(lines.firstIndex { $0.hasPrefix("templates:") })
         #expect(
             byLine[chainLube].map { $0.range(of: #"^(ok|due-soon|overdue|snoozed until \S+) \d+%"#, options: .regularExpression) != nil } == true, "\(hints)")
-        // road-basics's intervals but chain-lube (grail overrides it), after the template's id.
+        // road-basics's intervals but chain-lube and chain-replace (grail overrides them), after the template's id.
         let fromTemplate = byLine[templates] ?? ""
-        #expect(fromTemplate.contains("chain-replace: ") && !fromTemplate.contains("chain-lube: "), "\(fromTemplate)")
+        #expect(fromTemplate.contains("brake-pads: ") && !fromTemplate.contains("chain-lube: ") && !fromTemplate.contains("chain-replace: "), "\(fromTemplate)")
     }
 
     @Test func hoverAndTheServiceActionInAFileThatDoesNotParseSayWhy() throws {

@@ -523,11 +523,34 @@ extension IntervalSpec: CacheCodable {
         rideFilter.write(to: &w)
         location.write(to: &w)
         w.write(repeatRule)
+        w.write(wearLimit)
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         self.init(
             id: try r.read(), task: try r.read(), component: try r.read(), replaces: try r.read(), every: try r.read(),
-            everyIsInvalid: try r.bool(), dueSoon: try r.read(), rideFilter: try r.read(), location: try r.read(), repeatRule: try r.read())
+            everyIsInvalid: try r.bool(), dueSoon: try r.read(), rideFilter: try r.read(), location: try r.read(), repeatRule: try r.read(),
+            wearLimit: try r.read())
+    }
+}
+
+extension WearAmount: CacheCodable {
+    func write(to w: inout CacheWriter) {
+        w.double(amount)
+        w.string(unit)
+    }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) {
+        self.init(amount: try r.double(), unit: try r.string())
+    }
+}
+
+extension Reading: CacheCodable {
+    func write(to w: inout CacheWriter) {
+        interval.write(to: &w)
+        value.write(to: &w)
+        valueLocation.write(to: &w)
+    }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) {
+        self.init(interval: try r.read(), value: try r.read(), valueLocation: try r.read())
     }
 }
 
@@ -589,11 +612,12 @@ extension LogEntry: CacheCodable {
         w.write(note)
         w.write(todo)
         location.write(to: &w)
+        w.write(readings)
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         self.init(
             date: try r.read(), dateLocation: try r.read(), done: try r.read(), cost: try r.read(), category: try r.read(), note: try r.read(),
-            todo: try r.read(), location: try r.read())
+            todo: try r.read(), location: try r.read(), readings: try r.read())
     }
 }
 

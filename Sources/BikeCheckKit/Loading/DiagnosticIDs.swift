@@ -50,6 +50,8 @@ extension DiagnosticID {
     package static let partOnRetiredBike = DiagnosticID("part-on-retired-bike")
     package static let possibleDuplicateService = DiagnosticID("possible-duplicate-service")
     package static let quantityTooLarge = DiagnosticID("quantity-too-large")
+    package static let readingUnitMismatch = DiagnosticID("reading-unit-mismatch")
+    package static let readingWithoutLimit = DiagnosticID("reading-without-limit")
     package static let retiredBeforeBought = DiagnosticID("retired-before-bought")
     package static let rideAlsoOnStrava = DiagnosticID("ride-also-on-strava")
     package static let rideAfterRetired = DiagnosticID("ride-after-retired")
@@ -82,7 +84,8 @@ extension DiagnosticID {
         .logAfterRetired,
         .logBeforeBought, .missingKey, .missingLimit, .mountAfterRetired, .mountBeforeBought,
         .mountCycle, .mountEndsBeforeStart, .negativeNumber, .nonPositiveQuantity, .numberTooLarge, .overlappingMounts,
-        .partIdIsBikeId, .partOnRetiredBike, .possibleDuplicateService, .quantityTooLarge, .retiredBeforeBought, .rideAfterRetired, .rideAlsoOnStrava,
+        .partIdIsBikeId, .partOnRetiredBike, .possibleDuplicateService, .quantityTooLarge, .readingUnitMismatch, .readingWithoutLimit, .retiredBeforeBought,
+        .rideAfterRetired, .rideAlsoOnStrava,
         .rideBeforeBought, .secretInGarage,
         .slotTaken, .snoozeExpired,
         .symlinkOutsideGarage, .unknownBand, .unknownBike, .unknownComponent, .unknownInterval, .unknownKey,

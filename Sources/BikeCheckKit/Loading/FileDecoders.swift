@@ -13,9 +13,9 @@ enum FileDecoders {
     /// A gear file's keys: a bike's and `kind:`.
     static let gearKeys = bikeKeys + ["kind"]
     static let componentKeys = ["name", "installed", "hours", "distance", "rides", "counts", "trainer", "notes"]
-    static let intervalKeys = ["task", "component", "replaces", "every", "repeat", "due_soon", "counts", "trainer", "notes"]
+    static let intervalKeys = ["task", "component", "replaces", "every", "repeat", "wear_limit", "due_soon", "counts", "trainer", "notes"]
     static let templateKeys = ["name", "description", "source", "intervals"]
-    static let logKeys = ["date", "done", "todo", "cost", "currency", "category", "note"]
+    static let logKeys = ["date", "done", "readings", "todo", "cost", "currency", "category", "note"]
     static let todoKeys = ["task", "due", "id", "note"]
     static let rideKeys = ["date", "bike", "time", "distance", "sport", "name"]
 
@@ -294,6 +294,13 @@ enum FileDecoders {
                 }
             }
             if let e = f["repeat"] { spec.repeatRule = repeatRule(e.value, &r) }
+            if let e = f["wear_limit"], let limit = wearAmount(e.value, "wear_limit", &r) {
+                if limit.amount > 0 {
+                    spec.wearLimit = Located(limit, at: r.location(e.value))
+                } else {
+                    r.error(.nonPositiveQuantity, "wear_limit '\(shown(limit.description))' must be more than zero", e.value, help: WearAmount.accepted)
+                }
+            }
             if let e = f["due_soon"] { spec.dueSoon = r.fraction(e.value, "due_soon") }
             spec.rideFilter = rideFilter(f, &r)
             result.append(spec)
@@ -312,12 +319,15 @@ enum FileDecoders {
         for item in q.items {
             guard let m = r.mapping(item, "a log entry") else { continue }
             let f = r.fields(m, of: "a log entry", allowed: logKeys, required: ["date"], at: item)
-            // A service names intervals; a closed to-do names the job instead (or as well).
-            if f["done"] == nil, f["todo"] == nil, !f.misspelled.contains("done"), !f.misspelled.contains("todo") {
+            // A service names intervals; a closed to-do names the job instead (or as well); a
+            // measurement names what it measured, and is no service.
+            if f["done"] == nil, f["todo"] == nil, f["readings"] == nil, !f.misspelled.contains("done"), !f.misspelled.contains("todo"),
+                !f.misspelled.contains("readings")
+            {
                 r.diagnostics.append(
                     .error(
                         .missingKey, "a log entry is missing required key 'done'", at: r.location(SourceRange(at: item.range.start)),
-                        help: "add 'done: …' with the intervals done (or 'todo: …' for a one-off job)"))
+                        help: "add 'done: …' with the intervals done (or 'todo: …' for a one-off job, 'readings: …' for a measurement)"))
             }
             guard let dateEntry = f["date"], let date = r.day(dateEntry.value, "date") else { continue }
             var entry = LogEntry(date: date, dateLocation: r.location(dateEntry.value), done: [], location: r.location(item))
@@ -325,6 +335,7 @@ enum FileDecoders {
                 entry.done = list.map { Located(IntervalID($0.value), at: $0.location) }
                 if list.isEmpty { r.error(.wrongType, "done is an empty list", e.value, help: "name the intervals that were done, e.g. done: [chain-lube]") }
             }
+            if let e = f["readings"] { entry.readings = readings(e.value, &r) }
             var entryCurrency: String?
             if let e = f["currency"], let code = r.string(e.value, "currency") {
                 if Money.isCurrencyCode(code) {
@@ -353,6 +364,52 @@ enum FileDecoders {
             result.append(entry)
         }
         return result
+    }
+
+    /// `readings: {chain-replace: 0.5 %, brake-pads: 1.8 mm}`: measurements by interval id. Whether
+    /// each interval exists and has a `wear_limit:` in the reading's unit is checked once the
+    /// bike's or part's intervals are resolved.
+    static func readings(_ node: YAMLNode, _ r: inout NodeReader) -> [Reading] {
+        guard case .mapping(let m) = node else {
+            r.error(
+                .wrongType, "readings should map interval ids to measurements, found \(node.kindDescription)", node,
+                help: "write e.g. readings: {chain-replace: 0.5 %}")
+            return []
+        }
+        var result: [Reading] = []
+        for entry in m.entries {
+            guard let key = entry.keyText else { continue }
+            if !isIdentifier(key) {
+                r.error(.badId, "'\(shown(key))' is not a valid interval id", entry.key, help: "use letters, digits, '-', '_' and '.', e.g. chain-replace")
+                continue
+            }
+            guard let value = wearAmount(entry.value, "a reading", &r) else { continue }
+            result.append(Reading(interval: Located(IntervalID(key), at: r.location(entry.key)), value: value, valueLocation: r.location(entry.value)))
+        }
+        return result
+    }
+
+    /// A measurement of wear (`0.5 %`, `1.8 mm`), for `readings:` and `wear_limit:`.
+    static func wearAmount(_ node: YAMLNode, _ what: String, _ r: inout NodeReader) -> WearAmount? {
+        guard case .scalar(let s) = node, !s.isNull else {
+            r.error(.badQuantity, "\(what) should be a measurement like '0.5 %', found \(node.kindDescription)", node, help: WearAmount.accepted)
+            return nil
+        }
+        switch WearAmount.parse(s.value) {
+        case .success(let amount): return amount
+        case .failure(.badNumber):
+            r.error(.badQuantity, "\(what) '\(shown(s.value))' does not start with a number", node, help: WearAmount.accepted)
+        case .failure(.missingUnit):
+            r.error(.badQuantity, "\(what) '\(shown(s.value))' has no unit", node, help: WearAmount.accepted)
+        case .failure(.unknownUnit(let unit)):
+            let meant = Suggestion(unit, among: WearAmount.units)
+            r.error(.badQuantity, "unknown unit '\(shown(unit))' in \(what) '\(shown(s.value))'\(meant.hint)", node, help: WearAmount.accepted)
+        case .failure(.negative):
+            r.error(.negativeNumber, "\(what) must be zero or more, found '\(shown(s.value))'", node, help: WearAmount.accepted)
+        case .failure(.tooLarge):
+            r.error(.quantityTooLarge, "\(what) '\(shown(s.value))' is more than any part measures", node, help: WearAmount.accepted)
+        }
+        return nil
     }
 
     /// `snooze: {chain-lube: 2026-12-01}`: intervals put off until a day.

@@ -25,7 +25,7 @@ extension Resolver {
                 ResolvedInterval(
                     id: id, task: spec.task ?? id.rawValue, component: nil, replaces: nil,
                     limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template,
-                    rideFilter: spec.rideFilter.over(part.rideFilter), repeatRule: spec.repeatRule ?? .fromDone))
+                    rideFilter: spec.rideFilter.over(part.rideFilter), repeatRule: spec.repeatRule ?? .fromDone, wearLimit: spec.wearLimit?.value))
         }
         let known = Set(order)
         for entry in part.log where !missingTemplate && !part.misspelledKeys.contains("intervals") {
@@ -43,6 +43,7 @@ extension Resolver {
         }
         if !missingTemplate && !part.misspelledKeys.contains("intervals") {
             diagnostics += Self.unknownSnoozes(part.snoozes, owner: "part '\(part.id)'", known: known, intervals: order)
+            diagnostics += Self.readingProblems(part.log, owner: "part '\(part.id)'", known: known, intervals: order, merged: merged)
         }
         return ResolvedPart(part: part, intervals: intervals)
     }

@@ -111,7 +111,8 @@ struct Resolver {
                 ResolvedInterval(
                     id: id, task: spec.task ?? id.rawValue, component: spec.component?.value, replaces: spec.replaces?.value,
                     limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template,
-                    rideFilter: spec.rideFilter.over(component?.rideFilter ?? RideFilterSpec()), repeatRule: spec.repeatRule ?? .fromDone))
+                    rideFilter: spec.rideFilter.over(component?.rideFilter ?? RideFilterSpec()), repeatRule: spec.repeatRule ?? .fromDone,
+                    wearLimit: spec.wearLimit?.value))
         }
 
         let known = Set(order).union(misspelled)
@@ -130,6 +131,7 @@ struct Resolver {
         }
         if !missingTemplate && !bike.misspelledKeys.contains("intervals") {
             diagnostics += Self.unknownSnoozes(bike.snoozes, owner: "\(bike.noun) '\(shown(bike.id))'", known: known, intervals: order)
+            diagnostics += Self.readingProblems(bike.log, owner: "\(bike.noun) '\(shown(bike.id))'", known: known, intervals: order, merged: merged)
         }
         return ResolvedBike(
             bike: bike, intervals: intervals, counts: Set(bike.counts ?? bike.kind?.defaultCounts(garage: settings.counts) ?? settings.counts),
@@ -232,9 +234,51 @@ struct Resolver {
         merged.every = bike.every ?? base.every
         merged.dueSoon = bike.dueSoon ?? base.dueSoon
         merged.repeatRule = bike.repeatRule ?? base.repeatRule
+        merged.wearLimit = bike.wearLimit ?? base.wearLimit
         merged.rideFilter = bike.rideFilter.over(base.rideFilter)
         merged.location = bike.location
         return merged
+    }
+
+    /// Readings of an interval the bike or part does not have, of one without a `wear_limit:`, or
+    /// in a unit other than its limit's.
+    static func readingProblems(
+        _ log: [LogEntry], owner: String, known: Set<IntervalID>, intervals order: [IntervalID],
+        merged: [IntervalID: (spec: IntervalSpec, template: TemplateID?)]
+    ) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for entry in log {
+            for reading in entry.readings {
+                let id = reading.interval.value
+                guard known.contains(id) else {
+                    let meant = Suggestion(id.rawValue, among: order.map(\.rawValue))
+                    found.append(
+                        Diagnostic.error(
+                            .unknownInterval, "reading of unknown interval '\(shown(id))' for \(owner)\(meant.hint)", at: reading.interval.location,
+                            help: order.isEmpty ? "it has no intervals to measure" : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"
+                        ).fixed(by: meant.name))
+                    continue
+                }
+                guard let spec = merged[id]?.spec else { continue }
+                guard let limit = spec.wearLimit else {
+                    found.append(
+                        .error(
+                            .readingWithoutLimit, "reading of interval '\(shown(id))', which has no wear_limit", at: reading.valueLocation,
+                            notes: [.init("the interval is defined here", at: spec.location)],
+                            help: "give the interval the measurement at which it is due, e.g. wear_limit: \(reading.value.unit == "%" ? "0.75 %" : "1 mm")"))
+                    continue
+                }
+                if limit.value.unit != reading.value.unit {
+                    found.append(
+                        .error(
+                            .readingUnitMismatch,
+                            "reading '\(shown(reading.value.description))' of interval '\(shown(id))' is in \(reading.value.unit), but its wear_limit is in \(limit.value.unit)",
+                            at: reading.valueLocation, notes: [.init("the limit is given here", at: limit.location)],
+                            help: "write the reading in \(limit.value.unit), as the limit is"))
+                }
+            }
+        }
+        return found
     }
 
     /// A snooze of an interval the bike or part does not have: a typo, or a leftover.

@@ -34,7 +34,10 @@ package struct IDReferences: Sendable {
         }
         func addUses(intervals: [IntervalSpec], log: [LogEntry], snoozes: [Snooze]) {
             for spec in intervals where spec.id.rawValue == id { add(spec.location) }
-            for entry in log { for done in entry.done where done.value.rawValue == id { add(done.location) } }
+            for entry in log {
+                for done in entry.done where done.value.rawValue == id { add(done.location) }
+                for reading in entry.readings where reading.interval.value.rawValue == id { add(reading.interval.location) }
+            }
             for snooze in snoozes where snooze.interval.value.rawValue == id { add(snooze.interval.location) }
         }
         switch kind {

@@ -113,6 +113,8 @@ package struct IntervalSpec: Sendable {
     package var location: SourceLocation
     /// `repeat:`, when written.
     package var repeatRule: RepeatRule? = nil
+    /// `wear_limit:`, when written: the measurement at which the job is due (`0.75 %`, `1 mm`).
+    package var wearLimit: Located<WearAmount>? = nil
 }
 
 /// How the next due point follows a service (`repeat:`, named as org-mode names its repeaters).
@@ -176,6 +178,9 @@ package struct LogEntry: Sendable {
     /// The one-off job this entry closed (`todo: replace rear derailleur hanger`), if any.
     package var todo: String?
     package var location: SourceLocation
+    /// Measurements taken (`readings: {chain-replace: 0.5 %}`), in the order written; an entry
+    /// may hold only these: a measurement is not a service.
+    package var readings: [Reading] = []
 }
 
 /// A service put off: `snooze: {chain-lube: 2026-12-01}` on a bike or a part. Before that day
@@ -323,6 +328,8 @@ package struct ResolvedInterval: Sendable {
     package var rideFilter = RideFilterSpec()
     /// How the next due point follows a service.
     package var repeatRule = RepeatRule.fromDone
+    /// The measurement at which it is due (`wear_limit:`), when it has one.
+    package var wearLimit: WearAmount? = nil
 }
 
 /// A bike with its intervals resolved.

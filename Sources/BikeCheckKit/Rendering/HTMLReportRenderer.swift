@@ -316,6 +316,7 @@ package struct HTMLReportRenderer: Sendable {
             let e = s.entry
             var done = e.tasks.map { HTML(escaping: $0.id) }.joined(separator: ", ")
             if let todo = e.todo { done += (done.isEmpty ? "" : ", ") + "to-do: \(todo)" }
+            for r in e.readings ?? [] { done += (done.isEmpty ? "" : ", ") + HTML(escaping: "measured \(r.id) \(WearAmount(amount: r.value, unit: r.unit))") }
             if e.subject.kind == .part { done = "part \(e.subject.id): " + done }
             let cost: HTML = e.cost.map { "\($0)" + (e.currency.map { " \($0)" } ?? "") } ?? ""
             let note: HTML = [e.category.map { HTML(escaping: "(\($0))") }, e.note.map { HTML(escaping: $0) }].compactMap { $0 }.joined(separator: " ")
@@ -387,14 +388,16 @@ package struct HTMLReportRenderer: Sendable {
     /// The limit furthest along, in the rider's units: `6.8 of 8 h`, `412 of 932 mi (1500 km)`.
     private func used(_ i: IntervalStatus, _ units: UnitSystem) -> HTML {
         guard let deciding = i.deciding else { return "" }
-        return "\(units.usedText(deciding)) of \(units.limitText(deciding))"
+        let measured = i.wear.map { "; measured \(WearAmount.number($0.latest.value)) of \(WearAmount(amount: $0.limit, unit: $0.unit))" } ?? ""
+        return HTML(escaping: "\(units.usedText(deciding)) of \(units.limitText(deciding))" + measured)
     }
 
     private func forecast(_ i: IntervalStatus, _ units: UnitSystem) -> HTML {
         if i.state == .overdue { return "now" }
         guard let due = i.due else { return "no forecast" }
         // The limit that gives the day, when it is not the one shown (as status says it).
-        return "<time datetime=\"\(due)\">\(due)</time>" + HTML(escaping: i.dueLimit.map { " by \(units.limitText($0))" } ?? "")
+        return "<time datetime=\"\(due)\">\(due)</time>"
+            + HTML(escaping: i.dueByWear ? " by measurement" : i.dueLimit.map { " by \(units.limitText($0))" } ?? "")
     }
 
     private func money(_ amount: Decimal, _ currency: String?) -> HTML {

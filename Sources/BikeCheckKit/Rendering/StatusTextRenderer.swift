@@ -152,11 +152,12 @@ package struct StatusTextRenderer: Sendable {
         let amount: TerminalText = i.deciding.map { "\(units.usedText($0)) / \(units.limitText($0))" } ?? ""
         var when: [String] = []
         if let since = i.since { when.append("since \(since)") } else { when.append("never done") }
+        if let wear = i.wear { when.append("measured \(WearAmount.number(wear.latest.value)) / \(WearAmount(amount: wear.limit, unit: wear.unit))") }
         if let until = i.snoozedUntil {
             when.append("snoozed until \(until)")
         } else if let due = i.due {
             // The limit that gives the day, when it is not the one shown.
-            when.append("due ~\(due)" + (i.dueLimit.map { " by \(units.limitText($0))" } ?? ""))
+            when.append("due ~\(due)" + (i.dueByWear ? " by measurement" : i.dueLimit.map { " by \(units.limitText($0))" } ?? ""))
         }
         // A part's interval under a bike names the part it follows.
         let id = i.part.flatMap { underBike ? "\($0): \(i.id)" : nil } ?? i.id

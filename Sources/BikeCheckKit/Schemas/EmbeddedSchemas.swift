@@ -795,6 +795,11 @@ package enum EmbeddedSchemas {
                         "required": [
                           "todo"
                         ]
+                      },
+                      {
+                        "required": [
+                          "readings"
+                        ]
                       }
                     ],
                     "properties": {
@@ -824,9 +829,25 @@ package enum EmbeddedSchemas {
                           ]
                         ]
                       },
+                      "readings": {
+                        "description": "Measurements by interval id, in the unit of the interval's wear_limit:: {chain-replace: 0.5 %}, {brake-pads: 1.8 mm}. An entry of readings alone (no done) is a measurement, not a service; bikecheck done BIKE --reading ID=VALUE writes one.",
+                        "markdownDescription": "Measurements by interval id, in the unit of the interval's `wear_limit:`: `{chain-replace: 0.5 %}`, `{brake-pads: 1.8 mm}`. An entry of readings alone (no `done`) is a measurement, not a service; `bikecheck done BIKE --reading ID=VALUE` writes one.",
+                        "type": "object",
+                        "propertyNames": {
+                          "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                        },
+                        "additionalProperties": {
+                          "$ref": "#/definitions/wearAmount"
+                        },
+                        "examples": [
+                          {
+                            "chain-replace": "0.5 %"
+                          }
+                        ]
+                      },
                       "todo": {
-                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo or both.",
-                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both.",
+                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo, readings or several.",
+                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo`, `readings` or several.",
                         "$ref": "#/definitions/text"
                       },
                       "cost": {
@@ -1038,6 +1059,19 @@ package enum EmbeddedSchemas {
                     0.8
                   ]
                 },
+                "wearAmount": {
+                  "description": "A measurement of wear: a number and % (a chain checker's stretch) or mm (a pad's thickness), e.g. 0.5 %, 1.8 mm.",
+                  "markdownDescription": "A measurement of wear: a number and `%` (a chain checker's stretch) or `mm` (a pad's thickness), e.g. `0.5 %`, `1.8 mm`.",
+                  "type": "string",
+                  "pattern": "^[ \\t]*[0-9]+(?:\\.[0-9]+)?[ \\t]*(%|mm)[ \\t]*$",
+                  "examples": [
+                    "0.5 %",
+                    "0.75 %",
+                    "1.8 mm",
+                    "1 mm"
+                  ],
+                  "patternErrorMessage": "Write a number and % or mm, e.g. 0.5 % or 1.8 mm."
+                },
                 "sportType": {
                   "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
                   "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
@@ -1170,6 +1204,11 @@ package enum EmbeddedSchemas {
                         "fixed",
                         "catch-up"
                       ]
+                    },
+                    "wear_limit": {
+                      "description": "The measurement at which the job is due, e.g. 0.75 % for a chain's stretch (a maximum), 1 mm for a pad (a minimum): log entries' readings: of this interval are measured against it, and status forecasts the day it is reached from them.",
+                      "markdownDescription": "The measurement at which the job is due, e.g. `0.75 %` for a chain's stretch (a maximum), `1 mm` for a pad (a minimum): log entries' `readings:` of this interval are measured against it, and `status` forecasts the day it is reached from them.",
+                      "$ref": "#/definitions/wearAmount"
                     },
                     "due_soon": {
                       "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
@@ -2098,6 +2137,19 @@ package enum EmbeddedSchemas {
                     0.8
                   ]
                 },
+                "wearAmount": {
+                  "description": "A measurement of wear: a number and % (a chain checker's stretch) or mm (a pad's thickness), e.g. 0.5 %, 1.8 mm.",
+                  "markdownDescription": "A measurement of wear: a number and `%` (a chain checker's stretch) or `mm` (a pad's thickness), e.g. `0.5 %`, `1.8 mm`.",
+                  "type": "string",
+                  "pattern": "^[ \\t]*[0-9]+(?:\\.[0-9]+)?[ \\t]*(%|mm)[ \\t]*$",
+                  "examples": [
+                    "0.5 %",
+                    "0.75 %",
+                    "1.8 mm",
+                    "1 mm"
+                  ],
+                  "patternErrorMessage": "Write a number and % or mm, e.g. 0.5 % or 1.8 mm."
+                },
                 "sportType": {
                   "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
                   "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
@@ -2230,6 +2282,11 @@ package enum EmbeddedSchemas {
                         "fixed",
                         "catch-up"
                       ]
+                    },
+                    "wear_limit": {
+                      "description": "The measurement at which the job is due, e.g. 0.75 % for a chain's stretch (a maximum), 1 mm for a pad (a minimum): log entries' readings: of this interval are measured against it, and status forecasts the day it is reached from them.",
+                      "markdownDescription": "The measurement at which the job is due, e.g. `0.75 %` for a chain's stretch (a maximum), `1 mm` for a pad (a minimum): log entries' `readings:` of this interval are measured against it, and `status` forecasts the day it is reached from them.",
+                      "$ref": "#/definitions/wearAmount"
                     },
                     "due_soon": {
                       "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
@@ -2782,6 +2839,11 @@ package enum EmbeddedSchemas {
                         "required": [
                           "todo"
                         ]
+                      },
+                      {
+                        "required": [
+                          "readings"
+                        ]
                       }
                     ],
                     "properties": {
@@ -2811,9 +2873,25 @@ package enum EmbeddedSchemas {
                           ]
                         ]
                       },
+                      "readings": {
+                        "description": "Measurements by interval id, in the unit of the interval's wear_limit:: {chain-replace: 0.5 %}, {brake-pads: 1.8 mm}. An entry of readings alone (no done) is a measurement, not a service; bikecheck done BIKE --reading ID=VALUE writes one.",
+                        "markdownDescription": "Measurements by interval id, in the unit of the interval's `wear_limit:`: `{chain-replace: 0.5 %}`, `{brake-pads: 1.8 mm}`. An entry of readings alone (no `done`) is a measurement, not a service; `bikecheck done BIKE --reading ID=VALUE` writes one.",
+                        "type": "object",
+                        "propertyNames": {
+                          "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                        },
+                        "additionalProperties": {
+                          "$ref": "#/definitions/wearAmount"
+                        },
+                        "examples": [
+                          {
+                            "chain-replace": "0.5 %"
+                          }
+                        ]
+                      },
                       "todo": {
-                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo or both.",
-                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both.",
+                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo, readings or several.",
+                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo`, `readings` or several.",
                         "$ref": "#/definitions/text"
                       },
                       "cost": {
@@ -3025,6 +3103,19 @@ package enum EmbeddedSchemas {
                     0.8
                   ]
                 },
+                "wearAmount": {
+                  "description": "A measurement of wear: a number and % (a chain checker's stretch) or mm (a pad's thickness), e.g. 0.5 %, 1.8 mm.",
+                  "markdownDescription": "A measurement of wear: a number and `%` (a chain checker's stretch) or `mm` (a pad's thickness), e.g. `0.5 %`, `1.8 mm`.",
+                  "type": "string",
+                  "pattern": "^[ \\t]*[0-9]+(?:\\.[0-9]+)?[ \\t]*(%|mm)[ \\t]*$",
+                  "examples": [
+                    "0.5 %",
+                    "0.75 %",
+                    "1.8 mm",
+                    "1 mm"
+                  ],
+                  "patternErrorMessage": "Write a number and % or mm, e.g. 0.5 % or 1.8 mm."
+                },
                 "sportType": {
                   "description": "A Strava sport type. Cycling types: Ride, GravelRide, MountainBikeRide, EBikeRide, EMountainBikeRide, VirtualRide, Velomobile, Handcycle. Other Strava types are accepted; an unknown one is a warning in bikecheck validate.",
                   "markdownDescription": "A Strava sport type. Cycling types: `Ride`, `GravelRide`, `MountainBikeRide`, `EBikeRide`, `EMountainBikeRide`, `VirtualRide`, `Velomobile`, `Handcycle`. Other Strava types are accepted; an unknown one is a warning in `bikecheck validate`.",
@@ -3157,6 +3248,11 @@ package enum EmbeddedSchemas {
                         "fixed",
                         "catch-up"
                       ]
+                    },
+                    "wear_limit": {
+                      "description": "The measurement at which the job is due, e.g. 0.75 % for a chain's stretch (a maximum), 1 mm for a pad (a minimum): log entries' readings: of this interval are measured against it, and status forecasts the day it is reached from them.",
+                      "markdownDescription": "The measurement at which the job is due, e.g. `0.75 %` for a chain's stretch (a maximum), `1 mm` for a pad (a minimum): log entries' `readings:` of this interval are measured against it, and `status` forecasts the day it is reached from them.",
+                      "$ref": "#/definitions/wearAmount"
                     },
                     "due_soon": {
                       "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",

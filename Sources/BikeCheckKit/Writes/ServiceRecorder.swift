@@ -14,9 +14,12 @@ package struct ServiceRecord: Sendable {
     package var todo: String?
     /// What kind of cost it was (`parts`, `labour`): the entry's `category:`.
     package var category: String?
+    /// Measurements taken, as typed: `chain-replace=0.5%` (`--reading`): the entry's `readings:`.
+    package var readings: [String]
 
     package init(
-        bike: String, intervals: [String], date: Day? = nil, cost: String? = nil, note: String? = nil, todo: String? = nil, category: String? = nil
+        bike: String, intervals: [String], date: Day? = nil, cost: String? = nil, note: String? = nil, todo: String? = nil, category: String? = nil,
+        readings: [String] = []
     ) {
         self.bike = bike
         self.intervals = intervals
@@ -25,6 +28,7 @@ package struct ServiceRecord: Sendable {
         self.note = note
         self.todo = todo
         self.category = category
+        self.readings = readings
     }
 }
 
@@ -35,13 +39,19 @@ package enum ServiceRecorder {
         let owner = try LogOwner(record.bike, in: context)
         let resolved = owner
         let bike = owner
-        guard !record.intervals.isEmpty || record.todo != nil else {
-            throw .usage("name at least one interval that was done", help: "or close a to-do with --todo TEXT-OR-ID")
+        guard !record.intervals.isEmpty || record.todo != nil || !record.readings.isEmpty else {
+            throw .usage(
+                "name at least one interval that was done", help: "or close a to-do with --todo TEXT-OR-ID, or record a measurement with --reading ID=VALUE")
         }
         var ids: [String] = []
         for name in record.intervals where !ids.contains(name) {
             _ = try owner.interval(name)
             ids.append(name)
+        }
+        var readings: [(id: String, value: WearAmount)] = []
+        for typed in record.readings {
+            let reading = try owner.reading(typed)
+            if let k = readings.firstIndex(where: { $0.id == reading.id }) { readings[k] = reading } else { readings.append(reading) }
         }
         let todo = try record.todo.map { name throws(WriteFailure) in try owner.todo(name) }
         let date = record.date ?? context.today
@@ -76,7 +86,15 @@ package enum ServiceRecorder {
         // double Enter, or the rider not remembering): only the others are written.
         let sameDay = bike.log.filter { $0.date == date }
         let already = ids.filter { id in sameDay.contains { $0.done.contains { $0.value.rawValue == id } } }
-        if !already.isEmpty, todo == nil {
+        // Nor is the same reading on the same day.
+        let measured = readings.filter { r in sameDay.contains { $0.readings.contains { $0.interval.value.rawValue == r.id && $0.value == r.value } } }
+        readings.removeAll { r in measured.contains { $0.id == r.id } }
+        if ids.isEmpty, todo == nil, readings.isEmpty, !measured.isEmpty {
+            return context.change(
+                files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
+                summary: measured.map { "\(bike.id): reading \($0.id) \($0.value) on \(date) is already in the log; nothing to do" })
+        }
+        if !already.isEmpty, todo == nil, readings.isEmpty {
             let remaining = ids.filter { !already.contains($0) }
             let line = sameDay.first { e in e.done.contains { already.contains($0.value.rawValue) } }.flatMap { $0.location.range?.start.line }
             let at = line.map { " (\(file):\($0))" } ?? ""
@@ -99,8 +117,8 @@ package enum ServiceRecorder {
             ids = remaining
         }
 
-        if todo != nil, !already.isEmpty { ids = ids.filter { !already.contains($0) } }
-        let style = EntryStyle(root["log"], defaultOrder: ["date", "done", "todo", "cost", "category", "note"])
+        if todo != nil || !readings.isEmpty, !already.isEmpty { ids = ids.filter { !already.contains($0) } }
+        let style = EntryStyle(root["log"], defaultOrder: ["date", "done", "readings", "todo", "cost", "category", "note"])
         var fields: [String: YAMLValue] = ["date": .plain(date.description)]
         if ids.isEmpty {
             // A to-do alone: the entry names the job and no interval.
@@ -111,6 +129,7 @@ package enum ServiceRecorder {
         } else {
             fields["done"] = .flowList(ids.map { .plain($0) })
         }
+        if !readings.isEmpty { fields["readings"] = .flowMapping(readings.map { YAMLPair($0.id, .plain($0.value.description)) }) }
         if let todo { fields["todo"] = .text(todo.task) }
         if let costText { fields["cost"] = .plain(costText) }
         if let category = record.category { fields["category"] = .text(category) }
@@ -136,6 +155,7 @@ package enum ServiceRecorder {
 
         var done = ids
         if let todo { done.append("to-do '\(todo.task)'") }
+        done += readings.map { "reading \($0.id) \($0.value)" }
         var summary = ["\(bike.id): logged \(done.joined(separator: ", ")) on \(date) in \(file)"]
         if !unsnoozed.isEmpty { summary.append("\(bike.id): \(unsnoozed.joined(separator: ", ")) no longer snoozed") }
         // The warning the file now gives for this cost (as `validate` shows it), said at once.
@@ -151,7 +171,7 @@ package enum ServiceRecorder {
         }
         return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
-            message: "\(bike.id): \(done.joined(separator: ", ")) done \(date)", summary: summary, warnings: warnings)
+            message: "\(bike.id): \(done.joined(separator: ", ")) \(ids.isEmpty && todo == nil ? "measured" : "done") \(date)", summary: summary, warnings: warnings)
     }
 }
 
@@ -196,6 +216,30 @@ struct LogOwner {
         throw .usage(
             "\(kind) '\(id)' has no interval '\(name)'\(didYouMean(name, among: known))",
             help: known.isEmpty ? "give the \(kind) intervals or templates first" : "intervals: \(known.joined(separator: ", "))")
+    }
+
+    /// A measurement as `--reading` takes it, `ID=VALUE` (`chain-replace=0.5%`): of one of its
+    /// intervals with a `wear_limit:`, in the limit's unit.
+    func reading(_ typed: String) throws(WriteFailure) -> (id: String, value: WearAmount) {
+        guard let eq = typed.firstIndex(of: "="), eq != typed.startIndex else {
+            throw .usage("reading '\(typed)' should be INTERVAL=VALUE", help: "e.g. --reading chain-replace=0.5% or --reading brake-pads=1.8mm")
+        }
+        let name = String(typed[..<eq]), text = String(typed[typed.index(after: eq)...])
+        let interval = try interval(name)
+        guard let limit = interval.wearLimit else {
+            throw .usage(
+                "interval '\(name)' of \(kind) '\(id)' has no wear_limit, so a reading of it measures nothing",
+                help: "give the interval the measurement at which it is due, e.g. wear_limit: 0.75 %")
+        }
+        let value: WearAmount
+        switch WearAmount.parse(text) {
+        case .success(let v): value = v
+        case .failure: throw .usage("reading '\(text)' of '\(name)' is not a measurement", help: WearAmount.accepted)
+        }
+        guard value.unit == limit.unit else {
+            throw .usage("reading '\(value)' of '\(name)' is in \(value.unit), but its wear_limit is \(limit)", help: "write it in \(limit.unit)")
+        }
+        return (name, value)
     }
 
     /// Its to-do with the id `name`, else with the text `name`; a usage error names the nearest.

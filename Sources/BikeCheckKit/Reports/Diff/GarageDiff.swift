@@ -43,7 +43,9 @@ package struct GarageDiff: Sendable, Encodable {
         package var done: [String] = []
         /// The interval added, removed or changed.
         package var interval: String? = nil
-        /// An interval's `every` (its limits, as written: `10 h`) before and after.
+        /// An interval's `every` (its limits, as written: `10 h`) before and after, then its
+        /// `repeat:` when not `from-done` and its `wear_limit:` when it has one
+        /// (`repeat: fixed`, `wear_limit: 0.75 %`).
         package var before: [String]? = nil
         package var after: [String]? = nil
         /// The bike a part was mounted on or taken off.
@@ -52,14 +54,20 @@ package struct GarageDiff: Sendable, Encodable {
         package var currency: String? = nil
         package var note: String? = nil
 
+        /// An interval's terms as read: its limits joined by "or", then the rest (`10 h or 200 km, repeat: fixed`).
+        static func words(_ terms: [String]) -> String {
+            let limits = terms.filter { !$0.contains(": ") }, rest = terms.filter { $0.contains(": ") }
+            return ([limits.joined(separator: " or ")] + rest).joined(separator: ", ")
+        }
+
         /// One line for people.
         package var what: String {
             switch change {
             case .serviceLogged, .serviceRemoved: return (done.joined(separator: ", ") + (note.map { " — \($0)" } ?? ""))
-            case .intervalAdded: return "\(interval ?? ""): every \((after ?? []).joined(separator: " or "))"
-            case .intervalRemoved: return "\(interval ?? ""): was every \((before ?? []).joined(separator: " or "))"
+            case .intervalAdded: return "\(interval ?? ""): every \(Self.words(after ?? []))"
+            case .intervalRemoved: return "\(interval ?? ""): was every \(Self.words(before ?? []))"
             case .intervalChanged:
-                return "\(interval ?? ""): every \((before ?? []).joined(separator: " or ")) → \((after ?? []).joined(separator: " or "))"
+                return "\(interval ?? ""): every \(Self.words(before ?? [])) → \(Self.words(after ?? []))"
             case .partMounted: return "on \(bike ?? "")"
             case .partUnmounted: return "off \(bike ?? "")"
             case .mountRemoved: return "no longer on \(bike ?? "")"
@@ -120,9 +128,9 @@ package struct GarageDiff: Sendable, Encodable {
             let was = Dictionary(old.intervals.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             let now = Dictionary(new.intervals.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             for interval in new.intervals {
-                let limits = interval.limits.map(\.description)
+                let limits = terms(interval)
                 if let previous = was[interval.id] {
-                    let before = previous.limits.map(\.description)
+                    let before = terms(previous)
                     if before != limits {
                         changes.append(
                             Change(change: .intervalChanged, subject: subject, date: nil, interval: interval.id.rawValue, before: before, after: limits))
@@ -135,7 +143,7 @@ package struct GarageDiff: Sendable, Encodable {
                 changes.append(
                     Change(
                         change: .intervalRemoved, subject: subject, date: nil, interval: interval.id.rawValue,
-                        before: interval.limits.map(\.description)))
+                        before: terms(interval)))
             }
         }
         let oldBikes = Dictionary(old.bikes.map { ($0.bike.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -189,17 +197,31 @@ package struct GarageDiff: Sendable, Encodable {
             from: revisions.from, fromCommit: revisions.fromCommit, to: revisions.to, toCommit: revisions.toCommit, changes: ordered)
     }
 
+    /// What an interval says of when it is due: its limits as written, then its repeat rule
+    /// (when not the default) and its wear limit.
+    private static func terms(_ interval: ResolvedInterval) -> [String] {
+        interval.limits.map(\.description) + (interval.repeatRule == .fromDone ? [] : ["repeat: \(interval.repeatRule.rawValue)"])
+            + (interval.wearLimit.map { ["wear_limit: \($0)"] } ?? [])
+    }
+
     /// What makes two log entries the same service.
     private static func key(_ entry: LogEntry) -> String {
         [
             entry.date.description, entry.done.map(\.value.rawValue).joined(separator: ","),
             entry.cost.map { "\($0.value.amount) \($0.value.currency ?? "")" } ?? "", entry.category ?? "", entry.note ?? "", entry.todo ?? "",
+            measured(entry).joined(separator: ","),
         ].joined(separator: "\u{1F}")
+    }
+
+    /// An entry's readings, as a change names them: `measured chain-replace 0.5 %`.
+    private static func measured(_ entry: LogEntry) -> [String] {
+        entry.readings.map { "measured \($0.interval.value) \($0.value)" }
     }
 
     private static func service(_ kind: Kind, _ subject: ReportSubject, _ entry: LogEntry) -> Change {
         Change(
-            change: kind, subject: subject, date: entry.date, done: entry.done.map(\.value.rawValue) + (entry.todo.map { ["to-do: \($0)"] } ?? []),
+            change: kind, subject: subject, date: entry.date,
+            done: entry.done.map(\.value.rawValue) + (entry.todo.map { ["to-do: \($0)"] } ?? []) + measured(entry),
             cost: entry.cost.map { ReportAmount($0.value.amount) }, currency: entry.cost?.value.currency, note: entry.note)
     }
 

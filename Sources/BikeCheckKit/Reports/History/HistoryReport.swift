@@ -29,6 +29,15 @@ package struct HistoryReport: Sendable, Encodable {
         package var note: String?
         /// The one-off job the entry closed (`todo:`), if any.
         package var todo: String? = nil
+        /// The measurements it recorded (`readings:`), in the order written; nil for none.
+        package var readings: [Measurement]? = nil
+    }
+
+    /// A reading of an interval's wear (`readings: {chain-replace: 0.5 %}`).
+    package struct Measurement: Sendable, Encodable {
+        package var id: String
+        package var value: Double
+        package var unit: String
     }
 
     package var asOf: Day
@@ -82,13 +91,14 @@ package struct HistoryReport: Sendable, Encodable {
                     tasks.append(task)
                 }
                 guard entry.date <= end, since.map({ entry.date >= $0 }) ?? true,
-                    interval.map({ i in entry.done.contains { $0.value == i } }) ?? true
+                    interval.map({ i in entry.done.contains { $0.value == i } || entry.readings.contains { $0.interval.value == i } }) ?? true
                 else { continue }
+                let readings = entry.readings.map { Measurement(id: $0.interval.value.rawValue, value: $0.value.amount, unit: $0.value.unit) }
                 entries.append(
                     Entry(
                         subject: subject, bike: part?.mount(on: entry.date)?.bike.value.rawValue, date: entry.date, tasks: tasks,
                         cost: entry.cost.map { ReportAmount($0.value.amount) }, currency: entry.cost?.value.currency, category: entry.category,
-                        note: entry.note, todo: entry.todo))
+                        note: entry.note, todo: entry.todo, readings: readings.isEmpty ? nil : readings))
             }
         }
         // Status's ledgers (prefix sums in day order): each task's span is two binary searches, on
@@ -148,7 +158,8 @@ package struct HistoryReport: Sendable, Encodable {
                 guard let previous = t.previous, let d = t.distance, let h = t.movingTime else { return "\(t.task) (first logged)" }
                 return "\(t.task) (after \(units.distanceText(d)) \(units.distanceUnit) / \(ReportNumber.hours(h)) h since \(previous))"
             }
-            let tasks = (described + (e.todo.map { ["to-do: \($0)"] } ?? [])).joined(separator: "; ")
+            let measured = (e.readings ?? []).map { "measured \($0.id) \(WearAmount(amount: $0.value, unit: $0.unit))" }
+            let tasks = (described + (e.todo.map { ["to-do: \($0)"] } ?? []) + measured).joined(separator: "; ")
             return [e.date.description] + ReportTable.subjectCells(e.subject, bike: e.bike, parts: parts) + [
                 tasks, e.cost?.description ?? "", e.cost == nil ? "" : e.currency ?? "", e.category ?? "", e.note ?? "",
             ]

@@ -100,12 +100,29 @@ extension StatusPlanner {
                         }, pace: pace)
                 }
             }
-            let progress = limits.map(\.progress).max() ?? 0
+            // Under a repeat rule the count runs from the start of the shown limit's window.
+            let shownSince = limits.max { $0.progress < $1.progress }?.windowStart ?? since
+            var wear: WearStatus?
+            if let limit = interval.wearLimit, let since {
+                let renews: ((LogEntry) -> Bool)? = kind == .done ? { entry in entry.done.contains { $0.value == interval.id } } : nil
+                let readings = Self.readings(of: interval.id, in: part.log, since: since, through: planner.asOf, renews: renews)
+                let measure = interval.wearMeasure
+                // New: a replacement, or the part bought (or first mounted) with no usage before tracking.
+                let new = kind == .done || ((kind == .bought || kind == .installed) && prior == nil)
+                wear = planner.wearStatus(
+                    limit: limit, measure: measure, readings: readings, since: since, new: new,
+                    used: { day in
+                        planner.usage(of: part, filter: interval.rideFilter, since: since, through: day, ledgers: ledgers, bikeFilters: bikeFilters)
+                            .amount(in: measure)
+                    }, pace: pace)
+            }
+            let progress = max(limits.map(\.progress).max() ?? 0, wear?.progress ?? 0)
             let state: IntervalState = progress >= 1 ? .overdue : progress >= interval.dueSoon ? .dueSoon : .ok
             var s = IntervalStatus(
                 id: interval.id.rawValue, task: interval.task, component: nil, template: interval.template?.rawValue,
-                state: state, progress: progress, since: since, anchor: kind, usage: usage, limits: limits,
-                due: state == .overdue ? nil : limits.compactMap(\.due).min(), part: part.id.rawValue, prior: prior)
+                state: state, progress: progress, since: shownSince, anchor: kind, usage: usage, limits: limits,
+                due: state == .overdue ? nil : (limits.compactMap(\.due) + [wear?.due].compactMap { $0 }).min(), part: part.id.rawValue, prior: prior,
+                wear: wear)
             if stopped { s.stopForecasts() }
             s.applySnooze(part.snoozes, asOf: asOf)
             return s

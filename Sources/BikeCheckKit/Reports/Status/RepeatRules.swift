@@ -23,6 +23,7 @@ extension StatusPlanner {
     func chainedLimitStatus(_ q: Quantity, rule: RepeatRule, base: Day, services: [Day], odometer: (Int) -> Usage, pace: Pace) -> LimitStatus {
         let used: Double
         var due: Day?
+        var windowStart: Day?
         switch q.measure {
         case .days, .months:
             let n = Int(q.amount.rounded(.up))
@@ -32,6 +33,7 @@ extension StatusPlanner {
             let days = Double(max(0, asOf.ordinal - start.ordinal))
             used = q.measure == .days ? days : days * q.amount / Double(max(1, end.ordinal - start.ordinal))
             due = end
+            windowStart = start
         case .time, .distance, .rides:
             let value: (Usage) -> Double =
                 switch q.measure {
@@ -45,10 +47,25 @@ extension StatusPlanner {
             let now = value(odometer(asOf.ordinal))
             used = max(0, now - Double(next - 1) * q.amount)
             due = forecast(remaining: Double(next) * q.amount - now, rate: rate)
+            // The window began on the day the odometer passed the previous point (the base for
+            // the first): the first day whose rides, from the base, reach it.
+            let passed = Double(next - 1) * q.amount
+            if next == 1 {
+                windowStart = base
+            } else if now >= passed {
+                var lo = base.ordinal, hi = asOf.ordinal
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if value(odometer(mid)) >= passed { hi = mid } else { lo = mid + 1 }
+                }
+                windowStart = Day(ordinal: lo)
+            }
         }
         let progress = rounded(used / q.amount)
-        return LimitStatus(
+        var status = LimitStatus(
             every: q.text, measure: q.measure, unit: q.unit, unitSize: q.unitSize, limit: q.amount, used: rounded(used),
             progress: progress, due: progress >= 1 ? nil : due)
+        status.windowStart = windowStart
+        return status
     }
 }

@@ -74,6 +74,10 @@ package struct LimitStatus: Sendable, Codable, Equatable {
     package var progress: Double
     /// The day this limit is reached at the recent pace; nil without a pace.
     package var due: Day?
+    /// Under `fixed` and `catch-up`, the day its current window began (the previous due point, or
+    /// the day the odometer passed it); nil otherwise. Not in the JSON: it is the interval's
+    /// `since` when this limit is the one shown.
+    package var windowStart: Day? = nil
 
     enum CodingKeys: String, CodingKey {
         case every, measure, unit
@@ -123,10 +127,13 @@ package struct IntervalStatus: Sendable, Codable, Equatable {
     /// `hours:`/`distance:`/`rides:`, until it is first serviced); nil when it adds none. The
     /// planner decides it once; `rides --interval` shows it beside the rides it counted.
     package var prior: Usage? = nil
+    /// Its measured wear (`wear_limit:` and readings since its anchor); nil without a reading.
+    package var wear: WearStatus? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, task, component, template, state, progress, since, anchor, usage, limits, due, part, band
         case snoozedUntil = "snoozed_until"
+        case wear
     }
 
     /// Marks it snoozed when `snoozes` put it off past `asOf`; from the snooze's day on it is
@@ -150,10 +157,17 @@ package struct IntervalStatus: Sendable, Codable, Equatable {
         return by
     }
 
+    /// Whether `due` is the day the measured wear reaches its limit, sooner than any limit's.
+    package var dueByWear: Bool {
+        guard let due, let w = wear?.due, state != .snoozed else { return false }
+        return w == due && !limits.contains { $0.due == due }
+    }
+
     /// Nothing is forecast where the clock has stopped (a retired bike or part).
     mutating func stopForecasts() {
         due = nil
         for k in limits.indices { limits[k].due = nil }
+        wear?.due = nil
     }
 }
 

@@ -107,6 +107,8 @@ package struct StatusPlanner: Sendable {
         private var index: [IntervalID: Int] = [:]
         private var done: [Latest?]
         private var replaced: [ComponentID: Latest] = [:]
+        /// What doing each interval replaces.
+        private var replacing: [IntervalID: ComponentID] = [:]
         /// Every day each interval with a repeat rule other than `from-done` was done, in log
         /// order (empty for the others).
         private var days: [[Day]]
@@ -120,6 +122,7 @@ package struct StatusPlanner: Sendable {
             // What doing each interval replaces (the first interval with its id that replaces something).
             let replacements = Dictionary(intervals.compactMap { i in i.replaces.map { (i.id, $0) } }) { a, _ in a }
             let replaces = intervals.map { replacements[$0.id] }
+            replacing = replacements
             func later(_ day: Day, than known: Latest?) -> Bool { known.map { day > $0.day } ?? true }
             // Thousands of entries: one hash lookup per id done, the rest by index.
             for (n, entry) in resolved.bike.log.enumerated() where entry.date <= asOf {
@@ -143,6 +146,9 @@ package struct StatusPlanner: Sendable {
 
         /// The latest replacement of this component, by any interval that replaces it.
         func lastReplaced(_ part: ComponentID) -> Latest? { replaced[part] }
+
+        /// The component doing this interval replaces, if any.
+        func replacer(_ id: IntervalID) -> ComponentID? { replacing[id] }
     }
 
     /// Where an interval counts from: the latest of its last service and its component's
@@ -204,12 +210,33 @@ package struct StatusPlanner: Sendable {
                     }, pace: pace)
             }
         }
-        let progress = limits.map(\.progress).max() ?? 0
+        // Under a repeat rule the count runs from the start of the shown limit's window.
+        let shownSince = limits.max { $0.progress < $1.progress }?.windowStart ?? since
+        var wear: WearStatus?
+        if let limit = interval.wearLimit, let since {
+            // A service of the interval renews what is measured, and so does a replacement of its part.
+            let part = interval.component ?? interval.replaces
+            let renews: ((LogEntry) -> Bool)? =
+                kind == .done || kind == .replaced
+                ? { entry in entry.done.contains { $0.value == interval.id || (part != nil && services.replacer($0.value) == part) } } : nil
+            let readings = Self.readings(of: interval.id, in: bike.log, since: since, through: asOf, renews: renews)
+            let measure = interval.wearMeasure
+            // New: a replacement, or a part installed (or the bike bought) with no usage before tracking.
+            let new = kind == .done || kind == .replaced || ((kind == .installed || kind == .bought) && prior == nil)
+            wear = wearStatus(
+                limit: limit, measure: measure, readings: readings, since: since, new: new,
+                used: { day in
+                    let u = ledger.usage(from: since.ordinal, through: day.ordinal)
+                    return Usage(movingTime: u.time, distance: u.distance, rides: u.rides).amount(in: measure)
+                }, pace: pace)
+        }
+        let progress = max(limits.map(\.progress).max() ?? 0, wear?.progress ?? 0)
         let state: IntervalState = progress >= 1 ? .overdue : progress >= interval.dueSoon ? .dueSoon : .ok
         return IntervalStatus(
             id: interval.id.rawValue, task: interval.task, component: interval.component?.rawValue,
-            template: interval.template?.rawValue, state: state, progress: progress, since: since, anchor: kind,
-            usage: usage, limits: limits, due: state == .overdue ? nil : limits.compactMap(\.due).min(), prior: prior)
+            template: interval.template?.rawValue, state: state, progress: progress, since: shownSince, anchor: kind,
+            usage: usage, limits: limits, due: state == .overdue ? nil : (limits.compactMap(\.due) + [wear?.due].compactMap { $0 }).min(),
+            prior: prior, wear: wear)
     }
 
     /// With no anchor (`since` nil: nothing counted yet) only usage before tracking is used, and
