@@ -31,8 +31,8 @@ struct GarageCache: Sendable {
     /// 2: bikes' `devices`; a range's end relative to its start. 3: parts' `devices`. 4: a
     /// diagnostic's `fix`; bikes' and parts' `rider`; a component's located `installed:`. 5: the
     /// merge of those (branches had each raised 3 to 4). 6: intervals' `repeat`. 7: parts on parts
-    /// (`partMounts`, a mount's `entry`).
-    static let formatVersion: UInt32 = 7
+    /// (`partMounts`, a mount's `entry`). 8: a mount's `tag` and `unless_tag`.
+    static let formatVersion: UInt32 = 8
     static let suffix = ".cache"
 
     /// The cache folder, or nil when the cache is not to be used (`.bikecheck` links outside, or

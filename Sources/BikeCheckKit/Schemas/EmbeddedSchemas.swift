@@ -1996,11 +1996,56 @@ package enum EmbeddedSchemas {
                           }
                         ]
                       },
+                      "tag": {
+                        "description": "Only rides whose name has this hashtag, written without # (race: the race wheels go on for rides named Crit #race). Such a mount may share its days with the part's other mounts; not with part.",
+                        "markdownDescription": "Only rides whose name has this hashtag, written without `#` (`race`: the race wheels go on for rides named `Crit #race`). Such a mount may share its days with the part's other mounts; not with `part`.",
+                        "type": "string",
+                        "pattern": "^#?[^\\s#][^\\s]*$"
+                      },
+                      "unless_tag": {
+                        "description": "Not rides whose name has this hashtag (or one of these): the everyday wheels come off for #race rides. Not with tag or part.",
+                        "markdownDescription": "Not rides whose name has this hashtag (or one of these): the everyday wheels come off for `#race` rides. Not with `tag` or `part`.",
+                        "anyOf": [
+                          {
+                            "type": "string",
+                            "pattern": "^#?[^\\s#][^\\s]*$"
+                          },
+                          {
+                            "type": "array",
+                            "items": {
+                              "type": "string",
+                              "pattern": "^#?[^\\s#][^\\s]*$"
+                            }
+                          }
+                        ]
+                      },
                       "note": {
                         "description": "A note about the mount.",
                         "markdownDescription": "A note about the mount.",
                         "$ref": "#/definitions/text"
                       }
+                    },
+                    "not": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "tag",
+                            "unless_tag"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "part",
+                            "tag"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "part",
+                            "unless_tag"
+                          ]
+                        }
+                      ]
                     },
                     "defaultSnippets": [
                       {
