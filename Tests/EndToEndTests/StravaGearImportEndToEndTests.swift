@@ -164,6 +164,13 @@ import Testing
         let third = try folder.run(["import", "tracker", "strava-gear", "strava-gear/rules.yaml", "--dry-run"])
         #expect(third.status == 0 && third.stdout.isEmpty && third.stderr.contains("nothing would change"), "\(third.stdout)\(third.stderr)")
         #expect(try String(contentsOf: path, encoding: .utf8) == edited)
+
+        // The reverse: the garage's parts as rules.yaml give strava-gear the same totals.
+        let exported = try folder.run(["export", "strava-gear"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stdout.contains("\"#race\": {wheels: race-wheels}"), "\(exported.stdout)")
+        try folder.write("strava-gear/rules.yaml", exported.stdout)
+        try StravaGearCrossCheckTests.expectSamePartTotals(folder.url, parts: 9)
     }
 
     @Test func recordsWithNoPlaceAreListedWithWhereAndWhyAndExitOne() throws {
