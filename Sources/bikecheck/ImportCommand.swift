@@ -174,7 +174,11 @@ struct TrackerImportCommand: ParsableCommand {
         abstract: "Import bikes, parts and their mounts from another tracker's files into the garage.",
         discussion: """
             FORMAT is one of: \(TrackerFormat.allCases.map(\.rawValue).joined(separator: ", ")); strava-gear \
-            (liskin/strava-gear's rules.yaml) is the one read so far. Each component becomes a part of its id \
+            (liskin/strava-gear's rules.yaml) and lubelogger (LubeLogger's CSV exports of service, repair and \
+            upgrade records, one vehicle's: name its bike with --bike) are read so far. A LubeLogger row becomes \
+            a log entry with its cost (in the garage's currency), a category (its Type, else the kind of records \
+            the file's name says) and a note, naming no interval; it is the same record again when the bike's \
+            log has an entry of its day and cost whose note starts with its description. A strava-gear component becomes a part of its id \
             (parts/ID.yaml) with its usage before tracking (kms, hours) and a mount per stretch on a bike; a \
             #hashtag rule a mount with tag: on each bike with Strava gear, and the bike's own component in that \
             role one with unless_tag: for those days. Bikes are matched by Strava gear id (an alias gives the \
@@ -200,13 +204,13 @@ struct TrackerImportCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
-        guard format == .stravaGear else {
-            throw UsageError("importing from \(format.rawValue) is not built yet", help: "formats read so far: strava-gear")
+        guard format == .stravaGear || format == .lubelogger else {
+            throw UsageError("importing from \(format.rawValue) is not built yet", help: "formats read so far: strava-gear, lubelogger")
         }
         var sources: [StravaGearRules.Source] = []
         for file in files {
             guard let bytes = FileManager.default.contents(atPath: file) else {
-                throw UsageError("cannot read '\(file)'", help: "give the path of strava-gear's rules.yaml")
+                throw UsageError("cannot read '\(file)'", help: "give the path of the tracker's file")
             }
             sources.append(StravaGearRules.Source(path: file, bytes: Array(bytes)))
         }
@@ -215,7 +219,10 @@ struct TrackerImportCommand: ParsableCommand {
         try write.perform(
             { () throws(WriteFailure) in
                 let context = WriteContext(root: root, today: today())
-                let plan = try StravaGearRules.plan(sources, garage: context.loaded.garage)
+                let plan =
+                    format == .lubelogger
+                    ? try LubeLoggerCSV.plan(sources, bike: bike, garage: context.loaded.garage)
+                    : try StravaGearRules.plan(sources, garage: context.loaded.garage)
                 unplaced = plan.unplaced
                 notes = plan.notes
                 return try ImportPlanWriter.change(plan, in: context)

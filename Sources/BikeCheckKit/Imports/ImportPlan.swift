@@ -1,4 +1,5 @@
 import Diagnostics
+import Foundation
 
 /// What an import from another tracker brings into the garage, whatever the format: each
 /// format's reader makes one, and `ImportPlanWriter` applies it (the one writer).
@@ -31,6 +32,20 @@ package struct ImportPlan: Sendable {
         package var mounts: [Mount] = []
     }
 
+    /// A service, repair or purchase for a bike's `log:`, naming no interval: a cost and a note.
+    package struct LogEntry: Sendable {
+        package var bike: String
+        package var date: Day
+        /// In the garage's currency, and as the source wrote it (`15.00`).
+        package var cost: Decimal?
+        package var costText: String?
+        package var category: String?
+        package var note: String
+        /// What makes it the same record on a second import: an entry of that day and cost
+        /// whose note starts with this (the source's own description).
+        package var key: String
+    }
+
     /// A record of the source that has no place in the garage, and why.
     package struct Unplaced: Sendable {
         package var location: SourceLocation
@@ -44,6 +59,7 @@ package struct ImportPlan: Sendable {
     package var files: [String]
     package var bikes: [Bike] = []
     package var parts: [Part] = []
+    package var log: [LogEntry] = []
     package var unplaced: [Unplaced] = []
     /// Records placed, but not exactly as the source has them.
     package var notes: [Unplaced] = []

@@ -67,10 +67,42 @@ package enum ImportPlanWriter {
                 summary.append("added part '\(part.id)' (\(part.name)) with \(part.mounts.count) mount\(part.mounts.count == 1 ? "" : "s") in \(path)")
             }
         }
+        // Log entries, bike by bike, each the same record at most once.
+        var logged = 0
+        for bikeID in Array(Set(plan.log.map(\.bike))).sorted() {
+            guard let resolved = context.garage.bike(BikeID(bikeID)) else { throw WriteFailure(context.garage.noBike(bikeID)) }
+            let path = resolved.bike.location.file
+            try context.requireClean(path)
+            guard let original = context.read(path) else { throw .refused("cannot read '\(path)'") }
+            var bytes = original
+            var added = 0
+            for e in plan.log where e.bike == bikeID {
+                let same = resolved.bike.log.contains {
+                    $0.date == e.date && $0.cost?.value.amount == e.cost && ($0.note ?? "").hasPrefix(e.key) && $0.done.isEmpty
+                }
+                if same { continue }
+                let doc = YAMLDocument(path: path, bytes: bytes, limits: .garage)
+                guard case .mapping(let root)? = doc.root else { throw .refused("'\(path)' is not a mapping") }
+                let style = EntryStyle(root["log"], defaultOrder: ["date", "done", "todo", "cost", "category", "note"])
+                var fields: [String: YAMLValue] = ["date": .plain(e.date.description), "note": .text(e.note)]
+                if let cost = e.cost { fields["cost"] = .plain(e.costText ?? "\(cost)") }
+                if let category = e.category { fields["category"] = .text(category) }
+                let entry = style.entry(fields)
+                let edit: YAMLEdit =
+                    ServiceRecorder.datedPosition(of: e.date, in: root["log"]).map { .insert(entry, into: ["log"], at: $0) }
+                    ?? .appendOrCreate(entry, list: "log", current: root["log"])
+                bytes = try context.edit(path, doc, [edit])
+                added += 1
+            }
+            guard added > 0 else { continue }
+            files.append(FileChange(path: path, before: original, after: bytes))
+            logged += added
+            summary.append("bike '\(bikeID)': \(added) log entr\(added == 1 ? "y" : "ies") added (\(path))")
+        }
         let source = plan.files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
         if files.isEmpty { summary = ["nothing to import from \(plan.format) \(source): the garage has it all"] }
         let message =
-            "import \(plan.format) \(source): \(counts.bikes) new bike\(counts.bikes == 1 ? "" : "s"), \(counts.parts) new part\(counts.parts == 1 ? "" : "s"), \(counts.mounts) mount\(counts.mounts == 1 ? "" : "s")"
+            "import \(plan.format) \(source): \(counts.bikes) new bike\(counts.bikes == 1 ? "" : "s"), \(counts.parts) new part\(counts.parts == 1 ? "" : "s"), \(counts.mounts) mount\(counts.mounts == 1 ? "" : "s"), \(logged) log entr\(logged == 1 ? "y" : "ies")"
         return context.change(files: files, message: message, summary: summary)
     }
 

@@ -279,12 +279,15 @@ enum FileDecoders {
         for item in q.items {
             guard let m = r.mapping(item, "a log entry") else { continue }
             let f = r.fields(m, of: "a log entry", allowed: logKeys, required: ["date"], at: item)
-            // A service names intervals; a closed to-do names the job instead (or as well).
-            if f["done"] == nil, f["todo"] == nil, !f.misspelled.contains("done"), !f.misspelled.contains("todo") {
+            // A service names intervals; a closed to-do names the job instead (or as well); an
+            // expense (a repair, a purchase: what another tracker's records are) its cost.
+            if f["done"] == nil, f["todo"] == nil, f["cost"] == nil, !f.misspelled.contains("done"), !f.misspelled.contains("todo"),
+                !f.misspelled.contains("cost")
+            {
                 r.diagnostics.append(
                     .error(
                         .missingKey, "a log entry is missing required key 'done'", at: r.location(SourceRange(at: item.range.start)),
-                        help: "add 'done: …' with the intervals done (or 'todo: …' for a one-off job)"))
+                        help: "add 'done: …' with the intervals done (or 'todo: …' for a one-off job, 'cost: …' for an expense)"))
             }
             guard let dateEntry = f["date"], let date = r.day(dateEntry.value, "date") else { continue }
             var entry = LogEntry(date: date, dateLocation: r.location(dateEntry.value), done: [], location: r.location(item))
