@@ -778,8 +778,8 @@ package enum EmbeddedSchemas {
                     "null"
                   ],
                   "items": {
-                    "description": "One service: date, done (or todo for a closed to-do), and optionally cost, category and note.",
-                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do), and optionally `cost`, `category` and `note`.",
+                    "description": "One service: date, done (or todo for a closed to-do, or only a cost for an expense naming no interval), and optionally cost, category and note.",
+                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do, or only a `cost` for an expense naming no interval), and optionally `cost`, `category` and `note`.",
                     "type": "object",
                     "additionalProperties": false,
                     "required": [
@@ -794,6 +794,11 @@ package enum EmbeddedSchemas {
                       {
                         "required": [
                           "todo"
+                        ]
+                      },
+                      {
+                        "required": [
+                          "cost"
                         ]
                       }
                     ],
@@ -825,8 +830,8 @@ package enum EmbeddedSchemas {
                         ]
                       },
                       "todo": {
-                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo or both.",
-                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both.",
+                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo or both, or is an expense with a cost alone.",
+                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both, or is an expense with a `cost` alone.",
                         "$ref": "#/definitions/text"
                       },
                       "cost": {
@@ -2075,8 +2080,8 @@ package enum EmbeddedSchemas {
                     "null"
                   ],
                   "items": {
-                    "description": "One service: date, done (or todo for a closed to-do), and optionally cost, category and note.",
-                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do), and optionally `cost`, `category` and `note`.",
+                    "description": "One service: date, done (or todo for a closed to-do, or only a cost for an expense naming no interval), and optionally cost, category and note.",
+                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do, or only a `cost` for an expense naming no interval), and optionally `cost`, `category` and `note`.",
                     "type": "object",
                     "additionalProperties": false,
                     "required": [
@@ -2091,6 +2096,11 @@ package enum EmbeddedSchemas {
                       {
                         "required": [
                           "todo"
+                        ]
+                      },
+                      {
+                        "required": [
+                          "cost"
                         ]
                       }
                     ],
@@ -2122,8 +2132,8 @@ package enum EmbeddedSchemas {
                         ]
                       },
                       "todo": {
-                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo or both.",
-                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both.",
+                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo or both, or is an expense with a cost alone.",
+                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both, or is an expense with a `cost` alone.",
                         "$ref": "#/definitions/text"
                       },
                       "cost": {
