@@ -111,8 +111,8 @@ let package = Package(
             dependencies: [
                 "BikeCheckKit", "NotifyKit", "bikecheck", "StravaStandIn", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
-            // Read in place by ReportGoldenTests and SchemaTests (found from #filePath), not bundled.
-            exclude: ["Golden"]
+            // Read in place by ReportGoldenTests, SchemaTests and the tracker imports (found from #filePath), not bundled.
+            exclude: ["Golden", "Trackers"]
         ),
     ]
 )

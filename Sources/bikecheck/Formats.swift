@@ -91,6 +91,7 @@ extension RideCommand.Add: FormattedCommand { typealias Format = TextOrJSON }
 extension SyncCommand: FormattedCommand { typealias Format = TextOrJSON }
 extension StravaArchiveCommand: FormattedCommand { typealias Format = TextOnly }
 extension FilesImportCommand: FormattedCommand { typealias Format = TextOnly }
+extension TrackerImportCommand: FormattedCommand { typealias Format = TextOrJSON }
 extension LoginCommand: FormattedCommand { typealias Format = TextOnly }
 extension LogoutCommand: FormattedCommand { typealias Format = TextOnly }
 extension WhoamiCommand: FormattedCommand { typealias Format = TextOnly }

@@ -7,8 +7,8 @@ import StravaKit
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import activities from elsewhere into the garage's cache.",
-        subcommands: [StravaArchiveCommand.self, FilesImportCommand.self]
+        abstract: "Import activities from elsewhere into the garage's cache, or a rider's gear history from another tracker.",
+        subcommands: [StravaArchiveCommand.self, FilesImportCommand.self, TrackerImportCommand.self]
     )
 }
 
@@ -155,5 +155,86 @@ struct FilesImportCommand: ParsableCommand {
             DeviceAdvice.warnings(unowned, garage: loaded.garage, again: "import the files again", noDevice: "import them again with --bike BIKE"))
         if s.held > 0 { ErrorStyle.write([Warning("\(s.held) rides not written: their month file is left alone", help: "see 'bikecheck validate'")]) }
         if !s.failed.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// The trackers `import tracker` reads, by the names the command line gives them.
+enum TrackerFormat: String, CaseIterable, ExpressibleByArgument {
+    case stravaGear = "strava-gear"
+    case lubelogger
+    case quiver
+    case probikegarage
+    case intervalsICU = "intervals-icu"
+    case dreeve
+}
+
+struct TrackerImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tracker",
+        abstract: "Import bikes, parts and their mounts from another tracker's files into the garage.",
+        discussion: """
+            FORMAT is one of: \(TrackerFormat.allCases.map(\.rawValue).joined(separator: ", ")); strava-gear \
+            (liskin/strava-gear's rules.yaml) and lubelogger (LubeLogger's CSV exports of service, repair and \
+            upgrade records, one vehicle's: name its bike with --bike) are read so far. A LubeLogger row becomes \
+            a log entry with its cost (in the garage's currency), a category (its Type, else the kind of records \
+            the file's name says) and a note, naming no interval; it is the same record again when the bike's \
+            log has an entry of its day and cost whose note starts with its description. A strava-gear component becomes a part of its id \
+            (parts/ID.yaml) with its usage before tracking (kms, hours) and a mount per stretch on a bike; a \
+            #hashtag rule a mount with tag: on each bike with Strava gear, and the bike's own component in that \
+            role one with unless_tag: for those days. Bikes are matched by Strava gear id (an alias gives the \
+            name), else by id or name; a gear id no bike has becomes a new bike. The garage's files are changed \
+            only where they lack something: importing the same file again changes nothing, and hand edits \
+            survive. Every record that has no place in the garage is listed, with where it is and why. Exit 0 \
+            when every record was placed, 1 when one was not (the rest is still written), 2 for a usage error. \
+            See docs/imports.md.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var write: WriteOptions
+
+    @Argument(help: ArgumentHelp("The tracker the files come from.", valueName: "FORMAT"))
+    var format: TrackerFormat
+
+    @Argument(help: ArgumentHelp("The tracker's files.", valueName: "FILE"))
+    var files: [String]
+
+    @Option(help: ArgumentHelp("The bike a file of one vehicle's records belongs to (LubeLogger).", valueName: "BIKE"))
+    var bike: String?
+
+    func run() throws {
+        let root = try global.garageRoot()
+        guard format == .stravaGear || format == .lubelogger else {
+            throw UsageError("importing from \(format.rawValue) is not built yet", help: "formats read so far: strava-gear, lubelogger")
+        }
+        var sources: [StravaGearRules.Source] = []
+        for file in files {
+            guard let bytes = FileManager.default.contents(atPath: file) else {
+                throw UsageError("cannot read '\(file)'", help: "give the path of the tracker's file")
+            }
+            sources.append(StravaGearRules.Source(path: file, bytes: Array(bytes)))
+        }
+        var unplaced: [ImportPlan.Unplaced] = []
+        var notes: [ImportPlan.Unplaced] = []
+        try write.perform(
+            { () throws(WriteFailure) in
+                let context = WriteContext(root: root, today: today())
+                let plan =
+                    format == .lubelogger
+                    ? try LubeLoggerCSV.plan(sources, bike: bike, garage: context.loaded.garage)
+                    : try StravaGearRules.plan(sources, garage: context.loaded.garage)
+                unplaced = plan.unplaced
+                notes = plan.notes
+                return try ImportPlanWriter.change(plan, in: context)
+            }, root: root, global: global)
+        // In the files' order: placed only roughly, or not at all.
+        let listed =
+            (notes.map { (Warning("\($0.record): \($0.reason)", at: $0.location), $0.location) }
+            + unplaced.map { (Warning("not imported: \($0.record): \($0.reason)", at: $0.location), $0.location) })
+            .sorted {
+                (files.firstIndex(of: $0.1.file) ?? 0, $0.1.range?.start.offset ?? 0) < (files.firstIndex(of: $1.1.file) ?? 0, $1.1.range?.start.offset ?? 0)
+            }
+        ErrorStyle.write(listed.map(\.0))
+        if !unplaced.isEmpty { throw ExitCode(1) }
     }
 }

@@ -136,8 +136,8 @@ import Testing
           hub: {every: 1000 km, task: Hub service, component: hub, replaces: hub, due_soon: 70%, counts: [Ride], trainer: only}
         mounts:
           - {part: frame, from: 2027-01-01}
-          - {bike: grail, from: 2025-11-01, to: 2026-04-30}
-          - {bike: tarmac, from: 2026-05-01}
+          - {bike: grail, from: 2025-11-01, to: 2026-04-30, unless_tag: [race, wet]}
+          - {bike: tarmac, from: 2026-05-01, tag: race}
         log:
           - {date: 2026-04-30, done: [hub], cost: 40, category: service, note: between bikes, todo: spoke}
         snooze: {hub: 2026-12-01}

@@ -51,7 +51,7 @@ import Testing
         ),
         ("garage.yaml", "units: km\nnotify:\n  ntfy:\n    |\n", ["topic", "url"]),
         ("rides.yaml", "rides:\n  - date: 2026-01-01\n    |\n    time: 1 h\n", ["bike", "distance", "name", "sport"]),
-        ("parts/new.yaml", "name: New\nmounts:\n  - bike: grail\n    |\n", ["from", "note", "to"]),
+        ("parts/new.yaml", "name: New\nmounts:\n  - bike: grail\n    |\n", ["from", "note", "tag", "to", "unless_tag"]),
         // Gear's top level: a bike's keys and `kind`.
         (
             "gear/new.yaml", "name: New\n|\n",

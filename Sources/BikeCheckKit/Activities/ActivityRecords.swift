@@ -18,6 +18,9 @@ package struct ActivitySummary: Sendable, Equatable {
     package var distance: Double
     /// Metres climbed (`Activity.totalElevationGain`).
     package var elevation: Double = 0
+    /// Index in `ActivitySummaries.strings` of the hashtags in the ride's name (`RideTags`), or -1
+    /// when it has none: what a mount with `tag:` or `unless_tag:` counts by.
+    package var tags: Int32 = -1
 }
 
 /// Cached activities as summaries, with the gear ids and sport types their indices name.
@@ -47,7 +50,8 @@ package struct ActivitySummaries: Sendable {
             run.append(
                 ActivitySummary(
                     id: a.id, day: Int32(day.ordinal), gear: a.gearID.map(symbol) ?? -1, sport: symbol(a.sportType), trainer: a.trainer,
-                    movingTime: Double(a.movingTime), distance: a.distance, elevation: a.totalElevationGain))
+                    movingTime: Double(a.movingTime), distance: a.distance, elevation: a.totalElevationGain,
+                    tags: RideTags.of(name: a.name).map(symbol) ?? -1))
         }
         append(run: run)
     }
@@ -66,6 +70,7 @@ package struct ActivitySummaries: Sendable {
         for var r in run {
             if let renumber {
                 if r.gear >= 0 { r.gear = renumber[Int(r.gear)] }
+                if r.tags >= 0 { r.tags = renumber[Int(r.tags)] }
                 r.sport = renumber[Int(r.sport)]
             }
             let day = r.day
@@ -306,6 +311,7 @@ struct ActivityBuilder: ActivityRecordBuilder {
 struct SummaryBuilder: ActivityRecordBuilder {
     private(set) var strings: [String] = []
     private var symbols = SymbolTable()
+    private var tagNumbers: [String: Int32] = [:]
 
     private mutating func symbol(_ text: CacheText) -> Int32 {
         // An escaped value is rare: it gets its own number, and the loader merges equal Strings.
@@ -323,7 +329,16 @@ struct SummaryBuilder: ActivityRecordBuilder {
         ActivitySummary(
             id: f.id, day: Int32(truncatingIfNeeded: f.localDay.ordinal), gear: f.gearID.map { symbol($0) } ?? -1,
             sport: symbol(f.sportType), trainer: f.trainer, movingTime: Double(Int(f.movingTime)), distance: f.distance,
-            elevation: f.totalElevationGain)
+            elevation: f.totalElevationGain, tags: tags(f.name))
+    }
+
+    /// The number of a name's hashtags; most names have none, and are not made into a String.
+    private mutating func tags(_ name: CacheText?) -> Int32 {
+        guard let name, name.withUTF8({ $0.contains(UInt8(ascii: "#")) }), let tags = RideTags.of(name: name.string) else { return -1 }
+        if let known = tagNumbers[tags] { return known }
+        strings.append(tags)
+        tagNumbers[tags] = Int32(strings.count - 1)
+        return Int32(strings.count - 1)
     }
 }
 

@@ -19,9 +19,9 @@ struct ActivityIndex: Sendable {
     static let folder = "activity-index"
     static let magic: [UInt8] = Array("BCAIDX\r\n".utf8)
     /// 2: records carry the elevation gain (48 bytes); indexes of version 1 are rebuilt. 3: the
-    /// checksum of the month file's bytes.
-    static let version: UInt32 = 3
-    static let recordSize = 48
+    /// checksum of the month file's bytes. 4: records carry the ride name's hashtags (56 bytes).
+    static let version: UInt32 = 4
+    static let recordSize = 56
     /// magic, version, record size, key (7 × 8), the month file's checksum, name length,
     /// counts, string bytes.
     static let headerSize = 8 + 4 + 4 + 56 + 8 + 6 * 4
@@ -210,6 +210,8 @@ struct ActivityIndex: Sendable {
             put(r.movingTime.bitPattern)
             put(r.distance.bitPattern)
             put(r.elevation.bitPattern)
+            put(r.tags)
+            put(UInt32(0))
         }
         for s in stringBytes { put(UInt32(s.count)) }
         for s in stringBytes { out += s }
@@ -245,9 +247,10 @@ struct ActivityIndex: Sendable {
                     id: Int64(bitPattern: u64(at)), day: Int32(bitPattern: UInt32(u32(at + 8))), gear: Int32(bitPattern: UInt32(u32(at + 12))),
                     sport: Int32(bitPattern: UInt32(u32(at + 16))), trainer: u32(at + 20) != 0,
                     movingTime: Double(bitPattern: u64(at + 24)), distance: Double(bitPattern: u64(at + 32)),
-                    elevation: Double(bitPattern: u64(at + 40)))
+                    elevation: Double(bitPattern: u64(at + 40)), tags: Int32(bitPattern: UInt32(u32(at + 48))))
                 // What the reader can produce, and what the loader relies on.
                 guard r.id > 0, r.gear >= -1, r.gear < stringCount, r.sport >= 0, r.sport < stringCount, u32(at + 20) <= 1,
+                    r.tags >= -1, r.tags < stringCount, u32(at + 52) == 0,
                     r.movingTime.isFinite, r.distance.isFinite, r.elevation.isFinite
                 else { return nil }
                 records.append(r)

@@ -688,11 +688,13 @@ extension Mount: CacheCodable {
         w.write(toLocation)
         location.write(to: &w)
         w.int(entry)
+        w.write(tag)
+        w.write(unlessTags)
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         self.init(
             bike: try r.read(), from: try r.read(), to: try r.read(), fromLocation: try r.read(), toLocation: try r.read(), location: try r.read(),
-            entry: try r.int())
+            entry: try r.int(), tag: try r.read(), unlessTags: try r.read())
     }
 }
 

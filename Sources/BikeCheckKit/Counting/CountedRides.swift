@@ -166,10 +166,15 @@ package enum CountedRides {
                 }
             }
             out.reserveCapacity(records.count)
+            // A mount's `tag:` and `unless_tag:`: which sets of hashtags get through, by string index.
+            let readsTags = filter.readsTags
+            let tagsAdmitted = readsTags ? strings.map { filter.admits(tags: $0) } : []
+            let untaggedAdmitted = filter.admits(tags: nil)
             summaries.records.withUnsafeBufferPointer { all in
                 for k in records {
                     let a = all[Int(k)]
                     guard a.day <= last else { continue }
+                    if readsTags && !(a.tags < 0 ? untaggedAdmitted : tagsAdmitted[Int(a.tags)]) { continue }
                     let verdict: ReportRide.Verdict = a.gear < 0 ? .noGear : dated(a.trainer ? indoors[Int(a.sport)] : outdoors[Int(a.sport)], a.day)
                     if countedOnly && verdict != .counted { continue }
                     out.append(
@@ -182,6 +187,7 @@ package enum CountedRides {
         var hand: [Entry] = []
         for (k, r) in handEntered.enumerated()
         where (r.bike.value == bike.id || resolved.ridesOf.contains(r.bike.value)) && (through.map { r.date <= $0 } ?? true) {
+            if filter.readsTags && !filter.admits(tags: RideTags.of(name: r.name)) { continue }
             let day = Int32(clamping: r.date.ordinal)
             // Hand-entered rides are outdoors; one without a sport is of a sport that counts.
             let verdict = dated(
@@ -233,7 +239,7 @@ package enum CountedRides {
         let spec = filter ?? part.rideFilter
         for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from <= end {
             guard let b = cache.bikeIndex[m.bike.value] else { continue }
-            let all = cache.rides(bike: b, filter: spec.over(cache.garage.bikes[b].filter))
+            let all = cache.rides(bike: b, filter: m.narrowing(spec.over(cache.garage.bikes[b].filter)))
             // Days are in order: the mount's days are one run of the bike's rides.
             let first = Int32(clamping: m.from.ordinal), last = Int32(clamping: min(m.to ?? end, end).ordinal)
             var k = lowerBound(all, first)

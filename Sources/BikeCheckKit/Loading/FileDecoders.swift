@@ -320,14 +320,15 @@ enum FileDecoders {
             guard let m = r.mapping(item, "a log entry") else { continue }
             let f = r.fields(m, of: "a log entry", allowed: logKeys, required: ["date"], at: item)
             // A service names intervals; a closed to-do names the job instead (or as well); a
-            // measurement names what it measured, and is no service.
-            if f["done"] == nil, f["todo"] == nil, f["readings"] == nil, !f.misspelled.contains("done"), !f.misspelled.contains("todo"),
-                !f.misspelled.contains("readings")
+            // measurement names what it measured, and is no service; an expense (a repair, a
+            // purchase: what another tracker's records are) its cost.
+            if f["done"] == nil, f["todo"] == nil, f["readings"] == nil, f["cost"] == nil, !f.misspelled.contains("done"),
+                !f.misspelled.contains("todo"), !f.misspelled.contains("readings"), !f.misspelled.contains("cost")
             {
                 r.diagnostics.append(
                     .error(
                         .missingKey, "a log entry is missing required key 'done'", at: r.location(SourceRange(at: item.range.start)),
-                        help: "add 'done: …' with the intervals done (or 'todo: …' for a one-off job, 'readings: …' for a measurement)"))
+                        help: "add 'done: …' with the intervals done (or 'todo: …' for a one-off job, 'readings: …' for a measurement, 'cost: …' for an expense)"))
             }
             guard let dateEntry = f["date"], let date = r.day(dateEntry.value, "date") else { continue }
             var entry = LogEntry(date: date, dateLocation: r.location(dateEntry.value), done: [], location: r.location(item))

@@ -8,7 +8,7 @@ extension FileDecoders {
         "snooze",
         "todo", "notes",
     ]
-    static let mountKeys = ["bike", "part", "from", "to", "note"]
+    static let mountKeys = ["bike", "part", "from", "to", "tag", "unless_tag", "note"]
 
     /// `parts/ID.yaml`: a part that moves between bikes.
     static func part(id: PartID, _ root: YAMLNode, _ r: inout NodeReader, currency: String? = nil) -> Part? {
@@ -85,6 +85,32 @@ extension FileDecoders {
                 ok = to != nil
             }
             if let e = f["note"] { _ = r.string(e.value, "note") }
+            var tag: String?
+            var unlessTags: [String] = []
+            if let e = f["tag"] {
+                tag = rideTag(e.value, &r)
+                ok = ok && tag != nil
+            }
+            if let e = f["unless_tag"] {
+                let items: [YAMLNode]
+                if case .sequence(let q) = e.value { items = q.items } else { items = [e.value] }
+                for item in items {
+                    if let t = rideTag(item, &r) { unlessTags.append(t) } else { ok = false }
+                }
+                unlessTags = Array(Set(unlessTags)).sorted()
+            }
+            if let e = f["tag"] ?? f["unless_tag"], parent != nil {
+                r.error(
+                    .badValue, "'\(e.keyText ?? "tag")' goes on a mount on a bike, not on a part", e.key,
+                    help: "tag the parent's mount on the bike: the parts on it follow it for those rides")
+                continue
+            }
+            if let t = f["tag"], f["unless_tag"] != nil {
+                r.error(
+                    .badValue, "a mount has 'tag' or 'unless_tag', not both", t.key,
+                    help: "'tag: race' holds for #race rides only; 'unless_tag: race' for the others")
+                continue
+            }
             guard ok, bike != nil || parent != nil, let from, let fromEntry = f["from"] else { continue }
             let fromLocation = r.location(fromEntry.value), toLocation = f["to"].map { r.location($0.value) }
             if let to, to < from {
@@ -99,7 +125,8 @@ extension FileDecoders {
             if let bike {
                 bikes.append(
                     Mount(
-                        bike: bike, from: from, to: to, fromLocation: fromLocation, toLocation: toLocation, location: r.location(item), entry: entry))
+                        bike: bike, from: from, to: to, fromLocation: fromLocation, toLocation: toLocation, location: r.location(item), entry: entry,
+                        tag: tag, unlessTags: unlessTags))
             } else if let parent {
                 parts.append(
                     PartMount(
@@ -108,5 +135,18 @@ extension FileDecoders {
             }
         }
         return (bikes, parts)
+    }
+
+    /// A ride tag: a word from rides' names, written with or without its `#` (`race`, `"#race"`).
+    static func rideTag(_ node: YAMLNode, _ r: inout NodeReader) -> String? {
+        guard let text = r.string(node, "a ride tag") else { return nil }
+        let tag = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        guard !tag.isEmpty, !tag.contains(where: \.isWhitespace), !tag.hasPrefix("#") else {
+            r.error(
+                .badValue, "'\(text)' is not a ride tag", node,
+                help: "a tag is one word of a ride's name after '#', written without it: tag: race holds for rides named 'Crit #race'")
+            return nil
+        }
+        return tag
     }
 }

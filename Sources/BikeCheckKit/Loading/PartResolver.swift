@@ -82,7 +82,7 @@ extension Resolver {
                     out.append(
                         Mount(
                             bike: m.bike, from: from, to: to, fromLocation: pm.fromLocation, toLocation: pm.toLocation, location: pm.location,
-                            entry: pm.entry, via: [pm.parent.value] + m.via))
+                            entry: pm.entry, via: [pm.parent.value] + m.via, tag: m.tag, unlessTags: m.unlessTags))
                 }
             }
             visiting.remove(k)
@@ -149,7 +149,8 @@ extension Resolver {
             }
             // One bike or part at a time: in date order, each mount as written starts after the
             // one before ends.
-            let sorted = part.writtenMounts.sorted { $0.from < $1.from }
+            // A mount for tagged rides only shares its days with the others.
+            let sorted = part.writtenMounts.filter { $0.tag == nil }.sorted { $0.from < $1.from }
             for (earlier, later) in zip(sorted, sorted.dropFirst()) where later.from <= (earlier.to ?? later.from) {
                 let until = earlier.to.map { "through \($0)" } ?? "with no end"
                 diagnostics.append(
@@ -161,7 +162,7 @@ extension Resolver {
         }
         // One part per slot of a bike at a time.
         var bySlot: [String: [(part: Part, mount: Mount)]] = [:]
-        for part in parts { if let slot = part.slot?.value { for m in part.mounts { bySlot[slot, default: []].append((part, m)) } } }
+        for part in parts { if let slot = part.slot?.value { for m in part.mounts where m.tag == nil { bySlot[slot, default: []].append((part, m)) } } }
         for slot in bySlot.keys.sorted() {
             let claims = bySlot[slot]!.sorted { ($0.mount.from, $0.part.id) < ($1.mount.from, $1.part.id) }
             for (i, a) in claims.enumerated() {

@@ -19,9 +19,25 @@ package struct Mount: Sendable {
     /// The parts it is on the bike through, nearest first: empty for a mount on the bike itself;
     /// for a part on a part, the stretch its parent (and theirs) spent on the bike (`Resolver`).
     package var via: [PartID] = []
+    /// Only rides whose name has this hashtag (`tag: race`: the race wheels go on for `#race`
+    /// rides); such a mount may share its days with the part's other mounts.
+    package var tag: String?
+    /// Not rides whose name has one of these hashtags (`unless_tag: race`: the everyday wheels
+    /// come off for them).
+    package var unlessTags: [String] = []
 
     /// Whether the part was on the bike on this day.
     package func covers(_ day: Day) -> Bool { from <= day && (to.map { day <= $0 } ?? true) }
+
+    /// The rides of the bike that wear the part on this mount: `filter` (the part's over the
+    /// bike's), narrowed by the mount's `tag:` and `unless_tag:`.
+    package func narrowing(_ filter: RideFilter) -> RideFilter {
+        guard tag != nil || !unlessTags.isEmpty else { return filter }
+        var f = filter
+        f.tag = tag
+        f.unlessTags = unlessTags
+        return f
+    }
 }
 
 /// A stretch of days a part spent on another part (`{part: race-wheels, from: …}`): tyres on a
@@ -90,13 +106,16 @@ package struct Part: Sendable {
         package var entry: Int
         /// The bike it names (nil for a mount on a part).
         package var bike: BikeID?
+        /// Its `tag:`: a mount for tagged rides only, which may share days with the others.
+        package var tag: String? = nil
     }
 
     /// The mounts as written, bikes' and parts' together, in the file's order.
     package var writtenMounts: [WrittenMount] {
         let bikes = mounts.filter(\.via.isEmpty).map {
             WrittenMount(
-                on: "'\($0.bike.value)'", from: $0.from, to: $0.to, fromLocation: $0.fromLocation, location: $0.location, entry: $0.entry, bike: $0.bike.value)
+                on: "'\($0.bike.value)'", from: $0.from, to: $0.to, fromLocation: $0.fromLocation, location: $0.location, entry: $0.entry, bike: $0.bike.value,
+                tag: $0.tag)
         }
         let parts = partMounts.map {
             WrittenMount(on: "part '\($0.parent.value)'", from: $0.from, to: $0.to, fromLocation: $0.fromLocation, location: $0.location, entry: $0.entry)
@@ -105,7 +124,8 @@ package struct Part: Sendable {
     }
 
     /// The mount that covers `day`, if the part was on a bike then.
-    package func mount(on day: Day) -> Mount? { mounts.first { $0.covers(day) } }
+    /// A mount for every ride (no `tag:`) comes before one for tagged rides.
+    package func mount(on day: Day) -> Mount? { mounts.first { $0.covers(day) && $0.tag == nil } ?? mounts.first { $0.covers(day) } }
 }
 
 /// A part with its intervals resolved.

@@ -13,10 +13,26 @@ package enum TrainerRule: String, Sendable, Hashable, Codable {
 package struct RideFilter: Sendable, Hashable {
     package var counts: Set<String>
     package var trainer: TrainerRule
+    /// Only rides whose name has this hashtag (without `#`): a mount's `tag:`.
+    package var tag: String?
+    /// Not rides whose name has one of these hashtags: a mount's `unless_tag:`.
+    package var unlessTags: [String] = []
 
-    package init(counts: Set<String>, trainer: TrainerRule) {
+    package init(counts: Set<String>, trainer: TrainerRule, tag: String? = nil, unlessTags: [String] = []) {
         self.counts = counts
         self.trainer = trainer
+        self.tag = tag
+        self.unlessTags = unlessTags
+    }
+
+    /// Whether the filter looks at rides' names at all.
+    package var readsTags: Bool { tag != nil || !unlessTags.isEmpty }
+
+    /// Whether a ride with these hashtags (as `RideTags.of(name:)` gives them) gets through `tag`
+    /// and `unless_tag`.
+    package func admits(tags: String?) -> Bool {
+        if let tag, !RideTags.contains(tags, tag) { return false }
+        return !unlessTags.contains { RideTags.contains(tags, $0) }
     }
 
     /// Whether a ride of `sport` counts; `indoor` is Strava's trainer flag. One rule: `counts`

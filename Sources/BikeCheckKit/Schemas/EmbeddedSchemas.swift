@@ -778,8 +778,8 @@ package enum EmbeddedSchemas {
                     "null"
                   ],
                   "items": {
-                    "description": "One service: date, done (or todo for a closed to-do), and optionally cost, category and note.",
-                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do), and optionally `cost`, `category` and `note`.",
+                    "description": "One service: date, done (or todo for a closed to-do, or only a cost for an expense naming no interval), and optionally cost, category and note.",
+                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do, or only a `cost` for an expense naming no interval), and optionally `cost`, `category` and `note`.",
                     "type": "object",
                     "additionalProperties": false,
                     "required": [
@@ -799,6 +799,11 @@ package enum EmbeddedSchemas {
                       {
                         "required": [
                           "readings"
+                        ]
+                      },
+                      {
+                        "required": [
+                          "cost"
                         ]
                       }
                     ],
@@ -846,8 +851,8 @@ package enum EmbeddedSchemas {
                         ]
                       },
                       "todo": {
-                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo, readings or several.",
-                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo`, `readings` or several.",
+                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo, readings or several, or is an expense with a cost alone.",
+                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo`, `readings` or several, or is an expense with a `cost` alone.",
                         "$ref": "#/definitions/text"
                       },
                       "cost": {
@@ -1509,8 +1514,8 @@ package enum EmbeddedSchemas {
                     "null"
                   ],
                   "items": {
-                    "description": "One service: date, done (or todo for a closed to-do), and optionally cost, category and note.",
-                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do), and optionally `cost`, `category` and `note`.",
+                    "description": "One service: date, done (or todo for a closed to-do, or only a cost for an expense naming no interval), and optionally cost, category and note.",
+                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do, or only a `cost` for an expense naming no interval), and optionally `cost`, `category` and `note`.",
                     "type": "object",
                     "additionalProperties": false,
                     "required": [
@@ -1525,6 +1530,16 @@ package enum EmbeddedSchemas {
                       {
                         "required": [
                           "todo"
+                        ]
+                      },
+                      {
+                        "required": [
+                          "readings"
+                        ]
+                      },
+                      {
+                        "required": [
+                          "cost"
                         ]
                       }
                     ],
@@ -1555,9 +1570,25 @@ package enum EmbeddedSchemas {
                           ]
                         ]
                       },
+                      "readings": {
+                        "description": "Measurements by interval id, in the unit of the interval's wear_limit:: {chain-replace: 0.5 %}, {brake-pads: 1.8 mm}. An entry of readings alone (no done) is a measurement, not a service; bikecheck done BIKE --reading ID=VALUE writes one.",
+                        "markdownDescription": "Measurements by interval id, in the unit of the interval's `wear_limit:`: `{chain-replace: 0.5 %}`, `{brake-pads: 1.8 mm}`. An entry of readings alone (no `done`) is a measurement, not a service; `bikecheck done BIKE --reading ID=VALUE` writes one.",
+                        "type": "object",
+                        "propertyNames": {
+                          "pattern": "^[\\p{L}\\p{M}\\p{Nl}0-9][\\p{L}\\p{M}\\p{Nl}0-9._-]*$"
+                        },
+                        "additionalProperties": {
+                          "$ref": "#/definitions/wearAmount"
+                        },
+                        "examples": [
+                          {
+                            "chain-replace": "0.5 %"
+                          }
+                        ]
+                      },
                       "todo": {
-                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo or both.",
-                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo` or both.",
+                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo, readings or several, or is an expense with a cost alone.",
+                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo`, `readings` or several, or is an expense with a `cost` alone.",
                         "$ref": "#/definitions/text"
                       },
                       "cost": {
@@ -1944,6 +1975,11 @@ package enum EmbeddedSchemas {
                         "fixed",
                         "catch-up"
                       ]
+                    },
+                    "wear_limit": {
+                      "description": "The measurement at which the job is due, e.g. 0.75 % for a chain's stretch (a maximum), 1 mm for a pad (a minimum): log entries' readings: of this interval are measured against it, and status forecasts the day it is reached from them.",
+                      "markdownDescription": "The measurement at which the job is due, e.g. `0.75 %` for a chain's stretch (a maximum), `1 mm` for a pad (a minimum): log entries' `readings:` of this interval are measured against it, and `status` forecasts the day it is reached from them.",
+                      "$ref": "#/definitions/wearAmount"
                     },
                     "due_soon": {
                       "description": "When this interval counts as *due soon*, overriding due_soon in garage.yaml: 80% or 0.8.",
@@ -2788,11 +2824,56 @@ package enum EmbeddedSchemas {
                           }
                         ]
                       },
+                      "tag": {
+                        "description": "Only rides whose name has this hashtag, written without # (race: the race wheels go on for rides named Crit #race). Such a mount may share its days with the part's other mounts; not with part.",
+                        "markdownDescription": "Only rides whose name has this hashtag, written without `#` (`race`: the race wheels go on for rides named `Crit #race`). Such a mount may share its days with the part's other mounts; not with `part`.",
+                        "type": "string",
+                        "pattern": "^#?[^\\s#][^\\s]*$"
+                      },
+                      "unless_tag": {
+                        "description": "Not rides whose name has this hashtag (or one of these): the everyday wheels come off for #race rides. Not with tag or part.",
+                        "markdownDescription": "Not rides whose name has this hashtag (or one of these): the everyday wheels come off for `#race` rides. Not with `tag` or `part`.",
+                        "anyOf": [
+                          {
+                            "type": "string",
+                            "pattern": "^#?[^\\s#][^\\s]*$"
+                          },
+                          {
+                            "type": "array",
+                            "items": {
+                              "type": "string",
+                              "pattern": "^#?[^\\s#][^\\s]*$"
+                            }
+                          }
+                        ]
+                      },
                       "note": {
                         "description": "A note about the mount.",
                         "markdownDescription": "A note about the mount.",
                         "$ref": "#/definitions/text"
                       }
+                    },
+                    "not": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "tag",
+                            "unless_tag"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "part",
+                            "tag"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "part",
+                            "unless_tag"
+                          ]
+                        }
+                      ]
                     },
                     "defaultSnippets": [
                       {
@@ -2822,8 +2903,8 @@ package enum EmbeddedSchemas {
                     "null"
                   ],
                   "items": {
-                    "description": "One service: date, done (or todo for a closed to-do), and optionally cost, category and note.",
-                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do), and optionally `cost`, `category` and `note`.",
+                    "description": "One service: date, done (or todo for a closed to-do, or only a cost for an expense naming no interval), and optionally cost, category and note.",
+                    "markdownDescription": "One service: `date`, `done` (or `todo` for a closed to-do, or only a `cost` for an expense naming no interval), and optionally `cost`, `category` and `note`.",
                     "type": "object",
                     "additionalProperties": false,
                     "required": [
@@ -2843,6 +2924,11 @@ package enum EmbeddedSchemas {
                       {
                         "required": [
                           "readings"
+                        ]
+                      },
+                      {
+                        "required": [
+                          "cost"
                         ]
                       }
                     ],
@@ -2890,8 +2976,8 @@ package enum EmbeddedSchemas {
                         ]
                       },
                       "todo": {
-                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo, readings or several.",
-                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo`, `readings` or several.",
+                        "description": "The one-off job this entry closed, as it read under todo:; bikecheck done BIKE --todo … writes it. An entry has done, todo, readings or several, or is an expense with a cost alone.",
+                        "markdownDescription": "The one-off job this entry closed, as it read under `todo:`; `bikecheck done BIKE --todo …` writes it. An entry has `done`, `todo`, `readings` or several, or is an expense with a `cost` alone.",
                         "$ref": "#/definitions/text"
                       },
                       "cost": {

@@ -123,17 +123,18 @@ package struct HistoryReport: Sendable, Encodable {
             // status counts a part's usage (up to the day it was retired).
             let part = rp.part
             let stop = min(asOf, part.retired ?? asOf).ordinal
-            var spans: [(from: Int, to: Int, bike: Int)] = []
+            var spans: [(from: Int, to: Int, bike: Int, mount: Mount)] = []
             for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= stop {
                 guard let b = cache.bikeIndex[m.bike.value] else { continue }
-                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), b))
+                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), b, m))
             }
             add(.part(part), log: part.log, intervals: rp.intervals, part: part) { interval, from, through in
                 // The interval's filter (over the part's), else the part's, over each bike's.
                 let spec = interval?.rideFilter ?? part.rideFilter
                 var sum: (time: Double, distance: Double, rides: Int) = (0, 0, 0)
                 for s in spans where max(s.from, from) <= min(s.to, through) {
-                    let u = ledger(s.bike, spec.over(garage.bikes[s.bike].filter)).usage(from: max(s.from, from), through: min(s.to, through))
+                    let u = ledger(s.bike, s.mount.narrowing(spec.over(garage.bikes[s.bike].filter))).usage(
+                        from: max(s.from, from), through: min(s.to, through))
                     sum.time += u.time
                     sum.distance += u.distance
                     sum.rides += u.rides

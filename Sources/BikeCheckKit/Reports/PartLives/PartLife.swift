@@ -141,7 +141,11 @@ extension StatusPlanner {
         var seen: Set<LedgerKey> = []
         func need(_ key: LedgerKey) { if seen.insert(key).inserted { keys.append(key) } }
         func key(_ bike: BikeID, _ spec: RideFilterSpec) -> LedgerKey? { bikeFilters[bike].map { LedgerKey(bike: bike, filter: spec.over($0)) } }
-        for p in parts { for m in p.part.mounts { if let k = key(m.bike.value, p.part.rideFilter) { need(k) } } }
+        // A part's on one mount: narrowed by its `tag:` or `unless_tag:`.
+        func key(_ m: Mount, _ spec: RideFilterSpec) -> LedgerKey? {
+            bikeFilters[m.bike.value].map { LedgerKey(bike: m.bike.value, filter: m.narrowing(spec.over($0))) }
+        }
+        for p in parts { for m in p.part.mounts { if let k = key(m, p.part.rideFilter) { need(k) } } }
         if only.isEmpty {
             for b in garage.bikes where !b.bike.components.isEmpty {
                 need(LedgerKey(bike: b.bike.id, filter: b.filter))
@@ -159,7 +163,7 @@ extension StatusPlanner {
             var mounts: [MountLife] = []
             for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= through {
                 let u =
-                    key(m.bike.value, part.rideFilter).flatMap { ledgers[$0] }.map {
+                    key(m, part.rideFilter).flatMap { ledgers[$0] }.map {
                         $0.life(from: m.from.ordinal, through: min(m.to?.ordinal ?? through, through))
                     } ?? LifeUsage()
                 usage.add(u)

@@ -31,7 +31,9 @@ extension StatusPlanner {
     ) -> Usage {
         var usage = Usage(days: through.ordinal - since.ordinal)
         for m in part.mounts {
-            guard let base = bikeFilters[m.bike.value], let ledger = ledgers[LedgerKey(bike: m.bike.value, filter: filter.over(base))] else { continue }
+            guard let base = bikeFilters[m.bike.value], let ledger = ledgers[LedgerKey(bike: m.bike.value, filter: m.narrowing(filter.over(base)))] else {
+                continue
+            }
             let from = max(m.from, since), to = min(m.to ?? through, through)
             guard from <= to else { continue }
             let u = ledger.usage(from: from.ordinal, through: to.ordinal)

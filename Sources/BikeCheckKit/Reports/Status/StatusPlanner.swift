@@ -41,7 +41,7 @@ package struct StatusPlanner: Sendable {
         for part in selection.mounted.keys.sorted().flatMap({ selection.mounted[$0]! }) + selection.shown {
             for i in part.intervals {
                 for m in part.part.mounts {
-                    if let f = bikeFilters[m.bike.value] { need(LedgerKey(bike: m.bike.value, filter: i.rideFilter.over(f))) }
+                    if let f = bikeFilters[m.bike.value] { need(LedgerKey(bike: m.bike.value, filter: m.narrowing(i.rideFilter.over(f)))) }
                 }
             }
         }
