@@ -328,7 +328,9 @@ enum FileDecoders {
                 r.diagnostics.append(
                     .error(
                         .missingKey, "a log entry is missing required key 'done'", at: r.location(SourceRange(at: item.range.start)),
-                        help: "add 'done: …' with the intervals done (or 'todo: …' for a one-off job, 'readings: …' for a measurement, 'cost: …' for an expense)"))
+                        help:
+                            "add 'done: …' with the intervals done (or 'todo: …' for a one-off job, 'readings: …' for a measurement, 'cost: …' for an expense)"
+                    ))
             }
             guard let dateEntry = f["date"], let date = r.day(dateEntry.value, "date") else { continue }
             var entry = LogEntry(date: date, dateLocation: r.location(dateEntry.value), done: [], location: r.location(item))

@@ -171,7 +171,8 @@ package enum ServiceRecorder {
         }
         return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
-            message: "\(bike.id): \(done.joined(separator: ", ")) \(ids.isEmpty && todo == nil ? "measured" : "done") \(date)", summary: summary, warnings: warnings)
+            message: "\(bike.id): \(done.joined(separator: ", ")) \(ids.isEmpty && todo == nil ? "measured" : "done") \(date)", summary: summary,
+            warnings: warnings)
     }
 }
 
