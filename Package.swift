@@ -13,7 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
-        // Test-only: the stand-in Strava server.
+        // HTTP: `report --serve`'s server, and the tests' stand-in Strava server.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
@@ -68,6 +68,8 @@ let package = Package(
                 "NotifyKit",
                 "RideFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
         ),
         .testTarget(name: "LocatedYAMLTests", dependencies: ["LocatedYAML", "Diagnostics", "TestSupport"]),

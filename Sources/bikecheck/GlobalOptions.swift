@@ -82,14 +82,20 @@ struct GlobalOptions: ParsableArguments {
     /// Prints diagnostics to standard error, with excerpts, and a one-line count.
     func report(_ diagnostics: [Diagnostic], sources: [String: SourceText]) {
         guard !diagnostics.isEmpty else { return }
+        Terminal.standardError.write(Self.rendered(diagnostics, sources: sources, colored: colored(for: .standardError)))
+    }
+
+    /// Diagnostics as `validate` prints them, with excerpts, and a one-line count (none: empty).
+    static func rendered(_ diagnostics: [Diagnostic], sources: [String: SourceText], colored: Bool) -> TerminalText {
+        guard !diagnostics.isEmpty else { return "" }
         let diagnostics = Diagnostic.limitedPerFile(diagnostics)
-        let renderer = DiagnosticRenderer(sources: sources, colored: colored(for: .standardError))
+        let renderer = DiagnosticRenderer(sources: sources, colored: colored)
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.filter { $0.severity == .warning }.count
         var summary: [String] = []
         if errors > 0 { summary.append("\(errors) error\(errors == 1 ? "" : "s")") }
         if warnings > 0 { summary.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
-        Terminal.standardError.write(renderer.render(diagnostics) + "\(summary.joined(separator: ", "))\n")
+        return renderer.render(diagnostics) + "\(summary.joined(separator: ", "))\n"
     }
 }
 

@@ -1,6 +1,10 @@
 import ArgumentParser
 import BikeCheckKit
 import Diagnostics
+import FlyingFox
+import FlyingSocks
+import Foundation
+import Synchronization
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,9 +21,16 @@ struct ReportCommand: ParsableCommand {
             --bike the page is that bike's service record. The same garage and --as-of give the \
             same bytes.
 
+            With --serve, the page is served on http://127.0.0.1:8035/ until Ctrl-C, read-only \
+            (GET and HEAD): each request reads the garage again, the open page reloads itself \
+            within five seconds of an edit, a garage with errors shows validate's diagnostics \
+            until they are fixed, and /bike/ID is one bike's page. Only this machine can connect \
+            unless --address says otherwise (docs/reports.md).
+
             Examples:
               bikecheck report --html --output garage.html
               bikecheck report --bike grail --as-of 2026-11-15 > grail-service-record.html
+              bikecheck report --serve
             """
     )
 
@@ -42,7 +53,23 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var riderOption: RiderOption
 
+    @Flag(help: "Serve the page on http://127.0.0.1:8035/ until Ctrl-C; it shows each edit of the garage (docs/reports.md).")
+    var serve = false
+
+    @Option(help: ArgumentHelp("With --serve: the port (default \(Self.defaultPort); 0: a free one, printed).", valueName: "port"))
+    var port: UInt16?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --serve: the address to listen on (default 127.0.0.1, this machine only; another lets other machines read the garage).",
+            valueName: "ip"))
+    var address: String?
+
+    static let defaultPort: UInt16 = 8035
+
     func run() throws {
+        if serve { return try serveReport() }
+        if port != nil || address != nil { throw UsageError("--port and --address go with --serve", help: "bikecheck report --serve --port 8035") }
         let (loaded, chosen) = try ReportOutput.loadBikes(
             global, names: bikes, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, command: "report --bike",
             help: "the report of a bike lists the parts that were on it")
@@ -62,6 +89,79 @@ struct ReportCommand: ParsableCommand {
                 Terminal.standardError.write(ErrorStyle.render(message: "\(error)"))
                 throw ExitCode(1)
             }
+        }
+    }
+}
+
+extension ReportCommand {
+    /// `--serve`: checks the options and the names once (a usage error exits 2 before anything
+    /// listens), then serves until the process is stopped.
+    func serveReport() throws {
+        if output != nil { throw UsageError("--serve and --output do not go together", help: "the page is served, not written: drop --output") }
+        if revision.rev != nil {
+            throw UsageError("--serve shows the garage's files as they are now, not at a commit", help: "write the report of --rev to a file instead")
+        }
+        let root = try global.garageRoot()
+        let first = GarageLoader.load(at: root, options: .init(activities: .summaries, today: today()))
+        if !first.hasErrors {
+            // Unknown bikes and riders are usage errors now; errors in the files are a page.
+            _ = try ReportOutput.select(
+                first, names: bikes, rider: riderOption.rider, asOf: asOf.asOf,
+                checkNamed: ReportOutput.bikesOnly("report --bike", help: "the report of a bike lists the parts that were on it"))
+        }
+        let host = address ?? "127.0.0.1"
+        // A browser that closes a connection mid-page must not end the server.
+        signal(SIGPIPE, SIG_IGN)
+        let handler = ReportServer(root: root, bikes: bikes, rider: riderOption.rider, asOf: asOf.asOf, address: address)
+        let server: HTTPServer
+        do {
+            let port = port ?? Self.defaultPort
+            server =
+                host.contains(":")
+                ? HTTPServer(address: try .inet6(ip6: host, port: port), timeout: 30, logger: .disabled, handler: handler)
+                : HTTPServer(address: try .inet(ip4: host, port: port), timeout: 30, logger: .disabled, handler: handler)
+        } catch {
+            throw UsageError("--address \(host) is not an IP address", help: "give 127.0.0.1 (the default), ::1, or an address of this machine")
+        }
+        let ended = Mutex<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await Self.serve(server, host: host)
+            } catch {
+                ended.withLock { $0 = error }
+            }
+            done.signal()
+        }
+        done.wait()
+        let error = ended.withLock { $0 }
+        let why: String =
+            switch error {
+            case SocketError.failed(_, _, let message)?: message.prefix(1).lowercased() + message.dropFirst()
+            case let error?: "\(error)"
+            case nil: "the server stopped"
+            }
+        Terminal.standardError.write(
+            ErrorStyle.render(
+                message: "cannot serve on \(host) port \(port ?? Self.defaultPort): \(why)", help: "choose another with --port N, or --port 0 for a free one"))
+        throw ExitCode(1)
+    }
+
+    /// Runs `server`, printing its address once it listens; returns only when it fails.
+    private static func serve(_ server: HTTPServer, host: String) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            group.addTask {
+                try await server.waitUntilListening(timeout: 60)
+                let port: UInt16? =
+                    switch await server.listeningAddress {
+                    case .ip4(_, let port), .ip6(_, let port): port
+                    default: nil
+                    }
+                let shown = host.contains(":") ? "[\(host)]" : host
+                Terminal.standardOutput.write("Serving the report on http://\(shown):\(port.map(String.init) ?? "?")/ (Ctrl-C stops)\n")
+            }
+            while try await group.next() != nil {}
         }
     }
 }

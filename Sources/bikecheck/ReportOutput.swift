@@ -31,8 +31,22 @@ enum ReportOutput {
         _ global: GlobalOptions, names: [String], revision: RevisionOption, rider: String? = nil, asOf: Day? = nil, allTime: Bool = false,
         checkNamed: (ReportSelection) throws -> Void = { _ in }
     ) throws -> (LoadedGarage, ReportSelection) {
-        var loaded = try revision.load(try global.garageRoot(), .init(activities: .summaries, today: today()))
+        let loaded = try revision.load(try global.garageRoot(), .init(activities: .summaries, today: today()))
         if loaded.hasErrors { throw GarageHasErrors(loaded: loaded) }
+        let (chosen, selection, notes) = try select(loaded, names: names, rider: rider, asOf: asOf, allTime: allTime, checkNamed: checkNamed)
+        for note in notes { Terminal.standardError.write("note: \(note)\n") }
+        return (chosen, selection)
+    }
+
+    /// The choice in a garage loaded without errors (`report --serve` makes it on every
+    /// request): the bikes and parts `names` name (a name that is neither is a usage error), of
+    /// those `rider`'s (the garage emptied when the rider has none), and the notes to print
+    /// about the names.
+    static func select(
+        _ loaded: LoadedGarage, names: [String], rider: String?, asOf: Day?, allTime: Bool = false,
+        checkNamed: (ReportSelection) throws -> Void = { _ in }
+    ) throws -> (LoadedGarage, ReportSelection, notes: [String]) {
+        var loaded = loaded
         var (selection, notes) = try loaded.garage.subjects(named: names)
         try checkNamed(selection)
         if let rider {
@@ -41,8 +55,7 @@ enum ReportOutput {
             selection = loaded.garage.selection(of: rider, from: selection, asOf: asOf ?? loaded.commit?.day ?? today(), allTime: allTime)
             if selection.isEverything { (loaded.garage.bikes, loaded.garage.parts) = ([], []) }
         }
-        for note in notes { Terminal.standardError.write("note: \(note)\n") }
-        return (loaded, selection)
+        return (loaded, selection, notes)
     }
 
     /// The same for a command that takes bikes only: a part named is a usage error that says why.
@@ -59,10 +72,15 @@ enum ReportOutput {
     static func selectBikes(
         _ global: GlobalOptions, names: [String], revision: RevisionOption, rider: String? = nil, asOf: Day? = nil, command: String, help: String
     ) throws -> (LoadedGarage, [BikeID]) {
-        let (loaded, selection) = try select(global, names: names, revision: revision, rider: rider, asOf: asOf) { named in
+        let (loaded, selection) = try select(global, names: names, revision: revision, rider: rider, asOf: asOf, checkNamed: bikesOnly(command, help: help))
+        return (loaded, selection.bikes)
+    }
+
+    /// The check of a command that takes bikes only: a part named is a usage error that says why.
+    static func bikesOnly(_ command: String, help: String) -> (ReportSelection) throws -> Void {
+        { named in
             if let part = named.parts.first { throw UsageError("'\(part.rawValue)' is a part; \(command) takes bikes", help: help) }
         }
-        return (loaded, selection.bikes)
     }
 
     /// `--interval ID` that none of the subjects has: what it is not on and, when parts not named

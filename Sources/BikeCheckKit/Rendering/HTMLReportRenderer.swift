@@ -9,10 +9,13 @@ import Foundation
 package struct HTMLReportRenderer: Sendable {
     /// How many of the most urgent intervals "Next up" lists.
     package var nextUpLimit = 12
+    /// Each bike's heading links to its own page at `bike/ID` (`report --serve` serves one).
+    package var linksBikePages = false
 
     package init() {}
 
-    package func render(_ report: GarageReport) -> HTML {
+    /// The page; `script` (for `report --serve`'s reload, `LivePage`) goes at the end of the body.
+    package func render(_ report: GarageReport, script: HTML = "") -> HTML {
         let title: HTML =
             report.named && report.bikes.count == 1
             ? "Service record: \(report.bikes[0].name)"
@@ -44,7 +47,7 @@ package struct HTMLReportRenderer: Sendable {
             <main>
             \(body)</main>
             <footer><p>Made by bikecheck from the garage's files\(commit(report.git)) as of \(report.asOf). Usage counts the rides status counts.</p></footer>
-            </body>
+            \(script)</body>
             </html>
 
             """
@@ -132,7 +135,8 @@ package struct HTMLReportRenderer: Sendable {
         // `bike-ID` and `h-bike-ID`: no bike's id can make one the other's (a suffix could:
         // bike `x`'s heading `bike-x-h` would be bike `x-h`'s section).
         var out: HTML = "<section class=\"bike\" id=\"bike-\(bike.id)\" aria-labelledby=\"h-bike-\(bike.id)\">\n"
-        out += "<h2 id=\"h-bike-\(bike.id)\">\(bike.name) <span class=\"id\">\(bike.id)</span></h2>\n"
+        let page: HTML = linksBikePages ? " <a class=\"id\" href=\"bike/\(bike.id)\">own page</a>" : ""
+        out += "<h2 id=\"h-bike-\(bike.id)\">\(bike.name) <span class=\"id\">\(bike.id)</span>\(page)</h2>\n"
         var facts: [HTML] = []
         if let kind = bike.kind { facts.append("<dt>Gear</dt><dd>\(kind.rawValue)</dd>") }
         if let bought = bike.bought { facts.append("<dt>Bought</dt><dd>\(bought)</dd>") }
