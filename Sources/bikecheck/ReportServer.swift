@@ -93,7 +93,8 @@ struct ReportServer: HTTPHandler {
             // A bike named by --bike may have gone since the server started; on its own page, a
             // name that is no bike (or not the rider's) is no page.
             guard page == .report else { return nil }
-            return .errors("error: \(error)\n", garage: URL(fileURLWithPath: root).lastPathComponent, count: 1)
+            let text = (error as? UsageError).map { ErrorStyle.render($0).string } ?? "error: \(error)\n"
+            return .errors(text, garage: URL(fileURLWithPath: root).lastPathComponent, count: 1)
         }
         if case .bike = page, chosen.bikes.isEmpty { return nil }
         var report = GarageReport.build(chosen.garage.garage, summaries: chosen.garage.activitySummaries, only: chosen.bikes, asOf: day)

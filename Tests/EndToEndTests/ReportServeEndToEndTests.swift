@@ -202,6 +202,18 @@ func addThousandKilometres(_ garage: TemporaryFolder) throws {
         }
     }
 
+    @Test func aBikeNamedAtTheStartThatIsGoneIsSaidOnThePage() async throws {
+        let garage = try TemporaryFolder(copying: true)
+        let server = try ServedReport(garage, ["--bike", "stumpy", "--as-of", "2026-11-15"])
+        defer { server.stop() }
+        #expect(try await server.page().contains("<title>Service record: Specialized Stumpjumper Evo</title>"))
+        try FileManager.default.removeItem(at: garage.root.appendingPathComponent("bikes/stumpy.yaml"))
+        let gone = try await server.page()
+        #expect(gone.contains("<pre class=\"diagnostics\">error: no bike or part &#39;stumpy&#39;"), "\(gone)")
+        #expect(!gone.contains("UsageError"))
+        #expect(try await server.request("/bike/stumpy").status == 404)
+    }
+
     @Test func onlyGetAndHeadAreAnsweredAndNothingIsWritten() async throws {
         let garage = try TemporaryFolder(copying: true)
         let server = try ServedReport(garage)
@@ -214,6 +226,10 @@ func addThousandKilometres(_ garage: TemporaryFolder) throws {
         }
         let head = try await server.request("/bike/grail", method: "HEAD")
         #expect(head.status == 200 && head.body.isEmpty && head.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(
+            head.headers["content-security-policy"]
+                == "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src data:")
+        #expect(head.headers["cache-control"] == "no-store")
         #expect(try garage.read("bikes/grail.yaml") == before)
     }
 
