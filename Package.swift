@@ -8,12 +8,16 @@ let package = Package(
     // is run here, so macOS is untested (see CHANGELOG.md).
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "bikecheck", targets: ["bikecheck"])
+        .executable(name: "bikecheck", targets: ["bikecheck"]),
+        // `report --serve`'s HTTP server, a shared library bikecheck loads with dlopen only when
+        // it serves (installed beside the binary; `swift build` puts it beside it too).
+        .library(name: "BikeCheckReportHTTP", type: .dynamic, targets: ["ReportHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
-        // HTTP: `report --serve`'s server, and the tests' stand-in Strava server.
+        // HTTP: `report --serve`'s server (in ReportHTTP, never linked into bikecheck: FlyingFox
+        // imports FoundationNetworking, which loads libcurl), and the tests' stand-in Strava server.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
@@ -56,6 +60,13 @@ let package = Package(
         // The MCP server (`bikecheck mcp`): newline-delimited JSON-RPC over stdio, the tools and
         // the garage's files as resources; the tools themselves are the commands' (in `bikecheck`).
         .target(name: "BikeCheckMCP", dependencies: ["BikeCheckKit", "JSONRPC"]),
+        // `report --serve`'s HTTP layer over FlyingFox, behind one C entry point; built only as
+        // the BikeCheckReportHTTP shared library, which bikecheck dlopens for `report --serve`, so
+        // that no other command loads FoundationNetworking and libcurl. Knows nothing of bikes.
+        .target(
+            name: "ReportHTTP",
+            dependencies: [.product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")]
+        ),
         // The thin command-line front end.
         .executableTarget(
             name: "bikecheck",
@@ -68,9 +79,8 @@ let package = Package(
                 "NotifyKit",
                 "RideFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
-            ]
+            ],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .testTarget(name: "LocatedYAMLTests", dependencies: ["LocatedYAML", "Diagnostics", "TestSupport"]),
         // What the test targets share: the built binary, running programs, check-jsonschema.

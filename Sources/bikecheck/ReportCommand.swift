@@ -1,10 +1,7 @@
 import ArgumentParser
 import BikeCheckKit
 import Diagnostics
-import FlyingFox
-import FlyingSocks
 import Foundation
-import Synchronization
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -110,58 +107,34 @@ extension ReportCommand {
                 checkNamed: ReportOutput.bikesOnly("report --bike", help: "the report of a bike lists the parts that were on it"))
         }
         let host = address ?? "127.0.0.1"
+        let serve: ReportHTTPLibrary.Serve
+        switch ReportHTTPLibrary.load() {
+        case .success(let function): serve = function
+        case .failure(let failure):
+            Terminal.standardError.write(
+                ErrorStyle.render(
+                    message: "report --serve needs \(failure.path), and \(failure.reason)",
+                    help: "install it beside bikecheck (scripts/install does; swift build builds it beside the binary)"))
+            throw ExitCode(1)
+        }
         // A browser that closes a connection mid-page must not end the server.
         signal(SIGPIPE, SIG_IGN)
-        let handler = ReportServer(root: root, bikes: bikes, rider: riderOption.rider, asOf: asOf.asOf, address: address)
-        let server: HTTPServer
-        do {
-            let port = port ?? Self.defaultPort
-            server =
-                host.contains(":")
-                ? HTTPServer(address: try .inet6(ip6: host, port: port), timeout: 30, logger: .disabled, handler: handler)
-                : HTTPServer(address: try .inet(ip4: host, port: port), timeout: 30, logger: .disabled, handler: handler)
-        } catch {
+        let context = ReportHTTPLibrary.Context(
+            server: ReportServer(root: root, bikes: bikes, rider: riderOption.rider, asOf: asOf.asOf, address: address), host: host)
+        var error = [CChar](repeating: 0, count: 1024)
+        // Serves until the server fails; the context lives as long as the call.
+        let status = withExtendedLifetime(context) {
+            serve(
+                host, port ?? Self.defaultPort, ReportHTTPLibrary.handler, ReportHTTPLibrary.listening,
+                Unmanaged.passUnretained(context).toOpaque(), &error, error.count)
+        }
+        if status == 1 {
             throw UsageError("--address \(host) is not an IP address", help: "give 127.0.0.1 (the default), ::1, or an address of this machine")
         }
-        let ended = Mutex<(any Error)?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                try await Self.serve(server, host: host)
-            } catch {
-                ended.withLock { $0 = error }
-            }
-            done.signal()
-        }
-        done.wait()
-        let error = ended.withLock { $0 }
-        let why: String =
-            switch error {
-            case SocketError.failed(_, _, let message)?: message.prefix(1).lowercased() + message.dropFirst()
-            case let error?: "\(error)"
-            case nil: "the server stopped"
-            }
+        let why = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         Terminal.standardError.write(
             ErrorStyle.render(
                 message: "cannot serve on \(host) port \(port ?? Self.defaultPort): \(why)", help: "choose another with --port N, or --port 0 for a free one"))
         throw ExitCode(1)
-    }
-
-    /// Runs `server`, printing its address once it listens; returns only when it fails.
-    private static func serve(_ server: HTTPServer, host: String) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.run() }
-            group.addTask {
-                try await server.waitUntilListening(timeout: 60)
-                let port: UInt16? =
-                    switch await server.listeningAddress {
-                    case .ip4(_, let port), .ip6(_, let port): port
-                    default: nil
-                    }
-                let shown = host.contains(":") ? "[\(host)]" : host
-                Terminal.standardOutput.write("Serving the report on http://\(shown):\(port.map(String.init) ?? "?")/ (Ctrl-C stops)\n")
-            }
-            while try await group.next() != nil {}
-        }
     }
 }

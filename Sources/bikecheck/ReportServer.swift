@@ -1,10 +1,11 @@
 import BikeCheckKit
 import Diagnostics
 import Dispatch
-import FlyingFox
 import Foundation
 
-/// `bikecheck report --serve`: the report's pages over HTTP (FlyingFox), read-only. Every request
+/// `bikecheck report --serve`: the report's pages over HTTP, read-only. The HTTP server is
+/// libBikeCheckReportHTTP (Sources/ReportHTTP, FlyingFox), loaded only to serve
+/// (`ReportHTTPLibrary`); it hands each request to `respond`, which is all the pages' logic. Every request
 /// loads the garage again (the garage cache and the activity index make that a check of the
 /// files' stamps when nothing changed), so a page asked for after an edit shows the edit; a
 /// garage with errors is served as `validate`'s diagnostics, with status 200, until it is fixed.
@@ -13,7 +14,7 @@ import Foundation
 /// bike's service record, `/changed?page=PATH&since=TOKEN` whether that page changed (the pages
 /// ask every five seconds and reload themselves, as Fava's do). Anything else is 404; any method
 /// but GET and HEAD is 405.
-struct ReportServer: HTTPHandler {
+struct ReportServer: Sendable {
     let root: String
     /// `--bike`: the bikes of `/` (none: every bike not retired).
     let bikes: [String]
@@ -22,7 +23,7 @@ struct ReportServer: HTTPHandler {
     let asOf: Day?
     /// `--address`: besides 127.0.0.1, localhost and ::1, the one name a request may be for.
     let address: String?
-    /// Loads run one at a time, off the server's own threads.
+    /// Loads run one at a time.
     let queue = DispatchQueue(label: "bikecheck.report-serve")
 
     /// A page of the server.
@@ -30,7 +31,7 @@ struct ReportServer: HTTPHandler {
         case report
         case bike(String)
 
-        /// The page at `path` (as FlyingFox decoded it, dot segments removed), or nil.
+        /// The page at `path` (decoded, dot segments removed, as the library hands it), or nil.
         init?(path: String) {
             if path == "/" {
                 self = .report
@@ -102,31 +103,42 @@ struct ReportServer: HTTPHandler {
         return .report(renderer, report)
     }
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard request.method == .GET || request.method == .HEAD else {
-            return Self.response(.methodNotAllowed, "text/plain", "report --serve is read-only: GET and HEAD only\n", request, extra: ["Allow": "GET, HEAD"])
+    /// An answer: its status, headers and body.
+    struct Response {
+        var status: Int
+        var headers: [(name: String, value: String)]
+        var body: String
+    }
+
+    /// The answer to a request: `path` decoded, `query` its decoded name and value pairs, `host`
+    /// the Host header (nil: none). Runs on the library's threads, several at a time; loads run
+    /// one at a time.
+    func respond(method: String, path: String, query: [(name: String, value: String)], host: String?) -> Response {
+        guard method == "GET" || method == "HEAD" else {
+            return Self.response(405, "text/plain", "report --serve is read-only: GET and HEAD only\n", method: method, extra: [("Allow", "GET, HEAD")])
         }
         // A page elsewhere whose name was made to resolve to 127.0.0.1 (DNS rebinding) names
         // itself in Host: only this machine's own names are served.
-        guard isOwnName(request.headers[.host]) else {
-            return Self.response(.misdirectedRequest, "text/plain", "this server answers for 127.0.0.1 and localhost only\n", request)
+        guard isOwnName(host) else {
+            return Self.response(421, "text/plain", "this server answers for 127.0.0.1 and localhost only\n", method: method)
         }
-        if request.path == "/changed" {
-            guard let page = request.query["page"].flatMap(Page.init(path:)) else {
-                return Self.response(.notFound, "text/plain", "no such page\n", request)
+        let value = { (name: String) in query.first { $0.name == name }?.value }
+        if path == "/changed" {
+            guard let page = value("page").flatMap(Page.init(path:)) else {
+                return Self.response(404, "text/plain", "no such page\n", method: method)
             }
-            let since = request.query["since"] ?? ""
-            guard let now = await onQueue({ render(page).map { LivePage.token($0.html()) } }) else {
-                return Self.response(.notFound, "text/plain", "no such page\n", request)
+            let since = value("since") ?? ""
+            guard let now = queue.sync(execute: { render(page).map { LivePage.token($0.html()) } }) else {
+                return Self.response(404, "text/plain", "no such page\n", method: method)
             }
-            return Self.response(.ok, "application/json", LivePage.changed(since: since, now: now), request)
+            return Self.response(200, "application/json", LivePage.changed(since: since, now: now), method: method)
         }
-        guard let page = Page(path: request.path), let shown = await onQueue({ render(page) }) else {
-            return Self.response(.notFound, "text/plain", "no such page: / is the report, /bike/ID a bike's\n", request)
+        guard let page = Page(path: path), let shown = queue.sync(execute: { render(page) }) else {
+            return Self.response(404, "text/plain", "no such page: / is the report, /bike/ID a bike's\n", method: method)
         }
         // The page with the script that asks whether it changed since it was made.
         let token = LivePage.token(shown.html())
-        return Self.response(.ok, "text/html; charset=utf-8", shown.html(script: LivePage.script(token: token, path: page.path)).string, request)
+        return Self.response(200, "text/html; charset=utf-8", shown.html(script: LivePage.script(token: token, path: page.path)).string, method: method)
     }
 
     /// Whether `host` (a Host header: name, then `:port`) names this machine, or `--address`.
@@ -142,20 +154,115 @@ struct ReportServer: HTTPHandler {
         return own.contains(name.lowercased())
     }
 
-    private func onQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: work()) } }
-    }
-
     /// A response that is never cached and whose page may run only its own inline script and
     /// ask only this server (`connect-src 'self'`); HEAD gets the headers alone.
-    static func response(_ status: HTTPStatusCode, _ type: String, _ body: String, _ request: HTTPRequest, extra: [String: String] = [:]) -> HTTPResponse {
-        var headers: HTTPHeaders = [
-            .contentType: type, .cacheControl: "no-store",
-            HTTPHeader("Content-Security-Policy"):
-                "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src data:",
-            HTTPHeader("X-Content-Type-Options"): "nosniff", HTTPHeader("Referrer-Policy"): "no-referrer",
-        ]
-        for (name, value) in extra { headers[HTTPHeader(name)] = value }
-        return HTTPResponse(statusCode: status, headers: headers, body: request.method == .HEAD ? Data() : Data(body.utf8))
+    static func response(_ status: Int, _ type: String, _ body: String, method: String, extra: [(String, String)] = []) -> Response {
+        let headers: [(name: String, value: String)] =
+            [
+                ("Content-Type", type), ("Cache-Control", "no-store"),
+                (
+                    "Content-Security-Policy",
+                    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src data:"
+                ),
+                ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+            ] + extra.map { (name: $0.0, value: $0.1) }
+        return Response(status: status, headers: headers, body: method == "HEAD" ? "" : body)
+    }
+}
+
+/// libBikeCheckReportHTTP, `report --serve`'s HTTP server: found beside the running executable
+/// (symlinks resolved, so a linked install finds it), loaded with dlopen only to serve, so no
+/// other command loads FlyingFox, FoundationNetworking and libcurl. Its C interface is described
+/// in Sources/ReportHTTP/ReportHTTP.swift; these types must match it.
+enum ReportHTTPLibrary {
+    typealias Respond = @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<UInt8>?, Int) -> Void
+    typealias Handler =
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Respond?,
+            UnsafeMutableRawPointer?
+        ) -> Void
+    typealias Listening = @convention(c) (UnsafeMutableRawPointer?, UInt16) -> Void
+    typealias Serve =
+        @convention(c) (
+            UnsafePointer<CChar>, UInt16, Handler, Listening, UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, Int
+        ) -> Int32
+
+    #if canImport(Darwin)
+        static let fileName = "libBikeCheckReportHTTP.dylib"
+    #else
+        static let fileName = "libBikeCheckReportHTTP.so"
+    #endif
+
+    /// Where the library must be: beside the executable, symlinks resolved.
+    static var path: String {
+        #if os(Linux)
+            let executable = realpath("/proc/self/exe", nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            }
+        #else
+            let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().path
+        #endif
+        let folder = URL(fileURLWithPath: executable ?? CommandLine.arguments[0]).deletingLastPathComponent().path
+        return folder + "/" + fileName
+    }
+
+    /// The library's serve function, or why it cannot be had.
+    static func load() -> Result<Serve, LoadFailure> {
+        let path = path
+        guard FileManager.default.fileExists(atPath: path) else { return .failure(LoadFailure(path: path, reason: "it is missing")) }
+        guard let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            return .failure(LoadFailure(path: path, reason: dlerror().map { String(cString: $0) } ?? "dlopen failed"))
+        }
+        guard let symbol = dlsym(library, "bikecheck_report_http_serve") else {
+            return .failure(LoadFailure(path: path, reason: "it has no bikecheck_report_http_serve"))
+        }
+        return .success(unsafeBitCast(symbol, to: Serve.self))
+    }
+
+    struct LoadFailure: Error {
+        let path: String
+        let reason: String
+    }
+
+    /// What the C callbacks reach through their context pointer.
+    final class Context: Sendable {
+        let server: ReportServer
+        let host: String
+        init(server: ReportServer, host: String) {
+            self.server = server
+            self.host = host
+        }
+    }
+
+    /// Hands a request to the context's server and its answer back to the library.
+    static let handler: Handler = { context, method, path, query, host, respond, responder in
+        guard let context, let method, let path, let respond else { return }
+        let served = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
+        let pairs = query.map { String(cString: $0) }.map(decodedQuery) ?? []
+        let response = served.server.respond(
+            method: String(cString: method), path: String(cString: path), query: pairs, host: host.map { String(cString: $0) })
+        let headers = response.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+        let body = Array(response.body.utf8)
+        headers.withCString { headers in
+            body.withUnsafeBufferPointer { body in respond(responder, Int32(response.status), headers, body.baseAddress, body.count) }
+        }
+    }
+
+    /// Prints the address once the server listens.
+    static let listening: Listening = { context, port in
+        guard let context else { return }
+        let host = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue().host
+        let shown = host.contains(":") ? "[\(host)]" : host
+        Terminal.standardOutput.write("Serving the report on http://\(shown):\(port == 0 ? "?" : String(port))/ (Ctrl-C stops)\n")
+    }
+
+    /// The name and value pairs of a query the library encoded ("a=b&c=d", each percent-encoded).
+    static func decodedQuery(_ query: String) -> [(name: String, value: String)] {
+        query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (part: Substring) in String(part).removingPercentEncoding ?? String(part) }
+            return (name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : "")
+        }
     }
 }

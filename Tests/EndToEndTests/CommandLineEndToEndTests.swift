@@ -192,6 +192,13 @@ import Testing
         let installed = prefix.url.appendingPathComponent("bin/bikecheck")
         let version = try runProcess(installed, ["--version"], in: prefix.url)
         #expect(version.stdout == bikecheckVersion + "\n")
+        // report --serve's server beside it: the installed binary loads it (a missing one exits
+        // 1; with it, the address is the next thing checked, a usage error).
+        #expect(FileManager.default.fileExists(atPath: prefix.url.appendingPathComponent("bin/libBikeCheckReportHTTP.so").path))
+        let serve = try runProcess(
+            installed, ["report", "--serve", "--address", "not-an-ip", "--port", "0", "--garage", repositoryRoot.path + "/example-garage"],
+            in: prefix.url)
+        #expect(serve.status == 2 && serve.stderr.hasPrefix("error: --address not-an-ip is not an IP address"), "\(serve.status) \(serve.stderr)")
         for (shell, path) in [
             ("bash", "share/bash-completion/completions/bikecheck"), ("zsh", "share/zsh/site-functions/_bikecheck"),
             ("fish", "share/fish/vendor_completions.d/bikecheck.fish"),

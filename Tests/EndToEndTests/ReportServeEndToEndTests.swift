@@ -15,12 +15,12 @@ final class ServedReport: @unchecked Sendable {
     let port: UInt16
     private let output: TemporaryFolder
 
-    init(_ garage: TemporaryFolder, _ arguments: [String] = ["--as-of", "2026-11-15"]) throws {
+    init(_ garage: TemporaryFolder, _ arguments: [String] = ["--as-of", "2026-11-15"], binary: URL = bikecheckBinary) throws {
         output = try TemporaryFolder()
         let out = output.url.appendingPathComponent("stdout"), err = output.url.appendingPathComponent("stderr")
         for file in [out, err] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         process = Process()
-        process.executableURL = bikecheckBinary
+        process.executableURL = binary
         process.arguments = ["report", "--serve", "--port", "0"] + arguments
         process.currentDirectoryURL = garage.root
         var env = ProcessInfo.processInfo.environment
@@ -304,6 +304,35 @@ func addThousandKilometres(_ garage: TemporaryFolder) throws {
             second.stderr
                 == "error: cannot serve on 127.0.0.1 port \(server.port): address already in use\n  help: choose another with --port N, or --port 0 for a free one\n"
         )
+    }
+
+    @Test func aSymlinkedBinaryFindsTheServersLibraryAndACopyWithoutItSaysWhereItMustBe() async throws {
+        let garage = try TemporaryFolder(copying: true)
+        let elsewhere = try TemporaryFolder()
+        // Installed as a link (~/.local/bin/bikecheck -> the build): the library is found beside
+        // the binary the link resolves to.
+        let link = elsewhere.url.appendingPathComponent("link/bikecheck")
+        try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: bikecheckBinary)
+        let server = try ServedReport(garage, binary: link)
+        defer { server.stop() }
+        #expect(try await server.page().contains("<section class=\"bike\" id=\"bike-grail\""))
+        // The binary alone, without the library beside it: an error naming where it must be.
+        let alone = elsewhere.url.appendingPathComponent("alone/bikecheck")
+        try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: bikecheckBinary, to: alone)
+        let r = try runProcess(
+            alone, ["report", "--serve", "--port", "0"], in: garage.root, environment: ["NO_COLOR": "1", "BIKECHECK_GARAGE": ""], timeout: 20)
+        let folder = try #require(
+            realpath(alone.deletingLastPathComponent().path, nil).map { pointer in
+                defer { free(pointer) }
+                return String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
+            })
+        #expect(r.status == 1 && r.stdout.isEmpty, "\(r.status) \(r.stderr)")
+        #expect(
+            r.stderr
+                == "error: report --serve needs \(folder)/libBikeCheckReportHTTP.so, and it is missing\n"
+                + "  help: install it beside bikecheck (scripts/install does; swift build builds it beside the binary)\n")
     }
 
     @Test func theServeOptionsAreCheckedBeforeAnythingListens() throws {

@@ -12,6 +12,26 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.contains("libc.so"), "ldd listed the binary's libraries")
         #expect(!result.stdout.contains("libcurl"), "\(result.stdout)")
+        // FlyingFox (report --serve) is in a library of its own, loaded only to serve.
+        #expect(!result.stdout.contains("FoundationNetworking") && !result.stdout.contains("BikeCheckReportHTTP"), "\(result.stdout)")
+    }
+
+    @Test func versionLoadsNeitherTheServersLibraryNorFoundationNetworkingButServeDoes() throws {
+        // What the dynamic loader opens at run time (LD_DEBUG=files lists each file it loads), not
+        // only what the binary names (ldd): a library loaded by another would show here.
+        let loaded = { (arguments: [String], timeout: TimeInterval) in
+            let r = try runBikecheck(arguments, in: repositoryRoot, environment: ["LD_DEBUG": "files"], timeout: timeout)
+            // A dlopened file is named by its whole path: the name is what follows the last "/".
+            return Set(r.stderr.matches(of: #/file=(?:\S*/)?([^\s/]+)/#).map { String($0.1) })
+        }
+        let version = try loaded(["--version"], 20)
+        #expect(version.contains("libFoundation.so"), "the loader listed what it loaded: \(version.sorted())")
+        for library in ["libFoundationNetworking.so", "libBikeCheckReportHTTP.so", "libcurl.so.4"] {
+            #expect(!version.contains(library), "--version loaded \(library)")
+        }
+        // A serve with an address that is not one loads the server's library, then stops.
+        let serve = try loaded(["report", "--serve", "--address", "not-an-ip", "--port", "0", "--garage", repositoryRoot.path + "/example-garage"], 20)
+        #expect(serve.contains("libBikeCheckReportHTTP.so") && serve.contains("libFoundationNetworking.so"), "\(serve.sorted())")
     }
 
     @Test func statusAndValidateGiveTheSameAnswersWithTheActivityIndexColdWarmAndDamaged() throws {
