@@ -116,7 +116,7 @@ func addThousandKilometres(_ garage: TemporaryFolder) throws {
         #expect(printed.status == 0, "\(printed.stderr)")
         #expect(try monthFigure(first, bike: "charger") == (try monthFigure(printed.stdout, bike: "charger")))
         #expect(first.contains("<script>") && first.contains("fetch(\"/changed?page=\""))
-        let unlinked = first.replacing(#/ <a class="id" href="bike\/[a-z]+">own page<\/a>/#, with: "")
+        let unlinked = first.replacing(#/ <a class="id" href="bike\/[a-z0-9-]+">own page<\/a>/#, with: "")
         let withoutScript = unlinked.replacing(#/<script>\n[\s\S]*<\/script>\n/#, with: "")
         #expect(withoutScript == printed.stdout)
         let before = try monthFigure(first, bike: "charger")
