@@ -355,7 +355,7 @@ func addThousandKilometres(_ garage: TemporaryFolder) throws {
 /// The served page in headless chromium: what the rider's browser shows, before and after an edit.
 @Suite(.enabled(if: Browser.executable != nil, "\(Browser.missing)"))
 struct ReportServeBrowserTests {
-    @Test func chromiumShowsTheServedReportAndAfterAnEditTheNewFigure() async throws {
+    @Test func chromiumShowsTheServedReportAndAfterAnEditOfARideOrABikeFileTheNewFigure() async throws {
         let garage = try TemporaryFolder(copying: true)
         let server = try ServedReport(garage)
         defer { server.stop() }
@@ -369,6 +369,17 @@ struct ReportServeBrowserTests {
         let after = try Browser.run(["--dump-dom"], page: page, in: garage.root)
         #expect(after.status == 0, "\(after.stderr)")
         #expect(abs(try monthFigure(after.stdout, bike: "charger") - (figure + 1000)) < 1)
+
+        // A bike file edited: its new name shows, without a restart.
+        let bike = try garage.read("bikes/charger.yaml")
+        #expect(!after.stdout.contains("Charger Renamed"))
+        try garage.write(
+            "bikes/charger.yaml",
+            bike.replacingOccurrences(of: "name: Riese & Müller Charger4 GT vario", with: "name: Charger Renamed"))
+        let renamed = try Browser.run(["--dump-dom"], page: page, in: garage.root)
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(renamed.stdout.contains("Charger Renamed"), "\(renamed.stdout)")
+        #expect(abs(try monthFigure(renamed.stdout, bike: "charger") - (figure + 1000)) < 1)
 
         try garage.write("rides.yaml", try garage.read("rides.yaml") + "  - {date: 2026-11-11, bike: charger, time: 1 h, distance: twelve}\n")
         let broken = try Browser.run(["--dump-dom"], page: page, in: garage.root)
