@@ -207,12 +207,12 @@ struct TrackerImportCommand: ParsableCommand {
         guard format == .stravaGear || format == .lubelogger else {
             throw UsageError("importing from \(format.rawValue) is not built yet", help: "formats read so far: strava-gear, lubelogger")
         }
-        var sources: [StravaGearRules.Source] = []
+        var sources: [ImportPlan.Source] = []
         for file in files {
             guard let bytes = FileManager.default.contents(atPath: file) else {
                 throw UsageError("cannot read '\(file)'", help: "give the path of the tracker's file")
             }
-            sources.append(StravaGearRules.Source(path: file, bytes: Array(bytes)))
+            sources.append(ImportPlan.Source(path: file, bytes: Array(bytes)))
         }
         var unplaced: [ImportPlan.Unplaced] = []
         var notes: [ImportPlan.Unplaced] = []

@@ -1,114 +1,244 @@
 import Foundation
 import LocatedYAML
 
-/// Applies an import plan to the garage, changing only what it must: a bike or part the garage
-/// lacks gets a new file; a part it has gets the keys and mounts it lacks (a mount is the same
-/// when its bike, `from` and tag are), and nothing it has is changed. So importing the same
+/// Applies an import plan to the garage, changing only what it must: a bike, gear or part the
+/// garage lacks gets a new file with everything the plan has for it; one it has gets the keys,
+/// mounts, intervals and log entries it lacks, and nothing it has is changed. A mount is the same
+/// when what it is on, its `from` and its tag are; an interval when its id is; a log entry when
+/// its day, `done:` and cost are and its note starts with the record's key. So importing the same
 /// file again changes nothing, and hand edits made since survive.
 package enum ImportPlanWriter {
     package static func change(_ plan: ImportPlan, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         var files: [FileChange] = []
         var summary: [String] = []
-        var counts = (bikes: 0, parts: 0, mounts: 0, changedParts: 0)
-        for bike in plan.bikes where context.bikeFile(bike.id) == nil && context.garage.bike(BikeID(bike.id)) == nil {
-            var pairs = [YAMLPair("name", .text(bike.name))]
-            if let strava = bike.strava { pairs.append(YAMLPair("strava", .text(strava))) }
-            let bytes: [UInt8]
-            do { bytes = try YAMLEditor.render(pairs, header: modeline("bike", depth: 1)) } catch { throw .refused("cannot write bike '\(bike.id)' as YAML") }
-            files.append(FileChange(path: "bikes/\(bike.id).yaml", before: nil, after: bytes))
-            summary.append("added bike '\(bike.id)' (\(bike.name)) in bikes/\(bike.id).yaml")
-            counts.bikes += 1
+        var tally = Tally()
+        var created = Set<String>()
+        for bike in plan.bikes where context.bikeFile(bike.id) == nil && context.garage.bike(BikeID(bike.id)) == nil && !created.contains(bike.id) {
+            let file = try newFile(bike, plan)
+            files.append(file)
+            created.insert(bike.id)
+            if bike.kind == nil { tally.bikes += 1 } else { tally.gear += 1 }
+            tally.count(plan, owner: bike.id)
+            summary.append("added \(bike.kind ?? "bike") '\(bike.id)' (\(bike.name))\(contents(plan, bike.id)) in \(file.path)")
         }
-        for part in plan.parts {
-            if let file = context.partFile(part.id) {
-                try context.requireClean(file)
-                guard let existing = context.garage.part(PartID(part.id))?.part else { continue }
-                let (path, doc, root) = try context.partSource(existing)
-                var edits: [YAMLEdit] = []
-                var after = ["name"]
-                if root["slot"] == nil, let slot = part.slot {
-                    edits.append(.addKey("slot", .plain(slot), in: [], after: after))
-                    after.append("slot")
-                }
-                if root["distance"] == nil, let km = part.kilometres, km > 0 {
-                    edits.append(.addKey("distance", .plain("\(number(km)) km"), in: [], after: after))
-                    after.append("distance")
-                }
-                if root["hours"] == nil, let h = part.hours, h > 0 { edits.append(.addKey("hours", .plain(number(h)), in: [], after: after)) }
-                let have = Set(existing.mounts.filter(\.via.isEmpty).map { "\($0.bike.value)|\($0.from)|\($0.tag ?? "")" })
-                let missing = part.mounts.filter { !have.contains("\($0.bike)|\($0.from)|\($0.tag ?? "")") }
-                guard !edits.isEmpty || !missing.isEmpty else { continue }
-                var bytes = edits.isEmpty ? doc.source.bytes : try context.edit(path, doc, edits)
-                // One mount at a time, each appended to the list as the file now has it.
-                for m in missing {
-                    let now = YAMLDocument(path: path, bytes: bytes, limits: .garage)
-                    guard case .mapping(let top)? = now.root else { throw .refused("'\(path)' is not a mapping") }
-                    bytes = try context.edit(path, now, [.appendOrCreate(entry(m), list: "mounts", current: top["mounts"])])
-                }
-                let added = missing.count
-                files.append(FileChange(path: path, before: doc.source.bytes, after: bytes))
-                counts.mounts += added
-                counts.changedParts += 1
-                summary.append("part '\(part.id)': \(added) mount\(added == 1 ? "" : "s") added (\(path))")
-            } else {
-                var pairs = [YAMLPair("name", .text(part.name))]
-                if let slot = part.slot { pairs.append(YAMLPair("slot", .plain(slot))) }
-                if let km = part.kilometres, km > 0 { pairs.append(YAMLPair("distance", .plain("\(number(km)) km"))) }
-                if let h = part.hours, h > 0 { pairs.append(YAMLPair("hours", .plain(number(h)))) }
-                if !part.mounts.isEmpty { pairs.append(YAMLPair("mounts", .list(part.mounts.map(entry)))) }
-                let bytes: [UInt8]
-                do { bytes = try YAMLEditor.render(pairs, header: modeline("part", depth: 1)) } catch {
-                    throw .refused("cannot write part '\(part.id)' as YAML")
-                }
-                let path = "parts/\(part.id).yaml"
-                files.append(FileChange(path: path, before: nil, after: bytes))
-                counts.parts += 1
-                counts.mounts += part.mounts.count
-                summary.append("added part '\(part.id)' (\(part.name)) with \(part.mounts.count) mount\(part.mounts.count == 1 ? "" : "s") in \(path)")
-            }
+        for part in plan.parts where context.partFile(part.id) == nil && !created.contains(part.id) {
+            let file = try newFile(part, plan)
+            files.append(file)
+            created.insert(part.id)
+            tally.parts += 1
+            tally.mounts += part.mounts.count
+            tally.count(plan, owner: part.id)
+            let mounts = " with \(part.mounts.count) mount\(part.mounts.count == 1 ? "" : "s")"
+            summary.append("added part '\(part.id)' (\(part.name))\(mounts)\(contents(plan, part.id)) in \(file.path)")
         }
-        // Log entries, bike by bike, each the same record at most once.
-        var logged = 0
-        for bikeID in Array(Set(plan.log.map(\.bike))).sorted() {
-            guard let resolved = context.garage.bike(BikeID(bikeID)) else { throw WriteFailure(context.garage.noBike(bikeID)) }
-            let path = resolved.bike.location.file
-            try context.requireClean(path)
-            guard let original = context.read(path) else { throw .refused("cannot read '\(path)'") }
-            var bytes = original
-            var added = 0
-            for e in plan.log where e.bike == bikeID {
-                let same = resolved.bike.log.contains {
-                    $0.date == e.date && $0.cost?.value.amount == e.cost && ($0.note ?? "").hasPrefix(e.key) && $0.done.isEmpty
-                }
-                if same { continue }
-                let doc = YAMLDocument(path: path, bytes: bytes, limits: .garage)
-                guard case .mapping(let root)? = doc.root else { throw .refused("'\(path)' is not a mapping") }
-                let style = EntryStyle(root["log"], defaultOrder: ["date", "done", "todo", "cost", "category", "note"])
-                var fields: [String: YAMLValue] = ["date": .plain(e.date.description), "note": .text(e.note)]
-                if let cost = e.cost { fields["cost"] = .plain(e.costText ?? "\(cost)") }
-                if let category = e.category { fields["category"] = .text(category) }
-                let entry = style.entry(fields)
-                let edit: YAMLEdit =
-                    ServiceRecorder.datedPosition(of: e.date, in: root["log"]).map { .insert(entry, into: ["log"], at: $0) }
-                    ?? .appendOrCreate(entry, list: "log", current: root["log"])
-                bytes = try context.edit(path, doc, [edit])
-                added += 1
-            }
-            guard added > 0 else { continue }
-            files.append(FileChange(path: path, before: original, after: bytes))
-            logged += added
-            summary.append("bike '\(bikeID)': \(added) log entr\(added == 1 ? "y" : "ies") added (\(path))")
+        // What the garage's own files lack, file by file in the plan's order.
+        var owners: [String] = []
+        for id in plan.bikes.map(\.id) + plan.parts.map(\.id) + plan.intervals.map(\.owner) + plan.log.map(\.owner)
+        where !created.contains(id) && !owners.contains(id) {
+            owners.append(id)
+        }
+        for owner in owners {
+            guard let (file, added) = try amend(owner, plan, in: context) else { continue }
+            files.append(file)
+            tally.add(added)
+            summary.append("\(added.what) '\(owner)': \(added.description) added (\(file.path))")
         }
         let source = plan.files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
         if files.isEmpty { summary = ["nothing to import from \(plan.format) \(source): the garage has it all"] }
-        let message =
-            "import \(plan.format) \(source): \(counts.bikes) new bike\(counts.bikes == 1 ? "" : "s"), \(counts.parts) new part\(counts.parts == 1 ? "" : "s"), \(counts.mounts) mount\(counts.mounts == 1 ? "" : "s"), \(logged) log entr\(logged == 1 ? "y" : "ies")"
-        return context.change(files: files, message: message, summary: summary)
+        return context.change(files: files, message: "import \(plan.format) \(source): \(tally)", summary: summary)
     }
 
-    /// `{bike: grail, from: …, to: …, tag: race}` on one line.
+    // MARK: - New files
+
+    /// A bike's or gear's file, with its intervals and log.
+    static func newFile(_ bike: ImportPlan.Bike, _ plan: ImportPlan) throws(WriteFailure) -> FileChange {
+        var pairs = [YAMLPair("name", .text(bike.name))]
+        if let kind = bike.kind { pairs.append(YAMLPair("kind", .plain(kind))) }
+        if let strava = bike.strava { pairs.append(YAMLPair("strava", .text(strava))) }
+        pairs += purchase(bought: bike.bought, retired: bike.retired, price: bike.price)
+        pairs += owned(bike.id, plan)
+        let folder = bike.kind == nil ? "bikes" : "gear"
+        return try render(pairs, kind: bike.kind == nil ? "bike" : "gear", path: "\(folder)/\(bike.id).yaml", id: bike.id)
+    }
+
+    /// A part's file, with its usage before tracking, intervals, mounts and log.
+    static func newFile(_ part: ImportPlan.Part, _ plan: ImportPlan) throws(WriteFailure) -> FileChange {
+        var pairs = [YAMLPair("name", .text(part.name))]
+        pairs += purchase(bought: part.bought, retired: part.retired, price: part.price)
+        if let slot = part.slot { pairs.append(YAMLPair("slot", .plain(slot))) }
+        if let km = part.kilometres, km > 0 { pairs.append(YAMLPair("distance", .plain("\(number(km)) km"))) }
+        if let h = part.hours, h > 0 { pairs.append(YAMLPair("hours", .plain(number(h)))) }
+        var rest = owned(part.id, plan)
+        if !part.mounts.isEmpty {
+            // Mounts before the log, as the demo's parts have them.
+            let at = rest.firstIndex { $0.key == "log" } ?? rest.count
+            rest.insert(YAMLPair("mounts", .list(part.mounts.map(entry))), at: at)
+        }
+        return try render(pairs + rest, kind: "part", path: "parts/\(part.id).yaml", id: part.id)
+    }
+
+    static func render(_ pairs: [YAMLPair], kind: String, path: String, id: String) throws(WriteFailure) -> FileChange {
+        do {
+            return FileChange(path: path, before: nil, after: try YAMLEditor.render(pairs, header: modeline(kind, depth: 1)))
+        } catch {
+            throw .refused("cannot write \(kind) '\(id)' as YAML")
+        }
+    }
+
+    static func purchase(bought: Day?, retired: Day?, price: String?) -> [YAMLPair] {
+        var pairs: [YAMLPair] = []
+        if let bought { pairs.append(YAMLPair("bought", .plain(bought.description))) }
+        if let retired { pairs.append(YAMLPair("retired", .plain(retired.description))) }
+        if let price { pairs.append(YAMLPair("price", .plain(price))) }
+        return pairs
+    }
+
+    /// `intervals:` and `log:` of a new file: what the plan has for this owner.
+    static func owned(_ owner: String, _ plan: ImportPlan) -> [YAMLPair] {
+        var pairs: [YAMLPair] = []
+        let intervals = plan.intervals.filter { $0.owner == owner }
+        if !intervals.isEmpty { pairs.append(YAMLPair("intervals", .mapping(intervals.map { YAMLPair($0.id, value($0)) }))) }
+        let style = EntryStyle(nil, defaultOrder: logOrder)
+        let log = plan.log.enumerated().filter { $0.element.owner == owner }.sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }
+        if !log.isEmpty { pairs.append(YAMLPair("log", .list(log.map { style.entry(fields($0.element, style)) }))) }
+        return pairs
+    }
+
+    // MARK: - Files the garage has
+
+    /// What one of the garage's files gains: its missing keys, mounts, intervals and log entries,
+    /// each edit on the file as the one before left it. nil when it lacks nothing.
+    static func amend(_ owner: String, _ plan: ImportPlan, in context: WriteContext) throws(WriteFailure) -> (FileChange, Added)? {
+        var added = Added()
+        let path: String
+        let log: [LogEntry]
+        var mountKeys = Set<String>()
+        var keys: [(key: String, value: YAMLValue)] = []
+        let order: [String]
+        if let file = context.bikeFile(owner), let bike = context.garage.bike(BikeID(owner))?.bike {
+            path = file
+            log = bike.log
+            added.what = bike.noun
+            order = ["name", "kind", "rider", "strava", "devices", "bought", "retired", "price", "templates", "counts", "trainer", "components"]
+            if let b = plan.bikes.first(where: { $0.id == owner }) {
+                if let strava = b.strava { keys.append(("strava", .text(strava))) }
+                keys += purchase(bought: b.bought, retired: b.retired, price: b.price).map { ($0.key, $0.value) }
+            }
+        } else if let file = context.partFile(owner), let part = context.garage.part(PartID(owner))?.part {
+            path = file
+            log = part.log
+            added.what = "part"
+            mountKeys = Set(part.mounts.filter(\.via.isEmpty).map { "bike|\($0.bike.value)|\($0.from)|\($0.tag ?? "")" })
+            mountKeys.formUnion(part.partMounts.map { "part|\($0.parent.value)|\($0.from)|" })
+            order = ["name", "rider", "bought", "retired", "price", "slot", "devices", "distance", "hours", "rides", "counts", "trainer", "templates"]
+            if let p = plan.parts.first(where: { $0.id == owner }) {
+                keys += purchase(bought: p.bought, retired: p.retired, price: p.price).map { ($0.key, $0.value) }
+                if let slot = p.slot { keys.append(("slot", .plain(slot))) }
+                if let km = p.kilometres, km > 0 { keys.append(("distance", .plain("\(number(km)) km"))) }
+                if let h = p.hours, h > 0 { keys.append(("hours", .plain(number(h)))) }
+            }
+        } else {
+            throw WriteFailure(context.garage.noBike(owner))
+        }
+        try context.requireClean(path)
+        guard let original = context.read(path) else { throw .refused("cannot read '\(path)'") }
+        var bytes = original
+        /// One edit on the file as it is now.
+        func apply(_ make: (YAMLMapping) throws(WriteFailure) -> YAMLEdit?) throws(WriteFailure) {
+            let doc = YAMLDocument(path: path, bytes: bytes, limits: .garage)
+            guard case .mapping(let root)? = doc.root else { throw .refused("'\(path)' is not a mapping") }
+            guard let edit = try make(root) else { return }
+            bytes = try context.edit(path, doc, [edit])
+        }
+        /// Where a new top-level key goes: after the nearest key before it in the file's order.
+        func after(_ key: String) -> [String] { Array((order.firstIndex(of: key).map { order[..<$0] } ?? order[...]).reversed()) }
+
+        for (key, value) in keys {
+            try apply { root in
+                guard root[key] == nil else { return nil }
+                added.keys += 1
+                return .addKey(key, value, in: [], after: after(key))
+            }
+        }
+        for m in plan.parts.first(where: { $0.id == owner })?.mounts ?? [] where !mountKeys.contains(m.key) {
+            mountKeys.insert(m.key)
+            try apply { root in .appendOrCreate(entry(m), list: "mounts", current: root["mounts"]) }
+            added.mounts += 1
+        }
+        for interval in plan.intervals where interval.owner == owner {
+            try apply { root throws(WriteFailure) in
+                switch root["intervals"] {
+                case nil:
+                    added.intervals += 1
+                    return .addKey("intervals", .mapping([YAMLPair(interval.id, value(interval))]), in: [], after: after("intervals"))
+                case .mapping(let m)? where m.entries.isEmpty:
+                    added.intervals += 1
+                    return .set([.key("intervals")], .mapping([YAMLPair(interval.id, value(interval))]))
+                case .mapping(let m)? where !m.isFlow:
+                    guard m[interval.id] == nil else { return nil }
+                    added.intervals += 1
+                    return .addKey(interval.id, value(interval), in: [.key("intervals")])
+                case let node?:
+                    if case .scalar(let s) = node, s.isNull {
+                        added.intervals += 1
+                        return .set([.key("intervals")], .mapping([YAMLPair(interval.id, value(interval))]))
+                    }
+                    throw .refused("cannot add interval '\(interval.id)' to '\(path)': its intervals: is not a block mapping", help: "write it as one")
+                }
+            }
+        }
+        for e in plan.log where e.owner == owner {
+            let same = log.contains {
+                $0.date == e.date && $0.cost?.value.amount == e.cost && ($0.note ?? "").hasPrefix(e.key) && Set($0.done.map(\.value.rawValue)) == Set(e.done)
+                    && $0.readings.isEmpty
+            }
+            if same { continue }
+            try apply { root in
+                let style = EntryStyle(root["log"], defaultOrder: logOrder)
+                let item = style.entry(fields(e, style))
+                return ServiceRecorder.datedPosition(of: e.date, in: root["log"]).map { .insert(item, into: ["log"], at: $0) }
+                    ?? .appendOrCreate(item, list: "log", current: root["log"])
+            }
+            added.log += 1
+        }
+        guard bytes != original else { return nil }
+        return (FileChange(path: path, before: original, after: bytes), added)
+    }
+
+    // MARK: - Values
+
+    static let logOrder = ["date", "done", "todo", "cost", "category", "note"]
+
+    /// A log entry's fields, `done:` in the log's style.
+    static func fields(_ e: ImportPlan.LogEntry, _ style: EntryStyle) -> [String: YAMLValue] {
+        var fields: [String: YAMLValue] = ["date": .plain(e.date.description)]
+        if !e.done.isEmpty { fields["done"] = style.done(e.done) }
+        if let cost = e.cost { fields["cost"] = .plain(e.costText ?? "\(cost)") }
+        if let category = e.category { fields["category"] = .text(category) }
+        if !e.note.isEmpty { fields["note"] = .text(e.note) }
+        return fields
+    }
+
+    /// An interval's value: `task:` and `every:` (one quantity, or a flow list of them).
+    static func value(_ i: ImportPlan.Interval) -> YAMLValue {
+        var pairs: [YAMLPair] = []
+        if let task = i.task { pairs.append(YAMLPair("task", .text(task))) }
+        if i.every.count == 1 {
+            pairs.append(YAMLPair("every", .plain(i.every[0])))
+        } else if !i.every.isEmpty {
+            pairs.append(YAMLPair("every", .flowList(i.every.map { .plain($0) })))
+        }
+        return .mapping(pairs)
+    }
+
+    /// `{bike: grail, from: …, to: …, tag: race}` or `{part: race-wheels, from: …}` on one line.
     static func entry(_ m: ImportPlan.Mount) -> YAMLValue {
-        var pairs = [YAMLPair("bike", .plain(m.bike)), YAMLPair("from", .plain(m.from.description))]
+        var pairs: [YAMLPair]
+        switch m.on {
+        case .bike(let id): pairs = [YAMLPair("bike", .plain(id))]
+        case .part(let id): pairs = [YAMLPair("part", .plain(id))]
+        }
+        pairs.append(YAMLPair("from", .plain(m.from.description)))
         if let to = m.to { pairs.append(YAMLPair("to", .plain(to.description))) }
         if let tag = m.tag { pairs.append(YAMLPair("tag", .text(tag))) }
         if !m.unlessTags.isEmpty { pairs.append(YAMLPair("unless_tag", .flowList(m.unlessTags.map { .text($0) }))) }
@@ -117,4 +247,64 @@ package enum ImportPlanWriter {
 
     /// A number as a quantity writes it: no `.0`.
     static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+
+    /// What `the plan has for` a new file, for its summary line: `, 2 intervals, 5 log entries`.
+    static func contents(_ plan: ImportPlan, _ owner: String) -> String {
+        var a = Added()
+        a.intervals = plan.intervals.count { $0.owner == owner }
+        a.log = plan.log.count { $0.owner == owner }
+        return a.intervals + a.log == 0 ? "" : ", \(a.description)"
+    }
+
+    // MARK: - Counting
+
+    /// What one file gained.
+    struct Added {
+        var what = "bike"
+        var keys = 0
+        var mounts = 0
+        var intervals = 0
+        var log = 0
+
+        var description: String {
+            var parts: [String] = []
+            if keys > 0 { parts.append(plural(keys, "key", "keys")) }
+            if mounts > 0 { parts.append(plural(mounts, "mount", "mounts")) }
+            if intervals > 0 { parts.append(plural(intervals, "interval", "intervals")) }
+            if log > 0 { parts.append(plural(log, "log entry", "log entries")) }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    /// What the whole import wrote, for its commit message.
+    struct Tally: CustomStringConvertible {
+        var bikes = 0
+        var gear = 0
+        var parts = 0
+        var mounts = 0
+        var intervals = 0
+        var log = 0
+
+        mutating func count(_ plan: ImportPlan, owner: String) {
+            intervals += plan.intervals.count { $0.owner == owner }
+            log += plan.log.count { $0.owner == owner }
+        }
+
+        mutating func add(_ a: Added) {
+            mounts += a.mounts
+            intervals += a.intervals
+            log += a.log
+        }
+
+        var description: String {
+            var parts = [plural(bikes, "new bike", "new bikes")]
+            if gear > 0 { parts.append(plural(gear, "new gear", "new gear")) }
+            parts += [plural(self.parts, "new part", "new parts"), plural(mounts, "mount", "mounts")]
+            if intervals > 0 { parts.append(plural(intervals, "interval", "intervals")) }
+            parts.append(plural(log, "log entry", "log entries"))
+            return parts.joined(separator: ", ")
+        }
+    }
 }
+
+private func plural(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }

@@ -11,7 +11,7 @@ package enum LubeLoggerCSV {
     /// The columns read, by LubeLogger's names (`Models/ImportModel.cs`), any letter case.
     static let columns = ["date", "odometer", "description", "notes", "cost", "type", "partnumber", "partsupplier", "partquantity", "tags"]
 
-    package static func plan(_ sources: [StravaGearRules.Source], bike: String?, garage: Garage) throws(WriteFailure) -> ImportPlan {
+    package static func plan(_ sources: [ImportPlan.Source], bike: String?, garage: Garage) throws(WriteFailure) -> ImportPlan {
         guard let bike else {
             throw .usage("a LubeLogger export holds one vehicle's records: say whose with --bike BIKE")
         }
@@ -74,7 +74,7 @@ package enum LubeLoggerCSV {
                 if !odometer.isEmpty && odometer != "0" { note += " at odometer \(odometer)" }
                 let type = cell(column("type")).lowercased()
                 plan.log.append(
-                    .init(bike: bike, date: date, cost: cost, costText: plain, category: type.isEmpty ? fileKind : type, note: note, key: description))
+                    .init(owner: bike, date: date, cost: cost, costText: plain, category: type.isEmpty ? fileKind : type, note: note, key: description))
             }
         }
         return plan

@@ -13,15 +13,7 @@ import LocatedYAML
 /// in that role a mount with `unless_tag:` for those days, as strava-gear lets the hashtag's
 /// mapping replace the bike's for a tagged ride.
 package enum StravaGearRules {
-    /// A rules file as the rider named it, and its bytes.
-    package struct Source: Sendable {
-        package var path: String
-        package var bytes: [UInt8]
-        package init(path: String, bytes: [UInt8]) {
-            self.path = path
-            self.bytes = bytes
-        }
-    }
+    package typealias Source = ImportPlan.Source
 
     /// A role on a bike or a hashtag, per gear id or tag: `{role: component}`.
     typealias Mapping = [String: [String: String]]
@@ -255,7 +247,7 @@ package enum StravaGearRules {
             var mounts: [ImportPlan.Mount] = []
             var open: [String: Int] = [:]
             for s in stretches {
-                let key = "\(s.key.bike)|\(s.key.tag ?? "")|\(s.key.unlessTags.joined(separator: " "))"
+                let key = "\(s.key.on)|\(s.key.tag ?? "")|\(s.key.unlessTags.joined(separator: " "))"
                 if let k = open[key], let end = mounts[k].to, end.adding(days: 1) == s.from {
                     mounts[k].to = s.to
                     continue
@@ -266,18 +258,12 @@ package enum StravaGearRules {
                 mounts.append(m)
                 open[key] = mounts.count - 1
             }
-            part.mounts = mounts.sorted { ($0.from, $0.bike, $0.tag ?? "") < ($1.from, $1.bike, $1.tag ?? "") }
+            part.mounts = mounts.sorted { ($0.from, $0.bike ?? "", $0.tag ?? "") < ($1.from, $1.bike ?? "", $1.tag ?? "") }
             if roles.count == 1, let role = roles.first, isIdentifier(role) { part.slot = role }
             plan.parts.append(part)
         }
         plan.parts.sort { $0.id < $1.id }
-        // In the order of the files, as a compiler lists its problems.
-        func order(_ u: ImportPlan.Unplaced) -> (Int, Int) {
-            (sources.firstIndex { $0.path == u.location.file } ?? 0, u.location.range?.start.offset ?? 0)
-        }
-        let all = (plan.unplaced.map { (false, $0) } + plan.notes.map { (true, $0) }).sorted { order($0.1) < order($1.1) }
-        plan.unplaced = all.filter { !$0.0 }.map(\.1)
-        plan.notes = all.filter { $0.0 }.map(\.1)
+        plan.sortFindings()
         return plan
     }
 

@@ -120,15 +120,8 @@ package enum ServiceRecorder {
         if todo != nil || !readings.isEmpty, !already.isEmpty { ids = ids.filter { !already.contains($0) } }
         let style = EntryStyle(root["log"], defaultOrder: ["date", "done", "readings", "todo", "cost", "category", "note"])
         var fields: [String: YAMLValue] = ["date": .plain(date.description)]
-        if ids.isEmpty {
-            // A to-do alone: the entry names the job and no interval.
-        } else if ids.count == 1 && style.doneAsScalar {
-            fields["done"] = .plain(ids[0])
-        } else if style.doneAsBlock && !style.flow {
-            fields["done"] = .list(ids.map { .plain($0) })
-        } else {
-            fields["done"] = .flowList(ids.map { .plain($0) })
-        }
+        // A to-do alone names the job and no interval.
+        if !ids.isEmpty { fields["done"] = style.done(ids) }
         if !readings.isEmpty { fields["readings"] = .flowMapping(readings.map { YAMLPair($0.id, .plain($0.value.description)) }) }
         if let todo { fields["todo"] = .text(todo.task) }
         if let costText { fields["cost"] = .plain(costText) }
@@ -289,6 +282,13 @@ struct EntryStyle {
         case .scalar?: doneAsScalar = true
         default: break
         }
+    }
+
+    /// `done:` of these intervals as the log writes it: `chain-lube`, `[a, b]` or a block list.
+    func done(_ ids: [String]) -> YAMLValue {
+        if ids.count == 1 && doneAsScalar { return .plain(ids[0]) }
+        if doneAsBlock && !flow { return .list(ids.map { .plain($0) }) }
+        return .flowList(ids.map { .plain($0) })
     }
 
     /// An entry of these fields, in this style.
