@@ -179,7 +179,8 @@ struct TrackerImportCommand: ParsableCommand {
             a log entry with its cost (in the garage's currency), a category (its Type, else the kind of records \
             the file's name says) and a note, naming no interval; it is the same record again when the bike's \
             log has an entry of its day and cost whose note starts with its description. A strava-gear component becomes a part of its id \
-            (parts/ID.yaml) with its usage before tracking (kms, hours) and a mount per stretch on a bike; a \
+            (parts/ID.yaml) with its usage before tracking (kms, hours) and a mount per stretch on a bike, or a \
+            component of the one bike and role it never leaves; a \
             #hashtag rule a mount with tag: on each bike with Strava gear, and the bike's own component in that \
             role one with unless_tag: for those days. Bikes are matched by Strava gear id (an alias gives the \
             name), else by id or name; a gear id no bike has becomes a new bike. The garage's files are changed \

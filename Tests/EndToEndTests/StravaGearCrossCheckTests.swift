@@ -135,7 +135,11 @@ import Testing
 
     /// `part list`'s lifetime distance and moving time of every part, against strava-gear's
     /// components report on `strava-gear/rules.yaml` and `strava-gear/activities.csv`.
-    static func expectSamePartTotals(_ garage: URL, parts count: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// `part list` gives each of strava-gear's components its figures: a part by its id, and a
+    /// component of a bike file by `components` (strava-gear's id → `BIKE/ROLE`).
+    static func expectSamePartTotals(
+        _ garage: URL, parts count: Int, components: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let folder = garage
         let ours = try runBikecheck(["part", "list", "--format", "json", "--as-of", "2026-11-15", "--garage", folder.path], in: folder)
         #expect(ours.status == 0, "\(ours.stderr)", sourceLocation: sourceLocation)
@@ -149,7 +153,7 @@ import Testing
         #expect(theirs.status == 0, "\(theirs.stderr)", sourceLocation: sourceLocation)
 
         struct Report: Decodable {
-            struct Part: Decodable { var kind: String, id: String, distance: Double, moving_time: Double }
+            struct Part: Decodable { var kind: String, id: String, bike: String?, distance: Double, moving_time: Double }
             var parts: [Part]
         }
         let report = try JSONDecoder().decode(Report.self, from: Data(ours.stdout.utf8))
@@ -160,9 +164,13 @@ import Testing
             reference[String(cells[0])] = (km * 1000, hours * 3600)
         }
         let parts = report.parts.filter { $0.kind == "part" }
-        #expect(parts.count == count && Set(reference.keys) == Set(parts.map(\.id)), "\(theirs.stdout)", sourceLocation: sourceLocation)
-        for part in parts {
-            let expected = try #require(reference[part.id], sourceLocation: sourceLocation)
+        let ownComponents = report.parts.filter { $0.kind == "component" && components.values.contains("\($0.bike ?? "")/\($0.id)") }
+        #expect(parts.count == count && ownComponents.count == components.count, "\(theirs.stdout)", sourceLocation: sourceLocation)
+        #expect(Set(reference.keys) == Set(parts.map(\.id)).union(components.keys), "\(theirs.stdout)", sourceLocation: sourceLocation)
+        let byName = Dictionary(uniqueKeysWithValues: components.map { ($1, $0) })
+        for part in parts + ownComponents {
+            let id = part.kind == "part" ? part.id : byName["\(part.bike ?? "")/\(part.id)"] ?? part.id
+            let expected = try #require(reference[id], sourceLocation: sourceLocation)
             #expect(
                 abs(part.distance - expected.metres) < 0.01, "\(part.id): \(part.distance) m, strava-gear \(expected.metres) m",
                 sourceLocation: sourceLocation)

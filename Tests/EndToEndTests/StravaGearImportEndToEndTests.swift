@@ -22,9 +22,11 @@ import Testing
           wet-tyres: {name: Wet tyres}
           cassette: {name: Cassette, kms: 150.5, hours: 7}
           shelf-pedals: {name: Spare pedals, kms: 50}
+          stem-a: {name: Gravel stem, kms: 120, hours: 4}
+          bar-tape: Lizard Skins bar tape
         rules:
           - Road bike: {chain: chain-a, wheels: wheels-1, cassette: cassette}
-            Gravel bike: {chain: chain-b, wheels: wheels-2}
+            Gravel bike: {chain: chain-b, wheels: wheels-2, stem: stem-a}
             b103: {chain: chain-c}
           - since: 2024-03-01
             '#race': {wheels: race-wheels}
@@ -32,6 +34,8 @@ import Testing
             b104: {chain: chain-b}
             Gravel bike: {chain: chain-c}
             b103: {chain: null}
+          - since: 2024-05-01
+            b103: {bar-tape: bar-tape}
           - since: 2024-06-01
             '#wet': {tyres: wet-tyres}
           - since: 2024-07-20
@@ -151,19 +155,30 @@ import Testing
         let road = try String(contentsOf: folder.url.appendingPathComponent("bikes/road.yaml"), encoding: .utf8)
         #expect(road == "name: Road bike\nstrava: b101\n", "the garage's bike is matched, not rewritten")
 
-        try StravaGearCrossCheckTests.expectSamePartTotals(folder.url, parts: 9)
+        // Two components never leave their bike: they are its components, not parts.
+        let gravel = try String(contentsOf: folder.url.appendingPathComponent("bikes/gravel.yaml"), encoding: .utf8)
+        #expect(gravel == "name: Gravel bike\nstrava: b102\ncomponents:\n  stem:\n    name: Gravel stem\n    distance: 120 km\n    hours: 4\n", "\(gravel)")
+        let b103 = try String(contentsOf: folder.url.appendingPathComponent("bikes/b103.yaml"), encoding: .utf8)
+        #expect(b103.contains("components:\n  bar-tape:\n    name: Lizard Skins bar tape\n    installed: 2024-05-01\n"), "\(b103)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("parts/stem-a.yaml").path))
+        try StravaGearCrossCheckTests.expectSamePartTotals(folder.url, parts: 9, components: ["stem-a": "gravel/stem", "bar-tape": "b103/bar-tape"])
 
         // Again: nothing changes. Then a hand edit, and again: it stays.
         let before = try Self.partFiles(folder)
         let again = try folder.run(["import", "tracker", "strava-gear", "strava-gear/rules.yaml"])
         #expect(again.status == 0 && again.stdout.contains("nothing to import"), "\(again.stdout)\(again.stderr)")
         #expect(try Self.partFiles(folder) == before)
+        // The bike's component edited by hand stays as the rider has it.
+        let gravelPath = folder.url.appendingPathComponent("bikes/gravel.yaml")
+        try gravel.replacingOccurrences(of: "name: Gravel stem", with: "name: Gravel stem, 90 mm  # shorter").write(
+            to: gravelPath, atomically: true, encoding: .utf8)
         let path = folder.url.appendingPathComponent("parts/chain-a.yaml")
         let edited = try String(contentsOf: path, encoding: .utf8).replacingOccurrences(of: "name: KMC X11 chain", with: "name: KMC X11 chain  # the gold one")
         try edited.write(to: path, atomically: true, encoding: .utf8)
         let third = try folder.run(["import", "tracker", "strava-gear", "strava-gear/rules.yaml", "--dry-run"])
         #expect(third.status == 0 && third.stdout.isEmpty && third.stderr.contains("nothing would change"), "\(third.stdout)\(third.stderr)")
         #expect(try String(contentsOf: path, encoding: .utf8) == edited)
+        #expect(try String(contentsOf: gravelPath, encoding: .utf8).contains("name: Gravel stem, 90 mm  # shorter"))
 
         // The reverse: the garage's parts as rules.yaml give strava-gear the same totals.
         let exported = try folder.run(["export", "strava-gear"])
@@ -197,8 +212,36 @@ import Testing
         #expect(r.stderr.contains("rules.yaml:5:5: warning: not imported: bike 'my shoes'"), "\(r.stderr)")
         #expect(r.stderr.contains("rules.yaml:7:5: warning: not imported: rule for '#gear_id=b101'"), "\(r.stderr)")
         #expect(r.stderr.contains("rules.yaml:6:12: warning: rule since 2024-05-01T12:30:00: bikecheck's mounts are whole days"), "\(r.stderr)")
-        // What could be placed is written.
-        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("parts/chain-a.yaml").path))
+        // What could be placed is written: chain-a never leaves the road bike, so it is its chain.
+        let road = try String(contentsOf: folder.url.appendingPathComponent("bikes/road.yaml"), encoding: .utf8)
+        #expect(road == "name: Road bike\nstrava: b101\ncomponents:\n  chain:\n    name: Chain\n", "\(road)")
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("parts/laces-1.yaml").path))
+    }
+
+    @Test func aComponentImportedOntoItsBikeThatNowMovesBecomesAPartWithAWarning() throws {
+        // What the first import made of chain-a; the rules since move it to another bike.
+        let folder = try TemporaryFolder([
+            "garage.yaml": "units: metric\n",
+            "bikes/road.yaml": "name: Road bike\nstrava: b101\ncomponents:\n  chain:\n    name: Chain\n",
+            "bikes/gravel.yaml": "name: Gravel bike\nstrava: b102\n",
+            "rules.yaml": """
+            components:
+              chain-a: {name: Chain}
+            rules:
+              - b101: {chain: chain-a}
+              - since: 2025-03-01
+                b102: {chain: chain-a}
+
+            """,
+        ])
+        let r = try folder.run(["import", "tracker", "strava-gear", "rules.yaml"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "rules.yaml:2:3: warning: component 'chain-a': it now leaves bike 'road', so it is a part; its component 'chain' of the same name is counted too until you remove it"
+            ), "\(r.stderr)")
+        let part = try String(contentsOf: folder.url.appendingPathComponent("parts/chain-a.yaml"), encoding: .utf8)
+        #expect(part.contains("  - {bike: road, from: 1970-01-01, to: 2025-02-28}\n  - {bike: gravel, from: 2025-03-01}\n"), "\(part)")
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("bikes/road.yaml"), encoding: .utf8).contains("  chain:\n    name: Chain\n"))
     }
 }

@@ -129,6 +129,30 @@ package struct ImportPlan: Sendable {
         }
     }
 
+    /// A component of a bike's file (`components: {chain: {name: …, installed: …}}`): what the
+    /// source tracks as a part of its own but which never leaves its one bike. It is the same
+    /// component on a second import when the bike has its role; one there is never changed.
+    package struct Component: Sendable {
+        package var bike: String
+        /// Its role on the bike, the key under `components:` (`chain`).
+        package var role: String
+        package var name: String
+        /// nil when it has been on the bike from the start.
+        package var installed: Day?
+        /// Usage before tracking: hours and kilometres.
+        package var hours: Double?
+        package var kilometres: Double?
+
+        package init(bike: String, role: String, name: String, installed: Day?, hours: Double? = nil, kilometres: Double? = nil) {
+            self.bike = bike
+            self.role = role
+            self.name = name
+            self.installed = installed
+            self.hours = hours
+            self.kilometres = kilometres
+        }
+    }
+
     /// A reminder of the source as an interval of a bike's, gear's or part's file:
     /// `ID: {task: …, every: [3000 km, 12 months]}`. It is the same interval on a second import
     /// when the file's `intervals:` has its id; one there is never changed.
@@ -199,6 +223,7 @@ package struct ImportPlan: Sendable {
     package var files: [String]
     package var bikes: [Bike] = []
     package var parts: [Part] = []
+    package var components: [Component] = []
     package var intervals: [Interval] = []
     package var log: [LogEntry] = []
     package var unplaced: [Unplaced] = []

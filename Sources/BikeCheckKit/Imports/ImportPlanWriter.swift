@@ -33,7 +33,7 @@ package enum ImportPlanWriter {
         }
         // What the garage's own files lack, file by file in the plan's order.
         var owners: [String] = []
-        for id in plan.bikes.map(\.id) + plan.parts.map(\.id) + plan.intervals.map(\.owner) + plan.log.map(\.owner)
+        for id in plan.bikes.map(\.id) + plan.components.map(\.bike) + plan.parts.map(\.id) + plan.intervals.map(\.owner) + plan.log.map(\.owner)
         where !created.contains(id) && !owners.contains(id) {
             owners.append(id)
         }
@@ -96,6 +96,8 @@ package enum ImportPlanWriter {
     /// `intervals:` and `log:` of a new file: what the plan has for this owner.
     static func owned(_ owner: String, _ plan: ImportPlan) -> [YAMLPair] {
         var pairs: [YAMLPair] = []
+        let components = plan.components.filter { $0.bike == owner }
+        if !components.isEmpty { pairs.append(YAMLPair("components", .mapping(components.map { YAMLPair($0.role, value($0)) }))) }
         let intervals = plan.intervals.filter { $0.owner == owner }
         if !intervals.isEmpty { pairs.append(YAMLPair("intervals", .mapping(intervals.map { YAMLPair($0.id, value($0)) }))) }
         let style = EntryStyle(nil, defaultOrder: logOrder)
@@ -165,27 +167,34 @@ package enum ImportPlanWriter {
             try apply { root in .appendOrCreate(entry(m), list: "mounts", current: root["mounts"]) }
             added.mounts += 1
         }
-        for interval in plan.intervals where interval.owner == owner {
+        /// `key: value` into the top-level mapping `list` (`intervals:`, `components:`) unless it
+        /// has the key; false when it has.
+        func addEntry(_ key: String, _ value: YAMLValue, to list: String) throws(WriteFailure) -> Bool {
+            var wrote = false
             try apply { root throws(WriteFailure) in
-                switch root["intervals"] {
+                let entry = YAMLValue.mapping([YAMLPair(key, value)])
+                switch root[list] {
                 case nil:
-                    added.intervals += 1
-                    return .addKey("intervals", .mapping([YAMLPair(interval.id, value(interval))]), in: [], after: after("intervals"))
-                case .mapping(let m)? where m.entries.isEmpty:
-                    added.intervals += 1
-                    return .set([.key("intervals")], .mapping([YAMLPair(interval.id, value(interval))]))
-                case .mapping(let m)? where !m.isFlow:
-                    guard m[interval.id] == nil else { return nil }
-                    added.intervals += 1
-                    return .addKey(interval.id, value(interval), in: [.key("intervals")])
-                case let node?:
-                    if case .scalar(let s) = node, s.isNull {
-                        added.intervals += 1
-                        return .set([.key("intervals")], .mapping([YAMLPair(interval.id, value(interval))]))
-                    }
-                    throw .refused("cannot add interval '\(interval.id)' to '\(path)': its intervals: is not a block mapping", help: "write it as one")
+                    wrote = true
+                    return .addKey(list, entry, in: [], after: after(list))
+                case .mapping(let m)? where !m.isFlow || m.entries.isEmpty:
+                    guard m[key] == nil else { return nil }
+                    wrote = true
+                    return m.entries.isEmpty ? .set([.key(list)], entry) : .addKey(key, value, in: [.key(list)])
+                case .scalar(let s)? where s.isNull:
+                    wrote = true
+                    return .set([.key(list)], entry)
+                default:
+                    throw .refused("cannot add '\(key)' to \(list): in '\(path)': it is not a block mapping", help: "write it as one")
                 }
             }
+            return wrote
+        }
+        for c in plan.components where c.bike == owner {
+            if try addEntry(c.role, value(c), to: "components") { added.components += 1 }
+        }
+        for interval in plan.intervals where interval.owner == owner {
+            if try addEntry(interval.id, value(interval), to: "intervals") { added.intervals += 1 }
         }
         for e in plan.log where e.owner == owner {
             let same = log.contains {
@@ -217,6 +226,15 @@ package enum ImportPlanWriter {
         if let category = e.category { fields["category"] = .text(category) }
         if !e.note.isEmpty { fields["note"] = .text(e.note) }
         return fields
+    }
+
+    /// A component's value: `name:`, `installed:` and its usage before tracking.
+    static func value(_ c: ImportPlan.Component) -> YAMLValue {
+        var pairs = [YAMLPair("name", .text(c.name))]
+        if let installed = c.installed { pairs.append(YAMLPair("installed", .plain(installed.description))) }
+        if let km = c.kilometres, km > 0 { pairs.append(YAMLPair("distance", .plain("\(number(km)) km"))) }
+        if let h = c.hours, h > 0 { pairs.append(YAMLPair("hours", .plain(number(h)))) }
+        return .mapping(pairs)
     }
 
     /// An interval's value: `task:` and `every:` (one quantity, or a flow list of them).
@@ -251,9 +269,10 @@ package enum ImportPlanWriter {
     /// What `the plan has for` a new file, for its summary line: `, 2 intervals, 5 log entries`.
     static func contents(_ plan: ImportPlan, _ owner: String) -> String {
         var a = Added()
+        a.components = plan.components.count { $0.bike == owner }
         a.intervals = plan.intervals.count { $0.owner == owner }
         a.log = plan.log.count { $0.owner == owner }
-        return a.intervals + a.log == 0 ? "" : ", \(a.description)"
+        return a.components + a.intervals + a.log == 0 ? "" : ", \(a.description)"
     }
 
     // MARK: - Counting
@@ -263,12 +282,14 @@ package enum ImportPlanWriter {
         var what = "bike"
         var keys = 0
         var mounts = 0
+        var components = 0
         var intervals = 0
         var log = 0
 
         var description: String {
             var parts: [String] = []
             if keys > 0 { parts.append(plural(keys, "key", "keys")) }
+            if components > 0 { parts.append(plural(components, "component", "components")) }
             if mounts > 0 { parts.append(plural(mounts, "mount", "mounts")) }
             if intervals > 0 { parts.append(plural(intervals, "interval", "intervals")) }
             if log > 0 { parts.append(plural(log, "log entry", "log entries")) }
@@ -282,15 +303,18 @@ package enum ImportPlanWriter {
         var gear = 0
         var parts = 0
         var mounts = 0
+        var components = 0
         var intervals = 0
         var log = 0
 
         mutating func count(_ plan: ImportPlan, owner: String) {
+            components += plan.components.count { $0.bike == owner }
             intervals += plan.intervals.count { $0.owner == owner }
             log += plan.log.count { $0.owner == owner }
         }
 
         mutating func add(_ a: Added) {
+            components += a.components
             mounts += a.mounts
             intervals += a.intervals
             log += a.log
@@ -300,6 +324,7 @@ package enum ImportPlanWriter {
             var parts = [plural(bikes, "new bike", "new bikes")]
             if gear > 0 { parts.append(plural(gear, "new gear", "new gear")) }
             parts += [plural(self.parts, "new part", "new parts"), plural(mounts, "mount", "mounts")]
+            if components > 0 { parts.append(plural(components, "component", "components")) }
             if intervals > 0 { parts.append(plural(intervals, "interval", "intervals")) }
             parts.append(plural(log, "log entry", "log entries"))
             return parts.joined(separator: ", ")

@@ -8,7 +8,8 @@ import LocatedYAML
 /// id or alias) and `#hashtags` their `{role: component}`; a later rule overrides roles, a
 /// component named on a bike leaves the bike it was on, and `null` empties a role.
 ///
-/// Each component becomes a part of the same id with a mount per stretch on a bike. A hashtag's
+/// Each component becomes a part of the same id with a mount per stretch on a bike, or, when it
+/// never leaves the one bike and role it is first given, a component of that bike. A hashtag's
 /// component gets a mount with `tag:` on every bike with Strava gear, and the bike's own component
 /// in that role a mount with `unless_tag:` for those days, as strava-gear lets the hashtag's
 /// mapping replace the bike's for a tagged ride.
@@ -215,6 +216,8 @@ package enum StravaGearRules {
                 components.append((c, c, nil, nil, ruleLocations[c] ?? SourceLocation(file: sources.first?.path ?? "")))
             }
         }
+        // A rule without `since` holds from the start.
+        let start = Day(ordinal: Day.ordinal(year: 1970, month: 1, day: 1))
         for c in components {
             guard isIdentifier(c.id) else {
                 plan.unplaced.append(
@@ -226,7 +229,7 @@ package enum StravaGearRules {
             var stretches: [(from: Day, to: Day?, key: ImportPlan.Mount)] = []
             for (k, segment) in segments.enumerated() {
                 let next = segments.indices.contains(k + 1) ? segments[k + 1].from : nil
-                let from = segment.from ?? Day(ordinal: Day.ordinal(year: 1970, month: 1, day: 1))
+                let from = segment.from ?? start
                 let to = next.map { $0.adding(days: -1) }
                 var here: [ImportPlan.Mount] = []
                 let tagsOfC = segment.hashtags.filter { $0.value.values.contains(c.id) }.keys.sorted()
@@ -259,7 +262,27 @@ package enum StravaGearRules {
                 open[key] = mounts.count - 1
             }
             part.mounts = mounts.sorted { ($0.from, $0.bike ?? "", $0.tag ?? "") < ($1.from, $1.bike ?? "", $1.tag ?? "") }
+            // On one bike in one role from its first day on, for every ride: a component of that
+            // bike (unless an earlier import made it a part).
+            if mounts.count == 1, let m = mounts.first, let bike = m.bike, m.to == nil, m.tag == nil, m.unlessTags.isEmpty, roles.count == 1,
+                let role = roles.first, isIdentifier(role), garage.part(PartID(c.id)) == nil
+            {
+                plan.components.append(
+                    .init(bike: bike, role: role, name: c.name, installed: m.from == start ? nil : m.from, hours: c.hours, kilometres: c.kms))
+                continue
+            }
             if roles.count == 1, let role = roles.first, isIdentifier(role) { part.slot = role }
+            // An earlier import made it a component of its first bike: now it moves.
+            if let first = mounts.first?.bike,
+                let role = roles.first(where: { r in
+                    garage.bike(BikeID(first))?.bike.components.contains { $0.id.rawValue == r && $0.name == c.name } == true
+                })
+            {
+                plan.notes.append(
+                    .init(
+                        location: c.at, record: "component '\(c.id)'",
+                        reason: "it now leaves bike '\(first)', so it is a part; its component '\(role)' of the same name is counted too until you remove it"))
+            }
             plan.parts.append(part)
         }
         plan.parts.sort { $0.id < $1.id }
