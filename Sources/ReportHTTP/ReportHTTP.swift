@@ -2,6 +2,7 @@ import Dispatch
 import FlyingFox
 import FlyingSocks
 import Foundation
+import Synchronization
 
 // `report --serve`'s HTTP layer, built as its own shared library (libBikeCheckReportHTTP) that
 // bikecheck loads with dlopen only when it serves: FlyingFox imports FoundationNetworking, and
@@ -47,7 +48,7 @@ public func bikecheckReportHTTPServe(
     _ errorBuffer: UnsafeMutablePointer<CChar>?, _ errorCapacity: Int
 ) -> Int32 {
     let host = String(cString: address)
-    let forwarder = Forwarder(handler: handler, context: context)
+    let forwarder = Forwarder(handler: handler, context: Borrowed(pointer: context))
     let server: HTTPServer
     do {
         server =
@@ -58,20 +59,20 @@ public func bikecheckReportHTTPServe(
         write("\(host) is not an IP address", to: errorBuffer, capacity: errorCapacity)
         return 1
     }
-    let callback = Callback(listening: listening, context: context)
+    let callback = Callback(listening: listening, context: Borrowed(pointer: context))
     let ended = Ended()
     let done = DispatchSemaphore(value: 0)
     Task {
         do {
             try await serve(server, then: callback)
         } catch {
-            ended.error = error
+            ended.error.withLock { $0 = error }
         }
         done.signal()
     }
     done.wait()
     let why: String =
-        switch ended.error {
+        switch ended.error.withLock({ $0 }) {
         case SocketError.failed(_, _, let message)?: message.prefix(1).lowercased() + message.dropFirst()
         case let error?: "\(error)"
         case nil: "the server stopped"
@@ -91,7 +92,7 @@ private func serve(_ server: HTTPServer, then callback: Callback) async throws {
                 case .ip4(_, let port), .ip6(_, let port): port
                 default: 0
                 }
-            callback.listening(callback.context, port)
+            callback.listening(callback.context.pointer, port)
         }
         while try await group.next() != nil {}
     }
@@ -104,22 +105,27 @@ private func write(_ message: String, to buffer: UnsafeMutablePointer<CChar>?, c
     buffer[bytes.count] = 0
 }
 
-/// How the serving task hands its error to the blocked caller (written before, read after, the
-/// semaphore).
-private final class Ended: @unchecked Sendable {
-    var error: (any Error)?
+/// How the serving task hands its error to the blocked caller.
+private final class Ended: Sendable {
+    let error = Mutex<(any Error)?>(nil)
 }
 
-/// The caller's callback and context; the caller keeps the context alive while it serves.
-private struct Callback: @unchecked Sendable {
+/// The caller's context pointer, which the library only passes back to the caller's functions:
+/// the caller keeps what it points to alive, and safe to use from several threads, while it serves.
+private struct Borrowed: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer?
+}
+
+/// The caller's callback and context.
+private struct Callback: Sendable {
     let listening: Listening
-    let context: UnsafeMutableRawPointer?
+    let context: Borrowed
 }
 
 /// Hands each request to the C handler on a thread of Dispatch's, and its answer back.
-private struct Forwarder: HTTPHandler, @unchecked Sendable {
+private struct Forwarder: HTTPHandler, Sendable {
     let handler: Handler
-    let context: UnsafeMutableRawPointer?
+    let context: Borrowed
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         await withCheckedContinuation { continuation in
@@ -140,9 +146,9 @@ private struct Forwarder: HTTPHandler, @unchecked Sendable {
                 request.path.withCString { path in
                     query.withCString { query in
                         if let host {
-                            host.withCString { host in handler(context, method, path, query, host, respond, pointer) }
+                            host.withCString { host in handler(context.pointer, method, path, query, host, respond, pointer) }
                         } else {
-                            handler(context, method, path, query, nil, respond, pointer)
+                            handler(context.pointer, method, path, query, nil, respond, pointer)
                         }
                     }
                 }

@@ -4,7 +4,7 @@ import BikeCheckKit
 struct DoneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "done",
-        abstract: "Record a service: append an entry to the bike's (or the part's) log.",
+        abstract: "Record a service: append an entry to the bike's (or the gear's or part's) log.",
         discussion: """
             Adds '- date: …, done: [intervals], cost, category, note' to the bike's log, in the style of the \
             entries already there, changing no other line: at the end, or, in a log kept in date \
@@ -36,7 +36,8 @@ struct DoneCommand: ParsableCommand {
     @OptionGroup var write: WriteOptions
 
     @Argument(
-        help: ArgumentHelp("The bike (its file name in bikes/), or a part (in parts/) for the part's own intervals.", valueName: "bike-or-part"),
+        help: ArgumentHelp(
+            "The bike (its file name in bikes/), gear (in gear/), or a part (in parts/) for the part's own intervals.", valueName: "bike-or-part"),
         completion: Completions.bikesAndParts)
     var bike: String
 

@@ -49,8 +49,8 @@ struct MCPTools {
 
     typealias Declared = (argument: MCPTool.Argument, placement: Placement)
 
-    static let bikes: Declared = (.init("bikes", .strings, "Bikes and parts to show, by id (file name without .yaml); default: all."), .positional)
-    static let bike: Declared = (.init("bike", .string, "One bike or part, by id (as bikes, for one)."), .positional)
+    static let bikes: Declared = (.init("bikes", .strings, "Bikes, gear and parts to show, by id (file name without .yaml); default: all."), .positional)
+    static let bike: Declared = (.init("bike", .string, "One bike, gear or part, by id (as bikes, for one)."), .positional)
     static let asOfArgument: Declared = (
         .init("as_of", .date, "Compute as of this date, YYYY-MM-DD (default: the server's --as-of, else today)."), .option("as-of")
     )

@@ -66,7 +66,7 @@ struct RevisionOption: ParsableArguments {
 /// by the report commands (costs, usage, history, rides, export), and `--rev`.
 struct ReportOptions: ParsableArguments, CheckedOptions {
     @Argument(
-        help: ArgumentHelp("Bikes and parts to report on (default: every bike, and every part but in 'rides').", valueName: "bike-or-part"),
+        help: ArgumentHelp("Bikes, gear and parts to report on (default: every bike and gear, and every part but in 'rides').", valueName: "bike-or-part"),
         completion: Completions.bikesAndParts)
     var subjects: [String] = []
 

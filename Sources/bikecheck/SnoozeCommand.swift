@@ -6,7 +6,7 @@ struct SnoozeCommand: ParsableCommand {
         commandName: "snooze",
         abstract: "Put off an interval until a day: status shows it as snoozed, not as due.",
         discussion: """
-            Writes 'INTERVAL: DATE' under 'snooze:' in the bike's (or the part's) file, changing \
+            Writes 'INTERVAL: DATE' under 'snooze:' in the bike's (or the gear's or part's) file, changing \
             no other line. Until that day status shows the interval as snoozed, and neither \
             'status --check' nor reminders count it as overdue or due; from that day on it is \
             what its usage says. 'bikecheck done' for the interval removes the line. A snooze \
@@ -25,7 +25,8 @@ struct SnoozeCommand: ParsableCommand {
     @OptionGroup var asOf: AsOfOptions
 
     @Argument(
-        help: ArgumentHelp("The bike (its file name in bikes/), or a part (in parts/) for the part's own intervals.", valueName: "bike-or-part"),
+        help: ArgumentHelp(
+            "The bike (its file name in bikes/), gear (in gear/), or a part (in parts/) for the part's own intervals.", valueName: "bike-or-part"),
         completion: Completions.bikesAndParts)
     var bike: String
 

@@ -13,7 +13,7 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Argument(
-        help: ArgumentHelp("Bikes and parts to show (default: every bike not retired, and the parts on no bike).", valueName: "bike-or-part"),
+        help: ArgumentHelp("Bikes, gear and parts to show (default: every bike and gear not retired, and the parts on no bike).", valueName: "bike-or-part"),
         completion: Completions.bikesAndParts)
     var bikes: [String] = []
 

@@ -5,9 +5,9 @@ import Diagnostics
 struct TodoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "todo",
-        abstract: "One-off jobs on a bike or a part, besides its intervals.",
+        abstract: "One-off jobs on a bike, gear or a part, besides its intervals.",
         discussion: """
-            A to-do lives under 'todo:' in the bike's (or the part's) file: a line of text, or \
+            A to-do lives under 'todo:' in the bike's (or the gear's or part's) file: a line of text, or \
             '{task: …, due: YYYY-MM-DD, id: …}'. status shows it; after its due day it is \
             overdue ('status --check' exits 1). 'bikecheck done BIKE --todo TEXT-OR-ID' closes it.
 
@@ -95,7 +95,7 @@ struct TodoCommand: ParsableCommand {
         @OptionGroup var write: WriteOptions
 
         @Argument(
-            help: ArgumentHelp("The bike (its file name in bikes/), or a part (in parts/).", valueName: "bike-or-part"),
+            help: ArgumentHelp("The bike (its file name in bikes/), gear (in gear/), or a part (in parts/).", valueName: "bike-or-part"),
             completion: Completions.bikesAndParts)
         var bike: String
 
