@@ -110,8 +110,9 @@ struct LoginCommand: ParsableCommand {
         let granted = GrantedScopes(scope)
         let missing = granted.missing
         if !missing.isEmpty {
-            ErrorStyle.write(missing.map { Warning("permission not granted: \($0)") })
-            Terminal.standardError.write("  help: run 'bikecheck login --force' and leave every box ticked on Strava's page\n")
+            // One help line, under the last: the same fix for every permission.
+            let help = "run 'bikecheck login --force' and leave every box ticked on Strava's page"
+            ErrorStyle.write(missing.enumerated().map { Warning("permission not granted: \($1)", help: $0 == missing.count - 1 ? help : nil) })
         }
         if !granted.canListActivities { throw ExitCode(1) }
     }

@@ -34,6 +34,22 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: world.tokenPath))
     }
 
+    @Test func permissionsLeftUntickedAreEachAWarningWithOneHelpUnderTheLast() async throws {
+        let world = try await StravaWorld()
+        defer { Task { await world.stop() } }
+        await world.server.authorize(code: "good-code")
+        // The rider unticked both boxes on Strava's page: only `read` comes back.
+        let login = try await browserLogin(world, query: "code=good-code&scope=read")
+        #expect(login.status == 1, "no rides can be listed: \(login.stderr)")
+        let lines = login.stderr.split(separator: "\n").map(String.init).drop { !$0.hasPrefix("warning: ") }
+        #expect(
+            Array(lines) == [
+                "warning: permission not granted: profile:read_all (\"View data about your profile\"): without it Strava hides your bikes",
+                "warning: permission not granted: activity:read_all (\"View data about your activities\"): bikecheck cannot list any rides",
+                "  help: run 'bikecheck login --force' and leave every box ticked on Strava's page",
+            ], "\(login.stderr)")
+    }
+
     @Test func withoutAClientSecretLoginStopsBeforeSendingTheRiderToStrava() async throws {
         let world = try await StravaWorld()
         defer { Task { await world.stop() } }
