@@ -200,6 +200,36 @@ import Testing
         #expect(days == ["2025-06-01", "2025-06-03"], "\(r.stdout)")
     }
 
+    @Test func calendarAndNotifyCarryGearAsTheyCarryABike() throws {
+        let garage = try TemporaryFolder([
+            "garage.yaml": Array("name: T\nnotify:\n  ntfy: {url: \"http://127.0.0.1:9\", topic: bikes}\n".utf8),
+            "bikes/grail.yaml": Array("name: Grail\n".utf8),
+            "gear/shoes.yaml": Array(
+                Self.shoes.replacingOccurrences(of: "strava: g2001\n", with: "").replacingOccurrences(of: "[800 km, 100 h]", with: "[35 km, 100 h]").utf8),
+            "rides.yaml": Array(
+                """
+                rides:
+                  - {date: 2025-06-01, bike: shoes, time: 1h, distance: 10 km, sport: Run}
+                  - {date: 2025-06-08, bike: shoes, time: 2h, distance: 21 km, sport: Run}
+                  - {date: 2025-06-09, bike: shoes, time: 1h, distance: 12 km, sport: Ride}
+                  - {date: 2025-06-10, bike: grail, time: 3h, distance: 90 km}
+
+                """.utf8),
+        ])
+        // The two runs count: 10 + 21 = 31 km of 35 (89 %), 3 h of 100 (3 %); not the ride in
+        // the shoes, nor the Grail's ride.
+        let notify = try runBikecheck(["notify", "--dry-run", "--as-of", "2025-07-01"], in: garage.url)
+        #expect(notify.status == 0, "\(notify.stderr)")
+        #expect(notify.stdout.hasPrefix("ntfy: would send 1 reminder\n  shoes: replace  due within 30 days ("), "\(notify.stdout)")
+        #expect(notify.stdout.contains(", 89%)  Replace the shoes\n"), "\(notify.stdout)")
+        let calendar = try runBikecheck(["calendar", "--as-of", "2025-07-01"], in: garage.url)
+        #expect(calendar.status == 0, "\(calendar.stderr)")
+        let unfolded = calendar.stdout.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
+        #expect(unfolded.contains("UID:bike/shoes/replace@bikecheck"), "\(calendar.stdout)")
+        #expect(unfolded.contains("SUMMARY:Trail shoes: Replace the shoes"), "\(calendar.stdout)")
+        #expect(unfolded.contains("35 km: 89 %\\, 100 h: 3 %."), "\(calendar.stdout)")
+    }
+
     @Test func validateLocatesABadKindAnIDABikeHasAndABadGearID() throws {
         let garage = try TemporaryFolder([
             "garage.yaml": Array("name: T\n".utf8),
