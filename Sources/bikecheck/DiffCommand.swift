@@ -36,7 +36,7 @@ struct DiffCommand: ParsableCommand {
         let new = if let to { try RevisionOption.load(to, root, options, label: "diff") } else { GarageLoader.load(at: root, options: options) }
         for (side, loaded) in [(from, old), (to ?? "the work tree", new)] where loaded.hasErrors {
             global.report(loaded.diagnostics, sources: loaded.sources)
-            Terminal.standardError.write("note: the garage at \(side) has errors, so it is not compared\n")
+            ErrorStyle.write(notes: ["the garage at \(side) has errors, so it is not compared"])
             throw ExitCode(1)
         }
         let report = GarageDiff.build(

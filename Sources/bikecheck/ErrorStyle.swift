@@ -23,6 +23,19 @@ enum ErrorStyle {
         return text
     }
 
+    /// `note: MESSAGE`: what the rider should know that is neither wrong nor a risk.
+    static func render(note: String) -> TerminalText { "note: \(note)\n" }
+
+    /// Each of `notes`, in order, on standard error.
+    static func write(notes: [String]) {
+        for note in notes { Terminal.standardError.write(render(note: note)) }
+    }
+
+    /// Any error as the rider reads it: a usage error with its help, else its description.
+    static func render(anyError error: any Error) -> TerminalText {
+        (error as? UsageError).map { render($0) } ?? render(message: "\(error)")
+    }
+
     /// Each of `warnings`, in order, on standard error.
     static func write(_ warnings: [Warning]) {
         for warning in warnings { Terminal.standardError.write(render(warning)) }

@@ -25,7 +25,7 @@ struct LogoutCommand: ParsableCommand {
         case .unconfirmed:
             Terminal.standardOutput.write("Saved tokens deleted. Strava did not confirm the revocation: check https://www.strava.com/settings/apps\n")
         case .notLoggedIn:
-            Terminal.standardError.write("note: not logged in to Strava ('\(settings.tokenPath)' does not exist); nothing to do\n")
+            ErrorStyle.write(notes: ["not logged in to Strava ('\(settings.tokenPath)' does not exist); nothing to do"])
         case .unreadable(let path, let reason):
             Terminal.standardError.write(
                 ErrorStyle.render(

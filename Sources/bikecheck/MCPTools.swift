@@ -152,7 +152,7 @@ struct MCPTools {
         case let usage as UsageError:
             return .init(text: named(ErrorStyle.render(usage).string, declared), isError: true)
         default:
-            return .init(text: "error: \(error)", isError: true)
+            return .init(text: ErrorStyle.render(anyError: error).string, isError: true)
         }
     }
 

@@ -34,7 +34,7 @@ enum ReportOutput {
         let loaded = try revision.load(try global.garageRoot(), .init(activities: .summaries, today: today()))
         if loaded.hasErrors { throw GarageHasErrors(loaded: loaded) }
         let (chosen, selection, notes) = try select(loaded, names: names, rider: rider, asOf: asOf, allTime: allTime, checkNamed: checkNamed)
-        for note in notes { Terminal.standardError.write("note: \(note)\n") }
+        ErrorStyle.write(notes: notes)
         return (chosen, selection)
     }
 

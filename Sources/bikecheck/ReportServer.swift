@@ -94,7 +94,7 @@ struct ReportServer: Sendable {
             // A bike named by --bike may have gone since the server started; on its own page, a
             // name that is no bike (or not the rider's) is no page.
             guard page == .report else { return nil }
-            let text = (error as? UsageError).map { ErrorStyle.render($0).string } ?? "error: \(error)\n"
+            let text = ErrorStyle.render(anyError: error).string
             return .errors(text, garage: URL(fileURLWithPath: root).lastPathComponent, count: 1)
         }
         if case .bike = page, chosen.bikes.isEmpty { return nil }

@@ -92,7 +92,7 @@ struct StatusCommand: ParsableCommand {
             try loaded.garage.checkRider(rider)
             named = loaded.garage.selection(of: rider, from: named, asOf: revision.day(asOf, loaded))
         }
-        for note in notes { Terminal.standardError.write("note: \(note)\n") }
+        ErrorStyle.write(notes: notes)
         return (root, loaded, named)
     }
 

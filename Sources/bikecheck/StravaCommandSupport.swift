@@ -39,7 +39,7 @@ enum StravaCommandSupport {
 
     static func client(_ settings: StravaSettings) -> StravaClient {
         let client = StravaClient(settings: settings)
-        client.log = { Terminal.standardError.write("note: \(forRider(settings.rider, $0))\n") }
+        client.log = { ErrorStyle.write(notes: [forRider(settings.rider, $0)]) }
         return client
     }
 
