@@ -174,15 +174,18 @@ struct TrackerImportCommand: ParsableCommand {
         abstract: "Import bikes, parts and their mounts from another tracker's files into the garage.",
         discussion: """
             FORMAT is one of: \(TrackerFormat.allCases.map(\.rawValue).joined(separator: ", ")); strava-gear \
-            (liskin/strava-gear's rules.yaml) and lubelogger (LubeLogger's CSV exports of service, repair and \
-            upgrade records, one vehicle's: name its bike with --bike) are read so far. A LubeLogger row becomes \
+            (liskin/strava-gear's rules.yaml), lubelogger (LubeLogger's CSV exports of service, repair and \
+            upgrade records, one vehicle's: name its bike with --bike) and probikegarage (ProBikeGarage's JSON) are \
+            read so far. A LubeLogger row becomes \
             a log entry with its cost (in the garage's currency), a category (its Type, else the kind of records \
             the file's name says) and a note, naming no interval; it is the same record again when the bike's \
             log has an entry of its day and cost whose note starts with its description. A strava-gear component becomes a part of its id \
             (parts/ID.yaml) with its usage before tracking (kms, hours) and a mount per stretch on a bike, or a \
             component of the one bike and role it never leaves; a \
             #hashtag rule a mount with tag: on each bike with Strava gear, and the bike's own component in that \
-            role one with unless_tag: for those days. Bikes are matched by Strava gear id (an alias gives the \
+            role one with unless_tag: for those days. A ProBikeGarage component becomes a part with a mount per \
+            installation (on a bike, or on a part: tyres on a wheelset), its ride tags as tag:/unless_tag:, its \
+            reminders intervals and its services log entries (done: the reminder's interval). Bikes are matched by Strava gear id (an alias gives the \
             name), else by id or name; a gear id no bike has becomes a new bike. The garage's files are changed \
             only where they lack something: importing the same file again changes nothing, and hand edits \
             survive. Every record that has no place in the garage is listed, with where it is and why. Exit 0 \
@@ -205,8 +208,8 @@ struct TrackerImportCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
-        guard format == .stravaGear || format == .lubelogger else {
-            throw UsageError("importing from \(format.rawValue) is not built yet", help: "formats read so far: strava-gear, lubelogger")
+        guard [.stravaGear, .lubelogger, .probikegarage].contains(format) else {
+            throw UsageError("importing from \(format.rawValue) is not built yet", help: "formats read so far: strava-gear, lubelogger, probikegarage")
         }
         var sources: [ImportPlan.Source] = []
         for file in files {
@@ -220,10 +223,13 @@ struct TrackerImportCommand: ParsableCommand {
         try write.perform(
             { () throws(WriteFailure) in
                 let context = WriteContext(root: root, today: today())
-                let plan =
-                    format == .lubelogger
-                    ? try LubeLoggerCSV.plan(sources, bike: bike, garage: context.loaded.garage)
-                    : try StravaGearRules.plan(sources, garage: context.loaded.garage)
+                let garage = context.loaded.garage
+                let plan: ImportPlan
+                switch format {
+                case .lubelogger: plan = try LubeLoggerCSV.plan(sources, bike: bike, garage: garage)
+                case .probikegarage: plan = try ProBikeGarageExport.plan(sources, bike: bike, garage: garage)
+                default: plan = try StravaGearRules.plan(sources, garage: garage)
+                }
                 unplaced = plan.unplaced
                 notes = plan.notes
                 return try ImportPlanWriter.change(plan, in: context)

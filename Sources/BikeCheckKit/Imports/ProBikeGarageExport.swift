@@ -1,0 +1,387 @@
+import Diagnostics
+import Foundation
+
+/// ProBikeGarage's data as JSON (the lists its API serves: `bikes`, `components`,
+/// `installations`, and `reminders` and `services`) as an import plan: each bike a garage bike
+/// (matched by its Strava gear id, else its name), each component a part with its usage before
+/// tracking, its purchase and a mount per installation (on a bike, or on another component: tyres
+/// on a wheelset), ride tags as `tag:`/`unless_tag:`, each reminder an interval and each service
+/// a log entry (`done:` the reminder's interval when it names one). See docs/imports.md.
+package enum ProBikeGarageExport {
+    /// A record of one of the files, with where it is.
+    struct Record {
+        var fields: [String: Any]
+        var source: String
+        var bytes: [UInt8]
+        var section: String?
+
+        var id: String { ProBikeGarageExport.text(fields["id"]) ?? "" }
+        subscript(_ key: String) -> Any? { fields[key] }
+        func string(_ key: String) -> String? { ProBikeGarageExport.text(fields[key]) }
+        func number(_ key: String) -> Double? { (fields[key] as? NSNumber)?.doubleValue ?? string(key).flatMap(Double.init) }
+        func tags(_ key: String) -> [String] {
+            ((fields[key] as? [Any]) ?? []).compactMap { ProBikeGarageExport.text($0) }.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
+                .filter { !$0.isEmpty }
+        }
+
+        /// Where the record's `"id"` is written in its file (a JSON reader gives no places).
+        var location: SourceLocation { ProBikeGarageExport.locate(id, section: section, in: bytes, file: source) }
+    }
+
+    package static func plan(_ sources: [ImportPlan.Source], bike: String?, garage: Garage) throws(WriteFailure) -> ImportPlan {
+        if bike != nil { throw .usage("a ProBikeGarage export names its bikes: --bike is for one vehicle's records (LubeLogger)") }
+        var plan = ImportPlan(format: "probikegarage", files: sources.map(\.path))
+        var lists: [String: [Record]] = [:]
+        var seen = Set<String>()
+        func add(_ section: String, _ value: Any?, _ source: ImportPlan.Source, located: String?) {
+            for case let fields as [String: Any] in (value as? [Any]) ?? [] {
+                let r = Record(fields: fields, source: source.path, bytes: source.bytes, section: located)
+                guard seen.insert(section + "|" + r.id).inserted || r.id.isEmpty else { continue }
+                lists[section, default: []].append(r)
+                // The API's detailed bikes carry their installed components.
+                if section == "bikes" { add("components", fields["components"], source, located: located) }
+            }
+        }
+        for source in sources {
+            let json: Any
+            do {
+                json = try JSONSerialization.jsonObject(with: Data(source.bytes))
+            } catch {
+                throw .refused(
+                    "\(source.path)\(place(of: error, in: source.bytes)): not a ProBikeGarage export: it is not JSON (\(reason(error)))",
+                    help: "give the JSON ProBikeGarage's API serves: an object with bikes, components, installations, reminders and services")
+            }
+            if let object = json as? [String: Any] {
+                let known = ["bikes", "components", "installations", "reminders", "services"]
+                if let component = object["component"] as? [String: Any] {
+                    // One component's details as the API serves them: itself and its installations.
+                    add("components", [component], source, located: nil)
+                    add("installations", object["installations"], source, located: "installations")
+                } else if known.contains(where: { object[$0] != nil }) {
+                    for key in known { add(key, object[key], source, located: key) }
+                } else {
+                    throw .refused(
+                        "'\(source.path)' is not a ProBikeGarage export: it has none of bikes, components, installations, reminders, services",
+                        help: "give the JSON ProBikeGarage's API serves")
+                }
+            } else if let list = json as? [Any] {
+                // A list the API serves on its own: bikes, components or installations.
+                guard list.allSatisfy({ $0 is [String: Any] }) else {
+                    throw .refused("'\(source.path)' is not a ProBikeGarage export: its list should hold objects (bikes, components or installations)")
+                }
+                let first = list.first as? [String: Any] ?? [:]
+                let section = first["target_type"] != nil ? "installations" : first["type"] != nil ? "components" : "bikes"
+                add(section, list, source, located: nil)
+            } else {
+                throw .refused("'\(source.path)' is not a ProBikeGarage export: it should be a JSON object or list")
+            }
+        }
+        func unplaced(_ r: Record, _ what: String, _ why: String) { plan.unplaced.append(.init(location: r.location, record: what, reason: why)) }
+        func note(_ r: Record, _ what: String, _ why: String) { plan.notes.append(.init(location: r.location, record: what, reason: why)) }
+        let currency = garage.settings.currency
+
+        // Bikes: the garage's with that Strava gear id, else with that name (or id); else new.
+        var bikeOf: [String: String] = [:]
+        for r in lists["bikes"] ?? [] {
+            let name = r.string("name") ?? ""
+            let strava = (r["strava_bike"] as? [String: Any]).flatMap { text($0["id"]) } ?? r.string("strava_gear_id")
+            if let b = strava.flatMap({ gear in garage.bikes.first { $0.bike.gearIDs.contains(gear) } })
+                ?? garage.bikes.first(where: { !name.isEmpty && ($0.bike.name == name || $0.bike.id.rawValue == slug(name)) })
+            {
+                bikeOf[r.id] = b.bike.id.rawValue
+                if let p = purchase(r, currency), p.bought != nil || p.retired != nil || p.price != nil {
+                    plan.bikes.append(.init(id: b.bike.id.rawValue, name: b.bike.name, bought: p.bought, retired: p.retired, price: p.price))
+                }
+                continue
+            }
+            guard !name.isEmpty else {
+                unplaced(r, "bike '\(r.id)'", "it has no name to make its id from")
+                continue
+            }
+            let id = slug(name)
+            bikeOf[r.id] = id
+            let p = purchase(r, currency)
+            plan.bikes.append(.init(id: id, name: name, strava: strava, bought: p?.bought, retired: p?.retired, price: p?.price))
+        }
+
+        // Components: a part each; its id from its name, with the start of its own id when two share a name.
+        let components = lists["components"] ?? []
+        var slugCount: [String: Int] = [:]
+        for r in components { slugCount[slug(r.string("name") ?? r.id), default: 0] += 1 }
+        var partOf: [String: String] = [:]
+        var partIndex: [String: Int] = [:]
+        for r in components {
+            let name = r.string("name") ?? r.id
+            var id = slug(name)
+            if slugCount[id, default: 0] > 1 { id += "-" + String(slug(r.id).prefix(8)) }
+            guard garage.bike(BikeID(id)) == nil, !bikeOf.values.contains(id) else {
+                unplaced(r, "component '\(name)'", "its id '\(id)' is a bike's")
+                continue
+            }
+            partOf[r.id] = id
+            let initial = r["initial_usage"] as? [String: Any] ?? [:]
+            let metres = (initial["distance"] as? NSNumber)?.doubleValue ?? 0
+            let seconds = (initial["moving_time"] as? NSNumber)?.doubleValue ?? 0
+            let p = purchase(r, currency)
+            partIndex[r.id] = plan.parts.count
+            plan.parts.append(
+                .init(
+                    id: id, name: name, hours: seconds > 0 ? rounded(seconds / 3600) : nil, kilometres: metres > 0 ? rounded(metres / 1000) : nil,
+                    bought: p?.bought, retired: p?.retired, price: p?.price))
+        }
+
+        // Installations: a mount each, on a bike or on a part, to the day before its removal.
+        for r in lists["installations"] ?? [] {
+            guard let component = r.string("component_id"), let index = partIndex[component] else {
+                unplaced(r, "installation '\(r.id)'", "its component '\(r.string("component_id") ?? "")' is not in the export")
+                continue
+            }
+            let what = "installation of '\(plan.parts[index].name)'"
+            guard let from = day(r.string("added_at")) else {
+                unplaced(r, what, "it has no date it was added (added_at)")
+                continue
+            }
+            let removed = day(r.string("removed_at"))
+            let to = removed?.adding(days: -1)
+            if let to, to < from {
+                note(r, what, "it was removed on the day it was added; a garage's mounts are whole days, so it has none")
+                continue
+            }
+            var included = r.tags("included_ride_tags") + r.tags("ride_tags")
+            let excluded = r.tags("excluded_ride_tags")
+            if let bad = (included + excluded).first(where: { $0.contains(where: \.isWhitespace) }) {
+                unplaced(r, what, "ride tag '\(bad)' is not one word; a garage's tags are words of a ride's name (#race)")
+                continue
+            }
+            included = included.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+            let target = r.string("target_id") ?? ""
+            switch r.string("target_type") {
+            case "bike":
+                guard let bike = bikeOf[target] ?? r.string("bike_id").flatMap({ bikeOf[$0] }) else {
+                    unplaced(r, what, "its bike '\(target)' is not in the export")
+                    continue
+                }
+                if included.count > 1 {
+                    note(
+                        r, what,
+                        "only for rides tagged #\(included[0]): a garage's mount holds for one tag, so \(included.dropFirst().map { "#" + $0 }.joined(separator: ", ")) is left out"
+                    )
+                }
+                if !included.isEmpty && !excluded.isEmpty {
+                    note(r, what, "only for rides tagged #\(included[0]): a mount has tag or unless_tag, not both, so the excluded tags are left out")
+                }
+                plan.parts[index].mounts.append(
+                    .init(bike: bike, from: from, to: to, tag: included.first, unlessTags: included.isEmpty ? excluded : []))
+            case "component":
+                guard let parent = partOf[target] else {
+                    unplaced(r, what, "the component it is on ('\(target)') is not in the export")
+                    continue
+                }
+                if !included.isEmpty || !excluded.isEmpty {
+                    note(r, what, "its ride tags are left out: a part on a part wears with every ride of its parent; tag the parent's installation")
+                }
+                plan.parts[index].mounts.append(.init(part: parent, from: from, to: to))
+            default:
+                unplaced(r, what, "target_type '\(r.string("target_type") ?? "")' is neither bike nor component")
+            }
+        }
+
+        // Whose file a reminder or service goes in: a bike's or a part's.
+        func owner(_ r: Record) -> String? {
+            let target = r.string("target_id") ?? r.string("component_id") ?? r.string("bike_id") ?? ""
+            switch r.string("target_type") ?? (r.string("component_id") != nil ? "component" : "bike") {
+            case "bike": return bikeOf[target]
+            case "component": return partOf[target]
+            default: return nil
+            }
+        }
+
+        // Reminders: intervals, every whichever-first of distance, moving time, rides and days.
+        var intervalOf: [String: (owner: String, id: String)] = [:]
+        var usedIDs = Set<String>()
+        for r in lists["reminders"] ?? [] {
+            let name = r.string("name") ?? r.string("description") ?? ""
+            let shown = name.isEmpty ? "reminder '\(r.id)'" : "reminder '\(name)'"
+            guard let who = owner(r) else {
+                unplaced(r, shown, "the bike or component it is for ('\(r.string("target_id") ?? "")') is not in the export")
+                continue
+            }
+            var every: [String] = []
+            if let m = r.number("distance"), m > 0 { every.append("\(ImportPlanWriter.number(rounded(m / 1000))) km") }
+            if let s = r.number("moving_time"), s > 0 {
+                every.append(s.truncatingRemainder(dividingBy: 3600) == 0 ? "\(Int(s / 3600)) h" : "\(ImportPlanWriter.number(rounded(s / 60))) min")
+            }
+            if let n = r.number("rides"), n > 0 { every.append("\(Int(n)) rides") }
+            if let d = r.number("days"), d > 0 { every.append(d.truncatingRemainder(dividingBy: 7) == 0 ? "\(Int(d / 7)) weeks" : "\(Int(d)) days") }
+            if (r.number("elapsed_time") ?? 0) > 0 {
+                note(r, shown, "its elapsed time is left out: a garage counts moving time (h)")
+            }
+            guard !every.isEmpty else {
+                unplaced(r, shown, "it has no distance, moving_time, rides or days to count")
+                continue
+            }
+            var id = slug(name.isEmpty ? r.id : name)
+            if usedIDs.contains(who + "|" + id) { id += "-" + String(slug(r.id).prefix(8)) }
+            usedIDs.insert(who + "|" + id)
+            intervalOf[r.id] = (who, id)
+            plan.intervals.append(.init(owner: who, id: id, task: name.isEmpty ? nil : name, every: every))
+        }
+
+        // Services: log entries; `done:` the reminder's interval when it names one.
+        for r in lists["services"] ?? [] {
+            let name = r.string("name") ?? r.string("description") ?? ""
+            let shown = name.isEmpty ? "service '\(r.id)'" : "service '\(name)'"
+            let interval = r.string("reminder_id").flatMap { intervalOf[$0] }
+            guard let who = owner(r) ?? interval?.owner else {
+                unplaced(r, shown, "the bike or component it is for ('\(r.string("target_id") ?? "")') is not in the export")
+                continue
+            }
+            guard let date = day(r.string("date") ?? r.string("done_at")) else {
+                unplaced(r, shown, "it has no date (YYYY-MM-DD)")
+                continue
+            }
+            var cost: Decimal?
+            var costText: String?
+            if r["cost"] != nil, !(r["cost"] is NSNull) {
+                guard let amount = money(r["cost"]) else {
+                    unplaced(r, shown, "cost '\(r.string("cost") ?? "")' is not an amount")
+                    continue
+                }
+                cost = amount.value
+                costText = amount.text + (r.string("currency").map { $0 == currency ? "" : " \($0)" } ?? "")
+            }
+            let notes = r.string("notes") ?? ""
+            var note = name
+            if !notes.isEmpty { note += note.isEmpty ? notes : ": " + notes }
+            let done = interval.map { $0.owner == who ? [$0.id] : [] } ?? []
+            if done.isEmpty && cost == nil && note.isEmpty {
+                unplaced(r, shown, "it names no reminder, cost or note: nothing to log")
+                continue
+            }
+            plan.log.append(
+                .init(owner: who, date: date, done: done, cost: cost, costText: costText, category: cost == nil ? nil : "service", note: note, key: note))
+        }
+        plan.sortFindings()
+        return plan
+    }
+
+    // MARK: - Values
+
+    static func text(_ value: Any?) -> String? {
+        switch value {
+        case let s as String: s
+        case let n as NSNumber: n.stringValue
+        default: nil
+        }
+    }
+
+    /// ProBikeGarage's timestamps (`2025-03-01T09:00:00Z`) as the day written; its "no date",
+    /// `0001-01-01T00:00:00Z`, as none.
+    static func day(_ text: String?) -> Day? {
+        guard let text, !text.hasPrefix("0001-01-01") else { return nil }
+        return Day(String(text.prefix(10)))
+    }
+
+    /// A cost as the garage writes it (`45.99`): a JSON number with two decimals, or a string.
+    static func money(_ value: Any?) -> (value: Decimal, text: String)? {
+        let plain: String
+        if let n = value as? NSNumber {
+            plain = String(format: "%.2f", n.doubleValue)
+        } else if let s = value as? String {
+            plain = s.trimmingCharacters(in: .whitespaces)
+        } else {
+            return nil
+        }
+        guard case .success(let amount) = Money.parseAmount(plain[...]), amount >= 0 else { return nil }
+        return (amount, plain)
+    }
+
+    /// `purchase_date`, `retired_at` and `purchase_price` (with `currency` when not the garage's).
+    static func purchase(_ r: Record, _ currency: String?) -> (bought: Day?, retired: Day?, price: String?)? {
+        let bought = day(r.string("purchase_date")), retired = day(r.string("retired_at"))
+        var price: String?
+        if let amount = money(r["purchase_price"]), amount.value > 0 {
+            // A whole price as a rider writes one: `2499`, not `2499.00`.
+            let whole = amount.text.hasSuffix(".00") ? String(amount.text.dropLast(3)) : amount.text
+            price = whole + (r.string("currency").map { $0 == currency ? "" : " \($0)" } ?? "")
+        }
+        return (bought, retired, price)
+    }
+
+    static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+
+    static func slug(_ name: String) -> String {
+        let s = StravaGearRules.slug(name)
+        return s.count > 64 ? String(s.prefix(64)) : s
+    }
+
+    // MARK: - Places
+
+    /// The line and column of a record's `"id": "…"` in its file, searched after its section's
+    /// key; the file's start when it cannot be found.
+    static func locate(_ id: String, section: String?, in bytes: [UInt8], file: String) -> SourceLocation {
+        var start = 0
+        if let section, let at = find(Array("\"\(section)\"".utf8), in: bytes, from: 0) { start = at }
+        let key = Array("\"id\"".utf8)
+        var at = start
+        while let hit = find(key, in: bytes, from: at) {
+            var k = hit + key.count
+            func skip() { while k < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[k]) { k += 1 } }
+            skip()
+            if k < bytes.count, bytes[k] == UInt8(ascii: ":") {
+                k += 1
+                skip()
+                let quoted = Array("\"\(id)\"".utf8), plain = Array(id.utf8)
+                let value = Array(bytes[k..<min(bytes.count, k + quoted.count)])
+                if value == quoted || (value.starts(with: plain) && (k + plain.count == bytes.count || !isDigit(bytes[k + plain.count]))) {
+                    return SourceLocation(file: file, range: range(at: hit, in: bytes))
+                }
+            }
+            at = hit + 1
+        }
+        return SourceLocation(file: file, range: range(at: 0, in: bytes))
+    }
+
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        guard !needle.isEmpty, bytes.count >= needle.count, from <= bytes.count - needle.count else { return nil }
+        var i = from
+        while i <= bytes.count - needle.count {
+            if bytes[i] == needle[0] && Array(bytes[i..<(i + needle.count)]) == needle { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    static func range(at offset: Int, in bytes: [UInt8]) -> SourceRange {
+        var line = 1, lineStart = 0
+        for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
+            line += 1
+            lineStart = i + 1
+        }
+        let p = SourcePosition(offset: offset, line: line, column: offset - lineStart + 1)
+        return SourceRange(start: p, end: p)
+    }
+
+    /// `:3:5` for a JSON error Foundation places ("around line 3, column 5", or "around
+    /// character 30", a byte offset), else nothing.
+    static func place(of error: Error, in bytes: [UInt8]) -> String {
+        let text = reason(error)
+        if let r = text.range(of: "character "), let offset = Int(text[r.upperBound...].prefix { $0.isNumber }) {
+            let p = range(at: offset, in: bytes).start
+            return ":\(p.line):\(p.column)"
+        }
+        guard let r = text.range(of: "line ") else { return "" }
+        let rest = text[r.upperBound...]
+        let line = rest.prefix { $0.isNumber }
+        guard let c = rest.range(of: "column ") else { return line.isEmpty ? "" : ":\(line)" }
+        let column = rest[c.upperBound...].prefix { $0.isNumber }
+        return line.isEmpty ? "" : ":\(line)" + (column.isEmpty ? "" : ":\(column)")
+    }
+
+    static func reason(_ error: Error) -> String {
+        let e = error as NSError
+        return (e.userInfo[NSDebugDescriptionErrorKey] as? String) ?? e.localizedDescription
+    }
+}
