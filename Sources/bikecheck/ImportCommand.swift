@@ -178,7 +178,10 @@ struct TrackerImportCommand: ParsableCommand {
             upgrade records, one vehicle's: name its bike with --bike) are read so far. A LubeLogger row becomes \
             a log entry with its cost (in the garage's currency), a category (its Type, else the kind of records \
             the file's name says) and a note, naming no interval; it is the same record again when the bike's \
-            log has an entry of its day and cost whose note starts with its description. A strava-gear component becomes a part of its id \
+            log has an entry of its day and cost whose note starts with its description. A Quiver garage export \
+            (quiver, quiver-garage version 4) gives its bikes by name, each component a part BIKE-NAME with \
+            a mount per assignment, each reminder an interval and each service log entry a log entry with \
+            done:, cost and note. A strava-gear component becomes a part of its id \
             (parts/ID.yaml) with its usage before tracking (kms, hours) and a mount per stretch on a bike; a \
             #hashtag rule a mount with tag: on each bike with Strava gear, and the bike's own component in that \
             role one with unless_tag: for those days. Bikes are matched by Strava gear id (an alias gives the \
@@ -204,8 +207,10 @@ struct TrackerImportCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
-        guard format == .stravaGear || format == .lubelogger else {
-            throw UsageError("importing from \(format.rawValue) is not built yet", help: "formats read so far: strava-gear, lubelogger")
+        let built: [TrackerFormat] = [.stravaGear, .lubelogger, .quiver]
+        guard built.contains(format) else {
+            throw UsageError(
+                "importing from \(format.rawValue) is not built yet", help: "formats read so far: \(built.map(\.rawValue).joined(separator: ", "))")
         }
         var sources: [ImportPlan.Source] = []
         for file in files {
@@ -219,10 +224,13 @@ struct TrackerImportCommand: ParsableCommand {
         try write.perform(
             { () throws(WriteFailure) in
                 let context = WriteContext(root: root, today: today())
-                let plan =
-                    format == .lubelogger
-                    ? try LubeLoggerCSV.plan(sources, bike: bike, garage: context.loaded.garage)
-                    : try StravaGearRules.plan(sources, garage: context.loaded.garage)
+                let garage = context.loaded.garage
+                let plan: ImportPlan
+                switch format {
+                case .lubelogger: plan = try LubeLoggerCSV.plan(sources, bike: bike, garage: garage)
+                case .quiver: plan = try QuiverExport.plan(sources, bike: bike, garage: garage)
+                default: plan = try StravaGearRules.plan(sources, garage: garage)
+                }
                 unplaced = plan.unplaced
                 notes = plan.notes
                 return try ImportPlanWriter.change(plan, in: context)
