@@ -175,11 +175,16 @@ struct TrackerImportCommand: ParsableCommand {
         discussion: """
             FORMAT is one of: \(TrackerFormat.allCases.map(\.rawValue).joined(separator: ", ")); strava-gear \
             (liskin/strava-gear's rules.yaml), lubelogger (LubeLogger's CSV exports of service, repair and \
-            upgrade records, one vehicle's: name its bike with --bike) and probikegarage (ProBikeGarage's JSON) are \
-            read so far. A LubeLogger row becomes \
+            upgrade records, one vehicle's: name its bike with --bike), probikegarage (ProBikeGarage's JSON), \
+            quiver and dreeve are read so far. A LubeLogger row becomes \
             a log entry with its cost (in the garage's currency), a category (its Type, else the kind of records \
             the file's name says) and a note, naming no interval; it is the same record again when the bike's \
-            log has an entry of its day and cost whose note starts with its description. A strava-gear component becomes a part of its id \
+            log has an entry of its day and cost whose note starts with its description. A Quiver garage export \
+            (quiver, quiver-garage version 4) gives its bikes by name, each component a part BIKE-NAME with \
+            a mount per assignment, each reminder an interval and each service log entry a log entry with \
+            done:, cost and note. A statistics-for-strava gear-maintenance.yaml (dreeve) gives each component \
+            a part of its tag on the Strava gear it is attached to, with its price, and each maintenance task \
+            an interval of it. A strava-gear component becomes a part of its id \
             (parts/ID.yaml) with its usage before tracking (kms, hours) and a mount per stretch on a bike, or a \
             component of the one bike and role it never leaves; a \
             #hashtag rule a mount with tag: on each bike with Strava gear, and the bike's own component in that \
@@ -208,8 +213,10 @@ struct TrackerImportCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
-        guard [.stravaGear, .lubelogger, .probikegarage].contains(format) else {
-            throw UsageError("importing from \(format.rawValue) is not built yet", help: "formats read so far: strava-gear, lubelogger, probikegarage")
+        let built: [TrackerFormat] = [.stravaGear, .lubelogger, .probikegarage, .quiver, .dreeve]
+        guard built.contains(format) else {
+            throw UsageError(
+                "importing from \(format.rawValue) is not built yet", help: "formats read so far: \(built.map(\.rawValue).joined(separator: ", "))")
         }
         var sources: [ImportPlan.Source] = []
         for file in files {
@@ -228,6 +235,8 @@ struct TrackerImportCommand: ParsableCommand {
                 switch format {
                 case .lubelogger: plan = try LubeLoggerCSV.plan(sources, bike: bike, garage: garage)
                 case .probikegarage: plan = try ProBikeGarageExport.plan(sources, bike: bike, garage: garage)
+                case .quiver: plan = try QuiverExport.plan(sources, bike: bike, garage: garage)
+                case .dreeve: plan = try DreeveGearMaintenance.plan(sources, bike: bike, garage: garage)
                 default: plan = try StravaGearRules.plan(sources, garage: garage)
                 }
                 unplaced = plan.unplaced

@@ -1,0 +1,133 @@
+import Diagnostics
+import Foundation
+import LocatedYAML
+
+/// statistics-for-strava's (Dreeve's) gear maintenance configuration (`gear-maintenance.yaml`,
+/// robiningelbrecht/statistics-for-strava's `GearMaintenanceConfig`) as an import plan: each
+/// component a part of its tag's id with its purchase price and a mount on the gear it is
+/// attached to (Strava gear ids: the garage's bike with that `strava:`, else a new bike for a
+/// `b…` id), each maintenance task an interval of the part (`every: 500 km`). The file holds no
+/// history: statistics-for-strava reads that from hashtags in the Strava activities' titles.
+package enum DreeveGearMaintenance {
+    /// `interval.unit` as statistics-for-strava's `IntervalUnit` names it → the garage's unit.
+    static let units = ["km": "km", "mi": "mi", "hours": "h", "days": "days"]
+
+    package static func plan(_ sources: [ImportPlan.Source], bike: String?, garage: Garage) throws(WriteFailure) -> ImportPlan {
+        if bike != nil { throw .usage("a gear maintenance file names its gear: --bike is for a file of one vehicle's records (LubeLogger)") }
+        var plan = ImportPlan(format: "dreeve", files: sources.map(\.path))
+        var partIDs = Set<String>()
+        var bikeOf: [String: String] = [:]
+        for source in sources {
+            let doc = YAMLDocument(path: source.path, bytes: source.bytes, limits: .garage)
+            guard doc.isUsable, let root = doc.root else {
+                throw WriteFailure(.refused, "cannot read '\(source.path)' as YAML", diagnostics: doc.diagnostics, sources: [source.path: doc.source])
+            }
+            func at(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: source.path, range: node.range) }
+            func skip(_ node: YAMLNode, _ record: String, _ reason: String) { plan.unplaced.append(.init(location: at(node), record: record, reason: reason)) }
+            // The file itself, or a config that holds it under gearMaintenance: (or gear: maintenance:).
+            var section: YAMLMapping?
+            if case .mapping(let top) = root {
+                if top["components"] != nil {
+                    section = top
+                } else if case .mapping(let m)? = top["gearMaintenance"] ?? top["gear-maintenance"] {
+                    section = m
+                } else if case .mapping(let gear)? = top["gear"], case .mapping(let m)? = gear["maintenance"] {
+                    section = m
+                }
+            }
+            guard let config = section, case .sequence(let components)? = config["components"] else {
+                throw .refused(
+                    "'\(source.path)' is not a statistics-for-strava gear maintenance file: it should have a list of components",
+                    help: "give the gear-maintenance.yaml of statistics-for-strava's config folder")
+            }
+            for item in components.items {
+                guard case .mapping(let c) = item, let tag = QuiverExport.text(c["tag"]) else {
+                    skip(item, "component", "should have a tag")
+                    continue
+                }
+                let id = StravaGearRules.slug(tag)
+                guard !partIDs.contains(id) else {
+                    skip(c["tag"] ?? item, "component '\(tag)'", "another component has the tag '\(id)' already")
+                    continue
+                }
+                partIDs.insert(id)
+                var part = ImportPlan.Part(id: id, name: QuiverExport.text(c["label"]) ?? tag)
+                if case .mapping(let price)? = c["purchasePrice"] {
+                    let cents = QuiverExport.text(price["amountInCents"]) ?? ""
+                    if let n = Int(cents), n >= 0, let currency = QuiverExport.text(price["currency"]),
+                        let written = QuiverExport.amount(euros(n), currency: currency, garage: garage)
+                    {
+                        part.price = written
+                    } else {
+                        skip(c["purchasePrice"] ?? item, "component '\(tag)'", "purchasePrice should be amountInCents (a whole number) and a currency code")
+                    }
+                }
+                // On the first gear it names; a part sits on one bike at a time.
+                for gearNode in QuiverExport.items(c["attachedTo"]) {
+                    guard let gear = QuiverExport.text(gearNode) else { continue }
+                    guard let holder = bikeOf[gear] ?? Self.bikeID(for: gear, garage: garage, plan: &plan) else {
+                        skip(
+                            gearNode, "component '\(tag)' on '\(gear)'",
+                            "no bike in the garage has this Strava gear id, id or name, and it is not a bike's Strava gear id (b…) to add one by")
+                        continue
+                    }
+                    bikeOf[gear] = holder
+                    guard part.mounts.isEmpty else {
+                        skip(
+                            gearNode, "component '\(tag)' on '\(gear)'",
+                            "a part sits on one bike at a time: mounted on '\(part.mounts[0].bike ?? "")' only; add a dated mount by hand for when it moved")
+                        continue
+                    }
+                    // statistics-for-strava counts every activity of the gear: from the start of time.
+                    part.mounts = [.init(bike: holder, from: Day(ordinal: 0))]
+                }
+                plan.parts.append(part)
+                for t in QuiverExport.items(c["maintenance"]) {
+                    guard case .mapping(let task) = t, let taskTag = QuiverExport.text(task["tag"]) else {
+                        skip(t, "maintenance task of '\(tag)'", "should have a tag")
+                        continue
+                    }
+                    let label = QuiverExport.text(task["label"]) ?? taskTag
+                    guard case .mapping(let interval)? = task["interval"], let value = QuiverExport.text(interval["value"]),
+                        let unit = QuiverExport.text(interval["unit"])
+                    else {
+                        skip(t, "task '\(label)' of '\(tag)'", "should have an interval with a value and a unit")
+                        continue
+                    }
+                    guard let garageUnit = units[unit] else {
+                        skip(interval["unit"] ?? t, "task '\(label)' of '\(tag)'", "unit '\(unit)' is not one of statistics-for-strava's: km, mi, hours, days")
+                        continue
+                    }
+                    guard let v = Double(value), v > 0, v.isFinite else {
+                        skip(interval["value"] ?? t, "task '\(label)' of '\(tag)'", "interval value '\(value)' is not a number above 0")
+                        continue
+                    }
+                    let intervalID = StravaGearRules.slug(taskTag)
+                    guard !plan.intervals.contains(where: { $0.owner == id && $0.id == intervalID }) else {
+                        skip(task["tag"] ?? t, "task '\(label)' of '\(tag)'", "another task of the component has the tag '\(intervalID)'")
+                        continue
+                    }
+                    plan.intervals.append(.init(owner: id, id: intervalID, task: label, every: ["\(ImportPlanWriter.number(v)) \(garageUnit)"]))
+                }
+            }
+        }
+        plan.sortFindings()
+        return plan
+    }
+
+    /// The garage's bike of a Strava gear id (by its `strava:`, else its id or name), or a new one
+    /// for a bike's gear id (`b…`); nil for anything else.
+    static func bikeID(for gear: String, garage: Garage, plan: inout ImportPlan) -> String? {
+        if let b = garage.bikes.first(where: { $0.bike.gearIDs.contains(gear) })
+            ?? garage.bikes.first(where: { $0.bike.id.rawValue == gear || $0.bike.name == gear })
+        {
+            return b.bike.id.rawValue
+        }
+        guard gear.first == "b", gear.count > 1, gear.dropFirst().allSatisfy(\.isNumber) else { return nil }
+        plan.bikes.append(.init(id: gear, name: gear, strava: gear))
+        return gear
+    }
+
+    /// Cents as an amount: 4599 → `45.99`.
+    static func euros(_ cents: Int) -> String { String(format: "%d.%02d", cents / 100, cents % 100) }
+}

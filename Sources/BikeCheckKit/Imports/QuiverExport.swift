@@ -1,0 +1,295 @@
+import Diagnostics
+import Foundation
+import LocatedYAML
+
+/// Quiver's garage export (`"format": "quiver-garage"`, version 4: one JSON file of bikes with
+/// their components, reminders and service log nested inline, setups and component assignments
+/// at the top) as an import plan.
+///
+/// A bike is the garage's bike of its name (or of the id its name makes), else a new one; a
+/// component a part of id `BIKE-NAME` (`grail-kmc-x11`) with a mount per assignment stint (a
+/// stint in a setup other than the bike's default holds for rides tagged with the setup's name);
+/// a reminder an interval of its bike or part; a service log entry a log entry of the part it
+/// names (else of its bike), `done:` the reminder it names, with its cost. A log entry is the same
+/// record on a second import when its owner's log has an entry of its day, `done:` and cost whose
+/// note starts with the entry's notes. The JSON is read by the YAML reader (JSON is YAML's flow
+/// style), so every record has its line and column.
+package enum QuiverExport {
+    /// The newest version of the format this reader knows; Quiver itself rejects newer files.
+    static let version = 4
+
+    /// The YAML reader's limits, its help lines in JSON's words.
+    static let limits: YAMLDocument.Limits = {
+        var limits = YAMLDocument.Limits()
+        limits.help.unclosedList = "end the array with ']'"
+        limits.help.unclosedMapping = "end the object with '}'"
+        limits.help.depth = "a Quiver export nests only a few levels"
+        return limits
+    }()
+
+    package static func plan(_ sources: [ImportPlan.Source], bike: String?, garage: Garage) throws(WriteFailure) -> ImportPlan {
+        if bike != nil { throw .usage("a Quiver export names its bikes: --bike is for a file of one vehicle's records (LubeLogger)") }
+        var plan = ImportPlan(format: "quiver", files: sources.map(\.path))
+        var taken: [String: String] = [:]  // garage bike id → Quiver bike id
+        var partIDs = Set<String>()
+        for source in sources {
+            let doc = YAMLDocument(path: source.path, bytes: source.bytes, limits: limits)
+            guard doc.isUsable, let root = doc.root else {
+                throw WriteFailure(.refused, "cannot read '\(source.path)' as JSON", diagnostics: doc.diagnostics, sources: [source.path: doc.source])
+            }
+            func at(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: source.path, range: node.range) }
+            func skip(_ node: YAMLNode, _ record: String, _ reason: String) { plan.unplaced.append(.init(location: at(node), record: record, reason: reason)) }
+            func note(_ node: YAMLNode, _ record: String, _ reason: String) { plan.notes.append(.init(location: at(node), record: record, reason: reason)) }
+            guard case .mapping(let top) = root, text(top["format"]) == "quiver-garage" else {
+                throw .refused(
+                    "'\(source.path)' is not a Quiver garage export: it should be a JSON object with \"format\": \"quiver-garage\"",
+                    help: "export it from Quiver's Settings → Export garage")
+            }
+            guard let v = text(top["version"]).flatMap({ Int($0) }), v >= 1, v <= version else {
+                throw .refused(
+                    "'\(source.path)' is a quiver-garage export of version \(text(top["version"]) ?? "none"): this bikecheck reads versions 1 to \(version)",
+                    help: "export it again from a Quiver that writes version \(version)")
+            }
+            guard case .sequence(let bikes)? = top["bikes"] else {
+                throw .refused("'\(source.path)' has no \"bikes\" list: a Quiver garage export has one")
+            }
+
+            // Setups: a stint in one that is not its bike's default holds for rides tagged so.
+            var setupTag: [String: String] = [:]
+            for case .mapping(let s) in items(top["setups"]) {
+                guard let id = text(s["id"]), let name = text(s["name"]) else { continue }
+                if text(s["is_default"]) != "1" && text(s["is_default"]) != "true" { setupTag[id] = StravaGearRules.slug(name) }
+            }
+            // Assignments by component.
+            var stints: [String: [(from: Day, to: Day?, tag: String?, bike: String, node: YAMLNode)]] = [:]
+            var stintNodes: [String: [YAMLNode]] = [:]
+            for item in items(top["componentAssignments"]) {
+                guard case .mapping(let a) = item, let component = text(a["component_id"]) else {
+                    skip(item, "component assignment", "should name its component_id")
+                    continue
+                }
+                stintNodes[component, default: []].append(item)
+            }
+
+            var bikeOf: [String: String] = [:]  // Quiver bike id → garage bike id
+            var partOf: [String: String] = [:]  // Quiver component id → part id
+            var intervalOf: [String: (owner: String, id: String)] = [:]  // Quiver reminder id → interval
+            var serviceLogs: [(bike: String, node: YAMLNode)] = []
+            /// A reminder as an interval of `owner`: its id from its title.
+            func reminder(_ node: YAMLNode, owner: String) {
+                guard case .mapping(let r) = node, let title = text(r["title"]) else {
+                    skip(node, "reminder", "should have a title")
+                    return
+                }
+                var every: [String] = []
+                for (key, unit) in [("every_km", "km"), ("every_hours", "h"), ("every_days", "days"), ("every_months", "months")] {
+                    guard let t = text(r[key]) else { continue }
+                    guard let v = Double(t), v > 0, v.isFinite else {
+                        skip(r[key] ?? node, "reminder '\(title)'", "\(key) '\(t)' is not a number above 0")
+                        return
+                    }
+                    every.append("\(ImportPlanWriter.number(v)) \(unit)")
+                }
+                guard !every.isEmpty else {
+                    skip(node, "reminder '\(title)'", "has no every_km, every_hours, every_days or every_months: nothing to count")
+                    return
+                }
+                var id = StravaGearRules.slug(title)
+                var n = 2
+                while plan.intervals.contains(where: { $0.owner == owner && $0.id == id }) {
+                    id = "\(StravaGearRules.slug(title))-\(n)"
+                    n += 1
+                }
+                plan.intervals.append(.init(owner: owner, id: id, task: title, every: every))
+                if let rid = text(r["id"]) { intervalOf[rid] = (owner, id) }
+            }
+
+            // Bikes first: an assignment may name any of them.
+            for item in bikes.items {
+                guard case .mapping(let b) = item, let qid = text(b["id"]), let name = text(b["name"]) else {
+                    skip(item, "bike", "should have an id and a name")
+                    continue
+                }
+                let slug = StravaGearRules.slug(name)
+                let id = garage.bikes.first { $0.bike.name == name || $0.bike.id.rawValue == slug }?.bike.id.rawValue ?? slug
+                if let other = taken[id], other != qid {
+                    skip(item, "bike '\(name)'", "another bike of the export is the garage's bike '\(id)' already; rename one in Quiver")
+                    continue
+                }
+                taken[id] = qid
+                bikeOf[qid] = id
+                var new = ImportPlan.Bike(id: id, name: name)
+                if let bought = text(b["purchased_at"]) {
+                    if let d = day(bought) {
+                        new.bought = d
+                    } else {
+                        skip(b["purchased_at"] ?? item, "bike '\(name)'", "purchased_at '\(bought)' is not a date")
+                    }
+                }
+                plan.bikes.append(new)
+                if text(b["archived"]) == "true" || text(b["archived"]) == "1" {
+                    note(
+                        b["archived"] ?? item, "bike '\(name)'",
+                        "archived in Quiver: a garage retires a bike on a day (retired:), which the export does not give; set it by hand")
+                }
+                if let km = text(b["starting_km"]).flatMap(Double.init), km > 0 {
+                    note(
+                        b["starting_km"] ?? item, "bike '\(name)'",
+                        "starting_km \(text(b["starting_km"]) ?? ""): a garage counts a bike's rides, not an odometer; left out")
+                }
+            }
+            for item in bikes.items {
+                guard case .mapping(let b) = item, let qid = text(b["id"]), let bikeID = bikeOf[qid] else { continue }
+                let bikeBought = text(b["purchased_at"]).flatMap(day)
+                for r in items(b["reminders"]) { reminder(r, owner: bikeID) }
+                for c in items(b["components"]) {
+                    guard case .mapping(let m) = c, let cid = text(m["id"]), let name = text(m["name"]) else {
+                        var shown = "component"
+                        if case .mapping(let m) = c, let cid = text(m["id"]) { shown += " '\(cid)'" }
+                        skip(c, shown, "should have an id and a name")
+                        continue
+                    }
+                    let installed = text(m["installed_at"]).flatMap(day)
+                    var id = "\(bikeID)-\(StravaGearRules.slug(name))"
+                    if partIDs.contains(id), let installed { id += "-\(installed)" }
+                    guard !partIDs.contains(id) else {
+                        skip(c, "component '\(name)'", "another component of bike '\(bikeID)' has its name and install day: no id to tell them apart")
+                        continue
+                    }
+                    partIDs.insert(id)
+                    partOf[cid] = id
+                    var part = ImportPlan.Part(id: id, name: name)
+                    part.retired = text(m["retired_at"]).flatMap(day)
+                    if let km = text(m["starting_km"]).flatMap(Double.init), km > 0 { part.kilometres = km }
+                    if let h = text(m["starting_hours"]).flatMap(Double.init), h > 0 { part.hours = h }
+                    if let price = text(m["price"]) {
+                        if let p = amount(price, currency: text(m["currency"]), garage: garage) {
+                            part.price = p
+                        } else {
+                            skip(m["price"] ?? c, "component '\(name)'", "price '\(price)' is not an amount; the rest of it is imported")
+                        }
+                    }
+                    // Its stints, else one from its install day (or its bike's purchase) on its bike.
+                    for s in stintNodes[cid] ?? [] {
+                        guard case .mapping(let a) = s, let from = text(a["installed_at"]).flatMap(day) else {
+                            skip(s, "assignment of '\(name)'", "has no installed_at date")
+                            continue
+                        }
+                        guard let on = text(a["bike_id"]).flatMap({ bikeOf[$0] }) else {
+                            skip(s, "assignment of '\(name)'", "names no bike of the export")
+                            continue
+                        }
+                        let removed = text(a["removed_at"]).flatMap(day)
+                        let tag = text(a["setup_id"]).flatMap { setupTag[$0] }
+                        stints[cid, default: []].append((from, removed.map { max(from, $0.adding(days: -1)) }, tag, on, s))
+                    }
+                    if let list = stints[cid], !list.isEmpty {
+                        part.mounts = list.sorted { $0.from < $1.from }.map { .init(bike: $0.bike, from: $0.from, to: $0.to, tag: $0.tag) }
+                        for s in list where s.tag != nil {
+                            note(s.node, "assignment of '\(name)'", "in setup '\(s.tag ?? "")': mounted for rides with #\(s.tag ?? "") in their name")
+                        }
+                    } else if let from = installed ?? bikeBought {
+                        part.mounts = [.init(bike: bikeID, from: from, to: part.retired)]
+                    } else {
+                        note(c, "component '\(name)'", "has no installed_at and its bike no purchased_at: written unmounted")
+                    }
+                    plan.parts.append(part)
+                    for r in items(m["reminders"]) { reminder(r, owner: id) }
+                }
+                for s in items(b["service_log"]) { serviceLogs.append((bikeID, s)) }
+            }
+
+            for (bikeID, node) in serviceLogs {
+                guard case .mapping(let e) = node else {
+                    skip(node, "service log entry", "should be an object")
+                    continue
+                }
+                let action = text(e["action"])?.lowercased()
+                let notes = text(e["notes"]) ?? ""
+                let shown = notes.isEmpty ? "service log entry \(text(e["id"]) ?? "")" : "'\(notes)'"
+                guard let dateText = text(e["date"]), let date = day(dateText) else {
+                    skip(e["date"] ?? node, shown, "date '\(text(e["date"]) ?? "")' is not a date (YYYY-MM-DD)")
+                    continue
+                }
+                var owner = bikeID
+                if let cid = text(e["component_id"]) {
+                    guard let part = partOf[cid] else {
+                        skip(e["component_id"] ?? node, shown, "names component '\(cid)', which the export does not have")
+                        continue
+                    }
+                    owner = part
+                }
+                var done: [String] = []
+                if let rid = text(e["reminder_id"]) {
+                    guard let interval = intervalOf[rid] else {
+                        skip(e["reminder_id"] ?? node, shown, "names reminder '\(rid)', which the export does not have")
+                        continue
+                    }
+                    owner = interval.owner
+                    done = [interval.id]
+                }
+                var cost: Decimal?
+                var costText: String?
+                if let c = text(e["cost"]) {
+                    guard case .success(let a) = Money.parseAmount(c[...]), let written = amount(c, currency: text(e["currency"]), garage: garage) else {
+                        skip(e["cost"] ?? node, shown, "cost '\(c)' is not an amount")
+                        continue
+                    }
+                    cost = a
+                    costText = written
+                }
+                guard !notes.isEmpty || action != nil || !done.isEmpty else {
+                    skip(node, shown, "has no notes, action or reminder to note")
+                    continue
+                }
+                var note = notes.isEmpty ? (action ?? "service") : notes
+                if let km = text(e["km"]), Double(km).map({ $0 > 0 }) == true { note += " at \(km) km" }
+                plan.log.append(
+                    .init(
+                        owner: owner, date: date, done: done, cost: cost, costText: costText, category: action, note: note,
+                        key: notes.isEmpty ? (action ?? "service") : notes))
+            }
+
+            // What a garage has no place for: one line each.
+            if !items(top["rides"]).isEmpty {
+                note(
+                    top["rides"] ?? root, "\(items(top["rides"]).count) rides",
+                    "left out: a garage counts the rides sync brings from Strava, or rides.yaml's")
+            }
+            if !items(top["entityAttachments"]).isEmpty {
+                note(
+                    top["entityAttachments"] ?? root, "\(items(top["entityAttachments"]).count) attachments",
+                    "left out: a garage keeps no photos or documents")
+            }
+        }
+        plan.sortFindings()
+        return plan
+    }
+
+    // MARK: - Reading values
+
+    /// A scalar's text; nil for null, a list or an object.
+    static func text(_ node: YAMLNode?) -> String? {
+        guard case .scalar(let s)? = node, !s.isNull else { return nil }
+        let t = s.value.trimmingCharacters(in: .whitespaces)
+        return t.isEmpty ? nil : t
+    }
+
+    /// A list's items; none for anything else.
+    static func items(_ node: YAMLNode?) -> [YAMLNode] {
+        guard case .sequence(let q)? = node else { return [] }
+        return q.items
+    }
+
+    /// `2025-03-01`, or the day of a timestamp (`2025-03-01T10:00:00.000Z`).
+    static func day(_ text: String) -> Day? { Day(String(text.prefix(10))) }
+
+    /// An amount as the garage writes it: `45.99` in its currency, `45.99 USD` in another; nil when
+    /// it is not an amount.
+    static func amount(_ text: String, currency: String?, garage: Garage) -> String? {
+        guard case .success = Money.parseAmount(text[...]) else { return nil }
+        guard let currency = currency?.uppercased(), currency != garage.settings.currency else { return text }
+        guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else { return nil }
+        return "\(text) \(currency)"
+    }
+}
