@@ -82,8 +82,6 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
-        // EXPERIMENT: the garage cache's codec against Codable (removed after the decision).
-        .executableTarget(name: "cache-codec-experiment", dependencies: ["BikeCheckKit"]),
         .testTarget(name: "LocatedYAMLTests", dependencies: ["LocatedYAML", "Diagnostics", "TestSupport"]),
         // What the test targets share: the built binary, running programs, check-jsonschema.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -224,10 +224,3 @@ extension Diagnostic {
         return moved
     }
 }
-
-// EXPERIMENT: synthesized Codable for the cache codec measurement.
-extension SourcePosition: Codable {}
-extension SourceRange: Codable {}
-extension SourceLocation: Codable {}
-extension Diagnostic: Codable {}
-extension Diagnostic.Note: Codable {}

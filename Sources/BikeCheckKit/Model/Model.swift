@@ -361,18 +361,3 @@ package struct Garage: Sendable {
     package func bike(_ id: BikeID) -> ResolvedBike? { bikes.first { $0.bike.id == id } }
     package func part(_ id: PartID) -> ResolvedPart? { parts.first { $0.part.id == id } }
 }
-
-// EXPERIMENT: synthesized Codable for the cache codec measurement.
-extension GarageSettings: Codable {}
-extension Rider: Codable {}
-extension IntervalSpec: Codable {}
-extension RepeatRule: Codable {}
-extension TemplateOrigin: Codable {}
-extension Template: Codable {}
-extension Component: Codable {}
-extension LogEntry: Codable {}
-extension Snooze: Codable {}
-extension Todo: Codable {}
-extension Bike: Codable {}
-extension Ride: Codable {}
-extension Located: Codable where Value: Codable {}

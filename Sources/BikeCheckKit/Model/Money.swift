@@ -121,6 +121,3 @@ package struct Money: Sendable, Hashable {
         max(2, -min(0, Int(amount.exponent)))
     }
 }
-
-// EXPERIMENT: synthesized Codable for the cache codec measurement.
-extension Money: Codable {}

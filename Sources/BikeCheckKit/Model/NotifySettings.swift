@@ -52,9 +52,3 @@ package struct NotifySettings: Sendable, Equatable {
     /// The channels set, by name, in a fixed order.
     package var channelNames: [String] { [ntfy.map { _ in "ntfy" }, webhook.map { _ in "webhook" }, email.map { _ in "email" }].compactMap { $0 } }
 }
-
-// EXPERIMENT: synthesized Codable for the cache codec measurement.
-extension NotifySettings: Codable {}
-extension NotifySettings.Webhook: Codable {}
-extension NotifySettings.Ntfy: Codable {}
-extension NotifySettings.Email: Codable {}

@@ -133,8 +133,3 @@ package struct ResolvedPart: Sendable {
     package var part: Part
     package var intervals: [ResolvedInterval]
 }
-
-// EXPERIMENT: synthesized Codable for the cache codec measurement.
-extension Mount: Codable {}
-extension PartMount: Codable {}
-extension Part: Codable {}

@@ -135,6 +135,3 @@ extension Quantity {
         seconds.isFinite && seconds > 0 && seconds <= longestRide ? seconds : nil
     }
 }
-
-// EXPERIMENT: synthesized Codable for the cache codec measurement.
-extension Quantity: Codable {}

@@ -77,6 +77,3 @@ package struct RideFilterSpec: Sendable, Hashable {
         RideFilter(counts: counts.map(Set.init) ?? base.counts, trainer: trainer ?? base.trainer)
     }
 }
-
-// EXPERIMENT: synthesized Codable for the cache codec measurement.
-extension RideFilterSpec: Codable {}

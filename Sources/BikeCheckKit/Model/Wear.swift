@@ -75,7 +75,3 @@ package enum WearDirection: String, Sendable, Codable, Equatable {
     case maximum
     case minimum
 }
-
-// EXPERIMENT: synthesized Codable for the cache codec measurement.
-extension WearAmount: Codable {}
-extension Reading: Codable {}
