@@ -36,10 +36,8 @@ struct CostsCommand: ParsableCommand {
     }
 
     private func build() throws -> (CostReport, LoadedGarage) {
-        let (loaded, selection) = try query.select(global)
-        let report = CostReport.build(
-            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day(loaded), since: query.since,
-            by: by)
+        let (loaded, asked) = try query.select(global)
+        let report = CostReport.build(loaded.garage, summaries: loaded.activitySummaries, query: asked, by: by)
         return (report, loaded)
     }
 }

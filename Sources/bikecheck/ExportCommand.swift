@@ -43,7 +43,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var query: ReportOptions
 
     func run() throws {
-        let (loaded, selection) = try query.load(global)
+        let (loaded, asked) = try query.load(global)
         if dialect == .stravaGear {
             let (text, leftOut) = StravaGearRules.export(loaded.garage)
             Terminal.standardOutput.write("\(lines: text)")
@@ -51,9 +51,7 @@ struct ExportCommand: ParsableCommand {
             ErrorStyle.write(leftOut.map { Warning("left out: \($0.message)", at: $0.location) })
             throw ExitCode(1)
         }
-        let export = LedgerExport.build(
-            loaded.garage, only: selection.bikes, parts: selection.parts, asOf: query.day(loaded), since: query.since,
-            dialect: dialect == .beancount ? .beancount : .ledger)
+        let export = LedgerExport.build(loaded.garage, query: asked, dialect: dialect == .beancount ? .beancount : .ledger)
         switch format {
         case .text: Terminal.standardOutput.write("\(lines: export.text)")
         }

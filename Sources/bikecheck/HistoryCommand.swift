@@ -37,14 +37,14 @@ struct HistoryCommand: ParsableCommand {
     }
 
     private func build() throws -> (HistoryReport, LoadedGarage) {
-        let (loaded, selection) = try query.select(global)
-        if let interval, case let known = selection.intervalIDs(in: loaded.garage), !known.contains(interval) {
+        let (loaded, asked) = try query.select(global, until: until)
+        if let interval, case let known = asked.selection.intervalIDs(in: loaded.garage), !known.contains(interval) {
             throw ReportOutput.noInterval(
-                interval, command: "history", names: query.subjects, everything: "any bike or part", known: known, garage: loaded.garage, selection: selection)
+                interval, command: "history", names: query.subjects, everything: "any bike or part", known: known, garage: loaded.garage,
+                selection: asked.selection)
         }
         let report = HistoryReport.build(
-            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day(loaded),
-            since: query.since, until: until, interval: interval.map(IntervalID.init))
+            loaded.garage, summaries: loaded.activitySummaries, query: asked, interval: interval.map(IntervalID.init))
         return (report, loaded)
     }
 }

@@ -71,7 +71,7 @@ struct ReportCommand: ParsableCommand {
             global, names: bikes, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, command: "report --bike",
             help: "the report of a bike lists the parts that were on it")
         let day = revision.day(asOf, loaded)
-        var report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, only: chosen, asOf: day)
+        var report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, query: ReportQuery(bikes: chosen, asOf: day))
         report.git = revision.commit(try global.garageRoot(), loaded)
         switch format {
         case .html:

@@ -89,14 +89,17 @@ struct ReportOptions: ParsableArguments, CheckedOptions {
         }
     }
 
-    /// The garage, and the subjects named as a selection (see `ReportOutput.load`).
-    func load(_ global: GlobalOptions) throws -> (LoadedGarage, ReportSelection) {
-        try global.reportingGarageErrors { try select(global) }
+    /// The garage, and what the report asks of it (see `ReportOutput.load`): the subjects named
+    /// as a selection, `--since`, `until` (a command's `--until`) and the day.
+    func load(_ global: GlobalOptions, until: Day? = nil) throws -> (LoadedGarage, ReportQuery) {
+        try global.reportingGarageErrors { try select(global, until: until) }
     }
 
     /// `load`, with a garage that has errors thrown as `GarageHasErrors`.
-    func select(_ global: GlobalOptions) throws -> (LoadedGarage, ReportSelection) {
-        try ReportOutput.select(global, names: subjects, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, allTime: true)
+    func select(_ global: GlobalOptions, until: Day? = nil) throws -> (LoadedGarage, ReportQuery) {
+        let (loaded, selection) = try ReportOutput.select(
+            global, names: subjects, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, allTime: true)
+        return (loaded, ReportQuery(selection, asOf: day(loaded), since: since, until: until))
     }
 }
 

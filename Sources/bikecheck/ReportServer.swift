@@ -98,7 +98,8 @@ struct ReportServer: Sendable {
             return .errors(text, garage: URL(fileURLWithPath: root).lastPathComponent, count: 1)
         }
         if case .bike = page, chosen.bikes.isEmpty { return nil }
-        var report = GarageReport.build(chosen.garage.garage, summaries: chosen.garage.activitySummaries, only: chosen.bikes, asOf: day)
+        var report = GarageReport.build(
+            chosen.garage.garage, summaries: chosen.garage.activitySummaries, query: ReportQuery(bikes: chosen.bikes, asOf: day))
         report.git = GarageCommit.of(garage: root)
         return .report(renderer, report)
     }

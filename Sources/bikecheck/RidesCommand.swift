@@ -39,16 +39,13 @@ struct RidesCommand: ParsableCommand {
     }
 
     private func build() throws -> (RidesReport, LoadedGarage) {
-        let (loaded, selection) = try query.select(global)
-        let day = query.day(loaded)
+        let (loaded, asked) = try query.select(global, until: until)
         var report: RidesReport
         do {
-            report = try RidesReport.build(
-                loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: day,
-                since: query.since, until: until, interval: interval.map(IntervalID.init))
+            report = try RidesReport.build(loaded.garage, summaries: loaded.activitySummaries, query: asked, interval: interval.map(IntervalID.init))
         } catch .unknownInterval(let id, let known) {
             throw ReportOutput.noInterval(
-                id, command: "rides", names: query.subjects, everything: "any bike", known: known, garage: loaded.garage, selection: selection)
+                id, command: "rides", names: query.subjects, everything: "any bike", known: known, garage: loaded.garage, selection: asked.selection)
         }
         // Summaries carry no names: read them from the month files of the rides shown.
         report.names = ActivityNames.load(root: try global.garageRoot(), summaries: loaded.activitySummaries, records: report.activityRecords)

@@ -36,10 +36,8 @@ struct UsageCommand: ParsableCommand {
     }
 
     private func build() throws -> (UsageReport, LoadedGarage) {
-        let (loaded, selection) = try query.select(global)
-        let report = UsageReport.build(
-            loaded.garage, summaries: loaded.activitySummaries, only: selection.bikes, parts: selection.parts, asOf: query.day(loaded), since: query.since,
-            period: per)
+        let (loaded, asked) = try query.select(global)
+        let report = UsageReport.build(loaded.garage, summaries: loaded.activitySummaries, query: asked, period: per)
         return (report, loaded)
     }
 }

@@ -75,7 +75,7 @@ import Testing
     @Test func hostileNamesInTheGarageNeverBecomeMarkup() throws {
         let (_, loaded) = try Self.hostileGarage()
         #expect(!loaded.hasErrors, "\(loaded.diagnostics.map(\.message))")
-        let report = GarageReport.build(loaded.garage, summaries: ActivitySummaries([]), asOf: Day("2026-06-01")!)
+        let report = GarageReport.build(loaded.garage, summaries: ActivitySummaries([]), query: ReportQuery(asOf: Day("2026-06-01")!))
         let page = HTMLReportRenderer().render(report).string
         for tag in ["<script", "<img", "<svg onload", "</td><script"] {
             #expect(!page.contains(tag), "\(tag) reached the page as markup")
@@ -89,7 +89,7 @@ import Testing
 
     @Test func thePageLoadsNothingAndRunsNothing() throws {
         let page = HTMLReportRenderer().render(
-            GarageReport.build(try ReportTests.garage().1.garage, summaries: ActivitySummaries([]), asOf: Day("2026-06-01")!)
+            GarageReport.build(try ReportTests.garage().1.garage, summaries: ActivitySummaries([]), query: ReportQuery(asOf: Day("2026-06-01")!))
         )
         .string
         #expect(page.hasPrefix("<!DOCTYPE html>\n"))
@@ -105,12 +105,13 @@ import Testing
     @Test func theReportShowsWhatStatusAndTheReportBuildersSay() throws {
         let (_, loaded, activities) = try ReportTests.garage()
         let day = Day("2026-06-01")!
-        let report = GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: day)
+        let report = GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: day))
         let status = StatusPlanner(asOf: day).plan(loaded.garage, summaries: ActivitySummaries(activities))
         #expect(report.status == status)
         #expect(report.months.first == "2025-07" && report.months.last == "2026-06" && report.months.count == 12)
         // The 12 months' usage is usage's, from the first of the month eleven months back.
-        let usage = UsageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: day, since: Day("2025-07-01"), period: .month)
+        let usage = UsageReport.build(
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: day, since: Day("2025-07-01")), period: .month)
         #expect(report.usage.rows.map(\.period) == usage.rows.map(\.period))
         #expect(report.usage.rows.map(\.distance) == [50_000])
         // The odometer at each service: the counted rides through its day (rides 1 and 2; the
@@ -134,10 +135,35 @@ import Testing
         #expect(HTMLReportRenderer.axis(100) == (100, 25))
     }
 
+    @Test func nextUpListsTheToDosInTheStatusReportsOrder() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("garage.yaml", "currency: EUR\n")
+        // b's overdue to-do comes first; then the due-soon ones by day, a tie by bike; the one
+        // due in a month and the undated one are not due.
+        try folder.write(
+            "bikes/a.yaml",
+            "name: A\ntodo:\n  - {task: fit mudguards, due: 2026-06-05}\n  - {task: new tyres, due: 2026-07-01}\n  - true the wheel\n")
+        try folder.write("bikes/b.yaml", "name: B\ntodo:\n  - {task: bleed the brakes, due: 2026-06-05}\n  - {task: new chain, due: 2026-05-20}\n")
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Day("2026-06-01")))
+        #expect(!loaded.hasErrors, "\(loaded.diagnostics.map(\.message))")
+        let report = GarageReport.build(loaded.garage, summaries: ActivitySummaries([]), query: ReportQuery(asOf: Day("2026-06-01")!))
+        let due = report.status.dueTodos().map { "\($0.bike.id) \($0.todo.task)" }
+        #expect(due == ["b new chain", "a fit mudguards", "b bleed the brakes"])
+        // The page lists them in that order, and nothing else of the to-dos.
+        let page = HTMLReportRenderer().render(report).string
+        let rest = page[try #require(page.range(of: "<section id=\"next-up\"")).lowerBound...]
+        let section = String(rest[..<(try #require(rest.range(of: "</section>")).lowerBound)])
+        let positions = ["new chain", "fit mudguards", "bleed the brakes"].map { section.range(of: $0)?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil } && positions == positions.sorted { $0! < $1! }, "\(section)")
+        #expect(!section.contains("new tyres") && !section.contains("true the wheel"))
+    }
+
     @Test func theSameReportGivesTheSameBytes() throws {
         let (_, loaded, activities) = try ReportTests.garage()
-        let a = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Day("2026-06-01")!))
-        let b = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Day("2026-06-01")!))
+        let a = HTMLReportRenderer().render(
+            GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2026-06-01")!)))
+        let b = HTMLReportRenderer().render(
+            GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2026-06-01")!)))
         #expect(a == b)
     }
 }

@@ -43,8 +43,8 @@ import Testing
     @Test func theHTMLReportsCostsPerYearAreCostsByYear() throws {
         let (_, loaded, activities) = try Self.garage()
         #expect(loaded.diagnostics.allSatisfy { $0.severity != .error }, "\(loaded.diagnostics.map(\.message))")
-        let html = GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Self.asOf).costsByYear
-        let costs = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Self.asOf, by: .year)
+        let html = GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Self.asOf)).costsByYear
+        let costs = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Self.asOf), by: .year)
         // a 5 + c 40 + wheels 500 + 10 + 20.20 + spare 30: every cost once, the retired bike's too.
         #expect(Self.describe(costs) == ["2025 EUR 75.20 530.00 605.20", "total EUR 75.20 530.00 605.20 4"])
         #expect(Self.describe(html) == Self.describe(costs))
@@ -62,7 +62,7 @@ import Testing
         for id in ["x", "x-h", "x-t", "x-d", "h-x"] { try folder.write("bikes/\(id).yaml", "name: Bike \(id)\n") }
         let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
         #expect(loaded.diagnostics.allSatisfy { $0.severity != .error }, "\(loaded.diagnostics.map(\.message))")
-        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries([]), asOf: Self.asOf)).string
+        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries([]), query: ReportQuery(asOf: Self.asOf))).string
         let ids = Self.ids(page)
         #expect(ids.count > 10)
         #expect(Set(ids).count == ids.count, "\(Dictionary(grouping: ids, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted())")
@@ -80,14 +80,14 @@ import Testing
         let folder = try TemporaryFolder()
         try folder.write("garage.yaml", "currency: EUR\n")
         let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
-        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries([]), asOf: Self.asOf)).string
+        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries([]), query: ReportQuery(asOf: Self.asOf))).string
         #expect(page.hasPrefix("<!DOCTYPE html>\n") && page.hasSuffix("</html>\n"))
         #expect(page.contains("0 bikes") && page.contains("No costs in the logs or prices yet."))
     }
 
     @Test func aBikeWithoutRidesHasAChartOfFiniteNumbers() throws {
         let (_, loaded, _) = try Self.garage()
-        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries([]), asOf: Self.asOf)).string
+        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries([]), query: ReportQuery(asOf: Self.asOf))).string
         // Every number in the charts' paths and positions is a plain decimal.
         let charts = page.components(separatedBy: "<svg viewBox=\"0 0 640 220\"").dropFirst().map { $0.components(separatedBy: "</svg>")[0] }
         #expect(charts.count == 2)
@@ -102,7 +102,7 @@ import Testing
 
     @Test func theRecordOfARetiredBikeIsItsWholeRecord() throws {
         let (_, loaded, activities) = try Self.garage()
-        let report = GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), only: [BikeID("c")], asOf: Self.asOf)
+        let report = GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(bikes: [BikeID("c")], asOf: Self.asOf))
         #expect(report.bikes.map(\.id) == ["c"] && report.bikes.first?.retired == Day("2025-03-01"))
         let page = HTMLReportRenderer().render(report).string
         #expect(page.contains("<title>Service record: Bike C</title>") && page.contains("<dt>Retired</dt><dd>2025-03-01</dd>"))
@@ -117,20 +117,22 @@ import Testing
         let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
         #expect(loaded.diagnostics.allSatisfy { $0.severity != .error }, "\(loaded.diagnostics.map(\.message))")
         let parts = [PartID("spare"), PartID("wheels")]
-        let rides = try RidesReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: parts, asOf: Self.asOf)
+        let rides = try RidesReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: parts, asOf: Self.asOf))
         #expect(rides.rides.map { "\($0.subject.id) \($0.activity ?? 0)" } == ["wheels 1", "wheels 3"])
-        let usage = UsageReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: parts, asOf: Self.asOf, period: .month)
+        let usage = UsageReport.build(
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: parts, asOf: Self.asOf), period: .month)
         #expect(usage.rows.map { "\($0.subject.id) \($0.period) \($0.rides)" } == ["wheels 2025-01 2"])
-        let history = HistoryReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: parts, asOf: Self.asOf)
+        let history = HistoryReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: parts, asOf: Self.asOf))
         #expect(history.entries.map { "\($0.subject.id) \($0.date) \($0.bike ?? "-")" } == ["wheels 2025-02-20 b", "wheels 2025-01-20 a"])
-        let costs = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: parts, asOf: Self.asOf, by: .bike)
+        let costs = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: parts, asOf: Self.asOf), by: .bike)
         #expect(costs.rows.map { "\($0.group) \($0.total) \($0.distance)" } == ["spare 30.00 0.0", "wheels 530.20 90000.0"])
     }
 
     @Test func thePagesAllYearsRowsAreCostsByYearsTotals() throws {
         let (_, loaded, activities) = try Self.garage()
-        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Self.asOf)).string
-        let costs = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Self.asOf, by: .year)
+        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Self.asOf)))
+            .string
+        let costs = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Self.asOf), by: .year)
         let rows = page.components(separatedBy: "<tr><th scope=\"row\">All years</th>").dropFirst().map { String($0.prefix { $0 != "\n" }) }
         #expect(
             rows
@@ -165,7 +167,8 @@ import Testing
             """)
         let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
         #expect(loaded.diagnostics.allSatisfy { $0.severity != .error }, "\(loaded.diagnostics.map(\.message))")
-        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Self.asOf)).string
+        let page = HTMLReportRenderer().render(GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Self.asOf)))
+            .string
         #expect(page.components(separatedBy: "</style>").count == 2, "one style sheet, closed once")
         for raw in ["<!--", "-->", "]]>", "<![CDATA["] { #expect(!page.contains(raw), "\(raw)") }
         #expect(page.contains("&lt;/style&gt;&lt;!-- --&gt; ]]&gt; &lt;![CDATA[ javascript:alert(1)"))
@@ -179,20 +182,24 @@ import Testing
         let wheels = [PartID("wheels")]
         // The wheels alone: rides 1 and 3 on a, 5 and 7 on b, 140 km in 4 h; 530.20 in all.
         for by in [CostReport.Grouping.year, .category] {
-            let report = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: wheels, asOf: PartReportTests.asOf, by: by)
+            let report = CostReport.build(
+                loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: wheels, asOf: PartReportTests.asOf), by: by)
             #expect(report.rows.allSatisfy { $0.distance == 140_000 && $0.movingTime == 14_400 }, "\(by)")
         }
-        let year = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: wheels, asOf: PartReportTests.asOf, by: .year)
+        let year = CostReport.build(
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: wheels, asOf: PartReportTests.asOf), by: .year)
         #expect(year.rows.map { "\($0.group) \($0.total) \($0.per1000km?.description ?? "-")" } == ["2025 530.20 3787.14"])
         // By month, each month's riding: January on a (90 km), February on b (30 km; the run does not count).
-        let month = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: wheels, asOf: PartReportTests.asOf, by: .month)
+        let month = CostReport.build(
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: wheels, asOf: PartReportTests.asOf), by: .month)
         #expect(month.rows.map { "\($0.group) \($0.total) \($0.distance)" } == ["2025-01 510.00 90000.0", "2025-02 20.20 30000.0"])
         // Bike a and the wheels: a's rides (1, 3, 4) and the wheels' on b (5, 7), each ride once.
         let both = CostReport.build(
-            loaded.garage, summaries: ActivitySummaries(activities), only: [BikeID("a")], parts: wheels, asOf: PartReportTests.asOf, by: .year)
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(bikes: [BikeID("a")], parts: wheels, asOf: PartReportTests.asOf),
+            by: .year)
         #expect(both.rows.map { "\($0.group) \($0.total) \($0.distance)" } == ["2025 535.20 210000.0"])
         // Everything: every bike's rides (the wheels' are among them), the 6 rides that count.
-        let all = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: PartReportTests.asOf, by: .year)
+        let all = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: PartReportTests.asOf), by: .year)
         #expect(all.rows.map { "\($0.group) \($0.total) \($0.distance)" } == ["2025 535.20 270000.0"])
     }
 
@@ -231,14 +238,15 @@ import Testing
             ride(5, "2025-02-03", km: 50, gear: "b2"),  // b, wheels on
         ]
         let wheels = [PartID("wheels")]
-        let usage = UsageReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: wheels, asOf: Self.asOf, period: .month)
+        let usage = UsageReport.build(
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: wheels, asOf: Self.asOf), period: .month)
         #expect(usage.rows.map { "\($0.period) \($0.rides) \($0.distance) \($0.odometer)" } == ["2025-01 2 40000.0 40000.0", "2025-02 1 50000.0 90000.0"])
-        let history = HistoryReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: wheels, asOf: Self.asOf)
+        let history = HistoryReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: wheels, asOf: Self.asOf))
         let task = try #require(history.entries.first?.tasks.first)
         #expect(history.entries.first?.bike == "b")
         #expect(task.previous == Day("2025-01-05") && task.rides == 3 && task.distance == 90_000)
         #expect(history.table.rows.first?.contains { $0.contains("after 90.0 km / 3.0 h since 2025-01-05") } == true, "\(history.table.rows)")
-        let rides = try RidesReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: wheels, asOf: Self.asOf)
+        let rides = try RidesReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: wheels, asOf: Self.asOf))
         #expect(rides.rides.map { "\($0.activity ?? 0) \($0.bike ?? "-")" } == ["1 a", "3 b", "5 b"])
     }
 
@@ -254,9 +262,9 @@ import Testing
         #expect(selection.bikes == [BikeID("a")] && selection.parts.isEmpty)
         #expect(notes == ["'a' is the bike; part 'a' has the same id: rename parts/a.yaml to name the part"])
         // With nothing named, a line each.
-        let costs = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Self.asOf, by: .bike)
+        let costs = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Self.asOf), by: .bike)
         #expect(costs.rows.map { "\($0.subject?.kind.rawValue ?? "-") \($0.group) \($0.total)" } == ["bike a 5.00", "part a 530.20"])
-        let usage = UsageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Self.asOf, period: .year)
+        let usage = UsageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Self.asOf), period: .year)
         #expect(usage.totals.map { "\($0.subject.kind) \($0.subject.id) \($0.rides)" } == ["bike a 3", "bike b 3", "part a 4"])
     }
 
@@ -264,7 +272,7 @@ import Testing
         let (_, loaded, activities) = try PartReportTests.garage()
         // b's record: the wheels' 20.20 service on b is in its history, not in b's costs (b has none).
         let b = HTMLReportRenderer().render(
-            GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), only: [BikeID("b")], asOf: PartReportTests.asOf)
+            GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(bikes: [BikeID("b")], asOf: PartReportTests.asOf))
         )
         .string
         #expect(b.contains("<td>part wheels: hub-service<td>"))
@@ -274,7 +282,7 @@ import Testing
             ))
         // a's record: its own 5.00, and the wheels' 10.00 service while on a.
         let a = HTMLReportRenderer().render(
-            GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), only: [BikeID("a")], asOf: PartReportTests.asOf)
+            GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(bikes: [BikeID("a")], asOf: PartReportTests.asOf))
         )
         .string
         #expect(
@@ -296,9 +304,9 @@ import Testing
             """)
         let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Self.asOf))
         #expect(loaded.diagnostics.allSatisfy { $0.severity != .error }, "\(loaded.diagnostics.map(\.message))")
-        let ledger = LedgerExport.build(loaded.garage, asOf: Self.asOf, dialect: .ledger).text
+        let ledger = LedgerExport.build(loaded.garage, query: ReportQuery(asOf: Self.asOf), dialect: .ledger).text
         #expect(ledger.contains("\n2025-03-01 Spare wheel | to-do: new rim tape\n    Expenses:Bikes:Uncategorised  12.00 EUR\n"), "\(ledger)")
-        let beancount = LedgerExport.build(loaded.garage, asOf: Self.asOf, dialect: .beancount).text
+        let beancount = LedgerExport.build(loaded.garage, query: ReportQuery(asOf: Self.asOf), dialect: .beancount).text
         #expect(beancount.contains("\n2025-03-01 * \"Spare wheel\" \"to-do: new rim tape\"\n"), "\(beancount)")
     }
 }

@@ -57,7 +57,7 @@ import Testing
     @Test func costsByCategoryAreExactAndKeepCurrenciesApart() throws {
         let (_, loaded, activities) = try Self.garage()
         #expect(loaded.diagnostics.map(\.id) == ["foreign-currency"])
-        let report = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Day("2026-06-01")!, by: .category)
+        let report = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2026-06-01")!), by: .category)
         let rows = report.rows.map { "\($0.group) \($0.currency ?? "-") \($0.total) \($0.entries)" }
         #expect(rows == ["consumables EUR 0.30 2", "parts EUR 12.34 1", "parts USD 45.00 1", "purchase EUR 1999.99 0"])
         // 0.10 + 0.20 + 12.34 + 1999.99, and 45 USD on its own.
@@ -71,32 +71,35 @@ import Testing
 
     @Test func costsByYearCountThePriceInTheYearTheBikeWasBought() throws {
         let (_, loaded, activities) = try Self.garage()
-        let report = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Day("2026-06-01")!, by: .year)
+        let report = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2026-06-01")!), by: .year)
         #expect(
             report.rows.map { "\($0.group) \($0.currency ?? "-") \($0.services) \($0.purchases) \($0.per1000km?.description ?? "-")" } == [
                 "2025 EUR 0.30 1999.99 20002.90", "2025 USD 45.00 0.00 450.00", "2026 EUR 12.34 0.00 246.80",
             ])
-        let since = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Day("2026-06-01")!, since: Day("2026-01-01"), by: .bike)
+        let since = CostReport.build(
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2026-06-01")!, since: Day("2026-01-01")), by: .bike)
         #expect(since.rows.map { "\($0.group) \($0.total)" } == ["grail 12.34"])
     }
 
     @Test func ridesSayWhyTheyDoNotCount() throws {
         let (_, loaded, activities) = try Self.garage()
-        let rides = try RidesReport.build(loaded.garage, summaries: ActivitySummaries(activities), only: [BikeID("grail")], asOf: Day("2026-06-01")!).rides
+        let rides = try RidesReport.build(
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(bikes: [BikeID("grail")], asOf: Day("2026-06-01")!)
+        ).rides
         #expect(rides.map { "\($0.activity ?? 0) \($0.verdict.rawValue)" } == ["1 counted", "2 counted", "3 sport-type", "4 indoor", "6 counted"])
     }
 
     @Test func usageSumsCountedRidesPerMonthWithTheOdometer() throws {
         let (_, loaded, activities) = try Self.garage()
         let report = UsageReport.build(
-            loaded.garage, summaries: ActivitySummaries(activities), asOf: Day("2026-06-01")!, since: Day("2025-03-10"), period: .month)
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2026-06-01")!, since: Day("2025-03-10")), period: .month)
         #expect(report.rows.map { "\($0.period) \($0.rides) \($0.distance) \($0.odometer)" } == ["2025-03 1 50000.0 100000.0", "2026-02 1 50000.0 150000.0"])
         #expect(report.totals.map { "\($0.rides) \($0.movingTime) \($0.elevation) \($0.odometer)" } == ["2 7200.0 600.0 150000.0"])
     }
 
     @Test func historySaysTheRidingSinceATaskWasLastDoneNewestFirst() throws {
         let (_, loaded, activities) = try Self.garage()
-        let report = HistoryReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Day("2026-06-01")!)
+        let report = HistoryReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2026-06-01")!))
         #expect(report.entries.map(\.date.description) == ["2026-02-01", "2025-04-01", "2025-03-02", "2025-03-01"])
         // From 2025-03-02 through 2025-04-01: rides 1 and 2 (the run, the trainer ride and the other bike's do not count).
         let april = try #require(report.entries[1].tasks.first)
@@ -105,19 +108,21 @@ import Testing
         #expect(report.entries[3].tasks.first?.previous == nil)
         #expect(report.entries.map { $0.cost?.description ?? "-" } == ["12.34", "45.00", "0.20", "0.10"])
         let filtered = HistoryReport.build(
-            loaded.garage, summaries: ActivitySummaries(activities), asOf: Day("2026-06-01")!, since: Day("2025-03-02"), until: Day("2025-12-31"))
+            loaded.garage, summaries: ActivitySummaries(activities),
+            query: ReportQuery(asOf: Day("2026-06-01")!, since: Day("2025-03-02"), until: Day("2025-12-31")))
         #expect(filtered.entries.map(\.date.description) == ["2025-04-01", "2025-03-02"])
     }
 
     @Test func ridesForAnIntervalStartAtItsAnchorAndSayWhyOthersDoNotCount() throws {
         let (_, loaded, activities) = try Self.garage()
         let report = try RidesReport.build(
-            loaded.garage, summaries: ActivitySummaries(activities), asOf: Day("2025-03-31")!, interval: IntervalID("chain-lube"))
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2025-03-31")!), interval: IntervalID("chain-lube"))
         #expect(report.totals.first?.since == Day("2025-03-02"))
         #expect(report.rides.map { "\($0.activity ?? 0) \($0.verdict.rawValue)" } == ["1 counted", "2 counted", "3 sport-type", "4 indoor"])
         #expect(report.totals.first.map { "\($0.counted) \($0.notCounted) \($0.distance)" } == "2 2 100000.0")
         #expect(throws: RidesReport.Problem.unknownInterval("chian-lube", known: ["chain-lube"])) {
-            try RidesReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Day("2025-03-31")!, interval: IntervalID("chian-lube"))
+            try RidesReport.build(
+                loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2025-03-31")!), interval: IntervalID("chian-lube"))
         }
     }
 
@@ -138,7 +143,8 @@ import Testing
                     resolved.intervals.first(where: { $0.id.rawValue == interval.id })?.rideFilter.over(resolved.filter) == resolved.filter
                 else { continue }
                 let usage = UsageReport.build(
-                    loaded.garage, summaries: ActivitySummaries(loaded.wholeActivities), only: [BikeID(bike.id)], asOf: asOf, since: since, period: .year)
+                    loaded.garage, summaries: ActivitySummaries(loaded.wholeActivities), query: ReportQuery(bikes: [BikeID(bike.id)], asOf: asOf, since: since),
+                    period: .year)
                 let total = try #require(usage.totals.first)
                 // Status adds a second-hand part's usage before tracking to its install anchor.
                 var prior = (time: 0.0, distance: 0.0, rides: 0)
@@ -238,7 +244,8 @@ import Testing
 
     @Test func usageOfAPartCountsTheRidesOfEachBikeWhileItWasThere() throws {
         let (_, loaded, activities) = try Self.garage()
-        let report = UsageReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: [PartID("wheels")], asOf: Self.asOf, period: .month)
+        let report = UsageReport.build(
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: [PartID("wheels")], asOf: Self.asOf), period: .month)
         // January on a: rides 1 and 3; February on b: ride 5 (the run does not count); March: ride 7.
         // The odometer starts from the 100 km before tracking.
         #expect(
@@ -247,13 +254,14 @@ import Testing
             ])
         #expect(report.totals.map { "\($0.subject.id) \($0.rides) \($0.movingTime) \($0.distance)" } == ["wheels 4 14400.0 140000.0"])
         // Named alone, the part has no bike lines; with nothing named, bikes then parts.
-        let all = UsageReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Self.asOf, period: .year)
+        let all = UsageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Self.asOf), period: .year)
         #expect(all.totals.map { "\($0.subject.kind) \($0.subject.id) \($0.rides)" } == ["bike a 3", "bike b 3", "part wheels 4"])
     }
 
     @Test func historyOfAPartCountsTheRidingBetweenItsEntriesAcrossBikes() throws {
         let (_, loaded, activities) = try Self.garage()
-        let report = HistoryReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: [PartID("wheels")], asOf: Self.asOf)
+        let report = HistoryReport.build(
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: [PartID("wheels")], asOf: Self.asOf))
         #expect(report.entries.map { "\($0.date) \($0.bike ?? "-") \($0.cost?.description ?? "-")" } == ["2025-02-20 b 20.20", "2025-01-20 a 10.00"])
         // From 2025-01-20 through 2025-02-20: ride 3 on a and ride 5 on b, not ride 4 (a, wheels gone).
         let task = try #require(report.entries.first?.tasks.first)
@@ -265,7 +273,7 @@ import Testing
 
     @Test func aPartsCostsAreItsOwnLineAndCountedOnceInTheTotals() throws {
         let (_, loaded, activities) = try Self.garage()
-        let report = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), asOf: Self.asOf, by: .bike)
+        let report = CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Self.asOf), by: .bike)
         // a: 5.00 in its log; wheels: 500 bought + 10 + 20.20, over the 140 km behind them.
         #expect(
             report.rows.map { "\($0.subject?.kind.rawValue ?? "-") \($0.group) \($0.services) \($0.purchases) \($0.total) \($0.distance)" } == [
@@ -276,16 +284,18 @@ import Testing
         #expect(report.rows.last?.per1000km?.description == "3787.14" && report.rows.last?.perHour?.description == "132.55")
         // Naming the bike leaves the part's costs out, and the export has each cost once.
         #expect(
-            CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), only: [BikeID("a")], asOf: Self.asOf, by: .bike).totals.first?.total
+            CostReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(bikes: [BikeID("a")], asOf: Self.asOf), by: .bike)
+                .totals.first?.total
                 .description == "5.00")
-        let ledger = LedgerExport.build(loaded.garage, asOf: Self.asOf, dialect: .ledger).text
+        let ledger = LedgerExport.build(loaded.garage, query: ReportQuery(asOf: Self.asOf), dialect: .ledger).text
         #expect(ledger.components(separatedBy: "\n2025-").count - 1 == 4)
         #expect(ledger.contains("2025-01-01 Wheels | Bought Wheels\n    Expenses:Bikes:Purchase  500.00 EUR"))
     }
 
     @Test func theRidesBehindAPartSayWhichBikeTheyWereOn() throws {
         let (_, loaded, activities) = try Self.garage()
-        let report = try RidesReport.build(loaded.garage, summaries: ActivitySummaries(activities), parts: [PartID("wheels")], asOf: Self.asOf)
+        let report = try RidesReport.build(
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: [PartID("wheels")], asOf: Self.asOf))
         #expect(
             report.rides.map { "\($0.activity ?? 0) \($0.bike ?? "-") \($0.verdict.rawValue)" } == [
                 "1 a counted", "3 a counted", "5 b counted", "6 b sport-type", "7 b counted",
@@ -295,7 +305,8 @@ import Testing
         #expect(rows.first?.prefix(3) == ["a", "wheels", "2025-01-05"])
         // With --interval: from the part's last hub service.
         let since = try RidesReport.build(
-            loaded.garage, summaries: ActivitySummaries(activities), parts: [PartID("wheels")], asOf: Self.asOf, interval: IntervalID("hub-service"))
+            loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: [PartID("wheels")], asOf: Self.asOf),
+            interval: IntervalID("hub-service"))
         #expect(since.totals.first?.since == Day("2025-02-20") && since.rides.map { $0.activity ?? 0 } == [7])
     }
 }

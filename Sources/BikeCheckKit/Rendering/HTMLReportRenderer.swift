@@ -82,9 +82,8 @@ package struct HTMLReportRenderer: Sendable {
 
     private func nextUp(_ report: GarageReport) -> HTML {
         let all = report.nextUp
-        // To-dos past or within a week of their day, most urgent first, after the intervals.
-        let todos = report.status.bikes.flatMap { b in b.todos.filter { $0.state != .ok }.map { (bike: b, todo: $0) } }
-            .sorted { ($0.todo.state, $0.todo.due?.ordinal ?? Int.max, $0.bike.id) < ($1.todo.state, $1.todo.due?.ordinal ?? Int.max, $1.bike.id) }
+        // The to-dos due, after the intervals.
+        let todos = report.status.dueTodos()
         var out: HTML = "<section id=\"next-up\" aria-labelledby=\"next-up-h\">\n<h2 id=\"next-up-h\">Next up</h2>\n"
         guard !all.isEmpty || !todos.isEmpty else { return out + "<p>Nothing is overdue or due soon.</p>\n</section>\n" }
         if !all.isEmpty {

@@ -20,6 +20,27 @@ package struct ReportSubject: Sendable, Hashable, Comparable, Encodable {
     package var label: String { kind == .bike ? id : id + " (part)" }
 }
 
+/// What a report is asked: the bikes and parts (`selection`), the day it is computed as of, and
+/// the days it covers (`since` through `until`, else through `asOf`). The one value every report
+/// builder takes, made once where the command line (or an MCP call) is read.
+package struct ReportQuery: Sendable {
+    package var selection: ReportSelection
+    package var asOf: Day
+    package var since: Day?
+    package var until: Day?
+
+    package init(_ selection: ReportSelection = .everything, asOf: Day, since: Day? = nil, until: Day? = nil) {
+        self.selection = selection
+        self.asOf = asOf
+        self.since = since
+        self.until = until
+    }
+
+    package init(bikes: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil, until: Day? = nil) {
+        self.init(ReportSelection(bikes: bikes, parts: parts), asOf: asOf, since: since, until: until)
+    }
+}
+
 /// The bikes and parts a report is about, as named on the command line (see
 /// `Garage.subjects(named:)`): with none named, every bike and every part (reports that list
 /// rides: every bike).

@@ -80,6 +80,33 @@ package struct CostReport: Sendable, Encodable {
         case since, by, rows, totals
     }
 
+    /// What some costs add up to: services, purchases, and the log entries with a cost (a
+    /// price is none).
+    package struct Sum: Sendable {
+        package var services: Decimal = 0
+        package var purchases: Decimal = 0
+        package var entries = 0
+        package var total: Decimal { services + purchases }
+    }
+
+    /// `items` summed per `key`: the one sum behind the rows, the totals, and the HTML report's
+    /// cost lines (`GarageReport.costLines`).
+    package static func sums<Key: Hashable>(_ items: [Item], by key: (Item) -> Key) -> [Key: Sum] {
+        var sums: [Key: Sum] = [:]
+        for item in items {
+            let k = key(item)
+            var sum = sums[k] ?? Sum()
+            if item.isPurchase {
+                sum.purchases += item.money.amount
+            } else {
+                sum.services += item.money.amount
+                sum.entries += 1
+            }
+            sums[k] = sum
+        }
+        return sums
+    }
+
     static let uncategorised = "uncategorised"
     static let undated = "undated"
 
@@ -87,8 +114,8 @@ package struct CostReport: Sendable, Encodable {
     /// through `asOf`; a price counts on the day the bike or part was bought (undated prices only
     /// when there is no `since`). Each cost is counted once, where it is written: a bike's line
     /// has the costs in the bike's log; a part's price and its own log are the part's.
-    package static func items(_ garage: Garage, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil) -> [Item] {
-        let selection = ReportSelection(bikes: only, parts: parts)
+    package static func items(_ garage: Garage, query: ReportQuery) -> [Item] {
+        let (selection, asOf, since) = (query.selection, query.asOf, query.since)
         var items: [Item] = []
         func inSpan(_ day: Day?) -> Bool {
             guard let day else { return since == nil }
@@ -130,146 +157,33 @@ package struct CostReport: Sendable, Encodable {
     /// the rides of the named bikes in the period and those of the named parts on other bikes,
     /// each ride once (with nothing named, every bike's: a part's are among them).
     package static func build(
-        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
-        by: Grouping,
+        _ garage: Garage, summaries: ActivitySummaries, query: ReportQuery, by: Grouping,
         sharing shared: CountedRides.BikeRides? = nil
     ) -> CostReport {
-        let items = items(garage, only: only, parts: parts, asOf: asOf, since: since)
-        let selection = ReportSelection(bikes: only, parts: parts)
-        // By rider: a bike's `rider:`; a part's, else that of the bike it is on at `asOf`.
-        func rider(ofBike id: BikeID) -> String { garage.bike(id)?.bike.rider?.value ?? Self.noRider }
-        func rider(of subject: ReportSubject) -> String {
-            guard subject.kind == .part else { return rider(ofBike: BikeID(subject.id)) }
-            guard let part = garage.part(PartID(subject.id))?.part else { return Self.noRider }
-            return part.rider?.value ?? part.mount(on: asOf).map { rider(ofBike: $0.bike.value) } ?? Self.noRider
-        }
+        let items = items(garage, query: query)
+        let riders = Riders(garage: garage, asOf: query.asOf)
         func group(_ item: Item) -> String {
             switch by {
             case .bike: return item.subject.id
-            case .rider: return rider(of: item.subject)
+            case .rider: return riders.rider(of: item.subject)
             case .year: return item.day.map { UsageReport.periodKey($0, .year) } ?? undated
             case .month: return item.day.map { UsageReport.periodKey($0, .month) } ?? undated
             case .category: return item.category ?? uncategorised
             }
         }
-        // Counted rides in the span: the distance and time the costs are spread over, summed per
-        // bike and, by year or month, per period (one pass over the rides, not one per line).
-        struct Spread: Hashable {
-            var subject: ReportSubject?
-            var period: String?
-        }
-        var spread: [Spread: (distance: Double, time: Double)] = [:]
-        let first = since.map { Int32(clamping: $0.ordinal) } ?? Int32.min
-        // Rides another report already counted, when it counted the same (up to `asOf`, counted only).
-        var cache =
-            shared.flatMap { $0.through == asOf && $0.countedOnly ? $0 : nil }
-            ?? CountedRides.BikeRides(garage: garage, index: CountedRides.Index(summaries), through: asOf, countedOnly: true)
-        for resolved in garage.bikes where selection.includes(resolved.bike.id) {
-            let subject = ReportSubject.bike(resolved.bike)
-            // Gear worn on every bike (a helmet, a trainer) rides the bikes' rides: shown with
-            // those bikes, they are in the garage's riding once, as the bikes'.
-            let ridesOfShownBikes = resolved.ridesOf.contains { selection.includes($0) }
-            var bikeSum = (distance: 0.0, time: 0.0)
-            var periodSum = (distance: 0.0, time: 0.0)
-            var current = -1
-            var currentKey: String?
-            func flush() {
-                guard let key = currentKey, !ridesOfShownBikes else { return }
-                var all = spread[Spread(subject: nil, period: key)] ?? (0, 0)
-                all.distance += periodSum.distance
-                all.time += periodSum.time
-                spread[Spread(subject: nil, period: key)] = all
-                periodSum = (0, 0)
-            }
-            for r in cache.rides(of: resolved.bike.id)
-            where r.day >= first {
-                bikeSum.distance += r.distance
-                bikeSum.time += r.movingTime
-                if by == .year || by == .month {
-                    let day = Day(ordinal: Int(r.day))
-                    let period: UsageReport.Period = by == .year ? .year : .month
-                    let number = UsageReport.periodNumber(day, period)
-                    if number != current {
-                        flush()
-                        current = number
-                        currentKey = UsageReport.periodKey(day, period)
-                    }
-                    periodSum.distance += r.distance
-                    periodSum.time += r.movingTime
-                }
-            }
-            flush()
-            spread[Spread(subject: subject, period: nil)] = bikeSum
-            if ridesOfShownBikes { continue }
-            if by == .rider {
-                var all = spread[Spread(subject: nil, period: rider(ofBike: resolved.bike.id))] ?? (0, 0)
-                all.distance += bikeSum.distance
-                all.time += bikeSum.time
-                spread[Spread(subject: nil, period: rider(ofBike: resolved.bike.id))] = all
-            }
-            var all = spread[Spread(subject: nil, period: nil)] ?? (0, 0)
-            all.distance += bikeSum.distance
-            all.time += bikeSum.time
-            spread[Spread(subject: nil, period: nil)] = all
-        }
-        // A part's rides: its line's by bike; by year, month or category, those on bikes not
-        // shown join the bikes' (each ride once), so a part named alone has its own riding.
-        if by == .bike || !selection.isEverything {
-            for rp in garage.parts where selection.includes(rp.part.id) {
-                var sum = (distance: 0.0, time: 0.0)
-                CountedRides.forEachEntry(of: rp.part, cache: &cache) { r in
-                    guard r.day >= first else { return }
-                    sum.distance += r.distance
-                    sum.time += r.movingTime
-                    guard by != .bike, !selection.includes(garage.bikes[Int(r.bike)].bike.id) else { return }
-                    var keys = [Spread(subject: nil, period: nil)]
-                    if by == .year || by == .month {
-                        keys.append(Spread(subject: nil, period: UsageReport.periodKey(Day(ordinal: Int(r.day)), by == .year ? .year : .month)))
-                    }
-                    if by == .rider { keys.append(Spread(subject: nil, period: rider(of: .part(rp.part)))) }
-                    for key in keys {
-                        var all = spread[key] ?? (0, 0)
-                        all.distance += r.distance
-                        all.time += r.movingTime
-                        spread[key] = all
-                    }
-                }
-                if by == .bike { spread[Spread(subject: .part(rp.part), period: nil)] = sum }
-            }
-        }
-        func usage(group key: String, subject: ReportSubject?) -> (Double, Double) {
-            let found: (distance: Double, time: Double)?
-            switch by {
-            case .year, .month, .rider: found = spread[Spread(subject: nil, period: key)]
-            case .bike: found = spread[Spread(subject: subject, period: nil)]
-            case .category: found = spread[Spread(subject: nil, period: nil)]
-            }
-            return found.map { ($0.distance, $0.time) } ?? (0, 0)
-        }
-
+        let riding = Riding(garage, summaries: summaries, query: query, by: by, riders: riders, sharing: shared)
         struct Key: Hashable {
             var group: String
             var currency: String?
             /// By bike: a bike and a part may share an id.
-            var kind: ReportSubject.Kind?
+            var subject: ReportSubject?
         }
-        var sums: [Key: (services: Decimal, purchases: Decimal, entries: Int, subject: ReportSubject?)] = [:]
-        for item in items {
-            let key = Key(group: group(item), currency: item.money.currency, kind: by == .bike ? item.subject.kind : nil)
-            var sum = sums[key] ?? (0, 0, 0, by == .bike ? item.subject : nil)
-            if item.isPurchase {
-                sum.purchases += item.money.amount
-            } else {
-                sum.services += item.money.amount
-                sum.entries += 1
-            }
-            sums[key] = sum
-        }
-        let rows = sums.map { key, sum -> Row in
-            let (distance, time) = usage(group: key.group, subject: sum.subject)
-            let total = sum.services + sum.purchases
+        let grouped = Self.sums(items) { Key(group: group($0), currency: $0.money.currency, subject: by == .bike ? $0.subject : nil) }
+        let rows = grouped.map { key, sum -> Row in
+            let (distance, time) = riding.usage(group: key.group, subject: key.subject)
+            let total = sum.total
             return Row(
-                group: key.group, subject: sum.subject, currency: key.currency, services: ReportAmount(sum.services),
+                group: key.group, subject: key.subject, currency: key.currency, services: ReportAmount(sum.services),
                 purchases: ReportAmount(sum.purchases), total: ReportAmount(total), entries: sum.entries,
                 distance: ReportNumber.tenth(distance), movingTime: ReportNumber.tenth(time),
                 per1000km: UnitSystem.metric.per1000(total, metres: distance).map(ReportAmount.init),
@@ -277,21 +191,14 @@ package struct CostReport: Sendable, Encodable {
                 per1000: garage.settings.units.per1000(total, metres: distance).map(ReportAmount.init))
         }.sorted { ($0.subject?.kind ?? .bike, $0.group, $0.currency ?? "") < ($1.subject?.kind ?? .bike, $1.group, $1.currency ?? "") }
 
-        var totals: [String?: Total] = [:]
-        for item in items {
-            var t = totals[item.money.currency] ?? Total(currency: item.money.currency, services: .init(0), purchases: .init(0), total: .init(0), entries: 0)
-            if item.isPurchase {
-                t.purchases.value += item.money.amount
-            } else {
-                t.services.value += item.money.amount
-                t.entries += 1
-            }
-            t.total.value += item.money.amount
-            totals[item.money.currency] = t
+        let totals = Self.sums(items) { $0.money.currency }.map { currency, sum in
+            Total(
+                currency: currency, services: ReportAmount(sum.services), purchases: ReportAmount(sum.purchases), total: ReportAmount(sum.total),
+                entries: sum.entries)
         }
         return CostReport(
-            asOf: asOf, units: garage.settings.units, since: since, by: by, rows: rows,
-            totals: totals.values.sorted { ($0.currency ?? "") < ($1.currency ?? "") })
+            asOf: query.asOf, units: garage.settings.units, since: query.since, by: by, rows: rows,
+            totals: totals.sorted { ($0.currency ?? "") < ($1.currency ?? "") })
     }
 
     /// An amount per unit, to the cent: the amount is exact, the divisor a measured quantity.

@@ -25,6 +25,13 @@ package struct GarageReport: Sendable {
         package var currency: String?
         package var amount: Decimal
         package var entries: Int
+
+        /// What a line sums: a year, a category and a currency.
+        struct Key: Hashable {
+            var year: String
+            var category: String
+            var currency: String?
+        }
     }
 
     /// A service in a bike's log and the bike's odometer that day: its counted rides through it.
@@ -33,6 +40,15 @@ package struct GarageReport: Sendable {
         /// Metres and seconds of every counted ride of the bike up to and including the day.
         package var distance: Double
         package var movingTime: Double
+
+        /// The entry, with what the odometer `ledger` (the bike's counted rides; nil: none)
+        /// reads at the end of its day.
+        init(_ entry: HistoryReport.Entry, odometer ledger: RideLedger?) {
+            let used = ledger?.usage(from: Int.min / 2, through: entry.date.ordinal)
+            self.entry = entry
+            distance = ReportNumber.tenth(used?.distance ?? 0)
+            movingTime = ReportNumber.tenth(used?.time ?? 0)
+        }
     }
 
     package var asOf: Day
@@ -57,8 +73,10 @@ package struct GarageReport: Sendable {
     /// Per bike id, newest first: `history`'s entries with the odometer at each.
     package var services: [String: [Service]]
 
-    /// Builds the report of the named bikes (every bike not retired on `asOf` when none).
-    package static func build(_ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], asOf: Day) -> GarageReport {
+    /// Builds the report of the bikes `query` names (every bike not retired on its `asOf` when
+    /// none); it takes no parts and no span.
+    package static func build(_ garage: Garage, summaries: ActivitySummaries, query: ReportQuery) -> GarageReport {
+        let (only, asOf) = (query.selection.bikes, query.asOf)
         let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
         let ids = chosen.map(\.bike.id)
         // One planner for status, part lives and odometers: each bike's rides are counted once.
@@ -80,46 +98,33 @@ package struct GarageReport: Sendable {
         // The parts shown count in the costs and the history, as they do in `costs` and `history`.
         let partIDs = lives.parts.filter { $0.kind == .part }.map { PartID($0.id) }
         // One count of each bike's rides for usage, costs and history.
-        let usage = UsageReport.build(garage, summaries: summaries, only: ids, asOf: asOf, since: firstMonth, period: .month, sharing: rides)
+        let usage = UsageReport.build(
+            garage, summaries: summaries, query: ReportQuery(bikes: ids, asOf: asOf, since: firstMonth), period: .month, sharing: rides)
         // The garage's costs are `costs --by year`'s: every bike's, retired ones too, and every
         // part's; with bikes named, theirs and their parts'.
         let costsByYear = CostReport.build(
-            garage, summaries: summaries, only: only, parts: only.isEmpty ? [] : partIDs, asOf: asOf, by: .year, sharing: rides)
+            garage, summaries: summaries, query: ReportQuery(bikes: only, parts: only.isEmpty ? [] : partIDs, asOf: asOf), by: .year, sharing: rides)
+        // Each bike's own costs by year and category: the cost report's items and sums.
         var costLines: [String: [CostLine]] = [:]
-        struct Key: Hashable { var year: String, category: String, currency: String? }
         for bike in ids {
-            var sums: [Key: (Decimal, Int)] = [:]
-            for item in CostReport.items(garage, only: [bike], asOf: asOf) {
-                let key = Key(
+            let sums = CostReport.sums(CostReport.items(garage, query: ReportQuery(bikes: [bike], asOf: asOf))) { item in
+                CostLine.Key(
                     year: item.day.map { String($0.components.year) } ?? CostReport.undated,
                     category: item.category ?? CostReport.uncategorised, currency: item.money.currency)
-                var sum = sums[key] ?? (0, 0)
-                sum.0 += item.money.amount
-                if !item.isPurchase { sum.1 += 1 }
-                sums[key] = sum
             }
             costLines[bike.rawValue] = sums.map { key, sum in
-                CostLine(year: key.year, category: key.category, currency: key.currency, amount: sum.0, entries: sum.1)
+                CostLine(year: key.year, category: key.category, currency: key.currency, amount: sum.total, entries: sum.entries)
             }.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
         }
-        let history = HistoryReport.build(garage, summaries: summaries, only: ids, parts: partIDs, asOf: asOf, sharing: rides)
-        // The odometer at each service: status's ride ledger of the bike's counted rides.
+        let history = HistoryReport.build(garage, summaries: summaries, query: ReportQuery(bikes: ids, parts: partIDs, asOf: asOf), sharing: rides)
+        // The odometer at each service: status's ride ledger of the bike's counted rides. A
+        // part's service is in the record of the bike it was on that day.
         let ledgers = rides.ledgers(chosen.map { ($0.bike.id, $0.filter) })
+        let shownBikes = Dictionary(chosen.map { ($0.bike.id.rawValue, $0) }, uniquingKeysWith: { a, _ in a })
         var services: [String: [Service]] = [:]
-        // A part's service is in the record of the bike it was on that day.
         for entry in history.entries {
-            guard let bike = entry.subject.kind == .bike ? entry.subject.id : entry.bike, shown.contains(bike) else { continue }
-            services[bike, default: []].append(Service(entry: entry, distance: 0, movingTime: 0))
-        }
-        for resolved in chosen {
-            let id = resolved.bike.id.rawValue
-            guard var list = services[id], let ledger = ledgers[.init(bike: resolved.bike.id, filter: resolved.filter)] else { continue }
-            for k in list.indices {
-                let used = ledger.usage(from: Int.min / 2, through: list[k].entry.date.ordinal)
-                list[k].distance = ReportNumber.tenth(used.distance)
-                list[k].movingTime = ReportNumber.tenth(used.time)
-            }
-            services[id] = list
+            guard let bike = entry.subject.kind == .bike ? entry.subject.id : entry.bike, let resolved = shownBikes[bike] else { continue }
+            services[bike, default: []].append(Service(entry, odometer: ledgers[.init(bike: resolved.bike.id, filter: resolved.filter)]))
         }
         return GarageReport(
             asOf: asOf, garageName: garage.settings.name, units: garage.settings.units,

@@ -60,46 +60,16 @@ package struct HistoryReport: Sendable, Encodable {
     /// part's entries are its own log's; the riding between them is what counted for each bike
     /// it was on, on the days it was there (`CountedRides.entries(of: Part…)`).
     package static func build(
-        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
-        until: Day? = nil, interval: IntervalID? = nil,
+        _ garage: Garage, summaries: ActivitySummaries, query: ReportQuery, interval: IntervalID? = nil,
         sharing shared: CountedRides.BikeRides? = nil
     ) -> HistoryReport {
-        let selection = ReportSelection(bikes: only, parts: parts)
+        let (selection, asOf, since, until) = (query.selection, query.asOf, query.since, query.until)
         var entries: [Entry] = []
-        let end = min(until ?? asOf, asOf)
-        // Each subject's log, with the counted rides behind it and its intervals' names.
-        // `usage(from, through)`: the counted riding over those days, both inclusive.
         func add(
             _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?,
             usage: (ResolvedInterval?, Int, Int) -> (time: Double, distance: Double, rides: Int)
         ) {
-            var last: [IntervalID: Day] = [:]
-            let log = log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
-            for entry in log where entry.date <= asOf {
-                var tasks: [Task] = []
-                for done in entry.done {
-                    let id = done.value
-                    let interval = intervals.first { $0.id == id }
-                    var task = Task(id: id.rawValue, task: interval?.task ?? id.rawValue, previous: last[id])
-                    if let previous = last[id] {
-                        let used = usage(interval, previous.ordinal, entry.date.ordinal)
-                        task.rides = used.rides
-                        task.movingTime = ReportNumber.tenth(used.time)
-                        task.distance = ReportNumber.tenth(used.distance)
-                    }
-                    last[id] = entry.date
-                    tasks.append(task)
-                }
-                guard entry.date <= end, since.map({ entry.date >= $0 }) ?? true,
-                    interval.map({ i in entry.done.contains { $0.value == i } || entry.readings.contains { $0.interval.value == i } }) ?? true
-                else { continue }
-                let readings = entry.readings.map { Measurement(id: $0.interval.value.rawValue, value: $0.value.amount, unit: $0.value.unit) }
-                entries.append(
-                    Entry(
-                        subject: subject, bike: part?.mount(on: entry.date)?.bike.value.rawValue, date: entry.date, tasks: tasks,
-                        cost: entry.cost.map { ReportAmount($0.value.amount) }, currency: entry.cost?.value.currency, category: entry.category,
-                        note: entry.note, todo: entry.todo, readings: readings.isEmpty ? nil : readings))
-            }
+            entries += Self.entries(subject, log: log, intervals: intervals, part: part, query: query, interval: interval, usage: usage)
         }
         // Status's ledgers (prefix sums in day order): each task's span is two binary searches, on
         // each bike and through each filter, made once.
@@ -145,6 +115,46 @@ package struct HistoryReport: Sendable, Encodable {
         entries.sort { ($0.date, $1.subject) > ($1.date, $0.subject) }
         return HistoryReport(
             asOf: asOf, units: garage.settings.units, since: since, until: until, interval: interval?.rawValue, entries: entries)
+    }
+
+    /// One subject's log entries in the span of `query` (those that did `interval`, when given),
+    /// with the counted rides behind each task since the one before it and its intervals' names.
+    /// `usage(interval, from, through)`: the counted riding over those days, both inclusive.
+    static func entries(
+        _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?, query: ReportQuery, interval: IntervalID?,
+        usage: (ResolvedInterval?, Int, Int) -> (time: Double, distance: Double, rides: Int)
+    ) -> [Entry] {
+        let (asOf, since) = (query.asOf, query.since)
+        let end = min(query.until ?? asOf, asOf)
+        var entries: [Entry] = []
+        var last: [IntervalID: Day] = [:]
+        let log = log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+        for entry in log where entry.date <= asOf {
+            var tasks: [Task] = []
+            for done in entry.done {
+                let id = done.value
+                let interval = intervals.first { $0.id == id }
+                var task = Task(id: id.rawValue, task: interval?.task ?? id.rawValue, previous: last[id])
+                if let previous = last[id] {
+                    let used = usage(interval, previous.ordinal, entry.date.ordinal)
+                    task.rides = used.rides
+                    task.movingTime = ReportNumber.tenth(used.time)
+                    task.distance = ReportNumber.tenth(used.distance)
+                }
+                last[id] = entry.date
+                tasks.append(task)
+            }
+            guard entry.date <= end, since.map({ entry.date >= $0 }) ?? true,
+                interval.map({ i in entry.done.contains { $0.value == i } || entry.readings.contains { $0.interval.value == i } }) ?? true
+            else { continue }
+            let readings = entry.readings.map { Measurement(id: $0.interval.value.rawValue, value: $0.value.amount, unit: $0.value.unit) }
+            entries.append(
+                Entry(
+                    subject: subject, bike: part?.mount(on: entry.date)?.bike.value.rawValue, date: entry.date, tasks: tasks,
+                    cost: entry.cost.map { ReportAmount($0.value.amount) }, currency: entry.cost?.value.currency, category: entry.category,
+                    note: entry.note, todo: entry.todo, readings: readings.isEmpty ? nil : readings))
+        }
+        return entries
     }
 
     package var table: ReportTable {

@@ -24,8 +24,8 @@ package struct LedgerExport: Sendable {
 
     /// The costs of the named bikes and parts (all of both when none is named), each once: a
     /// part's price and log are the part's own transactions, its name the payee.
-    package static func build(_ garage: Garage, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil, dialect: Dialect) -> LedgerExport {
-        let all = CostReport.items(garage, only: only, parts: parts, asOf: asOf, since: since)
+    package static func build(_ garage: Garage, query: ReportQuery, dialect: Dialect) -> LedgerExport {
+        let all = CostReport.items(garage, query: query)
         var skipped: [LeftOut] = []
         var items: [(day: Day, currency: String, item: CostReport.Item)] = []
         for item in all {
@@ -53,7 +53,7 @@ package struct LedgerExport: Sendable {
             for c in currencies { out += "commodity \(c)\n" }
             for a in accounts { out += "account \(a)\n" }
         case .beancount:
-            let opened = ordered.first?.day ?? asOf
+            let opened = ordered.first?.day ?? query.asOf
             for c in currencies { out += "\(opened) commodity \(c)\n" }
             for a in accounts { out += "\(opened) open \(a)\n" }
         }

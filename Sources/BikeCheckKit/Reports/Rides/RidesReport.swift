@@ -94,32 +94,20 @@ package struct RidesReport: Sendable, Encodable {
         case unknownInterval(String, known: [String])
     }
 
-    /// The rides of the named bikes (all when `only` is empty) from `since` through `until` (else
-    /// `asOf`); with `interval`, from that interval's anchor on each bike that has it. The
-    /// activities' names are left to load (`ActivityNames.load` with `activityRecords`). A part named in `parts` has the rides
-    /// behind it: those of each bike it was on, on the days it was there, each saying its bike.
-    package static func build(
-        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
-        until: Day? = nil, interval: IntervalID? = nil
-    ) throws(Problem) -> RidesReport {
-        let index = CountedRides.Index(summaries)
-        let selection = ReportSelection(bikes: only, parts: parts)
-        var bikes = garage.bikes.filter { selection.includes($0.bike.id) }
-        var chosenParts = garage.parts.filter { selection.includes($0.part.id, byDefault: false) }
+    /// With `--interval`: where the interval's figure starts on each bike and part that has it
+    /// (its anchor), the filter it counts through, and its usage before tracking, as status has
+    /// them.
+    struct IntervalSpan {
         var anchors: [BikeID: Day] = [:]
         var partAnchors: [PartID: Day] = [:]
-        // With --interval, the rides behind the interval's figure: through its own filter, from
-        // its anchor, plus the usage before tracking that status adds.
         var filters: [BikeID: RideFilter] = [:]
         var partFilters: [PartID: RideFilterSpec] = [:]
         var priors: [String: Prior] = [:]
-        if let interval {
-            let known = Set(bikes.flatMap { $0.intervals.map(\.id.rawValue) } + chosenParts.flatMap { $0.intervals.map(\.id.rawValue) }).sorted()
-            bikes = bikes.filter { $0.intervals.contains { $0.id == interval } }
-            chosenParts = chosenParts.filter { $0.intervals.contains { $0.id == interval } }
-            guard !bikes.isEmpty || !chosenParts.isEmpty else { throw .unknownInterval(interval.rawValue, known: known) }
-            let status = StatusPlanner(asOf: asOf).plan(
-                garage, summaries: summaries, only: bikes.map(\.bike.id), parts: chosenParts.map(\.part.id))
+
+        init() {}
+
+        init(_ interval: IntervalID, bikes: [ResolvedBike], parts: [ResolvedPart], garage: Garage, summaries: ActivitySummaries, asOf: Day) {
+            let status = StatusPlanner(asOf: asOf).plan(garage, summaries: summaries, only: bikes.map(\.bike.id), parts: parts.map(\.part.id))
             for b in status.bikes {
                 guard let s = b.intervals.first(where: { $0.id == interval.rawValue && $0.part == nil }),
                     let resolved = bikes.first(where: { $0.bike.id.rawValue == b.id }),
@@ -131,7 +119,7 @@ package struct RidesReport: Sendable, Encodable {
             }
             for p in status.parts {
                 guard let s = p.intervals.first(where: { $0.id == interval.rawValue }),
-                    let rp = chosenParts.first(where: { $0.part.id.rawValue == p.id }),
+                    let rp = parts.first(where: { $0.part.id.rawValue == p.id }),
                     let spec = rp.intervals.first(where: { $0.id == interval })
                 else { continue }
                 partAnchors[rp.part.id] = s.since
@@ -139,6 +127,30 @@ package struct RidesReport: Sendable, Encodable {
                 priors["part/" + p.id] = s.prior.map(Prior.init)
             }
         }
+    }
+
+    /// The rides of the named bikes of `query` (every bike when none is named) from `since` through its `until` (else
+    /// its `asOf`); with `interval`, from that interval's anchor on each bike that has it. The
+    /// activities' names are left to load (`ActivityNames.load` with `activityRecords`). A part named in `parts` has the rides
+    /// behind it: those of each bike it was on, on the days it was there, each saying its bike.
+    package static func build(
+        _ garage: Garage, summaries: ActivitySummaries, query: ReportQuery, interval: IntervalID? = nil
+    ) throws(Problem) -> RidesReport {
+        let index = CountedRides.Index(summaries)
+        let (selection, asOf, since, until) = (query.selection, query.asOf, query.since, query.until)
+        var bikes = garage.bikes.filter { selection.includes($0.bike.id) }
+        var chosenParts = garage.parts.filter { selection.includes($0.part.id, byDefault: false) }
+        // With --interval, the rides behind the interval's figure: through its own filter, from
+        // its anchor, plus the usage before tracking that status adds.
+        var span = IntervalSpan()
+        if let interval {
+            let known = Set(bikes.flatMap { $0.intervals.map(\.id.rawValue) } + chosenParts.flatMap { $0.intervals.map(\.id.rawValue) }).sorted()
+            bikes = bikes.filter { $0.intervals.contains { $0.id == interval } }
+            chosenParts = chosenParts.filter { $0.intervals.contains { $0.id == interval } }
+            guard !bikes.isEmpty || !chosenParts.isEmpty else { throw .unknownInterval(interval.rawValue, known: known) }
+            span = IntervalSpan(interval, bikes: bikes, parts: chosenParts, garage: garage, summaries: summaries, asOf: asOf)
+        }
+        let (anchors, partAnchors, filters, partFilters, priors) = (span.anchors, span.partAnchors, span.filters, span.partFilters, span.priors)
         let end = min(until ?? asOf, asOf)
         var shown: [(subject: ReportSubject, entries: [CountedRides.Entry])] = []
         var totals: [Total] = []

@@ -279,6 +279,13 @@ package struct StatusReport: Sendable, Codable, Equatable {
         case bikes, parts, warnings, urgency
     }
 
+    /// The bikes' to-dos that are overdue or due soon (past or within a week of their day), most
+    /// urgent first: by state, then due day (undated last), then bike; the report's "next up".
+    package func dueTodos() -> [(bike: BikeStatus, todo: TodoStatus)] {
+        bikes.flatMap { b in b.todos.filter { $0.state != .ok }.map { (bike: b, todo: $0) } }
+            .sorted { ($0.todo.state, $0.todo.due?.ordinal ?? Int.max, $0.bike.id) < ($1.todo.state, $1.todo.due?.ordinal ?? Int.max, $1.bike.id) }
+    }
+
     /// Whether an interval or a to-do is overdue (a snoozed interval is not, until its day).
     package var hasOverdue: Bool {
         bikes.contains { $0.intervals.contains { $0.state == .overdue } || $0.todos.contains { $0.state == .overdue } }

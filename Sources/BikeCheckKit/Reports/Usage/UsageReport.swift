@@ -39,69 +39,69 @@ package struct UsageReport: Sendable, Encodable {
         case since, period, rows, totals
     }
 
+    /// One subject's rows and total, from its counted rides in day order.
+    struct Summer {
+        var rows: [Row] = []
+        var total: Row
+        var odometer: Double
+        let subject: ReportSubject, period: Period, first: Int32
+        /// The period of the row being summed, as a number (days are in order): a String only per row.
+        var current = -1
+        /// The first day after the current period.
+        var periodEnd = Int32.min
+
+        init(_ subject: ReportSubject, prior: Double, since: Day?, asOf: Day, period: Period) {
+            self.subject = subject
+            self.period = period
+            first = since.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+            odometer = prior
+            total = Row(
+                subject: subject, period: since.map { "\($0)..\(asOf)" } ?? "..\(asOf)", rides: 0, movingTime: 0, distance: 0, elevation: 0,
+                odometer: 0)
+        }
+
+        mutating func add(_ ride: CountedRides.Entry) {
+            odometer += ride.distance
+            guard ride.day >= first else { return }
+            // Days come in order: a ride before the end of the current period is in it.
+            if ride.day >= periodEnd {
+                let day = Day(ordinal: Int(ride.day))
+                let key = UsageReport.periodNumber(day, period)
+                if key != current {
+                    current = key
+                    rows.append(
+                        Row(subject: subject, period: UsageReport.periodKey(day, period), rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0))
+                }
+                let (y, m, _) = day.components
+                let next =
+                    period == .month
+                    ? (m == 12 ? Day(year: y + 1, month: 1, day: 1) : Day(year: y, month: m + 1, day: 1)) : Day(year: y + 1, month: 1, day: 1)
+                periodEnd = next.map { Int32(clamping: $0.ordinal) } ?? ride.day + 1
+            }
+            let row = rows.count - 1
+            rows[row].rides += 1
+            rows[row].movingTime += ride.movingTime
+            rows[row].distance += ride.distance
+            rows[row].elevation += ride.elevation
+            rows[row].odometer = odometer
+            total.rides += 1
+            total.movingTime += ride.movingTime
+            total.distance += ride.distance
+            total.elevation += ride.elevation
+        }
+    }
+
     /// Builds the report from the cache's summaries, as status reads them: the named bikes and
     /// parts (`only`, `parts`), or every bike and every part when none is named. A part's rides
     /// are those behind it (`CountedRides.entries(of: Part…)`), and its odometer starts from its
     /// distance before tracking.
     package static func build(
-        _ garage: Garage, summaries: ActivitySummaries, only: [BikeID] = [], parts: [PartID] = [], asOf: Day, since: Day? = nil,
-        period: Period,
+        _ garage: Garage, summaries: ActivitySummaries, query: ReportQuery, period: Period,
         sharing shared: CountedRides.BikeRides? = nil
     ) -> UsageReport {
-        let selection = ReportSelection(bikes: only, parts: parts)
+        let (selection, asOf, since) = (query.selection, query.asOf, query.since)
         var rows: [Row] = []
         var totals: [Row] = []
-        /// One subject's rows and total, from its counted rides in day order.
-        struct Summer {
-            var rows: [Row] = []
-            var total: Row
-            var odometer: Double
-            let subject: ReportSubject, period: Period, first: Int32
-            /// The period of the row being summed, as a number (days are in order): a String only per row.
-            var current = -1
-            /// The first day after the current period.
-            var periodEnd = Int32.min
-
-            init(_ subject: ReportSubject, prior: Double, since: Day?, asOf: Day, period: Period) {
-                self.subject = subject
-                self.period = period
-                first = since.map { Int32(clamping: $0.ordinal) } ?? Int32.min
-                odometer = prior
-                total = Row(
-                    subject: subject, period: since.map { "\($0)..\(asOf)" } ?? "..\(asOf)", rides: 0, movingTime: 0, distance: 0, elevation: 0,
-                    odometer: 0)
-            }
-
-            mutating func add(_ ride: CountedRides.Entry) {
-                odometer += ride.distance
-                guard ride.day >= first else { return }
-                // Days come in order: a ride before the end of the current period is in it.
-                if ride.day >= periodEnd {
-                    let day = Day(ordinal: Int(ride.day))
-                    let key = UsageReport.periodNumber(day, period)
-                    if key != current {
-                        current = key
-                        rows.append(
-                            Row(subject: subject, period: UsageReport.periodKey(day, period), rides: 0, movingTime: 0, distance: 0, elevation: 0, odometer: 0))
-                    }
-                    let (y, m, _) = day.components
-                    let next =
-                        period == .month
-                        ? (m == 12 ? Day(year: y + 1, month: 1, day: 1) : Day(year: y, month: m + 1, day: 1)) : Day(year: y + 1, month: 1, day: 1)
-                    periodEnd = next.map { Int32(clamping: $0.ordinal) } ?? ride.day + 1
-                }
-                let row = rows.count - 1
-                rows[row].rides += 1
-                rows[row].movingTime += ride.movingTime
-                rows[row].distance += ride.distance
-                rows[row].elevation += ride.elevation
-                rows[row].odometer = odometer
-                total.rides += 1
-                total.movingTime += ride.movingTime
-                total.distance += ride.distance
-                total.elevation += ride.elevation
-            }
-        }
         // Rides another report already counted, when it counted the same (up to `asOf`, counted only).
         var cache =
             shared.flatMap { $0.through == asOf && $0.countedOnly ? $0 : nil }

@@ -1,0 +1,284 @@
+import Diagnostics
+import Foundation
+
+/// A value the garage cache stores (`GarageCache`): written and read field by field, in the same
+/// order, in one place per type. A compact binary form, because reading it back must cost a small
+/// fraction of parsing the YAML it came from: integers as variable-length numbers, every string
+/// once per entry (later uses are indexes: interval ids and the file name recur on every line).
+///
+/// Every stored property of the model is written; `GarageCacheTests` holds the list to the model
+/// (a property no sample sets, or one that does not survive the round trip, fails it). A change to
+/// what is written is a new `GarageCache.formatVersion`.
+protocol CacheCodable {
+    func write(to w: inout CacheWriter)
+    init(from r: inout CacheReader) throws(CacheReader.Invalid)
+}
+
+/// Writes values in the garage cache's binary form.
+struct CacheWriter {
+    private(set) var bytes: [UInt8] = []
+    private var strings: [String: Int] = [:]
+    /// Set when a value cannot be written so that it reads back the same: the entry is not made.
+    private(set) var refused = false
+
+    mutating func refuse() { refused = true }
+
+    /// An unsigned integer, seven bits a byte (LEB128).
+    mutating func uint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 {
+            bytes.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    /// A signed integer, zigzag-encoded so small negatives stay short.
+    mutating func int(_ value: Int) {
+        let v = Int64(value)
+        uint(UInt64(bitPattern: (v << 1) ^ (v >> 63)))
+    }
+
+    mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    mutating func double(_ value: Double) { fixed(value.bitPattern) }
+
+    mutating func fixed<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+
+    /// A string: its text the first time, its number in the entry's list of strings after that.
+    mutating func string(_ value: String) {
+        if let known = strings[value] {
+            uint(UInt64(known))
+            return
+        }
+        uint(UInt64(strings.count))
+        strings[value] = strings.count
+        let utf8 = Array(value.utf8)
+        uint(UInt64(utf8.count))
+        bytes += utf8
+    }
+
+    mutating func write<T: CacheCodable>(_ value: T) { value.write(to: &self) }
+}
+
+/// Reads what `CacheWriter` wrote, checking everything: a count larger than the bytes left, a
+/// string that is not UTF-8 or not yet defined, a case that does not exist, a number that is not
+/// finite: each makes the whole entry invalid, never a crash or a default.
+struct CacheReader {
+    struct Invalid: Error {}
+
+    private let base: UnsafeRawBufferPointer
+    private(set) var at: Int
+    private var strings: [String] = []
+
+    init(_ base: UnsafeRawBufferPointer, at: Int = 0) {
+        self.base = base
+        self.at = at
+    }
+
+    var isAtEnd: Bool { at == base.count }
+
+    mutating func byte() throws(Invalid) -> UInt8 {
+        guard at < base.count else { throw Invalid() }
+        defer { at += 1 }
+        return base[at]
+    }
+
+    /// Most numbers (positions, counts, string numbers) take one byte: that case is inlined.
+    @inline(__always)
+    mutating func uint() throws(Invalid) -> UInt64 {
+        if at < base.count, base[at] < 0x80 {
+            at += 1
+            return UInt64(base[at - 1])
+        }
+        return try longUInt()
+    }
+
+    private mutating func longUInt() throws(Invalid) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard at < base.count, shift < 64 else { throw Invalid() }
+            let b = base[at]
+            at += 1
+            result |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return result }
+            shift += 7
+        }
+    }
+
+    mutating func int() throws(Invalid) -> Int {
+        let u = try uint()
+        return Int(Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))))
+    }
+
+    /// A count of things that follow: each takes at least one byte, so no more than are left.
+    mutating func count() throws(Invalid) -> Int {
+        let n = try uint()
+        guard n <= UInt64(base.count - at) else { throw Invalid() }
+        return Int(n)
+    }
+
+    mutating func bool() throws(Invalid) -> Bool {
+        switch try byte() {
+        case 0: return false
+        case 1: return true
+        default: throw Invalid()
+        }
+    }
+
+    mutating func fixed<T: FixedWidthInteger>(_: T.Type = T.self) throws(Invalid) -> T {
+        guard base.count - at >= MemoryLayout<T>.size else { throw Invalid() }
+        defer { at += MemoryLayout<T>.size }
+        return T(littleEndian: base.loadUnaligned(fromByteOffset: at, as: T.self))
+    }
+
+    /// A finite number: the decoders never make another.
+    mutating func double() throws(Invalid) -> Double {
+        let d = Double(bitPattern: try fixed(UInt64.self))
+        guard d.isFinite else { throw Invalid() }
+        return d
+    }
+
+    /// A string seen before in the entry is one array lookup: that case is inlined.
+    @inline(__always)
+    mutating func string() throws(Invalid) -> String {
+        let n = try uint()
+        if n < UInt64(strings.count) { return strings[Int(n)] }
+        return try newString(n)
+    }
+
+    private mutating func newString(_ n: UInt64) throws(Invalid) -> String {
+        guard n == UInt64(strings.count) else { throw Invalid() }
+        let length = try count()
+        let utf8 = UnsafeRawBufferPointer(rebasing: base[at..<(at + length)]).bindMemory(to: UInt8.self)
+        guard let s = String(validating: utf8, as: UTF8.self) else { throw Invalid() }
+        at += length
+        strings.append(s)
+        return s
+    }
+
+    mutating func read<T: CacheCodable>(_: T.Type = T.self) throws(Invalid) -> T { try T(from: &self) }
+
+    /// One of `cases`, written as its index.
+    mutating func choice<T>(_ cases: [T]) throws(Invalid) -> T {
+        let n = try uint()
+        guard n < UInt64(cases.count) else { throw Invalid() }
+        return cases[Int(n)]
+    }
+}
+
+// MARK: - Building blocks
+
+extension String: CacheCodable {
+    func write(to w: inout CacheWriter) { w.string(self) }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) { self = try r.string() }
+}
+
+extension Int: CacheCodable {
+    func write(to w: inout CacheWriter) { w.int(self) }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) { self = try r.int() }
+}
+
+extension Int64: CacheCodable {
+    func write(to w: inout CacheWriter) { w.int(Int(self)) }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) { self = Int64(try r.int()) }
+}
+
+extension Double: CacheCodable {
+    func write(to w: inout CacheWriter) { w.double(self) }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) { self = try r.double() }
+}
+
+extension Bool: CacheCodable {
+    func write(to w: inout CacheWriter) { w.bool(self) }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) { self = try r.bool() }
+}
+
+extension Optional: CacheCodable where Wrapped: CacheCodable {
+    func write(to w: inout CacheWriter) {
+        w.bool(self != nil)
+        if let value = self { value.write(to: &w) }
+    }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) {
+        self = try r.bool() ? try Wrapped(from: &r) : nil
+    }
+}
+
+extension Array: CacheCodable where Element: CacheCodable {
+    func write(to w: inout CacheWriter) {
+        w.uint(UInt64(count))
+        for e in self { e.write(to: &w) }
+    }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) {
+        let n = try r.count()
+        self = []
+        reserveCapacity(n)
+        for _ in 0..<n { append(try Element(from: &r)) }
+    }
+}
+
+/// Sets and dictionaries are written sorted: the same value always gives the same bytes.
+extension Set: CacheCodable where Element == String {
+    func write(to w: inout CacheWriter) { w.write(sorted()) }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) {
+        let all = try [String](from: &r)
+        self.init(all)
+        guard count == all.count else { throw CacheReader.Invalid() }
+    }
+}
+
+extension Dictionary: CacheCodable where Key == String, Value == SourceLocation {
+    func write(to w: inout CacheWriter) {
+        w.uint(UInt64(count))
+        for key in keys.sorted() {
+            w.string(key)
+            self[key]!.write(to: &w)
+        }
+    }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) {
+        let n = try r.count()
+        self.init(minimumCapacity: n)
+        for _ in 0..<n {
+            let key = try r.string()
+            guard updateValue(try SourceLocation(from: &r), forKey: key) == nil else { throw CacheReader.Invalid() }
+        }
+    }
+}
+
+extension ID: CacheCodable {
+    func write(to w: inout CacheWriter) { w.string(rawValue) }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) { self.init(try r.string()) }
+}
+
+extension Day: CacheCodable {
+    func write(to w: inout CacheWriter) { w.int(ordinal) }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) { self.init(ordinal: try r.int()) }
+}
+
+extension Located: CacheCodable where Value: CacheCodable {
+    func write(to w: inout CacheWriter) {
+        value.write(to: &w)
+        location.write(to: &w)
+    }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) {
+        self.init(try Value(from: &r), at: try SourceLocation(from: &r))
+    }
+}
+
+/// An enumeration with raw values, written as its raw value (a new case never shifts the others).
+protocol CacheCodableByRawValue: CacheCodable, RawRepresentable where RawValue == String {}
+
+extension CacheCodableByRawValue {
+    func write(to w: inout CacheWriter) { w.string(rawValue) }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) {
+        guard let value = Self(rawValue: try r.string()) else { throw CacheReader.Invalid() }
+        self = value
+    }
+}
+
+extension UnitSystem: CacheCodableByRawValue {}
+extension TrainerRule: CacheCodableByRawValue {}
+extension Measure: CacheCodableByRawValue {}
+extension RepeatRule: CacheCodableByRawValue {}
+extension GearKind: CacheCodableByRawValue {}
