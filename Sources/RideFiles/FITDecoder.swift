@@ -80,34 +80,12 @@ package enum FITDecoder {
     }
 
     struct Definition {
-        let global: UInt16
-        let bigEndian: Bool
+        var global: UInt16
+        var bigEndian: Bool
         /// Field number, size, base type.
-        let fields: [(number: UInt8, size: Int, type: UInt8)]
+        var fields: [(number: UInt8, size: Int, type: UInt8)]
         /// Bytes of developer fields after the fields, skipped.
-        let developerBytes: Int
-        /// The whole message's bytes, the developer fields' too.
-        let size: Int
-        /// The fields a data message of this definition is read for, each with where it starts
-        /// in the message: those `FieldValues` keeps when the reader uses the message, else
-        /// the timestamp alone (it still counts, for compressed timestamps after it).
-        let reads: [(number: UInt8, offset: Int, size: Int, type: UInt8)]
-
-        init(global: UInt16, bigEndian: Bool, fields: [(number: UInt8, size: Int, type: UInt8)], developerBytes: Int) {
-            self.global = global
-            self.bigEndian = bigEndian
-            self.fields = fields
-            self.developerBytes = developerBytes
-            let used = FieldValues.isUsed(global)
-            var reads: [(number: UInt8, offset: Int, size: Int, type: UInt8)] = []
-            var offset = 0
-            for field in fields {
-                if used ? FieldValues.keeps(field.number) : field.number == 253 { reads.append((field.number, offset, field.size, field.type)) }
-                offset += field.size
-            }
-            self.reads = reads
-            size = offset + developerBytes
-        }
+        var developerBytes: Int
     }
 
     struct Reader {
@@ -167,6 +145,13 @@ package enum FITDecoder {
             }
         }
 
+        /// `take`, giving where the bytes start rather than a slice of them.
+        mutating func skip(_ count: Int, end: Int, _ what: String) throws(RideFileError) -> Int {
+            guard count >= 0, end - offset >= count else { throw error("truncated inside \(what)") }
+            defer { offset += count }
+            return offset
+        }
+
         mutating func take(_ count: Int, end: Int, _ what: String) throws(RideFileError) -> ArraySlice<UInt8> {
             guard count >= 0, end - offset >= count else { throw error("truncated inside \(what)") }
             defer { offset += count }
@@ -203,51 +188,35 @@ package enum FITDecoder {
 
         mutating func readData(local: Int, end: Int, timestamp: Int64?, into ride: inout Collected, at start: Int) throws(RideFileError) {
             guard let definition = definitions[local] else { throw error("a data message of local type \(local), which nothing defined", at: start) }
-            guard end - offset >= definition.size else { throw try truncation(of: definition, end: end, at: start) }
-            // The message is whole: its fields are read where the definition says they are.
-            let fields = offset
-            offset += definition.size
+            // Messages this reader does not use are skipped whole (a timestamp still counts, for
+            // compressed timestamps after it).
             guard FieldValues.isUsed(definition.global) else {
-                for field in definition.reads {
-                    if let t = Self.value(bytes, at: fields + field.offset, size: field.size, type: field.type, bigEndian: definition.bigEndian) {
+                for field in definition.fields {
+                    let at = try skip(field.size, end: end, "a data message")
+                    if field.number == 253, let t = Self.value(bytes, at: at, size: field.size, type: field.type, bigEndian: definition.bigEndian) {
                         lastTimestamp = try Self.timestamp(t, at: start)
                     }
                 }
+                _ = try take(definition.developerBytes, end: end, "a data message's developer fields")
                 return
             }
             if definition.global == 20, ride.records.points.isEmpty {
                 // A record a second: room for as many as the rest of the data could hold (at most
                 // a million at first), not one doubling after another.
-                ride.records.points.reserveCapacity(min(1 << 20, (end - fields) / (1 + definition.size) + 1))
+                let size = 1 + definition.fields.reduce(definition.developerBytes) { $0 + $1.size }
+                ride.records.points.reserveCapacity(min(1 << 20, (end - offset) / size + 1))
             }
             var values = FieldValues(timestamp: timestamp)
-            for field in definition.reads {
-                if let v = Self.value(bytes, at: fields + field.offset, size: field.size, type: field.type, bigEndian: definition.bigEndian) {
-                    values.set(field.number, v)
-                }
+            for field in definition.fields {
+                let at = try skip(field.size, end: end, "a data message")
+                if let v = Self.value(bytes, at: at, size: field.size, type: field.type, bigEndian: definition.bigEndian) { values.set(field.number, v) }
             }
+            _ = try take(definition.developerBytes, end: end, "a data message's developer fields")
             if let t = values[253] {
                 lastTimestamp = try Self.timestamp(t, at: start)
                 values.timestamp = lastTimestamp
             }
             try collect(definition.global, values, into: &ride, at: start)
-        }
-
-        /// The error of a data message cut off by `end`, at its first missing field (or its
-        /// developer fields); the timestamps of a message the reader does not use are checked
-        /// up to there, in order, as a complete message's are.
-        func truncation(of definition: Definition, end: Int, at start: Int) throws(RideFileError) -> RideFileError {
-            var at = offset
-            for field in definition.fields {
-                guard end - at >= field.size else { return error("truncated inside a data message", at: at) }
-                if !FieldValues.isUsed(definition.global), field.number == 253,
-                    let t = Self.value(bytes, at: at, size: field.size, type: field.type, bigEndian: definition.bigEndian)
-                {
-                    _ = try Self.timestamp(t, at: start)
-                }
-                at += field.size
-            }
-            return error("truncated inside a data message's developer fields", at: at)
         }
 
         /// A FIT timestamp (seconds since FIT's epoch, a uint32) read from any base type: one that
@@ -374,13 +343,6 @@ package enum FITDecoder {
         static func isUsed(_ global: UInt16) -> Bool {
             switch global {
             case 0, 18, 20, 23, 34: true
-            default: false
-            }
-        }
-        /// Whether `set` keeps a value of this field number.
-        static func keeps(_ number: UInt8) -> Bool {
-            switch number {
-            case 0...9, 22, 78, 253: true
             default: false
             }
         }
