@@ -13,20 +13,41 @@ package struct SourceText: Sendable {
         self.path = path
         self.bytes = bytes
         var starts = [0]
+        let ascii = Self.isASCII(bytes[...])
         var checkpoints: [Int] = []
         var scalars = 0
-        var ascii = true
         bytes.withUnsafeBufferPointer { b in
+            // An ASCII file (most are) needs only its line starts.
+            if ascii {
+                for i in 0..<b.count where b[i] == UInt8(ascii: "\n") { starts.append(i + 1) }
+                return
+            }
             for i in 0..<b.count {
                 if i & (Self.checkpoint - 1) == 0 { checkpoints.append(scalars) }
                 let byte = b[i]
                 if byte == UInt8(ascii: "\n") { starts.append(i + 1) }
                 if byte & 0xC0 != 0x80 { scalars += 1 }
-                if byte >= 0x80 { ascii = false }
             }
         }
         self.lineStarts = starts
         self.scalarCheckpoints = ascii ? nil : checkpoints
+    }
+
+    /// Whether every byte is below 0x80: eight at a time, as every file read is asked it.
+    package static func isASCII(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var seen: UInt64 = 0
+            var at = 0
+            while raw.count - at >= 8 {
+                seen |= raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+                at += 8
+            }
+            while at < raw.count {
+                seen |= UInt64(raw[at])
+                at += 1
+            }
+            return seen & 0x8080_8080_8080_8080 == 0
+        }
     }
 
     /// The text of a 1-based line without its line break, or nil past the end.

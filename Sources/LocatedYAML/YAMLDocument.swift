@@ -80,14 +80,18 @@ private struct Composer {
     /// Maps libyaml's character index to a byte offset; nil when the file is ASCII (they agree).
     let scalarOffsets: [Int]?
     let hasOtherLineBreaks: Bool
+    /// Whether the YAML after any byte-order mark is ASCII (so valid UTF-8, with no line
+    /// break but LF and CR): most files, which then skip the checks for those.
+    let isASCII: Bool
 
     init(source: SourceText, limits: YAMLDocument.Limits) {
         self.source = source
         self.limits = limits
         let bytes = source.bytes
         bodyStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        hasOtherLineBreaks = Self.hasOtherLineBreaks(bytes)
-        if bytes[bodyStart...].allSatisfy({ $0 < 0x80 }) {
+        isASCII = SourceText.isASCII(bytes[bodyStart...])
+        hasOtherLineBreaks = isASCII && !bytes.contains(0x0D) ? false : Self.hasOtherLineBreaks(bytes)
+        if isASCII {
             scalarOffsets = nil
         } else {
             var table: [Int] = []
@@ -151,7 +155,7 @@ private struct Composer {
 
     /// Returns the root, or nil when there is no usable tree.
     mutating func compose() -> YAMLNode? {
-        if let bad = firstInvalidUTF8() {
+        if !isASCII, let bad = firstInvalidUTF8() {
             let at = source.position(ofOffset: bad)
             report(
                 .error(

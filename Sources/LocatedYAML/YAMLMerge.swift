@@ -456,15 +456,22 @@ package struct YAMLMerge: Sendable {
 }
 
 /// A node compared by its meaning (`YAMLShape.same`) and hashed the same way, without building
-/// its `YAMLShape`: a set merge of a long log hashes every entry of three lists.
+/// its `YAMLShape`: a set merge of a long log hashes every entry of three lists. The node is
+/// hashed once, when the key is made: a set merge puts each key in several sets.
 struct NodeKey: Hashable {
     let node: YAMLNode
+    private let hashed: Int
 
-    init(_ node: YAMLNode) { self.node = node }
+    init(_ node: YAMLNode) {
+        self.node = node
+        var hasher = Hasher()
+        Self.hash(node, into: &hasher)
+        hashed = hasher.finalize()
+    }
 
-    static func == (a: NodeKey, b: NodeKey) -> Bool { YAMLShape.same(a.node, b.node) }
+    static func == (a: NodeKey, b: NodeKey) -> Bool { a.hashed == b.hashed && YAMLShape.same(a.node, b.node) }
 
-    func hash(into hasher: inout Hasher) { Self.hash(node, into: &hasher) }
+    func hash(into hasher: inout Hasher) { hasher.combine(hashed) }
 
     static func hash(_ node: YAMLNode, into hasher: inout Hasher) {
         switch node {

@@ -415,11 +415,29 @@ package enum FITDecoder {
         /// The same step from one look-up (the CRC is linear: a byte's step from 0 is its entry).
         static let bytes: [UInt16] = (0...255).map { nibble(0, UInt8($0)) }
 
+        /// Four bytes at a time ("slicing by four"): entry `256 * k + b` is byte b's step followed
+        /// by k steps of a zero byte, so four bytes' steps are four look-ups combined.
+        static let slices: [UInt16] = {
+            var table = bytes
+            for k in 1...3 {
+                let previous = table[(256 * (k - 1))...]
+                table += previous.map { ($0 >> 8) ^ bytes[Int($0 & 0xFF)] }
+            }
+            return table
+        }()
+
         static func of(_ data: ArraySlice<UInt8>) -> UInt16 {
-            bytes.withUnsafeBufferPointer { table in
+            slices.withUnsafeBufferPointer { table in
                 data.withUnsafeBufferPointer { data in
                     var crc: UInt16 = 0
-                    for byte in data { crc = (crc >> 8) ^ table[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] }
+                    var i = 0
+                    while data.count - i >= 4 {
+                        crc =
+                            table[768 + Int(UInt8(truncatingIfNeeded: crc) ^ data[i])] ^ table[512 + Int(UInt8(truncatingIfNeeded: crc >> 8) ^ data[i + 1])]
+                            ^ table[256 + Int(data[i + 2])] ^ table[Int(data[i + 3])]
+                        i += 4
+                    }
+                    for byte in data[i...] { crc = (crc >> 8) ^ table[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] }
                     return crc
                 }
             }

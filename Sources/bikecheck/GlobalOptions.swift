@@ -169,6 +169,5 @@ struct Terminal {
 
 /// Today on the rider's calendar.
 func today() -> Day {
-    let c = Calendar.current.dateComponents([.year, .month, .day], from: Date())
-    return Day(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1) ?? Day(ordinal: 0)
+    Staleness.localDay(Date()) ?? Day(ordinal: 0)
 }

@@ -130,6 +130,25 @@ import Testing
         #expect(error.message.contains("CRC"), "\(error)")
     }
 
+    /// A data message that runs past the data is an error at the first field it cuts off (or at
+    /// its developer fields), as the message is read from where its definition puts each field.
+    @Test func aCutDataMessageIsAnErrorAtTheFieldItCuts() throws {
+        func file(_ data: [UInt8]) -> [UInt8] {
+            let size = UInt32(data.count)
+            return [12, 0x20, 0x54, 0x08] + (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) } + Array(".FIT".utf8) + data + [0, 0]
+        }
+        // A record's definition (timestamp, distance), then a record with two of the distance's four bytes.
+        let record: [UInt8] = [0x40, 0, 0, 20, 0, 2, 253, 4, 0x86, 5, 4, 0x86]
+        let cut = try #require(throws: RideFileError.self) { try FITDecoder.decode(file(record + [0, 1, 0, 0, 0, 9, 9])) }
+        #expect(cut.message == "truncated inside a data message" && cut.offset == 12 + record.count + 1 + 4, "\(cut)")
+        // The same with one developer field of three bytes, of which one is there.
+        let developer: [UInt8] = [0x60, 0, 0, 20, 0, 1, 253, 4, 0x86, 1, 0, 3, 0]
+        let cutDeveloper = try #require(throws: RideFileError.self) { try FITDecoder.decode(file(developer + [0, 1, 0, 0, 0, 9])) }
+        #expect(
+            cutDeveloper.message == "truncated inside a data message's developer fields" && cutDeveloper.offset == 12 + developer.count + 1 + 4,
+            "\(cutDeveloper)")
+    }
+
     @Test func aCutGzipIsAnErrorNotAHang() throws {
         let folder = try TemporaryFolder()
         _ = try Self.tool(["gpx", "b.gpx"], in: folder)
