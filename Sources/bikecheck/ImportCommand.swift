@@ -174,8 +174,12 @@ struct TrackerImportCommand: ParsableCommand {
         abstract: "Import bikes, parts and their mounts from another tracker's files into the garage.",
         discussion: """
             FORMAT is one of: \(TrackerFormat.allCases.map(\.rawValue).joined(separator: ", ")); strava-gear \
-            (liskin/strava-gear's rules.yaml) and lubelogger (LubeLogger's CSV exports of service, repair and \
-            upgrade records, one vehicle's: name its bike with --bike) are read so far. A LubeLogger row becomes \
+            (liskin/strava-gear's rules.yaml), lubelogger (LubeLogger's CSV exports of service, repair and \
+            upgrade records, one vehicle's: name its bike with --bike) and intervals-icu (the gear list of \
+            Intervals.icu's API, GET /api/v1/athlete/ID/gear) are read so far. An Intervals.icu bike, shoes or \
+            trainer becomes a bike or gear of that kind, a component a part mounted on its gear from its purchase, \
+            a reminder an interval (every: its km, h, days, rides) with its last reset as a log entry that did it. \
+            A LubeLogger row becomes \
             a log entry with its cost (in the garage's currency), a category (its Type, else the kind of records \
             the file's name says) and a note, naming no interval; it is the same record again when the bike's \
             log has an entry of its day and cost whose note starts with its description. A strava-gear component becomes a part of its id \
@@ -204,8 +208,8 @@ struct TrackerImportCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
-        guard format == .stravaGear || format == .lubelogger else {
-            throw UsageError("importing from \(format.rawValue) is not built yet", help: "formats read so far: strava-gear, lubelogger")
+        guard [.stravaGear, .lubelogger, .intervalsICU].contains(format) else {
+            throw UsageError("importing from \(format.rawValue) is not built yet", help: "formats read so far: strava-gear, lubelogger, intervals-icu")
         }
         var sources: [ImportPlan.Source] = []
         for file in files {
@@ -219,10 +223,13 @@ struct TrackerImportCommand: ParsableCommand {
         try write.perform(
             { () throws(WriteFailure) in
                 let context = WriteContext(root: root, today: today())
-                let plan =
-                    format == .lubelogger
-                    ? try LubeLoggerCSV.plan(sources, bike: bike, garage: context.loaded.garage)
-                    : try StravaGearRules.plan(sources, garage: context.loaded.garage)
+                let garage = context.loaded.garage
+                let plan: ImportPlan
+                switch format {
+                case .lubelogger: plan = try LubeLoggerCSV.plan(sources, bike: bike, garage: garage)
+                case .intervalsICU: plan = try IntervalsICUGear.plan(sources, bike: bike, garage: garage)
+                default: plan = try StravaGearRules.plan(sources, garage: garage)
+                }
                 unplaced = plan.unplaced
                 notes = plan.notes
                 return try ImportPlanWriter.change(plan, in: context)
