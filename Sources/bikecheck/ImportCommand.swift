@@ -179,7 +179,8 @@ struct TrackerImportCommand: ParsableCommand {
             Intervals.icu's API, GET /api/v1/athlete/ID/gear) are read so far. An Intervals.icu bike, shoes or \
             trainer becomes a bike or gear of that kind, a component a part mounted on its gear from its purchase, \
             a reminder an interval (every: its km, h, days, rides) with its last reset as a log entry that did it. \
-            A LubeLogger row becomes \
+            With --api (and no FILE) the gear list comes from Intervals.icu's API, with the key in \
+            INTERVALS_ICU_API_KEY (the athlete --athlete ID, else 0: the key's own). A LubeLogger row becomes \
             a log entry with its cost (in the garage's currency), a category (its Type, else the kind of records \
             the file's name says) and a note, naming no interval; it is the same record again when the bike's \
             log has an entry of its day and cost whose note starts with its description. A strava-gear component becomes a part of its id \
@@ -200,8 +201,16 @@ struct TrackerImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The tracker the files come from.", valueName: "FORMAT"))
     var format: TrackerFormat
 
-    @Argument(help: ArgumentHelp("The tracker's files.", valueName: "FILE"))
-    var files: [String]
+    @Argument(help: ArgumentHelp("The tracker's files (none with --api).", valueName: "FILE"))
+    var files: [String] = []
+
+    @Flag(
+        help: ArgumentHelp(
+            "Read the gear list from Intervals.icu's API instead of a file (intervals-icu), with the API key in INTERVALS_ICU_API_KEY."))
+    var api = false
+
+    @Option(help: ArgumentHelp("With --api: the athlete whose gear to read (default 0: the key's own).", valueName: "ID"))
+    var athlete: String?
 
     @Option(help: ArgumentHelp("The bike a file of one vehicle's records belongs to (LubeLogger).", valueName: "BIKE"))
     var bike: String?
@@ -211,7 +220,15 @@ struct TrackerImportCommand: ParsableCommand {
         guard [.stravaGear, .lubelogger, .intervalsICU].contains(format) else {
             throw UsageError("importing from \(format.rawValue) is not built yet", help: "formats read so far: strava-gear, lubelogger, intervals-icu")
         }
+        if api || athlete != nil {
+            guard format == .intervalsICU else { throw UsageError("--api reads Intervals.icu's gear list only", help: "give the tracker's files") }
+            guard api else { throw UsageError("--athlete goes with --api") }
+            guard files.isEmpty else { throw UsageError("give the gear list's file or --api, not both") }
+        } else if files.isEmpty {
+            throw UsageError("give the tracker's files", help: format == .intervalsICU ? "or read the gear list from Intervals.icu with --api" : nil)
+        }
         var sources: [ImportPlan.Source] = []
+        if api { sources.append(try Self.intervalsICUGear(athlete: athlete ?? "0")) }
         for file in files {
             guard let bytes = FileManager.default.contents(atPath: file) else {
                 throw UsageError("cannot read '\(file)'", help: "give the path of the tracker's file")
@@ -243,5 +260,28 @@ struct TrackerImportCommand: ParsableCommand {
             }
         ErrorStyle.write(listed.map(\.0))
         if !unplaced.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Intervals.icu's gear list for `athlete`, fetched with the key from the environment, as a
+    /// file of it would be read; the key is never printed.
+    static func intervalsICUGear(athlete: String) throws -> ImportPlan.Source {
+        guard IntervalsICUClient.isAthleteID(athlete) else {
+            throw UsageError(
+                "'\(athlete)' is not an Intervals.icu athlete id", help: "give i123456 (the i… of your athlete page's address), or 0 for the key's own")
+        }
+        let settings = IntervalsICUClient.Settings.from(environment: ProcessInfo.processInfo.environment)
+        guard settings.apiKey != nil else {
+            throw UsageError(
+                "\(IntervalsICUClient.Settings.keyVariable) is not set: --api needs your Intervals.icu API key",
+                help: "set it to the key of Intervals.icu's Settings → Developer Settings")
+        }
+        let client = IntervalsICUClient(settings: settings)
+        do {
+            let bytes = try client.gear(athlete: athlete)
+            return ImportPlan.Source(path: "intervals.icu/api/v1/athlete/\(athlete)/gear", bytes: bytes)
+        } catch {
+            Terminal.standardError.write(ErrorStyle.render(message: error.message, help: error.help))
+            throw ExitCode(1)
+        }
     }
 }

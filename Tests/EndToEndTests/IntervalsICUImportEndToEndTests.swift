@@ -1,11 +1,13 @@
 import Foundation
+import StravaStandIn
 import TestSupport
 import Testing
 
 /// `bikecheck import tracker intervals-icu FILE`: Intervals.icu's gear list (the JSON of
 /// `GET /api/v1/athlete/{id}/gear`, its OpenAPI schemas `Gear` and `GearReminder`) into bikes,
-/// gear, parts on their gear and intervals.
-@Suite struct IntervalsICUImportEndToEndTests {
+/// gear, parts on their gear and intervals; with `--api`, the same list from Intervals.icu (a
+/// stand-in on 127.0.0.1 that checks the key in the `Authorization` header).
+@Suite(.serialized) struct IntervalsICUImportEndToEndTests {
     /// Built from the published field list: two bikes (one the garage has by its Strava id, one
     /// retired), a chain, a wheelset with tyres on it, a retired cassette and a power meter on no
     /// bike (components), running shoes, a trainer and a wetsuit; eight reminders by distance,
@@ -148,5 +150,90 @@ import Testing
         let r = try folder.run(["import", "tracker", "intervals-icu", "gear.json", "--bike", "grail"])
         #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
         #expect(r.stderr.contains("names its own bikes"), "\(r.stderr)")
+    }
+
+    // MARK: - From the API
+
+    static let key = "icu-test-key-5f2a9c"
+
+    /// Runs the binary off Swift's cooperative threads, which the stand-in's server needs to
+    /// answer it (2 on a 2-core machine).
+    static func run(_ folder: TemporaryFolder, _ arguments: [String], _ environment: [String: String]) async throws -> CommandResult {
+        let root = folder.url
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CommandResult, Error>, Never>) in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { try runBikecheck(arguments, in: root, environment: environment) })
+            }
+        }
+        return try result.get()
+    }
+
+    /// The API's answer is the sample's bytes: the garage it makes is the file's, byte for byte.
+    @Test func theAPIReadsTheSameGearWithTheKeyAndMakesTheSameGarageAsTheFile() async throws {
+        let server = IntervalsICUStandIn(key: Self.key, gear: try Data(contentsOf: Self.sample), athletes: ["0", "i123456"])
+        try await server.start()
+        let environment = ["INTERVALS_ICU_API_KEY": Self.key, "BIKECHECK_INTERVALS_ICU_URL": await server.baseURL]
+
+        let fromFile = try Self.garage()
+        #expect(try fromFile.run(["import", "tracker", "intervals-icu", "gear.json"]).status == 1)
+        let fromAPI = try Self.garage()
+        let r = try await Self.run(fromAPI, ["import", "tracker", "intervals-icu", "--api"], environment)
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr == Self.unplaced.replacingOccurrences(of: "gear.json:", with: "intervals.icu/api/v1/athlete/0/gear:"), "\(r.stderr)")
+        #expect(try snapshot(fromAPI) == (try snapshot(fromFile)))
+        #expect(!r.stdout.contains(Self.key) && !r.stderr.contains(Self.key))
+        let again = try await Self.run(fromAPI, ["import", "tracker", "intervals-icu", "--api"], environment)
+        #expect(again.stdout.contains("nothing to import"), "\(again.stdout)\(again.stderr)")
+
+        // Another athlete's gear (a coach's), by --athlete.
+        let coached = try Self.garage()
+        let other = try await Self.run(coached, ["import", "tracker", "intervals-icu", "--api", "--athlete", "i123456"], environment)
+        #expect(other.status == 1 && other.stderr.contains("intervals.icu/api/v1/athlete/i123456/gear:131:7"), "\(other.stderr)")
+
+        let requests = await server.requests
+        #expect(
+            requests.map(\.path) == ["/api/v1/athlete/0/gear", "/api/v1/athlete/0/gear", "/api/v1/athlete/i123456/gear"]
+                && requests.allSatisfy { $0.method == "GET" && $0.headers["authorization"] == IntervalsICUStandIn.authorization(key: Self.key) },
+            "\(requests)")
+        await server.stop()
+    }
+
+    @Test func aKeyIntervalsICURefusesIsNamedByItsVariableAndNeverPrinted() async throws {
+        let server = IntervalsICUStandIn(key: Self.key, gear: try Data(contentsOf: Self.sample))
+        try await server.start()
+        let folder = try Self.garage()
+        let before = try snapshot(folder)
+        let wrong = "wrong-key-81d7e0"
+        let environment = ["INTERVALS_ICU_API_KEY": wrong, "BIKECHECK_INTERVALS_ICU_URL": await server.baseURL]
+        let r = try await Self.run(folder, ["import", "tracker", "intervals-icu", "--api"], environment)
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.hasPrefix("error: Intervals.icu refused the API key in INTERVALS_ICU_API_KEY (HTTP 401)\n"), "\(r.stderr)")
+        #expect(!r.stdout.contains(wrong) && !r.stderr.contains(wrong))
+        #expect(try snapshot(folder) == before)
+        #expect(await server.requests.map { $0.headers["authorization"] } == [IntervalsICUStandIn.authorization(key: wrong)])
+        await server.stop()
+    }
+
+    @Test func theAPIWithoutAKeyOrWithAFileIsAUsageErrorAndAPlainHTTPAddressIsRefused() throws {
+        let folder = try Self.garage()
+        let before = try snapshot(folder)
+        // Port 9 (discard): nothing there, and nothing may be sent anyway.
+        let nowhere = ["INTERVALS_ICU_API_KEY": "", "BIKECHECK_INTERVALS_ICU_URL": "http://127.0.0.1:9"]
+        let noKey = try folder.run(["import", "tracker", "intervals-icu", "--api"], environment: nowhere)
+        #expect(noKey.status == 2 && noKey.stderr.contains("INTERVALS_ICU_API_KEY is not set"), "\(noKey.stderr)")
+        var withKey = nowhere
+        withKey["INTERVALS_ICU_API_KEY"] = Self.key
+        for arguments in [
+            ["intervals-icu", "--api", "gear.json"], ["intervals-icu", "--athlete", "i1", "gear.json"], ["lubelogger", "--api", "--bike", "grail"],
+            ["intervals-icu"], ["intervals-icu", "--api", "--athlete", "../../x"],
+        ] {
+            let r = try folder.run(["import", "tracker"] + arguments, environment: withKey)
+            #expect(r.status == 2, "\(arguments): \(r.stdout)\(r.stderr)")
+        }
+        withKey["BIKECHECK_INTERVALS_ICU_URL"] = "http://intervals.example.org"
+        let clear = try folder.run(["import", "tracker", "intervals-icu", "--api"], environment: withKey)
+        #expect(clear.status == 1 && clear.stderr.contains("would cross the network in the clear"), "\(clear.stderr)")
+        #expect(!clear.stderr.contains(Self.key))
+        #expect(try snapshot(folder) == before)
     }
 }
