@@ -145,6 +145,31 @@ import Testing
         #expect(object.status == 1 && object.stderr.contains("'object.json' is not an Intervals.icu gear list"), "\(object.stderr)")
     }
 
+    @Test func componentsOnGearThatIsNotImportedAreListedDownTheChain() throws {
+        let folder = try Self.garage()
+        try folder.write(
+            "kayak.json",
+            """
+            [
+              {"id": "i1", "type": "Boat", "name": "Kayak", "component_ids": ["c1"]},
+              {"id": "c1", "type": "Equipment", "name": "Seat", "component": true, "component_ids": ["c2"]},
+              {"id": "c2", "type": "Equipment", "name": "Cushion", "component": true}
+            ]
+
+            """)
+        let before = try snapshot(folder)
+        let r = try folder.run(["import", "tracker", "intervals-icu", "kayak.json"])
+        #expect(r.status == 1 && r.stdout.contains("nothing to import"), "\(r.stdout)\(r.stderr)")
+        #expect(
+            r.stderr == """
+                kayak.json:2:3: warning: not imported: Boat 'Kayak': not cycling gear: bikecheck counts rides, and its wear comes from other sports
+                kayak.json:3:3: warning: not imported: component 'Seat': it is on 'Kayak', which is not imported
+                kayak.json:4:3: warning: not imported: component 'Cushion': it is on component 'seat', which is not imported
+
+                """, "\(r.stderr)")
+        #expect(try snapshot(folder) == before)
+    }
+
     @Test func aGearListNeedsNoBike() throws {
         let folder = try Self.garage()
         let r = try folder.run(["import", "tracker", "intervals-icu", "gear.json", "--bike", "grail"])

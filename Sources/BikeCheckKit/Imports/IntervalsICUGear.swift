@@ -157,6 +157,21 @@ package enum IntervalsICUGear {
             plan.parts.append(part)
             placedParts.insert(r.id)
         }
+        // A component on a component that is not imported has nowhere to be either.
+        var dropped = true
+        while dropped {
+            dropped = false
+            let planned = Set(plan.parts.map(\.id))
+            for (k, part) in plan.parts.enumerated().reversed() {
+                guard case .part(let holder)? = part.mounts.first?.on, !planned.contains(holder), garage.part(PartID(holder)) == nil,
+                    let r = components.first(where: { partOf[$0.id] == part.id })
+                else { continue }
+                plan.parts.remove(at: k)
+                placedParts.remove(r.id)
+                plan.unplaced.append(.init(location: r.at, record: "component '\(r.name)'", reason: "it is on component '\(holder)', which is not imported"))
+                dropped = true
+            }
+        }
 
         // Reminders: intervals of the file of their gear or part.
         let texts = Dictionary(sources.map { ($0.path, SourceText(path: $0.path, bytes: $0.bytes)) }, uniquingKeysWith: { a, _ in a })
