@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import LocatedYAML
 
 /// Intervals.icu's gear list (the JSON `GET /api/v1/athlete/{id}/gear` answers, its OpenAPI
 /// schemas `Gear` and `GearReminder`) as an import plan. A `Bike` is a bike, matched to the
@@ -11,7 +12,7 @@ import Foundation
 /// on that gear (or on that component) from its purchase date, else its gear's; a reminder is an
 /// interval of its gear's or part's file, `every:` its distance (m → km), time (s → h), days and
 /// activities (→ rides), with its `last_reset` day as a log entry that did it.
-package enum IntervalsICUGear {
+package enum IntervalsICUGear: TrackerJSONReader {
     /// Gear that is no cycling gear: its wear comes from swims, rows or skiing, which no bike's
     /// rides are.
     static let notCycling: Set<String> = ["Wetsuit", "RowingMachine", "Skis", "Snowboard", "Boat", "Board", "Paddle"]
@@ -25,7 +26,7 @@ package enum IntervalsICUGear {
         var componentIDs: [String]
         var purchased: Day?
         var retired: Day?
-        var reminders: [LocatedJSON]
+        var reminders: [YAMLNode]
         var at: SourceLocation
     }
 
@@ -36,37 +37,24 @@ package enum IntervalsICUGear {
         var plan = ImportPlan(format: "intervals-icu", files: sources.map(\.path))
         var records: [Record] = []
         for source in sources {
-            let text = SourceText(path: source.path, bytes: source.bytes)
-            func at(_ offset: Int) -> SourceLocation {
-                let p = text.position(ofOffset: offset)
-                return SourceLocation(file: source.path, range: SourceRange(start: p, end: p))
-            }
-            let root: LocatedJSON
-            do {
-                root = try LocatedJSON.parse(source.bytes)
-            } catch {
-                let p = text.position(ofOffset: error.offset)
-                throw .refused(
-                    "\(source.path):\(p.line):\(p.column): not JSON: \(error.reason)",
-                    help: "give the gear list as Intervals.icu sends it (GET /api/v1/athlete/0/gear), or use --api")
-            }
-            guard let list = root.array else {
+            let root = try openJSON(source, help: "give the gear list as Intervals.icu sends it (GET /api/v1/athlete/0/gear), or use --api")
+            guard case .sequence(let list) = root else {
                 throw .refused(
                     "'\(source.path)' is not an Intervals.icu gear list: it should be a JSON list of gear",
                     help: "give the gear list as Intervals.icu sends it (GET /api/v1/athlete/0/gear), or use --api")
             }
-            for item in list {
-                guard case .object = item.value, let id = scalarText(item["id"]), !id.isEmpty else {
-                    plan.unplaced.append(.init(location: at(item.offset), record: "gear", reason: "it is not a gear record with an id"))
+            for node in list.items {
+                guard case .mapping(let item) = node, let id = scalarText(item["id"]), !id.isEmpty else {
+                    plan.unplaced.append(.init(location: at(node, in: source), record: "gear", reason: "it is not a gear record with an id"))
                     continue
                 }
-                let name = item["name"]?.string.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 } ?? id
+                let name = string(item["name"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 } ?? id
                 records.append(
                     Record(
-                        id: id, type: item["type"]?.string ?? "", name: name, component: item["component"]?.bool,
-                        componentIDs: (item["component_ids"]?.array ?? []).compactMap { scalarText($0) },
-                        purchased: day(item["purchased"]), retired: day(item["retired"]),
-                        reminders: item["reminders"]?.array ?? [], at: at(item.offset)))
+                        id: id, type: string(item["type"]) ?? "", name: name, component: bool(item["component"]),
+                        componentIDs: items(item["component_ids"]).compactMap { scalarText($0) },
+                        purchased: date(item["purchased"]), retired: date(item["retired"]),
+                        reminders: items(item["reminders"]), at: at(node, in: source)))
             }
         }
 
@@ -174,14 +162,13 @@ package enum IntervalsICUGear {
         }
 
         // Reminders: intervals of the file of their gear or part.
-        let texts = Dictionary(sources.map { ($0.path, SourceText(path: $0.path, bytes: $0.bytes)) }, uniquingKeysWith: { a, _ in a })
         for r in records {
             guard let owner = ownerOf[r.id] ?? (placedParts.contains(r.id) ? partOf[r.id] : nil) else { continue }
             var used = Set<String>()
-            for reminder in r.reminders {
-                let p = texts[r.at.file]?.position(ofOffset: reminder.offset)
-                let at = SourceLocation(file: r.at.file, range: p.map { SourceRange(start: $0, end: $0) })
-                let name = reminder["name"]?.string?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            for node in r.reminders {
+                guard case .mapping(let reminder) = node else { continue }
+                let at = SourceLocation(file: r.at.file, range: node.range)
+                let name = string(reminder["name"])?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
                 let shown = name.isEmpty ? "a reminder of '\(r.name)'" : "reminder '\(name)'"
                 var every: [String] = []
                 // The API's own names; the `_alert` spellings of some clients are read too.
@@ -198,7 +185,7 @@ package enum IntervalsICUGear {
                 while used.contains(id) { id += "-2" }
                 used.insert(id)
                 plan.intervals.append(.init(owner: owner, id: id, task: name.isEmpty ? nil : name, every: every))
-                if let reset = day(reminder["last_reset"]) {
+                if let reset = date(reminder["last_reset"]) {
                     let note = "\(name.isEmpty ? id : name): reset in Intervals.icu"
                     plan.log.append(.init(owner: owner, date: reset, done: [id], note: note, key: note))
                 }
@@ -225,24 +212,34 @@ package enum IntervalsICUGear {
     }
 
     /// A day from `2024-05-01` or a date-time (`2024-05-01T00:00:00`): its date.
-    static func day(_ value: LocatedJSON?) -> Day? {
-        guard let text = value?.string, text.count >= 10 else { return nil }
-        return Day(String(text.prefix(10)))
+    static func date(_ value: YAMLNode?) -> Day? {
+        guard let text = string(value), text.count >= 10 else { return nil }
+        return day(text)
+    }
+
+    /// A JSON string (a quoted scalar); nil for a number, null, a list or an object.
+    static func string(_ value: YAMLNode?) -> String? {
+        guard case .scalar(let s)? = value, s.style != .plain else { return nil }
+        return s.value
+    }
+
+    /// A JSON `true` or `false`.
+    static func bool(_ value: YAMLNode?) -> Bool? {
+        guard case .scalar(let s)? = value, s.style == .plain else { return nil }
+        return s.value == "true" ? true : s.value == "false" ? false : nil
     }
 
     /// A string, or a number written as one (an id may be either).
-    static func scalarText(_ value: LocatedJSON?) -> String? {
-        switch value?.value {
-        case .string(let s)?: s
-        case .number(let n)? where n == n.rounded() && abs(n) < 1e15: String(Int64(n))
-        default: nil
-        }
+    static func scalarText(_ value: YAMLNode?) -> String? {
+        if let s = string(value) { return s }
+        guard let n = number(value), n == n.rounded(), abs(n) < 1e15 else { return nil }
+        return String(Int64(n))
     }
 
     /// The first of `keys` with a number above zero (the API sends 0 for a limit not set).
-    static func positive(_ reminder: LocatedJSON, _ keys: String...) -> Double? {
+    static func positive(_ reminder: YAMLMapping, _ keys: String...) -> Double? {
         for key in keys {
-            if let n = reminder[key]?.number, n > 0 { return n }
+            if let n = number(reminder[key]), n > 0 { return n }
         }
         return nil
     }
