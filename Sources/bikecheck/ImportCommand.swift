@@ -176,7 +176,12 @@ struct TrackerImportCommand: ParsableCommand {
             FORMAT is one of: \(TrackerFormat.allCases.map(\.rawValue).joined(separator: ", ")); strava-gear \
             (liskin/strava-gear's rules.yaml), lubelogger (LubeLogger's CSV exports of service, repair and \
             upgrade records, one vehicle's: name its bike with --bike), probikegarage (ProBikeGarage's JSON), \
-            quiver and dreeve are read so far. A LubeLogger row becomes \
+            quiver, dreeve and intervals-icu (the gear list of Intervals.icu's API, GET /api/v1/athlete/ID/gear) \
+            are read so far. An Intervals.icu bike, shoes or \
+            trainer becomes a bike or gear of that kind, a component a part mounted on its gear from its purchase, \
+            a reminder an interval (every: its km, h, days, rides) with its last reset as a log entry that did it. \
+            With --api (and no FILE) the gear list comes from Intervals.icu's API, with the key in \
+            INTERVALS_ICU_API_KEY (the athlete --athlete ID, else 0: the key's own). A LubeLogger row becomes \
             a log entry with its cost (in the garage's currency), a category (its Type, else the kind of records \
             the file's name says) and a note, naming no interval; it is the same record again when the bike's \
             log has an entry of its day and cost whose note starts with its description. A Quiver garage export \
@@ -205,20 +210,36 @@ struct TrackerImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The tracker the files come from.", valueName: "FORMAT"))
     var format: TrackerFormat
 
-    @Argument(help: ArgumentHelp("The tracker's files.", valueName: "FILE"))
-    var files: [String]
+    @Argument(help: ArgumentHelp("The tracker's files (none with --api).", valueName: "FILE"))
+    var files: [String] = []
+
+    @Flag(
+        help: ArgumentHelp(
+            "Read the gear list from Intervals.icu's API instead of a file (intervals-icu), with the API key in INTERVALS_ICU_API_KEY."))
+    var api = false
+
+    @Option(help: ArgumentHelp("With --api: the athlete whose gear to read (default 0: the key's own).", valueName: "ID"))
+    var athlete: String?
 
     @Option(help: ArgumentHelp("The bike a file of one vehicle's records belongs to (LubeLogger).", valueName: "BIKE"))
     var bike: String?
 
     func run() throws {
         let root = try global.garageRoot()
-        let built: [TrackerFormat] = [.stravaGear, .lubelogger, .probikegarage, .quiver, .dreeve]
+        let built: [TrackerFormat] = [.stravaGear, .lubelogger, .probikegarage, .quiver, .dreeve, .intervalsICU]
         guard built.contains(format) else {
             throw UsageError(
                 "importing from \(format.rawValue) is not built yet", help: "formats read so far: \(built.map(\.rawValue).joined(separator: ", "))")
         }
+        if api || athlete != nil {
+            guard format == .intervalsICU else { throw UsageError("--api reads Intervals.icu's gear list only", help: "give the tracker's files") }
+            guard api else { throw UsageError("--athlete goes with --api") }
+            guard files.isEmpty else { throw UsageError("give the gear list's file or --api, not both") }
+        } else if files.isEmpty {
+            throw UsageError("give the tracker's files", help: format == .intervalsICU ? "or read the gear list from Intervals.icu with --api" : nil)
+        }
         var sources: [ImportPlan.Source] = []
+        if api { sources.append(try Self.intervalsICUGear(athlete: athlete ?? "0")) }
         for file in files {
             guard let bytes = FileManager.default.contents(atPath: file) else {
                 throw UsageError("cannot read '\(file)'", help: "give the path of the tracker's file")
@@ -237,6 +258,7 @@ struct TrackerImportCommand: ParsableCommand {
                 case .probikegarage: plan = try ProBikeGarageExport.plan(sources, bike: bike, garage: garage)
                 case .quiver: plan = try QuiverExport.plan(sources, bike: bike, garage: garage)
                 case .dreeve: plan = try DreeveGearMaintenance.plan(sources, bike: bike, garage: garage)
+                case .intervalsICU: plan = try IntervalsICUGear.plan(sources, bike: bike, garage: garage)
                 default: plan = try StravaGearRules.plan(sources, garage: garage)
                 }
                 unplaced = plan.unplaced
@@ -252,5 +274,28 @@ struct TrackerImportCommand: ParsableCommand {
             }
         ErrorStyle.write(listed.map(\.0))
         if !unplaced.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Intervals.icu's gear list for `athlete`, fetched with the key from the environment, as a
+    /// file of it would be read; the key is never printed.
+    static func intervalsICUGear(athlete: String) throws -> ImportPlan.Source {
+        guard IntervalsICUClient.isAthleteID(athlete) else {
+            throw UsageError(
+                "'\(athlete)' is not an Intervals.icu athlete id", help: "give i123456 (the i… of your athlete page's address), or 0 for the key's own")
+        }
+        let settings = IntervalsICUClient.Settings.from(environment: ProcessInfo.processInfo.environment)
+        guard settings.apiKey != nil else {
+            throw UsageError(
+                "\(IntervalsICUClient.Settings.keyVariable) is not set: --api needs your Intervals.icu API key",
+                help: "set it to the key of Intervals.icu's Settings → Developer Settings")
+        }
+        let client = IntervalsICUClient(settings: settings)
+        do {
+            let bytes = try client.gear(athlete: athlete)
+            return ImportPlan.Source(path: "intervals.icu/api/v1/athlete/\(athlete)/gear", bytes: bytes)
+        } catch {
+            Terminal.standardError.write(ErrorStyle.render(message: error.message, help: error.help))
+            throw ExitCode(1)
+        }
     }
 }

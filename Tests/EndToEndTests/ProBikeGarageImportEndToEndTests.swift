@@ -71,9 +71,9 @@ import Testing
         #expect(r.status == 1, "three records have no place: \(r.stdout)\(r.stderr)")
         #expect(
             r.stderr == """
-                pbg.json:152:7: warning: not imported: installation 'i-7': its component 'c0a80001-0000-4000-8000-00000000dead' is not in the export
-                pbg.json:188:7: warning: not imported: reminder 'Wash': it has no distance, moving_time, rides or days to count
-                pbg.json:234:7: warning: not imported: service 'Brake bleed': the bike or component it is for ('c0a80001-0000-4000-8000-00000000dead') is not in the export
+                pbg.json:151:5: warning: not imported: installation 'i-7': its component 'c0a80001-0000-4000-8000-00000000dead' is not in the export
+                pbg.json:187:5: warning: not imported: reminder 'Wash': it has no distance, moving_time, rides or days to count
+                pbg.json:233:5: warning: not imported: service 'Brake bleed': the bike or component it is for ('c0a80001-0000-4000-8000-00000000dead') is not in the export
 
                 """, "\(r.stderr)")
         #expect(try folder.run(["validate"]).status == 0)
@@ -197,8 +197,11 @@ import Testing
         let before = try Self.snapshot(folder)
         let r = try folder.run(["import", "tracker", "probikegarage", "broken.json"])
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
-        // Line 3, column 16: the second key where a comma should come first.
-        #expect(r.stderr.contains("error: broken.json:3:16: not a ProBikeGarage export: it is not JSON"), "\(r.stderr)")
+        // The JSON reader's diagnostic: the object on line 3 (column 5) does not go on as an
+        // object should, noticed at column 16, the second key where a comma should come first.
+        #expect(r.stderr.contains("cannot read 'broken.json' as JSON"), "\(r.stderr)")
+        #expect(r.stderr.contains("broken.json:3:5: error: this '{' is never closed"), "\(r.stderr)")
+        #expect(r.stderr.contains("broken.json:3:16") && r.stderr.contains("or put a ',' before its next member"), "\(r.stderr)")
         #expect(try Self.snapshot(folder) == before)
     }
 

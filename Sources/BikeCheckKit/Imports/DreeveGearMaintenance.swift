@@ -8,7 +8,7 @@ import LocatedYAML
 /// attached to (Strava gear ids: the garage's bike with that `strava:`, else a new bike for a
 /// `b…` id), each maintenance task an interval of the part (`every: 500 km`). The file holds no
 /// history: statistics-for-strava reads that from hashtags in the Strava activities' titles.
-package enum DreeveGearMaintenance {
+package enum DreeveGearMaintenance: TrackerJSONReader {
     /// `interval.unit` as statistics-for-strava's `IntervalUnit` names it → the garage's unit.
     static let units = ["km": "km", "mi": "mi", "hours": "h", "days": "days"]
 
@@ -22,7 +22,7 @@ package enum DreeveGearMaintenance {
             guard doc.isUsable, let root = doc.root else {
                 throw WriteFailure(.refused, "cannot read '\(source.path)' as YAML", diagnostics: doc.diagnostics, sources: [source.path: doc.source])
             }
-            func at(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: source.path, range: node.range) }
+            func at(_ node: YAMLNode) -> SourceLocation { Self.at(node, in: source) }
             func skip(_ node: YAMLNode, _ record: String, _ reason: String) { plan.unplaced.append(.init(location: at(node), record: record, reason: reason)) }
             // The file itself, or a config that holds it under gearMaintenance: (or gear: maintenance:).
             var section: YAMLMapping?
@@ -41,7 +41,7 @@ package enum DreeveGearMaintenance {
                     help: "give the gear-maintenance.yaml of statistics-for-strava's config folder")
             }
             for item in components.items {
-                guard case .mapping(let c) = item, let tag = QuiverExport.text(c["tag"]) else {
+                guard case .mapping(let c) = item, let tag = text(c["tag"]) else {
                     skip(item, "component", "should have a tag")
                     continue
                 }
@@ -51,11 +51,11 @@ package enum DreeveGearMaintenance {
                     continue
                 }
                 partIDs.insert(id)
-                var part = ImportPlan.Part(id: id, name: QuiverExport.text(c["label"]) ?? tag)
+                var part = ImportPlan.Part(id: id, name: text(c["label"]) ?? tag)
                 if case .mapping(let price)? = c["purchasePrice"] {
-                    let cents = QuiverExport.text(price["amountInCents"]) ?? ""
-                    if let n = Int(cents), n >= 0, let currency = QuiverExport.text(price["currency"]),
-                        let written = QuiverExport.amount(euros(n), currency: currency, garage: garage)
+                    let cents = text(price["amountInCents"]) ?? ""
+                    if let n = Int(cents), n >= 0, let currency = text(price["currency"]),
+                        let written = amount(euros(n), currency: currency, garage: garage)
                     {
                         part.price = written
                     } else {
@@ -63,8 +63,8 @@ package enum DreeveGearMaintenance {
                     }
                 }
                 // On the first gear it names; a part sits on one bike at a time.
-                for gearNode in QuiverExport.items(c["attachedTo"]) {
-                    guard let gear = QuiverExport.text(gearNode) else { continue }
+                for gearNode in items(c["attachedTo"]) {
+                    guard let gear = text(gearNode) else { continue }
                     guard let holder = bikeOf[gear] ?? Self.bikeID(for: gear, garage: garage, plan: &plan) else {
                         skip(
                             gearNode, "component '\(tag)' on '\(gear)'",
@@ -82,14 +82,14 @@ package enum DreeveGearMaintenance {
                     part.mounts = [.init(bike: holder, from: Day(ordinal: 0))]
                 }
                 plan.parts.append(part)
-                for t in QuiverExport.items(c["maintenance"]) {
-                    guard case .mapping(let task) = t, let taskTag = QuiverExport.text(task["tag"]) else {
+                for t in items(c["maintenance"]) {
+                    guard case .mapping(let task) = t, let taskTag = text(task["tag"]) else {
                         skip(t, "maintenance task of '\(tag)'", "should have a tag")
                         continue
                     }
-                    let label = QuiverExport.text(task["label"]) ?? taskTag
-                    guard case .mapping(let interval)? = task["interval"], let value = QuiverExport.text(interval["value"]),
-                        let unit = QuiverExport.text(interval["unit"])
+                    let label = text(task["label"]) ?? taskTag
+                    guard case .mapping(let interval)? = task["interval"], let value = text(interval["value"]),
+                        let unit = text(interval["unit"])
                     else {
                         skip(t, "task '\(label)' of '\(tag)'", "should have an interval with a value and a unit")
                         continue

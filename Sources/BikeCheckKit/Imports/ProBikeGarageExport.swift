@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import LocatedYAML
 
 /// ProBikeGarage's data as JSON (the lists its API serves: `bikes`, `components`,
 /// `installations`, and `reminders` and `services`) as an import plan: each bike a garage bike
@@ -7,25 +8,21 @@ import Foundation
 /// tracking, its purchase and a mount per installation (on a bike, or on another component: tyres
 /// on a wheelset), ride tags as `tag:`/`unless_tag:`, each reminder an interval and each service
 /// a log entry (`done:` the reminder's interval when it names one). See docs/imports.md.
-package enum ProBikeGarageExport {
+package enum ProBikeGarageExport: TrackerJSONReader {
     /// A record of one of the files, with where it is.
     struct Record {
-        var fields: [String: Any]
-        var source: String
-        var bytes: [UInt8]
-        var section: String?
+        var fields: YAMLMapping
+        /// Where the record's object is in its file.
+        var location: SourceLocation
 
-        var id: String { ProBikeGarageExport.text(fields["id"]) ?? "" }
-        subscript(_ key: String) -> Any? { fields[key] }
+        var id: String { string("id") ?? "" }
+        subscript(_ key: String) -> YAMLNode? { fields[key] }
         func string(_ key: String) -> String? { ProBikeGarageExport.text(fields[key]) }
-        func number(_ key: String) -> Double? { (fields[key] as? NSNumber)?.doubleValue ?? string(key).flatMap(Double.init) }
+        func number(_ key: String) -> Double? { string(key).flatMap(Double.init) }
         func tags(_ key: String) -> [String] {
-            ((fields[key] as? [Any]) ?? []).compactMap { ProBikeGarageExport.text($0) }.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
+            ProBikeGarageExport.items(fields[key]).compactMap { ProBikeGarageExport.text($0) }.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
                 .filter { !$0.isEmpty }
         }
-
-        /// Where the record's `"id"` is written in its file (a JSON reader gives no places).
-        var location: SourceLocation { ProBikeGarageExport.locate(id, section: section, in: bytes, file: source) }
     }
 
     package static func plan(_ sources: [ImportPlan.Source], bike: String?, garage: Garage) throws(WriteFailure) -> ImportPlan {
@@ -33,45 +30,44 @@ package enum ProBikeGarageExport {
         var plan = ImportPlan(format: "probikegarage", files: sources.map(\.path))
         var lists: [String: [Record]] = [:]
         var seen = Set<String>()
-        func add(_ section: String, _ value: Any?, _ source: ImportPlan.Source, located: String?) {
-            for case let fields as [String: Any] in (value as? [Any]) ?? [] {
-                let r = Record(fields: fields, source: source.path, bytes: source.bytes, section: located)
+        func add(_ section: String, _ nodes: [YAMLNode], _ source: ImportPlan.Source) {
+            for node in nodes {
+                guard case .mapping(let fields) = node else { continue }
+                let r = Record(fields: fields, location: at(node, in: source))
                 guard seen.insert(section + "|" + r.id).inserted || r.id.isEmpty else { continue }
                 lists[section, default: []].append(r)
                 // The API's detailed bikes carry their installed components.
-                if section == "bikes" { add("components", fields["components"], source, located: located) }
+                if section == "bikes" { add("components", items(fields["components"]), source) }
             }
         }
         for source in sources {
-            let json: Any
-            do {
-                json = try JSONSerialization.jsonObject(with: Data(source.bytes))
-            } catch {
-                throw .refused(
-                    "\(source.path)\(place(of: error, in: source.bytes)): not a ProBikeGarage export: it is not JSON (\(reason(error)))",
-                    help: "give the JSON ProBikeGarage's API serves: an object with bikes, components, installations, reminders and services")
-            }
-            if let object = json as? [String: Any] {
+            let json = try openJSON(
+                source, help: "give the JSON ProBikeGarage's API serves: an object with bikes, components, installations, reminders and services")
+            if case .mapping(let object) = json {
                 let known = ["bikes", "components", "installations", "reminders", "services"]
-                if let component = object["component"] as? [String: Any] {
+                if let component = object["component"], case .mapping = component {
                     // One component's details as the API serves them: itself and its installations.
-                    add("components", [component], source, located: nil)
-                    add("installations", object["installations"], source, located: "installations")
+                    add("components", [component], source)
+                    add("installations", items(object["installations"]), source)
                 } else if known.contains(where: { object[$0] != nil }) {
-                    for key in known { add(key, object[key], source, located: key) }
+                    for key in known { add(key, items(object[key]), source) }
                 } else {
                     throw .refused(
                         "'\(source.path)' is not a ProBikeGarage export: it has none of bikes, components, installations, reminders, services",
                         help: "give the JSON ProBikeGarage's API serves")
                 }
-            } else if let list = json as? [Any] {
+            } else if case .sequence(let list) = json {
                 // A list the API serves on its own: bikes, components or installations.
-                guard list.allSatisfy({ $0 is [String: Any] }) else {
+                let objects = list.items.compactMap { item -> YAMLMapping? in
+                    guard case .mapping(let m) = item else { return nil }
+                    return m
+                }
+                guard objects.count == list.items.count else {
                     throw .refused("'\(source.path)' is not a ProBikeGarage export: its list should hold objects (bikes, components or installations)")
                 }
-                let first = list.first as? [String: Any] ?? [:]
-                let section = first["target_type"] != nil ? "installations" : first["type"] != nil ? "components" : "bikes"
-                add(section, list, source, located: nil)
+                let first = objects.first
+                let section = first?["target_type"] != nil ? "installations" : first?["type"] != nil ? "components" : "bikes"
+                add(section, list.items, source)
             } else {
                 throw .refused("'\(source.path)' is not a ProBikeGarage export: it should be a JSON object or list")
             }
@@ -84,7 +80,8 @@ package enum ProBikeGarageExport {
         var bikeOf: [String: String] = [:]
         for r in lists["bikes"] ?? [] {
             let name = r.string("name") ?? ""
-            let strava = (r["strava_bike"] as? [String: Any]).flatMap { text($0["id"]) } ?? r.string("strava_gear_id")
+            var strava = r.string("strava_gear_id")
+            if case .mapping(let s)? = r["strava_bike"], let id = text(s["id"]) { strava = id }
             if let b = strava.flatMap({ gear in garage.bikes.first { $0.bike.gearIDs.contains(gear) } })
                 ?? garage.bikes.first(where: { !name.isEmpty && ($0.bike.name == name || $0.bike.id.rawValue == slug(name)) })
             {
@@ -119,9 +116,11 @@ package enum ProBikeGarageExport {
                 continue
             }
             partOf[r.id] = id
-            let initial = r["initial_usage"] as? [String: Any] ?? [:]
-            let metres = (initial["distance"] as? NSNumber)?.doubleValue ?? 0
-            let seconds = (initial["moving_time"] as? NSNumber)?.doubleValue ?? 0
+            var metres = 0.0, seconds = 0.0
+            if case .mapping(let initial)? = r["initial_usage"] {
+                metres = number(initial["distance"]) ?? 0
+                seconds = number(initial["moving_time"]) ?? 0
+            }
             let p = purchase(r, currency)
             partIndex[r.id] = plan.parts.count
             plan.parts.append(
@@ -137,11 +136,11 @@ package enum ProBikeGarageExport {
                 continue
             }
             let what = "installation of '\(plan.parts[index].name)'"
-            guard let from = day(r.string("added_at")) else {
+            guard let from = date(r.string("added_at")) else {
                 unplaced(r, what, "it has no date it was added (added_at)")
                 continue
             }
-            let removed = day(r.string("removed_at"))
+            let removed = date(r.string("removed_at"))
             let to = removed?.adding(days: -1)
             if let to, to < from {
                 note(r, what, "it was removed on the day it was added; a garage's mounts are whole days, so it has none")
@@ -236,13 +235,13 @@ package enum ProBikeGarageExport {
                 unplaced(r, shown, "the bike or component it is for ('\(r.string("target_id") ?? "")') is not in the export")
                 continue
             }
-            guard let date = day(r.string("date") ?? r.string("done_at")) else {
+            guard let date = Self.date(r.string("date") ?? r.string("done_at")) else {
                 unplaced(r, shown, "it has no date (YYYY-MM-DD)")
                 continue
             }
             var cost: Decimal?
             var costText: String?
-            if r["cost"] != nil, !(r["cost"] is NSNull) {
+            if !isNull(r["cost"]) {
                 guard let amount = money(r["cost"]) else {
                     unplaced(r, shown, "cost '\(r.string("cost") ?? "")' is not an amount")
                     continue
@@ -267,28 +266,20 @@ package enum ProBikeGarageExport {
 
     // MARK: - Values
 
-    static func text(_ value: Any?) -> String? {
-        switch value {
-        case let s as String: s
-        case let n as NSNumber: n.stringValue
-        default: nil
-        }
-    }
-
     /// ProBikeGarage's timestamps (`2025-03-01T09:00:00Z`) as the day written; its "no date",
     /// `0001-01-01T00:00:00Z`, as none.
-    static func day(_ text: String?) -> Day? {
+    static func date(_ text: String?) -> Day? {
         guard let text, !text.hasPrefix("0001-01-01") else { return nil }
-        return Day(String(text.prefix(10)))
+        return day(text)
     }
 
     /// A cost as the garage writes it (`45.99`): a JSON number with two decimals, or a string.
-    static func money(_ value: Any?) -> (value: Decimal, text: String)? {
+    static func money(_ value: YAMLNode?) -> (value: Decimal, text: String)? {
         let plain: String
-        if let n = value as? NSNumber {
-            plain = String(format: "%.2f", n.doubleValue)
-        } else if let s = value as? String {
-            plain = s.trimmingCharacters(in: .whitespaces)
+        if let n = number(value) {
+            plain = String(format: "%.2f", n)
+        } else if case .scalar(let s)? = value, s.style != .plain {
+            plain = s.value.trimmingCharacters(in: .whitespaces)
         } else {
             return nil
         }
@@ -298,7 +289,7 @@ package enum ProBikeGarageExport {
 
     /// `purchase_date`, `retired_at` and `purchase_price` (with `currency` when not the garage's).
     static func purchase(_ r: Record, _ currency: String?) -> (bought: Day?, retired: Day?, price: String?)? {
-        let bought = day(r.string("purchase_date")), retired = day(r.string("retired_at"))
+        let bought = date(r.string("purchase_date")), retired = date(r.string("retired_at"))
         var price: String?
         if let amount = money(r["purchase_price"]), amount.value > 0 {
             // A whole price as a rider writes one: `2499`, not `2499.00`.
@@ -313,75 +304,5 @@ package enum ProBikeGarageExport {
     static func slug(_ name: String) -> String {
         let s = StravaGearRules.slug(name)
         return s.count > 64 ? String(s.prefix(64)) : s
-    }
-
-    // MARK: - Places
-
-    /// The line and column of a record's `"id": "…"` in its file, searched after its section's
-    /// key; the file's start when it cannot be found.
-    static func locate(_ id: String, section: String?, in bytes: [UInt8], file: String) -> SourceLocation {
-        var start = 0
-        if let section, let at = find(Array("\"\(section)\"".utf8), in: bytes, from: 0) { start = at }
-        let key = Array("\"id\"".utf8)
-        var at = start
-        while let hit = find(key, in: bytes, from: at) {
-            var k = hit + key.count
-            func skip() { while k < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[k]) { k += 1 } }
-            skip()
-            if k < bytes.count, bytes[k] == UInt8(ascii: ":") {
-                k += 1
-                skip()
-                let quoted = Array("\"\(id)\"".utf8), plain = Array(id.utf8)
-                let value = Array(bytes[k..<min(bytes.count, k + quoted.count)])
-                if value == quoted || (value.starts(with: plain) && (k + plain.count == bytes.count || !isDigit(bytes[k + plain.count]))) {
-                    return SourceLocation(file: file, range: range(at: hit, in: bytes))
-                }
-            }
-            at = hit + 1
-        }
-        return SourceLocation(file: file, range: range(at: 0, in: bytes))
-    }
-
-    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-
-    static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
-        guard !needle.isEmpty, bytes.count >= needle.count, from <= bytes.count - needle.count else { return nil }
-        var i = from
-        while i <= bytes.count - needle.count {
-            if bytes[i] == needle[0] && Array(bytes[i..<(i + needle.count)]) == needle { return i }
-            i += 1
-        }
-        return nil
-    }
-
-    static func range(at offset: Int, in bytes: [UInt8]) -> SourceRange {
-        var line = 1, lineStart = 0
-        for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
-            line += 1
-            lineStart = i + 1
-        }
-        let p = SourcePosition(offset: offset, line: line, column: offset - lineStart + 1)
-        return SourceRange(start: p, end: p)
-    }
-
-    /// `:3:5` for a JSON error Foundation places ("around line 3, column 5", or "around
-    /// character 30", a byte offset), else nothing.
-    static func place(of error: Error, in bytes: [UInt8]) -> String {
-        let text = reason(error)
-        if let r = text.range(of: "character "), let offset = Int(text[r.upperBound...].prefix { $0.isNumber }) {
-            let p = range(at: offset, in: bytes).start
-            return ":\(p.line):\(p.column)"
-        }
-        guard let r = text.range(of: "line ") else { return "" }
-        let rest = text[r.upperBound...]
-        let line = rest.prefix { $0.isNumber }
-        guard let c = rest.range(of: "column ") else { return line.isEmpty ? "" : ":\(line)" }
-        let column = rest[c.upperBound...].prefix { $0.isNumber }
-        return line.isEmpty ? "" : ":\(line)" + (column.isEmpty ? "" : ":\(column)")
-    }
-
-    static func reason(_ error: Error) -> String {
-        let e = error as NSError
-        return (e.userInfo[NSDebugDescriptionErrorKey] as? String) ?? e.localizedDescription
     }
 }

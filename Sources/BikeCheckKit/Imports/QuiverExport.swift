@@ -14,18 +14,9 @@ import LocatedYAML
 /// record on a second import when its owner's log has an entry of its day, `done:` and cost whose
 /// note starts with the entry's notes. The JSON is read by the YAML reader (JSON is YAML's flow
 /// style), so every record has its line and column.
-package enum QuiverExport {
+package enum QuiverExport: TrackerJSONReader {
     /// The newest version of the format this reader knows; Quiver itself rejects newer files.
     static let version = 4
-
-    /// The YAML reader's limits, its help lines in JSON's words.
-    static let limits: YAMLDocument.Limits = {
-        var limits = YAMLDocument.Limits()
-        limits.help.unclosedList = "end the array with ']'"
-        limits.help.unclosedMapping = "end the object with '}'"
-        limits.help.depth = "a Quiver export nests only a few levels"
-        return limits
-    }()
 
     package static func plan(_ sources: [ImportPlan.Source], bike: String?, garage: Garage) throws(WriteFailure) -> ImportPlan {
         if bike != nil { throw .usage("a Quiver export names its bikes: --bike is for a file of one vehicle's records (LubeLogger)") }
@@ -33,11 +24,8 @@ package enum QuiverExport {
         var taken: [String: String] = [:]  // garage bike id → Quiver bike id
         var partIDs = Set<String>()
         for source in sources {
-            let doc = YAMLDocument(path: source.path, bytes: source.bytes, limits: limits)
-            guard doc.isUsable, let root = doc.root else {
-                throw WriteFailure(.refused, "cannot read '\(source.path)' as JSON", diagnostics: doc.diagnostics, sources: [source.path: doc.source])
-            }
-            func at(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: source.path, range: node.range) }
+            let root = try openJSON(source)
+            func at(_ node: YAMLNode) -> SourceLocation { Self.at(node, in: source) }
             func skip(_ node: YAMLNode, _ record: String, _ reason: String) { plan.unplaced.append(.init(location: at(node), record: record, reason: reason)) }
             func note(_ node: YAMLNode, _ record: String, _ reason: String) { plan.notes.append(.init(location: at(node), record: record, reason: reason)) }
             guard case .mapping(let top) = root, text(top["format"]) == "quiver-garage" else {
@@ -266,30 +254,4 @@ package enum QuiverExport {
         return plan
     }
 
-    // MARK: - Reading values
-
-    /// A scalar's text; nil for null, a list or an object.
-    static func text(_ node: YAMLNode?) -> String? {
-        guard case .scalar(let s)? = node, !s.isNull else { return nil }
-        let t = s.value.trimmingCharacters(in: .whitespaces)
-        return t.isEmpty ? nil : t
-    }
-
-    /// A list's items; none for anything else.
-    static func items(_ node: YAMLNode?) -> [YAMLNode] {
-        guard case .sequence(let q)? = node else { return [] }
-        return q.items
-    }
-
-    /// `2025-03-01`, or the day of a timestamp (`2025-03-01T10:00:00.000Z`).
-    static func day(_ text: String) -> Day? { Day(String(text.prefix(10))) }
-
-    /// An amount as the garage writes it: `45.99` in its currency, `45.99 USD` in another; nil when
-    /// it is not an amount.
-    static func amount(_ text: String, currency: String?, garage: Garage) -> String? {
-        guard case .success = Money.parseAmount(text[...]) else { return nil }
-        guard let currency = currency?.uppercased(), currency != garage.settings.currency else { return text }
-        guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else { return nil }
-        return "\(text) \(currency)"
-    }
 }
