@@ -177,7 +177,7 @@ struct TrackerImportCommand: ParsableCommand {
             (liskin/strava-gear's rules.yaml), lubelogger (LubeLogger's CSV exports of service, repair and \
             upgrade records, one vehicle's: name its bike with --bike), probikegarage (ProBikeGarage's JSON), \
             quiver, dreeve and intervals-icu (the gear list of Intervals.icu's API, GET /api/v1/athlete/ID/gear) \
-            are read so far. An Intervals.icu bike, shoes or \
+            are read. An Intervals.icu bike, shoes or \
             trainer becomes a bike or gear of that kind, a component a part mounted on its gear from its purchase, \
             a reminder an interval (every: its km, h, days, rides) with its last reset as a log entry that did it. \
             With --api (and no FILE) the gear list comes from Intervals.icu's API, with the key in \
@@ -226,11 +226,6 @@ struct TrackerImportCommand: ParsableCommand {
 
     func run() throws {
         let root = try global.garageRoot()
-        let built: [TrackerFormat] = [.stravaGear, .lubelogger, .probikegarage, .quiver, .dreeve, .intervalsICU]
-        guard built.contains(format) else {
-            throw UsageError(
-                "importing from \(format.rawValue) is not built yet", help: "formats read so far: \(built.map(\.rawValue).joined(separator: ", "))")
-        }
         if api || athlete != nil {
             guard format == .intervalsICU else { throw UsageError("--api reads Intervals.icu's gear list only", help: "give the tracker's files") }
             guard api else { throw UsageError("--athlete goes with --api") }
@@ -259,7 +254,7 @@ struct TrackerImportCommand: ParsableCommand {
                 case .quiver: plan = try QuiverExport.plan(sources, bike: bike, garage: garage)
                 case .dreeve: plan = try DreeveGearMaintenance.plan(sources, bike: bike, garage: garage)
                 case .intervalsICU: plan = try IntervalsICUGear.plan(sources, bike: bike, garage: garage)
-                default: plan = try StravaGearRules.plan(sources, garage: garage)
+                case .stravaGear: plan = try StravaGearRules.plan(sources, garage: garage)
                 }
                 unplaced = plan.unplaced
                 notes = plan.notes

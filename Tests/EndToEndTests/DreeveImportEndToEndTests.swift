@@ -52,7 +52,7 @@ import Testing
                 added part 'cassette' (Shimano 105 cassette) with 1 mount, 1 interval in parts/cassette.yaml
                 added part 'fork' (Fox 34 fork) with 1 mount, 1 interval in parts/fork.yaml
                 added part 'pedals' (Shimano XT pedals) with 1 mount, 1 interval in parts/pedals.yaml
-                added part 'brake-pads' (Brake pads) with 0 mounts in parts/brake-pads.yaml
+                added part 'brake-pads' (Brake pads), on no bike, in parts/brake-pads.yaml
 
                 """, "\(r.stdout)")
         let chain = String(decoding: try #require(files["parts/chain.yaml"]), as: UTF8.self)

@@ -59,7 +59,9 @@ import Testing
 
         let before = try Data(contentsOf: folder.url.appendingPathComponent("bikes/grail.yaml"))
         let again = try folder.run(["import", "tracker", "lubelogger", "records.csv", "--bike", "grail"])
-        #expect(again.status == 1 && again.stdout.contains("nothing to import"), "\(again.stdout)\(again.stderr)")
+        #expect(
+            again.status == 1 && again.stdout.contains("nothing to import from lubelogger records.csv: the garage has all that could be placed"),
+            "\(again.stdout)\(again.stderr)")
         #expect(try Data(contentsOf: folder.url.appendingPathComponent("bikes/grail.yaml")) == before)
     }
 

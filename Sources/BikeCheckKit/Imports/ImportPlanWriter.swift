@@ -28,7 +28,7 @@ package enum ImportPlanWriter {
             tally.parts += 1
             tally.mounts += part.mounts.count
             tally.count(plan, owner: part.id)
-            let mounts = " with \(part.mounts.count) mount\(part.mounts.count == 1 ? "" : "s")"
+            let mounts = part.mounts.isEmpty ? ", on no bike," : " with \(part.mounts.count) mount\(part.mounts.count == 1 ? "" : "s")"
             summary.append("added part '\(part.id)' (\(part.name))\(mounts)\(contents(plan, part.id)) in \(file.path)")
         }
         // What the garage's own files lack, file by file in the plan's order.
@@ -44,7 +44,10 @@ package enum ImportPlanWriter {
             summary.append("\(added.what) '\(owner)': \(added.description) added (\(file.path))")
         }
         let source = plan.files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
-        if files.isEmpty { summary = ["nothing to import from \(plan.format) \(source): the garage has it all"] }
+        if files.isEmpty {
+            let placed = plan.unplaced.isEmpty ? "the garage has it all" : "the garage has all that could be placed"
+            summary = ["nothing to import from \(plan.format) \(source): \(placed)"]
+        }
         return context.change(files: files, message: "import \(plan.format) \(source): \(tally)", summary: summary)
     }
 
