@@ -33,17 +33,7 @@ package struct HTMLReportRenderer: Sendable {
         }
         body += parts(report)
         return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="light dark">
-            <meta name="generator" content="bikecheck">
-            <title>\(title)</title>
-            <style>\(Self.styleSheet)</style>
-            </head>
-            <body>
+            \(Self.head(title: title))<body>
             <main>
             \(body)</main>
             <footer><p>Made by bikecheck from the garage's files\(commit(report.git)) as of \(report.asOf). Usage counts the rides status counts.</p></footer>
@@ -51,6 +41,24 @@ package struct HTMLReportRenderer: Sendable {
             </html>
 
             """
+    }
+
+    /// Every page's start, up to its body: the document's head with the style sheet (and `style`
+    /// after it, for a page of its own, as `LivePage`'s).
+    package static func head(title: HTML, style: HTML = "") -> HTML {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <meta name="generator" content="bikecheck">
+        <title>\(title)</title>
+        <style>\(styleSheet)\(style)</style>
+        </head>
+
+        """
     }
 
     /// `at commit <id>` (and whether the files had changes not in it), for tracing a page to its data.

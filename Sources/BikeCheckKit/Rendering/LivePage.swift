@@ -44,19 +44,9 @@ package enum LivePage {
     package static func errors(_ text: String, garage: String, errors: Int, script: HTML = "") -> HTML {
         let count: HTML = "\(errors) error\(errors == 1 ? "" : "s")"
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { HTML(escaping: $0) }
+        let style: HTML = "pre.diagnostics { overflow-x: auto; padding: .75rem; background: var(--head); border: 1px solid var(--rule); }\n"
         return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="light dark">
-            <meta name="generator" content="bikecheck">
-            <title>\(garage): \(count) in the garage</title>
-            <style>\(HTMLReportRenderer.styleSheet)pre.diagnostics { overflow-x: auto; padding: .75rem; background: var(--head); border: 1px solid var(--rule); }
-            </style>
-            </head>
-            <body>
+            \(HTMLReportRenderer.head(title: "\(garage): \(count) in the garage", style: style))<body>
             <main>
             <header>
             <h1>\(garage): \(count) in the garage</h1>
