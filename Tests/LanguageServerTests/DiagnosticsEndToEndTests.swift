@@ -5,10 +5,11 @@ import Testing
 /// Diagnostics in the editor are `validate`'s: the same ids, severities, messages and ranges, over
 /// the buffers as they stand.
 @Suite struct DiagnosticsEndToEndTests {
-    /// Everything the server published after `initialized` and before the answer to a request
-    /// sent after it (a request runs the pending check first, and messages go out in order).
-    static func publishedAtStart(_ client: LSPClient) -> [String: [[String: Any]]] {
-        let from = client.count
+    /// Everything the server published from message `from` (by default its first) to the answer
+    /// to a request sent now (a request runs the pending check first, and messages go out in
+    /// order). Counting from the start, not from now: a fast server has published before the
+    /// request is sent.
+    static func publishedAtStart(_ client: LSPClient, from: Int = 0) -> [String: [[String: Any]]] {
         let id = client.send("textDocument/documentSymbol", ["textDocument": ["uri": "file:///nowhere.yaml"]])
         _ = client.response(id)
         var byURI: [String: [[String: Any]]] = [:]
