@@ -75,42 +75,9 @@ package struct DiagnosticRenderer: Sendable {
         let bytes = text.bytes
         // A byte-order mark is not a column anyone sees.
         if range.start.line == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { line = min(3, line.upperBound)..<line.upperBound }
-        // The caret's byte: the position's offset when it lies on its line, else found from the column.
-        var caret = range.start.offset
-        if !(line.lowerBound...line.upperBound).contains(caret) {
-            caret = line.lowerBound
-            var column = 1
-            while caret < line.upperBound, column < range.start.column {
-                caret += 1
-                while caret < line.upperBound, bytes[caret] & 0xC0 == 0x80 { caret += 1 }
-                column += 1
-            }
-        }
-        let window = Self.window
-        // Scalars before the caret and from it to the end of the line, each counted up to window + 1.
-        var before = 0, from = caret
-        while from > line.lowerBound, before <= window {
-            from -= 1
-            while from > line.lowerBound, bytes[from] & 0xC0 == 0x80 { from -= 1 }
-            before += 1
-        }
-        var after = 0, to = caret
-        var ends: [Int] = []  // byte offset after each scalar from the caret
-        while to < line.upperBound, after <= window {
-            to += 1
-            while to < line.upperBound, bytes[to] & 0xC0 == 0x80 { to += 1 }
-            after += 1
-            ends.append(to)
-        }
-        // As many before the caret as fit with what follows, at least half the window.
-        let shownBefore = before + after <= window ? before : min(before, max(window / 2, window - after))
-        let shownAfter = min(after, window - shownBefore)
-        var start = caret
-        for _ in 0..<shownBefore {
-            start -= 1
-            while start > line.lowerBound, bytes[start] & 0xC0 == 0x80 { start -= 1 }
-        }
-        let end = shownAfter == 0 ? caret : ends[shownAfter - 1]
+        let caret = Self.caretByte(range.start, line: line, bytes: bytes)
+        let shownWindow = ShownWindow(around: caret, line: line, bytes: bytes)
+        let (shownAfter, ends) = (shownWindow.shownAfter, shownWindow.ends)
 
         // Carets: under the span on this line, or to the end of the line for a span running on.
         var width: Int
@@ -124,13 +91,84 @@ package struct DiagnosticRenderer: Sendable {
             width = shownAfter
         }
         width = max(1, min(width, shownAfter == 0 ? 1 : shownAfter))
-
-        // The shown bytes, each masked run as one '****'; columns are counted as they come out,
-        // so the carets stay under their text wherever a mask shortens the line.
         let spanEnd = shownAfter == 0 ? caret : ends[width - 1]
+        let (out, caretColumn, spanEndColumn) = Self.shownText(
+            bytes, shownWindow.start..<shownWindow.end, caret: caret, spanEnd: spanEnd, masking: masked)
+        var shown = out.shownInExcerpt()
+        var pad = caretColumn
+        if shownWindow.shownBefore < shownWindow.before {
+            shown = "…" + shown
+            pad += 1
+        }
+        if shownAfter < shownWindow.after { shown += "…" }
+        if !masked.isEmpty { width = max(1, spanEndColumn - caretColumn) }
+        let number = String(range.start.line)
+        let gutter = String(repeating: " ", count: number.count)
+        let carets = String(repeating: "^", count: width)
+        return "\(gutter) |\n\(number) | \(shown)\n\(gutter) | " + .spaces(pad) + paint("\(carets)", color) + "\n"
+    }
+
+    /// The caret's byte: the position's offset when it lies on its line, else found from the column.
+    private static func caretByte(_ position: SourcePosition, line: Range<Int>, bytes: [UInt8]) -> Int {
+        var caret = position.offset
+        guard !(line.lowerBound...line.upperBound).contains(caret) else { return caret }
+        caret = line.lowerBound
+        var column = 1
+        while caret < line.upperBound, column < position.column {
+            caret += 1
+            while caret < line.upperBound, bytes[caret] & 0xC0 == 0x80 { caret += 1 }
+            column += 1
+        }
+        return caret
+    }
+
+    /// The part of a line an excerpt shows: at most `window` scalars around the caret.
+    private struct ShownWindow {
+        /// Scalars before the caret and from it to the end of the line, each counted up to window + 1.
+        var before = 0, after = 0
+        var shownBefore: Int, shownAfter: Int
+        /// The byte offset after each scalar from the caret.
+        var ends: [Int] = []
+        /// The shown bytes.
+        var start: Int, end: Int
+
+        init(around caret: Int, line: Range<Int>, bytes: [UInt8]) {
+            let window = DiagnosticRenderer.window
+            var from = caret
+            while from > line.lowerBound, before <= window {
+                from -= 1
+                while from > line.lowerBound, bytes[from] & 0xC0 == 0x80 { from -= 1 }
+                before += 1
+            }
+            var to = caret
+            while to < line.upperBound, after <= window {
+                to += 1
+                while to < line.upperBound, bytes[to] & 0xC0 == 0x80 { to += 1 }
+                after += 1
+                ends.append(to)
+            }
+            // As many before the caret as fit with what follows, at least half the window.
+            shownBefore = before + after <= window ? before : min(before, max(window / 2, window - after))
+            shownAfter = min(after, window - shownBefore)
+            start = caret
+            for _ in 0..<shownBefore {
+                start -= 1
+                while start > line.lowerBound, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+            }
+            end = shownAfter == 0 ? caret : ends[shownAfter - 1]
+        }
+    }
+
+    /// The shown bytes, each masked run as one '****', and the columns of the caret and the
+    /// span's end: counted as they come out, so the carets stay under their text wherever a mask
+    /// shortens the line.
+    private static func shownText(_ bytes: [UInt8], _ shown: Range<Int>, caret: Int, spanEnd: Int, masking masked: [Range<Int>]) -> (
+        String, caret: Int, spanEnd: Int
+    ) {
+        let (start, end) = (shown.lowerBound, shown.upperBound)
         var out = ""
         var column = 0, caretColumn = 0, spanEndColumn = 0
-        var i = start, run = start  // `run`: where the bytes not yet copied into `text` begin
+        var i = start, run = start  // `run`: where the bytes not yet copied into `out` begin
         while i < end {
             if i == caret { caretColumn = column }
             if i == spanEnd { spanEndColumn = column }
@@ -150,18 +188,7 @@ package struct DiagnosticRenderer: Sendable {
         out += String(decoding: bytes[run..<end], as: UTF8.self)
         if end == caret { caretColumn = column }
         if end == spanEnd { spanEndColumn = column }
-        var shown = out.shownInExcerpt()
-        var pad = caretColumn
-        if shownBefore < before {
-            shown = "…" + shown
-            pad += 1
-        }
-        if shownAfter < after { shown += "…" }
-        if !masked.isEmpty { width = max(1, spanEndColumn - caretColumn) }
-        let number = String(range.start.line)
-        let gutter = String(repeating: " ", count: number.count)
-        let carets = String(repeating: "^", count: width)
-        return "\(gutter) |\n\(number) | \(shown)\n\(gutter) | " + .spaces(pad) + paint("\(carets)", color) + "\n"
+        return (out, caretColumn, spanEndColumn)
     }
 
     private func paint(_ s: TerminalText, _ code: StaticString) -> TerminalText { .styled(s, code, if: colored) }

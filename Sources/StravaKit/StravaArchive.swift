@@ -138,9 +138,30 @@ package struct StravaArchive: Sendable {
 
     mutating func readActivities(_ bytes: [UInt8]) {
         let records = CSVReader.records(bytes)
-        guard let header = records.first?.fields else { return }
+        guard let header = records.first?.fields, let (column, legacy) = columns(header) else { return }
+        // Gear name → Strava id, learnt from rows that have both (the "Bike" column). A name two
+        // rows link to different ids is no guide for rows that name it alone.
+        var learnt: [String: Set<String>] = [:]
+        let rows = Array(records.dropFirst())
+        if let bike = column["Bike"], let gear = column["Activity Gear"] {
+            for r in rows where r.fields.count > max(bike, gear) {
+                if let id = Self.bikeID(r.fields[bike]), !Self.key(r.fields[gear]).isEmpty { learnt[Self.key(r.fields[gear]), default: []].insert(id) }
+            }
+        }
+        gearIDsByName = learnt.compactMapValues { $0.count == 1 ? $0.first : nil }
+        for (line, f) in rows.sorted(by: { $0.line < $1.line }) {
+            switch Self.row(CSVRow(fields: f, column: column), line: line, legacy: legacy) {
+            case .success(let row): self.rows.append(row)
+            case .failure(let skip): skipped.append(skip)
+            }
+        }
+    }
+
+    /// The header's columns by (name, occurrence) — "Distance" is km for display, "Distance#2"
+    /// metres — and whether it is the legacy layout; nil (and why, in `skipped`) for a layout
+    /// this reader does not know.
+    private mutating func columns(_ header: [String]) -> (column: [String: Int], legacy: Bool)? {
         let names = header.map { $0.trimmingCharacters(in: .whitespaces) }
-        // Columns by (name, occurrence): "Distance" is km for display, "Distance#2" metres.
         var column: [String: Int] = [:]
         var seenNames: [String: Int] = [:]
         for (i, name) in names.enumerated() {
@@ -164,85 +185,83 @@ package struct StravaArchive: Sendable {
             ]
         } else {
             skipped.append(Skipped(line: 1, reason: "unknown activities.csv layout (\(names.count) columns starting '\(names.first ?? "")')"))
-            return
+            return nil
+        }
+        return (column, legacy)
+    }
+
+    /// One row's fields by column name.
+    struct CSVRow {
+        var fields: [String]
+        var column: [String: Int]
+        /// Why a number that is there is not one (the first such), once `number` has met it.
+        var unreadable: String?
+
+        func value(_ key: String) -> String? {
+            guard let i = column[key], i < fields.count else { return nil }
+            let v = fields[i].trimmingCharacters(in: .whitespaces)
+            return v.isEmpty ? nil : v
         }
 
-        // Gear name → Strava id, learnt from rows that have both (the "Bike" column). A name two
-        // rows link to different ids is no guide for rows that name it alone.
-        var learnt: [String: Set<String>] = [:]
-        let rows = Array(records.dropFirst())
-        if let bike = column["Bike"], let gear = column["Activity Gear"] {
-            for r in rows where r.fields.count > max(bike, gear) {
-                if let id = Self.bikeID(r.fields[bike]), !Self.key(r.fields[gear]).isEmpty { learnt[Self.key(r.fields[gear]), default: []].insert(id) }
-            }
-        }
-        gearIDsByName = learnt.compactMapValues { $0.count == 1 ? $0.first : nil }
-
-        for (line, f) in rows.sorted(by: { $0.line < $1.line }) {
-            func value(_ key: String) -> String? {
-                guard let i = column[key], i < f.count else { return nil }
-                let v = f[i].trimmingCharacters(in: .whitespaces)
-                return v.isEmpty ? nil : v
-            }
-            let idKey = legacy ? "id" : "Activity ID"
-            guard let idText = value(idKey), let id = Int64(idText), id > 0 else {
-                skipped.append(Skipped(line: line, reason: "no activity id"))
-                continue
-            }
-            guard let dateText = value(legacy ? "date" : "Activity Date"), let start = Self.parseDate(dateText) else {
-                skipped.append(Skipped(line: line, reason: "activity \(id): unreadable date '\(value(legacy ? "date" : "Activity Date") ?? "")'"))
-                continue
-            }
-            // A number that is there must be read: a value that is not one skips the row, it never
-            // becomes 0. Only an empty field is missing (then the other column, or 0, as Strava's API has it).
-            var unreadable: String?
-            func number(_ keys: String...) -> Double? {
-                for key in keys {
-                    guard let text = value(key) else { continue }
-                    if let v = Self.number(text) { return v }
-                    if unreadable == nil { unreadable = "\(key.split(separator: "#")[0].lowercased()) '\(text)' is not a number" }
-                    return nil
-                }
+        /// The first of `keys` that has a value, as a number. A number that is there must be
+        /// read: a value that is not one is noted in `unreadable`, it never becomes 0. Only an
+        /// empty field is missing (then the next column, or nil).
+        mutating func number(_ keys: String...) -> Double? {
+            for key in keys {
+                guard let text = value(key) else { continue }
+                if let v = StravaArchive.number(text) { return v }
+                if unreadable == nil { unreadable = "\(key.split(separator: "#")[0].lowercased()) '\(text)' is not a number" }
                 return nil
             }
-            let elapsed = legacy ? number("elapsed_time") : number("Elapsed Time#2", "Elapsed Time")
-            let moving = legacy ? nil : number("Moving Time")
-            let distance = legacy ? number("distance") : number("Distance#2") ?? number("Distance").map { $0 * 1000 }
-            let elevation = number("Elevation Gain")
-            if let unreadable {
-                skipped.append(Skipped(line: line, reason: "activity \(id): \(unreadable)"))
-                continue
-            }
-            let elapsedSeconds = elapsed ?? 0
-            let movingSeconds = moving ?? elapsedSeconds
-            // The cache's own limits: a row outside them is skipped here, never written. (Times
-            // first: they become whole seconds, which a huge value must not reach.)
-            if let (field, v) = [(ActivityLimits.Field.elapsedTime, elapsedSeconds), (.movingTime, movingSeconds)]
-                .first(where: { !ActivityLimits.allows($0.1, $0.0) })
-            {
-                skipped.append(Skipped(line: line, reason: "activity \(id): \(ActivityLimits.Violation(field: field, number: v))"))
-                continue
-            }
-            let typeText = value(legacy ? "type" : "Activity Type") ?? "Workout"
-            let commuteText = (value(legacy ? "commute" : "Commute") ?? "").lowercased()
-            var gearName = value(legacy ? "gear" : "Activity Gear")
-            let gear = value("Bike").flatMap(Self.bikeID)
-            // Shoes: another kind of gear (a `Gear` id without a `Bike` id) is no bike to match.
-            if gear == nil, value("Gear") != nil { gearName = nil }
-            // The export does not say whether an activity was entered by hand (an empty Filename
-            // is not proof), so `manual` is Strava's default, false; a sync writes Strava's own value.
-            let activity = Activity(
-                id: id, name: value(legacy ? "name" : "Activity Name") ?? "", sportType: Self.sportType(typeText),
-                startDate: start, movingTime: Int(movingSeconds.rounded()), elapsedTime: Int(elapsedSeconds.rounded()),
-                distance: distance ?? 0, totalElevationGain: elevation ?? 0, gearID: gear,
-                commute: commuteText == "true" || commuteText == "1" || commuteText == "1.0", manual: false)
-            if let violation = ActivityLimits.check(activity) {
-                skipped.append(Skipped(line: line, reason: "activity \(id): \(violation)"))
-                continue
-            }
-            self.rows.append(
-                Row(line: line, activity: activity, gearName: gearName, hasBikeID: gear != nil, filename: value(legacy ? "filename" : "Filename")))
+            return nil
         }
+    }
+
+    /// A row read: an activity, or why it is skipped.
+    enum Read {
+        case success(Row)
+        case failure(Skipped)
+    }
+
+    /// A row as an activity, or why it is skipped.
+    private static func row(_ f: CSVRow, line: Int, legacy: Bool) -> Read {
+        var f = f
+        guard let idText = f.value(legacy ? "id" : "Activity ID"), let id = Int64(idText), id > 0 else {
+            return .failure(Skipped(line: line, reason: "no activity id"))
+        }
+        guard let dateText = f.value(legacy ? "date" : "Activity Date"), let start = parseDate(dateText) else {
+            return .failure(Skipped(line: line, reason: "activity \(id): unreadable date '\(f.value(legacy ? "date" : "Activity Date") ?? "")'"))
+        }
+        // Without a value, the other column, or 0, as Strava's API has it.
+        let elapsed = legacy ? f.number("elapsed_time") : f.number("Elapsed Time#2", "Elapsed Time")
+        let moving = legacy ? nil : f.number("Moving Time")
+        let distance = legacy ? f.number("distance") : f.number("Distance#2") ?? f.number("Distance").map { $0 * 1000 }
+        let elevation = f.number("Elevation Gain")
+        if let unreadable = f.unreadable { return .failure(Skipped(line: line, reason: "activity \(id): \(unreadable)")) }
+        let elapsedSeconds = elapsed ?? 0
+        let movingSeconds = moving ?? elapsedSeconds
+        // The cache's own limits: a row outside them is skipped here, never written. (Times
+        // first: they become whole seconds, which a huge value must not reach.)
+        if let (field, v) = [(ActivityLimits.Field.elapsedTime, elapsedSeconds), (.movingTime, movingSeconds)]
+            .first(where: { !ActivityLimits.allows($0.1, $0.0) })
+        {
+            return .failure(Skipped(line: line, reason: "activity \(id): \(ActivityLimits.Violation(field: field, number: v))"))
+        }
+        let typeText = f.value(legacy ? "type" : "Activity Type") ?? "Workout"
+        let commuteText = (f.value(legacy ? "commute" : "Commute") ?? "").lowercased()
+        var gearName = f.value(legacy ? "gear" : "Activity Gear")
+        let gear = f.value("Bike").flatMap(bikeID)
+        // Shoes: another kind of gear (a `Gear` id without a `Bike` id) is no bike to match.
+        if gear == nil, f.value("Gear") != nil { gearName = nil }
+        // The export does not say whether an activity was entered by hand (an empty Filename
+        // is not proof), so `manual` is Strava's default, false; a sync writes Strava's own value.
+        let activity = Activity(
+            id: id, name: f.value(legacy ? "name" : "Activity Name") ?? "", sportType: sportType(typeText),
+            startDate: start, movingTime: Int(movingSeconds.rounded()), elapsedTime: Int(elapsedSeconds.rounded()),
+            distance: distance ?? 0, totalElevationGain: elevation ?? 0, gearID: gear,
+            commute: commuteText == "true" || commuteText == "1" || commuteText == "1.0", manual: false)
+        if let violation = ActivityLimits.check(activity) { return .failure(Skipped(line: line, reason: "activity \(id): \(violation)")) }
+        return .success(Row(line: line, activity: activity, gearName: gearName, hasBikeID: gear != nil, filename: f.value(legacy ? "filename" : "Filename")))
     }
 
     /// Gear names linked to ids by the archive's own rows (`Bike` column), by `key(_:)`.

@@ -81,43 +81,19 @@ struct SyncCommand: ParsableCommand {
             line.update("waiting for Strava's \(window) rate limit until \(StravaError.format(until, seconds: true))…", now: true)
         }
         let taken = Set(loaded.garage.bikes.map(\.bike.id.rawValue))
-        let riderOfGear = loaded.garage.riderByGearID
         var reports: [Report] = []
         var exit: Int32 = 0
         for login in logins {
             client.switchRider(to: login)
-            let sync = StravaSync(garageRoot: root, client: client, bikeFiles: loaded.garage.bikeIDsByGearID)
-            sync.rider = login
-            sync.scopedToAthlete = household
-            // A ride from a file on another rider's bike is theirs, however like one of this rider's it is.
-            if household {
-                sync.mayReplaceImported = { file in
-                    guard let owner = file.gearID.flatMap({ riderOfGear[$0] }) else { return true }
-                    return owner == login
-                }
-            }
+            let sync = Self.sync(for: login, client: client, root: root, garage: loaded.garage, household: household)
             let who = household ? "\(login ?? "garage login"): " : ""
-            line.update("\(who)asking Strava for activities…", now: true)
-            // A page is a request: few enough to show each.
-            sync.progress = { line.update(who + $0, now: true) }
-            sync.warn = { warning in
-                var warning = warning
-                warning.message = who + warning.message
-                line.note(text: ErrorStyle.render(warning))
-            }
             sync.maxDelete = maxDelete
             sync.usesActivityIndex = !options.bypassesDerivedCaches
             let requestsBefore = client.requestCount
-            let summary: SyncSummary
-            do { summary = try sync.run(full: full) } catch {
-                line.clear()
-                // One rider's failure (a login to renew) stops only their sync.
-                guard household else { throw StravaCommandSupport.fail(error, rider: login) }
-                Terminal.standardError.write(ErrorStyle.render(message: who + StravaCommandSupport.forRider(login, "\(error)")))
+            guard let summary = try Self.runSync(sync, full: full, who: who, login: login, household: household, line: line) else {
                 exit = 1
                 continue
             }
-            line.clear()
             let requests = client.requestCount - requestsBefore
             if let problem = summary.gearLookupProblem { ErrorStyle.write([Warning(who + problem)]) }
             if format == .json {
@@ -125,25 +101,9 @@ struct SyncCommand: ParsableCommand {
                 report.rider = login
                 reports.append(report)
             } else {
-                Terminal.standardOutput.write("\(who)\(summary.line) in \(requests) request\(requests == 1 ? "" : "s")\n")
-                for gear in summary.unclaimedBikes {
-                    Terminal.standardOutput.write(
-                        "Strava bike \(gear.id) '\(gear.displayName)'\(gear.retired ? " (retired)" : "") has no bike file; add one with:\n  \(StravaSync.addCommand(for: gear, taken: taken))\n"
-                    )
-                }
+                Self.say(summary, who: who, requests: requests, taken: taken)
             }
-            // Everything else is written; the cache still holds what may be gone, until the rider says.
-            if let held = summary.deletionsHeldBack, let count = held.confirmWith {
-                let (one, reason) = (count == 1, held.reason)
-                let activities = one ? "activity" : "activities", they = one ? "it is" : "they are", them = one ? "it" : "them"
-                let command = "bikecheck sync\(login.map { " --rider " + $0 } ?? "") --full --max-delete \(count)"
-                ErrorStyle.write([
-                    Warning(
-                        "\(who)held back the deletion of \(count) cached \(activities) Strava no longer lists (\(reason))",
-                        help: "if \(they) really gone from Strava, delete \(them) with: \(command)")
-                ])
-                exit = 1
-            }
+            if Self.warnHeldBack(summary, login: login, who: who) { exit = 1 }
         }
         if format == .json {
             do {
@@ -154,6 +114,67 @@ struct SyncCommand: ParsableCommand {
             }
         }
         if exit != 0 { throw ExitCode(exit) }
+    }
+
+    /// Runs one login's sync with its progress on `line`; nil when it failed in a household (said
+    /// on standard error: one rider's failure, a login to renew, stops only their sync).
+    static func runSync(_ sync: StravaSync, full: Bool, who: String, login: String?, household: Bool, line: ProgressLine) throws -> SyncSummary? {
+        line.update("\(who)asking Strava for activities…", now: true)
+        // A page is a request: few enough to show each.
+        sync.progress = { line.update(who + $0, now: true) }
+        sync.warn = { warning in
+            var warning = warning
+            warning.message = who + warning.message
+            line.note(text: ErrorStyle.render(warning))
+        }
+        defer { line.clear() }
+        do { return try sync.run(full: full) } catch {
+            line.clear()
+            guard household else { throw StravaCommandSupport.fail(error, rider: login) }
+            Terminal.standardError.write(ErrorStyle.render(message: who + StravaCommandSupport.forRider(login, "\(error)")))
+            return nil
+        }
+    }
+
+    /// The sync of one login's rides.
+    static func sync(for login: String?, client: StravaClient, root: String, garage: Garage, household: Bool) -> StravaSync {
+        let sync = StravaSync(garageRoot: root, client: client, bikeFiles: garage.bikeIDsByGearID)
+        sync.rider = login
+        sync.scopedToAthlete = household
+        // A ride from a file on another rider's bike is theirs, however like one of this rider's it is.
+        if household {
+            let riderOfGear = garage.riderByGearID
+            sync.mayReplaceImported = { file in
+                guard let owner = file.gearID.flatMap({ riderOfGear[$0] }) else { return true }
+                return owner == login
+            }
+        }
+        return sync
+    }
+
+    /// A sync's line, and the command to add each Strava bike without a bike file.
+    static func say(_ summary: SyncSummary, who: String, requests: Int, taken: Set<String>) {
+        Terminal.standardOutput.write("\(who)\(summary.line) in \(requests) request\(requests == 1 ? "" : "s")\n")
+        for gear in summary.unclaimedBikes {
+            Terminal.standardOutput.write(
+                "Strava bike \(gear.id) '\(gear.displayName)'\(gear.retired ? " (retired)" : "") has no bike file; add one with:\n  \(StravaSync.addCommand(for: gear, taken: taken))\n"
+            )
+        }
+    }
+
+    /// Everything else is written; the cache still holds what may be gone, until the rider says.
+    /// True when deletions were held back (the exit status says so).
+    static func warnHeldBack(_ summary: SyncSummary, login: String?, who: String) -> Bool {
+        guard let held = summary.deletionsHeldBack, let count = held.confirmWith else { return false }
+        let (one, reason) = (count == 1, held.reason)
+        let activities = one ? "activity" : "activities", they = one ? "it is" : "they are", them = one ? "it" : "them"
+        let command = "bikecheck sync\(login.map { " --rider " + $0 } ?? "") --full --max-delete \(count)"
+        ErrorStyle.write([
+            Warning(
+                "\(who)held back the deletion of \(count) cached \(activities) Strava no longer lists (\(reason))",
+                help: "if \(they) really gone from Strava, delete \(them) with: \(command)")
+        ])
+        return true
     }
 
     /// Whose logins a sync uses, in order: `--rider`'s; in a household (garage.yaml's `riders:`)

@@ -119,6 +119,25 @@ package enum UnifiedDiff {
         for (k, text) in before.enumerated() {
             ops.append(Op(kind: .same, text: text, oldLine: head - before.count + k, newLine: head - before.count + k))
         }
+        let middle = lcs(midA, midB)
+        var oldLine = head, newLine = head
+        for (kind, text) in middle {
+            ops.append(Op(kind: kind, text: text, oldLine: oldLine, newLine: newLine))
+            if kind != .added { oldLine += 1 }
+            if kind != .removed { newLine += 1 }
+        }
+        // The first `context` lines of the tail.
+        var start = tailA
+        for k in 0..<min(context, tail) {
+            let end = lineEnd(a, from: start)
+            ops.append(Op(kind: .same, text: Array(a[start..<end]), oldLine: oldLine + k, newLine: newLine + k))
+            start = end
+        }
+        return ops
+    }
+    /// The lines of `midA` and `midB` as an edit script by longest common subsequence; past
+    /// 4,000,000 pairs of lines, all of one removed and all of the other added.
+    static func lcs(_ midA: [[UInt8]], _ midB: [[UInt8]]) -> [(Op.Kind, [UInt8])] {
         var middle: [(Op.Kind, [UInt8])] = []
         if midA.count * midB.count > 4_000_000 {
             middle = midA.map { (.removed, $0) } + midB.map { (.added, $0) }
@@ -143,20 +162,7 @@ package enum UnifiedDiff {
                 }
             }
         }
-        var oldLine = head, newLine = head
-        for (kind, text) in middle {
-            ops.append(Op(kind: kind, text: text, oldLine: oldLine, newLine: newLine))
-            if kind != .added { oldLine += 1 }
-            if kind != .removed { newLine += 1 }
-        }
-        // The first `context` lines of the tail.
-        var start = tailA
-        for k in 0..<min(context, tail) {
-            let end = lineEnd(a, from: start)
-            ops.append(Op(kind: .same, text: Array(a[start..<end]), oldLine: oldLine + k, newLine: newLine + k))
-            start = end
-        }
-        return ops
+        return middle
     }
 }
 

@@ -83,16 +83,7 @@ package enum GitSetup {
             done.changes.append("wrote the merge driver's lines to .gitattributes (commit it, so every clone has them)")
         }
         // 2. The driver, in this clone's configuration.
-        let command = driverCommand(executable: executable)
-        for (key, value) in [
-            ("merge.\(driver).name", "bikecheck: garage YAML merged by its keys, services and to-dos as sets"), ("merge.\(driver).driver", command),
-        ] {
-            let current = try git.run(["config", "--local", "--get", key])
-            if current.output.trimmingCharacters(in: .newlines) == value { continue }
-            let set = try git.run(["config", "--local", key, value])
-            guard set.status == 0 else { throw GitCommitter.Failure(description: "git config failed: \(set.error)") }
-            if key.hasSuffix(".driver") { done.changes.append("configured the merge driver (\(key))") }
-        }
+        try configureDriver(git, executable: executable, done: &done)
         // 3. The hooks, when they are this clone's own.
         let paths = try git.run(["rev-parse", "--path-format=absolute", "--git-path", "hooks", "--git-common-dir", "--show-toplevel"])
         let lines = paths.output.split(separator: "\n").map(String.init)
@@ -112,38 +103,7 @@ package enum GitSetup {
         }
         var managed = false
         for name in hookNames {
-            let hookPath = hooks + "/" + name
-            let existing = readBytes(hookPath).map { String(decoding: $0, as: UTF8.self) }
-            if let existing, frameworkSignatures.contains(where: existing.contains) {
-                // A hook manager's script: it runs the hook it found (`.legacy`) itself; ours is
-                // added to its configuration, not written over it.
-                let legacy = readBytes(hookPath + ".legacy").map { String(decoding: $0, as: UTF8.self) }
-                if !(legacy?.contains(hookSignature) ?? false) { managed = true }
-                continue
-            }
-            let hook = hookText(name, executable: executable)
-            if let existing, existing != hook, !existing.contains(hookSignature) {
-                // The rider's own hook: kept, and run first by ours.
-                let kept = hooks + "/" + chainedHook(name)
-                guard !FileManager.default.fileExists(atPath: kept) else {
-                    throw GitCommitter.Failure(
-                        description:
-                            "'\(hookPath)' is not bikecheck's hook, and '\(kept)' already exists; move one of them away, then run 'bikecheck git setup' again")
-                }
-                guard rename(hookPath, kept) == 0 else {
-                    throw GitCommitter.Failure(description: "cannot move '\(hookPath)' to '\(kept)': \(String(cString: strerror(errno)))")
-                }
-                done.changes.append("kept your \(name) hook as \(chainedHook(name)); bikecheck's hook runs it first")
-            }
-            if existing != hook || !FileManager.default.isExecutableFile(atPath: hookPath) {
-                do {
-                    try FileManager.default.createDirectory(atPath: hooks, withIntermediateDirectories: true)
-                    try AtomicFile.write(Array(hook.utf8), to: hookPath, mode: 0o755)
-                } catch {
-                    throw GitCommitter.Failure(description: "\(error)")
-                }
-                done.changes.append("installed the \(name) hook that validates what is staged (\(hookPath))")
-            }
+            if try installHook(name, in: hooks, executable: executable, done: &done) { managed = true }
         }
         let configured = readBytes(lines[2] + "/.pre-commit-config.yaml").map { String(decoding: $0, as: UTF8.self).contains("bikecheck") } ?? false
         if managed, !configured {
@@ -156,6 +116,57 @@ package enum GitSetup {
                 """)
         }
         return done
+    }
+
+    /// The merge driver in the clone's own configuration (`git config --local`).
+    private static func configureDriver(_ git: GitCommitter, executable: String, done: inout Done) throws(GitCommitter.Failure) {
+        let command = driverCommand(executable: executable)
+        for (key, value) in [
+            ("merge.\(driver).name", "bikecheck: garage YAML merged by its keys, services and to-dos as sets"), ("merge.\(driver).driver", command),
+        ] {
+            let current = try git.run(["config", "--local", "--get", key])
+            if current.output.trimmingCharacters(in: .newlines) == value { continue }
+            let set = try git.run(["config", "--local", key, value])
+            guard set.status == 0 else { throw GitCommitter.Failure(description: "git config failed: \(set.error)") }
+            if key.hasSuffix(".driver") { done.changes.append("configured the merge driver (\(key))") }
+        }
+    }
+
+    /// Installs hook `name` in `hooks` (the rider's own hook kept, and run first); true when a
+    /// hook manager's script is there instead, which bikecheck leaves alone.
+    private static func installHook(_ name: String, in hooks: String, executable: String, done: inout Done) throws(GitCommitter.Failure) -> Bool {
+        let hookPath = hooks + "/" + name
+        let existing = readBytes(hookPath).map { String(decoding: $0, as: UTF8.self) }
+        if let existing, frameworkSignatures.contains(where: existing.contains) {
+            // A hook manager's script: it runs the hook it found (`.legacy`) itself; ours is
+            // added to its configuration, not written over it.
+            let legacy = readBytes(hookPath + ".legacy").map { String(decoding: $0, as: UTF8.self) }
+            return !(legacy?.contains(hookSignature) ?? false)
+        }
+        let hook = hookText(name, executable: executable)
+        if let existing, existing != hook, !existing.contains(hookSignature) {
+            // The rider's own hook: kept, and run first by ours.
+            let kept = hooks + "/" + chainedHook(name)
+            guard !FileManager.default.fileExists(atPath: kept) else {
+                throw GitCommitter.Failure(
+                    description:
+                        "'\(hookPath)' is not bikecheck's hook, and '\(kept)' already exists; move one of them away, then run 'bikecheck git setup' again")
+            }
+            guard rename(hookPath, kept) == 0 else {
+                throw GitCommitter.Failure(description: "cannot move '\(hookPath)' to '\(kept)': \(String(cString: strerror(errno)))")
+            }
+            done.changes.append("kept your \(name) hook as \(chainedHook(name)); bikecheck's hook runs it first")
+        }
+        if existing != hook || !FileManager.default.isExecutableFile(atPath: hookPath) {
+            do {
+                try FileManager.default.createDirectory(atPath: hooks, withIntermediateDirectories: true)
+                try AtomicFile.write(Array(hook.utf8), to: hookPath, mode: 0o755)
+            } catch {
+                throw GitCommitter.Failure(description: "\(error)")
+            }
+            done.changes.append("installed the \(name) hook that validates what is staged (\(hookPath))")
+        }
+        return false
     }
 
     /// The driver line git runs (through sh). When bikecheck cannot be run (gone after an

@@ -14,105 +14,121 @@ package enum DreeveGearMaintenance: TrackerJSONReader {
 
     package static func plan(_ sources: [ImportPlan.Source], bike: String?, garage: Garage) throws(WriteFailure) -> ImportPlan {
         if bike != nil { throw .usage("a gear maintenance file names its gear: --bike is for a file of one vehicle's records (LubeLogger)") }
-        var plan = ImportPlan(format: "dreeve", files: sources.map(\.path))
-        var partIDs = Set<String>()
-        var bikeOf: [String: String] = [:]
+        var building = Building(plan: ImportPlan(format: "dreeve", files: sources.map(\.path)), garage: garage)
         for source in sources {
-            let doc = YAMLDocument(path: source.path, bytes: source.bytes, limits: .garage)
-            guard doc.isUsable, let root = doc.root else {
-                throw WriteFailure(.refused, "cannot read '\(source.path)' as YAML", diagnostics: doc.diagnostics, sources: [source.path: doc.source])
-            }
-            func at(_ node: YAMLNode) -> SourceLocation { Self.at(node, in: source) }
-            func skip(_ node: YAMLNode, _ record: String, _ reason: String) { plan.unplaced.append(.init(location: at(node), record: record, reason: reason)) }
-            // The file itself, or a config that holds it under gearMaintenance: (or gear: maintenance:).
-            var section: YAMLMapping?
-            if case .mapping(let top) = root {
-                if top["components"] != nil {
-                    section = top
-                } else if case .mapping(let m)? = top["gearMaintenance"] ?? top["gear-maintenance"] {
-                    section = m
-                } else if case .mapping(let gear)? = top["gear"], case .mapping(let m)? = gear["maintenance"] {
-                    section = m
-                }
-            }
-            guard let config = section, case .sequence(let components)? = config["components"] else {
-                throw .refused(
-                    "'\(source.path)' is not a statistics-for-strava gear maintenance file: it should have a list of components",
-                    help: "give the gear-maintenance.yaml of statistics-for-strava's config folder")
-            }
-            for item in components.items {
-                guard case .mapping(let c) = item, let tag = text(c["tag"]) else {
-                    skip(item, "component", "should have a tag")
-                    continue
-                }
-                let id = StravaGearRules.slug(tag)
-                guard !partIDs.contains(id) else {
-                    skip(c["tag"] ?? item, "component '\(tag)'", "another component has the tag '\(id)' already")
-                    continue
-                }
-                partIDs.insert(id)
-                var part = ImportPlan.Part(id: id, name: text(c["label"]) ?? tag)
-                if case .mapping(let price)? = c["purchasePrice"] {
-                    let cents = text(price["amountInCents"]) ?? ""
-                    if let n = Int(cents), n >= 0, let currency = text(price["currency"]),
-                        let written = amount(euros(n), currency: currency, garage: garage)
-                    {
-                        part.price = written
-                    } else {
-                        skip(c["purchasePrice"] ?? item, "component '\(tag)'", "purchasePrice should be amountInCents (a whole number) and a currency code")
-                    }
-                }
-                // On the first gear it names; a part sits on one bike at a time.
-                for gearNode in items(c["attachedTo"]) {
-                    guard let gear = text(gearNode) else { continue }
-                    guard let holder = bikeOf[gear] ?? Self.bikeID(for: gear, garage: garage, plan: &plan) else {
-                        skip(
-                            gearNode, "component '\(tag)' on '\(gear)'",
-                            "no bike in the garage has this Strava gear id, id or name, and it is not a bike's Strava gear id (b…) to add one by")
-                        continue
-                    }
-                    bikeOf[gear] = holder
-                    guard part.mounts.isEmpty else {
-                        skip(
-                            gearNode, "component '\(tag)' on '\(gear)'",
-                            "a part sits on one bike at a time: mounted on '\(part.mounts[0].bike ?? "")' only; add a dated mount by hand for when it moved")
-                        continue
-                    }
-                    // statistics-for-strava counts every activity of the gear: from the start of time.
-                    part.mounts = [.init(bike: holder, from: Day(ordinal: 0))]
-                }
-                plan.parts.append(part)
-                for t in items(c["maintenance"]) {
-                    guard case .mapping(let task) = t, let taskTag = text(task["tag"]) else {
-                        skip(t, "maintenance task of '\(tag)'", "should have a tag")
-                        continue
-                    }
-                    let label = text(task["label"]) ?? taskTag
-                    guard case .mapping(let interval)? = task["interval"], let value = text(interval["value"]),
-                        let unit = text(interval["unit"])
-                    else {
-                        skip(t, "task '\(label)' of '\(tag)'", "should have an interval with a value and a unit")
-                        continue
-                    }
-                    guard let garageUnit = units[unit] else {
-                        skip(interval["unit"] ?? t, "task '\(label)' of '\(tag)'", "unit '\(unit)' is not one of statistics-for-strava's: km, mi, hours, days")
-                        continue
-                    }
-                    guard let v = Double(value), v > 0, v.isFinite else {
-                        skip(interval["value"] ?? t, "task '\(label)' of '\(tag)'", "interval value '\(value)' is not a number above 0")
-                        continue
-                    }
-                    let intervalID = StravaGearRules.slug(taskTag)
-                    guard !plan.intervals.contains(where: { $0.owner == id && $0.id == intervalID }) else {
-                        skip(task["tag"] ?? t, "task '\(label)' of '\(tag)'", "another task of the component has the tag '\(intervalID)'")
-                        continue
-                    }
-                    plan.intervals.append(.init(owner: id, id: intervalID, task: label, every: ["\(ImportPlanWriter.number(v)) \(garageUnit)"]))
-                }
+            let components = try components(source)
+            building.source = source
+            for item in components.items { building.placeComponent(item) }
+        }
+        building.plan.sortFindings()
+        return building.plan
+    }
+
+    /// The list of components: of the file itself, or of a config that holds it under
+    /// `gearMaintenance:` (or `gear: maintenance:`).
+    static func components(_ source: ImportPlan.Source) throws(WriteFailure) -> YAMLSequence {
+        let doc = YAMLDocument(path: source.path, bytes: source.bytes, limits: .garage)
+        guard doc.isUsable, let root = doc.root else {
+            throw WriteFailure(.refused, "cannot read '\(source.path)' as YAML", diagnostics: doc.diagnostics, sources: [source.path: doc.source])
+        }
+        var section: YAMLMapping?
+        if case .mapping(let top) = root {
+            if top["components"] != nil {
+                section = top
+            } else if case .mapping(let m)? = top["gearMaintenance"] ?? top["gear-maintenance"] {
+                section = m
+            } else if case .mapping(let gear)? = top["gear"], case .mapping(let m)? = gear["maintenance"] {
+                section = m
             }
         }
-        plan.sortFindings()
-        return plan
+        guard let config = section, case .sequence(let components)? = config["components"] else {
+            throw .refused(
+                "'\(source.path)' is not a statistics-for-strava gear maintenance file: it should have a list of components",
+                help: "give the gear-maintenance.yaml of statistics-for-strava's config folder")
+        }
+        return components
+    }
+
+    /// The plan as it grows, component by component.
+    struct Building {
+        var plan: ImportPlan
+        let garage: Garage
+        var source = ImportPlan.Source(path: "", bytes: [])
+        var partIDs = Set<String>()
+        var bikeOf: [String: String] = [:]
+
+        init(plan: ImportPlan, garage: Garage) {
+            self.plan = plan
+            self.garage = garage
+        }
+
+        mutating func skip(_ node: YAMLNode, _ record: String, _ reason: String) {
+            plan.unplaced.append(.init(location: DreeveGearMaintenance.at(node, in: source), record: record, reason: reason))
+        }
+
+        /// A component: a part of its tag's id, its price, a mount and its tasks as intervals.
+        mutating func placeComponent(_ item: YAMLNode) {
+            guard case .mapping(let c) = item, let tag = text(c["tag"]) else { return skip(item, "component", "should have a tag") }
+            let id = StravaGearRules.slug(tag)
+            guard !partIDs.contains(id) else { return skip(c["tag"] ?? item, "component '\(tag)'", "another component has the tag '\(id)' already") }
+            partIDs.insert(id)
+            var part = ImportPlan.Part(id: id, name: text(c["label"]) ?? tag)
+            if case .mapping(let price)? = c["purchasePrice"] {
+                let cents = text(price["amountInCents"]) ?? ""
+                if let n = Int(cents), n >= 0, let currency = text(price["currency"]),
+                    let written = amount(euros(n), currency: currency, garage: garage)
+                {
+                    part.price = written
+                } else {
+                    skip(c["purchasePrice"] ?? item, "component '\(tag)'", "purchasePrice should be amountInCents (a whole number) and a currency code")
+                }
+            }
+            mount(&part, on: items(c["attachedTo"]), tag: tag)
+            plan.parts.append(part)
+            for t in items(c["maintenance"]) { placeTask(t, of: id, tag: tag) }
+        }
+
+        /// On the first gear it names; a part sits on one bike at a time.
+        mutating func mount(_ part: inout ImportPlan.Part, on gears: [YAMLNode], tag: String) {
+            for gearNode in gears {
+                guard let gear = text(gearNode) else { continue }
+                guard let holder = bikeOf[gear] ?? DreeveGearMaintenance.bikeID(for: gear, garage: garage, plan: &plan) else {
+                    skip(
+                        gearNode, "component '\(tag)' on '\(gear)'",
+                        "no bike in the garage has this Strava gear id, id or name, and it is not a bike's Strava gear id (b…) to add one by")
+                    continue
+                }
+                bikeOf[gear] = holder
+                guard part.mounts.isEmpty else {
+                    skip(
+                        gearNode, "component '\(tag)' on '\(gear)'",
+                        "a part sits on one bike at a time: mounted on '\(part.mounts[0].bike ?? "")' only; add a dated mount by hand for when it moved")
+                    continue
+                }
+                // statistics-for-strava counts every activity of the gear: from the start of time.
+                part.mounts = [.init(bike: holder, from: Day(ordinal: 0))]
+            }
+        }
+
+        /// A maintenance task: an interval of the part (`every: 500 km`).
+        mutating func placeTask(_ t: YAMLNode, of id: String, tag: String) {
+            guard case .mapping(let task) = t, let taskTag = text(task["tag"]) else { return skip(t, "maintenance task of '\(tag)'", "should have a tag") }
+            let label = text(task["label"]) ?? taskTag
+            guard case .mapping(let interval)? = task["interval"], let value = text(interval["value"]), let unit = text(interval["unit"]) else {
+                return skip(t, "task '\(label)' of '\(tag)'", "should have an interval with a value and a unit")
+            }
+            guard let garageUnit = units[unit] else {
+                return skip(interval["unit"] ?? t, "task '\(label)' of '\(tag)'", "unit '\(unit)' is not one of statistics-for-strava's: km, mi, hours, days")
+            }
+            guard let v = Double(value), v > 0, v.isFinite else {
+                return skip(interval["value"] ?? t, "task '\(label)' of '\(tag)'", "interval value '\(value)' is not a number above 0")
+            }
+            let intervalID = StravaGearRules.slug(taskTag)
+            guard !plan.intervals.contains(where: { $0.owner == id && $0.id == intervalID }) else {
+                return skip(task["tag"] ?? t, "task '\(label)' of '\(tag)'", "another task of the component has the tag '\(intervalID)'")
+            }
+            plan.intervals.append(.init(owner: id, id: intervalID, task: label, every: ["\(ImportPlanWriter.number(v)) \(garageUnit)"]))
+        }
     }
 
     /// The garage's bike of a Strava gear id (by its `strava:`, else its id or name), or a new one

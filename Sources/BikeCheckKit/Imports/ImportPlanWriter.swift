@@ -111,75 +111,75 @@ package enum ImportPlanWriter {
 
     // MARK: - Files the garage has
 
-    /// What one of the garage's files gains: its missing keys, mounts, intervals and log entries,
-    /// each edit on the file as the one before left it. nil when it lacks nothing.
-    static func amend(_ owner: String, _ plan: ImportPlan, in context: WriteContext) throws(WriteFailure) -> (FileChange, Added)? {
-        var added = Added()
-        let path: String
-        let log: [LogEntry]
+    /// One of the garage's files an import amends: what it has, and the keys the plan gives it.
+    struct Target {
+        var path: String
+        var what: String
+        var log: [LogEntry]
+        /// The mounts it has (`Mount.key`'s form).
         var mountKeys = Set<String>()
         var keys: [(key: String, value: YAMLValue)] = []
-        let order: [String]
+        /// The order of its top-level keys, for where a new one goes.
+        var order: [String]
+    }
+
+    static func target(_ owner: String, _ plan: ImportPlan, in context: WriteContext) throws(WriteFailure) -> Target {
         if let file = context.bikeFile(owner), let bike = context.garage.bike(BikeID(owner))?.bike {
-            path = file
-            log = bike.log
-            added.what = bike.noun
-            order = ["name", "kind", "rider", "strava", "devices", "bought", "retired", "price", "templates", "counts", "trainer", "components"]
+            var target = Target(
+                path: file, what: bike.noun, log: bike.log,
+                order: ["name", "kind", "rider", "strava", "devices", "bought", "retired", "price", "templates", "counts", "trainer", "components"])
             if let b = plan.bikes.first(where: { $0.id == owner }) {
-                if let strava = b.strava { keys.append(("strava", .text(strava))) }
-                keys += purchase(bought: b.bought, retired: b.retired, price: b.price).map { ($0.key, $0.value) }
+                if let strava = b.strava { target.keys.append(("strava", .text(strava))) }
+                target.keys += purchase(bought: b.bought, retired: b.retired, price: b.price).map { ($0.key, $0.value) }
             }
-        } else if let file = context.partFile(owner), let part = context.garage.part(PartID(owner))?.part {
-            path = file
-            log = part.log
-            added.what = "part"
-            mountKeys = Set(part.mounts.filter(\.via.isEmpty).map { "bike|\($0.bike.value)|\($0.from)|\($0.tag ?? "")" })
-            mountKeys.formUnion(part.partMounts.map { "part|\($0.parent.value)|\($0.from)|" })
-            order = ["name", "rider", "bought", "retired", "price", "slot", "devices", "distance", "hours", "rides", "counts", "trainer", "templates"]
-            if let p = plan.parts.first(where: { $0.id == owner }) {
-                keys += purchase(bought: p.bought, retired: p.retired, price: p.price).map { ($0.key, $0.value) }
-                if let slot = p.slot { keys.append(("slot", .plain(slot))) }
-                if let km = p.kilometres, km > 0 { keys.append(("distance", .plain("\(number(km)) km"))) }
-                if let h = p.hours, h > 0 { keys.append(("hours", .plain(number(h)))) }
-            }
-        } else {
+            return target
+        }
+        guard let file = context.partFile(owner), let part = context.garage.part(PartID(owner))?.part else {
             throw WriteFailure(context.garage.noBike(owner))
         }
-        try context.requireClean(path)
-        guard let original = context.read(path) else { throw .refused("cannot read '\(path)'") }
-        var bytes = original
+        var target = Target(
+            path: file, what: "part", log: part.log,
+            order: ["name", "rider", "bought", "retired", "price", "slot", "devices", "distance", "hours", "rides", "counts", "trainer", "templates"])
+        target.mountKeys = Set(part.mounts.filter(\.via.isEmpty).map { "bike|\($0.bike.value)|\($0.from)|\($0.tag ?? "")" })
+        target.mountKeys.formUnion(part.partMounts.map { "part|\($0.parent.value)|\($0.from)|" })
+        if let p = plan.parts.first(where: { $0.id == owner }) {
+            target.keys += purchase(bought: p.bought, retired: p.retired, price: p.price).map { ($0.key, $0.value) }
+            if let slot = p.slot { target.keys.append(("slot", .plain(slot))) }
+            if let km = p.kilometres, km > 0 { target.keys.append(("distance", .plain("\(number(km)) km"))) }
+            if let h = p.hours, h > 0 { target.keys.append(("hours", .plain(number(h)))) }
+        }
+        return target
+    }
+
+    /// A file's bytes as edits change them, one edit at a time on the file as the one before left it.
+    struct Amending {
+        let path: String
+        let order: [String]
+        let context: WriteContext
+        var bytes: [UInt8]
+
         /// One edit on the file as it is now.
-        func apply(_ make: (YAMLMapping) throws(WriteFailure) -> YAMLEdit?) throws(WriteFailure) {
+        mutating func apply(_ make: (YAMLMapping) throws(WriteFailure) -> YAMLEdit?) throws(WriteFailure) {
             let doc = YAMLDocument(path: path, bytes: bytes, limits: .garage)
             guard case .mapping(let root)? = doc.root else { throw .refused("'\(path)' is not a mapping") }
             guard let edit = try make(root) else { return }
             bytes = try context.edit(path, doc, [edit])
         }
+
         /// Where a new top-level key goes: after the nearest key before it in the file's order.
         func after(_ key: String) -> [String] { Array((order.firstIndex(of: key).map { order[..<$0] } ?? order[...]).reversed()) }
 
-        for (key, value) in keys {
-            try apply { root in
-                guard root[key] == nil else { return nil }
-                added.keys += 1
-                return .addKey(key, value, in: [], after: after(key))
-            }
-        }
-        for m in plan.parts.first(where: { $0.id == owner })?.mounts ?? [] where !mountKeys.contains(m.key) {
-            mountKeys.insert(m.key)
-            try apply { root in .appendOrCreate(entry(m), list: "mounts", current: root["mounts"]) }
-            added.mounts += 1
-        }
         /// `key: value` into the top-level mapping `list` (`intervals:`, `components:`) unless it
         /// has the key; false when it has.
-        func addEntry(_ key: String, _ value: YAMLValue, to list: String) throws(WriteFailure) -> Bool {
+        mutating func addEntry(_ key: String, _ value: YAMLValue, to list: String) throws(WriteFailure) -> Bool {
             var wrote = false
+            let after = after(list), path = path
             try apply { root throws(WriteFailure) in
                 let entry = YAMLValue.mapping([YAMLPair(key, value)])
                 switch root[list] {
                 case nil:
                     wrote = true
-                    return .addKey(list, entry, in: [], after: after(list))
+                    return .addKey(list, entry, in: [], after: after)
                 case .mapping(let m)? where !m.isFlow || m.entries.isEmpty:
                     guard m[key] == nil else { return nil }
                     wrote = true
@@ -193,19 +193,43 @@ package enum ImportPlanWriter {
             }
             return wrote
         }
+    }
+
+    /// What one of the garage's files gains: its missing keys, mounts, intervals and log entries,
+    /// each edit on the file as the one before left it. nil when it lacks nothing.
+    static func amend(_ owner: String, _ plan: ImportPlan, in context: WriteContext) throws(WriteFailure) -> (FileChange, Added)? {
+        var target = try target(owner, plan, in: context)
+        var added = Added()
+        added.what = target.what
+        try context.requireClean(target.path)
+        guard let original = context.read(target.path) else { throw .refused("cannot read '\(target.path)'") }
+        var file = Amending(path: target.path, order: target.order, context: context, bytes: original)
+        for (key, value) in target.keys {
+            let after = file.after(key)
+            try file.apply { root in
+                guard root[key] == nil else { return nil }
+                added.keys += 1
+                return .addKey(key, value, in: [], after: after)
+            }
+        }
+        for m in plan.parts.first(where: { $0.id == owner })?.mounts ?? [] where !target.mountKeys.contains(m.key) {
+            target.mountKeys.insert(m.key)
+            try file.apply { root in .appendOrCreate(entry(m), list: "mounts", current: root["mounts"]) }
+            added.mounts += 1
+        }
         for c in plan.components where c.bike == owner {
-            if try addEntry(c.role, value(c), to: "components") { added.components += 1 }
+            if try file.addEntry(c.role, value(c), to: "components") { added.components += 1 }
         }
         for interval in plan.intervals where interval.owner == owner {
-            if try addEntry(interval.id, value(interval), to: "intervals") { added.intervals += 1 }
+            if try file.addEntry(interval.id, value(interval), to: "intervals") { added.intervals += 1 }
         }
         for e in plan.log where e.owner == owner {
-            let same = log.contains {
+            let same = target.log.contains {
                 $0.date == e.date && $0.cost?.value.amount == e.cost && ($0.note ?? "").hasPrefix(e.key) && Set($0.done.map(\.value.rawValue)) == Set(e.done)
                     && $0.readings.isEmpty
             }
             if same { continue }
-            try apply { root in
+            try file.apply { root in
                 let style = EntryStyle(root["log"], defaultOrder: logOrder)
                 let item = style.entry(fields(e, style))
                 return ServiceRecorder.datedPosition(of: e.date, in: root["log"]).map { .insert(item, into: ["log"], at: $0) }
@@ -213,8 +237,8 @@ package enum ImportPlanWriter {
             }
             added.log += 1
         }
-        guard bytes != original else { return nil }
-        return (FileChange(path: path, before: original, after: bytes), added)
+        guard file.bytes != original else { return nil }
+        return (FileChange(path: target.path, before: original, after: file.bytes), added)
     }
 
     // MARK: - Values

@@ -34,9 +34,40 @@ package enum IntervalsICUGear: TrackerJSONReader {
         if bike != nil {
             throw .usage("an Intervals.icu gear list names its own bikes: --bike is for a file of one vehicle's records (LubeLogger)")
         }
-        var plan = ImportPlan(format: "intervals-icu", files: sources.map(\.path))
+        var building = Building(plan: ImportPlan(format: "intervals-icu", files: sources.map(\.path)), garage: garage)
+        for source in sources { try building.read(source) }
+        building.findParents()
+        // Bikes and gear first: their garage ids are what the components' mounts name.
+        for r in building.records where !building.isComponent(r) { building.placeGear(r) }
+        building.placeComponents()
+        building.dropOrphans()
+        // Reminders: intervals of the file of their gear or part.
+        for r in building.records { building.placeReminders(of: r) }
+        building.plan.sortFindings()
+        return building.plan
+    }
+
+    /// The plan as it grows, and the garage ids the list's ids became.
+    struct Building {
+        var plan: ImportPlan
+        let garage: Garage
         var records: [Record] = []
-        for source in sources {
+        /// What each component sits on: the first gear whose `component_ids` names it.
+        var parentOf: [String: String] = [:]
+        var ownerOf: [String: String] = [:]
+        var partOf: [String: String] = [:]
+        var placedParts = Set<String>()
+        var taken: Set<String>
+        var newIDs = Set<String>()
+
+        init(plan: ImportPlan, garage: Garage) {
+            self.plan = plan
+            self.garage = garage
+            taken = Set(garage.bikes.map(\.bike.id.rawValue))
+            for p in garage.parts { taken.insert(p.part.id.rawValue) }
+        }
+
+        mutating func read(_ source: ImportPlan.Source) throws(WriteFailure) {
             let root = try openJSON(source, help: "give the gear list as Intervals.icu sends it (GET /api/v1/athlete/0/gear), or use --api")
             guard case .sequence(let list) = root else {
                 throw .refused(
@@ -58,36 +89,33 @@ package enum IntervalsICUGear: TrackerJSONReader {
             }
         }
 
-        // What each component sits on: the first gear whose `component_ids` names it.
-        var parentOf: [String: String] = [:]
-        for r in records {
-            for c in r.componentIDs {
-                if let first = parentOf[c] {
-                    if first != r.id, let child = records.first(where: { $0.id == c }) {
-                        plan.notes.append(
-                            .init(
-                                location: child.at, record: "component '\(child.name)'",
-                                reason: "it is on '\(first)' and on '\(r.id)' too: mounted on the first only"))
+        mutating func findParents() {
+            for r in records {
+                for c in r.componentIDs {
+                    if let first = parentOf[c] {
+                        if first != r.id, let child = records.first(where: { $0.id == c }) {
+                            plan.notes.append(
+                                .init(
+                                    location: child.at, record: "component '\(child.name)'",
+                                    reason: "it is on '\(first)' and on '\(r.id)' too: mounted on the first only"))
+                        }
+                        continue
                     }
-                    continue
+                    if c != r.id { parentOf[c] = r.id }
                 }
-                if c != r.id { parentOf[c] = r.id }
             }
         }
+
         func isComponent(_ r: Record) -> Bool { r.component ?? (parentOf[r.id] != nil) }
 
-        // Bikes and gear first: their garage ids are what the components' mounts name.
-        var ownerOf: [String: String] = [:]
-        var taken = Set(garage.bikes.map(\.bike.id.rawValue))
-        for p in garage.parts { taken.insert(p.part.id.rawValue) }
-        var newIDs = Set<String>()
-        for r in records where !isComponent(r) {
+        /// A bike or other gear: the garage's (gaining only dates it lacks and the Strava id), else new.
+        mutating func placeGear(_ r: Record) {
             if notCycling.contains(r.type) {
                 plan.unplaced.append(
                     .init(
                         location: r.at, record: "\(r.type) '\(r.name)'",
                         reason: "not cycling gear: bikecheck counts rides, and its wear comes from other sports"))
-                continue
+                return
             }
             let kind: String? =
                 switch r.type {
@@ -103,7 +131,6 @@ package enum IntervalsICUGear: TrackerJSONReader {
             {
                 let id = b.bike.id.rawValue
                 ownerOf[r.id] = id
-                // Only what a file the garage has may gain: dates it lacks, the Strava id.
                 plan.bikes.append(.init(id: id, name: b.bike.name, strava: strava, kind: kind, bought: r.purchased, retired: r.retired))
             } else {
                 let id = unique(StravaGearRules.slug(r.name), sourceID: r.id, taken: &taken, new: &newIDs)
@@ -112,58 +139,65 @@ package enum IntervalsICUGear: TrackerJSONReader {
             }
         }
 
-        // Components: a part of their own, mounted on their gear or their component.
-        var partOf: [String: String] = [:]
-        let components = records.filter(isComponent)
-        for r in components {
-            if let p = garage.parts.first(where: { $0.part.id.rawValue == StravaGearRules.slug(r.name) || $0.part.name == r.name }) {
-                partOf[r.id] = p.part.id.rawValue
-            } else {
-                partOf[r.id] = unique(StravaGearRules.slug(r.name), sourceID: r.id, taken: &taken, new: &newIDs)
-            }
-        }
-        var placedParts = Set<String>()
-        for r in components {
-            guard let id = partOf[r.id] else { continue }
-            var part = ImportPlan.Part(id: id, name: r.name, bought: r.purchased, retired: r.retired)
-            if let parent = parentOf[r.id] {
-                let holder = records.first { $0.id == parent }
-                // Intervals.icu keeps no day a component went on: its purchase, else its gear's.
-                let from = r.purchased ?? holder?.purchased ?? Day(ordinal: Day.ordinal(year: 1970, month: 1, day: 1))
-                if let bikeID = ownerOf[parent] {
-                    part.mounts = [ImportPlan.Mount(bike: bikeID, from: from, to: r.retired)]
-                } else if let partID = partOf[parent] {
-                    part.mounts = [ImportPlan.Mount(part: partID, from: from, to: r.retired)]
+        /// Components: a part of their own, mounted on their gear or their component.
+        mutating func placeComponents() {
+            let components = records.filter(isComponent)
+            for r in components {
+                if let p = garage.parts.first(where: { $0.part.id.rawValue == StravaGearRules.slug(r.name) || $0.part.name == r.name }) {
+                    partOf[r.id] = p.part.id.rawValue
                 } else {
-                    plan.unplaced.append(
-                        .init(
-                            location: r.at, record: "component '\(r.name)'",
-                            reason: holder.map { "it is on '\($0.name)', which is not imported" } ?? "it is on gear '\(parent)', which the list does not have"))
-                    continue
+                    partOf[r.id] = unique(StravaGearRules.slug(r.name), sourceID: r.id, taken: &taken, new: &newIDs)
                 }
             }
-            plan.parts.append(part)
-            placedParts.insert(r.id)
-        }
-        // A component on a component that is not imported has nowhere to be either.
-        var dropped = true
-        while dropped {
-            dropped = false
-            let planned = Set(plan.parts.map(\.id))
-            for (k, part) in plan.parts.enumerated().reversed() {
-                guard case .part(let holder)? = part.mounts.first?.on, !planned.contains(holder), garage.part(PartID(holder)) == nil,
-                    let r = components.first(where: { partOf[$0.id] == part.id })
-                else { continue }
-                plan.parts.remove(at: k)
-                placedParts.remove(r.id)
-                plan.unplaced.append(.init(location: r.at, record: "component '\(r.name)'", reason: "it is on component '\(holder)', which is not imported"))
-                dropped = true
+            for r in components {
+                guard let id = partOf[r.id] else { continue }
+                var part = ImportPlan.Part(id: id, name: r.name, bought: r.purchased, retired: r.retired)
+                if let parent = parentOf[r.id] {
+                    let holder = records.first { $0.id == parent }
+                    // Intervals.icu keeps no day a component went on: its purchase, else its gear's.
+                    let from = r.purchased ?? holder?.purchased ?? Day(ordinal: Day.ordinal(year: 1970, month: 1, day: 1))
+                    if let bikeID = ownerOf[parent] {
+                        part.mounts = [ImportPlan.Mount(bike: bikeID, from: from, to: r.retired)]
+                    } else if let partID = partOf[parent] {
+                        part.mounts = [ImportPlan.Mount(part: partID, from: from, to: r.retired)]
+                    } else {
+                        plan.unplaced.append(
+                            .init(
+                                location: r.at, record: "component '\(r.name)'",
+                                reason: holder.map { "it is on '\($0.name)', which is not imported" }
+                                    ?? "it is on gear '\(parent)', which the list does not have"
+                            ))
+                        continue
+                    }
+                }
+                plan.parts.append(part)
+                placedParts.insert(r.id)
             }
         }
 
-        // Reminders: intervals of the file of their gear or part.
-        for r in records {
-            guard let owner = ownerOf[r.id] ?? (placedParts.contains(r.id) ? partOf[r.id] : nil) else { continue }
+        /// A component on a component that is not imported has nowhere to be either.
+        mutating func dropOrphans() {
+            let components = records.filter(isComponent)
+            var dropped = true
+            while dropped {
+                dropped = false
+                let planned = Set(plan.parts.map(\.id))
+                for (k, part) in plan.parts.enumerated().reversed() {
+                    guard case .part(let holder)? = part.mounts.first?.on, !planned.contains(holder), garage.part(PartID(holder)) == nil,
+                        let r = components.first(where: { partOf[$0.id] == part.id })
+                    else { continue }
+                    plan.parts.remove(at: k)
+                    placedParts.remove(r.id)
+                    plan.unplaced.append(
+                        .init(location: r.at, record: "component '\(r.name)'", reason: "it is on component '\(holder)', which is not imported"))
+                    dropped = true
+                }
+            }
+        }
+
+        /// A record's reminders: intervals of its gear's or part's file, a `last_reset` a log entry.
+        mutating func placeReminders(of r: Record) {
+            guard let owner = ownerOf[r.id] ?? (placedParts.contains(r.id) ? partOf[r.id] : nil) else { return }
             var used = Set<String>()
             for node in r.reminders {
                 guard case .mapping(let reminder) = node else { continue }
@@ -191,8 +225,6 @@ package enum IntervalsICUGear: TrackerJSONReader {
                 }
             }
         }
-        plan.sortFindings()
-        return plan
     }
 
     /// A Strava gear id: `b` (a bike) or `g` (shoes) and digits.

@@ -51,33 +51,32 @@ package enum LubeLoggerCSV {
                     continue
                 }
                 // A record with no cost cost nothing: an expense of 0 needs no interval.
-                var cost: Decimal = 0
                 let costText = cell(column("cost"))
-                var plain = "0"
-                if !costText.isEmpty {
-                    plain = costText.filter { !"$€£¥ ,".contains($0) }
-                    guard case .success(let amount) = Money.parseAmount(plain[...]), amount >= 0 else {
-                        plan.unplaced.append(.init(location: at, record: shown, reason: "cost '\(costText)' is not an amount"))
-                        continue
-                    }
-                    cost = amount
+                let plain = costText.isEmpty ? "0" : costText.filter { !"$€£¥ ,".contains($0) }
+                guard case .success(let cost) = Money.parseAmount(plain[...]), cost >= 0 else {
+                    plan.unplaced.append(.init(location: at, record: shown, reason: "cost '\(costText)' is not an amount"))
+                    continue
                 }
-                var note = description
-                let notes = cell(column("notes"))
-                if !notes.isEmpty { note += ": " + notes }
-                let part = cell(column("partnumber")), supplier = cell(column("partsupplier")), quantity = cell(column("partquantity"))
-                if !part.isEmpty {
-                    note +=
-                        " (part \(part)" + (supplier.isEmpty ? "" : " from \(supplier)") + (quantity.isEmpty || quantity == "1" ? "" : " ×\(quantity)") + ")"
-                }
-                let odometer = cell(column("odometer"))
-                if !odometer.isEmpty && odometer != "0" { note += " at odometer \(odometer)" }
+                let note = noteText(
+                    description, notes: cell(column("notes")), part: cell(column("partnumber")), supplier: cell(column("partsupplier")),
+                    quantity: cell(column("partquantity")), odometer: cell(column("odometer")))
                 let type = cell(column("type")).lowercased()
                 plan.log.append(
                     .init(owner: bike, date: date, cost: cost, costText: plain, category: type.isEmpty ? fileKind : type, note: note, key: description))
             }
         }
         return plan
+    }
+
+    /// A record's note: its description, its notes, the part and the odometer.
+    static func noteText(_ description: String, notes: String, part: String, supplier: String, quantity: String, odometer: String) -> String {
+        var note = description
+        if !notes.isEmpty { note += ": " + notes }
+        if !part.isEmpty {
+            note += " (part \(part)" + (supplier.isEmpty ? "" : " from \(supplier)") + (quantity.isEmpty || quantity == "1" ? "" : " ×\(quantity)") + ")"
+        }
+        if !odometer.isEmpty && odometer != "0" { note += " at odometer \(odometer)" }
+        return note
     }
 
     /// LubeLogger writes dates in its server's culture: ISO, or the US month/day/year.

@@ -27,7 +27,19 @@ package enum ProBikeGarageExport: TrackerJSONReader {
 
     package static func plan(_ sources: [ImportPlan.Source], bike: String?, garage: Garage) throws(WriteFailure) -> ImportPlan {
         if bike != nil { throw .usage("a ProBikeGarage export names its bikes: --bike is for one vehicle's records (LubeLogger)") }
-        var plan = ImportPlan(format: "probikegarage", files: sources.map(\.path))
+        var building = Building(plan: ImportPlan(format: "probikegarage", files: sources.map(\.path)), garage: garage, lists: try lists(sources))
+        building.placeBikes()
+        building.placeComponents()
+        for r in building.lists["installations"] ?? [] { building.placeInstallation(r) }
+        for r in building.lists["reminders"] ?? [] { building.placeReminder(r) }
+        for r in building.lists["services"] ?? [] { building.placeService(r) }
+        building.plan.sortFindings()
+        return building.plan
+    }
+
+    /// The records of every file by section (`bikes`, `components`, `installations`, `reminders`,
+    /// `services`), each id once.
+    static func lists(_ sources: [ImportPlan.Source]) throws(WriteFailure) -> [String: [Record]] {
         var lists: [String: [Record]] = [:]
         var seen = Set<String>()
         func add(_ section: String, _ nodes: [YAMLNode], _ source: ImportPlan.Source) {
@@ -72,93 +84,107 @@ package enum ProBikeGarageExport: TrackerJSONReader {
                 throw .refused("'\(source.path)' is not a ProBikeGarage export: it should be a JSON object or list")
             }
         }
-        func unplaced(_ r: Record, _ what: String, _ why: String) { plan.unplaced.append(.init(location: r.location, record: what, reason: why)) }
-        func note(_ r: Record, _ what: String, _ why: String) { plan.notes.append(.init(location: r.location, record: what, reason: why)) }
-        let currency = garage.settings.currency
+        return lists
+    }
 
-        // Bikes: the garage's with that Strava gear id, else with that name (or id); else new.
+    /// The plan as it grows, section by section, and the garage ids the export's ids became.
+    struct Building {
+        var plan: ImportPlan
+        let garage: Garage
+        let lists: [String: [Record]]
         var bikeOf: [String: String] = [:]
-        for r in lists["bikes"] ?? [] {
-            let name = r.string("name") ?? ""
-            var strava = r.string("strava_gear_id")
-            if case .mapping(let s)? = r["strava_bike"], let id = text(s["id"]) { strava = id }
-            if let b = strava.flatMap({ gear in garage.bikes.first { $0.bike.gearIDs.contains(gear) } })
-                ?? garage.bikes.first(where: { !name.isEmpty && ($0.bike.name == name || $0.bike.id.rawValue == slug(name)) })
-            {
-                bikeOf[r.id] = b.bike.id.rawValue
-                if let p = purchase(r, currency), p.bought != nil || p.retired != nil || p.price != nil {
-                    plan.bikes.append(.init(id: b.bike.id.rawValue, name: b.bike.name, bought: p.bought, retired: p.retired, price: p.price))
-                }
-                continue
-            }
-            guard !name.isEmpty else {
-                unplaced(r, "bike '\(r.id)'", "it has no name to make its id from")
-                continue
-            }
-            let id = slug(name)
-            bikeOf[r.id] = id
-            let p = purchase(r, currency)
-            plan.bikes.append(.init(id: id, name: name, strava: strava, bought: p?.bought, retired: p?.retired, price: p?.price))
-        }
-
-        // Components: a part each; its id from its name, with the start of its own id when two share a name.
-        let components = lists["components"] ?? []
-        var slugCount: [String: Int] = [:]
-        for r in components { slugCount[slug(r.string("name") ?? r.id), default: 0] += 1 }
         var partOf: [String: String] = [:]
         var partIndex: [String: Int] = [:]
-        for r in components {
-            let name = r.string("name") ?? r.id
-            var id = slug(name)
-            if slugCount[id, default: 0] > 1 { id += "-" + String(slug(r.id).prefix(8)) }
-            guard garage.bike(BikeID(id)) == nil, !bikeOf.values.contains(id) else {
-                unplaced(r, "component '\(name)'", "its id '\(id)' is a bike's")
-                continue
-            }
-            partOf[r.id] = id
-            var metres = 0.0, seconds = 0.0
-            if case .mapping(let initial)? = r["initial_usage"] {
-                metres = number(initial["distance"]) ?? 0
-                seconds = number(initial["moving_time"]) ?? 0
-            }
-            let p = purchase(r, currency)
-            partIndex[r.id] = plan.parts.count
-            plan.parts.append(
-                .init(
-                    id: id, name: name, hours: seconds > 0 ? rounded(seconds / 3600) : nil, kilometres: metres > 0 ? rounded(metres / 1000) : nil,
-                    bought: p?.bought, retired: p?.retired, price: p?.price))
+        var intervalOf: [String: (owner: String, id: String)] = [:]
+        var usedIDs = Set<String>()
+        var currency: String? { garage.settings.currency }
+
+        init(plan: ImportPlan, garage: Garage, lists: [String: [Record]]) {
+            self.plan = plan
+            self.garage = garage
+            self.lists = lists
         }
 
-        // Installations: a mount each, on a bike or on a part, to the day before its removal.
-        for r in lists["installations"] ?? [] {
+        mutating func unplaced(_ r: Record, _ what: String, _ why: String) { plan.unplaced.append(.init(location: r.location, record: what, reason: why)) }
+        mutating func note(_ r: Record, _ what: String, _ why: String) { plan.notes.append(.init(location: r.location, record: what, reason: why)) }
+
+        /// Bikes: the garage's with that Strava gear id, else with that name (or id); else new.
+        mutating func placeBikes() {
+            for r in lists["bikes"] ?? [] {
+                let name = r.string("name") ?? ""
+                var strava = r.string("strava_gear_id")
+                if case .mapping(let s)? = r["strava_bike"], let id = text(s["id"]) { strava = id }
+                if let b = strava.flatMap({ gear in garage.bikes.first { $0.bike.gearIDs.contains(gear) } })
+                    ?? garage.bikes.first(where: { !name.isEmpty && ($0.bike.name == name || $0.bike.id.rawValue == slug(name)) })
+                {
+                    bikeOf[r.id] = b.bike.id.rawValue
+                    if let p = purchase(r, currency), p.bought != nil || p.retired != nil || p.price != nil {
+                        plan.bikes.append(.init(id: b.bike.id.rawValue, name: b.bike.name, bought: p.bought, retired: p.retired, price: p.price))
+                    }
+                    continue
+                }
+                guard !name.isEmpty else {
+                    unplaced(r, "bike '\(r.id)'", "it has no name to make its id from")
+                    continue
+                }
+                let id = slug(name)
+                bikeOf[r.id] = id
+                let p = purchase(r, currency)
+                plan.bikes.append(.init(id: id, name: name, strava: strava, bought: p?.bought, retired: p?.retired, price: p?.price))
+            }
+        }
+
+        /// Components: a part each; its id from its name, with the start of its own id when two
+        /// share a name.
+        mutating func placeComponents() {
+            let components = lists["components"] ?? []
+            var slugCount: [String: Int] = [:]
+            for r in components { slugCount[slug(r.string("name") ?? r.id), default: 0] += 1 }
+            for r in components {
+                let name = r.string("name") ?? r.id
+                var id = slug(name)
+                if slugCount[id, default: 0] > 1 { id += "-" + String(slug(r.id).prefix(8)) }
+                guard garage.bike(BikeID(id)) == nil, !bikeOf.values.contains(id) else {
+                    unplaced(r, "component '\(name)'", "its id '\(id)' is a bike's")
+                    continue
+                }
+                partOf[r.id] = id
+                var metres = 0.0, seconds = 0.0
+                if case .mapping(let initial)? = r["initial_usage"] {
+                    metres = number(initial["distance"]) ?? 0
+                    seconds = number(initial["moving_time"]) ?? 0
+                }
+                let p = purchase(r, currency)
+                partIndex[r.id] = plan.parts.count
+                plan.parts.append(
+                    .init(
+                        id: id, name: name, hours: seconds > 0 ? rounded(seconds / 3600) : nil, kilometres: metres > 0 ? rounded(metres / 1000) : nil,
+                        bought: p?.bought, retired: p?.retired, price: p?.price))
+            }
+        }
+
+        /// An installation: a mount on a bike or on a part, to the day before its removal.
+        mutating func placeInstallation(_ r: Record) {
             guard let component = r.string("component_id"), let index = partIndex[component] else {
-                unplaced(r, "installation '\(r.id)'", "its component '\(r.string("component_id") ?? "")' is not in the export")
-                continue
+                return unplaced(r, "installation '\(r.id)'", "its component '\(r.string("component_id") ?? "")' is not in the export")
             }
             let what = "installation of '\(plan.parts[index].name)'"
-            guard let from = date(r.string("added_at")) else {
-                unplaced(r, what, "it has no date it was added (added_at)")
-                continue
-            }
-            let removed = date(r.string("removed_at"))
-            let to = removed?.adding(days: -1)
+            guard let from = date(r.string("added_at")) else { return unplaced(r, what, "it has no date it was added (added_at)") }
+            let to = date(r.string("removed_at"))?.adding(days: -1)
             if let to, to < from {
-                note(r, what, "it was removed on the day it was added; a garage's mounts are whole days, so it has none")
-                continue
+                return note(r, what, "it was removed on the day it was added; a garage's mounts are whole days, so it has none")
             }
             var included = r.tags("included_ride_tags") + r.tags("ride_tags")
             let excluded = r.tags("excluded_ride_tags")
             if let bad = (included + excluded).first(where: { $0.contains(where: \.isWhitespace) }) {
-                unplaced(r, what, "ride tag '\(bad)' is not one word; a garage's tags are words of a ride's name (#race)")
-                continue
+                return unplaced(r, what, "ride tag '\(bad)' is not one word; a garage's tags are words of a ride's name (#race)")
             }
             included = included.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
             let target = r.string("target_id") ?? ""
             switch r.string("target_type") {
             case "bike":
                 guard let bike = bikeOf[target] ?? r.string("bike_id").flatMap({ bikeOf[$0] }) else {
-                    unplaced(r, what, "its bike '\(target)' is not in the export")
-                    continue
+                    return unplaced(r, what, "its bike '\(target)' is not in the export")
                 }
                 if included.count > 1 {
                     note(
@@ -172,10 +198,7 @@ package enum ProBikeGarageExport: TrackerJSONReader {
                 plan.parts[index].mounts.append(
                     .init(bike: bike, from: from, to: to, tag: included.first, unlessTags: included.isEmpty ? excluded : []))
             case "component":
-                guard let parent = partOf[target] else {
-                    unplaced(r, what, "the component it is on ('\(target)') is not in the export")
-                    continue
-                }
+                guard let parent = partOf[target] else { return unplaced(r, what, "the component it is on ('\(target)') is not in the export") }
                 if !included.isEmpty || !excluded.isEmpty {
                     note(r, what, "its ride tags are left out: a part on a part wears with every ride of its parent; tag the parent's installation")
                 }
@@ -185,7 +208,7 @@ package enum ProBikeGarageExport: TrackerJSONReader {
             }
         }
 
-        // Whose file a reminder or service goes in: a bike's or a part's.
+        /// Whose file a reminder or service goes in: a bike's or a part's.
         func owner(_ r: Record) -> String? {
             let target = r.string("target_id") ?? r.string("component_id") ?? r.string("bike_id") ?? ""
             switch r.string("target_type") ?? (r.string("component_id") != nil ? "component" : "bike") {
@@ -195,15 +218,12 @@ package enum ProBikeGarageExport: TrackerJSONReader {
             }
         }
 
-        // Reminders: intervals, every whichever-first of distance, moving time, rides and days.
-        var intervalOf: [String: (owner: String, id: String)] = [:]
-        var usedIDs = Set<String>()
-        for r in lists["reminders"] ?? [] {
+        /// A reminder: an interval, every whichever-first of distance, moving time, rides and days.
+        mutating func placeReminder(_ r: Record) {
             let name = r.string("name") ?? r.string("description") ?? ""
             let shown = name.isEmpty ? "reminder '\(r.id)'" : "reminder '\(name)'"
             guard let who = owner(r) else {
-                unplaced(r, shown, "the bike or component it is for ('\(r.string("target_id") ?? "")') is not in the export")
-                continue
+                return unplaced(r, shown, "the bike or component it is for ('\(r.string("target_id") ?? "")') is not in the export")
             }
             var every: [String] = []
             if let m = r.number("distance"), m > 0 { every.append("\(ImportPlanWriter.number(rounded(m / 1000))) km") }
@@ -215,10 +235,7 @@ package enum ProBikeGarageExport: TrackerJSONReader {
             if (r.number("elapsed_time") ?? 0) > 0 {
                 note(r, shown, "its elapsed time is left out: a garage counts moving time (h)")
             }
-            guard !every.isEmpty else {
-                unplaced(r, shown, "it has no distance, moving_time, rides or days to count")
-                continue
-            }
+            guard !every.isEmpty else { return unplaced(r, shown, "it has no distance, moving_time, rides or days to count") }
             var id = slug(name.isEmpty ? r.id : name)
             if usedIDs.contains(who + "|" + id) { id += "-" + String(slug(r.id).prefix(8)) }
             usedIDs.insert(who + "|" + id)
@@ -226,26 +243,19 @@ package enum ProBikeGarageExport: TrackerJSONReader {
             plan.intervals.append(.init(owner: who, id: id, task: name.isEmpty ? nil : name, every: every))
         }
 
-        // Services: log entries; `done:` the reminder's interval when it names one.
-        for r in lists["services"] ?? [] {
+        /// A service: a log entry; `done:` the reminder's interval when it names one.
+        mutating func placeService(_ r: Record) {
             let name = r.string("name") ?? r.string("description") ?? ""
             let shown = name.isEmpty ? "service '\(r.id)'" : "service '\(name)'"
             let interval = r.string("reminder_id").flatMap { intervalOf[$0] }
             guard let who = owner(r) ?? interval?.owner else {
-                unplaced(r, shown, "the bike or component it is for ('\(r.string("target_id") ?? "")') is not in the export")
-                continue
+                return unplaced(r, shown, "the bike or component it is for ('\(r.string("target_id") ?? "")') is not in the export")
             }
-            guard let date = Self.date(r.string("date") ?? r.string("done_at")) else {
-                unplaced(r, shown, "it has no date (YYYY-MM-DD)")
-                continue
-            }
+            guard let date = ProBikeGarageExport.date(r.string("date") ?? r.string("done_at")) else { return unplaced(r, shown, "it has no date (YYYY-MM-DD)") }
             var cost: Decimal?
             var costText: String?
             if !isNull(r["cost"]) {
-                guard let amount = money(r["cost"]) else {
-                    unplaced(r, shown, "cost '\(r.string("cost") ?? "")' is not an amount")
-                    continue
-                }
+                guard let amount = money(r["cost"]) else { return unplaced(r, shown, "cost '\(r.string("cost") ?? "")' is not an amount") }
                 cost = amount.value
                 costText = amount.text + (r.string("currency").map { $0 == currency ? "" : " \($0)" } ?? "")
             }
@@ -253,15 +263,10 @@ package enum ProBikeGarageExport: TrackerJSONReader {
             var note = name
             if !notes.isEmpty { note += note.isEmpty ? notes : ": " + notes }
             let done = interval.map { $0.owner == who ? [$0.id] : [] } ?? []
-            if done.isEmpty && cost == nil && note.isEmpty {
-                unplaced(r, shown, "it names no reminder, cost or note: nothing to log")
-                continue
-            }
+            if done.isEmpty && cost == nil && note.isEmpty { return unplaced(r, shown, "it names no reminder, cost or note: nothing to log") }
             plan.log.append(
                 .init(owner: who, date: date, done: done, cost: cost, costText: costText, category: cost == nil ? nil : "service", note: note, key: note))
         }
-        plan.sortFindings()
-        return plan
     }
 
     // MARK: - Values

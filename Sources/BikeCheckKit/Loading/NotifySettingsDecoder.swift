@@ -22,50 +22,8 @@ extension FileDecoders {
             let wf = r.fields(wm, of: "the webhook settings", allowed: webhookKeys, required: ["url"], at: e.value)
             if let u = wf["url"], let url = webURL(u.value, "the webhook url", &r) { settings.webhook = .init(url: url) }
         }
-        if let e = f["ntfy"], let nm = withoutSecrets(e.value, "ntfy", &r) {
-            let nf = r.fields(nm, of: "the ntfy settings", allowed: ntfyKeys, required: ["topic"], at: e.value)
-            var url: String? = "https://ntfy.sh"
-            if let u = nf["url"] { url = webURL(u.value, "the ntfy url", query: false, &r) }
-            var topic: String?
-            if let t = nf["topic"], let text = r.string(t.value, "the ntfy topic") {
-                // ntfy's own rule for topic names; anything else would change the address posted to.
-                let ok =
-                    !text.isEmpty && text.count <= 64
-                    && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }
-                if ok {
-                    topic = text
-                } else {
-                    r.error(
-                        .badValue, "ntfy topic '\(shown(text))' should be letters, digits, '-' and '_', at most 64", t.value, help: "write e.g. topic: my-bikes"
-                    )
-                }
-            }
-            if let url, let topic { settings.ntfy = .init(url: url, topic: topic) }
-        }
-        if let e = f["email"], let em = withoutSecrets(e.value, "email", &r) {
-            let ef = r.fields(em, of: "the email settings", allowed: emailKeys, required: ["to", "from", "smtp"], at: e.value)
-            var to: [String]? = []
-            if let t = ef["to"], let list = r.stringList(t.value, "an email address") {
-                for item in list where !isEmailAddress(item.value) {
-                    r.diagnostics.append(.error(.badEmailAddress, "'\(shown(item.value))' is not an email address", at: item.location, help: Self.emailHelp))
-                    to = nil
-                }
-                if to != nil { to = list.map(\.value) }
-            } else {
-                to = nil
-            }
-            var from: String?
-            if let v = ef["from"], let text = r.string(v.value, "the sender's address") {
-                if isEmailAddress(text) {
-                    from = text
-                } else {
-                    r.error(.badEmailAddress, "'\(shown(text))' is not an email address", v.value, help: Self.emailHelp)
-                }
-            }
-            var server: (String, Int)?
-            if let v = ef["smtp"], let text = r.string(v.value, "the SMTP server") { server = mailServer(text, v.value, &r) }
-            if let to, !to.isEmpty, let from, let server { settings.email = .init(to: to, from: from, host: server.0, port: server.1) }
-        }
+        if let e = f["ntfy"], let nm = withoutSecrets(e.value, "ntfy", &r) { settings.ntfy = ntfy(nm, at: e.value, &r) }
+        if let e = f["email"], let em = withoutSecrets(e.value, "email", &r) { settings.email = email(em, at: e.value, &r) }
         if let e = f["repeat"] {
             if case .scalar(let s) = e.value, s.style == .plain, s.value == "never" {
                 settings.repeatDays = nil
@@ -79,23 +37,76 @@ extension FileDecoders {
                 }
             }
         }
-        if let e = f["bands"], let list = r.stringList(e.value, "a band") {
-            var bands: [UrgencyBand] = []
-            for item in list {
-                if let band = UrgencyBand(item.value), band != .ok {
-                    if !bands.contains(band) { bands.append(band) }
-                } else {
-                    let number = Int(item.value).map { "; write '\($0)d' for \($0) day\($0 == 1 ? "" : "s") before the forecast due day" }
-                    let hint = number ?? didYouMean(item.value, among: ["overdue", "due-soon"])
-                    r.diagnostics.append(
-                        .error(
-                            .unknownBand, "unknown band '\(shown(item.value))'\(hint)", at: item.location,
-                            help: "bands: overdue, due-soon, and forecast windows of days or weeks before the due day: 30d, 7d, 1d, 0d"))
-                }
-            }
-            settings.bands = bands
-        }
+        if let e = f["bands"], let list = r.stringList(e.value, "a band") { settings.bands = bands(list, &r) }
         return settings
+    }
+
+    /// `ntfy: {url, topic}`: nil when either cannot work.
+    static func ntfy(_ nm: YAMLMapping, at node: YAMLNode, _ r: inout NodeReader) -> NotifySettings.Ntfy? {
+        let nf = r.fields(nm, of: "the ntfy settings", allowed: ntfyKeys, required: ["topic"], at: node)
+        var url: String? = "https://ntfy.sh"
+        if let u = nf["url"] { url = webURL(u.value, "the ntfy url", query: false, &r) }
+        var topic: String?
+        if let t = nf["topic"], let text = r.string(t.value, "the ntfy topic") {
+            // ntfy's own rule for topic names; anything else would change the address posted to.
+            let ok =
+                !text.isEmpty && text.count <= 64
+                && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }
+            if ok {
+                topic = text
+            } else {
+                r.error(
+                    .badValue, "ntfy topic '\(shown(text))' should be letters, digits, '-' and '_', at most 64", t.value, help: "write e.g. topic: my-bikes"
+                )
+            }
+        }
+        guard let url, let topic else { return nil }
+        return .init(url: url, topic: topic)
+    }
+
+    /// `email: {to, from, smtp}`: nil when any cannot work.
+    static func email(_ em: YAMLMapping, at node: YAMLNode, _ r: inout NodeReader) -> NotifySettings.Email? {
+        let ef = r.fields(em, of: "the email settings", allowed: emailKeys, required: ["to", "from", "smtp"], at: node)
+        var to: [String]? = []
+        if let t = ef["to"], let list = r.stringList(t.value, "an email address") {
+            for item in list where !isEmailAddress(item.value) {
+                r.diagnostics.append(.error(.badEmailAddress, "'\(shown(item.value))' is not an email address", at: item.location, help: Self.emailHelp))
+                to = nil
+            }
+            if to != nil { to = list.map(\.value) }
+        } else {
+            to = nil
+        }
+        var from: String?
+        if let v = ef["from"], let text = r.string(v.value, "the sender's address") {
+            if isEmailAddress(text) {
+                from = text
+            } else {
+                r.error(.badEmailAddress, "'\(shown(text))' is not an email address", v.value, help: Self.emailHelp)
+            }
+        }
+        var server: (String, Int)?
+        if let v = ef["smtp"], let text = r.string(v.value, "the SMTP server") { server = mailServer(text, v.value, &r) }
+        guard let to, !to.isEmpty, let from, let server else { return nil }
+        return .init(to: to, from: from, host: server.0, port: server.1)
+    }
+
+    /// `bands:`, each once; the unknown ones are errors.
+    static func bands(_ list: [Located<String>], _ r: inout NodeReader) -> [UrgencyBand] {
+        var bands: [UrgencyBand] = []
+        for item in list {
+            if let band = UrgencyBand(item.value), band != .ok {
+                if !bands.contains(band) { bands.append(band) }
+            } else {
+                let number = Int(item.value).map { "; write '\($0)d' for \($0) day\($0 == 1 ? "" : "s") before the forecast due day" }
+                let hint = number ?? didYouMean(item.value, among: ["overdue", "due-soon"])
+                r.diagnostics.append(
+                    .error(
+                        .unknownBand, "unknown band '\(shown(item.value))'\(hint)", at: item.location,
+                        help: "bands: overdue, due-soon, and forecast windows of days or weeks before the due day: 30d, 7d, 1d, 0d"))
+            }
+        }
+        return bands
     }
 
     static let emailHelp = "write one address, e.g. me@example.org (no name, no angle brackets)"

@@ -62,40 +62,7 @@ package enum TemplateImporter {
         from path: String, names: [String], as newID: String?, in context: WriteContext,
         workingDirectory: String
     ) throws(WriteFailure) -> GarageChange {
-        let absolute = URL(fileURLWithPath: path.hasPrefix("/") ? path : workingDirectory + "/" + path).standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
-            throw .usage("no file or folder '\(path)'")
-        }
-        var sources: [(id: String, path: String)] = []
-        // Templates are read only from inside the garage (or folder) they come from: see GarageBoundary.
-        let boundary: GarageBoundary
-        if isDirectory.boolValue {
-            let folder = FileManager.default.fileExists(atPath: absolute + "/templates") ? absolute + "/templates" : absolute
-            boundary = GarageBoundary(root: absolute)
-            let available = GarageLoader.yamlFiles(in: folder)
-            let ids = available.map { GarageLoader.stem($0) }
-            if names.isEmpty {
-                sources = zip(ids, available).map { ($0, folder + "/" + $1) }
-            } else {
-                for name in names {
-                    guard let i = ids.firstIndex(of: name) else {
-                        let hint = didYouMean(name, among: ids)
-                        throw .usage("no template '\(name)' in '\(folder)'\(hint)", help: "templates there: \(ids.joined(separator: ", "))")
-                    }
-                    sources.append((name, folder + "/" + available[i]))
-                }
-            }
-            guard !sources.isEmpty else { throw .usage("no templates (*.yaml) in '\(folder)'") }
-        } else {
-            guard names.isEmpty else { throw .usage("name templates only when importing from a garage folder") }
-            sources = [(GarageLoader.stem((absolute as NSString).lastPathComponent), absolute)]
-            let parent = (absolute as NSString).deletingLastPathComponent
-            let garage = (parent as NSString).deletingLastPathComponent
-            boundary = GarageBoundary(
-                root: (parent as NSString).lastPathComponent == "templates"
-                    && FileManager.default.fileExists(atPath: garage + "/garage.yaml") ? garage : parent)
-        }
+        let (sources, boundary) = try templateSources(path, names: names, workingDirectory: workingDirectory)
         if newID != nil && sources.count != 1 { throw .usage("--as needs exactly one template to import") }
 
         var files: [FileChange] = []
@@ -130,6 +97,47 @@ package enum TemplateImporter {
         }
         let ids = files.map { ($0.path as NSString).lastPathComponent }.map(GarageLoader.stem)
         return context.change(files: files, message: "Import template\(ids.count == 1 ? "" : "s") \(ids.joined(separator: ", "))", summary: summary)
+    }
+
+    /// The template files an import reads (id and path) and the boundary they are read within:
+    /// templates are read only from inside the garage (or folder) they come from.
+    static func templateSources(_ path: String, names: [String], workingDirectory: String) throws(WriteFailure) -> (
+        [(id: String, path: String)], GarageBoundary
+    ) {
+        let absolute = URL(fileURLWithPath: path.hasPrefix("/") ? path : workingDirectory + "/" + path).standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
+            throw .usage("no file or folder '\(path)'")
+        }
+        var sources: [(id: String, path: String)] = []
+        let boundary: GarageBoundary
+        if isDirectory.boolValue {
+            let folder = FileManager.default.fileExists(atPath: absolute + "/templates") ? absolute + "/templates" : absolute
+            boundary = GarageBoundary(root: absolute)
+            let available = GarageLoader.yamlFiles(in: folder)
+            let ids = available.map { GarageLoader.stem($0) }
+            if names.isEmpty {
+                sources = zip(ids, available).map { ($0, folder + "/" + $1) }
+            } else {
+                for name in names {
+                    guard let i = ids.firstIndex(of: name) else {
+                        let hint = didYouMean(name, among: ids)
+                        throw .usage("no template '\(name)' in '\(folder)'\(hint)", help: "templates there: \(ids.joined(separator: ", "))")
+                    }
+                    sources.append((name, folder + "/" + available[i]))
+                }
+            }
+            guard !sources.isEmpty else { throw .usage("no templates (*.yaml) in '\(folder)'") }
+        } else {
+            guard names.isEmpty else { throw .usage("name templates only when importing from a garage folder") }
+            sources = [(GarageLoader.stem((absolute as NSString).lastPathComponent), absolute)]
+            let parent = (absolute as NSString).deletingLastPathComponent
+            let garage = (parent as NSString).deletingLastPathComponent
+            boundary = GarageBoundary(
+                root: (parent as NSString).lastPathComponent == "templates"
+                    && FileManager.default.fileExists(atPath: garage + "/garage.yaml") ? garage : parent)
+        }
+        return (sources, boundary)
     }
 
     /// A fetched template checked on its own and made the garage's copy: `source:` set (kept

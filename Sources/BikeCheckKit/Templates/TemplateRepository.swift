@@ -129,39 +129,12 @@ final class TemplateRepository {
         // here, or each failed fetch would leave one in the temporary folder.
         var made = false
         defer { if !made { try? FileManager.default.removeItem(atPath: temp) } }
-        // Nothing of this machine's or the user's git configuration applies: no credential
-        // helpers, url rewrites, hooks or prompts.
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") && $0.key != "SSH_ASKPASS" }
-        env["HOME"] = temp + "/home"
-        env["XDG_CONFIG_HOME"] = temp + "/home"
-        env["GIT_CONFIG_NOSYSTEM"] = "1"
-        env["GIT_CONFIG_GLOBAL"] = "/dev/null"
-        env["GIT_TERMINAL_PROMPT"] = "0"
-        env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"
+        let env = Self.isolatedEnvironment(home: temp + "/home")
         self.environment = env
 
         if let ref, ref.isEmpty || ref.hasPrefix("-") { throw .usage("'\(ref)' is not a tag or branch name") }
         let shown = location.recorded
-        var clone =
-            Self.safety + [
-                "clone", "--quiet", "--no-checkout", "--depth", "1", "--single-branch", "--no-tags",
-                "--template=" + temp + "/template",
-            ]
-        if location.isLocal { clone.append("--no-local") }
-        if let ref { clone += ["--branch", ref] }
-        clone += ["--", location.clone, temp + "/repo"]
-        let r = try Self.git(clone, env, timeout: timeout)
-        guard r.status == 0 else {
-            if r.timedOut {
-                throw .refused(
-                    "fetching '\(shown)' took longer than \(Int(timeout)) s and was stopped; nothing was written",
-                    help: "check the URL and the network; BIKECHECK_GIT_TIMEOUT sets the limit in seconds")
-            }
-            let why = r.error.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.last ?? "git clone failed"
-            throw .refused(
-                "cannot fetch '\(shown)'\(ref.map { " at '\($0)'" } ?? ""): \(Self.stripCredentials(why)); nothing was written",
-                help: "check the URL (and the tag or branch); bikecheck fetches over https, ssh, git or from a local repository")
-        }
+        try Self.clone(location, ref: ref, into: temp, env, timeout: timeout)
         if Self.size(of: temp + "/repo") > Self.maximumCloneSize {
             throw .refused(
                 "'\(shown)' is larger than \(Self.maximumCloneSize >> 20) MiB; nothing was written",
@@ -172,8 +145,53 @@ final class TemplateRepository {
         guard head.status == 0, FileDecoders.isCommitID(commit) else { throw .refused("'\(shown)' has no commit to import from") }
         let tree = try Self.git(["-C", temp + "/repo", "ls-tree", "-r", "-z", "--long", "--full-tree", "HEAD"], env, timeout: timeout)
         guard tree.status == 0 else { throw .refused("cannot list the files of '\(shown)': \(tree.error)") }
+        let entries = try Self.entries(tree.output, of: shown)
+        self.entries = entries
+        made = true
+    }
+
+    /// Nothing of this machine's or the user's git configuration applies: no credential helpers,
+    /// url rewrites, hooks or prompts.
+    static func isolatedEnvironment(home: String) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") && $0.key != "SSH_ASKPASS" }
+        env["HOME"] = home
+        env["XDG_CONFIG_HOME"] = home
+        env["GIT_CONFIG_NOSYSTEM"] = "1"
+        env["GIT_CONFIG_GLOBAL"] = "/dev/null"
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"
+        return env
+    }
+
+    /// The shallow clone, without a checkout, into `temp/repo`.
+    static func clone(_ location: Location, ref: String?, into temp: String, _ env: [String: String], timeout: Double) throws(WriteFailure) {
+        let shown = location.recorded
+        var clone =
+            safety + [
+                "clone", "--quiet", "--no-checkout", "--depth", "1", "--single-branch", "--no-tags",
+                "--template=" + temp + "/template",
+            ]
+        if location.isLocal { clone.append("--no-local") }
+        if let ref { clone += ["--branch", ref] }
+        clone += ["--", location.clone, temp + "/repo"]
+        let r = try git(clone, env, timeout: timeout)
+        guard r.status == 0 else {
+            if r.timedOut {
+                throw .refused(
+                    "fetching '\(shown)' took longer than \(Int(timeout)) s and was stopped; nothing was written",
+                    help: "check the URL and the network; BIKECHECK_GIT_TIMEOUT sets the limit in seconds")
+            }
+            let why = r.error.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.last ?? "git clone failed"
+            throw .refused(
+                "cannot fetch '\(shown)'\(ref.map { " at '\($0)'" } ?? ""): \(stripCredentials(why)); nothing was written",
+                help: "check the URL (and the tag or branch); bikecheck fetches over https, ssh, git or from a local repository")
+        }
+    }
+
+    /// `git ls-tree -r -z --long`'s records as entries; refused past `maximumEntries`.
+    static func entries(_ listing: String, of shown: String) throws(WriteFailure) -> [Entry] {
         var entries: [Entry] = []
-        for record in tree.output.split(separator: "\0") {
+        for record in listing.split(separator: "\0") {
             guard let tab = record.firstIndex(of: "\t") else { continue }
             let fields = record[..<tab].split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count == 4 else { continue }
@@ -181,13 +199,12 @@ final class TemplateRepository {
                 Entry(
                     mode: String(fields[0]), object: String(fields[2]), size: Int(fields[3]) ?? 0,
                     path: String(record[record.index(after: tab)...])))
-            if entries.count > Self.maximumEntries {
+            if entries.count > maximumEntries {
                 throw .refused(
-                    "'\(shown)' has more than \(Self.maximumEntries) files; nothing was written", help: "keep templates in a small repository of their own")
+                    "'\(shown)' has more than \(maximumEntries) files; nothing was written", help: "keep templates in a small repository of their own")
             }
         }
-        self.entries = entries
-        made = true
+        return entries
     }
 
     /// The folder templates are read from: `templates/` when the repository has one (a garage or

@@ -89,21 +89,7 @@ package struct ChangeWriter: Sendable {
 
         let git = GitCommitter(root: root, environment: options.gitEnvironment)
         let repository = options.commit ? git.repository() : nil
-        if let repository {
-            // The commit takes whole files: a rider's own edits in them would go in unnoticed.
-            let dirty: [String]
-            do {
-                dirty = try git.uncommitted(change.files.map { target($0.path).relative }, in: repository)
-            } catch {
-                throw .refused(error.description + "; nothing was written", help: "check 'git status', then run the command again")
-            }
-            if !dirty.isEmpty {
-                let list = dirty.map { "'\($0)'" }.joined(separator: ", ")
-                throw .refused(
-                    "\(list) \(dirty.count == 1 ? "has" : "have") changes that are not committed, and --commit would commit them too; nothing was written",
-                    help: "commit or stash them first ('git status' shows them), or leave out --commit")
-            }
-        }
+        if let repository { try checkCommitted(change, git: git, in: repository) }
         if files.isEmpty { return Outcome(changed: files, written: [], commit: nil) }
         if options.commit && repository == nil {
             throw .refused(
@@ -120,28 +106,11 @@ package struct ChangeWriter: Sendable {
         var journaled = false
         defer { if journaled { unlink(journal) } }
         if options.commit {
-            do {
-                try LocalState.prepare(garage: root)
-                let pending = PendingCommit(message: change.message, files: files.map { .init(path: $0.path, after: Data($0.after)) })
-                try AtomicFile.write(Array((try? JSONEncoder().encode(pending)) ?? Data()), to: journal)
-                journaled = true
-            } catch {
-                throw .refused("\(error); nothing was written")
-            }
+            try writeJournal(change.message, files, at: journal)
+            journaled = true
         }
 
-        var done: [FileChange] = []
-        do {
-            for file in files {
-                try AtomicFile.write(file.after, to: path(file))
-                done.append(file)
-            }
-        } catch {
-            let problems = restore(done)
-            throw .refused(
-                error.description + "; " + (done.isEmpty ? "nothing was written" : Self.restored(problems)),
-                help: Self.help(problems, otherwise: nil))
-        }
+        let done = try write(files)
 
         // The load before planning kept its parsed files: only the files written are parsed again.
         let after = GarageLoader.load(at: root, options: GarageLoader.Options(activities: .skip, keepsParsedFiles: true), reusing: change.parsedFiles)
@@ -167,6 +136,50 @@ package struct ChangeWriter: Sendable {
             }
         }
         return Outcome(changed: files, written: files.map(\.path), commit: hash, reparsed: after.parsedFiles?.parsed ?? [])
+    }
+
+    /// The commit takes whole files: a rider's own edits in them would go in unnoticed.
+    private func checkCommitted(_ change: GarageChange, git: GitCommitter, in repository: GitCommitter.Repository) throws(WriteFailure) {
+        let dirty: [String]
+        do {
+            dirty = try git.uncommitted(change.files.map { target($0.path).relative }, in: repository)
+        } catch {
+            throw .refused(error.description + "; nothing was written", help: "check 'git status', then run the command again")
+        }
+        if !dirty.isEmpty {
+            let list = dirty.map { "'\($0)'" }.joined(separator: ", ")
+            throw .refused(
+                "\(list) \(dirty.count == 1 ? "has" : "have") changes that are not committed, and --commit would commit them too; nothing was written",
+                help: "commit or stash them first ('git status' shows them), or leave out --commit")
+        }
+    }
+
+    /// The commit to finish if the process dies between writing the files and committing them.
+    private func writeJournal(_ message: String, _ files: [FileChange], at journal: String) throws(WriteFailure) {
+        do {
+            try LocalState.prepare(garage: root)
+            let pending = PendingCommit(message: message, files: files.map { .init(path: $0.path, after: Data($0.after)) })
+            try AtomicFile.write(Array((try? JSONEncoder().encode(pending)) ?? Data()), to: journal)
+        } catch {
+            throw .refused("\(error); nothing was written")
+        }
+    }
+
+    /// Writes each file; on a failure, puts back those written and throws.
+    private func write(_ files: [FileChange]) throws(WriteFailure) -> [FileChange] {
+        var done: [FileChange] = []
+        do {
+            for file in files {
+                try AtomicFile.write(file.after, to: path(file))
+                done.append(file)
+            }
+        } catch {
+            let problems = restore(done)
+            throw .refused(
+                error.description + "; " + (done.isEmpty ? "nothing was written" : Self.restored(problems)),
+                help: Self.help(problems, otherwise: nil))
+        }
+        return done
     }
 
     func path(_ file: FileChange) -> String { target(file.path).path }

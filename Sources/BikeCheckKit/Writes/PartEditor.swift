@@ -59,25 +59,7 @@ package enum PartEditor {
         // A bike first (as `status ID` looks); else a part: tyres on a wheelset.
         let onPart = !context.garage.bikes.contains { $0.bike.id.rawValue == target } && context.garage.parts.contains { $0.part.id.rawValue == target }
         let shownTarget = onPart ? "part '\(target)'" : "'\(target)'"
-        if onPart {
-            let parent = try context.part(target).part
-            if parent.id == part.id { throw .usage("a part cannot be mounted on itself") }
-            if let retired = parent.retired, day > retired { throw .refused("part '\(target)' was retired on \(retired), before \(day)") }
-        } else {
-            let bike = try context.bike(target).bike
-            if let retired = bike.retired, day > retired {
-                throw .refused("bike '\(bike.id)' was retired on \(retired), before \(day)", help: "mount the part on a bike in use")
-            }
-            if let slot = part.slot?.value,
-                let other = context.garage.parts.first(where: {
-                    $0.part.id != part.id && $0.part.slot?.value == slot && $0.part.mount(on: day)?.bike.value == bike.id
-                })
-            {
-                throw .refused(
-                    "part '\(other.part.id)' fills slot '\(slot)' of bike '\(bike.id)' on \(day)",
-                    help: "take it off first: bikecheck part unmount \(other.part.id) --date \(day)")
-            }
-        }
+        try checkHolder(target, onPart: onPart, for: part, on: day, in: context)
         if let retired = part.retired, day > retired {
             throw .refused("part '\(id)' was retired on \(retired), before \(day)")
         }
@@ -121,6 +103,30 @@ package enum PartEditor {
         var summary = ["\(id): on \(shownTarget) from \(day) (\(file))"]
         if let moved { summary.insert("\(id): off \(moved) after \(day.adding(days: -1))", at: 0) }
         return context.change(files: [FileChange(path: file, before: bytes, after: after)], message: message, summary: summary)
+    }
+
+    /// What a part is mounted on must be in use on the day: a part (not the part itself), or a
+    /// bike whose slot for the part is free.
+    static func checkHolder(_ target: String, onPart: Bool, for part: Part, on day: Day, in context: WriteContext) throws(WriteFailure) {
+        if onPart {
+            let parent = try context.part(target).part
+            if parent.id == part.id { throw .usage("a part cannot be mounted on itself") }
+            if let retired = parent.retired, day > retired { throw .refused("part '\(target)' was retired on \(retired), before \(day)") }
+        } else {
+            let bike = try context.bike(target).bike
+            if let retired = bike.retired, day > retired {
+                throw .refused("bike '\(bike.id)' was retired on \(retired), before \(day)", help: "mount the part on a bike in use")
+            }
+            if let slot = part.slot?.value,
+                let other = context.garage.parts.first(where: {
+                    $0.part.id != part.id && $0.part.slot?.value == slot && $0.part.mount(on: day)?.bike.value == bike.id
+                })
+            {
+                throw .refused(
+                    "part '\(other.part.id)' fills slot '\(slot)' of bike '\(bike.id)' on \(day)",
+                    help: "take it off first: bikecheck part unmount \(other.part.id) --date \(day)")
+            }
+        }
     }
 
     /// Takes a part off its bike from `date` (default today): its open mount ends the day before.

@@ -34,39 +34,42 @@ package struct ServiceRecord: Sendable {
 
 /// Appends services to a bike's log, in the style of the entries already there.
 package enum ServiceRecorder {
-    /// Plans the log entry, after checking the bike, the intervals, the date and the cost.
-    package static func plan(_ record: ServiceRecord, in context: WriteContext) throws(WriteFailure) -> GarageChange {
-        let owner = try LogOwner(record.bike, in: context)
-        let resolved = owner
-        let bike = owner
+    /// A record's values, checked against its owner and the garage.
+    struct Checked {
+        var ids: [String] = []
+        var readings: [(id: String, value: WearAmount)] = []
+        var todo: Todo?
+        var date: Day
+        /// The cost as the file reads one, in the garage's currency when it names none.
+        var money: Money?
+        var costText: String?
+    }
+
+    /// The record's intervals, readings, to-do, date and cost, checked.
+    static func check(_ record: ServiceRecord, _ owner: LogOwner, in context: WriteContext) throws(WriteFailure) -> Checked {
         guard !record.intervals.isEmpty || record.todo != nil || !record.readings.isEmpty else {
             throw .usage(
                 "name at least one interval that was done", help: "or close a to-do with --todo TEXT-OR-ID, or record a measurement with --reading ID=VALUE")
         }
-        var ids: [String] = []
-        for name in record.intervals where !ids.contains(name) {
+        var checked = Checked(date: record.date ?? context.today)
+        for name in record.intervals where !checked.ids.contains(name) {
             _ = try owner.interval(name)
-            ids.append(name)
+            checked.ids.append(name)
         }
-        var readings: [(id: String, value: WearAmount)] = []
         for typed in record.readings {
             let reading = try owner.reading(typed)
-            if let k = readings.firstIndex(where: { $0.id == reading.id }) { readings[k] = reading } else { readings.append(reading) }
+            if let k = checked.readings.firstIndex(where: { $0.id == reading.id }) { checked.readings[k] = reading } else { checked.readings.append(reading) }
         }
-        let todo = try record.todo.map { name throws(WriteFailure) in try owner.todo(name) }
-        let date = record.date ?? context.today
-        try context.checkDate(date, "the date")
+        checked.todo = try record.todo.map { name throws(WriteFailure) in try owner.todo(name) }
+        try context.checkDate(checked.date, "the date")
         // The cost is read as the file reads one (`45.99`, `45.99 USD`), and in the garage's
         // currency when it names none, so the same-day check compares what the file will hold.
-        let garageCurrency = context.garage.settings.currency
-        var money: Money?
-        var costText: String?
         if let cost = record.cost {
             switch Money.parse(cost) {
             case .success(var value):
-                if value.currency == nil { value.currency = garageCurrency }
-                money = value
-                costText = cost.split(separator: " ").joined(separator: " ")
+                if value.currency == nil { value.currency = context.garage.settings.currency }
+                checked.money = value
+                checked.costText = cost.split(separator: " ").joined(separator: " ")
             case .failure(let why):
                 throw .usage(why.message("cost", cost), help: Money.amountHelp)
             }
@@ -75,7 +78,14 @@ package enum ServiceRecorder {
         if let category = record.category, category.allSatisfy(\.isWhitespace) {
             throw .usage("the category is empty", help: "leave out --category, or name one, e.g. parts or labour")
         }
+        return checked
+    }
 
+    /// Plans the log entry, after checking the bike, the intervals, the date and the cost.
+    package static func plan(_ record: ServiceRecord, in context: WriteContext) throws(WriteFailure) -> GarageChange {
+        let owner = try LogOwner(record.bike, in: context)
+        var checked = try check(record, owner, in: context)
+        let date = checked.date
         let file = owner.file
         try context.requireClean(file)
         guard let bytes = context.read(file) else { throw .refused("cannot read '\(file)'") }
@@ -84,47 +94,17 @@ package enum ServiceRecorder {
 
         // An interval the log already has on that day is not logged twice (a retried script, a
         // double Enter, or the rider not remembering): only the others are written.
-        let sameDay = bike.log.filter { $0.date == date }
-        let already = ids.filter { id in sameDay.contains { $0.done.contains { $0.value.rawValue == id } } }
-        // Nor is the same reading on the same day.
-        let measured = readings.filter { r in sameDay.contains { $0.readings.contains { $0.interval.value.rawValue == r.id && $0.value == r.value } } }
-        readings.removeAll { r in measured.contains { $0.id == r.id } }
-        if ids.isEmpty, todo == nil, readings.isEmpty, !measured.isEmpty {
-            return context.change(
-                files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
-                summary: measured.map { "\(bike.id): reading \($0.id) \($0.value) on \(date) is already in the log; nothing to do" })
-        }
-        if !already.isEmpty, todo == nil, readings.isEmpty {
-            let remaining = ids.filter { !already.contains($0) }
-            let line = sameDay.first { e in e.done.contains { already.contains($0.value.rawValue) } }.flatMap { $0.location.range?.start.line }
-            let at = line.map { " (\(file):\($0))" } ?? ""
-            if remaining.isEmpty {
-                // The same command again is nothing to do; a different cost or note for a service
-                // already logged is a change to make by hand.
-                let same = sameDay.contains {
-                    $0.cost?.value == money && $0.note == record.note && $0.category == record.category
-                        && Set($0.done.map(\.value.rawValue)) == Set(ids)
-                }
-                if !same && (record.cost != nil || record.note != nil || record.category != nil) {
-                    throw .refused(
-                        "\(already.joined(separator: ", ")) on \(date) is already in the log\(at); nothing was written",
-                        help: "edit that entry by hand to change its cost, category or note")
-                }
-                return context.change(
-                    files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
-                    summary: ["\(bike.id): \(ids.joined(separator: ", ")) on \(date) is already in the log\(at); nothing to do"])
-            }
-            ids = remaining
-        }
-
-        if todo != nil || !readings.isEmpty, !already.isEmpty { ids = ids.filter { !already.contains($0) } }
+        let sameDay = owner.log.filter { $0.date == date }
+        let already = checked.ids.filter { id in sameDay.contains { $0.done.contains { $0.value.rawValue == id } } }
+        if let nothing = try nothingToDo(record, owner, &checked, already: already, sameDay: sameDay, bytes: bytes, in: context) { return nothing }
+        let ids = checked.ids
         let style = EntryStyle(root["log"], defaultOrder: ["date", "done", "readings", "todo", "cost", "category", "note"])
         var fields: [String: YAMLValue] = ["date": .plain(date.description)]
         // A to-do alone names the job and no interval.
         if !ids.isEmpty { fields["done"] = style.done(ids) }
-        if !readings.isEmpty { fields["readings"] = .flowMapping(readings.map { YAMLPair($0.id, .plain($0.value.description)) }) }
-        if let todo { fields["todo"] = .text(todo.task) }
-        if let costText { fields["cost"] = .plain(costText) }
+        if !checked.readings.isEmpty { fields["readings"] = .flowMapping(checked.readings.map { YAMLPair($0.id, .plain($0.value.description)) }) }
+        if let todo = checked.todo { fields["todo"] = .text(todo.task) }
+        if let costText = checked.costText { fields["cost"] = .plain(costText) }
         if let category = record.category { fields["category"] = .text(category) }
         if let note = record.note { fields["note"] = .text(note) }
         let entry = style.entry(fields)
@@ -143,29 +123,77 @@ package enum ServiceRecorder {
         let newCycles = ids.filter { id in !owner.log.contains { $0.date > date && $0.done.contains { $0.value.rawValue == id } } }
         let unsnoozed = SnoozeRecorder.snoozed(newCycles, in: root)
         var edits = [edit] + SnoozeRecorder.removals(unsnoozed, in: root)
-        if let todo { edits.append(try TodoRecorder.removal(todo, in: root, file: file)) }
+        if let todo = checked.todo { edits.append(try TodoRecorder.removal(todo, in: root, file: file)) }
         let after = try context.edit(file, doc, edits)
 
         var done = ids
-        if let todo { done.append("to-do '\(todo.task)'") }
-        done += readings.map { "reading \($0.id) \($0.value)" }
-        var summary = ["\(bike.id): logged \(done.joined(separator: ", ")) on \(date) in \(file)"]
-        if !unsnoozed.isEmpty { summary.append("\(bike.id): \(unsnoozed.joined(separator: ", ")) no longer snoozed") }
+        if let todo = checked.todo { done.append("to-do '\(todo.task)'") }
+        done += checked.readings.map { "reading \($0.id) \($0.value)" }
         // The warning the file now gives for this cost (as `validate` shows it), said at once.
         let warnings =
-            money.flatMap { FileDecoders.currencyProblem($0, "cost", garage: garageCurrency) }.map { problem in
-                [Warning("\(bike.id): \(problem.message) [\(problem.id)]", help: problem.help)]
+            checked.money.flatMap { FileDecoders.currencyProblem($0, "cost", garage: context.garage.settings.currency) }.map { problem in
+                [Warning("\(owner.id): \(problem.message) [\(problem.id)]", help: problem.help)]
             } ?? []
-        if !already.isEmpty { summary.append("\(bike.id): \(already.joined(separator: ", ")) on \(date) was already in the log") }
-        for id in ids {
-            if let part = resolved.intervals.first(where: { $0.id.rawValue == id })?.replaces {
-                summary.append("\(bike.id): '\(id)' replaces \(part): its life counts from \(date)")
-            }
-        }
         return context.change(
             files: [FileChange(path: file, before: bytes, after: after)],
-            message: "\(bike.id): \(done.joined(separator: ", ")) \(ids.isEmpty && todo == nil ? "measured" : "done") \(date)", summary: summary,
-            warnings: warnings)
+            message: "\(owner.id): \(done.joined(separator: ", ")) \(ids.isEmpty && checked.todo == nil ? "measured" : "done") \(date)",
+            summary: summary(owner, done: done, ids: ids, date: date, unsnoozed: unsnoozed, already: already), warnings: warnings)
+    }
+
+    /// What a logged service says it did.
+    static func summary(_ owner: LogOwner, done: [String], ids: [String], date: Day, unsnoozed: [String], already: [String]) -> [String] {
+        var summary = ["\(owner.id): logged \(done.joined(separator: ", ")) on \(date) in \(owner.file)"]
+        if !unsnoozed.isEmpty { summary.append("\(owner.id): \(unsnoozed.joined(separator: ", ")) no longer snoozed") }
+        if !already.isEmpty { summary.append("\(owner.id): \(already.joined(separator: ", ")) on \(date) was already in the log") }
+        for id in ids {
+            if let part = owner.intervals.first(where: { $0.id.rawValue == id })?.replaces {
+                summary.append("\(owner.id): '\(id)' replaces \(part): its life counts from \(date)")
+            }
+        }
+        return summary
+    }
+
+    /// What the log has on the record's day already: the change that writes nothing when there is
+    /// nothing left to log (the same command again), an error when the record differs from what
+    /// is logged; else nil, with what is logged left out of `checked`.
+    static func nothingToDo(
+        _ record: ServiceRecord, _ owner: LogOwner, _ checked: inout Checked, already: [String], sameDay: [LogEntry], bytes: [UInt8], in context: WriteContext
+    ) throws(WriteFailure) -> GarageChange? {
+        let (file, date) = (owner.file, checked.date)
+        // Nor is the same reading on the same day.
+        let measured = checked.readings.filter { r in
+            sameDay.contains { $0.readings.contains { $0.interval.value.rawValue == r.id && $0.value == r.value } }
+        }
+        checked.readings.removeAll { r in measured.contains { $0.id == r.id } }
+        if checked.ids.isEmpty, checked.todo == nil, checked.readings.isEmpty, !measured.isEmpty {
+            return context.change(
+                files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
+                summary: measured.map { "\(owner.id): reading \($0.id) \($0.value) on \(date) is already in the log; nothing to do" })
+        }
+        if !already.isEmpty, checked.todo == nil, checked.readings.isEmpty {
+            let remaining = checked.ids.filter { !already.contains($0) }
+            let line = sameDay.first { e in e.done.contains { already.contains($0.value.rawValue) } }.flatMap { $0.location.range?.start.line }
+            let at = line.map { " (\(file):\($0))" } ?? ""
+            if remaining.isEmpty {
+                // The same command again is nothing to do; a different cost or note for a service
+                // already logged is a change to make by hand.
+                let same = sameDay.contains {
+                    $0.cost?.value == checked.money && $0.note == record.note && $0.category == record.category
+                        && Set($0.done.map(\.value.rawValue)) == Set(checked.ids)
+                }
+                if !same && (record.cost != nil || record.note != nil || record.category != nil) {
+                    throw .refused(
+                        "\(already.joined(separator: ", ")) on \(date) is already in the log\(at); nothing was written",
+                        help: "edit that entry by hand to change its cost, category or note")
+                }
+                return context.change(
+                    files: [FileChange(path: file, before: bytes, after: bytes)], message: "",
+                    summary: ["\(owner.id): \(checked.ids.joined(separator: ", ")) on \(date) is already in the log\(at); nothing to do"])
+            }
+            checked.ids = remaining
+        }
+        if checked.todo != nil || !checked.readings.isEmpty, !already.isEmpty { checked.ids = checked.ids.filter { !already.contains($0) } }
+        return nil
     }
 }
 

@@ -90,99 +90,31 @@ package struct GarageDiff: Sendable, Encodable {
         case toCommit = "to_commit"
     }
 
+    /// What a bike or part was or is, as far as the diff compares it.
+    typealias Side = (retired: Day?, log: [LogEntry], intervals: [ResolvedInterval])
+
     /// The changes from `old` to `new`, by subject (bikes, then parts, by id), then kind, then day.
     package static func build(from old: Garage, to new: Garage, revisions: (from: String, fromCommit: String, to: String?, toCommit: String?))
         -> GarageDiff
     {
         var changes: [Change] = []
-        // Bikes and parts: added, removed, retired; their logs and intervals.
-        func compare(
-            _ subject: ReportSubject, old: (retired: Day?, log: [LogEntry], intervals: [ResolvedInterval])?,
-            new: (retired: Day?, log: [LogEntry], intervals: [ResolvedInterval])?, kinds: (added: Kind, removed: Kind, retired: Kind)
-        ) {
-            guard let new else {
-                changes.append(Change(change: kinds.removed, subject: subject, date: nil))
-                return
-            }
-            if old == nil { changes.append(Change(change: kinds.added, subject: subject, date: nil)) }
-            if let retired = new.retired, old?.retired != retired { changes.append(Change(change: kinds.retired, subject: subject, date: retired)) }
-            // Services: log entries as multisets of what they say.
-            var before: [String: Int] = [:]
-            for entry in old?.log ?? [] { before[key(entry), default: 0] += 1 }
-            var after: [String: Int] = [:]
-            for entry in new.log { after[key(entry), default: 0] += 1 }
-            var seen: [String: Int] = [:]
-            for entry in new.log {
-                let k = key(entry)
-                seen[k, default: 0] += 1
-                if seen[k]! > before[k, default: 0] { changes.append(service(.serviceLogged, subject, entry)) }
-            }
-            seen = [:]
-            for entry in old?.log ?? [] {
-                let k = key(entry)
-                seen[k, default: 0] += 1
-                if seen[k]! > after[k, default: 0] { changes.append(service(.serviceRemoved, subject, entry)) }
-            }
-            // Intervals (as resolved: a template's count too), by id.
-            guard let old else { return }
-            let was = Dictionary(old.intervals.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            let now = Dictionary(new.intervals.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            for interval in new.intervals {
-                let limits = terms(interval)
-                if let previous = was[interval.id] {
-                    let before = terms(previous)
-                    if before != limits {
-                        changes.append(
-                            Change(change: .intervalChanged, subject: subject, date: nil, interval: interval.id.rawValue, before: before, after: limits))
-                    }
-                } else {
-                    changes.append(Change(change: .intervalAdded, subject: subject, date: nil, interval: interval.id.rawValue, after: limits))
-                }
-            }
-            for interval in old.intervals where now[interval.id] == nil {
-                changes.append(
-                    Change(
-                        change: .intervalRemoved, subject: subject, date: nil, interval: interval.id.rawValue,
-                        before: terms(interval)))
-            }
-        }
         let oldBikes = Dictionary(old.bikes.map { ($0.bike.id, $0) }, uniquingKeysWith: { a, _ in a })
         let newBikes = Dictionary(new.bikes.map { ($0.bike.id, $0) }, uniquingKeysWith: { a, _ in a })
         for id in Set(oldBikes.keys).union(newBikes.keys).sorted() {
-            let bike = newBikes[id]?.bike ?? oldBikes[id]!.bike
-            compare(
+            guard let bike = newBikes[id]?.bike ?? oldBikes[id]?.bike else { continue }
+            changes += compare(
                 .bike(bike), old: oldBikes[id].map { ($0.bike.retired, $0.bike.log, $0.intervals) },
                 new: newBikes[id].map { ($0.bike.retired, $0.bike.log, $0.intervals) }, kinds: (.bikeAdded, .bikeRemoved, .bikeRetired))
         }
         let oldParts = Dictionary(old.parts.map { ($0.part.id, $0) }, uniquingKeysWith: { a, _ in a })
         let newParts = Dictionary(new.parts.map { ($0.part.id, $0) }, uniquingKeysWith: { a, _ in a })
         for id in Set(oldParts.keys).union(newParts.keys).sorted() {
-            let part = newParts[id]?.part ?? oldParts[id]!.part
-            compare(
+            guard let part = newParts[id]?.part ?? oldParts[id]?.part else { continue }
+            changes += compare(
                 .part(part), old: oldParts[id].map { ($0.part.retired, $0.part.log, $0.intervals) },
                 new: newParts[id].map { ($0.part.retired, $0.part.log, $0.intervals) }, kinds: (.partAdded, .partRemoved, .partRetired))
             guard let now = newParts[id]?.part else { continue }
-            // Mounts: a new one is the part moved on; an end given to one is the part taken off.
-            let was = oldParts[id]?.part.mounts ?? []
-            func same(_ a: Mount, _ b: Mount) -> Bool { a.bike.value == b.bike.value && a.from == b.from }
-            for mount in now.mounts {
-                if let previous = was.first(where: { same($0, mount) }) {
-                    if let to = mount.to, previous.to != to {
-                        changes.append(Change(change: .partUnmounted, subject: .part(now), date: to, bike: mount.bike.value.rawValue))
-                    } else if mount.to == nil, previous.to != nil {
-                        // Its end taken out: on the bike again, from the mount's first day.
-                        changes.append(Change(change: .partMounted, subject: .part(now), date: mount.from, bike: mount.bike.value.rawValue))
-                    }
-                } else {
-                    changes.append(Change(change: .partMounted, subject: .part(now), date: mount.from, bike: mount.bike.value.rawValue))
-                    if let to = mount.to {
-                        changes.append(Change(change: .partUnmounted, subject: .part(now), date: to, bike: mount.bike.value.rawValue))
-                    }
-                }
-            }
-            for mount in was where !now.mounts.contains(where: { same($0, mount) }) {
-                changes.append(Change(change: .mountRemoved, subject: .part(now), date: mount.from, bike: mount.bike.value.rawValue))
-            }
+            changes += mounts(of: now, were: oldParts[id]?.part.mounts ?? [])
         }
         // Bikes first, then parts; within each, by id, kind and day (the order found otherwise).
         let ordered = changes.enumerated().sorted { a, b in
@@ -195,6 +127,80 @@ package struct GarageDiff: Sendable, Encodable {
         }.map(\.element)
         return GarageDiff(
             from: revisions.from, fromCommit: revisions.fromCommit, to: revisions.to, toCommit: revisions.toCommit, changes: ordered)
+    }
+
+    /// A bike or part: added, removed, retired; its log and intervals.
+    private static func compare(_ subject: ReportSubject, old: Side?, new: Side?, kinds: (added: Kind, removed: Kind, retired: Kind)) -> [Change] {
+        guard let new else { return [Change(change: kinds.removed, subject: subject, date: nil)] }
+        var changes: [Change] = []
+        if old == nil { changes.append(Change(change: kinds.added, subject: subject, date: nil)) }
+        if let retired = new.retired, old?.retired != retired { changes.append(Change(change: kinds.retired, subject: subject, date: retired)) }
+        // Services: log entries as multisets of what they say.
+        var before: [String: Int] = [:]
+        for entry in old?.log ?? [] { before[key(entry), default: 0] += 1 }
+        var after: [String: Int] = [:]
+        for entry in new.log { after[key(entry), default: 0] += 1 }
+        var seen: [String: Int] = [:]
+        for entry in new.log {
+            let k = key(entry)
+            seen[k, default: 0] += 1
+            if seen[k, default: 0] > before[k, default: 0] { changes.append(service(.serviceLogged, subject, entry)) }
+        }
+        seen = [:]
+        for entry in old?.log ?? [] {
+            let k = key(entry)
+            seen[k, default: 0] += 1
+            if seen[k, default: 0] > after[k, default: 0] { changes.append(service(.serviceRemoved, subject, entry)) }
+        }
+        guard let old else { return changes }
+        return changes + intervals(of: subject, were: old.intervals, are: new.intervals)
+    }
+
+    /// Intervals (as resolved: a template's count too), by id: added, changed, removed.
+    private static func intervals(of subject: ReportSubject, were: [ResolvedInterval], are: [ResolvedInterval]) -> [Change] {
+        var changes: [Change] = []
+        let was = Dictionary(were.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let now = Dictionary(are.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for interval in are {
+            let limits = terms(interval)
+            if let previous = was[interval.id] {
+                let before = terms(previous)
+                if before != limits {
+                    changes.append(Change(change: .intervalChanged, subject: subject, date: nil, interval: interval.id.rawValue, before: before, after: limits))
+                }
+            } else {
+                changes.append(Change(change: .intervalAdded, subject: subject, date: nil, interval: interval.id.rawValue, after: limits))
+            }
+        }
+        for interval in were where now[interval.id] == nil {
+            changes.append(Change(change: .intervalRemoved, subject: subject, date: nil, interval: interval.id.rawValue, before: terms(interval)))
+        }
+        return changes
+    }
+
+    /// A part's mounts: a new one is the part moved on; an end given to one is the part taken off.
+    private static func mounts(of now: Part, were was: [Mount]) -> [Change] {
+        var changes: [Change] = []
+        func same(_ a: Mount, _ b: Mount) -> Bool { a.bike.value == b.bike.value && a.from == b.from }
+        for mount in now.mounts {
+            if let previous = was.first(where: { same($0, mount) }) {
+                if let to = mount.to, previous.to != to {
+                    changes.append(Change(change: .partUnmounted, subject: .part(now), date: to, bike: mount.bike.value.rawValue))
+                } else if mount.to == nil, previous.to != nil {
+                    // Its end taken out: on the bike again, from the mount's first day.
+                    changes.append(Change(change: .partMounted, subject: .part(now), date: mount.from, bike: mount.bike.value.rawValue))
+                }
+            } else {
+                changes.append(Change(change: .partMounted, subject: .part(now), date: mount.from, bike: mount.bike.value.rawValue))
+                if let to = mount.to {
+                    changes.append(Change(change: .partUnmounted, subject: .part(now), date: to, bike: mount.bike.value.rawValue))
+                }
+            }
+        }
+        for mount in was where !now.mounts.contains(where: { same($0, mount) }) {
+            changes.append(Change(change: .mountRemoved, subject: .part(now), date: mount.from, bike: mount.bike.value.rawValue))
+        }
+        return changes
     }
 
     /// What an interval says of when it is due: its limits as written, then its repeat rule

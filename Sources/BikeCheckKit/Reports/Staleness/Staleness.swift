@@ -74,46 +74,58 @@ package enum Staleness {
         // The newest activity on or before `asOf`, overall and per gear id.
         let newestDays = summaries.newestDays(onOrBefore: Int32(clamping: asOf.ordinal))
         let newest = newestDays.any == Int32.min ? nil : Int(newestDays.any)
-        func newestOfGear(_ gear: Int32) -> Int? { newestDays.byGear[Int(gear)] == Int32.min ? nil : Int(newestDays.byGear[Int(gear)]) }
-        var out: [StaleWarning] = []
         let settings = garage.settings
-        func plural(_ n: Int) -> String { n == 1 ? "1 day" : "\(n) days" }
-        if let lastSync, lastSync <= asOf {
-            let age = asOf.ordinal - lastSync.ordinal
-            if age > settings.staleAfter {
-                out.append(
-                    StaleWarning(
-                        kind: .staleSync, since: lastSync,
-                        message: "the last Strava sync was on \(lastSync), \(plural(age)) before \(asOf): usage since then is missing",
-                        help:
-                            "run 'bikecheck sync' (and check the job that runs it); stale_after in garage.yaml sets the limit (\(plural(settings.staleAfter)))")
-                )
-            }
-        } else if lastSync == nil, let newest {
-            let age = asOf.ordinal - newest
-            if age > settings.staleAfter {
-                out.append(
-                    StaleWarning(
-                        kind: .staleSync, since: Day(ordinal: newest),
-                        message: "no Strava sync on record, and the newest cached activity is from \(Day(ordinal: newest)), \(plural(age)) before \(asOf)",
-                        help: "run 'bikecheck sync'; stale_after in garage.yaml sets the limit (\(plural(settings.staleAfter)))"))
-            }
-        }
+        var out: [StaleWarning] = []
+        if let stale = staleSync(lastSync: lastSync, newest: newest, asOf: asOf, staleAfter: settings.staleAfter) { out.append(stale) }
 
-        // A bike that has gone quiet while another on Strava has been ridden within the limit:
-        // most likely rides recorded without its gear, or a gear id that changed.
+        // Each bike's last ride: on Strava with its gear, or entered by hand.
         var index: [String: Int32] = [:]
         for (k, s) in summaries.strings.enumerated() where index[s] == nil { index[s] = Int32(k) }
         var handEntered: [BikeID: Int] = [:]
         for ride in garage.rides where ride.date <= asOf {
             handEntered[ride.bike.value] = max(handEntered[ride.bike.value] ?? Int.min, ride.date.ordinal)
         }
-        // The bike's last ride: on Strava with its gear, or entered by hand.
+        func newestOfGear(_ gear: Int32) -> Int? { newestDays.byGear[Int(gear)] == Int32.min ? nil : Int(newestDays.byGear[Int(gear)]) }
         let last = onStrava.map { b -> Int? in
             let strava = b.strava.flatMap { index[$0.value] }.flatMap(newestOfGear)
             return [strava, handEntered[b.id]].compactMap { $0 }.max()
         }
-        let limit = asOf.ordinal - settings.quietAfter
+        out += quietBikes(onStrava, last: last, asOf: asOf, quietAfter: settings.quietAfter)
+        if !out.contains(where: { $0.kind == .staleSync }),
+            let quiet = quietGarage(onStrava, last: last, lastSync: lastSync, asOf: asOf, quietAfter: settings.quietAfter)
+        {
+            out.append(quiet)
+        }
+        return out
+    }
+
+    static func plural(_ n: Int) -> String { n == 1 ? "1 day" : "\(n) days" }
+
+    /// The last sync (else the newest cached activity) older than `staleAfter` days.
+    static func staleSync(lastSync: Day?, newest: Int?, asOf: Day, staleAfter: Int) -> StaleWarning? {
+        if let lastSync, lastSync <= asOf {
+            let age = asOf.ordinal - lastSync.ordinal
+            guard age > staleAfter else { return nil }
+            return StaleWarning(
+                kind: .staleSync, since: lastSync,
+                message: "the last Strava sync was on \(lastSync), \(plural(age)) before \(asOf): usage since then is missing",
+                help: "run 'bikecheck sync' (and check the job that runs it); stale_after in garage.yaml sets the limit (\(plural(staleAfter)))")
+        } else if lastSync == nil, let newest {
+            let age = asOf.ordinal - newest
+            guard age > staleAfter else { return nil }
+            return StaleWarning(
+                kind: .staleSync, since: Day(ordinal: newest),
+                message: "no Strava sync on record, and the newest cached activity is from \(Day(ordinal: newest)), \(plural(age)) before \(asOf)",
+                help: "run 'bikecheck sync'; stale_after in garage.yaml sets the limit (\(plural(staleAfter)))")
+        }
+        return nil
+    }
+
+    /// A bike that has gone quiet while another on Strava has been ridden within the limit:
+    /// most likely rides recorded without its gear, or a gear id that changed.
+    static func quietBikes(_ onStrava: [Bike], last: [Int?], asOf: Day, quietAfter: Int) -> [StaleWarning] {
+        let limit = asOf.ordinal - quietAfter
+        var out: [StaleWarning] = []
         for (k, bike) in onStrava.enumerated() {
             let lastRide = last[k]
             guard (lastRide ?? Int.min) < limit else { continue }
@@ -125,34 +137,35 @@ package enum Staleness {
                 lastRide.map {
                     "bike '\(bike.id)' (Strava gear \(gear)) has had no ride since \(Day(ordinal: $0)), \(plural(asOf.ordinal - $0)) before \(asOf), while '\(onStrava[other].id)' has"
                 }
-                ?? "bike '\(bike.id)' (Strava gear \(gear)) has no cached ride at all, while '\(onStrava[other].id)' has rides in the last \(plural(settings.quietAfter))"
+                ?? "bike '\(bike.id)' (Strava gear \(gear)) has no cached ride at all, while '\(onStrava[other].id)' has rides in the last \(plural(quietAfter))"
             out.append(
                 StaleWarning(
                     kind: .quietBike, bike: bike.id.rawValue, since: lastRide.map(Day.init(ordinal:)), message: message,
                     help:
-                        "check that its rides on Strava carry this gear id, or retire the bike; quiet_after in garage.yaml sets the limit (\(plural(settings.quietAfter)))"
-                ))
-        }
-
-        // Every bike quiet at once, while the sync is recent: the quiet-bike check has no other
-        // bike to compare with, yet the garage's newest ride is old (gear ids that all changed,
-        // rides recorded elsewhere, or bikes no longer ridden). Said once, for the garage.
-        let newestRide = last.compactMap { $0 }.max()
-        let hadTime = onStrava.contains { b in b.bought.map { $0.ordinal < limit } ?? true }
-        if (newestRide ?? Int.min) < limit, hadTime, !out.contains(where: { $0.kind == .staleSync }) {
-            let sync = lastSync.flatMap { $0 <= asOf ? ", though the last Strava sync was on \($0)" : nil } ?? ""
-            let message =
-                newestRide.map {
-                    "no bike on Strava has had a ride since \(Day(ordinal: $0)), \(plural(asOf.ordinal - $0)) before \(asOf)\(sync)"
-                } ?? "no bike on Strava has a cached ride at all\(sync)"
-            out.append(
-                StaleWarning(
-                    kind: .quietGarage, since: newestRide.map(Day.init(ordinal:)), message: message,
-                    help:
-                        "run 'bikecheck sync'; if it ran, check that your rides on Strava carry the bikes' gear ids, or retire the bikes no longer ridden; quiet_after in garage.yaml sets the limit (\(plural(settings.quietAfter)))"
+                        "check that its rides on Strava carry this gear id, or retire the bike; quiet_after in garage.yaml sets the limit (\(plural(quietAfter)))"
                 ))
         }
         return out
+    }
+
+    /// Every bike quiet at once, while the sync is recent: the quiet-bike check has no other
+    /// bike to compare with, yet the garage's newest ride is old (gear ids that all changed,
+    /// rides recorded elsewhere, or bikes no longer ridden). Said once, for the garage.
+    static func quietGarage(_ onStrava: [Bike], last: [Int?], lastSync: Day?, asOf: Day, quietAfter: Int) -> StaleWarning? {
+        let limit = asOf.ordinal - quietAfter
+        let newestRide = last.compactMap { $0 }.max()
+        let hadTime = onStrava.contains { b in b.bought.map { $0.ordinal < limit } ?? true }
+        guard (newestRide ?? Int.min) < limit, hadTime else { return nil }
+        let sync = lastSync.flatMap { $0 <= asOf ? ", though the last Strava sync was on \($0)" : nil } ?? ""
+        let message =
+            newestRide.map {
+                "no bike on Strava has had a ride since \(Day(ordinal: $0)), \(plural(asOf.ordinal - $0)) before \(asOf)\(sync)"
+            } ?? "no bike on Strava has a cached ride at all\(sync)"
+        return StaleWarning(
+            kind: .quietGarage, since: newestRide.map(Day.init(ordinal:)), message: message,
+            help:
+                "run 'bikecheck sync'; if it ran, check that your rides on Strava carry the bikes' gear ids, or retire the bikes no longer ridden; quiet_after in garage.yaml sets the limit (\(plural(quietAfter)))"
+        )
     }
 
     /// The warnings for a garage loaded with its activity summaries, by the sync noted in its
