@@ -83,20 +83,7 @@ package struct NotifyRun: Sendable {
             throw .usage(
                 UsageError("garage.yaml sets no notify channel", help: "add e.g. 'notify: {ntfy: {topic: my-bikes}}' (see the README's Reminders section)"))
         }
-        // The garage's channels take every reminder; a rider's (`RIDER/ntfy`) only those of
-        // the bikes and parts whose `rider:` names them, and the warnings about no bike at all.
-        var routes = settings.channelNames.map { NotifyPlan.Route(channel: $0, repeatDays: settings.repeatDays) }
-        for rider in riders {
-            guard let own = rider.notify else { continue }
-            let bikes = Set(garage.bikes.filter { $0.bike.rider?.value == rider.name }.map(\.bike.id.rawValue))
-            let parts = Set(garage.parts.filter { $0.part.rider?.value == rider.name }.map(\.part.id.rawValue))
-            let takes: @Sendable (Reminder) -> Bool = { r in
-                if let part = r.part { return parts.contains(part) || (r.bike.map(bikes.contains) ?? false) }
-                if let bike = r.bike { return bikes.contains(bike) }
-                return r.isWarning
-            }
-            routes += own.channelNames.map { NotifyPlan.Route(channel: rider.name + "/" + $0, takes: takes, repeatDays: own.repeatDays) }
-        }
+        let routes = Self.routes(settings, riders: riders, garage: garage)
         let channels = routes.map(\.channel)
         if let problem = ChannelEnvironment.timeoutProblem(environment: environment) {
             throw .usage(UsageError(problem, help: "unset it for 30000 (30 s), or write e.g. BIKECHECK_NOTIFY_TIMEOUT_MS=10000"))
@@ -118,6 +105,23 @@ package struct NotifyRun: Sendable {
         outcome.outcomes = sender.send(plan.pending, asOf: plan.asOf) { channel, failure in saver.answered(channel, failure) }
         outcome.saveFailure = saver.finish()
         return outcome
+    }
+    /// The garage's channels take every reminder; a rider's (`RIDER/ntfy`) only those of the
+    /// bikes and parts whose `rider:` names them, and the warnings about no bike at all.
+    static func routes(_ settings: NotifySettings, riders: [Rider], garage: Garage) -> [NotifyPlan.Route] {
+        var routes = settings.channelNames.map { NotifyPlan.Route(channel: $0, repeatDays: settings.repeatDays) }
+        for rider in riders {
+            guard let own = rider.notify else { continue }
+            let bikes = Set(garage.bikes.filter { $0.bike.rider?.value == rider.name }.map(\.bike.id.rawValue))
+            let parts = Set(garage.parts.filter { $0.part.rider?.value == rider.name }.map(\.part.id.rawValue))
+            let takes: @Sendable (Reminder) -> Bool = { r in
+                if let part = r.part { return parts.contains(part) || (r.bike.map(bikes.contains) ?? false) }
+                if let bike = r.bike { return bikes.contains(bike) }
+                return r.isWarning
+            }
+            routes += own.channelNames.map { NotifyPlan.Route(channel: rider.name + "/" + $0, takes: takes, repeatDays: own.repeatDays) }
+        }
+        return routes
     }
 }
 

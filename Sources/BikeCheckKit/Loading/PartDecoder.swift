@@ -85,32 +85,8 @@ extension FileDecoders {
                 ok = to != nil
             }
             if let e = f["note"] { _ = r.string(e.value, "note") }
-            var tag: String?
-            var unlessTags: [String] = []
-            if let e = f["tag"] {
-                tag = rideTag(e.value, &r)
-                ok = ok && tag != nil
-            }
-            if let e = f["unless_tag"] {
-                let items: [YAMLNode]
-                if case .sequence(let q) = e.value { items = q.items } else { items = [e.value] }
-                for item in items {
-                    if let t = rideTag(item, &r) { unlessTags.append(t) } else { ok = false }
-                }
-                unlessTags = Array(Set(unlessTags)).sorted()
-            }
-            if let e = f["tag"] ?? f["unless_tag"], parent != nil {
-                r.error(
-                    .badValue, "'\(e.keyText ?? "tag")' goes on a mount on a bike, not on a part", e.key,
-                    help: "tag the parent's mount on the bike: the parts on it follow it for those rides")
-                continue
-            }
-            if let t = f["tag"], f["unless_tag"] != nil {
-                r.error(
-                    .badValue, "a mount has 'tag' or 'unless_tag', not both", t.key,
-                    help: "'tag: race' holds for #race rides only; 'unless_tag: race' for the others")
-                continue
-            }
+            guard let (tag, unlessTags, tagsOK) = mountTags(f, onPart: parent != nil, &r) else { continue }
+            ok = ok && tagsOK
             guard ok, bike != nil || parent != nil, let from, let fromEntry = f["from"] else { continue }
             let fromLocation = r.location(fromEntry.value), toLocation = f["to"].map { r.location($0.value) }
             if let to, to < from {
@@ -135,6 +111,39 @@ extension FileDecoders {
             }
         }
         return (bikes, parts)
+    }
+
+    /// A mount's `tag:` and `unless_tag:` (and false when a tag is not one); nil, with the error
+    /// in `r`, when the mount cannot have them: on a part, or both at once.
+    static func mountTags(_ f: Fields, onPart: Bool, _ r: inout NodeReader) -> (tag: String?, unless: [String], ok: Bool)? {
+        var tag: String?
+        var unlessTags: [String] = []
+        var ok = true
+        if let e = f["tag"] {
+            tag = rideTag(e.value, &r)
+            ok = tag != nil
+        }
+        if let e = f["unless_tag"] {
+            let items: [YAMLNode]
+            if case .sequence(let q) = e.value { items = q.items } else { items = [e.value] }
+            for item in items {
+                if let t = rideTag(item, &r) { unlessTags.append(t) } else { ok = false }
+            }
+            unlessTags = Array(Set(unlessTags)).sorted()
+        }
+        if let e = f["tag"] ?? f["unless_tag"], onPart {
+            r.error(
+                .badValue, "'\(e.keyText ?? "tag")' goes on a mount on a bike, not on a part", e.key,
+                help: "tag the parent's mount on the bike: the parts on it follow it for those rides")
+            return nil
+        }
+        if let t = f["tag"], f["unless_tag"] != nil {
+            r.error(
+                .badValue, "a mount has 'tag' or 'unless_tag', not both", t.key,
+                help: "'tag: race' holds for #race rides only; 'unless_tag: race' for the others")
+            return nil
+        }
+        return (tag, unlessTags, ok)
     }
 
     /// A ride tag: a word from rides' names, written with or without its `#` (`race`, `"#race"`).

@@ -27,28 +27,7 @@ package enum RideRecorder {
     package static func plan(_ ride: NewRide, in context: WriteContext) throws(WriteFailure) -> GarageChange {
         let bike = try context.bike(ride.bike).bike
         try context.checkDate(ride.date, "the ride's date")
-        let time = ride.time.trimmingSpaces()
-        guard Quantity.parseDuration(time) != nil else {
-            throw .usage("'\(ride.time)' is not a ride time", help: "write e.g. 1h30, 1:30, 90 min or 2 h")
-        }
-        var fields: [String: YAMLValue] = ["date": .plain(ride.date.description), "bike": .plain(ride.bike), "time": .text(time)]
-        var described = "\(ride.date) \(time)"
-        if let distance = ride.distance?.trimmingSpaces() {
-            guard case .success(let q) = Quantity.parse(distance), q.measure == .distance else {
-                throw .usage("'\(distance)' is not a distance", help: "write e.g. 35 km or 20 mi")
-            }
-            fields["distance"] = .text(q.text)
-            described += " \(q.text)"
-        }
-        if let sport = ride.sport {
-            guard FileDecoders.knownSportTypes.contains(sport) else {
-                let hint = didYouMean(sport, among: FileDecoders.knownSportTypes)
-                throw .usage("'\(sport)' is not a Strava sport type\(hint)", help: "cycling types: \(FileDecoders.cyclingSportTypes.joined(separator: ", "))")
-            }
-            fields["sport"] = .plain(sport)
-        }
-        if let name = ride.name { fields["name"] = .text(name) }
-
+        let (fields, described) = try fields(of: ride)
         let before = context.read(file)
         // Parsed once: for the style of its entries, and for the edit.
         let doc = before.map { YAMLDocument(path: file, bytes: $0, limits: .garage) }
@@ -84,5 +63,30 @@ package enum RideRecorder {
             files: [FileChange(path: file, before: before, after: after)],
             message: "\(ride.bike): ride \(described)",
             summary: ["\(ride.bike): added a ride on \(described) to \(file)"], warnings: warnings)
+    }
+    /// The ride's entry fields, checked, and how the summary describes it.
+    static func fields(of ride: NewRide) throws(WriteFailure) -> ([String: YAMLValue], String) {
+        let time = ride.time.trimmingSpaces()
+        guard Quantity.parseDuration(time) != nil else {
+            throw .usage("'\(ride.time)' is not a ride time", help: "write e.g. 1h30, 1:30, 90 min or 2 h")
+        }
+        var fields: [String: YAMLValue] = ["date": .plain(ride.date.description), "bike": .plain(ride.bike), "time": .text(time)]
+        var described = "\(ride.date) \(time)"
+        if let distance = ride.distance?.trimmingSpaces() {
+            guard case .success(let q) = Quantity.parse(distance), q.measure == .distance else {
+                throw .usage("'\(distance)' is not a distance", help: "write e.g. 35 km or 20 mi")
+            }
+            fields["distance"] = .text(q.text)
+            described += " \(q.text)"
+        }
+        if let sport = ride.sport {
+            guard FileDecoders.knownSportTypes.contains(sport) else {
+                let hint = didYouMean(sport, among: FileDecoders.knownSportTypes)
+                throw .usage("'\(sport)' is not a Strava sport type\(hint)", help: "cycling types: \(FileDecoders.cyclingSportTypes.joined(separator: ", "))")
+            }
+            fields["sport"] = .plain(sport)
+        }
+        if let name = ride.name { fields["name"] = .text(name) }
+        return (fields, described)
     }
 }
