@@ -415,11 +415,11 @@ package enum FITDecoder {
         /// The same step from one look-up (the CRC is linear: a byte's step from 0 is its entry).
         static let bytes: [UInt16] = (0...255).map { nibble(0, UInt8($0)) }
 
-        /// Four bytes at a time ("slicing by four"): entry `256 * k + b` is byte b's step followed
-        /// by k steps of a zero byte, so four bytes' steps are four look-ups combined.
+        /// Eight bytes at a time ("slicing by eight"): entry `256 * k + b` is byte b's step
+        /// followed by k steps of a zero byte, so eight bytes' steps are eight look-ups combined.
         static let slices: [UInt16] = {
             var table = bytes
-            for k in 1...3 {
+            for k in 1...7 {
                 let previous = table[(256 * (k - 1))...]
                 table += previous.map { ($0 >> 8) ^ bytes[Int($0 & 0xFF)] }
             }
@@ -431,11 +431,11 @@ package enum FITDecoder {
                 data.withUnsafeBufferPointer { data in
                     var crc: UInt16 = 0
                     var i = 0
-                    while data.count - i >= 4 {
-                        crc =
-                            table[768 + Int(UInt8(truncatingIfNeeded: crc) ^ data[i])] ^ table[512 + Int(UInt8(truncatingIfNeeded: crc >> 8) ^ data[i + 1])]
-                            ^ table[256 + Int(data[i + 2])] ^ table[Int(data[i + 3])]
-                        i += 4
+                    while data.count - i >= 8 {
+                        let low = Int(UInt8(truncatingIfNeeded: crc) ^ data[i]), high = Int(UInt8(truncatingIfNeeded: crc >> 8) ^ data[i + 1])
+                        crc = table[1792 + low] ^ table[1536 + high] ^ table[1280 + Int(data[i + 2])] ^ table[1024 + Int(data[i + 3])]
+                        crc ^= table[768 + Int(data[i + 4])] ^ table[512 + Int(data[i + 5])] ^ table[256 + Int(data[i + 6])] ^ table[Int(data[i + 7])]
+                        i += 8
                     }
                     for byte in data[i...] { crc = (crc >> 8) ^ table[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] }
                     return crc
