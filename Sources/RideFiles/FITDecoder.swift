@@ -104,6 +104,7 @@ package enum FITDecoder {
             var type: UInt8 = 0
 
             /// The field's value in the message at `message`, as `Reader.value` reads it.
+            @inline(__always)
             func value(in message: UnsafeRawPointer, bigEndian: Bool) -> Double? {
                 offset < 0 ? nil : Reader.value(message + Int(offset), size: Int(size), type: type, bigEndian: bigEndian)
             }
@@ -343,9 +344,16 @@ package enum FITDecoder {
 
         /// A FIT timestamp (seconds since FIT's epoch, a uint32) read from any base type: one that
         /// is not whole or out of range makes the file bad, at the message's byte.
+        @inline(__always)
         static func timestamp(_ raw: Double, at start: Int) throws(RideFileError) -> Int64 {
-            // The usual case first: a whole number in range (what `FileNumber.whole` says, cheaper).
+            // The usual case first, inlined: a whole number in range (what `FileNumber.whole` says, cheaper).
             if raw >= 0, raw <= Double(UInt32.max) { return Int64(raw.rounded(.towardZero)) }
+            return try unusualTimestamp(raw, at: start)
+        }
+
+        /// `timestamp` of a number outside 0...`UInt32.max` or not a number: an error, unless it
+        /// rounds towards zero into the range (-0.5).
+        static func unusualTimestamp(_ raw: Double, at start: Int) throws(RideFileError) -> Int64 {
             guard let t = FileNumber.whole(raw, as: UInt32.self) else {
                 throw RideFileError(
                     "a timestamp \(ActivityLimits.format(raw)) is out of range: expected 0 to \(UInt32.max) (seconds since 1989-12-31)", offset: start)
@@ -395,6 +403,7 @@ package enum FITDecoder {
 
         /// The field of `size` bytes at `p` (in range), or nil when it holds its type's invalid
         /// value (or is a kind this reader does not need: strings, arrays, bytes).
+        @inline(__always)
         static func value(_ p: UnsafeRawPointer, size: Int, type: UInt8, bigEndian: Bool) -> Double? {
             func load<T: FixedWidthInteger>(_: T.Type) -> T? {
                 guard size == MemoryLayout<T>.size else { return nil }
