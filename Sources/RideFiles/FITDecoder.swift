@@ -403,7 +403,6 @@ package enum FITDecoder {
 
         /// The field of `size` bytes at `p` (in range), or nil when it holds its type's invalid
         /// value (or is a kind this reader does not need: strings, arrays, bytes).
-        @inline(__always)
         static func value(_ p: UnsafeRawPointer, size: Int, type: UInt8, bigEndian: Bool) -> Double? {
             func load<T: FixedWidthInteger>(_: T.Type) -> T? {
                 guard size == MemoryLayout<T>.size else { return nil }
