@@ -501,7 +501,7 @@ package enum FITDecoder {
         }
     }
 
-    /// FIT's CRC-16 (the protocol's nibble-table form, `nibble`), a byte at a time.
+    /// FIT's CRC-16: the protocol's nibble-table step (`nibble`), taken eight bytes at a time.
     enum CRC {
         static let table: [UInt16] = [
             0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
