@@ -11,12 +11,16 @@ package enum FITDecoder {
     static let epochOffset: Int64 = 631_065_600
 
     package static func decode(_ bytes: [UInt8]) throws(RideFileError) -> RecordedRide {
-        var reader = Reader(bytes: bytes)
-        var ride = Collected()
-        repeat {
-            try reader.readFile(into: &ride)
-        } while reader.offset < bytes.count
-        return try ride.ride()
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(RideFileError) -> RecordedRide in
+                var reader = Reader(bytes: bytes, raw: raw)
+                var ride = Collected()
+                repeat {
+                    try reader.readFile(into: &ride)
+                } while reader.offset < bytes.count
+                return try ride.ride()
+            }
+        }.get()
     }
 
     /// What one file says, gathered from its messages in order.
@@ -88,13 +92,75 @@ package enum FITDecoder {
         var developerBytes: Int
     }
 
+    /// Where a `record` message of one definition has the fields a ride takes from it (`record`),
+    /// so that a whole message is checked once and only those fields are read: a plain value per
+    /// local message type (no array, no reference counting per message; a record a second is
+    /// most of a file).
+    struct RecordLayout {
+        /// A field's place in the message and its size and base type; `offset` -1: no such field.
+        struct Field {
+            var offset: Int32 = -1
+            var size: UInt8 = 0
+            var type: UInt8 = 0
+
+            /// The field's value in the message at `message`, as `Reader.value` reads it.
+            @inline(__always)
+            func value(in message: UnsafeRawPointer, bigEndian: Bool) -> Double? {
+                offset < 0 ? nil : Reader.value(message + Int(offset), size: Int(size), type: type, bigEndian: bigEndian)
+            }
+        }
+
+        /// The whole message's bytes, developer fields included; -1 when the definition is not a
+        /// record's, or names a field twice (read field by field, the last value kept).
+        var size = -1
+        var bigEndian = false
+        var timestamp = Field(), latitude = Field(), longitude = Field(), altitude = Field(), distance = Field()
+        var enhancedAltitude = Field()
+
+        init() {}
+
+        init(_ definition: Definition) {
+            guard definition.global == 20 else { return }
+            var offset = 0
+            for field in definition.fields {
+                let here = Field(offset: Int32(offset), size: UInt8(field.size), type: field.type)
+                offset += field.size
+                let slot: WritableKeyPath<RecordLayout, Field>
+                switch field.number {
+                case 253: slot = \.timestamp
+                case 0: slot = \.latitude
+                case 1: slot = \.longitude
+                case 2: slot = \.altitude
+                case 5: slot = \.distance
+                case 78: slot = \.enhancedAltitude
+                default: continue
+                }
+                guard self[keyPath: slot].offset < 0 else { return }
+                self[keyPath: slot] = here
+            }
+            size = offset + definition.developerBytes
+            bigEndian = definition.bigEndian
+        }
+    }
+
     struct Reader {
         let bytes: [UInt8]
+        /// `bytes`, for reading fields whose range is checked.
+        let raw: UnsafeRawBufferPointer
         var offset = 0
         var definitions: [Definition?] = Array(repeating: nil, count: 16)
+        var recordLayouts: [RecordLayout] = Array(repeating: RecordLayout(), count: 16)
         var lastTimestamp: Int64?
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: [UInt8], raw: UnsafeRawBufferPointer) {
+            self.bytes = bytes
+            self.raw = raw
+        }
+
+        /// The value of the field of `size` bytes at `at` (in range), as `value` reads it.
+        func value(at: Int, size: Int, type: UInt8, bigEndian: Bool) -> Double? {
+            Self.value(raw.baseAddress! + at, size: size, type: type, bigEndian: bigEndian)
+        }
 
         func error(_ message: String, at position: Int? = nil) -> RideFileError {
             RideFileError(message, offset: position ?? offset)
@@ -122,6 +188,7 @@ package enum FITDecoder {
             if stored != 0, stored != CRC.of(bytes[fileStart..<dataEnd]) { throw error("the file's CRC does not match: corrupt or changed", at: dataEnd) }
             offset = dataStart
             definitions = Array(repeating: nil, count: 16)
+            recordLayouts = Array(repeating: RecordLayout(), count: 16)
             while offset < dataEnd { try readMessage(end: dataEnd, into: &ride) }
             offset = dataEnd + 2
         }
@@ -183,17 +250,25 @@ package enum FITDecoder {
                     j += 3
                 }
             }
-            definitions[local] = Definition(global: global, bigEndian: big, fields: fields, developerBytes: developerBytes)
+            let definition = Definition(global: global, bigEndian: big, fields: fields, developerBytes: developerBytes)
+            definitions[local] = definition
+            recordLayouts[local] = RecordLayout(definition)
         }
 
         mutating func readData(local: Int, end: Int, timestamp: Int64?, into ride: inout Collected, at start: Int) throws(RideFileError) {
+            let layout = recordLayouts[local]
+            if layout.size >= 0, end - offset >= layout.size {
+                try readRecord(layout, end: end, timestamp: timestamp, into: &ride, at: start)
+                return
+            }
+            // Any other message, or a record cut off (its error at the field it cuts), field by field.
             guard let definition = definitions[local] else { throw error("a data message of local type \(local), which nothing defined", at: start) }
             // Messages this reader does not use are skipped whole (a timestamp still counts, for
             // compressed timestamps after it).
             guard FieldValues.isUsed(definition.global) else {
                 for field in definition.fields {
                     let at = try skip(field.size, end: end, "a data message")
-                    if field.number == 253, let t = Self.value(bytes, at: at, size: field.size, type: field.type, bigEndian: definition.bigEndian) {
+                    if field.number == 253, let t = value(at: at, size: field.size, type: field.type, bigEndian: definition.bigEndian) {
                         lastTimestamp = try Self.timestamp(t, at: start)
                     }
                 }
@@ -209,7 +284,7 @@ package enum FITDecoder {
             var values = FieldValues(timestamp: timestamp)
             for field in definition.fields {
                 let at = try skip(field.size, end: end, "a data message")
-                if let v = Self.value(bytes, at: at, size: field.size, type: field.type, bigEndian: definition.bigEndian) { values.set(field.number, v) }
+                if let v = value(at: at, size: field.size, type: field.type, bigEndian: definition.bigEndian) { values.set(field.number, v) }
             }
             _ = try take(definition.developerBytes, end: end, "a data message's developer fields")
             if let t = values[253] {
@@ -219,11 +294,66 @@ package enum FITDecoder {
             try collect(definition.global, values, into: &ride, at: start)
         }
 
+        /// A whole `record` message, read where `layout` says its fields are: what the field by
+        /// field reading and `collect` make of it.
+        mutating func readRecord(_ layout: RecordLayout, end: Int, timestamp: Int64?, into ride: inout Collected, at start: Int) throws(RideFileError) {
+            if ride.records.points.isEmpty {
+                // As `readData` reserves.
+                ride.records.points.reserveCapacity(min(1 << 20, (end - offset) / (1 + layout.size) + 1))
+            }
+            let message = raw.baseAddress! + offset
+            offset += layout.size
+            var time = timestamp
+            if let t = layout.timestamp.value(in: message, bigEndian: layout.bigEndian) {
+                lastTimestamp = try Self.timestamp(t, at: start)
+                time = lastTimestamp
+            }
+            let big = layout.bigEndian
+            try Self.record(
+                time: time, latitude: layout.latitude.value(in: message, bigEndian: big), longitude: layout.longitude.value(in: message, bigEndian: big),
+                altitude: layout.enhancedAltitude.value(in: message, bigEndian: big) ?? layout.altitude.value(in: message, bigEndian: big),
+                distance: layout.distance.value(in: message, bigEndian: big), into: &ride.records, at: start)
+        }
+
+        /// A `record` message's point (`time` in FIT's epoch, the rest as the fields hold them),
+        /// added to the track.
+        static func record(
+            time: Int64?, latitude: Double?, longitude: Double?, altitude: Double?, distance raw: Double?, into records: inout Collected.Records,
+            at start: Int
+        ) throws(RideFileError) {
+            guard let time else { return }
+            let t = time + FITDecoder.epochOffset
+            if records.first == nil || t < records.first! { records.first = t }
+            if records.last == nil || t > records.last! { records.last = t }
+            var point = TrackPoint(time: t)
+            if let raw {
+                guard let d = FileNumber.within(raw / 100, .distance) else {
+                    throw RideFileError(FileNumber.outOfRange("a record's distance", raw / 100, .distance), offset: start)
+                }
+                records.maxDistance = max(records.maxDistance ?? 0, d)
+                point.distance = d
+            }
+            if let latitude, let longitude {
+                records.hasPosition = true
+                point.latitude = latitude * (180 / 2_147_483_648)
+                point.longitude = longitude * (180 / 2_147_483_648)
+            }
+            if let altitude { point.elevation = altitude / 5 - 500 }
+            records.points.append(point)
+        }
+
         /// A FIT timestamp (seconds since FIT's epoch, a uint32) read from any base type: one that
         /// is not whole or out of range makes the file bad, at the message's byte.
+        @inline(__always)
         static func timestamp(_ raw: Double, at start: Int) throws(RideFileError) -> Int64 {
-            // The usual case first: a whole number in range (what `FileNumber.whole` says, cheaper).
+            // The usual case first, inlined: a whole number in range (what `FileNumber.whole` says, cheaper).
             if raw >= 0, raw <= Double(UInt32.max) { return Int64(raw.rounded(.towardZero)) }
+            return try unusualTimestamp(raw, at: start)
+        }
+
+        /// `timestamp` of a number outside 0...`UInt32.max` or not a number: an error, unless it
+        /// rounds towards zero into the range (-0.5).
+        static func unusualTimestamp(_ raw: Double, at start: Int) throws(RideFileError) -> Int64 {
             guard let t = FileNumber.whole(raw, as: UInt32.self) else {
                 throw RideFileError(
                     "a timestamp \(ActivityLimits.format(raw)) is out of range: expected 0 to \(UInt32.max) (seconds since 1989-12-31)", offset: start)
@@ -266,67 +396,45 @@ package enum FITDecoder {
             case 34:  // activity: its local time says the rider's offset from UTC (within a day).
                 if let t = v.timestamp, let local = try whole(v[5], "the local time", as: Int64.self), abs(local - t) <= 86_400 { ride.utcOffset = local - t }
             case 20:  // record
-                guard let t = v.timestamp.map({ $0 + FITDecoder.epochOffset }) else { return }
-                if ride.records.first == nil || t < ride.records.first! { ride.records.first = t }
-                if ride.records.last == nil || t > ride.records.last! { ride.records.last = t }
-                let distance = try within(v[5], 100, "a record's distance", .distance)
-                if let d = distance { ride.records.maxDistance = max(ride.records.maxDistance ?? 0, d) }
-                var point = TrackPoint(time: t)
-                if let lat = v[0], let lon = v[1] {
-                    ride.records.hasPosition = true
-                    point.latitude = lat * (180 / 2_147_483_648)
-                    point.longitude = lon * (180 / 2_147_483_648)
-                }
-                if let alt = v[78] ?? v[2] { point.elevation = alt / 5 - 500 }
-                point.distance = distance
-                ride.records.points.append(point)
+                try Self.record(time: v.timestamp, latitude: v[0], longitude: v[1], altitude: v[78] ?? v[2], distance: v[5], into: &ride.records, at: start)
             default: break
             }
         }
 
-        /// The field of `size` bytes at `at` in `bytes` (in range), or nil when it holds its
-        /// type's invalid value (or is a kind this reader does not need: strings, arrays, bytes).
-        static func value(_ bytes: [UInt8], at: Int, size: Int, type: UInt8, bigEndian: Bool) -> Double? {
-            func unsigned(_ n: Int) -> UInt64? {
-                guard size == n else { return nil }
-                var v: UInt64 = 0
-                if bigEndian {
-                    for i in at..<(at + n) { v = v << 8 | UInt64(bytes[i]) }
-                } else {
-                    var i = at + n
-                    while i > at {
-                        i -= 1
-                        v = v << 8 | UInt64(bytes[i])
-                    }
-                }
-                return v
+        /// The field of `size` bytes at `p` (in range), or nil when it holds its type's invalid
+        /// value (or is a kind this reader does not need: strings, arrays, bytes).
+        static func value(_ p: UnsafeRawPointer, size: Int, type: UInt8, bigEndian: Bool) -> Double? {
+            func load<T: FixedWidthInteger>(_: T.Type) -> T? {
+                guard size == MemoryLayout<T>.size else { return nil }
+                let v = p.loadUnaligned(as: T.self)
+                return bigEndian ? T(bigEndian: v) : T(littleEndian: v)
             }
             switch type & 0x1F {
             case 0x00, 0x02:  // enum, uint8
-                return unsigned(1).flatMap { $0 == 0xFF ? nil : Double($0) }
+                return load(UInt8.self).flatMap { $0 == 0xFF ? nil : Double($0) }
             case 0x0A:  // uint8z
-                return unsigned(1).flatMap { $0 == 0 ? nil : Double($0) }
+                return load(UInt8.self).flatMap { $0 == 0 ? nil : Double($0) }
             case 0x01:  // sint8
-                return unsigned(1).flatMap { $0 == 0x7F ? nil : Double(Int8(truncatingIfNeeded: $0)) }
+                return load(Int8.self).flatMap { $0 == 0x7F ? nil : Double($0) }
             case 0x04:  // uint16
-                return unsigned(2).flatMap { $0 == 0xFFFF ? nil : Double($0) }
+                return load(UInt16.self).flatMap { $0 == 0xFFFF ? nil : Double($0) }
             case 0x0B:  // uint16z
-                return unsigned(2).flatMap { $0 == 0 ? nil : Double($0) }
+                return load(UInt16.self).flatMap { $0 == 0 ? nil : Double($0) }
             case 0x03:  // sint16
-                return unsigned(2).flatMap { $0 == 0x7FFF ? nil : Double(Int16(truncatingIfNeeded: $0)) }
+                return load(Int16.self).flatMap { $0 == 0x7FFF ? nil : Double($0) }
             case 0x06:  // uint32
-                return unsigned(4).flatMap { $0 == 0xFFFF_FFFF ? nil : Double($0) }
+                return load(UInt32.self).flatMap { $0 == 0xFFFF_FFFF ? nil : Double($0) }
             case 0x0C:  // uint32z
-                return unsigned(4).flatMap { $0 == 0 ? nil : Double($0) }
+                return load(UInt32.self).flatMap { $0 == 0 ? nil : Double($0) }
             case 0x05:  // sint32
-                return unsigned(4).flatMap { $0 == 0x7FFF_FFFF ? nil : Double(Int32(truncatingIfNeeded: $0)) }
+                return load(Int32.self).flatMap { $0 == 0x7FFF_FFFF ? nil : Double($0) }
             case 0x08:  // float32
-                return unsigned(4).flatMap { v in
-                    let f = Float(bitPattern: UInt32(v))
+                return load(UInt32.self).flatMap { v in
+                    let f = Float(bitPattern: v)
                     return f.isFinite ? Double(f) : nil
                 }
             case 0x09:  // float64
-                return unsigned(8).flatMap { v in
+                return load(UInt64.self).flatMap { v in
                     let f = Double(bitPattern: v)
                     return f.isFinite ? f : nil
                 }
@@ -393,7 +501,7 @@ package enum FITDecoder {
         }
     }
 
-    /// FIT's CRC-16 (the protocol's nibble-table form, `nibble`), a byte at a time.
+    /// FIT's CRC-16: the protocol's nibble-table step (`nibble`), taken eight bytes at a time.
     enum CRC {
         static let table: [UInt16] = [
             0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
@@ -415,11 +523,11 @@ package enum FITDecoder {
         /// The same step from one look-up (the CRC is linear: a byte's step from 0 is its entry).
         static let bytes: [UInt16] = (0...255).map { nibble(0, UInt8($0)) }
 
-        /// Four bytes at a time ("slicing by four"): entry `256 * k + b` is byte b's step followed
-        /// by k steps of a zero byte, so four bytes' steps are four look-ups combined.
+        /// Eight bytes at a time ("slicing by eight"): entry `256 * k + b` is byte b's step
+        /// followed by k steps of a zero byte, so eight bytes' steps are eight look-ups combined.
         static let slices: [UInt16] = {
             var table = bytes
-            for k in 1...3 {
+            for k in 1...7 {
                 let previous = table[(256 * (k - 1))...]
                 table += previous.map { ($0 >> 8) ^ bytes[Int($0 & 0xFF)] }
             }
@@ -431,11 +539,11 @@ package enum FITDecoder {
                 data.withUnsafeBufferPointer { data in
                     var crc: UInt16 = 0
                     var i = 0
-                    while data.count - i >= 4 {
-                        crc =
-                            table[768 + Int(UInt8(truncatingIfNeeded: crc) ^ data[i])] ^ table[512 + Int(UInt8(truncatingIfNeeded: crc >> 8) ^ data[i + 1])]
-                            ^ table[256 + Int(data[i + 2])] ^ table[Int(data[i + 3])]
-                        i += 4
+                    while data.count - i >= 8 {
+                        let low = Int(UInt8(truncatingIfNeeded: crc) ^ data[i]), high = Int(UInt8(truncatingIfNeeded: crc >> 8) ^ data[i + 1])
+                        crc = table[1792 + low] ^ table[1536 + high] ^ table[1280 + Int(data[i + 2])] ^ table[1024 + Int(data[i + 3])]
+                        crc ^= table[768 + Int(data[i + 4])] ^ table[512 + Int(data[i + 5])] ^ table[256 + Int(data[i + 6])] ^ table[Int(data[i + 7])]
+                        i += 8
                     }
                     for byte in data[i...] { crc = (crc >> 8) ^ table[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] }
                     return crc

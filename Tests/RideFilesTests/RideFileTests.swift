@@ -149,6 +149,36 @@ import Testing
             "\(cutDeveloper)")
     }
 
+    /// A record message is read whole from where its definition puts each field, little- or
+    /// big-endian; a definition that names a field twice is read field by field (the last valid
+    /// value kept): the same records give the same ride every way.
+    @Test func aRecordReadsTheSameWholeBigEndianOrFieldByField() throws {
+        func file(_ data: [UInt8]) -> [UInt8] {
+            let size = UInt32(data.count)
+            return [12, 0x20, 0x54, 0x08] + (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) } + Array(".FIT".utf8) + data + [0, 0]
+        }
+        func bytes<T: FixedWidthInteger>(_ v: T, big: Bool) -> [UInt8] {
+            withUnsafeBytes(of: big ? v.bigEndian : v.littleEndian) { Array($0) }
+        }
+        // Timestamp, latitude, longitude, altitude, distance; with `twice`, the distance again (invalid).
+        func records(big: Bool, twice: Bool) -> [UInt8] {
+            let global: [UInt8] = big ? [0, 20] : [20, 0]
+            var data: [UInt8] = [0x40, 0, big ? 1 : 0] + global + [twice ? 6 : 5, 253, 4, 0x86, 0, 4, 0x85, 1, 4, 0x85, 2, 2, 0x84, 5, 4, 0x86]
+            if twice { data += [5, 4, 0x86] }
+            for k in 0..<5 {
+                data += [0] + bytes(UInt32(1_000_000_000 + 2 * k), big: big) + bytes(Int32(565_000_000), big: big)
+                data += bytes(Int32(101_000_000 + 2_000 * k), big: big) + bytes(UInt16(2_600 + 10 * k), big: big) + bytes(UInt32(1_400 * k), big: big)
+                if twice { data += [0xFF, 0xFF, 0xFF, 0xFF] }
+            }
+            return data
+        }
+        let whole = try FITDecoder.decode(file(records(big: false, twice: false)))
+        #expect(whole.start == 1_000_000_000 + 631_065_600 && whole.elapsedTime == 8 && whole.distance == 56 && whole.ascent == 8 && !whole.indoor, "\(whole)")
+        #expect(try FITDecoder.decode(file(records(big: true, twice: false))) == whole)
+        #expect(try FITDecoder.decode(file(records(big: false, twice: true))) == whole)
+        #expect(try FITDecoder.decode(file(records(big: true, twice: true))) == whole)
+    }
+
     @Test func aCutGzipIsAnErrorNotAHang() throws {
         let folder = try TemporaryFolder()
         _ = try Self.tool(["gpx", "b.gpx"], in: folder)
