@@ -19,6 +19,9 @@ let package = Package(
         // `report --serve`'s HTTP server, a shared library bikecheck loads with dlopen only when
         // it serves (installed beside the binary; `swift build` puts it beside it too).
         .library(name: "BikeCheckReportHTTP", type: .dynamic, targets: ["ReportHTTP"]),
+        // TCX and GPX's XML parser (FoundationXML, libxml2), a shared library bikecheck loads with
+        // dlopen only to read such a file (installed beside the binary, as the server's is).
+        .library(name: "BikeCheckRideXML", type: .dynamic, targets: ["RideFilesXML"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -54,13 +57,18 @@ let package = Package(
         // (ntfy and webhooks over StravaKit's HTTP transport, email over libcurl's SMTP).
         .target(name: "NotifyKit", dependencies: ["BikeCheckKit", "StravaKit", "CCurlShim"], swiftSettings: directMetadata),
         // Rides from files: FIT (decoded from the published protocol), TCX and GPX (Foundation's
-        // XML parser), each also gzipped, zips unpacked with a limit, and their import into the
-        // activity cache (its store and lock are BikeCheckKit's: nothing of StravaKit's is used).
+        // XML parser, in RideFilesXML's library), each also gzipped, zips unpacked with a limit,
+        // and their import into the activity cache (its store and lock are BikeCheckKit's:
+        // nothing of StravaKit's is used).
         .target(
             name: "RideFiles",
             dependencies: ["BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: directMetadata
         ),
+        // Foundation's XML parser behind one C entry point; built only as the BikeCheckRideXML
+        // shared library, which RideFiles dlopens to read a TCX or GPX file, so that no other
+        // command loads FoundationXML, libxml2, ICU's common library and liblzma. Knows nothing of rides.
+        .target(name: "RideFilesXML"),
         // The language server (`bikecheck lsp`): JSON-RPC over stdio, the garage's diagnostics,
         // completion and definitions in the editor.
         .target(name: "BikeCheckLSP", dependencies: ["BikeCheckKit", "LocatedYAML", "Diagnostics", "JSONRPC"], swiftSettings: directMetadata),
