@@ -1,6 +1,13 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Every concrete generic type the code names (a `Set<Key>`, a `KeyedDecodingContainer<CodingKeys>`)
+// is made by the compiler's direct metadata accessors, not by demangling its name at run time: a
+// name that carries a conformance (`Key: Hashable`) has the runtime look it up through every
+// loaded library's conformance records the first time, about 0.3 M instructions each, a dozen at
+// every `status`'s start (scripts/BENCHMARKS.md, issue 32 round three).
+let directMetadata: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+
 let package = Package(
     name: "bikecheck",
     // Linux is what is built and tested (CI: Debian). macOS 14 is the minimum a macOS build
@@ -12,6 +19,9 @@ let package = Package(
         // `report --serve`'s HTTP server, a shared library bikecheck loads with dlopen only when
         // it serves (installed beside the binary; `swift build` puts it beside it too).
         .library(name: "BikeCheckReportHTTP", type: .dynamic, targets: ["ReportHTTP"]),
+        // TCX and GPX's XML parser (FoundationXML, libxml2), a shared library bikecheck loads with
+        // dlopen only to read such a file (installed beside the binary, as the server's is).
+        .library(name: "BikeCheckRideXML", type: .dynamic, targets: ["RideFilesXML"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,11 +38,11 @@ let package = Package(
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
         // Diagnostics as values, and their compiler-style rendering.
-        .target(name: "Diagnostics"),
+        .target(name: "Diagnostics", swiftSettings: directMetadata),
         // A YAML layer that knows nothing about bikes: a located node tree over libyaml.
-        .target(name: "LocatedYAML", dependencies: ["CYAML", "Diagnostics"]),
+        .target(name: "LocatedYAML", dependencies: ["CYAML", "Diagnostics"], swiftSettings: directMetadata),
         // The garage: model, loading pipeline, activity cache, status.
-        .target(name: "BikeCheckKit", dependencies: ["LocatedYAML", "Diagnostics"]),
+        .target(name: "BikeCheckKit", dependencies: ["LocatedYAML", "Diagnostics"], swiftSettings: directMetadata),
         // libcurl's easy API behind one non-variadic C function (Debian: libcurl4-openssl-dev for
         // the headers). libcurl is loaded with dlopen on first use, not linked, so commands that
         // do not talk to Strava do not load it and its ~30 dependencies.
@@ -40,26 +50,33 @@ let package = Package(
         // Strava: OAuth tokens, the API client, sync into the activity cache, archive import.
         .target(
             name: "StravaKit",
-            dependencies: ["BikeCheckKit", "RideFiles", "CCurlShim", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["BikeCheckKit", "RideFiles", "CCurlShim", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: directMetadata
         ),
         // Reminders: what newly crossed a band, the state of what was sent, and the channels
         // (ntfy and webhooks over StravaKit's HTTP transport, email over libcurl's SMTP).
-        .target(name: "NotifyKit", dependencies: ["BikeCheckKit", "StravaKit", "CCurlShim"]),
+        .target(name: "NotifyKit", dependencies: ["BikeCheckKit", "StravaKit", "CCurlShim"], swiftSettings: directMetadata),
         // Rides from files: FIT (decoded from the published protocol), TCX and GPX (Foundation's
-        // XML parser), each also gzipped, zips unpacked with a limit, and their import into the
-        // activity cache (its store and lock are BikeCheckKit's: nothing of StravaKit's is used).
+        // XML parser, in RideFilesXML's library), each also gzipped, zips unpacked with a limit,
+        // and their import into the activity cache (its store and lock are BikeCheckKit's:
+        // nothing of StravaKit's is used).
         .target(
             name: "RideFiles",
-            dependencies: ["BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["BikeCheckKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: directMetadata
         ),
+        // Foundation's XML parser behind one C entry point; built only as the BikeCheckRideXML
+        // shared library, which RideFiles dlopens to read a TCX or GPX file, so that no other
+        // command loads FoundationXML, libxml2, ICU's common library and liblzma. Knows nothing of rides.
+        .target(name: "RideFilesXML"),
         // The language server (`bikecheck lsp`): JSON-RPC over stdio, the garage's diagnostics,
         // completion and definitions in the editor.
-        .target(name: "BikeCheckLSP", dependencies: ["BikeCheckKit", "LocatedYAML", "Diagnostics", "JSONRPC"]),
+        .target(name: "BikeCheckLSP", dependencies: ["BikeCheckKit", "LocatedYAML", "Diagnostics", "JSONRPC"], swiftSettings: directMetadata),
         // JSON-RPC 2.0's value types, shared by the language server and the MCP server.
-        .target(name: "JSONRPC"),
+        .target(name: "JSONRPC", swiftSettings: directMetadata),
         // The MCP server (`bikecheck mcp`): newline-delimited JSON-RPC over stdio, the tools and
         // the garage's files as resources; the tools themselves are the commands' (in `bikecheck`).
-        .target(name: "BikeCheckMCP", dependencies: ["BikeCheckKit", "JSONRPC"]),
+        .target(name: "BikeCheckMCP", dependencies: ["BikeCheckKit", "JSONRPC"], swiftSettings: directMetadata),
         // `report --serve`'s HTTP layer over FlyingFox, behind one C entry point; built only as
         // the BikeCheckReportHTTP shared library, which bikecheck dlopens for `report --serve`, so
         // that no other command loads FoundationNetworking and libcurl. Knows nothing of bikes.
@@ -80,6 +97,7 @@ let package = Package(
                 "RideFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: directMetadata,
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .testTarget(name: "LocatedYAMLTests", dependencies: ["LocatedYAML", "Diagnostics", "TestSupport"]),

@@ -1,13 +1,11 @@
 import BikeCheckKit
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Reads a TCX or GPX file with Foundation's XML parser (libxml2, external entities off): TCX's
 /// own totals (its laps' timer time and distance) when it has them, else the track's; GPX from
-/// its track points (distance over the points, moving time above `Track.stoppedBelow`).
+/// its track points (distance over the points, moving time above `Track.stoppedBelow`). The
+/// parser is in libBikeCheckRideXML (Sources/RideFilesXML), loaded with dlopen the first time a
+/// file is read, so that no other command loads FoundationXML and libxml2.
 package enum XMLRideReader {
     package static func decode(_ bytes: [UInt8], format: RecordedRide.Format) throws(RideFileError) -> RecordedRide {
         // Foundation's parser traps on some text that is not UTF-8 (the fuzz test found it): such
@@ -15,16 +13,27 @@ package enum XMLRideReader {
         if let bad = firstInvalidUTF8(bytes) {
             throw RideFileError("not UTF-8 text (byte \(bad))", line: 1 + bytes[..<bad].reduce(0) { $0 + ($1 == 10 ? 1 : 0) })
         }
+        let parse: XMLLibrary.Parse
+        switch XMLLibrary.parse {
+        case .success(let function): parse = function
+        case .failure(let failure):
+            throw RideFileError("TCX and GPX files are read by \(failure.path), and \(failure.reason): install it beside bikecheck")
+        }
         let collector = Collector()
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.delegate = collector
+        var errorCode = -1
+        var lastLine = 0
+        let parsed = withExtendedLifetime(collector) {
+            bytes.withUnsafeBufferPointer { buffer in
+                parse(
+                    buffer.baseAddress, buffer.count, Unmanaged.passUnretained(collector).toOpaque(), XMLLibrary.start, XMLLibrary.text,
+                    XMLLibrary.end, &errorCode, &lastLine)
+            }
+        }
         // libxml2 recovers from some errors (a tag left open) and still reports them: a file with
         // any error is refused, never half-read.
-        if !parser.parse() || parser.parserError != nil {
-            let reason = collector.failure ?? parser.parserError.map { "not well-formed XML (\(($0 as NSError).code))" } ?? "not well-formed XML"
-            throw RideFileError(reason, line: max(1, parser.lineNumber))
+        if parsed == 0 {
+            let reason = collector.failure ?? (errorCode >= 0 ? "not well-formed XML (\(errorCode))" : "not well-formed XML")
+            throw RideFileError(reason, line: max(1, lastLine))
         }
         if let failure = collector.failure { throw RideFileError(failure, line: collector.failureLine) }
         switch format {
@@ -122,12 +131,16 @@ package enum XMLRideReader {
         return "Workout"
     }
 
-    final class Collector: NSObject, XMLParserDelegate {
+    /// What the parser's events make of a file; `fail` records the first problem and stops the
+    /// parse (the event's return value).
+    final class Collector {
         /// Element names from the root, without namespace prefixes.
         var path: [String] = []
         var text = ""
         var failure: String?
         var failureLine: Int?
+        /// The parser's line at the event being handled.
+        var line = 0
         var points: [TrackPoint] = []
         var point: TrackPoint?
         /// The offset from UTC written in the file's first time that writes one (`+02:00`).
@@ -149,16 +162,13 @@ package enum XMLRideReader {
         /// its children, for more than a month) is more than any ride.
         static let maximumElements = 20_000_000
 
-        func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
+        func didStartElement(_ elementName: String, attributes: XMLAttributes) {
             let name = elementName.split(separator: ":").last.map(String.init) ?? elementName
             path.append(name)
             text = ""
             elements += 1
             if elements > Self.maximumElements {
-                fail("more than \(Self.maximumElements) elements", parser)
+                fail("more than \(Self.maximumElements) elements")
                 return
             }
             switch name {
@@ -173,7 +183,7 @@ package enum XMLRideReader {
                 guard let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init),
                     FileNumber.latitudes.contains(lat), FileNumber.longitudes.contains(lon)
                 else {
-                    fail("a track point without a valid lat and lon", parser)
+                    fail("a track point without a valid lat and lon")
                     return
                 }
                 p.latitude = lat
@@ -183,11 +193,11 @@ package enum XMLRideReader {
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
+        func foundCharacters(_ string: String) {
             if text.utf8.count < 4096 { text += string }
         }
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        func didEndElement(_ elementName: String) {
             let name = path.last ?? elementName
             let parent = path.count >= 2 ? path[path.count - 2] : ""
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -197,7 +207,7 @@ package enum XMLRideReader {
             }
             func number() -> Double? {
                 guard let v = Double(value), v.isFinite else {
-                    fail("<\(name)> is '\(value.prefix(40))', not a number", parser)
+                    fail("<\(name)> is '\(value.prefix(40))', not a number")
                     return nil
                 }
                 return v
@@ -207,7 +217,7 @@ package enum XMLRideReader {
             func number(_ field: ActivityLimits.Field) -> Double? {
                 guard let v = number() else { return nil }
                 guard let checked = FileNumber.within(v, field) else {
-                    fail(FileNumber.outOfRange("<\(name)>", v, field), parser)
+                    fail(FileNumber.outOfRange("<\(name)>", v, field))
                     return nil
                 }
                 return checked
@@ -215,7 +225,7 @@ package enum XMLRideReader {
             func number(_ range: ClosedRange<Double>) -> Double? {
                 guard let v = number() else { return nil }
                 guard range.contains(v) else {
-                    fail("<\(name)> \(value.prefix(40)) is out of range: expected \(range.lowerBound) to \(range.upperBound) degrees", parser)
+                    fail("<\(name)> \(value.prefix(40)) is out of range: expected \(range.lowerBound) to \(range.upperBound) degrees")
                     return nil
                 }
                 return v
@@ -224,7 +234,7 @@ package enum XMLRideReader {
             func sum(_ total: inout Double, _ field: ActivityLimits.Field) -> Bool {
                 guard let v = number(field) else { return false }
                 guard ActivityLimits.allows(total + v, field) else {
-                    fail(FileNumber.outOfRange("the laps' <\(name)> up to here", total + v, field), parser)
+                    fail(FileNumber.outOfRange("the laps' <\(name)> up to here", total + v, field))
                     return false
                 }
                 total += v
@@ -248,11 +258,10 @@ package enum XMLRideReader {
             }
         }
 
-        func fail(_ message: String, _ parser: XMLParser) {
+        func fail(_ message: String) {
             guard failure == nil else { return }
             failure = message
-            failureLine = parser.lineNumber
-            parser.abortParsing()
+            failureLine = line
         }
 
         func tcx() throws(RideFileError) -> RecordedRide {
@@ -282,5 +291,68 @@ package enum XMLRideReader {
                 format: .gpx, start: start, sport: sport, indoor: sport == "VirtualRide", movingTime: track.movingTime,
                 elapsedTime: Double(end - start), distance: track.distance, ascent: track.ascent, devices: [], utcOffset: utcOffset)
         }
+    }
+}
+
+/// An element's attributes as the parser gives them, looked up by name.
+struct XMLAttributes {
+    var pairs: [(name: String, value: String)] = []
+
+    subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
+}
+
+/// libBikeCheckRideXML's parse function, loaded once, and the callbacks that hand its events to a
+/// `Collector` (the context pointer). Its C interface is described in
+/// Sources/RideFilesXML/RideFilesXML.swift; these types must match it.
+enum XMLLibrary {
+    typealias Start =
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int,
+            Int
+        ) -> Int32
+    typealias Text = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Void
+    typealias End = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int) -> Int32
+    typealias Parse =
+        @convention(c) (
+            UnsafePointer<UInt8>?, Int, UnsafeMutableRawPointer?, Start, Text, End, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int>?
+        ) -> Int32
+
+    #if canImport(Darwin)
+        static let fileName = "libBikeCheckRideXML.dylib"
+    #else
+        static let fileName = "libBikeCheckRideXML.so"
+    #endif
+
+    /// Loaded the first time a TCX or GPX file is read.
+    static let parse: Result<Parse, CompanionLibrary.LoadFailure> = CompanionLibrary.symbol("bikecheck_xml_parse", in: fileName).map {
+        unsafeBitCast($0, to: Parse.self)
+    }
+
+    static func collector(_ context: UnsafeMutableRawPointer?) -> XMLRideReader.Collector? {
+        context.map { Unmanaged<XMLRideReader.Collector>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    static let start: Start = { context, name, names, values, count, line in
+        guard let collector = collector(context), let name else { return 1 }
+        var attributes = XMLAttributes()
+        for k in 0..<count {
+            guard let n = names?[k], let v = values?[k] else { continue }
+            attributes.pairs.append((String(cString: n), String(cString: v)))
+        }
+        collector.line = line
+        collector.didStartElement(String(cString: name), attributes: attributes)
+        return collector.failure == nil ? 0 : 1
+    }
+
+    static let text: Text = { context, utf8, count in
+        guard let collector = collector(context), let utf8 else { return }
+        collector.foundCharacters(String(decoding: UnsafeBufferPointer(start: utf8, count: count), as: UTF8.self))
+    }
+
+    static let end: End = { context, name, line in
+        guard let collector = collector(context), let name else { return 1 }
+        collector.line = line
+        collector.didEndElement(String(cString: name))
+        return collector.failure == nil ? 0 : 1
     }
 }

@@ -52,8 +52,10 @@ struct BikeCheck: ParsableCommand {
             let tree = CommandRouting.Node(Self.self)
             let arguments = try CommandRouting.route(given, tree: tree)
             var command = try CommandRouting.parseDirectly(arguments, tree: tree) ?? parseAsRoot(arguments)
-            if let formatted = command as? any FormattedCommand { try formatted.checkFormat() }
-            try command.checkOptionGroups()
+            if let formatted = command as? any FormattedCommand {
+                try formatted.checkFormat()
+                try formatted.checkOptionGroups()
+            }
             try command.run()
         } catch let error as UsageError {
             Terminal.standardError.write(ErrorStyle.render(error))

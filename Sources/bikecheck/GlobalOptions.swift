@@ -6,10 +6,22 @@ import Foundation
 /// Every format any command prints; each command serves some of them (see Formats.swift).
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, csv, markdown, html
+
+    // The values, said directly (`allValueStrings`: the raw values; `allValueDescriptions`: none,
+    // each value being its own description) as ArgumentParser's defaults for a `String` enum say
+    // them through a key path and a generic `reduce`: each of those is a conformance look-up of
+    // the Swift runtime through every loaded library (about 0.3 M instructions) whenever a
+    // command with the option is parsed.
+    static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+    static var allValueDescriptions: [String: String] { [:] }
 }
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never
+
+    // As `OutputFormat`'s: no look-ups at run time.
+    static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+    static var allValueDescriptions: [String: String] { [:] }
 }
 
 extension Day: ExpressibleByArgument {

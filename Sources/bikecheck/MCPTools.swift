@@ -6,7 +6,7 @@ import Foundation
 
 /// A command whose answer `bikecheck mcp` returns as a tool's result: what it prints with
 /// `--format json` (calendar: its iCalendar text), from the same function the command prints.
-protocol AnswersForMCP: ParsableCommand {
+protocol AnswersForMCP: FormattedCommand {
     /// A garage with errors is thrown as `GarageHasErrors`.
     func answer() throws -> String
 }

@@ -171,9 +171,8 @@ struct ReportServer: Sendable {
     }
 }
 
-/// libBikeCheckReportHTTP, `report --serve`'s HTTP server: found beside the running executable
-/// (symlinks resolved, so a linked install finds it), loaded with dlopen only to serve, so no
-/// other command loads FlyingFox, FoundationNetworking and libcurl. Its C interface is described
+/// libBikeCheckReportHTTP, `report --serve`'s HTTP server: a `CompanionLibrary`, loaded with
+/// dlopen only to serve, so no other command loads FlyingFox, FoundationNetworking and libcurl. Its C interface is described
 /// in Sources/ReportHTTP/ReportHTTP.swift; these types must match it.
 enum ReportHTTPLibrary {
     typealias Respond = @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<UInt8>?, Int) -> Void
@@ -194,36 +193,9 @@ enum ReportHTTPLibrary {
         static let fileName = "libBikeCheckReportHTTP.so"
     #endif
 
-    /// Where the library must be: beside the executable, symlinks resolved.
-    static var path: String {
-        #if os(Linux)
-            let executable = realpath("/proc/self/exe", nil).map { pointer in
-                defer { free(pointer) }
-                return String(cString: pointer)
-            }
-        #else
-            let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().path
-        #endif
-        let folder = URL(fileURLWithPath: executable ?? CommandLine.arguments[0]).deletingLastPathComponent().path
-        return folder + "/" + fileName
-    }
-
-    /// The library's serve function, or why it cannot be had.
-    static func load() -> Result<Serve, LoadFailure> {
-        let path = path
-        guard FileManager.default.fileExists(atPath: path) else { return .failure(LoadFailure(path: path, reason: "it is missing")) }
-        guard let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            return .failure(LoadFailure(path: path, reason: dlerror().map { String(cString: $0) } ?? "dlopen failed"))
-        }
-        guard let symbol = dlsym(library, "bikecheck_report_http_serve") else {
-            return .failure(LoadFailure(path: path, reason: "it has no bikecheck_report_http_serve"))
-        }
-        return .success(unsafeBitCast(symbol, to: Serve.self))
-    }
-
-    struct LoadFailure: Error {
-        let path: String
-        let reason: String
+    /// The library's serve function, or why it cannot be had (`CompanionLibrary` finds it).
+    static func load() -> Result<Serve, CompanionLibrary.LoadFailure> {
+        CompanionLibrary.symbol("bikecheck_report_http_serve", in: fileName).map { unsafeBitCast($0, to: Serve.self) }
     }
 
     /// What the C callbacks reach through their context pointer.

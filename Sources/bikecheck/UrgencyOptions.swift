@@ -3,6 +3,10 @@ import BikeCheckKit
 
 enum StatusOrder: String, ExpressibleByArgument, CaseIterable {
     case bike, urgency
+
+    // As `OutputFormat`'s (GlobalOptions.swift): no look-ups at run time.
+    static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+    static var allValueDescriptions: [String: String] { [:] }
 }
 
 /// A window of days on the command line: `14d`, `2w`, `14 days`.

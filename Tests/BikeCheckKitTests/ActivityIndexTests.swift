@@ -274,4 +274,35 @@ extension ActivityIndexTests {
         _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
         #expect(FileManager.default.fileExists(atPath: indexFile(folder, "2026-02")))
     }
+
+    /// The checksum as first written, a word at a time: the faster one must give the same value
+    /// for every length (the index and the garage cache store it; a change would need a version).
+    static func checksumByWords(_ bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
+        var at = 0
+        while at + 8 <= bytes.count {
+            var word: UInt64 = 0
+            for k in 0..<8 { word |= UInt64(bytes[at + k]) << (8 * UInt64(k)) }
+            h = (h ^ word) &* 0x100_0000_01b3
+            h ^= h >> 29
+            at += 8
+        }
+        while at < bytes.count {
+            h = (h ^ UInt64(bytes[at])) &* 0x100_0000_01b3
+            at += 1
+        }
+        return h ^ (h >> 32)
+    }
+
+    @Test func theChecksumIsTheWordAtATimeOneForEveryLength() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let bytes = (0..<300).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        for length in 0...bytes.count {
+            let prefix = Array(bytes[..<length])
+            #expect(ActivityIndex.checksum(prefix) == Self.checksumByWords(prefix), "length \(length)")
+        }
+    }
 }

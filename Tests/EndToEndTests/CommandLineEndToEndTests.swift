@@ -199,6 +199,16 @@ import Testing
             installed, ["report", "--serve", "--address", "not-an-ip", "--port", "0", "--garage", repositoryRoot.path + "/example-garage"],
             in: prefix.url)
         #expect(serve.status == 2 && serve.stderr.hasPrefix("error: --address not-an-ip is not an IP address"), "\(serve.status) \(serve.stderr)")
+        // The TCX and GPX parser beside it too, found through a link to the installed binary
+        // (~/bin/bikecheck -> PREFIX/bin/bikecheck): a GPX file imports.
+        #expect(FileManager.default.fileExists(atPath: prefix.url.appendingPathComponent("bin/libBikeCheckRideXML.so").path))
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": "name: Grail\nbought: 2026-01-01\n"])
+        try rideFilesTool(["gpx", "rides/c.gpx", "--start", "2026-05-05T17:00:00Z"], in: garage.url)
+        let link = prefix.url.appendingPathComponent("elsewhere/bikecheck")
+        try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: installed)
+        let gpx = try runProcess(link, ["import", "files", "rides/c.gpx", "--bike", "grail", "--garage", garage.path], in: garage.url)
+        #expect(gpx.status == 0 && gpx.stdout.contains("1 new"), "\(gpx.status) \(gpx.stdout)\(gpx.stderr)")
         for (shell, path) in [
             ("bash", "share/bash-completion/completions/bikecheck"), ("zsh", "share/zsh/site-functions/_bikecheck"),
             ("fish", "share/fish/vendor_completions.d/bikecheck.fish"),

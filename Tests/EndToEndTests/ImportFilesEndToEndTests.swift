@@ -70,6 +70,26 @@ import Testing
         #expect(listed.stdout.contains(" file "), "rides says where a ride came from: \(listed.stdout)")
     }
 
+    @Test func aBinaryWithoutTheXMLLibraryBesideItSaysWhereItMustBeAndStillImportsFIT() throws {
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail])
+        try Self.make(["fit", "rides/a.fit", "--serial", "3980001234"], in: garage)
+        try Self.make(["gpx", "rides/c.gpx", "--start", "2026-05-05T17:00:00Z"], in: garage)
+        let alone = garage.root.appendingPathComponent("alone/bikecheck")
+        try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: bikecheckBinary, to: alone)
+        let folder = try #require(
+            realpath(alone.deletingLastPathComponent().path, nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            })
+        let r = try runProcess(
+            alone, ["import", "files", "rides", "--bike", "grail"], in: garage.root, environment: ["NO_COLOR": "1", "BIKECHECK_GARAGE": ""])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("1 new"), "the FIT file needs no library: \(r.stdout)")
+        #expect(
+            r.stderr.contains("rides/c.gpx: TCX and GPX files are read by \(folder)/libBikeCheckRideXML.so, and it is missing"), "\(r.stderr)")
+    }
+
     @Test func aTCXLapTimeOutOfRangeIsABadFileNamedAtItsLineAndTheOthersImport() throws {
         let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/grail.yaml": Self.grail])
         try Self.make(["gpx", "rides/c.gpx", "--start", "2026-05-05T17:00:00Z"], in: garage)

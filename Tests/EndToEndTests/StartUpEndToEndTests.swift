@@ -14,6 +14,8 @@ import Testing
         #expect(!result.stdout.contains("libcurl"), "\(result.stdout)")
         // FlyingFox (report --serve) is in a library of its own, loaded only to serve.
         #expect(!result.stdout.contains("FoundationNetworking") && !result.stdout.contains("BikeCheckReportHTTP"), "\(result.stdout)")
+        // Nor the XML parser of TCX and GPX files (FoundationXML, libxml2): a library of its own.
+        #expect(!result.stdout.contains("FoundationXML") && !result.stdout.contains("libxml2"), "\(result.stdout)")
     }
 
     @Test func versionLoadsNeitherTheServersLibraryNorFoundationNetworkingButServeDoes() throws {
@@ -26,12 +28,20 @@ import Testing
         }
         let version = try loaded(["--version"], 20)
         #expect(version.contains("libFoundation.so"), "the loader listed what it loaded: \(version.sorted())")
-        for library in ["libFoundationNetworking.so", "libBikeCheckReportHTTP.so", "libcurl.so.4"] {
+        for library in [
+            "libFoundationNetworking.so", "libBikeCheckReportHTTP.so", "libcurl.so.4", "libFoundationXML.so", "libxml2.so.2", "libBikeCheckRideXML.so",
+        ] {
             #expect(!version.contains(library), "--version loaded \(library)")
         }
         // A serve with an address that is not one loads the server's library, then stops.
         let serve = try loaded(["report", "--serve", "--address", "not-an-ip", "--port", "0", "--garage", repositoryRoot.path + "/example-garage"], 20)
         #expect(serve.contains("libBikeCheckReportHTTP.so") && serve.contains("libFoundationNetworking.so"), "\(serve.sorted())")
+        #expect(!serve.contains("libFoundationXML.so"), "\(serve.sorted())")
+        // Reading a GPX file loads the XML parser's library, and FoundationXML with it.
+        let garage = try TemporaryFolder(["garage.yaml": "units: metric\n"])
+        try rideFilesTool(["gpx", "rides/c.gpx", "--start", "2026-05-05T17:00:00Z"], in: garage.url)
+        let gpx = try loaded(["import", "files", garage.path + "/rides/c.gpx", "--garage", garage.path], 20)
+        #expect(gpx.contains("libBikeCheckRideXML.so") && gpx.contains("libFoundationXML.so"), "\(gpx.sorted())")
     }
 
     @Test func statusAndValidateGiveTheSameAnswersWithTheActivityIndexColdWarmAndDamaged() throws {

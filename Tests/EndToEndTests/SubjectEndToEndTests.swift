@@ -37,9 +37,11 @@ import Testing
         #expect(r.stderr.contains("error: 'parts/spare-chain.yaml' has errors; fix them before bikecheck writes to it\n"), "\(r.stderr)")
     }
 
-    @Test(arguments: ["costs", "usage", "history", "rides"])
-    func aSinceAfterTheAsOfDayIsAUsageError(command: String) throws {
-        let r = try runBikecheck([command, "--garage", exampleGarage.path, "--since", "2027-01-01", "--as-of", "2026-11-15"], in: repositoryRoot)
+    // Every command with the report options (`ReportOptions`), each of which names them in
+    // `checkedOptions` (Formats.swift): one left out would run without the check.
+    @Test(arguments: [["costs"], ["usage"], ["history"], ["rides"], ["export", "ledger"]])
+    func aSinceAfterTheAsOfDayIsAUsageError(command: [String]) throws {
+        let r = try runBikecheck(command + ["--garage", exampleGarage.path, "--since", "2027-01-01", "--as-of", "2026-11-15"], in: repositoryRoot)
         #expect(r.status == 2)
         #expect(r.stdout.isEmpty)
         #expect(r.stderr.hasPrefix("error: --since 2027-01-01 is after --as-of 2026-11-15\n  help: "), "\(r.stderr)")

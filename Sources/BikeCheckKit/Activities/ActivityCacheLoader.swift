@@ -155,15 +155,13 @@ package enum ActivityCacheLoader {
             }
             var duplicates: Set<Int> = []
             let records = file.records
-            for k in records.indices {
-                if let other = seen.updateValue(Int32(index), forKey: records[k].id) {
-                    diagnostics.append(
-                        .error(
-                            .cacheDuplicateActivity, "activity \(records[k].id) is cached twice (also in activities/\(files[Int(other)].name))",
-                            at: SourceLocation(file: relative),
-                            help: "re-create the cache with 'bikecheck sync --full'"))
-                    duplicates.insert(k)
-                }
+            seen.update(records, file: Int32(index)) { k, other in
+                diagnostics.append(
+                    .error(
+                        .cacheDuplicateActivity, "activity \(records[k].id) is cached twice (also in activities/\(files[Int(other)].name))",
+                        at: SourceLocation(file: relative),
+                        help: "re-create the cache with 'bikecheck sync --full'"))
+                duplicates.insert(k)
             }
             accept(file, duplicates.isEmpty ? records : records.indices.filter { !duplicates.contains($0) }.map { records[$0] })
             if file.misplaced > 0 {
@@ -255,6 +253,25 @@ struct ActivityIDTable {
         ids[slot] = id
         files[slot] = file
         return nil
+    }
+
+    /// Records `file` for the id of each of `records`, in order, as `updateValue` does one by
+    /// one; `seenBefore` gets the position of each whose id had a file, and that file. The table's
+    /// arrays are reached once for the whole run, not checked for sharing at every record.
+    mutating func update<Record: CachedActivityRecord>(_ records: [Record], file: Int32, seenBefore: (Int, Int32) -> Void) {
+        let mask = ids.count - 1
+        let shift = self.shift
+        ids.withUnsafeMutableBufferPointer { ids in
+            files.withUnsafeMutableBufferPointer { files in
+                for k in records.indices {
+                    let id = records[k].id
+                    var slot = Int(truncatingIfNeeded: (UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+                    while ids[slot] != 0 && ids[slot] != id { slot = (slot &+ 1) & mask }
+                    if ids[slot] != 0 { seenBefore(k, files[slot]) } else { ids[slot] = id }
+                    files[slot] = file
+                }
+            }
+        }
     }
 
     /// The value recorded for `id`, if any.

@@ -62,30 +62,41 @@ package struct ActivitySummaries: Sendable {
     /// Appends one run of records (a cache file's), their gear and sport numbers first mapped
     /// through `renumber` when given, noting the run's days as they go by: the one pass over the
     /// records that the questions about days then skip.
-    mutating func append(run: some Sequence<ActivitySummary>, renumbering renumber: [Int32]? = nil) {
+    mutating func append(run: [ActivitySummary], renumbering renumber: [Int32]? = nil) {
+        guard !run.isEmpty else { return }
         let start = records.count
+        // Renumbered as they are copied, in one append (one check of the array's room and
+        // sharing, where appending record by record checked them at each of 100,000).
+        if let renumber {
+            records.append(
+                contentsOf: run.lazy.map { r in
+                    var r = r
+                    if r.gear >= 0 { r.gear = renumber[Int(r.gear)] }
+                    if r.tags >= 0 { r.tags = renumber[Int(r.tags)] }
+                    r.sport = renumber[Int(r.sport)]
+                    return r
+                })
+        } else {
+            records.append(contentsOf: run)
+        }
         var first = Int32.max, last = Int32.min, previous = Int32.min
         var inDayOrder = true
         var newestOfGear: [Int32] = []
-        for var r in run {
-            if let renumber {
-                if r.gear >= 0 { r.gear = renumber[Int(r.gear)] }
-                if r.tags >= 0 { r.tags = renumber[Int(r.tags)] }
-                r.sport = renumber[Int(r.sport)]
+        records.withUnsafeBufferPointer { all in
+            for k in start..<all.count {
+                let day = all[k].day
+                if day < previous { inDayOrder = false }
+                previous = day
+                if day < first { first = day }
+                if day > last { last = day }
+                let gear = all[k].gear
+                if gear >= 0 {
+                    let g = Int(gear)
+                    if g >= newestOfGear.count { newestOfGear += repeatElement(Int32.min, count: g + 1 - newestOfGear.count) }
+                    if day > newestOfGear[g] { newestOfGear[g] = day }
+                }
             }
-            let day = r.day
-            if day < previous { inDayOrder = false }
-            previous = day
-            if day < first { first = day }
-            if day > last { last = day }
-            if r.gear >= 0 {
-                let g = Int(r.gear)
-                if g >= newestOfGear.count { newestOfGear += repeatElement(Int32.min, count: g + 1 - newestOfGear.count) }
-                if day > newestOfGear[g] { newestOfGear[g] = day }
-            }
-            records.append(r)
         }
-        guard records.count > start else { return }
         runs.append(ActivityRun(records: start..<records.count, firstDay: first, lastDay: last, inDayOrder: inDayOrder, newestOfGear: newestOfGear))
     }
 }

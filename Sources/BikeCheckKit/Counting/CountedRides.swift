@@ -84,11 +84,26 @@ package enum CountedRides {
 
         package init(_ summaries: ActivitySummaries) {
             self.summaries = summaries
-            var byGear = [[Int32]](repeating: [], count: summaries.strings.count)
-            var noGear: [Int32] = []
-            for (k, a) in summaries.records.enumerated() {
-                if a.gear >= 0 { byGear[Int(a.gear)].append(Int32(k)) } else { noGear.append(Int32(k)) }
+            // A counting sort, stable: the records' indices by gear (the last list: no gear) in
+            // one array, each list then copied out at its size. Appending to a list of lists
+            // checked and grew them once per record.
+            let lists = summaries.strings.count + 1
+            var ends = [Int](repeating: 0, count: lists + 1)
+            let order = [Int32](unsafeUninitializedCapacity: summaries.records.count) { order, initialized in
+                summaries.records.withUnsafeBufferPointer { all in
+                    for a in all { ends[(a.gear >= 0 ? Int(a.gear) : lists - 1) + 1] += 1 }
+                    for k in 1..<ends.count { ends[k] += ends[k - 1] }
+                    var next = ends
+                    for (k, a) in all.enumerated() {
+                        let list = a.gear >= 0 ? Int(a.gear) : lists - 1
+                        order.initializeElement(at: next[list], to: Int32(k))
+                        next[list] += 1
+                    }
+                }
+                initialized = summaries.records.count  // every place written once: the lists' sizes add up to it
             }
+            let byGear = (0..<(lists - 1)).map { Array(order[ends[$0]..<ends[$0 + 1]]) }
+            let noGear = Array(order[ends[lists - 1]..<ends[lists]])
             var number: [String: Int32] = [:]
             for (k, s) in summaries.strings.enumerated() where number[s] == nil { number[s] = Int32(k) }
             self.byGear = byGear
