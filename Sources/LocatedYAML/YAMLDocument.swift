@@ -104,11 +104,15 @@ private struct Composer {
         }
     }
 
-    private enum Frame {
-        case mapping(
-            start: SourcePosition, flow: Bool, entries: [YAMLEntry], pendingKey: YAMLNode?,
-            firstSeen: [String: SourceRange])  // keys by text, once the mapping is long (see firstRange)
-        case sequence(start: SourcePosition, flow: Bool, items: [YAMLNode])
+    /// A collection being composed; its children so far are `nodes` from `first` on (a
+    /// mapping's as key, value, key, value…, an odd count while a key waits for its value).
+    private struct Frame {
+        var isMapping: Bool
+        var start: SourcePosition
+        var flow: Bool
+        var first: Int
+        /// A long mapping's keys by text (see `firstRange`), empty until it is long.
+        var firstSeen: [String: SourceRange] = [:]
     }
 
     private func location(_ range: SourceRange?) -> SourceLocation {
@@ -192,6 +196,7 @@ private struct Composer {
 
     private mutating func run(_ parser: UnsafeMutablePointer<yaml_parser_t>) -> YAMLNode? {
         var stack: [Frame] = []
+        let nodes = NodeStack()
         var root: YAMLNode?
         var documents = 0
         var event = yaml_event_t()
@@ -233,7 +238,7 @@ private struct Composer {
                 case YAML_FOLDED_SCALAR_STYLE: style = .folded
                 default: style = .plain
                 }
-                add(.scalar(YAMLScalar(value: value, style: style, range: range)), to: &stack, root: &root)
+                add(.scalar(YAMLScalar(value: value, style: style, range: range)), to: &stack, nodes: nodes, root: &root)
             case YAML_ALIAS_EVENT:
                 // One diagnostic says it all; a "billion laughs" file has thousands of aliases.
                 if !fatal {
@@ -244,7 +249,7 @@ private struct Composer {
                             help: limits.help.alias))
                 }
                 fatal = true
-                add(.scalar(YAMLScalar(value: "", style: .plain, range: range)), to: &stack, root: &root)
+                add(.scalar(YAMLScalar(value: "", style: .plain, range: range)), to: &stack, nodes: nodes, root: &root)
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 if stack.count >= limits.maxDepth {
                     report(
@@ -258,80 +263,90 @@ private struct Composer {
                 if event.type == YAML_SEQUENCE_START_EVENT {
                     let data = event.data.sequence_start
                     checkAnchorAndTag(anchor: data.anchor, tag: data.tag, implicit: data.implicit == 1, range: range)
-                    stack.append(.sequence(start: start, flow: data.style == YAML_FLOW_SEQUENCE_STYLE, items: []))
+                    stack.append(Frame(isMapping: false, start: start, flow: data.style == YAML_FLOW_SEQUENCE_STYLE, first: nodes.count))
                 } else {
                     let data = event.data.mapping_start
                     checkAnchorAndTag(anchor: data.anchor, tag: data.tag, implicit: data.implicit == 1, range: range)
-                    stack.append(
-                        .mapping(
-                            start: start, flow: data.style == YAML_FLOW_MAPPING_STYLE,
-                            entries: [], pendingKey: nil, firstSeen: [:]))
+                    stack.append(Frame(isMapping: true, start: start, flow: data.style == YAML_FLOW_MAPPING_STYLE, first: nodes.count))
                 }
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let frame = stack.popLast() else { continue }
                 let node: YAMLNode
-                switch frame {
-                case let .sequence(start, flow, items):
-                    let stop = flow ? end : (items.last?.range.end ?? end)
-                    node = .sequence(YAMLSequence(items: items, isFlow: flow, range: SourceRange(start: start, end: stop)))
-                case let .mapping(start, flow, entries, _, _):
-                    let stop = flow ? end : (entries.last?.value.range.end ?? end)
-                    node = .mapping(YAMLMapping(entries: entries, isFlow: flow, range: SourceRange(start: start, end: stop)))
+                if frame.isMapping {
+                    // A key with no value (never from libyaml) is dropped, as it always was.
+                    if (nodes.count - frame.first) % 2 == 1 { nodes.dropLast() }
+                    let entries = nodes.takeEntries(from: frame.first)
+                    let stop = frame.flow ? end : (entries.last?.value.range.end ?? end)
+                    node = .mapping(YAMLMapping(entries: entries, isFlow: frame.flow, range: SourceRange(start: frame.start, end: stop)))
+                } else {
+                    let items = nodes.take(from: frame.first)
+                    let stop = frame.flow ? end : (items.last?.range.end ?? end)
+                    node = .sequence(YAMLSequence(items: items, isFlow: frame.flow, range: SourceRange(start: frame.start, end: stop)))
                 }
-                add(node, to: &stack, root: &root)
+                add(node, to: &stack, nodes: nodes, root: &root)
             default:
                 continue
             }
         }
     }
 
-    /// Where `text` is already a key of the mapping being composed. Most mappings (a log entry, an
-    /// interval) have a few keys, found faster by a scan than by hashing each; a long mapping
-    /// indexes its keys in `index` once, then keeps it up to date.
-    private static func firstRange(of text: String, in entries: [YAMLEntry], index: inout [String: SourceRange]) -> SourceRange? {
-        guard entries.count > 8 else { return entries.first { $0.keyText == text }?.key.range }
+    /// Where `text` is already a key of the mapping being composed, whose `count` entries are
+    /// in `nodes` from `first` on. Most mappings (a log entry, an interval) have a few keys,
+    /// found faster by a scan than by hashing each; a long mapping indexes its keys in `index`
+    /// once, then keeps it up to date.
+    private static func firstRange(
+        of text: String, in nodes: NodeStack, from first: Int, count: Int, index: inout [String: SourceRange]
+    ) -> SourceRange? {
+        guard count > 8 else {
+            for k in 0..<count {
+                if case .scalar(let key) = nodes.base[first + 2 * k], key.value == text { return key.range }
+            }
+            return nil
+        }
         if index.isEmpty {
-            for entry in entries { if let key = entry.keyText { index[key] = entry.key.range } }
+            for k in 0..<count {
+                if case .scalar(let key) = nodes.base[first + 2 * k] { index[key.value] = key.range }
+            }
         }
         return index[text]
     }
 
-    private mutating func add(_ node: YAMLNode, to stack: inout [Frame], root: inout YAMLNode?) {
-        guard let top = stack.popLast() else {
+    /// Puts a finished node where it belongs: the root, an item, a key, or the value of the key
+    /// before it (dropped with its key when the key is a duplicate or not a scalar).
+    private mutating func add(_ node: consuming YAMLNode, to stack: inout [Frame], nodes: NodeStack, root: inout YAMLNode?) {
+        guard !stack.isEmpty else {
             root = node
             return
         }
-        // Consumed, so the arrays taken out below are unique and append in place instead of copying.
-        switch consume top {
-        case .sequence(let start, let flow, var items):
-            items.append(node)
-            stack.append(.sequence(start: start, flow: flow, items: items))
-        case .mapping(let start, let flow, var entries, let pendingKey, var firstSeen):
-            if let key = pendingKey {
-                let entry = YAMLEntry(key: key, value: node)
-                if let text = entry.keyText, case .scalar(let keyScalar) = key {
-                    if let first = Self.firstRange(of: text, in: entries, index: &firstSeen) {
-                        report(
-                            .error(
-                                .duplicateKey, "duplicate key '\(shown(text))'",
-                                at: location(keyScalar.range),
-                                notes: [.init("'\(shown(text))' first defined here", at: location(first))],
-                                help: "keep one '\(shown(text))' and remove or rename the other"))
-                    } else {
-                        if !firstSeen.isEmpty { firstSeen[text] = keyScalar.range }
-                        entries.append(entry)
-                    }
-                } else {
-                    report(
-                        .error(
-                            .yamlComplexKey, "a key must be a plain value, not \(key.kindDescription)",
-                            at: location(key.range), help: "write keys as simple names"))
-                }
-                stack.append(.mapping(start: start, flow: flow, entries: entries, pendingKey: nil, firstSeen: firstSeen))
-            } else {
-                stack.append(.mapping(start: start, flow: flow, entries: entries, pendingKey: node, firstSeen: firstSeen))
-            }
+        let top = stack.count - 1
+        let first = stack[top].first
+        guard stack[top].isMapping, (nodes.count - first) % 2 == 1 else {
+            nodes.push(node)
+            return
         }
+        let keyIndex = nodes.count - 1
+        guard case .scalar(let key) = nodes.base[keyIndex] else {
+            let key = nodes.base[keyIndex]
+            nodes.dropLast()
+            report(
+                .error(
+                    .yamlComplexKey, "a key must be a plain value, not \(key.kindDescription)",
+                    at: location(key.range), help: "write keys as simple names"))
+            return
+        }
+        let text = key.value
+        if let firstRange = Self.firstRange(of: text, in: nodes, from: first, count: (keyIndex - first) / 2, index: &stack[top].firstSeen) {
+            nodes.dropLast()
+            report(
+                .error(
+                    .duplicateKey, "duplicate key '\(shown(text))'",
+                    at: location(key.range),
+                    notes: [.init("'\(shown(text))' first defined here", at: location(firstRange))],
+                    help: "keep one '\(shown(text))' and remove or rename the other"))
+            return
+        }
+        if !stack[top].firstSeen.isEmpty { stack[top].firstSeen[text] = key.range }
+        nodes.push(node)
     }
 
     private mutating func checkAnchorAndTag(
@@ -471,6 +486,59 @@ private struct Composer {
     private func hex(_ b: UInt8) -> String {
         let digits = Array("0123456789ABCDEF")
         return String([digits[Int(b >> 4)], digits[Int(b & 0xF)]])
+    }
+}
+
+/// The finished children of the collections being composed, end to end: each collection's are
+/// moved out into an array of their exact size when it ends, so no array grows item by item.
+private final class NodeStack {
+    private(set) var base: UnsafeMutablePointer<YAMLNode>
+    private(set) var count = 0
+    private var capacity = 64
+
+    init() { base = .allocate(capacity: capacity) }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    func push(_ node: consuming YAMLNode) {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<YAMLNode>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + count).initialize(to: node)
+        count += 1
+    }
+
+    func dropLast() {
+        count -= 1
+        (base + count).deinitialize(count: 1)
+    }
+
+    /// The nodes from `first` on, moved out. (Reserved, then appended: `Array`'s uninitialized
+    /// initializer allocates through unspecialised generic code, about a thousand instructions more.)
+    func take(from first: Int) -> [YAMLNode] {
+        var items: [YAMLNode] = []
+        items.reserveCapacity(count - first)
+        for at in first..<count { items.append((base + at).move()) }
+        count = first
+        return items
+    }
+
+    /// The nodes from `first` on, as key, value pairs, moved out.
+    func takeEntries(from first: Int) -> [YAMLEntry] {
+        var entries: [YAMLEntry] = []
+        entries.reserveCapacity((count - first) / 2)
+        for at in stride(from: first, to: count - 1, by: 2) {
+            entries.append(YAMLEntry(key: (base + at).move(), value: (base + at + 1).move()))
+        }
+        count = first
+        return entries
     }
 }
 

@@ -123,22 +123,36 @@ package indirect enum YAMLShape: Sendable, Hashable, CustomStringConvertible {
     /// Whether two nodes have the same meaning (`YAMLShape(a) == YAMLShape(b)`), found by
     /// walking both: nothing is built.
     package static func same(_ a: YAMLNode, _ b: YAMLNode) -> Bool {
-        switch (a, b) {
-        case (.scalar(let x), .scalar(let y)):
-            return x.value == y.value && (x.style == .plain) == (y.style == .plain)
-        case (.mapping(let x), .mapping(let y)):
-            guard x.entries.count == y.entries.count else { return false }
-            for (p, q) in zip(x.entries, y.entries) {
-                guard (p.keyText ?? "") == (q.keyText ?? ""), same(p.value, q.value) else { return false }
+        // Children read in place (no copy of each entry or item): a merge compares whole logs.
+        switch a {
+        case .scalar(let x):
+            guard case .scalar(let y) = b else { return false }
+            return (x.style == .plain) == (y.style == .plain) && x.value == y.value
+        case .mapping(let x):
+            guard case .mapping(let y) = b, x.entries.count == y.entries.count else { return false }
+            return x.entries.withUnsafeBufferPointer { p in
+                y.entries.withUnsafeBufferPointer { q in
+                    for i in 0..<p.count {
+                        guard keyText(p[i].key) == keyText(q[i].key), same(p[i].value, q[i].value) else { return false }
+                    }
+                    return true
+                }
             }
-            return true
-        case (.sequence(let x), .sequence(let y)):
-            guard x.items.count == y.items.count else { return false }
-            for (p, q) in zip(x.items, y.items) where !same(p, q) { return false }
-            return true
-        default:
-            return false
+        case .sequence(let x):
+            guard case .sequence(let y) = b, x.items.count == y.items.count else { return false }
+            return x.items.withUnsafeBufferPointer { p in
+                y.items.withUnsafeBufferPointer { q in
+                    for i in 0..<p.count where !same(p[i], q[i]) { return false }
+                    return true
+                }
+            }
         }
+    }
+
+    /// A key's text as `same` compares it (`keyText`, or nothing for a key that is not a scalar).
+    private static func keyText(_ key: YAMLNode) -> String {
+        if case .scalar(let s) = key { return s.value }
+        return ""
     }
 
     /// True for a null or empty value, which a new value may replace outright.

@@ -312,46 +312,47 @@ struct FileStyle {
         if let nl = bytes.firstIndex(of: UInt8(ascii: "\n")), nl > 0, bytes[nl - 1] == UInt8(ascii: "\r") { eol = "\r\n" }
         var single = 0, double = 0
         var foundStep = false, foundSequence = false, foundOffset = false
-        var stack: [YAMLNode] = [root]
         let text = doc.source
         func column(_ offset: Int) -> Int {
             let line = text.position(ofOffset: offset).line
             return indentation(offset, lineStart: text.lineStarts[line - 1], in: bytes)
         }
-        while let node = stack.popLast() {
+        // Depth first, children in order, so the walk meets the file's first examples first (the
+        // composer bounds the depth). A key's column is looked up only while an example is missing.
+        func visit(_ node: YAMLNode) {
             switch node {
             case .scalar(let s):
                 if s.style == .singleQuoted { single += 1 }
                 if s.style == .doubleQuoted { double += 1 }
             case .sequence(let q):
-                // Children go on the stack last-first, so the walk meets the file's first examples first.
-                stack += q.items.reversed()
                 if !q.isFlow, !foundOffset, let first = q.items.first, let dash = dashOffset(before: first.range.start.offset, in: bytes) {
                     if first.range.start.line == text.position(ofOffset: dash).line {
                         itemOffset = max(2, first.range.start.offset - dash)
                         foundOffset = true
                     }
                 }
+                for item in q.items { visit(item) }
             case .mapping(let m):
-                stack += m.entries.map(\.value).reversed()
-                for entry in m.entries {
-                    guard !m.isFlow else { continue }
-                    let keyColumn = column(entry.key.range.start.offset)
-                    if case .mapping(let child) = entry.value, !child.isFlow, !foundStep, let firstKey = child.entries.first?.key,
-                        firstKey.range.start.line > entry.key.range.start.line
-                    {
-                        let d = column(firstKey.range.start.offset) - keyColumn
-                        if d > 0 { step = d; foundStep = true }
-                    }
-                    if case .sequence(let child) = entry.value, !child.isFlow, !foundSequence, let first = child.items.first,
-                        let dash = dashOffset(before: first.range.start.offset, in: bytes)
-                    {
-                        let d = column(dash) - keyColumn
-                        if d >= 0 { sequenceIndent = d; foundSequence = true }
+                if !m.isFlow, !foundStep || !foundSequence {
+                    for entry in m.entries {
+                        if case .mapping(let child) = entry.value, !child.isFlow, !foundStep, let firstKey = child.entries.first?.key,
+                            firstKey.range.start.line > entry.key.range.start.line
+                        {
+                            let d = column(firstKey.range.start.offset) - column(entry.key.range.start.offset)
+                            if d > 0 { step = d; foundStep = true }
+                        }
+                        if case .sequence(let child) = entry.value, !child.isFlow, !foundSequence, let first = child.items.first,
+                            let dash = dashOffset(before: first.range.start.offset, in: bytes)
+                        {
+                            let d = column(dash) - column(entry.key.range.start.offset)
+                            if d >= 0 { sequenceIndent = d; foundSequence = true }
+                        }
                     }
                 }
+                for entry in m.entries { visit(entry.value) }
             }
         }
+        visit(root)
         if !foundSequence { sequenceIndent = step }
         writer = YAMLScalarWriter(quote: single > double ? .single : .double)
     }

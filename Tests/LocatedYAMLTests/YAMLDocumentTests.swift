@@ -113,6 +113,33 @@ import Testing
         #expect(doc.isUsable, "a duplicate key does not stop later checks")
     }
 
+    @Test func aDuplicateKeyInALongMappingIsDroppedAndTheEntriesKeepTheirOrder() throws {
+        let keys = (0..<10).map { "k\($0)" }
+        let text = keys.map { "\($0): \($0)\n" }.joined() + "k3: again\nk10: last\n"
+        let doc = parse(text)
+        #expect(doc.diagnostics.map(\.id) == ["duplicate-key"])
+        #expect(doc.diagnostics.first?.location.range?.start.line == 11)
+        #expect(doc.diagnostics.first?.notes.first?.location.range?.start.line == 4)
+        let m = try mapping(doc)
+        #expect(m.entries.compactMap(\.keyText) == keys + ["k10"])
+        guard case .scalar(let first) = try #require(m["k3"]) else { throw Failure("k3 is not a scalar") }
+        #expect(first.value == "k3")
+        #expect(slice(doc, m.range) == String(text.dropLast()))
+    }
+
+    @Test func aKeyThatIsNotAScalarIsReportedAndDroppedWithItsValue() throws {
+        let doc = parse("? [a, b]\n: 1\nc: 2\nd: [x, {e: f}]\n")
+        #expect(doc.diagnostics.map(\.id) == ["yaml-complex-key"])
+        #expect(doc.diagnostics.first?.location.range?.start.line == 1)
+        let m = try mapping(doc)
+        #expect(m.entries.compactMap(\.keyText) == ["c", "d"])
+        guard case .sequence(let d) = try #require(m["d"]), case .mapping(let inner) = try #require(d.items.last) else {
+            throw Failure("unexpected shape")
+        }
+        #expect(d.items.count == 2)
+        #expect(slice(doc, inner.range) == "{e: f}")
+    }
+
     @Test func deepNestingStopsWithOneDiagnosticInsteadOfOverflowingTheStack() {
         for opener in ["[", "{a: ", "- "] {
             let text = String(repeating: opener, count: 20_000) + "x\n"

@@ -107,8 +107,9 @@ package struct Money: Sendable, Hashable {
         // Shift to an integer of minor units, then place the point by hand.
         var scaled = Decimal()
         _ = NSDecimalMultiplyByPowerOf10(&scaled, &magnitude, Int16(fractionDigits), .plain)
-        var digits = NSDecimalNumber(decimal: scaled).stringValue
-        if digits.contains(".") { digits = String(digits.prefix { $0 != "." }) }
+        var digits = scaled.description  // as NSDecimalNumber's stringValue, without the object
+        // By bytes: Foundation's `contains` of a string costs more than formatting the amount.
+        if digits.utf8.contains(UInt8(ascii: ".")) { digits = String(digits.prefix { $0 != "." }) }
         if fractionDigits > 0 {
             if digits.count <= fractionDigits { digits = String(repeating: "0", count: fractionDigits - digits.count + 1) + digits }
             digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -fractionDigits))
