@@ -11,14 +11,15 @@ import Testing
 
     @Test func aLongOneLineLogIsReportedInAFewSeconds() throws {
         // 600 KB on one line, 110,000 wrong entries: rendering each excerpt from the whole line
-        // made this minutes of work.
+        // made this minutes of work. About a second now; the bound is for the minutes, with room
+        // for a machine busy with other builds (the figure itself is scripts/bench's to measure).
         let log = (0..<110_000).map(String.init).joined(separator: ",")
         let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/x.yaml": "name: x\nlog: [\(log)]\n"])
         let started = Date()
-        let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
+        let r = try runBikecheck(["validate"], in: garage.root, timeout: 120)
         let elapsed = Date().timeIntervalSince(started)
         #expect(r.status == 1)
-        #expect(elapsed < 8, "validate took \(elapsed) s")
+        #expect(elapsed < 25, "validate took \(elapsed) s")
         #expect(Self.diagnosticCount(r.stderr) == 51, "50 shown and one count")
         let located = r.stderr.hasPrefix("bikes/x.yaml:2:")
         #expect(located, "\(r.stderr.prefix(200))")
@@ -35,23 +36,23 @@ import Testing
             "garage.yaml": "units: metric\n",
             "bikes/x.yaml": "name: x\nintervals:\n  a:\n    every: \"\(huge) km\"\n  b:\n    every: \(huge)x\n",
         ])
-        let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
+        let r = try runBikecheck(["validate"], in: garage.root, timeout: 120)
         #expect(r.status == 1)
         #expect(r.stderr.utf8.count < 5_000, "\(r.stderr.utf8.count) bytes of diagnostics")
         let echoed = r.stderr.contains(String(repeating: "1", count: 200))
         #expect(!echoed, "the value was echoed")
-        let json = try runBikecheck(["validate", "--format", "json"], in: garage.root, timeout: 30)
+        let json = try runBikecheck(["validate", "--format", "json"], in: garage.root, timeout: 120)
         #expect(json.stdout.utf8.count < 5_000, "\(json.stdout.utf8.count) bytes of JSON")
     }
 
     @Test func manyUnknownKeysGiveFiftyDiagnosticsAndACount() throws {
         let keys = (0..<20_000).map { "key\($0): 1\n" }.joined()
         let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "bikes/x.yaml": "name: x\n" + keys])
-        let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
+        let r = try runBikecheck(["validate"], in: garage.root, timeout: 120)
         #expect(Self.diagnosticCount(r.stderr) == 51)
         let counted = r.stderr.contains("bikes/x.yaml:52:1: error: and 19950 more problems in this file [too-many-problems]")
         #expect(counted, "\(r.stderr.suffix(400))")
-        let json = try runBikecheck(["validate", "--format", "json"], in: garage.root, timeout: 30)
+        let json = try runBikecheck(["validate", "--format", "json"], in: garage.root, timeout: 120)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect((object["diagnostics"] as? [Any])?.count == 51)
     }
@@ -63,7 +64,7 @@ import Testing
         let body = (1...20_000).map { one.replacingOccurrences(of: "ID", with: String($0)) }.joined(separator: ",")
         let garage = try TemporaryFolder(["garage.yaml": "units: metric\n", "activities/2026-01.json": "[" + body + "]"])
         let started = Date()
-        let r = try runBikecheck(["validate"], in: garage.root, timeout: 30)
+        let r = try runBikecheck(["validate"], in: garage.root, timeout: 120)
         #expect(Date().timeIntervalSince(started) < 8)
         #expect(Self.diagnosticCount(r.stderr) == 51)
         let counted = r.stderr.contains("more problems in this file [too-many-problems]")
