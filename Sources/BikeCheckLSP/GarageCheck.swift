@@ -16,7 +16,7 @@ struct GarageCheck {
     /// The activity cache as last read, and the names, sizes and times of its files then: an edit
     /// of a YAML file does not change it, so it is read again only when its files changed (a
     /// sync meanwhile). `BIKECHECK_NO_CACHE` reads it every time.
-    private var activities: (files: [String], read: ActivityCacheLoader.SummaryResult)?
+    private var activities: (files: [FileStamp], read: ActivityCacheLoader.SummaryResult)?
 
     init(root: String) {
         self.root = root
@@ -58,22 +58,43 @@ struct GarageCheck {
         return changed.map { ($0, now[$0] ?? []) }
     }
 
-    /// The files of `activities/` with their sizes and modification times, to notice a change.
-    static func activityFiles(_ root: String) -> [String] {
+    /// The files of `activities/` with their sizes, modification times and inodes, to notice a
+    /// change (the folder's own first: a file added or removed).
+    static func activityFiles(_ root: String) -> [FileStamp] {
         let folder = root + "/activities"
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
-        return [stamp(folder)] + names.map { $0 + " " + stamp(folder + "/" + $0) }
+        var stamps = [FileStamp(folder, name: [])]
+        guard let dir = opendir(folder) else { return stamps }
+        defer { closedir(dir) }
+        while let item = readdir(dir) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard name.first != UInt8(ascii: ".") else { continue }
+            stamps.append(FileStamp(folder + "/" + String(decoding: name, as: UTF8.self), name: name))
+        }
+        // readdir's order is the folder's; the same files in another order are the same.
+        stamps[1...].sort { $0.name.lexicographicallyPrecedes($1.name) }
+        return stamps
     }
 
-    private static func stamp(_ path: String) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return "-" }
-        #if canImport(Darwin)
-            let time = info.st_mtimespec
-        #else
-            let time = info.st_mtim
-        #endif
-        return "\(info.st_size) \(time.tv_sec).\(time.tv_nsec) \(info.st_ino)"
+    /// One file's name, size, modification time and inode (all -1 when it cannot be read).
+    struct FileStamp: Equatable {
+        var name: [UInt8]
+        var size = -1, seconds = -1, nanoseconds = -1
+        var inode: UInt64 = 0
+
+        init(_ path: String, name: [UInt8]) {
+            self.name = name
+            var info = stat()
+            guard stat(path, &info) == 0 else { return }
+            #if canImport(Darwin)
+                let time = info.st_mtimespec
+            #else
+                let time = info.st_mtim
+            #endif
+            size = Int(info.st_size)
+            seconds = time.tv_sec
+            nanoseconds = time.tv_nsec
+            inode = UInt64(info.st_ino)
+        }
     }
 
     /// A diagnostic as the protocol has it. The message is `validate`'s, with its help line after

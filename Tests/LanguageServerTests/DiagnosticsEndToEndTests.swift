@@ -42,18 +42,14 @@ import Testing
         return scalars.reduce(0) { $0 + ($1.value > 0xFFFF ? 2 : 1) }
     }
 
-    @Test(arguments: CatalogueCase.names)
-    func theServerPublishesWhatValidateReportsForEveryCatalogueCase(_ name: String) throws {
-        let parsed = CatalogueCase(try String(contentsOf: CatalogueCase.folder.appendingPathComponent(name + ".case"), encoding: .utf8))
-        let garage = try TemporaryFolder()
-        try parsed.write(into: garage)
-
-        let validated = try runBikecheck(["validate", "--format", "json", "--garage", garage.path], in: garage.url)
+    /// What `bikecheck validate` reports for the garage at `garage`, as the editor would see it.
+    static func validated(_ garage: URL) throws -> [Seen] {
+        let validated = try runBikecheck(["validate", "--format", "json", "--garage", garage.path], in: garage)
         let json = try JSONSerialization.jsonObject(with: Data(validated.stdout.utf8)) as? [String: Any]
         var expected: [Seen] = []
         for d in json?["diagnostics"] as? [[String: Any]] ?? [] {
             let file = d["file"] as? String ?? ""
-            let bytes = (try? [UInt8](Data(contentsOf: garage.url.appendingPathComponent(file)))) ?? []
+            let bytes = (try? [UInt8](Data(contentsOf: garage.appendingPathComponent(file)))) ?? []
             var range = [0, 0, 0, 0]
             if let s = d["start"] as? [String: Int], let e = d["end"] as? [String: Int] {
                 range = [s["line"]! - 1, Self.utf16(s["line"]!, s["column"]!, in: bytes), e["line"]! - 1, Self.utf16(e["line"]!, e["column"]!, in: bytes)]
@@ -63,18 +59,20 @@ import Testing
             let message = (d["message"] as? String ?? "") + ((d["help"] as? String).map { "\nhelp: " + $0 } ?? "")
             let notes = (d["notes"] as? [[String: Any]] ?? []).map { n -> String in
                 let file = n["file"] as? String ?? ""
-                let bytes = (try? [UInt8](Data(contentsOf: garage.url.appendingPathComponent(file)))) ?? []
+                let bytes = (try? [UInt8](Data(contentsOf: garage.appendingPathComponent(file)))) ?? []
                 let (line, column) = (n["line"] as? Int ?? 1, n["column"] as? Int ?? 1)
                 return "\(file) \(line - 1) \(Self.utf16(line, column, in: bytes)) \(n["message"] as? String ?? "")"
             }
             expected.append(Seen(file: file, id: d["id"] as? String ?? "", severity: severity, range: range, message: message, notes: notes))
         }
-        #expect(!expected.isEmpty, "validate found nothing in \(name)")
+        return expected.sorted { $0.description < $1.description }
+    }
 
-        let client = try LSPClient(in: garage.url)
-        client.start(root: garage.url)
+    /// The diagnostics published (by URI, as `publishedAtStart` gives them) for the garage at
+    /// `garage`, as `validated` gives them.
+    static func seen(_ byURI: [String: [[String: Any]]], in garage: URL) -> [Seen] {
         var published: [Seen] = []
-        for (uri, diagnostics) in Self.publishedAtStart(client) {
+        for (uri, diagnostics) in byURI {
             let path = URL(string: uri)?.path ?? uri
             let file = path.hasPrefix(garage.path + "/") ? String(path.dropFirst(garage.path.count + 1)) : path
             for d in diagnostics {
@@ -92,7 +90,22 @@ import Testing
                         notes: notes))
             }
         }
-        #expect(published.sorted { $0.description < $1.description } == expected.sorted { $0.description < $1.description })
+        return published.sorted { $0.description < $1.description }
+    }
+
+    @Test(arguments: CatalogueCase.names)
+    func theServerPublishesWhatValidateReportsForEveryCatalogueCase(_ name: String) throws {
+        let parsed = CatalogueCase(try String(contentsOf: CatalogueCase.folder.appendingPathComponent(name + ".case"), encoding: .utf8))
+        let garage = try TemporaryFolder()
+        try parsed.write(into: garage)
+
+        let expected = try Self.validated(garage.url)
+        #expect(!expected.isEmpty, "validate found nothing in \(name)")
+
+        let client = try LSPClient(in: garage.url)
+        client.start(root: garage.url)
+        let published = Self.seen(Self.publishedAtStart(client), in: garage.url)
+        #expect(published == expected)
         #expect(client.stop() == 0)
     }
 

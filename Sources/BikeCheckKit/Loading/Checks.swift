@@ -1,53 +1,65 @@
 import Diagnostics
 
 /// The last stage of loading: checks over a resolved garage that are about plausibility rather
-/// than shape. They warn; a rider may know better.
+/// than shape. They warn; a rider may know better. Each bike's and part's are its own
+/// (`FileChecks` runs them, and reuses them while the file does not change).
 enum Checks {
-    static func run(bikes: [Bike], rides: [Ride], today: Day) -> [Diagnostic] {
+    /// A warning when `day` is after today.
+    private static func future(_ day: Day, _ what: String, at location: SourceLocation, today: Day) -> [Diagnostic] {
+        guard day > today else { return [] }
+        return [
+            .warning(
+                .futureDate, "\(what) \(day) is in the future (today is \(today))", at: location,
+                help: "check the year and month; services are recorded when they are done")
+        ]
+    }
+
+    /// One bike's checks, each located in its file: its log's dates, its components' install
+    /// dates, its own dates, its snoozes, its log's likely duplicates.
+    static func bike(_ bike: Bike, today: Day) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        func future(_ day: Day, _ what: String, at location: SourceLocation) {
-            guard day > today else { return }
-            out.append(
-                .warning(
-                    .futureDate, "\(what) \(day) is in the future (today is \(today))", at: location,
-                    help: "check the year and month; services are recorded when they are done"))
+        for entry in bike.log {
+            out += future(entry.date, "log entry", at: entry.dateLocation, today: today)
+            // A service before the bike was bought is almost always a slip of the year or the
+            // month; it would also move the anchor of a part back before the bike existed.
+            out += outsideOwnership(
+                "log entry", entry.date, of: bike, at: entry.dateLocation, ids: (.logBeforeBought, .logAfterRetired), today: today,
+                consequence: "",
+                help: (
+                    "check the year and month of the entry, or the 'bought' date",
+                    "check the date of the entry, or the 'retired' date; status stops counting on the day a bike is retired"
+                ))
         }
-        for bike in bikes {
-            for entry in bike.log {
-                future(entry.date, "log entry", at: entry.dateLocation)
-                // A service before the bike was bought is almost always a slip of the year or the
-                // month; it would also move the anchor of a part back before the bike existed.
-                out += outsideOwnership(
-                    "log entry", entry.date, of: bike, at: entry.dateLocation, ids: (.logBeforeBought, .logAfterRetired), today: today,
-                    consequence: "",
-                    help: (
-                        "check the year and month of the entry, or the 'bought' date",
-                        "check the date of the entry, or the 'retired' date; status stops counting on the day a bike is retired"
-                    ))
-            }
-            // A component installed after the bike's clock stopped: status and `part list` count
-            // it as if no install date were written (on the bike since it was bought).
-            if let retired = bike.retired {
-                for c in bike.components {
-                    guard let installed = c.installed, installed > retired else { continue }
-                    out.append(
-                        .warning(
-                            .componentAfterRetired,
-                            "component '\(shown(c.id))' is installed on \(installed), after bike '\(shown(bike.id))' was retired (\(retired)); it counts as if no install date were written",
-                            at: c.installedLocation ?? c.location, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
-                            help: "check the 'installed' date, or the 'retired' date; status stops counting on the day a bike is retired"))
-                }
-            }
-            if let bought = bike.bought, let retired = bike.retired, retired < bought {
+        // A component installed after the bike's clock stopped: status and `part list` count
+        // it as if no install date were written (on the bike since it was bought).
+        if let retired = bike.retired {
+            for c in bike.components {
+                guard let installed = c.installed, installed > retired else { continue }
                 out.append(
                     .warning(
-                        .retiredBeforeBought, "bike '\(shown(bike.id))' is retired (\(retired)) before it was bought (\(bought))",
-                        at: bike.fieldLocations["retired"] ?? bike.location, help: "check the dates of 'bought' and 'retired'"))
+                        .componentAfterRetired,
+                        "component '\(shown(c.id))' is installed on \(installed), after bike '\(shown(bike.id))' was retired (\(retired)); it counts as if no install date were written",
+                        at: c.installedLocation ?? c.location, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
+                        help: "check the 'installed' date, or the 'retired' date; status stops counting on the day a bike is retired"))
             }
         }
+        if let bought = bike.bought, let retired = bike.retired, retired < bought {
+            out.append(
+                .warning(
+                    .retiredBeforeBought, "bike '\(shown(bike.id))' is retired (\(retired)) before it was bought (\(bought))",
+                    at: bike.fieldLocations["retired"] ?? bike.location, help: "check the dates of 'bought' and 'retired'"))
+        }
+        out += expiredSnoozes(bike.snoozes, today: today)
+        out += possibleDuplicates(bike.log)
+        return out
+    }
+
+    /// The hand-entered rides' dates: in the future, or outside their bike's days.
+    static func rides(_ rides: [Ride], bikes: [Bike], today: Day) -> [Diagnostic] {
+        var out: [Diagnostic] = []
         let byID = Dictionary(bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for ride in rides {
-            future(ride.date, "ride", at: ride.dateLocation)
+            out += future(ride.date, "ride", at: ride.dateLocation, today: today)
             // Rides outside the days a bike was the rider's do not count (`rides` says so);
             // entered by hand, such a date is almost always a slip.
             guard let bike = byID[ride.bike.value] else { continue }
@@ -58,10 +70,6 @@ enum Checks {
                     "check the year and month of the ride, or the 'bought' date",
                     "check the date and the bike of the ride, or the 'retired' date"
                 ))
-        }
-        for bike in bikes {
-            out += expiredSnoozes(bike.snoozes, today: today)
-            out += possibleDuplicates(bike.log)
         }
         return out
     }
@@ -146,24 +154,23 @@ enum Checks {
         }
     }
 
-    /// Plausibility of parts: services and mounts in the future.
-    static func parts(_ parts: [Part], today: Day) -> [Diagnostic] {
+    /// Plausibility of one part, each located in its file: services and mounts in the future,
+    /// snoozes, likely duplicates.
+    static func part(_ part: Part, today: Day) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        for part in parts {
-            for entry in part.log where entry.date > today {
-                out.append(
-                    .warning(
-                        .futureDate, "log entry \(entry.date) is in the future (today is \(today))", at: entry.dateLocation,
-                        help: "check the year and month; services are recorded when they are done"))
-            }
-            out += expiredSnoozes(part.snoozes, today: today)
-            out += possibleDuplicates(part.log)
-            for mount in part.writtenMounts where mount.from > today {
-                out.append(
-                    .warning(
-                        .futureDate, "mount \(mount.from) is in the future (today is \(today))", at: mount.fromLocation,
-                        help: "check the year and month; record a mount when the part goes on"))
-            }
+        for entry in part.log where entry.date > today {
+            out.append(
+                .warning(
+                    .futureDate, "log entry \(entry.date) is in the future (today is \(today))", at: entry.dateLocation,
+                    help: "check the year and month; services are recorded when they are done"))
+        }
+        out += expiredSnoozes(part.snoozes, today: today)
+        out += possibleDuplicates(part.log)
+        for mount in part.writtenMounts where mount.from > today {
+            out.append(
+                .warning(
+                    .futureDate, "mount \(mount.from) is in the future (today is \(today))", at: mount.fromLocation,
+                    help: "check the year and month; record a mount when the part goes on"))
         }
         return out
     }

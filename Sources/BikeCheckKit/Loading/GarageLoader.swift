@@ -154,21 +154,26 @@ package enum GarageLoader {
             files.exists("rides.yaml")
             ? files.decode("rides.yaml", \.rides, &diagnostics, &sources) { FileDecoders.rides($0, &$1) } ?? [] : []
 
-        // Resolve and check.
+        // Resolve and check; what a file's bike or part alone gives is reused from the load
+        // whose parses this one reused when nothing it depends on changed (`CheckedFiles`).
         var stage = LoadTimings.now()
         var resolver = Resolver(settings: settings, templates: templates)
         resolver.mountOnParts(&parts)
-        let resolved = Resolver.shareRides(bikes.map { resolver.resolve($0) })
+        var checks = FileChecks(
+            earlier: files.reusing?.checked, files: options.keepsParsedFiles ? files.kept : nil, today: options.today, templates: templates,
+            bikes: bikes, parts: parts)
+        let resolved = Resolver.shareRides(bikes.map { checks.resolve($0, &resolver) })
         resolver.reportTemplateGaps()
         resolver.checkOwnership(bikes, parts: parts)
         resolver.checkRides(rides, bikes: bikes)
-        let resolvedParts = parts.map { resolver.resolve($0) }
-        resolver.checkMounts(parts, bikes: bikes)
+        let resolvedParts = parts.map { checks.resolve($0, &resolver) }
+        checks.checkMounts(parts, bikes: bikes, &resolver)
         resolver.checkRiders(bikes.map(\.rider) + parts.map(\.rider))
         diagnostics += resolver.diagnostics
         files.timings.resolve = LoadTimings.since(stage)
         stage = LoadTimings.now()
-        if let today = options.today { diagnostics += Checks.run(bikes: bikes, rides: rides, today: today) + Checks.parts(parts, today: today) }
+        if let today = options.today { diagnostics += checks.checks(bikes: bikes, rides: rides, parts: parts, today: today) }
+        if options.keepsParsedFiles { files.kept.checked = checks.made }
 
         files.timings.check = LoadTimings.since(stage)
         var activities = LoadedGarage.Activities.none
@@ -295,10 +300,12 @@ package enum GarageLoader {
             return (file, nil, false)
         }
         let parsed: Bool
+        var generation = 0
         if let kept, kept.bytes == bytes {
             file = kept.file
             file.time = LoadTimings.FileTime(read: readTime)
             parsed = false
+            generation = kept.generation
         } else {
             file = parse(relative, bytes, body)
             file.time.read = readTime
@@ -311,7 +318,7 @@ package enum GarageLoader {
             cache.store(file, relative: relative, key: key, context: context, source: bytes)
             settled = key
         }
-        return (file, ParsedFiles.Kept(bytes: bytes, key: settled, file: file), parsed)
+        return (file, ParsedFiles.Kept(bytes: bytes, key: settled, file: file, generation: generation), parsed)
     }
 
     /// Why a file was not read: too large, or unreadable (none when it was).
@@ -444,6 +451,7 @@ package enum GarageLoader {
             self.reusing = reusing
             self.keeping = keeping
             self.cache = cache
+            kept.generation = (reusing?.generation ?? 0) + 1
         }
 
         /// Reads the text of every file from the cache that one of `diagnostics` shows (its own
@@ -502,6 +510,9 @@ package enum GarageLoader {
         ) {
             guard keeping else { return }
             if parsed { kept.parsed.insert(relative) }
+            var keep = keep
+            // Decoded by this load, or taken from the garage cache: this load's version.
+            if keep?.generation == 0 { keep?.generation = kept.generation }
             kept[keyPath: kind][relative] = keep
         }
 
@@ -522,8 +533,8 @@ package enum GarageLoader {
             let overlay = overlay, snapshot = snapshot
             for name in names { present.insert(folder + "/" + name) }
             let earlier = reusing?[keyPath: keyPath] ?? [:]
-            let decoded = concurrentMap(names.count) {
-                index -> (idDiagnostics: [Diagnostic], file: (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool)?) in
+            let decodeOne = {
+                (index: Int) -> (idDiagnostics: [Diagnostic], file: (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool)?) in
                 let relative = folder + "/" + names[index]
                 var idDiagnostics: [Diagnostic] = []
                 guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
@@ -537,6 +548,11 @@ package enum GarageLoader {
                     }
                 )
             }
+            // With an earlier load's parses of all files but one (an editor's re-check after an
+            // edit, a write's re-check), most files are only looked at: one thread does it, the
+            // start and the waits of a pool of threads would cost more.
+            let new = names.lazy.filter { earlier[folder + "/" + $0] == nil }.prefix(2).count
+            let decoded = new <= 1 && !earlier.isEmpty ? names.indices.map(decodeOne) : concurrentMap(names.count, decodeOne)
             var values: [T] = []
             var firstFile: [String: String] = [:]
             for (index, name) in names.enumerated() {

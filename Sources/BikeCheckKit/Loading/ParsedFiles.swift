@@ -16,6 +16,8 @@ package struct ParsedFiles: Sendable {
         var bytes: [UInt8]?
         var key: ActivityIndex.Key?
         var file: GarageLoader.DecodedFile<T>
+        /// The load that decoded it (`ParsedFiles.generation`; 0: this one, not noted yet).
+        var generation = 0
     }
 
     var settings: [String: Kept<GarageSettings>] = [:]
@@ -28,6 +30,16 @@ package struct ParsedFiles: Sendable {
     var currency: String?
     /// The files the load that made this parsed rather than reused, relative to the garage.
     package internal(set) var parsed: Set<String> = []
+    /// Which load of a chain of loads, each reusing the one before, made this: 1 for the first.
+    var generation = 1
+    /// What resolving and checking found in each bike's and part's file (`CheckedFiles`).
+    var checked: CheckedFiles?
+
+    /// Whether the file `relative` is the one the load before this one decoded: the same
+    /// value, kept from it (not decoded again, nor taken from the garage cache).
+    func unchanged<T>(_ kind: KeyPath<ParsedFiles, [String: Kept<T>]>, _ relative: String) -> Bool {
+        self[keyPath: kind][relative].map { $0.generation < generation } ?? false
+    }
 
     package init() {}
 

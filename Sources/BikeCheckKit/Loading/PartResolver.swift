@@ -99,68 +99,69 @@ extension Resolver {
         diagnostics += found
     }
 
-    /// Where parts have been: on bikes that exist, one bike at a time, after they were bought
-    /// and not after the bike was retired, and one part per slot of a bike at a time.
-    mutating func checkMounts(_ parts: [Part], bikes: [Bike]) {
-        let byID = Dictionary(bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let ids = bikes.map(\.id.rawValue)
-        for part in parts {
-            // `status ID` and `done ID` look for a bike first.
-            if let bike = byID[BikeID(part.id.rawValue)] {
+    /// Where a part has been: on bikes that exist (`byID`; `ids`: the garage's bike ids, in
+    /// order), one bike at a time, after it was bought and not after the bike was retired.
+    /// `checkSlots` checks the parts together.
+    mutating func checkMounts(of part: Part, byID: [BikeID: Bike], ids: [String]) {
+        // `status ID` and `done ID` look for a bike first.
+        if let bike = byID[BikeID(part.id.rawValue)] {
+            diagnostics.append(
+                .warning(
+                    .partIdIsBikeId, "part '\(part.id)' has the id of bike '\(bike.id)'",
+                    at: SourceLocation(file: part.location.file), notes: [.init("the bike", at: SourceLocation(file: bike.location.file))],
+                    help: "'bikecheck status \(part.id)' and 'bikecheck done \(part.id) …' mean the bike; rename the part's file"))
+        }
+        for mount in part.mounts where mount.via.isEmpty {
+            guard let bike = byID[mount.bike.value] else {
+                diagnostics.append(Self.unknown(.unknownBike, "bike", mount.bike.value.rawValue, at: mount.bike.location, among: ids, folder: "bikes"))
+                continue
+            }
+            if let retired = bike.retired, mount.from > retired {
                 diagnostics.append(
                     .warning(
-                        .partIdIsBikeId, "part '\(part.id)' has the id of bike '\(bike.id)'",
-                        at: SourceLocation(file: part.location.file), notes: [.init("the bike", at: SourceLocation(file: bike.location.file))],
-                        help: "'bikecheck status \(part.id)' and 'bikecheck done \(part.id) …' mean the bike; rename the part's file"))
+                        .mountAfterRetired, "part '\(part.id)' is mounted on bike '\(bike.id)' on \(mount.from), after the bike was retired (\(retired))",
+                        at: mount.fromLocation, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
+                        help: "nothing is ridden on a retired bike; check the date or the bike"))
             }
-            for mount in part.mounts where mount.via.isEmpty {
-                guard let bike = byID[mount.bike.value] else {
-                    diagnostics.append(Self.unknown(.unknownBike, "bike", mount.bike.value.rawValue, at: mount.bike.location, among: ids, folder: "bikes"))
-                    continue
-                }
-                if let retired = bike.retired, mount.from > retired {
-                    diagnostics.append(
-                        .warning(
-                            .mountAfterRetired, "part '\(part.id)' is mounted on bike '\(bike.id)' on \(mount.from), after the bike was retired (\(retired))",
-                            at: mount.fromLocation, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
-                            help: "nothing is ridden on a retired bike; check the date or the bike"))
-                }
-                // Left on when the bike was retired: it stops counting with the bike, which is
-                // seldom what the rider meant (the wheels went on the next bike, or the shelf).
-                if let retired = bike.retired, mount.from <= retired, mount.to.map({ $0 > retired }) ?? true,
-                    part.retired.map({ $0 > retired }) ?? true
-                {
-                    diagnostics.append(
-                        .warning(
-                            .partOnRetiredBike, "part '\(part.id)' is still on bike '\(bike.id)', retired \(retired); it stops counting that day",
-                            at: mount.toLocation ?? mount.location, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
-                            help: "take it off on the day after: bikecheck part unmount \(part.id) --date \(retired.adding(days: 1))"))
-                }
-            }
-            // Bought before it went on anything, bike or part.
-            for mount in part.writtenMounts {
-                if let bought = part.bought, mount.from < bought {
-                    diagnostics.append(
-                        .warning(
-                            .mountBeforeBought, "part '\(part.id)' is mounted on \(mount.from), before it was bought (\(bought))",
-                            at: mount.fromLocation, notes: [.init("bought here", at: part.fieldLocations["bought"] ?? part.location)],
-                            help: "check the mount's 'from' date, or the part's 'bought' date"))
-                }
-            }
-            // One bike or part at a time: in date order, each mount as written starts after the
-            // one before ends.
-            // A mount for tagged rides only shares its days with the others.
-            let sorted = part.writtenMounts.filter { $0.tag == nil }.sorted { $0.from < $1.from }
-            for (earlier, later) in zip(sorted, sorted.dropFirst()) where later.from <= (earlier.to ?? later.from) {
-                let until = earlier.to.map { "through \($0)" } ?? "with no end"
+            // Left on when the bike was retired: it stops counting with the bike, which is
+            // seldom what the rider meant (the wheels went on the next bike, or the shelf).
+            if let retired = bike.retired, mount.from <= retired, mount.to.map({ $0 > retired }) ?? true,
+                part.retired.map({ $0 > retired }) ?? true
+            {
                 diagnostics.append(
-                    .error(
-                        .overlappingMounts, "part '\(part.id)' is on \(later.on) from \(later.from) while on \(earlier.on) \(until)",
-                        at: later.fromLocation, notes: [.init("the earlier mount", at: earlier.location)],
-                        help: "a part is on one bike or part at a time: end the earlier mount the day before (to: \(later.from.adding(days: -1)))"))
+                    .warning(
+                        .partOnRetiredBike, "part '\(part.id)' is still on bike '\(bike.id)', retired \(retired); it stops counting that day",
+                        at: mount.toLocation ?? mount.location, notes: [.init("retired here", at: bike.fieldLocations["retired"] ?? bike.location)],
+                        help: "take it off on the day after: bikecheck part unmount \(part.id) --date \(retired.adding(days: 1))"))
             }
         }
-        // One part per slot of a bike at a time.
+        // Bought before it went on anything, bike or part.
+        let written = part.writtenMounts
+        for mount in written {
+            if let bought = part.bought, mount.from < bought {
+                diagnostics.append(
+                    .warning(
+                        .mountBeforeBought, "part '\(part.id)' is mounted on \(mount.from), before it was bought (\(bought))",
+                        at: mount.fromLocation, notes: [.init("bought here", at: part.fieldLocations["bought"] ?? part.location)],
+                        help: "check the mount's 'from' date, or the part's 'bought' date"))
+            }
+        }
+        // One bike or part at a time: in date order, each mount as written starts after the
+        // one before ends.
+        // A mount for tagged rides only shares its days with the others.
+        let sorted = written.filter { $0.tag == nil }.sorted { $0.from < $1.from }
+        for (earlier, later) in zip(sorted, sorted.dropFirst()) where later.from <= (earlier.to ?? later.from) {
+            let until = earlier.to.map { "through \($0)" } ?? "with no end"
+            diagnostics.append(
+                .error(
+                    .overlappingMounts, "part '\(part.id)' is on \(later.on) from \(later.from) while on \(earlier.on) \(until)",
+                    at: later.fromLocation, notes: [.init("the earlier mount", at: earlier.location)],
+                    help: "a part is on one bike or part at a time: end the earlier mount the day before (to: \(later.from.adding(days: -1)))"))
+        }
+    }
+
+    /// One part per slot of a bike at a time.
+    mutating func checkSlots(_ parts: [Part]) {
         var bySlot: [String: [(part: Part, mount: Mount)]] = [:]
         for part in parts { if let slot = part.slot?.value { for m in part.mounts where m.tag == nil { bySlot[slot, default: []].append((part, m)) } } }
         for slot in bySlot.keys.sorted() {

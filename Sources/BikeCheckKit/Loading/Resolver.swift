@@ -15,7 +15,9 @@ struct Resolver {
     }
     /// Each gap with the bikes it was found on: where they use the template, their nearest
     /// component id, and where the template names the component.
-    private var templateGaps: [TemplateGap: [(bike: BikeID, at: SourceLocation, near: String?, named: SourceLocation)]] = [:]
+    typealias TemplateGaps = [TemplateGap: [(bike: BikeID, at: SourceLocation, near: String?, named: SourceLocation)]]
+    /// The gaps found so far (`FileChecks` takes those of a bike, and gives them back when reused).
+    var templateGaps: TemplateGaps = [:]
 
     init(settings: GarageSettings, templates: [Template]) {
         self.settings = settings
