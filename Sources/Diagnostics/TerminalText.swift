@@ -44,6 +44,9 @@ package struct TerminalText: Sendable, Hashable, ExpressibleByStringInterpolatio
         /// Anything else, escaped.
         package mutating func appendInterpolation(_ value: some Any) { string += TerminalEscaping.escape(String(describing: value)) }
 
+        /// A String, escaped: the same as any other value, without first copying it.
+        package mutating func appendInterpolation(_ value: String) { string += TerminalEscaping.escape(value) }
+
         /// Text of several lines: line feeds and tabs kept, every other control escaped.
         package mutating func appendInterpolation(lines value: String) { string += TerminalEscaping.escape(value, keepingLines: true) }
     }
@@ -86,6 +89,8 @@ package enum TerminalEscaping {
     /// `text` with each unsafe scalar written as `\u{1B}`; line feeds and tabs kept when asked.
     package static func escape(_ text: String, keepingLines: Bool = false) -> String {
         func unsafe(_ s: Unicode.Scalar) -> Bool { isUnsafe(s) && !(keepingLines && (s == "\n" || s == "\t")) }
+        // Printable ASCII, the usual text, is safe: one pass over its bytes, no scalars decoded.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: unsafe) else { return text }
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars {

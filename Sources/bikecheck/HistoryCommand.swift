@@ -27,8 +27,12 @@ struct HistoryCommand: ParsableCommand {
     var interval: String?
 
     func run() throws {
-        let (report, loaded) = try global.reportingGarageErrors { try build() }
-        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
+        // The garage and its rides are let go before the table is laid out: only the report is kept.
+        let (report, read) = try global.reportingGarageErrors { () -> (HistoryReport, GitSnapshot.Commit?) in
+            let (report, loaded) = try build()
+            return (report, loaded.commit)
+        }
+        try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), read: read))
     }
 
     func answer() throws -> String {

@@ -67,12 +67,7 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         if serve { return try serveReport() }
         if port != nil || address != nil { throw UsageError("--port and --address go with --serve", help: "bikecheck report --serve --port 8035") }
-        let (loaded, chosen) = try ReportOutput.loadBikes(
-            global, names: bikes, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, command: "report --bike",
-            help: "the report of a bike lists the parts that were on it")
-        let day = revision.day(asOf, loaded)
-        var report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, query: ReportQuery(bikes: chosen, asOf: day))
-        report.git = revision.commit(try global.garageRoot(), loaded)
+        let report = try build()
         switch format {
         case .html:
             let page = HTMLReportRenderer().render(report)
@@ -91,6 +86,18 @@ struct ReportCommand: ParsableCommand {
 }
 
 extension ReportCommand {
+    /// The report of the garage, its garage and rides let go once it is built (the page of 500
+    /// bikes is laid out without them).
+    func build() throws -> GarageReport {
+        let (loaded, chosen) = try ReportOutput.loadBikes(
+            global, names: bikes, revision: revision, rider: riderOption.rider, asOf: asOf.asOf, command: "report --bike",
+            help: "the report of a bike lists the parts that were on it")
+        let day = revision.day(asOf, loaded)
+        var report = GarageReport.build(loaded.garage, summaries: loaded.activitySummaries, query: ReportQuery(bikes: chosen, asOf: day))
+        report.git = revision.commit(try global.garageRoot(), loaded)
+        return report
+    }
+
     /// `--serve`: checks the options and the names once (a usage error exits 2 before anything
     /// listens), then serves until the process is stopped.
     func serveReport() throws {

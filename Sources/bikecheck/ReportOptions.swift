@@ -31,9 +31,13 @@ struct RevisionOption: ParsableArguments {
     /// The commit the report describes: the `--rev` commit `loaded` was read from (whose files
     /// are exactly what was read), else the garage's HEAD and whether its files had changes; nil
     /// outside git.
-    func commit(_ root: String, _ loaded: LoadedGarage) -> GarageCommit? {
+    func commit(_ root: String, _ loaded: LoadedGarage) -> GarageCommit? { commit(root, read: loaded.commit) }
+
+    /// The same from the commit a garage was read from (`LoadedGarage.commit`), for a command
+    /// that lets the garage go before it writes.
+    func commit(_ root: String, read: GitSnapshot.Commit?) -> GarageCommit? {
         guard rev != nil else { return GarageCommit.of(garage: root) }
-        return loaded.commit.map { GarageCommit(commit: $0.id, changes: false) }
+        return read.map { GarageCommit(commit: $0.id, changes: false) }
     }
 
     /// Loads the garage at `root`, or its files at the `--rev` commit (read from git's objects)

@@ -23,7 +23,7 @@ package enum ActivityCacheLoader {
         let files = read(root: root, ActivityBuilder.self, only: only)
         var result = Result(activities: [], diagnostics: [], sources: [:])
         result.activities.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
-        check(files, &result.diagnostics, &result.sources) { _, activities in result.activities += activities }
+        check(files, &result.diagnostics, &result.sources, locating: false) { _, activities in result.activities += activities }
         return result
     }
 
@@ -37,7 +37,7 @@ package enum ActivityCacheLoader {
         result.summaries.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
         // Each file numbers its own strings; renumber them into one list of distinct Strings.
         var index: [String: Int32] = [:]
-        check(files, &result.diagnostics, &result.sources) { file, records in
+        check(files, &result.diagnostics, &result.sources, locating: false) { file, records in
             let renumber = file.strings.map { s in
                 if let known = index[s] { return known }
                 result.summaries.strings.append(s)
@@ -133,13 +133,20 @@ package enum ActivityCacheLoader {
     }
 
     /// The checks across files, in name order; `accept` gets each file's records that count.
-    /// Returns which file (index in `files`) each activity id was last seen in.
+    /// With `locating`, returns which file (index in `files`) each activity id was last seen in.
+    /// Without, the table holds only the ids of files whose span of ids meets another file's: a
+    /// file alone in its span (Strava's ids grow with time, so month files seldom meet) can only
+    /// repeat its own ids, and none when they increase. A million activities would otherwise
+    /// take a table of 25 MB and a million lookups that miss the processor's cache.
     @discardableResult
     static func check<Builder: ActivityRecordBuilder>(
-        _ files: [File<Builder>], _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText],
+        _ files: [File<Builder>], _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText], locating: Bool = true,
         accept: (File<Builder>, [Builder.Record]) -> Void
     ) -> ActivityIDTable where Builder.Record: CachedActivityRecord {
-        var seen = ActivityIDTable(capacity: files.reduce(0) { $0 + $1.records.count })  // id → the last file it was in
+        let spans = locating ? nil : IDSpans(files)
+        // id → the last file it was in
+        var seen = ActivityIDTable(
+            capacity: files.indices.reduce(0) { spans?.alone[$1] == true ? $0 : $0 + files[$1].records.count })
         for (index, file) in files.enumerated() {
             let name = file.name
             let relative = "activities/" + name
@@ -155,13 +162,23 @@ package enum ActivityCacheLoader {
             }
             var duplicates: Set<Int> = []
             let records = file.records
-            seen.update(records, file: Int32(index)) { k, other in
-                diagnostics.append(
-                    .error(
-                        .cacheDuplicateActivity, "activity \(records[k].id) is cached twice (also in activities/\(files[Int(other)].name))",
-                        at: SourceLocation(file: relative),
-                        help: "re-create the cache with 'bikecheck sync --full'"))
-                duplicates.insert(k)
+            func look(_ table: inout ActivityIDTable) {
+                table.update(records, file: Int32(index)) { k, other in
+                    diagnostics.append(
+                        .error(
+                            .cacheDuplicateActivity, "activity \(records[k].id) is cached twice (also in activities/\(files[Int(other)].name))",
+                            at: SourceLocation(file: relative),
+                            help: "re-create the cache with 'bikecheck sync --full'"))
+                    duplicates.insert(k)
+                }
+            }
+            if let spans, spans.alone[index] {
+                if !spans.increasing[index] {
+                    var own = ActivityIDTable(capacity: records.count)
+                    look(&own)
+                }
+            } else {
+                look(&seen)
             }
             accept(file, duplicates.isEmpty ? records : records.indices.filter { !duplicates.contains($0) }.map { records[$0] })
             if file.misplaced > 0 {
@@ -180,6 +197,44 @@ package enum ActivityCacheLoader {
             }
         }
         return seen
+    }
+
+    /// Each file's span of activity ids, for `check`: whether no other file named after a month
+    /// has an id within it (`alone`), and whether its ids increase record by record.
+    struct IDSpans {
+        var alone: [Bool]
+        var increasing: [Bool]
+
+        init<Builder: ActivityRecordBuilder>(_ files: [File<Builder>]) where Builder.Record: CachedActivityRecord {
+            alone = [Bool](repeating: false, count: files.count)
+            increasing = alone
+            var spans: [(low: Int64, high: Int64, file: Int)] = []
+            for (k, file) in files.enumerated() where file.named && !file.records.isEmpty {
+                var low = Int64.max, high = Int64.min, previous = Int64.min, rising = true
+                for r in file.records {
+                    let id = r.id
+                    if id <= previous { rising = false }
+                    previous = id
+                    low = min(low, id)
+                    high = max(high, id)
+                }
+                increasing[k] = rising
+                spans.append((low, high, k))
+            }
+            spans.sort { $0.low < $1.low }
+            // Spans that meet, one after the other by their lowest id, make a group; a group of
+            // one is alone.
+            var k = 0
+            while k < spans.count {
+                var end = k + 1, high = spans[k].high
+                while end < spans.count, spans[end].low <= high {
+                    high = max(high, spans[end].high)
+                    end += 1
+                }
+                if end == k + 1 { alone[spans[k].file] = true }
+                k = end
+            }
+        }
     }
 
     /// Calls `body` with a file's bytes, or returns nil when it cannot be read. A regular file is

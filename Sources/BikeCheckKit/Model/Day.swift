@@ -96,7 +96,21 @@ package struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Cod
 
     package var description: String {
         let (y, m, d) = components
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
+        // Ten ASCII digits and dashes, written in place (a report prints hundreds of thousands).
+        guard (0...9999).contains(y) else { return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))" }
+        return String(unsafeUninitializedCapacity: 10) { b in
+            b[0] = UInt8(48 + y / 1000)
+            b[1] = UInt8(48 + y / 100 % 10)
+            b[2] = UInt8(48 + y / 10 % 10)
+            b[3] = UInt8(48 + y % 10)
+            b[4] = UInt8(ascii: "-")
+            b[5] = UInt8(48 + m / 10)
+            b[6] = UInt8(48 + m % 10)
+            b[7] = UInt8(ascii: "-")
+            b[8] = UInt8(48 + d / 10)
+            b[9] = UInt8(48 + d % 10)
+            return 10
+        }
     }
 
     /// `YYYY-MM`, the name of the activity cache file this day belongs in.

@@ -40,6 +40,9 @@ package struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custo
 
         /// Anything else, escaped.
         package mutating func appendInterpolation(_ value: some Any) { string += HTML.escape(String(describing: value)) }
+
+        /// A String, escaped: the same as any other value, without first copying it.
+        package mutating func appendInterpolation(_ value: String) { string += HTML.escape(value) }
     }
 
     package static func + (a: HTML, b: HTML) -> HTML {
@@ -52,6 +55,8 @@ package struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custo
 
     /// `text` for an HTML text node or a quoted attribute value.
     package static func escape(_ text: String) -> String {
+        // Printable ASCII with nothing HTML gives a meaning to, the usual text, is as it is.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }) { return text }
         let visible = TerminalEscaping.escape(text)
         guard visible.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return visible }
         var out = ""

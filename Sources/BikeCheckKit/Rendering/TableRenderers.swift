@@ -21,7 +21,7 @@ package struct TableTextRenderer: Sendable {
         // Escape first, so widths count what the terminal shows.
         let header = table.columns.map { TerminalText(escaping: $0.title).string }
         guard let stream = table.stream, width == nil else {
-            return write(render(header: header, rows: table.allRows, table))
+            return render(header: header, rows: table.allRows, table, into: write)
         }
         // Streamed rows: cells of printable ASCII are their own width and need no escaping; a
         // row with any other goes through the Strings path, line for line the same.
@@ -82,8 +82,15 @@ package struct TableTextRenderer: Sendable {
 
     static func escaped(_ bytes: ArraySlice<UInt8>) -> String { TerminalText(escaping: String(decoding: bytes, as: UTF8.self)).string }
 
-    private func render(header: [String], rows table: [[String]], _ t: ReportTable) -> TerminalText {
-        let rows = table.map { $0.map { TerminalText(escaping: $0).string } }
+    /// A cell as the terminal is to show it: printable ASCII as it is (the same String, not a
+    /// copy), anything else escaped.
+    static func escaped(_ cell: String) -> String {
+        cell.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? cell : TerminalEscaping.escape(cell)
+    }
+
+    /// Rows of Strings, escaped, in pieces of about a megabyte.
+    private func render(header: [String], rows table: [[String]], _ t: ReportTable, into write: (TerminalText) -> Void) {
+        let rows = table.map { $0.map(Self.escaped) }
         var widths = header.map(Self.columns)
         for row in rows { for (k, cell) in row.enumerated() where k < widths.count { widths[k] = max(widths[k], Self.columns(cell)) } }
         if let width {
@@ -113,11 +120,12 @@ package struct TableTextRenderer: Sendable {
             }
             while out.last == 0x20 { out.removeLast() }
             out.append(0x0A)
+            if out.count >= 1 << 20 { flushBytes(&out, write) }
         }
         if rows.isEmpty { out += Array("(nothing in this span)\n".utf8) }
         for f in t.footer { out += Array((TerminalText(escaping: f).string + "\n").utf8) }
         // Every cell was escaped above.
-        return TerminalText(stringLiteral: String(decoding: out, as: UTF8.self))
+        flushBytes(&out, write)
     }
 
     /// The columns an escaped cell takes: its characters, which for ASCII (escaped: no control

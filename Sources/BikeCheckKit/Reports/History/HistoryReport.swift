@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every log entry, newest first, each task with the usage since the previous time it was done.
 package struct HistoryReport: Sendable, Encodable {
     package struct Task: Sendable, Encodable {
@@ -67,7 +69,7 @@ package struct HistoryReport: Sendable, Encodable {
         var entries: [Entry] = []
         func add(
             _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?,
-            usage: (ResolvedInterval?, Int, Int) -> (time: Double, distance: Double, rides: Int)
+            usage: (Int?, Int, Int) -> (time: Double, distance: Double, rides: Int)
         ) {
             entries += Self.entries(subject, log: log, intervals: intervals, part: part, query: query, interval: interval, usage: usage)
         }
@@ -77,34 +79,45 @@ package struct HistoryReport: Sendable, Encodable {
         var cache =
             shared.flatMap { $0.through == asOf && $0.countedOnly ? $0 : nil }
             ?? CountedRides.BikeRides(garage: garage, index: CountedRides.Index(summaries), through: asOf, countedOnly: true)
-        func ledger(_ bike: Int, _ filter: RideFilter) -> RideLedger {
-            let id = garage.bikes[bike].bike.id
-            return cache.ledgers([(id, filter)])[.init(bike: id, filter: filter)] ?? RideLedger()
-        }
         // Each task through its interval's own filter over the bike's, as status and `rides
-        // --interval` count it; a task the bike has no interval for, through the bike's.
-        for (b, resolved) in garage.bikes.enumerated() where selection.includes(resolved.bike.id) {
-            add(.bike(resolved.bike), log: resolved.bike.log, intervals: resolved.intervals, part: nil) { interval, from, through in
-                ledger(b, interval.map { $0.rideFilter.over(resolved.filter) } ?? resolved.filter).usage(from: from, through: through)
-            }
+        // --interval` count it; a task the bike has no interval for, through the bike's. The
+        // filters of every subject are asked for at once (made on all cores) and then looked up
+        // by position: a filter's key hashes its sport types, too slow for every task.
+        let bikes = garage.bikes.enumerated().filter { selection.includes($0.element.bike.id) }
+        func bikeFilters(_ resolved: ResolvedBike) -> [RideFilter] {
+            [resolved.filter] + resolved.intervals.map { $0.rideFilter.over(resolved.filter) }
         }
-        for rp in garage.parts where selection.includes(rp.part.id) {
-            // A part's riding is that of each bike it was on, on the days it was there, as
-            // status counts a part's usage (up to the day it was retired).
+        // A part's riding is that of each bike it was on, on the days it was there, as status
+        // counts a part's usage (up to the day it was retired): per span, the part's filter and
+        // each interval's (over the part's), over the bike's.
+        typealias Span = (from: Int, to: Int, bike: Int, filters: [RideFilter])
+        let parts = garage.parts.filter { selection.includes($0.part.id) }.map { rp -> (ResolvedPart, [Span]) in
             let part = rp.part
             let stop = min(asOf, part.retired ?? asOf).ordinal
-            var spans: [(from: Int, to: Int, bike: Int, mount: Mount)] = []
+            var spans: [Span] = []
             for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= stop {
                 guard let b = cache.bikeIndex[m.bike.value] else { continue }
-                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), b, m))
+                let specs = [part.rideFilter] + rp.intervals.map(\.rideFilter)
+                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), b, specs.map { m.narrowing($0.over(garage.bikes[b].filter)) }))
             }
-            add(.part(part), log: part.log, intervals: rp.intervals, part: part) { interval, from, through in
-                // The interval's filter (over the part's), else the part's, over each bike's.
-                let spec = interval?.rideFilter ?? part.rideFilter
+            return (rp, spans)
+        }
+        var keys: [(bike: BikeID, filter: RideFilter)] = bikes.flatMap { b in bikeFilters(b.element).map { (b.element.bike.id, $0) } }
+        for (_, spans) in parts { for s in spans { keys += s.filters.map { (garage.bikes[s.bike].bike.id, $0) } } }
+        let ledgers = cache.ledgers(keys)
+        func ledger(_ bike: Int, _ filter: RideFilter) -> RideLedger { ledgers[.init(bike: garage.bikes[bike].bike.id, filter: filter)] ?? RideLedger() }
+        for (b, resolved) in bikes {
+            let own = bikeFilters(resolved).map { ledger(b, $0) }
+            add(.bike(resolved.bike), log: resolved.bike.log, intervals: resolved.intervals, part: nil) { interval, from, through in
+                own[interval.map { $0 + 1 } ?? 0].usage(from: from, through: through)
+            }
+        }
+        for (rp, spans) in parts {
+            let spanLedgers = spans.map { s in s.filters.map { ledger(s.bike, $0) } }
+            add(.part(rp.part), log: rp.part.log, intervals: rp.intervals, part: rp.part) { interval, from, through in
                 var sum: (time: Double, distance: Double, rides: Int) = (0, 0, 0)
-                for s in spans where max(s.from, from) <= min(s.to, through) {
-                    let u = ledger(s.bike, s.mount.narrowing(spec.over(garage.bikes[s.bike].filter))).usage(
-                        from: max(s.from, from), through: min(s.to, through))
+                for (k, s) in spans.enumerated() where max(s.from, from) <= min(s.to, through) {
+                    let u = spanLedgers[k][interval.map { $0 + 1 } ?? 0].usage(from: max(s.from, from), through: min(s.to, through))
                     sum.time += u.time
                     sum.distance += u.distance
                     sum.rides += u.rides
@@ -112,17 +125,35 @@ package struct HistoryReport: Sendable, Encodable {
                 return sum
             }
         }
-        entries.sort { ($0.date, $1.subject) > ($1.date, $0.subject) }
+        entries = Self.newestFirst(entries)
         return HistoryReport(
             asOf: asOf, units: garage.settings.units, since: since, until: until, interval: interval?.rawValue, entries: entries)
     }
 
+    /// Entries newest first, then by subject (bikes, then parts, by id), entries of one subject
+    /// on one day in the order given. Sorted as small keys (day, the subject's rank, position)
+    /// and moved once: a hundred thousand entries of Strings, compared and moved in place,
+    /// cost more in retains and releases than in comparing.
+    static func newestFirst(_ entries: [Entry]) -> [Entry] {
+        var rank: [ReportSubject: Int] = [:]
+        var previous: ReportSubject?
+        for subject in Set(entries.map(\.subject)).sorted() {
+            // Subjects `<` finds equal (same kind and id) rank the same.
+            rank[subject] = previous.map { $0 < subject ? rank.count : rank[$0] ?? 0 } ?? 0
+            previous = subject
+        }
+        var keys = entries.indices.map { k in (day: entries[k].date.ordinal, subject: rank[entries[k].subject] ?? 0, at: k) }
+        keys.sort { a, b in a.day != b.day ? a.day > b.day : a.subject != b.subject ? a.subject < b.subject : a.at < b.at }
+        return keys.map { entries[$0.at] }
+    }
+
     /// One subject's log entries in the span of `query` (those that did `interval`, when given),
     /// with the counted rides behind each task since the one before it and its intervals' names.
-    /// `usage(interval, from, through)`: the counted riding over those days, both inclusive.
+    /// `usage(interval, from, through)`: the counted riding over those days, both inclusive, of a
+    /// task of `intervals[interval]` (nil: of none of them).
     static func entries(
         _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?, query: ReportQuery, interval: IntervalID?,
-        usage: (ResolvedInterval?, Int, Int) -> (time: Double, distance: Double, rides: Int)
+        usage: (Int?, Int, Int) -> (time: Double, distance: Double, rides: Int)
     ) -> [Entry] {
         let (asOf, since) = (query.asOf, query.since)
         let end = min(query.until ?? asOf, asOf)
@@ -133,10 +164,10 @@ package struct HistoryReport: Sendable, Encodable {
             var tasks: [Task] = []
             for done in entry.done {
                 let id = done.value
-                let interval = intervals.first { $0.id == id }
-                var task = Task(id: id.rawValue, task: interval?.task ?? id.rawValue, previous: last[id])
+                let k = intervals.firstIndex { $0.id == id }
+                var task = Task(id: id.rawValue, task: k.map { intervals[$0].task } ?? id.rawValue, previous: last[id])
                 if let previous = last[id] {
-                    let used = usage(interval, previous.ordinal, entry.date.ordinal)
+                    let used = usage(k, previous.ordinal, entry.date.ordinal)
                     task.rides = used.rides
                     task.movingTime = ReportNumber.tenth(used.time)
                     task.distance = ReportNumber.tenth(used.distance)
@@ -164,6 +195,21 @@ package struct HistoryReport: Sendable, Encodable {
                 .init("tasks", "DONE"), .init("cost", "COST", numeric: true),
                 .init("currency", "CUR"), .init("category", "CATEGORY"), .init("note", "NOTE"),
             ]
+        // A garage's costs repeat (the same chain, the same price): each amount is formatted
+        // once, by its value and its written decimals (45.9 and 45.90 are equal, but print as
+        // `45.90` and `45.900` does not).
+        struct Written: Hashable {
+            var value: Decimal
+            var exponent: Int
+        }
+        var amounts: [Written: String] = [:]
+        func amount(_ a: ReportAmount) -> String {
+            let key = Written(value: a.value, exponent: a.value.exponent)
+            if let known = amounts[key] { return known }
+            let text = a.description
+            amounts[key] = text
+            return text
+        }
         let rows = entries.map { e in
             let described = e.tasks.map { t in
                 guard let previous = t.previous, let d = t.distance, let h = t.movingTime else { return "\(t.task) (first logged)" }
@@ -172,7 +218,7 @@ package struct HistoryReport: Sendable, Encodable {
             let measured = (e.readings ?? []).map { "measured \($0.id) \(WearAmount(amount: $0.value, unit: $0.unit))" }
             let tasks = (described + (e.todo.map { ["to-do: \($0)"] } ?? []) + measured).joined(separator: "; ")
             return [e.date.description] + ReportTable.subjectCells(e.subject, bike: e.bike, parts: parts) + [
-                tasks, e.cost?.description ?? "", e.cost == nil ? "" : e.currency ?? "", e.category ?? "", e.note ?? "",
+                tasks, e.cost.map(amount) ?? "", e.cost == nil ? "" : e.currency ?? "", e.category ?? "", e.note ?? "",
             ]
         }
         return ReportTable(columns: columns, rows: rows)
