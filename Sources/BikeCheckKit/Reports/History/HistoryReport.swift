@@ -87,21 +87,7 @@ package struct HistoryReport: Sendable, Encodable {
         func bikeFilters(_ resolved: ResolvedBike) -> [RideFilter] {
             [resolved.filter] + resolved.intervals.map { $0.rideFilter.over(resolved.filter) }
         }
-        // A part's riding is that of each bike it was on, on the days it was there, as status
-        // counts a part's usage (up to the day it was retired): per span, the part's filter and
-        // each interval's (over the part's), over the bike's.
-        typealias Span = (from: Int, to: Int, bike: Int, filters: [RideFilter])
-        let parts = garage.parts.filter { selection.includes($0.part.id) }.map { rp -> (ResolvedPart, [Span]) in
-            let part = rp.part
-            let stop = min(asOf, part.retired ?? asOf).ordinal
-            var spans: [Span] = []
-            for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= stop {
-                guard let b = cache.bikeIndex[m.bike.value] else { continue }
-                let specs = [part.rideFilter] + rp.intervals.map(\.rideFilter)
-                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), b, specs.map { m.narrowing($0.over(garage.bikes[b].filter)) }))
-            }
-            return (rp, spans)
-        }
+        let parts = partSpans(garage, query: query, bikeIndex: cache.bikeIndex)
         var keys: [(bike: BikeID, filter: RideFilter)] = bikes.flatMap { b in bikeFilters(b.element).map { (b.element.bike.id, $0) } }
         for (_, spans) in parts { for s in spans { keys += s.filters.map { (garage.bikes[s.bike].bike.id, $0) } } }
         let ledgers = cache.ledgers(keys)
@@ -128,6 +114,27 @@ package struct HistoryReport: Sendable, Encodable {
         entries = Self.newestFirst(entries)
         return HistoryReport(
             asOf: asOf, units: garage.settings.units, since: since, until: until, interval: interval?.rawValue, entries: entries)
+    }
+
+    /// A part's riding span: days `from` through `to` on bike number `bike`, through the part's
+    /// filter and then each interval's.
+    typealias Span = (from: Int, to: Int, bike: Int, filters: [RideFilter])
+
+    /// A part's riding is that of each bike it was on, on the days it was there, as status counts
+    /// a part's usage (up to the day it was retired): per span, the part's filter and each
+    /// interval's (over the part's), over the bike's.
+    static func partSpans(_ garage: Garage, query: ReportQuery, bikeIndex: [BikeID: Int]) -> [(ResolvedPart, [Span])] {
+        garage.parts.filter { query.selection.includes($0.part.id) }.map { rp -> (ResolvedPart, [Span]) in
+            let part = rp.part
+            let stop = min(query.asOf, part.retired ?? query.asOf).ordinal
+            var spans: [Span] = []
+            for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= stop {
+                guard let b = bikeIndex[m.bike.value] else { continue }
+                let specs = [part.rideFilter] + rp.intervals.map(\.rideFilter)
+                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), b, specs.map { m.narrowing($0.over(garage.bikes[b].filter)) }))
+            }
+            return (rp, spans)
+        }
     }
 
     /// Entries newest first, then by subject (bikes, then parts, by id), entries of one subject
