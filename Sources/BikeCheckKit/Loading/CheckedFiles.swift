@@ -22,7 +22,7 @@ struct CheckedFiles: Sendable {
     /// The files whose findings were the earlier load's (for tests).
     var reused: Set<String> = []
 
-    struct BikeFindings: Sendable {
+    struct BikeFindings: Sendable, KeptChecks {
         var resolved: ResolvedBike
         /// The resolver's diagnostics and template gaps from resolving it, as found.
         var resolving: [Diagnostic]
@@ -31,7 +31,7 @@ struct CheckedFiles: Sendable {
         var checks: [Diagnostic] = []
     }
 
-    struct PartFindings: Sendable {
+    struct PartFindings: Sendable, KeptChecks {
         var intervals: [ResolvedInterval]
         var resolving: [Diagnostic]
         /// `Resolver.checkMounts(of:)`'s.
@@ -39,6 +39,11 @@ struct CheckedFiles: Sendable {
         /// `Checks.part`'s, when checked as of `today`.
         var checks: [Diagnostic] = []
     }
+}
+
+/// Findings that keep their file's `Checks` diagnostics.
+protocol KeptChecks {
+    var checks: [Diagnostic] { get set }
 }
 
 /// One load's resolving and checking of bikes and parts, with what an earlier load found
@@ -161,27 +166,19 @@ struct FileChecks {
     /// from before where they were.
     mutating func checks(bikes: [Bike], rides: [Ride], parts: [Part], today: Day) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        for bike in bikes {
-            let file = bike.location.file
-            if made.reused.contains(file), let found = made.bikeFindings[file] {
-                out += found.checks
-                continue
-            }
-            let found = Checks.bike(bike, today: today)
-            made.bikeFindings[file]?.checks = found
-            out += found
-        }
+        for bike in bikes { out += checked(bike.location.file, \.bikeFindings) { Checks.bike(bike, today: today) } }
         out += Checks.rides(rides, bikes: bikes, today: today)
-        for part in parts {
-            let file = part.location.file
-            if made.reused.contains(file), let found = made.partFindings[file] {
-                out += found.checks
-                continue
-            }
-            let found = Checks.part(part, today: today)
-            made.partFindings[file]?.checks = found
-            out += found
-        }
+        for part in parts { out += checked(part.location.file, \.partFindings) { Checks.part(part, today: today) } }
         return out
+    }
+
+    /// A file's checks: the earlier load's when its findings were reused, else made now and kept.
+    private mutating func checked<Findings: KeptChecks>(
+        _ file: String, _ kept: WritableKeyPath<CheckedFiles, [String: Findings]>, make: () -> [Diagnostic]
+    ) -> [Diagnostic] {
+        if made.reused.contains(file), let found = made[keyPath: kept][file] { return found.checks }
+        let found = make()
+        made[keyPath: kept][file]?.checks = found
+        return found
     }
 }
