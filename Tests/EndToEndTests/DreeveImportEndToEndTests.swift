@@ -11,14 +11,7 @@ import Testing
     /// are not, one component on two bikes and one on gear that is no Strava gear id.
     static let sample = repositoryRoot.appendingPathComponent("Tests/EndToEndTests/Trackers/dreeve-gear-maintenance.yaml")
 
-    static func garage() throws -> TemporaryFolder {
-        let folder = try TemporaryFolder([
-            "garage.yaml": Array("units: metric\ncurrency: EUR\n".utf8),
-            "bikes/grail.yaml": Array("name: Grail   # the gravel bike\nstrava: b101\n".utf8),
-        ])
-        try FileManager.default.copyItem(at: sample, to: folder.url.appendingPathComponent("gear-maintenance.yaml"))
-        return folder
-    }
+    static func garage() throws -> TemporaryFolder { try trackerGarage(with: sample, as: "gear-maintenance.yaml") }
 
     @Test func componentsArePartsOnTheirGearWithTheirTasksAsIntervalsAndASecondImportChangesNoByte() throws {
         let folder = try Self.garage()

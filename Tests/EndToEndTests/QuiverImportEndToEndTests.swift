@@ -12,14 +12,7 @@ import Testing
     /// four records that cannot be placed.
     static let sample = repositoryRoot.appendingPathComponent("Tests/EndToEndTests/Trackers/quiver-garage.json")
 
-    static func garage() throws -> TemporaryFolder {
-        let folder = try TemporaryFolder([
-            "garage.yaml": Array("units: metric\ncurrency: EUR\n".utf8),
-            "bikes/grail.yaml": Array("name: Grail   # the gravel bike\nstrava: b101\n".utf8),
-        ])
-        try FileManager.default.copyItem(at: sample, to: folder.url.appendingPathComponent("quiver.json"))
-        return folder
-    }
+    static func garage() throws -> TemporaryFolder { try trackerGarage(with: sample, as: "quiver.json") }
 
     @Test func bikesPartsRemindersAndServicesAreImportedAndASecondImportChangesNoByte() throws {
         let folder = try Self.garage()
