@@ -79,7 +79,8 @@ package enum GarageMerge {
     }
 
     static func unmasked(base: [UInt8], ours: [UInt8], theirs: [UInt8], path: String) -> Outcome {
-        let oursSource = [path: SourceText(path: path, bytes: ours)]
+        // Our text, for a conflict's excerpts: made only for one.
+        var oursSource: [String: SourceText] { [path: SourceText(path: path, bytes: ours)] }
         guard let kind = Kind(path: path) else {
             return Outcome(
                 merged: nil,
@@ -107,14 +108,17 @@ package enum GarageMerge {
 
     /// The diagnostics of the file's own decoder for these bytes (as `validate` shows them for
     /// the file alone: no checks across files); `parsed`: the bytes' document, when the merge has it.
+    /// The decoder's warnings are not built: every caller keeps errors only.
     static func validate(_ bytes: [UInt8], path: String, kind: Kind, parsed: YAMLDocument? = nil) -> [Diagnostic] {
         switch kind {
-        case .settings: GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.settings($0, &$1) }.diagnostics
-        case .rides: GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.rides($0, &$1) }.diagnostics
-        case .bike(let id): GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.bike(id: BikeID(id), $0, &$1) }.diagnostics
-        case .gear(let id): GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.bike(id: BikeID(id), $0, &$1, gear: true) }.diagnostics
-        case .part(let id): GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.part(id: PartID(id), $0, &$1) }.diagnostics
-        case .template(let id): GarageLoader.parse(path, bytes, parsed: parsed) { FileDecoders.template(id: TemplateID(id), $0, &$1) }.diagnostics
+        case .settings: GarageLoader.parse(path, bytes, parsed: parsed, warnings: false) { FileDecoders.settings($0, &$1) }.diagnostics
+        case .rides: GarageLoader.parse(path, bytes, parsed: parsed, warnings: false) { FileDecoders.rides($0, &$1) }.diagnostics
+        case .bike(let id): GarageLoader.parse(path, bytes, parsed: parsed, warnings: false) { FileDecoders.bike(id: BikeID(id), $0, &$1) }.diagnostics
+        case .gear(let id):
+            GarageLoader.parse(path, bytes, parsed: parsed, warnings: false) { FileDecoders.bike(id: BikeID(id), $0, &$1, gear: true) }.diagnostics
+        case .part(let id): GarageLoader.parse(path, bytes, parsed: parsed, warnings: false) { FileDecoders.part(id: PartID(id), $0, &$1) }.diagnostics
+        case .template(let id):
+            GarageLoader.parse(path, bytes, parsed: parsed, warnings: false) { FileDecoders.template(id: TemplateID(id), $0, &$1) }.diagnostics
         }
     }
 }

@@ -121,7 +121,7 @@ enum FileDecoders {
 
     static func sportTypes(_ node: YAMLNode, _ r: inout NodeReader) -> [String]? {
         guard let list = r.stringList(node, "a sport type") else { return nil }
-        for item in list where !knownSportTypes.contains(item.value) {
+        for item in list where r.warnings && !knownSportTypes.contains(item.value) {
             let meant = Suggestion(item.value, among: knownSportTypes)
             r.diagnostics.append(
                 Diagnostic.warning(

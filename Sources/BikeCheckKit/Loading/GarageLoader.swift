@@ -336,9 +336,9 @@ package enum GarageLoader {
     }
 
     /// Parses and decodes one file's bytes; `parsed`: their document (at `relative`, with the
-    /// garage's limits) when the caller has it.
+    /// garage's limits) when the caller has it; `warnings` false: the decoder builds errors only.
     static func parse<T>(
-        _ relative: String, _ bytes: [UInt8], parsed: YAMLDocument? = nil, _ body: (YAMLNode, inout NodeReader) -> T?
+        _ relative: String, _ bytes: [UInt8], parsed: YAMLDocument? = nil, warnings: Bool = true, _ body: (YAMLNode, inout NodeReader) -> T?
     ) -> DecodedFile<T> {
         var file = DecodedFile<T>(value: nil)
         var start = LoadTimings.now()
@@ -354,7 +354,7 @@ package enum GarageLoader {
         file.diagnostics = doc.diagnostics
         guard doc.isUsable, let node = doc.root else { return file }
         start = LoadTimings.now()
-        var r = NodeReader(file: relative)
+        var r = NodeReader(file: relative, warnings: warnings)
         file.value = body(node, &r)
         file.diagnostics += r.diagnostics
         file.time.decode = LoadTimings.since(start)

@@ -228,7 +228,7 @@ extension FileDecoders {
     /// An amount in another currency than the garage's, or in none: kept, and reported apart,
     /// never added to the garage's totals without a word.
     static func checkCurrency(_ money: Located<Money>, _ what: String, garage: String?, _ r: inout NodeReader) {
-        guard let problem = currencyProblem(money.value, what, garage: garage) else { return }
+        guard r.warnings, let problem = currencyProblem(money.value, what, garage: garage) else { return }
         r.diagnostics.append(.warning(problem.id, problem.message, at: money.location, help: problem.help))
     }
 
