@@ -1,3 +1,4 @@
+import CYAML  // memcmp
 import Diagnostics
 
 /// A three-way merge of YAML trees: the common ancestor (base), our version and theirs. It
@@ -187,7 +188,7 @@ package struct YAMLMerge: Sendable {
             // Whether two sides' texts are the same once dedented: by their bytes first (a long
             // log's text is compared, not copied, on every merge).
             func same(_ x: [UInt8], _ xl: YAMLLines, _ y: [UInt8], _ yl: YAMLLines) -> Bool {
-                if x[xl.start..<xl.end].elementsEqual(y[yl.start..<yl.end]) { return true }
+                if Self.sameBytes(x, xl.start..<xl.end, y, yl.start..<yl.end) { return true }
                 if xl.column == 0, yl.column == 0 {
                     return String(decoding: x[xl.start..<xl.end], as: UTF8.self) == String(decoding: y[yl.start..<yl.end], as: UTF8.self)
                 }
@@ -256,6 +257,19 @@ package struct YAMLMerge: Sendable {
             var text = Self.dedent(String(decoding: documents.theirs.source.bytes[tl.start..<tl.end], as: UTF8.self), by: tl.column)
             if !text.hasSuffix("\n") { text += "\n" }
             return Self.indent(text, by: String(repeating: " ", count: column))
+        }
+
+        /// Whether `x[xr]` and `y[yr]` are the same bytes: by `memcmp`, as a long log's text is
+        /// compared whole on every merge.
+        static func sameBytes(_ x: [UInt8], _ xr: Range<Int>, _ y: [UInt8], _ yr: Range<Int>) -> Bool {
+            guard xr.count == yr.count else { return false }
+            guard xr.count > 0 else { return true }
+            return x[xr].withUnsafeBufferPointer { a in
+                y[yr].withUnsafeBufferPointer { b in
+                    guard let a = a.baseAddress, let b = b.baseAddress else { return false }
+                    return memcmp(a, b, xr.count) == 0
+                }
+            }
         }
 
         /// Text changed on at most one side: that side's; nil when both changed it differently.
@@ -365,14 +379,20 @@ package struct YAMLMerge: Sendable {
             var added: [YAMLNode] = []
             // Where each new item is in their list, for its lines as they wrote them.
             var theirIndex: [NodeKey: Int] = [:]
-            let (baseShapes, ourShapes) = (Set(bs), Set(os))
-            for (index, (item, shape)) in zip(ti, ts).enumerated() where !baseShapes.contains(shape) && !ourShapes.contains(shape) && theirIndex[shape] == nil {
-                added.append(item)
-                theirIndex[shape] = index
+            // The base's items, each marked when theirs has it too: one look-up (and comparison)
+            // for each of their items answers both what they added and what they removed.
+            var kept = [NodeKey: Bool](bs.lazy.map { ($0, false) }, uniquingKeysWith: { first, _ in first })
+            let ourShapes = Set(os)
+            for (index, (item, shape)) in zip(ti, ts).enumerated() {
+                if let at = kept.index(forKey: shape) {
+                    kept.values[at] = true
+                } else if !ourShapes.contains(shape) && theirIndex[shape] == nil {
+                    added.append(item)
+                    theirIndex[shape] = index
+                }
             }
-            let theirShapes = Set(ts)
-            let removed = Set(bs.filter { !theirShapes.contains($0) })
-            let removing = os.indices.filter { removed.contains(os[$0]) }
+            let removed = Set(kept.lazy.filter { !$0.value }.map(\.key))
+            let removing = removed.isEmpty ? [] : os.indices.filter { removed.contains(os[$0]) }
             guard !added.isEmpty || !removing.isEmpty else { return }
             let order = rule.order
             // New items in their order (stable: theirs' order among equals).
@@ -457,7 +477,10 @@ package struct YAMLMerge: Sendable {
 
 /// A node compared by its meaning (`YAMLShape.same`) and hashed the same way, without building
 /// its `YAMLShape`: a set merge of a long log hashes every entry of three lists. The node is
-/// hashed once, when the key is made: a set merge puts each key in several sets.
+/// hashed once, when the key is made: a set merge puts each key in several sets. The hash reads
+/// a part of what equality compares (equal nodes hash the same): a collection's size and its
+/// scalars' texts, a nested collection's size only (a log entry's date and cost, how many
+/// services it lists); the few nodes that share a hash are compared whole.
 struct NodeKey: Hashable {
     let node: YAMLNode
     private let hashed: Int
@@ -473,23 +496,24 @@ struct NodeKey: Hashable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(hashed) }
 
+    /// A collection by its size and its scalars' texts, a nested collection by its size alone.
     static func hash(_ node: YAMLNode, into hasher: inout Hasher) {
         switch node {
-        case .scalar(let s):
-            hasher.combine(0)
-            hasher.combine(s.value)
-            hasher.combine(s.style == .plain)
+        case .scalar(let s): hasher.combine(s.value)
         case .mapping(let m):
-            hasher.combine(1)
             hasher.combine(m.entries.count)
-            for e in m.entries {
-                hasher.combine(e.keyText ?? "")
-                hash(e.value, into: &hasher)
-            }
+            for e in m.entries { shallow(e.value, into: &hasher) }
         case .sequence(let q):
-            hasher.combine(2)
             hasher.combine(q.items.count)
-            for item in q.items { hash(item, into: &hasher) }
+            for item in q.items { shallow(item, into: &hasher) }
+        }
+    }
+
+    private static func shallow(_ node: YAMLNode, into hasher: inout Hasher) {
+        switch node {
+        case .scalar(let s): hasher.combine(s.value)
+        case .mapping(let m): hasher.combine(m.entries.count)
+        case .sequence(let q): hasher.combine(q.items.count)
         }
     }
 }
