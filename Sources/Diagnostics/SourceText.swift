@@ -8,18 +8,21 @@ package struct SourceText: Sendable {
     /// Unicode scalar, so a column is found without walking the whole line (nil: bytes are scalars).
     private let scalarCheckpoints: [Int]?
     private static let checkpoint = 1024
+    /// Whether every byte is below 0x80 (then a column counts bytes).
+    package let isASCII: Bool
 
     package init(path: String, bytes: [UInt8]) {
         self.path = path
         self.bytes = bytes
         var starts = [0]
         let ascii = Self.isASCII(bytes[...])
+        isASCII = ascii
         var checkpoints: [Int] = []
         var scalars = 0
         bytes.withUnsafeBufferPointer { b in
             // An ASCII file (most are) needs only its line starts.
             if ascii {
-                for i in 0..<b.count where b[i] == UInt8(ascii: "\n") { starts.append(i + 1) }
+                Self.forEach(UInt8(ascii: "\n"), in: b) { starts.append($0 + 1) }
                 return
             }
             for i in 0..<b.count {
@@ -31,6 +34,38 @@ package struct SourceText: Sendable {
         }
         self.lineStarts = starts
         self.scalarCheckpoints = ascii ? nil : checkpoints
+    }
+
+    /// Whether `byte` is in `bytes`: eight at a time (see `forEach`).
+    package static func contains(_ byte: UInt8, in bytes: [UInt8]) -> Bool {
+        var found = false
+        bytes.withUnsafeBufferPointer { b in
+            forEach(byte, in: b) { _ in found = true }
+        }
+        return found
+    }
+
+    /// Calls `body` with the offset of each `byte` in `b`, in order. Eight bytes are looked at
+    /// at a time (a word with a zero byte where the byte is), one at a time only in a word that
+    /// has it: every file read is split into lines.
+    static func forEach(_ byte: UInt8, in b: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Void) {
+        let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+        var at = 0
+        if let base = b.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while b.count - at >= 8 {
+                let x = raw.loadUnaligned(fromByteOffset: at, as: UInt64.self) ^ pattern
+                // Nonzero exactly when a byte of `x` is zero.
+                if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 {
+                    for i in at..<at + 8 where b[i] == byte { body(i) }
+                }
+                at += 8
+            }
+        }
+        while at < b.count {
+            if b[at] == byte { body(at) }
+            at += 1
+        }
     }
 
     /// Whether every byte is below 0x80: eight at a time, as every file read is asked it.

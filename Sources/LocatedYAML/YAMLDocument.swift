@@ -89,8 +89,10 @@ private struct Composer {
         self.limits = limits
         let bytes = source.bytes
         bodyStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        isASCII = SourceText.isASCII(bytes[bodyStart...])
-        hasOtherLineBreaks = isASCII && !bytes.contains(0x0D) ? false : Self.hasOtherLineBreaks(bytes)
+        // The text has looked at every byte already; only a file with a byte-order mark (not
+        // ASCII itself) is asked again about what follows the mark.
+        isASCII = source.isASCII || (bodyStart > 0 && SourceText.isASCII(bytes[bodyStart...]))
+        hasOtherLineBreaks = isASCII && !SourceText.contains(0x0D, in: bytes) ? false : Self.hasOtherLineBreaks(bytes)
         if isASCII {
             scalarOffsets = nil
         } else {
@@ -197,6 +199,7 @@ private struct Composer {
     private mutating func run(_ parser: UnsafeMutablePointer<yaml_parser_t>) -> YAMLNode? {
         var stack: [Frame] = []
         let nodes = NodeStack()
+        let texts = ShortTexts()
         var root: YAMLNode?
         var documents = 0
         var event = yaml_event_t()
@@ -228,8 +231,11 @@ private struct Composer {
                 }
             case YAML_SCALAR_EVENT:
                 let data = event.data.scalar
-                checkAnchorAndTag(anchor: data.anchor, tag: data.tag, implicit: data.plain_implicit == 1 || data.quoted_implicit == 1, range: range)
-                let value = String(decoding: UnsafeBufferPointer(start: data.value, count: Int(data.length)), as: UTF8.self)
+                // Most scalars have neither (a call for each cost more than the test).
+                if data.anchor != nil || data.tag != nil {
+                    checkAnchorAndTag(anchor: data.anchor, tag: data.tag, implicit: data.plain_implicit == 1 || data.quoted_implicit == 1, range: range)
+                }
+                let value = texts.text(data.value, count: Int(data.length))
                 let style: ScalarStyle
                 switch data.style {
                 case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
@@ -489,6 +495,49 @@ private struct Composer {
     }
 }
 
+/// The scalars' texts, the short ones kept by their bytes: a long log repeats its keys and its
+/// services' names thousands of times, and a look-up here costs a fraction of making a `String`.
+/// A text is reused only for exactly the same bytes, so it is the `String` they would make.
+private final class ShortTexts {
+    private static let slots = 256
+    /// Each slot's bytes (up to 16, zero-padded, as two words), their count (0: an empty slot)
+    /// and text.
+    private let words: UnsafeMutablePointer<UInt64>
+    private let counts: UnsafeMutablePointer<Int>
+    private let texts: UnsafeMutablePointer<String>
+
+    init() {
+        words = .allocate(capacity: 2 * Self.slots)
+        words.initialize(repeating: 0, count: 2 * Self.slots)
+        counts = .allocate(capacity: Self.slots)
+        counts.initialize(repeating: 0, count: Self.slots)
+        texts = .allocate(capacity: Self.slots)
+        texts.initialize(repeating: "", count: Self.slots)
+    }
+
+    deinit {
+        words.deallocate()
+        counts.deallocate()
+        texts.deinitialize(count: Self.slots)
+        texts.deallocate()
+    }
+
+    func text(_ start: UnsafePointer<UInt8>?, count: Int) -> String {
+        guard let start, count > 0, count <= 16 else {
+            return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+        }
+        var bytes: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &bytes) { $0.baseAddress?.copyMemory(from: start, byteCount: count) }
+        let mixed = (bytes.0 &* 0x9E37_79B9_7F4A_7C15) ^ (bytes.1 &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(count)
+        let slot = Int(truncatingIfNeeded: mixed >> 56)
+        if counts[slot] == count, words[2 * slot] == bytes.0, words[2 * slot + 1] == bytes.1 { return texts[slot] }
+        let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+        (words[2 * slot], words[2 * slot + 1], counts[slot]) = (bytes.0, bytes.1, count)
+        texts[slot] = text
+        return text
+    }
+}
+
 /// The finished children of the collections being composed, end to end: each collection's are
 /// moved out into an array of their exact size when it ends, so no array grows item by item.
 private final class NodeStack {
@@ -503,7 +552,7 @@ private final class NodeStack {
         base.deallocate()
     }
 
-    func push(_ node: consuming YAMLNode) {
+    @inline(__always) func push(_ node: consuming YAMLNode) {
         if count == capacity {
             let grown = UnsafeMutablePointer<YAMLNode>.allocate(capacity: capacity * 2)
             grown.moveInitialize(from: base, count: count)
