@@ -211,9 +211,7 @@ private struct Composer {
                 return nil
             }
             defer { yaml_event_delete(&event) }
-            let start = position(event.start_mark)
-            let end = position(event.end_mark)
-            let range = SourceRange(start: start, end: end)
+            // An event's start and end are made where they are used: most events need one of them.
 
             switch event.type {
             case YAML_STREAM_END_EVENT:
@@ -224,12 +222,13 @@ private struct Composer {
                     report(
                         .error(
                             .yamlMultipleDocuments, "the file holds more than one YAML document",
-                            at: location(range),
+                            at: location(SourceRange(start: position(event.start_mark), end: position(event.end_mark))),
                             help: "keep one document per file: remove this '---' and what follows, or move it to its own file"))
                     fatal = true
                     return nil
                 }
             case YAML_SCALAR_EVENT:
+                let range = SourceRange(start: position(event.start_mark), end: position(event.end_mark))
                 let data = event.data.scalar
                 // Most scalars have neither (a call for each cost more than the test).
                 if data.anchor != nil || data.tag != nil {
@@ -246,6 +245,7 @@ private struct Composer {
                 }
                 add(.scalar(YAMLScalar(value: value, style: style, range: range)), to: &stack, nodes: nodes, root: &root)
             case YAML_ALIAS_EVENT:
+                let range = SourceRange(start: position(event.start_mark), end: position(event.end_mark))
                 // One diagnostic says it all; a "billion laughs" file has thousands of aliases.
                 if !fatal {
                     report(
@@ -261,22 +261,32 @@ private struct Composer {
                     report(
                         .error(
                             .yamlTooDeep, "the file nests deeper than \(limits.maxDepth) levels",
-                            at: location(range),
+                            at: location(SourceRange(start: position(event.start_mark), end: position(event.end_mark))),
                             help: limits.help.depth))
                     fatal = true
                     return nil
                 }
+                let start = position(event.start_mark)
                 if event.type == YAML_SEQUENCE_START_EVENT {
                     let data = event.data.sequence_start
-                    checkAnchorAndTag(anchor: data.anchor, tag: data.tag, implicit: data.implicit == 1, range: range)
+                    if data.anchor != nil || data.tag != nil {
+                        checkAnchorAndTag(
+                            anchor: data.anchor, tag: data.tag, implicit: data.implicit == 1,
+                            range: SourceRange(start: position(event.start_mark), end: position(event.end_mark)))
+                    }
                     stack.append(Frame(isMapping: false, start: start, flow: data.style == YAML_FLOW_SEQUENCE_STYLE, first: nodes.count))
                 } else {
                     let data = event.data.mapping_start
-                    checkAnchorAndTag(anchor: data.anchor, tag: data.tag, implicit: data.implicit == 1, range: range)
+                    if data.anchor != nil || data.tag != nil {
+                        checkAnchorAndTag(
+                            anchor: data.anchor, tag: data.tag, implicit: data.implicit == 1,
+                            range: SourceRange(start: position(event.start_mark), end: position(event.end_mark)))
+                    }
                     stack.append(Frame(isMapping: true, start: start, flow: data.style == YAML_FLOW_MAPPING_STYLE, first: nodes.count))
                 }
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let frame = stack.popLast() else { continue }
+                let end = position(event.end_mark)
                 let node: YAMLNode
                 if frame.isMapping {
                     // A key with no value (never from libyaml) is dropped, as it always was.

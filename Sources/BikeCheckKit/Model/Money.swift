@@ -39,6 +39,11 @@ package struct Money: Sendable, Hashable {
     /// Reads `45.99`, `45`, `45.99 EUR` or `0.5`: a plain decimal number, optionally followed by a
     /// currency code of three capital letters. No sign, exponent, thousands separator or symbol.
     package static func parse(_ text: String) -> Result<Money, ParseError> {
+        // Most amounts have no space: no list of parts to make.
+        if !text.utf8.contains(UInt8(ascii: " ")) {
+            guard !text.isEmpty else { return .failure(.notAnAmount) }
+            return parseAmount(text[...]).map { Money($0, nil) }
+        }
         let parts = text.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 1 || parts.count == 2 else { return .failure(.notAnAmount) }
         var currency: String?
