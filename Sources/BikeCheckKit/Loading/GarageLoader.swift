@@ -202,9 +202,9 @@ package enum GarageLoader {
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides, parts: resolvedParts)
         files.readSources(shownBy: diagnostics, into: &sources)
         // The entries are the work tree's: a commit's files say nothing of which are gone.
-        // Not again while the garage has the same files as when the load it reuses pruned: entries
-        // are written only for files there are (one made meanwhile for a file since gone, by another
-        // run, is never used for another file's version and goes with the next change of files).
+        // Not again while the garage has the same files as when the load it reuses pruned: this
+        // load writes entries only for files there are (one another run wrote meanwhile for a file
+        // since gone is used only for that file's identity, and goes with the next change of files).
         if options.snapshot == nil, let cache = files.cache {
             if files.reusing?.prunedWith != files.present { cache.prune(keeping: files.present) }
             files.kept.prunedWith = files.present
@@ -237,9 +237,9 @@ package enum GarageLoader {
     }
 
     /// Reads and decodes one file (`access`: whether and where the garage's boundary lets it be
-    /// read, asked only when it is read from the disk): the kept parse when `kept` was made from the same file, else
-    /// the garage cache's entry when `cache` has one for this version of it, else a parse (saved
-    /// in `cache`). `context` is what decoding depends on besides the bytes (the garage currency,
+    /// read, asked only when it is read from the disk): the kept parse when `kept` was made from
+    /// the same file, else the garage cache's entry when `cache` has one for this version of it,
+    /// else a parse (saved in `cache`). `context` is what decoding depends on besides the bytes (the garage currency,
     /// for bikes and parts). `overlay` is the file's bytes when an editor holds them (neither
     /// looked up in nor saved to `cache`: the entry is the file on disk's). `git` is the file as
     /// a `GitSnapshot` has it, read instead of the disk's (`.some(nil)`: git has no such file);
