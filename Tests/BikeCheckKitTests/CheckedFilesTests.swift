@@ -159,6 +159,106 @@ import Testing
         s.check("gear with a bike's id")
     }
 
+    @Test func aBikeParsedAgainToTheSameValueKeepsItsFindingsUnlessALocationMoved() throws {
+        var s = try Session()
+        s.check("first load")
+        let unknown = Self.files["bikes/grail.yaml"]! + "  - {date: 2025-05-01, done: [chain-oil]}\n"
+        s.overlay["bikes/grail.yaml"] = unknown
+        #expect(!s.check("an unknown interval in an unsaved buffer").contains("bikes/grail.yaml"))
+        s.overlay["bikes/grail.yaml"] = unknown + "# a comment\n"
+        #expect(s.check("a comment added below: the same bike").contains("bikes/grail.yaml"))
+        s.overlay["bikes/grail.yaml"] = "# a comment\n" + unknown
+        #expect(!s.check("a comment added above: every location one line down").contains("bikes/grail.yaml"))
+        s.overlay["bikes/tarmac.yaml"] = Self.files["bikes/tarmac.yaml"]! + "# retired, and it stays so\n"
+        let reused = s.check("a comment in a retired bike under a part")
+        #expect(reused.isSuperset(of: ["bikes/tarmac.yaml", "parts/wheels.yaml", "parts/spare.yaml"]))
+    }
+
+    @Test func theGarageCacheIsPrunedWhenTheGaragesFilesChangeAndOnlyThen() throws {
+        var s = try Session()
+        Thread.sleep(forTimeInterval: ActivityIndex.settleTime + 0.02)
+        s.check("first load")
+        let cache = s.garage.path + "/.bikecheck/garage-cache/"
+        let entry = cache + "bikes+stumpy.yaml.cache"
+        #expect(FileManager.default.fileExists(atPath: entry))
+        try FileManager.default.removeItem(atPath: s.garage.path + "/bikes/stumpy.yaml")
+        s.check("a bike deleted")
+        #expect(!FileManager.default.fileExists(atPath: entry), "the deleted bike's entry is pruned")
+        try s.garage.write("bikes/stumpy.yaml", Self.files["bikes/stumpy.yaml"]!)
+        Thread.sleep(forTimeInterval: ActivityIndex.settleTime + 0.02)
+        s.check("written again")
+        #expect(FileManager.default.fileExists(atPath: entry))
+        // With the same files, the cache folder is not read again: a stray entry stays until the
+        // garage's files change.
+        try Data("stray".utf8).write(to: URL(fileURLWithPath: cache + "bikes+gone.yaml.cache"))
+        s.check("nothing changed")
+        #expect(FileManager.default.fileExists(atPath: cache + "bikes+gone.yaml.cache"))
+        try s.garage.write("bikes/new.yaml", "name: New\n")
+        s.check("a bike added")
+        #expect(!FileManager.default.fileExists(atPath: cache + "bikes+gone.yaml.cache"), "pruned when the files changed")
+    }
+
+    @Test func aKeptFileReplacedByALinkOutOfTheGarageIsRefused() throws {
+        var s = try Session()
+        let outside = try TemporaryFolder(["secret.yaml": Array("name: Secret\n".utf8)])
+        s.check("first load")
+        try FileManager.default.removeItem(atPath: s.garage.path + "/bikes/own.yaml")
+        try FileManager.default.createSymbolicLink(atPath: s.garage.path + "/bikes/own.yaml", withDestinationPath: outside.path + "/secret.yaml")
+        s.check("a bike's file now links out of the garage")
+        let loaded = GarageLoader.load(at: s.garage.path, options: s.options(keeping: false))
+        #expect(loaded.diagnostics.contains { $0.id == "symlink-outside-garage" && $0.location.file == "bikes/own.yaml" })
+        #expect(!loaded.garage.bikes.contains { $0.bike.name == "Secret" })
+        // A link that stays inside the garage is followed, to where it leads.
+        try FileManager.default.removeItem(atPath: s.garage.path + "/bikes/own.yaml")
+        try s.garage.write("archive/own.yaml", Self.files["bikes/own.yaml"]!)
+        try FileManager.default.createSymbolicLink(atPath: s.garage.path + "/bikes/own.yaml", withDestinationPath: "../archive/own.yaml")
+        s.check("a link inside the garage")
+        #expect(GarageLoader.load(at: s.garage.path, options: s.options(keeping: false)).garage.bikes.contains { $0.bike.name == "Own" })
+    }
+
+    /// The boundary asked of a folder's files (its real path looked up once) answers as it does
+    /// asked of each file by its path: plain files, links in and out, a missing file, a linked
+    /// folder, a garage reached through a link.
+    @Test func aFoldersBoundaryAnswersAsTheGaragesDoes() throws {
+        let outside = try TemporaryFolder(["secret.yaml": Array("x: 1\n".utf8), "bikes/far.yaml": Array("x: 1\n".utf8)])
+        let garage = try TemporaryFolder(["bikes/a.yaml": [], "archive/b.yaml": [], "archive/c.yaml": []])
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: garage.path + "/bikes/in.yaml", withDestinationPath: "../archive/b.yaml")
+        try fm.createSymbolicLink(atPath: garage.path + "/bikes/out.yaml", withDestinationPath: outside.path + "/secret.yaml")
+        try fm.createSymbolicLink(atPath: garage.path + "/bikes/dangling.yaml", withDestinationPath: "../archive/none.yaml")
+        try fm.createSymbolicLink(atPath: garage.path + "/parts", withDestinationPath: "archive")
+        try fm.createSymbolicLink(atPath: garage.path + "/gear", withDestinationPath: outside.path + "/bikes")
+        let linkedRoot = try TemporaryFolder()
+        try fm.createSymbolicLink(atPath: linkedRoot.path + "/garage", withDestinationPath: garage.path)
+        for root in [garage.path, linkedRoot.path + "/garage", linkedRoot.path + "/garage/", linkedRoot.path + "/garage/../garage"] {
+            let boundary = GarageBoundary(root: root)
+            for (folder, names) in [
+                ("bikes", ["a.yaml", "in.yaml", "out.yaml", "dangling.yaml", "missing.yaml"]), ("parts", ["b.yaml", "c.yaml", "none.yaml"]),
+                ("gear", ["far.yaml"]), ("none", ["a.yaml"]),
+            ] {
+                for name in names {
+                    #expect(boundary.folder(folder).access(name, folder + "/" + name) == boundary.access(folder + "/" + name), "\(root) \(folder)/\(name)")
+                }
+            }
+        }
+    }
+
+    /// File names are ids, looked at on every load: ASCII ones are judged without Unicode's
+    /// tables, and must be judged as with them (letters, digits, then also `-`, `_`, `.`).
+    @Test func anASCIIIdIsJudgedAsByUnicodeProperties() {
+        func byProperties(_ text: String) -> Bool {
+            guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || ("0"..."9").contains(first) else { return false }
+            return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "." }
+        }
+        for first in 0..<128 {
+            for second in [0x2D, 0x2E, 0x2F, 0x30, 0x39, 0x40, 0x41, 0x5A, 0x5B, 0x5F, 0x60, 0x61, 0x7A, 0x7B, 0x7F, first] {
+                let text = String(decoding: [UInt8(first), UInt8(second)], as: UTF8.self)
+                #expect(isIdentifier(text) == byProperties(text), "\(Array(text.utf8))")
+            }
+        }
+        #expect(!isIdentifier("") && isIdentifier("grail-2.old_1") && isIdentifier("vélo") && !isIdentifier("-grail"))
+    }
+
     @Test func settingsAndTodayInvalidateEverything() throws {
         var s = try Session()
         s.check("first load")

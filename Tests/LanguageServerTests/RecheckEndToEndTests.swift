@@ -112,6 +112,16 @@ import Testing
         // One bike's edit: only its own diagnostics change.
         try e.edit("bikes/grail.yaml", Self.files["bikes/grail.yaml"]! + "  - {date: 2025-03-01, done: [bar-taep]}\n")
         try e.expectValidate("an unknown interval in one bike")
+        // Parsed again to the same bike (its findings kept), then with every line one down.
+        let unknown = Self.files["bikes/grail.yaml"]! + "  - {date: 2025-03-01, done: [bar-taep]}\n"
+        try e.edit("bikes/grail.yaml", unknown + "# a comment\n")
+        try e.expectValidate("a comment below: the same bike")
+        try e.edit("bikes/grail.yaml", "# a comment\n" + unknown)
+        try e.expectValidate("a comment above: the unknown interval one line down")
+        // A new file on disk: seen, and checked with the others.
+        try e.garage.write("bikes/new.yaml", "name: New\ntemplates: [road]\n")
+        e.changedOnDisk(["bikes/new.yaml"])
+        try e.expectValidate("a bike added")
         // A rename on disk: the part's mount and the ride name a bike that is gone.
         try FileManager.default.moveItem(atPath: e.garage.path + "/bikes/stumpy.yaml", toPath: e.garage.path + "/bikes/stumpjumper.yaml")
         e.changedOnDisk(["bikes/stumpy.yaml", "bikes/stumpjumper.yaml"])

@@ -55,6 +55,9 @@ struct FileChecks {
     /// changed in what a part's findings depend on.
     private var changedTemplates: Set<TemplateID> = []
     private var changedBikes: Set<BikeID> = []
+    /// Whether parts' findings may be reused at all: no part on a part, now or before, and the
+    /// same bikes (asked once, not per part).
+    private var partsReusable = false
     private(set) var made: CheckedFiles
 
     /// `files`: this load's parsed files (nil when it keeps none: nothing is reused, nor kept);
@@ -69,6 +72,9 @@ struct FileChecks {
             return
         }
         self.earlier = earlier
+        made.bikeFindings.reserveCapacity(earlier.bikeFindings.count)
+        made.partFindings.reserveCapacity(earlier.partFindings.count)
+        partsReusable = !made.partsOnParts && !earlier.partsOnParts && earlier.bikes == made.bikes
         changedTemplates = Set(templates.filter { !files.unchanged(\.templates, $0.location.file) }.map(\.id))
         // A part's findings depend on the bikes it names only through their retirement.
         changedBikes = Set(
@@ -91,18 +97,21 @@ struct FileChecks {
         }
     }
 
+    /// A bike's earlier findings, when they hold: its file's parse was reused, or parsed again it
+    /// gives the same bike, every location the same (an edit of a comment, or an edit undone).
     private func earlier(_ bike: Bike) -> CheckedFiles.BikeFindings? {
-        guard let found = earlier?.bikeFindings[bike.location.file], files?.unchanged(\.bikes, bike.location.file) == true,
-            bike.templates.allSatisfy({ !changedTemplates.contains($0.value) })
+        guard let found = earlier?.bikeFindings[bike.location.file],
+            files?.unchanged(\.bikes, bike.location.file) == true || found.resolved.bike == bike,
+            changedTemplates.isEmpty || bike.templates.allSatisfy({ !changedTemplates.contains($0.value) })
         else { return nil }
         return found
     }
 
     private func earlier(_ part: Part) -> CheckedFiles.PartFindings? {
-        guard let earlier, let files, !made.partsOnParts, !earlier.partsOnParts, earlier.bikes == made.bikes,
-            let found = earlier.partFindings[part.location.file], files.unchanged(\.parts, part.location.file),
-            part.templates.allSatisfy({ !changedTemplates.contains($0.value) }),
-            !changedBikes.contains(BikeID(part.id.rawValue)), part.mounts.allSatisfy({ !changedBikes.contains($0.bike.value) })
+        guard partsReusable, let earlier, let files, let found = earlier.partFindings[part.location.file],
+            files.unchanged(\.parts, part.location.file), changedTemplates.isEmpty || part.templates.allSatisfy({ !changedTemplates.contains($0.value) }),
+            changedBikes.isEmpty
+                || (!changedBikes.contains(BikeID(part.id.rawValue)) && part.mounts.allSatisfy({ !changedBikes.contains($0.bike.value) }))
         else { return nil }
         return found
     }

@@ -33,6 +33,37 @@ package struct GarageBoundary: Sendable {
         return Self.isInside(real, realRoot) ? .read(real) : .outside
     }
 
+    /// `access` for the files of one folder of the garage (`relative`, e.g. `bikes`), the folder's
+    /// real path looked up once rather than once per file: a load asks of every file of a folder.
+    func folder(_ relative: String) -> Folder {
+        let realFolder = realRoot == nil ? nil : Self.realPath(root + "/" + relative)
+        return Folder(boundary: self, realFolder: realFolder, isReal: realFolder == root + "/" + relative)
+    }
+
+    /// The files of one folder of the garage (`GarageBoundary.folder`).
+    struct Folder: Sendable {
+        let boundary: GarageBoundary
+        let realFolder: String?
+        /// Whether the folder's path as given is its real path (no link, no `.`, no `//`).
+        let isReal: Bool
+
+        /// `boundary.access(relative)` for the file `name` of the folder (`relative`: the folder's
+        /// path, a slash and `name`). A file that is not a link is, really, in the folder's real
+        /// path; a link (or what cannot be looked at) is resolved as `access` does.
+        func access(_ name: String, _ relative: String) -> Access {
+            let path = boundary.root + "/" + relative
+            var info = stat()
+            guard let realRoot = boundary.realRoot, let realFolder, lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else {
+                return boundary.access(relative)
+            }
+            // The real path is the path itself.
+            if isReal { return .read(path) }
+            let real = realFolder + "/" + name
+            if real == path { return .read(path) }
+            return GarageBoundary.isInside(real, realRoot) ? .read(real) : .outside
+        }
+    }
+
     static func isInside(_ path: String, _ folder: String) -> Bool {
         path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }

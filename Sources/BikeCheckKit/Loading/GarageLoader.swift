@@ -202,7 +202,13 @@ package enum GarageLoader {
         let garage = Garage(root: root, settings: settings, bikes: resolved, templates: templates, rides: rides, parts: resolvedParts)
         files.readSources(shownBy: diagnostics, into: &sources)
         // The entries are the work tree's: a commit's files say nothing of which are gone.
-        if options.snapshot == nil { files.cache?.prune(keeping: files.present) }
+        // Not again while the garage has the same files as when the load it reuses pruned: this
+        // load writes entries only for files there are (one another run wrote meanwhile for a file
+        // since gone is used only for that file's identity, and goes with the next change of files).
+        if options.snapshot == nil, let cache = files.cache {
+            if files.reusing?.prunedWith != files.present { cache.prune(keeping: files.present) }
+            files.kept.prunedWith = files.present
+        }
         files.timings.total = LoadTimings.since(started)
         options.timings?(files.timings)
         return LoadedGarage(
@@ -230,16 +236,18 @@ package enum GarageLoader {
         var stamp: GarageCache.SourceStamp
     }
 
-    /// Reads and decodes one file: the kept parse when `kept` was made from the same file, else
-    /// the garage cache's entry when `cache` has one for this version of it, else a parse (saved
-    /// in `cache`). `context` is what decoding depends on besides the bytes (the garage currency,
+    /// Reads and decodes one file (`access`: whether and where the garage's boundary lets it be
+    /// read, asked only when it is read from the disk): the kept parse when `kept` was made from
+    /// the same file, else the garage cache's entry when `cache` has one for this version of it,
+    /// else a parse (saved in `cache`). `context` is what decoding depends on besides the bytes (the garage currency,
     /// for bikes and parts). `overlay` is the file's bytes when an editor holds them (neither
     /// looked up in nor saved to `cache`: the entry is the file on disk's). `git` is the file as
     /// a `GitSnapshot` has it, read instead of the disk's (`.some(nil)`: git has no such file);
     /// the cache's entry for the work tree's file serves when it was made from the same bytes.
     /// Also returns what to keep of it (nil when it could not be read) and whether it was parsed.
     static func decodeFile<T: CacheCodable>(
-        _ relative: String, root: String, kept: ParsedFiles.Kept<T>? = nil, cache: GarageCache? = nil, context: String? = nil,
+        _ relative: String, access: @autoclosure () -> GarageBoundary.Access, kept: ParsedFiles.Kept<T>? = nil, cache: GarageCache? = nil,
+        context: String? = nil,
         overlay: [UInt8]? = nil, git: GitSnapshot.File?? = nil,
         _ body: (YAMLNode, inout NodeReader) -> T?
     ) -> (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool) {
@@ -268,7 +276,7 @@ package enum GarageLoader {
             }
             return (parse(relative, bytes, body), nil, true)
         }
-        guard case .read(let path) = GarageBoundary(root: root).access(relative) else {
+        guard case .read(let path) = access() else {
             file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
             return (file, nil, false)
         }
@@ -411,6 +419,8 @@ package enum GarageLoader {
     /// cache, and what it keeps.
     struct Files {
         let root: String
+        /// The garage's symlink policy, its root's real path looked up once for the load.
+        let boundary: GarageBoundary
         var reusing: ParsedFiles?
         let keeping: Bool
         let cache: GarageCache?
@@ -439,7 +449,7 @@ package enum GarageLoader {
                 let names = snapshot.files.keys.filter { $0.hasPrefix(folder + "/") }.map { String($0.dropFirst(folder.count + 1)) }
                 return names.filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !$0.hasPrefix(".") }.sorted()
             }
-            if GarageBoundary(root: root).access(folder) == .outside { return nil }
+            if boundary.access(folder) == .outside { return nil }
             return yamlFiles(in: root + "/" + folder)
         }
 
@@ -448,10 +458,16 @@ package enum GarageLoader {
 
         init(root: String, reusing: ParsedFiles?, keeping: Bool, cache: GarageCache? = nil) {
             self.root = root
+            boundary = GarageBoundary(root: root)
             self.reusing = reusing
             self.keeping = keeping
             self.cache = cache
             kept.generation = (reusing?.generation ?? 0) + 1
+            if keeping, let reusing {
+                kept.templates.reserveCapacity(reusing.templates.count)
+                kept.bikes.reserveCapacity(reusing.bikes.count)
+                kept.parts.reserveCapacity(reusing.parts.count)
+            }
         }
 
         /// Reads the text of every file from the cache that one of `diagnostics` shows (its own
@@ -497,7 +513,8 @@ package enum GarageLoader {
         ) -> T? {
             present.insert(relative)
             let (file, keep, parsed) = decodeFile(
-                relative, root: root, kept: reusing?[keyPath: kind][relative], cache: cache, overlay: overlay[relative], git: git(relative), body)
+                relative, access: boundary.access(relative), kept: reusing?[keyPath: kind][relative], cache: cache, overlay: overlay[relative],
+                git: git(relative), body)
             note(relative, keep, parsed, kind)
             account(relative, file, &sources)
             diagnostics += file.diagnostics
@@ -529,19 +546,23 @@ package enum GarageLoader {
                 diagnostics.append(GarageBoundary.outsideDiagnostic(folder))
                 return []
             }
-            let root = root, cache = cache
+            let cache = cache, inFolder = boundary.folder(folder)
             let overlay = overlay, snapshot = snapshot
-            for name in names { present.insert(folder + "/" + name) }
+            // Each file's path relative to the garage, made once (a load looks at every file).
+            let prefix = folder + "/"
+            let relatives = names.map { prefix + $0 }
+            present.formUnion(relatives)
             let earlier = reusing?[keyPath: keyPath] ?? [:]
             let decodeOne = {
                 (index: Int) -> (idDiagnostics: [Diagnostic], file: (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool)?) in
-                let relative = folder + "/" + names[index]
+                let relative = relatives[index]
                 var idDiagnostics: [Diagnostic] = []
                 guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
                 return (
                     [],
                     decodeFile(
-                        relative, root: root, kept: earlier[relative], cache: cache, context: context, overlay: overlay[relative],
+                        relative, access: inFolder.access(names[index], relative), kept: earlier[relative], cache: cache, context: context,
+                        overlay: overlay[relative],
                         git: snapshot.map { $0.files[relative] }
                     ) { node, r in
                         body(id, node, &r)
@@ -551,7 +572,11 @@ package enum GarageLoader {
             // With an earlier load's parses of all files but one (an editor's re-check after an
             // edit, a write's re-check), most files are only looked at: one thread does it, the
             // start and the waits of a pool of threads would cost more.
-            let new = names.lazy.filter { earlier[folder + "/" + $0] == nil }.prefix(2).count
+            var new = 0
+            for relative in relatives where earlier.index(forKey: relative) == nil {
+                new += 1
+                if new > 1 { break }
+            }
             let decoded = new <= 1 && !earlier.isEmpty ? names.indices.map(decodeOne) : concurrentMap(names.count, decodeOne)
             var values: [T] = []
             var firstFile: [String: String] = [:]
@@ -559,7 +584,7 @@ package enum GarageLoader {
                 diagnostics += decoded[index].idDiagnostics
                 guard let (file, keep, parsed) = decoded[index].file else { continue }
                 // grail.yaml and grail.yml would be two bikes with one id.
-                let relative = folder + "/" + name
+                let relative = relatives[index]
                 note(relative, keep, parsed, keyPath)
                 if let first = firstFile.updateValue(relative, forKey: stem(name)) {
                     firstFile[stem(name)] = first

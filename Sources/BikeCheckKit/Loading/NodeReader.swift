@@ -253,6 +253,15 @@ struct NodeReader {
 }
 
 package func isIdentifier(_ text: String) -> Bool {
+    // ASCII (almost every id, each file name of every load): its only alphabetic scalars are the
+    // letters, so the same answer without looking up Unicode properties.
+    if text.utf8.allSatisfy({ $0 < 0x80 }) {
+        func letterOrDigit(_ b: UInt8) -> Bool {
+            (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+        }
+        guard let first = text.utf8.first, letterOrDigit(first) else { return false }
+        return text.utf8.allSatisfy { letterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
+    }
     guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || ("0"..."9").contains(first) else { return false }
     return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "." }
 }

@@ -32,13 +32,15 @@ package struct ParsedFiles: Sendable {
     package internal(set) var parsed: Set<String> = []
     /// Which load of a chain of loads, each reusing the one before, made this: 1 for the first.
     var generation = 1
+    /// The garage's files when the load that made this pruned the garage cache (nil: it did not).
+    var prunedWith: Set<String>?
     /// What resolving and checking found in each bike's and part's file (`CheckedFiles`).
     var checked: CheckedFiles?
 
     /// Whether the file `relative` is the one the load before this one decoded: the same
     /// value, kept from it (not decoded again, nor taken from the garage cache).
     func unchanged<T>(_ kind: KeyPath<ParsedFiles, [String: Kept<T>]>, _ relative: String) -> Bool {
-        self[keyPath: kind][relative].map { $0.generation < generation } ?? false
+        (self[keyPath: kind][relative]?.generation).map { $0 < generation } ?? false
     }
 
     package init() {}

@@ -83,7 +83,7 @@ package struct Rider: Sendable {
 }
 
 /// A part of a bike whose life is tracked: chain, fork, tyres.
-package struct Component: Sendable {
+package struct Component: Sendable, Equatable {
     package var id: ComponentID
     package var name: String?
     package var installed: Day?
@@ -99,7 +99,7 @@ package struct Component: Sendable {
 }
 
 /// An interval as written in a template or a bike file; a bike's entry may override only some fields.
-package struct IntervalSpec: Sendable {
+package struct IntervalSpec: Sendable, Equatable {
     package var id: IntervalID
     package var task: String?
     package var component: Located<ComponentID>?
@@ -166,7 +166,7 @@ package struct TemplateOrigin: Sendable, Equatable {
 }
 
 /// One service in a bike's log.
-package struct LogEntry: Sendable {
+package struct LogEntry: Sendable, Equatable {
     package var date: Day
     package var dateLocation: SourceLocation
     package var done: [Located<IntervalID>]
@@ -186,7 +186,7 @@ package struct LogEntry: Sendable {
 /// A service put off: `snooze: {chain-lube: 2026-12-01}` on a bike or a part. Before that day
 /// status shows the interval as snoozed, not as overdue or due soon; from that day on it counts
 /// again. `done` for the interval removes it.
-package struct Snooze: Sendable {
+package struct Snooze: Sendable, Equatable {
     package var interval: Located<IntervalID>
     /// The day the interval counts again.
     package var until: Day
@@ -195,7 +195,7 @@ package struct Snooze: Sendable {
 
 /// A one-off job on a bike or a part (`todo:`): a text, an optional due day, and an optional id
 /// to close it with (`done BIKE --todo ID`); without an id its text is its key.
-package struct Todo: Sendable {
+package struct Todo: Sendable, Equatable {
     package var task: String
     package var id: String?
     package var due: Day?
@@ -239,7 +239,7 @@ package enum GearKind: String, Sendable, Hashable, CaseIterable, Codable {
     }
 }
 
-package struct Bike: Sendable {
+package struct Bike: Sendable, Equatable {
     package var id: BikeID
     package var name: String
     /// What gear it is, for a file in `gear/`; nil for a bike (`bikes/`). Gear is a bike in

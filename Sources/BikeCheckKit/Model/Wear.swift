@@ -55,7 +55,7 @@ package struct WearAmount: Sendable, Hashable, CustomStringConvertible {
 
 /// One measurement in a log entry (`readings: {chain-replace: 0.5 %}`): of the interval whose
 /// `wear_limit:` it is measured against.
-package struct Reading: Sendable {
+package struct Reading: Sendable, Equatable {
     package var interval: Located<IntervalID>
     package var value: WearAmount
     /// Where the value is written.
