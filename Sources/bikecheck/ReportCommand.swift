@@ -70,13 +70,25 @@ struct ReportCommand: ParsableCommand {
         let report = try build()
         switch format {
         case .html:
-            let page = HTMLReportRenderer().render(report)
+            // The page is written a section at a time (a page of 500 bikes is 15 MB); to a file,
+            // its bytes are gathered for the atomic write, without a String of the whole page.
+            let renderer = HTMLReportRenderer()
             guard let output else {
-                Terminal.standardOutput.write(html: page)
+                var pending: HTML = ""
+                renderer.render(report) { piece in
+                    pending += piece
+                    if pending.string.utf8.count >= 1 << 20 {
+                        Terminal.standardOutput.write(html: pending)
+                        pending = ""
+                    }
+                }
+                Terminal.standardOutput.write(html: pending)
                 return
             }
+            var page: [UInt8] = []
+            renderer.render(report) { page += $0.string.utf8 }
             do {
-                try AtomicFile.write(Array(page.string.utf8), to: output)
+                try AtomicFile.write(page, to: output)
             } catch {
                 Terminal.standardError.write(ErrorStyle.render(message: "\(error)"))
                 throw ExitCode(1)

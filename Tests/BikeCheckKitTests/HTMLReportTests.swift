@@ -158,6 +158,17 @@ import Testing
         #expect(!section.contains("new tyres") && !section.contains("true the wheel"))
     }
 
+    @Test func thePageIsWrittenABikeAtATimeAndItsPiecesAreThePage() throws {
+        let (_, loaded, activities) = try ReportTests.garage()
+        let report = GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2026-06-01")!))
+        var pieces: [String] = []
+        HTMLReportRenderer().render(report) { pieces.append($0.string) }
+        #expect(pieces.joined() == HTMLReportRenderer().render(report).string)
+        // Each bike's section is a piece of its own, so the page is never held whole.
+        #expect(report.bikes.allSatisfy { bike in pieces.contains { $0.hasPrefix("<section class=\"bike\" id=\"bike-\(bike.id)\"") } })
+        #expect(pieces.first?.hasPrefix("<!DOCTYPE html>") == true && pieces.last?.hasSuffix("</html>\n") == true)
+    }
+
     @Test func theSameReportGivesTheSameBytes() throws {
         let (_, loaded, activities) = try ReportTests.garage()
         let a = HTMLReportRenderer().render(

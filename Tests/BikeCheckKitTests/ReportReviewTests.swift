@@ -245,7 +245,7 @@ import Testing
         let task = try #require(history.entries.first?.tasks.first)
         #expect(history.entries.first?.bike == "b")
         #expect(task.previous == Day("2025-01-05") && task.rides == 3 && task.distance == 90_000)
-        #expect(history.table.rows.first?.contains { $0.contains("after 90.0 km / 3.0 h since 2025-01-05") } == true, "\(history.table.rows)")
+        #expect(history.table.allRows.first?.contains { $0.contains("after 90.0 km / 3.0 h since 2025-01-05") } == true, "\(history.table.allRows)")
         let rides = try RidesReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(parts: wheels, asOf: Self.asOf))
         #expect(rides.rides.map { "\($0.activity ?? 0) \($0.bike ?? "-")" } == ["1 a", "3 b", "5 b"])
     }

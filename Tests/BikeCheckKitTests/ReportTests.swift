@@ -113,6 +113,32 @@ import Testing
         #expect(filtered.entries.map(\.date.description) == ["2025-04-01", "2025-03-02"])
     }
 
+    @Test func historysTableIsStreamedRowByRowFromItsEntries() throws {
+        let (_, loaded, activities) = try Self.garage()
+        let report = HistoryReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2026-06-01")!))
+        // No table of Strings is held: the rows are written into bytes when a renderer asks.
+        let table = report.table
+        #expect(table.rows.isEmpty && table.stream?.count == report.entries.count)
+        let rows = table.allRows
+        #expect(rows.map(\.first) == report.entries.map(\.date.description))
+        #expect(rows[1][2].hasSuffix(" (after 100.0 km / 2.0 h since 2025-03-02)"), "\(rows[1])")
+        #expect(rows[3][2].hasSuffix("(first logged)") && rows.map { $0[3] } == ["12.34", "45.00", "0.20", "0.10"])
+    }
+
+    @Test func equalRideFiltersHashEquallyAndOthersStayApart() {
+        let a = RideFilter(counts: ["Ride", "GravelRide", "VirtualRide"], trainer: .yes)
+        var b = RideFilter(counts: ["VirtualRide"], trainer: .yes)
+        b.counts.formUnion(["GravelRide", "Ride"])
+        #expect(a == b && a.hashValue == b.hashValue)
+        // The same count of sport types, or the same names' lengths, are still other filters.
+        let others = [
+            RideFilter(counts: ["Ride", "GravelRide", "EBikeRide"], trainer: .yes), RideFilter(counts: ["Ride", "GravelRide", "VirtualRide"], trainer: .no),
+            RideFilter(counts: ["Ride", "GravelRide", "VirtualRide"], trainer: .yes, tag: "race"), RideFilter(counts: ["Ride", "GravelRide"], trainer: .yes),
+        ]
+        let ledgers = Dictionary(uniqueKeysWithValues: ([a] + others).enumerated().map { ($1, $0) })
+        #expect(ledgers.count == 5 && ledgers[b] == 0 && others.allSatisfy { $0 != a })
+    }
+
     @Test func ridesForAnIntervalStartAtItsAnchorAndSayWhyOthersDoNotCount() throws {
         let (_, loaded, activities) = try Self.garage()
         let report = try RidesReport.build(
@@ -268,7 +294,7 @@ import Testing
         #expect(task.previous == Day("2025-01-20") && task.rides == 2 && task.distance == 70_000 && task.movingTime == 7200)
         let table = report.table
         #expect(table.columns.map(\.name) == ["date", "bike", "part", "tasks", "cost", "currency", "category", "note"])
-        #expect(table.rows.first?.prefix(3) == ["2025-02-20", "b", "wheels"])
+        #expect(table.allRows.first?.prefix(3) == ["2025-02-20", "b", "wheels"])
     }
 
     @Test func aPartsCostsAreItsOwnLineAndCountedOnceInTheTotals() throws {

@@ -22,6 +22,9 @@ package struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custo
     /// User-controlled text, escaped: the same as `"\(value)"`.
     package init(escaping value: some Any) { string = HTML.escape(String(describing: value)) }
 
+    /// A String, escaped, without first copying it through `String(describing:)`.
+    package init(escaping value: String) { string = HTML.escape(value) }
+
     package var description: String { string }
     package var isEmpty: Bool { string.isEmpty }
 
@@ -43,6 +46,13 @@ package struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custo
 
         /// A String, escaped: the same as any other value, without first copying it.
         package mutating func appendInterpolation(_ value: String) { string += HTML.escape(value) }
+
+        /// A day, `YYYY-MM-DD`: digits and dashes, which need no escaping (a report has a
+        /// hundred thousand, and `String(describing:)` of each cost more than the rest of its row).
+        package mutating func appendInterpolation(_ day: Day) { string += day.description }
+
+        /// A whole number: digits and a sign, which need no escaping.
+        package mutating func appendInterpolation(_ number: Int) { string += String(number) }
     }
 
     package static func + (a: HTML, b: HTML) -> HTML {

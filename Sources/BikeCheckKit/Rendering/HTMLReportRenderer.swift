@@ -16,31 +16,36 @@ package struct HTMLReportRenderer: Sendable {
 
     /// The page; `script` (for `report --serve`'s reload, `LivePage`) goes at the end of the body.
     package func render(_ report: GarageReport, script: HTML = "") -> HTML {
+        var page: HTML = ""
+        render(report, script: script) { page += $0 }
+        return page
+    }
+
+    /// The page in pieces, in order: its start, the overview, each bike's section, the parts
+    /// and its end; the pieces joined are `render(report, script:)`. A page of 500 bikes is
+    /// written out a section at a time, never held whole.
+    package func render(_ report: GarageReport, script: HTML = "", into write: (HTML) -> Void) {
         let title: HTML =
             report.named && report.bikes.count == 1
             ? "Service record: \(report.bikes[0].name)"
             : "\(report.garageName ?? "Garage"): maintenance report"
-        var body: HTML = ""
-        body += header(report, title: title)
+        write("\(Self.head(title: title))<body>\n<main>\n\(header(report, title: title))")
         if !(report.named && report.bikes.count == 1) {
-            body += contents(report)
-            body += nextUp(report)
-            body += costsByYear(report)
+            write(contents(report) + nextUp(report) + costsByYear(report))
         }
         let statuses = Dictionary(report.status.bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for bike in report.bikes {
-            body += section(bike, status: statuses[bike.id], report: report)
+            write(section(bike, status: statuses[bike.id], report: report))
         }
-        body += parts(report)
-        return """
-            \(Self.head(title: title))<body>
-            <main>
-            \(body)</main>
+        write(parts(report))
+        write(
+            """
+            </main>
             <footer><p>Made by bikecheck from the garage's files\(commit(report.git)) as of \(report.asOf). Usage counts the rides status counts.</p></footer>
             \(script)</body>
             </html>
 
-            """
+            """)
     }
 
     /// Every page's start, up to its body: the document's head with the style sheet (and `style`
@@ -319,17 +324,31 @@ package struct HTMLReportRenderer: Sendable {
             "<table class=\"history\">\n<thead><tr><th scope=\"col\">Date</th><th scope=\"col\">Done</th><th scope=\"col\" class=\"n\">Odometer (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Cost</th><th scope=\"col\">Note</th></tr></thead>\n<tbody>\n"
         // Rows stay compact, since a bike may have hundreds: interval ids rather than task names,
         // no end tags that HTML implies, alignment from the style sheet, no empty last cell.
+        // Each row is written into the page as it goes, not joined from pieces.
+        var amounts = AmountTexts()
         for s in services {
             let e = s.entry
-            var done = e.tasks.map { HTML(escaping: $0.id) }.joined(separator: ", ")
-            if let todo = e.todo { done += (done.isEmpty ? "" : ", ") + "to-do: \(todo)" }
-            for r in e.readings ?? [] { done += (done.isEmpty ? "" : ", ") + HTML(escaping: "measured \(r.id) \(WearAmount(amount: r.value, unit: r.unit))") }
-            if e.subject.kind == .part { done = "part \(e.subject.id): " + done }
-            let cost: HTML = e.cost.map { "\($0)" + (e.currency.map { " \($0)" } ?? "") } ?? ""
-            let note: HTML = [e.category.map { HTML(escaping: "(\($0))") }, e.note.map { HTML(escaping: $0) }].compactMap { $0 }.joined(separator: " ")
-            let last: HTML = note.isEmpty ? "" : "<td>\(note)"
-            out +=
-                "<tr><td>\(e.date)<td>\(done)<td>\(number(report.units.distance(s.distance)))<td>\(ReportNumber.fixed(s.movingTime / 3600, 0))<td>\(cost)\(last)\n"
+            out += "<tr><td>\(e.date)<td>"
+            if e.subject.kind == .part { out += "part \(e.subject.id): " }
+            let done = out.string.utf8.count
+            for (k, t) in e.tasks.enumerated() {
+                if k > 0 { out += ", " }
+                out += HTML(escaping: t.id)
+            }
+            if let todo = e.todo { out += (out.string.utf8.count == done ? "" : ", ") + "to-do: \(todo)" }
+            for r in e.readings ?? [] {
+                out += (out.string.utf8.count == done ? "" : ", ") + HTML(escaping: "measured \(r.id) \(WearAmount(amount: r.value, unit: r.unit))")
+            }
+            out += "<td>\(number(report.units.distance(s.distance)))<td>\(ReportNumber.fixed(s.movingTime / 3600, 0))<td>"
+            if let cost = e.cost { out += "\(amounts.text(cost))" + (e.currency.map { " \($0)" } ?? "") }
+            // The category and the note, in the last cell; none when there is neither.
+            switch (e.category, e.note) {
+            case (let category?, let note?): out += "<td>" + HTML(escaping: "(\(category))") + " " + HTML(escaping: note)
+            case (let category?, nil): out += "<td>" + HTML(escaping: "(\(category))")
+            case (nil, let note?) where !note.isEmpty: out += "<td>" + HTML(escaping: note)
+            default: break
+            }
+            out += "\n"
         }
         return out + "</tbody>\n</table>\n"
     }

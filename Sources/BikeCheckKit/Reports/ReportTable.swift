@@ -126,8 +126,25 @@ package struct ReportCells {
 
     /// `Day.description`: `YYYY-MM-DD`.
     package mutating func day(_ day: Day) {
+        appendDay(day)
+        ends.append(bytes.count)
+    }
+
+    // A cell written in pieces: the `append…` functions add to the cell under way, `end()` ends it.
+
+    /// Adds `s` to the cell under way.
+    package mutating func append(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Adds `ReportNumber.fixed(value, decimals)` to the cell under way.
+    package mutating func appendFixed(_ value: Double, _ decimals: Int) { ReportNumber.appendFixed(value, decimals, to: &bytes) }
+
+    /// Adds `Day.description` to the cell under way.
+    package mutating func appendDay(_ day: Day) {
         let (y, m, d) = day.components
-        guard (0...9999).contains(y) else { return text(day.description) }
+        guard (0...9999).contains(y) else { return append(day.description) }
         bytes.append(UInt8(48 + y / 1000))
         bytes.append(UInt8(48 + y / 100 % 10))
         bytes.append(UInt8(48 + y / 10 % 10))
@@ -138,8 +155,10 @@ package struct ReportCells {
         bytes.append(UInt8(ascii: "-"))
         bytes.append(UInt8(48 + d / 10))
         bytes.append(UInt8(48 + d % 10))
-        ends.append(bytes.count)
     }
+
+    /// Ends the cell under way.
+    package mutating func end() { ends.append(bytes.count) }
 
     private mutating func appendInteger(_ n: Int64) { ReportNumber.appendInteger(n, to: &bytes) }
 }
@@ -222,6 +241,28 @@ package enum ReportNumber {
     package static func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 
     package static func hours(_ seconds: Double) -> String { fixed(seconds / 3600, 1) }
+}
+
+/// Amounts written once each: a garage's costs repeat (the same chain, the same price), and
+/// formatting a `Decimal` is slow. Keyed by value and written decimals (45.9 and 45.90 are
+/// equal, but print as `45.90` and `45.900` does not).
+package struct AmountTexts {
+    private struct Written: Hashable {
+        var value: Decimal
+        var exponent: Int
+    }
+    private var known: [Written: String] = [:]
+
+    package init() {}
+
+    /// `amount.description`.
+    package mutating func text(_ amount: ReportAmount) -> String {
+        let key = Written(value: amount.value, exponent: amount.value.exponent)
+        if let text = known[key] { return text }
+        let text = amount.description
+        known[key] = text
+        return text
+    }
 }
 
 /// An exact amount in JSON: a string with at least two decimals (`"0.30"`), so no reader turns it

@@ -111,7 +111,7 @@ package struct HistoryReport: Sendable, Encodable {
                 return sum
             }
         }
-        entries = Self.newestFirst(entries)
+        Self.sortNewestFirst(&entries)
         return HistoryReport(
             asOf: asOf, units: garage.settings.units, since: since, until: until, interval: interval?.rawValue, entries: entries)
     }
@@ -138,10 +138,12 @@ package struct HistoryReport: Sendable, Encodable {
     }
 
     /// Entries newest first, then by subject (bikes, then parts, by id), entries of one subject
-    /// on one day in the order given. Sorted as small keys (day, the subject's rank, position)
-    /// and moved once: a hundred thousand entries of Strings, compared and moved in place,
-    /// cost more in retains and releases than in comparing.
-    static func newestFirst(_ entries: [Entry]) -> [Entry] {
+    /// on one day in the order given. Sorted as small keys (day, the subject's rank, position),
+    /// then each entry moved once, in place (a swap along each cycle of the order): a hundred
+    /// thousand entries of Strings, compared and moved in place, cost more in retains and
+    /// releases than in comparing, and a sorted copy beside them doubled the history's largest
+    /// array at its peak.
+    static func sortNewestFirst(_ entries: inout [Entry]) {
         var rank: [ReportSubject: Int] = [:]
         var previous: ReportSubject?
         for subject in Set(entries.map(\.subject)).sorted() {
@@ -151,7 +153,18 @@ package struct HistoryReport: Sendable, Encodable {
         }
         var keys = entries.indices.map { k in (day: entries[k].date.ordinal, subject: rank[entries[k].subject] ?? 0, at: k) }
         keys.sort { a, b in a.day != b.day ? a.day > b.day : a.subject != b.subject ? a.subject < b.subject : a.at < b.at }
-        return keys.map { entries[$0.at] }
+        // Place k takes the entry at `keys[k].at`: follow each cycle from its first place.
+        var placed = [Bool](repeating: false, count: entries.count)
+        for start in entries.indices where !placed[start] {
+            var k = start
+            placed[k] = true
+            while keys[k].at != start {
+                let from = keys[k].at
+                entries.swapAt(k, from)
+                k = from
+                placed[k] = true
+            }
+        }
     }
 
     /// One subject's log entries in the span of `query` (those that did `interval`, when given),
@@ -195,6 +208,8 @@ package struct HistoryReport: Sendable, Encodable {
         return entries
     }
 
+    /// A row per entry, streamed: the entries are written cell by cell into bytes when the
+    /// renderer asks (twice for text: widths, then lines), not held as a table of Strings.
     package var table: ReportTable {
         let parts = entries.contains { $0.subject.kind == .part }
         let columns: [ReportTable.Column] =
@@ -202,32 +217,59 @@ package struct HistoryReport: Sendable, Encodable {
                 .init("tasks", "DONE"), .init("cost", "COST", numeric: true),
                 .init("currency", "CUR"), .init("category", "CATEGORY"), .init("note", "NOTE"),
             ]
-        // A garage's costs repeat (the same chain, the same price): each amount is formatted
-        // once, by its value and its written decimals (45.9 and 45.90 are equal, but print as
-        // `45.90` and `45.900` does not).
-        struct Written: Hashable {
-            var value: Decimal
-            var exponent: Int
-        }
-        var amounts: [Written: String] = [:]
-        func amount(_ a: ReportAmount) -> String {
-            let key = Written(value: a.value, exponent: a.value.exponent)
-            if let known = amounts[key] { return known }
-            let text = a.description
-            amounts[key] = text
-            return text
-        }
-        let rows = entries.map { e in
-            let described = e.tasks.map { t in
-                guard let previous = t.previous, let d = t.distance, let h = t.movingTime else { return "\(t.task) (first logged)" }
-                return "\(t.task) (after \(units.distanceText(d)) \(units.distanceUnit) / \(ReportNumber.hours(h)) h since \(previous))"
+        var amounts = AmountTexts()
+        let costs = entries.map { e in e.cost.map { amounts.text($0) } ?? "" }
+        let entries = entries, unit = units.distanceUnit, size = units.distanceSize
+        let stream = ReportTable.RowStream(count: entries.count) { k, cells in
+            let e = entries[k]
+            cells.day(e.date)
+            // `ReportTable.subjectCells`, without an array per row.
+            switch e.subject.kind {
+            case .bike:
+                cells.text(e.subject.id)
+                if parts { cells.empty() }
+            case .part:
+                cells.text(e.bike ?? "")
+                cells.text(e.subject.id)
             }
-            let measured = (e.readings ?? []).map { "measured \($0.id) \(WearAmount(amount: $0.value, unit: $0.unit))" }
-            let tasks = (described + (e.todo.map { ["to-do: \($0)"] } ?? []) + measured).joined(separator: "; ")
-            return [e.date.description] + ReportTable.subjectCells(e.subject, bike: e.bike, parts: parts) + [
-                tasks, e.cost.map(amount) ?? "", e.cost == nil ? "" : e.currency ?? "", e.category ?? "", e.note ?? "",
-            ]
+            // `TASK (after 12.3 km / 4.5 h since DAY)` or `TASK (first logged)`, then the to-do
+            // and the readings, `; ` between.
+            var first = true
+            for t in e.tasks {
+                if !first { cells.append("; ") }
+                first = false
+                cells.append(t.task)
+                guard let previous = t.previous, let d = t.distance, let h = t.movingTime else {
+                    cells.append(" (first logged)")
+                    continue
+                }
+                cells.append(" (after ")
+                cells.appendFixed(d / size, 1)
+                cells.append(" ")
+                cells.append(unit)
+                cells.append(" / ")
+                cells.appendFixed(h / 3600, 1)
+                cells.append(" h since ")
+                cells.appendDay(previous)
+                cells.append(")")
+            }
+            if let todo = e.todo {
+                if !first { cells.append("; ") }
+                first = false
+                cells.append("to-do: ")
+                cells.append(todo)
+            }
+            for r in e.readings ?? [] {
+                if !first { cells.append("; ") }
+                first = false
+                cells.append("measured \(r.id) \(WearAmount(amount: r.value, unit: r.unit))")
+            }
+            cells.end()
+            cells.text(costs[k])
+            cells.text(e.cost == nil ? "" : e.currency ?? "")
+            cells.text(e.category ?? "")
+            cells.text(e.note ?? "")
         }
-        return ReportTable(columns: columns, rows: rows)
+        return ReportTable(columns: columns, stream: stream)
     }
 }
