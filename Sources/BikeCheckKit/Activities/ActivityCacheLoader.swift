@@ -71,21 +71,31 @@ package enum ActivityCacheLoader {
             }
         }
         // Which files the index holds this version of, and how many records each.
-        let counted: [(key: ActivityIndex.Key, count: Int)?] = concurrentMap(names.count) { k in
+        var counted: [(key: ActivityIndex.Key, count: Int)?] = concurrentMap(names.count) { k in
             guard let index, ActivityCacheFormat.month(ofFileNamed: names[k]) != nil, case .read(let path) = boundary.access("activities/" + names[k]),
                 let key = ActivityIndex.key(path), let count = index.count(names[k], key: key)
             else { return nil }
             return (key, count)
         }
-        func readOne(_ k: Int) -> File<SummaryBuilder> {
+        func readOne(_ k: Int, lettingGo: Bool = false) -> File<SummaryBuilder> {
             read(names[k], root: root, boundary: boundary) { name, path, named, read in
                 guard let index, named else { return read() }
-                return index.file(name, path: path, read)
+                return index.file(name, path: path, lettingGo: lettingGo, read)
             }
         }
         var files = [File<SummaryBuilder>?](repeating: nil, count: names.count)
         let unindexed = names.indices.filter { counted[$0] == nil }
-        for (k, file) in zip(unindexed, concurrentMap(unindexed.count) { readOne(unindexed[$0]) }) { files[k] = file }
+        // A month indexed as it is read lets its records go: they are decoded again from the
+        // index, into their place, as a warm run's are (and not counted as read from it).
+        var indexedNow: Set<Int> = []
+        for (k, file) in zip(unindexed, concurrentMap(unindexed.count) { readOne(unindexed[$0], lettingGo: true) }) {
+            if let stored = file.stored {
+                counted[k] = stored
+                indexedNow.insert(k)
+            } else {
+                files[k] = file
+            }
+        }
 
         // Each named file's place, in name order.
         var places = [Range<Int>?](repeating: nil, count: names.count)
@@ -114,7 +124,7 @@ package enum ActivityCacheLoader {
                 file.strings = entry.strings
                 file.misplaced = entry.misplaced
                 file.unsorted = entry.unsorted
-                file.fromIndex = true
+                file.fromIndex = !indexedNow.contains(k)
                 file.placed = place
                 return file
             }
@@ -175,6 +185,9 @@ package enum ActivityCacheLoader {
         var fromIndex = false
         /// Where its records are among every month's (`placeSummaries`), when not in `records`.
         var placed: Range<Int>?
+        /// The key and count its records were just indexed under, when they were let go of
+        /// (`ActivityIndex.file(_:path:lettingGo:_:)`).
+        var stored: (key: ActivityIndex.Key, count: Int)?
     }
 
     /// What `activities/` holds: its cache files' names, sorted, or the one diagnosed file that

@@ -115,8 +115,11 @@ struct ActivityIndex: Sendable {
 
     /// Cache file `name` at `path` (named after a month): from the index when it holds this
     /// version of it, else `read` from the JSON, indexing the result when the file had no problem
-    /// and did not change while it was read.
-    func file(_ name: String, path: String, _ read: () -> ActivityCacheLoader.File<SummaryBuilder>)
+    /// and did not change while it was read. With `lettingGo`, a file just indexed comes back
+    /// without its records, with the key and count they were stored under (`File.stored`): the
+    /// loader decodes them again from the index straight into their place among every month's
+    /// rather than hold every month's records twice on a cold run.
+    func file(_ name: String, path: String, lettingGo: Bool = false, _ read: () -> ActivityCacheLoader.File<SummaryBuilder>)
         -> ActivityCacheLoader.File<SummaryBuilder>
     {
         guard directory != nil, let key = Self.key(path) else { return read() }
@@ -130,12 +133,16 @@ struct ActivityIndex: Sendable {
             file.fromIndex = true
             return file
         }
-        let file = read()
+        var file = read()
         // The checksum from the bytes as they are once read, unchanged since (same key).
-        if file.diagnostics.isEmpty, !key.isSettling, let bytes = readBytes(path, limit: FileSizeLimit.activityMonth), Self.key(path) == key {
+        if file.diagnostics.isEmpty, !key.isSettling, let bytes = readBytes(path, limit: FileSizeLimit.activityMonth), Self.key(path) == key,
             store(
                 Entry(records: file.records, strings: file.strings, misplaced: file.misplaced, unsorted: file.unsorted, source: Self.checksum(bytes)),
-                name: name, key: key)
+                name: name, key: key),
+            lettingGo
+        {
+            file.stored = (key, file.records.count)
+            file.records = []
         }
         return file
     }
@@ -179,14 +186,15 @@ struct ActivityIndex: Sendable {
     }
 
     /// Saves the entry for `name` made from the version `key`; a failure only means no index.
-    func store(_ entry: Entry, name: String, key: Key) {
+    @discardableResult
+    func store(_ entry: Entry, name: String, key: Key) -> Bool {
         // Making the folders again for each file costs a few system calls, and both steps are
         // safe to race: no state shared between the threads that index files at once.
         guard let path = path(name), let directory, (try? LocalState.prepare(garage: root)) != nil,
             (try? AtomicFile.makeDirectory(directory)) != nil
-        else { return }
+        else { return false }
         // The index can always be rebuilt: no fsync (a torn file fails its checksum).
-        _ = try? AtomicFile.write(Self.encode(entry, name: name, key: key), to: path, durable: false)
+        return (try? AtomicFile.write(Self.encode(entry, name: name, key: key), to: path, durable: false)) != nil
     }
 
     // MARK: - Format (little-endian)
