@@ -44,6 +44,7 @@ import Testing
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(a.summaries.records == b.summaries.records, sourceLocation: sourceLocation)
+        #expect(a.summaries.runs == b.summaries.runs, sourceLocation: sourceLocation)
         #expect(a.summaries.strings == b.summaries.strings, sourceLocation: sourceLocation)
         #expect(a.diagnostics.map(\.message) == b.diagnostics.map(\.message), sourceLocation: sourceLocation)
         #expect(a.diagnostics.map(\.location) == b.diagnostics.map(\.location), sourceLocation: sourceLocation)
@@ -158,6 +159,28 @@ import Testing
         let rebuilt = ActivityCacheLoader.loadSummaries(root: folder.url.path)
         #expect(rebuilt.indexed == 3, "and its index was made again")
         expectSameAnswer(rebuilt, expected(folder))
+    }
+
+    /// The warm index writes each month's records straight into one array, renumbers them and
+    /// closes up the duplicates there: the same records, strings and runs as from JSON, with
+    /// months from JSON (a new one) between months from the index.
+    @Test func aWarmIndexGivesTheSameRunsWithDuplicatesAndAMonthFromJSONBetween() throws {
+        var months = Self.months
+        months["2026-02"]! += [Self.ride(2, "2026-02-07", gear: "g7"), Self.ride(20, "2026-02-09", sport: "Run")]
+        months["2026-03"]! += [Self.ride(22, "2026-03-04", gear: "g9", sport: "EBikeRide")]
+        let folder = try garage(months)
+        _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        try folder.write("activities/2026-02.json", ActivityCacheFormat.encode(months["2026-02"]! + [Self.ride(16, "2026-02-10", gear: "g8")]))
+        let mixed = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(mixed.indexed == 2)
+        #expect(mixed.diagnostics.filter { $0.id == "cache-duplicate-activity" }.count == 2)
+        expectSameAnswer(mixed, expected(folder))
+        settle()
+        _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        let warm = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(warm.indexed == 3)
+        expectSameAnswer(warm, expected(folder))
+        #expect(warm.summaries.records.count == 9)
     }
 
     @Test func anIndexOfTheSameMonthFromAnotherGarageIsForeign() throws {

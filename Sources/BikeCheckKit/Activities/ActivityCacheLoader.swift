@@ -31,22 +31,128 @@ package enum ActivityCacheLoader {
     /// as needed: the same answer, from fixed-size records instead of JSON when it is warm.
     package static func loadSummaries(root: String, index: Bool = true) -> SummaryResult {
         let activityIndex = index ? ActivityIndex(root: root) : nil
-        let files = readSummaries(root: root, index: activityIndex)
+        var records: [ActivitySummary] = []
+        let files = placeSummaries(root: root, index: activityIndex, into: &records)
         var result = SummaryResult(summaries: ActivitySummaries(), diagnostics: [], sources: [:])
         result.indexed = files.reduce(0) { $0 + ($1.fromIndex ? 1 : 0) }
-        result.summaries.reserveCapacity(files.reduce(0) { $0 + $1.records.count })
         // Each file numbers its own strings; renumber them into one list of distinct Strings.
         var index: [String: Int32] = [:]
-        check(files, &result.diagnostics, &result.sources, locating: false) { file, records in
-            let renumber = file.strings.map { s in
+        var strings: [String] = []
+        var runs: [ActivitySummaries.Placed] = []
+        check(files, records: { files[$0].placed.map { records[$0] } ?? files[$0].records[...] }, &result.diagnostics, &result.sources, locating: false) {
+            k, _, duplicates in
+            let renumber = files[k].strings.map { s in
                 if let known = index[s] { return known }
-                result.summaries.strings.append(s)
-                index[s] = Int32(result.summaries.strings.count - 1)
-                return Int32(result.summaries.strings.count - 1)
+                strings.append(s)
+                index[s] = Int32(strings.count - 1)
+                return Int32(strings.count - 1)
             }
-            result.summaries.append(run: records, renumbering: renumber)
+            // Every file named after a month is placed (`placeSummaries`); others are not accepted.
+            if let placed = files[k].placed { runs.append(ActivitySummaries.Placed(records: placed, duplicates: duplicates, renumber: renumber)) }
         }
+        result.summaries = ActivitySummaries(placing: &records, runs: runs, strings: strings)
         return result
+    }
+
+    /// Every cache file as summaries, with the records of each file named after a month in one
+    /// array, `records`, file after file in name order (`File.placed` says where; `File.records` is empty):
+    /// a million activities' records are not held twice, a file's own and the whole cache's, as
+    /// gathering them file by file did. The index files' headers give how many records each
+    /// holds: room for all is reserved, then each file is decoded straight into its place, on all
+    /// cores. Month files read from JSON (no index, or a stale one) are read first and their
+    /// records moved into place one file at a time.
+    static func placeSummaries(root: String, index: ActivityIndex?, into records: inout [ActivitySummary]) -> [File<SummaryBuilder>] {
+        guard case .names(let names, let boundary) = listing(root: root) else {
+            // A folder that links outside the garage: one diagnosed file, with no records.
+            return readSummaries(root: root, index: index).map { file in
+                var file = file
+                file.placed = 0..<0
+                return file
+            }
+        }
+        // Which files the index holds this version of, and how many records each.
+        var counted: [(key: ActivityIndex.Key, count: Int)?] = concurrentMap(names.count) { k in
+            guard let index, ActivityCacheFormat.month(ofFileNamed: names[k]) != nil, case .read(let path) = boundary.access("activities/" + names[k]),
+                let key = ActivityIndex.key(path), let count = index.count(names[k], key: key)
+            else { return nil }
+            return (key, count)
+        }
+        func readOne(_ k: Int, lettingGo: Bool = false) -> File<SummaryBuilder> {
+            read(names[k], root: root, boundary: boundary) { name, path, named, read in
+                guard let index, named else { return read() }
+                return index.file(name, path: path, lettingGo: lettingGo, read)
+            }
+        }
+        var files = [File<SummaryBuilder>?](repeating: nil, count: names.count)
+        let unindexed = names.indices.filter { counted[$0] == nil }
+        // A month indexed as it is read lets its records go: they are decoded again from the
+        // index, into their place, as a warm run's are (and not counted as read from it).
+        var indexedNow: Set<Int> = []
+        for (k, file) in zip(unindexed, concurrentMap(unindexed.count) { readOne(unindexed[$0], lettingGo: true) }) {
+            if let stored = file.stored {
+                counted[k] = stored
+                indexedNow.insert(k)
+            } else {
+                files[k] = file
+            }
+        }
+
+        // Each named file's place, in name order.
+        var places = [Range<Int>?](repeating: nil, count: names.count)
+        var total = 0
+        for k in names.indices {
+            guard let count = counted[k]?.count ?? (files[k]?.named == true ? files[k]?.records.count : nil) else { continue }
+            places[k] = total..<(total + count)
+            total += count
+        }
+        var failed: [Int] = []
+        records = [ActivitySummary](unsafeUninitializedCapacity: total) { buffer, initialized in
+            // Records read from JSON are moved in and let go file by file.
+            for k in unindexed {
+                guard let place = places[k], var file = files[k] else { continue }
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[place]).initialize(fromContentsOf: file.records)
+                file.records = []
+                file.placed = place
+                files[k] = file
+            }
+            let decoded: [File<SummaryBuilder>?] = concurrentMap(names.count) { k in
+                guard let index, let key = counted[k]?.key, let place = places[k],
+                    let entry = index.entry(names[k], key: key, into: UnsafeMutableBufferPointer(rebasing: buffer[place]))
+                else { return nil }
+                var file = File<SummaryBuilder>(name: names[k])
+                file.named = true
+                file.strings = entry.strings
+                file.misplaced = entry.misplaced
+                file.unsorted = entry.unsorted
+                file.fromIndex = !indexedNow.contains(k)
+                file.placed = place
+                return file
+            }
+            for k in names.indices where counted[k] != nil {
+                if let file = decoded[k] { files[k] = file } else { failed.append(k) }
+            }
+            // Plain numbers: a place left unwritten by a file that failed leaks nothing, and is
+            // not used (below).
+            initialized = total
+        }
+        index?.prune(keeping: Set(names))
+        guard !failed.isEmpty else { return files.compactMap { $0 } }
+
+        // An index file that failed beyond its header (rare: torn, or altered): that month is
+        // read as if there were no index, and every record gathered again around it.
+        for (k, file) in zip(failed, concurrentMap(failed.count) { readOne(failed[$0]) }) { files[k] = file }
+        var gathered: [ActivitySummary] = []
+        gathered.reserveCapacity(total - failed.reduce(0) { $0 + (places[$1]?.count ?? 0) } + failed.reduce(0) { $0 + (files[$1]?.records.count ?? 0) })
+        for k in names.indices {
+            guard var file = files[k], file.named else { continue }
+            let start = gathered.count
+            if let place = file.placed { gathered += records[place] } else { gathered += file.records }
+            file.records = []
+            file.placed = start..<gathered.count
+            files[k] = file
+        }
+        records = gathered
+        return files.compactMap { $0 }
     }
 
     /// Every cache file as summaries, each through `index` (when given) where it holds that
@@ -77,6 +183,33 @@ package enum ActivityCacheLoader {
         var unsorted = false
         /// Read from the activity index, not the JSON.
         var fromIndex = false
+        /// Where its records are among every month's (`placeSummaries`), when not in `records`.
+        var placed: Range<Int>?
+        /// The key and count its records were just indexed under, when they were let go of
+        /// (`ActivityIndex.file(_:path:lettingGo:_:)`).
+        var stored: (key: ActivityIndex.Key, count: Int)?
+    }
+
+    /// What `activities/` holds: its cache files' names, sorted, or the one diagnosed file that
+    /// stands for a folder linking outside the garage.
+    enum Listing {
+        case names([String], GarageBoundary)
+        case outside(File<SummaryBuilder>)
+    }
+
+    static func listing(root: String, only: Set<String>? = nil) -> Listing {
+        let directory = root + "/activities"
+        let boundary = GarageBoundary(root: root)
+        // A cache folder that links outside the garage is not listed, let alone read.
+        if boundary.access("activities") == .outside {
+            var file = File<SummaryBuilder>(name: "")
+            file.named = true
+            file.diagnostics = [GarageBoundary.outsideDiagnostic("activities")]
+            return .outside(file)
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { ActivityCacheFormat.isCacheFile($0) && only?.contains($0) != false }.sorted()
+        return .names(names, boundary)
     }
 
     /// Reads and decodes every cache file, sorted by name. `through` may answer a file another way
@@ -85,51 +218,53 @@ package enum ActivityCacheLoader {
         root: String, _: Builder.Type, only: Set<String>? = nil,
         through: ((String, String, Bool, () -> File<Builder>) -> File<Builder>)? = nil
     ) -> [File<Builder>] {
-        let directory = root + "/activities"
-        let boundary = GarageBoundary(root: root)
-        // A cache folder that links outside the garage is not listed, let alone read.
-        if boundary.access("activities") == .outside {
-            var file = File<Builder>(name: "")
-            file.named = true
-            file.diagnostics = [GarageBoundary.outsideDiagnostic("activities")]
+        switch listing(root: root, only: only) {
+        case .outside(let outside):
+            var file = File<Builder>(name: outside.name)
+            file.named = outside.named
+            file.diagnostics = outside.diagnostics
             return [file]
+        case .names(let names, let boundary):
+            // Files are independent: decode them on all cores, then merge in name order.
+            return concurrentMap(names.count) { read(names[$0], root: root, boundary: boundary, through: through) }
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { ActivityCacheFormat.isCacheFile($0) && only?.contains($0) != false }.sorted()
+    }
 
-        // Files are independent: decode them on all cores, then merge in name order.
-        return concurrentMap(names.count) { index in
-            let relative = "activities/" + names[index]
-            var file = File<Builder>(name: names[index])
-            let month = ActivityCacheFormat.month(ofFileNamed: names[index])
-            file.named = month != nil
-            guard case .read(let path) = boundary.access(relative) else {
-                file.diagnostics = [GarageBoundary.outsideDiagnostic(relative)]
-                return file
-            }
-            let readJSON = { [file] in
-                var file = file
-                if let size = size(of: path, over: FileSizeLimit.activityMonth) {
-                    file.diagnostics = [
-                        FileSizeLimit.tooLarge(relative, size: size, limit: FileSizeLimit.activityMonth, kind: "a month of the activity cache")
-                    ]
-                    return file
-                }
-                let read: Void? = withFileBytes(path) { buffer in
-                    var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: month)
-                    (file.records, file.diagnostics) = reader.readFile()
-                    file.strings = reader.builder.strings
-                    file.misplaced = reader.misplaced
-                    file.unsorted = reader.unsorted
-                    if !file.diagnostics.isEmpty { file.source = reader.source ?? SourceText(path: relative, bytes: Array(buffer)) }
-                }
-                if read == nil {
-                    file.diagnostics = [.error(.unreadableFile, "cannot read the file", at: SourceLocation(file: relative))]
-                }
-                return file
-            }
-            return through.map { $0(names[index], path, file.named, readJSON) } ?? readJSON()
+    /// Reads and decodes cache file `name` (see `read(root:_:only:through:)`).
+    static func read<Builder: ActivityRecordBuilder>(
+        _ name: String, root: String, boundary: GarageBoundary,
+        through: ((String, String, Bool, () -> File<Builder>) -> File<Builder>)? = nil
+    ) -> File<Builder> {
+        let relative = "activities/" + name
+        var file = File<Builder>(name: name)
+        let month = ActivityCacheFormat.month(ofFileNamed: name)
+        file.named = month != nil
+        guard case .read(let path) = boundary.access(relative) else {
+            file.diagnostics = [GarageBoundary.outsideDiagnostic(relative)]
+            return file
         }
+        let readJSON = { [file] in
+            var file = file
+            if let size = size(of: path, over: FileSizeLimit.activityMonth) {
+                file.diagnostics = [
+                    FileSizeLimit.tooLarge(relative, size: size, limit: FileSizeLimit.activityMonth, kind: "a month of the activity cache")
+                ]
+                return file
+            }
+            let read: Void? = withFileBytes(path) { buffer in
+                var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: month)
+                (file.records, file.diagnostics) = reader.readFile()
+                file.strings = reader.builder.strings
+                file.misplaced = reader.misplaced
+                file.unsorted = reader.unsorted
+                if !file.diagnostics.isEmpty { file.source = reader.source ?? SourceText(path: relative, bytes: Array(buffer)) }
+            }
+            if read == nil {
+                file.diagnostics = [.error(.unreadableFile, "cannot read the file", at: SourceLocation(file: relative))]
+            }
+            return file
+        }
+        return through.map { $0(name, path, file.named, readJSON) } ?? readJSON()
     }
 
     /// The checks across files, in name order; `accept` gets each file's records that count.
@@ -143,10 +278,24 @@ package enum ActivityCacheLoader {
         _ files: [File<Builder>], _ diagnostics: inout [Diagnostic], _ sources: inout [String: SourceText], locating: Bool = true,
         accept: (File<Builder>, [Builder.Record]) -> Void
     ) -> ActivityIDTable where Builder.Record: CachedActivityRecord {
-        let spans = locating ? nil : IDSpans(files)
+        check(files, records: { files[$0].records[...] }, &diagnostics, &sources, locating: locating) { k, records, duplicates in
+            accept(files[k], duplicates.isEmpty ? Array(records) : records.indices.filter { !duplicates.contains($0) }.map { records[$0] })
+        }
+    }
+
+    /// `check`, with each file's records wherever `records` finds them (by the file's index in
+    /// `files`); `accept` gets each file's index, its records and the positions among them
+    /// (indices of the slice) of those that do not count.
+    @discardableResult
+    static func check<Builder: ActivityRecordBuilder>(
+        _ files: [File<Builder>], records recordsOf: (Int) -> ArraySlice<Builder.Record>, _ diagnostics: inout [Diagnostic],
+        _ sources: inout [String: SourceText], locating: Bool = true,
+        accept: (Int, ArraySlice<Builder.Record>, Set<Int>) -> Void
+    ) -> ActivityIDTable where Builder.Record: CachedActivityRecord {
+        let spans = locating ? nil : IDSpans(files, records: recordsOf)
         // id → the last file it was in
         var seen = ActivityIDTable(
-            capacity: files.indices.reduce(0) { spans?.alone[$1] == true ? $0 : $0 + files[$1].records.count })
+            capacity: files.indices.reduce(0) { spans?.alone[$1] == true ? $0 : $0 + recordsOf($1).count })
         for (index, file) in files.enumerated() {
             let name = file.name
             let relative = "activities/" + name
@@ -161,7 +310,7 @@ package enum ActivityCacheLoader {
                 continue
             }
             var duplicates: Set<Int> = []
-            let records = file.records
+            let records = recordsOf(index)
             func look(_ table: inout ActivityIDTable) {
                 table.update(records, file: Int32(index)) { k, other in
                     diagnostics.append(
@@ -180,7 +329,7 @@ package enum ActivityCacheLoader {
             } else {
                 look(&seen)
             }
-            accept(file, duplicates.isEmpty ? records : records.indices.filter { !duplicates.contains($0) }.map { records[$0] })
+            accept(index, records, duplicates)
             if file.misplaced > 0 {
                 diagnostics.append(
                     .warning(
@@ -205,13 +354,14 @@ package enum ActivityCacheLoader {
         var alone: [Bool]
         var increasing: [Bool]
 
-        init<Builder: ActivityRecordBuilder>(_ files: [File<Builder>]) where Builder.Record: CachedActivityRecord {
+        init<Builder: ActivityRecordBuilder>(_ files: [File<Builder>], records recordsOf: (Int) -> ArraySlice<Builder.Record>)
+        where Builder.Record: CachedActivityRecord {
             alone = [Bool](repeating: false, count: files.count)
             increasing = alone
             var spans: [(low: Int64, high: Int64, file: Int)] = []
-            for (k, file) in files.enumerated() where file.named && !file.records.isEmpty {
+            for (k, file) in files.enumerated() where file.named && !recordsOf(k).isEmpty {
                 var low = Int64.max, high = Int64.min, previous = Int64.min, rising = true
-                for r in file.records {
+                for r in recordsOf(k) {
                     let id = r.id
                     if id <= previous { rising = false }
                     previous = id
@@ -313,7 +463,7 @@ struct ActivityIDTable {
     /// Records `file` for the id of each of `records`, in order, as `updateValue` does one by
     /// one; `seenBefore` gets the position of each whose id had a file, and that file. The table's
     /// arrays are reached once for the whole run, not checked for sharing at every record.
-    mutating func update<Record: CachedActivityRecord>(_ records: [Record], file: Int32, seenBefore: (Int, Int32) -> Void) {
+    mutating func update<Record: CachedActivityRecord>(_ records: ArraySlice<Record>, file: Int32, seenBefore: (Int, Int32) -> Void) {
         let mask = ids.count - 1
         let shift = self.shift
         ids.withUnsafeMutableBufferPointer { ids in

@@ -79,25 +79,67 @@ package struct ActivitySummaries: Sendable {
         } else {
             records.append(contentsOf: run)
         }
+        runs.append(Self.run(records, start..<records.count))
+    }
+
+    /// One cache file's records where `placeSummaries` put them, before they are checked: the
+    /// positions of those that do not count (duplicates) and how its string numbers map to the
+    /// whole cache's.
+    struct Placed {
+        var records: Range<Int>
+        var duplicates: Set<Int>
+        var renumber: [Int32]
+    }
+
+    /// The summaries of records already gathered in one array, file after file (`ActivityCacheLoader.placeSummaries`):
+    /// each run renumbered and its duplicates left out in place, the same records and runs as
+    /// appending the runs one by one gives, without a second array of them. `placed` is taken
+    /// (left empty), so that the records are changed where they are, not copied first.
+    init(placing placed: inout [ActivitySummary], runs placedRuns: [Placed], strings: [String]) {
+        self.strings = strings
+        swap(&records, &placed)
+        var end = 0
+        records.withUnsafeMutableBufferPointer { all in
+            for run in placedRuns {
+                let start = end
+                for k in run.records where !run.duplicates.contains(k) {
+                    var r = all[k]
+                    if r.gear >= 0 { r.gear = run.renumber[Int(r.gear)] }
+                    if r.tags >= 0 { r.tags = run.renumber[Int(r.tags)] }
+                    r.sport = run.renumber[Int(r.sport)]
+                    // Never ahead of `k`: runs are in order and only ever close up.
+                    all[end] = r
+                    end += 1
+                }
+                if end > start { runs.append(Self.run(UnsafeBufferPointer(all), start..<end)) }
+            }
+        }
+        records.removeLast(records.count - end)
+    }
+
+    /// The run of `range` in `all`: its days, noted in one pass over its records.
+    private static func run(_ all: UnsafeBufferPointer<ActivitySummary>, _ range: Range<Int>) -> ActivityRun {
         var first = Int32.max, last = Int32.min, previous = Int32.min
         var inDayOrder = true
         var newestOfGear: [Int32] = []
-        records.withUnsafeBufferPointer { all in
-            for k in start..<all.count {
-                let day = all[k].day
-                if day < previous { inDayOrder = false }
-                previous = day
-                if day < first { first = day }
-                if day > last { last = day }
-                let gear = all[k].gear
-                if gear >= 0 {
-                    let g = Int(gear)
-                    if g >= newestOfGear.count { newestOfGear += repeatElement(Int32.min, count: g + 1 - newestOfGear.count) }
-                    if day > newestOfGear[g] { newestOfGear[g] = day }
-                }
+        for k in range {
+            let day = all[k].day
+            if day < previous { inDayOrder = false }
+            previous = day
+            if day < first { first = day }
+            if day > last { last = day }
+            let gear = all[k].gear
+            if gear >= 0 {
+                let g = Int(gear)
+                if g >= newestOfGear.count { newestOfGear += repeatElement(Int32.min, count: g + 1 - newestOfGear.count) }
+                if day > newestOfGear[g] { newestOfGear[g] = day }
             }
         }
-        runs.append(ActivityRun(records: start..<records.count, firstDay: first, lastDay: last, inDayOrder: inDayOrder, newestOfGear: newestOfGear))
+        return ActivityRun(records: range, firstDay: first, lastDay: last, inDayOrder: inDayOrder, newestOfGear: newestOfGear)
+    }
+
+    private static func run(_ all: [ActivitySummary], _ range: Range<Int>) -> ActivityRun {
+        all.withUnsafeBufferPointer { run($0, range) }
     }
 }
 

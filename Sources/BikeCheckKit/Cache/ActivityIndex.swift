@@ -115,8 +115,11 @@ struct ActivityIndex: Sendable {
 
     /// Cache file `name` at `path` (named after a month): from the index when it holds this
     /// version of it, else `read` from the JSON, indexing the result when the file had no problem
-    /// and did not change while it was read.
-    func file(_ name: String, path: String, _ read: () -> ActivityCacheLoader.File<SummaryBuilder>)
+    /// and did not change while it was read. With `lettingGo`, a file just indexed comes back
+    /// without its records, with the key and count they were stored under (`File.stored`): the
+    /// loader decodes them again from the index straight into their place among every month's
+    /// rather than hold every month's records twice on a cold run.
+    func file(_ name: String, path: String, lettingGo: Bool = false, _ read: () -> ActivityCacheLoader.File<SummaryBuilder>)
         -> ActivityCacheLoader.File<SummaryBuilder>
     {
         guard directory != nil, let key = Self.key(path) else { return read() }
@@ -130,12 +133,16 @@ struct ActivityIndex: Sendable {
             file.fromIndex = true
             return file
         }
-        let file = read()
+        var file = read()
         // The checksum from the bytes as they are once read, unchanged since (same key).
-        if file.diagnostics.isEmpty, !key.isSettling, let bytes = readBytes(path, limit: FileSizeLimit.activityMonth), Self.key(path) == key {
+        if file.diagnostics.isEmpty, !key.isSettling, let bytes = readBytes(path, limit: FileSizeLimit.activityMonth), Self.key(path) == key,
             store(
                 Entry(records: file.records, strings: file.strings, misplaced: file.misplaced, unsorted: file.unsorted, source: Self.checksum(bytes)),
-                name: name, key: key)
+                name: name, key: key),
+            lettingGo
+        {
+            file.stored = (key, file.records.count)
+            file.records = []
         }
         return file
     }
@@ -163,6 +170,14 @@ struct ActivityIndex: Sendable {
 
     func path(_ name: String) -> String? { directory.map { $0 + "/" + name + ".idx" } }
 
+    /// The entry for cache file `name` in the version `key` with its records written into
+    /// `buffer` (as many as `count` said there are) instead of an array of their own, or nil when
+    /// there is none that can be trusted.
+    func entry(_ name: String, key: Key, into buffer: UnsafeMutableBufferPointer<ActivitySummary>) -> Entry? {
+        guard let path = path(name), let bytes = readBytes(path, limit: FileSizeLimit.activityIndex) else { return nil }
+        return Self.decode(bytes, name: name, key: key) { count, write in count == buffer.count && write(buffer) }
+    }
+
     /// The entry for cache file `name` in the version `key`, or nil when there is none that can
     /// be trusted.
     func entry(_ name: String, key: Key) -> Entry? {
@@ -171,14 +186,15 @@ struct ActivityIndex: Sendable {
     }
 
     /// Saves the entry for `name` made from the version `key`; a failure only means no index.
-    func store(_ entry: Entry, name: String, key: Key) {
+    @discardableResult
+    func store(_ entry: Entry, name: String, key: Key) -> Bool {
         // Making the folders again for each file costs a few system calls, and both steps are
         // safe to race: no state shared between the threads that index files at once.
         guard let path = path(name), let directory, (try? LocalState.prepare(garage: root)) != nil,
             (try? AtomicFile.makeDirectory(directory)) != nil
-        else { return }
+        else { return false }
         // The index can always be rebuilt: no fsync (a torn file fails its checksum).
-        _ = try? AtomicFile.write(Self.encode(entry, name: name, key: key), to: path, durable: false)
+        return (try? AtomicFile.write(Self.encode(entry, name: name, key: key), to: path, durable: false)) != nil
     }
 
     // MARK: - Format (little-endian)
@@ -219,30 +235,73 @@ struct ActivityIndex: Sendable {
         return out
     }
 
+    /// What an index file's header says: enough to know its length and how many records it
+    /// holds before reading them.
+    struct Header {
+        var nameLength: Int
+        var count: Int
+        var stringCount: Int
+        var misplaced: Int
+        var unsorted: Bool
+        var stringByteCount: Int
+        /// The checksum of the month file's bytes it was made from.
+        var source: UInt64
+        /// The length of the whole index file.
+        var length: Int { headerSize + nameLength + count * recordSize + stringCount * 4 + stringByteCount + 8 }
+    }
+
+    /// The header at the start of `raw` if it is this version's and names `key`: nil for any
+    /// other file. (Its name, records and checksum are checked by `decode`.)
+    static func header(_ raw: UnsafeRawBufferPointer, key: Key, match: Match) -> Header? {
+        guard raw.count >= headerSize, raw.prefix(8).elementsEqual(magic) else { return nil }
+        func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        guard u32(8) == Int(version), u32(12) == recordSize else { return nil }
+        let compared = match == .exact ? 7 : 3
+        let words = key.words
+        for k in 0..<compared where u64(16 + 8 * k) != words[k] { return nil }
+        let h = 16 + 56 + 8
+        // Lengths in Int: no overflow from 32-bit counts.
+        let header = Header(
+            nameLength: u32(h), count: u32(h + 4), stringCount: u32(h + 8), misplaced: u32(h + 12), unsorted: u32(h + 16) == 1,
+            stringByteCount: u32(h + 20), source: u64(16 + 56))
+        guard u32(h + 16) <= 1, header.misplaced <= header.count else { return nil }
+        return header
+    }
+
     /// The entry in `bytes` if everything checks: nil for any other file.
     static func decode(_ bytes: [UInt8], name: String, key: Key, match: Match = .exact) -> Entry? {
+        var records: [ActivitySummary] = []
+        let entry = decode(bytes, name: name, key: key, match: match) { count, write in
+            // Written in place (a record is plain numbers: one left unwritten leaks nothing).
+            records = [ActivitySummary](unsafeUninitializedCapacity: count) { buffer, initialized in
+                initialized = write(buffer) ? count : 0
+            }
+            return records.count == count
+        }
+        return entry.map { Entry(records: records, strings: $0.strings, misplaced: $0.misplaced, unsorted: $0.unsorted, source: $0.source) }
+    }
+
+    /// The entry in `bytes` if everything checks, without its records: `place` gets their count
+    /// and a function that writes them into a buffer of that many (false when one is not valid),
+    /// and says whether they were written. The loader has it write them straight into their place
+    /// among every month's records (`ActivityCacheLoader.placeSummaries`).
+    static func decode(
+        _ bytes: [UInt8], name: String, key: Key, match: Match = .exact,
+        place: (Int, (UnsafeMutableBufferPointer<ActivitySummary>) -> Bool) -> Bool
+    ) -> Entry? {
         bytes.withUnsafeBytes { raw -> Entry? in
-            guard raw.count >= headerSize + 8, raw.prefix(8).elementsEqual(magic) else { return nil }
             func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
             func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
-            guard u32(8) == Int(version), u32(12) == recordSize else { return nil }
-            let compared = match == .exact ? 7 : 3
-            guard (0..<compared).map({ u64(16 + 8 * $0) }) == Array(key.words.prefix(compared)) else { return nil }
-            let source = u64(16 + 56)
-            let h = 16 + 56 + 8
-            let nameLength = u32(h), count = u32(h + 4), stringCount = u32(h + 8), misplaced = u32(h + 12)
-            let unsorted = u32(h + 16), stringByteCount = u32(h + 20)
-            // Lengths first (in Int, no overflow from 32-bit counts), then the checksum.
-            let expected = headerSize + nameLength + count * recordSize + stringCount * 4 + stringByteCount + 8
-            guard raw.count == expected, unsorted <= 1, misplaced <= count else { return nil }
+            guard raw.count >= headerSize + 8, let header = header(raw, key: key, match: match), raw.count == header.length else { return nil }
+            let nameLength = header.nameLength, count = header.count, stringCount = header.stringCount
             let body = UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)])
             guard checksum(body) == u64(raw.count - 8) else { return nil }
             guard raw[headerSize..<(headerSize + nameLength)].elementsEqual(name.utf8) else { return nil }
 
-            // Written in place (a record is plain numbers: one left unwritten leaks nothing).
-            var valid = true
-            var at = headerSize + nameLength
-            let records = [ActivitySummary](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let start = headerSize + nameLength
+            let placed = place(count) { buffer in
+                var at = start
                 for k in 0..<count {
                     let r = ActivitySummary(
                         id: Int64(bitPattern: u64(at)), day: Int32(bitPattern: UInt32(u32(at + 8))), gear: Int32(bitPattern: UInt32(u32(at + 12))),
@@ -253,16 +312,14 @@ struct ActivityIndex: Sendable {
                     guard r.id > 0, r.gear >= -1, r.gear < stringCount, r.sport >= 0, r.sport < stringCount, u32(at + 20) <= 1,
                         r.tags >= -1, r.tags < stringCount, u32(at + 52) == 0,
                         r.movingTime.isFinite, r.distance.isFinite, r.elevation.isFinite
-                    else {
-                        valid = false
-                        return
-                    }
+                    else { return false }
                     buffer.initializeElement(at: k, to: r)
                     at += recordSize
                 }
-                initialized = count
+                return true
             }
-            guard valid else { return nil }
+            guard placed else { return nil }
+            let at = start + count * recordSize
             var strings: [String] = []
             strings.reserveCapacity(stringCount)
             var text = at + stringCount * 4
@@ -275,8 +332,25 @@ struct ActivityIndex: Sendable {
                 text += length
             }
             guard text == raw.count - 8 else { return nil }
-            return Entry(records: records, strings: strings, misplaced: misplaced, unsorted: unsorted == 1, source: source)
+            return Entry(records: [], strings: strings, misplaced: header.misplaced, unsorted: header.unsorted, source: header.source)
         }
+    }
+
+    /// How many records the index holds for cache file `name` in the version `key`, from its
+    /// header alone (nil when there is no index file for this version): what the loader reserves
+    /// room for before it decodes any file. `decode` checks the rest.
+    func count(_ name: String, key: Key) -> Int? {
+        guard let path = path(name) else { return nil }
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        var bytes = [UInt8](repeating: 0, count: Self.headerSize)
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= FileSizeLimit.activityIndex,
+            bytes.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, Self.headerSize, 0) }) == Self.headerSize,
+            let header = bytes.withUnsafeBytes({ Self.header($0, key: key, match: .exact) }), header.length == Int(info.st_size)
+        else { return nil }
+        return header.count
     }
 
     /// A 64-bit checksum, eight bytes at a time: it catches torn, truncated and altered files

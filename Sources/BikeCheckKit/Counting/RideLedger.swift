@@ -9,7 +9,7 @@ struct RideLedger {
     init() {}
 
     /// From counted entries in day order (the engine's order).
-    init(_ entries: [CountedRides.Entry]) {
+    init<Entries: Collection<CountedRides.Entry>>(_ entries: Entries) {
         days.reserveCapacity(entries.count)
         time.reserveCapacity(entries.count + 1)
         distance.reserveCapacity(entries.count + 1)

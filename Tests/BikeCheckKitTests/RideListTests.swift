@@ -1,0 +1,45 @@
+@testable import BikeCheckKit
+import Foundation
+import TestSupport
+import Testing
+
+/// `CountedRides.BikeRides` keeps each bike's rides as the numbers of their records and
+/// hand-entered rides (`RideList`) rather than as entries: read back, they are the entries the
+/// engine made, field for field, counted or not, cached or entered by hand.
+@Suite struct RideListTests {
+    static func shown(_ e: CountedRides.Entry) -> String {
+        "\(e.day) \(e.record) \(e.hand) \(e.verdict) \(e.movingTime) \(e.distance) \(e.elevation) \(e.bike) \(e.activity) \(e.sport)"
+    }
+
+    @Test func aKeptListReadsBackTheEntriesTheEngineMade() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("garage.yaml", "units: metric\n")
+        try folder.write("bikes/a.yaml", "name: Bike A\nstrava: b1\nbought: 2025-01-03\ncounts: [Ride]\n")
+        try folder.write(
+            "rides.yaml",
+            "rides:\n  - {date: 2025-01-05, bike: a, time: 47 min, distance: 17.1 km}\n  - {date: 2025-01-02, bike: a, time: 30 min, distance: 9 km}\n")
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Day("2025-06-01")))
+        func ride(_ id: Int64, _ day: String, sport: String = "Ride", gear: String? = "b1", trainer: Bool = false) -> Activity {
+            Activity(
+                id: id, name: "ride \(id)", sportType: sport, startDate: day + "T08:00:00Z", startDateLocal: day + "T09:00:00Z",
+                movingTime: 3600 + Int(id), elapsedTime: 3700, distance: Double(id) * 1000, totalElevationGain: Double(id), gearID: gear,
+                trainer: trainer)
+        }
+        let activities = [
+            ride(1, "2025-01-01"), ride(2, "2025-01-05"), ride(3, "2025-01-06", sport: "Run"), ride(4, "2025-01-07", trainer: true),
+            ride(5, "2025-01-08", gear: nil), ride(6, "2025-01-09"),
+        ]
+        let index = CountedRides.Index(ActivitySummaries(activities))
+        let garage = loaded.garage
+        let bike = try #require(garage.bikes.first)
+        for countedOnly in [false, true] {
+            var rides = CountedRides.BikeRides(garage: garage, index: index, through: Day("2025-06-01")!, countedOnly: countedOnly)
+            let made = CountedRides.entries(
+                of: bike, filter: bike.filter, index: index, handEntered: garage.rides, through: Day("2025-06-01"), countedOnly: countedOnly)
+            let kept = rides.rides(bike: 0, filter: bike.filter)
+            #expect(kept.map(Self.shown) == made.map(Self.shown))
+            #expect(kept.indices.map { kept.day(at: $0) } == made.map(\.day))
+            #expect(made.count == (countedOnly ? 3 : 8), "a ride before bought, a run, a trainer ride and one without gear only when all are listed")
+        }
+    }
+}
