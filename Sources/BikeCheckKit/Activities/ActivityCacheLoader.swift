@@ -52,7 +52,7 @@ package enum ActivityCacheLoader {
     /// Every cache file as summaries, each through `index` (when given) where it holds that
     /// version of the file; the index's files of month files that are gone are removed.
     static func readSummaries(root: String, index: ActivityIndex?) -> [File<SummaryBuilder>] {
-        let files = read(root: root, SummaryBuilder.self) { name, path, named, read in
+        let files = read(root: root, SummaryBuilder.self, checksums: index != nil) { name, path, named, read in
             guard let index, named else { return read() }
             return index.file(name, path: path, read)
         }
@@ -77,12 +77,16 @@ package enum ActivityCacheLoader {
         var unsorted = false
         /// Read from the activity index, not the JSON.
         var fromIndex = false
+        /// `ActivityIndex.checksum` of the bytes read, when asked for (`read`'s `checksums`):
+        /// what the index records of the file it is made from, taken while the bytes are mapped.
+        var checksum: UInt64?
     }
 
     /// Reads and decodes every cache file, sorted by name. `through` may answer a file another way
-    /// (name, path, whether named after a month, and the reading it stands in for).
+    /// (name, path, whether named after a month, and the reading it stands in for). With
+    /// `checksums`, each file read has its bytes' checksum.
     static func read<Builder: ActivityRecordBuilder>(
-        root: String, _: Builder.Type, only: Set<String>? = nil,
+        root: String, _: Builder.Type, only: Set<String>? = nil, checksums: Bool = false,
         through: ((String, String, Bool, () -> File<Builder>) -> File<Builder>)? = nil
     ) -> [File<Builder>] {
         let directory = root + "/activities"
@@ -122,6 +126,7 @@ package enum ActivityCacheLoader {
                     file.misplaced = reader.misplaced
                     file.unsorted = reader.unsorted
                     if !file.diagnostics.isEmpty { file.source = reader.source ?? SourceText(path: relative, bytes: Array(buffer)) }
+                    if checksums { file.checksum = ActivityIndex.checksum(UnsafeRawBufferPointer(buffer)) }
                 }
                 if read == nil {
                     file.diagnostics = [.error(.unreadableFile, "cannot read the file", at: SourceLocation(file: relative))]

@@ -22,6 +22,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     private let keys = CacheSyntax.keys
     private let patterns = CacheSyntax.patterns
     private let powersOfTen = CacheSyntax.powersOfTen
+    let canonical = CanonicalLayout.shared
     private var previous: (start: CacheText, id: Int64)?
     private(set) var source: SourceText?
     /// Problems past `Diagnostic.perFileLimit`: how many, and where the first is.
@@ -75,6 +76,8 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     // MARK: - Activities
 
     private mutating func readActivity() throws -> ActivityFields? {
+        // Nearly always the layout the cache is written in; anything else is read below.
+        if let fields = readCanonicalActivity() { return fields }
         let start = i
         try expect(UInt8(ascii: "{"), "expected an activity object")
         var id: Int64?, name: CacheText?, sport: CacheText?, type: CacheText?, startDate: CacheText?, startLocal: CacheText?
@@ -250,7 +253,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         // A local index: the loop runs for every byte of every string.
         var j = start
         // Eight bytes at a time while none is a quote, a backslash or a control character.
-        while j + 8 <= b.count, !Self.mayEndString(UnsafeRawPointer(b.baseAddress! + j).loadUnaligned(as: UInt64.self)) { j += 8 }
+        while j + 8 <= b.count, !CanonicalCursor.mayEndString(UnsafeRawPointer(b.baseAddress! + j).loadUnaligned(as: UInt64.self)) { j += 8 }
         while j < b.count {
             let c = b[j]
             if c == UInt8(ascii: "\"") { break }
@@ -312,14 +315,6 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Whether any of eight bytes is '"', '\\' or below 0x20 (the SWAR "has a zero byte" tests).
-    private static func mayEndString(_ v: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        let control = (v &- ones &* 0x20) & ~v & highs != 0
-        return control || hasZeroByte(v ^ (ones &* 0x22)) || hasZeroByte(v ^ (ones &* 0x5C))
     }
 
     /// A JSON number, exactly as RFC 8259 writes them (no leading zeros, no `1.`, no bare
