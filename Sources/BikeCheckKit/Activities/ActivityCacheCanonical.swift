@@ -10,6 +10,7 @@ import Foundation
 extension ActivityCacheReader {
     /// The activity at `i` when it is in the canonical layout, `i` then past it; else nil, and
     /// `i` unchanged.
+    @inline(__always)
     mutating func readCanonicalActivity() -> ActivityFields? {
         guard let base = b.baseAddress else { return nil }
         var cursor = CanonicalCursor(base: base, count: b.count, at: i)
@@ -147,7 +148,18 @@ struct CanonicalCursor {
         guard at < count, base[at] == UInt8(ascii: "\"") else { return nil }
         let start = at + 1
         var j = start
-        while j + 8 <= count, !CanonicalCursor.mayEndString(UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) { j += 8 }
+        // Eight bytes at a time: the first that ends the string or has an escape or a control
+        // character decides.
+        while j + 8 <= count {
+            let ends = CanonicalCursor.stringEnds(UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)))
+            if ends != 0 {
+                j += ends.trailingZeroBitCount >> 3
+                guard base[j] == UInt8(ascii: "\"") else { return nil }
+                at = j + 1
+                return UnsafeBufferPointer(start: base + start, count: j - start)
+            }
+            j += 8
+        }
         while j < count {
             let c = base[j]
             if c == UInt8(ascii: "\"") {
@@ -160,12 +172,17 @@ struct CanonicalCursor {
         return nil
     }
 
-    /// Whether any of eight bytes is '"', '\\' or below 0x20 (the SWAR "has a zero byte" tests).
-    static func mayEndString(_ v: UInt64) -> Bool {
+    /// Whether any of eight bytes is '"', '\\' or below 0x20.
+    static func mayEndString(_ v: UInt64) -> Bool { stringEnds(v) != 0 }
+
+    /// The high bit of each of eight bytes (the first in the lowest byte) that is '"', '\\' or
+    /// below 0x20 (the SWAR "has a zero byte" tests): exact up to the first such byte, which is
+    /// all a reader looks at.
+    static func stringEnds(_ v: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        let control = (v &- ones &* 0x20) & ~v & highs != 0
-        return control || hasZeroByte(v ^ (ones &* 0x22)) || hasZeroByte(v ^ (ones &* 0x5C))
+        func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        let control = (v &- ones &* 0x20) & ~v & highs
+        return control | zeroBytes(v ^ (ones &* 0x22)) | zeroBytes(v ^ (ones &* 0x5C))
     }
 
     private mutating func literal(_ word: StaticString) -> Bool {
@@ -188,6 +205,7 @@ struct CanonicalCursor {
 
     /// One activity in the canonical layout, with the general reader's checks: nil at the first
     /// byte that differs from what `encode` writes, or at a value the general reader reports.
+    @inline(__always)
     mutating func activity(_ k: CanonicalLayout) -> ActivityFields? {
         let start = at
         guard let fields = fields(k) else {
@@ -197,6 +215,7 @@ struct CanonicalCursor {
         return fields
     }
 
+    @inline(__always)
     private mutating func fields(_ k: CanonicalLayout) -> ActivityFields? {
         var athlete: Int64?
         if key(k.athleteFirst) {

@@ -52,11 +52,12 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             } else {
                 while true {
                     skipSpace()
-                    if let fields = try readActivity() {
-                        if let month, !fields.startDate.starts(inMonth: month) { misplaced += 1 }
-                        if let previous, !CacheText.cacheOrder(previous, (fields.startDate, fields.id)) { unsorted = true }
-                        previous = (fields.startDate, fields.id)
-                        records.append(builder.record(fields))
+                    // Nearly always the layout the cache is written in; anything else is read by
+                    // the general reader, from the same place.
+                    if let fields = readCanonicalActivity() {
+                        accept(fields, into: &records)
+                    } else if let fields = try readActivity() {
+                        accept(fields, into: &records)
                     }
                     skipSpace()
                     if peek() == UInt8(ascii: ",") { i += 1; continue }
@@ -75,9 +76,16 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
 
     // MARK: - Activities
 
+    /// An activity read: checked for its month and order, and made a record.
+    @inline(__always)
+    private mutating func accept(_ fields: ActivityFields, into records: inout [Builder.Record]) {
+        if let month, !fields.startDate.starts(inMonth: month) { misplaced += 1 }
+        if let previous, !CacheText.cacheOrder(previous, (fields.startDate, fields.id)) { unsorted = true }
+        previous = (fields.startDate, fields.id)
+        records.append(builder.record(fields))
+    }
+
     private mutating func readActivity() throws -> ActivityFields? {
-        // Nearly always the layout the cache is written in; anything else is read below.
-        if let fields = readCanonicalActivity() { return fields }
         let start = i
         try expect(UInt8(ascii: "{"), "expected an activity object")
         var id: Int64?, name: CacheText?, sport: CacheText?, type: CacheText?, startDate: CacheText?, startLocal: CacheText?
