@@ -145,6 +145,51 @@ import Testing
         #expect(silentlyAcceptedInvalid.isEmpty, "invalid JSON accepted without an error: \(silentlyAcceptedInvalid.prefix(3))")
     }
 
+    /// The reader's fast path takes only the layout `encode` writes and hands anything else to
+    /// the general reader: each line, as written and with a space after its '{' (which only the
+    /// general reader takes), reads to the same activities and the same problems, alone and
+    /// between canonical activities.
+    @Test func theCanonicalFastPathReadsWhatTheGeneralReaderReads() throws {
+        let whole = Activity(
+            id: 10_086_461_706, name: "Commute #home", sportType: "EBikeRide", type: "EBikeRide", startDate: "2020-06-01T05:01:50Z",
+            startDateLocal: "2020-06-01T07:01:50Z", timezone: "(GMT+02:00) Europe/Berlin", movingTime: 5345, elapsedTime: 6360,
+            distance: 33787.4, totalElevationGain: 168.9, gearID: "b10000023", trainer: true, commute: true, manual: false,
+            source: "fit", device: 3_980_001_234, athlete: 42)
+        let bare = Activity(id: 7, name: "", sportType: "Ride", startDate: "2020-06-02T05:01:50Z", movingTime: 0, elapsedTime: 0, distance: 0)
+        let canonical = String(decoding: try ActivityCacheFormat.encode([whole]), as: UTF8.self)
+            .split(separator: "\n").map(String.init)[1]
+        let minimal = String(decoding: try ActivityCacheFormat.encode([bare]), as: UTF8.self).split(separator: "\n").map(String.init)[1]
+        // Each edit of the canonical line: (what it replaces, by what).
+        let edits: [(String, String)] = [
+            ("", ""), ("Commute #home", #"Commute \"home\""#), ("Commute #home", #"Caf\u00e9"#), ("Commute #home", "tab\there"),
+            ("33787.4", "3.37874e4"), ("33787.4", "33787.40000000001"), ("33787.4", "0.5"), ("33787.4", "007"), ("33787.4", "-5"),
+            ("33787.4", "1."), ("33787.4", "null"), ("33787.4", "1e999"), ("5345", "99999999999999"), ("5345", "5345.5"),
+            ("6360", "null"), ("168.9", "-1"), ("10086461706", "0"), ("10086461706", "012"), ("10086461706", "9223372036854775808"),
+            ("10086461706", "4611686018427387904"), ("10086461706", "1.5"), ("10086461706", "\"1\""), ("3980001234", "-3"),
+            ("3980001234", "\"x\""), (#""athlete":42"#, #""athlete":null"#), ("2020-06-01T05:01:50Z", "2020-13-01T05:01:50Z"),
+            ("2020-06-01T07:01:50Z", "yesterday"), (#""commute":true"#, #""commute":null"#), (#""trainer":true"#, #""trainer":1"#),
+            (#""b10000023""#, "null"), (#""b10000023""#, "7"), (#","trainer":true"#, ""), (#","id":10086461706"#, ""),
+            (#","type":"EBikeRide""#, #","type":"EBikeRide","extra":[1,{"a":2}]"#), (#""manual":false"#, #""manual":false,"manual":true"#),
+            (#""trainer":true,"type":"EBikeRide""#, #""type":"EBikeRide","trainer":true"#), ("}", ""), ("}", "},"), (#""name""#, #""nam\u0065""#),
+        ]
+        var lines = [minimal]
+        for (old, new) in edits {
+            let range = try #require(old.isEmpty ? canonical.startIndex..<canonical.startIndex : canonical.range(of: old), "\(old)")
+            lines.append(canonical.replacingCharacters(in: range, with: new))
+        }
+        func read(_ items: [String]) -> [String] {
+            let decoded = ActivityCacheFormat.decode(Array(("[\n" + items.joined(separator: ",\n") + "\n]\n").utf8), path: "activities/2020-06.json")
+            return decoded.activities.map { "\($0)" } + decoded.diagnostics.map { "\($0.id) \($0.message)" }
+        }
+        for line in lines {
+            let general = "{ " + line.dropFirst()
+            #expect(read([line]) == read([general]), "\(line)")
+            #expect(read([minimal, line, canonical]) == read([minimal, general, canonical]), "\(line)")
+        }
+        #expect(ActivityCacheFormat.decode(Array(("[\n" + canonical + "\n]\n").utf8), path: "activities/2020-06.json").activities == [whole])
+        #expect(ActivityCacheFormat.decode(Array(("[\n" + minimal + "\n]\n").utf8), path: "activities/2020-06.json").activities == [bare])
+    }
+
     /// A number as Foundation read it. Long ones come as NSDecimalNumber, whose `doubleValue` is
     /// not correctly rounded (113404.49223372036854775808 gives …035, not …038): read its digits.
     func number(_ value: Any?) -> Double? {

@@ -78,7 +78,7 @@ package enum ActivityCacheLoader {
             return (key, count)
         }
         func readOne(_ k: Int, lettingGo: Bool = false) -> File<SummaryBuilder> {
-            read(names[k], root: root, boundary: boundary) { name, path, named, read in
+            read(names[k], root: root, boundary: boundary, checksums: index != nil) { name, path, named, read in
                 guard let index, named else { return read() }
                 return index.file(name, path: path, lettingGo: lettingGo, read)
             }
@@ -158,7 +158,7 @@ package enum ActivityCacheLoader {
     /// Every cache file as summaries, each through `index` (when given) where it holds that
     /// version of the file; the index's files of month files that are gone are removed.
     static func readSummaries(root: String, index: ActivityIndex?) -> [File<SummaryBuilder>] {
-        let files = read(root: root, SummaryBuilder.self) { name, path, named, read in
+        let files = read(root: root, SummaryBuilder.self, checksums: index != nil) { name, path, named, read in
             guard let index, named else { return read() }
             return index.file(name, path: path, read)
         }
@@ -188,6 +188,9 @@ package enum ActivityCacheLoader {
         /// The key and count its records were just indexed under, when they were let go of
         /// (`ActivityIndex.file(_:path:lettingGo:_:)`).
         var stored: (key: ActivityIndex.Key, count: Int)?
+        /// `ActivityIndex.checksum` of the bytes read, when asked for (`read`'s `checksums`):
+        /// what the index records of the file it is made from, taken while the bytes are mapped.
+        var checksum: UInt64?
     }
 
     /// What `activities/` holds: its cache files' names, sorted, or the one diagnosed file that
@@ -213,9 +216,10 @@ package enum ActivityCacheLoader {
     }
 
     /// Reads and decodes every cache file, sorted by name. `through` may answer a file another way
-    /// (name, path, whether named after a month, and the reading it stands in for).
+    /// (name, path, whether named after a month, and the reading it stands in for). With
+    /// `checksums`, each file read has its bytes' checksum.
     static func read<Builder: ActivityRecordBuilder>(
-        root: String, _: Builder.Type, only: Set<String>? = nil,
+        root: String, _: Builder.Type, only: Set<String>? = nil, checksums: Bool = false,
         through: ((String, String, Bool, () -> File<Builder>) -> File<Builder>)? = nil
     ) -> [File<Builder>] {
         switch listing(root: root, only: only) {
@@ -226,13 +230,15 @@ package enum ActivityCacheLoader {
             return [file]
         case .names(let names, let boundary):
             // Files are independent: decode them on all cores, then merge in name order.
-            return concurrentMap(names.count) { read(names[$0], root: root, boundary: boundary, through: through) }
+            return concurrentMap(names.count) {
+                read(names[$0], root: root, boundary: boundary, checksums: checksums, through: through)
+            }
         }
     }
 
-    /// Reads and decodes cache file `name` (see `read(root:_:only:through:)`).
+    /// Reads and decodes cache file `name` (see `read(root:_:only:checksums:through:)`).
     static func read<Builder: ActivityRecordBuilder>(
-        _ name: String, root: String, boundary: GarageBoundary,
+        _ name: String, root: String, boundary: GarageBoundary, checksums: Bool = false,
         through: ((String, String, Bool, () -> File<Builder>) -> File<Builder>)? = nil
     ) -> File<Builder> {
         let relative = "activities/" + name
@@ -258,6 +264,7 @@ package enum ActivityCacheLoader {
                 file.misplaced = reader.misplaced
                 file.unsorted = reader.unsorted
                 if !file.diagnostics.isEmpty { file.source = reader.source ?? SourceText(path: relative, bytes: Array(buffer)) }
+                if checksums { file.checksum = ActivityIndex.checksum(UnsafeRawBufferPointer(buffer)) }
             }
             if read == nil {
                 file.diagnostics = [.error(.unreadableFile, "cannot read the file", at: SourceLocation(file: relative))]

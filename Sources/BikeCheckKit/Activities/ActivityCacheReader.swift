@@ -22,6 +22,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     private let keys = CacheSyntax.keys
     private let patterns = CacheSyntax.patterns
     private let powersOfTen = CacheSyntax.powersOfTen
+    let canonical = CanonicalLayout.shared
     private var previous: (start: CacheText, id: Int64)?
     private(set) var source: SourceText?
     /// Problems past `Diagnostic.perFileLimit`: how many, and where the first is.
@@ -51,11 +52,12 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             } else {
                 while true {
                     skipSpace()
-                    if let fields = try readActivity() {
-                        if let month, !fields.startDate.starts(inMonth: month) { misplaced += 1 }
-                        if let previous, !CacheText.cacheOrder(previous, (fields.startDate, fields.id)) { unsorted = true }
-                        previous = (fields.startDate, fields.id)
-                        records.append(builder.record(fields))
+                    // Nearly always the layout the cache is written in; anything else is read by
+                    // the general reader, from the same place.
+                    if let fields = readCanonicalActivity() {
+                        accept(fields, into: &records)
+                    } else if let fields = try readActivity() {
+                        accept(fields, into: &records)
                     }
                     skipSpace()
                     if peek() == UInt8(ascii: ",") { i += 1; continue }
@@ -73,6 +75,15 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     }
 
     // MARK: - Activities
+
+    /// An activity read: checked for its month and order, and made a record.
+    @inline(__always)
+    private mutating func accept(_ fields: ActivityFields, into records: inout [Builder.Record]) {
+        if let month, !fields.startDate.starts(inMonth: month) { misplaced += 1 }
+        if let previous, !CacheText.cacheOrder(previous, (fields.startDate, fields.id)) { unsorted = true }
+        previous = (fields.startDate, fields.id)
+        records.append(builder.record(fields))
+    }
 
     private mutating func readActivity() throws -> ActivityFields? {
         let start = i
@@ -250,7 +261,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         // A local index: the loop runs for every byte of every string.
         var j = start
         // Eight bytes at a time while none is a quote, a backslash or a control character.
-        while j + 8 <= b.count, !Self.mayEndString(UnsafeRawPointer(b.baseAddress! + j).loadUnaligned(as: UInt64.self)) { j += 8 }
+        while j + 8 <= b.count, !CanonicalCursor.mayEndString(UnsafeRawPointer(b.baseAddress! + j).loadUnaligned(as: UInt64.self)) { j += 8 }
         while j < b.count {
             let c = b[j]
             if c == UInt8(ascii: "\"") { break }
@@ -312,14 +323,6 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Whether any of eight bytes is '"', '\\' or below 0x20 (the SWAR "has a zero byte" tests).
-    private static func mayEndString(_ v: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        let control = (v &- ones &* 0x20) & ~v & highs != 0
-        return control || hasZeroByte(v ^ (ones &* 0x22)) || hasZeroByte(v ^ (ones &* 0x5C))
     }
 
     /// A JSON number, exactly as RFC 8259 writes them (no leading zeros, no `1.`, no bare

@@ -134,10 +134,10 @@ struct ActivityIndex: Sendable {
             return file
         }
         var file = read()
-        // The checksum from the bytes as they are once read, unchanged since (same key).
-        if file.diagnostics.isEmpty, !key.isSettling, let bytes = readBytes(path, limit: FileSizeLimit.activityMonth), Self.key(path) == key,
+        // The checksum of the bytes read (taken as they were read), unchanged since: same key.
+        if file.diagnostics.isEmpty, !key.isSettling, let checksum = file.checksum, Self.key(path) == key,
             store(
-                Entry(records: file.records, strings: file.strings, misplaced: file.misplaced, unsorted: file.unsorted, source: Self.checksum(bytes)),
+                Entry(records: file.records, strings: file.strings, misplaced: file.misplaced, unsorted: file.unsorted, source: checksum),
                 name: name, key: key),
             lettingGo
         {
@@ -217,17 +217,26 @@ struct ActivityIndex: Sendable {
         put(UInt32(entry.unsorted ? 1 : 0))
         put(UInt32(stringBytes.reduce(0) { $0 + $1.count }))
         out += nameBytes
-        for r in entry.records {
-            put(r.id)
-            put(r.day)
-            put(r.gear)
-            put(r.sport)
-            put(UInt32(r.trainer ? 1 : 0))
-            put(r.movingTime.bitPattern)
-            put(r.distance.bitPattern)
-            put(r.elevation.bitPattern)
-            put(r.tags)
-            put(UInt32(0))
+        // The records written in place: an append per field was most of a cold run's indexing.
+        var at = out.count
+        out += repeatElement(0, count: entry.records.count * recordSize)
+        out.withUnsafeMutableBytes { raw in
+            func put<T: FixedWidthInteger>(_ v: T) {
+                raw.storeBytes(of: v.littleEndian, toByteOffset: at, as: T.self)
+                at += MemoryLayout<T>.size
+            }
+            for r in entry.records {
+                put(r.id)
+                put(r.day)
+                put(r.gear)
+                put(r.sport)
+                put(UInt32(r.trainer ? 1 : 0))
+                put(r.movingTime.bitPattern)
+                put(r.distance.bitPattern)
+                put(r.elevation.bitPattern)
+                put(r.tags)
+                put(UInt32(0))
+            }
         }
         for s in stringBytes { put(UInt32(s.count)) }
         for s in stringBytes { out += s }
