@@ -251,31 +251,8 @@ package enum GarageLoader {
         overlay: [UInt8]? = nil, git: GitSnapshot.File?? = nil,
         _ body: (YAMLNode, inout NodeReader) -> T?
     ) -> (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool) {
+        if let git { return decodeFile(relative, git: git, cache: cache, context: context, body) }
         var file = DecodedFile<T>(value: nil)
-        if let git {
-            let read: FileRead
-            switch git {
-            case .bytes(let bytes, _)?: read = .bytes(bytes)
-            case .tooLarge(let size)?: read = .tooLarge(size)
-            case .outside?:
-                file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
-                return (file, nil, false)
-            case nil: read = .unreadable
-            }
-            if case .bytes(let bytes) = read, let cache,
-                let entry: GarageCache.Entry<T> = cache.entry(relative, madeFrom: GarageCache.SourceStamp(bytes), context: context)
-            {
-                file = entry.file
-                file.source = SourceText(path: relative, bytes: bytes)
-                file.time = LoadTimings.FileTime(cached: true)
-                return (file, nil, false)
-            }
-            guard case .bytes(let bytes) = read else {
-                file.diagnostics += unread(relative, read)
-                return (file, nil, false)
-            }
-            return (parse(relative, bytes, body), nil, true)
-        }
         guard case .read(let path) = access() else {
             file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
             return (file, nil, false)
@@ -327,6 +304,37 @@ package enum GarageLoader {
             settled = key
         }
         return (file, ParsedFiles.Kept(bytes: bytes, key: settled, file: file, generation: generation), parsed)
+    }
+
+    /// `decodeFile` of the file as a `GitSnapshot` has it (`nil`: git has no such file); the
+    /// cache's entry for the work tree's file serves when it was made from the same bytes.
+    private static func decodeFile<T: CacheCodable>(
+        _ relative: String, git: GitSnapshot.File?, cache: GarageCache?, context: String?,
+        _ body: (YAMLNode, inout NodeReader) -> T?
+    ) -> (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool) {
+        var file = DecodedFile<T>(value: nil)
+        let read: FileRead
+        switch git {
+        case .bytes(let bytes, _)?: read = .bytes(bytes)
+        case .tooLarge(let size)?: read = .tooLarge(size)
+        case .outside?:
+            file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
+            return (file, nil, false)
+        case nil: read = .unreadable
+        }
+        if case .bytes(let bytes) = read, let cache,
+            let entry: GarageCache.Entry<T> = cache.entry(relative, madeFrom: GarageCache.SourceStamp(bytes), context: context)
+        {
+            file = entry.file
+            file.source = SourceText(path: relative, bytes: bytes)
+            file.time = LoadTimings.FileTime(cached: true)
+            return (file, nil, false)
+        }
+        guard case .bytes(let bytes) = read else {
+            file.diagnostics += unread(relative, read)
+            return (file, nil, false)
+        }
+        return (parse(relative, bytes, body), nil, true)
     }
 
     /// Why a file was not read: too large, or unreadable (none when it was).
@@ -572,12 +580,7 @@ package enum GarageLoader {
             // With an earlier load's parses of all files but one (an editor's re-check after an
             // edit, a write's re-check), most files are only looked at: one thread does it, the
             // start and the waits of a pool of threads would cost more.
-            var new = 0
-            for relative in relatives where earlier.index(forKey: relative) == nil {
-                new += 1
-                if new > 1 { break }
-            }
-            let decoded = new <= 1 && !earlier.isEmpty ? names.indices.map(decodeOne) : concurrentMap(names.count, decodeOne)
+            let decoded = Self.allKeptButOne(relatives, earlier) ? names.indices.map(decodeOne) : concurrentMap(names.count, decodeOne)
             var values: [T] = []
             var firstFile: [String: String] = [:]
             for (index, name) in names.enumerated() {
@@ -588,11 +591,7 @@ package enum GarageLoader {
                 note(relative, keep, parsed, keyPath)
                 if let first = firstFile.updateValue(relative, forKey: stem(name)) {
                     firstFile[stem(name)] = first
-                    diagnostics.append(
-                        .error(
-                            .duplicateId, "\(relative) and \(first) both define \(kind) '\(stem(name))'",
-                            at: SourceLocation(file: relative), notes: [.init("first defined here", at: SourceLocation(file: first))],
-                            help: "keep one of the two files"))
+                    diagnostics.append(Self.twoFiles(relative, first, kind: kind, id: stem(name)))
                     timings.add(file.time)
                     continue
                 }
@@ -601,6 +600,25 @@ package enum GarageLoader {
                 if let value = file.value { values.append(value) }
             }
             return values
+        }
+
+        /// Whether an earlier load kept every file of `relatives` but at most one.
+        private static func allKeptButOne<V>(_ relatives: [String], _ earlier: [String: V]) -> Bool {
+            guard !earlier.isEmpty else { return false }
+            var new = 0
+            for relative in relatives where earlier.index(forKey: relative) == nil {
+                new += 1
+                if new > 1 { return false }
+            }
+            return true
+        }
+
+        /// Two files defining one id (grail.yaml and grail.yml).
+        private static func twoFiles(_ relative: String, _ first: String, kind: String, id: String) -> Diagnostic {
+            .error(
+                .duplicateId, "\(relative) and \(first) both define \(kind) '\(id)'",
+                at: SourceLocation(file: relative), notes: [.init("first defined here", at: SourceLocation(file: first))],
+                help: "keep one of the two files")
         }
     }
 

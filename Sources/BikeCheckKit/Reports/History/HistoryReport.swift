@@ -232,38 +232,7 @@ package struct HistoryReport: Sendable, Encodable {
                 cells.text(e.bike ?? "")
                 cells.text(e.subject.id)
             }
-            // `TASK (after 12.3 km / 4.5 h since DAY)` or `TASK (first logged)`, then the to-do
-            // and the readings, `; ` between.
-            var first = true
-            for t in e.tasks {
-                if !first { cells.append("; ") }
-                first = false
-                cells.append(t.task)
-                guard let previous = t.previous, let d = t.distance, let h = t.movingTime else {
-                    cells.append(" (first logged)")
-                    continue
-                }
-                cells.append(" (after ")
-                cells.appendFixed(d / size, 1)
-                cells.append(" ")
-                cells.append(unit)
-                cells.append(" / ")
-                cells.appendFixed(h / 3600, 1)
-                cells.append(" h since ")
-                cells.appendDay(previous)
-                cells.append(")")
-            }
-            if let todo = e.todo {
-                if !first { cells.append("; ") }
-                first = false
-                cells.append("to-do: ")
-                cells.append(todo)
-            }
-            for r in e.readings ?? [] {
-                if !first { cells.append("; ") }
-                first = false
-                cells.append("measured \(r.id) \(WearAmount(amount: r.value, unit: r.unit))")
-            }
+            Self.done(e, unit: unit, size: size, into: &cells)
             cells.end()
             cells.text(costs[k])
             cells.text(e.cost == nil ? "" : e.currency ?? "")
@@ -271,5 +240,40 @@ package struct HistoryReport: Sendable, Encodable {
             cells.text(e.note ?? "")
         }
         return ReportTable(columns: columns, stream: stream)
+    }
+
+    /// An entry's DONE cell, unended: `TASK (after 12.3 km / 4.5 h since DAY)` or
+    /// `TASK (first logged)` per task, then the to-do and the readings, `; ` between.
+    private static func done(_ e: Entry, unit: String, size: Double, into cells: inout ReportCells) {
+        var first = true
+        for t in e.tasks {
+            if !first { cells.append("; ") }
+            first = false
+            cells.append(t.task)
+            guard let previous = t.previous, let d = t.distance, let h = t.movingTime else {
+                cells.append(" (first logged)")
+                continue
+            }
+            cells.append(" (after ")
+            cells.appendFixed(d / size, 1)
+            cells.append(" ")
+            cells.append(unit)
+            cells.append(" / ")
+            cells.appendFixed(h / 3600, 1)
+            cells.append(" h since ")
+            cells.appendDay(previous)
+            cells.append(")")
+        }
+        if let todo = e.todo {
+            if !first { cells.append("; ") }
+            first = false
+            cells.append("to-do: ")
+            cells.append(todo)
+        }
+        for r in e.readings ?? [] {
+            if !first { cells.append("; ") }
+            first = false
+            cells.append("measured \(r.id) \(WearAmount(amount: r.value, unit: r.unit))")
+        }
     }
 }
