@@ -70,19 +70,22 @@ package struct SourceText: Sendable {
 
     /// Whether every byte is below 0x80: eight at a time, as every file read is asked it.
     package static func isASCII(_ bytes: ArraySlice<UInt8>) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var seen: UInt64 = 0
-            var at = 0
-            while raw.count - at >= 8 {
-                seen |= raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
-                at += 8
-            }
-            while at < raw.count {
-                seen |= UInt64(raw[at])
-                at += 1
-            }
-            return seen & 0x8080_8080_8080_8080 == 0
+        bytes.withUnsafeBytes { isASCII($0) }
+    }
+
+    /// Whether every byte is below 0x80, eight at a time.
+    package static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
+        var seen: UInt64 = 0
+        var at = 0
+        while raw.count - at >= 8 {
+            seen |= raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            at += 8
         }
+        while at < raw.count {
+            seen |= UInt64(raw[at])
+            at += 1
+        }
+        return seen & 0x8080_8080_8080_8080 == 0
     }
 
     /// The text of a 1-based line without its line break, or nil past the end.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 
 /// What status and the reports need of one cached activity: 48 bytes and no Strings, where a
@@ -267,29 +268,13 @@ enum CacheText {
         }
     }
 
-    /// Whether every byte is below 0x80, eight at a time.
-    private static func isASCII(_ x: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = x.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var any: UInt64 = 0, k = 0
-        while k + 8 <= x.count {
-            any |= raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
-            k += 8
-        }
-        while k < x.count {
-            any |= UInt64(base[k])
-            k += 1
-        }
-        return any & 0x8080_8080_8080_8080 == 0
-    }
-
     /// Same as `Activity.cacheOrder` on start dates and ids.
     static func cacheOrder(_ a: (start: CacheText, id: Int64), _ b: (start: CacheText, id: Int64)) -> Bool {
         // String order is byte order for ASCII, which every timestamp bikecheck writes is; others
         // go through String so that the answer is the same as for `Activity` values.
         let order: Int32? = a.start.withUTF8 { x in
             b.start.withUTF8 { y in
-                guard isASCII(x), isASCII(y) else { return nil }
+                guard SourceText.isASCII(UnsafeRawBufferPointer(x)), SourceText.isASCII(UnsafeRawBufferPointer(y)) else { return nil }
                 let common = min(x.count, y.count)
                 let c = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
                 return c != 0 ? c : Int32(x.count) - Int32(y.count)
