@@ -72,7 +72,6 @@ struct CanonicalLayout {
     /// The same values as the general reader's table: a number is the same Double either way.
     let powersOfTen: [Double] = (0...15).map { p in (0..<p).reduce(1.0) { r, _ in r * 10 } }
 
-    static let shared = CanonicalLayout()
 }
 
 /// A position in a cache file's bytes, for the fast path: every read either consumes exactly

@@ -22,7 +22,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     private let keys = CacheSyntax.keys
     private let patterns = CacheSyntax.patterns
     private let powersOfTen = CacheSyntax.powersOfTen
-    let canonical = CanonicalLayout.shared
+    let canonical = CanonicalLayout()
     private var previous: (start: CacheText, id: Int64)?
     private(set) var source: SourceText?
     /// Problems past `Diagnostic.perFileLimit`: how many, and where the first is.
