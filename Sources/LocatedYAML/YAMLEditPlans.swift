@@ -259,15 +259,18 @@ extension Planner {
             throw refuse("cannot remove '\(key)': it shares its line with other text", entry.key)
         }
         let end = insertion(after: entry.value, lines: [])
-        var range = lineStart..<end.range.lowerBound
-        if end.range.lowerBound == bytes.count, !bytes.isEmpty, bytes.last != UInt8(ascii: "\n") {
-            // Removing the last line of a file without a final newline: take the break before it.
-            var s = lineStart
-            if s > 0, bytes[s - 1] == UInt8(ascii: "\n") { s -= 1 }
-            if s > 0, bytes[s - 1] == UInt8(ascii: "\r") { s -= 1 }
-            range = s..<bytes.count
-        }
-        return ([Splice(range: range, text: [])], expected)
+        return ([Splice(range: removalRange(lineStart: lineStart, end: end.range.lowerBound), text: [])], expected)
+    }
+
+    /// The bytes that removing the lines from `lineStart` up to `end` takes out. The last line
+    /// of a file without a final newline takes the line break before it, so the line above
+    /// does not end up with a dangling break.
+    func removalRange(lineStart: Int, end: Int) -> Range<Int> {
+        guard end == bytes.count, !bytes.isEmpty, bytes.last != UInt8(ascii: "\n") else { return lineStart..<end }
+        var s = lineStart
+        if s > 0, bytes[s - 1] == UInt8(ascii: "\n") { s -= 1 }
+        if s > 0, bytes[s - 1] == UInt8(ascii: "\r") { s -= 1 }
+        return s..<bytes.count
     }
 
     /// `.removeItem`: the lines of one item of a block sequence taken out.
@@ -291,16 +294,8 @@ extension Planner {
             throw refuse("cannot remove an item that shares its line with other text", item)
         }
         let end = insertion(after: item, lines: [], ownerColumn: lineColumn(of: dash))
-        var range = lineStart..<end.range.lowerBound
-        if end.range.lowerBound == bytes.count, !bytes.isEmpty, bytes.last != UInt8(ascii: "\n") {
-            // The last line of a file without a final newline: take the break before it.
-            var s = lineStart
-            if s > 0, bytes[s - 1] == UInt8(ascii: "\n") { s -= 1 }
-            if s > 0, bytes[s - 1] == UInt8(ascii: "\r") { s -= 1 }
-            range = s..<bytes.count
-        }
         let expected = Expected(path: path, change: .removed(at: index))
-        return ([Splice(range: range, text: [])], expected)
+        return ([Splice(range: removalRange(lineStart: lineStart, end: end.range.lowerBound), text: [])], expected)
     }
 
     func planSet(_ target: YAMLNode, to value: YAMLValue, parent: YAMLNode, component: YAMLPathComponent) throws(YAMLEditFailure) -> [Splice] {
