@@ -484,7 +484,7 @@ func fileMode(_ path: String) throws -> Int {
         let activities = StandInActivity.generate(count: 1_000)
         await world.server.setActivities(activities)
         try await world.login()
-        // /athlete (98), page 1 (99), page 2 (100): the window is full; it resets after 2 s quiet.
+        // /athlete (98), page 1 (99), page 2 (100): the window is full; then it resets after 2 s quiet.
         await world.server.setRateLimit(limit: (200, 2000), readLimit: (100, 1000), usage: (40, 500), readUsage: (97, 500))
         await world.server.setShortWindowReset(afterQuiet: 2)
         await world.server.resetCounts()

@@ -33,8 +33,9 @@ public actor StravaStandIn {
     public var readLimit = (100, 1000)
     public var usage = (0, 0)
     public var readUsage = (0, 0)
-    /// The 15-minute window resets here when no API request came for this many seconds (nil:
-    /// never by itself), so a client's wait for it can be tested in seconds.
+    /// A full 15-minute window resets here when no API request came for this many seconds
+    /// after it filled (nil: never by itself), so a client's wait for it can be tested in
+    /// seconds. Only a full window resets: a slow start on a busy machine must not empty it.
     public var shortWindowResetsAfterQuiet: Double?
     private var lastAPIRequest = Date()
     public func setShortWindowReset(afterQuiet seconds: Double?) { shortWindowResetsAfterQuiet = seconds }
@@ -407,7 +408,11 @@ public actor StravaStandIn {
         let seen = tokenViolations.count
         let injected = record(request)
         apiRequestsByHost[host, default: 0] += 1
-        if let quiet = shortWindowResetsAfterQuiet, Date().timeIntervalSince(lastAPIRequest) >= quiet { (usage.0, readUsage.0) = (0, 0) }
+        if let quiet = shortWindowResetsAfterQuiet, usage.0 >= limit.0 || readUsage.0 >= readLimit.0,
+            Date().timeIntervalSince(lastAPIRequest) >= quiet
+        {
+            (usage.0, readUsage.0) = (0, 0)
+        }
         lastAPIRequest = Date()
         // Strava counts every request, those over the limit too.
         usage.0 += 1; usage.1 += 1
