@@ -59,19 +59,23 @@ struct GarageCheck {
     }
 
     /// The files of `activities/` with their sizes, modification times and inodes, to notice a
-    /// change (the folder's own first: a file added or removed).
+    /// change (the folder's own first: a file added, removed or renamed changes it).
     static func activityFiles(_ root: String) -> [FileStamp] {
         let folder = root + "/activities"
-        var stamps = [FileStamp(folder, name: [])]
+        var info = stat()
+        var stamps = [FileStamp(name: [], stat(folder, &info) == 0 ? info : nil)]
         guard let dir = opendir(folder) else { return stamps }
         defer { closedir(dir) }
+        let fd = dirfd(dir)
         while let item = readdir(dir) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            guard name.first != UInt8(ascii: ".") else { continue }
-            stamps.append(FileStamp(folder + "/" + String(decoding: name, as: UTF8.self), name: name))
+            withUnsafeBytes(of: item.pointee.d_name) { name in
+                guard name.first != UInt8(ascii: "."), let path = name.baseAddress?.assumingMemoryBound(to: CChar.self) else { return }
+                // Looked at by name in the open folder: no path is built per file.
+                stamps.append(FileStamp(name: Array(name.prefix { $0 != 0 }), fstatat(fd, path, &info, 0) == 0 ? info : nil))
+            }
         }
-        // readdir's order is the folder's; the same files in another order are the same.
-        stamps[1...].sort { $0.name.lexicographicallyPrecedes($1.name) }
+        // In readdir's order, not sorted: the folder's while it is unchanged, and when it changed
+        // its own stamp did too.
         return stamps
     }
 
@@ -81,10 +85,9 @@ struct GarageCheck {
         var size = -1, seconds = -1, nanoseconds = -1
         var inode: UInt64 = 0
 
-        init(_ path: String, name: [UInt8]) {
+        init(name: [UInt8], _ info: stat?) {
             self.name = name
-            var info = stat()
-            guard stat(path, &info) == 0 else { return }
+            guard let info else { return }
             #if canImport(Darwin)
                 let time = info.st_mtimespec
             #else

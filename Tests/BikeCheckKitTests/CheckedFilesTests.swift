@@ -60,7 +60,7 @@ import Testing
         let garage: TemporaryFolder
         var overlay: [String: String] = [:]
         var today = Day("2026-11-15")
-        private var parsed: ParsedFiles?
+        private(set) var parsed: ParsedFiles?
 
         init() throws {
             garage = try TemporaryFolder(CheckedFilesTests.files.mapValues { Array($0.utf8) })
@@ -172,6 +172,36 @@ import Testing
         s.overlay["bikes/tarmac.yaml"] = Self.files["bikes/tarmac.yaml"]! + "# retired, and it stays so\n"
         let reused = s.check("a comment in a retired bike under a part")
         #expect(reused.isSuperset(of: ["bikes/tarmac.yaml", "parts/wheels.yaml", "parts/spare.yaml"]))
+    }
+
+    @Test func aSettledFolderIsNotListedAgainUntilAFileIsAddedRemovedOrRenamed() throws {
+        var s = try Session()
+        func settle() { Thread.sleep(forTimeInterval: ActivityIndex.settleTime + 0.02) }
+        /// The storage of the bikes' listing: the same while the folder is not listed again.
+        func listing() -> UnsafePointer<String>? { s.parsed?.listings["bikes"]?.relatives.withUnsafeBufferPointer { $0.baseAddress } }
+        settle()
+        s.check("first load")
+        #expect(s.parsed?.listings["bikes"]?.key != nil, "a settled folder's listing is kept with its key")
+        let first = listing()
+        s.check("nothing changed")
+        #expect(first != nil && listing() == first, "not listed again")
+        try s.garage.write("bikes/gravel.yaml", "name: Gravel\ntemplates: [road]\n")
+        s.check("a bike added right after a listing")
+        #expect(listing() != first)
+        settle()
+        s.check("settled again")
+        try FileManager.default.removeItem(atPath: s.garage.path + "/bikes/own.yaml")
+        s.check("a bike removed")
+        settle()
+        s.check("settled again")
+        try FileManager.default.moveItem(atPath: s.garage.path + "/bikes/stumpy.yaml", toPath: s.garage.path + "/bikes/stumpy.yml")
+        s.check("a bike renamed to .yml")
+        settle()
+        s.check("settled again")
+        try FileManager.default.moveItem(atPath: s.garage.path + "/parts", toPath: s.garage.path + "/old-parts")
+        try FileManager.default.createDirectory(atPath: s.garage.path + "/parts", withIntermediateDirectories: false)
+        try s.garage.write("parts/chain.yaml", "name: Chain\nmounts:\n  - {bike: grail, from: 2025-02-01}\n")
+        s.check("the parts folder replaced by another")
     }
 
     @Test func theGarageCacheIsPrunedWhenTheGaragesFilesChangeAndOnlyThen() throws {

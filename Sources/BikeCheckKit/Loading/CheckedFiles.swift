@@ -22,7 +22,7 @@ struct CheckedFiles: Sendable {
     /// The files whose findings were the earlier load's (for tests).
     var reused: Set<String> = []
 
-    struct BikeFindings: Sendable, KeptChecks {
+    struct BikeFindings: Sendable {
         var resolved: ResolvedBike
         /// The resolver's diagnostics and template gaps from resolving it, as found.
         var resolving: [Diagnostic]
@@ -31,7 +31,7 @@ struct CheckedFiles: Sendable {
         var checks: [Diagnostic] = []
     }
 
-    struct PartFindings: Sendable, KeptChecks {
+    struct PartFindings: Sendable {
         var intervals: [ResolvedInterval]
         var resolving: [Diagnostic]
         /// `Resolver.checkMounts(of:)`'s.
@@ -41,13 +41,10 @@ struct CheckedFiles: Sendable {
     }
 }
 
-/// Findings that keep their file's `Checks` diagnostics.
-protocol KeptChecks {
-    var checks: [Diagnostic] { get set }
-}
-
 /// One load's resolving and checking of bikes and parts, with what an earlier load found
-/// (`CheckedFiles`) taken where it still holds, and what it finds kept for the next.
+/// (`CheckedFiles`) taken where it still holds, and what it finds kept for the next. The bikes and
+/// parts are resolved in order (`resolve`), then given in the same order to `checkMounts` and
+/// `checks`, which find by position what was taken for each.
 struct FileChecks {
     private let earlier: CheckedFiles?
     private let files: ParsedFiles?
@@ -58,6 +55,9 @@ struct FileChecks {
     /// Whether parts' findings may be reused at all: no part on a part, now or before, and the
     /// same bikes (asked once, not per part).
     private var partsReusable = false
+    /// Each bike's and part's earlier findings, when taken, in the order resolved (nil: found now).
+    private var bikesTaken: [CheckedFiles.BikeFindings?] = []
+    private var partsTaken: [CheckedFiles.PartFindings?] = []
     private(set) var made: CheckedFiles
 
     /// `files`: this load's parsed files (nil when it keeps none: nothing is reused, nor kept);
@@ -66,7 +66,8 @@ struct FileChecks {
         made = CheckedFiles(
             today: today, templates: templates.map(\.id), bikes: bikes.map(\.id), partsOnParts: parts.contains { !$0.partMounts.isEmpty })
         self.files = files
-        guard let files, let earlier, earlier.today == today, earlier.templates == made.templates, files.unchanged(\.settings, "garage.yaml")
+        guard let files, let earlier, earlier.today == today, earlier.templates == made.templates,
+            files.unchanged(files.settings, "garage.yaml")
         else {
             self.earlier = nil
             return
@@ -74,12 +75,14 @@ struct FileChecks {
         self.earlier = earlier
         made.bikeFindings.reserveCapacity(earlier.bikeFindings.count)
         made.partFindings.reserveCapacity(earlier.partFindings.count)
+        bikesTaken.reserveCapacity(bikes.count)
+        partsTaken.reserveCapacity(parts.count)
         partsReusable = !made.partsOnParts && !earlier.partsOnParts && earlier.bikes == made.bikes
-        changedTemplates = Set(templates.filter { !files.unchanged(\.templates, $0.location.file) }.map(\.id))
+        changedTemplates = Set(templates.filter { !files.unchanged(files.templates, $0.location.file) }.map(\.id))
         // A part's findings depend on the bikes it names only through their retirement.
         changedBikes = Set(
             bikes.filter { bike in
-                guard !files.unchanged(\.bikes, bike.location.file) else { return false }
+                guard !files.unchanged(files.bikes, bike.location.file) else { return false }
                 guard let before = earlier.bikeFindings[bike.location.file]?.resolved.bike else { return true }
                 return Retirement(before) != Retirement(bike)
             }.map(\.id))
@@ -100,8 +103,8 @@ struct FileChecks {
     /// A bike's earlier findings, when they hold: its file's parse was reused, or parsed again it
     /// gives the same bike, every location the same (an edit of a comment, or an edit undone).
     private func earlier(_ bike: Bike) -> CheckedFiles.BikeFindings? {
-        guard let found = earlier?.bikeFindings[bike.location.file],
-            files?.unchanged(\.bikes, bike.location.file) == true || found.resolved.bike == bike,
+        guard let files, let found = earlier?.bikeFindings[bike.location.file],
+            files.unchanged(files.bikes, bike.location.file) || found.resolved.bike == bike,
             changedTemplates.isEmpty || bike.templates.allSatisfy({ !changedTemplates.contains($0.value) })
         else { return nil }
         return found
@@ -109,7 +112,8 @@ struct FileChecks {
 
     private func earlier(_ part: Part) -> CheckedFiles.PartFindings? {
         guard partsReusable, let earlier, let files, let found = earlier.partFindings[part.location.file],
-            files.unchanged(\.parts, part.location.file), changedTemplates.isEmpty || part.templates.allSatisfy({ !changedTemplates.contains($0.value) }),
+            files.unchanged(files.parts, part.location.file),
+            changedTemplates.isEmpty || part.templates.allSatisfy({ !changedTemplates.contains($0.value) }),
             changedBikes.isEmpty
                 || (!changedBikes.contains(BikeID(part.id.rawValue)) && part.mounts.allSatisfy({ !changedBikes.contains($0.bike.value) }))
         else { return nil }
@@ -119,7 +123,9 @@ struct FileChecks {
     /// `resolver.resolve(bike)`, or what it found before.
     mutating func resolve(_ bike: Bike, _ resolver: inout Resolver) -> ResolvedBike {
         guard files != nil else { return resolver.resolve(bike) }
-        if let found = earlier(bike) {
+        let found = earlier(bike)
+        bikesTaken.append(found)
+        if let found {
             resolver.diagnostics += found.resolving
             for (gap, uses) in found.gaps { resolver.templateGaps[gap, default: []] += uses }
             made.bikeFindings[bike.location.file] = found
@@ -132,17 +138,19 @@ struct FileChecks {
         let gaps = resolver.templateGaps
         resolver.templateGaps = [:]
         let resolved = resolver.resolve(bike)
-        let found = resolver.templateGaps
+        let new = resolver.templateGaps
         resolver.templateGaps = gaps
-        for (gap, uses) in found { resolver.templateGaps[gap, default: []] += uses }
-        made.bikeFindings[bike.location.file] = .init(resolved: resolved, resolving: Array(resolver.diagnostics[before...]), gaps: found)
+        for (gap, uses) in new { resolver.templateGaps[gap, default: []] += uses }
+        made.bikeFindings[bike.location.file] = .init(resolved: resolved, resolving: Array(resolver.diagnostics[before...]), gaps: new)
         return resolved
     }
 
     /// `resolver.resolve(part)`, or what it found before.
     mutating func resolve(_ part: Part, _ resolver: inout Resolver) -> ResolvedPart {
         guard files != nil else { return resolver.resolve(part) }
-        if let found = earlier(part) {
+        let found = earlier(part)
+        partsTaken.append(found)
+        if let found {
             resolver.diagnostics += found.resolving
             made.partFindings[part.location.file] = found
             made.reused.insert(part.location.file)
@@ -154,40 +162,51 @@ struct FileChecks {
         return resolved
     }
 
-    /// Every part's `resolver.checkMounts(of:)` (after `resolve(part)`), then the slots'.
+    /// Every part's `resolver.checkMounts(of:)` (after `resolve(part)`, in the same order), then
+    /// the slots'.
     mutating func checkMounts(_ parts: [Part], bikes: [Bike], _ resolver: inout Resolver) {
         let byID = Dictionary(bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let ids = bikes.map(\.id.rawValue)
-        for part in parts {
-            let file = part.location.file
-            if made.reused.contains(file), let found = made.partFindings[file] {
+        for k in parts.indices {
+            if let found = Self.taken(partsTaken, k) {
                 resolver.diagnostics += found.mounts
                 continue
             }
             let before = resolver.diagnostics.count
-            resolver.checkMounts(of: part, byID: byID, ids: ids)
-            made.partFindings[file]?.mounts = Array(resolver.diagnostics[before...])
+            resolver.checkMounts(of: parts[k], byID: byID, ids: ids)
+            if files != nil { made.partFindings[parts[k].location.file]?.mounts = Array(resolver.diagnostics[before...]) }
         }
         resolver.checkSlots(parts)
     }
 
-    /// `Checks.run` and `Checks.parts` (after resolving), each bike's and part's checks taken
-    /// from before where they were.
+    /// `Checks.run` and `Checks.parts` (after resolving, in the same order), each bike's and
+    /// part's checks taken from before where they were.
     mutating func checks(bikes: [Bike], rides: [Ride], parts: [Part], today: Day) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        for bike in bikes { out += checked(bike.location.file, \.bikeFindings) { Checks.bike(bike, today: today) } }
+        for k in bikes.indices {
+            if let found = Self.taken(bikesTaken, k) {
+                out += found.checks
+                continue
+            }
+            let found = Checks.bike(bikes[k], today: today)
+            if files != nil { made.bikeFindings[bikes[k].location.file]?.checks = found }
+            out += found
+        }
         out += Checks.rides(rides, bikes: bikes, today: today)
-        for part in parts { out += checked(part.location.file, \.partFindings) { Checks.part(part, today: today) } }
+        for k in parts.indices {
+            if let found = Self.taken(partsTaken, k) {
+                out += found.checks
+                continue
+            }
+            let found = Checks.part(parts[k], today: today)
+            if files != nil { made.partFindings[parts[k].location.file]?.checks = found }
+            out += found
+        }
         return out
     }
 
-    /// A file's checks: the earlier load's when its findings were reused, else made now and kept.
-    private mutating func checked<Findings: KeptChecks>(
-        _ file: String, _ kept: WritableKeyPath<CheckedFiles, [String: Findings]>, make: () -> [Diagnostic]
-    ) -> [Diagnostic] {
-        if made.reused.contains(file), let found = made[keyPath: kept][file] { return found.checks }
-        let found = make()
-        made[keyPath: kept][file]?.checks = found
-        return found
+    /// What was taken for the `k`th bike or part resolved (nil also when none was resolved here).
+    private static func taken<Findings>(_ taken: [Findings?], _ k: Int) -> Findings? {
+        k < taken.count ? taken[k] : nil
     }
 }

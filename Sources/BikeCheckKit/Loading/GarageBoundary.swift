@@ -48,10 +48,11 @@ package struct GarageBoundary: Sendable {
         let isReal: Bool
 
         /// `boundary.access(relative)` for the file `name` of the folder (`relative`: the folder's
-        /// path, a slash and `name`). A file that is not a link is, really, in the folder's real
-        /// path; a link (or what cannot be looked at) is resolved as `access` does.
-        func access(_ name: String, _ relative: String) -> Access {
-            let path = boundary.root + "/" + relative
+        /// path, a slash and `name`; `path`: the garage's, a slash and `relative`, when made
+        /// already). A file that is not a link is, really, in the folder's real path; a link (or
+        /// what cannot be looked at) is resolved as `access` does.
+        func access(_ name: String, _ relative: String, path: String? = nil) -> Access {
+            let path = path ?? boundary.root + "/" + relative
             var info = stat()
             guard let realRoot = boundary.realRoot, let realFolder, lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else {
                 return boundary.access(relative)

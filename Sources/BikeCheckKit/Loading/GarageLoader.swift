@@ -145,7 +145,7 @@ package enum GarageLoader {
         let gear = files.decodeFolder("gear", kind: "gear", \.bikes, context: settings.currency, &diagnostics, &sources) {
             FileDecoders.bike(id: BikeID($0), $1, &$2, currency: settings.currency, gear: true)
         }
-        bikes += Resolver.gearWithOwnIDs(gear, bikes: bikes, files: files.names(in: "bikes") ?? [], &diagnostics)
+        bikes += Resolver.gearWithOwnIDs(gear, bikes: bikes, files: files.listed("bikes")?.names ?? [], &diagnostics)
         var parts = files.decodeFolder("parts", kind: "part", \.parts, context: settings.currency, &diagnostics, &sources) {
             FileDecoders.part(id: PartID($0), $1, &$2, currency: settings.currency)
         }
@@ -206,7 +206,7 @@ package enum GarageLoader {
         // load writes entries only for files there are (one another run wrote meanwhile for a file
         // since gone is used only for that file's identity, and goes with the next change of files).
         if options.snapshot == nil, let cache = files.cache {
-            if files.reusing?.prunedWith != files.present { cache.prune(keeping: files.present) }
+            if files.reusing?.prunedWith != files.present { cache.prune(keeping: Set(files.present.joined())) }
             files.kept.prunedWith = files.present
         }
         files.timings.total = LoadTimings.since(started)
@@ -236,6 +236,30 @@ package enum GarageLoader {
         var stamp: GarageCache.SourceStamp
     }
 
+    /// What `decodeFile` made of one file: the file, in the box a load keeps it in (`keeps`
+    /// false: not to be kept, it could not be read or came from git), the time this load spent on
+    /// it, and whether it parsed it.
+    struct Outcome<T: Sendable>: Sendable {
+        var kept: ParsedFiles.Kept<T>
+        var keeps = true
+        var time = LoadTimings.FileTime()
+        var parsed = false
+
+        /// A file not to keep.
+        init(alone file: DecodedFile<T>, parsed: Bool = false) {
+            kept = ParsedFiles.Kept(bytes: nil, key: nil, file: file, generation: 0)
+            keeps = false
+            time = file.time
+            self.parsed = parsed
+        }
+
+        init(kept: ParsedFiles.Kept<T>, time: LoadTimings.FileTime, parsed: Bool = false) {
+            self.kept = kept
+            self.time = time
+            self.parsed = parsed
+        }
+    }
+
     /// Reads and decodes one file (`access`: whether and where the garage's boundary lets it be
     /// read, asked only when it is read from the disk): the kept parse when `kept` was made from
     /// the same file, else the garage cache's entry when `cache` has one for this version of it,
@@ -244,35 +268,31 @@ package enum GarageLoader {
     /// looked up in nor saved to `cache`: the entry is the file on disk's). `git` is the file as
     /// a `GitSnapshot` has it, read instead of the disk's (`.some(nil)`: git has no such file);
     /// the cache's entry for the work tree's file serves when it was made from the same bytes.
-    /// Also returns what to keep of it (nil when it could not be read) and whether it was parsed.
+    /// What is kept of a file decoded now is of load `generation` (`ParsedFiles.generation`).
     static func decodeFile<T: CacheCodable>(
         _ relative: String, access: @autoclosure () -> GarageBoundary.Access, kept: ParsedFiles.Kept<T>? = nil, cache: GarageCache? = nil,
-        context: String? = nil,
+        context: String? = nil, generation: Int = 1,
         overlay: [UInt8]? = nil, git: GitSnapshot.File?? = nil,
         _ body: (YAMLNode, inout NodeReader) -> T?
-    ) -> (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool) {
+    ) -> Outcome<T> {
         if let git { return decodeFile(relative, git: git, cache: cache, context: context, body) }
-        var file = DecodedFile<T>(value: nil)
         guard case .read(let path) = access() else {
-            file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
-            return (file, nil, false)
+            return Outcome(alone: DecodedFile(value: nil, diagnostics: [GarageBoundary.outsideDiagnostic(relative)]))
         }
         let readStart = LoadTimings.now()
         // The file's version before its bytes are read: an entry made from it is that version's.
         let key = cache == nil || overlay != nil ? nil : ActivityIndex.key(path)
         if let key {
             if let kept, kept.key == key {
-                file = kept.file
-                file.time = LoadTimings.FileTime(read: LoadTimings.since(readStart))
-                return (file, kept, false)
+                return Outcome(kept: kept, time: LoadTimings.FileTime(read: LoadTimings.since(readStart)))
             }
             if let entry: GarageCache.Entry<T> = cache?.entry(relative, key: key, context: context)
                 ?? cache?.sameContent(relative, file: path, key: key, context: context)
             {
-                file = entry.file
+                var file = entry.file
                 file.unreadSource = UnreadSource(path: path, stamp: entry.source)
-                file.time = LoadTimings.FileTime(read: LoadTimings.since(readStart), cached: true)
-                return (file, ParsedFiles.Kept(bytes: nil, key: key, file: file), false)
+                let time = LoadTimings.FileTime(read: LoadTimings.since(readStart), cached: true)
+                return Outcome(kept: ParsedFiles.Kept(bytes: nil, key: key, file: file, generation: generation), time: time)
             }
         }
         let read: FileRead =
@@ -281,29 +301,26 @@ package enum GarageLoader {
             }
         let readTime = LoadTimings.since(readStart)
         guard case .bytes(let bytes) = read else {
-            file.diagnostics += unread(relative, read)
-            return (file, nil, false)
+            return Outcome(alone: DecodedFile(value: nil, diagnostics: unread(relative, read)))
         }
-        let parsed: Bool
-        var generation = 0
+        var outcome: Outcome<T>
         if let kept, kept.bytes == bytes {
-            file = kept.file
-            file.time = LoadTimings.FileTime(read: readTime)
-            parsed = false
-            generation = kept.generation
+            outcome = Outcome(kept: kept, time: LoadTimings.FileTime(read: readTime))
         } else {
-            file = parse(relative, bytes, body)
+            var file = parse(relative, bytes, body)
             file.time.read = readTime
-            parsed = true
+            outcome = Outcome(kept: ParsedFiles.Kept(bytes: bytes, key: nil, file: file, generation: generation), time: file.time, parsed: true)
         }
         // Cached only when the file did not change while it was read, and is settled: a file
         // changed within its timestamps' granularity could change again with the same key.
-        var settled: ActivityIndex.Key?
         if let cache, let key, !key.isSettling, ActivityIndex.key(path) == key {
-            cache.store(file, relative: relative, key: key, context: context, source: bytes)
-            settled = key
+            cache.store(outcome.kept.file, relative: relative, key: key, context: context, source: bytes)
+            if outcome.kept.key != key {
+                let kept = outcome.kept
+                outcome.kept = ParsedFiles.Kept(bytes: bytes, key: key, file: kept.file, generation: kept.generation)
+            }
         }
-        return (file, ParsedFiles.Kept(bytes: bytes, key: settled, file: file, generation: generation), parsed)
+        return outcome
     }
 
     /// `decodeFile` of the file as a `GitSnapshot` has it (`nil`: git has no such file); the
@@ -311,30 +328,26 @@ package enum GarageLoader {
     private static func decodeFile<T: CacheCodable>(
         _ relative: String, git: GitSnapshot.File?, cache: GarageCache?, context: String?,
         _ body: (YAMLNode, inout NodeReader) -> T?
-    ) -> (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool) {
-        var file = DecodedFile<T>(value: nil)
+    ) -> Outcome<T> {
         let read: FileRead
         switch git {
         case .bytes(let bytes, _)?: read = .bytes(bytes)
         case .tooLarge(let size)?: read = .tooLarge(size)
-        case .outside?:
-            file.diagnostics.append(GarageBoundary.outsideDiagnostic(relative))
-            return (file, nil, false)
+        case .outside?: return Outcome(alone: DecodedFile(value: nil, diagnostics: [GarageBoundary.outsideDiagnostic(relative)]))
         case nil: read = .unreadable
         }
         if case .bytes(let bytes) = read, let cache,
             let entry: GarageCache.Entry<T> = cache.entry(relative, madeFrom: GarageCache.SourceStamp(bytes), context: context)
         {
-            file = entry.file
+            var file = entry.file
             file.source = SourceText(path: relative, bytes: bytes)
             file.time = LoadTimings.FileTime(cached: true)
-            return (file, nil, false)
+            return Outcome(alone: file)
         }
         guard case .bytes(let bytes) = read else {
-            file.diagnostics += unread(relative, read)
-            return (file, nil, false)
+            return Outcome(alone: DecodedFile(value: nil, diagnostics: unread(relative, read)))
         }
-        return (parse(relative, bytes, body), nil, true)
+        return Outcome(alone: parse(relative, bytes, body), parsed: true)
     }
 
     /// Why a file was not read: too large, or unreadable (none when it was).
@@ -434,8 +447,10 @@ package enum GarageLoader {
         let cache: GarageCache?
         var kept = ParsedFiles()
         var timings = LoadTimings()
-        /// The files there are (relative to the garage), whether or not they could be read.
-        var present: Set<String> = []
+        /// The files there are (relative to the garage), whether or not they could be read: each
+        /// file read alone, each folder's (`ParsedFiles.Listing.relatives`, the same array from
+        /// one load to the next while the folder is unchanged: compared at once), in load order.
+        var present: [[String]] = []
         /// The files whose source text was not read (they came from the cache), for `readSources`.
         var unread: [String: UnreadSource] = [:]
         /// `Options.overlay`.
@@ -459,6 +474,31 @@ package enum GarageLoader {
             }
             if boundary.access(folder) == .outside { return nil }
             return yamlFiles(in: root + "/" + folder)
+        }
+
+        /// `names(in:)`, listed once per load; not at all when the load this one reuses listed
+        /// the folder and it has not changed since (`ParsedFiles.Listing`: the same key, taken
+        /// before it was listed and settled then).
+        mutating func listed(_ folder: String) -> ParsedFiles.Listing? {
+            if let listing = kept.listings[folder] { return listing }
+            func listing(_ names: [String], key: ActivityIndex.Key? = nil) -> ParsedFiles.Listing {
+                ParsedFiles.Listing(root: root, folder: folder, names: names, key: key)
+            }
+            guard snapshot == nil else { return names(in: folder).map { listing($0) } }
+            if boundary.access(folder) == .outside { return nil }
+            let path = root + "/" + folder
+            let key = keeping ? ParsedFiles.Listing.key(ofFolder: path) : nil
+            if let key, let earlier = reusing?.listings[folder], earlier.key == key {
+                kept.listings[folder] = earlier
+                return earlier
+            }
+            let names = yamlFiles(in: path)
+            // Kept for the next load only when the folder did not change while it was listed, and
+            // is settled: one changed within its times' granularity could change again unseen.
+            let settled = key.flatMap { !$0.isSettling && ParsedFiles.Listing.key(ofFolder: path) == $0 ? $0 : nil }
+            let made = listing(names, key: settled)
+            kept.listings[folder] = made
+            return made
         }
 
         /// The file as the snapshot has it, when reading one (`.some(nil)`: it has none).
@@ -495,11 +535,12 @@ package enum GarageLoader {
         }
 
         /// Notes one file's outcome: its time, its source text (or where to read it).
-        mutating func account<T>(_ relative: String, _ file: DecodedFile<T>, _ sources: inout [String: SourceText]) {
-            timings.add(file.time)
-            if let source = file.source {
+        mutating func account<T>(_ relative: String, _ outcome: Outcome<T>, _ sources: inout [String: SourceText]) {
+            timings.add(outcome.time)
+            let file = outcome.kept
+            if let source = file.file.source {
                 sources[relative] = source
-            } else if let unreadSource = file.unreadSource {
+            } else if let unreadSource = file.file.unreadSource {
                 unread[relative] = unreadSource
             }
         }
@@ -519,26 +560,21 @@ package enum GarageLoader {
             _ relative: String, _ kind: WritableKeyPath<ParsedFiles, [String: ParsedFiles.Kept<T>]>, _ diagnostics: inout [Diagnostic],
             _ sources: inout [String: SourceText], _ body: (YAMLNode, inout NodeReader) -> T?
         ) -> T? {
-            present.insert(relative)
-            let (file, keep, parsed) = decodeFile(
-                relative, access: boundary.access(relative), kept: reusing?[keyPath: kind][relative], cache: cache, overlay: overlay[relative],
-                git: git(relative), body)
-            note(relative, keep, parsed, kind)
-            account(relative, file, &sources)
-            diagnostics += file.diagnostics
-            return file.value
+            present.append([relative])
+            let outcome = decodeFile(
+                relative, access: boundary.access(relative), kept: reusing?[keyPath: kind][relative], cache: cache, generation: kept.generation,
+                overlay: overlay[relative], git: git(relative), body)
+            note(relative, outcome, kind)
+            account(relative, outcome, &sources)
+            diagnostics += outcome.kept.file.diagnostics
+            return outcome.kept.file.value
         }
 
         /// What this load keeps of a file, and whether it parsed it.
-        mutating func note<T>(
-            _ relative: String, _ keep: ParsedFiles.Kept<T>?, _ parsed: Bool, _ kind: WritableKeyPath<ParsedFiles, [String: ParsedFiles.Kept<T>]>
-        ) {
+        mutating func note<T>(_ relative: String, _ outcome: Outcome<T>, _ kind: WritableKeyPath<ParsedFiles, [String: ParsedFiles.Kept<T>]>) {
             guard keeping else { return }
-            if parsed { kept.parsed.insert(relative) }
-            var keep = keep
-            // Decoded by this load, or taken from the garage cache: this load's version.
-            if keep?.generation == 0 { keep?.generation = kept.generation }
-            kept[keyPath: kind][relative] = keep
+            if outcome.parsed { kept.parsed.insert(relative) }
+            kept[keyPath: kind][relative] = outcome.keeps ? outcome.kept : nil
         }
 
         /// Every YAML file of a folder, each named after the id of what it holds. Files are
@@ -550,55 +586,56 @@ package enum GarageLoader {
             _ body: @Sendable (String, YAMLNode, inout NodeReader) -> T?
         ) -> [T] {
             // A folder that links outside the garage is not listed, let alone read.
-            guard let names = names(in: folder) else {
+            guard let listing = listed(folder) else {
                 diagnostics.append(GarageBoundary.outsideDiagnostic(folder))
                 return []
             }
-            let cache = cache, inFolder = boundary.folder(folder)
-            let overlay = overlay, snapshot = snapshot
-            // Each file's path relative to the garage, made once (a load looks at every file).
-            let prefix = folder + "/"
-            let relatives = names.map { prefix + $0 }
-            present.formUnion(relatives)
+            let cache = cache, inFolder = boundary.folder(folder), overlay = overlay, snapshot = snapshot, generation = kept.generation
+            let names = listing.names, relatives = listing.relatives, paths = listing.paths, ids = listing.ids
+            present.append(relatives)
             let earlier = reusing?[keyPath: keyPath] ?? [:]
-            let decodeOne = {
-                (index: Int) -> (idDiagnostics: [Diagnostic], file: (file: DecodedFile<T>, keep: ParsedFiles.Kept<T>?, parsed: Bool)?) in
+            // nil: the file's name is no id.
+            let decodeOne = { (index: Int) -> Outcome<T>? in
+                guard let id = ids[index] else { return nil }
                 let relative = relatives[index]
-                var idDiagnostics: [Diagnostic] = []
-                guard let id = fileID(names[index], kind: kind, relative: relative, &idDiagnostics) else { return (idDiagnostics, nil) }
-                return (
-                    [],
-                    decodeFile(
-                        relative, access: inFolder.access(names[index], relative), kept: earlier[relative], cache: cache, context: context,
-                        overlay: overlay[relative],
-                        git: snapshot.map { $0.files[relative] }
-                    ) { node, r in
-                        body(id, node, &r)
-                    }
-                )
+                return decodeFile(
+                    relative, access: inFolder.access(names[index], relative, path: paths[index]), kept: earlier[relative], cache: cache,
+                    context: context, generation: generation, overlay: overlay.isEmpty ? nil : overlay[relative],
+                    git: snapshot.map { $0.files[relative] }
+                ) { node, r in
+                    body(id, node, &r)
+                }
             }
             // With an earlier load's parses of all files but one (an editor's re-check after an
             // edit, a write's re-check), most files are only looked at: one thread does it, the
             // start and the waits of a pool of threads would cost more.
             let decoded = Self.allKeptButOne(relatives, earlier) ? names.indices.map(decodeOne) : concurrentMap(names.count, decodeOne)
             var values: [T] = []
-            var firstFile: [String: String] = [:]
-            for (index, name) in names.enumerated() {
-                diagnostics += decoded[index].idDiagnostics
-                guard let (file, keep, parsed) = decoded[index].file else { continue }
-                // grail.yaml and grail.yml would be two bikes with one id.
+            // What this load keeps of the folder's files, out of `kept` while they are noted (a
+            // key path once, not per file).
+            var keptFiles: [String: ParsedFiles.Kept<T>] = [:]
+            if keeping { swap(&keptFiles, &kept[keyPath: keyPath]) }
+            for index in names.indices {
                 let relative = relatives[index]
-                note(relative, keep, parsed, keyPath)
-                if let first = firstFile.updateValue(relative, forKey: stem(name)) {
-                    firstFile[stem(name)] = first
-                    diagnostics.append(Self.twoFiles(relative, first, kind: kind, id: stem(name)))
-                    timings.add(file.time)
+                guard let outcome = decoded[index] else {
+                    diagnostics.append(GarageLoader.badID(names[index], kind: kind, relative: relative))
                     continue
                 }
-                diagnostics += file.diagnostics
-                account(relative, file, &sources)
-                if let value = file.value { values.append(value) }
+                if keeping {
+                    if outcome.parsed { kept.parsed.insert(relative) }
+                    keptFiles[relative] = outcome.keeps ? outcome.kept : nil
+                }
+                // grail.yaml and grail.yml would be two bikes with one id.
+                if let first = listing.earlierWithID[index] {
+                    diagnostics.append(Self.twoFiles(relative, relatives[first], kind: kind, id: stem(names[index])))
+                    timings.add(outcome.time)
+                    continue
+                }
+                diagnostics += outcome.kept.file.diagnostics
+                account(relative, outcome, &sources)
+                if let value = outcome.kept.file.value { values.append(value) }
             }
+            if keeping { swap(&keptFiles, &kept[keyPath: keyPath]) }
             return values
         }
 
@@ -645,16 +682,11 @@ package enum GarageLoader {
         file.hasSuffix(".yaml") ? String(file.dropLast(5)) : file.hasSuffix(".yml") ? String(file.dropLast(4)) : file
     }
 
-    private static func fileID(_ file: String, kind: String, relative: String, _ diagnostics: inout [Diagnostic]) -> String? {
-        let id = stem(file)
-        guard isIdentifier(id) else {
-            diagnostics.append(
-                .error(
-                    .badId, "'\(shown(id))' is not a valid \(kind) id (it comes from the file name)",
-                    at: SourceLocation(file: relative),
-                    help: "rename the file using letters, digits, '-', '_' and '.', e.g. grail.yaml"))
-            return nil
-        }
-        return id
+    /// A file whose name is no id (`ParsedFiles.Listing.ids`).
+    private static func badID(_ file: String, kind: String, relative: String) -> Diagnostic {
+        .error(
+            .badId, "'\(shown(stem(file)))' is not a valid \(kind) id (it comes from the file name)",
+            at: SourceLocation(file: relative),
+            help: "rename the file using letters, digits, '-', '_' and '.', e.g. grail.yaml")
     }
 }

@@ -11,13 +11,23 @@ import Foundation
 package struct ParsedFiles: Sendable {
     /// One decoded file and what it was decoded from: its bytes, and its size, times and inode
     /// when it was settled (as the garage cache keys its entries). An entry that came from the
-    /// garage cache has only the key; a text not from a file has only the bytes.
-    struct Kept<T: Sendable>: Sendable {
-        var bytes: [UInt8]?
-        var key: ActivityIndex.Key?
-        var file: GarageLoader.DecodedFile<T>
-        /// The load that decoded it (`ParsedFiles.generation`; 0: this one, not noted yet).
-        var generation = 0
+    /// garage cache has only the key; a text not from a file has only the bytes. Shared, not
+    /// copied, from one load to the next: a re-check looks at every file and takes most as
+    /// they were, and a copy of a decoded bike or part (every string and array in it retained,
+    /// then released) costs more than looking.
+    final class Kept<T: Sendable>: Sendable {
+        let bytes: [UInt8]?
+        let key: ActivityIndex.Key?
+        let file: GarageLoader.DecodedFile<T>
+        /// The load that decoded it (`ParsedFiles.generation`).
+        let generation: Int
+
+        init(bytes: [UInt8]?, key: ActivityIndex.Key?, file: GarageLoader.DecodedFile<T>, generation: Int) {
+            self.bytes = bytes
+            self.key = key
+            self.file = file
+            self.generation = generation
+        }
     }
 
     var settings: [String: Kept<GarageSettings>] = [:]
@@ -33,14 +43,74 @@ package struct ParsedFiles: Sendable {
     /// Which load of a chain of loads, each reusing the one before, made this: 1 for the first.
     var generation = 1
     /// The garage's files when the load that made this pruned the garage cache (nil: it did not).
-    var prunedWith: Set<String>?
+    var prunedWith: [[String]]?
     /// What resolving and checking found in each bike's and part's file (`CheckedFiles`).
     var checked: CheckedFiles?
+    /// The YAML files of each folder as the load listed them (`GarageLoader.Files.listed`).
+    var listings: [String: Listing] = [:]
+
+    /// A folder's YAML files, and the folder's size, times and inode when it was settled: adding,
+    /// removing or renaming a file changes a folder's modification time, so while the key is the
+    /// same the names are, and the next load need not list the folder again.
+    struct Listing: Sendable {
+        var key: ActivityIndex.Key?
+        var names: [String]
+        /// The names' paths relative to the garage (`folder/name`), made once: a location's file
+        /// name is then the same string from one load to the next, and bikes compare faster.
+        var relatives: [String]
+        /// The paths to read them at (the garage's, a slash and `relatives`).
+        var paths: [String]
+        /// Each file's id (its name without `.yaml` or `.yml`), nil when that is no id.
+        var ids: [String?]
+        /// For each file whose id a file before it has too (grail.yml after grail.yaml), that
+        /// file's index.
+        var earlierWithID: [Int?]
+
+        init(root: String, folder: String, names: [String], key: ActivityIndex.Key?) {
+            self.key = key
+            self.names = names
+            let prefix = folder + "/"
+            let relatives = names.map { prefix + $0 }
+            let ids = names.map { name in
+                let id = GarageLoader.stem(name)
+                return isIdentifier(id) ? id : nil
+            }
+            var first: [String: Int] = [:]
+            var earlier: [Int?] = []
+            for (k, id) in ids.enumerated() {
+                guard let id else {
+                    earlier.append(nil)
+                    continue
+                }
+                earlier.append(first[id])
+                if first[id] == nil { first[id] = k }
+            }
+            self.relatives = relatives
+            paths = relatives.map { root + "/" + $0 }
+            self.ids = ids
+            earlierWithID = earlier
+        }
+
+        /// The key of a folder (`ActivityIndex.key`'s of a file), or nil.
+        static func key(ofFolder path: String) -> ActivityIndex.Key? {
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+            #if os(Linux)
+                let m = info.st_mtim, c = info.st_ctim
+            #else
+                let m = info.st_mtimespec, c = info.st_ctimespec
+            #endif
+            return ActivityIndex.Key(
+                size: Int64(info.st_size), modified: (Int64(m.tv_sec), Int64(m.tv_nsec)), changed: (Int64(c.tv_sec), Int64(c.tv_nsec)),
+                inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
+        }
+    }
 
     /// Whether the file `relative` is the one the load before this one decoded: the same
     /// value, kept from it (not decoded again, nor taken from the garage cache).
-    func unchanged<T>(_ kind: KeyPath<ParsedFiles, [String: Kept<T>]>, _ relative: String) -> Bool {
-        (self[keyPath: kind][relative]?.generation).map { $0 < generation } ?? false
+    /// `kept`: this memo's files of the kind (`bikes`, …).
+    func unchanged<T>(_ kept: [String: Kept<T>], _ relative: String) -> Bool {
+        (kept[relative]?.generation).map { $0 < generation } ?? false
     }
 
     package init() {}
