@@ -28,6 +28,7 @@ package struct GarageReport: Sendable {
 
         /// What a line sums: a year, a category and a currency.
         struct Key: Hashable {
+            var bike: String
             var year: String
             var category: String
             var currency: String?
@@ -104,17 +105,22 @@ package struct GarageReport: Sendable {
         // part's; with bikes named, theirs and their parts'.
         let costsByYear = CostReport.build(
             garage, summaries: summaries, query: ReportQuery(bikes: only, parts: only.isEmpty ? [] : partIDs, asOf: asOf), by: .year, sharing: rides)
-        // Each bike's own costs by year and category: the cost report's items and sums.
+        // Each bike's own costs by year and category: the cost report's items (of every shown
+        // bike at once) and sums.
         var costLines: [String: [CostLine]] = [:]
-        for bike in ids {
-            let sums = CostReport.sums(CostReport.items(garage, query: ReportQuery(bikes: [bike], asOf: asOf))) { item in
-                CostLine.Key(
-                    year: item.day.map { String($0.components.year) } ?? CostReport.undated,
-                    category: item.category ?? CostReport.uncategorised, currency: item.money.currency)
-            }
-            costLines[bike.rawValue] = sums.map { key, sum in
-                CostLine(year: key.year, category: key.category, currency: key.currency, amount: sum.total, entries: sum.entries)
-            }.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
+        let items = ids.isEmpty ? [] : CostReport.items(garage, query: ReportQuery(bikes: ids, asOf: asOf), narrated: false)
+        let sums = CostReport.sums(items) { item in
+            CostLine.Key(
+                bike: item.subject.id, year: item.day.map { String($0.components.year) } ?? CostReport.undated,
+                category: item.category ?? CostReport.uncategorised, currency: item.money.currency)
+        }
+        for (key, sum) in sums {
+            costLines[key.bike, default: []].append(
+                CostLine(year: key.year, category: key.category, currency: key.currency, amount: sum.total, entries: sum.entries))
+        }
+        for bike in ids where costLines[bike.rawValue] == nil { costLines[bike.rawValue] = [] }
+        costLines = costLines.mapValues { lines in
+            lines.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
         }
         let history = HistoryReport.build(garage, summaries: summaries, query: ReportQuery(bikes: ids, parts: partIDs, asOf: asOf), sharing: rides)
         // The odometer at each service: status's ride ledger of the bike's counted rides. A
