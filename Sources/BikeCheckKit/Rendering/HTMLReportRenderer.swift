@@ -37,8 +37,11 @@ package struct HTMLReportRenderer: Sendable {
         let statuses = Dictionary(report.status.bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let usage = Dictionary(grouping: report.usage.rows, by: \.subject.id)
         let lives = Dictionary(grouping: report.lives.parts.filter { $0.bike != nil }, by: { $0.bike ?? "" })
+        // Each amount is written once for the page: bikes share prices and parts.
+        var amounts = AmountTexts()
         for bike in report.bikes {
-            write(section(bike, status: statuses[bike.id], usage: usage[bike.id] ?? [], lives: lives[bike.id] ?? [], report: report))
+            write(
+                section(bike, status: statuses[bike.id], usage: usage[bike.id] ?? [], lives: lives[bike.id] ?? [], amounts: &amounts, report: report))
         }
         write(parts(report))
         write(
@@ -147,9 +150,10 @@ package struct HTMLReportRenderer: Sendable {
     }
 
     /// A bike's section; `usage`: its rows of the report's usage, `lives`: the parts and
-    /// components on it.
+    /// components on it, `amounts`: the page's amounts written so far.
     private func section(
-        _ bike: GarageReport.BikeFacts, status: BikeStatus?, usage: [UsageReport.Row], lives: [PartLife], report: GarageReport
+        _ bike: GarageReport.BikeFacts, status: BikeStatus?, usage: [UsageReport.Row], lives: [PartLife], amounts: inout AmountTexts,
+        report: GarageReport
     ) -> HTML {
         // `bike-ID` and `h-bike-ID`: no bike's id can make one the other's (a suffix could:
         // bike `x`'s heading `bike-x-h` would be bike `x-h`'s section).
@@ -171,7 +175,7 @@ package struct HTMLReportRenderer: Sendable {
         out += usageChart(bike, rows: usage, report: report)
         out += partsOn(lives, report: report)
         out += costs(bike, report: report)
-        out += history(bike, report: report)
+        out += history(bike, report: report, amounts: &amounts)
         return out + "</section>\n"
     }
 
@@ -294,8 +298,10 @@ package struct HTMLReportRenderer: Sendable {
         // A part's services while on the bike are in its history with their cost, but they are
         // the part's costs (as in `costs`): say so, so that the record adds up.
         var partsCosts: [String: Decimal] = [:]
-        for s in report.services[bike.id] ?? [] where s.entry.subject.kind == .part {
-            if let cost = s.entry.cost { partsCosts[s.entry.currency ?? "", default: 0] += cost.value }
+        // By position: a service is not copied to read its cost.
+        let services = report.services[bike.id] ?? []
+        for k in services.indices where services[k].entry.subject.kind == .part {
+            if let cost = services[k].entry.cost { partsCosts[services[k].entry.currency ?? "", default: 0] += cost.value }
         }
         var partsNote: HTML = ""
         if !partsCosts.isEmpty {
@@ -319,7 +325,7 @@ package struct HTMLReportRenderer: Sendable {
         return out + "</tfoot>\n</table>\n" + partsNote
     }
 
-    private func history(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
+    private func history(_ bike: GarageReport.BikeFacts, report: GarageReport, amounts: inout AmountTexts) -> HTML {
         let services = report.services[bike.id] ?? []
         let out: HTML = "<h3>Service history</h3>\n"
         guard !services.isEmpty else { return out + "<p>Nothing in the log yet.</p>\n" }
@@ -333,8 +339,7 @@ package struct HTMLReportRenderer: Sendable {
         // Rows stay compact, since a bike may have hundreds: interval ids rather than task names,
         // no end tags that HTML implies, alignment from the style sheet, no empty last cell.
         // Each row is written as bytes as it goes (a garage's history is a hundred thousand).
-        var amounts = AmountTexts()
-        for s in services { historyRow(s, units: report.units, amounts: &amounts, into: &w) }
+        for k in services.indices { historyRow(services[k], units: report.units, amounts: &amounts, into: &w) }
         w.markup("</tbody>\n</table>\n")
         return w.html
     }

@@ -42,13 +42,13 @@ package struct GarageReport: Sendable {
         package var distance: Double
         package var movingTime: Double
 
-        /// The entry, with what the odometer `ledger` (the bike's counted rides; nil: none)
-        /// reads at the end of its day.
-        init(_ entry: HistoryReport.Entry, odometer ledger: RideLedger?) {
-            let used = ledger?.usage(from: Int.min / 2, through: entry.date.ordinal)
+        /// The entry, with what the odometer `ledger` (the bike's counted rides) reads at the
+        /// end of its day.
+        init(_ entry: HistoryReport.Entry, odometer ledger: RideLedger) {
+            let used = ledger.usage(from: Int.min / 2, through: entry.date.ordinal)
             self.entry = entry
-            distance = ReportNumber.tenth(used?.distance ?? 0)
-            movingTime = ReportNumber.tenth(used?.time ?? 0)
+            distance = ReportNumber.tenth(used.distance)
+            movingTime = ReportNumber.tenth(used.time)
         }
     }
 
@@ -122,16 +122,21 @@ package struct GarageReport: Sendable {
         costLines = costLines.mapValues { lines in
             lines.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
         }
-        let history = HistoryReport.build(garage, summaries: summaries, query: ReportQuery(bikes: ids, parts: partIDs, asOf: asOf), sharing: rides)
-        // The odometer at each service: status's ride ledger of the bike's counted rides. A
-        // part's service is in the record of the bike it was on that day.
+        var history = HistoryReport.build(garage, summaries: summaries, query: ReportQuery(bikes: ids, parts: partIDs, asOf: asOf), sharing: rides)
+        // The odometer at each service: status's ride ledger of the bike's counted rides, found
+        // once per bike. A part's service is in the record of the bike it was on that day.
         let ledgers = rides.ledgers(chosen.map { ($0.bike.id, $0.filter) })
-        let shownBikes = Dictionary(chosen.map { ($0.bike.id.rawValue, $0) }, uniquingKeysWith: { a, _ in a })
+        let odometers = Dictionary(
+            chosen.map { ($0.bike.id.rawValue, ledgers[.init(bike: $0.bike.id, filter: $0.filter)] ?? RideLedger()) }, uniquingKeysWith: { a, _ in a })
         var services: [String: [Service]] = [:]
-        for entry in history.entries {
-            guard let bike = entry.subject.kind == .bike ? entry.subject.id : entry.bike, let resolved = shownBikes[bike] else { continue }
-            services[bike, default: []].append(Service(entry, odometer: ledgers[.init(bike: resolved.bike.id, filter: resolved.filter)]))
+        // The entries are moved out, oldest first, not copied (a garage has a hundred thousand),
+        // and each bike's list turned newest first again.
+        while let entry = history.entries.popLast() {
+            guard let bike = entry.subject.kind == .bike ? entry.subject.id : entry.bike, let odometer = odometers[bike] else { continue }
+            services[bike, default: []].append(Service(entry, odometer: odometer))
         }
+        history.entries = []
+        for bike in Array(services.keys) { services[bike]?.reverse() }
         return GarageReport(
             asOf: asOf, garageName: garage.settings.name, units: garage.settings.units,
             bikes: chosen.map {
