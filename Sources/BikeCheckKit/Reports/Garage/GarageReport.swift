@@ -123,20 +123,11 @@ package struct GarageReport: Sendable {
             lines.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
         }
         var history = HistoryReport.build(garage, summaries: summaries, query: ReportQuery(bikes: ids, parts: partIDs, asOf: asOf), sharing: rides)
-        // The odometer at each service: status's ride ledger of the bike's counted rides, found
-        // once per bike. A part's service is in the record of the bike it was on that day.
+        // The odometer at each service: status's ride ledger of the bike's counted rides.
         let ledgers = rides.ledgers(chosen.map { ($0.bike.id, $0.filter) })
         let odometers = Dictionary(
             chosen.map { ($0.bike.id.rawValue, ledgers[.init(bike: $0.bike.id, filter: $0.filter)] ?? RideLedger()) }, uniquingKeysWith: { a, _ in a })
-        var services: [String: [Service]] = [:]
-        // The entries are moved out, oldest first, not copied (a garage has a hundred thousand),
-        // and each bike's list turned newest first again.
-        while let entry = history.entries.popLast() {
-            guard let bike = entry.subject.kind == .bike ? entry.subject.id : entry.bike, let odometer = odometers[bike] else { continue }
-            services[bike, default: []].append(Service(entry, odometer: odometer))
-        }
-        history.entries = []
-        for bike in Array(services.keys) { services[bike]?.reverse() }
+        let services = Self.services(moving: &history.entries, odometers: odometers)
         return GarageReport(
             asOf: asOf, garageName: garage.settings.name, units: garage.settings.units,
             bikes: chosen.map {
@@ -146,6 +137,22 @@ package struct GarageReport: Sendable {
             },
             named: !only.isEmpty, status: status, lives: lives, usage: usage, months: months, costsByYear: costsByYear,
             costLines: costLines, services: services)
+    }
+
+    /// Each shown bike's services, newest first, from the history's `entries` (left empty): a
+    /// bike's own, and a part's in the record of the bike it was on that day, with the bike's
+    /// odometer (`odometers`, by bike id; a bike not there is not shown).
+    static func services(moving entries: inout [HistoryReport.Entry], odometers: [String: RideLedger]) -> [String: [Service]] {
+        var services: [String: [Service]] = [:]
+        // The entries are moved out, oldest first, not copied (a garage has a hundred thousand),
+        // and each bike's list turned newest first again.
+        while let entry = entries.popLast() {
+            guard let bike = entry.subject.kind == .bike ? entry.subject.id : entry.bike, let odometer = odometers[bike] else { continue }
+            services[bike, default: []].append(Service(entry, odometer: odometer))
+        }
+        entries = []
+        for bike in Array(services.keys) { services[bike]?.reverse() }
+        return services
     }
 
     /// The intervals across the shown bikes that are overdue or due soon, in the one order of
