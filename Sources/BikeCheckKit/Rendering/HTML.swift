@@ -63,10 +63,15 @@ package struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custo
 
     package static func += (a: inout HTML, b: HTML) { a.string += b.string }
 
+    /// A byte of printable ASCII that HTML gives no meaning to: text made only of these (the
+    /// usual text) is written as it is.
+    static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != 0x26 && byte != 0x3C && byte != 0x3E && byte != 0x22 && byte != 0x27
+    }
+
     /// `text` for an HTML text node or a quoted attribute value.
     package static func escape(_ text: String) -> String {
-        // Printable ASCII with nothing HTML gives a meaning to, the usual text, is as it is.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }) { return text }
+        if text.utf8.allSatisfy(isPlain) { return text }
         let visible = TerminalEscaping.escape(text)
         guard visible.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return visible }
         var out = ""
@@ -83,6 +88,55 @@ package struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custo
         }
         return out
     }
+}
+
+/// HTML written as UTF-8 bytes, a piece at a time, for the page's long tables (a garage's
+/// service history is a hundred thousand rows): the same rules as `HTML` (the program's own
+/// markup as written, every value escaped) without a String per piece. `html` is what was written.
+package struct HTMLBytes {
+    package private(set) var bytes: [UInt8] = []
+
+    package init() {}
+
+    /// The program's own markup, as written.
+    package mutating func markup(_ literal: StaticString) { literal.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+
+    /// Markup built as `HTML`: already safe.
+    package mutating func append(_ html: HTML) {
+        var string = html.string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// A value's text, escaped (`HTML.escape`).
+    package mutating func text(_ value: String) {
+        var value = value
+        let plain = value.withUTF8 { utf8 in
+            guard utf8.allSatisfy(HTML.isPlain) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if !plain { append(HTML(escaping: value)) }
+    }
+
+    /// A day, `YYYY-MM-DD`: nothing to escape.
+    package mutating func day(_ day: Day) {
+        var text = day.description
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// A whole number in decimal.
+    package mutating func integer(_ n: Int) { ReportNumber.appendInteger(Int64(n), to: &bytes) }
+
+    /// `ReportNumber.fixed(value, decimals)`.
+    package mutating func fixed(_ value: Double, _ decimals: Int) { ReportNumber.appendFixed(value, decimals, to: &bytes) }
+
+    /// What was written, as one piece of markup.
+    package var html: HTML { HTML(markup: String(decoding: bytes, as: UTF8.self)) }
+}
+
+extension HTML {
+    /// Markup the program wrote, as it is (`HTMLBytes.html`).
+    fileprivate init(markup: String) { string = markup }
 }
 
 extension Sequence where Element == HTML {

@@ -33,9 +33,15 @@ package struct HTMLReportRenderer: Sendable {
         if !(report.named && report.bikes.count == 1) {
             write(contents(report) + nextUp(report) + costsByYear(report))
         }
+        // Each bike's status, usage rows and parts, found once for the page, not per section.
         let statuses = Dictionary(report.status.bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let usage = Dictionary(grouping: report.usage.rows, by: \.subject.id)
+        let lives = Dictionary(grouping: report.lives.parts.filter { $0.bike != nil }, by: { $0.bike ?? "" })
+        // Each amount is written once for the page: bikes share prices and parts.
+        var amounts = AmountTexts()
         for bike in report.bikes {
-            write(section(bike, status: statuses[bike.id], report: report))
+            write(
+                section(bike, status: statuses[bike.id], usage: usage[bike.id] ?? [], lives: lives[bike.id] ?? [], amounts: &amounts, report: report))
         }
         write(parts(report))
         write(
@@ -143,7 +149,12 @@ package struct HTMLReportRenderer: Sendable {
         return out + "</tfoot>\n</table>\n</section>\n"
     }
 
-    private func section(_ bike: GarageReport.BikeFacts, status: BikeStatus?, report: GarageReport) -> HTML {
+    /// A bike's section; `usage`: its rows of the report's usage, `lives`: the parts and
+    /// components on it, `amounts`: the page's amounts written so far.
+    private func section(
+        _ bike: GarageReport.BikeFacts, status: BikeStatus?, usage: [UsageReport.Row], lives: [PartLife], amounts: inout AmountTexts,
+        report: GarageReport
+    ) -> HTML {
         // `bike-ID` and `h-bike-ID`: no bike's id can make one the other's (a suffix could:
         // bike `x`'s heading `bike-x-h` would be bike `x-h`'s section).
         var out: HTML = "<section class=\"bike\" id=\"bike-\(bike.id)\" aria-labelledby=\"h-bike-\(bike.id)\">\n"
@@ -161,10 +172,10 @@ package struct HTMLReportRenderer: Sendable {
         if !facts.isEmpty { out += "<dl class=\"facts\">\(facts)</dl>\n" }
         out += intervals(status, bike: bike, units: report.units)
         out += todos(status)
-        out += usageChart(bike, report: report)
-        out += partsOn(bike, report: report)
+        out += usageChart(bike, rows: usage, report: report)
+        out += partsOn(lives, report: report)
         out += costs(bike, report: report)
-        out += history(bike, report: report)
+        out += history(bike, report: report, amounts: &amounts)
         return out + "</section>\n"
     }
 
@@ -198,9 +209,8 @@ package struct HTMLReportRenderer: Sendable {
     }
 
     /// Distance per month over the last twelve months, as bars, with a table of the numbers.
-    private func usageChart(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
-        let rows = Dictionary(
-            report.usage.rows.filter { $0.subject.id == bike.id }.map { ($0.period, $0) }, uniquingKeysWith: { a, _ in a })
+    private func usageChart(_ bike: GarageReport.BikeFacts, rows: [UsageReport.Row], report: GarageReport) -> HTML {
+        let rows = Dictionary(rows.map { ($0.period, $0) }, uniquingKeysWith: { a, _ in a })
         let unit = report.units.distanceUnit
         let values = report.months.map { rows[$0].map { report.units.distance($0.distance) } ?? 0 }
         let first = report.months.first.map(monthName) ?? "", last = report.months.last.map(monthName) ?? ""
@@ -260,8 +270,7 @@ package struct HTMLReportRenderer: Sendable {
         return out + "</tbody>\n</table>\n</details>\n"
     }
 
-    private func partsOn(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
-        let lives = report.lives.parts.filter { $0.bike == bike.id }
+    private func partsOn(_ lives: [PartLife], report: GarageReport) -> HTML {
         var out: HTML = "<h3>Parts and components</h3>\n"
         guard !lives.isEmpty else { return out + "<p>No components or parts recorded on this bike.</p>\n" }
         let unit = report.units.distanceUnit
@@ -289,8 +298,10 @@ package struct HTMLReportRenderer: Sendable {
         // A part's services while on the bike are in its history with their cost, but they are
         // the part's costs (as in `costs`): say so, so that the record adds up.
         var partsCosts: [String: Decimal] = [:]
-        for s in report.services[bike.id] ?? [] where s.entry.subject.kind == .part {
-            if let cost = s.entry.cost { partsCosts[s.entry.currency ?? "", default: 0] += cost.value }
+        // By position: a service is not copied to read its cost.
+        let services = report.services[bike.id] ?? []
+        for k in services.indices where services[k].entry.subject.kind == .part {
+            if let cost = services[k].entry.cost { partsCosts[services[k].entry.currency ?? "", default: 0] += cost.value }
         }
         var partsNote: HTML = ""
         if !partsCosts.isEmpty {
@@ -314,43 +325,80 @@ package struct HTMLReportRenderer: Sendable {
         return out + "</tfoot>\n</table>\n" + partsNote
     }
 
-    private func history(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
+    private func history(_ bike: GarageReport.BikeFacts, report: GarageReport, amounts: inout AmountTexts) -> HTML {
         let services = report.services[bike.id] ?? []
-        var out: HTML = "<h3>Service history</h3>\n"
+        let out: HTML = "<h3>Service history</h3>\n"
         guard !services.isEmpty else { return out + "<p>Nothing in the log yet.</p>\n" }
         let unit = report.units.distanceUnit
-        out += "<p>What was done, by interval id (the intervals above name their tasks), newest first.</p>\n"
-        out +=
+        var w = HTMLBytes()
+        w.append(out)
+        w.markup("<p>What was done, by interval id (the intervals above name their tasks), newest first.</p>\n")
+        w.append(
             "<table class=\"history\">\n<thead><tr><th scope=\"col\">Date</th><th scope=\"col\">Done</th><th scope=\"col\" class=\"n\">Odometer (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Cost</th><th scope=\"col\">Note</th></tr></thead>\n<tbody>\n"
+        )
         // Rows stay compact, since a bike may have hundreds: interval ids rather than task names,
         // no end tags that HTML implies, alignment from the style sheet, no empty last cell.
-        // Each row is written into the page as it goes, not joined from pieces.
-        var amounts = AmountTexts()
-        for s in services {
-            let e = s.entry
-            out += "<tr><td>\(e.date)<td>"
-            if e.subject.kind == .part { out += "part \(e.subject.id): " }
-            let done = out.string.utf8.count
-            for (k, t) in e.tasks.enumerated() {
-                if k > 0 { out += ", " }
-                out += HTML(escaping: t.id)
-            }
-            if let todo = e.todo { out += (out.string.utf8.count == done ? "" : ", ") + "to-do: \(todo)" }
-            for r in e.readings ?? [] {
-                out += (out.string.utf8.count == done ? "" : ", ") + HTML(escaping: "measured \(r.id) \(WearAmount(amount: r.value, unit: r.unit))")
-            }
-            out += "<td>\(number(report.units.distance(s.distance)))<td>\(ReportNumber.fixed(s.movingTime / 3600, 0))<td>"
-            if let cost = e.cost { out += "\(amounts.text(cost))" + (e.currency.map { " \($0)" } ?? "") }
-            // The category and the note, in the last cell; none when there is neither.
-            switch (e.category, e.note) {
-            case (let category?, let note?): out += "<td>" + HTML(escaping: "(\(category))") + " " + HTML(escaping: note)
-            case (let category?, nil): out += "<td>" + HTML(escaping: "(\(category))")
-            case (nil, let note?) where !note.isEmpty: out += "<td>" + HTML(escaping: note)
-            default: break
-            }
-            out += "\n"
+        // Each row is written as bytes as it goes (a garage's history is a hundred thousand).
+        for k in services.indices { historyRow(services[k], units: report.units, amounts: &amounts, into: &w) }
+        w.markup("</tbody>\n</table>\n")
+        return w.html
+    }
+
+    /// A row of the service history: the date, what was done (`part ID: ` first for a part's),
+    /// the odometer and hours at the time, the cost, and the category and note when there are.
+    private func historyRow(_ s: GarageReport.Service, units: UnitSystem, amounts: inout AmountTexts, into w: inout HTMLBytes) {
+        let e = s.entry
+        w.markup("<tr><td>")
+        w.day(e.date)
+        w.markup("<td>")
+        if e.subject.kind == .part {
+            w.markup("part ")
+            w.text(e.subject.id)
+            w.markup(": ")
         }
-        return out + "</tbody>\n</table>\n"
+        let done = w.bytes.count
+        for (k, t) in e.tasks.enumerated() {
+            if k > 0 { w.markup(", ") }
+            w.text(t.id)
+        }
+        if let todo = e.todo {
+            if w.bytes.count != done { w.markup(", ") }
+            w.markup("to-do: ")
+            w.text(todo)
+        }
+        for r in e.readings ?? [] {
+            if w.bytes.count != done { w.markup(", ") }
+            w.markup("measured ")
+            w.text(r.id)
+            w.markup(" ")
+            w.text(WearAmount(amount: r.value, unit: r.unit).description)
+        }
+        w.markup("<td>")
+        number(units.distance(s.distance), into: &w)
+        w.markup("<td>")
+        w.fixed(s.movingTime / 3600, 0)
+        w.markup("<td>")
+        if let cost = e.cost {
+            w.text(amounts.text(cost))
+            if let currency = e.currency {
+                w.markup(" ")
+                w.text(currency)
+            }
+        }
+        // The category and the note, in the last cell; none when there is neither.
+        if let category = e.category {
+            w.markup("<td>(")
+            w.text(category)
+            w.markup(")")
+            if let note = e.note {
+                w.markup(" ")
+                w.text(note)
+            }
+        } else if let note = e.note, !note.isEmpty {
+            w.markup("<td>")
+            w.text(note)
+        }
+        w.markup("\n")
     }
 
     /// Every part (`parts/`), where it is and where it has been.
@@ -432,6 +480,9 @@ package struct HTMLReportRenderer: Sendable {
 
     /// A distance or tick value: whole numbers from 100, one decimal below.
     private func number(_ v: Double) -> String { v >= 100 || v == v.rounded() ? ReportNumber.fixed(v, 0) : ReportNumber.fixed(v, 1) }
+
+    /// `number(v)`, written.
+    private func number(_ v: Double, into w: inout HTMLBytes) { w.fixed(v, v >= 100 || v == v.rounded() ? 0 : 1) }
 
     /// An SVG coordinate to a tenth, the same on every machine.
     private func coordinate(_ v: Double) -> String {

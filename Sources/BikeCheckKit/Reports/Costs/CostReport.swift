@@ -114,7 +114,8 @@ package struct CostReport: Sendable, Encodable {
     /// through `asOf`; a price counts on the day the bike or part was bought (undated prices only
     /// when there is no `since`). Each cost is counted once, where it is written: a bike's line
     /// has the costs in the bike's log; a part's price and its own log are the part's.
-    package static func items(_ garage: Garage, query: ReportQuery) -> [Item] {
+    /// `narrated`: with each item's tasks (the exports' narrations), which the sums never read.
+    package static func items(_ garage: Garage, query: ReportQuery, narrated: Bool = true) -> [Item] {
         let (selection, asOf, since) = (query.selection, query.asOf, query.since)
         var items: [Item] = []
         func inSpan(_ day: Day?) -> Bool {
@@ -126,15 +127,17 @@ package struct CostReport: Sendable, Encodable {
             if let price, inSpan(bought) {
                 items.append(
                     Item(
-                        subject: subject, day: bought, money: price.value, category: "purchase", isPurchase: true, tasks: ["Bought \(name)"],
+                        subject: subject, day: bought, money: price.value, category: "purchase", isPurchase: true,
+                        tasks: narrated ? ["Bought \(name)"] : [],
                         location: price.location))
             }
             for entry in log where inSpan(entry.date) {
                 guard let located = entry.cost else { continue }
                 let cost = located.value
                 let tasks =
-                    entry.done.map { d in intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
-                    + (entry.todo.map { ["to-do: \($0)"] } ?? [])
+                    narrated
+                    ? entry.done.map { d in intervals.first { $0.id == d.value }?.task ?? d.value.rawValue }
+                        + (entry.todo.map { ["to-do: \($0)"] } ?? []) : []
                 items.append(
                     Item(
                         subject: subject, day: entry.date, money: cost, category: entry.category, isPurchase: false,
@@ -160,7 +163,7 @@ package struct CostReport: Sendable, Encodable {
         _ garage: Garage, summaries: ActivitySummaries, query: ReportQuery, by: Grouping,
         sharing shared: CountedRides.BikeRides? = nil
     ) -> CostReport {
-        let items = items(garage, query: query)
+        let items = items(garage, query: query, narrated: false)
         let riders = Riders(garage: garage, asOf: query.asOf)
         func group(_ item: Item) -> String {
             switch by {

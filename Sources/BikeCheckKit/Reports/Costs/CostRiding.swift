@@ -84,17 +84,24 @@ extension CostReport {
                 add(Key(subject: nil, period: key), periodSum.distance, periodSum.time)
                 periodSum = (0, 0)
             }
+            // Days come in order: a ride before the end of the current period is in it, and
+            // only a ride past it has its period worked out.
+            var periodEnd = Int32.min
+            let byPeriod = by == .year || by == .month
+            let period: UsageReport.Period = by == .year ? .year : .month
             for r in cache.rides(of: resolved.bike.id) where r.day >= first {
                 bikeSum.distance += r.distance
                 bikeSum.time += r.movingTime
-                if by == .year || by == .month {
-                    let day = Day(ordinal: Int(r.day))
-                    let period: UsageReport.Period = by == .year ? .year : .month
-                    let number = UsageReport.periodNumber(day, period)
-                    if number != current {
-                        flush()
-                        current = number
-                        currentKey = UsageReport.periodKey(day, period)
+                if byPeriod {
+                    if r.day >= periodEnd {
+                        let day = Day(ordinal: Int(r.day))
+                        let number = UsageReport.periodNumber(day, period)
+                        if number != current {
+                            flush()
+                            current = number
+                            currentKey = UsageReport.periodKey(day, period)
+                        }
+                        periodEnd = Self.periodEnd(day, period) ?? r.day + 1
                     }
                     periodSum.distance += r.distance
                     periodSum.time += r.movingTime
@@ -105,6 +112,13 @@ extension CostReport {
             if ridesOfShownBikes { return }
             if by == .rider { add(Key(subject: nil, period: riders.rider(ofBike: resolved.bike.id)), bikeSum.distance, bikeSum.time) }
             add(Key(subject: nil, period: nil), bikeSum.distance, bikeSum.time)
+        }
+
+        /// The first day after `day`'s month or year.
+        static func periodEnd(_ day: Day, _ period: UsageReport.Period) -> Int32? {
+            let (y, m, _) = day.components
+            let next = period == .month && m < 12 ? Day(year: y, month: m + 1, day: 1) : Day(year: y + 1, month: 1, day: 1)
+            return next.map { Int32(clamping: $0.ordinal) }
         }
 
         /// A part's counted rides from `first`: its own line's by bike; else those on bikes not

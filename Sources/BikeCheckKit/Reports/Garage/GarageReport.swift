@@ -28,6 +28,7 @@ package struct GarageReport: Sendable {
 
         /// What a line sums: a year, a category and a currency.
         struct Key: Hashable {
+            var bike: String
             var year: String
             var category: String
             var currency: String?
@@ -41,13 +42,13 @@ package struct GarageReport: Sendable {
         package var distance: Double
         package var movingTime: Double
 
-        /// The entry, with what the odometer `ledger` (the bike's counted rides; nil: none)
-        /// reads at the end of its day.
-        init(_ entry: HistoryReport.Entry, odometer ledger: RideLedger?) {
-            let used = ledger?.usage(from: Int.min / 2, through: entry.date.ordinal)
+        /// The entry, with what the odometer `ledger` (the bike's counted rides) reads at the
+        /// end of its day.
+        init(_ entry: HistoryReport.Entry, odometer ledger: RideLedger) {
+            let used = ledger.usage(from: Int.min / 2, through: entry.date.ordinal)
             self.entry = entry
-            distance = ReportNumber.tenth(used?.distance ?? 0)
-            movingTime = ReportNumber.tenth(used?.time ?? 0)
+            distance = ReportNumber.tenth(used.distance)
+            movingTime = ReportNumber.tenth(used.time)
         }
     }
 
@@ -104,28 +105,29 @@ package struct GarageReport: Sendable {
         // part's; with bikes named, theirs and their parts'.
         let costsByYear = CostReport.build(
             garage, summaries: summaries, query: ReportQuery(bikes: only, parts: only.isEmpty ? [] : partIDs, asOf: asOf), by: .year, sharing: rides)
-        // Each bike's own costs by year and category: the cost report's items and sums.
+        // Each bike's own costs by year and category: the cost report's items (of every shown
+        // bike at once) and sums.
         var costLines: [String: [CostLine]] = [:]
-        for bike in ids {
-            let sums = CostReport.sums(CostReport.items(garage, query: ReportQuery(bikes: [bike], asOf: asOf))) { item in
-                CostLine.Key(
-                    year: item.day.map { String($0.components.year) } ?? CostReport.undated,
-                    category: item.category ?? CostReport.uncategorised, currency: item.money.currency)
-            }
-            costLines[bike.rawValue] = sums.map { key, sum in
-                CostLine(year: key.year, category: key.category, currency: key.currency, amount: sum.total, entries: sum.entries)
-            }.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
+        let items = ids.isEmpty ? [] : CostReport.items(garage, query: ReportQuery(bikes: ids, asOf: asOf), narrated: false)
+        let sums = CostReport.sums(items) { item in
+            CostLine.Key(
+                bike: item.subject.id, year: item.day.map { String($0.components.year) } ?? CostReport.undated,
+                category: item.category ?? CostReport.uncategorised, currency: item.money.currency)
         }
-        let history = HistoryReport.build(garage, summaries: summaries, query: ReportQuery(bikes: ids, parts: partIDs, asOf: asOf), sharing: rides)
-        // The odometer at each service: status's ride ledger of the bike's counted rides. A
-        // part's service is in the record of the bike it was on that day.
+        for (key, sum) in sums {
+            costLines[key.bike, default: []].append(
+                CostLine(year: key.year, category: key.category, currency: key.currency, amount: sum.total, entries: sum.entries))
+        }
+        for bike in ids where costLines[bike.rawValue] == nil { costLines[bike.rawValue] = [] }
+        costLines = costLines.mapValues { lines in
+            lines.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
+        }
+        var history = HistoryReport.build(garage, summaries: summaries, query: ReportQuery(bikes: ids, parts: partIDs, asOf: asOf), sharing: rides)
+        // The odometer at each service: status's ride ledger of the bike's counted rides.
         let ledgers = rides.ledgers(chosen.map { ($0.bike.id, $0.filter) })
-        let shownBikes = Dictionary(chosen.map { ($0.bike.id.rawValue, $0) }, uniquingKeysWith: { a, _ in a })
-        var services: [String: [Service]] = [:]
-        for entry in history.entries {
-            guard let bike = entry.subject.kind == .bike ? entry.subject.id : entry.bike, let resolved = shownBikes[bike] else { continue }
-            services[bike, default: []].append(Service(entry, odometer: ledgers[.init(bike: resolved.bike.id, filter: resolved.filter)]))
-        }
+        let odometers = Dictionary(
+            chosen.map { ($0.bike.id.rawValue, ledgers[.init(bike: $0.bike.id, filter: $0.filter)] ?? RideLedger()) }, uniquingKeysWith: { a, _ in a })
+        let services = Self.services(moving: &history.entries, odometers: odometers)
         return GarageReport(
             asOf: asOf, garageName: garage.settings.name, units: garage.settings.units,
             bikes: chosen.map {
@@ -135,6 +137,22 @@ package struct GarageReport: Sendable {
             },
             named: !only.isEmpty, status: status, lives: lives, usage: usage, months: months, costsByYear: costsByYear,
             costLines: costLines, services: services)
+    }
+
+    /// Each shown bike's services, newest first, from the history's `entries` (left empty): a
+    /// bike's own, and a part's in the record of the bike it was on that day, with the bike's
+    /// odometer (`odometers`, by bike id; a bike not there is not shown).
+    static func services(moving entries: inout [HistoryReport.Entry], odometers: [String: RideLedger]) -> [String: [Service]] {
+        var services: [String: [Service]] = [:]
+        // The entries are moved out, oldest first, not copied (a garage has a hundred thousand),
+        // and each bike's list turned newest first again.
+        while let entry = entries.popLast() {
+            guard let bike = entry.subject.kind == .bike ? entry.subject.id : entry.bike, let odometer = odometers[bike] else { continue }
+            services[bike, default: []].append(Service(entry, odometer: odometer))
+        }
+        entries = []
+        for bike in Array(services.keys) { services[bike]?.reverse() }
+        return services
     }
 
     /// The intervals across the shown bikes that are overdue or due soon, in the one order of
