@@ -355,13 +355,14 @@ import Testing
         var w = CacheWriter()
         for n in numbers { w.uint(n) }
         for n in ints { w.int(n) }
-        let bytes = w.bytes
-        try bytes.withUnsafeBytes { raw in
+        let read = try w.bytes.withUnsafeBytes { raw throws -> (numbers: [UInt64], ints: [Int], atEnd: Bool) in
             var r = CacheReader(raw)
-            #expect(try numbers.map { _ in try r.uint() } == numbers)
-            #expect(try ints.map { _ in try r.int() } == ints)
-            #expect(r.isAtEnd)
+            let read = try numbers.map { _ in try r.uint() }
+            return (read, try ints.map { _ in try r.int() }, r.isAtEnd)
         }
+        #expect(read.numbers == numbers)
+        #expect(read.ints == ints)
+        #expect(read.atEnd)
         // A number whose last byte is missing: the first byte says more follows.
         for n: UInt64 in [128, 16_384, .max] {
             var w = CacheWriter()
@@ -379,10 +380,11 @@ import Testing
         let texts = ["", "chain-lube", "a string longer than fifteen bytes", "Größe", "ветер", "€ 12", "🚲 rides", "x"]
         var w = CacheWriter()
         for t in texts { w.string(t) }
-        try w.bytes.withUnsafeBytes { raw in
+        let read = try w.bytes.withUnsafeBytes { raw throws -> [String] in
             var r = CacheReader(raw)
-            #expect(try texts.map { _ in try r.string() } == texts)
+            return try texts.map { _ in try r.string() }
         }
+        #expect(read == texts)
         for invalid: [UInt8] in [[0xFF], [0x61, 0xC3], [0xED, 0xA0, 0x80], [0x61, 0x80, 0x62]] {
             #expect(invalid.withUnsafeBytes { CacheReader.string($0) } == nil)
             // As a string of an entry: the number, the length, the bytes.

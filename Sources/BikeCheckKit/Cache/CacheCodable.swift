@@ -84,19 +84,23 @@ struct CacheReader {
         return base[at]
     }
 
-    /// Most numbers (counts, string numbers, columns) take one byte, and most others (offsets
-    /// and lines of a long file) two: those cases are inlined.
+    /// Most numbers (counts, string numbers, columns) take one byte, and the others (offsets
+    /// and lines of a file under 2 MB) two or three: those cases are inlined.
     @inline(__always)
     mutating func uint() throws(Invalid) -> UInt64 {
-        if at < base.count {
-            let first = base[at]
-            if first < 0x80 {
-                at += 1
-                return UInt64(first)
-            }
-            if at + 1 < base.count, base[at + 1] < 0x80 {
+        if at < base.count, base[at] < 0x80 {
+            at += 1
+            return UInt64(base[at - 1])
+        }
+        if base.count - at >= 3 {
+            let b0 = UInt64(base[at] & 0x7F), b1 = base[at + 1], b2 = base[at + 2]
+            if b1 < 0x80 {
                 at += 2
-                return UInt64(first & 0x7F) | UInt64(base[at - 1]) << 7
+                return b0 | UInt64(b1) << 7
+            }
+            if b2 < 0x80 {
+                at += 3
+                return b0 | UInt64(b1 & 0x7F) << 7 | UInt64(b2) << 14
             }
         }
         return try longUInt()
