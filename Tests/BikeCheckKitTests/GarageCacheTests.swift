@@ -348,6 +348,54 @@ import Testing
         #expect(read(bytes) == nil)
     }
 
+    @Test func numbersOfEveryLengthReadBackTheSameAndATruncatedOneIsRefused() throws {
+        // One byte, two (inlined), and the longer ones, on both sides of each length's edge.
+        let numbers: [UInt64] = [0, 1, 127, 128, 129, 255, 300, 16_383, 16_384, 2_097_151, 2_097_152, 1 << 35, .max]
+        let ints = [0, 1, -1, 63, -64, 64, -65, 8_191, 8_192, -8_193, Int.max, Int.min]
+        var w = CacheWriter()
+        for n in numbers { w.uint(n) }
+        for n in ints { w.int(n) }
+        let read = try w.bytes.withUnsafeBytes { raw throws -> (numbers: [UInt64], ints: [Int], atEnd: Bool) in
+            var r = CacheReader(raw)
+            let read = try numbers.map { _ in try r.uint() }
+            return (read, try ints.map { _ in try r.int() }, r.isAtEnd)
+        }
+        #expect(read.numbers == numbers)
+        #expect(read.ints == ints)
+        #expect(read.atEnd)
+        // A number whose last byte is missing: the first byte says more follows.
+        for n: UInt64 in [128, 16_384, .max] {
+            var w = CacheWriter()
+            w.uint(n)
+            let truncated = Array(w.bytes.dropLast())
+            truncated.withUnsafeBytes { raw in
+                var r = CacheReader(raw)
+                #expect(throws: CacheReader.Invalid.self) { try r.uint() }
+            }
+        }
+    }
+
+    @Test func stringsReadBackTheSameAndBytesThatAreNotUTF8AreRefused() throws {
+        // ASCII (read without validating twice), UTF-8 of every width, and the empty string.
+        let texts = ["", "chain-lube", "a string longer than fifteen bytes", "Größe", "ветер", "€ 12", "🚲 rides", "x"]
+        var w = CacheWriter()
+        for t in texts { w.string(t) }
+        let read = try w.bytes.withUnsafeBytes { raw throws -> [String] in
+            var r = CacheReader(raw)
+            return try texts.map { _ in try r.string() }
+        }
+        #expect(read == texts)
+        for invalid: [UInt8] in [[0xFF], [0x61, 0xC3], [0xED, 0xA0, 0x80], [0x61, 0x80, 0x62]] {
+            #expect(invalid.withUnsafeBytes { CacheReader.string($0) } == nil)
+            // As a string of an entry: the number, the length, the bytes.
+            let entry: [UInt8] = [0, UInt8(invalid.count)] + invalid
+            entry.withUnsafeBytes { raw in
+                var r = CacheReader(raw)
+                #expect(throws: CacheReader.Invalid.self) { try r.string() }
+            }
+        }
+    }
+
     @Test func anAmountThatWouldNotReadBackTheSameIsNeverCached() throws {
         var file = GarageLoader.parse("bikes/b0.yaml", Array(Self.bikes[0].utf8)) { FileDecoders.bike(id: BikeID("b0"), $0, &$1) }
         file.value?.price?.value.amount = Decimal(string: "123456789012345678901234567890")!

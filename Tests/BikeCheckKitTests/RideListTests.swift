@@ -42,4 +42,27 @@ import Testing
             #expect(made.count == (countedOnly ? 3 : 8), "a ride before bought, a run, a trainer ride and one without gear only when all are listed")
         }
     }
+
+    @Test func aSportTypeNamedTwiceInTheStringsCountsThroughEitherNumber() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("garage.yaml", "units: metric\n")
+        try folder.write("bikes/a.yaml", "name: Bike A\nstrava: b1\ncounts: [Ride]\n")
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Day("2025-06-01")))
+        let bike = try #require(loaded.garage.bikes.first)
+        // The strings as a list of summaries may hold them: "Ride" at 1 and again at 3.
+        let day = Int32(Day("2025-01-05")!.ordinal)
+        func record(_ id: Int64, sport: Int32) -> ActivitySummary {
+            ActivitySummary(id: id, day: day + Int32(id), gear: 0, sport: sport, movingTime: 3600, distance: 1000, tags: -1)
+        }
+        var records = [record(1, sport: 1), record(2, sport: 3), record(3, sport: 4), record(4, sport: 2)]
+        let summaries = ActivitySummaries(
+            placing: &records, runs: [.init(records: 0..<4, duplicates: [], renumber: [0, 1, 2, 3, 4])], strings: ["b1", "Ride", "b2", "Ride", "Run"])
+        let index = CountedRides.Index(summaries)
+        #expect(index.indices(of: "Ride") == [1, 3])
+        #expect(index.indices(of: "Run") == [4])
+        #expect(index.indices(of: "Hike") == [])
+        let entries = CountedRides.entries(of: bike, index: index, handEntered: [], through: Day("2025-06-01"))
+        #expect(entries.map(\.record) == [0, 1, 2, 3])
+        #expect(entries.map(\.verdict) == [.counted, .counted, .sportType, .sportType], "a Ride by either number counts; a Run and a gear id do not")
+    }
 }

@@ -183,6 +183,33 @@ import Testing
         #expect(late.usage.rides == 0)
     }
 
+    /// A bike with few intervals finds a log entry's ids by comparing them, one with many by
+    /// hashing (`StatusPlanner.Services`): the same anchors either way.
+    @Test(arguments: [3, 20]) func aServiceAnchorsItsIntervalAmongFewOrManyIntervals(count: Int) throws {
+        let intervals = (1...count).map { "  task-\($0):\n    every: 10 h\n" }.joined()
+        let bike = """
+            name: A
+            strava: b1
+            bought: 2026-01-01
+            intervals:
+            \(intervals)log:
+              - date: 2026-02-02
+                done: [task-\(count), task-1]
+              - date: 2026-02-05
+                done: [task-1]
+
+            """
+        let report = try status(files: ["bikes/a.yaml": bike], activities: [ride(1, "2026-02-03", hours: 1, km: 20)], asOf: "2026-02-10")
+        let first = try interval(report, "a", "task-1"), last = try interval(report, "a", "task-\(count)")
+        #expect(first.anchor == .done)
+        #expect(first.since == Day("2026-02-05"))
+        #expect(last.anchor == .done)
+        #expect(last.since == Day("2026-02-02"))
+        #expect(last.usage.rides == 1)
+        let untouched = try interval(report, "a", "task-2")
+        #expect(untouched.anchor == .bought)
+    }
+
     @Test func installDatesPriorUsageAndReplacementsMoveTheAnchor() throws {
         let files = [
             "bikes/a.yaml": """

@@ -103,7 +103,7 @@ package struct ActivitySummaries: Sendable {
         records.withUnsafeMutableBufferPointer { all in
             for run in placedRuns {
                 let start = end
-                for k in run.records where !run.duplicates.contains(k) {
+                for k in run.records where run.duplicates.isEmpty || !run.duplicates.contains(k) {
                     var r = all[k]
                     if r.gear >= 0 { r.gear = run.renumber[Int(r.gear)] }
                     if r.tags >= 0 { r.tags = run.renumber[Int(r.tags)] }

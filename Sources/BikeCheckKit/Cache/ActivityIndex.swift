@@ -174,8 +174,11 @@ struct ActivityIndex: Sendable {
     /// `buffer` (as many as `count` said there are) instead of an array of their own, or nil when
     /// there is none that can be trusted.
     func entry(_ name: String, key: Key, into buffer: UnsafeMutableBufferPointer<ActivitySummary>) -> Entry? {
-        guard let path = path(name), let bytes = readBytes(path, limit: FileSizeLimit.activityIndex) else { return nil }
-        return Self.decode(bytes, name: name, key: key) { count, write in count == buffer.count && write(buffer) }
+        guard let path = path(name) else { return nil }
+        // Mapped, not copied into an array: a warm read decodes the whole index (56 MB at 1,000,000).
+        return ActivityCacheLoader.withFileBytes(path) { bytes in
+            Self.decode(UnsafeRawBufferPointer(bytes), name: name, key: key) { count, write in count == buffer.count && write(buffer) }
+        } ?? nil
     }
 
     /// The entry for cache file `name` in the version `key`, or nil when there is none that can
@@ -281,68 +284,67 @@ struct ActivityIndex: Sendable {
     /// The entry in `bytes` if everything checks: nil for any other file.
     static func decode(_ bytes: [UInt8], name: String, key: Key, match: Match = .exact) -> Entry? {
         var records: [ActivitySummary] = []
-        let entry = decode(bytes, name: name, key: key, match: match) { count, write in
-            // Written in place (a record is plain numbers: one left unwritten leaks nothing).
-            records = [ActivitySummary](unsafeUninitializedCapacity: count) { buffer, initialized in
-                initialized = write(buffer) ? count : 0
+        let entry = bytes.withUnsafeBytes { raw in
+            decode(raw, name: name, key: key, match: match) { count, write in
+                // Written in place (a record is plain numbers: one left unwritten leaks nothing).
+                records = [ActivitySummary](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    initialized = write(buffer) ? count : 0
+                }
+                return records.count == count
             }
-            return records.count == count
         }
         return entry.map { Entry(records: records, strings: $0.strings, misplaced: $0.misplaced, unsorted: $0.unsorted, source: $0.source) }
     }
 
-    /// The entry in `bytes` if everything checks, without its records: `place` gets their count
-    /// and a function that writes them into a buffer of that many (false when one is not valid),
-    /// and says whether they were written. The loader has it write them straight into their place
-    /// among every month's records (`ActivityCacheLoader.placeSummaries`).
+    /// The entry in an index file's bytes if everything checks, without its records: `place` gets
+    /// their count and a function that writes them into a buffer of that many (false when one is
+    /// not valid), and says whether they were written. The loader has it write them straight into
+    /// their place among every month's records (`ActivityCacheLoader.placeSummaries`).
     static func decode(
-        _ bytes: [UInt8], name: String, key: Key, match: Match = .exact,
+        _ raw: UnsafeRawBufferPointer, name: String, key: Key, match: Match = .exact,
         place: (Int, (UnsafeMutableBufferPointer<ActivitySummary>) -> Bool) -> Bool
     ) -> Entry? {
-        bytes.withUnsafeBytes { raw -> Entry? in
-            func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
-            func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
-            guard raw.count >= headerSize + 8, let header = header(raw, key: key, match: match), raw.count == header.length else { return nil }
-            let nameLength = header.nameLength, count = header.count, stringCount = header.stringCount
-            let body = UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)])
-            guard checksum(body) == u64(raw.count - 8) else { return nil }
-            guard raw[headerSize..<(headerSize + nameLength)].elementsEqual(name.utf8) else { return nil }
+        func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        guard raw.count >= headerSize + 8, let header = header(raw, key: key, match: match), raw.count == header.length else { return nil }
+        let nameLength = header.nameLength, count = header.count, stringCount = header.stringCount
+        let body = UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)])
+        guard checksum(body) == u64(raw.count - 8) else { return nil }
+        guard raw[headerSize..<(headerSize + nameLength)].elementsEqual(name.utf8) else { return nil }
 
-            let start = headerSize + nameLength
-            let placed = place(count) { buffer in
-                var at = start
-                for k in 0..<count {
-                    let r = ActivitySummary(
-                        id: Int64(bitPattern: u64(at)), day: Int32(bitPattern: UInt32(u32(at + 8))), gear: Int32(bitPattern: UInt32(u32(at + 12))),
-                        sport: Int32(bitPattern: UInt32(u32(at + 16))), trainer: u32(at + 20) != 0,
-                        movingTime: Double(bitPattern: u64(at + 24)), distance: Double(bitPattern: u64(at + 32)),
-                        elevation: Double(bitPattern: u64(at + 40)), tags: Int32(bitPattern: UInt32(u32(at + 48))))
-                    // What the reader can produce, and what the loader relies on.
-                    guard r.id > 0, r.gear >= -1, r.gear < stringCount, r.sport >= 0, r.sport < stringCount, u32(at + 20) <= 1,
-                        r.tags >= -1, r.tags < stringCount, u32(at + 52) == 0,
-                        r.movingTime.isFinite, r.distance.isFinite, r.elevation.isFinite
-                    else { return false }
-                    buffer.initializeElement(at: k, to: r)
-                    at += recordSize
-                }
-                return true
+        let start = headerSize + nameLength
+        let placed = place(count) { buffer in
+            var at = start
+            for k in 0..<count {
+                let r = ActivitySummary(
+                    id: Int64(bitPattern: u64(at)), day: Int32(bitPattern: UInt32(u32(at + 8))), gear: Int32(bitPattern: UInt32(u32(at + 12))),
+                    sport: Int32(bitPattern: UInt32(u32(at + 16))), trainer: u32(at + 20) != 0,
+                    movingTime: Double(bitPattern: u64(at + 24)), distance: Double(bitPattern: u64(at + 32)),
+                    elevation: Double(bitPattern: u64(at + 40)), tags: Int32(bitPattern: UInt32(u32(at + 48))))
+                // What the reader can produce, and what the loader relies on.
+                guard r.id > 0, r.gear >= -1, r.gear < stringCount, r.sport >= 0, r.sport < stringCount, u32(at + 20) <= 1,
+                    r.tags >= -1, r.tags < stringCount, u32(at + 52) == 0,
+                    r.movingTime.isFinite, r.distance.isFinite, r.elevation.isFinite
+                else { return false }
+                buffer.initializeElement(at: k, to: r)
+                at += recordSize
             }
-            guard placed else { return nil }
-            let at = start + count * recordSize
-            var strings: [String] = []
-            strings.reserveCapacity(stringCount)
-            var text = at + stringCount * 4
-            for k in 0..<stringCount {
-                let length = u32(at + 4 * k)
-                guard text + length <= raw.count - 8 else { return nil }
-                let utf8 = UnsafeRawBufferPointer(rebasing: raw[text..<(text + length)]).bindMemory(to: UInt8.self)
-                guard let s = String(validating: utf8, as: UTF8.self) else { return nil }
-                strings.append(s)
-                text += length
-            }
-            guard text == raw.count - 8 else { return nil }
-            return Entry(records: [], strings: strings, misplaced: header.misplaced, unsorted: header.unsorted, source: header.source)
+            return true
         }
+        guard placed else { return nil }
+        let at = start + count * recordSize
+        var strings: [String] = []
+        strings.reserveCapacity(stringCount)
+        var text = at + stringCount * 4
+        for k in 0..<stringCount {
+            let length = u32(at + 4 * k)
+            guard text + length <= raw.count - 8 else { return nil }
+            guard let s = CacheReader.string(UnsafeRawBufferPointer(rebasing: raw[text..<(text + length)])) else { return nil }
+            strings.append(s)
+            text += length
+        }
+        guard text == raw.count - 8 else { return nil }
+        return Entry(records: [], strings: strings, misplaced: header.misplaced, unsorted: header.unsorted, source: header.source)
     }
 
     /// How many records the index holds for cache file `name` in the version `key`, from its

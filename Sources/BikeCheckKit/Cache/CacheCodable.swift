@@ -84,12 +84,24 @@ struct CacheReader {
         return base[at]
     }
 
-    /// Most numbers (positions, counts, string numbers) take one byte: that case is inlined.
+    /// Most numbers (counts, string numbers, columns) take one byte, and the others (offsets
+    /// and lines of a file under 2 MB) two or three: those cases are inlined.
     @inline(__always)
     mutating func uint() throws(Invalid) -> UInt64 {
         if at < base.count, base[at] < 0x80 {
             at += 1
             return UInt64(base[at - 1])
+        }
+        if base.count - at >= 3 {
+            let b0 = UInt64(base[at] & 0x7F), b1 = base[at + 1], b2 = base[at + 2]
+            if b1 < 0x80 {
+                at += 2
+                return b0 | UInt64(b1) << 7
+            }
+            if b2 < 0x80 {
+                at += 3
+                return b0 | UInt64(b1 & 0x7F) << 7 | UInt64(b2) << 14
+            }
         }
         return try longUInt()
     }
@@ -107,6 +119,7 @@ struct CacheReader {
         }
     }
 
+    @inline(__always)
     mutating func int() throws(Invalid) -> Int {
         let u = try uint()
         return Int(Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))))
@@ -151,11 +164,18 @@ struct CacheReader {
     private mutating func newString(_ n: UInt64) throws(Invalid) -> String {
         guard n == UInt64(strings.count) else { throw Invalid() }
         let length = try count()
-        let utf8 = UnsafeRawBufferPointer(rebasing: base[at..<(at + length)]).bindMemory(to: UInt8.self)
-        guard let s = String(validating: utf8, as: UTF8.self) else { throw Invalid() }
+        guard let s = Self.string(UnsafeRawBufferPointer(rebasing: base[at..<(at + length)])) else { throw Invalid() }
         at += length
         strings.append(s)
         return s
+    }
+
+    /// The string of UTF-8 bytes, nil when they are not UTF-8. ASCII, nearly every string,
+    /// is found so eight bytes at a time and decoded as it is: `String(validating:)` looks up
+    /// generic metadata on every call, which cost more than the rest of reading a short string.
+    static func string(_ raw: UnsafeRawBufferPointer) -> String? {
+        let utf8 = raw.bindMemory(to: UInt8.self)
+        return SourceText.isASCII(raw) ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
     }
 
     mutating func read<T: CacheCodable>(_: T.Type = T.self) throws(Invalid) -> T { try T(from: &self) }
@@ -213,6 +233,8 @@ extension Array: CacheCodable where Element: CacheCodable {
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         let n = try r.count()
         self = []
+        // Most lists of a log entry (its readings) are empty: no room to reserve.
+        guard n > 0 else { return }
         reserveCapacity(n)
         for _ in 0..<n { append(try Element(from: &r)) }
     }

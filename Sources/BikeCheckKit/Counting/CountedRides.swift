@@ -81,6 +81,9 @@ package enum CountedRides {
         let noGear: [Int32]
         /// Each string's first index in `summaries.strings`.
         let number: [String: Int32]
+        /// The later indices of strings that are in `summaries.strings` more than once (none
+        /// when the loader numbered them).
+        private let repeats: [String: [Int32]]
 
         package init(_ summaries: ActivitySummaries) {
             self.summaries = summaries
@@ -105,10 +108,20 @@ package enum CountedRides {
             let byGear = (0..<(lists - 1)).map { Array(order[ends[$0]..<ends[$0 + 1]]) }
             let noGear = Array(order[ends[lists - 1]..<ends[lists]])
             var number: [String: Int32] = [:]
-            for (k, s) in summaries.strings.enumerated() where number[s] == nil { number[s] = Int32(k) }
+            var repeats: [String: [Int32]] = [:]
+            for (k, s) in summaries.strings.enumerated() {
+                if number[s] == nil { number[s] = Int32(k) } else { repeats[s, default: []].append(Int32(k)) }
+            }
             self.byGear = byGear
             self.noGear = noGear
             self.number = number
+            self.repeats = repeats
+        }
+
+        /// Every index of `string` in `summaries.strings`.
+        func indices(of string: String) -> [Int32] {
+            guard let first = number[string] else { return [] }
+            return repeats.isEmpty ? [first] : [first] + (repeats[string] ?? [])
         }
 
     }
@@ -166,10 +179,13 @@ package enum CountedRides {
             var outdoors = [ReportRide.Verdict](repeating: .sportType, count: strings.count)
             var indoors = outdoors
             var noGearListed = [Bool](repeating: false, count: strings.count)
-            for (k, s) in strings.enumerated() where filter.counts.contains(s) {
-                outdoors[k] = Self.verdict(filter, sport: s, trainerFlag: false)
-                indoors[k] = Self.verdict(filter, sport: s, trainerFlag: true)
-                noGearListed[k] = true
+            // The filter's few sport types looked up, not every string hashed (once per ledger).
+            for s in filter.counts {
+                for k in index.indices(of: s).map(Int.init) {
+                    outdoors[k] = Self.verdict(filter, sport: s, trainerFlag: false)
+                    indoors[k] = Self.verdict(filter, sport: s, trainerFlag: true)
+                    noGearListed[k] = true
+                }
             }
             var records = gears.count == 1 ? index.byGear[Int(gears[0])] : gears.flatMap { index.byGear[Int($0)] }.sorted()
             // A Strava bike also lists the unassigned rides of a counted sport type, in cache order.

@@ -112,7 +112,8 @@ package struct Part: Sendable {
 
     /// The mounts as written, bikes' and parts' together, in the file's order.
     package var writtenMounts: [WrittenMount] {
-        let bikes = mounts.filter(\.via.isEmpty).map {
+        // A closure, not a key path: `\.via.isEmpty` went through the runtime for every mount.
+        let bikes = mounts.filter { $0.via.isEmpty }.map {
             WrittenMount(
                 on: "'\($0.bike.value)'", from: $0.from, to: $0.to, fromLocation: $0.fromLocation, location: $0.location, entry: $0.entry, bike: $0.bike.value,
                 tag: $0.tag)

@@ -22,26 +22,35 @@ struct PartSelection {
 }
 
 extension StatusPlanner {
-    /// A part's usage through `filter` (its interval's, over each bike's) from `since` through
-    /// `through`: what counted on each bike it was on, on the days it was there (inclusive),
-    /// from the bikes' ledgers of prefix sums.
-    func usage(
-        of part: Part, filter: RideFilterSpec, since: Day, through: Day,
-        ledgers: [LedgerKey: RideLedger], bikeFilters: [BikeID: RideFilter]
-    ) -> Usage {
-        var usage = Usage(days: through.ordinal - since.ordinal)
-        for m in part.mounts {
-            guard let base = bikeFilters[m.bike.value], let ledger = ledgers[LedgerKey(bike: m.bike.value, filter: m.narrowing(filter.over(base)))] else {
-                continue
+    /// A part's mounts, each with the ledger of the bike it was on through one filter (its
+    /// interval's, over the bike's): the part's usage over any run of days without looking a
+    /// ledger up again (a repeat rule's odometer and a wear forecast ask a dozen times, and each
+    /// look-up hashes and compares a filter).
+    struct MountLedgers {
+        private var mounts: [(from: Day, to: Day?, ledger: RideLedger)] = []
+
+        init(of part: Part, filter: RideFilterSpec, ledgers: [LedgerKey: RideLedger], bikeFilters: [BikeID: RideFilter]) {
+            for m in part.mounts {
+                guard let base = bikeFilters[m.bike.value], let ledger = ledgers[LedgerKey(bike: m.bike.value, filter: m.narrowing(filter.over(base)))]
+                else { continue }
+                mounts.append((m.from, m.to, ledger))
             }
-            let from = max(m.from, since), to = min(m.to ?? through, through)
-            guard from <= to else { continue }
-            let u = ledger.usage(from: from.ordinal, through: to.ordinal)
-            usage.movingTime += u.time
-            usage.distance += u.distance
-            usage.rides += u.rides
         }
-        return usage
+
+        /// The part's usage from `since` through `through`: what counted on each bike it was
+        /// on, on the days it was there (inclusive), from the bikes' ledgers of prefix sums.
+        func usage(since: Day, through: Day) -> Usage {
+            var usage = Usage(days: through.ordinal - since.ordinal)
+            for m in mounts {
+                let from = max(m.from, since), to = min(m.to ?? through, through)
+                guard from <= to else { continue }
+                let u = m.ledger.usage(from: from.ordinal, through: to.ordinal)
+                usage.movingTime += u.time
+                usage.distance += u.distance
+                usage.rides += u.rides
+            }
+            return usage
+        }
     }
 
     /// Where a part's interval counts from: its latest service in the part's log; else the day
@@ -72,6 +81,7 @@ extension StatusPlanner {
         if stopped, let end { planner.asOf = end }
         return resolved.intervals.map { interval in
             let (since, kind) = planner.anchor(of: interval, part: part, asOf: planner.asOf)
+            let mounted = MountLedgers(of: part, filter: interval.rideFilter, ledgers: ledgers, bikeFilters: bikeFilters)
             var pace = Pace()
             if let current, let base = bikeFilters[current], let ledger = ledgers[LedgerKey(bike: current, filter: interval.rideFilter.over(base))] {
                 // The days both the part and the bike it is on existed.
@@ -84,7 +94,7 @@ extension StatusPlanner {
             // else is counted yet (no `bought:`, never mounted): `part list`'s figure.
             let prior = kind != .done ? Usage(prior: part.priorHours, distance: part.priorDistance, rides: part.priorRides) : nil
             if let since {
-                usage = planner.usage(of: part, filter: interval.rideFilter, since: since, through: planner.asOf, ledgers: ledgers, bikeFilters: bikeFilters)
+                usage = mounted.usage(since: since, through: planner.asOf)
                 usage.distance = rounded(usage.distance)
             }
             usage = usage.adding(prior)
@@ -95,11 +105,7 @@ extension StatusPlanner {
                 limits = interval.limits.map { q in
                     planner.chainedLimitStatus(
                         q, rule: interval.repeatRule, base: base, services: done.sorted(),
-                        odometer: { through in
-                            planner.usage(
-                                of: part, filter: interval.rideFilter, since: base, through: Day(ordinal: through), ledgers: ledgers, bikeFilters: bikeFilters
-                            ).adding(basePrior)
-                        }, pace: pace)
+                        odometer: { through in mounted.usage(since: base, through: Day(ordinal: through)).adding(basePrior) }, pace: pace)
                 }
             }
             // Under a repeat rule the count runs from the start of the shown limit's window.
@@ -113,10 +119,7 @@ extension StatusPlanner {
                 let new = kind == .done || ((kind == .bought || kind == .installed) && prior == nil)
                 wear = planner.wearStatus(
                     limit: limit, measure: measure, readings: readings, since: since, new: new,
-                    used: { day in
-                        planner.usage(of: part, filter: interval.rideFilter, since: since, through: day, ledgers: ledgers, bikeFilters: bikeFilters)
-                            .amount(in: measure)
-                    }, pace: pace)
+                    used: { day in mounted.usage(since: since, through: day).amount(in: measure) }, pace: pace)
             }
             let progress = max(limits.map(\.progress).max() ?? 0, wear?.progress ?? 0)
             let state: IntervalState = progress >= 1 ? .overdue : progress >= interval.dueSoon ? .dueSoon : .ok

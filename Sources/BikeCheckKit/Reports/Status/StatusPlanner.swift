@@ -121,18 +121,47 @@ package struct StatusPlanner: Sendable {
             let chained = intervals.map { $0.repeatRule != .fromDone }
             // What doing each interval replaces (the first interval with its id that replaces something).
             let replacements = Dictionary(intervals.compactMap { i in i.replaces.map { (i.id, $0) } }) { a, _ in a }
-            let replaces = intervals.map { replacements[$0.id] }
             replacing = replacements
+            // Each component replaced, by number: the latest replacement of each kept by index
+            // while the log is read, not looked up by its id once per entry.
+            var components: [ComponentID] = []
+            let replaces = intervals.map { i -> Int? in
+                guard let part = replacements[i.id] else { return nil }
+                if let known = components.firstIndex(of: part) { return known }
+                components.append(part)
+                return components.count - 1
+            }
+            var latestReplaced = [Latest?](repeating: nil, count: components.count)
+            // The first interval with each id, in order: a bike has a few, and comparing a done
+            // id with each costs less than hashing it (thousands of entries).
+            var firsts: [(id: IntervalID, length: Int, k: Int)] = []
+            for (k, interval) in intervals.enumerated() where !firsts.contains(where: { $0.id == interval.id }) {
+                firsts.append((interval.id, interval.id.rawValue.utf8.count, k))
+            }
+            let index = self.index
+            func position(_ id: IntervalID) -> Int? {
+                if firsts.count > 16 { return index[id] }
+                // Lengths first: most ids of a bike differ in length, and comparing two is cheap.
+                let length = id.rawValue.utf8.count
+                for first in firsts where first.length == length && first.id == id { return first.k }
+                return nil
+            }
             func later(_ day: Day, than known: Latest?) -> Bool { known.map { day > $0.day } ?? true }
-            // Thousands of entries: one hash lookup per id done, the rest by index.
-            for (n, entry) in resolved.bike.log.enumerated() where entry.date <= asOf {
-                for id in entry.done {
-                    guard let k = index[id.value] else { continue }
-                    if later(entry.date, than: done[k]) { done[k] = (entry.date, 2 * n) }
-                    if chained[k] { days[k].append(entry.date) }
-                    if let part = replaces[k], later(entry.date, than: replaced[part]) { replaced[part] = (entry.date, 2 * n + 1) }
+            // The entries read in place: copying each out of the log cost more than reading it.
+            resolved.bike.log.withUnsafeBufferPointer { log in
+                for n in log.indices where log[n].date <= asOf {
+                    let date = log[n].date
+                    log[n].done.withUnsafeBufferPointer { ids in
+                        for j in ids.indices {
+                            guard let k = position(ids[j].value) else { continue }
+                            if later(date, than: done[k]) { done[k] = (date, 2 * n) }
+                            if chained[k] { days[k].append(date) }
+                            if let c = replaces[k], later(date, than: latestReplaced[c]) { latestReplaced[c] = (date, 2 * n + 1) }
+                        }
+                    }
                 }
             }
+            for (c, part) in components.enumerated() { replaced[part] = latestReplaced[c] }
         }
 
         /// The latest service of this interval.
@@ -298,6 +327,31 @@ package struct StatusPlanner: Sendable {
         var rides = 0.0
     }
 
+    /// The weight of a day `age` days before the as-of day in the recent pace, for the ages
+    /// of the last year (`exp(-decay × age)`), and their running totals (`total[n]`: the first
+    /// `n` added in order): each a table lookup rather than an `exp` per ride and 365 per pace.
+    struct PaceWeights: Sendable {
+        let halfLife: Double
+        let weight: [Double]
+        let total: [Double]
+
+        init(halfLife: Double) {
+            self.halfLife = halfLife
+            let decay = log(2) / halfLife
+            weight = (0..<365).map { exp(-decay * Double($0)) }
+            var sum = 0.0
+            total =
+                [0]
+                + weight.map { w in
+                    sum += w
+                    return sum
+                }
+        }
+    }
+
+    /// The default half-life's weights, made once.
+    static let weights = PaceWeights(halfLife: 30)
+
     /// Daily pace over the last year, weighting recent days more (exponential, `paceHalfLife`),
     /// over the days the bike (or part) existed: from `first` (its `bought:` day, else its first
     /// ride) on. A two-month-old bike's pace is that of its two months, not diluted by ten
@@ -306,14 +360,13 @@ package struct StatusPlanner: Sendable {
         let lived = first.map { asOf.ordinal - $0.ordinal + 1 } ?? Int.max
         let window = min(365, lived)
         guard window > 0 else { return Pace() }
-        let decay = log(2) / paceHalfLife
-        var totalWeight = 0.0
-        for age in 0..<window { totalWeight += exp(-decay * Double(age)) }
+        let weights = paceHalfLife == Self.weights.halfLife ? Self.weights : PaceWeights(halfLife: paceHalfLife)
+        let totalWeight = weights.total[window]
         var time = 0.0, distance = 0.0, rides = 0.0
         var i = ledger.lowerBound(asOf.ordinal - window + 1)
         let end = ledger.lowerBound(asOf.ordinal + 1)
         while i < end {
-            let w = exp(-decay * Double(asOf.ordinal - ledger.days[i]))
+            let w = weights.weight[asOf.ordinal - ledger.days[i]]
             time += w * (ledger.time[i + 1] - ledger.time[i])
             distance += w * (ledger.distance[i + 1] - ledger.distance[i])
             rides += w
