@@ -24,54 +24,77 @@ package struct TableTextRenderer: Sendable {
             return render(header: header, rows: table.allRows, table, into: write)
         }
         // Streamed rows: cells of printable ASCII are their own width and need no escaping; a
-        // row with any other goes through the Strings path, line for line the same.
+        // row with any other goes through the Strings path, line for line the same. Held rows
+        // (`holdsRows`) are written once, one after the other in `cells`: row k's cells end at
+        // `rowEnds[k]`.
         var widths = header.map(\.count)
         var cells = ReportCells()
+        var rowEnds: [Int] = []
         for k in 0..<stream.count {
-            cells.removeAll()
+            if !stream.holdsRows { cells.removeAll() }
+            let first = cells.count
             stream.write(k, &cells)
-            cells.bytes.withUnsafeBufferPointer { b in
-                for c in 0..<min(cells.count, widths.count) {
-                    let range = cells.range(c)
-                    let w = Self.printableASCII(b, range) ? range.count : Self.escaped(cells.bytes[range]).count
-                    if w > widths[c] { widths[c] = w }
-                }
-            }
+            if stream.holdsRows { rowEnds.append(cells.count) }
+            Self.measure(cells, first..<cells.count, into: &widths)
         }
         var out: [UInt8] = []
         out.reserveCapacity(1 << 20)
         out += Array(line(header, widths: widths, table).utf8)
         let numeric = table.columns.map(\.numeric)
         for k in 0..<stream.count {
-            cells.removeAll()
-            stream.write(k, &cells)
-            let n = min(cells.count, widths.count)
-            let plain = cells.bytes.withUnsafeBufferPointer { b in (0..<n).allSatisfy { Self.printableASCII(b, cells.range($0)) } }
-            guard plain else {
-                out += Array(line(cells.strings.map { TerminalText(escaping: $0).string }, widths: widths, table).utf8)
-                continue
+            let row: Range<Int>
+            if stream.holdsRows {
+                row = (k == 0 ? 0 : rowEnds[k - 1])..<rowEnds[k]
+            } else {
+                cells.removeAll()
+                stream.write(k, &cells)
+                row = 0..<cells.count
             }
-            cells.bytes.withUnsafeBufferPointer { b in
-                for c in 0..<n {
-                    let range = cells.range(c)
-                    let pad = widths[c] - range.count
-                    if c > 0 { out.append(contentsOf: [0x20, 0x20]) }
-                    if numeric[c] {
-                        for _ in 0..<pad { out.append(0x20) }
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
-                    } else {
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
-                        if c != cells.count - 1 { for _ in 0..<pad { out.append(0x20) } }
-                    }
-                }
-            }
-            while out.last == 0x20 { out.removeLast() }
-            out.append(0x0A)
+            layOut(cells, row, widths: widths, numeric: numeric, table, into: &out)
             if out.count >= 1 << 20 { flushBytes(&out, write) }
         }
         if stream.count == 0 { out += Array("(nothing in this span)\n".utf8) }
         for f in table.footer { out += Array((TerminalText(escaping: f).string + "\n").utf8) }
         flushBytes(&out, write)
+    }
+
+    /// Widens `widths` to the cells `row` of `cells` (a row's, in column order).
+    private static func measure(_ cells: ReportCells, _ row: Range<Int>, into widths: inout [Int]) {
+        cells.bytes.withUnsafeBufferPointer { b in
+            for c in 0..<min(row.count, widths.count) {
+                let range = cells.range(row.lowerBound + c)
+                let w = Self.printableASCII(b, range) ? range.count : Self.escaped(cells.bytes[range]).count
+                if w > widths[c] { widths[c] = w }
+            }
+        }
+    }
+
+    /// One streamed row's line (cells `row` of `cells`), spaces at its end dropped. The cells
+    /// after the last with text would add only spaces, and are not laid out.
+    private func layOut(_ cells: ReportCells, _ row: Range<Int>, widths: [Int], numeric: [Bool], _ table: ReportTable, into out: inout [UInt8]) {
+        let n = min(row.count, widths.count)
+        let plain = cells.bytes.withUnsafeBufferPointer { b in (0..<n).allSatisfy { Self.printableASCII(b, cells.range(row.lowerBound + $0)) } }
+        guard plain else {
+            out += Array(line(cells.strings(row).map { TerminalText(escaping: $0).string }, widths: widths, table).utf8)
+            return
+        }
+        var last = n
+        while last > 0, cells.range(row.lowerBound + last - 1).isEmpty { last -= 1 }
+        cells.bytes.withUnsafeBufferPointer { b in
+            for c in 0..<last {
+                let range = cells.range(row.lowerBound + c)
+                let pad = repeatElement(UInt8(0x20), count: widths[c] - range.count)
+                if c > 0 {
+                    out.append(0x20)
+                    out.append(0x20)
+                }
+                if numeric[c] { out.append(contentsOf: pad) }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
+                if !numeric[c] && c != last - 1 { out.append(contentsOf: pad) }
+            }
+        }
+        while out.last == 0x20 { out.removeLast() }
+        out.append(0x0A)
     }
 
     /// Bytes a terminal shows as they are, one column each.

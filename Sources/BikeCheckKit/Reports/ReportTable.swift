@@ -70,6 +70,10 @@ package struct ReportTable: Sendable, Equatable {
     package struct RowStream: Sendable {
         package var count: Int
         package var write: @Sendable (Int, inout ReportCells) -> Void
+        /// The text renderer keeps the rows it writes to measure the widths and lays the lines
+        /// out from them, instead of writing every row twice: for tables small enough to hold
+        /// (`history`'s), not a million rides.
+        package var holdsRows = false
 
         package init(count: Int, write: @escaping @Sendable (Int, inout ReportCells) -> Void) {
             self.count = count
@@ -96,7 +100,10 @@ package struct ReportCells {
 
     package func range(_ k: Int) -> Range<Int> { (k == 0 ? 0 : ends[k - 1])..<ends[k] }
 
-    package var strings: [String] { ends.indices.map { String(decoding: bytes[range($0)], as: UTF8.self) } }
+    package var strings: [String] { strings(ends.indices) }
+
+    /// Cells `cells` as Strings.
+    package func strings(_ cells: Range<Int>) -> [String] { cells.map { String(decoding: bytes[range($0)], as: UTF8.self) } }
 
     package mutating func text(_ s: String) {
         var s = s
@@ -233,7 +240,7 @@ package enum ReportNumber {
                 v /= 10
                 count += 1
             }
-            bytes.append(contentsOf: d[(20 - count)...])
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[(20 - count)...]).assumingMemoryBound(to: UInt8.self))
         }
     }
 
