@@ -30,12 +30,17 @@ package struct TableTextRenderer: Sendable {
         var widths = header.map(\.count)
         var cells = ReportCells()
         var rowEnds: [Int] = []
+        // Held rows: whether each is printable ASCII, as measured.
+        var plain: [Bool] = []
         for k in 0..<stream.count {
             if !stream.holdsRows { cells.removeAll() }
             let first = cells.count
             stream.write(k, &cells)
-            if stream.holdsRows { rowEnds.append(cells.count) }
-            Self.measure(cells, first..<cells.count, into: &widths)
+            let ascii = Self.measure(cells, first..<cells.count, into: &widths)
+            if stream.holdsRows {
+                rowEnds.append(cells.count)
+                plain.append(ascii)
+            }
         }
         var out: [UInt8] = []
         out.reserveCapacity(1 << 20)
@@ -50,7 +55,7 @@ package struct TableTextRenderer: Sendable {
                 stream.write(k, &cells)
                 row = 0..<cells.count
             }
-            layOut(cells, row, widths: widths, numeric: numeric, table, into: &out)
+            layOut(cells, row, plain: stream.holdsRows ? plain[k] : nil, widths: widths, numeric: numeric, table, into: &out)
             if out.count >= 1 << 20 { flushBytes(&out, write) }
         }
         if stream.count == 0 { out += Array("(nothing in this span)\n".utf8) }
@@ -58,22 +63,32 @@ package struct TableTextRenderer: Sendable {
         flushBytes(&out, write)
     }
 
-    /// Widens `widths` to the cells `row` of `cells` (a row's, in column order).
-    private static func measure(_ cells: ReportCells, _ row: Range<Int>, into widths: inout [Int]) {
+    /// Widens `widths` to the cells `row` of `cells` (a row's, in column order); whether those
+    /// cells are printable ASCII.
+    private static func measure(_ cells: ReportCells, _ row: Range<Int>, into widths: inout [Int]) -> Bool {
         cells.bytes.withUnsafeBufferPointer { b in
+            var plain = true
             for c in 0..<min(row.count, widths.count) {
                 let range = cells.range(row.lowerBound + c)
-                let w = Self.printableASCII(b, range) ? range.count : Self.escaped(cells.bytes[range]).count
+                let ascii = Self.printableASCII(b, range)
+                plain = plain && ascii
+                let w = ascii ? range.count : Self.escaped(cells.bytes[range]).count
                 if w > widths[c] { widths[c] = w }
             }
+            return plain
         }
     }
 
-    /// One streamed row's line (cells `row` of `cells`), spaces at its end dropped. The cells
-    /// after the last with text would add only spaces, and are not laid out.
-    private func layOut(_ cells: ReportCells, _ row: Range<Int>, widths: [Int], numeric: [Bool], _ table: ReportTable, into out: inout [UInt8]) {
+    /// One streamed row's line (cells `row` of `cells`; `plain`: whether they are printable
+    /// ASCII, when measured), spaces at its end dropped. The cells after the last with text
+    /// would add only spaces, and are not laid out; the two spaces before a cell and its
+    /// padding go in as one run.
+    private func layOut(
+        _ cells: ReportCells, _ row: Range<Int>, plain: Bool?, widths: [Int], numeric: [Bool], _ table: ReportTable, into out: inout [UInt8]
+    ) {
         let n = min(row.count, widths.count)
-        let plain = cells.bytes.withUnsafeBufferPointer { b in (0..<n).allSatisfy { Self.printableASCII(b, cells.range(row.lowerBound + $0)) } }
+        let plain =
+            plain ?? cells.bytes.withUnsafeBufferPointer { b in (0..<n).allSatisfy { Self.printableASCII(b, cells.range(row.lowerBound + $0)) } }
         guard plain else {
             out += Array(line(cells.strings(row).map { TerminalText(escaping: $0).string }, widths: widths, table).utf8)
             return
@@ -81,16 +96,16 @@ package struct TableTextRenderer: Sendable {
         var last = n
         while last > 0, cells.range(row.lowerBound + last - 1).isEmpty { last -= 1 }
         cells.bytes.withUnsafeBufferPointer { b in
+            // Spaces owed before the next cell's text: the last cell's padding, the two between.
+            var spaces = 0
             for c in 0..<last {
                 let range = cells.range(row.lowerBound + c)
-                let pad = repeatElement(UInt8(0x20), count: widths[c] - range.count)
-                if c > 0 {
-                    out.append(0x20)
-                    out.append(0x20)
-                }
-                if numeric[c] { out.append(contentsOf: pad) }
+                let pad = widths[c] - range.count
+                if c > 0 { spaces += 2 }
+                if numeric[c] { spaces += pad }
+                if spaces > 0 { out.append(contentsOf: repeatElement(UInt8(0x20), count: spaces)) }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
-                if !numeric[c] && c != last - 1 { out.append(contentsOf: pad) }
+                spaces = numeric[c] ? 0 : pad
             }
         }
         while out.last == 0x20 { out.removeLast() }

@@ -70,7 +70,14 @@ package struct HistoryReport: Sendable, Encodable {
         let (selection, asOf) = (query.selection, query.asOf)
         let bikes = garage.bikes.enumerated().filter { selection.includes($0.element.bike.id) }
         let (parts, ledgers) = Self.ledgers(garage, summaries: consume summaries, query: query, bikes: bikes, sharing: shared)
-        func ledger(_ bike: Int, _ filter: RideFilter) -> RideLedger { ledgers[.init(bike: garage.bikes[bike].bike.id, filter: filter)] ?? RideLedger() }
+        // A filter that is the bike's own (nil) takes the bike's ledger, found once.
+        var own = [RideLedger?](repeating: nil, count: garage.bikes.count)
+        func ledger(_ bike: Int, _ filter: RideFilter?) -> RideLedger {
+            if filter == nil, let known = own[bike] { return known }
+            let found = ledgers[.init(bike: garage.bikes[bike].bike.id, filter: filter ?? garage.bikes[bike].filter)] ?? RideLedger()
+            if filter == nil { own[bike] = found }
+            return found
+        }
         var entries: [Entry] = []
         var groups: [(subject: ReportSubject, range: Range<Int>)] = []
         func add(
@@ -82,9 +89,9 @@ package struct HistoryReport: Sendable, Encodable {
             groups.append((subject, start..<entries.count))
         }
         for (b, resolved) in bikes {
-            let own = bikeFilters(resolved).map { ledger(b, $0) }
+            let filters = bikeFilters(resolved).map { ledger(b, $0) }
             add(.bike(resolved.bike), log: resolved.bike.log, intervals: resolved.intervals, part: nil) { interval, from, through in
-                own[interval.map { $0 + 1 } ?? 0].usage(from: from, through: through)
+                filters[interval.map { $0 + 1 } ?? 0].usage(from: from, through: through)
             }
         }
         for (rp, spans) in parts {
@@ -105,10 +112,14 @@ package struct HistoryReport: Sendable, Encodable {
             asOf: asOf, units: garage.settings.units, since: query.since, until: query.until, interval: interval?.rawValue, entries: entries)
     }
 
-    /// A bike's filter, then each interval's over it: what its tasks are counted through.
-    static func bikeFilters(_ resolved: ResolvedBike) -> [RideFilter] {
-        [resolved.filter] + resolved.intervals.map { $0.rideFilter.over(resolved.filter) }
+    /// A bike's filter, then each interval's over it: what its tasks are counted through; nil
+    /// for the bike's own (most intervals count what their bike does), which is looked up once.
+    static func bikeFilters(_ resolved: ResolvedBike) -> [RideFilter?] {
+        [nil] + resolved.intervals.map { ownOrNil($0.rideFilter.over(resolved.filter), resolved.filter) }
     }
+
+    /// `filter`, or nil when it is `own`.
+    static func ownOrNil(_ filter: RideFilter, _ own: RideFilter) -> RideFilter? { filter == own ? nil : filter }
 
     /// The parts' riding spans and the ledgers (status's prefix sums in day order: each task's
     /// span is two binary searches) of every bike and filter the history asks for, made at once
@@ -129,14 +140,26 @@ package struct HistoryReport: Sendable, Encodable {
             cache = CountedRides.BikeRides(garage: garage, index: CountedRides.Index(summaries), through: query.asOf, countedOnly: true)
         }
         let parts = partSpans(garage, query: query, bikeIndex: cache.bikeIndex)
-        var keys: [(bike: BikeID, filter: RideFilter)] = bikes.flatMap { b in bikeFilters(b.element).map { (b.element.bike.id, $0) } }
-        for (_, spans) in parts { for s in spans { keys += s.filters.map { (garage.bikes[s.bike].bike.id, $0) } } }
+        // Each bike's own filter once, and the other filters asked for: most of a part's
+        // spans count what their bike counts.
+        var keys: [(bike: BikeID, filter: RideFilter)] = []
+        var ownAsked = [Bool](repeating: false, count: garage.bikes.count)
+        func ask(_ b: Int, _ filter: RideFilter?) {
+            if let filter {
+                keys.append((garage.bikes[b].bike.id, filter))
+            } else if !ownAsked[b] {
+                ownAsked[b] = true
+                keys.append((garage.bikes[b].bike.id, garage.bikes[b].filter))
+            }
+        }
+        for (b, resolved) in bikes { for f in bikeFilters(resolved) { ask(b, f) } }
+        for (_, spans) in parts { for s in spans { for f in s.filters { ask(s.bike, f) } } }
         return (parts, cache.ledgers(keys))
     }
 
     /// A part's riding span: days `from` through `to` on bike number `bike`, through the part's
-    /// filter and then each interval's.
-    typealias Span = (from: Int, to: Int, bike: Int, filters: [RideFilter])
+    /// filter and then each interval's (nil: the bike's own).
+    typealias Span = (from: Int, to: Int, bike: Int, filters: [RideFilter?])
 
     /// A part's riding is that of each bike it was on, on the days it was there, as status counts
     /// a part's usage (up to the day it was retired): per span, the part's filter and each
@@ -146,10 +169,11 @@ package struct HistoryReport: Sendable, Encodable {
             let part = rp.part
             let stop = min(query.asOf, part.retired ?? query.asOf).ordinal
             var spans: [Span] = []
+            let specs = [part.rideFilter] + rp.intervals.map(\.rideFilter)
             for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= stop {
                 guard let b = bikeIndex[m.bike.value] else { continue }
-                let specs = [part.rideFilter] + rp.intervals.map(\.rideFilter)
-                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), b, specs.map { m.narrowing($0.over(garage.bikes[b].filter)) }))
+                let own = garage.bikes[b].filter
+                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), b, specs.map { ownOrNil(m.narrowing($0.over(own)), own) }))
             }
             return (rp, spans)
         }
@@ -164,28 +188,41 @@ package struct HistoryReport: Sendable, Encodable {
     /// doubled the history's largest array at its peak.
     static func sortNewestFirst(_ entries: inout [Entry], groups: [(subject: ReportSubject, range: Range<Int>)]) {
         // Subjects `<` finds equal (same kind and id) rank the same.
-        let order = groups.indices.sorted { groups[$0].subject < groups[$1].subject }
+        let bySubject = groups.indices.sorted { groups[$0].subject < groups[$1].subject }
         var rank = [Int](repeating: 0, count: groups.count)
-        for (k, g) in order.enumerated() where k > 0 {
-            let previous = order[k - 1]
+        for (k, g) in bySubject.enumerated() where k > 0 {
+            let previous = bySubject[k - 1]
             rank[g] = groups[previous].subject < groups[g].subject ? k : rank[previous]
         }
-        var keys: [(day: Int, subject: Int, at: Int)] = []
-        keys.reserveCapacity(entries.count)
-        for (g, group) in groups.enumerated() { for k in group.range { keys.append((entries[k].date.ordinal, rank[g], k)) } }
-        keys.sort { a, b in a.day != b.day ? a.day > b.day : a.subject != b.subject ? a.subject < b.subject : a.at < b.at }
-        // Place k takes the entry at `keys[k].at`: follow each cycle from its first place.
+        let order = Self.newestFirst(entries.map(\.date.ordinal), ranks: groups.indices.flatMap { g in repeatElement(rank[g], count: groups[g].range.count) })
+        // Place k takes the entry at `order[k]`: follow each cycle from its first place.
         var placed = [Bool](repeating: false, count: entries.count)
         for start in entries.indices where !placed[start] {
             var k = start
             placed[k] = true
-            while keys[k].at != start {
-                let from = keys[k].at
+            while order[k] != start {
+                let from = order[k]
                 entries.swapAt(k, from)
                 k = from
                 placed[k] = true
             }
         }
+    }
+
+    /// The positions of entries on `days` of subjects ranked `ranks` (entry k's at k), newest
+    /// first, then by rank, then by position. Each key packed in one whole number, where the
+    /// days, ranks and count fit (a century of days, a million subjects, eight million
+    /// entries), and sorted as numbers: a tuple's comparisons cost ten times as much.
+    package static func newestFirst(_ days: [Int], ranks: [Int]) -> [Int] {
+        let latest = days.max() ?? 0, earliest = days.min() ?? 0
+        guard latest - earliest < 1 << 20, ranks.count < 1 << 23, (ranks.max() ?? 0) < 1 << 20 else {
+            var keys = days.indices.map { k in (day: days[k], rank: ranks[k], at: k) }
+            keys.sort { a, b in a.day != b.day ? a.day > b.day : a.rank != b.rank ? a.rank < b.rank : a.at < b.at }
+            return keys.map(\.at)
+        }
+        var keys = days.indices.map { k in (latest - days[k]) << 43 | ranks[k] << 23 | k }
+        keys.sort()
+        return keys.map { $0 & (1 << 23 - 1) }
     }
 
     /// One subject's log entries in the span of `query` (those that did `interval`, when given),
@@ -254,9 +291,9 @@ package struct HistoryReport: Sendable, Encodable {
             ]
         var amounts = AmountTexts()
         let costs = entries.map { e in e.cost.map { amounts.text($0) } ?? "" }
-        let entries = entries, unit = units.distanceUnit, size = units.distanceSize
+        let entries = entries, unit = units.distanceUnit, size = units.distanceSize, unitBytes = Array(unit.utf8)
         var stream = ReportTable.RowStream(count: entries.count) { k, cells in
-            Self.row(entries[k], cost: costs[k], parts: parts, unit: unit, size: size, into: &cells)
+            Self.row(entries[k], cost: costs[k], parts: parts, unit: (unit, unitBytes), size: size, into: &cells)
         }
         stream.holdsRows = true
         return ReportTable(columns: columns, stream: stream)
@@ -264,7 +301,7 @@ package struct HistoryReport: Sendable, Encodable {
 
     /// An entry's cells: its day, its subject's (`ReportTable.subjectCells`, without an array per
     /// row), what it did, its cost (`cost`: the amount's text), currency, category and note.
-    private static func row(_ e: Entry, cost: String, parts: Bool, unit: String, size: Double, into cells: inout ReportCells) {
+    private static func row(_ e: Entry, cost: String, parts: Bool, unit: (String, [UInt8]), size: Double, into cells: inout ReportCells) {
         cells.day(e.date)
         switch e.subject.kind {
         case .bike:
@@ -282,9 +319,52 @@ package struct HistoryReport: Sendable, Encodable {
         cells.text(e.note ?? "")
     }
 
+    /// ` (after 12.3 km / 4.5 h since 2025-03-02)`, written in one piece (a dozen appends to the
+    /// cell were half the table's time); false, with nothing written, for figures or a day
+    /// beyond the plain forms (`ReportNumber.appendFixed`'s and `ReportCells.appendDay`'s), which
+    /// the caller writes piece by piece.
+    private static func since(distance: Double, hours: Double, previous: Day, unit: [UInt8], into cells: inout ReportCells) -> Bool {
+        let (d, h) = ((distance * 10).rounded(), (hours * 10).rounded())
+        let (y, m, day) = previous.components
+        guard abs(d) < 1e15, abs(h) < 1e15, (0...9999).contains(y) else { return false }
+        cells.append(capacity: 80 + unit.count) { p in
+            var at = 0
+            func put(_ s: StaticString) {
+                s.withUTF8Buffer { b in for c in b { p[at] = c; at += 1 } }
+            }
+            func tenths(_ scaled: Double) {
+                var n = Int64(scaled)
+                if n < 0 {
+                    p[at] = UInt8(ascii: "-")
+                    at += 1
+                    n = -n
+                }
+                at += ReportNumber.writeDigits(n / 10, to: p + at)
+                p[at] = UInt8(ascii: ".")
+                p[at + 1] = UInt8(48 + n % 10)
+                at += 2
+            }
+            put(" (after ")
+            tenths(d)
+            p[at] = UInt8(ascii: " ")
+            at += 1
+            for c in unit {
+                p[at] = c
+                at += 1
+            }
+            put(" / ")
+            tenths(h)
+            put(" h since ")
+            at += ReportCells.writeDay(y, m, day, to: p + at)
+            put(")")
+            return at
+        }
+        return true
+    }
+
     /// An entry's DONE cell, unended: `TASK (after 12.3 km / 4.5 h since DAY)` or
     /// `TASK (first logged)` per task, then the to-do and the readings, `; ` between.
-    private static func done(_ e: Entry, unit: String, size: Double, into cells: inout ReportCells) {
+    private static func done(_ e: Entry, unit: (text: String, bytes: [UInt8]), size: Double, into cells: inout ReportCells) {
         var first = true
         for t in e.tasks {
             if !first { cells.append("; ") }
@@ -294,10 +374,11 @@ package struct HistoryReport: Sendable, Encodable {
                 cells.append(" (first logged)")
                 continue
             }
+            if Self.since(distance: d / size, hours: h / 3600, previous: previous, unit: unit.bytes, into: &cells) { continue }
             cells.append(" (after ")
             cells.appendFixed(d / size, 1)
             cells.append(" ")
-            cells.append(unit)
+            cells.append(unit.text)
             cells.append(" / ")
             cells.appendFixed(h / 3600, 1)
             cells.append(" h since ")
