@@ -25,37 +25,47 @@ package struct TableTextRenderer: Sendable {
         }
         // Streamed rows: cells of printable ASCII are their own width and need no escaping; a
         // row with any other goes through the Strings path, line for line the same. Held rows
-        // (`holdsRows`) are written once, one after the other in `cells`: row k's cells end at
-        // `rowEnds[k]`.
+        // (`holdsRows`) are written once, one after the other, in chunks of about a megabyte (a
+        // single array, grown by doubling, held its bytes twice at its last growth): row k's
+        // cells are `held[k].first..<held[k].end` of `chunks[held[k].chunk]`, and `plain[k]`
+        // says whether they are printable ASCII.
         var widths = header.map(\.count)
         var cells = ReportCells()
-        var rowEnds: [Int] = []
-        // Held rows: whether each is printable ASCII, as measured.
+        var chunks: [ReportCells] = []
+        var held: [(chunk: Int32, first: Int32, end: Int32)] = []
         var plain: [Bool] = []
         for k in 0..<stream.count {
-            if !stream.holdsRows { cells.removeAll() }
+            if !stream.holdsRows {
+                cells.removeAll()
+            } else if cells.bytes.count >= 1 << 20 || cells.count >= 1 << 16 {
+                chunks.append(cells)
+                cells = ReportCells()
+            }
             let first = cells.count
             stream.write(k, &cells)
             let ascii = Self.measure(cells, first..<cells.count, into: &widths)
             if stream.holdsRows {
-                rowEnds.append(cells.count)
+                held.append((Int32(chunks.count), Int32(first), Int32(cells.count)))
                 plain.append(ascii)
             }
+        }
+        if stream.holdsRows {
+            chunks.append(cells)
+            cells = ReportCells()
         }
         var out: [UInt8] = []
         out.reserveCapacity(1 << 20)
         out += Array(line(header, widths: widths, table).utf8)
         let numeric = table.columns.map(\.numeric)
         for k in 0..<stream.count {
-            let row: Range<Int>
             if stream.holdsRows {
-                row = (k == 0 ? 0 : rowEnds[k - 1])..<rowEnds[k]
+                let h = held[k]
+                layOut(chunks[Int(h.chunk)], Int(h.first)..<Int(h.end), plain: plain[k], widths: widths, numeric: numeric, table, into: &out)
             } else {
                 cells.removeAll()
                 stream.write(k, &cells)
-                row = 0..<cells.count
+                layOut(cells, 0..<cells.count, plain: nil, widths: widths, numeric: numeric, table, into: &out)
             }
-            layOut(cells, row, plain: stream.holdsRows ? plain[k] : nil, widths: widths, numeric: numeric, table, into: &out)
             if out.count >= 1 << 20 { flushBytes(&out, write) }
         }
         if stream.count == 0 { out += Array("(nothing in this span)\n".utf8) }

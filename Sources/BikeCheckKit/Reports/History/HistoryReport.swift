@@ -195,16 +195,22 @@ package struct HistoryReport: Sendable, Encodable {
             rank[g] = groups[previous].subject < groups[g].subject ? k : rank[previous]
         }
         let order = Self.newestFirst(entries.map(\.date.ordinal), ranks: groups.indices.flatMap { g in repeatElement(rank[g], count: groups[g].range.count) })
-        // Place k takes the entry at `order[k]`: follow each cycle from its first place.
+        // Place k takes the entry at `order[k]`: follow each cycle from its first place, each
+        // entry moved (not copied, retained and released) into its place.
         var placed = [Bool](repeating: false, count: entries.count)
-        for start in entries.indices where !placed[start] {
-            var k = start
-            placed[k] = true
-            while order[k] != start {
-                let from = order[k]
-                entries.swapAt(k, from)
-                k = from
+        entries.withUnsafeMutableBufferPointer { all in
+            guard let base = all.baseAddress else { return }
+            for start in all.indices where !placed[start] {
+                let first = (base + start).move()
+                var k = start
                 placed[k] = true
+                while order[k] != start {
+                    let from = order[k]
+                    (base + k).moveInitialize(from: base + from, count: 1)
+                    k = from
+                    placed[k] = true
+                }
+                (base + k).initialize(to: first)
             }
         }
     }
@@ -277,124 +283,5 @@ package struct HistoryReport: Sendable, Encodable {
             subject: subject, bike: part?.mount(on: entry.date)?.bike.value.rawValue, date: entry.date, tasks: tasks,
             cost: entry.cost.map { ReportAmount($0.value.amount) }, currency: entry.cost?.value.currency, category: entry.category,
             note: entry.note, todo: entry.todo, readings: readings)
-    }
-
-    /// A row per entry, streamed: the entries are written cell by cell into bytes when the
-    /// renderer asks, not held as a table of Strings; for text, once (`holdsRows`: the widths
-    /// and the lines from one writing, about 150 bytes a row).
-    package var table: ReportTable {
-        let parts = entries.contains { $0.subject.kind == .part }
-        let columns: [ReportTable.Column] =
-            [.init("date", "DATE")] + ReportTable.subjectColumns(parts: parts) + [
-                .init("tasks", "DONE"), .init("cost", "COST", numeric: true),
-                .init("currency", "CUR"), .init("category", "CATEGORY"), .init("note", "NOTE"),
-            ]
-        var amounts = AmountTexts()
-        let costs = entries.map { e in e.cost.map { amounts.text($0) } ?? "" }
-        let entries = entries, unit = units.distanceUnit, size = units.distanceSize, unitBytes = Array(unit.utf8)
-        var stream = ReportTable.RowStream(count: entries.count) { k, cells in
-            Self.row(entries[k], cost: costs[k], parts: parts, unit: (unit, unitBytes), size: size, into: &cells)
-        }
-        stream.holdsRows = true
-        return ReportTable(columns: columns, stream: stream)
-    }
-
-    /// An entry's cells: its day, its subject's (`ReportTable.subjectCells`, without an array per
-    /// row), what it did, its cost (`cost`: the amount's text), currency, category and note.
-    private static func row(_ e: Entry, cost: String, parts: Bool, unit: (String, [UInt8]), size: Double, into cells: inout ReportCells) {
-        cells.day(e.date)
-        switch e.subject.kind {
-        case .bike:
-            cells.text(e.subject.id)
-            if parts { cells.empty() }
-        case .part:
-            cells.text(e.bike ?? "")
-            cells.text(e.subject.id)
-        }
-        Self.done(e, unit: unit, size: size, into: &cells)
-        cells.end()
-        cells.text(cost)
-        cells.text(e.cost == nil ? "" : e.currency ?? "")
-        cells.text(e.category ?? "")
-        cells.text(e.note ?? "")
-    }
-
-    /// ` (after 12.3 km / 4.5 h since 2025-03-02)`, written in one piece (a dozen appends to the
-    /// cell were half the table's time); false, with nothing written, for figures or a day
-    /// beyond the plain forms (`ReportNumber.appendFixed`'s and `ReportCells.appendDay`'s), which
-    /// the caller writes piece by piece.
-    private static func since(distance: Double, hours: Double, previous: Day, unit: [UInt8], into cells: inout ReportCells) -> Bool {
-        let (d, h) = ((distance * 10).rounded(), (hours * 10).rounded())
-        let (y, m, day) = previous.components
-        guard abs(d) < 1e15, abs(h) < 1e15, (0...9999).contains(y) else { return false }
-        cells.append(capacity: 80 + unit.count) { p in
-            var at = 0
-            func put(_ s: StaticString) {
-                s.withUTF8Buffer { b in for c in b { p[at] = c; at += 1 } }
-            }
-            func tenths(_ scaled: Double) {
-                var n = Int64(scaled)
-                if n < 0 {
-                    p[at] = UInt8(ascii: "-")
-                    at += 1
-                    n = -n
-                }
-                at += ReportNumber.writeDigits(n / 10, to: p + at)
-                p[at] = UInt8(ascii: ".")
-                p[at + 1] = UInt8(48 + n % 10)
-                at += 2
-            }
-            put(" (after ")
-            tenths(d)
-            p[at] = UInt8(ascii: " ")
-            at += 1
-            for c in unit {
-                p[at] = c
-                at += 1
-            }
-            put(" / ")
-            tenths(h)
-            put(" h since ")
-            at += ReportCells.writeDay(y, m, day, to: p + at)
-            put(")")
-            return at
-        }
-        return true
-    }
-
-    /// An entry's DONE cell, unended: `TASK (after 12.3 km / 4.5 h since DAY)` or
-    /// `TASK (first logged)` per task, then the to-do and the readings, `; ` between.
-    private static func done(_ e: Entry, unit: (text: String, bytes: [UInt8]), size: Double, into cells: inout ReportCells) {
-        var first = true
-        for t in e.tasks {
-            if !first { cells.append("; ") }
-            first = false
-            cells.append(t.task)
-            guard let previous = t.previous, let d = t.distance, let h = t.movingTime else {
-                cells.append(" (first logged)")
-                continue
-            }
-            if Self.since(distance: d / size, hours: h / 3600, previous: previous, unit: unit.bytes, into: &cells) { continue }
-            cells.append(" (after ")
-            cells.appendFixed(d / size, 1)
-            cells.append(" ")
-            cells.append(unit.text)
-            cells.append(" / ")
-            cells.appendFixed(h / 3600, 1)
-            cells.append(" h since ")
-            cells.appendDay(previous)
-            cells.append(")")
-        }
-        if let todo = e.todo {
-            if !first { cells.append("; ") }
-            first = false
-            cells.append("to-do: ")
-            cells.append(todo)
-        }
-        for r in e.readings ?? [] {
-            if !first { cells.append("; ") }
-            first = false
-            cells.append("measured \(r.id) \(WearAmount(amount: r.value, unit: r.unit))")
-        }
     }
 }
