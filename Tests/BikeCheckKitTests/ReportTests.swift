@@ -125,6 +125,14 @@ import Testing
         #expect(rows[3][2].hasSuffix("(first logged)") && rows.map { $0[3] } == ["12.34", "45.00", "0.20", "0.10"])
     }
 
+    @Test func historysOrderIsNewestFirstThenBySubjectThenAsWrittenHoweverFarApartTheDays() {
+        let days = [10, 12, 10, 12, 11], ranks = [1, 0, 0, 1, 0]
+        #expect(HistoryReport.newestFirst(days, ranks: ranks) == [1, 3, 4, 2, 0])
+        // Days too far apart to pack into one number: the same order, sorted as tuples.
+        #expect(HistoryReport.newestFirst(days.map { $0 * 1_000_000 }, ranks: ranks) == [1, 3, 4, 2, 0])
+        #expect(HistoryReport.newestFirst([], ranks: []).isEmpty)
+    }
+
     @Test func equalRideFiltersHashEquallyAndOthersStayApart() {
         let a = RideFilter(counts: ["Ride", "GravelRide", "VirtualRide"], trainer: .yes)
         var b = RideFilter(counts: ["VirtualRide"], trainer: .yes)

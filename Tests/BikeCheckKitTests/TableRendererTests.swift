@@ -53,6 +53,24 @@ import Testing
         #expect(TableTextRenderer(width: 20).render(streamed) == TableTextRenderer(width: 20).render(plain))
     }
 
+    /// Held rows (written once, the lines laid out from what was written) print what rows
+    /// written twice and rows of Strings print: empty cells at a line's end, text ending in
+    /// spaces, a line of empty cells, cells to escape.
+    @Test func heldRowsRenderLikeRowsWrittenTwice() {
+        let rows = [
+            ["grail", "12.5", "plain", ""], ["tarmac", "", "ends in spaces  ", ""], ["stumpy", "0.1", "Wald ö\t", "x"], ["", "", "", ""],
+            ["gravel", "7", "", ""],
+        ]
+        let columns: [ReportTable.Column] = [.init("bike", "BIKE"), .init("km", "KM", numeric: true), .init("name", "NAME"), .init("note", "NOTE")]
+        let twice = ReportTable.RowStream(count: rows.count) { k, cells in for c in rows[k] { cells.text(c) } }
+        var held = twice
+        held.holdsRows = true
+        let expected = TableTextRenderer().render(ReportTable(columns: columns, rows: rows))
+        #expect(TableTextRenderer().render(ReportTable(columns: columns, stream: held)) == expected)
+        #expect(TableTextRenderer().render(ReportTable(columns: columns, stream: twice)) == expected)
+        #expect(expected.string.split(separator: "\n", omittingEmptySubsequences: false)[4] == "")
+    }
+
     @Test func textAlignsNumbersRightAndTextLeft() {
         #expect(
             TableTextRenderer().render(table).string == """

@@ -2,22 +2,34 @@
 /// the usage of any run of days in two binary searches. Made by `CountedRides.BikeRides` from
 /// the engine's entries, so status, part lives and odometers count what the reports list.
 struct RideLedger {
-    var days: [Int] = []
+    /// Each ride's day as its ordinal: 4 bytes a ride, where an `Int` is 8 (the ledgers of a
+    /// history hold every counted ride of each bike, through each filter asked for).
+    private var dayNumbers: [Int32] = []
     var time: [Double] = [0]
     var distance: [Double] = [0]
+
+    /// Each ride's day (`Day.ordinal`), in order.
+    var days: Days { Days(numbers: dayNumbers) }
+
+    struct Days: RandomAccessCollection {
+        fileprivate let numbers: [Int32]
+        var startIndex: Int { 0 }
+        var endIndex: Int { numbers.count }
+        subscript(k: Int) -> Int { Int(numbers[k]) }
+    }
 
     init() {}
 
     /// From counted entries in day order (the engine's order).
     init<Entries: Collection<CountedRides.Entry>>(_ entries: Entries) {
-        days.reserveCapacity(entries.count)
+        dayNumbers.reserveCapacity(entries.count)
         time.reserveCapacity(entries.count + 1)
         distance.reserveCapacity(entries.count + 1)
         var t = 0.0, d = 0.0
         for e in entries where e.verdict == .counted {
             t += e.movingTime
             d += e.distance
-            days.append(Int(e.day))
+            dayNumbers.append(e.day)
             time.append(t)
             distance.append(d)
         }
@@ -25,10 +37,10 @@ struct RideLedger {
 
     /// Index of the first ride on or after `day`.
     func lowerBound(_ day: Int) -> Int {
-        var lo = 0, hi = days.count
+        var lo = 0, hi = dayNumbers.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if days[mid] < day { lo = mid + 1 } else { hi = mid }
+            if Int(dayNumbers[mid]) < day { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
@@ -40,5 +52,5 @@ struct RideLedger {
     }
 
     /// The first day with a counted ride, if any.
-    var firstDay: Int? { days.first }
+    var firstDay: Int? { dayNumbers.first.map(Int.init) }
 }

@@ -24,54 +24,102 @@ package struct TableTextRenderer: Sendable {
             return render(header: header, rows: table.allRows, table, into: write)
         }
         // Streamed rows: cells of printable ASCII are their own width and need no escaping; a
-        // row with any other goes through the Strings path, line for line the same.
+        // row with any other goes through the Strings path, line for line the same. Held rows
+        // (`holdsRows`) are written once, one after the other, in chunks of about a megabyte (a
+        // single array, grown by doubling, held its bytes twice at its last growth): row k's
+        // cells are `held[k].first..<held[k].end` of `chunks[held[k].chunk]`, and `plain[k]`
+        // says whether they are printable ASCII.
         var widths = header.map(\.count)
         var cells = ReportCells()
+        var chunks: [ReportCells] = []
+        var held: [(chunk: Int32, first: Int32, end: Int32)] = []
+        var plain: [Bool] = []
         for k in 0..<stream.count {
-            cells.removeAll()
-            stream.write(k, &cells)
-            cells.bytes.withUnsafeBufferPointer { b in
-                for c in 0..<min(cells.count, widths.count) {
-                    let range = cells.range(c)
-                    let w = Self.printableASCII(b, range) ? range.count : Self.escaped(cells.bytes[range]).count
-                    if w > widths[c] { widths[c] = w }
-                }
+            if !stream.holdsRows {
+                cells.removeAll()
+            } else if cells.bytes.count >= 1 << 20 || cells.count >= 1 << 16 {
+                chunks.append(cells)
+                cells = ReportCells()
             }
+            let first = cells.count
+            stream.write(k, &cells)
+            let ascii = Self.measure(cells, first..<cells.count, into: &widths)
+            if stream.holdsRows {
+                held.append((Int32(chunks.count), Int32(first), Int32(cells.count)))
+                plain.append(ascii)
+            }
+        }
+        if stream.holdsRows {
+            chunks.append(cells)
+            cells = ReportCells()
         }
         var out: [UInt8] = []
         out.reserveCapacity(1 << 20)
         out += Array(line(header, widths: widths, table).utf8)
         let numeric = table.columns.map(\.numeric)
         for k in 0..<stream.count {
-            cells.removeAll()
-            stream.write(k, &cells)
-            let n = min(cells.count, widths.count)
-            let plain = cells.bytes.withUnsafeBufferPointer { b in (0..<n).allSatisfy { Self.printableASCII(b, cells.range($0)) } }
-            guard plain else {
-                out += Array(line(cells.strings.map { TerminalText(escaping: $0).string }, widths: widths, table).utf8)
-                continue
+            if stream.holdsRows {
+                let h = held[k]
+                layOut(chunks[Int(h.chunk)], Int(h.first)..<Int(h.end), plain: plain[k], widths: widths, numeric: numeric, table, into: &out)
+            } else {
+                cells.removeAll()
+                stream.write(k, &cells)
+                layOut(cells, 0..<cells.count, plain: nil, widths: widths, numeric: numeric, table, into: &out)
             }
-            cells.bytes.withUnsafeBufferPointer { b in
-                for c in 0..<n {
-                    let range = cells.range(c)
-                    let pad = widths[c] - range.count
-                    if c > 0 { out.append(contentsOf: [0x20, 0x20]) }
-                    if numeric[c] {
-                        for _ in 0..<pad { out.append(0x20) }
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
-                    } else {
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
-                        if c != cells.count - 1 { for _ in 0..<pad { out.append(0x20) } }
-                    }
-                }
-            }
-            while out.last == 0x20 { out.removeLast() }
-            out.append(0x0A)
             if out.count >= 1 << 20 { flushBytes(&out, write) }
         }
         if stream.count == 0 { out += Array("(nothing in this span)\n".utf8) }
         for f in table.footer { out += Array((TerminalText(escaping: f).string + "\n").utf8) }
         flushBytes(&out, write)
+    }
+
+    /// Widens `widths` to the cells `row` of `cells` (a row's, in column order); whether those
+    /// cells are printable ASCII.
+    private static func measure(_ cells: ReportCells, _ row: Range<Int>, into widths: inout [Int]) -> Bool {
+        cells.bytes.withUnsafeBufferPointer { b in
+            var plain = true
+            for c in 0..<min(row.count, widths.count) {
+                let range = cells.range(row.lowerBound + c)
+                let ascii = Self.printableASCII(b, range)
+                plain = plain && ascii
+                let w = ascii ? range.count : Self.escaped(cells.bytes[range]).count
+                if w > widths[c] { widths[c] = w }
+            }
+            return plain
+        }
+    }
+
+    /// One streamed row's line (cells `row` of `cells`; `plain`: whether they are printable
+    /// ASCII, when measured), spaces at its end dropped. The cells after the last with text
+    /// would add only spaces, and are not laid out; the two spaces before a cell and its
+    /// padding go in as one run.
+    private func layOut(
+        _ cells: ReportCells, _ row: Range<Int>, plain: Bool?, widths: [Int], numeric: [Bool], _ table: ReportTable, into out: inout [UInt8]
+    ) {
+        let n = min(row.count, widths.count)
+        let plain =
+            plain ?? cells.bytes.withUnsafeBufferPointer { b in (0..<n).allSatisfy { Self.printableASCII(b, cells.range(row.lowerBound + $0)) } }
+        guard plain else {
+            out += Array(line(cells.strings(row).map { TerminalText(escaping: $0).string }, widths: widths, table).utf8)
+            return
+        }
+        var last = n
+        while last > 0, cells.range(row.lowerBound + last - 1).isEmpty { last -= 1 }
+        cells.bytes.withUnsafeBufferPointer { b in
+            // Spaces owed before the next cell's text: the last cell's padding, the two between.
+            var spaces = 0
+            for c in 0..<last {
+                let range = cells.range(row.lowerBound + c)
+                let pad = widths[c] - range.count
+                if c > 0 { spaces += 2 }
+                if numeric[c] { spaces += pad }
+                if spaces > 0 { out.append(contentsOf: repeatElement(UInt8(0x20), count: spaces)) }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
+                spaces = numeric[c] ? 0 : pad
+            }
+        }
+        while out.last == 0x20 { out.removeLast() }
+        out.append(0x0A)
     }
 
     /// Bytes a terminal shows as they are, one column each.

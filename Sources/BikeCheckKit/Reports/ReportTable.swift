@@ -70,6 +70,10 @@ package struct ReportTable: Sendable, Equatable {
     package struct RowStream: Sendable {
         package var count: Int
         package var write: @Sendable (Int, inout ReportCells) -> Void
+        /// The text renderer keeps the rows it writes to measure the widths and lays the lines
+        /// out from them, instead of writing every row twice: for tables small enough to hold
+        /// (`history`'s), not a million rides.
+        package var holdsRows = false
 
         package init(count: Int, write: @escaping @Sendable (Int, inout ReportCells) -> Void) {
             self.count = count
@@ -96,7 +100,10 @@ package struct ReportCells {
 
     package func range(_ k: Int) -> Range<Int> { (k == 0 ? 0 : ends[k - 1])..<ends[k] }
 
-    package var strings: [String] { ends.indices.map { String(decoding: bytes[range($0)], as: UTF8.self) } }
+    package var strings: [String] { strings(ends.indices) }
+
+    /// Cells `cells` as Strings.
+    package func strings(_ cells: Range<Int>) -> [String] { cells.map { String(decoding: bytes[range($0)], as: UTF8.self) } }
 
     package mutating func text(_ s: String) {
         var s = s
@@ -145,16 +152,32 @@ package struct ReportCells {
     package mutating func appendDay(_ day: Day) {
         let (y, m, d) = day.components
         guard (0...9999).contains(y) else { return append(day.description) }
-        bytes.append(UInt8(48 + y / 1000))
-        bytes.append(UInt8(48 + y / 100 % 10))
-        bytes.append(UInt8(48 + y / 10 % 10))
-        bytes.append(UInt8(48 + y % 10))
-        bytes.append(UInt8(ascii: "-"))
-        bytes.append(UInt8(48 + m / 10))
-        bytes.append(UInt8(48 + m % 10))
-        bytes.append(UInt8(ascii: "-"))
-        bytes.append(UInt8(48 + d / 10))
-        bytes.append(UInt8(48 + d % 10))
+        append(capacity: 10) { Self.writeDay(y, m, d, to: $0) }
+    }
+
+    /// Writes `YYYY-MM-DD` (a year of 0 through 9999) at `p`: 10 bytes.
+    package static func writeDay(_ y: Int, _ m: Int, _ d: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        p[0] = UInt8(48 + y / 1000)
+        p[1] = UInt8(48 + y / 100 % 10)
+        p[2] = UInt8(48 + y / 10 % 10)
+        p[3] = UInt8(48 + y % 10)
+        p[4] = UInt8(ascii: "-")
+        p[5] = UInt8(48 + m / 10)
+        p[6] = UInt8(48 + m % 10)
+        p[7] = UInt8(ascii: "-")
+        p[8] = UInt8(48 + d / 10)
+        p[9] = UInt8(48 + d % 10)
+        return 10
+    }
+
+    /// Adds what `write` writes into room for `capacity` bytes (it returns how many it wrote) to
+    /// the cell under way, in one append: an append of a byte at a time costs as much as one of
+    /// many.
+    package mutating func append(capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { room in
+            guard let p = room.baseAddress else { return }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: min(write(p), capacity)))
+        }
     }
 
     /// Ends the cell under way.
@@ -215,6 +238,21 @@ package enum ReportNumber {
     /// `pow(10.0, Double(n))`, which is exact for these.
     private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000]
 
+    /// Writes `n` (not negative) in decimal at `p`: at most 19 bytes; returns how many.
+    package static func writeDigits(_ n: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 1, rest = n / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        var v = n
+        for k in stride(from: count - 1, through: 0, by: -1) {
+            p[k] = UInt8(48 + v % 10)
+            v /= 10
+        }
+        return count
+    }
+
     static func appendInteger(_ n: Int64, to bytes: inout [UInt8]) {
         if n < 0 {
             bytes.append(UInt8(ascii: "-"))
@@ -233,7 +271,7 @@ package enum ReportNumber {
                 v /= 10
                 count += 1
             }
-            bytes.append(contentsOf: d[(20 - count)...])
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[(20 - count)...]).assumingMemoryBound(to: UInt8.self))
         }
     }
 

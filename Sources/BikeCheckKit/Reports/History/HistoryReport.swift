@@ -60,42 +60,38 @@ package struct HistoryReport: Sendable, Encodable {
 
     /// From the cache's summaries: the logs of the named bikes and parts, or of all of both. A
     /// part's entries are its own log's; the riding between them is what counted for each bike
-    /// it was on, on the days it was there (`CountedRides.entries(of: Part…)`).
+    /// it was on, on the days it was there (`CountedRides.entries(of: Part…)`). The summaries are
+    /// taken, not kept: handed over (`consume`), they are let go once the ledgers are made, before
+    /// the entries are.
     package static func build(
-        _ garage: Garage, summaries: ActivitySummaries, query: ReportQuery, interval: IntervalID? = nil,
+        _ garage: Garage, summaries: consuming ActivitySummaries, query: ReportQuery, interval: IntervalID? = nil,
         sharing shared: CountedRides.BikeRides? = nil
     ) -> HistoryReport {
-        let (selection, asOf, since, until) = (query.selection, query.asOf, query.since, query.until)
+        let (selection, asOf) = (query.selection, query.asOf)
+        let bikes = garage.bikes.enumerated().filter { selection.includes($0.element.bike.id) }
+        let (parts, ledgers) = Self.ledgers(garage, summaries: consume summaries, query: query, bikes: bikes, sharing: shared)
+        // A filter that is the bike's own (nil) takes the bike's ledger, found once.
+        var own = [RideLedger?](repeating: nil, count: garage.bikes.count)
+        func ledger(_ bike: Int, _ filter: RideFilter?) -> RideLedger {
+            if filter == nil, let known = own[bike] { return known }
+            let found = ledgers[.init(bike: garage.bikes[bike].bike.id, filter: filter ?? garage.bikes[bike].filter)] ?? RideLedger()
+            if filter == nil { own[bike] = found }
+            return found
+        }
         var entries: [Entry] = []
+        var groups: [(subject: ReportSubject, range: Range<Int>)] = []
         func add(
             _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?,
             usage: (Int?, Int, Int) -> (time: Double, distance: Double, rides: Int)
         ) {
-            entries += Self.entries(subject, log: log, intervals: intervals, part: part, query: query, interval: interval, usage: usage)
+            let start = entries.count
+            Self.entries(subject, log: log, intervals: intervals, part: part, query: query, interval: interval, usage: usage, into: &entries)
+            groups.append((subject, start..<entries.count))
         }
-        // Status's ledgers (prefix sums in day order): each task's span is two binary searches, on
-        // each bike and through each filter, made once.
-        // Rides another report already counted, when it counted the same (up to `asOf`, counted only).
-        var cache =
-            shared.flatMap { $0.through == asOf && $0.countedOnly ? $0 : nil }
-            ?? CountedRides.BikeRides(garage: garage, index: CountedRides.Index(summaries), through: asOf, countedOnly: true)
-        // Each task through its interval's own filter over the bike's, as status and `rides
-        // --interval` count it; a task the bike has no interval for, through the bike's. The
-        // filters of every subject are asked for at once (made on all cores) and then looked up
-        // by position: a filter's key hashes its sport types, too slow for every task.
-        let bikes = garage.bikes.enumerated().filter { selection.includes($0.element.bike.id) }
-        func bikeFilters(_ resolved: ResolvedBike) -> [RideFilter] {
-            [resolved.filter] + resolved.intervals.map { $0.rideFilter.over(resolved.filter) }
-        }
-        let parts = partSpans(garage, query: query, bikeIndex: cache.bikeIndex)
-        var keys: [(bike: BikeID, filter: RideFilter)] = bikes.flatMap { b in bikeFilters(b.element).map { (b.element.bike.id, $0) } }
-        for (_, spans) in parts { for s in spans { keys += s.filters.map { (garage.bikes[s.bike].bike.id, $0) } } }
-        let ledgers = cache.ledgers(keys)
-        func ledger(_ bike: Int, _ filter: RideFilter) -> RideLedger { ledgers[.init(bike: garage.bikes[bike].bike.id, filter: filter)] ?? RideLedger() }
         for (b, resolved) in bikes {
-            let own = bikeFilters(resolved).map { ledger(b, $0) }
+            let filters = bikeFilters(resolved).map { ledger(b, $0) }
             add(.bike(resolved.bike), log: resolved.bike.log, intervals: resolved.intervals, part: nil) { interval, from, through in
-                own[interval.map { $0 + 1 } ?? 0].usage(from: from, through: through)
+                filters[interval.map { $0 + 1 } ?? 0].usage(from: from, through: through)
             }
         }
         for (rp, spans) in parts {
@@ -111,14 +107,59 @@ package struct HistoryReport: Sendable, Encodable {
                 return sum
             }
         }
-        Self.sortNewestFirst(&entries)
+        Self.sortNewestFirst(&entries, groups: groups)
         return HistoryReport(
-            asOf: asOf, units: garage.settings.units, since: since, until: until, interval: interval?.rawValue, entries: entries)
+            asOf: asOf, units: garage.settings.units, since: query.since, until: query.until, interval: interval?.rawValue, entries: entries)
+    }
+
+    /// A bike's filter, then each interval's over it: what its tasks are counted through; nil
+    /// for the bike's own (most intervals count what their bike does), which is looked up once.
+    static func bikeFilters(_ resolved: ResolvedBike) -> [RideFilter?] {
+        [nil] + resolved.intervals.map { ownOrNil($0.rideFilter.over(resolved.filter), resolved.filter) }
+    }
+
+    /// `filter`, or nil when it is `own`.
+    static func ownOrNil(_ filter: RideFilter, _ own: RideFilter) -> RideFilter? { filter == own ? nil : filter }
+
+    /// The parts' riding spans and the ledgers (status's prefix sums in day order: each task's
+    /// span is two binary searches) of every bike and filter the history asks for, made at once
+    /// on all cores and then looked up by position (a filter's key hashes its sport types, too
+    /// slow for every task). Each task is counted through its interval's own filter over the
+    /// bike's, as status and `rides --interval` count it; a task the bike has no interval for,
+    /// through the bike's. Rides another report already counted are used when it counted the
+    /// same (up to `asOf`, counted only). The summaries and the rides counted from them go when
+    /// this returns: only the ledgers are kept.
+    static func ledgers(
+        _ garage: Garage, summaries: consuming ActivitySummaries, query: ReportQuery, bikes: [(offset: Int, element: ResolvedBike)],
+        sharing shared: CountedRides.BikeRides?
+    ) -> (parts: [(ResolvedPart, [Span])], ledgers: [CountedRides.LedgerKey: RideLedger]) {
+        var cache: CountedRides.BikeRides
+        if let shared, shared.through == query.asOf, shared.countedOnly {
+            cache = shared
+        } else {
+            cache = CountedRides.BikeRides(garage: garage, index: CountedRides.Index(summaries), through: query.asOf, countedOnly: true)
+        }
+        let parts = partSpans(garage, query: query, bikeIndex: cache.bikeIndex)
+        // Each bike's own filter once, and the other filters asked for: most of a part's
+        // spans count what their bike counts.
+        var keys: [(bike: BikeID, filter: RideFilter)] = []
+        var ownAsked = [Bool](repeating: false, count: garage.bikes.count)
+        func ask(_ b: Int, _ filter: RideFilter?) {
+            if let filter {
+                keys.append((garage.bikes[b].bike.id, filter))
+            } else if !ownAsked[b] {
+                ownAsked[b] = true
+                keys.append((garage.bikes[b].bike.id, garage.bikes[b].filter))
+            }
+        }
+        for (b, resolved) in bikes { for f in bikeFilters(resolved) { ask(b, f) } }
+        for (_, spans) in parts { for s in spans { for f in s.filters { ask(s.bike, f) } } }
+        return (parts, cache.ledgers(keys))
     }
 
     /// A part's riding span: days `from` through `to` on bike number `bike`, through the part's
-    /// filter and then each interval's.
-    typealias Span = (from: Int, to: Int, bike: Int, filters: [RideFilter])
+    /// filter and then each interval's (nil: the bike's own).
+    typealias Span = (from: Int, to: Int, bike: Int, filters: [RideFilter?])
 
     /// A part's riding is that of each bike it was on, on the days it was there, as status counts
     /// a part's usage (up to the day it was retired): per span, the part's filter and each
@@ -128,152 +169,119 @@ package struct HistoryReport: Sendable, Encodable {
             let part = rp.part
             let stop = min(query.asOf, part.retired ?? query.asOf).ordinal
             var spans: [Span] = []
+            let specs = [part.rideFilter] + rp.intervals.map(\.rideFilter)
             for m in part.mounts.sorted(by: { $0.from < $1.from }) where m.from.ordinal <= stop {
                 guard let b = bikeIndex[m.bike.value] else { continue }
-                let specs = [part.rideFilter] + rp.intervals.map(\.rideFilter)
-                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), b, specs.map { m.narrowing($0.over(garage.bikes[b].filter)) }))
+                let own = garage.bikes[b].filter
+                spans.append((m.from.ordinal, min(m.to?.ordinal ?? stop, stop), b, specs.map { ownOrNil(m.narrowing($0.over(own)), own) }))
             }
             return (rp, spans)
         }
     }
 
     /// Entries newest first, then by subject (bikes, then parts, by id), entries of one subject
-    /// on one day in the order given. Sorted as small keys (day, the subject's rank, position),
-    /// then each entry moved once, in place (a swap along each cycle of the order): a hundred
-    /// thousand entries of Strings, compared and moved in place, cost more in retains and
-    /// releases than in comparing, and a sorted copy beside them doubled the history's largest
-    /// array at its peak.
-    static func sortNewestFirst(_ entries: inout [Entry]) {
-        var rank: [ReportSubject: Int] = [:]
-        var previous: ReportSubject?
-        for subject in Set(entries.map(\.subject)).sorted() {
-            // Subjects `<` finds equal (same kind and id) rank the same.
-            rank[subject] = previous.map { $0 < subject ? rank.count : rank[$0] ?? 0 } ?? 0
-            previous = subject
+    /// on one day in the order given. `groups`: each subject's entries, one run each, as `build`
+    /// appends them; the subjects are ranked once, not hashed per entry. Sorted as small keys
+    /// (day, the subject's rank, position), then each entry moved once, in place (a swap along
+    /// each cycle of the order): a hundred thousand entries of Strings, compared and moved in
+    /// place, cost more in retains and releases than in comparing, and a sorted copy beside them
+    /// doubled the history's largest array at its peak.
+    static func sortNewestFirst(_ entries: inout [Entry], groups: [(subject: ReportSubject, range: Range<Int>)]) {
+        // Subjects `<` finds equal (same kind and id) rank the same.
+        let bySubject = groups.indices.sorted { groups[$0].subject < groups[$1].subject }
+        var rank = [Int](repeating: 0, count: groups.count)
+        for (k, g) in bySubject.enumerated() where k > 0 {
+            let previous = bySubject[k - 1]
+            rank[g] = groups[previous].subject < groups[g].subject ? k : rank[previous]
         }
-        var keys = entries.indices.map { k in (day: entries[k].date.ordinal, subject: rank[entries[k].subject] ?? 0, at: k) }
-        keys.sort { a, b in a.day != b.day ? a.day > b.day : a.subject != b.subject ? a.subject < b.subject : a.at < b.at }
-        // Place k takes the entry at `keys[k].at`: follow each cycle from its first place.
+        let order = Self.newestFirst(entries.map(\.date.ordinal), ranks: groups.indices.flatMap { g in repeatElement(rank[g], count: groups[g].range.count) })
+        // Place k takes the entry at `order[k]`: follow each cycle from its first place, each
+        // entry moved (not copied, retained and released) into its place.
         var placed = [Bool](repeating: false, count: entries.count)
-        for start in entries.indices where !placed[start] {
-            var k = start
-            placed[k] = true
-            while keys[k].at != start {
-                let from = keys[k].at
-                entries.swapAt(k, from)
-                k = from
+        entries.withUnsafeMutableBufferPointer { all in
+            guard let base = all.baseAddress else { return }
+            for start in all.indices where !placed[start] {
+                let first = (base + start).move()
+                var k = start
                 placed[k] = true
+                while order[k] != start {
+                    let from = order[k]
+                    (base + k).moveInitialize(from: base + from, count: 1)
+                    k = from
+                    placed[k] = true
+                }
+                (base + k).initialize(to: first)
             }
         }
     }
 
+    /// The positions of entries on `days` of subjects ranked `ranks` (entry k's at k), newest
+    /// first, then by rank, then by position. Each key packed in one whole number, where the
+    /// days, ranks and count fit (a century of days, a million subjects, eight million
+    /// entries), and sorted as numbers: a tuple's comparisons cost ten times as much.
+    package static func newestFirst(_ days: [Int], ranks: [Int]) -> [Int] {
+        let latest = days.max() ?? 0, earliest = days.min() ?? 0
+        guard latest - earliest < 1 << 20, ranks.count < 1 << 23, (ranks.max() ?? 0) < 1 << 20 else {
+            var keys = days.indices.map { k in (day: days[k], rank: ranks[k], at: k) }
+            keys.sort { a, b in a.day != b.day ? a.day > b.day : a.rank != b.rank ? a.rank < b.rank : a.at < b.at }
+            return keys.map(\.at)
+        }
+        var keys = days.indices.map { k in (latest - days[k]) << 43 | ranks[k] << 23 | k }
+        keys.sort()
+        return keys.map { $0 & (1 << 23 - 1) }
+    }
+
     /// One subject's log entries in the span of `query` (those that did `interval`, when given),
-    /// with the counted rides behind each task since the one before it and its intervals' names.
-    /// `usage(interval, from, through)`: the counted riding over those days, both inclusive, of a
-    /// task of `intervals[interval]` (nil: of none of them).
+    /// with the counted rides behind each task since the one before it and its intervals' names,
+    /// appended to `entries`. `usage(interval, from, through)`: the counted riding over those
+    /// days, both inclusive, of a task of `intervals[interval]` (nil: of none of them).
     static func entries(
         _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?, query: ReportQuery, interval: IntervalID?,
-        usage: (Int?, Int, Int) -> (time: Double, distance: Double, rides: Int)
-    ) -> [Entry] {
+        usage: (Int?, Int, Int) -> (time: Double, distance: Double, rides: Int), into entries: inout [Entry]
+    ) {
         let (asOf, since) = (query.asOf, query.since)
         let end = min(query.until ?? asOf, asOf)
-        var entries: [Entry] = []
-        var last: [IntervalID: Day] = [:]
-        let log = log.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
-        for entry in log where entry.date <= asOf {
+        // The last day each task was done: by the interval's position, else (a task the subject
+        // has no interval for) by its id.
+        var last = [Day?](repeating: nil, count: intervals.count)
+        var lastOther: [IntervalID: Day] = [:]
+        // In day order, entries of one day as written: a log is written in order, so it is
+        // mostly taken as it is, without sorting (or copying) its entries.
+        let inOrder = log.indices.dropFirst().allSatisfy { log[$0 - 1].date <= log[$0].date }
+        let order = inOrder ? Array(log.indices) : log.indices.sorted { (log[$0].date, $0) < (log[$1].date, $1) }
+        for n in order where log[n].date <= asOf {
+            let date = log[n].date
             var tasks: [Task] = []
-            for done in entry.done {
+            tasks.reserveCapacity(log[n].done.count)
+            for done in log[n].done {
                 let id = done.value
                 let k = intervals.firstIndex { $0.id == id }
-                var task = Task(id: id.rawValue, task: k.map { intervals[$0].task } ?? id.rawValue, previous: last[id])
-                if let previous = last[id] {
-                    let used = usage(k, previous.ordinal, entry.date.ordinal)
+                let previous = if let k { last[k] } else { lastOther[id] }
+                var task = Task(id: id.rawValue, task: k.map { intervals[$0].task } ?? id.rawValue, previous: previous)
+                if let previous {
+                    let used = usage(k, previous.ordinal, date.ordinal)
                     task.rides = used.rides
                     task.movingTime = ReportNumber.tenth(used.time)
                     task.distance = ReportNumber.tenth(used.distance)
                 }
-                last[id] = entry.date
+                if let k { last[k] = date } else { lastOther[id] = date }
                 tasks.append(task)
             }
-            guard entry.date <= end, since.map({ entry.date >= $0 }) ?? true,
-                interval.map({ i in entry.done.contains { $0.value == i } || entry.readings.contains { $0.interval.value == i } }) ?? true
+            guard date <= end, since.map({ date >= $0 }) ?? true,
+                interval.map({ i in log[n].done.contains { $0.value == i } || log[n].readings.contains { $0.interval.value == i } }) ?? true
             else { continue }
-            let readings = entry.readings.map { Measurement(id: $0.interval.value.rawValue, value: $0.value.amount, unit: $0.value.unit) }
-            entries.append(
-                Entry(
-                    subject: subject, bike: part?.mount(on: entry.date)?.bike.value.rawValue, date: entry.date, tasks: tasks,
-                    cost: entry.cost.map { ReportAmount($0.value.amount) }, currency: entry.cost?.value.currency, category: entry.category,
-                    note: entry.note, todo: entry.todo, readings: readings.isEmpty ? nil : readings))
+            entries.append(Self.entry(log[n], subject: subject, part: part, tasks: tasks))
         }
-        return entries
     }
 
-    /// A row per entry, streamed: the entries are written cell by cell into bytes when the
-    /// renderer asks (twice for text: widths, then lines), not held as a table of Strings.
-    package var table: ReportTable {
-        let parts = entries.contains { $0.subject.kind == .part }
-        let columns: [ReportTable.Column] =
-            [.init("date", "DATE")] + ReportTable.subjectColumns(parts: parts) + [
-                .init("tasks", "DONE"), .init("cost", "COST", numeric: true),
-                .init("currency", "CUR"), .init("category", "CATEGORY"), .init("note", "NOTE"),
-            ]
-        var amounts = AmountTexts()
-        let costs = entries.map { e in e.cost.map { amounts.text($0) } ?? "" }
-        let entries = entries, unit = units.distanceUnit, size = units.distanceSize
-        let stream = ReportTable.RowStream(count: entries.count) { k, cells in
-            let e = entries[k]
-            cells.day(e.date)
-            // `ReportTable.subjectCells`, without an array per row.
-            switch e.subject.kind {
-            case .bike:
-                cells.text(e.subject.id)
-                if parts { cells.empty() }
-            case .part:
-                cells.text(e.bike ?? "")
-                cells.text(e.subject.id)
-            }
-            Self.done(e, unit: unit, size: size, into: &cells)
-            cells.end()
-            cells.text(costs[k])
-            cells.text(e.cost == nil ? "" : e.currency ?? "")
-            cells.text(e.category ?? "")
-            cells.text(e.note ?? "")
-        }
-        return ReportTable(columns: columns, stream: stream)
-    }
-
-    /// An entry's DONE cell, unended: `TASK (after 12.3 km / 4.5 h since DAY)` or
-    /// `TASK (first logged)` per task, then the to-do and the readings, `; ` between.
-    private static func done(_ e: Entry, unit: String, size: Double, into cells: inout ReportCells) {
-        var first = true
-        for t in e.tasks {
-            if !first { cells.append("; ") }
-            first = false
-            cells.append(t.task)
-            guard let previous = t.previous, let d = t.distance, let h = t.movingTime else {
-                cells.append(" (first logged)")
-                continue
-            }
-            cells.append(" (after ")
-            cells.appendFixed(d / size, 1)
-            cells.append(" ")
-            cells.append(unit)
-            cells.append(" / ")
-            cells.appendFixed(h / 3600, 1)
-            cells.append(" h since ")
-            cells.appendDay(previous)
-            cells.append(")")
-        }
-        if let todo = e.todo {
-            if !first { cells.append("; ") }
-            first = false
-            cells.append("to-do: ")
-            cells.append(todo)
-        }
-        for r in e.readings ?? [] {
-            if !first { cells.append("; ") }
-            first = false
-            cells.append("measured \(r.id) \(WearAmount(amount: r.value, unit: r.unit))")
-        }
+    /// A log entry as the history lists it, with its tasks.
+    private static func entry(_ entry: LogEntry, subject: ReportSubject, part: Part?, tasks: [Task]) -> Entry {
+        let readings =
+            entry.readings.isEmpty
+            ? nil : entry.readings.map { Measurement(id: $0.interval.value.rawValue, value: $0.value.amount, unit: $0.value.unit) }
+        return Entry(
+            subject: subject, bike: part?.mount(on: entry.date)?.bike.value.rawValue, date: entry.date, tasks: tasks,
+            cost: entry.cost.map { ReportAmount($0.value.amount) }, currency: entry.cost?.value.currency, category: entry.category,
+            note: entry.note, todo: entry.todo, readings: readings)
     }
 }
