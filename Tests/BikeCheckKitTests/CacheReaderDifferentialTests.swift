@@ -150,33 +150,7 @@ import Testing
     /// general reader takes), reads to the same activities and the same problems, alone and
     /// between canonical activities.
     @Test func theCanonicalFastPathReadsWhatTheGeneralReaderReads() throws {
-        let whole = Activity(
-            id: 10_086_461_706, name: "Commute #home", sportType: "EBikeRide", type: "EBikeRide", startDate: "2020-06-01T05:01:50Z",
-            startDateLocal: "2020-06-01T07:01:50Z", timezone: "(GMT+02:00) Europe/Berlin", movingTime: 5345, elapsedTime: 6360,
-            distance: 33787.4, totalElevationGain: 168.9, gearID: "b10000023", trainer: true, commute: true, manual: false,
-            source: "fit", device: 3_980_001_234, athlete: 42)
-        let bare = Activity(id: 7, name: "", sportType: "Ride", startDate: "2020-06-02T05:01:50Z", movingTime: 0, elapsedTime: 0, distance: 0)
-        let canonical = String(decoding: try ActivityCacheFormat.encode([whole]), as: UTF8.self)
-            .split(separator: "\n").map(String.init)[1]
-        let minimal = String(decoding: try ActivityCacheFormat.encode([bare]), as: UTF8.self).split(separator: "\n").map(String.init)[1]
-        // Each edit of the canonical line: (what it replaces, by what).
-        let edits: [(String, String)] = [
-            ("", ""), ("Commute #home", #"Commute \"home\""#), ("Commute #home", #"Caf\u00e9"#), ("Commute #home", "tab\there"),
-            ("33787.4", "3.37874e4"), ("33787.4", "33787.40000000001"), ("33787.4", "0.5"), ("33787.4", "007"), ("33787.4", "-5"),
-            ("33787.4", "1."), ("33787.4", "null"), ("33787.4", "1e999"), ("5345", "99999999999999"), ("5345", "5345.5"),
-            ("6360", "null"), ("168.9", "-1"), ("10086461706", "0"), ("10086461706", "012"), ("10086461706", "9223372036854775808"),
-            ("10086461706", "4611686018427387904"), ("10086461706", "1.5"), ("10086461706", "\"1\""), ("3980001234", "-3"),
-            ("3980001234", "\"x\""), (#""athlete":42"#, #""athlete":null"#), ("2020-06-01T05:01:50Z", "2020-13-01T05:01:50Z"),
-            ("2020-06-01T07:01:50Z", "yesterday"), (#""commute":true"#, #""commute":null"#), (#""trainer":true"#, #""trainer":1"#),
-            (#""b10000023""#, "null"), (#""b10000023""#, "7"), (#","trainer":true"#, ""), (#","id":10086461706"#, ""),
-            (#","type":"EBikeRide""#, #","type":"EBikeRide","extra":[1,{"a":2}]"#), (#""manual":false"#, #""manual":false,"manual":true"#),
-            (#""trainer":true,"type":"EBikeRide""#, #""type":"EBikeRide","trainer":true"#), ("}", ""), ("}", "},"), (#""name""#, #""nam\u0065""#),
-        ]
-        var lines = [minimal]
-        for (old, new) in edits {
-            let range = try #require(old.isEmpty ? canonical.startIndex..<canonical.startIndex : canonical.range(of: old), "\(old)")
-            lines.append(canonical.replacingCharacters(in: range, with: new))
-        }
+        let (canonical, minimal, lines) = try Self.editedLines()
         func read(_ items: [String]) -> [String] {
             let decoded = ActivityCacheFormat.decode(Array(("[\n" + items.joined(separator: ",\n") + "\n]\n").utf8), path: "activities/2020-06.json")
             return decoded.activities.map { "\($0)" } + decoded.diagnostics.map { "\($0.id) \($0.message)" }
@@ -186,8 +160,78 @@ import Testing
             #expect(read([line]) == read([general]), "\(line)")
             #expect(read([minimal, line, canonical]) == read([minimal, general, canonical]), "\(line)")
         }
-        #expect(ActivityCacheFormat.decode(Array(("[\n" + canonical + "\n]\n").utf8), path: "activities/2020-06.json").activities == [whole])
-        #expect(ActivityCacheFormat.decode(Array(("[\n" + minimal + "\n]\n").utf8), path: "activities/2020-06.json").activities == [bare])
+        #expect(ActivityCacheFormat.decode(Array(("[\n" + canonical + "\n]\n").utf8), path: "activities/2020-06.json").activities == [Self.whole])
+        #expect(ActivityCacheFormat.decode(Array(("[\n" + minimal + "\n]\n").utf8), path: "activities/2020-06.json").activities == [Self.bare])
+    }
+
+    /// The same lines as summaries, which status reads (the fast path builds them without the
+    /// general reader's fields): the same records, strings and problems, the checks of month
+    /// and order included, alone in their month's file and between canonical activities in the
+    /// next month's.
+    @Test func theCanonicalFastPathsSummariesAreTheGeneralReadersOnes() throws {
+        let (canonical, minimal, lines) = try Self.editedLines()
+        let folder = try TemporaryFolder()
+        func load(_ items: [String], month: String) throws -> [String] {
+            try? FileManager.default.removeItem(atPath: folder.url.path + "/activities")
+            try folder.write("activities/\(month).json", "[\n" + items.joined(separator: ",\n") + "\n]\n")
+            let loaded = ActivityCacheLoader.loadSummaries(root: folder.url.path, index: false)
+            return loaded.summaries.records.map { "\($0)" } + loaded.summaries.strings + loaded.diagnostics.map { "\($0.id) \($0.message)" }
+        }
+        for line in lines {
+            let general = "{ " + line.dropFirst()
+            // Alone in its month, and between canonical activities in the next month's file.
+            #expect(try load([line], month: "2020-06") == load([general], month: "2020-06"), "\(line)")
+            #expect(try load([minimal, line, canonical], month: "2020-07") == load([minimal, general, canonical], month: "2020-07"), "\(line)")
+        }
+        // Out of order and in another month: the problems the checks report.
+        let problems = try load([minimal, canonical], month: "2020-07")
+        #expect(problems.contains { $0.hasPrefix("cache-misplaced") } && problems.contains { $0.hasPrefix("cache-unsorted") }, "\(problems)")
+    }
+
+    static let whole = Activity(
+        id: 10_086_461_706, name: "Commute #home", sportType: "EBikeRide", type: "EBikeRide", startDate: "2020-06-01T05:01:50Z",
+        startDateLocal: "2020-06-01T07:01:50Z", timezone: "(GMT+02:00) Europe/Berlin", movingTime: 5345, elapsedTime: 6360,
+        distance: 33787.4, totalElevationGain: 168.9, gearID: "b10000023", trainer: true, commute: true, manual: false,
+        source: "fit", device: 3_980_001_234, athlete: 42)
+    static let bare = Activity(id: 7, name: "", sportType: "Ride", startDate: "2020-06-02T05:01:50Z", movingTime: 0, elapsedTime: 0, distance: 0)
+
+    /// `whole` as `encode` writes it, `bare` so, and `whole`'s line edited each way that the fast
+    /// path must read as the general reader does or hand to it.
+    static func editedLines() throws -> (canonical: String, minimal: String, lines: [String]) {
+        let canonical = String(decoding: try ActivityCacheFormat.encode([whole]), as: UTF8.self).split(separator: "\n").map(String.init)[1]
+        let minimal = String(decoding: try ActivityCacheFormat.encode([bare]), as: UTF8.self).split(separator: "\n").map(String.init)[1]
+        // Each edit of the canonical line: (what it replaces, by what).
+        let edits: [(String, String)] = [
+            ("", ""), ("Commute #home", #"Commute \"home\""#), ("Commute #home", #"Caf\u00e9"#), ("Commute #home", "tab\there"),
+            ("Commute #home", #"\"Big\" day #out"#), ("Commute #home", #"a\\b\/c\b\f\n\r\t #x"#), ("Commute #home", #"bad \x"#),
+            ("Commute #home", #"#a\u0023b"#), ("Commute #home", #"end\"#), ("Commute #home", "Café #tour"),
+            ("33787.4", "3.37874e4"), ("33787.4", "33787.40000000001"), ("33787.4", "0.5"), ("33787.4", "007"), ("33787.4", "-5"),
+            ("33787.4", "1."), ("33787.4", "null"), ("33787.4", "1e999"), ("33787.4", "0"), ("33787.4", "12345678.5"),
+            ("33787.4", "1234567.1234567"), ("33787.4", "1.12345678"), ("33787.4", "99999999.9"), ("33787.4", "0.0"), ("33787.4", "00.5"),
+            ("5345", "99999999999999"), ("5345", "5345.5"), ("5345", "0"), ("5345", "2592000"), ("5345", "2592001"),
+            ("6360", "null"), ("168.9", "-1"), ("168.9", "1234567"), ("10086461706", "0"), ("10086461706", "012"),
+            ("10086461706", "9223372036854775808"), ("10086461706", "4611686018427387904"), ("10086461706", "1.5"), ("10086461706", "\"1\""),
+            ("10086461706", "12345678"), ("10086461706", "1234567812345678"), ("10086461706", "123456781234567"), ("10086461706", "5"),
+            ("10086461706", "123456789012345678"), ("10086461706", "1234567890123456789"), ("3980001234", "-3"), ("3980001234", "\"x\""),
+            (#""athlete":42"#, #""athlete":null"#), ("2020-06-01T05:01:50Z", "2020-13-01T05:01:50Z"), ("2020-06-01T05:01:50Z", "2020-02-30T05:01:50Z"),
+            ("2020-06-01T05:01:50Z", "2020-06-01T05:01:50.250Z"), ("2020-06-01T05:01:50Z", "2020-06-01Té:01:50Z"),
+            ("2020-06-01T05:01:50Z", "2020-05-31T23:01:50Z"),
+            ("2020-06-01T05:01:50Z", "2020-06-01 05:01:50Z"), ("2020-06-01T05:01:50Z", "2020-06-01T05:01:50X"), ("2020-06-01T07:01:50Z", "yesterday"),
+            ("2020-06-01T07:01:50Z", "2020-06-02T07:01:50.5Z"), ("2020-06-01T07:01:50Z", "2020-06-31T07:01:50Z"),
+            ("2020-06-01T07:01:50Z", "2020-06-01T07-01:50Z"),
+            (#""commute":true"#, #""commute":null"#), (#""commute":true"#, #""commute":false"#), (#""trainer":true"#, #""trainer":1"#),
+            (#""trainer":true"#, #""trainer":tru"#), (#""manual":false"#, #""manual":fals"#), (#""b10000023""#, "null"), (#""b10000023""#, "7"),
+            (#""b10000023""#, #""MountainBikeRide-b1""#), (#""b10000023""#, #""""#), (#""b10000023""#, #""b1000002\u0033""#),
+            (#","trainer":true"#, ""), (#","id":10086461706"#, ""), (#","type":"EBikeRide""#, #","type":"EBikeRide","extra":[1,{"a":2}]"#),
+            (#""manual":false"#, #""manual":false,"manual":true"#), (#""trainer":true,"type":"EBikeRide""#, #""type":"EBikeRide","trainer":true"#),
+            ("}", ""), ("}", "},"), (#""name""#, #""nam\u0065""#), (#""EBikeRide","start_date""#, #""E\"","start_date""#),
+        ]
+        var lines = [minimal]
+        for (old, new) in edits {
+            let range = try #require(old.isEmpty ? canonical.startIndex..<canonical.startIndex : canonical.range(of: old), "\(old)")
+            lines.append(canonical.replacingCharacters(in: range, with: new))
+        }
+        return (canonical, minimal, lines)
     }
 
     /// A number as Foundation read it. Long ones come as NSDecimalNumber, whose `doubleValue` is

@@ -2,21 +2,69 @@ import Foundation
 
 /// The reader's fast path for the layout `ActivityCacheFormat.encode` writes, which is nearly
 /// every activity of every cache: keys in its order, no space, numbers in its forms, strings
-/// without escapes. Each expected key is compared as words and each value read straight from
-/// the bytes. At the first surprise (a key out of order, an escape, a number it does not write,
-/// a value outside `ActivityLimits`) it gives up and the general reader reads the activity from
-/// its start, so a hand-edited or foreign-ordered file reads, and reports, exactly as before.
-/// What it accepts, it reads to the same fields as the general reader does.
+/// without escapes (but for a name's one-letter ones). Each expected key is compared as words
+/// and each value read straight from the bytes, eight at a time where it can. At the first
+/// surprise (a key out of order, another escape, a number it does not write, a value outside
+/// `ActivityLimits`) it gives up and the general reader reads the activity from its start, so a
+/// hand-edited or foreign-ordered file reads, and reports, exactly as before. What it accepts,
+/// it reads to the same values as the general reader does (`CanonicalFields`).
 extension ActivityCacheReader {
     /// The activity at `i` when it is in the canonical layout, `i` then past it; else nil, and
     /// `i` unchanged.
+    /// `layout` is the reader's `canonical`, copied once a file rather than once an activity.
     @inline(__always)
-    mutating func readCanonicalActivity() -> ActivityFields? {
+    mutating func readCanonicalActivity(_ layout: CanonicalLayout) -> CanonicalFields? {
         guard let base = b.baseAddress else { return nil }
         var cursor = CanonicalCursor(base: base, count: b.count, at: i)
-        guard let fields = cursor.activity(canonical) else { return nil }
+        guard let fields = cursor.activity(layout, days: &days) else { return nil }
         i = cursor.at
         return fields
+    }
+}
+
+/// One activity as the fast path read it: numbers and runs of the file's bytes, nothing to
+/// retain or release. The same values as the general reader's `ActivityFields`
+/// (`ActivityFields.init(_:)`), without making a String of an escaped name unless asked.
+struct CanonicalFields {
+    var id: Int64
+    /// The name's bytes in the file: with `nameEscaped`, with their escapes, all one-letter ones
+    /// (`CanonicalCursor.unescape`).
+    var name: UnsafeBufferPointer<UInt8>
+    var nameEscaped: Bool
+    var sportType: UnsafeBufferPointer<UInt8>
+    var type: UnsafeBufferPointer<UInt8>?
+    /// Always 20 ASCII bytes, `YYYY-MM-DDTHH:MM:SSZ`.
+    var startDate: UnsafeBufferPointer<UInt8>
+    var startDateLocal: UnsafeBufferPointer<UInt8>?
+    var localDay: Day
+    var timezone: UnsafeBufferPointer<UInt8>?
+    var movingTime: Double
+    var elapsedTime: Double
+    var distance: Double
+    var totalElevationGain: Double
+    var gearID: UnsafeBufferPointer<UInt8>?
+    var trainer: Bool
+    var commute: Bool
+    var manual: Bool
+    var source: UnsafeBufferPointer<UInt8>?
+    var device: Int64?
+    var athlete: Int64?
+    /// `startDate` as big-endian words (bytes 0-7, 8-15, 16-19): their order is its byte order,
+    /// which is `CacheText.cacheOrder`'s for ASCII.
+    var order: (UInt64, UInt64, UInt32)
+    /// `startDate`'s first eight bytes as a little-endian word (`YYYY-MM-` for the month check).
+    var startWord: UInt64 { order.0.byteSwapped }
+}
+
+extension ActivityFields {
+    /// The general reader's fields for what the fast path read.
+    init(_ c: CanonicalFields) {
+        self.init(
+            id: c.id, name: c.nameEscaped ? .string(CanonicalCursor.unescape(c.name)) : .bytes(c.name), sportType: .bytes(c.sportType),
+            type: c.type.map { .bytes($0) }, startDate: .bytes(c.startDate), startDateLocal: c.startDateLocal.map { .bytes($0) },
+            localDay: c.localDay, timezone: c.timezone.map { .bytes($0) }, movingTime: c.movingTime, elapsedTime: c.elapsedTime,
+            distance: c.distance, totalElevationGain: c.totalElevationGain, gearID: c.gearID.map { .bytes($0) }, trainer: c.trainer,
+            commute: c.commute, manual: c.manual, source: c.source.map { .bytes($0) }, device: c.device, athlete: c.athlete)
     }
 }
 
@@ -71,7 +119,15 @@ struct CanonicalLayout {
     let type = CanonicalKey(",\"type\":")
     /// The same values as the general reader's table: a number is the same Double either way.
     let powersOfTen: [Double] = (0...15).map { p in (0..<p).reduce(1.0) { r, _ in r * 10 } }
+    /// 10^0 through 10^8 as integers, to join two runs of digits.
+    let integerPowersOfTen: [UInt64] = (0...8).map { p in (0..<p).reduce(1) { r, _ in r * 10 } }
+}
 
+/// The days of the last two timestamps read (a start and a local start), by their first ten
+/// bytes: a month's activities come in order, most on the same day as the one before.
+struct TimestampDays {
+    var start: (date: (UInt64, UInt64), day: Day)?
+    var local: (date: (UInt64, UInt64), day: Day)?
 }
 
 /// A position in a cache file's bytes, for the fast path: every read either consumes exactly
@@ -81,17 +137,20 @@ struct CanonicalCursor {
     let count: Int
     var at: Int
 
-    private func isDigit(_ k: Int) -> Bool { k < count && base[k] &- 48 < 10 }
+    /// The eight bytes at `k` as a little-endian word (`k + 8 <= count`).
+    @inline(__always)
+    func word(_ k: Int) -> UInt64 { UInt64(littleEndian: UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)) }
 
     /// Consumes `key` when it comes next.
     @inline(__always)
     mutating func key(_ key: CanonicalKey) -> Bool {
         if at + 24 <= count {
-            let raw = UnsafeRawPointer(base + at)
-            guard UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & key.masks.0 == key.words.0,
-                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & key.masks.1 == key.words.1,
-                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)) & key.masks.2 == key.words.2
-            else { return false }
+            // Only the words the key covers: most keys take two.
+            guard word(at) & key.masks.0 == key.words.0 else { return false }
+            if key.length > 8 {
+                guard word(at + 8) & key.masks.1 == key.words.1 else { return false }
+                if key.length > 16 { guard word(at + 16) & key.masks.2 == key.words.2 else { return false } }
+            }
         } else {
             guard at + key.length <= count else { return false }
             for k in 0..<key.length where base[at + k] != key.byte(k) { return false }
@@ -100,88 +159,25 @@ struct CanonicalCursor {
         return true
     }
 
-    /// A positive integer of at most 18 digits without a leading zero: what the general reader
-    /// reads as an exact id when a ',' or '}' follows (the next key's own check).
-    mutating func positiveInteger() -> Int64? {
-        guard at < count, base[at] &- 49 < 9 else { return nil }
-        var j = at, n: Int64 = 0
-        while isDigit(j) {
-            guard j - at < 18 else { return nil }
-            n = n &* 10 &+ Int64(base[j] &- 48)
-            j += 1
+    /// `true` or `false`.
+    @inline(__always)
+    mutating func bool() -> Bool? {
+        guard at + 8 <= count else { return slowBool() }
+        let w = word(at)
+        if w & 0xFFFF_FFFF == 0x6575_7274 {  // "true"
+            at += 4
+            return true
         }
-        at = j
-        return n
-    }
-
-    /// A number of at most 15 digits with an optional fraction, not negative and without an
-    /// exponent: the general reader's exact case, computed the same way.
-    mutating func number(_ powersOfTen: [Double]) -> Double? {
-        var j = at
-        guard isDigit(j), base[j] != 48 || !isDigit(j + 1) else { return nil }
-        var mantissa: UInt64 = 0, digits = 0, fraction = 0
-        while isDigit(j) {
-            mantissa = mantissa &* 10 &+ UInt64(base[j] &- 48)
-            digits += 1
-            j += 1
-        }
-        if j < count, base[j] == UInt8(ascii: ".") {
-            j += 1
-            while isDigit(j) {
-                mantissa = mantissa &* 10 &+ UInt64(base[j] &- 48)
-                digits += 1
-                fraction += 1
-                j += 1
-            }
-            guard fraction > 0 else { return nil }
-        }
-        guard digits <= 15 else { return nil }
-        at = j
-        var value = Double(mantissa)
-        if fraction > 0 { value /= powersOfTen[fraction] }
-        return value
-    }
-
-    /// A string without escapes or control characters, as its bytes.
-    mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
-        guard at < count, base[at] == UInt8(ascii: "\"") else { return nil }
-        let start = at + 1
-        var j = start
-        // Eight bytes at a time: the first that ends the string or has an escape or a control
-        // character decides.
-        while j + 8 <= count {
-            let ends = CanonicalCursor.stringEnds(UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)))
-            if ends != 0 {
-                j += ends.trailingZeroBitCount >> 3
-                guard base[j] == UInt8(ascii: "\"") else { return nil }
-                at = j + 1
-                return UnsafeBufferPointer(start: base + start, count: j - start)
-            }
-            j += 8
-        }
-        while j < count {
-            let c = base[j]
-            if c == UInt8(ascii: "\"") {
-                at = j + 1
-                return UnsafeBufferPointer(start: base + start, count: j - start)
-            }
-            if c < 0x20 || c == UInt8(ascii: "\\") { return nil }
-            j += 1
+        if w & 0xFF_FFFF_FFFF == 0x65_736C_6166 {  // "false"
+            at += 5
+            return false
         }
         return nil
     }
 
-    /// Whether any of eight bytes is '"', '\\' or below 0x20.
-    static func mayEndString(_ v: UInt64) -> Bool { stringEnds(v) != 0 }
-
-    /// The high bit of each of eight bytes (the first in the lowest byte) that is '"', '\\' or
-    /// below 0x20 (the SWAR "has a zero byte" tests): exact up to the first such byte, which is
-    /// all a reader looks at.
-    static func stringEnds(_ v: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-        let control = (v &- ones &* 0x20) & ~v & highs
-        return control | zeroBytes(v ^ (ones &* 0x22)) | zeroBytes(v ^ (ones &* 0x5C))
+    private mutating func slowBool() -> Bool? {
+        if literal("true") { return true }
+        return literal("false") ? false : nil
     }
 
     private mutating func literal(_ word: StaticString) -> Bool {
@@ -191,23 +187,22 @@ struct CanonicalCursor {
         return true
     }
 
-    mutating func bool() -> Bool? {
-        if at < count, base[at] == UInt8(ascii: "t") { return literal("true") ? true : nil }
-        return literal("false") ? false : nil
-    }
-
     /// A string, or nil when `null`; `.none` for anything else.
+    @inline(__always)
     mutating func optionalString() -> UnsafeBufferPointer<UInt8>?? {
-        if at < count, base[at] == UInt8(ascii: "n") { return literal("null") ? .some(nil) : nil }
+        if at + 4 <= count, UnsafeRawPointer(base + at).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6C6C_756E) {  // "null"
+            at += 4
+            return .some(nil)
+        }
         return plainString().map { .some($0) }
     }
 
     /// One activity in the canonical layout, with the general reader's checks: nil at the first
     /// byte that differs from what `encode` writes, or at a value the general reader reports.
     @inline(__always)
-    mutating func activity(_ k: CanonicalLayout) -> ActivityFields? {
+    mutating func activity(_ k: CanonicalLayout, days: inout TimestampDays) -> CanonicalFields? {
         let start = at
-        guard let fields = fields(k) else {
+        guard let fields = fields(k, &days) else {
             at = start
             return nil
         }
@@ -215,10 +210,10 @@ struct CanonicalCursor {
     }
 
     @inline(__always)
-    private mutating func fields(_ k: CanonicalLayout) -> ActivityFields? {
+    private mutating func fields(_ k: CanonicalLayout, _ days: inout TimestampDays) -> CanonicalFields? {
         var athlete: Int64?
         if key(k.athleteFirst) {
-            guard let value = positiveInteger(), key(k.commute) else { return nil }
+            guard let value = positiveInteger(k), key(k.commute) else { return nil }
             athlete = value
         } else {
             guard key(k.commuteFirst) else { return nil }
@@ -226,16 +221,16 @@ struct CanonicalCursor {
         guard let commute = bool() else { return nil }
         var device: Int64?
         if key(k.device) {
-            guard let value = positiveInteger() else { return nil }
+            guard let value = positiveInteger(k) else { return nil }
             device = value
         }
-        guard key(k.distance), let distance = number(k.powersOfTen), ActivityLimits.allows(distance, .distance),
-            key(k.elapsedTime), let elapsed = number(k.powersOfTen), ActivityLimits.allows(elapsed, .elapsedTime),
+        guard key(k.distance), let distance = number(k), ActivityLimits.allows(distance, .distance),
+            key(k.elapsedTime), let elapsed = number(k), ActivityLimits.allows(elapsed, .elapsedTime),
             key(k.gearID), let gear = optionalString(),
-            key(k.id), let id = positiveInteger(),
+            key(k.id), let id = positiveInteger(k),
             key(k.manual), let manual = bool(),
-            key(k.movingTime), let moving = number(k.powersOfTen), ActivityLimits.allows(moving, .movingTime),
-            key(k.name), let name = plainString()
+            key(k.movingTime), let moving = number(k), ActivityLimits.allows(moving, .movingTime),
+            key(k.name), case let (name, nameEscaped)? = nameString()
         else { return nil }
         var source: UnsafeBufferPointer<UInt8>?
         if key(k.source) {
@@ -243,11 +238,11 @@ struct CanonicalCursor {
             source = value
         }
         guard key(k.sportType), let sport = plainString(),
-            key(k.startDate), let startDate = plainString(), let startDay = ActivityLimits.timestampDay(utf8: startDate)
+            key(k.startDate), let startDate = plainString(), case let (startDay, order)? = startTimestamp(startDate, &days.start)
         else { return nil }
-        var startLocal: UnsafeBufferPointer<UInt8>?, localDay: Day?
+        var startLocal: UnsafeBufferPointer<UInt8>?, localDay = startDay
         if key(k.startDateLocal) {
-            guard let value = plainString(), let day = ActivityLimits.timestampDay(utf8: value) else { return nil }
+            guard let value = plainString(), let day = localTimestamp(value, &days.local) else { return nil }
             startLocal = value
             localDay = day
         }
@@ -256,7 +251,7 @@ struct CanonicalCursor {
             guard let value = plainString() else { return nil }
             timezone = value
         }
-        guard key(k.totalElevationGain), let elevation = number(k.powersOfTen), ActivityLimits.allows(elevation, .totalElevationGain),
+        guard key(k.totalElevationGain), let elevation = number(k), ActivityLimits.allows(elevation, .totalElevationGain),
             key(k.trainer), let trainer = bool()
         else { return nil }
         var type: UnsafeBufferPointer<UInt8>?
@@ -266,10 +261,10 @@ struct CanonicalCursor {
         }
         guard at < count, base[at] == UInt8(ascii: "}") else { return nil }
         at += 1
-        return ActivityFields(
-            id: id, name: .bytes(name), sportType: .bytes(sport), type: type.map { .bytes($0) }, startDate: .bytes(startDate),
-            startDateLocal: startLocal.map { .bytes($0) }, localDay: localDay ?? startDay, timezone: timezone.map { .bytes($0) },
-            movingTime: moving, elapsedTime: elapsed, distance: distance, totalElevationGain: elevation, gearID: gear.map { .bytes($0) },
-            trainer: trainer, commute: commute, manual: manual, source: source.map { .bytes($0) }, device: device, athlete: athlete)
+        return CanonicalFields(
+            id: id, name: name, nameEscaped: nameEscaped, sportType: sport, type: type, startDate: startDate, startDateLocal: startLocal,
+            localDay: localDay, timezone: timezone, movingTime: moving, elapsedTime: elapsed, distance: distance,
+            totalElevationGain: elevation, gearID: gear, trainer: trainer, commute: commute, manual: manual, source: source, device: device,
+            athlete: athlete, order: order)
     }
 }

@@ -24,6 +24,13 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     private let powersOfTen = CacheSyntax.powersOfTen
     let canonical = CanonicalLayout()
     private var previous: (start: CacheText, id: Int64)?
+    /// The previous activity when the fast path read it: its start's order words and id, and
+    /// the start's bytes (for the general reader's check of the one after it).
+    private var previousCanonical: (order: (UInt64, UInt64, UInt32), id: Int64, start: UnsafeBufferPointer<UInt8>)?
+    /// `month` as the first seven bytes of a little-endian word (nil when it is not seven bytes).
+    private let monthWord: UInt64?
+    /// The fast path's days of the last timestamps it read.
+    var days = TimestampDays()
     private(set) var source: SourceText?
     /// Problems past `Diagnostic.perFileLimit`: how many, and where the first is.
     private var omitted = 0
@@ -36,6 +43,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         self.b = buffer
         self.path = path
         self.month = month.map { Array($0.utf8) }
+        monthWord = self.month.flatMap { m in m.count == 7 ? m.reversed().reduce(0) { $0 << 8 | UInt64($1) } : nil }
     }
 
     private struct Failure: Error {}
@@ -50,11 +58,13 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             if peek() == UInt8(ascii: "]") {
                 i += 1
             } else {
+                // Once, not once an activity: a copy of a property of the reader, which the loop changes.
+                let layout = canonical
                 while true {
                     skipSpace()
                     // Nearly always the layout the cache is written in; anything else is read by
                     // the general reader, from the same place.
-                    if let fields = readCanonicalActivity() {
+                    if let fields = readCanonicalActivity(layout) {
                         accept(fields, into: &records)
                     } else if let fields = try readActivity() {
                         accept(fields, into: &records)
@@ -77,11 +87,32 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
     // MARK: - Activities
 
     /// An activity read: checked for its month and order, and made a record.
-    @inline(__always)
     private mutating func accept(_ fields: ActivityFields, into records: inout [Builder.Record]) {
         if let month, !fields.startDate.starts(inMonth: month) { misplaced += 1 }
-        if let previous, !CacheText.cacheOrder(previous, (fields.startDate, fields.id)) { unsorted = true }
+        if let previous = previousCanonical.map({ (start: CacheText.bytes($0.start), id: $0.id) }) ?? previous,
+            !CacheText.cacheOrder(previous, (fields.startDate, fields.id))
+        {
+            unsorted = true
+        }
         previous = (fields.startDate, fields.id)
+        previousCanonical = nil
+        records.append(builder.record(fields))
+    }
+
+    /// The same for an activity the fast path read, its start date's checks done on its words.
+    @inline(__always)
+    private mutating func accept(_ fields: CanonicalFields, into records: inout [Builder.Record]) {
+        // `CacheText.starts(inMonth:)` and `cacheOrder` on 20 ASCII bytes.
+        if month != nil, fields.startWord & 0x00FF_FFFF_FFFF_FFFF != monthWord { misplaced += 1 }
+        if let p = previousCanonical {
+            let o = fields.order
+            if !(p.order.0 != o.0 ? p.order.0 < o.0 : p.order.1 != o.1 ? p.order.1 < o.1 : p.order.2 != o.2 ? p.order.2 < o.2 : p.id < fields.id) {
+                unsorted = true
+            }
+        } else if let previous, !CacheText.cacheOrder(previous, (.bytes(fields.startDate), fields.id)) {
+            unsorted = true
+        }
+        previousCanonical = (fields.order, fields.id, fields.startDate)
         records.append(builder.record(fields))
     }
 
@@ -296,14 +327,6 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
             let e = b[j + 1]
             j += 2
             switch e {
-            case UInt8(ascii: "\""): out.append(e)
-            case UInt8(ascii: "\\"): out.append(e)
-            case UInt8(ascii: "/"): out.append(e)
-            case UInt8(ascii: "b"): out.append(8)
-            case UInt8(ascii: "f"): out.append(12)
-            case UInt8(ascii: "n"): out.append(10)
-            case UInt8(ascii: "r"): out.append(13)
-            case UInt8(ascii: "t"): out.append(9)
             case UInt8(ascii: "u"):
                 guard j + 4 <= end, let v = UInt32(String(decoding: UnsafeBufferPointer(rebasing: b[j..<j + 4]), as: UTF8.self), radix: 16) else {
                     fail("bad \\u escape", at: j - 2); throw Failure()
@@ -319,6 +342,10 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
                 pendingHigh = nil
                 out.append(contentsOf: String(scalar ?? "\u{FFFD}").utf8)
             default:
+                if let byte = CanonicalCursor.unescaped(e) {
+                    out.append(byte)
+                    continue
+                }
                 fail("bad escape '\\\(Character(Unicode.Scalar(e)))'", at: j - 2); throw Failure()
             }
         }

@@ -28,6 +28,7 @@ package enum ActivityLimits {
         }
 
         /// The range of a numeric field (nil for the others).
+        @inline(__always)
         package var range: ClosedRange<Double>? {
             switch self {
             case .movingTime, .elapsedTime: 0...ActivityLimits.maxDuration
@@ -65,7 +66,9 @@ package enum ActivityLimits {
         package var description: String { "activity \(activityID): \(violation)" }
     }
 
-    /// Whether `value` may be stored in the numeric `field` (finite, within its range).
+    /// Whether `value` may be stored in the numeric `field` (finite, within its range). Inlined:
+    /// the cache reader asks it four times an activity, of a field it names.
+    @inline(__always)
     package static func allows(_ value: Double, _ field: Field) -> Bool {
         guard let range = field.range else { return false }
         return value.isFinite && range.contains(value)

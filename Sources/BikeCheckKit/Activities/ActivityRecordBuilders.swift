@@ -31,8 +31,14 @@ protocol ActivityRecordBuilder: SendableMetatype {
     associatedtype Record: Sendable
     init()
     mutating func record(_ fields: ActivityFields) -> Record
+    /// The same for the reader's fast path (by default through `ActivityFields`).
+    mutating func record(_ fields: CanonicalFields) -> Record
     /// Strings that records refer to by number; read before the file's bytes go away.
     var strings: [String] { get }
+}
+
+extension ActivityRecordBuilder {
+    mutating func record(_ fields: CanonicalFields) -> Record { record(ActivityFields(fields)) }
 }
 
 /// A run of a file's bytes, compared and hashed by content.
@@ -87,6 +93,10 @@ struct SummaryBuilder: ActivityRecordBuilder {
             strings.append(text.string)
             return Int32(strings.count - 1)
         }
+        return symbol(bytes)
+    }
+
+    private mutating func symbol(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
         if let known = symbols.number(bytes) { return known }
         strings.append(String(decoding: bytes, as: UTF8.self))
         symbols.add(bytes, Int32(strings.count - 1))
@@ -97,14 +107,26 @@ struct SummaryBuilder: ActivityRecordBuilder {
         ActivitySummary(
             id: f.id, day: Int32(truncatingIfNeeded: f.localDay.ordinal), gear: f.gearID.map { symbol($0) } ?? -1,
             sport: symbol(f.sportType), trainer: f.trainer, movingTime: Double(Int(f.movingTime)), distance: f.distance,
-            elevation: f.totalElevationGain, tags: tags(f.name))
+            elevation: f.totalElevationGain, tags: f.name.map { name in name.withUTF8(Self.hasHash) ? tags(name.string) : -1 } ?? -1)
     }
 
-    /// The number of a name's hashtags; most names have none, and are not made into a String.
-    private mutating func tags(_ name: CacheText?) -> Int32 {
-        guard let name, name.withUTF8({ $0.isEmpty ? false : memchr($0.baseAddress!, Int32(UInt8(ascii: "#")), $0.count) != nil }),
-            let tags = RideTags.of(name: name.string)
-        else { return -1 }
+    mutating func record(_ f: CanonicalFields) -> ActivitySummary {
+        ActivitySummary(
+            id: f.id, day: Int32(truncatingIfNeeded: f.localDay.ordinal), gear: f.gearID.map { symbol($0) } ?? -1,
+            sport: symbol(f.sportType), trainer: f.trainer, movingTime: Double(Int(f.movingTime)), distance: f.distance,
+            elevation: f.totalElevationGain,
+            // An escape never stands for '#' here (no `\u`): the bytes have one when the name has.
+            tags: Self.hasHash(f.name) ? tags(f.nameEscaped ? CanonicalCursor.unescape(f.name) : String(decoding: f.name, as: UTF8.self)) : -1)
+    }
+
+    /// Whether a name's bytes have a '#': most have none, and are not made into a String.
+    private static func hasHash(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        !name.isEmpty && memchr(name.baseAddress!, Int32(UInt8(ascii: "#")), name.count) != nil
+    }
+
+    /// The number of a name's hashtags, -1 when it has none.
+    private mutating func tags(_ name: String) -> Int32 {
+        guard let tags = RideTags.of(name: name) else { return -1 }
         if let known = tagNumbers[tags] { return known }
         strings.append(tags)
         tagNumbers[tags] = Int32(strings.count - 1)
@@ -113,57 +135,78 @@ struct SummaryBuilder: ActivityRecordBuilder {
 }
 
 /// Numbers for runs of a file's bytes (a file's few gear ids and sport types), looked up twice
-/// per activity: open addressing with an FNV-1a step per eight bytes, which costs a tenth of
-/// `Hasher`'s SipHash on such short keys. (The keys come from the garage's own cache, so flooding is not a concern.)
+/// per activity: open addressing on a key's first sixteen bytes as two words (a gear id or a
+/// sport type is seldom longer), hashed with two multiplications and compared without `memcmp`,
+/// which costs a fraction of `Hasher`'s SipHash on such short keys. (The keys come from the
+/// garage's own cache, so flooding is not a concern.)
 struct SymbolTable {
-    private var keys: [UnsafeBufferPointer<UInt8>] = []
-    private var values: [Int32] = []
-    /// Index into `keys` + 1, or 0 for an empty slot; the count is a power of two.
+    private struct Entry {
+        var bytes: UnsafeBufferPointer<UInt8>
+        /// `SymbolTable.head(bytes)`.
+        var head: (UInt64, UInt64)
+        var value: Int32
+    }
+    private var entries: [Entry] = []
+    /// Index into `entries` + 1, or 0 for an empty slot; the count is a power of two.
     private var slots = [Int32](repeating: 0, count: 64)
 
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
-        guard let base = bytes.baseAddress else { return Int(truncatingIfNeeded: h) }
-        // Eight bytes at a time, then the rest one by one.
-        let raw = UnsafeRawPointer(base)
-        var k = 0
-        while k + 8 <= bytes.count {
-            h = (h ^ raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)) &* 0x100_0000_01b3
-            h ^= h >> 29
-            k += 8
+    /// The first sixteen bytes as two little-endian words, zeros past the end: with the count,
+    /// all of a key of up to sixteen bytes.
+    @inline(__always)
+    private static func head(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+        guard let base = bytes.baseAddress else { return (0, 0) }
+        let n = bytes.count, raw = UnsafeRawPointer(base)
+        func word(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        if n >= 16 { return (word(0), word(8)) }
+        // Bytes 8 to n - 1: the last eight, shifted past those the first word has.
+        if n >= 8 { return (word(0), word(n - 8) >> UInt64(8 * (16 - n))) }
+        if n >= 4 {
+            // Bytes 0-3 and n - 4 to n - 1 (the same bytes where they overlap).
+            func half(_ at: Int) -> UInt64 { UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+            return (half(0) | half(n - 4) << UInt64(8 * (n - 4)), 0)
         }
-        while k < bytes.count {
-            h = (h ^ UInt64(base[k])) &* 0x100_0000_01b3
-            k += 1
-        }
-        return Int(truncatingIfNeeded: h ^ (h >> 29))
+        var w: UInt64 = 0
+        for k in 0..<n { w |= UInt64(base[k]) << UInt64(8 * k) }
+        return (w, 0)
     }
 
-    /// The slot holding `bytes`, or the empty slot where it would go.
-    private func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    private static func hash(_ head: (UInt64, UInt64), _ count: Int) -> Int {
+        var h = (head.0 ^ UInt64(truncatingIfNeeded: count)) &* 0x9E37_79B9_7F4A_7C15
+        h = (h ^ (h >> 29) ^ head.1) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: h ^ (h >> 32))
+    }
+
+    /// The slot holding `bytes` (whose head is `head`), or the empty slot where it would go.
+    @inline(__always)
+    private func slot(_ bytes: UnsafeBufferPointer<UInt8>, _ head: (UInt64, UInt64)) -> Int {
         let mask = slots.count - 1
-        var s = Self.hash(bytes) & mask
+        var s = Self.hash(head, bytes.count) & mask
         while slots[s] != 0 {
-            let key = keys[Int(slots[s]) - 1]
-            if key.count == bytes.count, key.isEmpty || memcmp(key.baseAddress!, bytes.baseAddress!, key.count) == 0 { return s }
+            let key = entries[Int(slots[s]) - 1]
+            if key.head == head, key.bytes.count == bytes.count,
+                bytes.count <= 16 || memcmp(key.bytes.baseAddress! + 16, bytes.baseAddress! + 16, bytes.count - 16) == 0
+            {
+                return s
+            }
             s = (s + 1) & mask
         }
         return s
     }
 
+    @inline(__always)
     func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-        let s = slot(bytes)
-        return slots[s] == 0 ? nil : values[Int(slots[s]) - 1]
+        let s = slot(bytes, Self.head(bytes))
+        return slots[s] == 0 ? nil : entries[Int(slots[s]) - 1].value
     }
 
     /// Adds a key that `number` did not find.
     mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Int32) {
-        slots[slot(bytes)] = Int32(keys.count + 1)
-        keys.append(bytes)
-        values.append(value)
-        if keys.count * 2 > slots.count {
+        let head = Self.head(bytes)
+        slots[slot(bytes, head)] = Int32(entries.count + 1)
+        entries.append(Entry(bytes: bytes, head: head, value: value))
+        if entries.count * 2 > slots.count {
             slots = [Int32](repeating: 0, count: slots.count * 2)
-            for (k, key) in keys.enumerated() { slots[slot(key)] = Int32(k + 1) }
+            for (k, entry) in entries.enumerated() { slots[slot(entry.bytes, entry.head)] = Int32(k + 1) }
         }
     }
 }
