@@ -80,10 +80,10 @@ struct ActivityIndex: Sendable {
         }
     }
 
-    /// The key of a regular file, or nil.
-    static func key(_ path: String) -> Key? {
+    /// The key of a regular file (or of a folder, `kind: S_IFDIR`), or nil.
+    static func key(_ path: String, kind: mode_t = S_IFREG) -> Key? {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == kind else { return nil }
         #if os(Linux)
             let m = info.st_mtim, c = info.st_ctim
         #else

@@ -92,18 +92,7 @@ package struct ParsedFiles: Sendable {
         }
 
         /// The key of a folder (`ActivityIndex.key`'s of a file), or nil.
-        static func key(ofFolder path: String) -> ActivityIndex.Key? {
-            var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
-            #if os(Linux)
-                let m = info.st_mtim, c = info.st_ctim
-            #else
-                let m = info.st_mtimespec, c = info.st_ctimespec
-            #endif
-            return ActivityIndex.Key(
-                size: Int64(info.st_size), modified: (Int64(m.tv_sec), Int64(m.tv_nsec)), changed: (Int64(c.tv_sec), Int64(c.tv_nsec)),
-                inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
-        }
+        static func key(ofFolder path: String) -> ActivityIndex.Key? { ActivityIndex.key(path, kind: S_IFDIR) }
     }
 
     /// Whether the file `relative` is the one the load before this one decoded: the same

@@ -98,19 +98,23 @@ package struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Cod
         let (y, m, d) = components
         // Ten ASCII digits and dashes, written in place (a report prints hundreds of thousands).
         guard (0...9999).contains(y) else { return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))" }
-        return String(unsafeUninitializedCapacity: 10) { b in
-            b[0] = UInt8(48 + y / 1000)
-            b[1] = UInt8(48 + y / 100 % 10)
-            b[2] = UInt8(48 + y / 10 % 10)
-            b[3] = UInt8(48 + y % 10)
-            b[4] = UInt8(ascii: "-")
-            b[5] = UInt8(48 + m / 10)
-            b[6] = UInt8(48 + m % 10)
-            b[7] = UInt8(ascii: "-")
-            b[8] = UInt8(48 + d / 10)
-            b[9] = UInt8(48 + d % 10)
-            return 10
-        }
+        return String(unsafeUninitializedCapacity: 10) { Self.writeISO(y, m, d, to: $0) }
+    }
+
+    /// Writes `YYYY-MM-DD` (a year of 0 through 9999) into the first 10 bytes of `b`.
+    @inline(__always)
+    package static func writeISO(_ y: Int, _ m: Int, _ d: Int, to b: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        b[0] = UInt8(48 + y / 1000)
+        b[1] = UInt8(48 + y / 100 % 10)
+        b[2] = UInt8(48 + y / 10 % 10)
+        b[3] = UInt8(48 + y % 10)
+        b[4] = UInt8(ascii: "-")
+        b[5] = UInt8(48 + m / 10)
+        b[6] = UInt8(48 + m % 10)
+        b[7] = UInt8(ascii: "-")
+        b[8] = UInt8(48 + d / 10)
+        b[9] = UInt8(48 + d % 10)
+        return 10
     }
 
     /// `YYYY-MM`, the name of the activity cache file this day belongs in.

@@ -157,17 +157,7 @@ package struct ReportCells {
 
     /// Writes `YYYY-MM-DD` (a year of 0 through 9999) at `p`: 10 bytes.
     package static func writeDay(_ y: Int, _ m: Int, _ d: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        p[0] = UInt8(48 + y / 1000)
-        p[1] = UInt8(48 + y / 100 % 10)
-        p[2] = UInt8(48 + y / 10 % 10)
-        p[3] = UInt8(48 + y % 10)
-        p[4] = UInt8(ascii: "-")
-        p[5] = UInt8(48 + m / 10)
-        p[6] = UInt8(48 + m % 10)
-        p[7] = UInt8(ascii: "-")
-        p[8] = UInt8(48 + d / 10)
-        p[9] = UInt8(48 + d % 10)
-        return 10
+        Day.writeISO(y, m, d, to: UnsafeMutableBufferPointer(start: p, count: 10))
     }
 
     /// Adds what `write` writes into room for `capacity` bytes (it returns how many it wrote) to
