@@ -1,4 +1,4 @@
-import BikeCheckKit
+@testable import BikeCheckKit
 import Foundation
 import TestSupport
 import Testing
@@ -188,6 +188,28 @@ import Testing
         #expect(problems.contains { $0.hasPrefix("cache-misplaced") } && problems.contains { $0.hasPrefix("cache-unsorted") }, "\(problems)")
     }
 
+    /// The fast path compares each key as literal words: each must be its text, accepted where
+    /// it stands (with bytes after it, and at the very end of the bytes) and refused with any
+    /// one byte changed.
+    @Test func theFastPathsKeysAreTheirText() {
+        for key in CanonicalKey.all {
+            let text = Array(UnsafeBufferPointer(start: key.text.utf8Start, count: key.text.utf8CodeUnitCount))
+            #expect(text.count == key.length, "\(key.text)")
+            for tail in [Array("\"b10000023\",\"id\":1}".utf8), []] {
+                for changed in [-1] + Array(text.indices) {
+                    var bytes = text
+                    if changed >= 0 { bytes[changed] ^= 0x20 }
+                    bytes += tail
+                    let accepted = bytes.withUnsafeBufferPointer { b in
+                        var cursor = CanonicalCursor(base: b.baseAddress!, count: b.count, at: 0)
+                        return cursor.key(key) ? cursor.at : nil
+                    }
+                    #expect(accepted == (changed < 0 ? text.count : nil), "\(key.text), byte \(changed), \(tail.count) after")
+                }
+            }
+        }
+    }
+
     static let whole = Activity(
         id: 10_086_461_706, name: "Commute #home", sportType: "EBikeRide", type: "EBikeRide", startDate: "2020-06-01T05:01:50Z",
         startDateLocal: "2020-06-01T07:01:50Z", timezone: "(GMT+02:00) Europe/Berlin", movingTime: 5345, elapsedTime: 6360,
@@ -218,7 +240,9 @@ import Testing
             ("2020-06-01T05:01:50Z", "2020-05-31T23:01:50Z"),
             ("2020-06-01T05:01:50Z", "2020-06-01 05:01:50Z"), ("2020-06-01T05:01:50Z", "2020-06-01T05:01:50X"), ("2020-06-01T07:01:50Z", "yesterday"),
             ("2020-06-01T07:01:50Z", "2020-06-02T07:01:50.5Z"), ("2020-06-01T07:01:50Z", "2020-06-31T07:01:50Z"),
-            ("2020-06-01T07:01:50Z", "2020-06-01T07-01:50Z"),
+            ("2020-06-01T07:01:50Z", "2020-06-01T07-01:50Z"), ("2020-06-01T05:01:50Z", "2020-06-01T05:0a:50Z"),
+            ("2020-06-01T05:01:50Z", "2020-06-01T05:01:5/Z"), ("2020-06-01T07:01:50Z", "2020-06-01T07:01::0Z"),
+            ("2020-06-01T05:01:50Z", "2020/06-01T05:01:50Z"), ("2020-06-01T07:01:50Z", "2020-06-01T07:01:50z"),
             (#""commute":true"#, #""commute":null"#), (#""commute":true"#, #""commute":false"#), (#""trainer":true"#, #""trainer":1"#),
             (#""trainer":true"#, #""trainer":tru"#), (#""manual":false"#, #""manual":fals"#), (#""b10000023""#, "null"), (#""b10000023""#, "7"),
             (#""b10000023""#, #""MountainBikeRide-b1""#), (#""b10000023""#, #""""#), (#""b10000023""#, #""b1000002\u0033""#),
@@ -226,8 +250,24 @@ import Testing
             (#""manual":false"#, #""manual":false,"manual":true"#), (#""trainer":true,"type":"EBikeRide""#, #""type":"EBikeRide","trainer":true"#),
             ("}", ""), ("}", "},"), (#""name""#, #""nam\u0065""#), (#""EBikeRide","start_date""#, #""E\"","start_date""#),
         ]
+        // Each key with a letter of its start, middle or end in capitals, and with a space before
+        // its ':' (which only the general reader takes): every word the fast path compares.
+        let keys = [
+            "athlete", "commute", "device", "distance", "elapsed_time", "gear_id", "id", "manual", "moving_time", "name", "source",
+            "sport_type", "start_date", "start_date_local", "timezone", "total_elevation_gain", "trainer", "type",
+        ]
+        var keyEdits: [(String, String)] = []
+        for key in keys {
+            let letters = Array(key)
+            for k in Set([0, letters.count / 2, letters.count - 1]) {
+                var changed = letters
+                changed[k] = Character(changed[k].uppercased())
+                keyEdits.append(("\"\(key)\":", "\"\(String(changed))\":"))
+            }
+            keyEdits.append(("\"\(key)\":", "\"\(key)\" :"))
+        }
         var lines = [minimal]
-        for (old, new) in edits {
+        for (old, new) in edits + keyEdits {
             let range = try #require(old.isEmpty ? canonical.startIndex..<canonical.startIndex : canonical.range(of: old), "\(old)")
             lines.append(canonical.replacingCharacters(in: range, with: new))
         }

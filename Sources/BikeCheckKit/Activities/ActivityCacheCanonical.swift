@@ -68,55 +68,66 @@ extension ActivityFields {
     }
 }
 
-/// A key as `encode` writes it with what comes before and after (`,"name":`), as little-endian
-/// words and masks for the bytes it covers (up to 24).
+/// A key as `encode` writes it with what comes before and after (`,"name":`): its bytes as
+/// little-endian words, literals so that each comparison is with an immediate (a key read from
+/// a table took a load of each word and mask and a test of its length, 18 times an activity).
+/// `CacheReaderDifferentialTests` checks each against its text.
 struct CanonicalKey {
-    var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    var masks: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    var length = 0
+    let text: StaticString
+    /// Bytes, up to 24.
+    let length: Int
+    /// Bytes 0-7 (zeros past a shorter key); bytes 8-15 of a key longer than 16; its last eight
+    /// bytes when longer than 8.
+    let head: UInt64
+    let middle: UInt64
+    let tail: UInt64
 
-    init(_ text: StaticString) {
-        let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        var words: [UInt64] = [0, 0, 0], masks: [UInt64] = [0, 0, 0]
-        for (j, byte) in bytes.prefix(24).enumerated() {
-            words[j / 8] |= UInt64(byte) << (8 * (j % 8))
-            masks[j / 8] |= 0xFF << (8 * (j % 8))
-        }
-        self.words = (words[0], words[1], words[2])
-        self.masks = (masks[0], masks[1], masks[2])
-        length = min(bytes.count, 24)
+    @inline(__always)
+    init(_ text: StaticString, _ length: Int, head: UInt64, middle: UInt64 = 0, tail: UInt64 = 0) {
+        self.text = text
+        self.length = length
+        self.head = head
+        self.middle = middle
+        self.tail = tail
     }
 
-    /// Byte `k` of the key.
-    func byte(_ k: Int) -> UInt8 {
-        let word = k < 8 ? words.0 : k < 16 ? words.1 : words.2
-        return UInt8(truncatingIfNeeded: word >> (8 * UInt64(k % 8)))
+    // The keys of the canonical layout, in `ActivityCacheFormat.encode`'s order.
+    @inline(__always) static var athleteFirst: CanonicalKey { CanonicalKey("{\"athlete\":", 11, head: 0x7465_6C68_7461_227B, tail: 0x3A22_6574_656C_6874) }
+    @inline(__always) static var commuteFirst: CanonicalKey { CanonicalKey("{\"commute\":", 11, head: 0x7475_6D6D_6F63_227B, tail: 0x3A22_6574_756D_6D6F) }
+    @inline(__always) static var commute: CanonicalKey { CanonicalKey(",\"commute\":", 11, head: 0x7475_6D6D_6F63_222C, tail: 0x3A22_6574_756D_6D6F) }
+    @inline(__always) static var device: CanonicalKey { CanonicalKey(",\"device\":", 10, head: 0x6563_6976_6564_222C, tail: 0x3A22_6563_6976_6564) }
+    @inline(__always) static var distance: CanonicalKey { CanonicalKey(",\"distance\":", 12, head: 0x6E61_7473_6964_222C, tail: 0x3A22_6563_6E61_7473) }
+    @inline(__always) static var elapsedTime: CanonicalKey { CanonicalKey(",\"elapsed_time\":", 16, head: 0x6573_7061_6C65_222C, tail: 0x3A22_656D_6974_5F64) }
+    @inline(__always) static var gearID: CanonicalKey { CanonicalKey(",\"gear_id\":", 11, head: 0x695F_7261_6567_222C, tail: 0x3A22_6469_5F72_6165) }
+    @inline(__always) static var id: CanonicalKey { CanonicalKey(",\"id\":", 6, head: 0x3A22_6469_222C) }
+    @inline(__always) static var manual: CanonicalKey { CanonicalKey(",\"manual\":", 10, head: 0x6C61_756E_616D_222C, tail: 0x3A22_6C61_756E_616D) }
+    @inline(__always) static var movingTime: CanonicalKey { CanonicalKey(",\"moving_time\":", 15, head: 0x676E_6976_6F6D_222C, tail: 0x3A22_656D_6974_5F67) }
+    @inline(__always) static var name: CanonicalKey { CanonicalKey(",\"name\":", 8, head: 0x3A22_656D_616E_222C) }
+    @inline(__always) static var source: CanonicalKey { CanonicalKey(",\"source\":", 10, head: 0x6563_7275_6F73_222C, tail: 0x3A22_6563_7275_6F73) }
+    @inline(__always) static var sportType: CanonicalKey { CanonicalKey(",\"sport_type\":", 14, head: 0x5F74_726F_7073_222C, tail: 0x3A22_6570_7974_5F74) }
+    @inline(__always) static var startDate: CanonicalKey { CanonicalKey(",\"start_date\":", 14, head: 0x5F74_7261_7473_222C, tail: 0x3A22_6574_6164_5F74) }
+    @inline(__always) static var startDateLocal: CanonicalKey {
+        CanonicalKey(",\"start_date_local\":", 20, head: 0x5F74_7261_7473_222C, middle: 0x636F_6C5F_6574_6164, tail: 0x3A22_6C61_636F_6C5F)
+    }
+    @inline(__always) static var timezone: CanonicalKey { CanonicalKey(",\"timezone\":", 12, head: 0x6F7A_656D_6974_222C, tail: 0x3A22_656E_6F7A_656D) }
+    @inline(__always) static var totalElevationGain: CanonicalKey {
+        CanonicalKey(",\"total_elevation_gain\":", 24, head: 0x5F6C_6174_6F74_222C, middle: 0x6F69_7461_7665_6C65, tail: 0x3A22_6E69_6167_5F6E)
+    }
+    @inline(__always) static var trainer: CanonicalKey { CanonicalKey(",\"trainer\":", 11, head: 0x656E_6961_7274_222C, tail: 0x3A22_7265_6E69_6172) }
+    @inline(__always) static var type: CanonicalKey { CanonicalKey(",\"type\":", 8, head: 0x3A22_6570_7974_222C) }
+
+    /// Every key, for the test that checks the words against the text.
+    static var all: [CanonicalKey] {
+        [
+            athleteFirst, commuteFirst, commute, device, distance, elapsedTime, gearID, id, manual, movingTime, name, source, sportType,
+            startDate, startDateLocal, timezone, totalElevationGain, trainer, type,
+        ]
     }
 }
 
-/// The canonical layout's keys, in `ActivityCacheFormat.encode`'s order, and the powers of ten
-/// of the general reader's exact numbers. (A generic reader holds a copy: it would reach a
-/// global through a lazy initialiser at every access.)
+/// The powers of ten of the general reader's exact numbers. (A generic reader holds a copy: it
+/// would reach a global through a lazy initialiser at every access.)
 struct CanonicalLayout {
-    let athleteFirst = CanonicalKey("{\"athlete\":")
-    let commuteFirst = CanonicalKey("{\"commute\":")
-    let commute = CanonicalKey(",\"commute\":")
-    let device = CanonicalKey(",\"device\":")
-    let distance = CanonicalKey(",\"distance\":")
-    let elapsedTime = CanonicalKey(",\"elapsed_time\":")
-    let gearID = CanonicalKey(",\"gear_id\":")
-    let id = CanonicalKey(",\"id\":")
-    let manual = CanonicalKey(",\"manual\":")
-    let movingTime = CanonicalKey(",\"moving_time\":")
-    let name = CanonicalKey(",\"name\":")
-    let source = CanonicalKey(",\"source\":")
-    let sportType = CanonicalKey(",\"sport_type\":")
-    let startDate = CanonicalKey(",\"start_date\":")
-    let startDateLocal = CanonicalKey(",\"start_date_local\":")
-    let timezone = CanonicalKey(",\"timezone\":")
-    let totalElevationGain = CanonicalKey(",\"total_elevation_gain\":")
-    let trainer = CanonicalKey(",\"trainer\":")
-    let type = CanonicalKey(",\"type\":")
     /// The same values as the general reader's table: a number is the same Double either way.
     let powersOfTen: [Double] = (0...15).map { p in (0..<p).reduce(1.0) { r, _ in r * 10 } }
     /// 10^0 through 10^8 as integers, to join two runs of digits.
@@ -144,32 +155,35 @@ struct CanonicalCursor {
     /// Consumes `key` when it comes next.
     @inline(__always)
     mutating func key(_ key: CanonicalKey) -> Bool {
-        if at + 24 <= count {
-            // Only the words the key covers: most keys take two.
-            guard word(at) & key.masks.0 == key.words.0 else { return false }
-            if key.length > 8 {
-                guard word(at + 8) & key.masks.1 == key.words.1 else { return false }
-                if key.length > 16 { guard word(at + 16) & key.masks.2 == key.words.2 else { return false } }
+        let n = key.length
+        if at &+ 24 <= count {
+            // Whole words, the last one overlapping the one before: no masks but for a key
+            // shorter than a word.
+            if n < 8 {
+                guard word(at) & (UInt64(1) &<< UInt64(8 &* n) &- 1) == key.head else { return false }
+            } else {
+                guard word(at) == key.head else { return false }
+                if n > 16 { guard word(at &+ 8) == key.middle else { return false } }
+                if n > 8 { guard word(at &+ n &- 8) == key.tail else { return false } }
             }
         } else {
-            guard at + key.length <= count else { return false }
-            for k in 0..<key.length where base[at + k] != key.byte(k) { return false }
+            guard at + n <= count, memcmp(base + at, key.text.utf8Start, n) == 0 else { return false }
         }
-        at += key.length
+        at &+= n
         return true
     }
 
     /// `true` or `false`.
     @inline(__always)
     mutating func bool() -> Bool? {
-        guard at + 8 <= count else { return slowBool() }
+        guard at &+ 8 <= count else { return slowBool() }
         let w = word(at)
         if w & 0xFFFF_FFFF == 0x6575_7274 {  // "true"
-            at += 4
+            at &+= 4
             return true
         }
         if w & 0xFF_FFFF_FFFF == 0x65_736C_6166 {  // "false"
-            at += 5
+            at &+= 5
             return false
         }
         return nil
@@ -190,8 +204,8 @@ struct CanonicalCursor {
     /// A string, or nil when `null`; `.none` for anything else.
     @inline(__always)
     mutating func optionalString() -> UnsafeBufferPointer<UInt8>?? {
-        if at + 4 <= count, UnsafeRawPointer(base + at).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6C6C_756E) {  // "null"
-            at += 4
+        if at &+ 4 <= count, UnsafeRawPointer(base + at).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6C6C_756E) {  // "null"
+            at &+= 4
             return .some(nil)
         }
         return plainString().map { .some($0) }
@@ -212,55 +226,55 @@ struct CanonicalCursor {
     @inline(__always)
     private mutating func fields(_ k: CanonicalLayout, _ days: inout TimestampDays) -> CanonicalFields? {
         var athlete: Int64?
-        if key(k.athleteFirst) {
-            guard let value = positiveInteger(k), key(k.commute) else { return nil }
+        if key(.athleteFirst) {
+            guard let value = positiveInteger(k), key(.commute) else { return nil }
             athlete = value
         } else {
-            guard key(k.commuteFirst) else { return nil }
+            guard key(.commuteFirst) else { return nil }
         }
         guard let commute = bool() else { return nil }
         var device: Int64?
-        if key(k.device) {
+        if key(.device) {
             guard let value = positiveInteger(k) else { return nil }
             device = value
         }
-        guard key(k.distance), let distance = number(k), ActivityLimits.allows(distance, .distance),
-            key(k.elapsedTime), let elapsed = number(k), ActivityLimits.allows(elapsed, .elapsedTime),
-            key(k.gearID), let gear = optionalString(),
-            key(k.id), let id = positiveInteger(k),
-            key(k.manual), let manual = bool(),
-            key(k.movingTime), let moving = number(k), ActivityLimits.allows(moving, .movingTime),
-            key(k.name), case let (name, nameEscaped)? = nameString()
+        guard key(.distance), let distance = number(k), ActivityLimits.allows(distance, .distance),
+            key(.elapsedTime), let elapsed = number(k), ActivityLimits.allows(elapsed, .elapsedTime),
+            key(.gearID), let gear = optionalString(),
+            key(.id), let id = positiveInteger(k),
+            key(.manual), let manual = bool(),
+            key(.movingTime), let moving = number(k), ActivityLimits.allows(moving, .movingTime),
+            key(.name), case let (name, nameEscaped)? = nameString()
         else { return nil }
         var source: UnsafeBufferPointer<UInt8>?
-        if key(k.source) {
+        if key(.source) {
             guard let value = plainString() else { return nil }
             source = value
         }
-        guard key(k.sportType), let sport = plainString(),
-            key(k.startDate), let startDate = plainString(), case let (startDay, order)? = startTimestamp(startDate, &days.start)
+        guard key(.sportType), let sport = plainString(),
+            key(.startDate), case let (startDate, startDay, order)? = startDateValue(&days.start)
         else { return nil }
         var startLocal: UnsafeBufferPointer<UInt8>?, localDay = startDay
-        if key(k.startDateLocal) {
-            guard let value = plainString(), let day = localTimestamp(value, &days.local) else { return nil }
+        if key(.startDateLocal) {
+            guard case let (value, day)? = localDateValue(&days.local) else { return nil }
             startLocal = value
             localDay = day
         }
         var timezone: UnsafeBufferPointer<UInt8>?
-        if key(k.timezone) {
+        if key(.timezone) {
             guard let value = plainString() else { return nil }
             timezone = value
         }
-        guard key(k.totalElevationGain), let elevation = number(k), ActivityLimits.allows(elevation, .totalElevationGain),
-            key(k.trainer), let trainer = bool()
+        guard key(.totalElevationGain), let elevation = number(k), ActivityLimits.allows(elevation, .totalElevationGain),
+            key(.trainer), let trainer = bool()
         else { return nil }
         var type: UnsafeBufferPointer<UInt8>?
-        if key(k.type) {
+        if key(.type) {
             guard let value = plainString() else { return nil }
             type = value
         }
         guard at < count, base[at] == UInt8(ascii: "}") else { return nil }
-        at += 1
+        at &+= 1
         return CanonicalFields(
             id: id, name: name, nameEscaped: nameEscaped, sportType: sport, type: type, startDate: startDate, startDateLocal: startLocal,
             localDay: localDay, timezone: timezone, movingTime: moving, elapsedTime: elapsed, distance: distance,

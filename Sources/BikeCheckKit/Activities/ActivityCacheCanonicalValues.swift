@@ -29,16 +29,16 @@ extension CanonicalCursor {
     /// reads as an exact id when a ',' or '}' follows (the next key's own check).
     @inline(__always)
     mutating func positiveInteger(_ k: CanonicalLayout) -> Int64? {
-        guard at + 16 <= count else { return digitByDigitPositiveInteger() }
+        guard at &+ 16 <= count else { return digitByDigitPositiveInteger() }
         let high = digits(at)
         guard high.count > 0, base[at] != UInt8(ascii: "0") else { return nil }
         if high.count < 8 {
-            at += high.count
+            at &+= high.count
             return Int64(high.value)
         }
-        let low = digits(at + 8)
+        let low = digits(at &+ 8)
         guard low.count < 8 else { return digitByDigitPositiveInteger() }
-        at += 8 + low.count
+        at &+= 8 &+ low.count
         return Int64(high.value &* k.integerPowersOfTen[low.count] &+ low.value)
     }
 
@@ -58,19 +58,19 @@ extension CanonicalCursor {
     /// exponent: the general reader's exact case, computed the same way.
     @inline(__always)
     mutating func number(_ k: CanonicalLayout) -> Double? {
-        guard at + 24 <= count else { return digitByDigitNumber(k.powersOfTen) }
+        guard at &+ 24 <= count else { return digitByDigitNumber(k.powersOfTen) }
         let whole = digits(at)
         guard whole.count > 0, base[at] != UInt8(ascii: "0") || whole.count == 1 else { return nil }
         guard whole.count < 8 else { return digitByDigitNumber(k.powersOfTen) }
-        let point = at + whole.count
+        let point = at &+ whole.count
         guard base[point] == UInt8(ascii: ".") else {
             at = point
             return Double(whole.value)
         }
-        let fraction = digits(point + 1)
+        let fraction = digits(point &+ 1)
         guard fraction.count > 0 else { return nil }
         guard fraction.count < 8 else { return digitByDigitNumber(k.powersOfTen) }
-        at = point + 1 + fraction.count
+        at = point &+ 1 &+ fraction.count
         return Double(whole.value &* k.integerPowersOfTen[fraction.count] &+ fraction.value) / k.powersOfTen[fraction.count]
     }
 
@@ -107,8 +107,8 @@ extension CanonicalCursor {
     @inline(__always)
     mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
         guard case let (end, _)? = stringEnd(escapes: false) else { return nil }
-        defer { at = end + 1 }
-        return UnsafeBufferPointer(start: base + at + 1, count: end - at - 1)
+        defer { at = end &+ 1 }
+        return UnsafeBufferPointer(start: base + (at &+ 1), count: end &- at &- 1)
     }
 
     /// A string whose only escapes are one-letter ones (`\"`, `\n`, …; not `\u`), as its bytes,
@@ -116,8 +116,8 @@ extension CanonicalCursor {
     @inline(__always)
     mutating func nameString() -> (UnsafeBufferPointer<UInt8>, Bool)? {
         guard case let (end, escaped)? = stringEnd(escapes: true) else { return nil }
-        defer { at = end + 1 }
-        return (UnsafeBufferPointer(start: base + at + 1, count: end - at - 1), escaped)
+        defer { at = end &+ 1 }
+        return (UnsafeBufferPointer(start: base + (at &+ 1), count: end &- at &- 1), escaped)
     }
 
     /// Where the string at `at` ends (its closing quote), and whether it has escapes; nil when
@@ -125,28 +125,28 @@ extension CanonicalCursor {
     @inline(__always)
     private func stringEnd(escapes: Bool) -> (Int, Bool)? {
         guard at < count, base[at] == UInt8(ascii: "\"") else { return nil }
-        var j = at + 1, escaped = false
+        var j = at &+ 1, escaped = false
         while j < count {
             // Eight bytes at a time to the first that ends the string or is an escape or a
             // control character; one at a time near the end of the file.
-            if j + 8 <= count {
+            if j &+ 8 <= count {
                 let ends = CanonicalCursor.stringEnds(word(j))
                 if ends == 0 {
-                    j += 8
+                    j &+= 8
                     continue
                 }
-                j += ends.trailingZeroBitCount >> 3
+                j &+= ends.trailingZeroBitCount >> 3
             }
             let c = base[j]
             if c == UInt8(ascii: "\"") { return (j, escaped) }
             if c == UInt8(ascii: "\\") {
                 guard escapes, j + 1 < count, CanonicalCursor.unescaped(base[j + 1]) != nil else { return nil }
                 escaped = true
-                j += 2
+                j &+= 2
                 continue
             }
             guard c >= 0x20 else { return nil }
-            j += 1
+            j &+= 1
         }
         return nil
     }
@@ -198,6 +198,51 @@ extension CanonicalCursor {
 
     // MARK: - Timestamps
 
+    /// A start date's bytes, day and order words (`startTimestamp`): as three words when it is
+    /// the 20 bytes `encode` writes with digits where digits go (nearly always), without
+    /// looking for the string's end; else as any string.
+    @inline(__always)
+    mutating func startDateValue(_ memo: inout (date: (UInt64, UInt64), day: Day)?) -> (UnsafeBufferPointer<UInt8>, Day, (UInt64, UInt64, UInt32))? {
+        if let (t, w0, w1, w2) = wordTimestamp() {
+            guard let day = CanonicalCursor.day(t, w0, w1, w2, &memo) else { return nil }
+            return (t, day, (w0.byteSwapped, w1.byteSwapped, w2.byteSwapped))
+        }
+        guard let t = plainString(), case let (day, order)? = startTimestamp(t, &memo) else { return nil }
+        return (t, day, order)
+    }
+
+    /// A local start date's bytes and day (`localTimestamp`), the same way.
+    @inline(__always)
+    mutating func localDateValue(_ memo: inout (date: (UInt64, UInt64), day: Day)?) -> (UnsafeBufferPointer<UInt8>, Day)? {
+        if let (t, w0, w1, w2) = wordTimestamp() {
+            guard let day = CanonicalCursor.day(t, w0, w1, w2, &memo) else { return nil }
+            return (t, day)
+        }
+        guard let t = plainString(), let day = localTimestamp(t, &memo) else { return nil }
+        return (t, day)
+    }
+
+    /// The string at `at` when it is 20 bytes `DDDD-DD-DDTDD:DD:DDZ` (D a digit), as its bytes
+    /// and little-endian words (bytes 0-7, 8-15, 16-19); nil, and `at` unchanged, for anything
+    /// else. Every byte is checked, so it has no quote, escape or control character.
+    @inline(__always)
+    private mutating func wordTimestamp() -> (UnsafeBufferPointer<UInt8>, UInt64, UInt64, UInt32)? {
+        guard at &+ 32 <= count, base[at] == UInt8(ascii: "\""), base[at &+ 21] == UInt8(ascii: "\"") else { return nil }
+        let w0 = word(at &+ 1), w1 = word(at &+ 9), w2 = UInt32(truncatingIfNeeded: word(at &+ 17))
+        // Each word XORed with what it should be ('0' where a digit goes): digits become 0 to 9,
+        // the other bytes 0. A byte that is no digit has a high nibble after adding 6 (its
+        // carry, if any, reaches only bytes after it: the word is refused either way).
+        func digits(_ t: UInt64) -> Bool { (t | (t &+ 0x0606_0606_0606_0606)) & 0xF0F0_F0F0_F0F0_F0F0 == 0 }
+        let t0 = w0 ^ 0x2D30_302D_3030_3030, t1 = w1 ^ 0x3030_3A30_3054_3030
+        let t2 = UInt64(w2 ^ 0x5A30_303A)
+        guard digits(t0), digits(t1), digits(t2),
+            t0 & 0xFF00_00FF_0000_0000 == 0, t1 & 0x0000_FF00_00FF_0000 == 0, t2 & 0xFF00_00FF == 0
+        else { return nil }
+        let t = UnsafeBufferPointer(start: base + (at &+ 1), count: 20)
+        at &+= 22
+        return (t, w0, w1, w2)
+    }
+
     /// The day of a start date `YYYY-MM-DDTHH:MM:SSZ` and its order words (`CanonicalFields.order`):
     /// only in its 20 ASCII bytes (the general reader reads any other).
     @inline(__always)
@@ -229,7 +274,7 @@ extension CanonicalCursor {
     /// `ActivityLimits.timestampDay` of a 20-byte timestamp given as its words: 'T', ':', ':' and
     /// 'Z' where it wants them, and the day of the first ten bytes, from `memo` when they are its.
     @inline(__always)
-    private static func day(
+    static func day(
         _ t: UnsafeBufferPointer<UInt8>, _ w0: UInt64, _ w1: UInt64, _ w2: UInt32, _ memo: inout (date: (UInt64, UInt64), day: Day)?
     ) -> Day? {
         // Byte 10 'T', 13 ':' (in the second word); 16 ':', 19 'Z' (in the third).

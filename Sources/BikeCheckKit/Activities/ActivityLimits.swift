@@ -71,7 +71,9 @@ package enum ActivityLimits {
     @inline(__always)
     package static func allows(_ value: Double, _ field: Field) -> Bool {
         guard let range = field.range else { return false }
-        return value.isFinite && range.contains(value)
+        // Finite bounds: NaN and the infinities fail the comparisons, no `isFinite` needed
+        // (which took 20 instructions, four times an activity, in the cache reader).
+        return range.lowerBound <= value && value <= range.upperBound
     }
 
     /// The first field of `a` outside the limits, or nil when the cache may hold it.

@@ -96,8 +96,16 @@ struct SummaryBuilder: ActivityRecordBuilder {
         return symbol(bytes)
     }
 
+    /// Inlined, twice an activity: a call's saving and restoring of registers was a fifth of a
+    /// lookup. A new symbol, a few times a file, is added out of line.
+    @inline(__always)
     private mutating func symbol(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
         if let known = symbols.number(bytes) { return known }
+        return add(bytes)
+    }
+
+    @inline(never)
+    private mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
         strings.append(String(decoding: bytes, as: UTF8.self))
         symbols.add(bytes, Int32(strings.count - 1))
         return Int32(strings.count - 1)
@@ -110,6 +118,9 @@ struct SummaryBuilder: ActivityRecordBuilder {
             elevation: f.totalElevationGain, tags: f.name.map { name in name.withUTF8(Self.hasHash) ? tags(name.string) : -1 } ?? -1)
     }
 
+    /// Inlined into the fast path's loop: the fields a summary does not keep are then only
+    /// checked, not held until the record is made.
+    @inline(__always)
     mutating func record(_ f: CanonicalFields) -> ActivitySummary {
         ActivitySummary(
             id: f.id, day: Int32(truncatingIfNeeded: f.localDay.ordinal), gear: f.gearID.map { symbol($0) } ?? -1,
