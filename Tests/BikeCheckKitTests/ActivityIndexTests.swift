@@ -169,7 +169,11 @@ import Testing
         months["2026-02"]! += [Self.ride(2, "2026-02-07", gear: "g7"), Self.ride(20, "2026-02-09", sport: "Run")]
         months["2026-03"]! += [Self.ride(22, "2026-03-04", gear: "g9", sport: "EBikeRide")]
         let folder = try garage(months)
-        _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        // Cold: each month indexed as it is read, its records moved into place from the reading.
+        let cold = ActivityCacheLoader.loadSummaries(root: folder.url.path)
+        #expect(cold.indexed == 0)
+        for month in months.keys { #expect(FileManager.default.fileExists(atPath: indexFile(folder, month))) }
+        expectSameAnswer(cold, expected(folder))
         try folder.write("activities/2026-02.json", ActivityCacheFormat.encode(months["2026-02"]! + [Self.ride(16, "2026-02-10", gear: "g8")]))
         let mixed = ActivityCacheLoader.loadSummaries(root: folder.url.path)
         #expect(mixed.indexed == 2)
@@ -296,6 +300,28 @@ extension ActivityIndexTests {
         Thread.sleep(forTimeInterval: ActivityIndex.settleTime + 0.02)
         _ = ActivityCacheLoader.loadSummaries(root: folder.url.path)
         #expect(FileManager.default.fileExists(atPath: indexFile(folder, "2026-02")))
+    }
+
+    /// The index's checksum (`laneChecksum`) changes with any one bit flipped, a byte cut off
+    /// the end or a zero added, at every length up to 100: a torn, truncated or altered file.
+    @Test func theIndexsChecksumCatchesAFlippedBitACutAndAnAddedZero() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        let bytes = (0..<100).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        func sum(_ b: [UInt8]) -> UInt64 { b.withUnsafeBytes(ActivityIndex.laneChecksum) }
+        for length in 0...bytes.count {
+            let prefix = Array(bytes[..<length])
+            let whole = sum(prefix)
+            for k in prefix.indices {
+                var changed = prefix
+                changed[k] ^= 1 << UInt8(k % 8)
+                #expect(sum(changed) != whole, "length \(length), byte \(k)")
+            }
+            if length > 0 { #expect(sum(Array(prefix.dropLast())) != whole, "length \(length)") }
+            #expect(sum(prefix + [0]) != whole, "length \(length)")
+        }
     }
 
     /// The checksum as first written, a word at a time: the faster one must give the same value

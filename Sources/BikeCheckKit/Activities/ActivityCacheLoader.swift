@@ -71,31 +71,24 @@ package enum ActivityCacheLoader {
             }
         }
         // Which files the index holds this version of, and how many records each.
-        var counted: [(key: ActivityIndex.Key, count: Int)?] = concurrentMap(names.count) { k in
+        let counted: [(key: ActivityIndex.Key, count: Int)?] = concurrentMap(names.count) { k in
             guard let index, ActivityCacheFormat.month(ofFileNamed: names[k]) != nil, case .read(let path) = boundary.access("activities/" + names[k]),
                 let key = ActivityIndex.key(path), let count = index.count(names[k], key: key)
             else { return nil }
             return (key, count)
         }
-        func readOne(_ k: Int, lettingGo: Bool = false) -> File<SummaryBuilder> {
+        func readOne(_ k: Int) -> File<SummaryBuilder> {
             read(names[k], root: root, boundary: boundary, checksums: index != nil) { name, path, named, read in
                 guard let index, named else { return read() }
-                return index.file(name, path: path, lettingGo: lettingGo, read)
+                return index.file(name, path: path, read)
             }
         }
         var files = [File<SummaryBuilder>?](repeating: nil, count: names.count)
         let unindexed = names.indices.filter { counted[$0] == nil }
-        // A month indexed as it is read lets its records go: they are decoded again from the
-        // index, into their place, as a warm run's are (and not counted as read from it).
-        var indexedNow: Set<Int> = []
-        for (k, file) in zip(unindexed, concurrentMap(unindexed.count) { readOne(unindexed[$0], lettingGo: true) }) {
-            if let stored = file.stored {
-                counted[k] = stored
-                indexedNow.insert(k)
-            } else {
-                files[k] = file
-            }
-        }
+        // A month indexed as it is read keeps its records: they are moved into place below like
+        // any month read from JSON, not decoded again from the index file just written (its
+        // checksum, checks and mapping were a fifth of a cold run's indexing).
+        for (k, file) in zip(unindexed, concurrentMap(unindexed.count) { readOne(unindexed[$0]) }) { files[k] = file }
 
         let (places, total) = self.places(counted: counted.map { $0?.count }, files)
         var failed: [Int] = []
@@ -117,7 +110,7 @@ package enum ActivityCacheLoader {
                 file.strings = entry.strings
                 file.misplaced = entry.misplaced
                 file.unsorted = entry.unsorted
-                file.fromIndex = !indexedNow.contains(k)
+                file.fromIndex = true
                 file.placed = place
                 return file
             }
@@ -198,10 +191,7 @@ package enum ActivityCacheLoader {
         var fromIndex = false
         /// Where its records are among every month's (`placeSummaries`), when not in `records`.
         var placed: Range<Int>?
-        /// The key and count its records were just indexed under, when they were let go of
-        /// (`ActivityIndex.file(_:path:lettingGo:_:)`).
-        var stored: (key: ActivityIndex.Key, count: Int)?
-        /// `ActivityIndex.checksum` of the bytes read, when asked for (`read`'s `checksums`):
+        /// `ActivityIndex.laneChecksum` of the bytes read, when asked for (`read`'s `checksums`):
         /// what the index records of the file it is made from, taken while the bytes are mapped.
         var checksum: UInt64?
     }
@@ -277,7 +267,7 @@ package enum ActivityCacheLoader {
                 file.misplaced = reader.misplaced
                 file.unsorted = reader.unsorted
                 if !file.diagnostics.isEmpty { file.source = reader.source ?? SourceText(path: relative, bytes: Array(buffer)) }
-                if checksums { file.checksum = ActivityIndex.checksum(UnsafeRawBufferPointer(buffer)) }
+                if checksums { file.checksum = ActivityIndex.laneChecksum(UnsafeRawBufferPointer(buffer)) }
             }
             if read == nil {
                 file.diagnostics = [.error(.unreadableFile, "cannot read the file", at: SourceLocation(file: relative))]

@@ -20,7 +20,8 @@ struct ActivityIndex: Sendable {
     static let magic: [UInt8] = Array("BCAIDX\r\n".utf8)
     /// 2: records carry the elevation gain (48 bytes); indexes of version 1 are rebuilt. 3: the
     /// checksum of the month file's bytes. 4: records carry the ride name's hashtags (56 bytes).
-    static let version: UInt32 = 4
+    /// 5: both checksums are `laneChecksum`.
+    static let version: UInt32 = 5
     static let recordSize = 56
     /// magic, version, record size, key (7 × 8), the month file's checksum, name length,
     /// counts, string bytes.
@@ -100,7 +101,7 @@ struct ActivityIndex: Sendable {
         var strings: [String]
         var misplaced: Int
         var unsorted: Bool
-        /// The checksum (`checksum`) of the month file's bytes it was made from.
+        /// The checksum (`laneChecksum`) of the month file's bytes it was made from.
         var source: UInt64 = 0
     }
 
@@ -115,11 +116,8 @@ struct ActivityIndex: Sendable {
 
     /// Cache file `name` at `path` (named after a month): from the index when it holds this
     /// version of it, else `read` from the JSON, indexing the result when the file had no problem
-    /// and did not change while it was read. With `lettingGo`, a file just indexed comes back
-    /// without its records, with the key and count they were stored under (`File.stored`): the
-    /// loader decodes them again from the index straight into their place among every month's
-    /// rather than hold every month's records twice on a cold run.
-    func file(_ name: String, path: String, lettingGo: Bool = false, _ read: () -> ActivityCacheLoader.File<SummaryBuilder>)
+    /// and did not change while it was read.
+    func file(_ name: String, path: String, _ read: () -> ActivityCacheLoader.File<SummaryBuilder>)
         -> ActivityCacheLoader.File<SummaryBuilder>
     {
         guard directory != nil, let key = Self.key(path) else { return read() }
@@ -135,14 +133,10 @@ struct ActivityIndex: Sendable {
         }
         var file = read()
         // The checksum of the bytes read (taken as they were read), unchanged since: same key.
-        if file.diagnostics.isEmpty, !key.isSettling, let checksum = file.checksum, Self.key(path) == key,
+        if file.diagnostics.isEmpty, !key.isSettling, let checksum = file.checksum, Self.key(path) == key {
             store(
                 Entry(records: file.records, strings: file.strings, misplaced: file.misplaced, unsorted: file.unsorted, source: checksum),
-                name: name, key: key),
-            lettingGo
-        {
-            file.stored = (key, file.records.count)
-            file.records = []
+                name: name, key: key)
         }
         return file
     }
@@ -153,7 +147,8 @@ struct ActivityIndex: Sendable {
     func sameContent(_ name: String, path: String, key: Key) -> Entry? {
         guard let indexPath = self.path(name), let indexBytes = readBytes(indexPath, limit: FileSizeLimit.activityIndex),
             let entry = Self.decode(indexBytes, name: name, key: key, match: .sizeAndModified),
-            let bytes = readBytes(path, limit: FileSizeLimit.activityMonth), bytes.count == key.size, Self.checksum(bytes) == entry.source,
+            let bytes = readBytes(path, limit: FileSizeLimit.activityMonth), bytes.count == key.size,
+            bytes.withUnsafeBytes(Self.laneChecksum) == entry.source,
             Self.key(path) == key
         else { return nil }
         if !key.isSettling { store(entry, name: name, key: key) }
@@ -203,48 +198,52 @@ struct ActivityIndex: Sendable {
     // MARK: - Format (little-endian)
 
     static func encode(_ entry: Entry, name: String, key: Key) -> [UInt8] {
-        var out: [UInt8] = []
         let nameBytes = Array(name.utf8)
         let stringBytes = entry.strings.map { Array($0.utf8) }
-        out.reserveCapacity(headerSize + nameBytes.count + entry.records.count * recordSize + stringBytes.reduce(0) { $0 + 4 + $1.count } + 8)
-        func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
-        out += magic
-        put(version)
-        put(UInt32(recordSize))
-        for w in key.words { put(w) }
-        put(entry.source)
-        put(UInt32(nameBytes.count))
-        put(UInt32(entry.records.count))
-        put(UInt32(entry.strings.count))
-        put(UInt32(entry.misplaced))
-        put(UInt32(entry.unsorted ? 1 : 0))
-        put(UInt32(stringBytes.reduce(0) { $0 + $1.count }))
-        out += nameBytes
-        // The records written in place: an append per field was most of a cold run's indexing.
-        var at = out.count
-        out += repeatElement(0, count: entry.records.count * recordSize)
-        out.withUnsafeMutableBytes { raw in
+        let stringByteCount = stringBytes.reduce(0) { $0 + $1.count }
+        let length = headerSize + nameBytes.count + entry.records.count * recordSize + stringBytes.count * 4 + stringByteCount + 8
+        // Written in place, every byte once: appending a field at a time, and zeros first for
+        // the records, were most of a cold run's indexing.
+        return [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            var at = 0
             func put<T: FixedWidthInteger>(_ v: T) {
                 raw.storeBytes(of: v.littleEndian, toByteOffset: at, as: T.self)
-                at += MemoryLayout<T>.size
+                at &+= MemoryLayout<T>.size
             }
-            for r in entry.records {
-                put(r.id)
-                put(r.day)
-                put(r.gear)
-                put(r.sport)
-                put(UInt32(r.trainer ? 1 : 0))
-                put(r.movingTime.bitPattern)
-                put(r.distance.bitPattern)
-                put(r.elevation.bitPattern)
-                put(r.tags)
-                put(UInt32(0))
+            func put(_ bytes: [UInt8]) {
+                bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[at...]).copyMemory(from: $0) }
+                at &+= bytes.count
             }
+            put(magic)
+            put(version)
+            put(UInt32(recordSize))
+            for w in key.words { put(w) }
+            put(entry.source)
+            put(UInt32(nameBytes.count))
+            put(UInt32(entry.records.count))
+            put(UInt32(entry.strings.count))
+            put(UInt32(entry.misplaced))
+            put(UInt32(entry.unsorted ? 1 : 0))
+            put(UInt32(stringByteCount))
+            put(nameBytes)
+            // Seven words a record: the 32-bit fields in pairs.
+            entry.records.withUnsafeBufferPointer { records in
+                for r in records {
+                    put(UInt64(bitPattern: r.id))
+                    put(UInt64(UInt32(bitPattern: r.day)) | UInt64(UInt32(bitPattern: r.gear)) << 32)
+                    put(UInt64(UInt32(bitPattern: r.sport)) | (r.trainer ? 1 << 32 : 0))
+                    put(r.movingTime.bitPattern)
+                    put(r.distance.bitPattern)
+                    put(r.elevation.bitPattern)
+                    put(UInt64(UInt32(bitPattern: r.tags)))
+                }
+            }
+            for s in stringBytes { put(UInt32(s.count)) }
+            for s in stringBytes { put(s) }
+            put(laneChecksum(UnsafeRawBufferPointer(rebasing: raw[0..<at])))
+            initialized = at
         }
-        for s in stringBytes { put(UInt32(s.count)) }
-        for s in stringBytes { out += s }
-        put(checksum(out))
-        return out
     }
 
     /// What an index file's header says: enough to know its length and how many records it
@@ -309,7 +308,7 @@ struct ActivityIndex: Sendable {
         guard raw.count >= headerSize + 8, let header = header(raw, key: key, match: match), raw.count == header.length else { return nil }
         let nameLength = header.nameLength, count = header.count, stringCount = header.stringCount
         let body = UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)])
-        guard checksum(body) == u64(raw.count - 8) else { return nil }
+        guard laneChecksum(body) == u64(raw.count - 8) else { return nil }
         guard raw[headerSize..<(headerSize + nameLength)].elementsEqual(name.utf8) else { return nil }
 
         let start = headerSize + nameLength
@@ -364,8 +363,61 @@ struct ActivityIndex: Sendable {
         return header.count
     }
 
+    /// The index's checksum of a month file's bytes and of its own (version 5): four lanes of
+    /// Fletcher's two running sums over little-endian words (modulo 2^64), the length and the
+    /// lanes mixed at the end. Like `checksum` it catches torn, truncated and altered files (not
+    /// an attacker), with no multiplication in its loop: `checksum`'s chain waits on one for
+    /// every eight bytes, which a cold run pays on each byte of the activity cache. (The garage
+    /// cache keeps `checksum`: its bytes fix its definition.)
+    static func laneChecksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+        var a: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var b = a
+        let n = raw.count
+        if let base = raw.baseAddress {
+            @inline(__always) func word(_ at: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+            var at = 0
+            while at &+ 32 <= n {
+                a.0 &+= word(at)
+                b.0 &+= a.0
+                a.1 &+= word(at &+ 8)
+                b.1 &+= a.1
+                a.2 &+= word(at &+ 16)
+                b.2 &+= a.2
+                a.3 &+= word(at &+ 24)
+                b.3 &+= a.3
+                at &+= 32
+            }
+            // The last 0 to 31 bytes as words into the first lane, the last word padded with zeros.
+            while at < n {
+                var w: UInt64 = 0
+                if at &+ 8 <= n {
+                    w = word(at)
+                } else {
+                    for k in 0..<(n &- at) { w |= UInt64(base.load(fromByteOffset: at &+ k, as: UInt8.self)) << UInt64(8 &* k) }
+                }
+                a.0 &+= w
+                b.0 &+= a.0
+                at &+= 8
+            }
+        }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(n)
+        func mix(_ v: UInt64) {
+            h = (h ^ v) &* 0x9E37_79B9_7F4A_7C15
+            h ^= h >> 29
+        }
+        mix(a.0)
+        mix(b.0)
+        mix(a.1)
+        mix(b.1)
+        mix(a.2)
+        mix(b.2)
+        mix(a.3)
+        mix(b.3)
+        return h ^ (h >> 32)
+    }
+
     /// A 64-bit checksum, eight bytes at a time: it catches torn, truncated and altered files
-    /// (not an attacker: the index is the garage owner's own local state).
+    /// (not an attacker: the garage cache is the garage owner's own local state).
     static func checksum(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { checksum($0) } }
 
     static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
