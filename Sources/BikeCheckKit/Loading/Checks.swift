@@ -18,7 +18,13 @@ enum Checks {
     /// dates, its own dates, its snoozes, its log's likely duplicates.
     static func bike(_ bike: Bike, today: Day) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        for entry in bike.log {
+        // Most entries are dated inside the bike's days and up to today: those are passed over
+        // by their dates alone (no location copied, no empty list appended per entry).
+        let bought = bike.bought ?? Day(ordinal: .min)
+        let latest = min(bike.retired ?? today, today)
+        let odd = bike.log.withUnsafeBufferPointer { log in log.indices.filter { log[$0].date < bought || log[$0].date > latest } }
+        for n in odd {
+            let entry = bike.log[n]
             out += future(entry.date, "log entry", at: entry.dateLocation, today: today)
             // A service before the bike was bought is almost always a slip of the year or the
             // month; it would also move the anchor of a part back before the bike existed.
@@ -80,9 +86,11 @@ enum Checks {
         // Only entries of one day can be the same service: the log by day (kept in date order,
         // it is runs of neighbours), and within a day by interval, in log order. No text or
         // hash per entry: a long log is checked on every load, and on every edit in an editor.
+        // The days read in place: copying each entry out to compare cost more than the check.
+        let days = log.withUnsafeBufferPointer { log in log.indices.map { log[$0].date } }
         var order = Array(log.indices)
-        if !zip(log, log.dropFirst()).allSatisfy({ $0.date <= $1.date }) {
-            order.sort { (log[$0].date, $0) < (log[$1].date, $1) }
+        if days.indices.dropFirst().contains(where: { days[$0 - 1] > days[$0] }) {
+            order.sort { (days[$0], $0) < (days[$1], $1) }
         }
         func cost(_ entry: LogEntry) -> String {
             entry.cost.map { "\($0.value.amount)" + ($0.value.currency.map { " " + $0 } ?? "") } ?? "no cost"
@@ -91,7 +99,7 @@ enum Checks {
         var start = 0
         while start < order.count {
             var end = start + 1
-            while end < order.count, log[order[end]].date == log[order[start]].date { end += 1 }
+            while end < order.count, days[order[end]] == days[order[start]] { end += 1 }
             defer { start = end }
             guard end - start > 1 else { continue }
             var first: [String: Int] = [:]
@@ -166,7 +174,9 @@ enum Checks {
         }
         out += expiredSnoozes(part.snoozes, today: today)
         out += possibleDuplicates(part.log)
-        for mount in part.writtenMounts where mount.from > today {
+        // The mounts as written (text and order made for each) only when one starts after today.
+        let anyFuture = part.mounts.contains { $0.from > today } || part.partMounts.contains { $0.from > today }
+        for mount in anyFuture ? part.writtenMounts : [] where mount.from > today {
             out.append(
                 .warning(
                     .futureDate, "mount \(mount.from) is in the future (today is \(today))", at: mount.fromLocation,

@@ -27,24 +27,21 @@ extension Resolver {
                     limits: every.value, dueSoon: spec.dueSoon ?? settings.dueSoon, template: template,
                     rideFilter: spec.rideFilter.over(part.rideFilter), repeatRule: spec.repeatRule ?? .fromDone, wearLimit: spec.wearLimit?.value))
         }
+        guard !missingTemplate && !part.misspelledKeys.contains("intervals") else { return ResolvedPart(part: part, intervals: intervals) }
         let known = Set(order)
-        for entry in part.log where !missingTemplate && !part.misspelledKeys.contains("intervals") {
-            for done in entry.done where !known.contains(done.value) {
-                let meant = Suggestion(done.value.rawValue, among: order.map(\.rawValue))
-                diagnostics.append(
-                    Diagnostic.error(
-                        .unknownInterval, "unknown interval '\(done.value)' for part '\(part.id)'\(meant.hint)",
-                        at: done.location,
-                        help: order.isEmpty
-                            ? "the part has no intervals; add a template or intervals:"
-                            : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"
-                    ).fixed(by: meant.name))
-            }
+        for done in Self.unknownDone(in: part.log, known: FewIDs(order)) {
+            let meant = Suggestion(done.value.rawValue, among: order.map(\.rawValue))
+            diagnostics.append(
+                Diagnostic.error(
+                    .unknownInterval, "unknown interval '\(done.value)' for part '\(part.id)'\(meant.hint)",
+                    at: done.location,
+                    help: order.isEmpty
+                        ? "the part has no intervals; add a template or intervals:"
+                        : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"
+                ).fixed(by: meant.name))
         }
-        if !missingTemplate && !part.misspelledKeys.contains("intervals") {
-            diagnostics += Self.unknownSnoozes(part.snoozes, owner: "part '\(part.id)'", known: known, intervals: order)
-            diagnostics += Self.readingProblems(part.log, owner: "part '\(part.id)'", known: known, intervals: order, merged: merged)
-        }
+        diagnostics += Self.unknownSnoozes(part.snoozes, owner: "part '\(part.id)'", known: known, intervals: order)
+        diagnostics += Self.readingProblems(part.log, owner: "part '\(part.id)'", known: known, intervals: order, merged: merged)
         return ResolvedPart(part: part, intervals: intervals)
     }
 

@@ -117,9 +117,9 @@ struct Resolver {
                     wearLimit: spec.wearLimit?.value))
         }
 
-        let known = Set(order).union(misspelled)
-        for entry in bike.log where !missingTemplate && !bike.misspelledKeys.contains("intervals") {
-            for done in entry.done where !known.contains(done.value) {
+        if !missingTemplate && !bike.misspelledKeys.contains("intervals") {
+            let known = Set(order).union(misspelled)
+            for done in Self.unknownDone(in: bike.log, known: FewIDs(order + misspelled)) {
                 let meant = Suggestion(done.value.rawValue, among: order.map(\.rawValue))
                 diagnostics.append(
                     Diagnostic.error(
@@ -130,8 +130,6 @@ struct Resolver {
                             : "intervals: \(order.map(\.rawValue).joined(separator: ", "))"
                     ).fixed(by: meant.name))
             }
-        }
-        if !missingTemplate && !bike.misspelledKeys.contains("intervals") {
             diagnostics += Self.unknownSnoozes(bike.snoozes, owner: "\(bike.noun) '\(shown(bike.id))'", known: known, intervals: order)
             diagnostics += Self.readingProblems(bike.log, owner: "\(bike.noun) '\(shown(bike.id))'", known: known, intervals: order, merged: merged)
         }
@@ -240,6 +238,21 @@ struct Resolver {
         merged.rideFilter = bike.rideFilter.over(base.rideFilter)
         merged.location = bike.location
         return merged
+    }
+
+    /// The done ids of a log that are not `known`, in log order. The entries are read in place and
+    /// each id found among the few known by comparing: no entry copied, no id hashed (a long log
+    /// names thousands, on every load).
+    static func unknownDone(in log: [LogEntry], known: FewIDs<IntervalKind>) -> [Located<IntervalID>] {
+        var unknown: [Located<IntervalID>] = []
+        log.withUnsafeBufferPointer { log in
+            for n in log.indices {
+                log[n].done.withUnsafeBufferPointer { done in
+                    for k in done.indices where !known.contains(done[k].value) { unknown.append(done[k]) }
+                }
+            }
+        }
+        return unknown
     }
 
     /// Readings of an interval the bike or part does not have, of one without a `wear_limit:`, or

@@ -132,20 +132,10 @@ package struct StatusPlanner: Sendable {
                 return components.count - 1
             }
             var latestReplaced = [Latest?](repeating: nil, count: components.count)
-            // The first interval with each id, in order: a bike has a few, and comparing a done
-            // id with each costs less than hashing it (thousands of entries).
-            var firsts: [(id: IntervalID, length: Int, k: Int)] = []
-            for (k, interval) in intervals.enumerated() where !firsts.contains(where: { $0.id == interval.id }) {
-                firsts.append((interval.id, interval.id.rawValue.utf8.count, k))
-            }
-            let index = self.index
-            func position(_ id: IntervalID) -> Int? {
-                if firsts.count > 16 { return index[id] }
-                // Lengths first: most ids of a bike differ in length, and comparing two is cheap.
-                let length = id.rawValue.utf8.count
-                for first in firsts where first.length == length && first.id == id { return first.k }
-                return nil
-            }
+            // The first interval with each id: a bike has a few, and comparing a done id with each
+            // costs less than hashing it (thousands of entries).
+            let firsts = FewIDs(intervals.map { $0.id })
+            func position(_ id: IntervalID) -> Int? { firsts.position(of: id) }
             func later(_ day: Day, than known: Latest?) -> Bool { known.map { day > $0.day } ?? true }
             // The entries read in place: copying each out of the log cost more than reading it.
             resolved.bike.log.withUnsafeBufferPointer { log in
