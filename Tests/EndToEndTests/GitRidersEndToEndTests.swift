@@ -286,7 +286,7 @@ import Testing
         try fm.createDirectory(at: bin, withIntermediateDirectories: true)
         for v in ["1.0", "1.1"] { try fm.createDirectory(at: versions.appendingPathComponent(v), withIntermediateDirectories: true) }
         let link = bin.appendingPathComponent("bikecheck")
-        try fm.copyItem(at: bikecheckBinary, to: versions.appendingPathComponent("1.0/bikecheck"))
+        try copyExecutable(bikecheckBinary, to: versions.appendingPathComponent("1.0/bikecheck"))
         try fm.createSymbolicLink(at: link, withDestinationURL: versions.appendingPathComponent("1.0/bikecheck"))
         var env = gitAuthor
         env["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
@@ -297,7 +297,7 @@ import Testing
         let two = try club.clone("three")
         #expect(try run(["bikecheck", "git", "setup"], two).status == 0)
         // The upgrade: the link moves to the new version, the old one is removed.
-        try fm.copyItem(at: bikecheckBinary, to: versions.appendingPathComponent("1.1/bikecheck"))
+        try copyExecutable(bikecheckBinary, to: versions.appendingPathComponent("1.1/bikecheck"))
         try fm.removeItem(at: link)
         try fm.createSymbolicLink(at: link, withDestinationURL: versions.appendingPathComponent("1.1/bikecheck"))
         try fm.removeItem(at: versions.appendingPathComponent("1.0"))

@@ -76,7 +76,7 @@ import Testing
         try Self.make(["gpx", "rides/c.gpx", "--start", "2026-05-05T17:00:00Z"], in: garage)
         let alone = garage.root.appendingPathComponent("alone/bikecheck")
         try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: bikecheckBinary, to: alone)
+        try copyExecutable(bikecheckBinary, to: alone)
         let folder = try #require(
             realpath(alone.deletingLastPathComponent().path, nil).map { pointer in
                 defer { free(pointer) }

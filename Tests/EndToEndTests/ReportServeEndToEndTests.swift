@@ -320,7 +320,7 @@ func addThousandKilometres(_ garage: TemporaryFolder) throws {
         // The binary alone, without the library beside it: an error naming where it must be.
         let alone = elsewhere.url.appendingPathComponent("alone/bikecheck")
         try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: bikecheckBinary, to: alone)
+        try copyExecutable(bikecheckBinary, to: alone)
         let r = try runProcess(
             alone, ["report", "--serve", "--port", "0"], in: garage.root, environment: ["NO_COLOR": "1", "BIKECHECK_GARAGE": ""], timeout: 20)
         let folder = try #require(

@@ -67,6 +67,14 @@ public func runProcess(
         stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
 }
 
+/// Copies an executable by running `cp`, so that this process never holds a descriptor open for
+/// writing on the copy: a child forked meanwhile by another test would inherit it, and running the
+/// copy would then fail with "Text file busy" (ETXTBSY) until that child has exec'd.
+public func copyExecutable(_ source: URL, to destination: URL) throws {
+    let r = try runProcess(URL(fileURLWithPath: "/bin/cp"), [source.path, destination.path], in: destination.deletingLastPathComponent())
+    guard r.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cp: \(r.stderr)"]) }
+}
+
 /// Runs the real `bikecheck` in `directory`, with no colour and no inherited garage.
 public func runBikecheck(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> CommandResult {
     var env = environment
