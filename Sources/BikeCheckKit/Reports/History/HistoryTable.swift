@@ -42,26 +42,33 @@ extension HistoryReport {
         cells.text(e.note ?? "")
     }
 
-    /// ` (after 12.3 km / 4.5 h since 2025-03-02)`, written in one piece (a dozen appends to the
-    /// cell were half the table's time); false, with nothing written, for figures or a day
-    /// beyond the plain forms (`ReportNumber.appendFixed`'s and `ReportCells.appendDay`'s), which
-    /// the caller writes piece by piece.
-    private static func since(distance: Double, hours: Double, previous: Day, unit: [UInt8], into cells: inout ReportCells) -> Bool {
+    /// `; TASK (after 12.3 km / 4.5 h since 2025-03-02)` (`; ` unless `first`), written in one
+    /// piece (a dozen appends to the cell were half the table's time); false, with nothing
+    /// written, for figures or a day beyond the plain forms (`ReportNumber.appendFixed`'s and
+    /// `ReportCells.appendDay`'s), which the caller writes piece by piece.
+    private static func task(
+        _ task: String, first: Bool, distance: Double, hours: Double, previous: Day, unit: [UInt8], into cells: inout ReportCells
+    ) -> Bool {
         let (d, h) = ((distance * 10).rounded(), (hours * 10).rounded())
         let (y, m, day) = previous.components
         guard abs(d) < 1e15, abs(h) < 1e15, (0...9999).contains(y) else { return false }
-        cells.append(capacity: 80 + unit.count) { p in
-            var out = ByteCursor(p)
-            out.put(" (after ")
-            out.putTenths(d)
-            out.put(" ")
-            out.put(unit)
-            out.put(" / ")
-            out.putTenths(h)
-            out.put(" h since ")
-            out.at += ReportCells.writeDay(y, m, day, to: out.p + out.at)
-            out.put(")")
-            return out.at
+        var task = task
+        task.withUTF8 { name in
+            cells.append(capacity: 82 + name.count + unit.count) { p in
+                var out = ByteCursor(p)
+                if !first { out.put("; ") }
+                out.put(name)
+                out.put(" (after ")
+                out.putTenths(d)
+                out.put(" ")
+                out.put(unit)
+                out.put(" / ")
+                out.putTenths(h)
+                out.put(" h since ")
+                out.at += ReportCells.writeDay(y, m, day, to: out.p + out.at)
+                out.put(")")
+                return out.at
+            }
         }
         return true
     }
@@ -81,11 +88,11 @@ extension HistoryReport {
             at += s.utf8CodeUnitCount
         }
 
-        mutating func put(_ bytes: [UInt8]) {
-            bytes.withUnsafeBufferPointer { b in
-                guard let base = b.baseAddress else { return }
-                (p + at).initialize(from: base, count: b.count)
-            }
+        mutating func put(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { put($0) } }
+
+        mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let base = bytes.baseAddress else { return }
+            (p + at).initialize(from: base, count: bytes.count)
             at += bytes.count
         }
 
@@ -110,6 +117,12 @@ extension HistoryReport {
     private static func done(_ e: Entry, unit: (text: String, bytes: [UInt8]), size: Double, into cells: inout ReportCells) {
         var first = true
         for t in e.tasks {
+            if let previous = t.previous, let d = t.distance, let h = t.movingTime,
+                Self.task(t.task, first: first, distance: d / size, hours: h / 3600, previous: previous, unit: unit.bytes, into: &cells)
+            {
+                first = false
+                continue
+            }
             if !first { cells.append("; ") }
             first = false
             cells.append(t.task)
@@ -117,7 +130,6 @@ extension HistoryReport {
                 cells.append(" (first logged)")
                 continue
             }
-            if Self.since(distance: d / size, hours: h / 3600, previous: previous, unit: unit.bytes, into: &cells) { continue }
             cells.append(" (after ")
             cells.appendFixed(d / size, 1)
             cells.append(" ")
