@@ -156,74 +156,17 @@ package enum CountedRides {
         of resolved: ResolvedBike, filter: RideFilter? = nil, index: Index, handEntered: [Ride], through: Day? = nil,
         countedOnly: Bool = false
     ) -> [Entry] {
-        let bike = resolved.bike
         let filter = filter ?? resolved.filter
-        let summaries = index.summaries
-        let last = through.map { Int32(clamping: $0.ordinal) } ?? Int32.max
-        // The days the bike was the rider's: rides outside them are its, but do not count.
-        let bought = bike.bought.map { Int32(clamping: $0.ordinal) } ?? Int32.min
-        let retired = bike.retired.map { Int32(clamping: $0.ordinal) } ?? Int32.max
-        func dated(_ verdict: ReportRide.Verdict, _ day: Int32) -> ReportRide.Verdict {
-            day < bought ? .beforeBought : day > retired ? .afterRetired : verdict
-        }
         var out: [Entry] = []
-        // The bike's gear: its Strava gear id's activities and the rides imported onto it; for
-        // gear worn on every bike (a helmet, a trainer), theirs too.
-        // (Two bikes claiming one gear id is a validate error, but must not count a ride twice.)
-        let gears =
-            resolved.ridesOfGearIDs.isEmpty
-            ? bike.gearIDs.compactMap { index.number[$0] } : Array(Set((bike.gearIDs + resolved.ridesOfGearIDs).compactMap { index.number[$0] }))
-        if !gears.isEmpty || bike.strava != nil {
-            // The verdict per sport type and trainer flag, by string index: no String per ride.
-            let strings = summaries.strings
-            var outdoors = [ReportRide.Verdict](repeating: .sportType, count: strings.count)
-            var indoors = outdoors
-            var noGearListed = [Bool](repeating: false, count: strings.count)
-            // The filter's few sport types looked up, not every string hashed (once per ledger).
-            for s in filter.counts {
-                for k in index.indices(of: s).map(Int.init) {
-                    outdoors[k] = Self.verdict(filter, sport: s, trainerFlag: false)
-                    indoors[k] = Self.verdict(filter, sport: s, trainerFlag: true)
-                    noGearListed[k] = true
-                }
-            }
-            var records = gears.count == 1 ? index.byGear[Int(gears[0])] : gears.flatMap { index.byGear[Int($0)] }.sorted()
-            // A Strava bike also lists the unassigned rides of a counted sport type, in cache order.
-            if !countedOnly, bike.strava != nil {
-                let unassigned = index.noGear.filter { noGearListed[Int(summaries.records[Int($0)].sport)] }
-                if !unassigned.isEmpty {
-                    records += unassigned
-                    records.sort()
-                }
-            }
-            out.reserveCapacity(records.count)
-            // A mount's `tag:` and `unless_tag:`: which sets of hashtags get through, by string index.
-            let readsTags = filter.readsTags
-            let tagsAdmitted = readsTags ? strings.map { filter.admits(tags: $0) } : []
-            let untaggedAdmitted = filter.admits(tags: nil)
-            summaries.records.withUnsafeBufferPointer { all in
-                for k in records {
-                    let a = all[Int(k)]
-                    guard a.day <= last else { continue }
-                    if readsTags && !(a.tags < 0 ? untaggedAdmitted : tagsAdmitted[Int(a.tags)]) { continue }
-                    let verdict: ReportRide.Verdict = a.gear < 0 ? .noGear : dated(a.trainer ? indoors[Int(a.sport)] : outdoors[Int(a.sport)], a.day)
-                    if countedOnly && verdict != .counted { continue }
-                    out.append(
-                        Entry(
-                            day: a.day, record: k, hand: -1, verdict: verdict, movingTime: a.movingTime, distance: a.distance,
-                            elevation: a.elevation, activity: a.id, sport: a.sport))
-                }
-            }
+        forEachRecord(of: resolved, filter: filter, index: index, through: through, countedOnly: countedOnly, reserve: { out.reserveCapacity($0) }) {
+            k, a, verdict in
+            out.append(
+                Entry(
+                    day: a.day, record: k, hand: -1, verdict: verdict, movingTime: a.movingTime, distance: a.distance,
+                    elevation: a.elevation, activity: a.id, sport: a.sport))
         }
         var hand: [Entry] = []
-        for (k, r) in handEntered.enumerated()
-        where (r.bike.value == bike.id || resolved.ridesOf.contains(r.bike.value)) && (through.map { r.date <= $0 } ?? true) {
-            if filter.readsTags && !filter.admits(tags: RideTags.of(name: r.name)) { continue }
-            let day = Int32(clamping: r.date.ordinal)
-            // Hand-entered rides are outdoors; one without a sport is of a sport that counts.
-            let verdict = dated(
-                r.sport.map { Self.verdict(filter, sport: $0, trainerFlag: false) } ?? (filter.admitsPlace(indoors: false) ? .counted : .outdoor), day)
-            if countedOnly && verdict != .counted { continue }
+        forEachHandEntered(of: resolved, filter: filter, handEntered: handEntered, through: through, countedOnly: countedOnly) { k, r, day, verdict in
             hand.append(
                 Entry(
                     day: day, record: -1, hand: Int32(k), verdict: verdict, movingTime: r.movingTime,
@@ -242,6 +185,118 @@ package enum CountedRides {
             out.sort(by: before)
         }
         return out
+    }
+
+    /// The counted rides of `bike` through `filter` up to `through`, as `entries(…, countedOnly:
+    /// true)` gives them, made into a ledger without an entry per ride when the bike's cached
+    /// rides are in order and none of its hand-entered rides counts (the usual case); else from
+    /// the entries.
+    static func ledger(of resolved: ResolvedBike, filter: RideFilter, index: Index, handEntered: [Ride], through: Day) -> RideLedger {
+        var handCounted = false
+        forEachHandEntered(of: resolved, filter: filter, handEntered: handEntered, through: through, countedOnly: true) { _, _, _, _ in
+            handCounted = true
+        }
+        if !handCounted {
+            var ledger = RideLedger()
+            var inOrder = true
+            var last: (day: Int32, activity: Int64) = (.min, .min)
+            forEachRecord(of: resolved, filter: filter, index: index, through: through, countedOnly: true, reserve: { ledger.reserveCapacity($0) }) {
+                _, a, _ in
+                // Records come in cache order, by index: in `entries`' order while day and
+                // activity id do not go back.
+                guard inOrder else { return }
+                if a.day < last.day || (a.day == last.day && a.id < last.activity) {
+                    inOrder = false
+                    return
+                }
+                last = (a.day, a.id)
+                ledger.append(day: a.day, time: a.movingTime, distance: a.distance)
+            }
+            if inOrder { return ledger }
+        }
+        return RideLedger(entries(of: resolved, filter: filter, index: index, handEntered: handEntered, through: through, countedOnly: true))
+    }
+
+    /// The cached activities of `bike` up to `through` that `entries` lists, in cache order
+    /// (by record index), each with its verdict through `filter`; only the counted ones when
+    /// `countedOnly`. `reserve` is told how many there may be.
+    private static func forEachRecord(
+        of resolved: ResolvedBike, filter: RideFilter, index: Index, through: Day?, countedOnly: Bool, reserve: (Int) -> Void,
+        _ body: (Int32, ActivitySummary, ReportRide.Verdict) -> Void
+    ) {
+        let bike = resolved.bike
+        let summaries = index.summaries
+        let last = through.map { Int32(clamping: $0.ordinal) } ?? Int32.max
+        // The days the bike was the rider's: rides outside them are its, but do not count.
+        let bought = bike.bought.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+        let retired = bike.retired.map { Int32(clamping: $0.ordinal) } ?? Int32.max
+        // The bike's gear: its Strava gear id's activities and the rides imported onto it; for
+        // gear worn on every bike (a helmet, a trainer), theirs too.
+        // (Two bikes claiming one gear id is a validate error, but must not count a ride twice.)
+        let gears =
+            resolved.ridesOfGearIDs.isEmpty
+            ? bike.gearIDs.compactMap { index.number[$0] } : Array(Set((bike.gearIDs + resolved.ridesOfGearIDs).compactMap { index.number[$0] }))
+        guard !gears.isEmpty || bike.strava != nil else { return }
+        // The verdict per sport type and trainer flag, by string index: no String per ride.
+        let strings = summaries.strings
+        var outdoors = [ReportRide.Verdict](repeating: .sportType, count: strings.count)
+        var indoors = outdoors
+        var noGearListed = [Bool](repeating: false, count: strings.count)
+        // The filter's few sport types looked up, not every string hashed (once per ledger).
+        for s in filter.counts {
+            for k in index.indices(of: s).map(Int.init) {
+                outdoors[k] = Self.verdict(filter, sport: s, trainerFlag: false)
+                indoors[k] = Self.verdict(filter, sport: s, trainerFlag: true)
+                noGearListed[k] = true
+            }
+        }
+        var records = gears.count == 1 ? index.byGear[Int(gears[0])] : gears.flatMap { index.byGear[Int($0)] }.sorted()
+        // A Strava bike also lists the unassigned rides of a counted sport type, in cache order.
+        if !countedOnly, bike.strava != nil {
+            let unassigned = index.noGear.filter { noGearListed[Int(summaries.records[Int($0)].sport)] }
+            if !unassigned.isEmpty {
+                records += unassigned
+                records.sort()
+            }
+        }
+        reserve(records.count)
+        // A mount's `tag:` and `unless_tag:`: which sets of hashtags get through, by string index.
+        let readsTags = filter.readsTags
+        let tagsAdmitted = readsTags ? strings.map { filter.admits(tags: $0) } : []
+        let untaggedAdmitted = filter.admits(tags: nil)
+        summaries.records.withUnsafeBufferPointer { all in
+            for k in records {
+                let a = all[Int(k)]
+                guard a.day <= last else { continue }
+                if readsTags && !(a.tags < 0 ? untaggedAdmitted : tagsAdmitted[Int(a.tags)]) { continue }
+                let verdict: ReportRide.Verdict =
+                    a.gear < 0
+                    ? .noGear : a.day < bought ? .beforeBought : a.day > retired ? .afterRetired : a.trainer ? indoors[Int(a.sport)] : outdoors[Int(a.sport)]
+                if countedOnly && verdict != .counted { continue }
+                body(k, a, verdict)
+            }
+        }
+    }
+
+    /// The hand-entered rides of `bike` up to `through`, in the order written, each with its
+    /// index, its day and its verdict through `filter`; only the counted ones when `countedOnly`.
+    private static func forEachHandEntered(
+        of resolved: ResolvedBike, filter: RideFilter, handEntered: [Ride], through: Day?, countedOnly: Bool,
+        _ body: (Int, Ride, Int32, ReportRide.Verdict) -> Void
+    ) {
+        let bike = resolved.bike
+        let bought = bike.bought.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+        let retired = bike.retired.map { Int32(clamping: $0.ordinal) } ?? Int32.max
+        for (k, r) in handEntered.enumerated()
+        where (r.bike.value == bike.id || resolved.ridesOf.contains(r.bike.value)) && (through.map { r.date <= $0 } ?? true) {
+            if filter.readsTags && !filter.admits(tags: RideTags.of(name: r.name)) { continue }
+            let day = Int32(clamping: r.date.ordinal)
+            // Hand-entered rides are outdoors; one without a sport is of a sport that counts.
+            let own = r.sport.map { Self.verdict(filter, sport: $0, trainerFlag: false) } ?? (filter.admitsPlace(indoors: false) ? .counted : .outdoor)
+            let verdict: ReportRide.Verdict = day < bought ? .beforeBought : day > retired ? .afterRetired : own
+            if countedOnly && verdict != .counted { continue }
+            body(k, r, day, verdict)
+        }
     }
 
     /// The rides behind a part: those of each bike it was mounted on, on the days it was there

@@ -35,18 +35,38 @@ struct RideLedger {
         }
     }
 
+    mutating func reserveCapacity(_ rides: Int) {
+        dayNumbers.reserveCapacity(rides)
+        time.reserveCapacity(rides + 1)
+        distance.reserveCapacity(rides + 1)
+    }
+
+    /// Adds a counted ride after the others (on their last day or later).
+    mutating func append(day: Int32, time t: Double, distance d: Double) {
+        dayNumbers.append(day)
+        time.append(time[time.count - 1] + t)
+        distance.append(distance[distance.count - 1] + d)
+    }
+
     /// Index of the first ride on or after `day`.
-    func lowerBound(_ day: Int) -> Int {
-        var lo = 0, hi = dayNumbers.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if Int(dayNumbers[mid]) < day { lo = mid + 1 } else { hi = mid }
+    func lowerBound(_ day: Int) -> Int { lowerBound(day, from: 0) }
+
+    /// Index of the first ride on or after `day`, at `from` or later (rides before `from` are
+    /// all before `day`).
+    private func lowerBound(_ day: Int, from: Int) -> Int {
+        dayNumbers.withUnsafeBufferPointer { days in
+            var lo = from, hi = days.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if Int(days[mid]) < day { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
         }
-        return lo
     }
 
     func usage(from: Int, through: Int) -> (time: Double, distance: Double, rides: Int) {
-        let a = lowerBound(from), b = lowerBound(through + 1)
+        let a = lowerBound(from)
+        let b = through < from ? a : lowerBound(through + 1, from: a)
         guard b > a else { return (0, 0, 0) }
         return (time[b] - time[a], distance[b] - distance[a], b - a)
     }

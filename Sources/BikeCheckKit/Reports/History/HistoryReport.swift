@@ -249,28 +249,38 @@ package struct HistoryReport: Sendable, Encodable {
         // mostly taken as it is, without sorting (or copying) its entries.
         let inOrder = log.indices.dropFirst().allSatisfy { log[$0 - 1].date <= log[$0].date }
         let order = inOrder ? Array(log.indices) : log.indices.sorted { (log[$0].date, $0) < (log[$1].date, $1) }
-        for n in order where log[n].date <= asOf {
-            let date = log[n].date
-            var tasks: [Task] = []
-            tasks.reserveCapacity(log[n].done.count)
-            for done in log[n].done {
-                let id = done.value
-                let k = intervals.firstIndex { $0.id == id }
-                let previous = if let k { last[k] } else { lastOther[id] }
-                var task = Task(id: id.rawValue, task: k.map { intervals[$0].task } ?? id.rawValue, previous: previous)
-                if let previous {
-                    let used = usage(k, previous.ordinal, date.ordinal)
-                    task.rides = used.rides
-                    task.movingTime = ReportNumber.tenth(used.time)
-                    task.distance = ReportNumber.tenth(used.distance)
+        // A done id's interval: lengths compared first (most ids of a subject differ in length),
+        // the first interval with the id, as `firstIndex` finds it.
+        let lengths = intervals.map { $0.id.rawValue.utf8.count }
+        func position(_ id: IntervalID) -> Int? {
+            let length = id.rawValue.utf8.count
+            for k in intervals.indices where lengths[k] == length && intervals[k].id == id { return k }
+            return nil
+        }
+        // The entries read in place: an entry copied out of the log (its strings, locations and
+        // lists retained, then released) cost more than the rest of its reading.
+        log.withUnsafeBufferPointer { log in
+            for n in order where log[n].date <= asOf {
+                let date = log[n].date
+                let tasks = log[n].done.map { done -> Task in
+                    let id = done.value
+                    let k = position(id)
+                    let previous = if let k { last[k] } else { lastOther[id] }
+                    var task = Task(id: id.rawValue, task: k.map { intervals[$0].task } ?? id.rawValue, previous: previous)
+                    if let previous {
+                        let used = usage(k, previous.ordinal, date.ordinal)
+                        task.rides = used.rides
+                        task.movingTime = ReportNumber.tenth(used.time)
+                        task.distance = ReportNumber.tenth(used.distance)
+                    }
+                    if let k { last[k] = date } else { lastOther[id] = date }
+                    return task
                 }
-                if let k { last[k] = date } else { lastOther[id] = date }
-                tasks.append(task)
+                guard date <= end, since.map({ date >= $0 }) ?? true,
+                    interval.map({ i in log[n].done.contains { $0.value == i } || log[n].readings.contains { $0.interval.value == i } }) ?? true
+                else { continue }
+                entries.append(Self.entry(log[n], subject: subject, part: part, tasks: tasks))
             }
-            guard date <= end, since.map({ date >= $0 }) ?? true,
-                interval.map({ i in log[n].done.contains { $0.value == i } || log[n].readings.contains { $0.interval.value == i } }) ?? true
-            else { continue }
-            entries.append(Self.entry(log[n], subject: subject, part: part, tasks: tasks))
         }
     }
 
