@@ -189,37 +189,66 @@ package enum CountedRides {
 
     /// The counted rides of `bike` through `filter` up to `through`, as `entries(…, countedOnly:
     /// true)` gives them, made into a ledger without an entry per ride when the bike's cached
-    /// rides are in order and none of its hand-entered rides counts (the usual case); else from
-    /// the entries.
+    /// rides come in order (the usual case; else from the entries): its counted hand-entered
+    /// rides, by day and then as written, go after the activities of their day. The same rides
+    /// summed in the same order.
     static func ledger(of resolved: ResolvedBike, filter: RideFilter, index: Index, handEntered: [Ride], through: Day) -> RideLedger {
-        var handCounted = false
-        forEachHandEntered(of: resolved, filter: filter, handEntered: handEntered, through: through, countedOnly: true) { _, _, _, _ in
-            handCounted = true
+        var hand: [(day: Int32, k: Int, time: Double, distance: Double)] = []
+        forEachHandEntered(of: resolved, filter: filter, handEntered: handEntered, through: through, countedOnly: true) { k, r, day, _ in
+            hand.append((day, k, r.movingTime, r.distance))
         }
-        if !handCounted {
-            var ledger = RideLedger()
-            var inOrder = true
-            var last: (day: Int32, activity: Int64) = (.min, .min)
-            forEachRecord(of: resolved, filter: filter, index: index, through: through, countedOnly: true, reserve: { ledger.reserveCapacity($0) }) {
-                _, a, _ in
-                // Records come in cache order, by index: in `entries`' order while day and
-                // activity id do not go back.
-                guard inOrder else { return }
-                if a.day < last.day || (a.day == last.day && a.id < last.activity) {
-                    inOrder = false
-                    return
-                }
-                last = (a.day, a.id)
-                ledger.append(day: a.day, time: a.movingTime, distance: a.distance)
+        hand.sort { ($0.day, $0.k) < ($1.day, $1.k) }
+        var days: [Int32] = [], time: [Double] = [0], distance: [Double] = [0]
+        var t = 0.0, d = 0.0
+        var nextHand = 0
+        // The hand-entered rides before `day` (all that are left for nil).
+        func handBefore(_ day: Int32?) {
+            while nextHand < hand.count, day.map({ hand[nextHand].day < $0 }) ?? true {
+                let h = hand[nextHand]
+                t += h.time
+                d += h.distance
+                days.append(h.day)
+                time.append(t)
+                distance.append(d)
+                nextHand += 1
             }
-            if inOrder { return ledger }
         }
-        return RideLedger(entries(of: resolved, filter: filter, index: index, handEntered: handEntered, through: through, countedOnly: true))
+        var inOrder = true
+        var last: (day: Int32, activity: Int64) = (.min, .min)
+        forEachRecord(
+            of: resolved, filter: filter, index: index, through: through, countedOnly: true,
+            reserve: { n in
+                days.reserveCapacity(n + hand.count)
+                time.reserveCapacity(n + hand.count + 1)
+                distance.reserveCapacity(n + hand.count + 1)
+            }
+        ) { _, a, _ in
+            // Records come in cache order, by index: in `entries`' order while day and
+            // activity id do not go back.
+            guard inOrder else { return }
+            if a.day < last.day || (a.day == last.day && a.id < last.activity) {
+                inOrder = false
+                return
+            }
+            last = (a.day, a.id)
+            if nextHand < hand.count { handBefore(a.day) }
+            t += a.movingTime
+            d += a.distance
+            days.append(a.day)
+            time.append(t)
+            distance.append(d)
+        }
+        guard inOrder else {
+            return RideLedger(entries(of: resolved, filter: filter, index: index, handEntered: handEntered, through: through, countedOnly: true))
+        }
+        handBefore(nil)
+        return RideLedger(days: days, time: time, distance: distance)
     }
 
     /// The cached activities of `bike` up to `through` that `entries` lists, in cache order
     /// (by record index), each with its verdict through `filter`; only the counted ones when
     /// `countedOnly`. `reserve` is told how many there may be.
+    @inline(__always)
     private static func forEachRecord(
         of resolved: ResolvedBike, filter: RideFilter, index: Index, through: Day?, countedOnly: Bool, reserve: (Int) -> Void,
         _ body: (Int32, ActivitySummary, ReportRide.Verdict) -> Void
@@ -280,6 +309,7 @@ package enum CountedRides {
 
     /// The hand-entered rides of `bike` up to `through`, in the order written, each with its
     /// index, its day and its verdict through `filter`; only the counted ones when `countedOnly`.
+    @inline(__always)
     private static func forEachHandEntered(
         of resolved: ResolvedBike, filter: RideFilter, handEntered: [Ride], through: Day?, countedOnly: Bool,
         _ body: (Int, Ride, Int32, ReportRide.Verdict) -> Void

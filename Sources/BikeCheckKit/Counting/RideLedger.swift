@@ -35,17 +35,11 @@ struct RideLedger {
         }
     }
 
-    mutating func reserveCapacity(_ rides: Int) {
-        dayNumbers.reserveCapacity(rides)
-        time.reserveCapacity(rides + 1)
-        distance.reserveCapacity(rides + 1)
-    }
-
-    /// Adds a counted ride after the others (on their last day or later).
-    mutating func append(day: Int32, time t: Double, distance d: Double) {
-        dayNumbers.append(day)
-        time.append(time[time.count - 1] + t)
-        distance.append(distance[distance.count - 1] + d)
+    /// Rides' days in order, and the running sums of their times and distances after a 0.
+    init(days: [Int32], time: [Double], distance: [Double]) {
+        dayNumbers = days
+        self.time = time
+        self.distance = distance
     }
 
     /// Index of the first ride on or after `day`.

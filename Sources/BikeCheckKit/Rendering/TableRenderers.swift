@@ -153,7 +153,7 @@ package struct TableTextRenderer: Sendable {
     }
 
     /// Bytes a terminal shows as they are, one column each.
-    static func printableASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    package static func printableASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard let base = bytes.baseAddress, !range.isEmpty else { return true }
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count)
         let raw = UnsafeRawPointer(base + range.lowerBound)

@@ -16,7 +16,11 @@ extension HistoryReport {
         let costs = entries.map { e in e.cost.map { amounts.text($0) } ?? "" }
         let entries = entries, unit = units.distanceUnit, size = units.distanceSize, unitBytes = Array(unit.utf8)
         var stream = ReportTable.RowStream(count: entries.count) { k, cells in
-            entries.withUnsafeBufferPointer { Self.row($0[k], cost: costs[k], parts: parts, unit: (unit, unitBytes), size: size, into: &cells) }
+            // The entry read where it is: passed by value, each was copied (retained) and released.
+            entries.withUnsafeBufferPointer { all in
+                guard let base = all.baseAddress else { return }
+                Self.row(base + k, cost: costs[k], parts: parts, unit: (unit, unitBytes), size: size, into: &cells)
+            }
         }
         stream.holdsRows = true
         return ReportTable(columns: columns, stream: stream)
@@ -24,22 +28,24 @@ extension HistoryReport {
 
     /// An entry's cells: its day, its subject's (`ReportTable.subjectCells`, without an array per
     /// row), what it did, its cost (`cost`: the amount's text), currency, category and note.
-    private static func row(_ e: Entry, cost: String, parts: Bool, unit: (String, [UInt8]), size: Double, into cells: inout ReportCells) {
-        cells.day(e.date)
-        switch e.subject.kind {
+    private static func row(
+        _ entry: UnsafePointer<Entry>, cost: String, parts: Bool, unit: (String, [UInt8]), size: Double, into cells: inout ReportCells
+    ) {
+        cells.day(entry.pointee.date)
+        switch entry.pointee.subject.kind {
         case .bike:
-            cells.text(e.subject.id)
+            cells.text(entry.pointee.subject.id)
             if parts { cells.empty() }
         case .part:
-            cells.text(e.bike ?? "")
-            cells.text(e.subject.id)
+            cells.text(entry.pointee.bike ?? "")
+            cells.text(entry.pointee.subject.id)
         }
-        Self.done(e, unit: unit, size: size, into: &cells)
+        Self.done(entry, unit: unit, size: size, into: &cells)
         cells.end()
         cells.text(cost)
-        cells.text(e.cost == nil ? "" : e.currency ?? "")
-        cells.text(e.category ?? "")
-        cells.text(e.note ?? "")
+        cells.text(entry.pointee.cost == nil ? "" : entry.pointee.currency ?? "")
+        cells.text(entry.pointee.category ?? "")
+        cells.text(entry.pointee.note ?? "")
     }
 
     /// `; TASK (after 12.3 km / 4.5 h since 2025-03-02)` (`; ` unless `first`), written in one
@@ -114,9 +120,9 @@ extension HistoryReport {
 
     /// An entry's DONE cell, unended: `TASK (after 12.3 km / 4.5 h since DAY)` or
     /// `TASK (first logged)` per task, then the to-do and the readings, `; ` between.
-    private static func done(_ e: Entry, unit: (text: String, bytes: [UInt8]), size: Double, into cells: inout ReportCells) {
+    private static func done(_ e: UnsafePointer<Entry>, unit: (text: String, bytes: [UInt8]), size: Double, into cells: inout ReportCells) {
         var first = true
-        for t in e.tasks {
+        for t in e.pointee.tasks {
             if let previous = t.previous, let d = t.distance, let h = t.movingTime,
                 Self.task(t.task, first: first, distance: d / size, hours: h / 3600, previous: previous, unit: unit.bytes, into: &cells)
             {
@@ -140,13 +146,13 @@ extension HistoryReport {
             cells.appendDay(previous)
             cells.append(")")
         }
-        if let todo = e.todo {
+        if let todo = e.pointee.todo {
             if !first { cells.append("; ") }
             first = false
             cells.append("to-do: ")
             cells.append(todo)
         }
-        for r in e.readings ?? [] {
+        for r in e.pointee.readings ?? [] {
             if !first { cells.append("; ") }
             first = false
             cells.append("measured \(r.id) \(WearAmount(amount: r.value, unit: r.unit))")
