@@ -75,7 +75,7 @@ import Testing
     }
 
     /// Unwrapped rows of ASCII are written as bytes, any other row the TerminalText way: one
-    /// table, aligned alike, painted alike (what the 0.9 renderer printed for this garage).
+    /// table, aligned alike, painted alike (what main's renderer printed for this garage before).
     @Test func rowsOfAsciiAndRowsBeyondItAlignAndPaintAlike() throws {
         let bike = """
             name: Grävel
