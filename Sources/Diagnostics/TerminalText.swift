@@ -90,7 +90,7 @@ package enum TerminalEscaping {
     package static func escape(_ text: String, keepingLines: Bool = false) -> String {
         func unsafe(_ s: Unicode.Scalar) -> Bool { isUnsafe(s) && !(keepingLines && (s == "\n" || s == "\t")) }
         // Printable ASCII, the usual text, is safe: one pass over its bytes, no scalars decoded.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        if isPrintableASCII(text) { return text }
         guard text.unicodeScalars.contains(where: unsafe) else { return text }
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars {
@@ -101,6 +101,16 @@ package enum TerminalEscaping {
             }
         }
         return String(out)
+    }
+
+    /// Whether `text` is all printable ASCII: its bytes read where they are, not one by one
+    /// through the UTF-8 view (most text the program prints is).
+    static func isPrintableASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for b in bytes where b < 0x20 || b >= 0x7F { return false }
+            return true
+        }
     }
 
     /// JSON text with the unsafe scalars JSON encoders leave as they are (DEL, C1, bidi controls,

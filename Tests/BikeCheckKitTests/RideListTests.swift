@@ -65,4 +65,43 @@ import Testing
         #expect(entries.map(\.record) == [0, 1, 2, 3])
         #expect(entries.map(\.verdict) == [.counted, .counted, .sportType, .sportType], "a Ride by either number counts; a Run and a gear id do not")
     }
+
+    /// A ledger is made straight from the records when they come in the entries' order and no
+    /// hand-entered ride counts, else from the entries: either way the same days and the same
+    /// sums, added in the same order (cache order out of day order, two rides of a day out of id
+    /// order, a hand-entered ride that counts, a bike with none of these).
+    @Test func aLedgerMadeFromTheRecordsSumsWhatTheEntriesSum() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("garage.yaml", "units: metric\n")
+        for b in ["a", "b", "c", "d"] { try folder.write("bikes/\(b).yaml", "name: Bike \(b)\nstrava: g\(b)\ncounts: [Ride]\n") }
+        try folder.write("rides.yaml", "rides:\n  - {date: 2025-01-05, bike: c, time: 47 min, distance: 17.1 km}\n")
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Day("2025-06-01")))
+        func ride(_ id: Int64, _ day: String, gear: String, km: Double) -> Activity {
+            Activity(
+                id: id, name: "ride \(id)", sportType: "Ride", startDate: day + "T08:00:00Z", startDateLocal: day + "T09:00:00Z",
+                movingTime: 3000 + Int(id) * 7, elapsedTime: 3700, distance: km * 1000, gearID: gear)
+        }
+        let activities = [
+            // a: in order; b: a day earlier after a later one; c: in order, with a counted hand-entered ride;
+            // d: two rides of one day, the larger id first.
+            ride(1, "2025-01-01", gear: "ga", km: 0.1), ride(2, "2025-01-02", gear: "ga", km: 0.2), ride(3, "2025-01-04", gear: "gb", km: 0.3),
+            ride(4, "2025-01-03", gear: "gb", km: 1e9), ride(5, "2025-01-06", gear: "gb", km: 0.7), ride(6, "2025-01-04", gear: "gc", km: 0.3),
+            ride(7, "2025-01-06", gear: "gc", km: 0.6), ride(9, "2025-01-07", gear: "gd", km: 1e9), ride(8, "2025-01-07", gear: "gd", km: 0.1),
+            ride(10, "2025-01-08", gear: "gd", km: 0.2),
+        ]
+        let index = CountedRides.Index(ActivitySummaries(activities))
+        let garage = loaded.garage
+        #expect(garage.bikes.count == 4)
+        for bike in garage.bikes {
+            let through = Day("2025-06-01")!
+            let made = CountedRides.ledger(of: bike, filter: bike.filter, index: index, handEntered: garage.rides, through: through)
+            let entries = CountedRides.entries(
+                of: bike, filter: bike.filter, index: index, handEntered: garage.rides, through: through, countedOnly: true)
+            let expected = RideLedger(entries)
+            #expect(Array(made.days) == Array(expected.days), "\(bike.bike.id)")
+            #expect(made.time == expected.time, "\(bike.bike.id)")
+            #expect(made.distance == expected.distance, "\(bike.bike.id)")
+            #expect(made.days.count == ["a": 2, "b": 3, "c": 3, "d": 3][bike.bike.id.rawValue])
+        }
+    }
 }

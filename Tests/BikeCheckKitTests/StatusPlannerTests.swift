@@ -74,6 +74,35 @@ import Testing
         #expect(try interval(indoors, "a", "tyres").usage.movingTime == 4.5 * 3600)
     }
 
+    /// Unwrapped rows of ASCII are written as bytes, any other row the TerminalText way: one
+    /// table, aligned alike, painted alike (what main's renderer printed for this garage before).
+    @Test func rowsOfAsciiAndRowsBeyondItAlignAndPaintAlike() throws {
+        let bike = """
+            name: Grävel
+            bought: 2026-01-01
+            intervals:
+              tyres: {task: Check the tyres, every: 6 months}
+              chain: {task: "Kette ölen ✓", every: 2 months}
+              wash: {task: Wash, every: 1 month}
+
+            """
+        let report = try status(files: ["bikes/a.yaml": bike], asOf: "2026-03-01")
+        let rows = """
+              overdue  wash   190%  1.9 / 1 month  Wash  since 2026-01-01
+              overdue  chain  100%   2 / 2 months  Kette ölen ✓  since 2026-01-01
+              ok       tyres   33%   2 / 6 months  Check the tyres  since 2026-01-01, due ~2026-07-01
+
+            """
+        #expect(StatusTextRenderer().render(report).string == "As of 2026-03-01: 2 overdue, 0 due soon, 1 ok\n\na · Grävel\n" + rows)
+        let painted = """
+              \u{1B}[1;31moverdue\u{1B}[0m  wash   190%  1.9 / 1 month  Wash  since 2026-01-01
+              \u{1B}[1;31moverdue\u{1B}[0m  chain  100%   2 / 2 months  Kette ölen ✓  since 2026-01-01
+              \u{1B}[32mok     \u{1B}[0m  tyres   33%   2 / 6 months  Check the tyres  since 2026-01-01, due ~2026-07-01
+
+            """
+        #expect(StatusTextRenderer(colored: true).render(report).string.hasSuffix("\u{1B}[1ma · Grävel\u{1B}[0m\n" + painted))
+    }
+
     @Test func aRetiredBikesCalendarStopsOnTheDayItWasRetired() throws {
         let bike = "name: A\nstrava: b1\nbought: 2026-01-01\nretired: 2026-03-01\nintervals:\n  service:\n    task: Service\n    every: [100 h, 6 months]\n"
         let report = try status(

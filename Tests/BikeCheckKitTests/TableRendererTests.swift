@@ -103,4 +103,39 @@ import Testing
         #expect(!TableCSVRenderer.render(t).string.contains("\u{1B}"))
         #expect(!TableMarkdownRenderer.render(t).string.contains("\u{1B}"))
     }
+
+    /// A held row is checked for bytes the terminal must not get eight at a time: an escape, a
+    /// DEL, a C1 control or a letter beyond ASCII at any place in a cell, before or after the
+    /// eighth byte, sends the row the escaping way, as rows of Strings go.
+    @Test func heldRowsWithAnUnsafeByteAnywhereRenderLikeRowsOfStrings() {
+        let columns: [ReportTable.Column] = [.init("bike", "BIKE"), .init("km", "KM", numeric: true), .init("name", "NAME")]
+        for unsafe in ["\u{1B}", "\u{7F}", "\u{9B}", "ö", "\u{1F}"] {
+            for at in 0...20 {
+                var name = Array("abcdefghijklmnopqrstu").map(String.init)
+                name.insert(unsafe, at: at)
+                let rows = [["grail", "12.5", "plain ~ text"], ["gravel", "3", name.joined()], ["x", "1", "~"]]
+                var stream = ReportTable.RowStream(count: rows.count) { k, cells in for c in rows[k] { cells.text(c) } }
+                stream.holdsRows = true
+                let held = TableTextRenderer().render(ReportTable(columns: columns, stream: stream))
+                #expect(held == TableTextRenderer().render(ReportTable(columns: columns, rows: rows)), "\(unsafe.unicodeScalars.first!.value) at \(at)")
+                #expect(!held.string.contains(unsafe) || unsafe == "ö")
+            }
+        }
+    }
+
+    /// The eight-at-a-time check says what a check of each byte says, for every byte value at
+    /// every place of runs up to 24 bytes long.
+    @Test func printableASCIIIsWhatEachByteSays() {
+        for length in 1...24 {
+            for at in 0..<length {
+                for value in [0, 0x1F, 0x20, 0x41, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xC3, 0xFF] as [UInt8] {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length + 3)
+                    bytes[1 + at] = value
+                    let expected = value >= 0x20 && value < 0x7F
+                    let said = bytes.withUnsafeBufferPointer { TableTextRenderer.printableASCII($0, 1..<(1 + length)) }
+                    #expect(said == expected, "\(value) at \(at) of \(length)")
+                }
+            }
+        }
+    }
 }

@@ -73,9 +73,7 @@ extension CountedRides {
             let built = concurrentMap(missing.count) { k -> RideLedger in
                 let key = missing[k].1
                 if let list = known[key] { return RideLedger(list) }
-                return RideLedger(
-                    CountedRides.entries(
-                        of: garage.bikes[key.bike], filter: key.filter, index: index, handEntered: garage.rides, through: through, countedOnly: true))
+                return CountedRides.ledger(of: garage.bikes[key.bike], filter: key.filter, index: index, handEntered: garage.rides, through: through)
             }
             for (k, (name, key)) in missing.enumerated() {
                 made.ledgers[key] = built[k]

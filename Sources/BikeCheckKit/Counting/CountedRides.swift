@@ -156,58 +156,14 @@ package enum CountedRides {
         of resolved: ResolvedBike, filter: RideFilter? = nil, index: Index, handEntered: [Ride], through: Day? = nil,
         countedOnly: Bool = false
     ) -> [Entry] {
-        let bike = resolved.bike
         let filter = filter ?? resolved.filter
-        let summaries = index.summaries
-        let last = through.map { Int32(clamping: $0.ordinal) } ?? Int32.max
-        // The days the bike was the rider's: rides outside them are its, but do not count.
-        let bought = bike.bought.map { Int32(clamping: $0.ordinal) } ?? Int32.min
-        let retired = bike.retired.map { Int32(clamping: $0.ordinal) } ?? Int32.max
-        func dated(_ verdict: ReportRide.Verdict, _ day: Int32) -> ReportRide.Verdict {
-            day < bought ? .beforeBought : day > retired ? .afterRetired : verdict
-        }
         var out: [Entry] = []
-        // The bike's gear: its Strava gear id's activities and the rides imported onto it; for
-        // gear worn on every bike (a helmet, a trainer), theirs too.
-        // (Two bikes claiming one gear id is a validate error, but must not count a ride twice.)
-        let gears =
-            resolved.ridesOfGearIDs.isEmpty
-            ? bike.gearIDs.compactMap { index.number[$0] } : Array(Set((bike.gearIDs + resolved.ridesOfGearIDs).compactMap { index.number[$0] }))
-        if !gears.isEmpty || bike.strava != nil {
-            // The verdict per sport type and trainer flag, by string index: no String per ride.
-            let strings = summaries.strings
-            var outdoors = [ReportRide.Verdict](repeating: .sportType, count: strings.count)
-            var indoors = outdoors
-            var noGearListed = [Bool](repeating: false, count: strings.count)
-            // The filter's few sport types looked up, not every string hashed (once per ledger).
-            for s in filter.counts {
-                for k in index.indices(of: s).map(Int.init) {
-                    outdoors[k] = Self.verdict(filter, sport: s, trainerFlag: false)
-                    indoors[k] = Self.verdict(filter, sport: s, trainerFlag: true)
-                    noGearListed[k] = true
-                }
-            }
-            var records = gears.count == 1 ? index.byGear[Int(gears[0])] : gears.flatMap { index.byGear[Int($0)] }.sorted()
-            // A Strava bike also lists the unassigned rides of a counted sport type, in cache order.
-            if !countedOnly, bike.strava != nil {
-                let unassigned = index.noGear.filter { noGearListed[Int(summaries.records[Int($0)].sport)] }
-                if !unassigned.isEmpty {
-                    records += unassigned
-                    records.sort()
-                }
-            }
-            out.reserveCapacity(records.count)
-            // A mount's `tag:` and `unless_tag:`: which sets of hashtags get through, by string index.
-            let readsTags = filter.readsTags
-            let tagsAdmitted = readsTags ? strings.map { filter.admits(tags: $0) } : []
-            let untaggedAdmitted = filter.admits(tags: nil)
-            summaries.records.withUnsafeBufferPointer { all in
-                for k in records {
+        if let scan = RecordScan(of: resolved, filter: filter, index: index, through: through, countedOnly: countedOnly) {
+            out.reserveCapacity(scan.records.count)
+            index.summaries.records.withUnsafeBufferPointer { all in
+                for k in scan.records {
                     let a = all[Int(k)]
-                    guard a.day <= last else { continue }
-                    if readsTags && !(a.tags < 0 ? untaggedAdmitted : tagsAdmitted[Int(a.tags)]) { continue }
-                    let verdict: ReportRide.Verdict = a.gear < 0 ? .noGear : dated(a.trainer ? indoors[Int(a.sport)] : outdoors[Int(a.sport)], a.day)
-                    if countedOnly && verdict != .counted { continue }
+                    guard let verdict = scan.verdict(a), !countedOnly || verdict == .counted else { continue }
                     out.append(
                         Entry(
                             day: a.day, record: k, hand: -1, verdict: verdict, movingTime: a.movingTime, distance: a.distance,
@@ -215,19 +171,10 @@ package enum CountedRides {
                 }
             }
         }
-        var hand: [Entry] = []
-        for (k, r) in handEntered.enumerated()
-        where (r.bike.value == bike.id || resolved.ridesOf.contains(r.bike.value)) && (through.map { r.date <= $0 } ?? true) {
-            if filter.readsTags && !filter.admits(tags: RideTags.of(name: r.name)) { continue }
-            let day = Int32(clamping: r.date.ordinal)
-            // Hand-entered rides are outdoors; one without a sport is of a sport that counts.
-            let verdict = dated(
-                r.sport.map { Self.verdict(filter, sport: $0, trainerFlag: false) } ?? (filter.admitsPlace(indoors: false) ? .counted : .outdoor), day)
-            if countedOnly && verdict != .counted { continue }
-            hand.append(
-                Entry(
-                    day: day, record: -1, hand: Int32(k), verdict: verdict, movingTime: r.movingTime,
-                    distance: r.distance, elevation: 0))
+        let hand = Self.handEntered(of: resolved, filter: filter, handEntered: handEntered, through: through, countedOnly: countedOnly).map { h in
+            Entry(
+                day: h.day, record: -1, hand: Int32(h.k), verdict: h.verdict, movingTime: handEntered[h.k].movingTime,
+                distance: handEntered[h.k].distance, elevation: 0)
         }
         // By day, then activity id, hand-entered rides after the activities of their day in the
         // order written: cache order is by UTC start, so a few rides change places.
@@ -240,6 +187,155 @@ package enum CountedRides {
         if !hand.isEmpty {
             out += hand
             out.sort(by: before)
+        }
+        return out
+    }
+
+    /// The counted rides of `bike` through `filter` up to `through`, as `entries(…, countedOnly:
+    /// true)` gives them, made into a ledger without an entry per ride when the bike's cached
+    /// rides come in order (the usual case; else from the entries): its counted hand-entered
+    /// rides, by day and then as written, go after the activities of their day. The same rides
+    /// summed in the same order.
+    static func ledger(of resolved: ResolvedBike, filter: RideFilter, index: Index, handEntered: [Ride], through: Day) -> RideLedger {
+        let hand = Self.handEntered(of: resolved, filter: filter, handEntered: handEntered, through: through, countedOnly: true)
+            .sorted { ($0.day, $0.k) < ($1.day, $1.k) }
+        let scan = RecordScan(of: resolved, filter: filter, index: index, through: through, countedOnly: true)
+        let count = (scan?.records.count ?? 0) + hand.count
+        var days: [Int32] = [], time: [Double] = [0], distance: [Double] = [0]
+        days.reserveCapacity(count)
+        time.reserveCapacity(count + 1)
+        distance.reserveCapacity(count + 1)
+        var t = 0.0, d = 0.0
+        var h = 0
+        let inOrder = index.summaries.records.withUnsafeBufferPointer { all -> Bool in
+            guard let scan else { return true }
+            var lastDay = Int32.min, lastActivity = Int64.min
+            for k in scan.records {
+                let a = all[Int(k)]
+                guard scan.verdict(a) == .counted else { continue }
+                // Records come in cache order, by index: in `entries`' order while day and
+                // activity id do not go back.
+                if a.day < lastDay || (a.day == lastDay && a.id < lastActivity) { return false }
+                lastDay = a.day
+                lastActivity = a.id
+                while h < hand.count && hand[h].day < a.day {
+                    t += handEntered[hand[h].k].movingTime
+                    d += handEntered[hand[h].k].distance
+                    days.append(hand[h].day)
+                    time.append(t)
+                    distance.append(d)
+                    h += 1
+                }
+                t += a.movingTime
+                d += a.distance
+                days.append(a.day)
+                time.append(t)
+                distance.append(d)
+            }
+            return true
+        }
+        guard inOrder else {
+            return RideLedger(entries(of: resolved, filter: filter, index: index, handEntered: handEntered, through: through, countedOnly: true))
+        }
+        while h < hand.count {
+            t += handEntered[hand[h].k].movingTime
+            d += handEntered[hand[h].k].distance
+            days.append(hand[h].day)
+            time.append(t)
+            distance.append(d)
+            h += 1
+        }
+        return RideLedger(days: days, time: time, distance: distance)
+    }
+
+    /// What a bike's cached activities are read with: the records `entries` lists (those of its
+    /// gear, in cache order, by record index) and each one's verdict through a filter, up to a
+    /// day. Nil for a bike with no gear id and no Strava gear.
+    private struct RecordScan {
+        let records: [Int32]
+        let last: Int32
+        let bought: Int32
+        let retired: Int32
+        let outdoors: [ReportRide.Verdict]
+        let indoors: [ReportRide.Verdict]
+        let readsTags: Bool
+        let tagsAdmitted: [Bool]
+        let untaggedAdmitted: Bool
+
+        init?(of resolved: ResolvedBike, filter: RideFilter, index: Index, through: Day?, countedOnly: Bool) {
+            let bike = resolved.bike
+            let summaries = index.summaries
+            last = through.map { Int32(clamping: $0.ordinal) } ?? Int32.max
+            // The days the bike was the rider's: rides outside them are its, but do not count.
+            bought = bike.bought.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+            retired = bike.retired.map { Int32(clamping: $0.ordinal) } ?? Int32.max
+            // The bike's gear: its Strava gear id's activities and the rides imported onto it; for
+            // gear worn on every bike (a helmet, a trainer), theirs too.
+            // (Two bikes claiming one gear id is a validate error, but must not count a ride twice.)
+            let gears =
+                resolved.ridesOfGearIDs.isEmpty
+                ? bike.gearIDs.compactMap { index.number[$0] } : Array(Set((bike.gearIDs + resolved.ridesOfGearIDs).compactMap { index.number[$0] }))
+            guard !gears.isEmpty || bike.strava != nil else { return nil }
+            // The verdict per sport type and trainer flag, by string index: no String per ride.
+            let strings = summaries.strings
+            var outdoors = [ReportRide.Verdict](repeating: .sportType, count: strings.count)
+            var indoors = outdoors
+            var noGearListed = [Bool](repeating: false, count: strings.count)
+            // The filter's few sport types looked up, not every string hashed (once per ledger).
+            for s in filter.counts {
+                for k in index.indices(of: s).map(Int.init) {
+                    outdoors[k] = CountedRides.verdict(filter, sport: s, trainerFlag: false)
+                    indoors[k] = CountedRides.verdict(filter, sport: s, trainerFlag: true)
+                    noGearListed[k] = true
+                }
+            }
+            var records = gears.count == 1 ? index.byGear[Int(gears[0])] : gears.flatMap { index.byGear[Int($0)] }.sorted()
+            // A Strava bike also lists the unassigned rides of a counted sport type, in cache order.
+            if !countedOnly, bike.strava != nil {
+                let unassigned = index.noGear.filter { noGearListed[Int(summaries.records[Int($0)].sport)] }
+                if !unassigned.isEmpty {
+                    records += unassigned
+                    records.sort()
+                }
+            }
+            self.records = records
+            self.outdoors = outdoors
+            self.indoors = indoors
+            // A mount's `tag:` and `unless_tag:`: which sets of hashtags get through, by string index.
+            readsTags = filter.readsTags
+            tagsAdmitted = readsTags ? strings.map { filter.admits(tags: $0) } : []
+            untaggedAdmitted = filter.admits(tags: nil)
+        }
+
+        /// A listed record's verdict, or nil for one after the last day or without the tags asked for.
+        @inline(__always)
+        func verdict(_ a: ActivitySummary) -> ReportRide.Verdict? {
+            guard a.day <= last else { return nil }
+            if readsTags && !(a.tags < 0 ? untaggedAdmitted : tagsAdmitted[Int(a.tags)]) { return nil }
+            if a.gear < 0 { return .noGear }
+            return a.day < bought ? .beforeBought : a.day > retired ? .afterRetired : a.trainer ? indoors[Int(a.sport)] : outdoors[Int(a.sport)]
+        }
+    }
+
+    /// The hand-entered rides of `bike` up to `through`, in the order written: each one's index
+    /// in `handEntered`, its day and its verdict through `filter`; only the counted ones when
+    /// `countedOnly`.
+    private static func handEntered(
+        of resolved: ResolvedBike, filter: RideFilter, handEntered: [Ride], through: Day?, countedOnly: Bool
+    ) -> [(k: Int, day: Int32, verdict: ReportRide.Verdict)] {
+        let bike = resolved.bike
+        let bought = bike.bought.map { Int32(clamping: $0.ordinal) } ?? Int32.min
+        let retired = bike.retired.map { Int32(clamping: $0.ordinal) } ?? Int32.max
+        var out: [(k: Int, day: Int32, verdict: ReportRide.Verdict)] = []
+        for (k, r) in handEntered.enumerated()
+        where (r.bike.value == bike.id || resolved.ridesOf.contains(r.bike.value)) && (through.map { r.date <= $0 } ?? true) {
+            if filter.readsTags && !filter.admits(tags: RideTags.of(name: r.name)) { continue }
+            let day = Int32(clamping: r.date.ordinal)
+            // Hand-entered rides are outdoors; one without a sport is of a sport that counts.
+            let own = r.sport.map { Self.verdict(filter, sport: $0, trainerFlag: false) } ?? (filter.admitsPlace(indoors: false) ? .counted : .outdoor)
+            let verdict: ReportRide.Verdict = day < bought ? .beforeBought : day > retired ? .afterRetired : own
+            if countedOnly && verdict != .counted { continue }
+            out.append((k, day, verdict))
         }
         return out
     }

@@ -35,18 +35,32 @@ struct RideLedger {
         }
     }
 
+    /// Rides' days in order, and the running sums of their times and distances after a 0.
+    init(days: [Int32], time: [Double], distance: [Double]) {
+        dayNumbers = days
+        self.time = time
+        self.distance = distance
+    }
+
     /// Index of the first ride on or after `day`.
-    func lowerBound(_ day: Int) -> Int {
-        var lo = 0, hi = dayNumbers.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if Int(dayNumbers[mid]) < day { lo = mid + 1 } else { hi = mid }
+    func lowerBound(_ day: Int) -> Int { lowerBound(day, from: 0) }
+
+    /// Index of the first ride on or after `day`, at `from` or later (rides before `from` are
+    /// all before `day`).
+    private func lowerBound(_ day: Int, from: Int) -> Int {
+        dayNumbers.withUnsafeBufferPointer { days in
+            var lo = from, hi = days.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if Int(days[mid]) < day { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
         }
-        return lo
     }
 
     func usage(from: Int, through: Int) -> (time: Double, distance: Double, rides: Int) {
-        let a = lowerBound(from), b = lowerBound(through + 1)
+        let a = lowerBound(from)
+        let b = through < from ? a : lowerBound(through + 1, from: a)
         guard b > a else { return (0, 0, 0) }
         return (time[b] - time[a], distance[b] - distance[a], b - a)
     }

@@ -117,39 +117,81 @@ package struct StatusTextRenderer: Sendable {
     }
 
     /// Rows of intervals: state, id, progress and amount are aligned columns; task and dates may wrap.
+    /// Without a width, a row of ASCII is written as bytes: its line as `fit` makes it, without
+    /// a TerminalText per piece (a garage of 500 bikes has thousands of rows).
     private func table(_ intervals: [IntervalStatus], underBike: Bool, _ units: UnitSystem) -> TerminalText {
-        var out: TerminalText = ""
+        var out: [UInt8] = []
         let rows = intervals.map { row($0, underBike: underBike, units) }
-        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].string.count }.max() ?? 0 }
+        let ascii = rows.map { $0.allSatisfy(Self.isASCII) }
+        let widths = (0..<rows[0].count).map { c in zip(rows, ascii).map { $1 ? $0[c].utf8.count : $0[c].count }.max() ?? 0 }
         // As many aligned columns as fit the width (a part's interval has a longer id); the
         // columns that do not fit wrap with the task and dates.
         var aligned = 4
         if let width {
             while aligned > 1, 2 + widths[..<aligned].reduce(0, { $0 + $1 + 2 }) > width { aligned -= 1 }
         }
-        for (interval, cells) in zip(intervals, rows) {
+        for (k, (interval, cells)) in zip(intervals, rows).enumerated() {
+            if width == nil, ascii[k] {
+                Self.line(cells, widths: widths, painting: colored ? color(interval.state) : nil, into: &out)
+                continue
+            }
+            let texts = cells.map { TerminalText(stringLiteral: $0) }
             var prefix: TerminalText = "  "
             var plainCount = 2
             for c in 0..<aligned {
-                let padded = c == 2 || c == 3 ? leftPad(cells[c], widths[c]) : rightPad(cells[c], widths[c])
+                let padded = c == 2 || c == 3 ? leftPad(texts[c], widths[c]) : rightPad(texts[c], widths[c])
                 prefix += (c == 0 ? paint(padded, color(interval.state)) : padded) + "  "
                 plainCount += padded.string.count + 2
             }
-            out += fit(Array(cells[aligned...]), after: prefix, prefixCount: plainCount)
+            out += Array(fit(Array(texts[aligned...]), after: prefix, prefixCount: plainCount).string.utf8)
         }
-        return out
+        return TerminalText(stringLiteral: String(decoding: out, as: UTF8.self))
     }
 
-    /// A limit in a distance unit other than the rider's reads in theirs (`units.limitText`).
-    private func row(_ i: IntervalStatus, underBike: Bool, _ units: UnitSystem) -> [TerminalText] {
-        let state: TerminalText
+    private static func isASCII(_ s: String) -> Bool { s.utf8.allSatisfy { $0 < 0x80 } }
+
+    /// A row of ASCII cells as one unwrapped line: two spaces, the four aligned columns (the
+    /// state painted in `code`, when given; progress and amount right-aligned), each followed by
+    /// two spaces, then the task and the dates (those not empty), two spaces apart; spaces at
+    /// the end dropped. What `fit` makes of the same cells without a width.
+    private static func line(_ cells: [String], widths: [Int], painting code: StaticString?, into out: inout [UInt8]) {
+        out += [0x20, 0x20]
+        for c in 0..<4 {
+            let pad = widths[c] - cells[c].utf8.count
+            if c == 0, let code {
+                out += [0x1B, UInt8(ascii: "[")]
+                code.withUTF8Buffer { out += $0 }
+                out.append(UInt8(ascii: "m"))
+            }
+            if c == 2 || c == 3 { out += repeatElement(0x20, count: max(0, pad)) }
+            out += cells[c].utf8
+            if c != 2 && c != 3 { out += repeatElement(0x20, count: max(0, pad)) }
+            if c == 0, code != nil { out += [0x1B, UInt8(ascii: "["), UInt8(ascii: "0"), UInt8(ascii: "m")] }
+            out += [0x20, 0x20]
+        }
+        var first = true
+        for c in 4..<cells.count where !cells[c].isEmpty {
+            if !first { out += [0x20, 0x20] }
+            first = false
+            out += cells[c].utf8
+        }
+        while out.last == 0x20 { out.removeLast() }
+        out.append(0x0A)
+    }
+
+    /// A row's cells, as TerminalText interpolation makes them: the values escaped, the words
+    /// between as written. A limit in a distance unit other than the rider's reads in theirs
+    /// (`units.limitText`).
+    private func row(_ i: IntervalStatus, underBike: Bool, _ units: UnitSystem) -> [String] {
+        let state: String
         switch i.state {
         case .overdue: state = "overdue"
         case .dueSoon: state = "due soon"
         case .ok: state = "ok"
         case .snoozed: state = "snoozed"
         }
-        let amount: TerminalText = i.deciding.map { "\(units.usedText($0)) / \(units.limitText($0))" } ?? ""
+        let escape = { (s: String) in TerminalEscaping.escape(s) }
+        let amount = i.deciding.map { escape(units.usedText($0)) + " / " + escape(units.limitText($0)) } ?? ""
         var when: [String] = []
         if let since = i.since { when.append("since \(since)") } else { when.append("never done") }
         if let wear = i.wear { when.append("measured \(WearAmount.number(wear.latest.value)) / \(WearAmount(amount: wear.limit, unit: wear.unit))") }
@@ -161,7 +203,7 @@ package struct StatusTextRenderer: Sendable {
         }
         // A part's interval under a bike names the part it follows.
         let id = i.part.flatMap { underBike ? "\($0): \(i.id)" : nil } ?? i.id
-        return [state, "\(id)", "\(ReportNumber.percent(i.progress))%", amount, "\(i.task)", "\(when.joined(separator: ", "))"]
+        return [state, escape(id), escape(String(ReportNumber.percent(i.progress))) + "%", amount, escape(i.task), escape(when.joined(separator: ", "))]
     }
 
     /// `prefix` then the segments, two spaces apart, as one line; with a width, wrapped at spaces

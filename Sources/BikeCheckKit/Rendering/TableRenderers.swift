@@ -57,16 +57,21 @@ package struct TableTextRenderer: Sendable {
         out.reserveCapacity(1 << 20)
         out += Array(line(header, widths: widths, table).utf8)
         let numeric = table.columns.map(\.numeric)
-        for k in 0..<stream.count {
-            if stream.holdsRows {
-                let h = held[k]
-                layOut(chunks[Int(h.chunk)], Int(h.first)..<Int(h.end), plain: plain[k], widths: widths, numeric: numeric, table, into: &out)
-            } else {
-                cells.removeAll()
-                stream.write(k, &cells)
-                layOut(cells, 0..<cells.count, plain: nil, widths: widths, numeric: numeric, table, into: &out)
+        // Room for the widest line: every column at its width, two spaces between, a line feed.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: widths.reduce(0, +) + 2 * widths.count + 1) { line in
+            for k in 0..<stream.count {
+                if stream.holdsRows {
+                    let h = held[k]
+                    layOut(
+                        chunks[Int(h.chunk)], Int(h.first)..<Int(h.end), plain: plain[k], widths: widths, numeric: numeric, table, line: line,
+                        into: &out)
+                } else {
+                    cells.removeAll()
+                    stream.write(k, &cells)
+                    layOut(cells, 0..<cells.count, plain: nil, widths: widths, numeric: numeric, table, line: line, into: &out)
+                }
+                if out.count >= 1 << 20 { flushBytes(&out, write) }
             }
-            if out.count >= 1 << 20 { flushBytes(&out, write) }
         }
         if stream.count == 0 { out += Array("(nothing in this span)\n".utf8) }
         for f in table.footer { out += Array((TerminalText(escaping: f).string + "\n").utf8) }
@@ -74,57 +79,100 @@ package struct TableTextRenderer: Sendable {
     }
 
     /// Widens `widths` to the cells `row` of `cells` (a row's, in column order); whether those
-    /// cells are printable ASCII.
+    /// cells are printable ASCII. A row's cells are one run of bytes: checked at once, eight
+    /// bytes at a time, each plain cell's width then its length.
     private static func measure(_ cells: ReportCells, _ row: Range<Int>, into widths: inout [Int]) -> Bool {
-        cells.bytes.withUnsafeBufferPointer { b in
-            var plain = true
-            for c in 0..<min(row.count, widths.count) {
+        let n = min(row.count, widths.count)
+        guard n > 0 else { return true }
+        let bytes = cells.start(row.lowerBound)..<cells.range(row.lowerBound + n - 1).upperBound
+        let plain = cells.bytes.withUnsafeBufferPointer { Self.printableASCII($0, bytes) }
+        guard plain else {
+            for c in 0..<n {
                 let range = cells.range(row.lowerBound + c)
-                let ascii = Self.printableASCII(b, range)
-                plain = plain && ascii
-                let w = ascii ? range.count : Self.escaped(cells.bytes[range]).count
+                let w = cells.bytes.withUnsafeBufferPointer { Self.printableASCII($0, range) } ? range.count : Self.escaped(cells.bytes[range]).count
                 if w > widths[c] { widths[c] = w }
             }
-            return plain
+            return false
         }
+        cells.ends.withUnsafeBufferPointer { ends in
+            widths.withUnsafeMutableBufferPointer { w in
+                var start = bytes.lowerBound
+                for c in 0..<n {
+                    let end = ends[row.lowerBound + c]
+                    if end - start > w[c] { w[c] = end - start }
+                    start = end
+                }
+            }
+        }
+        return true
     }
 
     /// One streamed row's line (cells `row` of `cells`; `plain`: whether they are printable
     /// ASCII, when measured), spaces at its end dropped. The cells after the last with text
     /// would add only spaces, and are not laid out; the two spaces before a cell and its
-    /// padding go in as one run.
+    /// padding go in as one run. A plain row is written into `line` (room for the widest line
+    /// and its line feed) and appended at once.
     private func layOut(
-        _ cells: ReportCells, _ row: Range<Int>, plain: Bool?, widths: [Int], numeric: [Bool], _ table: ReportTable, into out: inout [UInt8]
+        _ cells: ReportCells, _ row: Range<Int>, plain: Bool?, widths: [Int], numeric: [Bool], _ table: ReportTable,
+        line: UnsafeMutableBufferPointer<UInt8>, into out: inout [UInt8]
     ) {
         let n = min(row.count, widths.count)
         let plain =
             plain ?? cells.bytes.withUnsafeBufferPointer { b in (0..<n).allSatisfy { Self.printableASCII(b, cells.range(row.lowerBound + $0)) } }
-        guard plain else {
-            out += Array(line(cells.strings(row).map { TerminalText(escaping: $0).string }, widths: widths, table).utf8)
+        guard plain, let p = line.baseAddress else {
+            out += Array(self.line(cells.strings(row).map { TerminalText(escaping: $0).string }, widths: widths, table).utf8)
             return
         }
         var last = n
         while last > 0, cells.range(row.lowerBound + last - 1).isEmpty { last -= 1 }
+        var at = 0
         cells.bytes.withUnsafeBufferPointer { b in
-            // Spaces owed before the next cell's text: the last cell's padding, the two between.
-            var spaces = 0
-            for c in 0..<last {
-                let range = cells.range(row.lowerBound + c)
-                let pad = widths[c] - range.count
-                if c > 0 { spaces += 2 }
-                if numeric[c] { spaces += pad }
-                if spaces > 0 { out.append(contentsOf: repeatElement(UInt8(0x20), count: spaces)) }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
-                spaces = numeric[c] ? 0 : pad
+            cells.ends.withUnsafeBufferPointer { ends in
+                // Spaces owed before the next cell's text: the last cell's padding, the two between.
+                var spaces = 0
+                var start = cells.start(row.lowerBound)
+                for c in 0..<last {
+                    let end = ends[row.lowerBound + c]
+                    let pad = widths[c] - (end - start)
+                    if c > 0 { spaces += 2 }
+                    if numeric[c] { spaces += pad }
+                    if spaces > 0 {
+                        (p + at).initialize(repeating: 0x20, count: spaces)
+                        at += spaces
+                    }
+                    if let base = b.baseAddress, end > start { (p + at).initialize(from: base + start, count: end - start) }
+                    at += end - start
+                    spaces = numeric[c] ? 0 : pad
+                    start = end
+                }
             }
         }
-        while out.last == 0x20 { out.removeLast() }
-        out.append(0x0A)
+        while at > 0, p[at - 1] == 0x20 { at -= 1 }
+        p[at] = 0x0A
+        out.append(contentsOf: UnsafeBufferPointer(start: p, count: at + 1))
     }
 
     /// Bytes a terminal shows as they are, one column each.
-    static func printableASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        for k in range where bytes[k] < 0x20 || bytes[k] >= 0x7F { return false }
+    package static func printableASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let base = bytes.baseAddress, !range.isEmpty else { return true }
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count)
+        let raw = UnsafeRawPointer(base + range.lowerBound)
+        var k = 0
+        let count = range.count
+        // Eight at a time: no byte with its high bit set, below 0x20, or equal to 0x7F.
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while k + 8 <= count {
+            let x = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            let below = (x &- 0x20 &* ones) & ~x
+            let del = x ^ (0x7F &* ones)
+            if (x | below | ((del &- ones) & ~del)) & highs != 0 { return false }
+            k += 8
+        }
+        while k < count {
+            let v = raw.load(fromByteOffset: k, as: UInt8.self)
+            if v < 0x20 || v >= 0x7F { return false }
+            k += 1
+        }
         return true
     }
 

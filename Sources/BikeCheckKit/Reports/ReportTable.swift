@@ -100,6 +100,9 @@ package struct ReportCells {
 
     package func range(_ k: Int) -> Range<Int> { (k == 0 ? 0 : ends[k - 1])..<ends[k] }
 
+    /// Where cell `k` starts in `bytes`.
+    package func start(_ k: Int) -> Int { k == 0 ? 0 : ends[k - 1] }
+
     package var strings: [String] { strings(ends.indices) }
 
     /// Cells `cells` as Strings.
@@ -272,12 +275,24 @@ package enum ReportNumber {
 }
 
 /// Amounts written once each: a garage's costs repeat (the same chain, the same price), and
-/// formatting a `Decimal` is slow. Keyed by value and written decimals (45.9 and 45.90 are
-/// equal, but print as `45.90` and `45.900` does not).
+/// formatting a `Decimal` is slow. Keyed by the amount's stored bytes (its exponent, sign and
+/// digits: 45.9 and 45.90 are equal, but print as `45.90` and `45.900` does not), read as three
+/// whole numbers: hashing a `Decimal` by its value cost a thousand instructions. The same bytes
+/// are the same amount, so a text is never another amount's.
 package struct AmountTexts {
-    private struct Written: Hashable {
-        var value: Decimal
-        var exponent: Int
+    private enum Written: Hashable {
+        case stored(UInt64, UInt64, UInt64)
+        case value(Decimal, exponent: Int)
+
+        init(_ d: Decimal) {
+            guard MemoryLayout<Decimal>.size <= 24 else {
+                self = .value(d, exponent: d.exponent)
+                return
+            }
+            var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &words) { w in withUnsafeBytes(of: d) { w.copyMemory(from: $0) } }
+            self = .stored(words.0, words.1, words.2)
+        }
     }
     private var known: [Written: String] = [:]
 
@@ -285,7 +300,7 @@ package struct AmountTexts {
 
     /// `amount.description`.
     package mutating func text(_ amount: ReportAmount) -> String {
-        let key = Written(value: amount.value, exponent: amount.value.exponent)
+        let key = Written(amount.value)
         if let text = known[key] { return text }
         let text = amount.description
         known[key] = text

@@ -249,39 +249,54 @@ package struct HistoryReport: Sendable, Encodable {
         // mostly taken as it is, without sorting (or copying) its entries.
         let inOrder = log.indices.dropFirst().allSatisfy { log[$0 - 1].date <= log[$0].date }
         let order = inOrder ? Array(log.indices) : log.indices.sorted { (log[$0].date, $0) < (log[$1].date, $1) }
-        for n in order where log[n].date <= asOf {
-            let date = log[n].date
-            var tasks: [Task] = []
-            tasks.reserveCapacity(log[n].done.count)
-            for done in log[n].done {
-                let id = done.value
-                let k = intervals.firstIndex { $0.id == id }
-                let previous = if let k { last[k] } else { lastOther[id] }
-                var task = Task(id: id.rawValue, task: k.map { intervals[$0].task } ?? id.rawValue, previous: previous)
-                if let previous {
-                    let used = usage(k, previous.ordinal, date.ordinal)
-                    task.rides = used.rides
-                    task.movingTime = ReportNumber.tenth(used.time)
-                    task.distance = ReportNumber.tenth(used.distance)
+        // A done id's interval: lengths compared first (most ids of a subject differ in length),
+        // the first interval with the id, as `firstIndex` finds it.
+        let lengths = intervals.map { $0.id.rawValue.utf8.count }
+        func position(_ id: IntervalID) -> Int? {
+            let length = id.rawValue.utf8.count
+            for k in intervals.indices where lengths[k] == length && intervals[k].id == id { return k }
+            return nil
+        }
+        // The entries read in place: an entry copied out of the log (its strings, locations and
+        // lists retained, then released) cost more than the rest of its reading.
+        log.withUnsafeBufferPointer { log in
+            for n in order where log[n].date <= asOf {
+                let date = log[n].date
+                // Each done id read in place (a `Located` copied out retained its location's file).
+                let tasks = log[n].done.withUnsafeBufferPointer { done in
+                    done.indices.map { j -> Task in
+                        let id = done[j].value
+                        let k = position(id)
+                        let previous = if let k { last[k] } else { lastOther[id] }
+                        var task = Task(id: id.rawValue, task: k.map { intervals[$0].task } ?? id.rawValue, previous: previous)
+                        if let previous {
+                            let used = usage(k, previous.ordinal, date.ordinal)
+                            task.rides = used.rides
+                            task.movingTime = ReportNumber.tenth(used.time)
+                            task.distance = ReportNumber.tenth(used.distance)
+                        }
+                        if let k { last[k] = date } else { lastOther[id] = date }
+                        return task
+                    }
                 }
-                if let k { last[k] = date } else { lastOther[id] = date }
-                tasks.append(task)
+                guard date <= end, since.map({ date >= $0 }) ?? true,
+                    interval.map({ i in log[n].done.contains { $0.value == i } || log[n].readings.contains { $0.interval.value == i } }) ?? true
+                else { continue }
+                if let base = log.baseAddress { entries.append(Self.entry(base + n, subject: subject, part: part, tasks: tasks)) }
             }
-            guard date <= end, since.map({ date >= $0 }) ?? true,
-                interval.map({ i in log[n].done.contains { $0.value == i } || log[n].readings.contains { $0.interval.value == i } }) ?? true
-            else { continue }
-            entries.append(Self.entry(log[n], subject: subject, part: part, tasks: tasks))
         }
     }
 
-    /// A log entry as the history lists it, with its tasks.
-    private static func entry(_ entry: LogEntry, subject: ReportSubject, part: Part?, tasks: [Task]) -> Entry {
+    /// A log entry as the history lists it, with its tasks (read where it is: passed by value,
+    /// each was copied and released).
+    private static func entry(_ entry: UnsafePointer<LogEntry>, subject: ReportSubject, part: Part?, tasks: [Task]) -> Entry {
         let readings =
-            entry.readings.isEmpty
-            ? nil : entry.readings.map { Measurement(id: $0.interval.value.rawValue, value: $0.value.amount, unit: $0.value.unit) }
+            entry.pointee.readings.isEmpty
+            ? nil : entry.pointee.readings.map { Measurement(id: $0.interval.value.rawValue, value: $0.value.amount, unit: $0.value.unit) }
+        let cost = entry.pointee.cost
         return Entry(
-            subject: subject, bike: part?.mount(on: entry.date)?.bike.value.rawValue, date: entry.date, tasks: tasks,
-            cost: entry.cost.map { ReportAmount($0.value.amount) }, currency: entry.cost?.value.currency, category: entry.category,
-            note: entry.note, todo: entry.todo, readings: readings)
+            subject: subject, bike: part?.mount(on: entry.pointee.date)?.bike.value.rawValue, date: entry.pointee.date, tasks: tasks,
+            cost: cost.map { ReportAmount($0.value.amount) }, currency: cost?.value.currency, category: entry.pointee.category,
+            note: entry.pointee.note, todo: entry.pointee.todo, readings: readings)
     }
 }

@@ -16,7 +16,11 @@ extension HistoryReport {
         let costs = entries.map { e in e.cost.map { amounts.text($0) } ?? "" }
         let entries = entries, unit = units.distanceUnit, size = units.distanceSize, unitBytes = Array(unit.utf8)
         var stream = ReportTable.RowStream(count: entries.count) { k, cells in
-            entries.withUnsafeBufferPointer { Self.row($0[k], cost: costs[k], parts: parts, unit: (unit, unitBytes), size: size, into: &cells) }
+            // The entry read where it is: passed by value, each was copied (retained) and released.
+            entries.withUnsafeBufferPointer { all in
+                guard let base = all.baseAddress else { return }
+                Self.row(base + k, cost: costs[k], parts: parts, unit: (unit, unitBytes), size: size, into: &cells)
+            }
         }
         stream.holdsRows = true
         return ReportTable(columns: columns, stream: stream)
@@ -24,44 +28,53 @@ extension HistoryReport {
 
     /// An entry's cells: its day, its subject's (`ReportTable.subjectCells`, without an array per
     /// row), what it did, its cost (`cost`: the amount's text), currency, category and note.
-    private static func row(_ e: Entry, cost: String, parts: Bool, unit: (String, [UInt8]), size: Double, into cells: inout ReportCells) {
-        cells.day(e.date)
-        switch e.subject.kind {
+    private static func row(
+        _ entry: UnsafePointer<Entry>, cost: String, parts: Bool, unit: (String, [UInt8]), size: Double, into cells: inout ReportCells
+    ) {
+        cells.day(entry.pointee.date)
+        switch entry.pointee.subject.kind {
         case .bike:
-            cells.text(e.subject.id)
+            cells.text(entry.pointee.subject.id)
             if parts { cells.empty() }
         case .part:
-            cells.text(e.bike ?? "")
-            cells.text(e.subject.id)
+            cells.text(entry.pointee.bike ?? "")
+            cells.text(entry.pointee.subject.id)
         }
-        Self.done(e, unit: unit, size: size, into: &cells)
+        Self.done(entry, unit: unit, size: size, into: &cells)
         cells.end()
         cells.text(cost)
-        cells.text(e.cost == nil ? "" : e.currency ?? "")
-        cells.text(e.category ?? "")
-        cells.text(e.note ?? "")
+        cells.text(entry.pointee.cost == nil ? "" : entry.pointee.currency ?? "")
+        cells.text(entry.pointee.category ?? "")
+        cells.text(entry.pointee.note ?? "")
     }
 
-    /// ` (after 12.3 km / 4.5 h since 2025-03-02)`, written in one piece (a dozen appends to the
-    /// cell were half the table's time); false, with nothing written, for figures or a day
-    /// beyond the plain forms (`ReportNumber.appendFixed`'s and `ReportCells.appendDay`'s), which
-    /// the caller writes piece by piece.
-    private static func since(distance: Double, hours: Double, previous: Day, unit: [UInt8], into cells: inout ReportCells) -> Bool {
+    /// `; TASK (after 12.3 km / 4.5 h since 2025-03-02)` (`; ` unless `first`), written in one
+    /// piece (a dozen appends to the cell were half the table's time); false, with nothing
+    /// written, for figures or a day beyond the plain forms (`ReportNumber.appendFixed`'s and
+    /// `ReportCells.appendDay`'s), which the caller writes piece by piece.
+    private static func task(
+        _ task: String, first: Bool, distance: Double, hours: Double, previous: Day, unit: [UInt8], into cells: inout ReportCells
+    ) -> Bool {
         let (d, h) = ((distance * 10).rounded(), (hours * 10).rounded())
         let (y, m, day) = previous.components
         guard abs(d) < 1e15, abs(h) < 1e15, (0...9999).contains(y) else { return false }
-        cells.append(capacity: 80 + unit.count) { p in
-            var out = ByteCursor(p)
-            out.put(" (after ")
-            out.putTenths(d)
-            out.put(" ")
-            out.put(unit)
-            out.put(" / ")
-            out.putTenths(h)
-            out.put(" h since ")
-            out.at += ReportCells.writeDay(y, m, day, to: out.p + out.at)
-            out.put(")")
-            return out.at
+        var task = task
+        task.withUTF8 { name in
+            cells.append(capacity: 82 + name.count + unit.count) { p in
+                var out = ByteCursor(p)
+                if !first { out.put("; ") }
+                out.put(name)
+                out.put(" (after ")
+                out.putTenths(d)
+                out.put(" ")
+                out.put(unit)
+                out.put(" / ")
+                out.putTenths(h)
+                out.put(" h since ")
+                out.at += ReportCells.writeDay(y, m, day, to: out.p + out.at)
+                out.put(")")
+                return out.at
+            }
         }
         return true
     }
@@ -81,11 +94,11 @@ extension HistoryReport {
             at += s.utf8CodeUnitCount
         }
 
-        mutating func put(_ bytes: [UInt8]) {
-            bytes.withUnsafeBufferPointer { b in
-                guard let base = b.baseAddress else { return }
-                (p + at).initialize(from: base, count: b.count)
-            }
+        mutating func put(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { put($0) } }
+
+        mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let base = bytes.baseAddress else { return }
+            (p + at).initialize(from: base, count: bytes.count)
             at += bytes.count
         }
 
@@ -107,9 +120,15 @@ extension HistoryReport {
 
     /// An entry's DONE cell, unended: `TASK (after 12.3 km / 4.5 h since DAY)` or
     /// `TASK (first logged)` per task, then the to-do and the readings, `; ` between.
-    private static func done(_ e: Entry, unit: (text: String, bytes: [UInt8]), size: Double, into cells: inout ReportCells) {
+    private static func done(_ e: UnsafePointer<Entry>, unit: (text: String, bytes: [UInt8]), size: Double, into cells: inout ReportCells) {
         var first = true
-        for t in e.tasks {
+        for t in e.pointee.tasks {
+            if let previous = t.previous, let d = t.distance, let h = t.movingTime,
+                Self.task(t.task, first: first, distance: d / size, hours: h / 3600, previous: previous, unit: unit.bytes, into: &cells)
+            {
+                first = false
+                continue
+            }
             if !first { cells.append("; ") }
             first = false
             cells.append(t.task)
@@ -117,7 +136,6 @@ extension HistoryReport {
                 cells.append(" (first logged)")
                 continue
             }
-            if Self.since(distance: d / size, hours: h / 3600, previous: previous, unit: unit.bytes, into: &cells) { continue }
             cells.append(" (after ")
             cells.appendFixed(d / size, 1)
             cells.append(" ")
@@ -128,13 +146,13 @@ extension HistoryReport {
             cells.appendDay(previous)
             cells.append(")")
         }
-        if let todo = e.todo {
+        if let todo = e.pointee.todo {
             if !first { cells.append("; ") }
             first = false
             cells.append("to-do: ")
             cells.append(todo)
         }
-        for r in e.readings ?? [] {
+        for r in e.pointee.readings ?? [] {
             if !first { cells.append("; ") }
             first = false
             cells.append("measured \(r.id) \(WearAmount(amount: r.value, unit: r.unit))")
