@@ -112,6 +112,29 @@ package struct HistoryReport: Sendable, Encodable {
             asOf: asOf, units: garage.settings.units, since: query.since, until: query.until, interval: interval?.rawValue, entries: entries)
     }
 
+    /// The entries `build` lists for `query`, in its order, each task with the day it was done
+    /// before but not the riding since (`rides`, `movingTime` and `distance` nil): no rides are
+    /// counted (the HTML report's service history lists interval ids and reads the odometer).
+    package static func uncountedEntries(_ garage: Garage, query: ReportQuery) -> [Entry] {
+        var entries: [Entry] = []
+        var groups: [(subject: ReportSubject, range: Range<Int>)] = []
+        func add(_ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?) {
+            let start = entries.count
+            Self.entries(
+                subject, log: log, intervals: intervals, part: part, query: query, interval: nil, counted: false, usage: { _, _, _ in (0, 0, 0) },
+                into: &entries)
+            groups.append((subject, start..<entries.count))
+        }
+        for resolved in garage.bikes where query.selection.includes(resolved.bike.id) {
+            add(.bike(resolved.bike), log: resolved.bike.log, intervals: resolved.intervals, part: nil)
+        }
+        for rp in garage.parts where query.selection.includes(rp.part.id) {
+            add(.part(rp.part), log: rp.part.log, intervals: rp.intervals, part: rp.part)
+        }
+        Self.sortNewestFirst(&entries, groups: groups)
+        return entries
+    }
+
     /// A bike's filter, then each interval's over it: what its tasks are counted through; nil
     /// for the bike's own (most intervals count what their bike does), which is looked up once.
     static func bikeFilters(_ resolved: ResolvedBike) -> [RideFilter?] {
@@ -234,10 +257,11 @@ package struct HistoryReport: Sendable, Encodable {
     /// One subject's log entries in the span of `query` (those that did `interval`, when given),
     /// with the counted rides behind each task since the one before it and its intervals' names,
     /// appended to `entries`. `usage(interval, from, through)`: the counted riding over those
-    /// days, both inclusive, of a task of `intervals[interval]` (nil: of none of them).
+    /// days, both inclusive, of a task of `intervals[interval]` (nil: of none of them); not
+    /// asked when `counted` is false (the tasks then have none).
     static func entries(
         _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?, query: ReportQuery, interval: IntervalID?,
-        usage: (Int?, Int, Int) -> (time: Double, distance: Double, rides: Int), into entries: inout [Entry]
+        counted: Bool = true, usage: (Int?, Int, Int) -> (time: Double, distance: Double, rides: Int), into entries: inout [Entry]
     ) {
         let (asOf, since) = (query.asOf, query.since)
         let end = min(query.until ?? asOf, asOf)
@@ -245,32 +269,35 @@ package struct HistoryReport: Sendable, Encodable {
         // has no interval for) by its id.
         var last = [Day?](repeating: nil, count: intervals.count)
         var lastOther: [IntervalID: Day] = [:]
-        // In day order, entries of one day as written: a log is written in order, so it is
-        // mostly taken as it is, without sorting (or copying) its entries.
-        let inOrder = log.indices.dropFirst().allSatisfy { log[$0 - 1].date <= log[$0].date }
-        let order = inOrder ? Array(log.indices) : log.indices.sorted { (log[$0].date, $0) < (log[$1].date, $1) }
-        for n in order where log[n].date <= asOf {
-            let date = log[n].date
-            var tasks: [Task] = []
-            tasks.reserveCapacity(log[n].done.count)
-            for done in log[n].done {
-                let id = done.value
-                let k = intervals.firstIndex { $0.id == id }
-                let previous = if let k { last[k] } else { lastOther[id] }
-                var task = Task(id: id.rawValue, task: k.map { intervals[$0].task } ?? id.rawValue, previous: previous)
-                if let previous {
-                    let used = usage(k, previous.ordinal, date.ordinal)
-                    task.rides = used.rides
-                    task.movingTime = ReportNumber.tenth(used.time)
-                    task.distance = ReportNumber.tenth(used.distance)
+        // Read in place: an entry is not copied (retained and released) to be read.
+        log.withUnsafeBufferPointer { log in
+            // In day order, entries of one day as written: a log is written in order, so it is
+            // mostly taken as it is, without sorting (or copying) its entries.
+            let inOrder = log.indices.dropFirst().allSatisfy { log[$0 - 1].date <= log[$0].date }
+            let order = inOrder ? Array(log.indices) : log.indices.sorted { (log[$0].date, $0) < (log[$1].date, $1) }
+            for n in order where log[n].date <= asOf {
+                let date = log[n].date
+                var tasks: [Task] = []
+                tasks.reserveCapacity(log[n].done.count)
+                for done in log[n].done {
+                    let id = done.value
+                    let k = intervals.firstIndex { $0.id == id }
+                    let previous = if let k { last[k] } else { lastOther[id] }
+                    var task = Task(id: id.rawValue, task: k.map { intervals[$0].task } ?? id.rawValue, previous: previous)
+                    if let previous, counted {
+                        let used = usage(k, previous.ordinal, date.ordinal)
+                        task.rides = used.rides
+                        task.movingTime = ReportNumber.tenth(used.time)
+                        task.distance = ReportNumber.tenth(used.distance)
+                    }
+                    if let k { last[k] = date } else { lastOther[id] = date }
+                    tasks.append(task)
                 }
-                if let k { last[k] = date } else { lastOther[id] = date }
-                tasks.append(task)
+                guard date <= end, since.map({ date >= $0 }) ?? true,
+                    interval.map({ i in log[n].done.contains { $0.value == i } || log[n].readings.contains { $0.interval.value == i } }) ?? true
+                else { continue }
+                entries.append(Self.entry(log[n], subject: subject, part: part, tasks: tasks))
             }
-            guard date <= end, since.map({ date >= $0 }) ?? true,
-                interval.map({ i in log[n].done.contains { $0.value == i } || log[n].readings.contains { $0.interval.value == i } }) ?? true
-            else { continue }
-            entries.append(Self.entry(log[n], subject: subject, part: part, tasks: tasks))
         }
     }
 
