@@ -95,11 +95,14 @@ package struct CostReport: Sendable, Encodable {
     /// cost lines (`GarageReport.costLines`).
     package static func sums<Key: Hashable>(_ items: [Item], by key: (Item) -> Key) -> [Key: Sum] {
         var sums: [Key: Sum] = [:]
-        for item in items {
-            if item.isPurchase {
-                sums[key(item), default: Sum()].purchaseAmounts.add(item.money.amount)
-            } else {
-                sums[key(item), default: Sum()].add(service: item.money.amount)
+        // Read in place: an item is not copied (retained and released) to be summed.
+        items.withUnsafeBufferPointer { items in
+            for k in items.indices {
+                if items[k].isPurchase {
+                    sums[key(items[k]), default: Sum()].purchaseAmounts.add(items[k].money.amount)
+                } else {
+                    sums[key(items[k]), default: Sum()].add(service: items[k].money.amount)
+                }
             }
         }
         return sums
