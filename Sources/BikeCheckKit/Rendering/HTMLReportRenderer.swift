@@ -148,7 +148,6 @@ package struct HTMLReportRenderer: Sendable {
 
     /// A bike's section; `usage`: its rows of the report's usage, `lives`: the parts and
     /// components on it.
-    /// Written as bytes (`HTMLBytes`), the chart and the history in place.
     private func section(_ bike: GarageReport.BikeFacts, status: BikeStatus?, usage: [UsageReport.Row], lives: [PartLife], report: GarageReport) -> HTML {
         // `bike-ID` and `h-bike-ID`: no bike's id can make one the other's (a suffix could:
         // bike `x`'s heading `bike-x-h` would be bike `x-h`'s section).
@@ -167,14 +166,11 @@ package struct HTMLReportRenderer: Sendable {
         if !facts.isEmpty { out += "<dl class=\"facts\">\(facts)</dl>\n" }
         out += intervals(status, bike: bike, units: report.units)
         out += todos(status)
-        var w = HTMLBytes()
-        w.append(out)
-        usageChart(bike, rows: usage, report: report, into: &w)
-        w.append(partsOn(lives, report: report))
-        w.append(costs(bike, report: report))
-        history(bike, report: report, into: &w)
-        w.markup("</section>\n")
-        return w.html
+        out += usageChart(bike, rows: usage, report: report)
+        out += partsOn(lives, report: report)
+        out += costs(bike, report: report)
+        out += history(bike, report: report)
+        return out + "</section>\n"
     }
 
     private func intervals(_ status: BikeStatus?, bike: GarageReport.BikeFacts, units: UnitSystem) -> HTML {
@@ -208,12 +204,13 @@ package struct HTMLReportRenderer: Sendable {
 
     /// Distance per month over the last twelve months, as bars, with a table of the numbers.
     /// Written as bytes (`HTMLBytes`): a page of 500 bikes has 500 charts of a few hundred pieces.
-    private func usageChart(_ bike: GarageReport.BikeFacts, rows: [UsageReport.Row], report: GarageReport, into w: inout HTMLBytes) {
+    private func usageChart(_ bike: GarageReport.BikeFacts, rows: [UsageReport.Row], report: GarageReport) -> HTML {
         let rows = Dictionary(rows.map { ($0.period, $0) }, uniquingKeysWith: { a, _ in a })
         let unit = report.units.distanceUnit
         let values = report.months.map { rows[$0].map { report.units.distance($0.distance) } ?? 0 }
         let first = report.months.first.map(monthName) ?? "", last = report.months.last.map(monthName) ?? ""
         let total = values.reduce(0, +)
+        var w = HTMLBytes()
         w.markup("<h3>Riding, last 12 months</h3>\n<figure class=\"chart\">\n")
         // The chart: 12 bars in a 640 × 220 box; the y axis is scaled to a round top.
         let left = 52.0, right = 630.0, top = 26.0, bottom = 188.0
@@ -356,6 +353,7 @@ package struct HTMLReportRenderer: Sendable {
             w.markup("</td></tr>\n")
         }
         w.markup("</tbody>\n</table>\n</details>\n")
+        return w.html
     }
 
     private func partsOn(_ lives: [PartLife], report: GarageReport) -> HTML {
@@ -413,11 +411,13 @@ package struct HTMLReportRenderer: Sendable {
         return out + "</tfoot>\n</table>\n" + partsNote
     }
 
-    private func history(_ bike: GarageReport.BikeFacts, report: GarageReport, into w: inout HTMLBytes) {
+    private func history(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
         let services = report.services[bike.id] ?? []
-        w.markup("<h3>Service history</h3>\n")
-        guard !services.isEmpty else { return w.markup("<p>Nothing in the log yet.</p>\n") }
+        let out: HTML = "<h3>Service history</h3>\n"
+        guard !services.isEmpty else { return out + "<p>Nothing in the log yet.</p>\n" }
         let unit = report.units.distanceUnit
+        var w = HTMLBytes()
+        w.append(out)
         w.markup("<p>What was done, by interval id (the intervals above name their tasks), newest first.</p>\n")
         w.append(
             "<table class=\"history\">\n<thead><tr><th scope=\"col\">Date</th><th scope=\"col\">Done</th><th scope=\"col\" class=\"n\">Odometer (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Cost</th><th scope=\"col\">Note</th></tr></thead>\n<tbody>\n"
@@ -430,6 +430,7 @@ package struct HTMLReportRenderer: Sendable {
             for k in all.indices { historyRow(all[k], units: report.units, into: &w) }
         }
         w.markup("</tbody>\n</table>\n")
+        return w.html
     }
 
     /// A row of the service history: the date, what was done (`part ID: ` first for a part's),
