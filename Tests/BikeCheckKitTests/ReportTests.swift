@@ -113,6 +113,40 @@ import Testing
         #expect(filtered.entries.map(\.date.description) == ["2025-04-01", "2025-03-02"])
     }
 
+    @Test func costSumsAreDecimalsOwnSumsWrittenWithTheSameDecimals() throws {
+        let amounts = try ["0.10", "0.20", "45.90", "1.10", "0.0010", "1000000000", "0.0001", "12.345", "0", "47", "2.5000", "999999999.9999"].map {
+            try Money.parseAmount($0[...]).get()
+        }
+        // Every run of the amounts, and with one that has more decimals than a cost may (added
+        // as `Decimal`s from there on).
+        let tiny = try #require(Decimal(string: "0.00001"))
+        for start in amounts.indices {
+            for end in start..<amounts.count {
+                for extra in [nil, tiny] {
+                    var decimal: Decimal = 0
+                    var sum = AmountSum()
+                    for (k, amount) in amounts[start...end].enumerated() {
+                        decimal += amount
+                        sum.add(amount)
+                        if k == 1, let extra {
+                            decimal += extra
+                            sum.add(extra)
+                        }
+                    }
+                    #expect(sum.value == decimal && sum.value.exponent == decimal.exponent, "\(amounts[start...end]) \(String(describing: extra))")
+                    #expect(ReportAmount(sum.value).description == Money.format(decimal, fractionDigits: Money.fractionDigits(of: decimal)))
+                    #expect((sum + sum).value == decimal + decimal)
+                }
+            }
+        }
+        // Amounts written as digits read as `Money.format` writes them, and those it cannot write
+        // (too many decimals, too large) too.
+        for text in ["0", "0.5", "45.9", "0.125", "0.0001", "1000000000", "9999999999.9999", "123456789012.5", "0.00001", "1e-7"] {
+            let amount = try #require(Decimal(string: text))
+            #expect(ReportAmount(amount).description == Money.format(amount, fractionDigits: Money.fractionDigits(of: amount)), "\(text)")
+        }
+    }
+
     @Test func historysTableIsStreamedRowByRowFromItsEntries() throws {
         let (_, loaded, activities) = try Self.garage()
         let report = HistoryReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2026-06-01")!))
@@ -303,6 +337,20 @@ import Testing
         let table = report.table
         #expect(table.columns.map(\.name) == ["date", "bike", "part", "tasks", "cost", "currency", "category", "note"])
         #expect(table.allRows.first?.prefix(3) == ["2025-02-20", "b", "wheels"])
+    }
+
+    @Test func theReportsServiceHistoryIsHistorysEntriesWithoutTheirRiding() throws {
+        let (_, loaded, activities) = try Self.garage()
+        let query = ReportQuery(asOf: Self.asOf)
+        let counted = HistoryReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: query).entries
+        let uncounted = HistoryReport.uncountedEntries(loaded.garage, query: query)
+        // The same entries in the same order, each task with its previous day, none with riding.
+        func listed(_ e: HistoryReport.Entry) -> String {
+            "\(e.date) \(e.subject.kind) \(e.subject.id) \(e.bike ?? "-") \(e.tasks.map { "\($0.id) \($0.task) \($0.previous?.description ?? "-")" })"
+        }
+        #expect(uncounted.map(listed) == counted.map(listed))
+        #expect(uncounted.contains { $0.subject.kind == .part } && counted.contains { $0.tasks.contains { $0.rides != nil } })
+        #expect(uncounted.allSatisfy { $0.tasks.allSatisfy { $0.rides == nil && $0.distance == nil && $0.movingTime == nil } })
     }
 
     @Test func aPartsCostsAreItsOwnLineAndCountedOnceInTheTotals() throws {

@@ -118,10 +118,21 @@ package struct HTMLBytes {
         if !plain { append(HTML(escaping: value)) }
     }
 
-    /// A day, `YYYY-MM-DD`: nothing to escape.
+    /// A day, `YYYY-MM-DD`: nothing to escape; written in place, without a String.
     package mutating func day(_ day: Day) {
-        var text = day.description
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        let (y, m, d) = day.components
+        guard (0...9999).contains(y) else {
+            var text = day.description
+            return text.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { room in
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: room[..<Day.writeISO(y, m, d, to: room)]))
+        }
+    }
+
+    /// An amount, as `ReportAmount` writes it (digits and a point: nothing to escape).
+    package mutating func amount(_ amount: ReportAmount) {
+        if !ReportNumber.appendAmount(amount.value, to: &bytes) { text(amount.description) }
     }
 
     /// A whole number in decimal.
@@ -129,6 +140,13 @@ package struct HTMLBytes {
 
     /// `ReportNumber.fixed(value, decimals)`.
     package mutating func fixed(_ value: Double, _ decimals: Int) { ReportNumber.appendFixed(value, decimals, to: &bytes) }
+
+    /// An SVG coordinate to a tenth, the same on every machine: `ReportNumber.fixed(value, 1)`
+    /// without a `.0` at its end (`52`, `26.5`).
+    package mutating func coordinate(_ value: Double) {
+        ReportNumber.appendFixed(value, 1, to: &bytes)
+        if bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "."), bytes[bytes.count - 1] == UInt8(ascii: "0") { bytes.removeLast(2) }
+    }
 
     /// What was written, as one piece of markup.
     package var html: HTML { HTML(markup: String(decoding: bytes, as: UTF8.self)) }

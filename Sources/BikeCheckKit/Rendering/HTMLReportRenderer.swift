@@ -37,11 +37,8 @@ package struct HTMLReportRenderer: Sendable {
         let statuses = Dictionary(report.status.bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let usage = Dictionary(grouping: report.usage.rows, by: \.subject.id)
         let lives = Dictionary(grouping: report.lives.parts.filter { $0.bike != nil }, by: { $0.bike ?? "" })
-        // Each amount is written once for the page: bikes share prices and parts.
-        var amounts = AmountTexts()
         for bike in report.bikes {
-            write(
-                section(bike, status: statuses[bike.id], usage: usage[bike.id] ?? [], lives: lives[bike.id] ?? [], amounts: &amounts, report: report))
+            write(section(bike, status: statuses[bike.id], usage: usage[bike.id] ?? [], lives: lives[bike.id] ?? [], report: report))
         }
         write(parts(report))
         write(
@@ -150,11 +147,8 @@ package struct HTMLReportRenderer: Sendable {
     }
 
     /// A bike's section; `usage`: its rows of the report's usage, `lives`: the parts and
-    /// components on it, `amounts`: the page's amounts written so far.
-    private func section(
-        _ bike: GarageReport.BikeFacts, status: BikeStatus?, usage: [UsageReport.Row], lives: [PartLife], amounts: inout AmountTexts,
-        report: GarageReport
-    ) -> HTML {
+    /// components on it.
+    private func section(_ bike: GarageReport.BikeFacts, status: BikeStatus?, usage: [UsageReport.Row], lives: [PartLife], report: GarageReport) -> HTML {
         // `bike-ID` and `h-bike-ID`: no bike's id can make one the other's (a suffix could:
         // bike `x`'s heading `bike-x-h` would be bike `x-h`'s section).
         var out: HTML = "<section class=\"bike\" id=\"bike-\(bike.id)\" aria-labelledby=\"h-bike-\(bike.id)\">\n"
@@ -175,7 +169,7 @@ package struct HTMLReportRenderer: Sendable {
         out += usageChart(bike, rows: usage, report: report)
         out += partsOn(lives, report: report)
         out += costs(bike, report: report)
-        out += history(bike, report: report, amounts: &amounts)
+        out += history(bike, report: report)
         return out + "</section>\n"
     }
 
@@ -209,65 +203,157 @@ package struct HTMLReportRenderer: Sendable {
     }
 
     /// Distance per month over the last twelve months, as bars, with a table of the numbers.
+    /// Written as bytes (`HTMLBytes`): a page of 500 bikes has 500 charts of a few hundred pieces.
     private func usageChart(_ bike: GarageReport.BikeFacts, rows: [UsageReport.Row], report: GarageReport) -> HTML {
         let rows = Dictionary(rows.map { ($0.period, $0) }, uniquingKeysWith: { a, _ in a })
         let unit = report.units.distanceUnit
         let values = report.months.map { rows[$0].map { report.units.distance($0.distance) } ?? 0 }
         let first = report.months.first.map(monthName) ?? "", last = report.months.last.map(monthName) ?? ""
         let total = values.reduce(0, +)
-        let chartID: HTML = "chart-\(bike.id)"
-        var out: HTML = "<h3>Riding, last 12 months</h3>\n<figure class=\"chart\">\n"
+        var w = HTMLBytes()
+        w.markup("<h3>Riding, last 12 months</h3>\n<figure class=\"chart\">\n")
         // The chart: 12 bars in a 640 × 220 box; the y axis is scaled to a round top.
         let left = 52.0, right = 630.0, top = 26.0, bottom = 188.0
         let (ceiling, step) = Self.axis(values.max() ?? 0)
         let slot = (right - left) / Double(values.count)
-        var desc: HTML = "Total \(number(total)) \(unit)"
+        w.markup("<svg viewBox=\"0 0 640 220\" width=\"640\" height=\"220\" role=\"img\" aria-labelledby=\"chart-")
+        w.text(bike.id)
+        w.markup("-t chart-")
+        w.text(bike.id)
+        w.markup("-d\"><title id=\"chart-")
+        w.text(bike.id)
+        w.markup("-t\">")
+        w.text(bike.name)
+        w.markup(": distance per month, ")
+        w.text(first)
+        w.markup(" to ")
+        w.text(last)
+        w.markup("</title><desc id=\"chart-")
+        w.text(bike.id)
+        w.markup("-d\">Total ")
+        number(total, into: &w)
+        w.markup(" ")
+        w.text(unit)
         if let peak = values.indices.max(by: { values[$0] < values[$1] }), values[peak] > 0 {
-            desc += "; most in \(monthName(report.months[peak])): \(number(values[peak])) \(unit)"
+            w.markup("; most in ")
+            w.text(monthName(report.months[peak]))
+            w.markup(": ")
+            number(values[peak], into: &w)
+            w.markup(" ")
+            w.text(unit)
         }
-        out +=
-            "<svg viewBox=\"0 0 640 220\" width=\"640\" height=\"220\" role=\"img\" aria-labelledby=\"\(chartID)-t \(chartID)-d\">"
-            + "<title id=\"\(chartID)-t\">\(bike.name): distance per month, \(first) to \(last)</title>"
-            + "<desc id=\"\(chartID)-d\">\(desc).</desc>\n"
-        var grid: HTML = ""
-        var labels: HTML = ""
+        w.markup(".</desc>\n<path class=\"grid\" d=\"")
+        var ticks: [Double] = []
         var tick = 0.0
         while tick <= ceiling + step / 2 {
-            let y = bottom - (bottom - top) * tick / ceiling
-            grid += "M\(coordinate(left)) \(coordinate(y))H\(coordinate(right))"
-            labels += "<text x=\"\(coordinate(left - 6))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\">\(number(tick))</text>"
+            ticks.append(tick)
             tick += step
         }
-        out += "<path class=\"grid\" d=\"\(grid)\"/>\n<g class=\"labels\">\(labels)"
-        out += "<text x=\"\(coordinate(left - 6))\" y=\"12\" text-anchor=\"end\">\(unit)</text>"
+        for tick in ticks {
+            let y = bottom - (bottom - top) * tick / ceiling
+            w.markup("M")
+            w.coordinate(left)
+            w.markup(" ")
+            w.coordinate(y)
+            w.markup("H")
+            w.coordinate(right)
+        }
+        w.markup("\"/>\n<g class=\"labels\">")
+        for tick in ticks {
+            let y = bottom - (bottom - top) * tick / ceiling
+            w.markup("<text x=\"")
+            w.coordinate(left - 6)
+            w.markup("\" y=\"")
+            w.coordinate(y + 4)
+            w.markup("\" text-anchor=\"end\">")
+            number(tick, into: &w)
+            w.markup("</text>")
+        }
+        w.markup("<text x=\"")
+        w.coordinate(left - 6)
+        w.markup("\" y=\"12\" text-anchor=\"end\">")
+        w.text(unit)
+        w.markup("</text>")
         for (k, month) in report.months.enumerated() {
             let x = left + slot * (Double(k) + 0.5)
-            let (y, m) = (month.prefix(4), Int(month.suffix(2)) ?? 1)
-            let name = Self.monthNames[(m - 1) % 12]
-            let yearLabel: HTML = k == 0 || m == 1 ? "<tspan x=\"\(coordinate(x))\" dy=\"14\">\(y)</tspan>" : ""
-            out += "<text x=\"\(coordinate(x))\" y=\"\(coordinate(bottom + 16))\" text-anchor=\"middle\">\(name)\(yearLabel)</text>"
+            let m = Int(month.suffix(2)) ?? 1
+            w.markup("<text x=\"")
+            w.coordinate(x)
+            w.markup("\" y=\"")
+            w.coordinate(bottom + 16)
+            w.markup("\" text-anchor=\"middle\">")
+            w.text(Self.monthNames[(m - 1) % 12])
+            if k == 0 || m == 1 {
+                w.markup("<tspan x=\"")
+                w.coordinate(x)
+                w.markup("\" dy=\"14\">")
+                w.text(String(month.prefix(4)))
+                w.markup("</tspan>")
+            }
+            w.markup("</text>")
         }
-        out += "</g>\n<g class=\"bars\">"
+        w.markup("</g>\n<g class=\"bars\">")
         for (k, value) in values.enumerated() {
             let x = left + slot * Double(k) + slot * 0.15
             let height = ceiling > 0 ? (bottom - top) * value / ceiling : 0
-            out +=
-                "<path d=\"M\(coordinate(x)) \(coordinate(bottom))v\(coordinate(-height))h\(coordinate(slot * 0.7))v\(coordinate(height))z\">"
-                + "<title>\(monthName(report.months[k])): \(number(value)) \(unit)</title></path>"
+            w.markup("<path d=\"M")
+            w.coordinate(x)
+            w.markup(" ")
+            w.coordinate(bottom)
+            w.markup("v")
+            w.coordinate(-height)
+            w.markup("h")
+            w.coordinate(slot * 0.7)
+            w.markup("v")
+            w.coordinate(height)
+            w.markup("z\"><title>")
+            w.text(monthName(report.months[k]))
+            w.markup(": ")
+            number(value, into: &w)
+            w.markup(" ")
+            w.text(unit)
+            w.markup("</title></path>")
         }
-        out += "</g>\n<path class=\"axis\" d=\"M\(coordinate(left)) \(coordinate(bottom))H\(coordinate(right))\"/>\n</svg>\n"
-        out += "<figcaption>Distance ridden per month on counted rides, \(first) to \(last): \(number(total)) \(unit) in all.</figcaption>\n</figure>\n"
+        w.markup("</g>\n<path class=\"axis\" d=\"M")
+        w.coordinate(left)
+        w.markup(" ")
+        w.coordinate(bottom)
+        w.markup("H")
+        w.coordinate(right)
+        w.markup("\"/>\n</svg>\n<figcaption>Distance ridden per month on counted rides, ")
+        w.text(first)
+        w.markup(" to ")
+        w.text(last)
+        w.markup(": ")
+        number(total, into: &w)
+        w.markup(" ")
+        w.text(unit)
+        w.markup(" in all.</figcaption>\n</figure>\n")
         // The same numbers as a table, for screen readers and for anyone who wants the figures.
-        out += "<details class=\"numbers\"><summary>The numbers behind the chart</summary>\n<table>\n"
-        out +=
-            "<thead><tr><th scope=\"col\">Month</th><th scope=\"col\" class=\"n\">Rides</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Distance (\(unit))</th><th scope=\"col\" class=\"n\">Odometer (\(unit))</th></tr></thead>\n<tbody>\n"
+        w.markup("<details class=\"numbers\"><summary>The numbers behind the chart</summary>\n<table>\n")
+        w.markup(
+            "<thead><tr><th scope=\"col\">Month</th><th scope=\"col\" class=\"n\">Rides</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Distance ("
+        )
+        w.text(unit)
+        w.markup(")</th><th scope=\"col\" class=\"n\">Odometer (")
+        w.text(unit)
+        w.markup(")</th></tr></thead>\n<tbody>\n")
         for month in report.months {
             let r = rows[month]
-            let odometer: HTML = r.map { "\(number(report.units.distance($0.odometer)))" } ?? ""
-            out +=
-                "<tr><th scope=\"row\">\(monthName(month))</th><td>\(r?.rides ?? 0)</td><td>\(ReportNumber.hours(r?.movingTime ?? 0))</td><td>\(number(report.units.distance(r?.distance ?? 0)))</td><td>\(odometer)</td></tr>\n"
+            w.markup("<tr><th scope=\"row\">")
+            w.text(monthName(month))
+            w.markup("</th><td>")
+            w.integer(r?.rides ?? 0)
+            w.markup("</td><td>")
+            w.fixed((r?.movingTime ?? 0) / 3600, 1)
+            w.markup("</td><td>")
+            number(report.units.distance(r?.distance ?? 0), into: &w)
+            w.markup("</td><td>")
+            if let r { number(report.units.distance(r.odometer), into: &w) }
+            w.markup("</td></tr>\n")
         }
-        return out + "</tbody>\n</table>\n</details>\n"
+        w.markup("</tbody>\n</table>\n</details>\n")
+        return w.html
     }
 
     private func partsOn(_ lives: [PartLife], report: GarageReport) -> HTML {
@@ -297,35 +383,35 @@ package struct HTMLReportRenderer: Sendable {
         var out: HTML = "<h3>Costs</h3>\n"
         // A part's services while on the bike are in its history with their cost, but they are
         // the part's costs (as in `costs`): say so, so that the record adds up.
-        var partsCosts: [String: Decimal] = [:]
+        var partsCosts: [String: AmountSum] = [:]
         // By position: a service is not copied to read its cost.
         let services = report.services[bike.id] ?? []
         for k in services.indices where services[k].entry.subject.kind == .part {
-            if let cost = services[k].entry.cost { partsCosts[services[k].entry.currency ?? "", default: 0] += cost.value }
+            if let cost = services[k].entry.cost { partsCosts[services[k].entry.currency ?? "", default: AmountSum()].add(cost.value) }
         }
         var partsNote: HTML = ""
         if !partsCosts.isEmpty {
-            let amounts = partsCosts.sorted { $0.key < $1.key }.map { money($0.value, $0.key.isEmpty ? nil : $0.key) }
+            let amounts = partsCosts.sorted { $0.key < $1.key }.map { money($0.value.value, $0.key.isEmpty ? nil : $0.key) }
             partsNote = "<p>Not counted here: \(amounts.joined(separator: " and ")) of parts' services in the history below (the parts' own costs).</p>\n"
         }
         guard !lines.isEmpty else { return out + "<p>No costs in the log, and no price.</p>\n" + partsNote }
         out +=
             "<table>\n<thead><tr><th scope=\"col\">Year</th><th scope=\"col\">Category</th><th scope=\"col\" class=\"n\">Entries</th><th scope=\"col\" class=\"n\">Amount</th></tr></thead>\n<tbody>\n"
-        var totals: [String: Decimal] = [:]
+        var totals: [String: AmountSum] = [:]
         for line in lines {
-            totals[line.currency ?? "", default: 0] += line.amount
+            totals[line.currency ?? "", default: AmountSum()].add(line.amount)
             let entries: HTML = line.category == "purchase" ? "" : "\(line.entries)"
             out +=
                 "<tr><th scope=\"row\">\(line.year)</th><td>\(line.category)</td><td class=\"n\">\(entries)</td><td class=\"n\">\(money(line.amount, line.currency))</td></tr>\n"
         }
         out += "</tbody>\n<tfoot>\n"
         for (currency, amount) in totals.sorted(by: { $0.key < $1.key }) {
-            out += "<tr><th scope=\"row\" colspan=\"3\">Total</th><td class=\"n\">\(money(amount, currency.isEmpty ? nil : currency))</td></tr>\n"
+            out += "<tr><th scope=\"row\" colspan=\"3\">Total</th><td class=\"n\">\(money(amount.value, currency.isEmpty ? nil : currency))</td></tr>\n"
         }
         return out + "</tfoot>\n</table>\n" + partsNote
     }
 
-    private func history(_ bike: GarageReport.BikeFacts, report: GarageReport, amounts: inout AmountTexts) -> HTML {
+    private func history(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
         let services = report.services[bike.id] ?? []
         let out: HTML = "<h3>Service history</h3>\n"
         guard !services.isEmpty else { return out + "<p>Nothing in the log yet.</p>\n" }
@@ -339,14 +425,17 @@ package struct HTMLReportRenderer: Sendable {
         // Rows stay compact, since a bike may have hundreds: interval ids rather than task names,
         // no end tags that HTML implies, alignment from the style sheet, no empty last cell.
         // Each row is written as bytes as it goes (a garage's history is a hundred thousand).
-        for k in services.indices { historyRow(services[k], units: report.units, amounts: &amounts, into: &w) }
+        // Read in place: a service is not copied (retained and released) to write its row.
+        services.withUnsafeBufferPointer { all in
+            for k in all.indices { historyRow(all[k], units: report.units, into: &w) }
+        }
         w.markup("</tbody>\n</table>\n")
         return w.html
     }
 
     /// A row of the service history: the date, what was done (`part ID: ` first for a part's),
     /// the odometer and hours at the time, the cost, and the category and note when there are.
-    private func historyRow(_ s: GarageReport.Service, units: UnitSystem, amounts: inout AmountTexts, into w: inout HTMLBytes) {
+    private func historyRow(_ s: GarageReport.Service, units: UnitSystem, into w: inout HTMLBytes) {
         let e = s.entry
         w.markup("<tr><td>")
         w.day(e.date)
@@ -379,7 +468,7 @@ package struct HTMLReportRenderer: Sendable {
         w.fixed(s.movingTime / 3600, 0)
         w.markup("<td>")
         if let cost = e.cost {
-            w.text(amounts.text(cost))
+            w.amount(cost)
             if let currency = e.currency {
                 w.markup(" ")
                 w.text(currency)
@@ -475,7 +564,7 @@ package struct HTMLReportRenderer: Sendable {
     }
 
     private func money(_ amount: Decimal, _ currency: String?) -> HTML {
-        "\(Money.format(amount, fractionDigits: Money.fractionDigits(of: amount)))" + (currency.map { " \($0)" } ?? "")
+        "\(ReportAmount(amount).description)" + (currency.map { " \($0)" } ?? "")
     }
 
     /// A distance or tick value: whole numbers from 100, one decimal below.

@@ -228,6 +228,42 @@ package enum ReportNumber {
         }
     }
 
+    /// `amount` in whole ten-thousandths (`Money.maximumFractionDigits`), when it is one below
+    /// 10^10 (every amount a garage can hold, and their sums up to ten billion); nil for another.
+    /// A whole number below 10^14 is exact in a Double, and the amount's own Double (its
+    /// significand divided by ten at most four times) is within a thousandth of it: rounded, it
+    /// is the number. `Decimal`'s own arithmetic and text cost thousands of instructions each.
+    static func tenThousandths(_ amount: Decimal) -> Int64? {
+        guard amount.exponent >= -4 else { return nil }
+        let scaled = NSDecimalNumber(decimal: amount).doubleValue * 10_000
+        guard scaled.magnitude < 1e14 else { return nil }
+        return Int64(scaled.rounded())
+    }
+
+    /// `amount` as `Money.format` writes it with the amount's own decimals, at least two
+    /// (`ReportAmount`'s text: `45.90`, `0.125`), written as digits when it is a whole number of
+    /// ten-thousandths (`tenThousandths`); false, writing nothing, for another.
+    static func appendAmount(_ amount: Decimal, to bytes: inout [UInt8]) -> Bool {
+        guard let units = tenThousandths(amount) else { return false }
+        let decimals = max(2, -min(0, amount.exponent))
+        // The digits past `decimals` are zeros: the amount has no more.
+        var divisor: Int64 = 1
+        for _ in decimals..<4 { divisor *= 10 }
+        var unit: Int64 = 1
+        for _ in 0..<decimals { unit *= 10 }
+        let n = Int64(units.magnitude) / divisor
+        if units < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendInteger(n / unit, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        let fraction = n % unit
+        var digit = unit / 10
+        while digit > 0 {
+            bytes.append(UInt8(48 + fraction / digit % 10))
+            digit /= 10
+        }
+        return true
+    }
+
     /// `pow(10.0, Double(n))`, which is exact for these.
     private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000]
 
@@ -313,7 +349,11 @@ package struct AmountTexts {
 package struct ReportAmount: Sendable, Hashable, Encodable, CustomStringConvertible {
     package var value: Decimal
     package init(_ value: Decimal) { self.value = value }
-    package var description: String { Money.format(value, fractionDigits: Money.fractionDigits(of: value)) }
+    package var description: String {
+        var bytes: [UInt8] = []
+        guard ReportNumber.appendAmount(value, to: &bytes) else { return Money.format(value, fractionDigits: Money.fractionDigits(of: value)) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
     package func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(description)

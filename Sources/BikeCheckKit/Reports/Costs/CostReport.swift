@@ -83,26 +83,27 @@ package struct CostReport: Sendable, Encodable {
     /// What some costs add up to: services, purchases, and the log entries with a cost (a
     /// price is none).
     package struct Sum: Sendable {
-        package var services: Decimal = 0
-        package var purchases: Decimal = 0
+        package var serviceAmounts = AmountSum()
+        package var purchaseAmounts = AmountSum()
         package var entries = 0
-        package var total: Decimal { services + purchases }
+        package var services: Decimal { serviceAmounts.value }
+        package var purchases: Decimal { purchaseAmounts.value }
+        package var total: Decimal { (serviceAmounts + purchaseAmounts).value }
     }
 
     /// `items` summed per `key`: the one sum behind the rows, the totals, and the HTML report's
     /// cost lines (`GarageReport.costLines`).
     package static func sums<Key: Hashable>(_ items: [Item], by key: (Item) -> Key) -> [Key: Sum] {
         var sums: [Key: Sum] = [:]
-        for item in items {
-            let k = key(item)
-            var sum = sums[k] ?? Sum()
-            if item.isPurchase {
-                sum.purchases += item.money.amount
-            } else {
-                sum.services += item.money.amount
-                sum.entries += 1
+        // Read in place: an item is not copied (retained and released) to be summed.
+        items.withUnsafeBufferPointer { items in
+            for k in items.indices {
+                if items[k].isPurchase {
+                    sums[key(items[k]), default: Sum()].purchaseAmounts.add(items[k].money.amount)
+                } else {
+                    sums[key(items[k]), default: Sum()].add(service: items[k].money.amount)
+                }
             }
-            sums[k] = sum
         }
         return sums
     }
@@ -159,11 +160,12 @@ package struct CostReport: Sendable, Encodable {
     /// part has lines of its own, spread over the rides behind it; by year, month or category,
     /// the rides of the named bikes in the period and those of the named parts on other bikes,
     /// each ride once (with nothing named, every bike's: a part's are among them).
+    /// `items`: `items(garage, query: query, narrated: false)`, when the caller has them.
     package static func build(
-        _ garage: Garage, summaries: ActivitySummaries, query: ReportQuery, by: Grouping,
+        _ garage: Garage, summaries: ActivitySummaries, query: ReportQuery, by: Grouping, items known: [Item]? = nil,
         sharing shared: CountedRides.BikeRides? = nil
     ) -> CostReport {
-        let items = items(garage, query: query, narrated: false)
+        let items = known ?? items(garage, query: query, narrated: false)
         let riders = Riders(garage: garage, asOf: query.asOf)
         func group(_ item: Item) -> String {
             switch by {
@@ -233,5 +235,59 @@ package struct CostReport: Sendable, Encodable {
             "total \(t.currency ?? "(no currency)"): \(t.total) (services \(t.services), purchases \(t.purchases), \(t.entries) entr\(t.entries == 1 ? "y" : "ies"))"
         }
         return ReportTable(columns: columns, rows: rows, footer: footer)
+    }
+}
+
+extension CostReport.Sum {
+    /// A log entry's cost.
+    mutating func add(service amount: Decimal) {
+        serviceAmounts.add(amount)
+        entries += 1
+    }
+}
+
+/// Exact amounts of money added up, as `Decimal`'s own addition adds them, in a fraction of its
+/// time: `Decimal`'s `+` works through arrays of digits (thousands of instructions an addition,
+/// most of the HTML report's costs at a million rides). An amount has at most
+/// `Money.maximumFractionDigits` decimals and is at most `Money.maximum`, so it is a whole number
+/// of ten-thousandths, and so is a sum: added as such while it fits, as `Decimal` after. The
+/// value is the same `Decimal` either way: `Decimal` keeps amounts and sums compact (no trailing
+/// zeros: 45.90 + 1.10 is 47 with exponent 0), so equal values are written alike, and `value`
+/// is made compact too.
+package struct AmountSum: Sendable {
+    /// The sum in ten-thousandths, while `decimal` is nil.
+    private var units: Int64 = 0
+    /// The sum, once an amount or a sum did not fit `units`.
+    private var decimal: Decimal?
+
+    /// Ten-thousandths (`ReportNumber.tenThousandths`): `Money.maximumFractionDigits` decimals.
+    private static let digits = 4
+
+    package init() {}
+
+    package mutating func add(_ amount: Decimal) {
+        if decimal == nil, let n = ReportNumber.tenThousandths(amount), case let (sum, overflow) = units.addingReportingOverflow(n), !overflow {
+            units = sum
+            return
+        }
+        decimal = value + amount
+    }
+
+    /// The sum, as `Decimal`'s additions give it.
+    package var value: Decimal {
+        if let decimal { return decimal }
+        guard units != 0 else { return 0 }
+        return Decimal(sign: units < 0 ? .minus : .plus, exponent: -Self.digits, significand: Decimal(units.magnitude))
+    }
+
+    package static func + (a: AmountSum, b: AmountSum) -> AmountSum {
+        if a.decimal == nil, b.decimal == nil, case let (sum, overflow) = a.units.addingReportingOverflow(b.units), !overflow {
+            var out = AmountSum()
+            out.units = sum
+            return out
+        }
+        var out = AmountSum()
+        out.decimal = a.value + b.value
+        return out
     }
 }

@@ -75,13 +75,14 @@ package struct GarageReport: Sendable {
     package var services: [String: [Service]]
 
     /// Builds the report of the bikes `query` names (every bike not retired on its `asOf` when
-    /// none); it takes no parts and no span.
-    package static func build(_ garage: Garage, summaries: ActivitySummaries, query: ReportQuery) -> GarageReport {
+    /// none); it takes no parts and no span. The summaries are taken, not kept: handed over
+    /// (`consume`), they and the rides counted from them go before the service history is made.
+    package static func build(_ garage: Garage, summaries: consuming ActivitySummaries, query: ReportQuery) -> GarageReport {
         let (only, asOf) = (query.selection.bikes, query.asOf)
         let chosen = garage.bikes.filter { only.isEmpty ? $0.bike.retired.map { $0 > asOf } ?? true : only.contains($0.bike.id) }
         let ids = chosen.map(\.bike.id)
         // One planner for status, part lives and odometers: each bike's rides are counted once.
-        var rides = CountedRides.BikeRides(garage: garage, summaries: summaries, through: asOf)
+        var rides = CountedRides.BikeRides(garage: garage, summaries: copy summaries, through: asOf)
         let planner = StatusPlanner(asOf: asOf)
         let status = planner.plan(garage, rides: &rides, only: only)
         var lives = planner.lives(garage, rides: &rides)
@@ -102,32 +103,22 @@ package struct GarageReport: Sendable {
         let usage = UsageReport.build(
             garage, summaries: summaries, query: ReportQuery(bikes: ids, asOf: asOf, since: firstMonth), period: .month, sharing: rides)
         // The garage's costs are `costs --by year`'s: every bike's, retired ones too, and every
-        // part's; with bikes named, theirs and their parts'.
-        let costsByYear = CostReport.build(
-            garage, summaries: summaries, query: ReportQuery(bikes: only, parts: only.isEmpty ? [] : partIDs, asOf: asOf), by: .year, sharing: rides)
-        // Each bike's own costs by year and category: the cost report's items (of every shown
-        // bike at once) and sums.
-        var costLines: [String: [CostLine]] = [:]
-        let items = ids.isEmpty ? [] : CostReport.items(garage, query: ReportQuery(bikes: ids, asOf: asOf), narrated: false)
-        let sums = CostReport.sums(items) { item in
-            CostLine.Key(
-                bike: item.subject.id, year: item.day.map { String($0.components.year) } ?? CostReport.undated,
-                category: item.category ?? CostReport.uncategorised, currency: item.money.currency)
-        }
-        for (key, sum) in sums {
-            costLines[key.bike, default: []].append(
-                CostLine(year: key.year, category: key.category, currency: key.currency, amount: sum.total, entries: sum.entries))
-        }
-        for bike in ids where costLines[bike.rawValue] == nil { costLines[bike.rawValue] = [] }
-        costLines = costLines.mapValues { lines in
-            lines.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
-        }
-        var history = HistoryReport.build(garage, summaries: summaries, query: ReportQuery(bikes: ids, parts: partIDs, asOf: asOf), sharing: rides)
+        // part's; with bikes named, theirs and their parts'. The shown bikes' own costs are
+        // among the same items.
+        let costsQuery = ReportQuery(bikes: only, parts: only.isEmpty ? [] : partIDs, asOf: asOf)
+        let items = CostReport.items(garage, query: costsQuery, narrated: false)
+        let costsByYear = CostReport.build(garage, summaries: summaries, query: costsQuery, by: .year, items: items, sharing: rides)
+        let costLines = Self.costLines(items, bikes: ids)
         // The odometer at each service: status's ride ledger of the bike's counted rides.
         let ledgers = rides.ledgers(chosen.map { ($0.bike.id, $0.filter) })
-        let odometers = Dictionary(
-            chosen.map { ($0.bike.id.rawValue, ledgers[.init(bike: $0.bike.id, filter: $0.filter)] ?? RideLedger()) }, uniquingKeysWith: { a, _ in a })
-        let services = Self.services(moving: &history.entries, odometers: odometers)
+        let odometers = chosen.map { ledgers[.init(bike: $0.bike.id, filter: $0.filter)] ?? RideLedger() }
+        // The rides and their summaries go before the history is made (at a million rides, 56 MB
+        // of the peak): its tasks count none, as the page lists interval ids, not the riding
+        // behind each.
+        _ = consume rides
+        _ = consume summaries
+        var entries = HistoryReport.uncountedEntries(garage, query: ReportQuery(bikes: ids, parts: partIDs, asOf: asOf))
+        let services = Self.services(moving: &entries, bikes: ids.map(\.rawValue), odometers: odometers)
         return GarageReport(
             asOf: asOf, garageName: garage.settings.name, units: garage.settings.units,
             bikes: chosen.map {
@@ -139,19 +130,61 @@ package struct GarageReport: Sendable {
             costLines: costLines, services: services)
     }
 
+    /// Each of `bikes`' own costs by year and category (every bike has its list, empty when it
+    /// has no costs), from the cost report's `items` (theirs among others) and sums.
+    static func costLines(_ items: [CostReport.Item], bikes: [BikeID]) -> [String: [CostLine]] {
+        let shown = Set(bikes.map(\.rawValue))
+        let sums = CostReport.sums(items.filter { $0.subject.kind == .bike && shown.contains($0.subject.id) }) { item in
+            CostLine.Key(
+                bike: item.subject.id, year: item.day.map { String($0.components.year) } ?? CostReport.undated,
+                category: item.category ?? CostReport.uncategorised, currency: item.money.currency)
+        }
+        var costLines: [String: [CostLine]] = [:]
+        for (key, sum) in sums {
+            costLines[key.bike, default: []].append(
+                CostLine(year: key.year, category: key.category, currency: key.currency, amount: sum.total, entries: sum.entries))
+        }
+        for bike in bikes where costLines[bike.rawValue] == nil { costLines[bike.rawValue] = [] }
+        return costLines.mapValues { lines in
+            lines.sorted { ($0.year, $0.category, $0.currency ?? "") < ($1.year, $1.category, $1.currency ?? "") }
+        }
+    }
+
     /// Each shown bike's services, newest first, from the history's `entries` (left empty): a
     /// bike's own, and a part's in the record of the bike it was on that day, with the bike's
-    /// odometer (`odometers`, by bike id; a bike not there is not shown).
-    static func services(moving entries: inout [HistoryReport.Entry], odometers: [String: RideLedger]) -> [String: [Service]] {
-        var services: [String: [Service]] = [:]
+    /// odometer (`odometers[k]`: `bikes[k]`'s; a bike not in `bikes` is not shown).
+    static func services(moving entries: inout [HistoryReport.Entry], bikes: [String], odometers: [RideLedger]) -> [String: [Service]] {
+        // Each entry's bike by its position in `bikes`, found once (-1: not shown), and each
+        // bike's list made at its size.
+        var position: [String: Int] = [:]
+        for (k, bike) in bikes.enumerated() where position[bike] == nil { position[bike] = k }
+        var counts = [Int](repeating: 0, count: bikes.count)
+        // By position: an entry is not copied to read its bike.
+        let of = entries.indices.map { e -> Int in
+            guard let bike = entries[e].subject.kind == .bike ? entries[e].subject.id : entries[e].bike, let k = position[bike] else { return -1 }
+            counts[k] += 1
+            return k
+        }
+        var lists = counts.map { count -> [Service] in
+            var list: [Service] = []
+            list.reserveCapacity(count)
+            return list
+        }
         // The entries are moved out, oldest first, not copied (a garage has a hundred thousand),
         // and each bike's list turned newest first again.
         while let entry = entries.popLast() {
-            guard let bike = entry.subject.kind == .bike ? entry.subject.id : entry.bike, let odometer = odometers[bike] else { continue }
-            services[bike, default: []].append(Service(entry, odometer: odometer))
+            let k = of[entries.count]
+            guard k >= 0 else { continue }
+            lists[k].append(Service(entry, odometer: odometers[k]))
         }
         entries = []
-        for bike in Array(services.keys) { services[bike]?.reverse() }
+        var services: [String: [Service]] = [:]
+        for (k, bike) in bikes.enumerated() where position[bike] == k && !lists[k].isEmpty {
+            // In place, each service moved rather than copied (`Array.reverse` swapped them
+            // through copies: 68 M instructions at a million rides).
+            lists[k].withUnsafeMutableBufferPointer { $0.reverse() }
+            services[bike] = lists[k]
+        }
         return services
     }
 

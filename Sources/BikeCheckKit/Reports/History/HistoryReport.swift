@@ -112,6 +112,29 @@ package struct HistoryReport: Sendable, Encodable {
             asOf: asOf, units: garage.settings.units, since: query.since, until: query.until, interval: interval?.rawValue, entries: entries)
     }
 
+    /// The entries `build` lists for `query`, in its order, each task with the day it was done
+    /// before but not the riding since (`rides`, `movingTime` and `distance` nil): no rides are
+    /// counted (the HTML report's service history lists interval ids and reads the odometer).
+    package static func uncountedEntries(_ garage: Garage, query: ReportQuery) -> [Entry] {
+        var entries: [Entry] = []
+        var groups: [(subject: ReportSubject, range: Range<Int>)] = []
+        func add(_ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?) {
+            let start = entries.count
+            Self.entries(
+                subject, log: log, intervals: intervals, part: part, query: query, interval: nil, counted: false, usage: { _, _, _ in (0, 0, 0) },
+                into: &entries)
+            groups.append((subject, start..<entries.count))
+        }
+        for resolved in garage.bikes where query.selection.includes(resolved.bike.id) {
+            add(.bike(resolved.bike), log: resolved.bike.log, intervals: resolved.intervals, part: nil)
+        }
+        for rp in garage.parts where query.selection.includes(rp.part.id) {
+            add(.part(rp.part), log: rp.part.log, intervals: rp.intervals, part: rp.part)
+        }
+        Self.sortNewestFirst(&entries, groups: groups)
+        return entries
+    }
+
     /// A bike's filter, then each interval's over it: what its tasks are counted through; nil
     /// for the bike's own (most intervals count what their bike does), which is looked up once.
     static func bikeFilters(_ resolved: ResolvedBike) -> [RideFilter?] {
@@ -234,10 +257,11 @@ package struct HistoryReport: Sendable, Encodable {
     /// One subject's log entries in the span of `query` (those that did `interval`, when given),
     /// with the counted rides behind each task since the one before it and its intervals' names,
     /// appended to `entries`. `usage(interval, from, through)`: the counted riding over those
-    /// days, both inclusive, of a task of `intervals[interval]` (nil: of none of them).
+    /// days, both inclusive, of a task of `intervals[interval]` (nil: of none of them); not
+    /// asked when `counted` is false (the tasks then have none).
     static func entries(
         _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?, query: ReportQuery, interval: IntervalID?,
-        usage: (Int?, Int, Int) -> (time: Double, distance: Double, rides: Int), into entries: inout [Entry]
+        counted: Bool = true, usage: (Int?, Int, Int) -> (time: Double, distance: Double, rides: Int), into entries: inout [Entry]
     ) {
         let (asOf, since) = (query.asOf, query.since)
         let end = min(query.until ?? asOf, asOf)
@@ -269,7 +293,7 @@ package struct HistoryReport: Sendable, Encodable {
                         let k = position(id)
                         let previous = if let k { last[k] } else { lastOther[id] }
                         var task = Task(id: id.rawValue, task: k.map { intervals[$0].task } ?? id.rawValue, previous: previous)
-                        if let previous {
+                        if let previous, counted {
                             let used = usage(k, previous.ordinal, date.ordinal)
                             task.rides = used.rides
                             task.movingTime = ReportNumber.tenth(used.time)
