@@ -73,22 +73,56 @@ extension Component: CacheCodable {
     }
 }
 
+/// An entry's own location first: each location is written relative to the one before
+/// (`CacheWriter.location`), and the entry's, its date's and its ids' follow each other in the file.
 extension LogEntry: CacheCodable {
     func write(to w: inout CacheWriter) {
+        location.write(to: &w)
         date.write(to: &w)
         dateLocation.write(to: &w)
-        w.write(done)
+        w.uint(UInt64(done.count))
+        for id in done { id.write(to: &w) }
         w.write(cost)
         w.write(category)
         w.write(note)
         w.write(todo)
-        location.write(to: &w)
         w.write(readings)
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
+        var ids: [Located<IntervalID>] = []
+        try self.init(from: &r, done: &ids)
+        done = ids
+    }
+
+    /// An entry whose ids are appended to `ids` (its `done` is left empty).
+    init(from r: inout CacheReader, done ids: inout [Located<IntervalID>]) throws(CacheReader.Invalid) {
+        let location = try r.location(), date = try Day(from: &r), dateLocation = try r.location()
+        let n = try r.count()
+        for _ in 0..<n { ids.append(Located(try IntervalID(from: &r), at: try r.location())) }
         self.init(
-            date: try r.read(), dateLocation: try r.read(), done: try r.read(), cost: try r.read(), category: try r.read(), note: try r.read(),
-            todo: try r.read(), location: try r.read(), readings: try r.read())
+            date: date, dateLocation: dateLocation, done: [], cost: try r.read(), category: try r.read(), note: try r.read(), todo: try r.read(),
+            location: location, readings: try r.read())
+    }
+
+    /// A bike's or a part's log: its entries' ids are read into one array, then each entry's
+    /// copied out at its size (an array grown id by id cost more than the rest of the entry).
+    static func log(from r: inout CacheReader) throws(CacheReader.Invalid) -> [LogEntry] {
+        let n = try r.count()
+        guard n > 0 else { return [] }
+        var log: [LogEntry] = [], ids: [Located<IntervalID>] = [], ends: [Int] = []
+        log.reserveCapacity(n)
+        ends.reserveCapacity(n)
+        ids.reserveCapacity(2 * n)
+        for _ in 0..<n {
+            log.append(try LogEntry(from: &r, done: &ids))
+            ends.append(ids.count)
+        }
+        var start = 0
+        for i in log.indices where ends[i] > start {
+            log[i].done = Array(ids[start..<ends[i]])
+            start = ends[i]
+        }
+        return log
     }
 }
 
@@ -145,7 +179,7 @@ extension Bike: CacheCodable {
             retired: try r.read(),
             price: try r.read(),
             templates: try r.read(), counts: try r.read(), trainer: try r.read(), components: try r.read(), intervals: try r.read(),
-            log: try r.read(), snoozes: try r.read(), todos: try r.read(), location: try r.read(), fieldLocations: try r.read(),
+            log: try LogEntry.log(from: &r), snoozes: try r.read(), todos: try r.read(), location: try r.read(), fieldLocations: try r.read(),
             misspelledKeys: try r.read())
     }
 }
@@ -215,7 +249,8 @@ extension Part: CacheCodable {
         self.init(
             id: try r.read(), name: try r.string(), rider: try r.read(), bought: try r.read(), retired: try r.read(), price: try r.read(), slot: try r.read(),
             devices: try r.read(), priorHours: try r.double(), priorDistance: try r.double(), priorRides: try r.double(), rideFilter: try r.read(),
-            templates: try r.read(), intervals: try r.read(), mounts: try r.read(), partMounts: try r.read(), log: try r.read(), snoozes: try r.read(),
+            templates: try r.read(), intervals: try r.read(), mounts: try r.read(), partMounts: try r.read(), log: try LogEntry.log(from: &r),
+            snoozes: try r.read(),
             todos: try r.read(), location: try r.read(), fieldLocations: try r.read(), misspelledKeys: try r.read())
     }
 }
