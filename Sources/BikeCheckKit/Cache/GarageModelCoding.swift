@@ -89,40 +89,10 @@ extension LogEntry: CacheCodable {
         w.write(readings)
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
-        var ids: [Located<IntervalID>] = []
-        try self.init(from: &r, done: &ids)
-        done = ids
-    }
-
-    /// An entry whose ids are appended to `ids` (its `done` is left empty).
-    init(from r: inout CacheReader, done ids: inout [Located<IntervalID>]) throws(CacheReader.Invalid) {
         let location = try r.location(), date = try Day(from: &r), dateLocation = try r.location()
-        let n = try r.count()
-        for _ in 0..<n { ids.append(Located(try IntervalID(from: &r), at: try r.location())) }
         self.init(
-            date: date, dateLocation: dateLocation, done: [], cost: try r.read(), category: try r.read(), note: try r.read(), todo: try r.read(),
-            location: location, readings: try r.read())
-    }
-
-    /// A bike's or a part's log: its entries' ids are read into one array, then each entry's
-    /// copied out at its size (an array grown id by id cost more than the rest of the entry).
-    static func log(from r: inout CacheReader) throws(CacheReader.Invalid) -> [LogEntry] {
-        let n = try r.count()
-        guard n > 0 else { return [] }
-        var log: [LogEntry] = [], ids: [Located<IntervalID>] = [], ends: [Int] = []
-        log.reserveCapacity(n)
-        ends.reserveCapacity(n)
-        ids.reserveCapacity(2 * n)
-        for _ in 0..<n {
-            log.append(try LogEntry(from: &r, done: &ids))
-            ends.append(ids.count)
-        }
-        var start = 0
-        for i in log.indices where ends[i] > start {
-            log[i].done = Array(ids[start..<ends[i]])
-            start = ends[i]
-        }
-        return log
+            date: date, dateLocation: dateLocation, done: try r.read(), cost: try r.read(), category: try r.read(), note: try r.read(),
+            todo: try r.read(), location: location, readings: try r.read())
     }
 }
 
@@ -179,7 +149,7 @@ extension Bike: CacheCodable {
             retired: try r.read(),
             price: try r.read(),
             templates: try r.read(), counts: try r.read(), trainer: try r.read(), components: try r.read(), intervals: try r.read(),
-            log: try LogEntry.log(from: &r), snoozes: try r.read(), todos: try r.read(), location: try r.read(), fieldLocations: try r.read(),
+            log: try r.read(), snoozes: try r.read(), todos: try r.read(), location: try r.read(), fieldLocations: try r.read(),
             misspelledKeys: try r.read())
     }
 }
@@ -249,7 +219,7 @@ extension Part: CacheCodable {
         self.init(
             id: try r.read(), name: try r.string(), rider: try r.read(), bought: try r.read(), retired: try r.read(), price: try r.read(), slot: try r.read(),
             devices: try r.read(), priorHours: try r.double(), priorDistance: try r.double(), priorRides: try r.double(), rideFilter: try r.read(),
-            templates: try r.read(), intervals: try r.read(), mounts: try r.read(), partMounts: try r.read(), log: try LogEntry.log(from: &r),
+            templates: try r.read(), intervals: try r.read(), mounts: try r.read(), partMounts: try r.read(), log: try r.read(),
             snoozes: try r.read(),
             todos: try r.read(), location: try r.read(), fieldLocations: try r.read(), misspelledKeys: try r.read())
     }
