@@ -23,7 +23,7 @@ package struct SourcePosition: Sendable, Hashable, Comparable {
         set { storedColumn = Int32(clamping: newValue) }
     }
 
-    @inlinable package init(offset: Int, line: Int, column: Int) {
+    @inlinable @inline(__always) package init(offset: Int, line: Int, column: Int) {
         storedOffset = Int32(clamping: offset)
         storedLine = Int32(clamping: line)
         storedColumn = Int32(clamping: column)
@@ -37,7 +37,7 @@ package struct SourceRange: Sendable, Hashable {
     package var start: SourcePosition
     package var end: SourcePosition
 
-    @inlinable package init(start: SourcePosition, end: SourcePosition) {
+    @inlinable @inline(__always) package init(start: SourcePosition, end: SourcePosition) {
         self.start = start
         self.end = end
     }
@@ -53,7 +53,7 @@ package struct SourceLocation: Sendable, Hashable {
     package var file: String
     package var range: SourceRange?
 
-    @inlinable package init(file: String, range: SourceRange? = nil) {
+    @inlinable @inline(__always) package init(file: String, range: SourceRange? = nil) {
         self.file = file
         self.range = range
     }

@@ -28,6 +28,7 @@ struct CostsCommand: ParsableCommand {
     func run() throws {
         let (report, loaded) = try global.reportingGarageErrors { try build() }
         try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), loaded))
+        Terminal.endAfterOutput()
     }
 
     func answer() throws -> String {

@@ -159,6 +159,13 @@ struct Terminal {
         }
     }
 
+    /// Ends a read command that has written all its output, with status 0, without taking apart
+    /// what it loaded: at 500 bikes the garage's values, released one by one as the command
+    /// returned, cost 86 M instructions that the process's end does at once. Only after the last
+    /// write: every write above goes out unbuffered, and a read command holds no lock and leaves
+    /// no file half-written (its caches are written, atomically, while it loads).
+    static func endAfterOutput() -> Never { exit(0) }
+
     /// Writes every byte, retrying after signals and short writes; the errno of a failure.
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         bytes.withUnsafeBytes { buffer -> Int32? in

@@ -34,7 +34,7 @@ struct StatusCommand: ParsableCommand {
             let (json, planned, warnings) = try global.reportingGarageErrors(asJSON: true) { try answerWithPlan() }
             Terminal.standardOutput.write(json: json)
             try finish(planned, warnings: warnings)
-            return
+            Terminal.endAfterOutput()
         }
         let (root, loaded, named) = try load()
         var garage = loaded.garage
@@ -69,6 +69,7 @@ struct StatusCommand: ParsableCommand {
         }
         if loaded.hasErrors { throw ExitCode(1) }
         try finish(planned, warnings: loaded.diagnostics.filter { $0.severity == .warning }.count)
+        Terminal.endAfterOutput()
     }
 
     /// What `--format json` prints (`bikecheck mcp`'s status): a garage with errors is thrown as

@@ -396,6 +396,41 @@ import Testing
         }
     }
 
+    @Test func locationsReadBackTheSameWhereverTheyAreAndATruncatedOneIsRefused() throws {
+        typealias Location = Diagnostics.SourceLocation
+        func at(_ file: String, _ offset: Int, _ line: Int, _ column: Int, to end: (Int, Int, Int)? = nil) -> Location {
+            let start = SourcePosition(offset: offset, line: line, column: column)
+            let last = end.map { SourcePosition(offset: $0.0, line: $0.1, column: $0.2) } ?? start
+            return Location(file: file, range: SourceRange(start: start, end: last))
+        }
+        // Close together (eight one-byte numbers, read as one word), a file named the first time,
+        // a range over lines (its end's offset in two bytes, the ninth byte read too), no range,
+        // going back in the file, far apart (numbers of several bytes), a long line, a range over
+        // many lines, a file of its own in between, and the last one in the last bytes.
+        let grail = "bikes/grail.yaml"
+        var locations: [Location] = [at(grail, 0, 1, 1), at(grail, 10, 2, 3, to: (20, 2, 13)), at(grail, 30, 3, 3, to: (180, 8, 2))]
+        locations += [Location(file: grail), at(grail, 12, 2, 5, to: (14, 2, 7)), at(grail, 4, 1, 5), at(grail, 2_000_000, 40_000, 1)]
+        locations += [at(grail, 2_000_100, 40_001, 300, to: (2_000_900, 40_020, 2)), at("parts/fork.yaml", 7, 1, 8)]
+        locations += [at(grail, 2_000_110, 40_001, 310, to: (2_000_111, 40_001, 311)), at(grail, 2_000_111, 40_001, 311)]
+        var w = CacheWriter()
+        for l in locations { w.location(l) }
+        let read = try w.bytes.withUnsafeBytes { raw throws -> (locations: [Location], atEnd: Bool) in
+            var r = CacheReader(raw)
+            return (try locations.map { _ in try r.location() }, r.isAtEnd)
+        }
+        #expect(read.locations == locations)
+        #expect(read.atEnd)
+        // Cut anywhere (also within the last eight bytes, where a word would run past the end),
+        // the stream is refused rather than read as some other location.
+        for cut in 1...12 {
+            let truncated = Array(w.bytes.dropLast(cut))
+            truncated.withUnsafeBytes { raw in
+                var r = CacheReader(raw)
+                #expect(throws: CacheReader.Invalid.self) { for _ in locations { _ = try r.location() } }
+            }
+        }
+    }
+
     @Test func anAmountThatWouldNotReadBackTheSameIsNeverCached() throws {
         var file = GarageLoader.parse("bikes/b0.yaml", Array(Self.bikes[0].utf8)) { FileDecoders.bike(id: BikeID("b0"), $0, &$1) }
         file.value?.price?.value.amount = Decimal(string: "123456789012345678901234567890")!
@@ -464,6 +499,27 @@ extension GarageCacheTests {
             warm.0.sources.keys.allSatisfy { file in warm.0.diagnostics.contains { $0.location.file == file || $0.notes.contains { $0.location.file == file } }
             })
         #expect(warm.0.sources.count < cold.0.sources.count)
+    }
+
+    /// An entry of the format before (9: locations written whole) is another format: the file
+    /// is parsed again and its entry written anew in this one.
+    @Test func anEntryOfTheFormerFormatVersionIsParsedAgainAndWrittenAnew() throws {
+        let folder = try sampleGarage()
+        let parsed = answer(load(folder.path, bypass: true).0)
+        _ = load(folder.path)
+        let path = folder.path + "/.bikecheck/garage-cache/bikes+b0.yaml.cache"
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(GarageCache.formatVersion == 10)
+        withUnsafeBytes(of: UInt32(9).littleEndian) { bytes.replaceSubrange(GarageCache.magic.count..<(GarageCache.magic.count + 4), with: $0) }
+        let body = Array(bytes.dropLast(8))
+        bytes = body + withUnsafeBytes(of: ActivityIndex.checksum(body).littleEndian, Array.init)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let again = load(folder.path)
+        #expect(again.cached == Self.fileCount - 1)
+        #expect(answer(again.0) == parsed)
+        let rewritten = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(rewritten[GarageCache.magic.count] == 10)
+        #expect(load(folder.path).cached == Self.fileCount)
     }
 
     @Test func aFileEditedInPlaceWithTheSameSizeAndItsOldTimeRestoredIsParsedAgain() throws {

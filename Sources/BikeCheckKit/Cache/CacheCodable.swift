@@ -18,6 +18,8 @@ protocol CacheCodable {
 struct CacheWriter {
     private(set) var bytes: [UInt8] = []
     private var strings: [String: Int] = [:]
+    /// The start of the location written last: the next one is written relative to it.
+    private var lastOffset = 0, lastLine = 0
     /// Set when a value cannot be written so that it reads back the same: the entry is not made.
     private(set) var refused = false
 
@@ -59,6 +61,25 @@ struct CacheWriter {
     }
 
     mutating func write<T: CacheCodable>(_ value: T) { value.write(to: &self) }
+
+    /// A location: its file, whether it has a range, then the range's start as the difference
+    /// from the start of the location written before it (offset and line; the column as it is)
+    /// and its end as the difference from its start. Locations follow each other closely in a
+    /// file (a log entry's, then its `done:` ids'), so each number takes one byte and
+    /// `CacheReader.location` reads the eight bytes at once.
+    mutating func location(_ value: SourceLocation) {
+        string(value.file)
+        bool(value.range != nil)
+        guard let range = value.range else { return }
+        let start = range.start, end = range.end
+        int(start.offset &- lastOffset)
+        int(start.line &- lastLine)
+        int(start.column)
+        int(end.offset &- start.offset)
+        int(end.line &- start.line)
+        int(end.column &- start.column)
+        (lastOffset, lastLine) = (start.offset, start.line)
+    }
 }
 
 /// Reads what `CacheWriter` wrote, checking everything: a count larger than the bytes left, a
@@ -70,6 +91,8 @@ struct CacheReader {
     private let base: UnsafeRawBufferPointer
     private(set) var at: Int
     private var strings: [String] = []
+    /// The start of the location read last (`CacheWriter.location`).
+    private var lastOffset = 0, lastLine = 0
 
     init(_ base: UnsafeRawBufferPointer, at: Int = 0) {
         self.base = base
@@ -180,6 +203,49 @@ struct CacheReader {
 
     mutating func read<T: CacheCodable>(_: T.Type = T.self) throws(Invalid) -> T { try T(from: &self) }
 
+    /// A location as `CacheWriter.location` wrote it. Nearly every one is eight bytes of
+    /// one-byte numbers (a file already named, a range, six small differences), or nine with its
+    /// end two bytes past its start (a log entry's own, which spans its lines): those are read as
+    /// one word and a byte, with one check for all; anything else number by number.
+    @inline(__always)
+    mutating func location() throws(Invalid) -> SourceLocation {
+        if base.count - at >= 9 {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            let file = Int(word & 0xFF), high = word & 0x8080_8080_8080_8080
+            // The end's offset in one byte, or in two (the sixth byte's high bit set) with the
+            // end's column in the ninth.
+            let wide = high == 0x0000_8000_0000_0000
+            if high == 0 || (wide && base[at + 8] < 0x80), (word >> 8) & 0xFF == 1, file < strings.count {
+                @inline(__always) func zigzag(_ u: Int) -> Int { (u >> 1) ^ (0 &- (u & 1)) }
+                @inline(__always) func byte(_ n: Int) -> Int { Int((word >> UInt64(n * 8)) & 0x7F) }
+                let offset = lastOffset &+ zigzag(byte(2)), line = lastLine &+ zigzag(byte(3)), column = zigzag(byte(4))
+                let endOffset: Int, endLine: Int, endColumn: Int
+                if wide {
+                    (endOffset, endLine, endColumn) = (zigzag(byte(5) | byte(6) << 7), zigzag(byte(7)), zigzag(Int(base[at + 8])))
+                    at += 9
+                } else {
+                    (endOffset, endLine, endColumn) = (zigzag(byte(5)), zigzag(byte(6)), zigzag(byte(7)))
+                    at += 8
+                }
+                (lastOffset, lastLine) = (offset, line)
+                let start = SourcePosition(offset: offset, line: line, column: column)
+                let end = SourcePosition(offset: offset &+ endOffset, line: line &+ endLine, column: column &+ endColumn)
+                return SourceLocation(file: strings[file], range: SourceRange(start: start, end: end))
+            }
+        }
+        return try longLocation()
+    }
+
+    private mutating func longLocation() throws(Invalid) -> SourceLocation {
+        let file = try string()
+        guard try bool() else { return SourceLocation(file: file) }
+        let offset = lastOffset &+ (try int()), line = lastLine &+ (try int()), column = try int()
+        (lastOffset, lastLine) = (offset, line)
+        let start = SourcePosition(offset: offset, line: line, column: column)
+        let end = SourcePosition(offset: offset &+ (try int()), line: line &+ (try int()), column: column &+ (try int()))
+        return SourceLocation(file: file, range: SourceRange(start: start, end: end))
+    }
+
     /// One of `cases`, written as its index.
     mutating func choice<T>(_ cases: [T]) throws(Invalid) -> T {
         let n = try uint()
@@ -263,7 +329,7 @@ extension Dictionary: CacheCodable where Key == String, Value == SourceLocation 
         self.init(minimumCapacity: n)
         for _ in 0..<n {
             let key = try r.string()
-            guard updateValue(try SourceLocation(from: &r), forKey: key) == nil else { throw CacheReader.Invalid() }
+            guard updateValue(try r.location(), forKey: key) == nil else { throw CacheReader.Invalid() }
         }
     }
 }
@@ -284,7 +350,7 @@ extension Located: CacheCodable where Value: CacheCodable {
         location.write(to: &w)
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
-        self.init(try Value(from: &r), at: try SourceLocation(from: &r))
+        self.init(try Value(from: &r), at: try r.location())
     }
 }
 

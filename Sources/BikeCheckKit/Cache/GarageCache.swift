@@ -32,8 +32,9 @@ struct GarageCache: Sendable {
     /// diagnostic's `fix`; bikes' and parts' `rider`; a component's located `installed:`. 5: the
     /// merge of those (branches had each raised 3 to 4). 6: intervals' `repeat`. 7: parts on parts
     /// (`partMounts`, a mount's `entry`). 8: gear (a bike's `kind`); measured wear (`wear_limit`,
-    /// `readings`); a mount's `tag` and `unless_tag`. 9: the merge of those.
-    static let formatVersion: UInt32 = 9
+    /// `readings`); a mount's `tag` and `unless_tag`. 9: the merge of those. 10: a location's
+    /// start relative to the location before it (`CacheWriter.location`).
+    static let formatVersion: UInt32 = 10
     static let suffix = ".cache"
 
     /// The cache folder, or nil when the cache is not to be used (`.bikecheck` links outside, or

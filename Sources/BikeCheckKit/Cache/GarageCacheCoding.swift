@@ -7,39 +7,10 @@ import Foundation
 
 // MARK: - Diagnostics
 
-extension SourcePosition: CacheCodable {
-    func write(to w: inout CacheWriter) {
-        w.int(offset)
-        w.int(line)
-        w.int(column)
-    }
-    init(from r: inout CacheReader) throws(CacheReader.Invalid) {
-        self.init(offset: try r.int(), line: try r.int(), column: try r.int())
-    }
-}
-
-/// A range's end is written relative to its start: small numbers, one byte each.
+/// Written by `CacheWriter.location`: relative to the location before it, and its end to its start.
 extension SourceLocation: CacheCodable {
-    func write(to w: inout CacheWriter) {
-        w.string(file)
-        w.bool(range != nil)
-        if let range {
-            range.start.write(to: &w)
-            w.int(range.end.offset &- range.start.offset)
-            w.int(range.end.line &- range.start.line)
-            w.int(range.end.column &- range.start.column)
-        }
-    }
-    init(from r: inout CacheReader) throws(CacheReader.Invalid) {
-        let file = try r.string()
-        guard try r.bool() else {
-            self.init(file: file)
-            return
-        }
-        let start = try SourcePosition(from: &r)
-        let end = SourcePosition(offset: start.offset &+ (try r.int()), line: start.line &+ (try r.int()), column: start.column &+ (try r.int()))
-        self.init(file: file, range: SourceRange(start: start, end: end))
-    }
+    func write(to w: inout CacheWriter) { w.location(self) }
+    init(from r: inout CacheReader) throws(CacheReader.Invalid) { self = try r.location() }
 }
 
 extension Diagnostic.Note: CacheCodable {
@@ -48,7 +19,7 @@ extension Diagnostic.Note: CacheCodable {
         location.write(to: &w)
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
-        self.init(try r.string(), at: try SourceLocation(from: &r))
+        self.init(try r.string(), at: try r.location())
     }
 }
 
@@ -73,7 +44,7 @@ extension Diagnostic: CacheCodable {
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         let id = try r.string()
         let severity = try r.choice(Self.severities)
-        self.init(severity, .tooManyProblems, try r.string(), at: try SourceLocation(from: &r))
+        self.init(severity, .tooManyProblems, try r.string(), at: try r.location())
         self.id = id
         notes = try r.read()
         help = try r.read()

@@ -73,22 +73,26 @@ extension Component: CacheCodable {
     }
 }
 
+/// An entry's own location first: each location is written relative to the one before
+/// (`CacheWriter.location`), and the entry's, its date's and its ids' follow each other in the file.
 extension LogEntry: CacheCodable {
     func write(to w: inout CacheWriter) {
+        location.write(to: &w)
         date.write(to: &w)
         dateLocation.write(to: &w)
-        w.write(done)
+        w.uint(UInt64(done.count))
+        for id in done { id.write(to: &w) }
         w.write(cost)
         w.write(category)
         w.write(note)
         w.write(todo)
-        location.write(to: &w)
         w.write(readings)
     }
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
+        let location = try r.location(), date = try Day(from: &r), dateLocation = try r.location()
         self.init(
-            date: try r.read(), dateLocation: try r.read(), done: try r.read(), cost: try r.read(), category: try r.read(), note: try r.read(),
-            todo: try r.read(), location: try r.read(), readings: try r.read())
+            date: date, dateLocation: dateLocation, done: try r.read(), cost: try r.read(), category: try r.read(), note: try r.read(),
+            todo: try r.read(), location: location, readings: try r.read())
     }
 }
 
@@ -215,7 +219,8 @@ extension Part: CacheCodable {
         self.init(
             id: try r.read(), name: try r.string(), rider: try r.read(), bought: try r.read(), retired: try r.read(), price: try r.read(), slot: try r.read(),
             devices: try r.read(), priorHours: try r.double(), priorDistance: try r.double(), priorRides: try r.double(), rideFilter: try r.read(),
-            templates: try r.read(), intervals: try r.read(), mounts: try r.read(), partMounts: try r.read(), log: try r.read(), snoozes: try r.read(),
+            templates: try r.read(), intervals: try r.read(), mounts: try r.read(), partMounts: try r.read(), log: try r.read(),
+            snoozes: try r.read(),
             todos: try r.read(), location: try r.read(), fieldLocations: try r.read(), misspelledKeys: try r.read())
     }
 }
