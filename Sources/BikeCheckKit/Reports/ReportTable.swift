@@ -215,6 +215,12 @@ package enum ReportNumber {
             bytes.append(UInt8(ascii: "-"))
             n = -n
         }
+        appendPointed(n, decimals, to: &bytes)
+    }
+
+    /// `n` (not negative) with its point moved `decimals` places left: `12345`, 2 is `123.45`;
+    /// no point when `decimals` is 0.
+    private static func appendPointed(_ n: Int64, _ decimals: Int, to bytes: inout [UInt8]) {
         var unit: Int64 = 1
         for _ in 0..<decimals { unit *= 10 }
         appendInteger(n / unit, to: &bytes)
@@ -249,18 +255,8 @@ package enum ReportNumber {
         // The digits past `decimals` are zeros: the amount has no more.
         var divisor: Int64 = 1
         for _ in decimals..<4 { divisor *= 10 }
-        var unit: Int64 = 1
-        for _ in 0..<decimals { unit *= 10 }
-        let n = Int64(units.magnitude) / divisor
         if units < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendInteger(n / unit, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        let fraction = n % unit
-        var digit = unit / 10
-        while digit > 0 {
-            bytes.append(UInt8(48 + fraction / digit % 10))
-            digit /= 10
-        }
+        appendPointed(Int64(units.magnitude) / divisor, decimals, to: &bytes)
         return true
     }
 
