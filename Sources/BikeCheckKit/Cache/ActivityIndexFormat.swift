@@ -1,0 +1,257 @@
+import Foundation
+
+/// The index files' format (little-endian): a header naming the month file and its key, the
+/// records, the strings, and the checksums that tell a whole file from a torn or foreign one.
+extension ActivityIndex {
+    static func encode(_ entry: Entry, name: String, key: Key) -> [UInt8] {
+        let nameBytes = Array(name.utf8)
+        let stringBytes = entry.strings.map { Array($0.utf8) }
+        let stringByteCount = stringBytes.reduce(0) { $0 + $1.count }
+        let length = headerSize + nameBytes.count + entry.records.count * recordSize + stringBytes.count * 4 + stringByteCount + 8
+        // Written in place, every byte once: appending a field at a time, and zeros first for
+        // the records, were most of a cold run's indexing.
+        return [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            var at = 0
+            func put<T: FixedWidthInteger>(_ v: T) {
+                raw.storeBytes(of: v.littleEndian, toByteOffset: at, as: T.self)
+                at &+= MemoryLayout<T>.size
+            }
+            func put(_ bytes: [UInt8]) {
+                bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[at...]).copyMemory(from: $0) }
+                at &+= bytes.count
+            }
+            put(magic)
+            put(version)
+            put(UInt32(recordSize))
+            for w in key.words { put(w) }
+            put(entry.source)
+            put(UInt32(nameBytes.count))
+            put(UInt32(entry.records.count))
+            put(UInt32(entry.strings.count))
+            put(UInt32(entry.misplaced))
+            put(UInt32(entry.unsorted ? 1 : 0))
+            put(UInt32(stringByteCount))
+            put(nameBytes)
+            // Seven words a record: the 32-bit fields in pairs.
+            entry.records.withUnsafeBufferPointer { records in
+                for r in records {
+                    put(UInt64(bitPattern: r.id))
+                    put(UInt64(UInt32(bitPattern: r.day)) | UInt64(UInt32(bitPattern: r.gear)) << 32)
+                    put(UInt64(UInt32(bitPattern: r.sport)) | (r.trainer ? 1 << 32 : 0))
+                    put(r.movingTime.bitPattern)
+                    put(r.distance.bitPattern)
+                    put(r.elevation.bitPattern)
+                    put(UInt64(UInt32(bitPattern: r.tags)))
+                }
+            }
+            for s in stringBytes { put(UInt32(s.count)) }
+            for s in stringBytes { put(s) }
+            put(laneChecksum(UnsafeRawBufferPointer(rebasing: raw[0..<at])))
+            initialized = at
+        }
+    }
+
+    /// What an index file's header says: enough to know its length and how many records it
+    /// holds before reading them.
+    struct Header {
+        var nameLength: Int
+        var count: Int
+        var stringCount: Int
+        var misplaced: Int
+        var unsorted: Bool
+        var stringByteCount: Int
+        /// The checksum of the month file's bytes it was made from.
+        var source: UInt64
+        /// The length of the whole index file.
+        var length: Int { headerSize + nameLength + count * recordSize + stringCount * 4 + stringByteCount + 8 }
+    }
+
+    /// The header at the start of `raw` if it is this version's and names `key`: nil for any
+    /// other file. (Its name, records and checksum are checked by `decode`.)
+    static func header(_ raw: UnsafeRawBufferPointer, key: Key, match: Match) -> Header? {
+        guard raw.count >= headerSize, raw.prefix(8).elementsEqual(magic) else { return nil }
+        func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        guard u32(8) == Int(version), u32(12) == recordSize else { return nil }
+        let compared = match == .exact ? 7 : 3
+        let words = key.words
+        for k in 0..<compared where u64(16 + 8 * k) != words[k] { return nil }
+        let h = 16 + 56 + 8
+        // Lengths in Int: no overflow from 32-bit counts.
+        let header = Header(
+            nameLength: u32(h), count: u32(h + 4), stringCount: u32(h + 8), misplaced: u32(h + 12), unsorted: u32(h + 16) == 1,
+            stringByteCount: u32(h + 20), source: u64(16 + 56))
+        guard u32(h + 16) <= 1, header.misplaced <= header.count else { return nil }
+        return header
+    }
+
+    /// The entry in `bytes` if everything checks: nil for any other file.
+    static func decode(_ bytes: [UInt8], name: String, key: Key, match: Match = .exact) -> Entry? {
+        var records: [ActivitySummary] = []
+        let entry = bytes.withUnsafeBytes { raw in
+            decode(raw, name: name, key: key, match: match) { count, write in
+                // Written in place (a record is plain numbers: one left unwritten leaks nothing).
+                records = [ActivitySummary](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    initialized = write(buffer) ? count : 0
+                }
+                return records.count == count
+            }
+        }
+        return entry.map { Entry(records: records, strings: $0.strings, misplaced: $0.misplaced, unsorted: $0.unsorted, source: $0.source) }
+    }
+
+    /// The entry in an index file's bytes if everything checks, without its records: `place` gets
+    /// their count and a function that writes them into a buffer of that many (false when one is
+    /// not valid), and says whether they were written. The loader has it write them straight into
+    /// their place among every month's records (`ActivityCacheLoader.placeSummaries`).
+    static func decode(
+        _ raw: UnsafeRawBufferPointer, name: String, key: Key, match: Match = .exact,
+        place: (Int, (UnsafeMutableBufferPointer<ActivitySummary>) -> Bool) -> Bool
+    ) -> Entry? {
+        func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        guard raw.count >= headerSize + 8, let header = header(raw, key: key, match: match), raw.count == header.length else { return nil }
+        let nameLength = header.nameLength, count = header.count, stringCount = header.stringCount
+        let body = UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)])
+        guard laneChecksum(body) == u64(raw.count - 8) else { return nil }
+        guard raw[headerSize..<(headerSize + nameLength)].elementsEqual(name.utf8) else { return nil }
+
+        let start = headerSize + nameLength
+        let placed = place(count) { buffer in
+            var at = start
+            for k in 0..<count {
+                let r = ActivitySummary(
+                    id: Int64(bitPattern: u64(at)), day: Int32(bitPattern: UInt32(u32(at + 8))), gear: Int32(bitPattern: UInt32(u32(at + 12))),
+                    sport: Int32(bitPattern: UInt32(u32(at + 16))), trainer: u32(at + 20) != 0,
+                    movingTime: Double(bitPattern: u64(at + 24)), distance: Double(bitPattern: u64(at + 32)),
+                    elevation: Double(bitPattern: u64(at + 40)), tags: Int32(bitPattern: UInt32(u32(at + 48))))
+                // What the reader can produce, and what the loader relies on.
+                guard r.id > 0, r.gear >= -1, r.gear < stringCount, r.sport >= 0, r.sport < stringCount, u32(at + 20) <= 1,
+                    r.tags >= -1, r.tags < stringCount, u32(at + 52) == 0,
+                    r.movingTime.isFinite, r.distance.isFinite, r.elevation.isFinite
+                else { return false }
+                buffer.initializeElement(at: k, to: r)
+                at += recordSize
+            }
+            return true
+        }
+        guard placed else { return nil }
+        let at = start + count * recordSize
+        var strings: [String] = []
+        strings.reserveCapacity(stringCount)
+        var text = at + stringCount * 4
+        for k in 0..<stringCount {
+            let length = u32(at + 4 * k)
+            guard text + length <= raw.count - 8 else { return nil }
+            guard let s = CacheReader.string(UnsafeRawBufferPointer(rebasing: raw[text..<(text + length)])) else { return nil }
+            strings.append(s)
+            text += length
+        }
+        guard text == raw.count - 8 else { return nil }
+        return Entry(records: [], strings: strings, misplaced: header.misplaced, unsorted: header.unsorted, source: header.source)
+    }
+
+    /// How many records the index holds for cache file `name` in the version `key`, from its
+    /// header alone (nil when there is no index file for this version): what the loader reserves
+    /// room for before it decodes any file. `decode` checks the rest.
+    func count(_ name: String, key: Key) -> Int? {
+        guard let path = path(name) else { return nil }
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        var bytes = [UInt8](repeating: 0, count: Self.headerSize)
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= FileSizeLimit.activityIndex,
+            bytes.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, Self.headerSize, 0) }) == Self.headerSize,
+            let header = bytes.withUnsafeBytes({ Self.header($0, key: key, match: .exact) }), header.length == Int(info.st_size)
+        else { return nil }
+        return header.count
+    }
+
+    /// The index's checksum of a month file's bytes and of its own (version 5): four lanes of
+    /// Fletcher's two running sums over little-endian words (modulo 2^64), the length and the
+    /// lanes mixed at the end. Like `checksum` it catches torn, truncated and altered files (not
+    /// an attacker), with no multiplication in its loop: `checksum`'s chain waits on one for
+    /// every eight bytes, which a cold run pays on each byte of the activity cache. (The garage
+    /// cache keeps `checksum`: its bytes fix its definition.)
+    static func laneChecksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+        var a: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var b = a
+        let n = raw.count
+        if let base = raw.baseAddress {
+            @inline(__always) func word(_ at: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+            var at = 0
+            while at &+ 32 <= n {
+                a.0 &+= word(at)
+                b.0 &+= a.0
+                a.1 &+= word(at &+ 8)
+                b.1 &+= a.1
+                a.2 &+= word(at &+ 16)
+                b.2 &+= a.2
+                a.3 &+= word(at &+ 24)
+                b.3 &+= a.3
+                at &+= 32
+            }
+            // The last 0 to 31 bytes as words into the first lane, the last word padded with zeros.
+            while at < n {
+                var w: UInt64 = 0
+                if at &+ 8 <= n {
+                    w = word(at)
+                } else {
+                    for k in 0..<(n &- at) { w |= UInt64(base.load(fromByteOffset: at &+ k, as: UInt8.self)) << UInt64(8 &* k) }
+                }
+                a.0 &+= w
+                b.0 &+= a.0
+                at &+= 8
+            }
+        }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(n)
+        func mix(_ v: UInt64) {
+            h = (h ^ v) &* 0x9E37_79B9_7F4A_7C15
+            h ^= h >> 29
+        }
+        mix(a.0)
+        mix(b.0)
+        mix(a.1)
+        mix(b.1)
+        mix(a.2)
+        mix(b.2)
+        mix(a.3)
+        mix(b.3)
+        return h ^ (h >> 32)
+    }
+
+    /// A 64-bit checksum, eight bytes at a time: it catches torn, truncated and altered files
+    /// (not an attacker: the garage cache is the garage owner's own local state).
+    static func checksum(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { checksum($0) } }
+
+    static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(raw.count)
+        guard let base = raw.baseAddress else { return h ^ (h >> 32) }
+        @inline(__always) func mix(_ at: Int) {
+            h = (h ^ base.loadUnaligned(fromByteOffset: at, as: UInt64.self)) &* 0x100_0000_01b3
+            h ^= h >> 29
+        }
+        // The same words in the same order, four to a step: the loop's own counting and checks
+        // were half of the instructions (the index is checked whole at every warm start).
+        let words = raw.count & ~7
+        var at = 0
+        while at < words & ~31 {
+            mix(at)
+            mix(at &+ 8)
+            mix(at &+ 16)
+            mix(at &+ 24)
+            at &+= 32
+        }
+        while at < words {
+            mix(at)
+            at &+= 8
+        }
+        while at < raw.count {
+            h = (h ^ UInt64(base.load(fromByteOffset: at, as: UInt8.self))) &* 0x100_0000_01b3
+            at &+= 1
+        }
+        return h ^ (h >> 32)
+    }
+}
