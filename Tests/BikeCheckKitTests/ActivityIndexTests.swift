@@ -303,10 +303,11 @@ extension ActivityIndexTests {
     }
 
     /// The index's checksum (`laneChecksum`) changes with any one bit flipped, a byte cut off
-    /// the end or a zero added, at every length up to 100: a torn, truncated or altered file.
+    /// the end or a zero added, at every length up to 200 (three of its 64-byte steps): a torn,
+    /// truncated or altered file.
     @Test func theIndexsChecksumCatchesAFlippedBitACutAndAnAddedZero() {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        let bytes = (0..<100).map { _ in
+        let bytes = (0..<200).map { _ in
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return UInt8(truncatingIfNeeded: state >> 56)
         }
@@ -321,6 +322,49 @@ extension ActivityIndexTests {
             }
             if length > 0 { #expect(sum(Array(prefix.dropLast())) != whole, "length \(length)") }
             #expect(sum(prefix + [0]) != whole, "length \(length)")
+        }
+    }
+
+    /// The index's checksum is its definition (version 6: eight lanes of Fletcher's sums, as
+    /// written here a word at a time) for every length to 300, wherever the bytes lie in memory:
+    /// the vector loads take any address, and a change of the value needs a new index version.
+    @Test func theIndexsChecksumIsEightLanesOfWordsAtAnyAddress() {
+        let bytes = (0..<316).map { UInt8(truncatingIfNeeded: $0 &* 167 &+ 13) }
+        func byWords(_ b: ArraySlice<UInt8>) -> UInt64 {
+            let b = Array(b)
+            func word(_ at: Int) -> UInt64 {
+                var w: UInt64 = 0
+                for k in 0..<8 where at + k < b.count { w |= UInt64(b[at + k]) << (8 * UInt64(k)) }
+                return w
+            }
+            var a = [UInt64](repeating: 0, count: 8), s = a
+            var at = 0
+            while at + 64 <= b.count {
+                for lane in 0..<8 {
+                    a[lane] &+= word(at + 8 * lane)
+                    s[lane] &+= a[lane]
+                }
+                at += 64
+            }
+            while at < b.count {
+                a[0] &+= word(at)
+                s[0] &+= a[0]
+                at += 8
+            }
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(b.count)
+            for pair in 0..<4 {
+                for v in [a[2 * pair], a[2 * pair + 1], s[2 * pair], s[2 * pair + 1]] {
+                    h = (h ^ v) &* 0x9E37_79B9_7F4A_7C15
+                    h ^= h >> 29
+                }
+            }
+            return h ^ (h >> 32)
+        }
+        for offset in 0..<16 {
+            for length in 0...300 {
+                let slice = bytes[offset..<(offset + length)]
+                #expect(slice.withUnsafeBytes(ActivityIndex.laneChecksum) == byWords(slice), "offset \(offset), length \(length)")
+            }
         }
     }
 

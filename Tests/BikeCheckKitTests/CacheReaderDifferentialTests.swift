@@ -210,6 +210,54 @@ import Testing
         }
     }
 
+    /// Near the end of the bytes the fast path reads digit by digit and literal by literal
+    /// (its words would run past them): each line without its last key, the only item of a
+    /// file with no space or newline, so that its elevation and `trainer` end within a word of
+    /// the end, reads to the same activities, summaries and problems as the general reader.
+    @Test func theFastPathsEndOfTheBytesReadsWhatTheGeneralReaderReads() throws {
+        let (_, _, lines) = try Self.editedLines()
+        let folder = try TemporaryFolder()
+        func read(_ item: String) throws -> [String] {
+            let bytes = Array(("[" + item + "]").utf8)
+            let decoded = ActivityCacheFormat.decode(bytes, path: "activities/2020-06.json")
+            try? FileManager.default.removeItem(atPath: folder.url.path + "/activities")
+            try folder.write("activities/2020-06.json", bytes)
+            let loaded = ActivityCacheLoader.loadSummaries(root: folder.url.path, index: false)
+            return decoded.activities.map { "\($0)" } + decoded.diagnostics.map { "\($0.id) \($0.message)" }
+                + loaded.summaries.records.map { "\($0)" } + loaded.summaries.strings + loaded.diagnostics.map { "\($0.id) \($0.message)" }
+        }
+        var ending = 0
+        for line in lines {
+            let cut = line.replacingOccurrences(of: #","type":"EBikeRide""#, with: "")
+            let general = "{ " + cut.dropFirst()
+            let fast = try read(cut)
+            #expect(fast == (try read(general)), "\(cut)")
+            if cut.hasSuffix(#""trainer":true}"#) && fast.contains(where: { $0.hasPrefix("Activity(") }) { ending += 1 }
+        }
+        #expect(ending > 10, "lines that end with the fast path's slow reads are read")
+    }
+
+    /// The string scan's test of eight bytes marks, as its lowest bit, the first byte that is
+    /// '"', '\' or a control character (or, in a name's scan, '#'), for every byte value at
+    /// every place and with any byte after it.
+    @Test(arguments: [false, true])
+    func theStringScanFindsTheFirstByteThatEndsAString(_ name: Bool) {
+        func ends(_ c: UInt8) -> Bool { c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 || (name && c == UInt8(ascii: "#")) }
+        for c in 0...255 {
+            for place in 0..<8 {
+                for after in [UInt8(ascii: "a"), 0, 0xFF, UInt8(ascii: "\""), 0x80, UInt8(ascii: "#")] {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                    bytes[place] = UInt8(c)
+                    for k in (place + 1)..<8 { bytes[k] = after }
+                    let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                    let found = name ? CanonicalCursor.nameEnds(word) : CanonicalCursor.stringEnds(word)
+                    let first = bytes.firstIndex(where: ends)
+                    #expect((found == 0 ? nil : found.trailingZeroBitCount >> 3) == first, "byte \(c) at \(place), then \(after)")
+                }
+            }
+        }
+    }
+
     static let whole = Activity(
         id: 10_086_461_706, name: "Commute #home", sportType: "EBikeRide", type: "EBikeRide", startDate: "2020-06-01T05:01:50Z",
         startDateLocal: "2020-06-01T07:01:50Z", timezone: "(GMT+02:00) Europe/Berlin", movingTime: 5345, elapsedTime: 6360,
@@ -227,6 +275,7 @@ import Testing
             ("", ""), ("Commute #home", #"Commute \"home\""#), ("Commute #home", #"Caf\u00e9"#), ("Commute #home", "tab\there"),
             ("Commute #home", #"\"Big\" day #out"#), ("Commute #home", #"a\\b\/c\b\f\n\r\t #x"#), ("Commute #home", #"bad \x"#),
             ("Commute #home", #"#a\u0023b"#), ("Commute #home", #"end\"#), ("Commute #home", "Café #tour"),
+            ("Commute #home", "1234567#"), ("Commute #home", "#"), ("Commute #home", "a#b #c##d #e12345678 #f"), ("Commute #home", "12345678"),
             ("33787.4", "3.37874e4"), ("33787.4", "33787.40000000001"), ("33787.4", "0.5"), ("33787.4", "007"), ("33787.4", "-5"),
             ("33787.4", "1."), ("33787.4", "null"), ("33787.4", "1e999"), ("33787.4", "0"), ("33787.4", "12345678.5"),
             ("33787.4", "1234567.1234567"), ("33787.4", "1.12345678"), ("33787.4", "99999999.9"), ("33787.4", "0.0"), ("33787.4", "00.5"),
@@ -266,8 +315,21 @@ import Testing
             }
             keyEdits.append(("\"\(key)\":", "\"\(key)\" :"))
         }
+        // Each byte of both timestamps made a letter, and a digit made a separator or a
+        // separator a digit: every byte the fast path checks as a word.
+        var timestampEdits: [(String, String)] = []
+        for timestamp in ["2020-06-01T05:01:50Z", "2020-06-01T07:01:50Z"] {
+            let bytes = Array(timestamp.utf8)
+            for k in bytes.indices {
+                for replacement in [UInt8(ascii: "x"), bytes[k] &- 48 < 10 ? UInt8(ascii: ":") : UInt8(ascii: "5")] {
+                    var changed = bytes
+                    changed[k] = replacement
+                    timestampEdits.append((timestamp, String(decoding: changed, as: UTF8.self)))
+                }
+            }
+        }
         var lines = [minimal]
-        for (old, new) in edits + keyEdits {
+        for (old, new) in edits + keyEdits + timestampEdits {
             let range = try #require(old.isEmpty ? canonical.startIndex..<canonical.startIndex : canonical.range(of: old), "\(old)")
             lines.append(canonical.replacingCharacters(in: range, with: new))
         }

@@ -31,6 +31,8 @@ struct CanonicalFields {
     /// (`CanonicalCursor.unescape`).
     var name: UnsafeBufferPointer<UInt8>
     var nameEscaped: Bool
+    /// Whether the name's bytes have a '#' (an escape never stands for one here: no `\u`).
+    var nameHasHash: Bool
     var sportType: UnsafeBufferPointer<UInt8>
     var type: UnsafeBufferPointer<UInt8>?
     /// Always 20 ASCII bytes, `YYYY-MM-DDTHH:MM:SSZ`.
@@ -125,13 +127,12 @@ struct CanonicalKey {
     }
 }
 
-/// The powers of ten of the general reader's exact numbers. (A generic reader holds a copy: it
+/// The powers of ten of the general reader's exact numbers, for the fast path's digit-by-digit
+/// reading (its words use `CanonicalCursor.tenTo`). (A generic reader holds a copy: it
 /// would reach a global through a lazy initialiser at every access.)
 struct CanonicalLayout {
     /// The same values as the general reader's table: a number is the same Double either way.
     let powersOfTen: [Double] = (0...15).map { p in (0..<p).reduce(1.0) { r, _ in r * 10 } }
-    /// 10^0 through 10^8 as integers, to join two runs of digits.
-    let integerPowersOfTen: [UInt64] = (0...8).map { p in (0..<p).reduce(1) { r, _ in r * 10 } }
 }
 
 /// The days of the last two timestamps read (a start and a local start), by their first ten
@@ -176,7 +177,11 @@ struct CanonicalCursor {
     /// `true` or `false`.
     @inline(__always)
     mutating func bool() -> Bool? {
-        guard at &+ 8 <= count else { return slowBool() }
+        guard at &+ 8 <= count else {
+            guard let (value, end) = slowBool() else { return nil }
+            at = end
+            return value
+        }
         let w = word(at)
         if w & 0xFFFF_FFFF == 0x6575_7274 {  // "true"
             at &+= 4
@@ -189,16 +194,16 @@ struct CanonicalCursor {
         return nil
     }
 
-    private mutating func slowBool() -> Bool? {
-        if literal("true") { return true }
-        return literal("false") ? false : nil
+    /// `bool()` near the end of the bytes, and where it ends. (Not mutating, as no slow path
+    /// is: a call that takes the cursor by address keeps it in memory for the whole activity.)
+    private func slowBool() -> (Bool, Int)? {
+        if literal("true") { return (true, at + 4) }
+        return literal("false") ? (false, at + 5) : nil
     }
 
-    private mutating func literal(_ word: StaticString) -> Bool {
+    private func literal(_ word: StaticString) -> Bool {
         let n = word.utf8CodeUnitCount
-        guard at + n <= count, memcmp(base + at, word.utf8Start, n) == 0 else { return false }
-        at += n
-        return true
+        return at + n <= count && memcmp(base + at, word.utf8Start, n) == 0
     }
 
     /// A string, or nil when `null`; `.none` for anything else.
@@ -213,6 +218,9 @@ struct CanonicalCursor {
 
     /// One activity in the canonical layout, with the general reader's checks: nil at the first
     /// byte that differs from what `encode` writes, or at a value the general reader reports.
+    /// Everything it calls either is inlined or takes the cursor by value and says where it
+    /// stopped: the cursor then stays in registers (a call given its address, the timestamps'
+    /// and the slow paths', had it stored and reloaded at every step).
     @inline(__always)
     mutating func activity(_ k: CanonicalLayout, days: inout TimestampDays) -> CanonicalFields? {
         let start = at
@@ -244,7 +252,7 @@ struct CanonicalCursor {
             key(.id), let id = positiveInteger(k),
             key(.manual), let manual = bool(),
             key(.movingTime), let moving = number(k), ActivityLimits.allows(moving, .movingTime),
-            key(.name), case let (name, nameEscaped)? = nameString()
+            key(.name), case let (name, nameEscaped, nameHasHash)? = nameString()
         else { return nil }
         var source: UnsafeBufferPointer<UInt8>?
         if key(.source) {
@@ -252,13 +260,15 @@ struct CanonicalCursor {
             source = value
         }
         guard key(.sportType), let sport = plainString(),
-            key(.startDate), case let (startDate, startDay, order)? = startDateValue(&days.start)
+            key(.startDate), let start = timestamp(&days.start, local: false)
         else { return nil }
-        var startLocal: UnsafeBufferPointer<UInt8>?, localDay = startDay
+        at = start.end
+        var startLocal: UnsafeBufferPointer<UInt8>?, localDay = start.day
         if key(.startDateLocal) {
-            guard case let (value, day)? = localDateValue(&days.local) else { return nil }
-            startLocal = value
-            localDay = day
+            guard let local = timestamp(&days.local, local: true) else { return nil }
+            at = local.end
+            startLocal = local.text
+            localDay = local.day
         }
         var timezone: UnsafeBufferPointer<UInt8>?
         if key(.timezone) {
@@ -276,9 +286,10 @@ struct CanonicalCursor {
         guard at < count, base[at] == UInt8(ascii: "}") else { return nil }
         at &+= 1
         return CanonicalFields(
-            id: id, name: name, nameEscaped: nameEscaped, sportType: sport, type: type, startDate: startDate, startDateLocal: startLocal,
+            id: id, name: name, nameEscaped: nameEscaped, nameHasHash: nameHasHash, sportType: sport, type: type, startDate: start.text,
+            startDateLocal: startLocal,
             localDay: localDay, timezone: timezone, movingTime: moving, elapsedTime: elapsed, distance: distance,
             totalElevationGain: elevation, gearID: gear, trainer: trainer, commute: commute, manual: manual, source: source, device: device,
-            athlete: athlete, order: order)
+            athlete: athlete, order: start.order)
     }
 }

@@ -29,7 +29,11 @@ extension CanonicalCursor {
     /// reads as an exact id when a ',' or '}' follows (the next key's own check).
     @inline(__always)
     mutating func positiveInteger(_ k: CanonicalLayout) -> Int64? {
-        guard at &+ 16 <= count else { return digitByDigitPositiveInteger() }
+        guard at &+ 16 <= count else {
+            guard let (value, end) = digitByDigitPositiveInteger() else { return nil }
+            at = end
+            return value
+        }
         let high = digits(at)
         guard high.count > 0, base[at] != UInt8(ascii: "0") else { return nil }
         if high.count < 8 {
@@ -37,12 +41,33 @@ extension CanonicalCursor {
             return Int64(high.value)
         }
         let low = digits(at &+ 8)
-        guard low.count < 8 else { return digitByDigitPositiveInteger() }
+        guard low.count < 8 else {
+            guard let (value, end) = digitByDigitPositiveInteger() else { return nil }
+            at = end
+            return value
+        }
         at &+= 8 &+ low.count
-        return Int64(high.value &* k.integerPowersOfTen[low.count] &+ low.value)
+        return Int64(high.value &* CanonicalCursor.tenTo(low.count) &+ low.value)
     }
 
-    private mutating func digitByDigitPositiveInteger() -> Int64? {
+    /// 10^n for n from 0 to 7 (the count of a run of digits under eight), from constants: no
+    /// array to keep at hand and no bounds check. As a Double, each is exact: the general
+    /// reader's `powersOfTen`.
+    @inline(__always)
+    static func tenTo(_ n: Int) -> UInt64 {
+        switch n {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        default: 10_000_000
+        }
+    }
+
+    private func digitByDigitPositiveInteger() -> (Int64, Int)? {
         guard at < count, base[at] &- 49 < 9 else { return nil }
         var j = at, n: Int64 = 0
         while j < count, base[j] &- 48 < 10 {
@@ -50,31 +75,49 @@ extension CanonicalCursor {
             n = n &* 10 &+ Int64(base[j] &- 48)
             j += 1
         }
-        at = j
-        return n
+        return (n, j)
     }
 
     /// A number of at most 15 digits with an optional fraction, not negative and without an
     /// exponent: the general reader's exact case, computed the same way.
     @inline(__always)
     mutating func number(_ k: CanonicalLayout) -> Double? {
-        guard at &+ 24 <= count else { return digitByDigitNumber(k.powersOfTen) }
+        guard at &+ 24 <= count else {
+            guard let (value, end) = digitByDigitNumber(k.powersOfTen) else { return nil }
+            at = end
+            return value
+        }
         let whole = digits(at)
         guard whole.count > 0, base[at] != UInt8(ascii: "0") || whole.count == 1 else { return nil }
-        guard whole.count < 8 else { return digitByDigitNumber(k.powersOfTen) }
+        guard whole.count < 8 else {
+            guard let (value, end) = digitByDigitNumber(k.powersOfTen) else { return nil }
+            at = end
+            return value
+        }
         let point = at &+ whole.count
         guard base[point] == UInt8(ascii: ".") else {
             at = point
             return Double(whole.value)
         }
+        // One digit after the point, as distances and elevations mostly have: no second word.
+        let first = base[point &+ 1] &- 48
+        if first < 10, base[point &+ 2] &- 48 >= 10 {
+            at = point &+ 2
+            return Double(whole.value &* 10 &+ UInt64(first)) / 10
+        }
         let fraction = digits(point &+ 1)
         guard fraction.count > 0 else { return nil }
-        guard fraction.count < 8 else { return digitByDigitNumber(k.powersOfTen) }
+        guard fraction.count < 8 else {
+            guard let (value, end) = digitByDigitNumber(k.powersOfTen) else { return nil }
+            at = end
+            return value
+        }
         at = point &+ 1 &+ fraction.count
-        return Double(whole.value &* k.integerPowersOfTen[fraction.count] &+ fraction.value) / k.powersOfTen[fraction.count]
+        let scale = CanonicalCursor.tenTo(fraction.count)
+        return Double(whole.value &* scale &+ fraction.value) / Double(scale)
     }
 
-    private mutating func digitByDigitNumber(_ powersOfTen: [Double]) -> Double? {
+    private func digitByDigitNumber(_ powersOfTen: [Double]) -> (Double, Int)? {
         func isDigit(_ k: Int) -> Bool { k < count && base[k] &- 48 < 10 }
         var j = at
         guard isDigit(j), base[j] != 48 || !isDigit(j + 1) else { return nil }
@@ -95,10 +138,9 @@ extension CanonicalCursor {
             guard fraction > 0 else { return nil }
         }
         guard digits <= 15 else { return nil }
-        at = j
         var value = Double(mantissa)
         if fraction > 0 { value /= powersOfTen[fraction] }
-        return value
+        return (value, j)
     }
 
     // MARK: - Strings
@@ -106,31 +148,33 @@ extension CanonicalCursor {
     /// A string without escapes or control characters, as its bytes.
     @inline(__always)
     mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
-        guard case let (end, _)? = stringEnd(escapes: false) else { return nil }
+        guard case let (end, _, _)? = stringEnd(escapes: false) else { return nil }
         defer { at = end &+ 1 }
         return UnsafeBufferPointer(start: base + (at &+ 1), count: end &- at &- 1)
     }
 
     /// A string whose only escapes are one-letter ones (`\"`, `\n`, …; not `\u`), as its bytes,
-    /// and whether it has any: a name, which may quote.
+    /// whether it has any, and whether it has a '#' (which no such escape stands for): a name,
+    /// which may quote, and whose hashtags a summary keeps.
     @inline(__always)
-    mutating func nameString() -> (UnsafeBufferPointer<UInt8>, Bool)? {
-        guard case let (end, escaped)? = stringEnd(escapes: true) else { return nil }
+    mutating func nameString() -> (UnsafeBufferPointer<UInt8>, escaped: Bool, hash: Bool)? {
+        guard case let (end, escaped, hash)? = stringEnd(escapes: true) else { return nil }
         defer { at = end &+ 1 }
-        return (UnsafeBufferPointer(start: base + (at &+ 1), count: end &- at &- 1), escaped)
+        return (UnsafeBufferPointer(start: base + (at &+ 1), count: end &- at &- 1), escaped, hash)
     }
 
-    /// Where the string at `at` ends (its closing quote), and whether it has escapes; nil when
-    /// it is none, has a control character or an escape not allowed.
+    /// Where the string at `at` ends (its closing quote), whether it has escapes and (with
+    /// `escapes`, a name's scan) a '#'; nil when it is none, has a control character or an
+    /// escape not allowed.
     @inline(__always)
-    private func stringEnd(escapes: Bool) -> (Int, Bool)? {
+    private func stringEnd(escapes: Bool) -> (Int, Bool, Bool)? {
         guard at < count, base[at] == UInt8(ascii: "\"") else { return nil }
-        var j = at &+ 1, escaped = false
+        var j = at &+ 1, escaped = false, hash = false
         while j < count {
             // Eight bytes at a time to the first that ends the string or is an escape or a
-            // control character; one at a time near the end of the file.
+            // control character (or a name's '#'); one at a time near the end of the file.
             if j &+ 8 <= count {
-                let ends = CanonicalCursor.stringEnds(word(j))
+                let ends = escapes ? CanonicalCursor.nameEnds(word(j)) : CanonicalCursor.stringEnds(word(j))
                 if ends == 0 {
                     j &+= 8
                     continue
@@ -138,11 +182,16 @@ extension CanonicalCursor {
                 j &+= ends.trailingZeroBitCount >> 3
             }
             let c = base[j]
-            if c == UInt8(ascii: "\"") { return (j, escaped) }
+            if c == UInt8(ascii: "\"") { return (j, escaped, hash) }
             if c == UInt8(ascii: "\\") {
                 guard escapes, j + 1 < count, CanonicalCursor.unescaped(base[j + 1]) != nil else { return nil }
                 escaped = true
                 j &+= 2
+                continue
+            }
+            if escapes, c == UInt8(ascii: "#") {
+                hash = true
+                j &+= 1
                 continue
             }
             guard c >= 0x20 else { return nil }
@@ -155,14 +204,24 @@ extension CanonicalCursor {
     static func mayEndString(_ v: UInt64) -> Bool { stringEnds(v) != 0 }
 
     /// The high bit of each of eight bytes (the first in the lowest byte) that is '"', '\\' or
-    /// below 0x20 (the SWAR "has a zero byte" tests): exact up to the first such byte, which is
-    /// all a reader looks at.
+    /// below 0x20 (the SWAR "has a byte less than" tests): exact up to the first such byte, which
+    /// is all a reader looks at. XORed with 2, '"' is 0x20 and a control character stays below
+    /// it, so one test below 0x21 finds both; a byte of 0x80 or more is none (`~v`), and a byte
+    /// under 0x80 borrows from the one after it only when it is one. (Three tests took about 20
+    /// instructions a word, in every string of every activity.)
     @inline(__always)
     static func stringEnds(_ v: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-        let control = (v &- ones &* 0x20) & ~v & highs
-        return control | zeroBytes(v ^ (ones &* 0x22)) | zeroBytes(v ^ (ones &* 0x5C))
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quoteOrControl = (v ^ (ones &* 0x02)) &- (ones &* 0x21)
+        let backslash = (v ^ (ones &* 0x5C)) &- ones
+        return (quoteOrControl | backslash) & ~v & (ones &* 0x80)
+    }
+
+    /// `stringEnds` and each '#' (a zero byte once XORed with it), for a name's scan.
+    @inline(__always)
+    static func nameEnds(_ v: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        return stringEnds(v) | ((v ^ (ones &* 0x23)) &- ones) & ~v & (ones &* 0x80)
     }
 
     /// The byte a one-letter escape stands for (10 for the `n` of `\n`), or nil (`u`, which the
@@ -198,54 +257,73 @@ extension CanonicalCursor {
 
     // MARK: - Timestamps
 
-    /// A start date's bytes, day and order words (`startTimestamp`): as three words when it is
-    /// the 20 bytes `encode` writes with digits where digits go (nearly always), without
-    /// looking for the string's end; else as any string.
+    /// A start date (`local: false`: its day and order words, `startTimestamp`) or a local start
+    /// date (`local: true`: its day, `localTimestamp`) at `at`, and where it ends: as three words
+    /// when it is the 20 bytes `encode` writes with digits where digits go (nearly always),
+    /// without looking for the string's end; else as any string. Not mutating (see `activity`).
     @inline(__always)
-    mutating func startDateValue(_ memo: inout (date: (UInt64, UInt64), day: Day)?) -> (UnsafeBufferPointer<UInt8>, Day, (UInt64, UInt64, UInt32))? {
-        if let (t, w0, w1, w2) = wordTimestamp() {
-            guard let day = CanonicalCursor.day(t, w0, w1, w2, &memo) else { return nil }
-            return (t, day, (w0.byteSwapped, w1.byteSwapped, w2.byteSwapped))
+    func timestamp(_ memo: inout (date: (UInt64, UInt64), day: Day)?, local: Bool) -> CanonicalTimestamp? {
+        if let (w0, w1, w2) = wordTimestamp() {
+            // The separators are checked: the day is the first ten bytes' alone.
+            let day: Day
+            if let known = memo, known.date == (w0, w1 & 0xFFFF) {
+                day = known.day
+            } else {
+                guard let read = CanonicalCursor.newDay(base + (at &+ 1), w0, w1, &memo) else { return nil }
+                day = read
+            }
+            return CanonicalTimestamp(
+                text: UnsafeBufferPointer(start: base + (at &+ 1), count: 20), day: day,
+                order: (w0.byteSwapped, w1.byteSwapped, w2.byteSwapped), end: at &+ 22)
         }
-        guard let t = plainString(), case let (day, order)? = startTimestamp(t, &memo) else { return nil }
-        return (t, day, order)
+        return otherTimestamp(&memo, local: local)
     }
 
-    /// A local start date's bytes and day (`localTimestamp`), the same way.
-    @inline(__always)
-    mutating func localDateValue(_ memo: inout (date: (UInt64, UInt64), day: Day)?) -> (UnsafeBufferPointer<UInt8>, Day)? {
-        if let (t, w0, w1, w2) = wordTimestamp() {
-            guard let day = CanonicalCursor.day(t, w0, w1, w2, &memo) else { return nil }
-            return (t, day)
+    /// `timestamp` for a string that is not 20 bytes of digits and separators where `encode`
+    /// writes them.
+    @inline(never)
+    private func otherTimestamp(_ memo: inout (date: (UInt64, UInt64), day: Day)?, local: Bool) -> CanonicalTimestamp? {
+        var cursor = self
+        guard let t = cursor.plainString() else { return nil }
+        if local {
+            guard let day = localTimestamp(t, &memo) else { return nil }
+            return CanonicalTimestamp(text: t, day: day, order: (0, 0, 0), end: cursor.at)
         }
-        guard let t = plainString(), let day = localTimestamp(t, &memo) else { return nil }
-        return (t, day)
+        guard case let (day, order)? = startTimestamp(t, &memo) else { return nil }
+        return CanonicalTimestamp(text: t, day: day, order: order, end: cursor.at)
     }
 
-    /// The string at `at` when it is 20 bytes `DDDD-DD-DDTDD:DD:DDZ` (D a digit), as its bytes
-    /// and little-endian words (bytes 0-7, 8-15, 16-19); nil, and `at` unchanged, for anything
-    /// else. Every byte is checked, so it has no quote, escape or control character.
+    /// The day of a timestamp's first ten bytes at `date` (whose words are `w0`, `w1`), kept in
+    /// `memo`: once a day of a month's activities, not inlined.
+    @inline(never)
+    private static func newDay(_ date: UnsafePointer<UInt8>, _ w0: UInt64, _ w1: UInt64, _ memo: inout (date: (UInt64, UInt64), day: Day)?) -> Day? {
+        guard let day = Day(utf8: UnsafeBufferPointer(start: date, count: 10)) else { return nil }
+        memo = ((w0, w1 & 0xFFFF), day)
+        return day
+    }
+
+    /// The string at `at` when it is 20 bytes `DDDD-DD-DDTDD:DD:DDZ` (D a digit), as
+    /// little-endian words (bytes 0-7, 8-15, 16-19); nil for anything else. Every byte is
+    /// checked, so it has no quote, escape or control character, and its separators are where
+    /// `ActivityLimits.timestampDay` wants them.
     @inline(__always)
-    private mutating func wordTimestamp() -> (UnsafeBufferPointer<UInt8>, UInt64, UInt64, UInt32)? {
+    private func wordTimestamp() -> (UInt64, UInt64, UInt32)? {
         guard at &+ 32 <= count, base[at] == UInt8(ascii: "\""), base[at &+ 21] == UInt8(ascii: "\"") else { return nil }
         let w0 = word(at &+ 1), w1 = word(at &+ 9), w2 = UInt32(truncatingIfNeeded: word(at &+ 17))
         // Each word XORed with what it should be ('0' where a digit goes): digits become 0 to 9,
         // the other bytes 0. A byte that is no digit has a high nibble after adding 6 (its
         // carry, if any, reaches only bytes after it: the word is refused either way).
-        func digits(_ t: UInt64) -> Bool { (t | (t &+ 0x0606_0606_0606_0606)) & 0xF0F0_F0F0_F0F0_F0F0 == 0 }
         let t0 = w0 ^ 0x2D30_302D_3030_3030, t1 = w1 ^ 0x3030_3A30_3054_3030
         let t2 = UInt64(w2 ^ 0x5A30_303A)
-        guard digits(t0), digits(t1), digits(t2),
-            t0 & 0xFF00_00FF_0000_0000 == 0, t1 & 0x0000_FF00_00FF_0000 == 0, t2 & 0xFF00_00FF == 0
+        let six: UInt64 = 0x0606_0606_0606_0606
+        guard (t0 | (t0 &+ six) | t1 | (t1 &+ six) | t2 | (t2 &+ six)) & 0xF0F0_F0F0_F0F0_F0F0 == 0,
+            (t0 & 0xFF00_00FF_0000_0000) | (t1 & 0x0000_FF00_00FF_0000) | (t2 & 0xFF00_00FF) == 0
         else { return nil }
-        let t = UnsafeBufferPointer(start: base + (at &+ 1), count: 20)
-        at &+= 22
-        return (t, w0, w1, w2)
+        return (w0, w1, w2)
     }
 
     /// The day of a start date `YYYY-MM-DDTHH:MM:SSZ` and its order words (`CanonicalFields.order`):
     /// only in its 20 ASCII bytes (the general reader reads any other).
-    @inline(__always)
     func startTimestamp(_ t: UnsafeBufferPointer<UInt8>, _ memo: inout (date: (UInt64, UInt64), day: Day)?) -> (Day, (UInt64, UInt64, UInt32))? {
         guard t.count == 20 else { return nil }
         let (w0, w1, w2) = CanonicalCursor.words(t)
@@ -254,7 +332,6 @@ extension CanonicalCursor {
     }
 
     /// The day of a local start date: `ActivityLimits.timestampDay`, 20 bytes read as words.
-    @inline(__always)
     func localTimestamp(_ t: UnsafeBufferPointer<UInt8>, _ memo: inout (date: (UInt64, UInt64), day: Day)?) -> Day? {
         guard t.count == 20 else { return ActivityLimits.timestampDay(utf8: t) }
         let (w0, w1, w2) = CanonicalCursor.words(t)
@@ -262,7 +339,6 @@ extension CanonicalCursor {
     }
 
     /// 20 bytes as little-endian words: bytes 0-7, 8-15 and 16-19.
-    @inline(__always)
     private static func words(_ t: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt32) {
         let raw = UnsafeRawPointer(t.baseAddress!)
         return (
@@ -273,16 +349,21 @@ extension CanonicalCursor {
 
     /// `ActivityLimits.timestampDay` of a 20-byte timestamp given as its words: 'T', ':', ':' and
     /// 'Z' where it wants them, and the day of the first ten bytes, from `memo` when they are its.
-    @inline(__always)
     static func day(
         _ t: UnsafeBufferPointer<UInt8>, _ w0: UInt64, _ w1: UInt64, _ w2: UInt32, _ memo: inout (date: (UInt64, UInt64), day: Day)?
     ) -> Day? {
         // Byte 10 'T', 13 ':' (in the second word); 16 ':', 19 'Z' (in the third).
         guard w1 & 0x0000_FF00_00FF_0000 == 0x0000_3A00_0054_0000, w2 & 0xFF00_00FF == 0x5A00_003A else { return nil }
-        let date = (w0, w1 & 0xFFFF)
-        if let known = memo, known.date == date { return known.day }
-        guard let day = Day(utf8: UnsafeBufferPointer(rebasing: t[0..<10])) else { return nil }
-        memo = (date, day)
-        return day
+        if let known = memo, known.date == (w0, w1 & 0xFFFF) { return known.day }
+        return newDay(t.baseAddress!, w0, w1, &memo)
     }
+}
+
+/// A timestamp the fast path read: its bytes, day, order words (a start date's; zeros for a
+/// local one read as any string) and the position after it.
+struct CanonicalTimestamp {
+    var text: UnsafeBufferPointer<UInt8>
+    var day: Day
+    var order: (UInt64, UInt64, UInt32)
+    var end: Int
 }

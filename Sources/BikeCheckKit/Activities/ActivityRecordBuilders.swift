@@ -127,7 +127,7 @@ struct SummaryBuilder: ActivityRecordBuilder {
             sport: symbol(f.sportType), trainer: f.trainer, movingTime: Double(Int(f.movingTime)), distance: f.distance,
             elevation: f.totalElevationGain,
             // An escape never stands for '#' here (no `\u`): the bytes have one when the name has.
-            tags: Self.hasHash(f.name) ? tags(f.nameEscaped ? CanonicalCursor.unescape(f.name) : String(decoding: f.name, as: UTF8.self)) : -1)
+            tags: f.nameHasHash ? tags(f.nameEscaped ? CanonicalCursor.unescape(f.name) : String(decoding: f.name, as: UTF8.self)) : -1)
     }
 
     /// Whether a name's bytes have a '#': most have none, and are not made into a String.
@@ -160,6 +160,8 @@ struct SymbolTable {
     private var entries: [Entry] = []
     /// Index into `entries` + 1, or 0 for an empty slot; the count is a power of two.
     private var slots = [Int32](repeating: 0, count: 64)
+    /// `slots.count - 1`, kept: the count's getter was a call of its own in each lookup.
+    private var mask = 63
 
     /// The first sixteen bytes as two little-endian words, zeros past the end: with the count,
     /// all of a key of up to sixteen bytes.
@@ -187,37 +189,44 @@ struct SymbolTable {
         return Int(truncatingIfNeeded: h ^ (h >> 32))
     }
 
-    /// The slot holding `bytes` (whose head is `head`), or the empty slot where it would go.
+    /// The slot holding `bytes` (whose head is `head`), or the empty slot where it would go, and
+    /// the index + 1 of its entry (0 for none). Through the arrays' buffers, without their
+    /// bounds checks: `mask` keeps a slot in range, and a slot holds only an entry's index + 1.
     @inline(__always)
-    private func slot(_ bytes: UnsafeBufferPointer<UInt8>, _ head: (UInt64, UInt64)) -> Int {
-        let mask = slots.count - 1
-        var s = Self.hash(head, bytes.count) & mask
-        while slots[s] != 0 {
-            let key = entries[Int(slots[s]) - 1]
-            if key.head == head, key.bytes.count == bytes.count,
-                bytes.count <= 16 || memcmp(key.bytes.baseAddress! + 16, bytes.baseAddress! + 16, bytes.count - 16) == 0
-            {
-                return s
+    private func slot(_ bytes: UnsafeBufferPointer<UInt8>, _ head: (UInt64, UInt64)) -> (slot: Int, entry: Int) {
+        let n = bytes.count, mask = self.mask
+        var s = Self.hash(head, n) & mask
+        return slots.withUnsafeBufferPointer { slots in
+            entries.withUnsafeBufferPointer { entries in
+                while true {
+                    let e = Int(slots[s])
+                    if e == 0 { return (s, 0) }
+                    let key = entries[e &- 1]
+                    if key.head == head, key.bytes.count == n, n <= 16 || memcmp(key.bytes.baseAddress! + 16, bytes.baseAddress! + 16, n - 16) == 0 {
+                        return (s, e)
+                    }
+                    s = (s &+ 1) & mask
+                }
             }
-            s = (s + 1) & mask
         }
-        return s
     }
 
     @inline(__always)
     func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-        let s = slot(bytes, Self.head(bytes))
-        return slots[s] == 0 ? nil : entries[Int(slots[s]) - 1].value
+        let e = slot(bytes, Self.head(bytes)).entry
+        return e == 0 ? nil : entries.withUnsafeBufferPointer { $0[e &- 1].value }
     }
 
     /// Adds a key that `number` did not find.
     mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Int32) {
         let head = Self.head(bytes)
-        slots[slot(bytes, head)] = Int32(entries.count + 1)
+        slots[slot(bytes, head).slot] = Int32(entries.count + 1)
         entries.append(Entry(bytes: bytes, head: head, value: value))
-        if entries.count * 2 > slots.count {
+        // At most a quarter full: a garage's 500 gear ids took 1.3 probes a lookup at half.
+        if entries.count * 4 > slots.count {
             slots = [Int32](repeating: 0, count: slots.count * 2)
-            for (k, entry) in entries.enumerated() { slots[slot(entry.bytes, entry.head)] = Int32(k + 1) }
+            mask = slots.count - 1
+            for (k, entry) in entries.enumerated() { slots[slot(entry.bytes, entry.head).slot] = Int32(k + 1) }
         }
     }
 }

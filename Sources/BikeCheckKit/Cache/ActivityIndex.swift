@@ -20,8 +20,8 @@ struct ActivityIndex: Sendable {
     static let magic: [UInt8] = Array("BCAIDX\r\n".utf8)
     /// 2: records carry the elevation gain (48 bytes); indexes of version 1 are rebuilt. 3: the
     /// checksum of the month file's bytes. 4: records carry the ride name's hashtags (56 bytes).
-    /// 5: both checksums are `laneChecksum`.
-    static let version: UInt32 = 5
+    /// 5: both checksums are `laneChecksum`. 6: `laneChecksum` in eight lanes, two to a vector.
+    static let version: UInt32 = 6
     static let recordSize = 56
     /// magic, version, record size, key (7 × 8), the month file's checksum, name length,
     /// counts, string bytes.
