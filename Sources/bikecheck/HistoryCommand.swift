@@ -33,6 +33,8 @@ struct HistoryCommand: ParsableCommand {
             return (report, loaded.commit)
         }
         try ReportOutput.write(report, table: report.table, as: format, git: query.revision.commit(try global.garageRoot(), read: read))
+        // The entries are not taken apart one by one (a garage's history is a hundred thousand).
+        Terminal.endAfterOutput()
     }
 
     func answer() throws -> String {

@@ -74,16 +74,19 @@ struct ReportCommand: ParsableCommand {
             // its bytes are gathered for the atomic write, without a String of the whole page.
             let renderer = HTMLReportRenderer()
             guard let output else {
-                var pending: HTML = ""
+                // Gathered as bytes, a megabyte at a time: appending a section to a String and
+                // copying it out again cost more than the bytes.
+                var pending: [UInt8] = []
                 renderer.render(report) { piece in
-                    pending += piece
-                    if pending.string.utf8.count >= 1 << 20 {
-                        Terminal.standardOutput.write(html: pending)
-                        pending = ""
+                    pending += piece.string.utf8
+                    if pending.count >= 1 << 20 {
+                        Terminal.standardOutput.write(page: pending)
+                        pending.removeAll(keepingCapacity: true)
                     }
                 }
-                Terminal.standardOutput.write(html: pending)
-                return
+                Terminal.standardOutput.write(page: pending)
+                // The report (a hundred thousand services) is not taken apart one by one.
+                Terminal.endAfterOutput()
             }
             var page: [UInt8] = []
             renderer.render(report) { page += $0.string.utf8 }
@@ -93,6 +96,7 @@ struct ReportCommand: ParsableCommand {
                 Terminal.standardError.write(ErrorStyle.render(message: "\(error)"))
                 throw ExitCode(1)
             }
+            Terminal.endAfterOutput()
         }
     }
 }

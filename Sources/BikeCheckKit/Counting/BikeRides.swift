@@ -85,10 +85,18 @@ extension CountedRides {
         mutating func rides(bike: Int, filter: RideFilter) -> RideList {
             let key = Key(bike: bike, filter: filter)
             if let known = made.lists[key] { return known }
-            let list = RideList(
-                CountedRides.entries(
-                    of: garage.bikes[bike], filter: filter, index: index, handEntered: garage.rides, through: through, countedOnly: countedOnly),
-                index: index, handEntered: garage.rides)
+            // Counted only, the list is gathered without an entry per ride when the bike's rides
+            // come in order (the usual case), as ledgers are.
+            var numbers = CountedRides.RideNumbers()
+            let list =
+                countedOnly
+                    && CountedRides.gatherCounted(
+                        of: garage.bikes[bike], filter: filter, index: index, handEntered: garage.rides, through: through, into: &numbers)
+                ? RideList(counted: numbers.rides, index: index, handEntered: garage.rides)
+                : RideList(
+                    CountedRides.entries(
+                        of: garage.bikes[bike], filter: filter, index: index, handEntered: garage.rides, through: through, countedOnly: countedOnly),
+                    index: index, handEntered: garage.rides)
             made.lists[key] = list
             return list
         }
@@ -110,6 +118,14 @@ extension CountedRides {
         init(_ entries: [Entry], index: Index, handEntered: [Ride]) {
             rides = entries.map { $0.record >= 0 ? $0.record : -1 - $0.hand }
             verdicts = entries.allSatisfy(\.isCounted) ? [] : entries.map(\.verdict)
+            summaries = index.summaries
+            self.handEntered = handEntered
+        }
+
+        /// Counted rides only, by number (`rides`).
+        init(counted rides: [Int32], index: Index, handEntered: [Ride]) {
+            self.rides = rides
+            verdicts = []
             summaries = index.summaries
             self.handEntered = handEntered
         }

@@ -142,19 +142,71 @@ package enum CountedRides {
 
     /// The counted rides of `bike` through `filter` up to `through`, as `entries(…, countedOnly:
     /// true)` gives them, made into a ledger without an entry per ride when the bike's cached
-    /// rides come in order (the usual case; else from the entries): its counted hand-entered
-    /// rides, by day and then as written, go after the activities of their day. The same rides
-    /// summed in the same order.
+    /// rides come in order (the usual case; else from the entries). The same rides summed in
+    /// the same order.
     static func ledger(of resolved: ResolvedBike, filter: RideFilter, index: Index, handEntered: [Ride], through: Day) -> RideLedger {
+        var sums = LedgerSums()
+        guard gatherCounted(of: resolved, filter: filter, index: index, handEntered: handEntered, through: through, into: &sums) else {
+            return RideLedger(entries(of: resolved, filter: filter, index: index, handEntered: handEntered, through: through, countedOnly: true))
+        }
+        return RideLedger(days: sums.days, time: sums.time, distance: sums.distance)
+    }
+
+    /// A ledger under way: the running sums and the arrays `RideLedger` is made of.
+    struct LedgerSums: CountedRideSink {
+        var t = 0.0, d = 0.0
+        var days: [Int32] = [], time: [Double] = [0], distance: [Double] = [0]
+
+        mutating func reserve(_ count: Int) {
+            days.reserveCapacity(count)
+            time.reserveCapacity(count + 1)
+            distance.reserveCapacity(count + 1)
+        }
+
+        @inline(__always)
+        mutating func add(_ ride: Int32, day: Int32, movingTime: Double, distance rideDistance: Double) {
+            CountedRides.add(movingTime, rideDistance, day: day, t: &t, d: &d, days: &days, time: &time, distance: &distance)
+        }
+    }
+
+    /// A ride added to a ledger under way: its time and distance to the running sums `t` and
+    /// `d`, its day and the sums after it to the ledger's arrays. A function taking the sums
+    /// `inout`, inlined, where a closure capturing them paid an exclusivity check per access.
+    @inline(__always)
+    static func add(
+        _ movingTime: Double, _ rideDistance: Double, day: Int32, t: inout Double, d: inout Double, days: inout [Int32], time: inout [Double],
+        distance: inout [Double]
+    ) {
+        t += movingTime
+        d += rideDistance
+        days.append(day)
+        time.append(t)
+        distance.append(d)
+    }
+
+    /// A list of counted rides under way: each one's number (`RideList`'s).
+    struct RideNumbers: CountedRideSink {
+        var rides: [Int32] = []
+
+        mutating func reserve(_ count: Int) { rides.reserveCapacity(count) }
+
+        @inline(__always)
+        mutating func add(_ ride: Int32, day: Int32, movingTime: Double, distance: Double) { rides.append(ride) }
+    }
+
+    /// The counted rides of `bike` through `filter` up to `through`, in the order of `entries(…,
+    /// countedOnly: true)`, into `sink`, without an entry per ride, when the bike's cached rides
+    /// come in order (the usual case): its counted hand-entered rides, by day and then as
+    /// written, go after the activities of their day. False when they do not (the sink then
+    /// holds some of them, to be thrown away: the caller counts from the entries).
+    @inline(__always)
+    static func gatherCounted<Sink: CountedRideSink>(
+        of resolved: ResolvedBike, filter: RideFilter, index: Index, handEntered: [Ride], through: Day, into sink: inout Sink
+    ) -> Bool {
         let hand = Self.handEntered(of: resolved, filter: filter, handEntered: handEntered, through: through, countedOnly: true)
             .sorted { ($0.day, $0.k) < ($1.day, $1.k) }
         let scan = RecordScan(of: resolved, filter: filter, index: index, through: through, countedOnly: true)
-        let count = (scan?.records.count ?? 0) + hand.count
-        var days: [Int32] = [], time: [Double] = [0], distance: [Double] = [0]
-        days.reserveCapacity(count)
-        time.reserveCapacity(count + 1)
-        distance.reserveCapacity(count + 1)
-        var t = 0.0, d = 0.0
+        sink.reserve((scan?.records.count ?? 0) + hand.count)
         var h = 0
         let inOrder = index.summaries.records.withUnsafeBufferPointer { all -> Bool in
             guard let scan else { return true }
@@ -168,33 +220,21 @@ package enum CountedRides {
                 lastDay = a.day
                 lastActivity = a.id
                 while h < hand.count && hand[h].day < a.day {
-                    t += handEntered[hand[h].k].movingTime
-                    d += handEntered[hand[h].k].distance
-                    days.append(hand[h].day)
-                    time.append(t)
-                    distance.append(d)
+                    let r = handEntered[hand[h].k]
+                    sink.add(-1 - Int32(hand[h].k), day: hand[h].day, movingTime: r.movingTime, distance: r.distance)
                     h += 1
                 }
-                t += a.movingTime
-                d += a.distance
-                days.append(a.day)
-                time.append(t)
-                distance.append(d)
+                sink.add(k, day: a.day, movingTime: a.movingTime, distance: a.distance)
             }
             return true
         }
-        guard inOrder else {
-            return RideLedger(entries(of: resolved, filter: filter, index: index, handEntered: handEntered, through: through, countedOnly: true))
-        }
+        guard inOrder else { return false }
         while h < hand.count {
-            t += handEntered[hand[h].k].movingTime
-            d += handEntered[hand[h].k].distance
-            days.append(hand[h].day)
-            time.append(t)
-            distance.append(d)
+            let r = handEntered[hand[h].k]
+            sink.add(-1 - Int32(hand[h].k), day: hand[h].day, movingTime: r.movingTime, distance: r.distance)
             h += 1
         }
-        return RideLedger(days: days, time: time, distance: distance)
+        return true
     }
 
     /// What a bike's cached activities are read with: the records `entries` lists (those of its
@@ -357,4 +397,13 @@ package enum CountedRides {
             movingTime: r.movingTime, distance: r.distance, elevation: 0, verdict: e.verdict)
     }
 
+}
+
+/// What counted rides are gathered into, one at a time in `CountedRides.entries`' order
+/// (`CountedRides.gatherCounted`): a ledger's sums, a list's numbers.
+protocol CountedRideSink {
+    /// Room for `count` rides.
+    mutating func reserve(_ count: Int)
+    /// A ride: record `ride` of the summaries, or `-1 - k` for hand-entered ride `k`.
+    mutating func add(_ ride: Int32, day: Int32, movingTime: Double, distance: Double)
 }

@@ -65,6 +65,13 @@ struct RideLedger {
         return (time[b] - time[a], distance[b] - distance[a], b - a)
     }
 
+    /// The riding of every ride through `day` (an odometer): `usage(from:through:)` from before
+    /// the first ride, in one binary search.
+    func odometer(through day: Int) -> (time: Double, distance: Double) {
+        let b = lowerBound(day + 1)
+        return (time[b], distance[b])
+    }
+
     /// The first day with a counted ride, if any.
     var firstDay: Int? { dayNumbers.first.map(Int.init) }
 }

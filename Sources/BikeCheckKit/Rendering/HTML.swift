@@ -150,6 +150,99 @@ package struct HTMLBytes {
 
     /// What was written, as one piece of markup.
     package var html: HTML { HTML(markup: String(decoding: bytes, as: UTF8.self)) }
+
+    /// Writes a run of markup and values in one append, as `write` puts them into room for
+    /// `capacity` bytes (`Room`): an append costs as much for a few bytes as for a hundred, and a
+    /// table row was fifteen. False, with nothing written, when `write` put a value `Room`
+    /// writes only in its plain form (a text to escape, a figure or day beyond the plain forms)
+    /// or ran out of room: the caller then writes the run piece by piece.
+    package mutating func write(capacity: Int, _ write: (inout Room) -> Void) -> Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { room in
+            guard let base = room.baseAddress else { return false }
+            var cursor = Room(base, capacity: capacity)
+            write(&cursor)
+            guard cursor.fits else { return false }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: cursor.at))
+            return true
+        }
+    }
+
+    /// Bytes written one after the other into room made by `write(capacity:)`: what `HTMLBytes`'
+    /// own writers write, where it is plain. Once a piece does not fit or is not plain, `fits`
+    /// is false and nothing more is written.
+    package struct Room {
+        private let p: UnsafeMutablePointer<UInt8>
+        private let capacity: Int
+        private(set) var at = 0
+        private(set) var fits = true
+
+        init(_ p: UnsafeMutablePointer<UInt8>, capacity: Int) {
+            self.p = p
+            self.capacity = capacity
+        }
+
+        /// Whether `count` more bytes fit; if not, nothing more is written.
+        @inline(__always)
+        private mutating func room(_ count: Int) -> Bool {
+            if fits && at + count <= capacity { return true }
+            fits = false
+            return false
+        }
+
+        /// The program's own markup, as written (`HTMLBytes.markup`).
+        package mutating func markup(_ literal: StaticString) {
+            let count = literal.utf8CodeUnitCount
+            guard room(count) else { return }
+            (p + at).initialize(from: literal.utf8Start, count: count)
+            at += count
+        }
+
+        /// A value's text, when it has nothing to escape (`HTML.isPlain`; `HTMLBytes.text`).
+        package mutating func text(_ value: String) {
+            var value = value
+            value.withUTF8 { utf8 in
+                guard room(utf8.count) else { return }
+                for b in utf8 {
+                    guard HTML.isPlain(b) else {
+                        fits = false
+                        return
+                    }
+                    p[at] = b
+                    at += 1
+                }
+            }
+        }
+
+        /// `HTMLBytes.day`, for a year of 0 through 9999.
+        package mutating func day(_ day: Day) {
+            let (y, m, d) = day.components
+            guard (0...9999).contains(y) else { fits = false; return }
+            guard room(10) else { return }
+            at += Day.writeISO(y, m, d, to: UnsafeMutableBufferPointer(start: p + at, count: 10))
+        }
+
+        /// `HTMLBytes.fixed(value, decimals)` for 0 or 1 decimals, where `ReportNumber.appendFixed`
+        /// writes the value's digits (its scaled value below 10^15).
+        package mutating func fixed(_ value: Double, _ decimals: Int) {
+            let scaled = (value * (decimals == 0 ? 1 : 10)).rounded()
+            guard decimals == 0 || decimals == 1, abs(scaled) < 1e15 else { fits = false; return }
+            guard room(22) else { return }
+            var n = Int64(scaled)
+            if n < 0 {
+                p[at] = UInt8(ascii: "-")
+                at += 1
+                n = -n
+            }
+            if decimals == 0 {
+                at += ReportNumber.writeDigits(n, to: p + at)
+            } else {
+                at += ReportNumber.writeDigits(n / 10, to: p + at)
+                p[at] = UInt8(ascii: ".")
+                p[at + 1] = UInt8(48 + n % 10)
+                at += 2
+            }
+        }
+    }
 }
 
 extension HTML {

@@ -45,7 +45,7 @@ package struct GarageReport: Sendable {
         /// The entry, with what the odometer `ledger` (the bike's counted rides) reads at the
         /// end of its day.
         init(_ entry: HistoryReport.Entry, odometer ledger: RideLedger) {
-            let used = ledger.usage(from: Int.min / 2, through: entry.date.ordinal)
+            let used = ledger.odometer(through: entry.date.ordinal)
             self.entry = entry
             distance = ReportNumber.tenth(used.distance)
             movingTime = ReportNumber.tenth(used.time)
@@ -133,12 +133,31 @@ package struct GarageReport: Sendable {
     /// Each of `bikes`' own costs by year and category (every bike has its list, empty when it
     /// has no costs), from the cost report's `items` (theirs among others) and sums.
     static func costLines(_ items: [CostReport.Item], bikes: [BikeID]) -> [String: [CostLine]] {
-        let shown = Set(bikes.map(\.rawValue))
-        let sums = CostReport.sums(items.filter { $0.subject.kind == .bike && shown.contains($0.subject.id) }) { item in
-            CostLine.Key(
-                bike: item.subject.id, year: item.day.map { String($0.components.year) } ?? CostReport.undated,
-                category: item.category ?? CostReport.uncategorised, currency: item.money.currency)
-        }
+        var shown: [String: Int] = [:]
+        for (k, bike) in bikes.enumerated() where shown[bike.rawValue] == nil { shown[bike.rawValue] = k }
+        // Summed by numbers (the bike's position, the year, the category's and currency's), the
+        // bike looked up when the items' subject changes (they come a subject at a time).
+        var categories = StringNumbers(), currencies = StringNumbers()
+        var lastSubject: String?
+        var lastPosition: Int?
+        let sums = CostReport.sums(
+            items,
+            small: { item -> SmallCostKey? in
+                guard item.pointee.subject.kind == .bike else { return nil }
+                if item.pointee.subject.id != lastSubject {
+                    lastSubject = item.pointee.subject.id
+                    lastPosition = shown[item.pointee.subject.id]
+                }
+                guard let bike = lastPosition else { return nil }
+                return SmallCostKey(
+                    bike, item.pointee.day.map { $0.components.year } ?? Int.min, categories.number(item.pointee.category),
+                    currencies.number(item.pointee.money.currency))
+            },
+            key: { _, item in
+                CostLine.Key(
+                    bike: item.pointee.subject.id, year: item.pointee.day.map { String($0.components.year) } ?? CostReport.undated,
+                    category: item.pointee.category ?? CostReport.uncategorised, currency: item.pointee.money.currency)
+            })
         var costLines: [String: [CostLine]] = [:]
         for (key, sum) in sums {
             costLines[key.bike, default: []].append(

@@ -33,6 +33,14 @@ package struct HistoryReport: Sendable, Encodable {
         package var todo: String? = nil
         /// The measurements it recorded (`readings:`), in the order written; nil for none.
         package var readings: [Measurement]? = nil
+        /// The interval ids it did, as its log entry lists them (the log's own list, shared):
+        /// what the HTML report's service history shows, where `uncountedEntries` makes no
+        /// tasks. Not in the JSON (`tasks` is).
+        package var done: [Located<IntervalID>] = []
+
+        enum CodingKeys: String, CodingKey {
+            case subject, bike, date, tasks, cost, currency, category, note, todo, readings
+        }
     }
 
     /// A reading of an interval's wear (`readings: {chain-replace: 0.5 %}`).
@@ -112,9 +120,9 @@ package struct HistoryReport: Sendable, Encodable {
             asOf: asOf, units: garage.settings.units, since: query.since, until: query.until, interval: interval?.rawValue, entries: entries)
     }
 
-    /// The entries `build` lists for `query`, in its order, each task with the day it was done
-    /// before but not the riding since (`rides`, `movingTime` and `distance` nil): no rides are
-    /// counted (the HTML report's service history lists interval ids and reads the odometer).
+    /// The entries `build` lists for `query`, in its order, without tasks: each with the ids it
+    /// did (`done`, the log's own list) and no rides counted (the HTML report's service history
+    /// lists interval ids and reads the odometer). No array is made per entry.
     package static func uncountedEntries(_ garage: Garage, query: ReportQuery) -> [Entry] {
         var entries: [Entry] = []
         var groups: [(subject: ReportSubject, range: Range<Int>)] = []
@@ -257,8 +265,9 @@ package struct HistoryReport: Sendable, Encodable {
     /// One subject's log entries in the span of `query` (those that did `interval`, when given),
     /// with the counted rides behind each task since the one before it and its intervals' names,
     /// appended to `entries`. `usage(interval, from, through)`: the counted riding over those
-    /// days, both inclusive, of a task of `intervals[interval]` (nil: of none of them); not
-    /// asked when `counted` is false (the tasks then have none).
+    /// days, both inclusive, of a task of `intervals[interval]` (nil: of none of them). When
+    /// `counted` is false (and no `interval` is asked for), the entries have no tasks, only
+    /// their `done` ids, and `usage` is not asked.
     static func entries(
         _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?, query: ReportQuery, interval: IntervalID?,
         counted: Bool = true, usage: (Int?, Int, Int) -> (time: Double, distance: Double, rides: Int), into entries: inout [Entry]
@@ -284,6 +293,14 @@ package struct HistoryReport: Sendable, Encodable {
         // The entries read in place: an entry copied out of the log (its strings, locations and
         // lists retained, then released) cost more than the rest of its reading.
         log.withUnsafeBufferPointer { log in
+            guard counted || interval != nil else {
+                // Without tasks (`uncountedEntries`): no day a task was last done is needed.
+                guard let base = log.baseAddress else { return }
+                for n in order where log[n].date <= end && since.map({ log[n].date >= $0 }) ?? true {
+                    entries.append(Self.entry(base + n, subject: subject, part: part, tasks: []))
+                }
+                return
+            }
             for n in order where log[n].date <= asOf {
                 let date = log[n].date
                 // Each done id read in place (a `Located` copied out retained its location's file).
@@ -321,6 +338,6 @@ package struct HistoryReport: Sendable, Encodable {
         return Entry(
             subject: subject, bike: part?.mount(on: entry.pointee.date)?.bike.value.rawValue, date: entry.pointee.date, tasks: tasks,
             cost: cost.map { ReportAmount($0.value.amount) }, currency: cost?.value.currency, category: entry.pointee.category,
-            note: entry.pointee.note, todo: entry.pointee.todo, readings: readings)
+            note: entry.pointee.note, todo: entry.pointee.todo, readings: readings, done: entry.pointee.done)
     }
 }

@@ -106,9 +106,20 @@ package struct UsageReport: Sendable, Encodable {
         var cache =
             shared.flatMap { $0.through == asOf && $0.countedOnly ? $0 : nil }
             ?? CountedRides.BikeRides(garage: garage, index: CountedRides.Index(summaries), through: asOf, countedOnly: true)
-        for resolved in garage.bikes where selection.includes(resolved.bike.id) {
-            var summer = Summer(.bike(resolved.bike), prior: 0, since: since, asOf: asOf, period: period)
-            for ride in cache.rides(of: resolved.bike.id) { summer.add(ride) }
+        // From `since`, the rides before it only add to the odometer: that is read from the
+        // bike's ledger (the same distances added in the same order, status's), and only the
+        // rides from that day on are read (the HTML report's twelve months of ten years).
+        let bikes = garage.bikes.filter { selection.includes($0.bike.id) }
+        let ledgers = since == nil ? [:] : cache.ledgers(bikes.map { ($0.bike.id, $0.filter) })
+        for resolved in bikes {
+            let rides = cache.rides(of: resolved.bike.id)
+            var start = 0, prior = 0.0
+            if let since, let ledger = ledgers[.init(bike: resolved.bike.id, filter: resolved.filter)], ledger.days.count == rides.count {
+                start = ledger.lowerBound(since.ordinal)
+                prior = ledger.distance[start]
+            }
+            var summer = Summer(.bike(resolved.bike), prior: prior, since: since, asOf: asOf, period: period)
+            for k in start..<rides.count { summer.add(rides[k]) }
             summer.total.odometer = summer.odometer
             rows += summer.rows
             totals.append(summer.total)
