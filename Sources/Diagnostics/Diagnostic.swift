@@ -3,57 +3,61 @@
 ///
 /// Stored in 32 bits each: every node of a parsed file holds two, so a large file's tree is a
 /// third smaller, and no file bikecheck reads may be near 2 GiB (see `FileSizeLimit`).
-package struct SourcePosition: Sendable, Hashable, Comparable {
+///
+/// A position, a range and a location are `public`, not `package`: swiftc 6.3 does not inline a
+/// `package` initialiser into another module of the package, `@inlinable @inline(__always)` or
+/// not, and the garage cache paid four calls a location (a million locations at 500 bikes).
+public struct SourcePosition: Sendable, Hashable, Comparable {
     // Inlinable, as the initialiser and accessors are: the garage cache makes a million
     // positions at 500 bikes, and a call into this module for each part cost a tenth of that.
     @usableFromInline var storedOffset: Int32
     @usableFromInline var storedLine: Int32
     @usableFromInline var storedColumn: Int32
 
-    @inlinable package var offset: Int {
+    @inlinable public var offset: Int {
         get { Int(storedOffset) }
         set { storedOffset = Int32(clamping: newValue) }
     }
-    @inlinable package var line: Int {
+    @inlinable public var line: Int {
         get { Int(storedLine) }
         set { storedLine = Int32(clamping: newValue) }
     }
-    @inlinable package var column: Int {
+    @inlinable public var column: Int {
         get { Int(storedColumn) }
         set { storedColumn = Int32(clamping: newValue) }
     }
 
-    @inlinable @inline(__always) package init(offset: Int, line: Int, column: Int) {
+    @inlinable @inline(__always) public init(offset: Int, line: Int, column: Int) {
         storedOffset = Int32(clamping: offset)
         storedLine = Int32(clamping: line)
         storedColumn = Int32(clamping: column)
     }
 
-    package static func < (a: SourcePosition, b: SourcePosition) -> Bool { a.offset < b.offset }
+    public static func < (a: SourcePosition, b: SourcePosition) -> Bool { a.offset < b.offset }
 }
 
 /// A half-open span of a source file, `start..<end` in bytes.
-package struct SourceRange: Sendable, Hashable {
-    package var start: SourcePosition
-    package var end: SourcePosition
+public struct SourceRange: Sendable, Hashable {
+    public var start: SourcePosition
+    public var end: SourcePosition
 
-    @inlinable @inline(__always) package init(start: SourcePosition, end: SourcePosition) {
+    @inlinable @inline(__always) public init(start: SourcePosition, end: SourcePosition) {
         self.start = start
         self.end = end
     }
 
     /// An empty range at one position.
-    package init(at position: SourcePosition) {
+    public init(at position: SourcePosition) {
         self.init(start: position, end: position)
     }
 }
 
 /// Where something is: a file (relative to the garage) and, when known, a span of it.
-package struct SourceLocation: Sendable, Hashable {
-    package var file: String
-    package var range: SourceRange?
+public struct SourceLocation: Sendable, Hashable {
+    public var file: String
+    public var range: SourceRange?
 
-    @inlinable @inline(__always) package init(file: String, range: SourceRange? = nil) {
+    @inlinable @inline(__always) public init(file: String, range: SourceRange? = nil) {
         self.file = file
         self.range = range
     }

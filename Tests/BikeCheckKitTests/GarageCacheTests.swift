@@ -431,6 +431,43 @@ import Testing
         }
     }
 
+    @Test func listsOfEveryLengthReadBackTheSameAndATruncatedOneIsRefused() throws {
+        // A log entry's `done:` ids (read in one loop, into an array made at its size) and a
+        // list read by the generic decoder, empty, of one and of several, then a cut anywhere.
+        func done(_ ids: [String]) -> [Located<IntervalID>] {
+            ids.enumerated().map { n, id in
+                Located(
+                    IntervalID(id),
+                    at: Diagnostics.SourceLocation(
+                        file: "bikes/grail.yaml", range: SourceRange(at: SourcePosition(offset: 40 + 12 * n, line: 3, column: 9 + 12 * n))))
+            }
+        }
+        let lists = [done([]), done(["chain-lube"]), done(["chain-lube", "a-rather-long-interval-id"]), done(["a", "b", "c", "d", "e"])]
+        let counts: [[Int]] = [[], [7], [1, 2, 3, 300]]
+        var w = CacheWriter()
+        for list in lists { w.write(list) }
+        for list in counts { w.write(list) }
+        let bytes = w.bytes
+        let read = try bytes.withUnsafeBytes { raw throws -> (lists: [[Located<IntervalID>]], counts: [[Int]], atEnd: Bool) in
+            var r = CacheReader(raw)
+            let read = try lists.map { _ in try r.locatedIDs() as [Located<IntervalID>] }
+            return (read, try counts.map { _ in try [Int](from: &r) }, r.isAtEnd)
+        }
+        #expect(read.lists == lists)
+        #expect(read.counts == counts)
+        #expect(read.atEnd)
+        for cut in 1..<bytes.count {
+            let truncated = Array(bytes.dropLast(cut))
+            truncated.withUnsafeBytes { raw in
+                var r = CacheReader(raw)
+                #expect(throws: CacheReader.Invalid.self) {
+                    for _ in lists { _ = try r.locatedIDs() as [Located<IntervalID>] }
+                    for _ in counts { _ = try [Int](from: &r) }
+                }
+            }
+        }
+    }
+
     @Test func anAmountThatWouldNotReadBackTheSameIsNeverCached() throws {
         var file = GarageLoader.parse("bikes/b0.yaml", Array(Self.bikes[0].utf8)) { FileDecoders.bike(id: BikeID("b0"), $0, &$1) }
         file.value?.price?.value.amount = Decimal(string: "123456789012345678901234567890")!

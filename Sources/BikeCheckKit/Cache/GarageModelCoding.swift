@@ -88,11 +88,16 @@ extension LogEntry: CacheCodable {
         w.write(todo)
         w.write(readings)
     }
+    /// Read as the generic decoders would (`Day`, `Array`, `Optional`), with their parts inlined:
+    /// a long log has a hundred thousand entries.
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
-        let location = try r.location(), date = try Day(from: &r), dateLocation = try r.location()
+        let location = try r.location(), date = Day(ordinal: try r.int()), dateLocation = try r.location()
+        let done: [Located<IntervalID>] = try r.locatedIDs()
+        let cost = try r.bool() ? try r.read(Located<Money>.self) : nil
+        let category = try r.optionalString(), note = try r.optionalString(), todo = try r.optionalString()
         self.init(
-            date: date, dateLocation: dateLocation, done: try r.read(), cost: try r.read(), category: try r.read(), note: try r.read(),
-            todo: try r.read(), location: location, readings: try r.read())
+            date: date, dateLocation: dateLocation, done: done, cost: cost, category: category, note: note, todo: todo, location: location,
+            readings: try r.read())
     }
 }
 
