@@ -92,12 +92,15 @@ package struct CostReport: Sendable, Encodable {
     }
 
     /// `items` summed per `key`: the one sum behind the rows, the totals, and the HTML report's
-    /// cost lines (`GarageReport.costLines`).
-    package static func sums<Key: Hashable>(_ items: [Item], by key: (Item) -> Key) -> [Key: Sum] {
+    /// cost lines (`GarageReport.costLines`). `including`: the items summed, picked in place (a
+    /// filtered copy of a million-ride garage's items was 12 MiB grown by doubling).
+    package static func sums<Key: Hashable>(
+        _ items: [Item], including: (Item) -> Bool = { _ in true }, by key: (Item) -> Key
+    ) -> [Key: Sum] {
         var sums: [Key: Sum] = [:]
         // Read in place: an item is not copied (retained and released) to be summed.
         items.withUnsafeBufferPointer { items in
-            for k in items.indices {
+            for k in items.indices where including(items[k]) {
                 if items[k].isPurchase {
                     sums[key(items[k]), default: Sum()].purchaseAmounts.add(items[k].money.amount)
                 } else {
@@ -119,6 +122,9 @@ package struct CostReport: Sendable, Encodable {
     package static func items(_ garage: Garage, query: ReportQuery, narrated: Bool = true) -> [Item] {
         let (selection, asOf, since) = (query.selection, query.asOf, query.since)
         var items: [Item] = []
+        // At most a price and each log entry per subject, room made once (doubling copied a
+        // million-ride garage's items three times into fresh memory: 10 MiB, 2,600 page faults).
+        items.reserveCapacity(HistoryReport.logEntries(garage, selection) + garage.bikes.count + garage.parts.count)
         func inSpan(_ day: Day?) -> Bool {
             guard let day else { return since == nil }
             return day <= asOf && since.map { day >= $0 } ?? true
