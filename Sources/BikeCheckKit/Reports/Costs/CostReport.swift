@@ -92,15 +92,12 @@ package struct CostReport: Sendable, Encodable {
     }
 
     /// `items` summed per `key`: the one sum behind the rows, the totals, and the HTML report's
-    /// cost lines (`GarageReport.costLines`). `including`: the items summed, picked in place (a
-    /// filtered copy of a million-ride garage's items was 12 MiB grown by doubling).
-    package static func sums<Key: Hashable>(
-        _ items: [Item], including: (Item) -> Bool = { _ in true }, by key: (Item) -> Key
-    ) -> [Key: Sum] {
+    /// cost lines (`GarageReport.costLines`).
+    package static func sums<Key: Hashable>(_ items: [Item], by key: (Item) -> Key) -> [Key: Sum] {
         var sums: [Key: Sum] = [:]
         // Read in place: an item is not copied (retained and released) to be summed.
         items.withUnsafeBufferPointer { items in
-            for k in items.indices where including(items[k]) {
+            for k in items.indices {
                 if items[k].isPurchase {
                     sums[key(items[k]), default: Sum()].purchaseAmounts.add(items[k].money.amount)
                 } else {

@@ -134,7 +134,7 @@ package struct GarageReport: Sendable {
     /// has no costs), from the cost report's `items` (theirs among others) and sums.
     static func costLines(_ items: [CostReport.Item], bikes: [BikeID]) -> [String: [CostLine]] {
         let shown = Set(bikes.map(\.rawValue))
-        let sums = CostReport.sums(items, including: { $0.subject.kind == .bike && shown.contains($0.subject.id) }) { item in
+        let sums = CostReport.sums(items.filter { $0.subject.kind == .bike && shown.contains($0.subject.id) }) { item in
             CostLine.Key(
                 bike: item.subject.id, year: item.day.map { String($0.components.year) } ?? CostReport.undated,
                 category: item.category ?? CostReport.uncategorised, currency: item.money.currency)
