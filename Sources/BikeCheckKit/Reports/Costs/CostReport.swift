@@ -120,7 +120,7 @@ package struct CostReport: Sendable, Encodable {
         let (selection, asOf, since) = (query.selection, query.asOf, query.since)
         var items: [Item] = []
         // At most a price and each log entry per subject, room made once (doubling copied a
-        // million-ride garage's items three times into fresh memory: 10 MiB, 2,600 page faults).
+        // million-ride garage's items three times: 10 MiB, 11 M instructions).
         items.reserveCapacity(HistoryReport.logEntries(garage, selection) + garage.bikes.count + garage.parts.count)
         func inSpan(_ day: Day?) -> Bool {
             guard let day else { return since == nil }

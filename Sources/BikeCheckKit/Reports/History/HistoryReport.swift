@@ -80,7 +80,7 @@ package struct HistoryReport: Sendable, Encodable {
         }
         var entries: [Entry] = []
         // At most one entry per log entry, room made once: grown by doubling, a million-ride
-        // garage's entries were copied four times into fresh memory (20 MiB, 5,000 page faults).
+        // garage's entries were copied four times into fresh memory (20 MiB, 4,000 page faults).
         entries.reserveCapacity(Self.logEntries(garage, query.selection))
         var groups: [(subject: ReportSubject, range: Range<Int>)] = []
         func add(
