@@ -127,38 +127,6 @@ import Testing
             ])
     }
 
-    @Test func aRunWrittenInOneAppendIsItsPiecesBytesOrNothing() throws {
-        let day = try #require(Day("2025-03-01"))
-        let figures: [(Double, Int)] = [(1234.56, 1), (-0.04, 0), (99.95, 1), (-2.5, 1), (7200 / 3600, 0), (1e20, 0)]
-        var pieces = HTMLBytes()
-        pieces.markup("<tr><td>")
-        pieces.day(day)
-        pieces.markup("<td>")
-        pieces.text("chain-lube")
-        for (v, d) in figures.dropLast() { pieces.fixed(v, d) }
-        var once = HTMLBytes()
-        let plain = once.write(capacity: 80) { r in
-            r.markup("<tr><td>")
-            r.day(day)
-            r.markup("<td>")
-            r.text("chain-lube")
-            for (v, d) in figures.dropLast() { r.fixed(v, d) }
-        }
-        #expect(plain && once.bytes == pieces.bytes, "\(String(decoding: once.bytes, as: UTF8.self))")
-        // A value to escape, a figure beyond the plain form, or no room: nothing is written (the
-        // caller writes the run piece by piece).
-        let toEscape = once.write(capacity: 80) { r in
-            r.markup("<td>")
-            r.text("a & b")
-        }
-        let tooLarge = once.write(capacity: 80) { r in r.fixed(figures[5].0, figures[5].1) }
-        let noRoom = once.write(capacity: 6) { r in
-            r.markup("<td>")
-            r.text("abc")
-        }
-        #expect(!toEscape && !tooLarge && !noRoom && once.bytes == pieces.bytes)
-    }
-
     @Test func theChartAxisEndsOnARoundNumber() {
         #expect(HTMLReportRenderer.axis(0) == (1, 1))
         #expect(HTMLReportRenderer.axis(143) == (150, 50))

@@ -180,7 +180,7 @@ extension ActivityIndex {
     /// for 32). (The garage cache keeps `checksum`: its bytes fix its definition.)
     static func laneChecksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
         typealias Lanes = SIMD2<UInt64>
-        var a = (Lanes(), Lanes(), Lanes(), Lanes())
+        var a: LaneSums = (Lanes(), Lanes(), Lanes(), Lanes())
         var b = a
         let n = raw.count
         if let base = raw.baseAddress {
@@ -225,8 +225,14 @@ extension ActivityIndex {
                 at &+= 8
             }
         }
+        return mixed(count: n, a, b)
+    }
+
+    /// `laneChecksum`'s end: the length and its lanes' two sums mixed into one word.
+    @inline(__always)
+    private static func mixed(count n: Int, _ a: LaneSums, _ b: LaneSums) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(n)
-        func mix(_ v: Lanes) {
+        func mix(_ v: SIMD2<UInt64>) {
             for k in 0..<2 {
                 h = (h ^ v[k]) &* 0x9E37_79B9_7F4A_7C15
                 h ^= h >> 29
@@ -242,6 +248,9 @@ extension ActivityIndex {
         mix(b.3)
         return h ^ (h >> 32)
     }
+
+    /// `laneChecksum`'s eight lanes, two to a vector.
+    private typealias LaneSums = (SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>)
 
     /// A 64-bit checksum, eight bytes at a time: it catches torn, truncated and altered files
     /// (not an attacker: the garage cache is the garage owner's own local state).

@@ -436,73 +436,7 @@ package struct HTMLReportRenderer: Sendable {
 
     /// A row of the service history: the date, what was done (`part ID: ` first for a part's),
     /// the odometer and hours at the time, the cost, and the category and note when there are.
-    /// Written in three appends (what comes before the cost, the cost, what comes after) where
-    /// every value is plain (`HTMLBytes.write(capacity:)`), else piece by piece, the same bytes.
     private func historyRow(_ s: UnsafePointer<GarageReport.Service>, units: UnitSystem, into w: inout HTMLBytes) {
-        let distance = units.distance(s.pointee.distance), hours = s.pointee.movingTime / 3600
-        let subject = s.pointee.entry.subject, todo = s.pointee.entry.todo
-        let plainHead =
-            s.pointee.entry.readings?.isEmpty ?? true
-            && s.pointee.entry.done.withUnsafeBufferPointer { done in
-                var capacity = 100 + (subject.kind == .part ? subject.id.utf8.count + 7 : 0) + (todo.map { $0.utf8.count + 9 } ?? 0)
-                for d in done { capacity += d.value.rawValue.utf8.count + 2 }
-                return w.write(capacity: capacity) { r in
-                    r.markup("<tr><td>")
-                    r.day(s.pointee.entry.date)
-                    r.markup("<td>")
-                    if subject.kind == .part {
-                        r.markup("part ")
-                        r.text(subject.id)
-                        r.markup(": ")
-                    }
-                    let start = r.at
-                    for k in done.indices {
-                        if k > 0 { r.markup(", ") }
-                        r.text(done[k].value.rawValue)
-                    }
-                    if let todo {
-                        if r.at != start { r.markup(", ") }
-                        r.markup("to-do: ")
-                        r.text(todo)
-                    }
-                    r.markup("<td>")
-                    r.fixed(distance, distance >= 100 || distance == distance.rounded() ? 0 : 1)
-                    r.markup("<td>")
-                    r.fixed(hours, 0)
-                    r.markup("<td>")
-                }
-            }
-        if !plainHead { historyRowHead(s, distance: distance, hours: hours, into: &w) }
-        let cost = s.pointee.entry.cost
-        if let cost { w.amount(cost) }
-        let currency = cost == nil ? nil : s.pointee.entry.currency
-        let category = s.pointee.entry.category, note = s.pointee.entry.note
-        let capacity = 12 + (currency?.utf8.count ?? 0) + (category?.utf8.count ?? 0) + (note?.utf8.count ?? 0)
-        let plainTail = w.write(capacity: capacity) { r in
-            if let currency {
-                r.markup(" ")
-                r.text(currency)
-            }
-            // The category and the note, in the last cell; none when there is neither.
-            if let category {
-                r.markup("<td>(")
-                r.text(category)
-                r.markup(")")
-                if let note {
-                    r.markup(" ")
-                    r.text(note)
-                }
-            } else if let note, !note.isEmpty {
-                r.markup("<td>")
-                r.text(note)
-            }
-            r.markup("\n")
-        }
-        if !plainTail { historyRowTail(currency: currency, category: category, note: note, into: &w) }
-    }
-
-    /// What comes before a history row's cost, piece by piece (values escaped).
-    private func historyRowHead(_ s: UnsafePointer<GarageReport.Service>, distance: Double, hours: Double, into w: inout HTMLBytes) {
         w.markup("<tr><td>")
         w.day(s.pointee.entry.date)
         w.markup("<td>")
@@ -529,28 +463,27 @@ package struct HTMLReportRenderer: Sendable {
             w.text(WearAmount(amount: r.value, unit: r.unit).description)
         }
         w.markup("<td>")
-        number(distance, into: &w)
+        number(units.distance(s.pointee.distance), into: &w)
         w.markup("<td>")
-        w.fixed(hours, 0)
+        w.fixed(s.pointee.movingTime / 3600, 0)
         w.markup("<td>")
-    }
-
-    /// What comes after a history row's cost, piece by piece (values escaped): its currency,
-    /// then the category and the note in the last cell (none when there is neither).
-    private func historyRowTail(currency: String?, category: String?, note: String?, into w: inout HTMLBytes) {
-        if let currency {
-            w.markup(" ")
-            w.text(currency)
+        if let cost = s.pointee.entry.cost {
+            w.amount(cost)
+            if let currency = s.pointee.entry.currency {
+                w.markup(" ")
+                w.text(currency)
+            }
         }
-        if let category {
+        // The category and the note, in the last cell; none when there is neither.
+        if let category = s.pointee.entry.category {
             w.markup("<td>(")
             w.text(category)
             w.markup(")")
-            if let note {
+            if let note = s.pointee.entry.note {
                 w.markup(" ")
                 w.text(note)
             }
-        } else if let note, !note.isEmpty {
+        } else if let note = s.pointee.entry.note, !note.isEmpty {
             w.markup("<td>")
             w.text(note)
         }
