@@ -142,10 +142,8 @@ struct Terminal {
 
     func write(_ text: TerminalText) { write(bytes: Array(text.string.utf8)) }
 
-    /// An HTML page: every value in it was escaped as it went in (`HTML`), controls included.
-    func write(html: HTML) { write(bytes: Array(html.string.utf8)) }
-
-    /// An HTML page's bytes as `HTMLReportRenderer` wrote them (`HTML`'s: every value escaped).
+    /// An HTML page's bytes as `HTMLReportRenderer` wrote them: every value in it was escaped as
+    /// it went in (`HTML`), controls included.
     func write(page bytes: [UInt8]) { write(bytes: bytes) }
 
     /// JSON text, with the scalars JSON leaves raw but terminals act on written as `\u` escapes.
