@@ -109,15 +109,13 @@ package enum CountedRides {
         var out: [Entry] = []
         if let scan = RecordScan(of: resolved, filter: filter, index: index, through: through, countedOnly: countedOnly) {
             out.reserveCapacity(scan.records.count)
-            index.summaries.records.withUnsafeBufferPointer { all in
-                for k in scan.records {
-                    let a = all[Int(k)]
-                    guard let verdict = scan.verdict(a), !countedOnly || verdict == .counted else { continue }
-                    out.append(
-                        Entry(
-                            day: a.day, record: k, hand: -1, verdict: verdict, movingTime: a.movingTime, distance: a.distance,
-                            elevation: a.elevation, activity: a.id, sport: a.sport))
-                }
+            scan.forEachRecord(of: index.summaries) { k, a in
+                guard let verdict = scan.verdict(a), !countedOnly || verdict == .counted else { return true }
+                out.append(
+                    Entry(
+                        day: a.day, record: k, hand: -1, verdict: verdict, movingTime: a.movingTime, distance: a.distance,
+                        elevation: a.elevation, activity: a.id, sport: a.sport))
+                return true
             }
         }
         let hand = Self.handEntered(of: resolved, filter: filter, handEntered: handEntered, through: through, countedOnly: countedOnly).map { h in
@@ -208,12 +206,10 @@ package enum CountedRides {
         let scan = RecordScan(of: resolved, filter: filter, index: index, through: through, countedOnly: true)
         sink.reserve((scan?.records.count ?? 0) + hand.count)
         var h = 0
-        let inOrder = index.summaries.records.withUnsafeBufferPointer { all -> Bool in
-            guard let scan else { return true }
-            var lastDay = Int32.min, lastActivity = Int64.min
-            for k in scan.records {
-                let a = all[Int(k)]
-                guard scan.verdict(a) == .counted else { continue }
+        var lastDay = Int32.min, lastActivity = Int64.min
+        let inOrder =
+            scan?.forEachRecord(of: index.summaries) { k, a in
+                guard scan!.verdict(a) == .counted else { return true }
                 // Records come in cache order, by index: in `entries`' order while day and
                 // activity id do not go back.
                 if a.day < lastDay || (a.day == lastDay && a.id < lastActivity) { return false }
@@ -225,9 +221,8 @@ package enum CountedRides {
                     h += 1
                 }
                 sink.add(k, day: a.day, movingTime: a.movingTime, distance: a.distance)
-            }
-            return true
-        }
+                return true
+            } ?? true
         guard inOrder else { return false }
         while h < hand.count {
             let r = handEntered[hand[h].k]
@@ -294,6 +289,34 @@ package enum CountedRides {
             readsTags = filter.readsTags
             tagsAdmitted = readsTags ? strings.map { filter.admits(tags: $0) } : []
             untaggedAdmitted = filter.admits(tags: nil)
+        }
+
+        /// Each listed record, by number, in order, while `body` returns true; false when it
+        /// stopped.
+        ///
+        /// A bike's records lie hundreds apart among a million (56 MB): each one read misses the
+        /// caches and waits on memory, about 130 ns, where the work on it is a few ns. Copied a
+        /// block at a time by a loop that does nothing else, many are on their way from memory
+        /// at once (the processor runs ahead through the short loop's iterations); `body` then
+        /// reads the copy. At 500 bikes × 1,000,000 rides this was three quarters of a warm
+        /// `status`'s ledgers.
+        @inline(__always)
+        func forEachRecord(of summaries: ActivitySummaries, _ body: (Int32, ActivitySummary) -> Bool) -> Bool {
+            let block = 256
+            return summaries.records.withUnsafeBufferPointer { all in
+                withUnsafeTemporaryAllocation(of: ActivitySummary.self, capacity: block) { copies in
+                    records.withUnsafeBufferPointer { records in
+                        var start = 0
+                        while start < records.count {
+                            let end = min(start + block, records.count)
+                            for i in start..<end { copies.initializeElement(at: i - start, to: all[Int(records[i])]) }
+                            for i in start..<end where !body(records[i], copies[i - start]) { return false }
+                            start = end
+                        }
+                        return true
+                    }
+                }
+            }
         }
 
         /// A listed record's verdict, or nil for one after the last day or without the tags asked for.
