@@ -110,4 +110,59 @@ import Testing
             #expect(kept.map(Self.shown) == entries.map(Self.shown), "\(bike.bike.id)")
         }
     }
+
+    /// A bike's records are read a block of 256 at a time (`CountedRides.forEachRecord`): over
+    /// several blocks, with another bike's records between its own, a hand-entered ride, and
+    /// (for one bike) two rides out of order in its third block, each ledger holds the bike's
+    /// rides in day order, then activity id, a hand-entered ride after the activities of its
+    /// day, summed in that order; the entries are those rides.
+    @Test func aLedgerOverManyBlocksOfRecordsHoldsEveryRideInOrder() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("garage.yaml", "units: metric\n")
+        for b in ["a", "b"] { try folder.write("bikes/\(b).yaml", "name: Bike \(b)\nstrava: g\(b)\ncounts: [Ride]\n") }
+        let start = Day("2020-01-01")!
+        try folder.write("rides.yaml", "rides:\n  - {date: \(start.adding(days: 300)), bike: a, time: 20 min, distance: 5 km}\n")
+        let loaded = GarageLoader.load(at: folder.url.path, options: .init(activities: .skip, today: Day("2026-01-01")))
+        // 1,500 rides, two days apart in threes: a, a, b, a, a, b, …; b's rides 600 and 601
+        // (records 1,800 and 1,803) change days.
+        var activities: [Activity] = [], days: [Int] = []
+        for k in 0..<1500 {
+            let b = k % 3 == 2
+            var day = start.adding(days: k / 2)
+            if b && k / 3 == 600 { day = day.adding(days: 1) }
+            if b && k / 3 == 601 { day = day.adding(days: -1) }
+            days.append(day.ordinal)
+            activities.append(
+                Activity(
+                    id: Int64(10_000 - k), name: "ride \(k)", sportType: "Ride", startDate: "\(day)T08:00:00Z",
+                    startDateLocal: "\(day)T09:00:00Z", movingTime: 600 + k, elapsedTime: 4000, distance: Double(k) * 10.25 + 0.1,
+                    gearID: b ? "gb" : "ga"))
+        }
+        let garage = loaded.garage
+        let index = CountedRides.Index(ActivitySummaries(activities))
+        let through = Day("2026-01-01")!
+        var rides = CountedRides.BikeRides(garage: garage, index: index, through: through, countedOnly: true)
+        let ledgers = rides.ledgers(garage.bikes.map { ($0.bike.id, $0.filter) })
+        for bike in garage.bikes {
+            let gear = "g" + bike.bike.id.rawValue
+            // The rides by hand: (day, activity id, time, distance), sorted, the hand-entered one last of its day.
+            var expected: [(day: Int, id: Int64, time: Double, distance: Double)] = zip(activities, days).filter { $0.0.gearID == gear }.map {
+                ($0.1, $0.0.id, Double($0.0.movingTime), $0.0.distance)
+            }
+            if bike.bike.id.rawValue == "a" { expected.append((start.adding(days: 300).ordinal, Int64.max, 1200, 5000)) }
+            expected.sort { ($0.day, $0.id) < ($1.day, $1.id) }
+            let ledger = try #require(ledgers[.init(bike: bike.bike.id, filter: bike.filter)])
+            #expect(Array(ledger.days) == expected.map(\.day), "\(bike.bike.id)")
+            var time = [0.0], distance = [0.0]
+            for e in expected {
+                time.append(time.last! + e.time)
+                distance.append(distance.last! + e.distance)
+            }
+            #expect(ledger.time == time, "\(bike.bike.id)")
+            #expect(ledger.distance == distance, "\(bike.bike.id)")
+            let entries = CountedRides.entries(of: bike, index: index, handEntered: garage.rides, through: through, countedOnly: true)
+            #expect(entries.map(\.activity) == expected.map(\.id), "\(bike.bike.id)")
+            #expect(expected.count == (bike.bike.id.rawValue == "a" ? 1001 : 500))
+        }
+    }
 }
