@@ -399,3 +399,45 @@ extension ActivityIndexTests {
         }
     }
 }
+
+extension ActivityIndexTests {
+    /// Months read from JSON go into place in name order as they are read, each in an array a
+    /// month before it had, between indexed months decoded into theirs; where the room reserved
+    /// from the files' sizes runs out (`bytesPerActivity` far above a ride's size), the months
+    /// without room are gathered from their own arrays. Every way, the answer is the JSON's: the
+    /// same records, runs, strings and diagnostics, cold, mixed and warm.
+    @Test(arguments: [160, 600, 2_000, 1_000_000])
+    func monthsPutInPlaceAsTheyAreReadGiveTheAnswerOfTheJSONWhateverTheRoom(_ bytesPerActivity: Int) throws {
+        var months: [String: [Activity]] = [:]
+        for m in 1...9 {
+            let month = "2025-0\(m)"
+            // 1 to 60 rides, some with a gear or sport new to the month, one a duplicate of the month before.
+            months[month] = (0..<(m * 7 % 60 + 1)).map { k in
+                let day = "\(month)-\(String(format: "%02d", k % 28 + 1))"
+                return Self.ride(Int64(m * 1000 + k), day, gear: k % 4 == 0 ? nil : "g\(k % 5)", sport: k % 3 == 0 ? "Ride" : "Sport\(m)")
+            }
+            if m > 1 { months[month]!.append(Self.ride(Int64((m - 1) * 1000), "\(month)-28")) }
+        }
+        let folder = try garage(months)
+        // A file not named after a month (read, not placed) and a month with an error.
+        try folder.write("activities/notes.json", ActivityCacheFormat.encode([Self.ride(5, "2025-01-03")]))
+        try folder.write("activities/2025-10.json", "[\n{\"id\": \"x\"}\n]\n")
+        settle()
+        let json = expected(folder)
+        #expect(json.summaries.records.count > 200)
+        func load() -> ActivityCacheLoader.SummaryResult {
+            ActivityCacheLoader.loadSummaries(root: folder.url.path, bytesPerActivity: bytesPerActivity)
+        }
+        let cold = load()
+        #expect(cold.indexed == 0)
+        expectSameAnswer(cold, json)
+        // Mixed: two months' index files gone, the rest read from the index between them.
+        for month in ["2025-02", "2025-07"] { try FileManager.default.removeItem(atPath: indexFile(folder, month)) }
+        let mixed = load()
+        #expect(mixed.indexed == 7)
+        expectSameAnswer(mixed, json)
+        let warm = load()
+        #expect(warm.indexed == 9)
+        expectSameAnswer(warm, json)
+    }
+}

@@ -295,6 +295,8 @@ import Testing
             (#""commute":true"#, #""commute":null"#), (#""commute":true"#, #""commute":false"#), (#""trainer":true"#, #""trainer":1"#),
             (#""trainer":true"#, #""trainer":tru"#), (#""manual":false"#, #""manual":fals"#), (#""b10000023""#, "null"), (#""b10000023""#, "7"),
             (#""b10000023""#, #""MountainBikeRide-b1""#), (#""b10000023""#, #""""#), (#""b10000023""#, #""b1000002\u0033""#),
+            // A gear id that is the sport type's bytes, or the name's hashtags: numbered as the general reader numbers them.
+            (#""b10000023""#, #""EBikeRide""#), (#""b10000023""#, ##""#home""##),
             (#","trainer":true"#, ""), (#","id":10086461706"#, ""), (#","type":"EBikeRide""#, #","type":"EBikeRide","extra":[1,{"a":2}]"#),
             (#""manual":false"#, #""manual":false,"manual":true"#), (#""trainer":true,"type":"EBikeRide""#, #""type":"EBikeRide","trainer":true"#),
             ("}", ""), ("}", "},"), (#""name""#, #""nam\u0065""#), (#""EBikeRide","start_date""#, #""E\"","start_date""#),

@@ -13,27 +13,58 @@ extension ActivityCacheReader {
     /// `i` unchanged.
     /// `layout` is the reader's `canonical`, copied once a file rather than once an activity.
     @inline(__always)
-    mutating func readCanonicalActivity(_ layout: CanonicalLayout) -> CanonicalFields? {
+    mutating func readCanonicalActivity(_ layout: CanonicalLayout) -> CanonicalFields<Builder>? {
         guard let base = b.baseAddress else { return nil }
         var cursor = CanonicalCursor(base: base, count: b.count, at: i)
-        guard let fields = cursor.activity(layout, days: &days) else { return nil }
+        guard let fields = cursor.activity(layout, days: &days, &builder) else { return nil }
         i = cursor.at
         return fields
     }
 }
 
-/// One activity as the fast path read it: numbers and runs of the file's bytes, nothing to
-/// retain or release. The same values as the general reader's `ActivityFields`
-/// (`ActivityFields.init(_:)`), without making a String of an escaped name unless asked.
-struct CanonicalFields {
-    var id: Int64
-    /// The name's bytes in the file: with `nameEscaped`, with their escapes, all one-letter ones
+/// What the fast path makes of the three strings a record may keep, each as soon as it is read
+/// (`CanonicalCursor.activity`): a builder that keeps bytes (`BytesCanonicalValues`) takes them
+/// as they are; the summaries' (`SummaryBuilder`) looks the gear and the sport up and finds the
+/// name's hashtags there and then, so that a number, not a run of bytes, lives across the rest
+/// of the activity. None may change what the builder holds: the fast path can still give the
+/// activity up to the general reader.
+protocol CanonicalValues {
+    associatedtype Gear
+    associatedtype Name
+    associatedtype Sport
+    mutating func gear(_ bytes: UnsafeBufferPointer<UInt8>?) -> Gear
+    mutating func name(_ name: CanonicalName) -> Name
+    mutating func sport(_ bytes: UnsafeBufferPointer<UInt8>) -> Sport
+}
+
+/// A name as the fast path read it.
+struct CanonicalName {
+    /// Its bytes in the file: with `escaped`, with their escapes, all one-letter ones
     /// (`CanonicalCursor.unescape`).
-    var name: UnsafeBufferPointer<UInt8>
-    var nameEscaped: Bool
-    /// Whether the name's bytes have a '#' (an escape never stands for one here: no `\u`).
-    var nameHasHash: Bool
-    var sportType: UnsafeBufferPointer<UInt8>
+    var bytes: UnsafeBufferPointer<UInt8>
+    var escaped: Bool
+    /// Whether the bytes have a '#' (an escape never stands for one here: no `\u`).
+    var hash: Bool
+}
+
+/// Values taken as the bytes read.
+protocol BytesCanonicalValues: CanonicalValues
+where Gear == UnsafeBufferPointer<UInt8>?, Name == CanonicalName, Sport == UnsafeBufferPointer<UInt8> {}
+
+extension BytesCanonicalValues {
+    @inline(__always) func gear(_ bytes: UnsafeBufferPointer<UInt8>?) -> UnsafeBufferPointer<UInt8>? { bytes }
+    @inline(__always) func name(_ name: CanonicalName) -> CanonicalName { name }
+    @inline(__always) func sport(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> { bytes }
+}
+
+/// One activity as the fast path read it: numbers and runs of the file's bytes, nothing to
+/// retain or release, with gear, name and sport as `Values` made them. With bytes, the same
+/// values as the general reader's `ActivityFields` (`ActivityFields.init(_:)`), without making a
+/// String of an escaped name unless asked.
+struct CanonicalFields<Values: CanonicalValues> {
+    var id: Int64
+    var name: Values.Name
+    var sportType: Values.Sport
     var type: UnsafeBufferPointer<UInt8>?
     /// Always 20 ASCII bytes, `YYYY-MM-DDTHH:MM:SSZ`.
     var startDate: UnsafeBufferPointer<UInt8>
@@ -44,7 +75,7 @@ struct CanonicalFields {
     var elapsedTime: Double
     var distance: Double
     var totalElevationGain: Double
-    var gearID: UnsafeBufferPointer<UInt8>?
+    var gearID: Values.Gear
     var trainer: Bool
     var commute: Bool
     var manual: Bool
@@ -60,9 +91,9 @@ struct CanonicalFields {
 
 extension ActivityFields {
     /// The general reader's fields for what the fast path read.
-    init(_ c: CanonicalFields) {
+    init<Values: BytesCanonicalValues>(_ c: CanonicalFields<Values>) {
         self.init(
-            id: c.id, name: c.nameEscaped ? .string(CanonicalCursor.unescape(c.name)) : .bytes(c.name), sportType: .bytes(c.sportType),
+            id: c.id, name: c.name.escaped ? .string(CanonicalCursor.unescape(c.name.bytes)) : .bytes(c.name.bytes), sportType: .bytes(c.sportType),
             type: c.type.map { .bytes($0) }, startDate: .bytes(c.startDate), startDateLocal: c.startDateLocal.map { .bytes($0) },
             localDay: c.localDay, timezone: c.timezone.map { .bytes($0) }, movingTime: c.movingTime, elapsedTime: c.elapsedTime,
             distance: c.distance, totalElevationGain: c.totalElevationGain, gearID: c.gearID.map { .bytes($0) }, trainer: c.trainer,
@@ -216,15 +247,25 @@ struct CanonicalCursor {
         return plainString().map { .some($0) }
     }
 
+    /// The string after `key` when `key` comes next, `.some(nil)` when it does not; nil when its
+    /// value is no plain string.
+    @inline(__always)
+    private mutating func plainString(after key: CanonicalKey) -> UnsafeBufferPointer<UInt8>?? {
+        guard self.key(key) else { return .some(nil) }
+        return plainString().map { .some($0) }
+    }
+
     /// One activity in the canonical layout, with the general reader's checks: nil at the first
     /// byte that differs from what `encode` writes, or at a value the general reader reports.
     /// Everything it calls either is inlined or takes the cursor by value and says where it
     /// stopped: the cursor then stays in registers (a call given its address, the timestamps'
     /// and the slow paths', had it stored and reloaded at every step).
     @inline(__always)
-    mutating func activity(_ k: CanonicalLayout, days: inout TimestampDays) -> CanonicalFields? {
+    mutating func activity<Values: CanonicalValues>(
+        _ k: CanonicalLayout, days: inout TimestampDays, _ values: inout Values
+    ) -> CanonicalFields<Values>? {
         let start = at
-        guard let fields = fields(k, &days) else {
+        guard let fields = fields(k, &days, &values) else {
             at = start
             return nil
         }
@@ -232,7 +273,9 @@ struct CanonicalCursor {
     }
 
     @inline(__always)
-    private mutating func fields(_ k: CanonicalLayout, _ days: inout TimestampDays) -> CanonicalFields? {
+    private mutating func fields<Values: CanonicalValues>(
+        _ k: CanonicalLayout, _ days: inout TimestampDays, _ values: inout Values
+    ) -> CanonicalFields<Values>? {
         var athlete: Int64?
         if key(.athleteFirst) {
             guard let value = positiveInteger(k), key(.commute) else { return nil }
@@ -248,20 +291,19 @@ struct CanonicalCursor {
         }
         guard key(.distance), let distance = number(k), ActivityLimits.allows(distance, .distance),
             key(.elapsedTime), let elapsed = number(k), ActivityLimits.allows(elapsed, .elapsedTime),
-            key(.gearID), let gear = optionalString(),
-            key(.id), let id = positiveInteger(k),
+            key(.gearID), let gearBytes = optionalString()
+        else { return nil }
+        let gear = values.gear(gearBytes)
+        guard key(.id), let id = positiveInteger(k),
             key(.manual), let manual = bool(),
             key(.movingTime), let moving = number(k), ActivityLimits.allows(moving, .movingTime),
-            key(.name), case let (name, nameEscaped, nameHasHash)? = nameString()
+            key(.name), case let (nameBytes, nameEscaped, nameHasHash)? = nameString()
         else { return nil }
-        var source: UnsafeBufferPointer<UInt8>?
-        if key(.source) {
-            guard let value = plainString() else { return nil }
-            source = value
-        }
-        guard key(.sportType), let sport = plainString(),
-            key(.startDate), let start = timestamp(&days.start, local: false)
-        else { return nil }
+        let name = values.name(CanonicalName(bytes: nameBytes, escaped: nameEscaped, hash: nameHasHash))
+        guard let source = plainString(after: .source) else { return nil }
+        guard key(.sportType), let sportBytes = plainString() else { return nil }
+        let sport = values.sport(sportBytes)
+        guard key(.startDate), let start = timestamp(&days.start, local: false) else { return nil }
         at = start.end
         var startLocal: UnsafeBufferPointer<UInt8>?, localDay = start.day
         if key(.startDateLocal) {
@@ -270,23 +312,15 @@ struct CanonicalCursor {
             startLocal = local.text
             localDay = local.day
         }
-        var timezone: UnsafeBufferPointer<UInt8>?
-        if key(.timezone) {
-            guard let value = plainString() else { return nil }
-            timezone = value
-        }
+        guard let timezone = plainString(after: .timezone) else { return nil }
         guard key(.totalElevationGain), let elevation = number(k), ActivityLimits.allows(elevation, .totalElevationGain),
             key(.trainer), let trainer = bool()
         else { return nil }
-        var type: UnsafeBufferPointer<UInt8>?
-        if key(.type) {
-            guard let value = plainString() else { return nil }
-            type = value
-        }
+        guard let type = plainString(after: .type) else { return nil }
         guard at < count, base[at] == UInt8(ascii: "}") else { return nil }
         at &+= 1
         return CanonicalFields(
-            id: id, name: name, nameEscaped: nameEscaped, nameHasHash: nameHasHash, sportType: sport, type: type, startDate: start.text,
+            id: id, name: name, sportType: sport, type: type, startDate: start.text,
             startDateLocal: startLocal,
             localDay: localDay, timezone: timezone, movingTime: moving, elapsedTime: elapsed, distance: distance,
             totalElevationGain: elevation, gearID: gear, trainer: trainer, commute: commute, manual: manual, source: source, device: device,

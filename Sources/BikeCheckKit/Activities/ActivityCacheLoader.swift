@@ -29,10 +29,11 @@ package enum ActivityCacheLoader {
 
     /// `index: true` reads month files through the derived index (`ActivityIndex`), making it
     /// as needed: the same answer, from fixed-size records instead of JSON when it is warm.
-    package static func loadSummaries(root: String, index: Bool = true) -> SummaryResult {
+    /// (`bytesPerActivity`: see `placeSummaries`.)
+    package static func loadSummaries(root: String, index: Bool = true, bytesPerActivity: Int = 160) -> SummaryResult {
         let activityIndex = index ? ActivityIndex(root: root) : nil
         var records: [ActivitySummary] = []
-        let files = placeSummaries(root: root, index: activityIndex, into: &records)
+        let files = placeSummaries(root: root, index: activityIndex, into: &records, bytesPerActivity: bytesPerActivity)
         var result = SummaryResult(summaries: ActivitySummaries(), diagnostics: [], sources: [:])
         result.indexed = files.reduce(0) { $0 + ($1.fromIndex ? 1 : 0) }
         // Each file numbers its own strings; renumber them into one list of distinct Strings.
@@ -57,11 +58,15 @@ package enum ActivityCacheLoader {
     /// Every cache file as summaries, with the records of each file named after a month in one
     /// array, `records`, file after file in name order (`File.placed` says where; `File.records` is empty):
     /// a million activities' records are not held twice, a file's own and the whole cache's, as
-    /// gathering them file by file did. The index files' headers give how many records each
-    /// holds: room for all is reserved, then each file is decoded straight into its place, on all
-    /// cores. Month files read from JSON (no index, or a stale one) are read first and their
-    /// records moved into place one file at a time.
-    static func placeSummaries(root: String, index: ActivityIndex?, into records: inout [ActivitySummary]) -> [File<SummaryBuilder>] {
+    /// gathering them file by file did. Room is reserved first: the index files' headers give how
+    /// many records each holds, and a month read from JSON has at most its size over
+    /// `bytesPerActivity` (room never touched costs only address space). Month files read from
+    /// JSON (no index, or a stale one) are read on all cores, each into an array that a month
+    /// read before it had (`MonthPlacer`), and copied into place as soon as every month before it
+    /// has its place; then each indexed month is decoded straight into its place, on all cores.
+    static func placeSummaries(
+        root: String, index: ActivityIndex?, into records: inout [ActivitySummary], bytesPerActivity: Int = 160
+    ) -> [File<SummaryBuilder>] {
         guard case .names(let names, let boundary) = listing(root: root) else {
             // A folder that links outside the garage: one diagnosed file, with no records.
             return readSummaries(root: root, index: index).map { file in
@@ -70,77 +75,91 @@ package enum ActivityCacheLoader {
                 return file
             }
         }
-        // Which files the index holds this version of, and how many records each.
-        let counted: [(key: ActivityIndex.Key, count: Int)?] = concurrentMap(names.count) { k in
-            guard let index, ActivityCacheFormat.month(ofFileNamed: names[k]) != nil, case .read(let path) = boundary.access("activities/" + names[k]),
-                let key = ActivityIndex.key(path), let count = index.count(names[k], key: key)
+        // Each file named after a month: its key and, when the index holds this version of it,
+        // how many records.
+        let stats: [(key: ActivityIndex.Key, count: Int?)?] = concurrentMap(names.count) { k in
+            guard ActivityCacheFormat.month(ofFileNamed: names[k]) != nil, case .read(let path) = boundary.access("activities/" + names[k]),
+                let key = ActivityIndex.key(path)
             else { return nil }
-            return (key, count)
+            return (key, index?.count(names[k], key: key))
         }
-        func readOne(_ k: Int) -> File<SummaryBuilder> {
-            read(names[k], root: root, boundary: boundary, checksums: index != nil) { name, path, named, read in
+        let counted = stats.map { $0?.count }
+        let named = names.map { ActivityCacheFormat.month(ofFileNamed: $0) != nil }
+        let room = names.indices.reduce(0) { room, k in
+            guard named[k] else { return room }
+            let size = stats[k].map { min(Int($0.key.size), FileSizeLimit.activityMonth) } ?? 0
+            return room + (counted[k] ?? size / bytesPerActivity + 1)
+        }
+        func readOne(_ k: Int, reusing records: consuming [ActivitySummary] = [], buffer: ActivityIndex.EncodeBuffer? = nil) -> File<SummaryBuilder> {
+            read(names[k], root: root, boundary: boundary, checksums: index != nil, reusing: records) { name, path, named, read in
                 guard let index, named else { return read() }
-                return index.file(name, path: path, read)
+                return index.file(name, path: path, buffer: buffer, read)
             }
         }
-        var files = [File<SummaryBuilder>?](repeating: nil, count: names.count)
-        let unindexed = names.indices.filter { counted[$0] == nil }
-        // A month indexed as it is read keeps its records: they are moved into place below like
-        // any month read from JSON, not decoded again from the index file just written (its
-        // checksum, checks and mapping were a fifth of a cold run's indexing).
-        for (k, file) in zip(unindexed, concurrentMap(unindexed.count) { readOne(unindexed[$0]) }) { files[k] = file }
 
-        let (places, total) = self.places(counted: counted.map { $0?.count }, files)
+        var files = [File<SummaryBuilder>?](repeating: nil, count: names.count)
         var failed: [Int] = []
-        records = [ActivitySummary](unsafeUninitializedCapacity: total) { buffer, initialized in
-            // Records read from JSON are moved in and let go file by file.
-            for k in unindexed {
-                guard let place = places[k], var file = files[k] else { continue }
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[place]).initialize(fromContentsOf: file.records)
+        records = [ActivitySummary](unsafeUninitializedCapacity: room) { buffer, initialized in
+            let placer = MonthPlacer(buffer, counts: counted, named: named)
+            // A month indexed as it is read keeps its records: they are put in place like any
+            // month read from JSON, not decoded again from the index file just written (its
+            // checksum, checks and mapping were a fifth of a cold run's indexing).
+            let unindexed = names.indices.filter { counted[$0] == nil }
+            let read = concurrentMap(unindexed.count) { j in
+                let k = unindexed[j]
+                guard named[k] else { return readOne(k) }
+                let (scratch, buffer) = placer.scratch()
+                var file = readOne(k, reusing: scratch, buffer: buffer)
+                let records = file.records
                 file.records = []
-                file.placed = place
-                files[k] = file
-            }
-            let decoded: [File<SummaryBuilder>?] = concurrentMap(names.count) { k in
-                guard let index, let key = counted[k]?.key, let place = places[k],
-                    let entry = index.entry(names[k], key: key, into: UnsafeMutableBufferPointer(rebasing: buffer[place]))
-                else { return nil }
-                var file = File<SummaryBuilder>(name: names[k])
-                file.named = true
-                file.strings = entry.strings
-                file.misplaced = entry.misplaced
-                file.unsorted = entry.unsorted
-                file.fromIndex = true
-                file.placed = place
+                placer.place(k, records, buffer)
                 return file
             }
+            for (k, file) in zip(unindexed, read) { files[k] = file }
+            let placed = placer.finish()
+            for k in unindexed where named[k] {
+                if let place = placed.places[k] { files[k]?.placed = place } else { files[k]?.records = placed.unplaced[k] ?? [] }
+            }
+            let keys = names.indices.map { counted[$0] == nil ? nil : stats[$0]?.key }
+            let decoded = decode(names, keys: keys, places: placed.places, index: index, into: buffer)
             for k in names.indices where counted[k] != nil {
                 if let file = decoded[k] { files[k] = file } else { failed.append(k) }
             }
             // Plain numbers: a place left unwritten by a file that failed leaks nothing, and is
             // not used (below).
-            initialized = total
+            initialized = placed.end
         }
         index?.prune(keeping: Set(names))
-        guard !failed.isEmpty else { return files.compactMap { $0 } }
+        guard !failed.isEmpty || files.contains(where: { $0.map { $0.named && $0.placed == nil } ?? false }) else {
+            return files.compactMap { $0 }
+        }
 
         // An index file that failed beyond its header (rare: torn, or altered): that month is
-        // read as if there were no index, and every record gathered again around it.
+        // read as if there were no index, and every record gathered again around it. So is a
+        // month that had no room left (a cache of activities far smaller than `bytesPerActivity`).
         for (k, file) in zip(failed, concurrentMap(failed.count) { readOne(failed[$0]) }) { files[k] = file }
         return gather(files, into: &records)
     }
 
-    /// Each named file's place among every month's records, in name order, from its count in
-    /// the index (`counted`) or the records it was read with; and their total.
-    private static func places(counted: [Int?], _ files: [File<SummaryBuilder>?]) -> ([Range<Int>?], Int) {
-        var places = [Range<Int>?](repeating: nil, count: files.count)
-        var total = 0
-        for k in files.indices {
-            guard let count = counted[k] ?? (files[k]?.named == true ? files[k]?.records.count : nil) else { continue }
-            places[k] = total..<(total + count)
-            total += count
+    /// The files the index holds (those with a key in `keys`) decoded straight into their places
+    /// in `buffer`, on all cores; nil for one that fails (or has no place).
+    private static func decode(
+        _ names: [String], keys: [ActivityIndex.Key?], places: [Range<Int>?], index: ActivityIndex?,
+        into buffer: UnsafeMutableBufferPointer<ActivitySummary>
+    ) -> [File<SummaryBuilder>?] {
+        concurrentMap(names.count) { k in
+            guard let index, let key = keys[k], let place = places[k],
+                let entry = index.entry(names[k], key: key, into: UnsafeMutableBufferPointer(rebasing: buffer[place]))
+            else { return nil }
+            var file = File<SummaryBuilder>(name: names[k])
+            file.named = true
+            file.strings = entry.strings
+            file.misplaced = entry.misplaced
+            file.unsorted = entry.unsorted
+            file.fromIndex = true
+            file.placed = place
+            return file
         }
-        return (places, total)
     }
 
     /// The named files' records gathered anew into one array, file after file, each from its
@@ -240,8 +259,9 @@ package enum ActivityCacheLoader {
     }
 
     /// Reads and decodes cache file `name` (see `read(root:_:only:checksums:through:)`).
+    /// `reusing`: an emptied array for the records, whose memory is used again.
     static func read<Builder: ActivityRecordBuilder>(
-        _ name: String, root: String, boundary: GarageBoundary, checksums: Bool = false,
+        _ name: String, root: String, boundary: GarageBoundary, checksums: Bool = false, reusing: consuming [Builder.Record] = [],
         through: ((String, String, Bool, () -> File<Builder>) -> File<Builder>)? = nil
     ) -> File<Builder> {
         let relative = "activities/" + name
@@ -252,8 +272,11 @@ package enum ActivityCacheLoader {
             file.diagnostics = [GarageBoundary.outsideDiagnostic(relative)]
             return file
         }
+        // Held once, so that the reader appends to it without copying it first.
+        var reused: [Builder.Record]? = reusing
         let readJSON = { [file] in
             var file = file
+            file.records = reused.take() ?? []
             if let size = size(of: path, over: FileSizeLimit.activityMonth) {
                 file.diagnostics = [
                     FileSizeLimit.tooLarge(relative, size: size, limit: FileSizeLimit.activityMonth, kind: "a month of the activity cache")
@@ -262,7 +285,7 @@ package enum ActivityCacheLoader {
             }
             let read: Void? = withFileBytes(path) { buffer in
                 var reader = ActivityCacheReader<Builder>(buffer, path: relative, month: month)
-                (file.records, file.diagnostics) = reader.readFile()
+                file.diagnostics = reader.readFile(into: &file.records)
                 file.strings = reader.builder.strings
                 file.misplaced = reader.misplaced
                 file.unsorted = reader.unsorted

@@ -50,7 +50,14 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
 
     mutating func readFile() -> (records: [Builder.Record], diagnostics: [Diagnostic]) {
         var records: [Builder.Record] = []
-        records.reserveCapacity(b.count / 300)  // about 340 bytes an activity: grow once, if at all
+        let diagnostics = readFile(into: &records)
+        return (records, diagnostics)
+    }
+
+    /// `readFile()`, appending the records to `records`: a loader that reads month after month
+    /// hands back the same array, emptied, so that its memory is touched once, not once a month.
+    mutating func readFile(into records: inout [Builder.Record]) -> [Diagnostic] {
+        records.reserveCapacity(records.count + b.count / 300)  // about 340 bytes an activity: grow once, if at all
         do {
             skipSpace()
             try expect(UInt8(ascii: "["), "the activity cache should be a JSON array")
@@ -81,7 +88,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
         if let firstOmitted {
             diagnostics.append(.tooManyProblems(omitted, at: SourceLocation(file: path, range: SourceRange(at: firstOmitted)), severity: .error))
         }
-        return (records, diagnostics)
+        return diagnostics
     }
 
     // MARK: - Activities
@@ -101,7 +108,7 @@ struct ActivityCacheReader<Builder: ActivityRecordBuilder> {
 
     /// The same for an activity the fast path read, its start date's checks done on its words.
     @inline(__always)
-    private mutating func accept(_ fields: CanonicalFields, into records: inout [Builder.Record]) {
+    private mutating func accept(_ fields: CanonicalFields<Builder>, into records: inout [Builder.Record]) {
         // `CacheText.starts(inMonth:)` and `cacheOrder` on 20 ASCII bytes.
         if month != nil, fields.startWord & 0x00FF_FFFF_FFFF_FFFF != monthWord { misplaced += 1 }
         if let p = previousCanonical {

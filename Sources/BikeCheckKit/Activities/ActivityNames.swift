@@ -53,7 +53,7 @@ struct NamedActivity: Sendable, CachedActivityRecord {
 }
 
 /// Only ids and names, for `ActivityNames`.
-struct NameBuilder: ActivityRecordBuilder {
+struct NameBuilder: ActivityRecordBuilder, BytesCanonicalValues {
     var strings: [String] { [] }
     mutating func record(_ f: ActivityFields) -> NamedActivity { NamedActivity(id: f.id, name: f.name?.string ?? "") }
 }

@@ -26,19 +26,20 @@ struct ActivityFields {
 }
 
 /// Makes the records of one cache file from the activities read, keeping what it shares
-/// between them.
-protocol ActivityRecordBuilder: SendableMetatype {
+/// between them; the fast path's gear, name and sport are made what it keeps of them as they are
+/// read (`CanonicalValues`).
+protocol ActivityRecordBuilder: CanonicalValues, SendableMetatype {
     associatedtype Record: Sendable
     init()
     mutating func record(_ fields: ActivityFields) -> Record
-    /// The same for the reader's fast path (by default through `ActivityFields`).
-    mutating func record(_ fields: CanonicalFields) -> Record
+    /// The same for the reader's fast path (for one that keeps bytes, through `ActivityFields`).
+    mutating func record(_ fields: CanonicalFields<Self>) -> Record
     /// Strings that records refer to by number; read before the file's bytes go away.
     var strings: [String] { get }
 }
 
-extension ActivityRecordBuilder {
-    mutating func record(_ fields: CanonicalFields) -> Record { record(ActivityFields(fields)) }
+extension ActivityRecordBuilder where Self: BytesCanonicalValues {
+    mutating func record(_ fields: CanonicalFields<Self>) -> Record { record(ActivityFields(fields)) }
 }
 
 /// A run of a file's bytes, compared and hashed by content.
@@ -52,7 +53,7 @@ struct FileBytes: Hashable {
 }
 
 /// Whole `Activity` values, for sync, import and anything that writes the cache back.
-struct ActivityBuilder: ActivityRecordBuilder {
+struct ActivityBuilder: ActivityRecordBuilder, BytesCanonicalValues {
     /// Strings seen in this file, by their bytes (valid only while the file is being read).
     private var interned: [FileBytes: String] = [:]
     /// Full activities hold their own Strings.
@@ -86,6 +87,13 @@ struct SummaryBuilder: ActivityRecordBuilder {
     private(set) var strings: [String] = []
     private var symbols = SymbolTable()
     private var tagNumbers: [String: Int32] = [:]
+    /// What the fast path read but found no number for (`pending`), numbered only once the
+    /// activity is read whole and accepted (`record`): in the general reader's order (gear,
+    /// sport, hashtags), and never for an activity given up (a few times a file).
+    private var pendingGear = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    private var pendingSport = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    private var pendingTags = ""
+    private static var pending: Int32 { -2 }
 
     private mutating func symbol(_ text: CacheText) -> Int32 {
         // An escaped value is rare: it gets its own number, and the loader merges equal Strings.
@@ -104,6 +112,10 @@ struct SummaryBuilder: ActivityRecordBuilder {
         return add(bytes)
     }
 
+    /// `symbol`, out of the fast path's loop: for what it left pending.
+    @inline(never)
+    private mutating func numbered(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 { symbol(bytes) }
+
     @inline(never)
     private mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
         strings.append(String(decoding: bytes, as: UTF8.self))
@@ -118,16 +130,47 @@ struct SummaryBuilder: ActivityRecordBuilder {
             elevation: f.totalElevationGain, tags: f.name.map { name in name.withUTF8(Self.hasHash) ? tags(name.string) : -1 } ?? -1)
     }
 
-    /// Inlined into the fast path's loop: the fields a summary does not keep are then only
-    /// checked, not held until the record is made.
+    /// The gear's number as the fast path reads it: -1 for none, `pending` for one not numbered yet.
     @inline(__always)
-    mutating func record(_ f: CanonicalFields) -> ActivitySummary {
-        ActivitySummary(
-            id: f.id, day: Int32(truncatingIfNeeded: f.localDay.ordinal), gear: f.gearID.map { symbol($0) } ?? -1,
-            sport: symbol(f.sportType), trainer: f.trainer, movingTime: Double(Int(f.movingTime)), distance: f.distance,
-            elevation: f.totalElevationGain,
-            // An escape never stands for '#' here (no `\u`): the bytes have one when the name has.
-            tags: f.nameHasHash ? tags(f.nameEscaped ? CanonicalCursor.unescape(f.name) : String(decoding: f.name, as: UTF8.self)) : -1)
+    mutating func gear(_ bytes: UnsafeBufferPointer<UInt8>?) -> Int32 {
+        guard let bytes else { return -1 }
+        if let known = symbols.number(bytes) { return known }
+        pendingGear = bytes
+        return Self.pending
+    }
+
+    @inline(__always)
+    mutating func sport(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        if let known = symbols.number(bytes) { return known }
+        pendingSport = bytes
+        return Self.pending
+    }
+
+    /// The number of the name's hashtags: -1 for none (most names have no '#').
+    @inline(__always)
+    mutating func name(_ name: CanonicalName) -> Int32 { name.hash ? hashtags(name) : -1 }
+
+    @inline(never)
+    private mutating func hashtags(_ name: CanonicalName) -> Int32 {
+        // An escape never stands for '#' here (no `\u`): the bytes have one when the name has.
+        let text = name.escaped ? CanonicalCursor.unescape(name.bytes) : String(decoding: name.bytes, as: UTF8.self)
+        guard let tags = RideTags.of(name: text) else { return -1 }
+        if let known = tagNumbers[tags] { return known }
+        pendingTags = tags
+        return Self.pending
+    }
+
+    /// Inlined into the fast path's loop: the fields a summary does not keep are only checked,
+    /// and those it keeps are numbers by now.
+    @inline(__always)
+    mutating func record(_ f: CanonicalFields<SummaryBuilder>) -> ActivitySummary {
+        // In the general reader's order: a gear and a sport with the same bytes share a number.
+        let gear = f.gearID == Self.pending ? numbered(pendingGear) : f.gearID
+        let sport = f.sportType == Self.pending ? numbered(pendingSport) : f.sportType
+        return ActivitySummary(
+            id: f.id, day: Int32(truncatingIfNeeded: f.localDay.ordinal), gear: gear, sport: sport, trainer: f.trainer,
+            movingTime: Double(Int(f.movingTime)), distance: f.distance, elevation: f.totalElevationGain,
+            tags: f.name == Self.pending ? number(tags: pendingTags) : f.name)
     }
 
     /// Whether a name's bytes have a '#': most have none, and are not made into a String.
@@ -138,6 +181,12 @@ struct SummaryBuilder: ActivityRecordBuilder {
     /// The number of a name's hashtags, -1 when it has none.
     private mutating func tags(_ name: String) -> Int32 {
         guard let tags = RideTags.of(name: name) else { return -1 }
+        return number(tags: tags)
+    }
+
+    /// The number of hashtags (`RideTags.of`), given one if new.
+    @inline(never)
+    private mutating func number(tags: String) -> Int32 {
         if let known = tagNumbers[tags] { return known }
         strings.append(tags)
         tagNumbers[tags] = Int32(strings.count - 1)

@@ -117,9 +117,10 @@ struct ActivityIndex: Sendable {
     /// Cache file `name` at `path` (named after a month): from the index when it holds this
     /// version of it, else `read` from the JSON, indexing the result when the file had no problem
     /// and did not change while it was read.
-    func file(_ name: String, path: String, _ read: () -> ActivityCacheLoader.File<SummaryBuilder>)
-        -> ActivityCacheLoader.File<SummaryBuilder>
-    {
+    /// `buffer` is the calling thread's memory to encode an index file into, when it has one.
+    func file(
+        _ name: String, path: String, buffer: EncodeBuffer? = nil, _ read: () -> ActivityCacheLoader.File<SummaryBuilder>
+    ) -> ActivityCacheLoader.File<SummaryBuilder> {
         guard directory != nil, let key = Self.key(path) else { return read() }
         if let entry = entry(name, key: key) ?? sameContent(name, path: path, key: key) {
             var file = ActivityCacheLoader.File<SummaryBuilder>(name: name)
@@ -136,7 +137,7 @@ struct ActivityIndex: Sendable {
         if file.diagnostics.isEmpty, !key.isSettling, let checksum = file.checksum, Self.key(path) == key {
             store(
                 Entry(records: file.records, strings: file.strings, misplaced: file.misplaced, unsorted: file.unsorted, source: checksum),
-                name: name, key: key)
+                name: name, key: key, buffer: buffer)
         }
         return file
     }
@@ -185,13 +186,16 @@ struct ActivityIndex: Sendable {
 
     /// Saves the entry for `name` made from the version `key`; a failure only means no index.
     @discardableResult
-    func store(_ entry: Entry, name: String, key: Key) -> Bool {
+    func store(_ entry: Entry, name: String, key: Key, buffer: EncodeBuffer? = nil) -> Bool {
         // Making the folders again for each file costs a few system calls, and both steps are
         // safe to race: no state shared between the threads that index files at once.
         guard let path = path(name), let directory, (try? LocalState.prepare(garage: root)) != nil,
             (try? AtomicFile.makeDirectory(directory)) != nil
         else { return false }
         // The index can always be rebuilt: no fsync (a torn file fails its checksum).
-        return (try? AtomicFile.write(Self.encode(entry, name: name, key: key), to: path, durable: false)) != nil
+        let buffer = buffer ?? EncodeBuffer()
+        return withExtendedLifetime(buffer) {
+            (try? AtomicFile.write(Self.encode(entry, name: name, key: key, into: buffer), to: path, durable: false)) != nil
+        }
     }
 }

@@ -4,14 +4,21 @@ import Foundation
 /// records, the strings, and the checksums that tell a whole file from a torn or foreign one.
 extension ActivityIndex {
     static func encode(_ entry: Entry, name: String, key: Key) -> [UInt8] {
+        let buffer = EncodeBuffer()
+        return withExtendedLifetime(buffer) { Array(encode(entry, name: name, key: key, into: buffer)) }
+    }
+
+    /// `encode`'s bytes written into `buffer`'s memory, grown as needed and otherwise reused: a
+    /// cold run's 121 index files took a fresh 460 KB each, a fifth of its page faults.
+    static func encode(_ entry: Entry, name: String, key: Key, into buffer: EncodeBuffer) -> UnsafeRawBufferPointer {
         let nameBytes = Array(name.utf8)
         let stringBytes = entry.strings.map { Array($0.utf8) }
         let stringByteCount = stringBytes.reduce(0) { $0 + $1.count }
         let length = headerSize + nameBytes.count + entry.records.count * recordSize + stringBytes.count * 4 + stringByteCount + 8
         // Written in place, every byte once: appending a field at a time, and zeros first for
         // the records, were most of a cold run's indexing.
-        return [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
-            let raw = UnsafeMutableRawBufferPointer(buffer)
+        do {
+            let raw = buffer.bytes(length)
             var at = 0
             func put<T: FixedWidthInteger>(_ v: T) {
                 raw.storeBytes(of: v.littleEndian, toByteOffset: at, as: T.self)
@@ -33,22 +40,44 @@ extension ActivityIndex {
             put(UInt32(entry.unsorted ? 1 : 0))
             put(UInt32(stringByteCount))
             put(nameBytes)
-            // Seven words a record: the 32-bit fields in pairs.
+            // Seven words a record: the 32-bit fields in pairs. Stored at a pointer that moves a
+            // record at a time (`put`'s offset and its captured state took 68 instructions a record).
             entry.records.withUnsafeBufferPointer { records in
+                guard var p = raw.baseAddress.map({ $0 + at }) else { return }
+                @inline(__always) func word(_ v: UInt64, _ offset: Int) { p.storeBytes(of: v.littleEndian, toByteOffset: offset, as: UInt64.self) }
                 for r in records {
-                    put(UInt64(bitPattern: r.id))
-                    put(UInt64(UInt32(bitPattern: r.day)) | UInt64(UInt32(bitPattern: r.gear)) << 32)
-                    put(UInt64(UInt32(bitPattern: r.sport)) | (r.trainer ? 1 << 32 : 0))
-                    put(r.movingTime.bitPattern)
-                    put(r.distance.bitPattern)
-                    put(r.elevation.bitPattern)
-                    put(UInt64(UInt32(bitPattern: r.tags)))
+                    word(UInt64(bitPattern: r.id), 0)
+                    word(UInt64(UInt32(bitPattern: r.day)) | UInt64(UInt32(bitPattern: r.gear)) << 32, 8)
+                    word(UInt64(UInt32(bitPattern: r.sport)) | (r.trainer ? 1 << 32 : 0), 16)
+                    word(r.movingTime.bitPattern, 24)
+                    word(r.distance.bitPattern, 32)
+                    word(r.elevation.bitPattern, 40)
+                    word(UInt64(UInt32(bitPattern: r.tags)), 48)
+                    p += recordSize
                 }
             }
+            at &+= entry.records.count * recordSize
             for s in stringBytes { put(UInt32(s.count)) }
             for s in stringBytes { put(s) }
             put(laneChecksum(UnsafeRawBufferPointer(rebasing: raw[0..<at])))
-            initialized = at
+            return UnsafeRawBufferPointer(raw)
+        }
+    }
+
+    /// Memory to encode index files into, one after the other (not shared between threads):
+    /// kept, so that its pages are touched once.
+    final class EncodeBuffer {
+        private var memory = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+
+        deinit { memory.deallocate() }
+
+        /// The first `count` bytes, uninitialised: room for one file, valid until the next call.
+        func bytes(_ count: Int) -> UnsafeMutableRawBufferPointer {
+            if memory.count < count {
+                memory.deallocate()
+                memory = .allocate(byteCount: count, alignment: 16)
+            }
+            return UnsafeMutableRawBufferPointer(rebasing: memory[0..<count])
         }
     }
 

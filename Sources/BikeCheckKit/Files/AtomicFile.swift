@@ -25,6 +25,19 @@ package enum AtomicFile {
         _ bytes: [UInt8], to path: String, mode: mode_t? = nil, syncDirectory: Bool = true,
         durable: Bool = true
     ) throws(Failure) -> Bool {
+        // `withUnsafeBytes` rethrows untyped errors: the typed one is carried out as a result.
+        let result = bytes.withUnsafeBytes { bytes in
+            Result { () throws(Failure) in try write(bytes, to: path, mode: mode, syncDirectory: syncDirectory, durable: durable) }
+        }
+        return try result.get()
+    }
+
+    /// `write` of bytes held elsewhere (a buffer a caller reuses from file to file).
+    @discardableResult
+    package static func write(
+        _ bytes: UnsafeRawBufferPointer, to path: String, mode: mode_t? = nil, syncDirectory: Bool = true,
+        durable: Bool = true
+    ) throws(Failure) -> Bool {
         var info = stat()
         let exists = stat(path, &info) == 0
         // Compared only at the same size: a huge (or sparse) file in the way is never read.
@@ -53,13 +66,14 @@ package enum AtomicFile {
         // mkstemp creates 0600; keep the permissions of the file being replaced, new files get 0644.
         fchmod(fd, mode ?? (exists ? info.st_mode & 0o7777 : 0o644))
         var written = 0
-        let failed: Bool = bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n <= 0 { return true }
-                written += n
+        var failed = false
+        while written < bytes.count {
+            let n = Foundation.write(fd, bytes.baseAddress! + written, bytes.count - written)
+            if n <= 0 {
+                failed = true
+                break
             }
-            return false
+            written += n
         }
         if failed || (durable && fsync(fd) != 0) {
             close(fd)
