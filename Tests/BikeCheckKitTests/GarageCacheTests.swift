@@ -442,7 +442,11 @@ import Testing
                         file: "bikes/grail.yaml", range: SourceRange(at: SourcePosition(offset: 40 + 12 * n, line: 3, column: 9 + 12 * n))))
             }
         }
-        let lists = [done([]), done(["chain-lube"]), done(["chain-lube", "a-rather-long-interval-id"]), done(["a", "b", "c", "d", "e"])]
+        // Of every length up to four: one to three are made as array literals, more by appending.
+        let lists = [
+            done([]), done(["chain-lube"]), done(["chain-lube", "a-rather-long-interval-id"]), done(["x", "chain-lube", "drive-inspection"]),
+            done(["a", "b", "c", "d"]), done(["a", "b", "c", "d", "e"]),
+        ]
         let counts: [[Int]] = [[], [7], [1, 2, 3, 300]]
         var w = CacheWriter()
         for list in lists { w.write(list) }

@@ -209,13 +209,6 @@ struct CacheReader {
     @inline(__always)
     mutating func optionalString() throws(Invalid) -> String? { try bool() ? try string() : nil }
 
-    /// Ids with their locations (a log entry's `done:`), as `Array`'s and `Located`'s
-    /// `CacheCodable` write them, read in one loop (the generic decoders made a call per id).
-    @inline(__always)
-    mutating func locatedIDs<Kind>() throws(Invalid) -> [Located<ID<Kind>>] {
-        try array { r throws(Invalid) in Located(ID<Kind>(try r.string()), at: try r.location()) }
-    }
-
     /// A count, then that many elements each read by `element`, appended to an array with room
     /// reserved for them. Not `Array(unsafeUninitializedCapacity:)` nor `Array(repeating:count:)`:
     /// both find the array's storage class through the generic runtime (680 instructions, twice

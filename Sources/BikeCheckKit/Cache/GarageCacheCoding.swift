@@ -84,10 +84,12 @@ extension Money: CacheCodable {
         w.bool(parts.negative)
         w.write(currency)
     }
+    /// Inlined where a log entry's cost is read (with its currency: `Optional`'s form, read here).
+    @inline(__always)
     init(from r: inout CacheReader) throws(CacheReader.Invalid) {
         let significand = try r.uint(), exponent = try r.int(), negative = try r.bool()
         guard (-128...127).contains(exponent) else { throw CacheReader.Invalid() }
-        self.init(Self.amount(significand, exponent, negative), try r.read())
+        self.init(Self.amount(significand, exponent, negative), try r.optionalString())
     }
 }
 

@@ -15,12 +15,15 @@ extension Resolver {
             }
         }
         var intervals: [ResolvedInterval] = []
-        for id in order {
+        // Where each interval's id is in `order` (`adopting`).
+        var positions: [Int] = []
+        for (position, id) in order.enumerated() {
             guard let (spec, template) = merged[id] else { continue }
             guard let every = spec.every else {
                 if template == nil && !spec.everyIsInvalid { diagnostics.append(FileDecoders.missingLimit(spec)) }
                 continue
             }
+            positions.append(position)
             intervals.append(
                 ResolvedInterval(
                     id: id, task: spec.task ?? id.rawValue, component: nil, replaces: nil,
@@ -29,7 +32,10 @@ extension Resolver {
         }
         guard !missingTemplate && !part.misspelledKeys.contains("intervals") else { return ResolvedPart(part: part, intervals: intervals) }
         let known = Set(order)
-        for done in Self.unknownDone(in: part.log, known: FewIDs(order)) {
+        var ids = order
+        let unknownDone = Self.unknownDone(in: part.log, known: &ids)
+        Self.adopting(ids, positions: positions, in: &intervals)
+        for done in unknownDone {
             let meant = Suggestion(done.value.rawValue, among: order.map(\.rawValue))
             diagnostics.append(
                 Diagnostic.error(

@@ -86,8 +86,10 @@ struct Resolver {
         }
 
         var intervals: [ResolvedInterval] = []
+        // Where each interval's id is in `order` (`adopting`).
+        var positions: [Int] = []
         let componentIDs = bike.components.map(\.id.rawValue)
-        for id in order {
+        for (position, id) in order.enumerated() {
             guard let (spec, template) = merged[id] else { continue }
             // One report per missing component and interval (`component:` and `replaces:` often name
             // the same one), and none when `components:` itself was misspelled.
@@ -116,6 +118,7 @@ struct Resolver {
             }
             // The interval's own ride filter over its component's.
             let component = (spec.component ?? spec.replaces).flatMap { bike.component($0.value) }
+            positions.append(position)
             intervals.append(
                 ResolvedInterval(
                     id: id, task: spec.task ?? id.rawValue, component: spec.component?.value, replaces: spec.replaces?.value,
@@ -126,7 +129,10 @@ struct Resolver {
 
         if !missingTemplate && !bike.misspelledKeys.contains("intervals") {
             let known = Set(order).union(misspelled)
-            for done in Self.unknownDone(in: bike.log, known: FewIDs(order + misspelled)) {
+            var ids = order + misspelled
+            let unknownDone = Self.unknownDone(in: bike.log, known: &ids)
+            Self.adopting(ids, positions: positions, in: &intervals)
+            for done in unknownDone {
                 let meant = Suggestion(done.value.rawValue, among: order.map(\.rawValue))
                 diagnostics.append(
                     Diagnostic.error(
