@@ -1,8 +1,10 @@
 import Foundation
 
 /// An amount in whole ten-thousandths read from the `Decimal`'s own fields: its exponent, sign
-/// and the 16-bit words of its significand, where `NSDecimal` keeps them (byte 0 the exponent,
-/// byte 1 the length in words and the sign, the words from byte 4). Foundation makes them public
+/// and the 16-bit words of its significand, where swift-foundation's `Decimal` keeps them (byte
+/// 0 the exponent; byte 1 the length in words in its high four bits, the sign in bit 3 and
+/// whether it is compact in bit 2; the words from byte 4, least significant first: NSDecimal's
+/// fields, its bit fields packed the other way round). Foundation makes them public
 /// on Apple's platforms only (`_mantissa`, `_exponent`); on Linux they are internal, and the
 /// public way, `NSDecimalNumber(decimal:).doubleValue`, made an object per amount: 800
 /// instructions, a tenth of the HTML report's costs and history. The layout is checked once, on
@@ -42,7 +44,7 @@ package enum DecimalWords {
     package static func words(_ amount: Decimal) -> Int64? {
         withUnsafeBytes(of: amount) { b -> Int64? in
             let exponent = Int(Int8(bitPattern: b[0]))
-            let length = Int(b[1] & 0x0F), negative = b[1] & 0x10 != 0
+            let length = Int(b[1] >> 4), negative = b[1] & 0x08 != 0
             guard exponent >= -4 else { return nil }
             // No words: zero, or (negative) no number.
             guard length > 0 else { return negative ? nil : 0 }

@@ -34,7 +34,8 @@ package struct HTMLReportRenderer: Sendable {
     /// the page: a page of 500 bikes is 15 MB, and each copy cost more than writing it.
     package func render(_ report: GarageReport, script: HTML = "", chunk: Int, writing write: ([UInt8]) -> Void) {
         var w = HTMLBytes()
-        w.reserveCapacity(chunk >= 1 << 24 ? 1 << 24 : chunk + (1 << 16))
+        // Room for a chunk and the section that passes it; a whole page grows as it is written.
+        if chunk < 1 << 24 { w.reserveCapacity(chunk + (1 << 16)) }
         func flush() {
             guard w.count >= chunk, w.count > 0 else { return }
             write(w.bytes)

@@ -191,10 +191,10 @@ package enum ReportNumber {
     /// `value` rounded to `decimals` places, as `String(format: "%.Nf")` prints the rounded value
     /// (no minus sign on zero), written as digits when it is plain (`writeFixed`).
     static func appendFixed(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
-        guard isPlainFixed(value, decimals) else { return bytes += Array(formattedFixed(value, decimals).utf8) }
+        guard let scaled = plainScaled(value, decimals) else { return bytes += Array(formattedFixed(value, decimals).utf8) }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: fixedBytes) { room in
             guard let p = room.baseAddress else { return }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: writeFixed(value, decimals, to: p)))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: writeFixed(scaled: scaled, decimals, to: p)))
         }
     }
 
@@ -208,18 +208,20 @@ package enum ReportNumber {
     /// The most bytes `writeFixed` writes.
     static let fixedBytes = 24
 
-    /// Whether `writeFixed` writes `value` to `decimals` places: 0 through 6 of them, the scaled
-    /// and rounded value below 10^15 (not a NaN).
+    /// `value` times 10^`decimals`, rounded, when `writeFixed` writes it: 0 through 6 decimals,
+    /// below 10^15 (not a NaN); nil for another.
     @inline(__always)
-    static func isPlainFixed(_ value: Double, _ decimals: Int) -> Bool {
-        decimals >= 0 && decimals <= 6 && abs((value * tenTo(decimals)).rounded()) < 1e15
+    static func plainScaled(_ value: Double, _ decimals: Int) -> Double? {
+        guard decimals >= 0, decimals <= 6 else { return nil }
+        let scaled = (value * tenTo(decimals)).rounded()
+        return abs(scaled) < 1e15 ? scaled : nil
     }
 
-    /// Writes `value` rounded to `decimals` places at `p` (`isPlainFixed`: at most `fixedBytes`)
-    /// and returns how many bytes: the scaled, rounded value is a whole number, and below 2^50
-    /// printing it with the point moved is exact; no minus sign on zero.
-    static func writeFixed(_ value: Double, _ decimals: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        var n = Int64((value * tenTo(decimals)).rounded())
+    /// Writes `value` rounded to `decimals` places at `p`, given its `plainScaled` (at most
+    /// `fixedBytes`), and returns how many bytes: the scaled, rounded value is a whole number,
+    /// and below 2^50 printing it with the point moved is exact; no minus sign on zero.
+    static func writeFixed(scaled: Double, _ decimals: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = Int64(scaled)
         var at = 0
         if n < 0 {
             p[0] = UInt8(ascii: "-")
@@ -313,10 +315,12 @@ package enum ReportNumber {
 
     /// Writes `n` in decimal at `p`: at most 20 bytes; returns how many.
     static func writeDigits(_ n: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        var count = 1, rest = n / 10
-        while rest > 0 {
+        // The digits counted by comparing with powers of ten (10^19 is the last below 2^64).
+        var count = 1
+        var bound: UInt64 = 10
+        while count < 20, n >= bound {
             count += 1
-            rest /= 10
+            bound &*= 10
         }
         var v = n
         for k in stride(from: count - 1, through: 0, by: -1) {
