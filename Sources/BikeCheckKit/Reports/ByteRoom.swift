@@ -19,21 +19,8 @@ package struct ByteRoom {
     /// Byte `k` of those written.
     package subscript(k: Int) -> UInt8 { room[k] }
 
-    /// Room for `count` bytes in all: a new array, the bytes written copied into it and the
-    /// rest zeroed (with memset: appended a zero at a time, a million-row table's growth cost
-    /// 47 M instructions).
-    package mutating func reserveCapacity(_ count: Int) {
-        guard room.count < count else { return }
-        let written = self.count
-        room = room.withUnsafeBufferPointer { old in
-            [UInt8](unsafeUninitializedCapacity: count) { new, initialized in
-                guard let target = new.baseAddress else { return }
-                if let source = old.baseAddress { target.initialize(from: source, count: written) }
-                (target + written).initialize(repeating: 0, count: count - written)
-                initialized = count
-            }
-        }
-    }
+    /// Room for `count` bytes in all, reserved: not yet zeroed, nor resident.
+    package mutating func reserveCapacity(_ count: Int) { room.reserveCapacity(count) }
 
     /// Nothing written, the room kept.
     package mutating func removeAll() { count = 0 }
@@ -50,8 +37,18 @@ package struct ByteRoom {
         count += room.withUnsafeMutableBufferPointer { write($0.baseAddress.unsafelyUnwrapped + at) }
     }
 
-    /// Room for `more` bytes past `count`, at least doubled (an append stays a copy).
-    private mutating func grow(_ more: Int) { reserveCapacity(Swift.max(count + more, 2 * room.count, 4096)) }
+    /// Room for `more` bytes past `count`: the room's bytes are zeroed 2 KiB at a time as
+    /// they are needed (its capacity grows as an array's does), not a zero at a time (a
+    /// million-row table's growth cost 47 M instructions) nor all at once (zeroed room not yet
+    /// needed was resident: `history`'s held rows took 15 MiB more).
+    private mutating func grow(_ more: Int) {
+        Self.zeros.withUnsafeBufferPointer { zeros in
+            while room.count - count < more { room.append(contentsOf: zeros) }
+        }
+    }
+
+    /// The zeros the room grows by, a block at a time.
+    private static let zeros = [UInt8](repeating: 0, count: 2048)
 
     /// `bytes`, copied at the end.
     package mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
