@@ -74,22 +74,14 @@ struct ReportCommand: ParsableCommand {
             // its bytes are gathered for the atomic write, without a String of the whole page.
             let renderer = HTMLReportRenderer()
             guard let output else {
-                // Gathered as bytes, a megabyte at a time: appending a section to a String and
-                // copying it out again cost more than the bytes.
-                var pending: [UInt8] = []
-                renderer.render(report) { piece in
-                    pending += piece.string.utf8
-                    if pending.count >= 1 << 20 {
-                        Terminal.standardOutput.write(page: pending)
-                        pending.removeAll(keepingCapacity: true)
-                    }
-                }
-                Terminal.standardOutput.write(page: pending)
+                // Written as bytes into one buffer and handed out a megabyte at a time: a
+                // section made as a String and copied out again cost more than its bytes.
+                renderer.render(report, chunk: 1 << 20) { Terminal.standardOutput.write(page: $0) }
                 // The report (a hundred thousand services) is not taken apart one by one.
                 Terminal.endAfterOutput()
             }
             var page: [UInt8] = []
-            renderer.render(report) { page += $0.string.utf8 }
+            renderer.render(report, chunk: .max) { page += $0 }
             do {
                 try AtomicFile.write(page, to: output)
             } catch {

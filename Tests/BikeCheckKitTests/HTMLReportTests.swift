@@ -177,4 +177,46 @@ import Testing
             GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2026-06-01")!)))
         #expect(a == b)
     }
+
+    /// The eight-at-a-time plain check says what a check of each byte says: every byte value at
+    /// every place of runs up to 20 bytes, and every pair of byte values side by side in a word
+    /// (a borrow from one byte must not hide or invent the other).
+    @Test func thePlainCheckOfBytesIsWhatEachByteSays() {
+        var wrong: [String] = []
+        for length in 1...20 {
+            for at in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length + 3)
+                    bytes[1 + at] = UInt8(value)
+                    let said = bytes.withUnsafeBufferPointer { HTML.isPlain(UnsafeBufferPointer(rebasing: $0[1..<(1 + length)])) }
+                    if said != HTML.isPlain(UInt8(value)) { wrong.append("\(value) at \(at) of \(length)") }
+                }
+            }
+        }
+        for a in 0...255 {
+            for b in 0...255 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                bytes[3] = UInt8(a)
+                bytes[4] = UInt8(b)
+                let said = bytes.withUnsafeBufferPointer { HTML.isPlain($0) }
+                if said != (HTML.isPlain(UInt8(a)) && HTML.isPlain(UInt8(b))) { wrong.append("\(a), \(b)") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
+
+    /// The page as bytes handed out in chunks is the page, whatever the chunk: each piece is at
+    /// least the chunk but the last, and ends where a section ends.
+    @Test func thePagesBytesInChunksAreThePage() throws {
+        let (_, loaded, activities) = try ReportTests.garage()
+        let report = GarageReport.build(loaded.garage, summaries: ActivitySummaries(activities), query: ReportQuery(asOf: Day("2026-06-01")!))
+        let page = Array(HTMLReportRenderer().render(report).string.utf8)
+        for chunk in [0, 1, 100, 1000, 4096, 1 << 20, .max] {
+            var pieces: [[UInt8]] = []
+            HTMLReportRenderer().render(report, chunk: chunk) { pieces.append($0) }
+            #expect(Array(pieces.joined()) == page, "\(chunk)")
+            #expect(pieces.dropLast().allSatisfy { $0.count >= chunk }, "\(chunk)")
+            #expect(pieces.dropLast().allSatisfy { $0.last == UInt8(ascii: "\n") }, "\(chunk)")
+        }
+    }
 }

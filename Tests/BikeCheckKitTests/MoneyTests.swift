@@ -80,4 +80,32 @@ import Testing
         #expect(bike.log.map(\.category) == ["consumables", nil, nil])
         #expect(loaded.diagnostics.map(\.id) == ["foreign-currency"])
     }
+
+    /// An amount's ten-thousandths are read from the `Decimal`'s own fields on this platform
+    /// (`DecimalWords.readable`), and they are what `NSDecimalNumber`'s Double gives: amounts of
+    /// every length of significand, sign and exponent, read from text, parsed as costs, and sums
+    /// as `Decimal` adds them (not compact).
+    @Test func tenThousandthsReadFromTheDecimalsFieldsAreTheDoublesOnes() throws {
+        #expect(DecimalWords.readable)
+        var amounts = DecimalWords.samples
+        for text in [
+            "0", "0.10", "45.90", "45.9", "0.0001", "0.00001", "1000000000", "9999999999.9999", "99999999999999e-4", "100000000000000e-4",
+            "18446744073709551615", "18446744073709551616e-4", "-12.5", "-0.0001", "1e-7", "25e2", "1e10", "1e14", "12345678901234567890123456789",
+        ] {
+            amounts.append(try #require(Decimal(string: text)))
+        }
+        for text in ["0.10", "45.99", "1899", "0.1250", "12.30000", "999999999.9999", "0", "000.5"] { amounts.append(try Money.parseAmount(text[...]).get()) }
+        var x: UInt64 = 12345
+        for _ in 0..<3000 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let significand = x >> (x % 64)
+            amounts.append(Decimal(sign: x & 1 == 0 ? .plus : .minus, exponent: Int((x >> 8) % 24) - 10, significand: Decimal(significand)))
+        }
+        let some = amounts.count
+        for k in 0..<some where k % 7 == 0 { amounts.append(amounts[k] + amounts[(k * 31) % some]) }
+        var wrong: [Decimal] = []
+        for a in amounts where DecimalWords.words(a) != ReportNumber.tenThousandthsThroughDouble(a) { wrong.append(a) }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+        #expect(DecimalWords.words(Decimal(string: "45.99")!) == 459_900 && DecimalWords.words(Decimal(string: "-0.0001")!) == -1)
+    }
 }

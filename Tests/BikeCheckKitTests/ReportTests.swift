@@ -356,6 +356,11 @@ import Testing
         #expect(uncounted.map { $0.done.map(\.value.rawValue) } == counted.map { $0.tasks.map(\.id) })
         #expect(uncounted.contains { !$0.done.isEmpty } && uncounted.allSatisfy(\.tasks.isEmpty))
         #expect(uncounted.contains { $0.subject.kind == .part } && counted.contains { $0.tasks.contains { $0.rides != nil } })
+        // Each entry's subject by number is its own.
+        let (entries, subjects, subjectOf) = HistoryReport.uncountedEntriesBySubject(loaded.garage, query: query)
+        #expect(entries.map(listed) == uncounted.map(listed) && subjectOf.count == entries.count)
+        #expect(entries.indices.allSatisfy { subjects[Int(subjectOf[$0])] == entries[$0].subject })
+        #expect(Set(subjectOf).count == Set(entries.map { "\($0.subject.kind) \($0.subject.id)" }).count)
     }
 
     @Test func aPartsCostsAreItsOwnLineAndCountedOnceInTheTotals() throws {

@@ -138,4 +138,49 @@ import Testing
             }
         }
     }
+
+    /// What a room writes (numbers to 0 through 6 decimals, whole numbers, days, amounts, text)
+    /// is what their Strings say, one after another, well past the room's first growth.
+    @Test func aRoomWritesWhatTheStringsSay() throws {
+        var room = ByteRoom()
+        var expected = ""
+        var x = 0.37
+        for k in 0..<3000 {
+            x = (x * 7919.123).truncatingRemainder(dividingBy: 100_000) - 20_000
+            let decimals = k % 7, value = k % 5 == 0 ? x * 1e9 : x
+            room.fixed(value, decimals)
+            let scale = pow(10.0, Double(decimals))
+            let rounded = (value * scale).rounded() / scale
+            expected += String(format: "%.\(decimals)f", rounded == 0 ? 0 : rounded)
+            let n = Int64(x * 1e6)
+            room.integer(n)
+            expected += String(n)
+            let day = Day(ordinal: Int(x) * 3)
+            room.day(day)
+            expected += day.description
+            room.put(utf8Of: " ü;")
+            expected += " ü;"
+        }
+        for n in [Int64.min, -1, 0, 9, 10, Int64.max] {
+            room.integer(n)
+            expected += String(n)
+        }
+        for value in [Double.nan, .infinity, -1e300, 1e15, 999_999_999_999_999.4, -0.04] {
+            room.fixed(value, 1)
+            let rounded = (value * 10).rounded() / 10
+            expected += String(format: "%.1f", rounded == 0 ? 0 : rounded)
+        }
+        for text in ["0", "0.5", "45.9", "0.125", "0.0001", "1000000000", "9999999999.9999", "-12.5", "25e2", "1e-7"] {
+            let amount = try #require(Decimal(string: text))
+            // An amount that is not a whole number of ten-thousandths is not written.
+            let written = room.amount(amount)
+            #expect(written == (text != "1e-7"), "\(text)")
+            if written { expected += Money.format(amount, fractionDigits: Money.fractionDigits(of: amount)) }
+        }
+        for day in [Day(ordinal: 3_000_000), Day(ordinal: -800_000)] {
+            room.day(day)
+            expected += day.description
+        }
+        #expect(String(decoding: room.written, as: UTF8.self) == expected)
+    }
 }

@@ -65,8 +65,39 @@ package struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custo
 
     /// A byte of printable ASCII that HTML gives no meaning to: text made only of these (the
     /// usual text) is written as it is.
-    static func isPlain(_ byte: UInt8) -> Bool {
+    package static func isPlain(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte < 0x7F && byte != 0x26 && byte != 0x3C && byte != 0x3E && byte != 0x22 && byte != 0x27
+    }
+
+    /// Whether every byte of `utf8` is plain (`isPlain`), eight bytes a step (a string's bytes
+    /// one by one were a third of the HTML history's rows): a word has a byte below 0x20, of
+    /// 0x7F or more, or equal to one of the five specials exactly when these tests of its
+    /// bytes' high bits say so. Each is exact as a whole: a borrow from one byte into the next
+    /// starts only at a byte that passes the test itself, and `above` adds to seven bits only.
+    package static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        /// A byte of `x` is zero (the classic test: exact as a whole).
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        var k = 0
+        while k + 8 <= utf8.count {
+            let x = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)
+            // Below 0x20: with its high bit clear, subtracting 0x20 sets it.
+            let below = (x &- ones &* 0x20) & ~x & highs
+            // 0x7F or more: its high bit set, or its low seven bits all ones (plus one sets it).
+            let above = (x | ((x & ~highs) &+ ones)) & highs
+            if below | above != 0 || hasZero(x ^ (ones &* 0x26)) || hasZero(x ^ (ones &* 0x3C)) || hasZero(x ^ (ones &* 0x3E))
+                || hasZero(x ^ (ones &* 0x22)) || hasZero(x ^ (ones &* 0x27))
+            {
+                return false
+            }
+            k += 8
+        }
+        while k < utf8.count {
+            if !isPlain(base[k]) { return false }
+            k += 1
+        }
+        return true
     }
 
     /// `text` for an HTML text node or a quoted attribute value.
@@ -92,69 +123,73 @@ package struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custo
 
 /// HTML written as UTF-8 bytes, a piece at a time, for the page's long tables (a garage's
 /// service history is a hundred thousand rows): the same rules as `HTML` (the program's own
-/// markup as written, every value escaped) without a String per piece. `html` is what was written.
+/// markup as written, every value escaped) without a String per piece, into room made ahead
+/// (`ByteRoom`). `html` is what was written.
 package struct HTMLBytes {
-    package private(set) var bytes: [UInt8] = []
+    private var room = ByteRoom()
 
     package init() {}
 
+    /// How many bytes are written.
+    package var count: Int { room.count }
+
+    /// What was written.
+    package var bytes: [UInt8] { Array(room.written) }
+
+    /// Room for `count` bytes in all.
+    package mutating func reserveCapacity(_ count: Int) { room.reserveCapacity(count) }
+
+    /// Nothing written, the room kept.
+    package mutating func removeAll() { room.removeAll() }
+
     /// The program's own markup, as written.
-    package mutating func markup(_ literal: StaticString) { literal.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+    package mutating func markup(_ literal: StaticString) { room.put(literal) }
+
+    /// Markup written the same way: already safe.
+    package mutating func append(_ other: HTMLBytes) { other.room.written.withUnsafeBufferPointer { room.put($0) } }
 
     /// Markup built as `HTML`: already safe.
-    package mutating func append(_ html: HTML) {
-        var string = html.string
-        string.withUTF8 { bytes.append(contentsOf: $0) }
-    }
+    package mutating func append(_ html: HTML) { room.put(utf8Of: html.string) }
 
-    /// A value's text, escaped (`HTML.escape`).
+    /// A value's text, escaped (`HTML.escape`): its bytes read where they are (not copied into
+    /// a variable of its own, which retained and released it) and checked eight at a time.
     package mutating func text(_ value: String) {
-        var value = value
-        let plain = value.withUTF8 { utf8 in
-            guard utf8.allSatisfy(HTML.isPlain) else { return false }
-            bytes.append(contentsOf: utf8)
+        let plain = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard HTML.isPlain(utf8) else { return false }
+            room.put(utf8)
             return true
         }
-        if !plain { append(HTML(escaping: value)) }
+        if plain != true { append(HTML(escaping: value)) }
     }
 
     /// A day, `YYYY-MM-DD`: nothing to escape; written in place, without a String.
-    package mutating func day(_ day: Day) {
-        let (y, m, d) = day.components
-        guard (0...9999).contains(y) else {
-            var text = day.description
-            return text.withUTF8 { bytes.append(contentsOf: $0) }
-        }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { room in
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: room[..<Day.writeISO(y, m, d, to: room)]))
-        }
-    }
+    package mutating func day(_ day: Day) { room.day(day) }
 
     /// An amount, as `ReportAmount` writes it (digits and a point: nothing to escape).
     package mutating func amount(_ amount: ReportAmount) {
-        if !ReportNumber.appendAmount(amount.value, to: &bytes) { text(amount.description) }
+        if !room.amount(amount.value) { text(amount.description) }
     }
 
     /// A whole number in decimal.
-    package mutating func integer(_ n: Int) { ReportNumber.appendInteger(Int64(n), to: &bytes) }
+    package mutating func integer(_ n: Int) { room.integer(Int64(n)) }
 
     /// `ReportNumber.fixed(value, decimals)`.
-    package mutating func fixed(_ value: Double, _ decimals: Int) { ReportNumber.appendFixed(value, decimals, to: &bytes) }
+    package mutating func fixed(_ value: Double, _ decimals: Int) { room.fixed(value, decimals) }
 
     /// An SVG coordinate to a tenth, the same on every machine: `ReportNumber.fixed(value, 1)`
     /// without a `.0` at its end (`52`, `26.5`).
     package mutating func coordinate(_ value: Double) {
-        ReportNumber.appendFixed(value, 1, to: &bytes)
-        if bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "."), bytes[bytes.count - 1] == UInt8(ascii: "0") { bytes.removeLast(2) }
+        room.fixed(value, 1)
+        if room.count >= 2, room[room.count - 2] == UInt8(ascii: "."), room[room.count - 1] == UInt8(ascii: "0") { room.removeLast(2) }
     }
 
     /// What was written, as one piece of markup.
-    package var html: HTML { HTML(markup: String(decoding: bytes, as: UTF8.self)) }
+    package var html: HTML { HTML(written: room.written) }
 }
 
 extension HTML {
-    /// Markup the program wrote, as it is (`HTMLBytes.html`).
-    fileprivate init(markup: String) { string = markup }
+    /// Markup the program wrote as bytes (`HTMLBytes`), as it is.
+    init(written bytes: some Collection<UInt8>) { string = String(decoding: bytes, as: UTF8.self) }
 }
 
 extension Sequence where Element == HTML {

@@ -16,32 +16,54 @@ package struct HTMLReportRenderer: Sendable {
 
     /// The page; `script` (for `report --serve`'s reload, `LivePage`) goes at the end of the body.
     package func render(_ report: GarageReport, script: HTML = "") -> HTML {
-        var page: HTML = ""
-        render(report, script: script) { page += $0 }
-        return page
+        var page: [UInt8] = []
+        render(report, script: script, chunk: .max) { page += $0 }
+        return HTML(written: page)
     }
 
     /// The page in pieces, in order: its start, the overview, each bike's section, the parts
     /// and its end; the pieces joined are `render(report, script:)`. A page of 500 bikes is
     /// written out a section at a time, never held whole.
     package func render(_ report: GarageReport, script: HTML = "", into write: (HTML) -> Void) {
+        render(report, script: script, chunk: 0) { write(HTML(written: $0)) }
+    }
+
+    /// The page as UTF-8 bytes, every section written into one buffer (`HTMLBytes`), handed to
+    /// `write` after a section once `chunk` bytes or more are gathered, and at the end; the bytes
+    /// joined are `render(report, script:)`'s. No section is made as a String to be copied into
+    /// the page: a page of 500 bikes is 15 MB, and each copy cost more than writing it.
+    package func render(_ report: GarageReport, script: HTML = "", chunk: Int, writing write: ([UInt8]) -> Void) {
+        var w = HTMLBytes()
+        // Room for a chunk and the section that passes it; a whole page grows as it is written.
+        if chunk < 1 << 24 { w.reserveCapacity(chunk + (1 << 16)) }
+        func flush() {
+            guard w.count >= chunk, w.count > 0 else { return }
+            write(w.bytes)
+            w.removeAll()
+        }
         let title: HTML =
             report.named && report.bikes.count == 1
             ? "Service record: \(report.bikes[0].name)"
             : "\(report.garageName ?? "Garage"): maintenance report"
-        write("\(Self.head(title: title))<body>\n<main>\n\(header(report, title: title))")
+        w.append("\(Self.head(title: title))<body>\n<main>\n\(header(report, title: title))")
+        flush()
         if !(report.named && report.bikes.count == 1) {
-            write(contents(report) + nextUp(report) + costsByYear(report))
+            w.append(contents(report) + nextUp(report) + costsByYear(report))
+            flush()
         }
         // Each bike's status, usage rows and parts, found once for the page, not per section.
         let statuses = Dictionary(report.status.bikes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let usage = Dictionary(grouping: report.usage.rows, by: \.subject.id)
         let lives = Dictionary(grouping: report.lives.parts.filter { $0.bike != nil }, by: { $0.bike ?? "" })
+        let months = ChartMonths(report.months, renderer: self)
         for bike in report.bikes {
-            write(section(bike, status: statuses[bike.id], usage: usage[bike.id] ?? [], lives: lives[bike.id] ?? [], report: report))
+            section(
+                bike, status: statuses[bike.id], usage: usage[bike.id] ?? [], lives: lives[bike.id] ?? [], report: report, months: months, into: &w)
+            flush()
         }
-        write(parts(report))
-        write(
+        w.append(parts(report))
+        flush()
+        w.append(
             """
             </main>
             <footer><p>Made by bikecheck from the garage's files\(commit(report.git)) as of \(report.asOf). Usage counts the rides status counts.</p></footer>
@@ -49,6 +71,7 @@ package struct HTMLReportRenderer: Sendable {
             </html>
 
             """)
+        if w.count > 0 { write(w.bytes) }
     }
 
     /// Every page's start, up to its body: the document's head with the style sheet (and `style`
@@ -148,7 +171,10 @@ package struct HTMLReportRenderer: Sendable {
 
     /// A bike's section; `usage`: its rows of the report's usage, `lives`: the parts and
     /// components on it.
-    private func section(_ bike: GarageReport.BikeFacts, status: BikeStatus?, usage: [UsageReport.Row], lives: [PartLife], report: GarageReport) -> HTML {
+    private func section(
+        _ bike: GarageReport.BikeFacts, status: BikeStatus?, usage: [UsageReport.Row], lives: [PartLife], report: GarageReport,
+        months: ChartMonths, into w: inout HTMLBytes
+    ) {
         // `bike-ID` and `h-bike-ID`: no bike's id can make one the other's (a suffix could:
         // bike `x`'s heading `bike-x-h` would be bike `x-h`'s section).
         var out: HTML = "<section class=\"bike\" id=\"bike-\(bike.id)\" aria-labelledby=\"h-bike-\(bike.id)\">\n"
@@ -164,29 +190,53 @@ package struct HTMLReportRenderer: Sendable {
             facts.append("<dt>Last service</dt><dd>\(last.entry.date)</dd>")
         }
         if !facts.isEmpty { out += "<dl class=\"facts\">\(facts)</dl>\n" }
-        out += intervals(status, bike: bike, units: report.units)
-        out += todos(status)
-        out += usageChart(bike, rows: usage, report: report)
-        out += partsOn(lives, report: report)
-        out += costs(bike, report: report)
-        out += history(bike, report: report)
-        return out + "</section>\n"
+        w.append(out)
+        intervals(status, bike: bike, units: report.units, into: &w)
+        w.append(todos(status))
+        usageChart(bike, rows: usage, report: report, months: months, into: &w)
+        partsOn(lives, report: report, into: &w)
+        costs(bike, report: report, into: &w)
+        history(bike, report: report, into: &w)
+        w.markup("</section>\n")
     }
 
-    private func intervals(_ status: BikeStatus?, bike: GarageReport.BikeFacts, units: UnitSystem) -> HTML {
-        var out: HTML = "<h3>Service intervals</h3>\n"
-        guard let status, !status.intervals.isEmpty else { return out + "<p>No intervals: add a template or intervals to bikes/\(bike.id).yaml.</p>\n" }
-        out +=
+    /// The intervals' table, written as bytes: 500 bikes have 8,000 rows of a dozen values.
+    private func intervals(_ status: BikeStatus?, bike: GarageReport.BikeFacts, units: UnitSystem, into w: inout HTMLBytes) {
+        w.markup("<h3>Service intervals</h3>\n")
+        guard let status, !status.intervals.isEmpty else { return w.append("<p>No intervals: add a template or intervals to bikes/\(bike.id).yaml.</p>\n") }
+        w.markup(
             "<table class=\"intervals\">\n<thead><tr><th scope=\"col\">Task</th><th scope=\"col\">State</th><th scope=\"col\">Progress</th><th scope=\"col\">Used</th><th scope=\"col\">Counted since</th><th scope=\"col\">Forecast</th></tr></thead>\n<tbody>\n"
+        )
         for i in status.intervals {
-            var what: [HTML] = ["\(i.id)"]
-            if let part = i.part { what.insert("part \(part)", at: 0) }
-            if let component = i.component, component != i.id { what.append("\(component)") }
-            let since: HTML = i.since.map { "\($0)" } ?? "never done"
-            out +=
-                "<tr class=\"\(stateClass(i.state))\"><th scope=\"row\">\(i.task) <span class=\"id\">\(what.joined(separator: " · "))</span></th><td>\(stateWord(i))</td><td class=\"nw\">\(progress(i))</td><td class=\"nw\">\(used(i, units))</td><td class=\"nw\">\(since)</td><td class=\"nw\">\(forecast(i, units))</td></tr>\n"
+            w.markup("<tr class=\"")
+            w.text(i.state.rawValue)
+            w.markup("\"><th scope=\"row\">")
+            w.text(i.task)
+            // What it is: `part ID · ` first for a part's, then its id, then its component's.
+            w.markup(" <span class=\"id\">")
+            if let part = i.part {
+                w.markup("part ")
+                w.text(part)
+                w.markup(" · ")
+            }
+            w.text(i.id)
+            if let component = i.component, component != i.id {
+                w.markup(" · ")
+                w.text(component)
+            }
+            w.markup("</span></th><td>")
+            stateWord(i, into: &w)
+            w.markup("</td><td class=\"nw\">")
+            progress(i, into: &w)
+            w.markup("</td><td class=\"nw\">")
+            w.append(used(i, units))
+            w.markup("</td><td class=\"nw\">")
+            if let since = i.since { w.day(since) } else { w.markup("never done") }
+            w.markup("</td><td class=\"nw\">")
+            forecast(i, units, into: &w)
+            w.markup("</td></tr>\n")
         }
-        return out + "</tbody>\n</table>\n"
+        w.markup("</tbody>\n</table>\n")
     }
 
     /// One-off jobs (`todo:`), most urgent first; nothing when there are none.
@@ -204,16 +254,17 @@ package struct HTMLReportRenderer: Sendable {
 
     /// Distance per month over the last twelve months, as bars, with a table of the numbers.
     /// Written as bytes (`HTMLBytes`): a page of 500 bikes has 500 charts of a few hundred pieces.
-    private func usageChart(_ bike: GarageReport.BikeFacts, rows: [UsageReport.Row], report: GarageReport) -> HTML {
+    private func usageChart(
+        _ bike: GarageReport.BikeFacts, rows: [UsageReport.Row], report: GarageReport, months: ChartMonths, into w: inout HTMLBytes
+    ) {
         let rows = Dictionary(rows.map { ($0.period, $0) }, uniquingKeysWith: { a, _ in a })
         let unit = report.units.distanceUnit
         let values = report.months.map { rows[$0].map { report.units.distance($0.distance) } ?? 0 }
-        let first = report.months.first.map(monthName) ?? "", last = report.months.last.map(monthName) ?? ""
+        let first = months.names.first ?? "", last = months.names.last ?? ""
         let total = values.reduce(0, +)
-        var w = HTMLBytes()
         w.markup("<h3>Riding, last 12 months</h3>\n<figure class=\"chart\">\n")
         // The chart: 12 bars in a 640 × 220 box; the y axis is scaled to a round top.
-        let left = 52.0, right = 630.0, top = 26.0, bottom = 188.0
+        let (left, right, top, bottom) = Self.chartBox
         let (ceiling, step) = Self.axis(values.max() ?? 0)
         let slot = (right - left) / Double(values.count)
         w.markup("<svg viewBox=\"0 0 640 220\" width=\"640\" height=\"220\" role=\"img\" aria-labelledby=\"chart-")
@@ -236,7 +287,7 @@ package struct HTMLReportRenderer: Sendable {
         w.text(unit)
         if let peak = values.indices.max(by: { values[$0] < values[$1] }), values[peak] > 0 {
             w.markup("; most in ")
-            w.text(monthName(report.months[peak]))
+            w.text(months.names[peak])
             w.markup(": ")
             number(values[peak], into: &w)
             w.markup(" ")
@@ -274,24 +325,7 @@ package struct HTMLReportRenderer: Sendable {
         w.markup("\" y=\"12\" text-anchor=\"end\">")
         w.text(unit)
         w.markup("</text>")
-        for (k, month) in report.months.enumerated() {
-            let x = left + slot * (Double(k) + 0.5)
-            let m = Int(month.suffix(2)) ?? 1
-            w.markup("<text x=\"")
-            w.coordinate(x)
-            w.markup("\" y=\"")
-            w.coordinate(bottom + 16)
-            w.markup("\" text-anchor=\"middle\">")
-            w.text(Self.monthNames[(m - 1) % 12])
-            if k == 0 || m == 1 {
-                w.markup("<tspan x=\"")
-                w.coordinate(x)
-                w.markup("\" dy=\"14\">")
-                w.text(String(month.prefix(4)))
-                w.markup("</tspan>")
-            }
-            w.markup("</text>")
-        }
+        w.append(months.axis)
         w.markup("</g>\n<g class=\"bars\">")
         for (k, value) in values.enumerated() {
             let x = left + slot * Double(k) + slot * 0.15
@@ -307,7 +341,7 @@ package struct HTMLReportRenderer: Sendable {
             w.markup("v")
             w.coordinate(height)
             w.markup("z\"><title>")
-            w.text(monthName(report.months[k]))
+            w.text(months.names[k])
             w.markup(": ")
             number(value, into: &w)
             w.markup(" ")
@@ -338,10 +372,10 @@ package struct HTMLReportRenderer: Sendable {
         w.markup(")</th><th scope=\"col\" class=\"n\">Odometer (")
         w.text(unit)
         w.markup(")</th></tr></thead>\n<tbody>\n")
-        for month in report.months {
+        for (k, month) in report.months.enumerated() {
             let r = rows[month]
             w.markup("<tr><th scope=\"row\">")
-            w.text(monthName(month))
+            w.text(months.names[k])
             w.markup("</th><td>")
             w.integer(r?.rides ?? 0)
             w.markup("</td><td>")
@@ -353,34 +387,51 @@ package struct HTMLReportRenderer: Sendable {
             w.markup("</td></tr>\n")
         }
         w.markup("</tbody>\n</table>\n</details>\n")
-        return w.html
     }
 
-    private func partsOn(_ lives: [PartLife], report: GarageReport) -> HTML {
-        var out: HTML = "<h3>Parts and components</h3>\n"
-        guard !lives.isEmpty else { return out + "<p>No components or parts recorded on this bike.</p>\n" }
-        let unit = report.units.distanceUnit
-        out +=
-            "<table>\n<thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Kind</th><th scope=\"col\">Counted since</th><th scope=\"col\" class=\"n\">Distance (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Rides</th><th scope=\"col\">Ridden</th></tr></thead>\n<tbody>\n"
+    /// The parts and components on the bike, written as bytes (500 bikes have 6,000).
+    private func partsOn(_ lives: [PartLife], report: GarageReport, into w: inout HTMLBytes) {
+        w.markup("<h3>Parts and components</h3>\n")
+        guard !lives.isEmpty else { return w.markup("<p>No components or parts recorded on this bike.</p>\n") }
+        w.markup(
+            "<table>\n<thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Kind</th><th scope=\"col\">Counted since</th><th scope=\"col\" class=\"n\">Distance ("
+        )
+        w.text(report.units.distanceUnit)
+        w.markup(
+            ")</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Rides</th><th scope=\"col\">Ridden</th></tr></thead>\n<tbody>\n")
         for life in lives.sorted(by: { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }) {
-            let kind: HTML = life.kind == .part ? "part" : "component"
+            w.markup("<tr><th scope=\"row\">")
+            w.text(life.name ?? life.id)
+            w.markup(" <span class=\"id\">")
+            w.text(life.id)
+            w.markup("</span></th><td>")
+            if life.kind == .part { w.markup("part") } else { w.markup("component") }
+            w.markup("</td><td>")
             // A part's figures are its whole life (every mount, and its usage before tracking):
             // counted from its first mount, not from the day it came onto this bike.
-            let since: HTML
             if let mounts = life.mounts, let first = mounts.first, let last = mounts.last {
-                since = "whole life, from \(first.from)" + (last.from != first.from ? "; on this bike since \(last.from)" : "")
+                w.markup("whole life, from ")
+                w.day(first.from)
+                if last.from != first.from {
+                    w.markup("; on this bike since ")
+                    w.day(last.from)
+                }
+            } else if let since = life.since {
+                w.day(since)
             } else {
-                since = life.since.map { "\($0)" } ?? "first ride"
+                w.markup("first ride")
             }
-            out +=
-                "<tr><th scope=\"row\">\(life.name ?? life.id) <span class=\"id\">\(life.id)</span></th><td>\(kind)</td><td>\(since)</td>\(lifeCells(life.usage, report.units))</tr>\n"
+            w.markup("</td>")
+            lifeCells(life.usage, report.units, into: &w)
+            w.markup("</tr>\n")
         }
-        return out + "</tbody>\n</table>\n"
+        w.markup("</tbody>\n</table>\n")
     }
 
-    private func costs(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
+    /// The bike's costs by year and category, written as bytes.
+    private func costs(_ bike: GarageReport.BikeFacts, report: GarageReport, into w: inout HTMLBytes) {
         let lines = report.costLines[bike.id] ?? []
-        var out: HTML = "<h3>Costs</h3>\n"
+        w.markup("<h3>Costs</h3>\n")
         // A part's services while on the bike are in its history with their cost, but they are
         // the part's costs (as in `costs`): say so, so that the record adds up.
         var partsCosts: [String: AmountSum] = [:]
@@ -394,30 +445,41 @@ package struct HTMLReportRenderer: Sendable {
             let amounts = partsCosts.sorted { $0.key < $1.key }.map { money($0.value.value, $0.key.isEmpty ? nil : $0.key) }
             partsNote = "<p>Not counted here: \(amounts.joined(separator: " and ")) of parts' services in the history below (the parts' own costs).</p>\n"
         }
-        guard !lines.isEmpty else { return out + "<p>No costs in the log, and no price.</p>\n" + partsNote }
-        out +=
+        guard !lines.isEmpty else {
+            w.markup("<p>No costs in the log, and no price.</p>\n")
+            return w.append(partsNote)
+        }
+        w.markup(
             "<table>\n<thead><tr><th scope=\"col\">Year</th><th scope=\"col\">Category</th><th scope=\"col\" class=\"n\">Entries</th><th scope=\"col\" class=\"n\">Amount</th></tr></thead>\n<tbody>\n"
+        )
         var totals: [String: AmountSum] = [:]
         for line in lines {
             totals[line.currency ?? "", default: AmountSum()].add(line.amount)
-            let entries: HTML = line.category == "purchase" ? "" : "\(line.entries)"
-            out +=
-                "<tr><th scope=\"row\">\(line.year)</th><td>\(line.category)</td><td class=\"n\">\(entries)</td><td class=\"n\">\(money(line.amount, line.currency))</td></tr>\n"
+            w.markup("<tr><th scope=\"row\">")
+            w.text(line.year)
+            w.markup("</th><td>")
+            w.text(line.category)
+            w.markup("</td><td class=\"n\">")
+            if line.category != "purchase" { w.integer(line.entries) }
+            w.markup("</td><td class=\"n\">")
+            money(line.amount, line.currency, into: &w)
+            w.markup("</td></tr>\n")
         }
-        out += "</tbody>\n<tfoot>\n"
+        w.markup("</tbody>\n<tfoot>\n")
         for (currency, amount) in totals.sorted(by: { $0.key < $1.key }) {
-            out += "<tr><th scope=\"row\" colspan=\"3\">Total</th><td class=\"n\">\(money(amount.value, currency.isEmpty ? nil : currency))</td></tr>\n"
+            w.markup("<tr><th scope=\"row\" colspan=\"3\">Total</th><td class=\"n\">")
+            money(amount.value, currency.isEmpty ? nil : currency, into: &w)
+            w.markup("</td></tr>\n")
         }
-        return out + "</tfoot>\n</table>\n" + partsNote
+        w.markup("</tfoot>\n</table>\n")
+        w.append(partsNote)
     }
 
-    private func history(_ bike: GarageReport.BikeFacts, report: GarageReport) -> HTML {
+    private func history(_ bike: GarageReport.BikeFacts, report: GarageReport, into w: inout HTMLBytes) {
         let services = report.services[bike.id] ?? []
-        let out: HTML = "<h3>Service history</h3>\n"
-        guard !services.isEmpty else { return out + "<p>Nothing in the log yet.</p>\n" }
+        w.markup("<h3>Service history</h3>\n")
+        guard !services.isEmpty else { return w.markup("<p>Nothing in the log yet.</p>\n") }
         let unit = report.units.distanceUnit
-        var w = HTMLBytes()
-        w.append(out)
         w.markup("<p>What was done, by interval id (the intervals above name their tasks), newest first.</p>\n")
         w.append(
             "<table class=\"history\">\n<thead><tr><th scope=\"col\">Date</th><th scope=\"col\">Done</th><th scope=\"col\" class=\"n\">Odometer (\(unit))</th><th scope=\"col\" class=\"n\">Hours</th><th scope=\"col\" class=\"n\">Cost</th><th scope=\"col\">Note</th></tr></thead>\n<tbody>\n"
@@ -431,7 +493,6 @@ package struct HTMLReportRenderer: Sendable {
             for k in all.indices { historyRow(base + k, units: report.units, into: &w) }
         }
         w.markup("</tbody>\n</table>\n")
-        return w.html
     }
 
     /// A row of the service history: the date, what was done (`part ID: ` first for a part's),
@@ -445,18 +506,21 @@ package struct HTMLReportRenderer: Sendable {
             w.text(s.pointee.entry.subject.id)
             w.markup(": ")
         }
-        let done = w.bytes.count
-        for (k, d) in s.pointee.entry.done.enumerated() {
-            if k > 0 { w.markup(", ") }
-            w.text(d.value.rawValue)
+        let done = w.count
+        // Each id read in place: a `Located` copied out retained its id and its location's file.
+        s.pointee.entry.done.withUnsafeBufferPointer { ids in
+            for k in ids.indices {
+                if k > 0 { w.markup(", ") }
+                w.text(ids[k].value.rawValue)
+            }
         }
         if let todo = s.pointee.entry.todo {
-            if w.bytes.count != done { w.markup(", ") }
+            if w.count != done { w.markup(", ") }
             w.markup("to-do: ")
             w.text(todo)
         }
         for r in s.pointee.entry.readings ?? [] {
-            if w.bytes.count != done { w.markup(", ") }
+            if w.count != done { w.markup(", ") }
             w.markup("measured ")
             w.text(r.id)
             w.markup(" ")
@@ -522,10 +586,45 @@ package struct HTMLReportRenderer: Sendable {
             "<td class=\"n\">\(number(units.distance(u.distance)))</td><td class=\"n\">\(ReportNumber.hours(u.movingTime))</td><td class=\"n\">\(u.rides)</td><td>\(span)</td>"
     }
 
+    /// `lifeCells(u, units)`, written.
+    private func lifeCells(_ u: LifeUsage, _ units: UnitSystem, into w: inout HTMLBytes) {
+        w.markup("<td class=\"n\">")
+        number(units.distance(u.distance), into: &w)
+        w.markup("</td><td class=\"n\">")
+        w.fixed(u.movingTime / 3600, 1)
+        w.markup("</td><td class=\"n\">")
+        w.integer(u.rides)
+        w.markup("</td><td>")
+        if let first = u.firstUse {
+            w.day(first)
+            w.markup(" to ")
+            if let last = u.lastUse { w.day(last) }
+        } else {
+            w.markup("never ridden")
+        }
+        w.markup("</td>")
+    }
+
     private func stateWord(_ i: IntervalStatus) -> HTML {
         switch i.state {
         case .snoozed: i.snoozedUntil.map { "Snoozed until <time datetime=\"\($0)\">\($0)</time>" } ?? "Snoozed"
         default: stateWord(i.state)
+        }
+    }
+
+    /// `stateWord(i)`, written.
+    private func stateWord(_ i: IntervalStatus, into w: inout HTMLBytes) {
+        switch i.state {
+        case .overdue: w.markup("<strong>Overdue</strong>")
+        case .dueSoon: w.markup("Due soon")
+        case .ok: w.markup("OK")
+        case .snoozed:
+            guard let until = i.snoozedUntil else { return w.markup("Snoozed") }
+            w.markup("Snoozed until <time datetime=\"")
+            w.day(until)
+            w.markup("\">")
+            w.day(until)
+            w.markup("</time>")
         }
     }
 
@@ -548,6 +647,16 @@ package struct HTMLReportRenderer: Sendable {
             "<svg class=\"bar\" viewBox=\"0 0 100 10\" aria-hidden=\"true\"><rect width=\"100\" height=\"10\"/><rect class=\"fill\" width=\"\(width)\" height=\"10\"/></svg> \(percent) %"
     }
 
+    /// `progress(i)`, written.
+    private func progress(_ i: IntervalStatus, into w: inout HTMLBytes) {
+        w.markup(
+            "<svg class=\"bar\" viewBox=\"0 0 100 10\" aria-hidden=\"true\"><rect width=\"100\" height=\"10\"/><rect class=\"fill\" width=\"")
+        w.coordinate(min(max(i.progress, 0), 1) * 100)
+        w.markup("\" height=\"10\"/></svg> ")
+        w.integer(ReportNumber.percent(i.progress))
+        w.markup(" %")
+    }
+
     /// The limit furthest along, in the rider's units: `6.8 of 8 h`, `412 of 932 mi (1500 km)`.
     private func used(_ i: IntervalStatus, _ units: UnitSystem) -> HTML {
         guard let deciding = i.deciding else { return "" }
@@ -563,8 +672,34 @@ package struct HTMLReportRenderer: Sendable {
             + HTML(escaping: i.dueByWear ? " by measurement" : i.dueLimit.map { " by \(units.limitText($0))" } ?? "")
     }
 
+    /// `forecast(i, units)`, written.
+    private func forecast(_ i: IntervalStatus, _ units: UnitSystem, into w: inout HTMLBytes) {
+        if i.state == .overdue { return w.markup("now") }
+        guard let due = i.due else { return w.markup("no forecast") }
+        w.markup("<time datetime=\"")
+        w.day(due)
+        w.markup("\">")
+        w.day(due)
+        w.markup("</time>")
+        if i.dueByWear {
+            w.markup(" by measurement")
+        } else if let limit = i.dueLimit {
+            w.markup(" by ")
+            w.text(units.limitText(limit))
+        }
+    }
+
     private func money(_ amount: Decimal, _ currency: String?) -> HTML {
         "\(ReportAmount(amount).description)" + (currency.map { " \($0)" } ?? "")
+    }
+
+    /// `money(amount, currency)`, written.
+    private func money(_ amount: Decimal, _ currency: String?, into w: inout HTMLBytes) {
+        w.amount(ReportAmount(amount))
+        if let currency {
+            w.markup(" ")
+            w.text(currency)
+        }
     }
 
     /// A distance or tick value: whole numbers from 100, one decimal below.
@@ -579,10 +714,45 @@ package struct HTMLReportRenderer: Sendable {
         return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
     }
 
+    /// Where a chart's plot is in its 640 × 220 box.
+    static let chartBox = (left: 52.0, right: 630.0, top: 26.0, bottom: 188.0)
+
+    /// The twelve months' names (`Mar 2026`) and the chart's labels under its x axis, the same
+    /// for every bike's chart: made once for the page, not 500 times.
+    struct ChartMonths {
+        var names: [String]
+        var axis = HTMLBytes()
+
+        init(_ months: [String], renderer: HTMLReportRenderer) {
+            names = months.map(renderer.monthName)
+            // Where `usageChart` puts the months: a slot each between its left and right.
+            let (left, right, _, bottom) = HTMLReportRenderer.chartBox
+            let slot = (right - left) / Double(months.count)
+            for (k, month) in months.enumerated() {
+                let x = left + slot * (Double(k) + 0.5)
+                let m = Int(month.suffix(2)) ?? 1
+                axis.markup("<text x=\"")
+                axis.coordinate(x)
+                axis.markup("\" y=\"")
+                axis.coordinate(bottom + 16)
+                axis.markup("\" text-anchor=\"middle\">")
+                axis.text(HTMLReportRenderer.monthNames[(m - 1) % 12])
+                if k == 0 || m == 1 {
+                    axis.markup("<tspan x=\"")
+                    axis.coordinate(x)
+                    axis.markup("\" dy=\"14\">")
+                    axis.text(String(month.prefix(4)))
+                    axis.markup("</tspan>")
+                }
+                axis.markup("</text>")
+            }
+        }
+    }
+
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `2026-03` → `Mar 2026`.
-    private func monthName(_ key: String) -> String {
+    func monthName(_ key: String) -> String {
         let m = Int(key.suffix(2)) ?? 1
         return "\(Self.monthNames[(max(m, 1) - 1) % 12]) \(key.prefix(4))"
     }

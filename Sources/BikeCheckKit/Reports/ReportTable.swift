@@ -83,16 +83,19 @@ package struct ReportTable: Sendable, Equatable {
 }
 
 /// The cells of one row as UTF-8 bytes, one after the other: numbers and dates are written
-/// without a String or a formatter.
+/// without a String or a formatter, into room made ahead (`ByteRoom`).
 package struct ReportCells {
-    package private(set) var bytes: [UInt8] = []
+    private var room = ByteRoom()
     /// Where each cell ends in `bytes`.
     package private(set) var ends: [Int] = []
 
     package init() {}
 
+    /// The cells' bytes.
+    package var bytes: ArraySlice<UInt8> { room.written }
+
     package mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        room.removeAll()
         ends.removeAll(keepingCapacity: true)
     }
 
@@ -109,74 +112,60 @@ package struct ReportCells {
     package func strings(_ cells: Range<Int>) -> [String] { cells.map { String(decoding: bytes[range($0)], as: UTF8.self) } }
 
     package mutating func text(_ s: String) {
-        var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
-        ends.append(bytes.count)
+        room.put(utf8Of: s)
+        ends.append(room.count)
     }
 
-    package mutating func empty() { ends.append(bytes.count) }
+    package mutating func empty() { ends.append(room.count) }
 
     /// A cell of UTF-8 bytes.
     package mutating func bytes(_ utf8: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: utf8)
-        ends.append(bytes.count)
+        room.put(utf8)
+        ends.append(room.count)
     }
 
     /// A whole number in decimal.
     package mutating func integer(_ n: Int64) {
-        appendInteger(n)
-        ends.append(bytes.count)
+        room.integer(n)
+        ends.append(room.count)
     }
 
     /// `ReportNumber.fixed(value, decimals)`.
     package mutating func fixed(_ value: Double, _ decimals: Int) {
-        ReportNumber.appendFixed(value, decimals, to: &bytes)
-        ends.append(bytes.count)
+        room.fixed(value, decimals)
+        ends.append(room.count)
     }
 
     /// `Day.description`: `YYYY-MM-DD`.
     package mutating func day(_ day: Day) {
-        appendDay(day)
-        ends.append(bytes.count)
+        room.day(day)
+        ends.append(room.count)
     }
 
     // A cell written in pieces: the `append…` functions add to the cell under way, `end()` ends it.
 
     /// Adds `s` to the cell under way.
-    package mutating func append(_ s: String) {
-        var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
-    }
+    package mutating func append(_ s: String) { room.put(utf8Of: s) }
 
     /// Adds `ReportNumber.fixed(value, decimals)` to the cell under way.
-    package mutating func appendFixed(_ value: Double, _ decimals: Int) { ReportNumber.appendFixed(value, decimals, to: &bytes) }
+    package mutating func appendFixed(_ value: Double, _ decimals: Int) { room.fixed(value, decimals) }
 
     /// Adds `Day.description` to the cell under way.
-    package mutating func appendDay(_ day: Day) {
-        let (y, m, d) = day.components
-        guard (0...9999).contains(y) else { return append(day.description) }
-        append(capacity: 10) { Self.writeDay(y, m, d, to: $0) }
-    }
+    package mutating func appendDay(_ day: Day) { room.day(day) }
 
     /// Writes `YYYY-MM-DD` (a year of 0 through 9999) at `p`: 10 bytes.
     package static func writeDay(_ y: Int, _ m: Int, _ d: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
         Day.writeISO(y, m, d, to: UnsafeMutableBufferPointer(start: p, count: 10))
     }
 
-    /// Adds what `write` writes into room for `capacity` bytes (it returns how many it wrote) to
-    /// the cell under way, in one append: an append of a byte at a time costs as much as one of
-    /// many.
+    /// Adds what `write` writes at the pointer it is given (at most `capacity` bytes; it
+    /// returns how many) to the cell under way.
     package mutating func append(capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { room in
-            guard let p = room.baseAddress else { return }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: min(write(p), capacity)))
-        }
+        room.put(atMost: capacity) { Swift.min(write($0), capacity) }
     }
 
     /// Ends the cell under way.
-    package mutating func end() { ends.append(bytes.count) }
-
-    private mutating func appendInteger(_ n: Int64) { ReportNumber.appendInteger(n, to: &bytes) }
+    package mutating func end() { ends.append(room.count) }
 }
 
 /// Plain numbers in fixed units, the same on every machine (no locale, no grouping).
@@ -200,38 +189,71 @@ package enum ReportNumber {
     }
 
     /// `value` rounded to `decimals` places, as `String(format: "%.Nf")` prints the rounded value
-    /// (no minus sign on zero), written as digits: the scaled, rounded value is a whole number,
-    /// and below 2^50 printing it with the point moved is exact.
+    /// (no minus sign on zero), written as digits when it is plain (`writeFixed`).
     static func appendFixed(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
-        let scale = decimals >= 0 && decimals < powersOfTen.count ? powersOfTen[decimals] : pow(10.0, Double(decimals))
-        let scaled = (value * scale).rounded()
-        let rounded = scaled / scale
-        guard decimals >= 0, decimals <= 6, abs(scaled) < 1e15 else {
-            bytes += Array(String(format: "%.\(decimals)f", rounded == 0 ? 0 : rounded).utf8)
-            return
+        guard let scaled = plainScaled(value, decimals) else { return bytes += Array(formattedFixed(value, decimals).utf8) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: fixedBytes) { room in
+            guard let p = room.baseAddress else { return }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: writeFixed(scaled: scaled, decimals, to: p)))
         }
-        var n = Int64(scaled)
-        if n < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            n = -n
-        }
-        appendPointed(n, decimals, to: &bytes)
     }
 
-    /// `n` (not negative) with its point moved `decimals` places left: `12345`, 2 is `123.45`;
-    /// no point when `decimals` is 0.
-    private static func appendPointed(_ n: Int64, _ decimals: Int, to bytes: inout [UInt8]) {
+    /// `fixed(value, decimals)` of a value `writeFixed` does not write: through `String(format:)`.
+    static func formattedFixed(_ value: Double, _ decimals: Int) -> String {
+        let scale = pow(10.0, Double(decimals))
+        let rounded = (value * scale).rounded() / scale
+        return String(format: "%.\(decimals)f", rounded == 0 ? 0 : rounded)
+    }
+
+    /// The most bytes `writeFixed` writes.
+    static let fixedBytes = 24
+
+    /// `value` times 10^`decimals`, rounded, when `writeFixed` writes it: 0 through 6 decimals,
+    /// below 10^15 (not a NaN); nil for another.
+    @inline(__always)
+    static func plainScaled(_ value: Double, _ decimals: Int) -> Double? {
+        guard decimals >= 0, decimals <= 6 else { return nil }
+        let scaled = (value * tenTo(decimals)).rounded()
+        return abs(scaled) < 1e15 ? scaled : nil
+    }
+
+    /// Writes `value` rounded to `decimals` places at `p`, given its `plainScaled` (at most
+    /// `fixedBytes`), and returns how many bytes: the scaled, rounded value is a whole number,
+    /// and below 2^50 printing it with the point moved is exact; no minus sign on zero.
+    static func writeFixed(scaled: Double, _ decimals: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = Int64(scaled)
+        var at = 0
+        if n < 0 {
+            p[0] = UInt8(ascii: "-")
+            at = 1
+            n = -n
+        }
+        return at + writePointed(n, decimals, to: p + at)
+    }
+
+    /// 10^n (n from 0 through 6), exact: `pow(10.0, Double(n))`.
+    @inline(__always)
+    private static func tenTo(_ n: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<n { scale *= 10 }
+        return scale
+    }
+
+    /// Writes `n` (not negative) with its point moved `decimals` places left at `p`: `12345`, 2
+    /// is `123.45`; no point when `decimals` is 0. Returns how many bytes.
+    private static func writePointed(_ n: Int64, _ decimals: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
         var unit: Int64 = 1
         for _ in 0..<decimals { unit *= 10 }
-        appendInteger(n / unit, to: &bytes)
-        guard decimals > 0 else { return }
-        bytes.append(UInt8(ascii: "."))
-        let fraction = n % unit
-        var digit = unit / 10
-        while digit > 0 {
-            bytes.append(UInt8(48 + fraction / digit % 10))
-            digit /= 10
+        var at = writeDigits(n / unit, to: p)
+        guard decimals > 0 else { return at }
+        p[at] = UInt8(ascii: ".")
+        var fraction = n % unit
+        for k in stride(from: at + decimals, to: at, by: -1) {
+            p[k] = UInt8(48 + fraction % 10)
+            fraction /= 10
         }
+        at += decimals + 1
+        return at
     }
 
     /// `amount` in whole ten-thousandths (`Money.maximumFractionDigits`), when it is one below
@@ -239,7 +261,13 @@ package enum ReportNumber {
     /// A whole number below 10^14 is exact in a Double, and the amount's own Double (its
     /// significand divided by ten at most four times) is within a thousandth of it: rounded, it
     /// is the number. `Decimal`'s own arithmetic and text cost thousands of instructions each.
-    static func tenThousandths(_ amount: Decimal) -> Int64? {
+    /// Read from the `Decimal`'s fields (`DecimalWords`), not through this Double, where they
+    /// can be read.
+    @inline(__always)
+    static func tenThousandths(_ amount: Decimal) -> Int64? { DecimalWords.tenThousandths(amount) }
+
+    /// `tenThousandths` through `NSDecimalNumber`'s Double: an object per amount.
+    package static func tenThousandthsThroughDouble(_ amount: Decimal) -> Int64? {
         guard amount.exponent >= -4 else { return nil }
         let scaled = NSDecimalNumber(decimal: amount).doubleValue * 10_000
         guard scaled.magnitude < 1e14 else { return nil }
@@ -250,25 +278,49 @@ package enum ReportNumber {
     /// (`ReportAmount`'s text: `45.90`, `0.125`), written as digits when it is a whole number of
     /// ten-thousandths (`tenThousandths`); false, writing nothing, for another.
     static func appendAmount(_ amount: Decimal, to bytes: inout [UInt8]) -> Bool {
-        guard let units = tenThousandths(amount) else { return false }
-        let decimals = max(2, -min(0, amount.exponent))
-        // The digits past `decimals` are zeros: the amount has no more.
-        var divisor: Int64 = 1
-        for _ in decimals..<4 { divisor *= 10 }
-        if units < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendPointed(Int64(units.magnitude) / divisor, decimals, to: &bytes)
+        guard let (units, decimals) = amountDigits(amount) else { return false }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: amountBytes) { room in
+            guard let p = room.baseAddress else { return }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: writeAmount(units, decimals, to: p)))
+        }
         return true
     }
 
-    /// `pow(10.0, Double(n))`, which is exact for these.
-    private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000]
+    /// `amount` in ten-thousandths (`tenThousandths`) and the decimals it is written with (its
+    /// own, at least two); nil for an amount that is not a whole number of them.
+    @inline(__always)
+    static func amountDigits(_ amount: Decimal) -> (units: Int64, decimals: Int)? {
+        guard let units = tenThousandths(amount) else { return nil }
+        return (units, max(2, -min(0, amount.exponent)))
+    }
+
+    /// The most bytes `writeAmount` writes: a sign, 10 digits, a point and 4 decimals.
+    static let amountBytes = 24
+
+    /// Writes `units` ten-thousandths (below 10^14 in magnitude) with `decimals` decimals (2
+    /// through 4: the digits past them are zeros) at `p`; returns how many bytes.
+    static func writeAmount(_ units: Int64, _ decimals: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var divisor: Int64 = 1
+        for _ in decimals..<4 { divisor *= 10 }
+        var at = 0
+        if units < 0 {
+            p[0] = UInt8(ascii: "-")
+            at = 1
+        }
+        return at + writePointed(Int64(units.magnitude) / divisor, decimals, to: p + at)
+    }
 
     /// Writes `n` (not negative) in decimal at `p`: at most 19 bytes; returns how many.
-    package static func writeDigits(_ n: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        var count = 1, rest = n / 10
-        while rest > 0 {
+    package static func writeDigits(_ n: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int { writeDigits(UInt64(n), to: p) }
+
+    /// Writes `n` in decimal at `p`: at most 20 bytes; returns how many.
+    static func writeDigits(_ n: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        // The digits counted by comparing with powers of ten (10^19 is the last below 2^64).
+        var count = 1
+        var bound: UInt64 = 10
+        while count < 20, n >= bound {
             count += 1
-            rest /= 10
+            bound &*= 10
         }
         var v = n
         for k in stride(from: count - 1, through: 0, by: -1) {
@@ -278,26 +330,12 @@ package enum ReportNumber {
         return count
     }
 
-    static func appendInteger(_ n: Int64, to bytes: inout [UInt8]) {
-        if n < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            guard n != .min else { return bytes += Array("9223372036854775808".utf8) }
-            return appendInteger(-n, to: &bytes)
-        }
-        if n < 10 { return bytes.append(UInt8(48 + n)) }
-        var digits:
-            (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var v = n
-        withUnsafeMutableBytes(of: &digits) { d in
-            while v > 0 {
-                d[19 - count] = UInt8(48 + v % 10)
-                v /= 10
-                count += 1
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[(20 - count)...]).assumingMemoryBound(to: UInt8.self))
-        }
+    /// Writes `n` in decimal at `p`: at most 20 bytes; returns how many.
+    static func writeInteger(_ n: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        guard n < 0 else { return writeDigits(n, to: p) }
+        p[0] = UInt8(ascii: "-")
+        // -Int64.min is not an Int64: its magnitude is.
+        return 1 + writeDigits(n.magnitude, to: p + 1)
     }
 
     /// A sum of measured values to a tenth, so JSON shows `829078.3`, not `829078.2999999999`.

@@ -117,8 +117,8 @@ package struct GarageReport: Sendable {
         // behind each.
         _ = consume rides
         _ = consume summaries
-        var entries = HistoryReport.uncountedEntries(garage, query: ReportQuery(bikes: ids, parts: partIDs, asOf: asOf))
-        let services = Self.services(moving: &entries, bikes: ids.map(\.rawValue), odometers: odometers)
+        var (entries, subjects, subjectOf) = HistoryReport.uncountedEntriesBySubject(garage, query: ReportQuery(bikes: ids, parts: partIDs, asOf: asOf))
+        let services = Self.services(moving: &entries, subjects: subjects, subjectOf: subjectOf, bikes: ids.map(\.rawValue), odometers: odometers)
         return GarageReport(
             asOf: asOf, garageName: garage.settings.name, units: garage.settings.units,
             bikes: chosen.map {
@@ -171,16 +171,22 @@ package struct GarageReport: Sendable {
 
     /// Each shown bike's services, newest first, from the history's `entries` (left empty): a
     /// bike's own, and a part's in the record of the bike it was on that day, with the bike's
-    /// odometer (`odometers[k]`: `bikes[k]`'s; a bike not in `bikes` is not shown).
-    static func services(moving entries: inout [HistoryReport.Entry], bikes: [String], odometers: [RideLedger]) -> [String: [Service]] {
+    /// odometer (`odometers[k]`: `bikes[k]`'s; a bike not in `bikes` is not shown). Entry k's
+    /// subject is `subjects[subjectOf[k]]`.
+    static func services(
+        moving entries: inout [HistoryReport.Entry], subjects: [ReportSubject], subjectOf: [Int32], bikes: [String], odometers: [RideLedger]
+    ) -> [String: [Service]] {
         // Each entry's bike by its position in `bikes`, found once (-1: not shown), and each
         // bike's list made at its size.
         var position: [String: Int] = [:]
         for (k, bike) in bikes.enumerated() where position[bike] == nil { position[bike] = k }
         var counts = [Int](repeating: 0, count: bikes.count)
-        // By position: an entry is not copied to read its bike.
+        // A bike's entries by their subject's position, found once per subject; a part's by
+        // the bike it was on that day. By position: an entry is not copied to read its bike.
+        let bikeOfSubject = subjects.map { $0.kind == .bike ? position[$0.id] ?? -1 : -1 }
         let of = entries.indices.map { e -> Int in
-            guard let bike = entries[e].subject.kind == .bike ? entries[e].subject.id : entries[e].bike, let k = position[bike] else { return -1 }
+            let k = entries[e].subject.kind == .bike ? bikeOfSubject[Int(subjectOf[e])] : entries[e].bike.flatMap { position[$0] } ?? -1
+            guard k >= 0 else { return -1 }
             counts[k] += 1
             return k
         }

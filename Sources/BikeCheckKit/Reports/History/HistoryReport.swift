@@ -126,7 +126,14 @@ package struct HistoryReport: Sendable, Encodable {
     /// The entries `build` lists for `query`, in its order, without tasks: each with the ids it
     /// did (`done`, the log's own list) and no rides counted (the HTML report's service history
     /// lists interval ids and reads the odometer). No array is made per entry.
-    package static func uncountedEntries(_ garage: Garage, query: ReportQuery) -> [Entry] {
+    package static func uncountedEntries(_ garage: Garage, query: ReportQuery) -> [Entry] { uncountedEntriesBySubject(garage, query: query).entries }
+
+    /// `uncountedEntries`, with each entry's subject as a number (entry k's is
+    /// `subjects[subjectOf[k]]`): the HTML report finds each subject's bike once, not each
+    /// entry's by its id (a String hashed per entry).
+    package static func uncountedEntriesBySubject(
+        _ garage: Garage, query: ReportQuery
+    ) -> (entries: [Entry], subjects: [ReportSubject], subjectOf: [Int32]) {
         var entries: [Entry] = []
         entries.reserveCapacity(Self.logEntries(garage, query.selection))
         var groups: [(subject: ReportSubject, range: Range<Int>)] = []
@@ -143,8 +150,11 @@ package struct HistoryReport: Sendable, Encodable {
         for rp in garage.parts where query.selection.includes(rp.part.id) {
             add(.part(rp.part), log: rp.part.log, intervals: rp.intervals, part: rp.part)
         }
-        Self.sortNewestFirst(&entries, groups: groups)
-        return entries
+        let order = Self.sortNewestFirst(&entries, groups: groups)
+        // Each entry's subject where it was made (its group's), then where the sort put it.
+        var made = [Int32](repeating: 0, count: entries.count)
+        for (g, group) in groups.enumerated() { for k in group.range { made[k] = Int32(g) } }
+        return (entries, groups.map(\.subject), order.map { made[$0] })
     }
 
     /// How many log entries the bikes and parts `selection` includes have: as many entries as a
@@ -228,7 +238,9 @@ package struct HistoryReport: Sendable, Encodable {
     /// each cycle of the order): a hundred thousand entries of Strings, compared and moved in
     /// place, cost more in retains and releases than in comparing, and a sorted copy beside them
     /// doubled the history's largest array at its peak.
-    static func sortNewestFirst(_ entries: inout [Entry], groups: [(subject: ReportSubject, range: Range<Int>)]) {
+    /// Returns the order: place k took the entry that was at `order[k]`.
+    @discardableResult
+    static func sortNewestFirst(_ entries: inout [Entry], groups: [(subject: ReportSubject, range: Range<Int>)]) -> [Int] {
         // Subjects `<` finds equal (same kind and id) rank the same.
         let bySubject = groups.indices.sorted { groups[$0].subject < groups[$1].subject }
         var rank = [Int](repeating: 0, count: groups.count)
@@ -255,6 +267,7 @@ package struct HistoryReport: Sendable, Encodable {
                 (base + k).initialize(to: first)
             }
         }
+        return order
     }
 
     /// The positions of entries on `days` of subjects ranked `ranks` (entry k's at k), newest

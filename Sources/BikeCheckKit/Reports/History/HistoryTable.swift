@@ -122,29 +122,33 @@ extension HistoryReport {
     /// `TASK (first logged)` per task, then the to-do and the readings, `; ` between.
     private static func done(_ e: UnsafePointer<Entry>, unit: (text: String, bytes: [UInt8]), size: Double, into cells: inout ReportCells) {
         var first = true
-        for t in e.pointee.tasks {
-            if let previous = t.previous, let d = t.distance, let h = t.movingTime,
-                Self.task(t.task, first: first, distance: d / size, hours: h / 3600, previous: previous, unit: unit.bytes, into: &cells)
-            {
+        // Each task read in place: a `Task` copied out retained and released its two Strings.
+        e.pointee.tasks.withUnsafeBufferPointer { tasks in
+            guard let base = tasks.baseAddress else { return }
+            for t in base..<(base + tasks.count) {
+                if let previous = t.pointee.previous, let d = t.pointee.distance, let h = t.pointee.movingTime,
+                    Self.task(t.pointee.task, first: first, distance: d / size, hours: h / 3600, previous: previous, unit: unit.bytes, into: &cells)
+                {
+                    first = false
+                    continue
+                }
+                if !first { cells.append("; ") }
                 first = false
-                continue
+                cells.append(t.pointee.task)
+                guard let previous = t.pointee.previous, let d = t.pointee.distance, let h = t.pointee.movingTime else {
+                    cells.append(" (first logged)")
+                    continue
+                }
+                cells.append(" (after ")
+                cells.appendFixed(d / size, 1)
+                cells.append(" ")
+                cells.append(unit.text)
+                cells.append(" / ")
+                cells.appendFixed(h / 3600, 1)
+                cells.append(" h since ")
+                cells.appendDay(previous)
+                cells.append(")")
             }
-            if !first { cells.append("; ") }
-            first = false
-            cells.append(t.task)
-            guard let previous = t.previous, let d = t.distance, let h = t.movingTime else {
-                cells.append(" (first logged)")
-                continue
-            }
-            cells.append(" (after ")
-            cells.appendFixed(d / size, 1)
-            cells.append(" ")
-            cells.append(unit.text)
-            cells.append(" / ")
-            cells.appendFixed(h / 3600, 1)
-            cells.append(" h since ")
-            cells.appendDay(previous)
-            cells.append(")")
         }
         if let todo = e.pointee.todo {
             if !first { cells.append("; ") }
