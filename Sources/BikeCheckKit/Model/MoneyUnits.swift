@@ -43,9 +43,8 @@ package enum DecimalWords {
     /// The fields read, whatever `readable` says (`readable` checks this against Foundation).
     package static func words(_ amount: Decimal) -> Int64? {
         withUnsafeBytes(of: amount) { b -> Int64? in
-            let exponent = Int(Int8(bitPattern: b[0]))
+            var exponent = Int(Int8(bitPattern: b[0]))
             let length = Int(b[1] >> 4), negative = b[1] & 0x08 != 0
-            guard exponent >= -4 else { return nil }
             // No words: zero, or (negative) no number.
             guard length > 0 else { return negative ? nil : 0 }
             // Four words are 64 bits; more are at least 2^64, beyond any sum here.
@@ -53,6 +52,13 @@ package enum DecimalWords {
             var significand: UInt64 = 0
             for k in stride(from: length - 1, through: 0, by: -1) {
                 significand = significand << 16 | UInt64(b.loadUnaligned(fromByteOffset: 4 + 2 * k, as: UInt16.self))
+            }
+            // Foundation keeps amounts compact (no trailing zeros in the significand), but one
+            // that is not, 1.50000 as 150000 × 10⁻⁵, is still whole ten-thousandths.
+            while exponent < -4 {
+                guard significand % 10 == 0 else { return nil }
+                significand /= 10
+                exponent += 1
             }
             var scale: UInt64 = 1
             for _ in 0..<(exponent + 4) { scale &*= 10 }
